@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "wsh",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "wsh", targets: ["wsh"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(
+            name: "Targets",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "Plugins", dependencies: ["Targets"]),
+        .target(name: "Reactor"),
+        .target(
+            name: "WeatherShell",
+            dependencies: ["Targets", "Plugins", "Reactor", "CEdit"]
+        ),
+        .executableTarget(
+            name: "wsh",
+            dependencies: [
+                "WeatherShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A loopback HTTP server on SwiftNIO for the tests (fixtures, status codes, echo, slow routes).
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "TargetsTests", dependencies: ["Targets", "TestSupport"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
+        .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
+        .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

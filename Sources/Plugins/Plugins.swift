@@ -1,0 +1,1 @@
+// Plugins module; see DESIGN.md.

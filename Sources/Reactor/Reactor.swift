@@ -1,0 +1,1 @@
+// Reactor module; see DESIGN.md.

@@ -1,0 +1,1 @@
+// Targets module; see DESIGN.md.

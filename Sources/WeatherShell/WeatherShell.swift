@@ -1,0 +1,4 @@
+import CEdit
+import Targets
+import Plugins
+import Reactor
