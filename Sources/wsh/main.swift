@@ -1,1 +1,50 @@
+import ArgumentParser
 import WeatherShell
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `wsh` command line: parses arguments and hands over to WeatherShell.
+struct WSH: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wsh",
+        abstract: "A shell for HTTP APIs: declare targets, call them, check their answers.",
+        discussion: "With no FILE and a terminal on stdin, wsh starts its interactive prompt.",
+        version: Shell.version
+    )
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run STATEMENTS and exit.", valueName: "STATEMENTS"))
+    var command: String?
+
+    @Flag(help: "Answer calls from targets' sample data (set stub immediate).")
+    var stub = false
+
+    @Flag(name: .customLong("norc"), help: "Do not run ~/.config/wsh/init.wsh.")
+    var noRC = false
+
+    @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"))
+    var file: String?
+
+    @Argument(help: ArgumentHelp("Variables for the script.", valueName: "NAME=VALUE"))
+    var assignments: [String] = []
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let options: LaunchOptions
+do {
+    let parsed = try WSH.parse(arguments)
+    if parsed.command != nil, parsed.file != nil {
+        throw ValidationError("-c and FILE cannot be used together")
+    }
+    options = LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.assignments,
+                            stub: parsed.stub, noRC: parsed.noRC)
+} catch {
+    let code = WSH.exitCode(for: error)
+    if code == .success {
+        print(WSH.fullMessage(for: error))
+        exit(0)
+    }
+    FileHandleOutput.standardError(WSH.fullMessage(for: error) + "\n")
+    exit(1)
+}
+exit(await Shell.run(options))

@@ -1,0 +1,66 @@
+/// Every command of the language with its usage and a one-line summary, for `help`,
+/// completion and did-you-mean.
+enum CommandCatalog {
+    struct Entry {
+        let name: String
+        let usage: String
+        let summary: String
+    }
+
+    static let entries: [Entry] = [
+        Entry(name: "let", usage: "let NAME = VALUE | env NAME [or DEFAULT] | QUERY", summary: "set a variable"),
+        Entry(name: "unset", usage: "unset NAME...", summary: "remove variables"),
+        Entry(name: "vars", usage: "vars", summary: "list variables (secrets shown as ***)"),
+        Entry(name: "set", usage: "set OPTION VALUE", summary: "set a shell option: \(ShellOption.names.joined(separator: ", "))"),
+        Entry(name: "echo", usage: "echo WORD...", summary: "print words"),
+        Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response"),
+        Entry(name: "source", usage: "source FILE", summary: "run a file in this session"),
+        Entry(name: "use", usage: "use PACK", summary: "load a pack of targets by name"),
+        Entry(name: "target", usage: "target NAME { FIELD VALUE... }", summary: "declare an API target"),
+        Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets"),
+        Entry(name: "show", usage: "show NAME [--curl]", summary: "print a target's declaration, or its curl command"),
+        Entry(name: "forget", usage: "forget NAME", summary: "remove a target"),
+        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [Header:value] [> FILE]", summary: "call a target"),
+        Entry(name: "expect", usage: "expect [not] VALUE OP VALUE", summary: "check the last response"),
+        Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),
+        Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
+        Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor"),
+        Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state"),
+        Entry(name: "weather", usage: "weather current [CITY | LAT LON] | forecast [HOURS] | use open-meteo|openweathermap", summary: "the weather reactor"),
+        Entry(name: "counter", usage: "counter increase | decrease", summary: "the counter reactor"),
+        Entry(name: "help", usage: "help [COMMAND]", summary: "list commands, or show one"),
+        Entry(name: "exit", usage: "exit [CODE]", summary: "leave wsh"),
+    ]
+
+    static let names = entries.map(\.name)
+
+    static func entry(_ name: String) -> Entry? { entries.first { $0.name == name } }
+}
+
+extension Interpreter {
+    func help(_ topic: Word?) throws {
+        guard let topic else {
+            io.out("Commands:\n")
+            let width = CommandCatalog.names.map(\.count).max() ?? 0
+            for entry in CommandCatalog.entries {
+                io.out("  \(entry.name.padding(width))  \(entry.summary)\n")
+            }
+            io.out("Type 'help COMMAND' for its usage. The language: LANGUAGE.md; examples: examples/.\n")
+            return
+        }
+        let name = try expand(topic).text
+        guard let entry = CommandCatalog.entry(name) else {
+            var notes: [String] = []
+            if let guess = Suggestion.closest(to: name, in: CommandCatalog.names) { notes.append("did you mean '\(guess)'?") }
+            throw failure("no help for '\(name)'", at: topic.span, notes: notes)
+        }
+        io.out("usage: \(entry.usage)\n  \(entry.summary)\n")
+    }
+}
+
+extension String {
+    /// The string padded with blanks to `width` characters.
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+extension Interpreter {
+    func setOption(_ optionWord: Word, _ valueWords: [Word]) throws {
+        let name = try expand(optionWord).text
+        guard let option = ShellOption(rawValue: name) else {
+            throw failure("unknown option '\(name)'", at: optionWord.span, notes: ["options: \(ShellOption.names.joined(separator: ", "))"])
+        }
+        guard valueWords.count == 1 else {
+            if valueWords.isEmpty {
+                throw failure("'set \(name)' needs a value", at: optionWord.span, notes: choicesNote(option))
+            }
+            throw failure("'set \(name)' takes one value", at: valueWords[1].span)
+        }
+        let valueWord = valueWords[0]
+        let value = try expand(valueWord).text
+        func invalid() -> Diagnostic {
+            failure("invalid value '\(value)' for '\(name)'", at: valueWord.span, notes: choicesNote(option))
+        }
+        switch option {
+        case .bail:
+            guard let on = Self.onOff(value) else { throw invalid() }
+            options.bail = on
+        case .output:
+            guard let output = ShellOptions.Output(rawValue: value) else { throw invalid() }
+            options.output = output
+        case .color:
+            switch value {
+            case "auto": options.colorEnabled = io.stdoutIsTerminal && !Environment.noColor
+            case "on": options.colorEnabled = true
+            case "off": options.colorEnabled = false
+            default: throw invalid()
+            }
+            options.colorSetting = value
+        case .stub:
+            if let on = Self.onOff(value), !on {
+                options.stub = .off
+            } else if value == "immediate" {
+                options.stub = .immediate
+            } else if let delay = DurationText.parse(value) {
+                options.stub = .delayed(delay)
+            } else {
+                throw invalid()
+            }
+        case .timeout:
+            guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
+            options.timeout = duration
+        case .base:
+            guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                throw failure("a base URL starts with http:// or https://", at: valueWord.span)
+            }
+            options.base = value
+        case .echo:
+            guard let echo = ShellOptions.Echo(rawValue: value) else { throw invalid() }
+            options.echo = echo
+        case .units:
+            guard let units = ShellOptions.Units(rawValue: value) else { throw invalid() }
+            options.units = units
+        case .counterDelay:
+            guard let delay = DurationText.parse(value) else { throw invalid() }
+            options.counterDelay = delay
+        }
+    }
+
+    private func choicesNote(_ option: ShellOption) -> [String] {
+        switch option {
+        case .base: ["example: set base https://api.open-meteo.com/v1"]
+        case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m"]
+        case .stub: ["values: off, immediate, or a delay such as 300ms"]
+        default: ["values: \(option.choices.joined(separator: ", "))"]
+        }
+    }
+
+    static func onOff(_ text: String) -> Bool? {
+        switch text {
+        case "on", "true", "yes": true
+        case "off", "false", "no": false
+        default: nil
+        }
+    }
+}
+
+/// Facts from the environment that change how wsh shows things.
+enum Environment {
+    static var noColor: Bool { getenv("NO_COLOR").map { $0.pointee != 0 } ?? false }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension Interpreter {
+    /// `source FILE`: parses the whole file, then runs it in this session.
+    /// A relative path resolves against the directory of the file that sources it.
+    func source(_ pathWord: Word) async throws {
+        let path = resolvePath(try expand(pathWord).text)
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        if sourceStack.contains(canonical) {
+            let chain = (sourceStack.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
+            throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
+        }
+        let text = try readSourceFile(path, at: pathWord.span)
+        sourceStack.append(canonical)
+        defer { sourceStack.removeLast() }
+        try await runFile(text: text, path: path)
+    }
+
+    /// Runs a script file's text: parse it all first, then run it.
+    public func runFile(text: String, path: String) async throws(Halt) {
+        let directory = (path as NSString).deletingLastPathComponent
+        try await run(text: text, file: Self.displayPath(path), directory: directory.isEmpty ? "." : directory)
+    }
+
+    /// Marks a file as running, so that sourcing it again is refused as a cycle.
+    public func enterFile(_ path: String) {
+        sourceStack.append(URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path)
+    }
+
+    func readSourceFile(_ path: String, at span: SourceSpan) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw failure("no such file: \(Self.displayPath(path))", at: span)
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw failure("cannot read \(Self.displayPath(path))", at: span)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A path relative to the running file's directory (or the current directory at the prompt).
+    func resolvePath(_ path: String) -> String {
+        var expanded = path
+        if expanded == "~" || expanded.hasPrefix("~/") {
+            expanded = NSHomeDirectory() + expanded.dropFirst()
+        }
+        if expanded.hasPrefix("/") { return expanded }
+        return (currentFile.directory as NSString).appendingPathComponent(expanded)
+    }
+
+    /// A path as the user wants to read it: relative to the current directory when it is under it.
+    static func displayPath(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+        if standard.hasPrefix(cwd + "/") { return String(standard.dropFirst(cwd.count + 1)) }
+        return standard
+    }
+}

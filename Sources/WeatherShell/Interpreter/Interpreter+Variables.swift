@@ -1,0 +1,123 @@
+import Foundation
+
+/// Text produced by expanding a word, and whether a secret went into it.
+struct Expanded {
+    var text: String
+    var isSecret: Bool
+}
+
+extension Interpreter {
+    /// Expands `$name` and `${name}` in a word; an undefined name is an error with a caret under it.
+    func expand(_ word: Word) throws(Diagnostic) -> Expanded {
+        if word.parts.count == 1, case .literal(let text) = word.parts[0].content { return Expanded(text: text, isSecret: false) }
+        var text = ""
+        var secret = false
+        for part in word.parts {
+            switch part.content {
+            case .literal(let piece): text += piece
+            case .variable(let name):
+                guard let variable = variables[name] else { throw undefinedVariable(name, at: part.span) }
+                text += variable.value
+                secret = secret || variable.isSecret
+            }
+        }
+        return Expanded(text: text, isSecret: secret)
+    }
+
+    func undefinedVariable(_ name: String, at span: SourceSpan) -> Diagnostic {
+        var notes: [String] = []
+        if let guess = Suggestion.closest(to: name, in: variables.names) { notes.append("did you mean '$\(guess)'?") }
+        if variables.names.isEmpty { notes.append("no variables are set; set one with 'let \(name) = VALUE'") }
+        return failure("undefined variable '\(name)'", at: span, notes: notes)
+    }
+
+    func assign(_ name: Word, _ value: ValueExpression) throws {
+        let key = name.literal ?? ""
+        let result = try evaluate(value)
+        if let old = variables[key], old.isSecret { mask.remove(old.value) }
+        variables[key] = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName)
+        if result.isSecret { mask.add(result.text) }
+    }
+
+    func unset(_ names: [Word]) throws {
+        for word in names {
+            let name = try expand(word).text
+            guard let old = variables[name] else { throw undefinedVariable(name, at: word.span) }
+            if old.isSecret { mask.remove(old.value) }
+            variables[name] = nil
+        }
+    }
+
+    func listVariables() {
+        for name in variables.names {
+            guard let variable = variables[name] else { continue }
+            if variable.isSecret {
+                let origin = variable.environmentName.map { "  (env \($0))" } ?? ""
+                io.out("\(name) = ***\(origin)\n")
+            } else {
+                io.out("\(name) = \(Self.quoted(variable.value))\n")
+            }
+        }
+    }
+
+    /// A value as the language would write it: bare when it is one plain word, else a string.
+    static func quoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x20 && !"\";{}#$\\".unicodeScalars.contains(scalar)
+        }
+        if plain { return text }
+        var out = "\""
+        for char in text {
+            switch char {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "$": out += "\\$"
+            default: out.append(char)
+            }
+        }
+        return out + "\""
+    }
+
+    func echo(_ words: [Word]) throws {
+        var pieces: [String] = []
+        for word in words { pieces.append(try expand(word).text) }
+        io.out(mask(pieces.joined(separator: " ")) + "\n")
+    }
+
+    func printValues(_ values: [ValueExpression]) throws {
+        var pieces: [String] = []
+        for value in values { pieces.append(try evaluate(value).text) }
+        io.out(mask(pieces.joined(separator: " ")) + "\n")
+    }
+}
+
+/// The result of evaluating a value expression.
+struct EvaluatedValue {
+    var text: String
+    var isSecret: Bool
+    var environmentName: String?
+}
+
+extension Interpreter {
+    func evaluate(_ value: ValueExpression) throws -> EvaluatedValue {
+        switch value {
+        case .word(let word):
+            let expanded = try expand(word)
+            return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret)
+        case .env(let nameWord, let fallback, _):
+            let name = try expand(nameWord).text
+            if let value = ProcessInfo.processInfo.environment[name] {
+                return EvaluatedValue(text: value, isSecret: true, environmentName: name)
+            }
+            guard let fallback else {
+                throw failure("environment variable '\(name)' is not set", at: nameWord.span,
+                              notes: ["set it before starting wsh, or give a default: env \(name) or \"VALUE\""])
+            }
+            return EvaluatedValue(text: try expand(fallback).text, isSecret: true, environmentName: name)
+        case .query(let query):
+            return EvaluatedValue(text: try evaluateQuery(query), isSecret: false)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// The options of `set` (LANGUAGE.md, "Shell options") and their allowed values.
+enum ShellOption: String, CaseIterable {
+    case base, timeout, bail, output, color, stub, echo, units
+    case counterDelay = "counter-delay"
+
+    static let names = allCases.map(\.rawValue)
+
+    /// Words offered by completion after `set OPTION `.
+    var choices: [String] {
+        switch self {
+        case .bail: ["on", "off"]
+        case .output: ["pretty", "raw", "quiet", "headers"]
+        case .color: ["auto", "on", "off"]
+        case .stub: ["off", "immediate", "300ms"]
+        case .echo: ["line", "json", "off"]
+        case .units: ["celsius", "fahrenheit"]
+        case .timeout: ["10s", "30s"]
+        case .counterDelay: ["500ms"]
+        case .base: []
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The values of `set` options for one session.
+struct ShellOptions {
+    enum Output: String { case pretty, raw, quiet, headers }
+    enum Echo: String { case line, json, off }
+    enum Units: String { case celsius, fahrenheit }
+    enum Stub: Equatable { case off, immediate, delayed(Duration) }
+
+    var bail: Bool
+    /// nil: pretty at a terminal, raw otherwise.
+    var output: Output?
+    var colorSetting = "auto"
+    var colorEnabled: Bool
+    var stub: Stub = .off
+    var timeout: Duration?
+    var base: String?
+    var echo: Echo = .line
+    var units: Units = .celsius
+    var counterDelay: Duration = .milliseconds(500)
+}
+
+/// Durations as the language writes them: `250ms`, `2s`, `1m`.
+enum DurationText {
+    static func parse(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+        for (suffix, seconds) in units where text.hasSuffix(suffix) {
+            guard let number = Double(text.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
+            return .milliseconds(Int64((number * seconds * 1000).rounded()))
+        }
+        return nil
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        if ms % 60_000 == 0, ms > 0 { return "\(ms / 60_000)m" }
+        if ms % 1000 == 0, ms > 0 { return "\(ms / 1000)s" }
+        return "\(ms)ms"
+    }
+}

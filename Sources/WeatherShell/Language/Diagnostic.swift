@@ -1,0 +1,71 @@
+/// What kind of failure a diagnostic reports; it decides the process exit code.
+public enum FailureKind: Int32, Sendable {
+    case usage = 1
+    case parse = 2
+    case runtime = 3
+    case expectation = 4
+    case interrupted = 130
+
+    /// The exit code of LANGUAGE.md for this kind of failure.
+    public var exitCode: Int32 { rawValue }
+}
+
+/// An error with a place in the source, printed compiler-style:
+/// `FILE:LINE:COL: error: MESSAGE`, the line, a caret under the span, then notes.
+public struct Diagnostic: Error, Sendable {
+    public var kind: FailureKind
+    public var message: String
+    public var file: SourceFile?
+    public var span: SourceSpan?
+    public var notes: [String]
+
+    public init(_ kind: FailureKind, _ message: String, file: SourceFile? = nil, span: SourceSpan? = nil, notes: [String] = []) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.span = span
+        self.notes = notes
+    }
+
+    /// The diagnostic as text, with secrets masked by `mask`.
+    public func rendered(mask: (String) -> String = { $0 }) -> String {
+        var out = ""
+        guard let file, let span else {
+            out = "wsh: error: \(mask(message))\n"
+            for note in notes { out += "note: \(mask(note))\n" }
+            return out
+        }
+        let (line, column) = file.location(of: span.start)
+        out = "\(file.name):\(line):\(column): error: \(mask(message))\n"
+        out += Self.excerpt(file: file, span: span, mask: mask)
+        for note in notes { out += "note: \(mask(note))\n" }
+        return out
+    }
+
+    /// The source line and a caret line; long lines are cut to a window around the span.
+    static func excerpt(file: SourceFile, span: SourceSpan, mask: (String) -> String) -> String {
+        let lineIndex = file.lineIndex(of: span.start)
+        let range = file.lineRange(lineIndex)
+        let startColumn = file.characterCount(from: range.lowerBound, to: min(span.start, range.upperBound))
+        let spanEnd = min(span.end, range.upperBound)
+        let width = max(1, file.characterCount(from: min(span.start, range.upperBound), to: max(spanEnd, span.start)))
+        var chars = Array(file.text(range).unicodeScalars.map { Self.printable($0) })
+        var caretColumn = startColumn
+        let window = 100
+        if chars.count > window {
+            let from = max(0, min(startColumn - 20, chars.count - window))
+            chars = Array(chars[from..<min(chars.count, from + window)])
+            caretColumn -= from
+        }
+        let lineText = mask(chars.joined())
+        let caretWidth = max(1, min(width, max(1, chars.count - caretColumn)))
+        let caret = String(repeating: " ", count: max(0, caretColumn)) + "^" + String(repeating: "~", count: caretWidth - 1)
+        return "   \(lineText)\n   \(caret)\n"
+    }
+
+    private static func printable(_ scalar: Unicode.Scalar) -> String {
+        if scalar == "\t" { return " " }
+        if scalar.value < 0x20 || scalar.value == 0x7F { return "?" }
+        return String(scalar)
+    }
+}

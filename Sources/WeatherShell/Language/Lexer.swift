@@ -1,0 +1,234 @@
+/// Splits source text into tokens (LANGUAGE.md, "Lexical rules").
+///
+/// A word is a run of characters other than blanks, `;`, `{`, `}` and `"`, joined with any
+/// strings written against it. `#` at the start of a word begins a comment. A `\` before a
+/// newline continues the line.
+public struct Lexer {
+    let file: SourceFile
+    private let bytes: [UInt8]
+    private var index = 0
+
+    public init(file: SourceFile) {
+        self.file = file
+        self.bytes = file.bytes
+    }
+
+    /// All tokens of the file, ending with `.endOfInput`.
+    public mutating func tokenize() throws(Diagnostic) -> [Token] {
+        var tokens: [Token] = []
+        while true {
+            let token = try next()
+            tokens.append(token)
+            if case .endOfInput = token { return tokens }
+        }
+    }
+
+    private mutating func next() throws(Diagnostic) -> Token {
+        skipBlanksAndComments()
+        guard index < bytes.count else { return .endOfInput(SourceSpan(start: bytes.count, end: bytes.count)) }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "\n"), UInt8(ascii: ";"):
+            index += 1
+            return .end(SourceSpan(start: start, end: index))
+        case UInt8(ascii: "{"):
+            index += 1
+            return .openBrace(SourceSpan(start: start, end: index))
+        case UInt8(ascii: "}"):
+            index += 1
+            return .closeBrace(SourceSpan(start: start, end: index))
+        default:
+            return .word(try word())
+        }
+    }
+
+    private mutating func skipBlanksAndComments() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                index += 1
+            } else if byte == UInt8(ascii: "\\"), let skip = lineContinuationLength(at: index) {
+                index += skip
+            } else if byte == UInt8(ascii: "#") {
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The length of `\` + newline (or `\` + CRLF) at `position`, if there is one.
+    private func lineContinuationLength(at position: Int) -> Int? {
+        guard position + 1 < bytes.count else { return nil }
+        if bytes[position + 1] == UInt8(ascii: "\n") { return 2 }
+        if bytes[position + 1] == UInt8(ascii: "\r"), position + 2 < bytes.count, bytes[position + 2] == UInt8(ascii: "\n") { return 3 }
+        return nil
+    }
+
+    private static func endsWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
+             UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            true
+        default:
+            false
+        }
+    }
+
+    private mutating func word() throws(Diagnostic) -> Word {
+        let start = index
+        var parts: [WordPart] = []
+        while index < bytes.count, !Self.endsWord(bytes[index]) {
+            if bytes[index] == UInt8(ascii: "\"") {
+                try string(into: &parts)
+            } else if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil {
+                break
+            } else {
+                try bareText(into: &parts)
+            }
+        }
+        return Word(parts: parts, span: SourceSpan(start: start, end: index))
+    }
+
+    private mutating func bareText(into parts: inout [WordPart]) throws(Diagnostic) {
+        var literal: [UInt8] = []
+        var literalStart = index
+        func flush(_ end: Int) {
+            if !literal.isEmpty {
+                parts.append(WordPart(content: .literal(String(decoding: literal, as: UTF8.self)), quoted: false, span: SourceSpan(start: literalStart, end: end)))
+                literal.removeAll()
+            }
+        }
+        while index < bytes.count, !Self.endsWord(bytes[index]), bytes[index] != UInt8(ascii: "\"") {
+            if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil { break }
+            if bytes[index] == UInt8(ascii: "$"), let variable = try variable(quoted: false) {
+                flush(variable.span.start)
+                parts.append(variable)
+                literalStart = index
+                continue
+            }
+            literal.append(bytes[index])
+            index += 1
+        }
+        flush(index)
+    }
+
+    private mutating func string(into parts: inout [WordPart]) throws(Diagnostic) {
+        let open = index
+        index += 1
+        var literal: [UInt8] = []
+        var literalStart = index
+        func flush(_ end: Int, force: Bool = false) {
+            if !literal.isEmpty || force {
+                parts.append(WordPart(content: .literal(String(decoding: literal, as: UTF8.self)), quoted: true, span: SourceSpan(start: literalStart, end: end)))
+                literal.removeAll()
+            }
+        }
+        let partsBefore = parts.count
+        while true {
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "\n") else {
+                throw Diagnostic(.parse, "unterminated string", file: file, span: SourceSpan(start: open, end: open + 1),
+                                 notes: ["a string opened here has no closing '\"'"])
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                flush(index - 1, force: parts.count == partsBefore)
+                return
+            }
+            if byte == UInt8(ascii: "\\") {
+                guard index + 1 < bytes.count else { index += 1; continue }
+                let escaped: UInt8
+                switch bytes[index + 1] {
+                case UInt8(ascii: "\""): escaped = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                case UInt8(ascii: "n"): escaped = UInt8(ascii: "\n")
+                case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
+                case UInt8(ascii: "$"): escaped = UInt8(ascii: "$")
+                default:
+                    throw Diagnostic(.parse, "unknown escape '\\\(String(decoding: [bytes[index + 1]], as: UTF8.self))' in string",
+                                     file: file, span: SourceSpan(start: index, end: index + 2),
+                                     notes: ["the escapes are \\\" \\\\ \\n \\t \\$"])
+                }
+                literal.append(escaped)
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "$"), let variable = try variable(quoted: true) {
+                flush(variable.span.start)
+                parts.append(variable)
+                literalStart = index
+                continue
+            }
+            literal.append(byte)
+            index += 1
+        }
+    }
+
+    /// `$name` or `${name}` at `index`; nil (and no advance) when `$` is not followed by a name.
+    private mutating func variable(quoted: Bool) throws(Diagnostic) -> WordPart? {
+        let start = index
+        var cursor = index + 1
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "{") {
+            cursor += 1
+            let nameStart = cursor
+            while cursor < bytes.count, Self.isNameByte(bytes[cursor], first: cursor == nameStart) { cursor += 1 }
+            guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "}"), cursor > nameStart else {
+                throw Diagnostic(.parse, "bad variable reference", file: file, span: SourceSpan(start: start, end: max(cursor, start + 2)),
+                                 notes: ["write ${name}, where name is letters, digits and _"])
+            }
+            index = cursor + 1
+            return WordPart(content: .variable(String(decoding: bytes[nameStart..<cursor], as: UTF8.self)), quoted: quoted, span: SourceSpan(start: start, end: index))
+        }
+        let nameStart = cursor
+        while cursor < bytes.count, Self.isNameByte(bytes[cursor], first: cursor == nameStart) { cursor += 1 }
+        guard cursor > nameStart else { return nil }
+        index = cursor
+        return WordPart(content: .variable(String(decoding: bytes[nameStart..<cursor], as: UTF8.self)), quoted: quoted, span: SourceSpan(start: start, end: index))
+    }
+
+    static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): !first
+        default: false
+        }
+    }
+}
+
+extension Lexer {
+    /// True when `text` ends inside an open `{` block, an open string or after a trailing `\`:
+    /// the prompt then reads a continuation line.
+    public static func needsMoreInput(_ text: String) -> Bool {
+        var depth = 0
+        var inString = false
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
+        var index = 0
+        var atWordStart = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { inString = false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: "}"): depth -= 1
+                case UInt8(ascii: "#") where atWordStart:
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                    atWordStart = true
+                    continue
+                default: break
+                }
+            }
+            atWordStart = endsWord(byte) || byte == UInt8(ascii: "\\")
+            index += 1
+        }
+        // An open string is an error to report, not a reason to wait: strings end on their line.
+        if inString { return false }
+        if bytes.last == UInt8(ascii: "\\") { return true }
+        return depth > 0
+    }
+}

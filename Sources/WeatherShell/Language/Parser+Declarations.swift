@@ -1,0 +1,198 @@
+extension Parser {
+    // MARK: - target
+
+    func targetDeclaration(_ raw: RawStatement) throws(Diagnostic) -> TargetDeclaration {
+        let command = raw.words[0]
+        guard raw.words.count == 2, let block = raw.block else {
+            throw usage(command, "target NAME { FIELD VALUE... }", extra: raw.words.count > 2 ? raw.words[2] : nil)
+        }
+        let name = raw.words[1]
+        guard let text = name.bare, Self.isTargetName(text) else {
+            throw error("a target name is letters, digits, '_' and '-'", name.span)
+        }
+        var fields: [TargetDeclaration.Field] = []
+        for statement in block.statements {
+            let fieldWord = statement.words[0]
+            if let inner = statement.block { throw error("a target field does not take a block", inner.open) }
+            guard let fieldName = fieldWord.bare, TargetDeclaration.fieldNames.contains(fieldName) else {
+                var notes = ["fields: \(TargetDeclaration.fieldNames.joined(separator: ", "))"]
+                if let text = fieldWord.bare, let guess = Suggestion.closest(to: text, in: TargetDeclaration.fieldNames) {
+                    notes.insert("did you mean '\(guess)'?", at: 0)
+                }
+                throw error("unknown target field '\(fieldWord.literal ?? "")'", fieldWord.span, notes: notes)
+            }
+            let arguments = Array(statement.words.dropFirst())
+            try checkFieldArity(fieldName, arguments, fieldWord)
+            fields.append(.init(name: fieldName, nameSpan: fieldWord.span, arguments: arguments, span: statement.span))
+        }
+        return TargetDeclaration(name: name, fields: fields, file: file, span: raw.span)
+    }
+
+    static func isTargetName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { Lexer.isNameByte($0, first: false) || $0 == UInt8(ascii: "-") }
+    }
+
+    private func checkFieldArity(_ name: String, _ arguments: [Word], _ fieldWord: Word) throws(Diagnostic) {
+        let single = ["doc", "base", "path", "method", "validate", "timeout", "retry", "body"]
+        if single.contains(name), arguments.count != 1 {
+            throw error("'\(name)' takes one value", arguments.count > 1 ? arguments[1].span : fieldWord.span,
+                        notes: arguments.count > 1 ? ["quote text with blanks: \(name) \"...\""] : [])
+        }
+        if name == "sample" {
+            guard arguments.count == 1 || (arguments.count == 3 && arguments[1].bare == "status") else {
+                throw error("expected 'sample @FILE' or 'sample @FILE status CODE'", arguments.first?.span ?? fieldWord.span)
+            }
+        }
+        if ["query", "header", "json", "form", "multipart"].contains(name), arguments.isEmpty {
+            throw error("'\(name)' needs at least one value", fieldWord.span)
+        }
+        if name == "method", let method = arguments[0].bare, !Self.methods.contains(method.uppercased()) {
+            throw error("unknown method '\(method)'", arguments[0].span, notes: ["methods: \(Self.methods.joined(separator: " "))"])
+        }
+    }
+
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    // MARK: - call
+
+    func callStatement(_ arguments: [Word], command: Word) throws(Diagnostic) -> CallStatement {
+        guard let target = arguments.first else {
+            throw usage(command, "call TARGET [key=value] [key:=json] [Header:value] [> FILE]")
+        }
+        var rest = Array(arguments.dropFirst())
+        var output: Word?
+        if let index = rest.firstIndex(where: { $0.bare == ">" || ($0.bare?.hasPrefix(">") ?? false) }) {
+            let redirect = rest[index]
+            if redirect.bare == ">" {
+                guard index + 1 < rest.count else { throw error("expected a file name after '>'", redirect.span) }
+                output = rest[index + 1]
+                if index + 2 < rest.count { throw error("nothing may follow '> FILE'", rest[index + 2].span) }
+            } else {
+                var file = redirect
+                file.parts[0].content = .literal(String((redirect.bare ?? "").dropFirst()))
+                output = file
+                if index + 1 < rest.count { throw error("nothing may follow '> FILE'", rest[index + 1].span) }
+            }
+            rest.removeSubrange(index...)
+        }
+        return CallStatement(target: target, arguments: rest, output: output)
+    }
+
+    // MARK: - expect
+
+    func expectation(_ arguments: [Word], command: Word) throws(Diagnostic) -> Expectation {
+        let usageText = "expect [not] VALUE OP VALUE, or expect VALUE [not] exists; OP is one of \(Expectation.Operator.allCases.map(\.rawValue).joined(separator: " "))"
+        var words = arguments[...]
+        var negated = false
+        if words.first?.bare == "not" {
+            negated = true
+            words = words.dropFirst()
+        }
+        guard !words.isEmpty else { throw usage(command, usageText) }
+        guard let opIndex = words.firstIndex(where: { word in
+            guard let text = word.bare else { return false }
+            return Expectation.Operator(rawValue: text) != nil || text == "not"
+        }) else {
+            throw error("expected an operator", words.last?.span ?? command.span, notes: ["usage: \(usageText)"])
+        }
+        let subject = try value(Array(words[..<opIndex]), usage: usageText)
+        var rest = words[opIndex...]
+        if rest.first?.bare == "not" {
+            negated.toggle()
+            rest = rest.dropFirst()
+        }
+        guard let opWord = rest.first, let opText = opWord.bare, let op = Expectation.Operator(rawValue: opText) else {
+            throw error("expected an operator after 'not'", rest.first?.span ?? words[opIndex].span, notes: ["usage: \(usageText)"])
+        }
+        let operands = Array(rest.dropFirst())
+        if op == .exists {
+            if let extra = operands.first { throw error("'exists' takes no value", extra.span) }
+            return Expectation(negated: negated, subject: subject, op: op, expected: nil, span: command.span.union(opWord.span))
+        }
+        guard operands.count == 1 else {
+            throw error(operands.isEmpty ? "expected a value after '\(opText)'" : "expected one value; quote text with blanks",
+                        operands.count > 1 ? operands[1].span : opWord.span, notes: ["usage: \(usageText)"])
+        }
+        return Expectation(negated: negated, subject: subject, op: op, expected: operands[0], span: command.span.union(operands[0].span))
+    }
+
+    // MARK: - reactor
+
+    func reactorDeclaration(_ raw: RawStatement) throws(Diagnostic) -> ReactorDeclaration {
+        let command = raw.words[0]
+        guard raw.words.count == 2, let block = raw.block else {
+            throw usage(command, "reactor NAME { state ...; action NAME [PARAMS] { ... } }", extra: raw.words.count > 2 ? raw.words[2] : nil)
+        }
+        let name = raw.words[1]
+        guard let text = name.bare, Self.isTargetName(text) else { throw error("a reactor name is letters, digits, '_' and '-'", name.span) }
+        var state: [ReactorDeclaration.StateField] = []
+        var actions: [ReactorDeclaration.Action] = []
+        for statement in block.statements {
+            let keyword = statement.words[0]
+            switch keyword.bare {
+            case "state":
+                if let inner = statement.block { throw error("'state' does not take a block", inner.open) }
+                for field in try fieldAssignments(Array(statement.words.dropFirst()), command: keyword, usage: "state NAME = VALUE[, NAME = VALUE...]") {
+                    guard case .word(let initial) = field.value else {
+                        throw error("a state field starts from a plain value", field.value.span)
+                    }
+                    state.append(.init(name: field.name, initial: initial))
+                }
+            case "action":
+                actions.append(try actionDeclaration(statement))
+            default:
+                throw error("a reactor holds 'state' and 'action' declarations", keyword.span,
+                            notes: ["found '\(keyword.literal ?? "")'"])
+            }
+        }
+        return ReactorDeclaration(name: name, state: state, actions: actions, file: file)
+    }
+
+    private func actionDeclaration(_ raw: RawStatement) throws(Diagnostic) -> ReactorDeclaration.Action {
+        let keyword = raw.words[0]
+        guard raw.words.count >= 2, let block = raw.block else {
+            throw usage(keyword, "action NAME [PARAMS...] { ... } [catch { ... }]")
+        }
+        let name = raw.words[1]
+        guard let text = name.bare, Self.isTargetName(text) else { throw error("an action name is letters, digits, '_' and '-'", name.span) }
+        let parameters = Array(raw.words.dropFirst(2))
+        for parameter in parameters where !(parameter.bare.map(Self.isName) ?? false) {
+            throw error("an action parameter is a variable name", parameter.span)
+        }
+        var body: [Statement] = []
+        for inner in block.statements { body.append(try statement(inner, context: .action)) }
+        var catchBody: [Statement]?
+        if let catchBlock = raw.catchBlock {
+            var statements: [Statement] = []
+            for inner in catchBlock.statements { statements.append(try statement(inner, context: .action)) }
+            catchBody = statements
+        }
+        return .init(name: name, parameters: parameters, body: body, catchBody: catchBody)
+    }
+
+    /// `a = x, b = y`: a trailing comma on a value separates fields.
+    func fieldAssignments(_ words: [Word], command: Word, usage usageText: String) throws(Diagnostic) -> [FieldAssignment] {
+        var groups: [[Word]] = [[]]
+        for word in words {
+            var word = word
+            if let last = word.parts.last, !last.quoted, case .literal(let text) = last.content, text.hasSuffix(",") {
+                let trimmed = String(text.dropLast())
+                if trimmed.isEmpty { word.parts.removeLast() } else { word.parts[word.parts.count - 1].content = .literal(trimmed) }
+                word.span = SourceSpan(start: word.span.start, end: word.span.end - 1)
+                if !word.parts.isEmpty { groups[groups.count - 1].append(word) }
+                groups.append([])
+            } else {
+                groups[groups.count - 1].append(word)
+            }
+        }
+        if groups.last?.isEmpty == true, groups.count > 1 { groups.removeLast() }
+        var result: [FieldAssignment] = []
+        for group in groups {
+            guard group.count >= 3, group[1].bare == "=", let name = group[0].bare, Self.isName(name) else {
+                throw error("expected NAME = VALUE", group.first?.span ?? command.span, notes: ["usage: \(usageText)"])
+            }
+            result.append(FieldAssignment(name: group[0], value: try value(Array(group.dropFirst(2)), usage: usageText)))
+        }
+        return result
+    }
+}

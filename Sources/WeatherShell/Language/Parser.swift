@@ -1,0 +1,166 @@
+/// Turns source text into statements, reporting the first syntax error with its place.
+///
+/// The whole text is parsed before anything runs, so a script with an error on line 7 runs
+/// nothing. Commands whose names are not keywords (`weather`, a declared reactor's actions)
+/// parse as `.command`: they may be declared later in the same file.
+public struct Parser {
+    let file: SourceFile
+
+    /// Parses a whole file.
+    public static func parse(_ file: SourceFile) throws(Diagnostic) -> Program {
+        var lexer = Lexer(file: file)
+        var reader = RawStatementReader(file: file, tokens: try lexer.tokenize())
+        let raws = try reader.statements()
+        let parser = Parser(file: file)
+        var statements: [Statement] = []
+        statements.reserveCapacity(raws.count)
+        for raw in raws { statements.append(try parser.statement(raw, context: .topLevel)) }
+        return Program(file: file, statements: statements)
+    }
+
+    enum Context { case topLevel, action }
+
+    func statement(_ raw: RawStatement, context: Context) throws(Diagnostic) -> Statement {
+        let command = raw.words[0]
+        let arguments = Array(raw.words.dropFirst())
+        let name = command.bare ?? ""
+        if raw.block != nil, name != "target", name != "reactor" {
+            throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span,
+                        notes: ["blocks belong to 'target NAME {' and 'reactor NAME {'"])
+        }
+        if let catchWord = raw.catchWord {
+            throw error("'catch' belongs after an action's block inside a reactor", catchWord.span)
+        }
+        let kind: StatementKind
+        switch name {
+        case "let": kind = try assignment(arguments, command: command)
+        case "unset":
+            guard !arguments.isEmpty else { throw usage(command, "unset NAME...") }
+            kind = .unset(arguments)
+        case "vars": kind = try noArguments(.vars, arguments)
+        case "set":
+            guard let option = arguments.first else { throw usage(command, "set OPTION VALUE") }
+            try checkOption(option)
+            kind = .set(option: option, values: Array(arguments.dropFirst()))
+        case "echo": kind = .echo(arguments)
+        case "print":
+            guard !arguments.isEmpty else { throw usage(command, "print VALUE...") }
+            kind = .print(try values(arguments))
+        case "source", "use":
+            guard arguments.count == 1 else { throw usage(command, "\(name) \(name == "use" ? "PACK" : "FILE")", extra: arguments.dropFirst(1).first) }
+            kind = name == "source" ? .source(arguments[0]) : .command(name: command, arguments: arguments)
+        case "help":
+            guard arguments.count <= 1 else { throw usage(command, "help [COMMAND]", extra: arguments[1]) }
+            kind = .help(arguments.first)
+        case "exit":
+            guard arguments.count <= 1 else { throw usage(command, "exit [CODE]", extra: arguments[1]) }
+            kind = .exit(arguments.first)
+        case "target": kind = .target(try targetDeclaration(raw))
+        case "call": kind = .call(try callStatement(arguments, command: command))
+        case "expect": kind = .expect(try expectation(arguments, command: command))
+        case "plugin":
+            guard let plugin = arguments.first else { throw usage(command, "plugin NAME on|off [SETTINGS...]") }
+            kind = .plugin(name: plugin, settings: Array(arguments.dropFirst()))
+        case "reactor": kind = .reactor(try reactorDeclaration(raw))
+        case "emit":
+            guard context == .action else {
+                throw error("'emit' is only allowed inside a reactor action", command.span)
+            }
+            kind = .emit(try fieldAssignments(arguments, command: command, usage: "emit NAME = VALUE[, NAME = VALUE...]"))
+        default:
+            kind = .command(name: command, arguments: arguments)
+        }
+        return Statement(kind: kind, span: raw.span, commandSpan: command.span)
+    }
+
+    // MARK: - let, print, set
+
+    private func assignment(_ arguments: [Word], command: Word) throws(Diagnostic) -> StatementKind {
+        let usageText = "let NAME = VALUE"
+        guard arguments.count >= 3, arguments[1].bare == "=" else {
+            if arguments.count == 1, let text = arguments[0].bare, text.contains("=") {
+                throw error("put blanks around '=' in 'let'", arguments[0].span, notes: ["usage: \(usageText)"])
+            }
+            throw usage(command, usageText, extra: nil)
+        }
+        let name = arguments[0]
+        guard let text = name.bare, Self.isName(text) else {
+            throw error("a variable name is letters, digits and _, not starting with a digit", name.span)
+        }
+        let valueWords = Array(arguments.dropFirst(2))
+        return .assign(name: name, value: try value(valueWords, usage: usageText))
+    }
+
+    /// One value: a word, `env NAME [or DEFAULT]`, or a query.
+    func value(_ words: [Word], usage usageText: String) throws(Diagnostic) -> ValueExpression {
+        guard let first = words.first else { throw error("missing value", file.endSpan, notes: ["usage: \(usageText)"]) }
+        if first.bare == "env" {
+            guard words.count == 2 || (words.count == 4 && words[2].bare == "or") else {
+                let bad = words.count > 2 ? words[2] : first
+                throw error("expected 'env NAME' or 'env NAME or DEFAULT'", bad.span)
+            }
+            let span = first.span.union(words[words.count - 1].span)
+            return .env(name: words[1], fallback: words.count == 4 ? words[3] : nil, span: span)
+        }
+        if let query = try QueryParser(file: file).query(words) {
+            return .query(query)
+        }
+        guard words.count == 1 else {
+            throw error("expected one value; quote text with blanks", words[1].span, notes: ["usage: \(usageText)"])
+        }
+        return .word(first)
+    }
+
+    private func values(_ words: [Word]) throws(Diagnostic) -> [ValueExpression] {
+        var result: [ValueExpression] = []
+        var index = 0
+        let queries = QueryParser(file: file)
+        while index < words.count {
+            let (query, used) = try queries.prefixQuery(words[index...])
+            if let query {
+                result.append(.query(query))
+                index += used
+            } else {
+                result.append(.word(words[index]))
+                index += 1
+            }
+        }
+        return result
+    }
+
+    private func checkOption(_ option: Word) throws(Diagnostic) {
+        guard let name = option.bare else { return }
+        if !ShellOption.names.contains(name) {
+            var notes = ["options: \(ShellOption.names.joined(separator: ", "))"]
+            if let suggestion = Suggestion.closest(to: name, in: ShellOption.names) { notes.insert("did you mean '\(suggestion)'?", at: 0) }
+            throw error("unknown option '\(name)'", option.span, notes: notes)
+        }
+    }
+
+    // MARK: - helpers
+
+    static func isName(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, Lexer.isNameByte(first, first: true) else { return false }
+        return bytes.dropFirst().allSatisfy { Lexer.isNameByte($0, first: false) }
+    }
+
+    private func noArguments(_ kind: StatementKind, _ arguments: [Word]) throws(Diagnostic) -> StatementKind {
+        if let extra = arguments.first { throw error("unexpected argument", extra.span) }
+        return kind
+    }
+
+    func usage(_ command: Word, _ text: String, extra: Word? = nil) -> Diagnostic {
+        error(extra == nil ? "wrong arguments for '\(command.bare ?? "")'" : "unexpected argument", extra?.span ?? command.span,
+              notes: ["usage: \(text)"])
+    }
+
+    func error(_ message: String, _ span: SourceSpan, notes: [String] = []) -> Diagnostic {
+        Diagnostic(.parse, message, file: file, span: span, notes: notes)
+    }
+}
+
+extension SourceFile {
+    /// An empty span at the end of the text.
+    var endSpan: SourceSpan { SourceSpan(start: bytes.count, end: bytes.count) }
+}

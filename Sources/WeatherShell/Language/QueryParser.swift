@@ -1,0 +1,125 @@
+/// Parses queries on the last response: `.main.temp`, `.list[0]`, `."a key"`, `status`,
+/// `header NAME`, `body`, `time`, each optionally followed by `| length` or `| keys`.
+struct QueryParser {
+    let file: SourceFile
+
+    /// A query using all of `words`, nil when the words are not a query.
+    func query(_ words: [Word]) throws(Diagnostic) -> Query? {
+        let (query, used) = try prefixQuery(words[...])
+        guard let query else { return nil }
+        if used < words.count {
+            throw Diagnostic(.parse, "unexpected text after the query", file: file, span: words[used].span,
+                             notes: ["a query may end with '| length' or '| keys'"])
+        }
+        return query
+    }
+
+    /// The query at the start of `words` and how many words it used.
+    func prefixQuery(_ words: ArraySlice<Word>) throws(Diagnostic) -> (Query?, Int) {
+        guard let first = words.first else { return (nil, 0) }
+        let start = words.startIndex
+        var used = 1
+        var source: Query.Source
+        var filters: [Query.Filter] = []
+        var span = first.span
+        if let text = first.bare, ["status", "body", "time"].contains(text) {
+            source = text == "status" ? .status : text == "body" ? .body : .time
+        } else if first.bare == "header" {
+            guard words.count > 1, let name = words[start + 1].literal else {
+                throw Diagnostic(.parse, "expected a header name after 'header'", file: file, span: first.span)
+            }
+            source = .header(name)
+            span = span.union(words[start + 1].span)
+            used = 2
+        } else if first.parts.first.map({ !$0.quoted && $0.literalText.hasPrefix(".") }) ?? false {
+            let (steps, inlineFilters) = try path(first)
+            source = .path(steps)
+            filters = inlineFilters
+        } else {
+            return (nil, 0)
+        }
+        while start + used < words.count, let pipe = words[start + used].bare, pipe.hasPrefix("|") {
+            var name = String(pipe.dropFirst())
+            var filterSpan = words[start + used].span
+            used += 1
+            if name.isEmpty {
+                guard start + used < words.count, let next = words[start + used].bare else {
+                    throw Diagnostic(.parse, "expected a filter after '|'", file: file, span: filterSpan, notes: ["filters: length, keys"])
+                }
+                name = next
+                filterSpan = filterSpan.union(words[start + used].span)
+                used += 1
+            }
+            guard let filter = Query.Filter(rawValue: name) else {
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: ["filters: length, keys"])
+            }
+            filters.append(filter)
+            span = span.union(filterSpan)
+        }
+        return (Query(source: source, filters: filters, span: span), used)
+    }
+
+    /// The steps of a path word; `|length` written against the word is accepted too.
+    private func path(_ word: Word) throws(Diagnostic) -> ([Query.PathStep], [Query.Filter]) {
+        var chars: [(Character, Bool)] = []
+        for part in word.parts {
+            guard case .literal(let text) = part.content else {
+                throw Diagnostic(.parse, "variables cannot be used inside a query", file: file, span: part.span)
+            }
+            chars += text.map { ($0, part.quoted) }
+        }
+        func fail(_ message: String) -> Diagnostic {
+            Diagnostic(.parse, message, file: file, span: word.span,
+                       notes: ["queries look like .main.temp, .list[0].dt_txt, .list[-1], .\"key with space\""])
+        }
+        var steps: [Query.PathStep] = []
+        var index = 0
+        while index < chars.count {
+            let (char, quoted) = chars[index]
+            if char == "|" && !quoted {
+                let name = String(chars[(index + 1)...].map(\.0))
+                guard let filter = Query.Filter(rawValue: name) else { throw fail("unknown filter '\(name)'") }
+                return (steps, [filter])
+            }
+            if char == "." && !quoted {
+                index += 1
+                var key = ""
+                var sawQuoted = false
+                while index < chars.count {
+                    let (c, q) = chars[index]
+                    if !q && (c == "." || c == "[" || c == "|") { break }
+                    sawQuoted = sawQuoted || q
+                    key.append(c)
+                    index += 1
+                }
+                if key.isEmpty && !sawQuoted {
+                    if index < chars.count, chars[index].0 == "[" { continue }
+                    if index >= chars.count || chars[index].0 == "|" { continue }
+                    throw fail("empty key in query")
+                }
+                steps.append(.key(key))
+            } else if char == "[" && !quoted {
+                guard let close = chars[index...].firstIndex(where: { $0.0 == "]" && !$0.1 }) else { throw fail("missing ']' in query") }
+                let inside = chars[(index + 1)..<close]
+                if let first = inside.first, first.1 {
+                    steps.append(.key(String(inside.map(\.0))))
+                } else if let number = Int(String(inside.map(\.0))) {
+                    steps.append(.index(number))
+                } else {
+                    throw fail("expected a number inside '[ ]'")
+                }
+                index = close + 1
+            } else {
+                throw fail("unexpected '\(char)' in query")
+            }
+        }
+        return (steps, [])
+    }
+}
+
+extension WordPart {
+    var literalText: String {
+        if case .literal(let text) = content { return text }
+        return ""
+    }
+}

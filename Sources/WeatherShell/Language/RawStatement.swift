@@ -1,0 +1,96 @@
+/// A statement before its command is known: its words and any `{ }` block (and `catch { }`).
+struct RawStatement {
+    struct Block {
+        var statements: [RawStatement]
+        var open: SourceSpan
+        var close: SourceSpan
+    }
+    var words: [Word]
+    var block: Block?
+    var catchWord: Word?
+    var catchBlock: Block?
+    var span: SourceSpan
+}
+
+/// Groups tokens into raw statements, checking that braces balance.
+struct RawStatementReader {
+    let file: SourceFile
+    let tokens: [Token]
+    var position = 0
+
+    init(file: SourceFile, tokens: [Token]) {
+        self.file = file
+        self.tokens = tokens
+    }
+
+    /// Statements up to the end of input, or up to a `}` when `insideBlock`.
+    mutating func statements(insideBlock open: SourceSpan? = nil) throws(Diagnostic) -> [RawStatement] {
+        var result: [RawStatement] = []
+        while true {
+            switch tokens[position] {
+            case .end:
+                position += 1
+            case .endOfInput(let span):
+                if let open {
+                    throw Diagnostic(.parse, "unclosed '{'", file: file, span: open,
+                                     notes: ["the block opened here reaches the end of \(file.name) (at offset \(span.start)) without '}'"])
+                }
+                return result
+            case .closeBrace(let span):
+                guard open != nil else {
+                    throw Diagnostic(.parse, "unexpected '}'", file: file, span: span, notes: ["there is no open '{' for it to close"])
+                }
+                return result
+            case .openBrace(let span):
+                throw Diagnostic(.parse, "a block must follow a command", file: file, span: span,
+                                 notes: ["blocks belong to 'target NAME {', 'reactor NAME {' and 'action NAME {'"])
+            case .word:
+                result.append(try statement())
+            }
+        }
+    }
+
+    private mutating func statement() throws(Diagnostic) -> RawStatement {
+        var words: [Word] = []
+        while case .word(let word) = tokens[position] {
+            words.append(word)
+            position += 1
+        }
+        var raw = RawStatement(words: words, span: spanOf(words))
+        if case .openBrace = tokens[position] {
+            raw.block = try block()
+            if case .word(let word) = tokens[position], word.bare == "catch" {
+                raw.catchWord = word
+                position += 1
+                guard case .openBrace = tokens[position] else {
+                    throw Diagnostic(.parse, "expected '{' after 'catch'", file: file, span: tokens[position].span)
+                }
+                raw.catchBlock = try block()
+            }
+            raw.span = raw.span.union(raw.catchBlock?.close ?? raw.block?.close ?? raw.span)
+        }
+        switch tokens[position] {
+        case .end, .endOfInput, .closeBrace:
+            break
+        case .word(let word):
+            throw Diagnostic(.parse, "expected a new line or ';' after '}'", file: file, span: word.span)
+        case .openBrace(let span):
+            throw Diagnostic(.parse, "unexpected '{'", file: file, span: span)
+        }
+        return raw
+    }
+
+    private mutating func block() throws(Diagnostic) -> RawStatement.Block {
+        let open = tokens[position].span
+        position += 1
+        let inner = try statements(insideBlock: open)
+        let close = tokens[position].span
+        position += 1
+        return RawStatement.Block(statements: inner, open: open, close: close)
+    }
+
+    private func spanOf(_ words: [Word]) -> SourceSpan {
+        guard let first = words.first, let last = words.last else { return tokens[position].span }
+        return first.span.union(last.span)
+    }
+}

@@ -1,0 +1,81 @@
+/// The text of one script, `-c` string or prompt entry, with the name used in diagnostics.
+public final class SourceFile: Sendable {
+    /// The name shown in diagnostics: a path, `<stdin>` or `<command line>`.
+    public let name: String
+    /// The directory that relative paths in this file resolve against.
+    public let directory: String
+    /// The UTF-8 bytes of the text.
+    let bytes: [UInt8]
+    /// Byte offset of the first byte of each line.
+    let lineStarts: [Int]
+    /// The line number of the first line: piped input is read in pieces but keeps its numbering.
+    let firstLine: Int
+
+    public init(name: String, directory: String, text: String, firstLine: Int = 1) {
+        self.name = name
+        self.directory = directory
+        self.firstLine = firstLine
+        self.bytes = Array(text.utf8)
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(offset + 1)
+        }
+        self.lineStarts = starts
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset.
+    func location(of offset: Int) -> (line: Int, column: Int) {
+        let line = lineIndex(of: offset)
+        let start = lineStarts[line]
+        let clamped = min(max(offset, start), bytes.count)
+        return (line + firstLine, characterCount(from: start, to: clamped) + 1)
+    }
+
+    func lineIndex(of offset: Int) -> Int {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    /// The byte range of the line with this 0-based index, without its newline.
+    func lineRange(_ index: Int) -> Range<Int> {
+        let start = lineStarts[index]
+        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return start..<max(start, end)
+    }
+
+    /// Counts characters as UTF-8 lead bytes, which is what a terminal column is for text without wide glyphs.
+    func characterCount(from start: Int, to end: Int) -> Int {
+        var count = 0
+        var index = start
+        while index < end {
+            if bytes[index] & 0xC0 != 0x80 { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range.clamped(to: 0..<bytes.count)], as: UTF8.self)
+    }
+}
+
+/// A byte range in one source file.
+public struct SourceSpan: Sendable, Equatable {
+    public let start: Int
+    public let end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = max(start, end)
+    }
+
+    /// The smallest span that covers both.
+    public func union(_ other: SourceSpan) -> SourceSpan {
+        SourceSpan(start: min(start, other.start), end: max(end, other.end))
+    }
+}

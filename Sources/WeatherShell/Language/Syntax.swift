@@ -1,0 +1,132 @@
+/// A parsed file, `-c` string or prompt entry.
+public struct Program: Sendable {
+    public var file: SourceFile
+    public var statements: [Statement]
+}
+
+/// One statement with the span of its whole text.
+public struct Statement: Sendable {
+    public var kind: StatementKind
+    public var span: SourceSpan
+    /// The span of the command word, where "unknown command" carets point.
+    public var commandSpan: SourceSpan
+}
+
+/// What a statement does (LANGUAGE.md).
+public enum StatementKind: Sendable {
+    case assign(name: Word, value: ValueExpression)
+    case unset([Word])
+    case vars
+    case set(option: Word, values: [Word])
+    case echo([Word])
+    case print([ValueExpression])
+    case source(Word)
+    case help(Word?)
+    case exit(Word?)
+    case target(TargetDeclaration)
+    case call(CallStatement)
+    case expect(Expectation)
+    case plugin(name: Word, settings: [Word])
+    case reactor(ReactorDeclaration)
+    case emit([FieldAssignment])
+    /// Any other command: `targets`, `show`, `weather`, a declared reactor's action, or an unknown name.
+    case command(name: Word, arguments: [Word])
+}
+
+/// A value on the right of `let`, in `print`, `emit` and `expect`.
+public enum ValueExpression: Sendable {
+    case word(Word)
+    case env(name: Word, fallback: Word?, span: SourceSpan)
+    case query(Query)
+
+    public var span: SourceSpan {
+        switch self {
+        case .word(let word): word.span
+        case .env(_, _, let span): span
+        case .query(let query): query.span
+        }
+    }
+}
+
+/// A query on the last response (LANGUAGE.md, "Queries on the last response").
+public struct Query: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        case path([PathStep])
+        case status
+        case header(String)
+        case body
+        case time
+    }
+    public enum PathStep: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+    }
+    public enum Filter: String, Sendable, Equatable, CaseIterable {
+        case length, keys
+    }
+    public var source: Source
+    public var filters: [Filter]
+    public var span: SourceSpan
+}
+
+/// `target NAME { field args... }`: fields are kept as written and expanded at each call.
+public struct TargetDeclaration: Sendable {
+    public struct Field: Sendable {
+        public var name: String
+        public var nameSpan: SourceSpan
+        public var arguments: [Word]
+        public var span: SourceSpan
+    }
+    public var name: Word
+    public var fields: [Field]
+    public var file: SourceFile
+    public var span: SourceSpan
+
+    /// The fields a target block accepts.
+    public static let fieldNames = ["doc", "base", "path", "method", "query", "header", "json", "form", "body",
+                                    "multipart", "sample", "validate", "timeout", "retry"]
+}
+
+/// `call NAME args... [> FILE]`.
+public struct CallStatement: Sendable {
+    public var target: Word
+    public var arguments: [Word]
+    public var output: Word?
+}
+
+/// `expect [not] VALUE [not] OP [VALUE]`.
+public struct Expectation: Sendable {
+    public enum Operator: String, Sendable, CaseIterable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case contains, matches, exists
+    }
+    public var negated: Bool
+    public var subject: ValueExpression
+    public var op: Operator
+    public var expected: Word?
+    public var span: SourceSpan
+}
+
+/// `reactor NAME { state ...; action NAME [PARAMS] { ... } catch { ... } }`.
+public struct ReactorDeclaration: Sendable {
+    public struct StateField: Sendable {
+        public var name: Word
+        public var initial: Word
+    }
+    public struct Action: Sendable {
+        public var name: Word
+        public var parameters: [Word]
+        public var body: [Statement]
+        public var catchBody: [Statement]?
+    }
+    public var name: Word
+    public var state: [StateField]
+    public var actions: [Action]
+    public var file: SourceFile
+}
+
+/// `name = value` in `emit` and `state`.
+public struct FieldAssignment: Sendable {
+    public var name: Word
+    public var value: ValueExpression
+}

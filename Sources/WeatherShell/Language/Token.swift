@@ -1,0 +1,55 @@
+/// One piece of a word: literal text or a `$name` reference, and whether it came from a string.
+public struct WordPart: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        case literal(String)
+        case variable(String)
+    }
+    public var content: Content
+    /// True for text written inside `"..."`.
+    public var quoted: Bool
+    public var span: SourceSpan
+}
+
+/// A shell word: bare text and strings written with no blank between them form one argument.
+public struct Word: Sendable, Equatable {
+    public var parts: [WordPart]
+    public var span: SourceSpan
+
+    /// The text when the word has no variable references.
+    public var literal: String? {
+        var text = ""
+        for part in parts {
+            guard case .literal(let piece) = part.content else { return nil }
+            text += piece
+        }
+        return text
+    }
+
+    /// True when any part was written inside quotes.
+    public var isQuoted: Bool { parts.contains { $0.quoted } }
+
+    /// The text of an unquoted, variable-free word: what keywords and operators are matched against.
+    public var bare: String? { isQuoted ? nil : literal }
+
+    /// The names of variables the word refers to.
+    public var variableNames: [String] {
+        parts.compactMap { if case .variable(let name) = $0.content { name } else { nil } }
+    }
+}
+
+/// A token of the wsh language.
+public enum Token: Sendable, Equatable {
+    case word(Word)
+    case openBrace(SourceSpan)
+    case closeBrace(SourceSpan)
+    /// A newline or `;`.
+    case end(SourceSpan)
+    case endOfInput(SourceSpan)
+
+    public var span: SourceSpan {
+        switch self {
+        case .word(let word): word.span
+        case .openBrace(let span), .closeBrace(let span), .end(let span), .endOfInput(let span): span
+        }
+    }
+}

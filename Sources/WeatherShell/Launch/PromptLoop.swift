@@ -1,0 +1,44 @@
+/// Reads entries line by line (a `{` block or a trailing `\\` continues to the next line) and
+/// runs each. At the prompt, errors are shown and the prompt returns; with piped input the
+/// run stops at the first error while bail is on.
+@MainActor
+struct PromptLoop {
+    let interpreter: Interpreter
+    let reader: LineReader
+    let interrupts: InterruptHandler
+
+    func run() async -> Int32 {
+        let interactive = interpreter.mode == .interactive
+        var pending = ""
+        var lineNumber = 0
+        var entryFirstLine = 1
+        let directory = interpreter.currentFile.directory
+        while true {
+            interpreter.io.flush()
+            let input = reader.readLine(continuation: !pending.isEmpty)
+            switch input {
+            case .interrupted:
+                pending = ""
+                continue
+            case .endOfInput:
+                if pending.isEmpty { return interactive ? 0 : interpreter.firstFailure?.exitCode ?? 0 }
+            case .line(let line):
+                lineNumber += 1
+                if pending.isEmpty { entryFirstLine = lineNumber }
+                pending += line + "\n"
+                if Lexer.needsMoreInput(pending) { continue }
+            }
+            let text = pending
+            let firstLine = entryFirstLine
+            pending = ""
+            let outcome = await Shell.outcome(interrupts) {
+                try await interpreter.run(text: text, file: "<stdin>", directory: directory, firstLine: firstLine)
+            }
+            switch outcome {
+            case .exit(let code): return code
+            case .failure(let kind) where !interactive: return kind.exitCode
+            case .completed, .failure: break
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// How wsh was started (parsed by the `wsh` executable).
+public struct LaunchOptions: Sendable {
+    /// A script path, or `-` for stdin.
+    public var file: String?
+    /// `-c STATEMENTS`.
+    public var command: String?
+    /// `NAME=VALUE` after the script path.
+    public var assignments: [String]
+    /// `--stub`: answer from `sample` data.
+    public var stub: Bool
+    /// `--norc`: skip init.wsh.
+    public var noRC: Bool
+
+    public init(file: String? = nil, command: String? = nil, assignments: [String] = [], stub: Bool = false, noRC: Bool = false) {
+        self.file = file
+        self.command = command
+        self.assignments = assignments
+        self.stub = stub
+        self.noRC = noRC
+    }
+}
+
+/// The entry point: runs a script, `-c` statements, piped input or the interactive prompt.
+@MainActor
+public enum Shell {
+    public nonisolated static let version = "0.1.0"
+
+    /// Runs wsh and returns its exit code.
+    public static func run(_ options: LaunchOptions) async -> Int32 {
+        let stdinIsTerminal = isatty(STDIN_FILENO) == 1
+        let interactive = options.command == nil && options.file == nil && stdinIsTerminal
+        let io = ShellIO()
+        defer { io.flush() }
+        let interpreter = Interpreter(io: io, mode: interactive ? .interactive : .script)
+        if options.stub { interpreter.options.stub = .immediate }
+        let interrupts = InterruptHandler(interactive: interactive)
+        let cwd = FileManager.default.currentDirectoryPath
+
+        if let command = options.command {
+            return await finish(interpreter, interrupts) {
+                try await interpreter.run(text: command, file: "<command line>", directory: cwd)
+            }
+        }
+        if let file = options.file, file != "-" {
+            for assignment in options.assignments {
+                guard let equals = assignment.firstIndex(of: "="), Parser.isName(String(assignment[..<equals])) else {
+                    io.err("wsh: error: script arguments are NAME=VALUE, got '\(assignment)'\n")
+                    return FailureKind.usage.exitCode
+                }
+                interpreter.define(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+            }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                io.err("wsh: error: cannot read '\(file)'\n")
+                return FailureKind.usage.exitCode
+            }
+            interpreter.enterFile(file)
+            return await finish(interpreter, interrupts) {
+                try await interpreter.runFile(text: String(decoding: data, as: UTF8.self), path: file)
+            }
+        }
+        if interactive {
+            if !options.noRC { await runInitFile(interpreter, interrupts) }
+            let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
+            let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
+                                                                 complete: { interpreter.completions(for: $0) },
+                                                                 mask: { interpreter.mask($0) }) : nil) ?? PlainLineReader()
+            return await PromptLoop(interpreter: interpreter, reader: reader, interrupts: interrupts).run()
+        }
+        return await PromptLoop(interpreter: interpreter, reader: PlainLineReader(), interrupts: interrupts).run()
+    }
+
+    /// How a piece of work stopped.
+    enum Outcome: Equatable {
+        case completed
+        case exit(Int32)
+        case failure(FailureKind)
+    }
+
+    /// Runs `work` so that Ctrl-C cancels it, and says how it stopped.
+    static func outcome(_ interrupts: InterruptHandler, _ work: @escaping @MainActor @Sendable () async throws -> Void) async -> Outcome {
+        do {
+            try await interrupts.run(work)
+            return .completed
+        } catch Halt.exit(let code) {
+            return .exit(code)
+        } catch Halt.failure(let kind) {
+            return .failure(kind)
+        } catch {
+            return .failure(.interrupted)
+        }
+    }
+
+    /// Runs `work`, mapping how it stopped to an exit code.
+    static func finish(_ interpreter: Interpreter, _ interrupts: InterruptHandler,
+                       _ work: @escaping @MainActor @Sendable () async throws -> Void) async -> Int32 {
+        switch await outcome(interrupts, work) {
+        case .completed: interpreter.firstFailure?.exitCode ?? 0
+        case .exit(let code): code
+        case .failure(let kind): kind.exitCode
+        }
+    }
+
+    /// `~/.config/wsh/init.wsh` (XDG_CONFIG_HOME honoured); its errors are shown but do not stop the prompt.
+    static func runInitFile(_ interpreter: Interpreter, _ interrupts: InterruptHandler) async {
+        let environment = ProcessInfo.processInfo.environment
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        let path = config + "/wsh/init.wsh"
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        _ = await finish(interpreter, interrupts) {
+            interpreter.enterFile(path)
+            defer { interpreter.sourceStack.removeAll() }
+            try await interpreter.runFile(text: String(decoding: data, as: UTF8.self), path: path)
+        }
+    }
+}
+
+/// Writes usage errors for the executable, which has no ShellIO yet.
+public enum FileHandleOutput {
+    public static func standardError(_ text: String) {
+        ShellIO.writeAll(STDERR_FILENO, Array(text.utf8))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Tab completion: which words fit the word before the cursor.
+enum Completion {
+    /// The word being typed: the text after the last blank, `;`, `{` or `}`.
+    static func currentWord(_ before: String) -> String {
+        String(before.reversed().prefix { !" \t;{}".contains($0) }.reversed())
+    }
+
+    /// The words of the statement being typed, before the current word.
+    static func previousWords(_ before: String) -> [String] {
+        let statementStart = before.lastIndex { ";{}\n".contains($0) }.map { before.index(after: $0) } ?? before.startIndex
+        let statement = before[statementStart...]
+        var words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if !(statement.last.map { $0 == " " || $0 == "\t" } ?? true), !words.isEmpty { words.removeLast() }
+        return words
+    }
+
+    static func commonPrefix(_ words: [String]) -> String {
+        guard var prefix = words.first else { return "" }
+        for word in words.dropFirst() {
+            while !word.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+
+    /// A space follows a finished word, not a directory or a `key=` still waiting for its value.
+    static func needsSpace(after word: String) -> Bool {
+        !(word.hasSuffix("/") || word.hasSuffix("=") || word.hasSuffix(":"))
+    }
+
+    /// Candidates laid out in columns for an 80-column terminal.
+    static func columns(_ words: [String]) -> String {
+        let width = (words.map(\.count).max() ?? 0) + 2
+        let perLine = max(1, 80 / width)
+        var out = ""
+        for (index, word) in words.enumerated() {
+            out += (index % perLine == perLine - 1 || index == words.count - 1) ? word + "\n" : word.padding(width)
+        }
+        return out
+    }
+
+    /// File and directory names completing `partial`, relative to `directory`.
+    static func paths(_ partial: String, directory: String) -> [String] {
+        let slash = partial.lastIndex(of: "/")
+        let dirPart = slash.map { String(partial[...$0]) } ?? ""
+        let namePart = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        var base = dirPart.hasPrefix("/") ? dirPart : (directory as NSString).appendingPathComponent(dirPart)
+        if dirPart.hasPrefix("~/") { base = NSHomeDirectory() + dirPart.dropFirst() }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base.isEmpty ? "." : base) else { return [] }
+        return names.filter { $0.hasPrefix(namePart) && (namePart.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: (base as NSString).appendingPathComponent(name), isDirectory: &isDirectory)
+            return dirPart + name + (isDirectory.boolValue ? "/" : "")
+        }
+    }
+}
+
+extension Interpreter {
+    /// Completions of the last word of `before` (the line up to the cursor).
+    public func completions(for before: String) -> [String] {
+        let word = Completion.currentWord(before)
+        let previous = Completion.previousWords(before)
+        var candidates: [String]
+        if let dollar = word.lastIndex(of: "$") {
+            let head = String(word[..<dollar])
+            let partial = word[word.index(after: dollar)...]
+            let braced = partial.hasPrefix("{")
+            let name = braced ? partial.dropFirst() : partial
+            return variables.names.filter { $0.hasPrefix(name) }.map { head + (braced ? "${\($0)}" : "$\($0)") }
+        }
+        switch previous.first {
+        case nil:
+            candidates = commandNames()
+        case "set" where previous.count == 1:
+            candidates = ShellOption.names
+        case "set" where previous.count == 2:
+            candidates = ShellOption(rawValue: previous[1])?.choices ?? []
+        case "source" where previous.count == 1:
+            return Completion.paths(word, directory: currentFile.directory)
+        case "help" where previous.count == 1:
+            candidates = CommandCatalog.names
+        case "unset":
+            candidates = variables.names
+        default:
+            candidates = argumentCompletions(previous)
+        }
+        return candidates.filter { $0.hasPrefix(word) }
+    }
+
+    /// Command names offered at the start of a statement.
+    func commandNames() -> [String] {
+        CommandCatalog.names.sorted()
+    }
+
+    /// Completions after the first word of other commands; later capabilities add theirs here.
+    func argumentCompletions(_ previous: [String]) -> [String] {
+        []
+    }
+}

@@ -1,0 +1,119 @@
+import CEdit
+import Foundation
+
+/// The interactive prompt on libedit: emacs keys, Ctrl-R search, persistent history,
+/// tab completion, and Ctrl-C that clears the line instead of killing the shell.
+@MainActor
+public final class EditLineReader: LineReader {
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private let historyFile: HistoryFile
+    private var lastEntry: String?
+    /// Given the text before the cursor, the completions of its last word.
+    let complete: (String) -> [String]
+    /// Hides secrets in lines before they are written to the history file.
+    let mask: (String) -> String
+
+    public init?(historyPath: String, complete: @escaping (String) -> [String], mask: @escaping (String) -> String) {
+        guard let editLine = wsh_el_init("wsh"), let history = history_init() else { return nil }
+        self.editLine = editLine
+        self.history = history
+        self.historyFile = HistoryFile(path: historyPath)
+        self.complete = complete
+        self.mask = mask
+        EditLineCallbacks.reader = self
+        wsh_history_setsize(history, Int32(HistoryFile.limit))
+        wsh_history_setunique(history, 1)
+        wsh_el_set_editor(editLine, "emacs")
+        wsh_el_set_hist(editLine, history)
+        wsh_el_set_prompt(editLine, EditLineCallbacks.prompt)
+        wsh_el_addfn(editLine, "wsh-complete", "Complete the word before the cursor", EditLineCallbacks.complete)
+        wsh_el_bind(editLine, "^I", "wsh-complete")
+        // ^C arrives as a key, not SIGINT, while a line is edited: it clears the line.
+        wsh_el_setty_clear(editLine, "isig")
+        wsh_el_addfn(editLine, "wsh-interrupt", "Discard the line", EditLineCallbacks.interrupt)
+        wsh_el_bind(editLine, "^C", "wsh-interrupt")
+        el_source(editLine, nil)
+        for line in historyFile.load() {
+            wsh_history_enter(history, line)
+            lastEntry = line
+        }
+    }
+
+    isolated deinit {
+        el_end(editLine)
+        history_end(history)
+    }
+
+    public func readLine(continuation: Bool) -> LineInput {
+        EditLineCallbacks.continuation = continuation
+        EditLineCallbacks.interrupted = false
+        var count: Int32 = 0
+        guard let raw = el_gets(editLine, &count), count > 0 else {
+            if EditLineCallbacks.interrupted {
+                ShellIO.writeAll(STDOUT_FILENO, Array("^C\n".utf8))
+                return .interrupted
+            }
+            ShellIO.writeAll(STDOUT_FILENO, Array("\n".utf8))
+            return .endOfInput
+        }
+        var line = String(cString: raw)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        remember(line)
+        return .line(line)
+    }
+
+    private func remember(_ line: String) {
+        guard !line.allSatisfy(\.isWhitespace) else { return }
+        let entry = mask(line)
+        guard entry != lastEntry else { return }
+        lastEntry = entry
+        wsh_history_enter(history, entry)
+        historyFile.append(entry)
+    }
+
+    /// Inserts the completion of the word before the cursor, or lists the choices.
+    fileprivate func completeAtCursor() -> UInt8 {
+        guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
+        let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                                          count: max(0, cursor - buffer)), as: UTF8.self)
+        let word = Completion.currentWord(before)
+        let candidates = complete(before)
+        guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        let common = Completion.commonPrefix(candidates)
+        if candidates.count == 1 {
+            let suffix = String(common.dropFirst(word.count)) + (Completion.needsSpace(after: common) ? " " : "")
+            if !suffix.isEmpty { el_insertstr(editLine, suffix) }
+            return UInt8(CC_REFRESH)
+        }
+        if common.count > word.count {
+            el_insertstr(editLine, String(common.dropFirst(word.count)))
+            return UInt8(CC_REFRESH)
+        }
+        ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + Completion.columns(candidates)).utf8))
+        return UInt8(CC_REDISPLAY)
+    }
+}
+
+/// C callbacks cannot capture context: they reach the one reader through here. libedit calls
+/// them on the main thread from inside `el_gets`.
+private enum EditLineCallbacks {
+    nonisolated(unsafe) static var reader: EditLineReader?
+    nonisolated(unsafe) static var continuation = false
+    nonisolated(unsafe) static var interrupted = false
+    nonisolated(unsafe) static let mainPrompt = strdup("wsh> ")
+    nonisolated(unsafe) static let continuationPrompt = strdup("...> ")
+
+    static let prompt: wsh_el_prompt = { _ in
+        continuation ? continuationPrompt : mainPrompt
+    }
+
+    static let complete: wsh_el_function = { _, _ in
+        MainActor.assumeIsolated { reader?.completeAtCursor() ?? UInt8(CC_ERROR) }
+    }
+
+    static let interrupt: wsh_el_function = { _, _ in
+        interrupted = true
+        return UInt8(CC_EOF)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where the shell writes: stdout for results, stderr for errors and status, with terminal facts.
+///
+/// stdout is buffered and flushed before input is read and at exit, so a 2000-call script
+/// does not make 2000 write calls for its output.
+@MainActor
+public final class ShellIO {
+    /// True when stdout is a terminal: pretty, coloured JSON and status lines on stderr.
+    public let stdoutIsTerminal: Bool
+    /// True when stderr is a terminal: the loading spinner may draw.
+    public let stderrIsTerminal: Bool
+    private var buffer: [UInt8] = []
+    /// Captures output instead of writing it, for tests of the interpreter.
+    private let capture: ((String, Bool) -> Void)?
+
+    public init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,
+                capture: ((String, Bool) -> Void)? = nil) {
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.capture = capture
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Writes to stdout (buffered).
+    public func out(_ text: String) {
+        if let capture { capture(text, false); return }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes raw bytes to stdout (buffered).
+    public func out(bytes: some Collection<UInt8>) {
+        if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes to stderr at once, after flushing stdout so the two keep their order at a terminal.
+    public func err(_ text: String) {
+        if let capture { capture(text, true); return }
+        flush()
+        Self.writeAll(STDERR_FILENO, Array(text.utf8))
+    }
+
+    /// Sends buffered stdout to the file descriptor.
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        Self.writeAll(STDOUT_FILENO, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import CEdit
-import Targets
-import Plugins
-import Reactor
