@@ -48,11 +48,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // Opens pseudo-terminals for the end-to-end tests of the prompt.
+        .target(name: "CPseudoTerminal"),
         .testTarget(name: "TargetsTests", dependencies: ["Targets", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

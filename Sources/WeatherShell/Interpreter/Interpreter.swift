@@ -124,6 +124,13 @@ public final class Interpreter {
         var notes: [String] = []
         if let guess = Suggestion.closest(to: text, in: known) { notes.append("did you mean '\(guess)'?") }
         notes.append("type 'help' for the list of commands")
-        throw failure("unknown command '\(text)'", at: name.span, notes: notes)
+        throw failure("unknown command '\(text.shortened())'", at: name.span, notes: notes)
+    }
+}
+
+extension String {
+    /// The text cut to `limit` characters with an ellipsis, for quoting user input in messages.
+    func shortened(_ limit: Int = 60) -> String {
+        count <= limit ? self : prefix(limit) + "…"
     }
 }

@@ -4,7 +4,15 @@ import Foundation
 enum Completion {
     /// The word being typed: the text after the last blank, `;`, `{` or `}`.
     static func currentWord(_ before: String) -> String {
-        String(before.reversed().prefix { !" \t;{}".contains($0) }.reversed())
+        var start = before.endIndex
+        while start > before.startIndex {
+            let previous = before.index(before: start)
+            let char = before[previous]
+            if " \t;}".contains(char) { break }
+            if char == "{", previous == before.startIndex || before[before.index(before: previous)] != "$" { break }
+            start = previous
+        }
+        return String(before[start...])
     }
 
     /// The words of the statement being typed, before the current word.

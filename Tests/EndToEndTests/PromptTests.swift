@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// The interactive prompt on a real pseudo-terminal: completion, history, blocks and Ctrl-C.
+@Suite(.serialized) struct PromptTests {
+    func environment(history: URL) throws -> [String: String] {
+        ["HOME": try WSHProcess.temporaryDirectory().path, "WSH_HISTORY": history.path]
+    }
+
+    @Test func tabCompletesCommandsAndCtrlCGivesAFreshPrompt() throws {
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let terminal = try PseudoTerminal(environment: try environment(history: history))
+        #expect(terminal.waitFor("wsh> "))
+        var mark = terminal.mark
+        // "ech" + Tab must become "echo ": the output line then starts with the word.
+        terminal.type("ech\t")
+        terminal.type("completed-ok\r")
+        #expect(terminal.waitFor("\r\ncompleted-ok\r\n", after: mark))
+        mark = terminal.mark
+        terminal.type("echo half typed")
+        #expect(terminal.waitFor("half typed", after: mark))
+        mark = terminal.mark
+        terminal.type("\u{03}")
+        #expect(terminal.waitFor("^C", after: mark))
+        #expect(terminal.waitFor("wsh> ", after: mark))
+        mark = terminal.mark
+        terminal.type("echo after-interrupt\r")
+        #expect(terminal.waitFor("after-interrupt\r\n", after: mark))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func braceOpensTheContinuationPrompt() throws {
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let terminal = try PseudoTerminal(environment: try environment(history: history))
+        #expect(terminal.waitFor("wsh> "))
+        let mark = terminal.mark
+        terminal.type("reactor r {\r")
+        #expect(terminal.waitFor("...> ", after: mark))
+        terminal.type("\u{03}")
+        #expect(terminal.waitFor("wsh> ", after: mark))
+        terminal.type("exit 4\r")
+        #expect(terminal.waitForExit() == 4)
+    }
+
+    @Test func historyPersistsAcrossRestartsWithoutSecrets() throws {
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("state/history")
+        var env = try environment(history: history)
+        env["WSH_TEST_TOKEN"] = "tok-123456789"
+        let first = try PseudoTerminal(environment: env)
+        #expect(first.waitFor("wsh> "))
+        first.type("let token = env WSH_TEST_TOKEN\r")
+        first.type("echo remembered-line tok-123456789\r")
+        #expect(first.waitFor("remembered-line ***"))
+        first.type("echo remembered-line tok-123456789\r")
+        first.type("\u{04}")
+        #expect(first.waitForExit() == 0)
+        let stored = try String(contentsOf: history, encoding: .utf8)
+        #expect(stored == "let token = env WSH_TEST_TOKEN\necho remembered-line ***\n")
+
+        let second = try PseudoTerminal(environment: env)
+        #expect(second.waitFor("wsh> "))
+        let mark = second.mark
+        second.type("\u{1B}[A")
+        #expect(second.waitFor("echo remembered-line ***", after: mark))
+        second.type("\u{15}exit\r")
+        #expect(second.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,78 @@
+import CPseudoTerminal
+import Foundation
+
+/// Runs wsh on a pseudo-terminal, so that it starts its libedit prompt, and types into it.
+final class PseudoTerminal {
+    private let master: Int32
+    private let process = Process()
+    private(set) var screen = ""
+
+    /// Starts wsh with the slave side of a new pty as stdin, stdout and stderr.
+    init(arguments: [String] = ["--norc"], environment: [String: String]) throws {
+        var name = [CChar](repeating: 0, count: 128)
+        master = wsh_pty_open(&name, Int32(name.count))
+        guard master >= 0 else { throw POSIXError(.ENOTTY) }
+        let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slave = FileHandle(forUpdatingAtPath: slavePath) else { throw POSIXError(.ENOTTY) }
+        process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        try slave.close()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        close(master)
+    }
+
+    /// Types text as keystrokes.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { _ = write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads what the program printed until `text` appears after `position` or the time runs out.
+    @discardableResult
+    func waitFor(_ text: String, after position: String.Index? = nil, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            drain()
+            let from = position ?? screen.startIndex
+            if screen[from...].contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// The end of what has been read so far, to wait for text that comes after it.
+    var mark: String.Index {
+        drain()
+        return screen.endIndex
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            guard count > 0 else { return }
+            screen += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+    }
+
+    /// Waits for the process to end and returns its exit status.
+    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline {
+            drain()
+            usleep(20_000)
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Runs the built `wsh` binary and collects what it wrote and how it exited.
+struct WSHProcess {
+    struct Result {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// The built binary: `$WSH_BIN`, else `wsh` beside the test bundle, else the package's .build/debug.
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["WSH_BIN"] { return path }
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [bundleDirectory, bundleDirectory.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("wsh").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/wsh").path
+    }()
+
+    /// A scratch directory for one test.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs wsh with `arguments`, `stdin` piped in (not a terminal), and an isolated HOME.
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+                    directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        let home = try temporaryDirectory()
+        env["HOME"] = home.path
+        env["XDG_CONFIG_HOME"] = nil
+        env["XDG_STATE_HOME"] = nil
+        env["WSH_HISTORY"] = nil
+        env["NO_COLOR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let stdinData = Data(stdin.utf8)
+        let writer = Thread {
+            input.fileHandleForWriting.write(stdinData)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        // Read both pipes concurrently so a full pipe cannot stall the child.
+        nonisolated(unsafe) var errorData = Data()
+        let errorReader = Thread { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorReader.isFinished { usleep(1000) }
+        return Result(stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self),
+                      status: process.terminationStatus)
+    }
+}

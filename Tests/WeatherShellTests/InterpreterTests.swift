@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+@MainActor
+@Suite struct InterpreterTests {
+    @Test func letAndEchoExpandAtRunTime() async {
+        let shell = ShellHarness()
+        await shell.run("let x = 2; echo \"x is $x\"; let x = 3; echo ${x}0")
+        #expect(shell.stdout == "x is 2\n30\n")
+        #expect(shell.stderr.isEmpty)
+    }
+
+    @Test func undefinedVariableIsARuntimeErrorWithSuggestion() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("let city = Suwon\necho $cty")
+        guard case .failure(let kind) = halt else { Issue.record("expected a failure"); return }
+        #expect(kind == .runtime)
+        #expect(shell.stderr.contains("<test>:2:6: error: undefined variable 'cty'"))
+        #expect(shell.stderr.contains("did you mean '$city'?"))
+    }
+
+    @Test func envVariablesAreSecretsEverywhereTheyAreShown() async {
+        setenv("WSH_TEST_SECRET", "s3cr3t-value", 1)
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("""
+        let key = env WSH_TEST_SECRET
+        let derived = "prefix-$key"
+        vars
+        echo $key
+        echo $derived $nope
+        """)
+        #expect(!shell.stdout.contains("s3cr3t-value"))
+        #expect(!shell.stderr.contains("s3cr3t-value"))
+        #expect(shell.stdout.contains("key = ***  (env WSH_TEST_SECRET)"))
+        #expect(shell.stdout.contains("derived = ***"))
+    }
+
+    @Test func envWithoutDefaultNamesTheMissingVariable() async {
+        unsetenv("WSH_TEST_UNSET")
+        let shell = ShellHarness()
+        await shell.run("let k = env WSH_TEST_UNSET")
+        #expect(shell.stderr.contains("environment variable 'WSH_TEST_UNSET' is not set"))
+        let withDefault = ShellHarness()
+        await withDefault.run("let k = env WSH_TEST_UNSET or demo; vars")
+        #expect(withDefault.stdout == "k = ***  (env WSH_TEST_UNSET)\n")
+    }
+
+    @Test func unsetRemovesAVariable() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("let a = 1\nunset a\necho $a")
+        #expect(shell.stderr.contains("undefined variable 'a'"))
+    }
+
+    @Test func bailOffKeepsGoingAndRemembersTheFirstFailure() async {
+        let shell = ShellHarness()
+        await shell.run("set bail off\necho $missing\necho after")
+        #expect(shell.stdout == "after\n")
+        #expect(shell.interpreter.firstFailure == .runtime)
+    }
+
+    @Test func bailOnStopsAtTheFirstError() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("echo before\nnosuch\necho after")
+        #expect(shell.stdout == "before\n")
+        guard case .failure(.runtime) = halt else { Issue.record("expected a runtime failure"); return }
+    }
+
+    @Test func setValidatesOptionValues() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("set output fancy\nset timeout 2s\nset stub 300ms\nset bail sometimes")
+        #expect(shell.stderr.contains("invalid value 'fancy' for 'output'"))
+        #expect(shell.stderr.contains("invalid value 'sometimes' for 'bail'"))
+        #expect(shell.interpreter.options.timeout == .seconds(2))
+        #expect(shell.interpreter.options.stub == .delayed(.milliseconds(300)))
+    }
+
+    @Test func exitStopsWithItsCode() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("echo a; exit 7; echo b")
+        guard case .exit(7) = halt else { Issue.record("expected exit 7"); return }
+        #expect(shell.stdout == "a\n")
+    }
+
+    @Test func sourceNestsRelativeToTheSourcingFileAndRefusesCycles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-source-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        try "echo in-a\nsource lib/b.wsh".write(to: directory.appendingPathComponent("a.wsh"), atomically: true, encoding: .utf8)
+        try "echo in-b\nsource ../a.wsh".write(to: directory.appendingPathComponent("lib/b.wsh"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("source a.wsh", directory: directory.path)
+        #expect(shell.stdout == "in-a\nin-b\n")
+        #expect(shell.stderr.contains("is already being sourced"))
+        #expect(shell.stderr.contains("cycle:"))
+        guard case .failure(.runtime) = halt else { Issue.record("expected a runtime failure"); return }
+    }
+
+    @Test func sourcedFileWithParseErrorRunsNothing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-parse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "echo first\necho \"broken".write(to: directory.appendingPathComponent("bad.wsh"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        await shell.run("source bad.wsh", directory: directory.path)
+        #expect(shell.stdout.isEmpty)
+        #expect(shell.stderr.contains("bad.wsh:2:6: error: unterminated string"))
+    }
+
+    @Test func helpListsCommandsAndSuggests() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("help\nhelp call\nhelp cal")
+        #expect(shell.stdout.contains("  call     call a target"))
+        #expect(shell.stdout.contains("usage: call NAME"))
+        #expect(shell.stderr.contains("did you mean 'call'?"))
+    }
+
+    @Test func completionOfCommandsVariablesOptionsAndPaths() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("let city = Suwon; let cities = 2")
+        let interpreter = shell.interpreter
+        #expect(interpreter.completions(for: "se") == ["set"])
+        #expect(interpreter.completions(for: "s").contains("source"))
+        #expect(interpreter.completions(for: "echo $ci") == ["$city", "$cities"])
+        #expect(interpreter.completions(for: "echo x${ci") == ["x${city}", "x${cities}"])
+        #expect(interpreter.completions(for: "set ba") == ["base", "bail"])
+        #expect(interpreter.completions(for: "set output r") == ["raw"])
+        #expect(interpreter.completions(for: "echo 1; exi") == ["exit"])
+        #expect(interpreter.completions(for: "ex") == ["exit", "expect"])
+        #expect(interpreter.completions(for: "source /etc/host").contains("/etc/hostname"))
+    }
+
+    @Test func diagnosticsCutVeryLongLinesAroundTheCaret() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run(String(repeating: "a", count: 1_000_000) + " $nope")
+        let lines = shell.stderr.split(separator: "\n")
+        #expect(lines.count >= 3)
+        #expect(lines.allSatisfy { $0.count < 300 })
+        #expect(shell.stderr.contains("unknown command"))
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import WeatherShell
+
+@Suite struct LexerTests {
+    func tokens(_ text: String) throws -> [Token] {
+        var lexer = Lexer(file: SourceFile(name: "t.wsh", directory: "/", text: text))
+        return try lexer.tokenize()
+    }
+
+    func words(_ text: String) throws -> [Word] {
+        try tokens(text).compactMap { if case .word(let word) = $0 { word } else { nil } }
+    }
+
+    @Test func wordsAndStringsWrittenTogetherFormOneArgument() throws {
+        let result = try words(#"q="a b" User-Agent:"wsh 1.0" lat=37.27"#)
+        #expect(result.map(\.literal) == ["q=a b", "User-Agent:wsh 1.0", "lat=37.27"])
+        #expect(result[0].isQuoted)
+        #expect(!result[2].isQuoted)
+    }
+
+    @Test func statementsEndAtNewlineAndSemicolon() throws {
+        let kinds = try tokens("echo a; echo b\necho c").map { token -> String in
+            switch token {
+            case .word(let word): word.literal ?? "?"
+            case .end: ";"
+            case .endOfInput: "EOF"
+            case .openBrace: "{"
+            case .closeBrace: "}"
+            }
+        }
+        #expect(kinds == ["echo", "a", ";", "echo", "b", ";", "echo", "c", "EOF"])
+    }
+
+    @Test func variablesInWordsAndStrings() throws {
+        let word = try #require(try words(#""x is $x and ${y}z" \$no"#).first)
+        #expect(word.variableNames == ["x", "y"])
+        let escaped = try words(#""\$no""#)[0]
+        #expect(escaped.literal == "$no")
+    }
+
+    @Test func escapesInStrings() throws {
+        #expect(try words(#""a\"b\\c\nd\te""#)[0].literal == "a\"b\\c\nd\te")
+    }
+
+    @Test func commentsStartAtTheBeginningOfAWord() throws {
+        #expect(try words("echo a # comment here").compactMap(\.literal) == ["echo", "a"])
+        #expect(try words("echo https://x/#frag").compactMap(\.literal) == ["echo", "https://x/#frag"])
+        #expect(try words("echo \"# not a comment\"").compactMap(\.literal) == ["echo", "# not a comment"])
+    }
+
+    @Test func backslashNewlineContinuesTheStatement() throws {
+        let result = try tokens("echo a \\\n  b\n")
+        #expect(result.filter { if case .end = $0 { true } else { false } }.count == 1)
+        #expect(try words("echo a \\\n  b").compactMap(\.literal) == ["echo", "a", "b"])
+    }
+
+    @Test func bracesAreTokens() throws {
+        let result = try tokens("target x {\n}")
+        #expect(result.contains { if case .openBrace(let span) = $0 { span.start == 9 } else { false } })
+        #expect(result.contains { if case .closeBrace(let span) = $0 { span.start == 11 } else { false } })
+    }
+
+    @Test func unterminatedStringIsAnErrorAtTheQuote() {
+        let file = SourceFile(name: "t.wsh", directory: "/", text: "echo ok\nlet x = \"abc\necho next")
+        var lexer = Lexer(file: file)
+        #expect {
+            try lexer.tokenize()
+        } throws: { error in
+            guard let diagnostic = error as? Diagnostic, let span = diagnostic.span else { return false }
+            let location = file.location(of: span.start)
+            return diagnostic.kind == .parse && location == (2, 9) && diagnostic.message == "unterminated string"
+        }
+    }
+
+    @Test func unknownEscapeIsAnError() {
+        #expect(throws: Diagnostic.self) { try tokens(#"echo "a\qb""#) }
+    }
+
+    @Test func columnsCountCharactersNotBytes() throws {
+        let file = SourceFile(name: "t", directory: "/", text: "echo \"é\" $x")
+        var lexer = Lexer(file: file)
+        let tokens = try lexer.tokenize()
+        guard case .word(let word) = tokens[2] else { Issue.record("expected a word"); return }
+        #expect(file.location(of: word.span.start) == (1, 10))
+    }
+
+    @Test func continuationIsNeededInsideOpenBlocksOnly() {
+        #expect(Lexer.needsMoreInput("target x {\n"))
+        #expect(Lexer.needsMoreInput("target x {\n  path /a\n"))
+        #expect(!Lexer.needsMoreInput("target x {\n  path /a\n}\n"))
+        #expect(Lexer.needsMoreInput("echo a \\\n"))
+        #expect(!Lexer.needsMoreInput("echo \"{\"\n"))
+        #expect(!Lexer.needsMoreInput("echo \"unterminated {\n"))
+        #expect(!Lexer.needsMoreInput("echo a # {\n"))
+        #expect(!Lexer.needsMoreInput("}\n"))
+    }
+
+    @Test func invalidUTF8AndControlBytesDoNotCrash() throws {
+        let garbage = String(decoding: [0xFF, 0xFE, 0x00, 0x01, 0x7B, 0x22, 0xC3], as: UTF8.self)
+        let file = SourceFile(name: "t", directory: "/", text: garbage)
+        #expect(throws: Diagnostic.self) { _ = try Parser.parse(file) }
+    }
+}

@@ -1,0 +1,144 @@
+import Testing
+@testable import WeatherShell
+
+@Suite struct ParserTests {
+    func parse(_ text: String) throws -> [Statement] {
+        try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: text)).statements
+    }
+
+    /// The diagnostic's line and column, and its message.
+    func parseError(_ text: String) -> (line: Int, column: Int, message: String)? {
+        let file = SourceFile(name: "t.wsh", directory: "/", text: text)
+        do {
+            _ = try Parser.parse(file)
+            return nil
+        } catch {
+            guard let span = error.span else { return nil }
+            let (line, column) = file.location(of: span.start)
+            return (line, column, error.message)
+        }
+    }
+
+    @Test func letWithWordEnvAndQuery() throws {
+        let statements = try parse("""
+        let city = "Suwon"
+        let key = env OPENWEATHER_API_KEY or "demo"
+        let t = .main.temp
+        let code = status
+        """)
+        guard case .assign(_, .word(let word)) = statements[0].kind else { Issue.record("word"); return }
+        #expect(word.literal == "Suwon")
+        guard case .assign(_, .env(let name, let fallback, _)) = statements[1].kind else { Issue.record("env"); return }
+        #expect(name.literal == "OPENWEATHER_API_KEY" && fallback?.literal == "demo")
+        guard case .assign(_, .query(let query)) = statements[2].kind else { Issue.record("query"); return }
+        #expect(query.source == .path([.key("main"), .key("temp")]))
+        guard case .assign(_, .query(let status)) = statements[3].kind else { Issue.record("status"); return }
+        #expect(status.source == .status)
+    }
+
+    @Test func queries() throws {
+        let statements = try parse(#"print .list[0].dt_txt .list[-1] ."key with space" .list | length header Content-Type body time"#)
+        guard case .print(let values) = statements[0].kind else { Issue.record("print"); return }
+        let sources = values.compactMap { if case .query(let query) = $0 { query.source } else { nil } }
+        #expect(sources == [.path([.key("list"), .index(0), .key("dt_txt")]), .path([.key("list"), .index(-1)]),
+                            .path([.key("key with space")]), .path([.key("list")]), .header("Content-Type"), .body, .time])
+        guard case .query(let piped) = values[3] else { Issue.record("pipe"); return }
+        #expect(piped.filters == [.length])
+    }
+
+    @Test func targetBlockKeepsFieldsInOrder() throws {
+        let statements = try parse("""
+        target current {
+          doc      "Current temperature at a coordinate"
+          base     https://api.open-meteo.com/v1
+          path     /forecast
+          method   GET
+          query    latitude=37.27 longitude=127.11 current=temperature_2m
+          header   Accept:application/json
+          sample   @fixtures/current.json status 200
+          validate 2xx
+          timeout  10s
+        }
+        """)
+        guard case .target(let declaration) = statements[0].kind else { Issue.record("target"); return }
+        #expect(declaration.name.literal == "current")
+        #expect(declaration.fields.map(\.name) == ["doc", "base", "path", "method", "query", "header", "sample", "validate", "timeout"])
+        #expect(declaration.fields[4].arguments.compactMap(\.literal) == ["latitude=37.27", "longitude=127.11", "current=temperature_2m"])
+    }
+
+    @Test func unknownTargetFieldSuggestsTheRightOne() {
+        let error = parseError("target x {\n  pahth /a\n}")
+        #expect(error?.line == 2 && error?.column == 3)
+        #expect(error?.message == "unknown target field 'pahth'")
+    }
+
+    @Test func callWithArgumentsAndRedirect() throws {
+        let statements = try parse("call create name=x count:=3 Accept-Language:ko > out.json")
+        guard case .call(let call) = statements[0].kind else { Issue.record("call"); return }
+        #expect(call.target.literal == "create")
+        #expect(call.arguments.compactMap(\.literal) == ["name=x", "count:=3", "Accept-Language:ko"])
+        #expect(call.output?.literal == "out.json")
+    }
+
+    @Test func expectations() throws {
+        let statements = try parse("""
+        expect status == 200
+        expect .main.temp > -90
+        expect .list | length >= 1
+        expect header Content-Type contains json
+        expect .weather exists
+        expect .weather not exists
+        expect not .name == "Seoul"
+        """)
+        let ops = statements.compactMap { if case .expect(let e) = $0.kind { e } else { nil } }
+        #expect(ops.map(\.op) == [.equal, .greater, .greaterOrEqual, .contains, .exists, .exists, .equal])
+        #expect(ops.map(\.negated) == [false, false, false, false, false, true, true])
+        #expect(ops[1].expected?.literal == "-90")
+    }
+
+    @Test func expectationWithoutOperatorIsAnError() {
+        #expect(parseError("expect .main.temp 5")?.message == "expected an operator")
+    }
+
+    @Test func reactorDeclaration() throws {
+        let statements = try parse("""
+        reactor quote {
+          state content = "", author = "", loading = false, error = ""
+          action refresh {
+            emit loading = true
+            call quote
+            emit content = .content, author = .author, loading = false
+          } catch {
+            emit error = $error, loading = false
+          }
+        }
+        """)
+        guard case .reactor(let reactor) = statements[0].kind else { Issue.record("reactor"); return }
+        #expect(reactor.state.compactMap(\.name.literal) == ["content", "author", "loading", "error"])
+        #expect(reactor.state.compactMap(\.initial.literal) == ["", "", "false", ""])
+        #expect(reactor.actions.count == 1)
+        #expect(reactor.actions[0].body.count == 3)
+        #expect(reactor.actions[0].catchBody?.count == 1)
+        guard case .emit(let fields) = reactor.actions[0].body[2].kind else { Issue.record("emit"); return }
+        #expect(fields.compactMap(\.name.literal) == ["content", "author", "loading"])
+    }
+
+    @Test func emitOutsideAnActionIsAnError() {
+        #expect(parseError("emit a = 1")?.message == "'emit' is only allowed inside a reactor action")
+    }
+
+    @Test func errorsCarryExactLocations() {
+        #expect(parseError("echo ok\n\n\n\n\n\nlet x = \"oops") .map { [$0.line, $0.column] } == [7, 9])
+        #expect(parseError("echo a\n}\n").map { [$0.line, $0.column] } == [2, 1])
+        #expect(parseError("target x {\n  path /a\n").map { [$0.line, $0.column, $0.message == "unclosed '{'" ? 1 : 0] } == [1, 10, 1])
+        #expect(parseError("set colour on").map { [$0.line, $0.column] } == [1, 5])
+        #expect(parseError("let = 3")?.message == "wrong arguments for 'let'")
+        #expect(parseError("echo { }")?.message == "'echo' does not take a block")
+    }
+
+    @Test func unknownCommandsParseAsCommandsForLaterDeclaration() throws {
+        let statements = try parse("quote refresh fast")
+        guard case .command(let name, let arguments) = statements[0].kind else { Issue.record("command"); return }
+        #expect(name.literal == "quote" && arguments.count == 2)
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what wsh needs from Debian's packages when it is missing: libedit's headers and pkg-config.
+set -euo pipefail
+missing=()
+[ -f /usr/include/histedit.h ] || missing+=(libedit-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "wsh: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:/opt/swift/bin:$PATH"
