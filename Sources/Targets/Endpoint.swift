@@ -1,0 +1,63 @@
+import Foundation
+
+/// Moya's Endpoint: the URL, method, headers and body of one target bound to one call's arguments.
+///
+/// - URL: the target's `baseURL` (or `baseURL fallback` when that is empty) joined with its path, each
+///   `{name}` filled and percent-encoded as one path segment, then the query parameters in declaration
+///   order, encoded as `curl --data-urlencode` does (unreserved characters kept, all else `%XX`).
+/// - Body: per ``Task``: JSON object, url-encoded form, multipart form or raw data, with its Content-Type
+///   unless a header already sets one.
+/// - Headers: the target's, then the Content-Type of the body, then the call's (a same-named one replaces).
+/// - Timeout: the target's; the provider fills in its session timeout when the target has none.
+public struct Endpoint: Sendable {
+    /// The request the target and arguments make, before plugins see it.
+    public var request: Request
+
+    /// Binds `arguments` to `target`. Throws at step `.endpoint` for an unknown or missing parameter or
+    /// a missing or invalid URL, and at step `.encoding` for a body that cannot be built.
+    public init<T: TargetType>(target: T, arguments: CallArguments, baseURL fallback: String? = nil) throws(ProviderError) {
+        let binding = try ParameterBinding(target: target, arguments: arguments)
+        let url = try Self.url(for: target, binding: binding, fallback: fallback)
+        let body = try BodyEncoding.encode(target.task, binding: binding, targetName: target.name)
+
+        var headers = target.headers
+        if let contentType = body?.contentType,
+           headers.value(named: "Content-Type") == nil, arguments.headers.value(named: "Content-Type") == nil {
+            headers.append(Header(name: "Content-Type", value: contentType))
+        }
+        for header in arguments.headers {
+            headers.replaceOrAppend(header)
+        }
+        request = Request(method: target.method, url: url, headers: headers, body: body?.data, timeout: target.timeout)
+    }
+
+    private static func url(
+        for target: some TargetType, binding: ParameterBinding, fallback: String?
+    ) throws(ProviderError) -> String {
+        let base = target.baseURL.isEmpty ? (fallback ?? "") : target.baseURL
+        guard !base.isEmpty else {
+            throw ProviderError(.missingBaseURL, step: .endpoint, targetName: target.name)
+        }
+        let path = PathTemplate(target.path).filled { binding.value($0).text }
+        var url = joined(base, path)
+        let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters))
+        if !query.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + query
+        }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty else {
+            throw ProviderError(.invalidURL(url), step: .endpoint, targetName: target.name)
+        }
+        return url
+    }
+
+    /// `base` and `path` with exactly one `/` between them.
+    private static func joined(_ base: String, _ path: String) -> String {
+        guard !path.isEmpty else { return base }
+        switch (base.hasSuffix("/"), path.hasPrefix("/")) {
+        case (true, true): return base + path.dropFirst()
+        case (false, false): return base + "/" + path
+        default: return base + path
+        }
+    }
+}

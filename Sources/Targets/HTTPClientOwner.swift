@@ -1,0 +1,19 @@
+import AsyncHTTPClient
+import NIOPosix
+
+/// Owns one `HTTPClient` and shuts it down when the last transport using it goes away, because
+/// AsyncHTTPClient stops a debug process whose client is deinitialised without a shutdown.
+/// The client of ``NetworkTransport/shared`` lives in a global and is never deinitialised.
+final class HTTPClientOwner: Sendable {
+    let client: HTTPClient
+
+    init(configuration: HTTPClient.Configuration) {
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }
+
+    deinit {
+        // The client keeps itself alive until its shutdown completes; an error here means it was
+        // already shut down by `NetworkTransport.shutdown()`.
+        client.shutdown { _ in }
+    }
+}

@@ -1,0 +1,25 @@
+extension Array where Element == Header {
+    /// The value of the first field named `name`, compared without regard to case.
+    func value(named name: String) -> String? {
+        first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Puts `header` where the first same-named field was (dropping any others of that name),
+    /// or at the end when there was none.
+    mutating func replaceOrAppend(_ header: Header) {
+        guard let index = firstIndex(where: { $0.name.caseInsensitiveEquals(header.name) }) else {
+            append(header)
+            return
+        }
+        self[index] = header
+        let rest = self[(index + 1)...].filter { !$0.name.caseInsensitiveEquals(header.name) }
+        replaceSubrange((index + 1)..., with: rest)
+    }
+}
+
+extension String {
+    /// Equality that ignores ASCII case, as HTTP field names are compared.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}

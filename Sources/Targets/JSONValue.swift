@@ -1,0 +1,63 @@
+/// A JSON value that keeps what was sent: object members in their order (duplicates too)
+/// and numbers as their literal text, so `1.50` and `1e3` print back exactly as received.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number, as its literal text.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// An object, members in the order they were written.
+    case object([JSONMember])
+
+    /// Parses one JSON text (RFC 8259), allowing surrounding whitespace and a leading UTF-8 byte order mark.
+    /// The error says where parsing stopped, as line, column and byte offset.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(Array(bytes))
+        return try parser.parseDocument()
+    }
+
+    /// Parses JSON text given as a string.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// The number's value as a `Double`; `nil` for anything but a number.
+    public var double: Double? {
+        if case .number(let literal) = self { Double(literal) } else { nil }
+    }
+
+    /// The text of a string; `nil` for anything else.
+    public var string: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+
+    /// The value of an object's member named `key` (the last one, if the key repeats, as JavaScript and jq read it);
+    /// `nil` when there is none or this is not an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+
+    /// The element of an array at `index`, counting from the end when negative (`-1` is the last);
+    /// `nil` when out of range or this is not an array.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self else { return nil }
+        let position = index < 0 ? elements.count + index : index
+        return elements.indices.contains(position) ? elements[position] : nil
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Sendable, Equatable {
+    /// The member's name.
+    public var key: String
+    /// The member's value.
+    public var value: JSONValue
+
+    /// Makes a member.
+    public init(key: String, value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}

@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sends requests over the network with AsyncHTTPClient: one client per transport (use ``shared`` for
+/// the session) on NIO's singleton event loop group, connections kept alive and pooled per host.
+///
+/// Redirects are followed (10 at most by default). The request's timeout covers the whole exchange,
+/// body included. A body longer than ``bodyLimit`` is an error. Cancelling the calling Swift task
+/// cancels the request. A refused connection fails at once, not after retrying.
+public struct NetworkTransport: Transport {
+    /// The default limit on a response body: 50 MB.
+    public static let defaultBodyLimit = 50 * 1024 * 1024
+
+    /// The transport of the session: created on first use, never shut down, so it is safe at process exit.
+    public static let shared = NetworkTransport()
+
+    /// The largest response body accepted, in bytes.
+    public var bodyLimit: Int
+    private let owner: HTTPClientOwner
+
+    /// A transport with a client of its own, shut down with ``shutdown()`` or when the last copy goes away.
+    /// Copies share the client; set ``bodyLimit`` on a copy of ``shared`` to change only the limit.
+    public init(bodyLimit: Int = defaultBodyLimit, maxRedirects: Int = 10, connectTimeout: Duration = .seconds(10)) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
+            timeout: .init(connect: TimeAmount(connectTimeout))
+        )
+        // A shell should say "connection refused" at once; the retry plugin retries if asked to.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        self.bodyLimit = bodyLimit
+        self.owner = HTTPClientOwner(configuration: configuration)
+    }
+
+    /// Shuts the client down; requests sent after this fail. Do not call it on ``shared``.
+    public func shutdown() async throws {
+        try await owner.client.shutdown()
+    }
+
+    /// Sends `request` and reads the whole body. Throws at step `.transport`: ``ProviderError/isTimeout``
+    /// past the request's timeout, ``ProviderError/isConnectionFailure`` when no connection could be made,
+    /// ``ProviderError/isCancelled`` when the task was cancelled.
+    public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let client = owner.client
+        let bodyLimit = bodyLimit
+        do {
+            let (head, body) = try await Self.withTimeout(request.timeout) {
+                try await Self.exchange(request, client: client, bodyLimit: bodyLimit)
+            }
+            return Response(
+                status: Int(head.status.code), reason: head.status.reasonPhrase,
+                headers: head.headers.map { Header(name: $0.name, value: $0.value) },
+                body: body, elapsed: start.duration(to: clock.now), request: request, targetName: target.name)
+        } catch {
+            throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: bodyLimit)
+        }
+    }
+
+    /// The response head and its whole body.
+    private static func exchange(
+        _ request: Request, client: HTTPClient, bodyLimit: Int
+    ) async throws -> (HTTPResponseHead, Data) {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for header in request.headers {
+            outgoing.headers.add(name: header.name, value: header.value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        let response = try await client.execute(outgoing, deadline: deadline)
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > bodyLimit {
+            throw TransportFailure.bodyTooLarge
+        }
+        let buffer = try await response.body.collect(upTo: bodyLimit)
+        let head = HTTPResponseHead(version: response.version, status: response.status, headers: response.headers)
+        return (head, Data(buffer.readableBytesView))
+    }
+
+    /// Runs `operation`, failing with ``TransportFailure/timedOut`` once `timeout` has passed, which
+    /// cancels the operation. AsyncHTTPClient's deadline stops at the response head; this covers the body too.
+    private static func withTimeout<Result: Sendable>(
+        _ timeout: Duration?, _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        guard let timeout else { return try await operation() }
+        return try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask(operation: operation)
+            group.addTask {
+                try await _Concurrency.Task.sleep(for: timeout)
+                throw TransportFailure.timedOut
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw TransportFailure.timedOut }
+            return first
+        }
+    }
+}
+
+extension TimeAmount {
+    /// The same span, to the nanosecond.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

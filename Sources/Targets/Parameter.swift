@@ -1,0 +1,45 @@
+/// A parameter value given in a declaration default or a call argument.
+public enum ParameterValue: Sendable, Equatable {
+    /// `key=value`: the text as given.
+    case text(String)
+    /// `key:=JSON`: raw JSON text exactly as typed; validated when it is encoded into a JSON body.
+    case json(String)
+    /// `f@path` in a multipart body: an absolute file path, read when the call is bound.
+    case file(String)
+
+    /// The value as text, for the places that only carry text (path, query, form):
+    /// JSON is sent as typed and a file as its path.
+    public var text: String {
+        switch self {
+        case .text(let text), .json(let text), .file(let text): text
+        }
+    }
+}
+
+/// One declared parameter of a target: a `{name}` path segment or a key of its query or body.
+public struct Parameter: Sendable, Equatable {
+    /// The parameter's name, as written in the declaration and in a call.
+    public var name: String
+    /// The value used when a call does not give one; `nil` makes the parameter required.
+    public var defaultValue: ParameterValue?
+
+    /// Declares a parameter; leave out `defaultValue` for a required one.
+    public init(name: String, defaultValue: ParameterValue? = nil) {
+        self.name = name
+        self.defaultValue = defaultValue
+    }
+}
+
+/// One HTTP header field.
+public struct Header: Sendable, Equatable {
+    /// The field name; compared without regard to case.
+    public var name: String
+    /// The field value, as sent.
+    public var value: String
+
+    /// Makes a header field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,90 @@
+/// Sends targets of type `T` (Moya's `MoyaProvider`). A value: the shell makes a new one when its
+/// plugins or stubbing change, so calls already under way keep the settings they started with.
+public struct Provider<T: TargetType>: Sendable {
+    /// Plugins, in the order their hooks run (see ``Plugin`` for the whole order).
+    public var plugins: [any Plugin]
+    /// Whether to answer from sample data instead of the transport.
+    public var stubBehavior: StubBehavior
+    /// The timeout of a target that declares none (`set timeout`); `nil` for none.
+    public var sessionTimeout: Duration?
+    /// The base URL of a target that declares none (`set base`).
+    public var baseURL: String?
+    /// What sends requests when not stubbing.
+    public var transport: any Transport
+
+    /// Makes a provider; by default it sends over the process's one ``NetworkTransport``.
+    public init(
+        transport: any Transport = NetworkTransport.shared, plugins: [any Plugin] = [],
+        stubBehavior: StubBehavior = .never, sessionTimeout: Duration? = nil, baseURL: String? = nil
+    ) {
+        self.transport = transport
+        self.plugins = plugins
+        self.stubBehavior = stubBehavior
+        self.sessionTimeout = sessionTimeout
+        self.baseURL = baseURL
+    }
+
+    /// Calls `target` with `arguments`, in this order:
+    /// 1. ``Endpoint`` binds the arguments (the target's timeout, else `sessionTimeout`, applies);
+    /// 2. each plugin's `prepare`, in list order;
+    /// 3. the `intercept` chain, first plugin outermost; its innermost step, run once per attempt, is:
+    ///    every plugin's `willSend`, then the transport (a ``StubTransport`` when `stubBehavior` is not
+    ///    `.never`), then every plugin's `didReceive` with the response or the transport's error;
+    /// 4. validation against the target's `validationType`: a status outside it becomes an error at
+    ///    step `.validation` that carries the response;
+    /// 5. each plugin's `process`, in list order; then the result is returned or thrown.
+    public func request(_ target: T, arguments: CallArguments = CallArguments()) async throws(ProviderError) -> Response {
+        var request = try Endpoint(target: target, arguments: arguments, baseURL: baseURL).request
+        if request.timeout == nil {
+            request.timeout = sessionTimeout
+        }
+        for plugin in plugins {
+            request = try await plugin.prepare(request, target: target)
+        }
+
+        let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior)
+        var result: Result<Response, ProviderError>
+        do throws(ProviderError) {
+            result = .success(try await send(request, from: 0, target: target, transport: transport))
+        } catch {
+            result = .failure(error)
+        }
+        if case .success(let response) = result, !target.validationType.accepts(response.status) {
+            result = .failure(.unacceptableStatus(response, validation: target.validationType, targetName: target.name))
+        }
+        for plugin in plugins {
+            result = await plugin.process(result, target: target)
+        }
+        return try result.get()
+    }
+
+    /// The send wrapped in the `intercept` of the plugins from `index` on, that plugin outermost.
+    private func send(
+        _ request: Request, from index: Int, target: T, transport: any Transport
+    ) async throws(ProviderError) -> Response {
+        guard plugins.indices.contains(index) else {
+            return try await attempt(request, target: target, transport: transport)
+        }
+        let next: SendClosure = { (request: Request) async throws(ProviderError) -> Response in
+            try await send(request, from: index + 1, target: target, transport: transport)
+        }
+        return try await plugins[index].intercept(request, target: target, next: next)
+    }
+
+    /// One attempt: every plugin's `willSend`, the transport, every plugin's `didReceive`.
+    private func attempt(_ request: Request, target: T, transport: any Transport) async throws(ProviderError) -> Response {
+        for plugin in plugins {
+            await plugin.willSend(request, target: target)
+        }
+        let result: Result<Response, ProviderError>
+        do throws(ProviderError) {
+            result = .success(try await transport.send(request, for: target))
+        } catch {
+            result = .failure(error)
+        }
+        for plugin in plugins {
+            await plugin.didReceive(result, target: target)
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,117 @@
+/// Why a call failed, and at which step. Like AsyncHTTPClient's errors, a public struct over a private
+/// code, so new kinds of failure can be added without breaking callers. Its `description` is one line
+/// for a user, with URLs masked by ``Redaction``.
+public struct ProviderError: Error, Sendable, CustomStringConvertible {
+    /// The step of ``Provider/request(_:arguments:)`` that failed.
+    public enum Step: String, Sendable, Equatable {
+        /// Binding the call's arguments to the target: unknown or missing parameters, no or bad URL.
+        case endpoint
+        /// Encoding the body: invalid `:=` JSON, an unreadable multipart file.
+        case encoding
+        /// Sending and receiving over the network.
+        case transport
+        /// The status was outside the target's validation range.
+        case validation
+        /// The body could not be decoded (``Response/json()``).
+        case decoding
+        /// Answering from sample data.
+        case stub
+    }
+
+    enum Code: Sendable {
+        case unknownParameter(String)
+        case missingParameter(String)
+        case missingBaseURL
+        case invalidURL(String)
+        case invalidJSONArgument(parameter: String, JSONParseError)
+        case unreadableFile(parameter: String, path: String, reason: String)
+        case connectionFailed(address: String, reason: String)
+        case timedOut(request: String, after: Duration?)
+        case cancelled(request: String)
+        case bodyTooLarge(request: String, limit: Int)
+        case connectionClosed(request: String)
+        case tooManyRedirects(request: String)
+        case unacceptableStatus(ValidationType)
+        case invalidJSONBody(JSONParseError)
+        case other(String)
+    }
+
+    /// The name of the target that was called.
+    public var targetName: String
+    /// The step that failed.
+    public var step: Step
+    let code: Code
+    /// The response, when there was one: always for a validation error.
+    public var response: Response?
+    /// The target's parameter names, in ``TargetType/parameters`` order, for a did-you-mean suggestion.
+    public var parameters: [String]
+
+    init(_ code: Code, step: Step, targetName: String, response: Response? = nil, parameters: [String] = []) {
+        self.code = code
+        self.step = step
+        self.targetName = targetName
+        self.response = response
+        self.parameters = parameters
+    }
+
+    /// The argument name that is not a parameter of the target.
+    public var unknownParameter: String? {
+        if case .unknownParameter(let name) = code { name } else { nil }
+    }
+
+    /// The required parameter that the call did not give.
+    public var missingParameter: String? {
+        if case .missingParameter(let name) = code { name } else { nil }
+    }
+
+    /// Whether the request ran out of time (the target's or session's timeout).
+    public var isTimeout: Bool {
+        if case .timedOut = code { true } else { false }
+    }
+
+    /// Whether no connection to the server could be made (refused, unreachable, unknown host).
+    public var isConnectionFailure: Bool {
+        if case .connectionFailed = code { true } else { false }
+    }
+
+    /// Whether the call was cancelled, as by Ctrl-C cancelling its Swift task.
+    public var isCancelled: Bool {
+        if case .cancelled = code { true } else { false }
+    }
+
+    /// One line saying what went wrong.
+    public var description: String {
+        switch code {
+        case .unknownParameter(let name):
+            "unknown parameter '\(name)' for target '\(targetName)'"
+        case .missingParameter(let name):
+            "missing required parameter '\(name)' for target '\(targetName)'"
+        case .missingBaseURL:
+            "target '\(targetName)' has no base URL: declare `base` or use `set base`"
+        case .invalidURL(let url):
+            "invalid URL '\(Redaction().maskedURL(url))' for target '\(targetName)'"
+        case .invalidJSONArgument(let parameter, let error):
+            "parameter '\(parameter)' of target '\(targetName)' is not valid JSON: \(error)"
+        case .unreadableFile(let parameter, let path, let reason):
+            "cannot read file '\(path)' for parameter '\(parameter)' of target '\(targetName)': \(reason)"
+        case .connectionFailed(let address, let reason):
+            "could not connect to \(address): \(reason)"
+        case .timedOut(let request, let after):
+            "\(request) timed out" + (after.map { " after \($0.shortDescription)" } ?? "")
+        case .cancelled(let request):
+            "\(request) was cancelled"
+        case .bodyTooLarge(let request, let limit):
+            "response to \(request) is larger than the limit of \(byteCountText(limit))"
+        case .connectionClosed(let request):
+            "the server closed the connection before the response to \(request) was complete"
+        case .tooManyRedirects(let request):
+            "too many redirects for \(request)"
+        case .unacceptableStatus(let validation):
+            ValidationFailureMessage(targetName: targetName, validation: validation, response: response).text
+        case .invalidJSONBody(let error):
+            "the response of target '\(targetName)' is not valid JSON: \(error)"
+        case .other(let message):
+            message
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Masks secrets as `***` wherever a request is shown: in logs, curl commands and error messages.
+///
+/// What counts as secret: the given secret values (the shell passes the values of variables that came
+/// from `env`), wherever they appear and also in their percent-encoded form; the values of
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers; and the values of headers,
+/// query parameters and body fields whose name looks sensitive (see ``isSensitiveKey(_:)``).
+public struct Redaction: Sendable {
+    /// What a secret is replaced with.
+    public static let placeholder = "***"
+
+    /// Header names whose values are always masked, lowercased.
+    public static let sensitiveHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie",
+    ]
+
+    /// Substrings that make a key sensitive, lowercased.
+    public static let sensitiveKeyParts = ["key", "token", "secret", "password", "appid", "api_key", "apikey"]
+
+    /// The secrets and their percent-encoded forms, longest first so a secret containing another is masked whole.
+    private let secrets: [String]
+
+    /// Masks the given secret values besides the sensitive names; empty values are ignored.
+    public init(secrets: [String] = []) {
+        let forms = secrets.filter { !$0.isEmpty }.flatMap { [$0, PercentEncoding.encode($0)] }
+        self.secrets = Array(Set(forms)).sorted { $0.count > $1.count }
+    }
+
+    /// `text` with every secret value replaced by `***`.
+    public func mask(_ text: String) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+    }
+
+    /// Whether a query, body or header key names a secret: it contains `key`, `token`, `secret`,
+    /// `password`, `appid`, `api_key` or `apikey`, in any case.
+    public func isSensitiveKey(_ key: String) -> Bool {
+        let lowered = key.lowercased()
+        return Self.sensitiveKeyParts.contains { lowered.contains($0) }
+    }
+
+    /// The header with its value masked if its name is sensitive, or with secret values masked otherwise.
+    public func maskedHeader(_ header: Header) -> Header {
+        let sensitive = Self.sensitiveHeaderNames.contains(header.name.lowercased()) || isSensitiveKey(header.name)
+        return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
+    }
+
+    /// The URL with a user-info password, the values of sensitive query keys and every secret value masked.
+    public func maskedURL(_ url: String) -> String {
+        let (beforeFragment, fragment) = url.split(once: "#")
+        let (address, query) = beforeFragment.split(once: "?")
+        var masked = maskedUserInfo(address)
+        if let query {
+            masked += "?" + maskedPairs(query)
+        }
+        if let fragment {
+            masked += "#" + fragment
+        }
+        return mask(masked)
+    }
+
+    /// The body as text for display: sensitive members of a JSON body and sensitive fields of a
+    /// url-encoded form masked, then every secret value masked. Bytes that are not UTF-8 are shown as U+FFFD.
+    public func maskedBody(_ body: Data, contentType: String?) -> String {
+        let text = String(decoding: body, as: UTF8.self)
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            return mask(maskedPairs(text))
+        }
+        if type.contains("json") || type.isEmpty, let json = try? JSONValue.parse(body) {
+            let (maskedJSON, changed) = maskedMembers(json)
+            return mask(changed ? maskedJSON.compactText : text)
+        }
+        return mask(text)
+    }
+
+    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding.
+    private func maskedPairs(_ pairs: String) -> String {
+        pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let (key, value) = String(pair).split(once: "=")
+            guard value != nil, isSensitiveKey(PercentEncoding.decode(key[...])) else { return String(pair) }
+            return key + "=" + Self.placeholder
+        }.joined(separator: "&")
+    }
+
+    /// `https://user:pass@host/...` as `https://user:***@host/...`.
+    private func maskedUserInfo(_ address: String) -> String {
+        guard let schemeEnd = address.range(of: "://") else { return address }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd = address[authorityStart...].firstIndex(of: "/") ?? address.endIndex
+        guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@"),
+              let colon = address[authorityStart..<at].firstIndex(of: ":") else { return address }
+        return String(address[..<address.index(after: colon)]) + Self.placeholder + String(address[at...])
+    }
+
+    /// Replaces the values of sensitive keys anywhere in `value`; says whether anything changed.
+    private func maskedMembers(_ value: JSONValue) -> (JSONValue, Bool) {
+        switch value {
+        case .object(let members):
+            var changed = false
+            let masked = members.map { member -> JSONMember in
+                if isSensitiveKey(member.key), member.value != .null {
+                    changed = true
+                    return JSONMember(key: member.key, value: .string(Self.placeholder))
+                }
+                let (inner, innerChanged) = maskedMembers(member.value)
+                changed = changed || innerChanged
+                return JSONMember(key: member.key, value: inner)
+            }
+            return (.object(masked), changed)
+        case .array(let elements):
+            let results = elements.map(maskedMembers)
+            return (.array(results.map(\.0)), results.contains { $0.1 })
+        case .null, .bool, .number, .string:
+            return (value, false)
+        }
+    }
+}
+
+extension String {
+    /// The text before and after the first `separator`; `nil` after when there is none.
+    func split(once separator: Character) -> (String, String?) {
+        guard let index = firstIndex(of: separator) else { return (self, nil) }
+        return (String(self[..<index]), String(self[self.index(after: index)...]))
+    }
+}

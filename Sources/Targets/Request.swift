@@ -1,0 +1,34 @@
+import Foundation
+
+/// What is sent: built by ``Endpoint`` from a target and a call's arguments, then changed by plugins' `prepare`.
+public struct Request: Sendable, Equatable {
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The full URL, query string included, already percent-encoded.
+    public var url: String
+    /// The header fields in the order they are sent.
+    public var headers: [Header]
+    /// The body, if any.
+    public var body: Data?
+    /// How long the whole exchange may take, body included; `nil` for no limit.
+    public var timeout: Duration?
+
+    /// Makes a request.
+    public init(method: HTTPMethod, url: String, headers: [Header] = [], body: Data? = nil, timeout: Duration? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The value of the first header named `name`, compared without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.value(named: name)
+    }
+
+    /// Sets a header, replacing any of the same name in place, or adding it at the end.
+    public mutating func setHeader(_ name: String, _ value: String) {
+        headers.replaceOrAppend(Header(name: name, value: value))
+    }
+}

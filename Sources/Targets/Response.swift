@@ -1,0 +1,53 @@
+import Foundation
+
+/// What came back for one call.
+public struct Response: Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// The reason phrase for the status, as in `Not Found`.
+    public var reason: String
+    /// The header fields as received, in order.
+    public var headers: [Header]
+    /// The whole body.
+    public var body: Data
+    /// From handing the request to the transport until the whole body was in.
+    public var elapsed: Duration
+    /// The request this answers (after plugins' `prepare`).
+    public var request: Request
+    /// The name of the target that was called, for messages.
+    public var targetName: String
+
+    /// Makes a response.
+    public init(
+        status: Int, reason: String, headers: [Header] = [], body: Data = Data(),
+        elapsed: Duration = .zero, request: Request, targetName: String = ""
+    ) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+        self.elapsed = elapsed
+        self.request = request
+        self.targetName = targetName
+    }
+
+    /// The value of the first header named `name`, compared without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.value(named: name)
+    }
+
+    /// The body as text; bytes that are not UTF-8 become U+FFFD.
+    public var text: String {
+        String(decoding: body, as: UTF8.self)
+    }
+
+    /// The body parsed as JSON, keeping member order and number literals.
+    /// Throws a ``ProviderError`` at step `.decoding` that says where the body stopped being JSON.
+    public func json() throws(ProviderError) -> JSONValue {
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw ProviderError(.invalidJSONBody(error), step: .decoding, targetName: targetName, response: self)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// One request an API offers (Moya's `TargetType`). Every member but `baseURL` and `path`
+/// has a default in an extension, so a conforming type writes only what it needs.
+public protocol TargetType: Sendable {
+    /// The name used in messages and by `call`; defaults to the type's name.
+    var name: String { get }
+    /// The URL that `path` is appended to; when empty, the provider's `baseURL` is used.
+    var baseURL: String { get }
+    /// The path below `baseURL`; `{name}` segments are parameters.
+    var path: String { get }
+    /// The HTTP method; defaults to GET.
+    var method: HTTPMethod { get }
+    /// Parameters and body; defaults to ``Task/plain``.
+    var task: Task { get }
+    /// Headers sent with every call; defaults to none.
+    var headers: [Header] { get }
+    /// The body a stub answers with; defaults to empty.
+    var sampleData: Data { get }
+    /// The status a stub answers with; defaults to 200.
+    var sampleStatus: Int { get }
+    /// Which statuses are success; defaults to ``ValidationType/none``.
+    var validationType: ValidationType { get }
+    /// How long one call may take; `nil` (the default) leaves it to the provider's session timeout.
+    var timeout: Duration? { get }
+}
+
+extension TargetType {
+    /// The type's name.
+    public var name: String { String(describing: Self.self) }
+    /// GET.
+    public var method: HTTPMethod { .get }
+    /// No parameters.
+    public var task: Task { .plain }
+    /// No headers.
+    public var headers: [Header] { [] }
+    /// An empty body.
+    public var sampleData: Data { Data() }
+    /// 200.
+    public var sampleStatus: Int { 200 }
+    /// Every status is accepted.
+    public var validationType: ValidationType { .none }
+    /// The provider's session timeout applies.
+    public var timeout: Duration? { nil }
+
+    /// Every parameter of the target: the `{name}` segments of the path, then the query's, then the body's,
+    /// each in declaration order. A name declared twice is listed once, where it first appears.
+    public var parameters: [Parameter] {
+        let declared = PathTemplate(path).names.map { Parameter(name: $0) }
+            + task.queryParameters + task.bodyParameters
+        var seen: Set<String> = []
+        return declared.filter { seen.insert($0.name).inserted }
+    }
+}

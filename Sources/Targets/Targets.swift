@@ -1,1 +1,0 @@
-// Targets module; see DESIGN.md.

@@ -1,0 +1,81 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A loopback HTTP/1.1 server for tests, like AsyncHTTPClient's HTTPBin, with keep-alive.
+///
+/// Built-in routes (a static route for the same exact path wins):
+/// - `/status/CODE`: that status, body `{"status":CODE,"message":"<reason phrase>"}`;
+/// - `/echo`, `/echo/...`: any method; `{"method","path","query","headers":[[name,value],...],"body"}`,
+///   query and body exactly as received;
+/// - `/slow?ms=N`: 200 JSON after N milliseconds; `/never`: no answer at all;
+/// - `/close-mid-body`: Content-Length 1000, 10 bytes, then the connection closes;
+/// - `/large?bytes=N`: a JSON string of N bytes, streamed in chunks;
+/// - `/flaky/KEY?fail=N&status=503&retry-after=S`: the first N requests for KEY get that status
+///   (with Retry-After when given), later ones 200 `{"ok":true,"attempts":n}`;
+/// - `/redirect?n=K`: K redirects (302), then 200 `{"redirected":true}`;
+/// - `/invalid-json`: Content-Type application/json, body `{not json`;
+/// - anything else: 404.
+public final class TestServer: Sendable {
+    private let channel: any Channel
+    private let router: Router
+    private let connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
+
+    /// The port the server listens on.
+    public let port: Int
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private init(channel: any Channel, router: Router, connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>, port: Int) {
+        self.channel = channel
+        self.router = router
+        self.connections = connections
+        self.port = port
+    }
+
+    /// Starts a server on 127.0.0.1 on a free port, answering `routes` by exact path before the built-in ones.
+    public static func start(routes: [String: StaticRoute] = [:]) async throws -> TestServer {
+        let router = Router(routes: routes)
+        let connections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                let id = ObjectIdentifier(channel)
+                connections.withLockedValue { $0[id] = channel }
+                channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0[id] = nil } }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(TestServerHandler(router: router))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else {
+            try await channel.close()
+            throw TestServerError.noPort
+        }
+        return TestServer(channel: channel, router: router, connections: connections, port: port)
+    }
+
+    /// How many requests `path` (without its query) has received so far.
+    public func hits(_ path: String) -> Int {
+        router.hits(path)
+    }
+
+    /// Stops listening and closes every open connection.
+    public func shutdown() async throws {
+        try await channel.close()
+        let open = connections.withLockedValue { Array($0.values) }
+        for connection in open {
+            try? await connection.close()
+        }
+    }
+}
+
+/// Why the test server could not start.
+public enum TestServerError: Error, Sendable {
+    /// The bound socket has no port.
+    case noPort
+}
