@@ -33,6 +33,7 @@ extension Interpreter {
 
     func assign(_ name: Word, _ value: ValueExpression) throws {
         let key = name.literal ?? ""
+        if commandLineNames.contains(key) { return }
         let result = try evaluate(value)
         if let old = variables[key], old.isSecret { mask.remove(old.value) }
         variables[key] = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName)
@@ -45,6 +46,7 @@ extension Interpreter {
             guard let old = variables[name] else { throw undefinedVariable(name, at: word.span) }
             if old.isSecret { mask.remove(old.value) }
             variables[name] = nil
+            commandLineNames.remove(name)
         }
     }
 

@@ -23,6 +23,10 @@ public final class Interpreter {
     var currentFile: SourceFile
     /// The first failure of a run with bail off; it decides the exit code at the end.
     public private(set) var firstFailure: FailureKind?
+    /// Declared targets.
+    var targets = TargetRegistry()
+    /// The answer of the last call, for queries and `expect`.
+    var lastResponse: LastResponse?
 
     public init(io: ShellIO, mode: Mode) {
         self.io = io
@@ -31,9 +35,14 @@ public final class Interpreter {
         self.currentFile = SourceFile(name: "<stdin>", directory: FileManager.default.currentDirectoryPath, text: "")
     }
 
-    /// Sets a plain variable, as script arguments `NAME=VALUE` do.
+    /// Variables given as script arguments: like make's command-line variables, a `let` of
+    /// the same name in the script leaves them as given, so a script can hold defaults.
+    var commandLineNames: Set<String> = []
+
+    /// Sets a variable from a script argument `NAME=VALUE`.
     public func define(_ name: String, _ value: String) {
         variables[name] = Variable(value: value, isSecret: false)
+        commandLineNames.insert(name)
     }
 
     /// Parses and runs `text`. Parse errors are printed and run nothing.
@@ -103,7 +112,10 @@ public final class Interpreter {
         case .help(let topic): try help(topic)
         case .exit(let code): throw Halt.exit(try exitCode(code))
         case .command(let name, let arguments): try await command(name, arguments, statement: statement)
-        case .target, .call, .expect, .plugin, .reactor, .emit:
+        case .target(let declaration): try declareTarget(declaration)
+        case .call(let call): try await self.call(call)
+        case .expect(let expectation): try check(expectation)
+        case .plugin, .reactor, .emit:
             throw failure("'\(currentFile.text(statement.commandSpan.start..<statement.commandSpan.end))' is not available yet", at: statement.commandSpan)
         }
     }
@@ -120,6 +132,13 @@ public final class Interpreter {
     /// Commands that are not keywords: built-in reactors, declared reactors, or an unknown name.
     func command(_ name: Word, _ arguments: [Word], statement: Statement) async throws {
         let text = name.literal ?? ""
+        switch text {
+        case "targets": return try listTargets(arguments)
+        case "show": return try showTarget(arguments, command: name)
+        case "forget": return try forgetTarget(arguments, command: name)
+        case "use": return try await usePack(arguments[0])
+        default: break
+        }
         let known = CommandCatalog.names
         var notes: [String] = []
         if let guess = Suggestion.closest(to: text, in: known) { notes.append("did you mean '\(guess)'?") }

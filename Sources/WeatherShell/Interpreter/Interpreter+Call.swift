@@ -1,0 +1,118 @@
+import Foundation
+import Targets
+
+extension Interpreter {
+    /// `call NAME [key=value] [key:=json] [Header:value] [> FILE]`.
+    func call(_ statement: CallStatement) async throws {
+        let declared = try declaredTarget(statement.target)
+        let target = try compiledTarget(declared)
+        var arguments = CallArguments()
+        var argumentWords: [String: Word] = [:]
+        for word in statement.arguments {
+            let text = try expand(word).text
+            switch ArgumentSyntax(text) {
+            case .parameter(let name, let value?):
+                arguments.values.append((name, value))
+                argumentWords[name] = word
+            case .parameter(let name, nil):
+                throw failure("'\(name.shortened())' needs a value: \(name.shortened())=VALUE", at: word.span,
+                              notes: ["parameters: \(target.parameters.map(\.name).joined(separator: ", "))"])
+            case .header(let header):
+                arguments.headers.append(header)
+            case nil:
+                throw failure("expected key=value, key:=JSON or Header:value", at: word.span)
+            }
+        }
+        let response: Response
+        do {
+            response = try await provider().request(target, arguments: arguments)
+        } catch {
+            if error.isCancelled || _Concurrency.Task.isCancelled { throw CancellationError() }
+            if let response = error.response { lastResponse = LastResponse(response) }
+            throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
+        }
+        lastResponse = LastResponse(response)
+        try write(response, to: statement.output)
+    }
+
+    /// The provider for the next call, with today's options and plugins.
+    func provider() -> Provider<Target> {
+        let stub: StubBehavior = switch options.stub {
+        case .off: .never
+        case .immediate: .immediate
+        case .delayed(let delay): .delayed(delay)
+        }
+        return Provider(plugins: activePlugins(), stubBehavior: stub, sessionTimeout: options.timeout, baseURL: options.base)
+    }
+
+    /// Plugins in effect; the plugin commands fill this in.
+    func activePlugins() -> [any Plugin] { [] }
+
+    private func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
+        let parameters = error.parameters.joined(separator: ", ")
+        if let unknown = error.unknownParameter {
+            var notes: [String] = []
+            let guess = Suggestion.closest(to: unknown, in: error.parameters)
+            notes.append((guess.map { "did you mean '\($0)'? " } ?? "") + "parameters: \(parameters.isEmpty ? "(none)" : parameters)")
+            return failure("unknown parameter '\(unknown.shortened())' for target '\(error.targetName)'",
+                           at: argumentWords[unknown]?.span ?? statement.target.span, notes: notes)
+        }
+        if let missing = error.missingParameter {
+            return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
+                           notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])
+        }
+        return failure(redaction.mask(error.description), at: statement.target.span)
+    }
+
+    /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
+    private func write(_ response: Response, to outputWord: Word?) throws {
+        if io.stderrIsTerminal, options.output != .quiet {
+            io.err(StatusLine.text(response, color: options.colorEnabled) + "\n")
+        }
+        if let outputWord {
+            let path = try expand(outputWord).text
+            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            do {
+                try response.body.write(to: url)
+            } catch {
+                throw failure("cannot write \(path): \(error.localizedDescription)", at: outputWord.span)
+            }
+            return
+        }
+        switch options.output ?? (io.stdoutIsTerminal ? .pretty : .raw) {
+        case .quiet:
+            break
+        case .raw:
+            io.out(bytes: response.body)
+        case .headers:
+            io.out("HTTP \(response.status) \(response.reason)\n")
+            for header in response.headers { io.out(redaction.mask("\(header.name): \(header.value)") + "\n") }
+        case .pretty:
+            if let json = try? lastResponse?.json() {
+                io.out(JSONPrinter(color: options.colorEnabled).render(json) + "\n")
+            } else {
+                io.out(bytes: response.body)
+                if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty { io.out("\n") }
+            }
+        }
+    }
+}
+
+/// `HTTP 200 OK  143 ms  412 B`.
+enum StatusLine {
+    static func text(_ response: Response, color: Bool) -> String {
+        let ms = Int((Double(response.elapsed.components.attoseconds) / 1e15).rounded()) + Int(response.elapsed.components.seconds) * 1000
+        let status = "HTTP \(response.status) \(response.reason)"
+        let colored = !color ? status : (response.status < 400 ? "\u{1B}[32m" : "\u{1B}[31m") + status + "\u{1B}[0m"
+        return "\(colored)  \(ms) ms  \(ByteCount.text(response.body.count))"
+    }
+}
+
+/// Sizes as people read them: `412 B`, `3.1 KB`, `2.0 MB`.
+enum ByteCount {
+    static func text(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+    }
+}

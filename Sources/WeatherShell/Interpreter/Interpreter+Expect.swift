@@ -1,0 +1,73 @@
+import Targets
+
+extension Interpreter {
+    /// `expect`: a failed check prints the expression and the actual value, and is exit code 4.
+    func check(_ expectation: Expectation) throws {
+        var actual: JSONValue?
+        var missing = ""
+        switch expectation.subject {
+        case .query(let query): (actual, missing) = try lookUp(query)
+        default: actual = .string(try evaluate(expectation.subject).text)
+        }
+        let expected = try expectation.expected.map { try expand($0).text }
+        var passed: Bool
+        switch expectation.op {
+        case .exists:
+            passed = actual != nil
+        case .equal, .notEqual:
+            passed = actual.map { Self.equal($0, expected ?? "") } ?? false
+            if expectation.op == .notEqual { passed = actual != nil && !passed }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let actual else { passed = false; break }
+            guard let left = Self.number(actual), let right = expected.flatMap(Double.init) else {
+                throw failure("'\(expectation.op.rawValue)' compares numbers", at: expectation.span,
+                              notes: ["actual: \(mask(Self.text(actual).shortened(200))), expected: \(mask((expected ?? "").shortened(200)))"])
+            }
+            passed = switch expectation.op {
+            case .less: left < right
+            case .lessOrEqual: left <= right
+            case .greater: left > right
+            default: left >= right
+            }
+        case .contains:
+            passed = actual.map { Self.contains($0, expected ?? "") } ?? false
+        case .matches:
+            guard let pattern = expected, let regex = try? Regex(pattern) else {
+                throw failure("'\(expected ?? "")' is not a valid regular expression", at: expectation.expected?.span ?? expectation.span)
+            }
+            passed = actual.map { (try? regex.firstMatch(in: Self.text($0))) != nil } ?? false
+        }
+        if expectation.negated { passed.toggle() }
+        guard !passed else { return }
+        let source = currentFile.text(expectation.span.start..<expectation.span.end)
+        let shown = actual.map { "actual: " + mask(Self.describe($0).shortened(200)) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
+        throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)
+    }
+
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let literal): Double(literal)
+        case .string(let text): Double(text)
+        default: nil
+        }
+    }
+
+    private static func equal(_ value: JSONValue, _ expected: String) -> Bool {
+        if let left = number(value), let right = Double(expected) { return left == right }
+        return text(value) == expected
+    }
+
+    private static func contains(_ value: JSONValue, _ expected: String) -> Bool {
+        switch value {
+        case .array(let elements): elements.contains { equal($0, expected) }
+        case .object(let members): members.contains { $0.key == expected }
+        default: text(value).contains(expected)
+        }
+    }
+
+    /// A value as an expectation failure shows it: strings quoted, so "" and " " can be told apart.
+    private static func describe(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return JSONValue.quoted(text) }
+        return value.compactText
+    }
+}

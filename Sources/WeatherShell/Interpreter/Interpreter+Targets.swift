@@ -1,0 +1,101 @@
+import Foundation
+import Targets
+
+extension Interpreter {
+    /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
+    func declareTarget(_ declaration: TargetDeclaration) throws {
+        var declared = DeclaredTarget(declaration: declaration)
+        if let field = declaration.fields.last(where: { $0.name == "sample" }) {
+            declared.sample = try readSample(field, file: declaration.file)
+        }
+        if !declared.dependsOnVariables {
+            declared.cached = try TargetCompiler(interpreter: self, file: declaration.file).compile(declared)
+        }
+        targets.declare(declared)
+    }
+
+    private func readSample(_ field: TargetDeclaration.Field, file: SourceFile) throws -> (Data, Int) {
+        let pathWord = field.arguments[0]
+        var path = try expand(pathWord).text
+        guard path.hasPrefix("@") else { throw failure("a sample is a file: sample @path/to/file.json", at: pathWord.span) }
+        path.removeFirst()
+        var status = 200
+        if field.arguments.count == 3 {
+            guard let code = Int(try expand(field.arguments[2]).text), (100...599).contains(code) else {
+                throw failure("a sample status is an HTTP status code", at: field.arguments[2].span)
+            }
+            status = code
+        }
+        if let bundled = BundledPacks.file(path, directory: file.directory) { return (bundled, status) }
+        let resolved = path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw Diagnostic(.runtime, "cannot read sample file \(Self.displayPath(resolved))", file: file, span: pathWord.span)
+        }
+        return (data, status)
+    }
+
+    /// The `Target` for a call: the cached one, or the declaration compiled with today's variables.
+    func compiledTarget(_ declared: DeclaredTarget) throws -> Target {
+        if let cached = declared.cached { return cached }
+        return try TargetCompiler(interpreter: self, file: declared.declaration.file).compile(declared)
+    }
+
+    /// The declared target of that name, or an error with did-you-mean.
+    func declaredTarget(_ word: Word) throws -> DeclaredTarget {
+        let name = try expand(word).text
+        if let target = targets[name] { return target }
+        var notes: [String] = []
+        if let guess = Suggestion.closest(to: name, in: targets.names) { notes.append("did you mean '\(guess)'?") }
+        notes.append(targets.names.isEmpty ? "no targets are declared; declare one with 'target NAME { ... }' or load a pack with 'use open-meteo'"
+                                           : "targets: \(targets.names.joined(separator: ", "))")
+        throw failure("unknown target '\(name.shortened())'", at: word.span, notes: notes)
+    }
+
+    /// `targets [PATTERN]`: name, method, URL and doc of each target whose name matches.
+    func listTargets(_ arguments: [Word]) throws {
+        guard arguments.count <= 1 else { throw failure("usage: targets [PATTERN]", at: arguments[1].span) }
+        let pattern = try arguments.first.map { try expand($0).text }
+        let matching = targets.all.filter { target in
+            guard let pattern else { return true }
+            if pattern.contains("*") || pattern.contains("?") { return fnmatch(pattern, target.name, 0) == 0 }
+            return target.name.contains(pattern)
+        }
+        let width = matching.map(\.name.count).max() ?? 0
+        for declared in matching {
+            let target = try? compiledTarget(declared)
+            let method = target?.method.rawValue ?? "?"
+            let url = target.map { ($0.baseURL.isEmpty ? options.base ?? "" : $0.baseURL) + $0.path } ?? "(depends on variables)"
+            let doc = target?.doc.isEmpty == false ? "  \(target?.doc ?? "")" : ""
+            io.out(mask("\(declared.name.padding(width))  \(method.padding(7)) \(url)\(doc)") + "\n")
+        }
+    }
+
+    /// `show NAME` prints the declaration; `show NAME --curl` the equivalent curl command, secrets masked.
+    func showTarget(_ arguments: [Word], command: Word) throws {
+        guard let nameWord = arguments.first, arguments.count <= 2 else { throw failure("usage: show NAME [--curl]", at: command.span) }
+        let curl = arguments.count == 2
+        if curl, arguments[1].bare != "--curl" { throw failure("usage: show NAME [--curl]", at: arguments[1].span) }
+        let declared = try declaredTarget(nameWord)
+        guard curl else {
+            io.out(mask(declared.sourceText) + "\n")
+            return
+        }
+        let target = try compiledTarget(declared)
+        let placeholders = CallArguments(values: target.parameters.filter { $0.defaultValue == nil }.map { ($0.name, .text("<\($0.name)>")) })
+        do {
+            let request = try Endpoint(target: target, arguments: placeholders, baseURL: options.base).request
+            io.out(request.curlCommand(redaction: redaction) + "\n")
+        } catch {
+            throw failure(mask(error.description), at: nameWord.span)
+        }
+    }
+
+    func forgetTarget(_ arguments: [Word], command: Word) throws {
+        guard arguments.count == 1 else { throw failure("usage: forget NAME", at: arguments.dropFirst().first?.span ?? command.span) }
+        let declared = try declaredTarget(arguments[0])
+        _ = targets.forget(declared.name)
+    }
+
+    /// Masks env secrets plus sensitive headers and query keys, for everything that shows a request.
+    var redaction: Redaction { Redaction(secrets: mask.values) }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The packs that ship inside wsh (packs/ in the repository, embedded by scripts/embed-packs).
+enum BundledPacks {
+    /// The directory name bundled packs run in; `sample @samples/...` resolves inside the binary.
+    static let directory = "<bundled>/packs"
+
+    /// Names of the bundled packs.
+    static var names: [String] {
+        files.keys.filter { !$0.contains("/") && $0.hasSuffix(".wsh") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    /// A bundled pack's text.
+    static func pack(_ name: String) -> String? { files[name + ".wsh"] }
+
+    /// A file a bundled pack refers to, when `directory` is the bundled packs' directory.
+    static func file(_ path: String, directory: String) -> Data? {
+        guard directory == Self.directory, let text = files[path] else { return nil }
+        return Data(text.utf8)
+    }
+}
+
+extension Interpreter {
+    /// `use NAME`: the first `NAME.wsh` on the pack path: `$WSH_PATH` (colon-separated),
+    /// then `~/.config/wsh/packs`, then the packs that ship with wsh.
+    func usePack(_ word: Word) async throws {
+        let name = try expand(word).text
+        for directory in Self.packDirectories() {
+            let path = (directory as NSString).appendingPathComponent(name + ".wsh")
+            if FileManager.default.fileExists(atPath: path) {
+                let text = try readSourceFile(path, at: word.span)
+                try await runPack(text: text, name: path, directory: directory, word: word)
+                return
+            }
+        }
+        guard let text = BundledPacks.pack(name) else {
+            let available = Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
+            var notes: [String] = []
+            if let guess = Suggestion.closest(to: name, in: available) { notes.append("did you mean '\(guess)'?") }
+            notes.append("packs: \(available.joined(separator: ", "))")
+            throw failure("no pack named '\(name.shortened())'", at: word.span, notes: notes)
+        }
+        try await runPack(text: text, name: "<pack \(name)>", directory: BundledPacks.directory, word: word)
+    }
+
+    private func runPack(text: String, name: String, directory: String, word: Word) async throws {
+        if sourceStack.contains(name) { throw failure("pack '\(name)' is already being loaded", at: word.span) }
+        sourceStack.append(name)
+        defer { sourceStack.removeLast() }
+        try await run(text: text, file: name, directory: directory)
+    }
+
+    static func packDirectories() -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        var directories = (environment["WSH_PATH"] ?? "").split(separator: ":").map(String.init)
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        directories.append(config + "/wsh/packs")
+        return directories
+    }
+
+    static func packNames(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".wsh") }.map { String($0.dropLast(4)) }
+    }
+}

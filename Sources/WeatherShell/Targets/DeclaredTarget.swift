@@ -1,0 +1,178 @@
+import Foundation
+import Targets
+
+/// A target as the session keeps it: its declaration, its sample data read once, and the
+/// compiled `Target` when no field refers to a variable (so a call expands nothing).
+struct DeclaredTarget {
+    var declaration: TargetDeclaration
+    /// The `sample` file's bytes and status, read when the target was declared.
+    var sample: (data: Data, status: Int)?
+    /// The compiled target, when the declaration has no `$variables`.
+    var cached: Target?
+
+    var name: String { declaration.name.literal ?? "" }
+
+    /// True when some field refers to a variable, so it must be compiled at each call.
+    var dependsOnVariables: Bool {
+        declaration.fields.contains { field in field.arguments.contains { !$0.variableNames.isEmpty } }
+    }
+
+    /// The text of the declaration as written.
+    var sourceText: String {
+        declaration.file.text(declaration.span.start..<declaration.span.end)
+    }
+}
+
+/// Turns a target declaration into a `Target`, expanding its words (LANGUAGE.md, "Targets").
+@MainActor
+struct TargetCompiler {
+    let interpreter: Interpreter
+    let file: SourceFile
+
+    func compile(_ declared: DeclaredTarget) throws -> Target {
+        let declaration = declared.declaration
+        var target = Target(name: declared.name)
+        var query: [Parameter] = []
+        var body: Task?
+        for field in declaration.fields {
+            let values = try field.arguments.map { try expand($0) }
+            switch field.name {
+            case "doc": target.doc = values[0]
+            case "base": target.baseURL = values[0]
+            case "path": target.path = values[0]
+            case "method":
+                guard let method = HTTPMethod(rawValue: values[0].uppercased()) else {
+                    throw error("unknown method '\(values[0])'", field.arguments[0].span)
+                }
+                target.method = method
+            case "query": query += try parameters(field)
+            case "header":
+                for (word, text) in zip(field.arguments, values) {
+                    guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+                        throw error("a header is Name:value", word.span)
+                    }
+                    target.headers.append(Header(name: String(text[..<colon]), value: String(text[text.index(after: colon)...])))
+                }
+            case "json": body = .json(try parameters(field))
+            case "form": body = .form(try parameters(field))
+            case "multipart": body = .multipart(try parameters(field))
+            case "body": body = try rawBody(values[0], field.arguments[0])
+            case "validate": target.validationType = try validation(values[0], field.arguments[0])
+            case "timeout":
+                guard let timeout = DurationText.parse(values[0]), timeout > .zero else {
+                    throw error("a timeout is a duration such as 250ms, 2s or 1m", field.arguments[0].span)
+                }
+                target.timeout = timeout
+            case "retry":
+                guard let count = Int(values[0]), count >= 0 else { throw error("retry takes a count: retry 3", field.arguments[0].span) }
+                target.retryCount = count
+            default: break
+            }
+        }
+        if let sample = declared.sample {
+            target.sampleData = sample.data
+            target.sampleStatus = sample.status
+        }
+        switch (query.isEmpty, body) {
+        case (true, nil): target.task = .plain
+        case (false, nil): target.task = .query(query)
+        case (true, let body?): target.task = body
+        case (false, let body?): target.task = .composite(query: query, body: body)
+        }
+        return target
+    }
+
+    /// `key=value`, `key` (required), `key:=JSON` and, in multipart, `key@file`.
+    private func parameters(_ field: TargetDeclaration.Field) throws -> [Parameter] {
+        try field.arguments.map { word in
+            let text = try expand(word)
+            guard let argument = ArgumentSyntax(text, allowFiles: field.name == "multipart") else {
+                throw error("expected key=value, key:=JSON or a bare key", word.span)
+            }
+            switch argument {
+            case .parameter(let name, let value):
+                return Parameter(name: name, defaultValue: value.map { resolveFile($0) })
+            case .header:
+                throw error("expected key=value, key:=JSON or a bare key, not a header", word.span)
+            }
+        }
+    }
+
+    private func resolveFile(_ value: ParameterValue) -> ParameterValue {
+        if case .file(let path) = value { return .file(resolve(path)) }
+        return value
+    }
+
+    private func rawBody(_ text: String, _ word: Word) throws -> Task {
+        // `body @file` names a file; `body "text"` (or "@text" in quotes) is the body itself.
+        guard text.hasPrefix("@"), word.parts.first?.quoted == false else {
+            return .data(Data(text.utf8), contentType: nil)
+        }
+        let path = resolve(String(text.dropFirst()))
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw error("cannot read body file \(Interpreter.displayPath(path))", word.span)
+        }
+        return .data(data, contentType: path.hasSuffix(".json") ? "application/json" : nil)
+    }
+
+    private func validation(_ text: String, _ word: Word) throws -> ValidationType {
+        switch text {
+        case "none": return .none
+        case "2xx": return .successCodes
+        case "2xx-3xx": return .successAndRedirectCodes
+        default:
+            let codes = text.split(separator: ",").map { Int($0) }
+            guard !codes.isEmpty, codes.allSatisfy({ $0.map { (100...599).contains($0) } ?? false }) else {
+                throw error("validate takes none, 2xx, 2xx-3xx or status codes such as 200,201", word.span)
+            }
+            return .customCodes(codes.compactMap { $0 })
+        }
+    }
+
+    private func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
+    }
+
+    private func expand(_ word: Word) throws -> String {
+        try interpreter.expand(word).text
+    }
+
+    private func error(_ message: String, _ span: SourceSpan) -> Diagnostic {
+        Diagnostic(.runtime, message, file: file, span: span)
+    }
+}
+
+/// How a call argument or a parameter declaration is written: `key=value`, `key:=JSON`,
+/// `Name:value` (a header), `key@file` (a multipart file) or a bare `key` (required).
+enum ArgumentSyntax {
+    case parameter(name: String, value: ParameterValue?)
+    case header(Header)
+
+    /// Classifies by the first `:=`, `=`, `:` or `@` in the text.
+    init?(_ text: String, allowFiles: Bool = false) {
+        guard let index = text.firstIndex(where: { $0 == "=" || $0 == ":" || (allowFiles && $0 == "@") }) else {
+            guard Self.isKey(text) else { return nil }
+            self = .parameter(name: text, value: nil)
+            return
+        }
+        let key = String(text[..<index])
+        let after = text.index(after: index)
+        guard !key.isEmpty else { return nil }
+        switch text[index] {
+        case "=":
+            self = .parameter(name: key, value: .text(String(text[after...])))
+        case "@":
+            self = .parameter(name: key, value: .file(String(text[after...])))
+        default:
+            if after < text.endIndex, text[after] == "=" {
+                self = .parameter(name: key, value: .json(String(text[text.index(after: after)...])))
+            } else {
+                self = .header(Header(name: key, value: String(text[after...])))
+            }
+        }
+    }
+
+    static func isKey(_ text: String) -> Bool {
+        !text.isEmpty && !text.contains(where: { $0 == " " || $0 == "\t" })
+    }
+}
