@@ -8,9 +8,26 @@ enum PercentEncoding {
             if isUnreserved(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%"
-                encoded.unicodeScalars.append(hexDigit(byte >> 4))
-                encoded.unicodeScalars.append(hexDigit(byte & 0x0F))
+                appendEscape(byte, to: &encoded)
+            }
+        }
+        return encoded
+    }
+
+    /// `url` with every byte that may not appear in a URL percent-encoded (spaces, non-ASCII, `"`, `<`, ...,
+    /// and a `%` not starting an escape), leaving reserved characters and existing escapes as they are.
+    /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.
+    static func encodeIllegalURLCharacters(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        var encoded = ""
+        encoded.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let startsEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && hexValue(bytes[index + 1]) != nil && hexValue(bytes[index + 2]) != nil
+            if isUnreserved(byte) || isReserved(byte) || startsEscape {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                appendEscape(byte, to: &encoded)
             }
         }
         return encoded
@@ -49,6 +66,17 @@ enum PercentEncoding {
         default:
             false
         }
+    }
+
+    /// RFC 3986 gen-delims and sub-delims: `:/?#[]@!$&'()*+,;=`.
+    private static func isReserved(_ byte: UInt8) -> Bool {
+        ":/?#[]@!$&'()*+,;=".utf8.contains(byte)
+    }
+
+    private static func appendEscape(_ byte: UInt8, to text: inout String) {
+        text += "%"
+        text.unicodeScalars.append(hexDigit(byte >> 4))
+        text.unicodeScalars.append(hexDigit(byte & 0x0F))
     }
 
     private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {

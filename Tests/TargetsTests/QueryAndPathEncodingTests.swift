@@ -103,3 +103,17 @@ import Testing
         #expect(target.parameters.first { $0.name == "q1" }?.defaultValue == .text("x"))
     }
 }
+
+/// Characters that may not appear in a URL, written literally in a declaration.
+@Suite struct LiteralURLCharacterTests {
+    @Test func literalSpacesAndUnicodeInThePathAreEscapedOnce() async throws {
+        try await withTestServer { server in
+            let target = Target(
+                name: "literal", baseURL: server.baseURL, path: "/echo/수원 city/100%/a%2Fb/{id}",
+                task: .query([Parameter(name: "q", defaultValue: .text("x y"))]))
+            let echo = try await echo(target, [("id", .text("a b"))])
+            #expect(echo.path == "/echo/%EC%88%98%EC%9B%90%20city/100%25/a%2Fb/a%20b")
+            #expect(echo.query == "q=x%20y")
+        }
+    }
+}
