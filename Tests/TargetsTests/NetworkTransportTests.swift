@@ -153,3 +153,33 @@ import Testing
         }
     }
 }
+
+/// The lifetime of a transport's client and its pooled connections.
+@Suite struct NetworkTransportLifetimeTests {
+    @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
+        try await withTestServer { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            let target = Target(name: "echo", baseURL: server.baseURL, path: "/echo")
+            for _ in 0..<5 {
+                _ = try await provider.request(target)
+            }
+            #expect(server.hits("/echo") == 5)
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func droppedTransportShutsItsClientDownByItself() async throws {
+        try await withTestServer { server in
+            do {
+                let transport = NetworkTransport()
+                let response = try await Provider<Target>(transport: transport)
+                    .request(Target(name: "echo", baseURL: server.baseURL, path: "/echo"))
+                #expect(response.status == 200)
+            }
+            // AsyncHTTPClient stops a debug process when a client is deinitialised without a shutdown;
+            // reaching here after the transport went away shows it shut itself down.
+            try await _Concurrency.Task.sleep(for: .milliseconds(100))
+            #expect(server.hits("/echo") == 1)
+        }
+    }
+}
