@@ -23,7 +23,7 @@ enum PercentEncoding {
         encoded.reserveCapacity(bytes.count)
         for (index, byte) in bytes.enumerated() {
             let startsEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
-                && hexValue(bytes[index + 1]) != nil && hexValue(bytes[index + 2]) != nil
+                && hexDigitValue(bytes[index + 1]) != nil && hexDigitValue(bytes[index + 2]) != nil
             if isUnreserved(byte) || isReserved(byte) || startsEscape {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
@@ -44,8 +44,8 @@ enum PercentEncoding {
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let high = hexValue(utf8[utf8.startIndex]),
-               let low = hexValue(utf8[utf8.startIndex + 1]) {
+               let high = hexDigitValue(utf8[utf8.startIndex]),
+               let low = hexDigitValue(utf8[utf8.startIndex + 1]) {
                 bytes.append(high << 4 | low)
                 utf8 = utf8.dropFirst(2)
             } else if byte == UInt8(ascii: "+"), plusIsSpace {
@@ -81,14 +81,5 @@ enum PercentEncoding {
 
     private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
         Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
