@@ -20,7 +20,9 @@ import Testing
     }
 
     @Test func whitespaceIsDroppedAndEscapesDecoded() throws {
-        let value = try JSONValue.parse("\u{FEFF}".utf8.count == 3 ? Array([0xEF, 0xBB, 0xBF] + Array(" {\n \"a\" : [ 1 , \"\\u00e9\\n\\ud83d\\ude00\\t\" ] }\r\n".utf8)) : [])
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = " {\n \"a\" : [ 1 , \"\\u00e9\\n\\ud83d\\ude00\\t\" ] }\r\n"
+        let value = try JSONValue.parse(byteOrderMark + Array(text.utf8))
         #expect(value.compactText == "{\"a\":[1,\"é\\n😀\\t\"]}")
         #expect(value["a"]?[1]?.string == "é\n😀\t")
     }
