@@ -124,6 +124,17 @@ import Testing
         }
     }
 
+    @Test func fileValuesOutsideMultipartAreTheirPathAsText() async throws {
+        try await withTestServer { server in
+            let target = Target(
+                name: "paths", baseURL: server.baseURL, path: "/echo", method: .post,
+                task: .composite(query: [Parameter(name: "from")], body: .json([Parameter(name: "to")])))
+            let echo = try await echo(target, [("from", .file("/tmp/a b.json")), ("to", .file("/tmp/c.txt"))])
+            #expect(echo.query == "from=%2Ftmp%2Fa%20b.json")
+            #expect(echo.body == #"{"to":"/tmp/c.txt"}"#)
+        }
+    }
+
     @Test func compositeSendsQueryAndBodyAndKeepsAUserContentType() async throws {
         try await withTestServer { server in
             let target = Target(
