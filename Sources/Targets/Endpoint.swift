@@ -5,6 +5,8 @@ import Foundation
 /// - URL: the target's `baseURL` (or `baseURL fallback` when that is empty) joined with its path, each
 ///   `{name}` filled and percent-encoded as one path segment, then the query parameters in declaration
 ///   order, encoded as `curl --data-urlencode` does (unreserved characters kept, all else `%XX`).
+///   Characters that may not appear in a URL at all (a space, non-ASCII) written literally in the base
+///   or path are percent-encoded too; reserved characters and existing `%XX` escapes stay.
 /// - Body: per ``Task``: JSON object, url-encoded form, multipart form or raw data, with its Content-Type
 ///   unless a header already sets one.
 /// - Headers: the target's, then the Content-Type of the body, then the call's (a same-named one replaces).
@@ -39,7 +41,7 @@ public struct Endpoint: Sendable {
             throw ProviderError(.missingBaseURL, step: .endpoint, targetName: target.name)
         }
         let path = PathTemplate(target.path).filled { binding.value($0).text }
-        var url = joined(base, path)
+        var url = PercentEncoding.encodeIllegalURLCharacters(joined(base, path))
         let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters))
         if !query.isEmpty {
             url += (url.contains("?") ? "&" : "?") + query

@@ -180,22 +180,13 @@ struct JSONParser {
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = current, let digit = hexValue(byte) else {
+            guard let byte = current, let digit = hexDigitValue(byte) else {
                 throw error("expected 4 hex digits after \\u")
             }
             value = value << 4 | UInt32(digit)
             position += 1
         }
         return value
-    }
-
-    private func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private mutating func expectWord(_ word: String) throws(JSONParseError) {

@@ -1,11 +1,15 @@
 /// A JSON value that keeps what was sent: object members in their order (duplicates too)
 /// and numbers as their literal text, so `1.50` and `1e3` print back exactly as received.
 public enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, as its literal text.
     case number(String)
+    /// A string, escapes decoded.
     case string(String)
+    /// An array, elements in order.
     case array([JSONValue])
     /// An object, members in the order they were written.
     case object([JSONMember])

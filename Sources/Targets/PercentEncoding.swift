@@ -8,9 +8,26 @@ enum PercentEncoding {
             if isUnreserved(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%"
-                encoded.unicodeScalars.append(hexDigit(byte >> 4))
-                encoded.unicodeScalars.append(hexDigit(byte & 0x0F))
+                appendEscape(byte, to: &encoded)
+            }
+        }
+        return encoded
+    }
+
+    /// `url` with every byte that may not appear in a URL percent-encoded (spaces, non-ASCII, `"`, `<`, ...,
+    /// and a `%` not starting an escape), leaving reserved characters and existing escapes as they are.
+    /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.
+    static func encodeIllegalURLCharacters(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        var encoded = ""
+        encoded.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let startsEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && hexDigitValue(bytes[index + 1]) != nil && hexDigitValue(bytes[index + 2]) != nil
+            if isUnreserved(byte) || isReserved(byte) || startsEscape {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                appendEscape(byte, to: &encoded)
             }
         }
         return encoded
@@ -27,8 +44,8 @@ enum PercentEncoding {
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let high = hexValue(utf8[utf8.startIndex]),
-               let low = hexValue(utf8[utf8.startIndex + 1]) {
+               let high = hexDigitValue(utf8[utf8.startIndex]),
+               let low = hexDigitValue(utf8[utf8.startIndex + 1]) {
                 bytes.append(high << 4 | low)
                 utf8 = utf8.dropFirst(2)
             } else if byte == UInt8(ascii: "+"), plusIsSpace {
@@ -51,16 +68,18 @@ enum PercentEncoding {
         }
     }
 
-    private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
-        Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
+    /// RFC 3986 gen-delims and sub-delims: `:/?#[]@!$&'()*+,;=`.
+    private static func isReserved(_ byte: UInt8) -> Bool {
+        ":/?#[]@!$&'()*+,;=".utf8.contains(byte)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+    private static func appendEscape(_ byte: UInt8, to text: inout String) {
+        text += "%"
+        text.unicodeScalars.append(hexDigit(byte >> 4))
+        text.unicodeScalars.append(hexDigit(byte & 0x0F))
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
     }
 }

@@ -11,19 +11,19 @@ public struct StaticRoute: Sendable {
 
     /// An answer with `body` as UTF-8 and a Content-Type.
     public init(status: Int = 200, contentType: String = "application/json", body: String) {
-        self.init(status: status, contentType: contentType, bytes: Array(body.utf8))
+        self.init(status: status, contentType: contentType, body: Array(body.utf8))
     }
 
-    /// An answer with `bytes` as the body and a Content-Type.
-    public init(status: Int = 200, contentType: String = "application/json", bytes: [UInt8]) {
-        self.init(status: status, headers: [("Content-Type", contentType)], bytes: bytes)
+    /// An answer with these bytes as the body and a Content-Type.
+    public init(status: Int = 200, contentType: String = "application/json", body: [UInt8]) {
+        self.init(status: status, headers: [("Content-Type", contentType)], body: body)
     }
 
     /// An answer with exactly these headers (Content-Length is added) and body.
-    public init(status: Int = 200, headers: [(String, String)], bytes: [UInt8]) {
+    public init(status: Int = 200, headers: [(String, String)], body: [UInt8]) {
         self.status = status
         self.headers = headers
-        self.body = bytes
+        self.body = body
     }
 
     /// An answer with the bytes of the file at `path`, its Content-Type from the extension
@@ -35,6 +35,6 @@ public struct StaticRoute: Sendable {
         case "txt": "text/plain; charset=utf-8"
         default: "application/octet-stream"
         }
-        return StaticRoute(status: status, contentType: contentType, bytes: Array(try Data(contentsOf: url)))
+        return StaticRoute(status: status, contentType: contentType, body: Array(try Data(contentsOf: url)))
     }
 }

@@ -21,6 +21,7 @@ public final class TestServer: Sendable {
     private let channel: any Channel
     private let router: Router
     private let connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
+    private let acceptedCount: NIOLockedValueBox<Int>
 
     /// The port the server listens on.
     public let port: Int
@@ -28,10 +29,14 @@ public final class TestServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    private init(channel: any Channel, router: Router, connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>, port: Int) {
+    private init(
+        channel: any Channel, router: Router, connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>,
+        acceptedCount: NIOLockedValueBox<Int>, port: Int
+    ) {
         self.channel = channel
         self.router = router
         self.connections = connections
+        self.acceptedCount = acceptedCount
         self.port = port
     }
 
@@ -39,10 +44,12 @@ public final class TestServer: Sendable {
     public static func start(routes: [String: StaticRoute] = [:]) async throws -> TestServer {
         let router = Router(routes: routes)
         let connections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+        let acceptedCount = NIOLockedValueBox(0)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 let id = ObjectIdentifier(channel)
+                acceptedCount.withLockedValue { $0 += 1 }
                 connections.withLockedValue { $0[id] = channel }
                 channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0[id] = nil } }
                 return channel.eventLoop.makeCompletedFuture {
@@ -56,12 +63,18 @@ public final class TestServer: Sendable {
             try await channel.close()
             throw TestServerError.noPort
         }
-        return TestServer(channel: channel, router: router, connections: connections, port: port)
+        return TestServer(
+            channel: channel, router: router, connections: connections, acceptedCount: acceptedCount, port: port)
     }
 
     /// How many requests `path` (without its query) has received so far.
     public func hits(_ path: String) -> Int {
         router.hits(path)
+    }
+
+    /// How many connections the server has accepted so far: with keep-alive, sequential requests share one.
+    public var connectionsAccepted: Int {
+        acceptedCount.withLockedValue { $0 }
     }
 
     /// Stops listening and closes every open connection.

@@ -49,6 +49,8 @@ final class TestServerHandler: ChannelInboundHandler {
             finish(keepAlive: keepAlive, context: context)
         case .after(let milliseconds, let reply):
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) {
+                // The client may have given up and closed the connection meanwhile.
+                guard context.channel.isActive else { return }
                 self.perform(reply, keepAlive: keepAlive, context: context)
             }
         case .never:

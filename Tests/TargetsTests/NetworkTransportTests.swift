@@ -1,0 +1,185 @@
+import Foundation
+import Targets
+import TestSupport
+import Testing
+
+/// Failures and limits of the real network transport, against the loopback server.
+@Suite struct NetworkTransportTests {
+    @Test func refusedConnectionSaysSoAtOnce() async throws {
+        let server = try await TestServer.start()
+        let port = server.port
+        try await server.shutdown()
+
+        let target = Target(name: "gone", baseURL: "http://127.0.0.1:\(port)", path: "/echo")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let failure = try #require(await providerError { _ = try await Provider<Target>().request(target) })
+        #expect(failure.isConnectionFailure)
+        #expect(!failure.isTimeout)
+        #expect(failure.step == .transport)
+        #expect(failure.description == "could not connect to 127.0.0.1:\(port): connection refused")
+        #expect(start.duration(to: clock.now) < .seconds(5))
+    }
+
+    @Test func targetTimeoutEndsARequestThatNeverAnswers() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "stuck", baseURL: server.baseURL, path: "/never", timeout: .milliseconds(300))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let failure = try #require(await providerError { _ = try await Provider<Target>().request(target) })
+            let elapsed = start.duration(to: clock.now)
+            #expect(failure.isTimeout)
+            #expect(!failure.isConnectionFailure)
+            #expect(failure.description == "GET \(server.baseURL)/never timed out after 300 ms")
+            #expect(elapsed >= .milliseconds(250))
+            #expect(elapsed < .seconds(5))
+        }
+    }
+
+    @Test func sessionTimeoutAppliesWhenTheTargetHasNone() async throws {
+        try await withTestServer { server in
+            let slow = Target(name: "slow", baseURL: server.baseURL, path: "/slow?ms=3000")
+            let failure = await providerError {
+                _ = try await Provider<Target>(sessionTimeout: .milliseconds(300)).request(slow)
+            }
+            #expect(failure?.isTimeout == true)
+            let quick = Target(name: "quick", baseURL: server.baseURL, path: "/slow?ms=50")
+            let response = try await Provider<Target>(sessionTimeout: .seconds(10)).request(quick)
+            #expect(try response.json()["slept_ms"]?.double == 50)
+            #expect(response.elapsed >= .milliseconds(40))
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheRequest() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "stuck", baseURL: server.baseURL, path: "/never")
+            let call = _Concurrency.Task { () async -> ProviderError? in
+                await providerError { _ = try await Provider<Target>().request(target) }
+            }
+            try await _Concurrency.Task.sleep(for: .milliseconds(200))
+            call.cancel()
+            let failure = await call.value
+            #expect(failure?.isCancelled == true)
+            #expect(failure?.isTimeout == false)
+        }
+    }
+
+    @Test func bodyOverTheLimitIsAClearError() async throws {
+        try await withTestServer { server in
+            var transport = NetworkTransport.shared
+            transport.bodyLimit = 1024
+            let provider = Provider<Target>(transport: transport)
+            let large = Target(name: "large", baseURL: server.baseURL, path: "/large?bytes=100000")
+            let failure = try #require(await providerError { _ = try await provider.request(large) })
+            #expect(failure.step == .transport)
+            #expect(failure.description == "response to GET \(server.baseURL)/large?bytes=100000 is larger than the limit of 1 KB")
+
+            let fits = Target(name: "fits", baseURL: server.baseURL, path: "/large?bytes=1000")
+            let response = try await provider.request(fits)
+            #expect(response.body.count == 1000)
+            #expect(try response.json().string?.count == 998)
+        }
+    }
+
+    @Test func largeBodiesStreamInWhole() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "large", baseURL: server.baseURL, path: "/large?bytes=300000")
+            let response = try await Provider<Target>().request(target)
+            #expect(response.body.count == 300_000)
+            #expect(response.header("content-length") == "300000")
+        }
+    }
+
+    @Test func invalidJSONBodyFailsToDecodeWithAPosition() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "broken", baseURL: server.baseURL, path: "/invalid-json")
+            let response = try await Provider<Target>().request(target)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.text == "{not json")
+            let failure = try #require(await providerError { _ = try response.json() })
+            #expect(failure.step == .decoding)
+            #expect(failure.targetName == "broken")
+            #expect(failure.description.contains("line 1, column 2"))
+        }
+    }
+
+    @Test func redirectsAreFollowedUpToTen() async throws {
+        try await withTestServer { server in
+            let three = Target(name: "moved", baseURL: server.baseURL, path: "/redirect", task: .query([Parameter(name: "n", defaultValue: .text("3"))]))
+            let response = try await Provider<Target>().request(three)
+            #expect(response.status == 200)
+            #expect(response.text == #"{"redirected":true}"#)
+            #expect(server.hits("/redirect") == 4)
+
+            let eleven = Target(name: "loop", baseURL: server.baseURL, path: "/redirect?n=11")
+            let failure = await providerError { _ = try await Provider<Target>().request(eleven) }
+            #expect(failure?.step == .transport)
+            #expect(failure?.description.contains("too many redirects") == true)
+        }
+    }
+
+    @Test func connectionClosedMidBodyIsATransportError() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "cut", baseURL: server.baseURL, path: "/close-mid-body", timeout: .seconds(10))
+            let failure = try #require(await providerError { _ = try await Provider<Target>().request(target) })
+            #expect(failure.step == .transport)
+            #expect(!failure.isTimeout)
+            #expect(!failure.isConnectionFailure)
+            #expect(failure.description.contains("/close-mid-body"))
+        }
+    }
+
+    @Test func responseCarriesStatusReasonHeadersAndRequest() async throws {
+        try await withTestServer(routes: ["/weather": StaticRoute(body: #"{"name":"Suwon"}"#)]) { server in
+            let target = Target(name: "weather", baseURL: server.baseURL, path: "/weather")
+            let response = try await Provider<Target>().request(target)
+            #expect(response.status == 200)
+            #expect(response.reason == "OK")
+            #expect(response.header("CONTENT-TYPE") == "application/json")
+            #expect(response.request.url == server.baseURL + "/weather")
+            #expect(response.targetName == "weather")
+            #expect(try response.json()["name"] == .string("Suwon"))
+        }
+    }
+
+    @Test func ownTransportCanBeShutDown() async throws {
+        try await withTestServer { server in
+            let transport = NetworkTransport()
+            let target = Target(name: "own", baseURL: server.baseURL, path: "/status/204")
+            #expect(try await Provider<Target>(transport: transport).request(target).status == 204)
+            try await transport.shutdown()
+            let failure = await providerError { _ = try await Provider<Target>(transport: transport).request(target) }
+            #expect(failure?.step == .transport)
+        }
+    }
+}
+
+/// The lifetime of a transport's client and its pooled connections.
+@Suite struct NetworkTransportLifetimeTests {
+    @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
+        try await withTestServer { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            let target = Target(name: "echo", baseURL: server.baseURL, path: "/echo")
+            for _ in 0..<5 {
+                _ = try await provider.request(target)
+            }
+            #expect(server.hits("/echo") == 5)
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func droppedTransportShutsItsClientDownByItself() async throws {
+        try await withTestServer { server in
+            do {
+                let transport = NetworkTransport()
+                let response = try await Provider<Target>(transport: transport)
+                    .request(Target(name: "echo", baseURL: server.baseURL, path: "/echo"))
+                #expect(response.status == 200)
+            }
+            // AsyncHTTPClient stops a debug process when a client is deinitialised without a shutdown;
+            // reaching here after the transport went away shows it shut itself down.
+            try await _Concurrency.Task.sleep(for: .milliseconds(100))
+            #expect(server.hits("/echo") == 1)
+        }
+    }
+}

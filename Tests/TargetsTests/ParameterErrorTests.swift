@@ -1,0 +1,49 @@
+import Targets
+import TestSupport
+import Testing
+
+/// Arguments that do not fit the target fail before anything is sent.
+@Suite struct ParameterErrorTests {
+    private func current(_ server: TestServer) -> Target {
+        Target(
+            name: "current", baseURL: server.baseURL, path: "/echo/{station}",
+            task: .query([
+                Parameter(name: "latitude", defaultValue: .text("37.27")),
+                Parameter(name: "longitude", defaultValue: .text("127.11")),
+            ]))
+    }
+
+    @Test func unknownParameterIsNamedWithTheTargetsParameters() async throws {
+        try await withTestServer { server in
+            let arguments = CallArguments(values: [(name: "station", value: .text("s")), (name: "lattitude", value: .text("1"))])
+            let error = await providerError { _ = try await Provider<Target>().request(current(server), arguments: arguments) }
+            let failure = try #require(error)
+            #expect(failure.step == .endpoint)
+            #expect(failure.unknownParameter == "lattitude")
+            #expect(failure.missingParameter == nil)
+            #expect(failure.parameters == ["station", "latitude", "longitude"])
+            #expect(failure.targetName == "current")
+            #expect(failure.description == "unknown parameter 'lattitude' for target 'current'")
+            #expect(server.hits("/echo/s") == 0)
+        }
+    }
+
+    @Test func missingRequiredParameterIsNamed() async throws {
+        try await withTestServer { server in
+            let error = await providerError { _ = try await Provider<Target>().request(current(server)) }
+            let failure = try #require(error)
+            #expect(failure.step == .endpoint)
+            #expect(failure.missingParameter == "station")
+            #expect(failure.unknownParameter == nil)
+            #expect(failure.parameters == ["station", "latitude", "longitude"])
+            #expect(failure.description == "missing required parameter 'station' for target 'current'")
+        }
+    }
+
+    @Test func laterArgumentForTheSameNameWins() async throws {
+        try await withTestServer { server in
+            let echo = try await echo(current(server), [("station", .text("a")), ("station", .text("b"))])
+            #expect(echo.path == "/echo/b")
+        }
+    }
+}

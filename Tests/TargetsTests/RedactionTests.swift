@@ -1,0 +1,99 @@
+import Foundation
+import Targets
+import TestSupport
+import Testing
+
+/// Secrets never show in masked URLs, headers, bodies, curl commands or error messages.
+@Suite struct RedactionTests {
+    @Test func secretValuesAreMaskedAlsoWhenPercentEncoded() {
+        let redaction = Redaction(secrets: ["s3cr3t", "p@ss word", ""])
+        #expect(redaction.mask("key s3cr3t and s3cr3ts") == "key *** and ***s")
+        #expect(redaction.mask("q=p%40ss%20word&x=p@ss word") == "q=***&x=***")
+        #expect(redaction.mask("nothing here") == "nothing here")
+    }
+
+    @Test func sensitiveHeadersAreMasked() {
+        let redaction = Redaction(secrets: ["envvalue"])
+        #expect(redaction.maskedHeader(Header(name: "Authorization", value: "Bearer abc")).value == "***")
+        #expect(redaction.maskedHeader(Header(name: "cookie", value: "session=1")).value == "***")
+        #expect(redaction.maskedHeader(Header(name: "Proxy-Authorization", value: "Basic x")).value == "***")
+        #expect(redaction.maskedHeader(Header(name: "X-Api-Key", value: "k")).value == "***")
+        #expect(redaction.maskedHeader(Header(name: "X-Custom", value: "id envvalue")) == Header(name: "X-Custom", value: "id ***"))
+        #expect(redaction.maskedHeader(Header(name: "Accept", value: "application/json")).value == "application/json")
+    }
+
+    @Test func sensitiveKeysAreRecognisedBySubstringInAnyCase() {
+        let redaction = Redaction()
+        for key in ["appid", "APPID", "api_key", "apiKey", "access_token", "client_secret", "Password", "key"] {
+            #expect(redaction.isSensitiveKey(key), "\(key)")
+        }
+        for key in ["lat", "lon", "q", "units", "city"] {
+            #expect(!redaction.isSensitiveKey(key), "\(key)")
+        }
+    }
+
+    @Test func urlQueryValuesOfSensitiveKeysAndUserInfoAreMasked() {
+        let redaction = Redaction(secrets: ["Suwon"])
+        #expect(redaction.maskedURL("https://api.openweathermap.org/data/2.5/weather?lat=51.51&appid=abc123&lon=-0.13")
+            == "https://api.openweathermap.org/data/2.5/weather?lat=51.51&appid=***&lon=-0.13")
+        #expect(redaction.maskedURL("http://u:pw@h.example/x?access%5Ftoken=t&q=Suwon#frag")
+            == "http://u:***@h.example/x?access%5Ftoken=***&q=***#frag")
+        #expect(redaction.maskedURL("http://h/plain") == "http://h/plain")
+    }
+
+    @Test func curlCommandMasksURLHeadersAndBody() {
+        let request = Request(
+            method: .post, url: "https://api.example.com/login?token=abc&page=2",
+            headers: [
+                Header(name: "Authorization", value: "Bearer abc"),
+                Header(name: "Content-Type", value: "application/json"),
+                Header(name: "X-Note", value: "it's envsecret"),
+            ],
+            body: Data(#"{"user":"me","password":"hunter2","nested":{"api_key":"k1"}}"#.utf8),
+            timeout: .milliseconds(2500))
+        let curl = request.curlCommand(redaction: Redaction(secrets: ["envsecret"]))
+        #expect(curl == """
+            curl \\
+              -X POST \\
+              'https://api.example.com/login?token=***&page=2' \\
+              -H 'Authorization: ***' \\
+              -H 'Content-Type: application/json' \\
+              -H 'X-Note: it'\\''s ***' \\
+              --data-binary '{"user":"me","password":"***","nested":{"api_key":"***"}}' \\
+              --max-time 2.5
+            """)
+        for secret in ["abc", "hunter2", "k1", "envsecret"] {
+            #expect(!curl.contains(secret), "\(secret)")
+        }
+    }
+
+    @Test func curlCommandOfAFormAndOfAPlainGet() {
+        let form = Request(
+            method: .put, url: "http://h/x",
+            headers: [Header(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+            body: Data("user=me&password=hunter2".utf8))
+        #expect(form.curlCommand(redaction: Redaction()).hasSuffix("--data-binary 'user=me&password=***'"))
+        #expect(Request(method: .get, url: "http://h/x").curlCommand(redaction: Redaction()) == "curl \\\n  'http://h/x'")
+    }
+
+    @Test func endpointCurlOfADeclaredTargetMasksTheAppid() throws {
+        let target = Target(
+            name: "weather", baseURL: "https://api.openweathermap.org/data/2.5", path: "/weather",
+            task: .query([Parameter(name: "q", defaultValue: .text("Suwon")), Parameter(name: "appid")]))
+        let request = try Endpoint(
+            target: target, arguments: CallArguments(values: [(name: "appid", value: .text("0123abcd"))])).request
+        #expect(request.url == "https://api.openweathermap.org/data/2.5/weather?q=Suwon&appid=0123abcd")
+        #expect(request.curlCommand(redaction: Redaction()) == "curl \\\n  'https://api.openweathermap.org/data/2.5/weather?q=Suwon&appid=***'")
+    }
+
+    @Test func errorMessagesMaskSecretsInURLs() async throws {
+        try await withTestServer { server in
+            let target = Target(
+                name: "stuck", baseURL: server.baseURL, path: "/never",
+                task: .query([Parameter(name: "appid", defaultValue: .text("topsecret"))]), timeout: .milliseconds(200))
+            let failure = try #require(await providerError { _ = try await Provider<Target>().request(target) })
+            #expect(failure.isTimeout)
+            #expect(failure.description == "GET \(server.baseURL)/never?appid=*** timed out after 200 ms")
+        }
+    }
+}

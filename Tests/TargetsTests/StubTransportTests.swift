@@ -1,0 +1,68 @@
+import Foundation
+import Targets
+import TestSupport
+import Testing
+
+/// Stubbing answers from a target's sample, without the network, and still validates.
+@Suite struct StubTransportTests {
+    /// The shape of OpenWeatherMap's 2.5 `weather` answer (shared/fixtures/real/owm-weather.json).
+    static let weatherSample = #"{"coord":{"lon":-0.13,"lat":51.51},"weather":[{"id":803,"main":"Clouds","description":"broken clouds","icon":"04d"}],"base":"stations","main":{"temp":289.92,"feels_like":285.56,"temp_min":288.71,"temp_max":291.15,"pressure":1010,"humidity":55},"visibility":10000,"wind":{"speed":5.1,"deg":250},"clouds":{"all":75},"dt":1588083032,"sys":{"type":1,"id":1414,"country":"GB","sunrise":1588048444,"sunset":1588101484},"timezone":3600,"id":2643743,"name":"London","cod":200}"#
+
+    /// A port nothing listens on: a stub that sent a request would fail.
+    private static let unreachable = "http://127.0.0.1:9"
+
+    @Test func immediateStubAnswersFromTheSample() async throws {
+        let target = Target(
+            name: "weather", baseURL: Self.unreachable, path: "/data/2.5/weather",
+            task: .query([Parameter(name: "appid", defaultValue: .text("k"))]),
+            sampleData: Data(Self.weatherSample.utf8))
+        let response = try await Provider<Target>(stubBehavior: .immediate).request(target)
+        #expect(response.status == 200)
+        #expect(response.reason == "OK")
+        #expect(response.text == Self.weatherSample)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.request.url == Self.unreachable + "/data/2.5/weather?appid=k")
+        #expect(try response.json()["main"]?["temp"]?.double == 289.92)
+        #expect(response.elapsed < .seconds(1))
+    }
+
+    @Test func delayedStubWaitsThenAnswers() async throws {
+        let target = Target(name: "weather", baseURL: Self.unreachable, sampleData: Data(Self.weatherSample.utf8))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await Provider<Target>(stubBehavior: .delayed(.milliseconds(300))).request(target)
+        let elapsed = start.duration(to: clock.now)
+        #expect(response.text == Self.weatherSample)
+        #expect(elapsed >= .milliseconds(290))
+        #expect(elapsed < .seconds(5))
+        #expect(response.elapsed >= .milliseconds(290))
+    }
+
+    @Test func stubbedStatusIsStillValidated() async throws {
+        let body = #"{"cod":401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."}"#
+        let target = Target(
+            name: "weather", baseURL: Self.unreachable, sampleData: Data(body.utf8), sampleStatus: 401,
+            validationType: .successCodes)
+        let failure = try #require(await providerError {
+            _ = try await Provider<Target>(stubBehavior: .immediate).request(target)
+        })
+        #expect(failure.step == .validation)
+        #expect(failure.response?.status == 401)
+        #expect(failure.description.contains(#"(expected 2xx): "Invalid API key."#))
+    }
+
+    @Test func nonJSONSampleHasNoJSONContentType() async throws {
+        let target = Target(name: "text", baseURL: Self.unreachable, sampleData: Data("plain words".utf8), sampleStatus: 202)
+        let response = try await StubTransport().send(Request(method: .get, url: Self.unreachable), for: target)
+        #expect(response.status == 202)
+        #expect(response.reason == "Accepted")
+        #expect(response.header("Content-Type") == nil)
+        #expect(response.body == Data("plain words".utf8))
+    }
+
+    @Test func stubbingStillChecksParameters() async throws {
+        let target = Target(name: "weather", baseURL: Self.unreachable, path: "/{city}")
+        let failure = await providerError { _ = try await Provider<Target>(stubBehavior: .immediate).request(target) }
+        #expect(failure?.missingParameter == "city")
+    }
+}
