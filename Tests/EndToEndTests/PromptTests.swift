@@ -25,7 +25,7 @@ import Testing
         #expect(terminal.waitFor("wsh> ", after: mark))
         mark = terminal.mark
         terminal.type("echo after-interrupt\r")
-        #expect(terminal.waitFor("after-interrupt\r\n", after: mark))
+        #expect(terminal.waitFor("after-interrupt\r\nwsh> ", after: mark))
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }
@@ -38,7 +38,7 @@ import Testing
         terminal.type("reactor r {\r")
         #expect(terminal.waitFor("...> ", after: mark))
         terminal.type("\u{03}")
-        #expect(terminal.waitFor("wsh> ", after: mark))
+        #expect(terminal.waitFor("^C\r\nwsh> ", after: mark))
         terminal.type("exit 4\r")
         #expect(terminal.waitForExit() == 4)
     }
@@ -50,9 +50,13 @@ import Testing
         let first = try PseudoTerminal(environment: env)
         #expect(first.waitFor("wsh> "))
         first.type("let token = env WSH_TEST_TOKEN\r")
+        #expect(first.waitFor("TOKEN\r\nwsh> "))
+        var mark = first.mark
         first.type("echo remembered-line tok-123456789\r")
-        #expect(first.waitFor("remembered-line ***"))
+        #expect(first.waitFor("remembered-line ***\r\nwsh> ", after: mark))
+        mark = first.mark
         first.type("echo remembered-line tok-123456789\r")
+        #expect(first.waitFor("remembered-line ***\r\nwsh> ", after: mark))
         first.type("\u{04}")
         #expect(first.waitForExit() == 0)
         let stored = try String(contentsOf: history, encoding: .utf8)
@@ -60,7 +64,7 @@ import Testing
 
         let second = try PseudoTerminal(environment: env)
         #expect(second.waitFor("wsh> "))
-        let mark = second.mark
+        mark = second.mark
         second.type("\u{1B}[A")
         #expect(second.waitFor("echo remembered-line ***", after: mark))
         second.type("\u{15}exit\r")

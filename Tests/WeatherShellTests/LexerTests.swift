@@ -54,6 +54,13 @@ import Testing
         #expect(try words("echo a \\\n  b").compactMap(\.literal) == ["echo", "a", "b"])
     }
 
+    @Test func pathTemplatesAreWordsNotBlocks() throws {
+        #expect(try words("path /items/{id}/parts/{part-no}").compactMap(\.literal) == ["path", "/items/{id}/parts/{part-no}"])
+        #expect(try words("path {id}").compactMap(\.literal) == ["path", "{id}"])
+        #expect(!Lexer.needsMoreInput("path /a/{id}\n"))
+        #expect(Lexer.needsMoreInput("target t {\n  path /a/{id}\n"))
+    }
+
     @Test func bracesAreTokens() throws {
         let result = try tokens("target x {\n}")
         #expect(result.contains { if case .openBrace(let span) = $0 { span.start == 9 } else { false } })

@@ -31,7 +31,7 @@ public struct Lexer {
         case UInt8(ascii: "\n"), UInt8(ascii: ";"):
             index += 1
             return .end(SourceSpan(start: start, end: index))
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{") where Self.templateLength(bytes, at: index) == nil:
             index += 1
             return .openBrace(SourceSpan(start: start, end: index))
         case UInt8(ascii: "}"):
@@ -78,7 +78,7 @@ public struct Lexer {
     private mutating func word() throws(Diagnostic) -> Word {
         let start = index
         var parts: [WordPart] = []
-        while index < bytes.count, !Self.endsWord(bytes[index]) {
+        while index < bytes.count, !Self.endsWord(bytes[index]) || Self.templateLength(bytes, at: index) != nil {
             if bytes[index] == UInt8(ascii: "\"") {
                 try string(into: &parts)
             } else if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil {
@@ -99,7 +99,13 @@ public struct Lexer {
                 literal.removeAll()
             }
         }
-        while index < bytes.count, !Self.endsWord(bytes[index]), bytes[index] != UInt8(ascii: "\"") {
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            if let length = Self.templateLength(bytes, at: index) {
+                literal.append(contentsOf: bytes[index..<(index + length)])
+                index += length
+                continue
+            }
+            if Self.endsWord(bytes[index]) { break }
             if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil { break }
             if bytes[index] == UInt8(ascii: "$"), let variable = try variable(quoted: false) {
                 flush(variable.span.start)
@@ -187,6 +193,17 @@ public struct Lexer {
         return WordPart(content: .variable(String(decoding: bytes[nameStart..<cursor], as: UTF8.self)), quoted: quoted, span: SourceSpan(start: start, end: index))
     }
 
+    /// The length of a `{name}` path template at `position`: part of a word, not a block.
+    static func templateLength(_ bytes: [UInt8], at position: Int) -> Int? {
+        guard bytes[position] == UInt8(ascii: "{") else { return nil }
+        var cursor = position + 1
+        while cursor < bytes.count, isNameByte(bytes[cursor], first: cursor == position + 1) || (cursor > position + 1 && bytes[cursor] == UInt8(ascii: "-")) {
+            cursor += 1
+        }
+        guard cursor > position + 1, cursor < bytes.count, bytes[cursor] == UInt8(ascii: "}") else { return nil }
+        return cursor + 1 - position
+    }
+
     static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"): true
@@ -214,7 +231,13 @@ extension Lexer {
             } else {
                 switch byte {
                 case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: "{"):
+                    if let length = templateLength(bytes, at: index) {
+                        index += length
+                        atWordStart = false
+                        continue
+                    }
+                    depth += 1
                 case UInt8(ascii: "}"): depth -= 1
                 case UInt8(ascii: "#") where atWordStart:
                     while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }

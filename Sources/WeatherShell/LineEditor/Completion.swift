@@ -101,8 +101,21 @@ extension Interpreter {
         CommandCatalog.names.sorted()
     }
 
-    /// Completions after the first word of other commands; later capabilities add theirs here.
+    /// Completions after the first word of other commands.
     func argumentCompletions(_ previous: [String]) -> [String] {
-        []
+        switch previous[0] {
+        case "call", "show", "forget" where previous.count == 1:
+            return targets.names
+        case "call":
+            guard let declared = targets[previous[1]], let target = try? compiledTarget(declared) else { return [] }
+            let given = Set(previous.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
+            return target.parameters.map(\.name).filter { !given.contains($0) }.map { $0 + "=" }
+        case "show" where previous.count == 2:
+            return ["--curl"]
+        case "use" where previous.count == 1:
+            return Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
+        default:
+            return []
+        }
     }
 }
