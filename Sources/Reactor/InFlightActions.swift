@@ -20,10 +20,6 @@ struct InFlightActions {
     private var nextID = 0
     private var entries: [ID: Entry] = [:]
 
-    var count: Int {
-        entries.count
-    }
-
     mutating func begin(key: String?) -> ID {
         defer { nextID += 1 }
         let id = ID(value: nextID)
