@@ -4,17 +4,22 @@ import Foundation
 /// Runs statements in an interpreter whose output is captured, for tests.
 @MainActor
 final class ShellHarness {
-    var stdout = ""
-    var stderr = ""
+    /// What the shell wrote; ShellIO calls the capture under its lock.
+    final class Captured: @unchecked Sendable {
+        var stdout = ""
+        var stderr = ""
+    }
+    let captured = Captured()
+    var stdout: String { captured.stdout }
+    var stderr: String { captured.stderr }
     let interpreter: Interpreter
 
     init(mode: Interpreter.Mode = .script) {
-        var sink: ((String, Bool) -> Void)!
-        let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { text, isError in sink(text, isError) })
+        let captured = captured
+        let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { text, isError in
+            if isError { captured.stderr += text } else { captured.stdout += text }
+        })
         interpreter = Interpreter(io: io, mode: mode)
-        sink = { [unowned self] text, isError in
-            if isError { self.stderr += text } else { self.stdout += text }
-        }
     }
 
     /// Runs `text` and says how it ended: nil when it completed.

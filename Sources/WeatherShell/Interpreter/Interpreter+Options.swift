@@ -32,6 +32,7 @@ extension Interpreter {
             default: throw invalid()
             }
             options.colorSetting = value
+            echoStyle.value.color = options.colorEnabled
         case .stub:
             if let on = Self.onOff(value), !on {
                 options.stub = .off
@@ -53,6 +54,7 @@ extension Interpreter {
         case .echo:
             guard let echo = ShellOptions.Echo(rawValue: value) else { throw invalid() }
             options.echo = echo
+            echoStyle.value.mode = echo
         case .units:
             guard let units = ShellOptions.Units(rawValue: value) else { throw invalid() }
             options.units = units

@@ -27,12 +27,20 @@ public final class Interpreter {
     var targets = TargetRegistry()
     /// The answer of the last call, for queries and `expect`.
     var lastResponse: LastResponse?
+    /// Reactors by command name, and the order they were first used or declared.
+    var reactors: [String: ShellReactor] = [:]
+    var reactorOrder: [String] = []
+    /// How reactors echo state; shared with their stores.
+    let echoStyle: SharedValue<EchoStyle>
+    /// Set while a declared reactor's action runs.
+    var actionContext: ActionContext?
 
     public init(io: ShellIO, mode: Mode) {
         self.io = io
         self.mode = mode
         self.options = ShellOptions(bail: mode == .script, colorEnabled: io.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         self.currentFile = SourceFile(name: "<stdin>", directory: FileManager.default.currentDirectoryPath, text: "")
+        self.echoStyle = SharedValue(EchoStyle(mode: .line, color: options.colorEnabled))
     }
 
     /// Variables given as script arguments: like make's command-line variables, a `let` of
@@ -115,7 +123,9 @@ public final class Interpreter {
         case .target(let declaration): try declareTarget(declaration)
         case .call(let call): try await self.call(call)
         case .expect(let expectation): try check(expectation)
-        case .plugin, .reactor, .emit:
+        case .reactor(let declaration): try declareReactor(declaration)
+        case .emit(let assignments): try await emit(assignments)
+        case .plugin:
             throw failure("'\(currentFile.text(statement.commandSpan.start..<statement.commandSpan.end))' is not available yet", at: statement.commandSpan)
         }
     }
@@ -137,9 +147,13 @@ public final class Interpreter {
         case "show": return try showTarget(arguments, command: name)
         case "forget": return try forgetTarget(arguments, command: name)
         case "use": return try await usePack(arguments[0])
+        case "state": return try await printState(arguments)
         default: break
         }
-        let known = CommandCatalog.names
+        if let reactor = shellReactor(named: text) {
+            return try await runReactor(reactor, arguments, command: name)
+        }
+        let known = CommandCatalog.names + reactorOrder
         var notes: [String] = []
         if let guess = Suggestion.closest(to: text, in: known) { notes.append("did you mean '\(guess)'?") }
         notes.append("type 'help' for the list of commands")

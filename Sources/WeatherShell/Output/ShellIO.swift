@@ -3,19 +3,20 @@ import Foundation
 /// Where the shell writes: stdout for results, stderr for errors and status, with terminal facts.
 ///
 /// stdout is buffered and flushed before input is read and at exit, so a 2000-call script
-/// does not make 2000 write calls for its output.
-@MainActor
-public final class ShellIO {
+/// does not make 2000 write calls for its output. A lock keeps writes whole and in order when
+/// they come from reactor stores, which echo state from their own executors.
+public final class ShellIO: @unchecked Sendable {
     /// True when stdout is a terminal: pretty, coloured JSON and status lines on stderr.
     public let stdoutIsTerminal: Bool
     /// True when stderr is a terminal: the loading spinner may draw.
     public let stderrIsTerminal: Bool
     private var buffer: [UInt8] = []
+    private let lock = NSLock()
     /// Captures output instead of writing it, for tests of the interpreter.
-    private let capture: ((String, Bool) -> Void)?
+    private let capture: (@Sendable (String, Bool) -> Void)?
 
     public init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,
-                capture: ((String, Bool) -> Void)? = nil) {
+                capture: (@Sendable (String, Bool) -> Void)? = nil) {
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.capture = capture
@@ -24,27 +25,35 @@ public final class ShellIO {
 
     /// Writes to stdout (buffered).
     public func out(_ text: String) {
-        if let capture { capture(text, false); return }
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+        out(bytes: text.utf8)
     }
 
     /// Writes raw bytes to stdout (buffered).
     public func out(bytes: some Collection<UInt8>) {
+        lock.lock()
+        defer { lock.unlock() }
         if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
         buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flushLocked() }
     }
 
     /// Writes to stderr at once, after flushing stdout so the two keep their order at a terminal.
     public func err(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
         if let capture { capture(text, true); return }
-        flush()
+        flushLocked()
         Self.writeAll(STDERR_FILENO, Array(text.utf8))
     }
 
     /// Sends buffered stdout to the file descriptor.
     public func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        flushLocked()
+    }
+
+    private func flushLocked() {
         guard !buffer.isEmpty else { return }
         Self.writeAll(STDOUT_FILENO, buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -53,8 +62,9 @@ public final class ShellIO {
     nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
+            guard let base = raw.baseAddress else { return }
             while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let written = write(fd, base + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return

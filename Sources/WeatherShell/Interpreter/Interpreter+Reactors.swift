@@ -1,0 +1,157 @@
+import Targets
+
+/// What an action of a declared reactor is doing: where its `emit`s go.
+struct ActionContext {
+    var emit: @Sendable (DeclaredReactor.Mutation) async -> Void
+    /// The reactor's state fields: an `emit` may set only these.
+    var fieldNames: [String]
+}
+
+extension Interpreter {
+    /// The shell reactor for a command name: a declared one, or a built-in made on first use.
+    func shellReactor(named name: String) -> ShellReactor? {
+        if let reactor = reactors[name] { return reactor }
+        let made: ShellReactor? = switch name {
+        case "counter": CounterCommand(interpreter: self)
+        case "weather": WeatherCommand(interpreter: self)
+        default: nil
+        }
+        if let made { addReactor(made) }
+        return made
+    }
+
+    func addReactor(_ reactor: ShellReactor) {
+        if reactors[reactor.name] == nil { reactorOrder.append(reactor.name) }
+        reactors[reactor.name] = reactor
+    }
+
+    /// `NAME ACTION [ARGS]`.
+    func runReactor(_ reactor: ShellReactor, _ arguments: [Word], command: Word) async throws {
+        let texts = try arguments.map { try expand($0).text }
+        do {
+            try await reactor.run(texts, words: [command] + arguments, interpreter: self)
+        } catch let error as Diagnostic {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw failure(mask("\(error)"), at: command.span)
+        }
+    }
+
+    func reactorUsage(_ reactor: ShellReactor, words: [Word]) -> Diagnostic {
+        let given = words.dropFirst().first
+        var notes: [String] = []
+        if let text = given?.literal, let guess = Suggestion.closest(to: text, in: reactor.actionNames) {
+            notes.append("did you mean '\(guess)'?")
+        }
+        notes.append("actions: \(reactor.actionNames.joined(separator: ", "))")
+        let message = given.map { "unknown action '\(($0.literal ?? "").shortened())' for '\(reactor.name)'" } ?? "'\(reactor.name)' needs an action"
+        return failure(message, at: (given ?? words.first)?.span, notes: notes)
+    }
+
+    /// `state [REACTOR]`: the current state, one echo line per reactor.
+    func printState(_ arguments: [Word]) async throws {
+        let names: [String]
+        if let word = arguments.first {
+            let name = try expand(word).text
+            guard shellReactor(named: name) != nil else {
+                var notes: [String] = []
+                if let guess = Suggestion.closest(to: name, in: reactorOrder + ["counter", "weather"]) { notes.append("did you mean '\(guess)'?") }
+                throw failure("no reactor named '\(name.shortened())'", at: word.span, notes: notes)
+            }
+            names = [name]
+        } else {
+            names = reactorOrder
+        }
+        let style = EchoStyle(mode: echoStyle.value.mode == .json ? .json : .line, color: false)
+        for name in names {
+            guard let reactor = reactors[name] else { continue }
+            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(line + "\n") }
+        }
+    }
+
+    /// `reactor NAME { ... }`: declares (or replaces) a reactor whose actions become commands.
+    func declareReactor(_ declaration: ReactorDeclaration) throws {
+        guard let name = declaration.name.literal else { return }
+        if CommandCatalog.names.contains(name) {
+            throw failure("'\(name)' is a command; a reactor needs another name", at: declaration.name.span)
+        }
+        var initial: [(name: String, value: EchoValue)] = []
+        for field in declaration.state {
+            let text = try expand(field.initial).text
+            initial.append((field.name.literal ?? "", EchoValue.parse(text, quoted: field.initial.isQuoted)))
+        }
+        addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, interpreter: self))
+    }
+
+    /// Runs one action of a declared reactor: its parameters become variables, a failing
+    /// statement ends the body, and the `catch` block runs with `$error` set.
+    func perform(_ action: DeclaredReactor.Action, of declaration: ReactorDeclaration,
+                 emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws {
+        guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return }
+        let saved = (currentFile, actionContext, options.output)
+        let names = body.parameters.compactMap(\.literal) + ["error"]
+        let shadowed = names.map { variables[$0] }
+        currentFile = declaration.file
+        actionContext = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
+        options.output = .quiet
+        defer {
+            (currentFile, actionContext, options.output) = saved
+            for (name, old) in zip(names, shadowed) { variables[name] = old }
+        }
+        for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
+            variables[parameter] = Variable(value: value, isSecret: false)
+        }
+        do {
+            for statement in body.body { try await execute(statement) }
+        } catch let error as Diagnostic {
+            guard let catchBody = body.catchBody else { throw error }
+            variables["error"] = Variable(value: mask(error.message), isSecret: false)
+            for statement in catchBody { try await execute(statement) }
+        }
+    }
+
+    /// `emit a = x, b = y`: one mutation, one reduce, one echo.
+    func emit(_ assignments: [FieldAssignment]) async throws {
+        guard let context = actionContext else {
+            throw failure("'emit' runs only inside a reactor action", at: assignments.first?.name.span)
+        }
+        var fields: [(name: String, value: EchoValue)] = []
+        for assignment in assignments {
+            let name = assignment.name.literal ?? ""
+            guard context.fieldNames.contains(name) else {
+                var notes: [String] = []
+                if let guess = Suggestion.closest(to: name, in: context.fieldNames) { notes.append("did you mean '\(guess)'?") }
+                notes.append("state fields: \(context.fieldNames.joined(separator: ", "))")
+                throw failure("the reactor has no state field '\(name)'", at: assignment.name.span, notes: notes)
+            }
+            fields.append((name, try echoValue(assignment.value)))
+        }
+        await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: EmitAcknowledgement()))
+    }
+}
+
+extension Interpreter {
+    /// A value for a state field: a query keeps its JSON type, a word is read as the language writes it.
+    func echoValue(_ value: ValueExpression) throws -> EchoValue {
+        switch value {
+        case .query(let query):
+            let (found, missing) = try lookUp(query)
+            guard let found else {
+                throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span, notes: [missing])
+            }
+            switch found {
+            case .null: return .none
+            case .bool(let flag): return .bool(flag)
+            case .number(let literal): return Double(literal).map(EchoValue.number) ?? .text(literal)
+            case .string(let text): return .text(text)
+            case .array, .object: return .text(found.compactText)
+            }
+        case .word(let word):
+            return EchoValue.parse(try expand(word).text, quoted: word.isQuoted || !word.variableNames.isEmpty)
+        case .env:
+            return .text(try evaluate(value).text)
+        }
+    }
+}

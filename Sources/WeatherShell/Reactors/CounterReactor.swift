@@ -1,0 +1,63 @@
+import Reactor
+
+/// The seed's counter: each action turns loading on, changes the value after a delay, and
+/// turns loading off, so three reduces and three echoed lines.
+struct CounterReactor: Reactor {
+    enum Action: Sendable { case increase, decrease }
+    enum Mutation: Sendable { case setLoading(Bool), change(Int) }
+    struct State: EchoableState, Equatable {
+        var value = 0
+        var loading = false
+        var echoFields: [(name: String, value: EchoValue)] { [("value", .number(Double(value))), ("loading", .bool(loading))] }
+    }
+
+    /// The pause before the value changes (`set counter-delay`), read at each action.
+    let delay: SharedValue<Duration>
+
+    var initialState: State { State() }
+
+    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+        .emitting { emit in
+            emit.yield(.setLoading(true))
+            try await _Concurrency.Task.sleep(for: delay.value)
+            emit.yield(.change(action == .increase ? 1 : -1))
+            emit.yield(.setLoading(false))
+        }
+    }
+
+    func reduce(state: State, mutation: Mutation) -> State {
+        var state = state
+        switch mutation {
+        case .setLoading(let loading): state.loading = loading
+        case .change(let step): state.value += step
+        }
+        return state
+    }
+}
+
+/// `counter increase | decrease`.
+@MainActor
+final class CounterCommand: ShellReactor {
+    let name = "counter"
+    let actionNames = ["increase", "decrease"]
+    private let delay: SharedValue<Duration>
+    private let store: EchoingStore<CounterReactor>
+
+    init(interpreter: Interpreter) {
+        delay = SharedValue(interpreter.options.counterDelay)
+        store = EchoingStore(reactor: CounterReactor(delay: delay), echo: StateEcho(name: name, io: interpreter.io, style: interpreter.echoStyle))
+    }
+
+    func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
+
+    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws {
+        let action: CounterReactor.Action
+        switch arguments.first {
+        case "increase" where arguments.count == 1: action = .increase
+        case "decrease" where arguments.count == 1: action = .decrease
+        default: throw interpreter.reactorUsage(self, words: words)
+        }
+        delay.value = interpreter.options.counterDelay
+        try await store.send(action)
+    }
+}

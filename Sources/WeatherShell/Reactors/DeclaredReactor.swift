@@ -1,0 +1,84 @@
+import Reactor
+
+/// A reactor declared in the language: its state is named fields, an action runs statements,
+/// and each `emit` is one mutation that sets some fields.
+struct DeclaredReactor: Reactor {
+    struct Action: Sendable {
+        var name: String
+        var arguments: [String]
+    }
+    struct Mutation: Sendable {
+        var fields: [(name: String, value: EchoValue)]
+        var acknowledgement: EmitAcknowledgement
+    }
+    struct State: EchoableState {
+        var echoFields: [(name: String, value: EchoValue)]
+    }
+    /// Runs an action's statements; `emit` hands each mutation to the store and waits for its reduce.
+    typealias Perform = @Sendable (_ action: Action, _ emit: @escaping @Sendable (Mutation) async -> Void) async throws -> Void
+
+    let initialState: State
+    let perform: Perform
+
+    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+        .emitting { continuation in
+            try await perform(action) { mutation in
+                continuation.yield(mutation)
+                await mutation.acknowledgement.wait()
+            }
+        }
+    }
+
+    func reduce(state: State, mutation: Mutation) -> State {
+        var state = state
+        for field in mutation.fields {
+            if let index = state.echoFields.firstIndex(where: { $0.name == field.name }) {
+                state.echoFields[index].value = field.value
+            }
+        }
+        return state
+    }
+}
+
+/// `NAME ACTION [ARGS]` for a declared reactor.
+@MainActor
+final class DeclaredReactorCommand: ShellReactor {
+    let name: String
+    let declaration: ReactorDeclaration
+    private let store: EchoingStore<DeclaredReactor>
+    private var acknowledging = false
+
+    var actionNames: [String] { declaration.actions.compactMap(\.name.literal) }
+
+    init(declaration: ReactorDeclaration, initial: [(name: String, value: EchoValue)], interpreter: Interpreter) {
+        let name = declaration.name.literal ?? ""
+        self.name = name
+        self.declaration = declaration
+        let reactor = DeclaredReactor(initialState: .init(echoFields: initial)) { [weak interpreter] action, emit in
+            guard let interpreter else { return }
+            try await interpreter.perform(action, of: declaration, emit: emit)
+        }
+        store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, io: interpreter.io, style: interpreter.echoStyle))
+    }
+
+    func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
+
+    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws {
+        guard let actionName = arguments.first, let action = declaration.actions.first(where: { $0.name.literal == actionName }) else {
+            throw interpreter.reactorUsage(self, words: words)
+        }
+        let given = Array(arguments.dropFirst())
+        guard given.count == action.parameters.count else {
+            let parameters = action.parameters.compactMap(\.literal)
+            throw interpreter.failure("'\(name) \(actionName)' takes \(parameters.isEmpty ? "no arguments" : parameters.joined(separator: " "))",
+                                      at: words.first?.span, notes: ["usage: \(name) \(actionName)\(parameters.map { " " + $0.uppercased() }.joined())"])
+        }
+        if !acknowledging {
+            acknowledging = true
+            // After the echo's observer, so an emit resumes only once its line is written.
+            await store.prepare()
+            _ = await store.store.observe { _, mutation in mutation.acknowledgement.acknowledge() }
+        }
+        try await store.send(.init(name: actionName, arguments: given))
+    }
+}

@@ -1,0 +1,99 @@
+/// One field of a reactor's state as it is echoed: `name=value` in declaration order.
+public enum EchoValue: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    case bool(Bool)
+    case none
+
+    /// As the echo line writes it: strings quoted, numbers bare (no trailing .0), `none` as null.
+    var lineText: String {
+        switch self {
+        case .text(let text): Self.quoted(text)
+        case .number(let number): Self.format(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .none: "null"
+        }
+    }
+
+    /// As JSON.
+    var jsonText: String {
+        switch self {
+        case .text(let text): Self.quoted(text)
+        case .number(let number): Self.format(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .none: "null"
+        }
+    }
+
+    /// The value as a variable or query would hold it.
+    var plainText: String {
+        switch self {
+        case .text(let text): text
+        case .number(let number): Self.format(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .none: ""
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+        return String(number)
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A value written in the language (`false`, `12`, `"text"`) as an echo value.
+    static func parse(_ text: String, quoted: Bool) -> EchoValue {
+        if !quoted {
+            if text == "true" { return .bool(true) }
+            if text == "false" { return .bool(false) }
+            if text == "null" { return .none }
+            if let number = Double(text), number.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "." }) ?? false {
+                return .number(number)
+            }
+        }
+        return .text(text)
+    }
+}
+
+/// A state that can be echoed: its fields in declaration order.
+public protocol EchoableState: Sendable {
+    var echoFields: [(name: String, value: EchoValue)] { get }
+}
+
+/// How echo lines look: `set echo line|json|off`, and colour for changed fields.
+struct EchoStyle: Sendable {
+    var mode: ShellOptions.Echo
+    var color: Bool
+
+    /// `NAME | a=1 b="x"`, changed fields in bold yellow at a terminal; or one JSON object.
+    func render(reactor: String, fields: [(name: String, value: EchoValue)], previous: [(name: String, value: EchoValue)]?) -> String? {
+        switch mode {
+        case .off:
+            return nil
+        case .json:
+            let members = fields.map { "\(EchoValue.quoted($0.name)):\($0.value.jsonText)" }.joined(separator: ",")
+            return "{\(EchoValue.quoted(reactor)):{\(members)}}"
+        case .line:
+            let parts = fields.enumerated().map { index, field -> String in
+                let text = "\(field.name)=\(field.value.lineText)"
+                let changed = previous.map { index < $0.count && $0[index].value != field.value } ?? false
+                return color && changed ? "\u{1B}[1;33m\(text)\u{1B}[0m" : text
+            }
+            return "\(reactor) | \(parts.joined(separator: " "))"
+        }
+    }
+}

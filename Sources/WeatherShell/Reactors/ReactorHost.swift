@@ -1,0 +1,83 @@
+import Reactor
+import Synchronization
+
+/// A reactor the shell runs as a command: `NAME ACTION [ARGS]`, its state echoed after every reduce.
+@MainActor
+protocol ShellReactor: AnyObject {
+    var name: String { get }
+    /// Action names, for completion and errors.
+    var actionNames: [String] { get }
+    /// The current state's fields.
+    func currentFields() async -> [(name: String, value: EchoValue)]
+    /// Runs the command's action; `arguments` are the expanded words after the reactor's name.
+    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws
+}
+
+/// Echoes every state a store publishes, in order, as one line on stdout.
+///
+/// The store calls the observer on its own executor right after each reduce, so the line is
+/// written there, synchronously: no echo can overtake another or the action's end.
+final class StateEcho: Sendable {
+    private let name: String
+    private let io: ShellIO
+    /// Shared by all reactors of a session: `set echo` and `set color` change it.
+    private let style: SharedValue<EchoStyle>
+    private let previous = Mutex<[(name: String, value: EchoValue)]?>(nil)
+
+    init(name: String, io: ShellIO, style: SharedValue<EchoStyle>) {
+        self.name = name
+        self.io = io
+        self.style = style
+    }
+
+    func echo(_ fields: [(name: String, value: EchoValue)]) {
+        let before = previous.withLock { old in
+            defer { old = fields }
+            return old
+        }
+        if let line = style.value.render(reactor: name, fields: fields, previous: before) {
+            io.out(line + "\n")
+        }
+    }
+
+    /// Sets the baseline for change highlighting without printing.
+    func seed(_ fields: [(name: String, value: EchoValue)]) {
+        previous.withLock { $0 = fields }
+    }
+}
+
+extension Store where R.State: EchoableState {
+    /// Echoes every new state through `echo`.
+    func attach(_ echo: StateEcho) {
+        echo.seed(currentState.echoFields)
+        _ = observe { state, _ in echo.echo(state.echoFields) }
+    }
+}
+
+/// A store with its echo attached before the first action is sent.
+actor EchoingStore<R: Reactor> where R.State: EchoableState {
+    let store: Store<R>
+    private let echo: StateEcho
+    private var attached = false
+
+    init(reactor: R, echo: StateEcho) {
+        store = Store(reactor: reactor)
+        self.echo = echo
+    }
+
+    /// Attaches the echo (once); observers added after this run after the echo.
+    func prepare() async {
+        guard !attached else { return }
+        attached = true
+        await store.attach(echo)
+    }
+
+    func send(_ action: R.Action, cancelsInFlight: Bool = false) async throws {
+        await prepare()
+        try await store.send(action, cancelsInFlight: cancelsInFlight)
+    }
+
+    var fields: [(name: String, value: EchoValue)] {
+        get async { await store.currentState.echoFields }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Targets
+
+/// `weather current [CITY | LAT LON]`, `weather forecast [HOURS]`, `weather use SOURCE`, `weather`.
+@MainActor
+final class WeatherCommand: ShellReactor {
+    let name = "weather"
+    let actionNames = ["current", "forecast", "use"]
+    private let fahrenheit: SharedValue<Bool>
+    private let store: EchoingStore<WeatherReactor>
+
+    init(interpreter: Interpreter) {
+        fahrenheit = SharedValue(interpreter.options.units == .fahrenheit)
+        let service = WeatherService(call: { [weak interpreter] target, arguments in
+            guard let interpreter else { throw CancellationError() }
+            return try await interpreter.callForReactor(target, arguments)
+        }, fahrenheit: fahrenheit)
+        store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, io: interpreter.io, style: interpreter.echoStyle))
+    }
+
+    func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
+
+    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws {
+        fahrenheit.value = interpreter.options.units == .fahrenheit
+        let state = await store.store.currentState
+        guard let actionName = arguments.first else {
+            try await interpreter.printState([words[0]])
+            return
+        }
+        let rest = Array(arguments.dropFirst())
+        let action: WeatherReactor.Action
+        switch actionName {
+        case "current":
+            let query: PlaceQuery
+            if rest.isEmpty {
+                query = .place(state.place)
+            } else if rest.count == 2, let lat = Double(rest[0]), let lon = Double(rest[1]) {
+                guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                    throw interpreter.failure("a coordinate is LAT LON with -90 <= LAT <= 90 and -180 <= LON <= 180", at: words[2].span)
+                }
+                query = .place(Place(name: "", latitude: lat, longitude: lon))
+            } else {
+                query = .city(rest.joined(separator: " "))
+            }
+            action = .current(place: query, source: state.source)
+        case "forecast":
+            guard rest.count <= 1, let hours = rest.isEmpty ? 4 : Int(rest[0]), (0...48).contains(hours) else {
+                throw interpreter.failure("usage: weather forecast [HOURS], with HOURS from 0 to 48", at: (words.count > 2 ? words[2] : words[1]).span)
+            }
+            action = .forecast(hours: hours, place: state.place, source: state.source)
+        case "use":
+            guard rest.count == 1, let source = WeatherSource(rawValue: rest[0]) else {
+                throw interpreter.failure("usage: weather use open-meteo|openweathermap", at: (words.count > 2 ? words[2] : words[1]).span,
+                                          notes: WeatherSource.allCases.map(\.rawValue).filter { Suggestion.editDistance(Array($0), Array(rest.first ?? "")) <= 3 }.map { "did you mean '\($0)'?" })
+            }
+            try await interpreter.ensureTargets(for: source, at: words[2].span)
+            action = .use(source)
+        default:
+            throw interpreter.reactorUsage(self, words: words)
+        }
+        if case .use = action {} else { try await interpreter.ensureTargets(for: state.source, at: words[1].span) }
+        do {
+            try await store.send(action, cancelsInFlight: true)
+        } catch let error as WeatherError {
+            throw interpreter.failure("weather \(actionName): \(interpreter.mask(error.description))", at: words[1].span)
+        }
+    }
+}
+
+extension Interpreter {
+    /// Loads the pack of `source` when any target the weather commands call is missing.
+    func ensureTargets(for source: WeatherSource, at span: SourceSpan) async throws {
+        guard source.targetNames.contains(where: { targets[$0] == nil }) else { return }
+        let previous = options.bail
+        defer { options.bail = previous }
+        let word = Word(parts: [WordPart(content: .literal(source.rawValue), quoted: false, span: span)], span: span)
+        try await usePack(word)
+    }
+
+    /// Calls a target for a reactor: the body becomes the last response; errors become messages.
+    func callForReactor(_ name: String, _ arguments: CallArguments) async throws -> JSONValue {
+        guard let declared = targets[name] else { throw WeatherError(description: "no target '\(name)': declare it or 'use' its pack") }
+        let target = try compiledTarget(declared)
+        let response: Response
+        do {
+            response = try await provider().request(target, arguments: arguments)
+        } catch {
+            if error.isCancelled { throw CancellationError() }
+            if let response = error.response { lastResponse = LastResponse(response) }
+            throw WeatherError(description: redaction.mask(error.description))
+        }
+        let last = LastResponse(response)
+        lastResponse = last
+        do {
+            return try last.json()
+        } catch {
+            throw WeatherError(description: redaction.mask(error.description))
+        }
+    }
+}

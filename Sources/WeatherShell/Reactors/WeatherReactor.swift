@@ -1,0 +1,165 @@
+import Reactor
+
+/// The weather commands' reactor (the seed's MainReactor, grown up): current readings and a
+/// reading some hours ahead, for a place, from Open-Meteo or OpenWeatherMap.
+struct WeatherReactor: Reactor {
+    enum Action: Sendable {
+        case current(place: PlaceQuery, source: WeatherSource)
+        case forecast(hours: Int, place: Place, source: WeatherSource)
+        case use(WeatherSource)
+    }
+    enum Mutation: Sendable {
+        case setLoading(Bool)
+        case setCurrent(CurrentReading)
+        case setForecast(ForecastReading)
+        case setSource(WeatherSource)
+        /// The action failed: the error is shown and loading ends.
+        case fail(String)
+    }
+    struct State: EchoableState, Equatable {
+        var view = "none"
+        var place = Place.default
+        var temperature: Double?
+        var minimum: Double?
+        var maximum: Double?
+        var time = ""
+        var forecastTime = ""
+        var unit = "°C"
+        var source = WeatherSource.openMeteo
+        var loading = false
+        var error = ""
+
+        var echoFields: [(name: String, value: EchoValue)] {
+            [("view", .text(view)), ("place", .text(place.label)),
+             ("temperature", temperature.map(EchoValue.number) ?? .none),
+             ("min", minimum.map(EchoValue.number) ?? .none), ("max", maximum.map(EchoValue.number) ?? .none),
+             ("time", .text(time)), ("forecast_time", .text(forecastTime)), ("unit", .text(unit)),
+             ("source", .text(source.rawValue)), ("loading", .bool(loading)), ("error", .text(error))]
+        }
+    }
+
+    let service: WeatherService
+    var initialState: State { State() }
+
+    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+        .emitting { emit in
+            switch action {
+            case .use(let source):
+                emit.yield(.setSource(source))
+                return
+            case .current(let query, let source):
+                emit.yield(.setLoading(true))
+                do {
+                    emit.yield(.setCurrent(try await service.current(query, source: source)))
+                } catch {
+                    try await fail(error, emit)
+                }
+            case .forecast(let hours, let place, let source):
+                emit.yield(.setLoading(true))
+                do {
+                    emit.yield(.setForecast(try await service.forecast(hours: hours, at: place, source: source)))
+                } catch {
+                    try await fail(error, emit)
+                }
+            }
+            emit.yield(.setLoading(false))
+        }
+    }
+
+    /// Shows the error in the state, then ends the action with it (a script then fails).
+    private func fail(_ error: any Error, _ emit: AsyncThrowingStream<Mutation, any Error>.Continuation) async throws -> Never {
+        if error is CancellationError { throw error }
+        emit.yield(.fail(String(describing: error)))
+        throw error
+    }
+
+    func reduce(state: State, mutation: Mutation) -> State {
+        var state = state
+        switch mutation {
+        case .setLoading(let loading):
+            state.loading = loading
+            if loading { state.error = "" }
+        case .setCurrent(let reading):
+            state.view = "current"
+            state.place = reading.place
+            state.temperature = reading.temperature
+            state.minimum = reading.minimum
+            state.maximum = reading.maximum
+            state.time = reading.time
+            state.forecastTime = ""
+            state.unit = reading.unit
+        case .setForecast(let reading):
+            state.view = "forecast"
+            state.place = reading.place
+            state.temperature = reading.temperature
+            state.time = reading.time
+            state.forecastTime = reading.forecastTime
+            state.unit = reading.unit
+        case .setSource(let source):
+            state.source = source
+        case .fail(let message):
+            state.error = message
+            state.loading = false
+        }
+        return state
+    }
+
+    func cancellationKey(for action: Action) -> String? {
+        switch action {
+        case .current: "current"
+        case .forecast: "forecast"
+        case .use: nil
+        }
+    }
+}
+
+/// Which API answers the weather commands.
+enum WeatherSource: String, Sendable, CaseIterable {
+    case openMeteo = "open-meteo"
+    case openWeatherMap = "openweathermap"
+
+    /// The targets the commands call, all loaded by `use` of the pack of the same name.
+    var targetNames: [String] {
+        switch self {
+        case .openMeteo: ["current", "hourly", "geocode"]
+        case .openWeatherMap: ["weather", "forecast", "geocode"]
+        }
+    }
+}
+
+/// Where the weather is read.
+struct Place: Sendable, Equatable {
+    var name: String
+    var latitude: Double
+    var longitude: Double
+
+    static let `default` = Place(name: "", latitude: 37.27, longitude: 127.11)
+
+    var label: String {
+        let coordinate = "\(EchoValue.format(latitude)),\(EchoValue.format(longitude))"
+        return name.isEmpty ? coordinate : name
+    }
+}
+
+/// `weather current` with a city to geocode, a coordinate, or the place already in the state.
+enum PlaceQuery: Sendable {
+    case city(String)
+    case place(Place)
+}
+
+struct CurrentReading: Sendable, Equatable {
+    var place: Place
+    var temperature: Double
+    var minimum: Double?
+    var maximum: Double?
+    var time: String
+    var unit: String
+}
+
+struct ForecastReading: Sendable, Equatable {
+    var place: Place
+    var temperature: Double
+    var time: String
+    var forecastTime: String
+    var unit: String
+}

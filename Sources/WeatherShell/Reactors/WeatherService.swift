@@ -1,0 +1,167 @@
+import Foundation
+import Targets
+
+/// A weather command's failure, as shown in the state's `error` field.
+struct WeatherError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Reads weather through the session's targets, by name, so that a user who redeclares
+/// `target current` points the weather commands elsewhere without recompiling.
+struct WeatherService: Sendable {
+    /// Calls a target and returns its body as JSON (supplied by the interpreter).
+    typealias Call = @Sendable (_ target: String, _ arguments: CallArguments) async throws -> JSONValue
+
+    let call: Call
+    /// `set units`: read at each action.
+    let fahrenheit: SharedValue<Bool>
+
+    func current(_ query: PlaceQuery, source: WeatherSource) async throws -> CurrentReading {
+        let place = try await resolve(query)
+        let json = try await call(source == .openMeteo ? "current" : "weather", arguments(for: place, source: source))
+        switch source {
+        case .openMeteo:
+            let temperature = try number(json, ["current", "temperature_2m"]) ?? number(json, ["current_weather", "temperature"])
+            guard let temperature else { throw WeatherError(description: "the answer has no current temperature (.current.temperature_2m)") }
+            return CurrentReading(place: place, temperature: temperature,
+                                  minimum: try number(json, ["daily", "temperature_2m_min", 0]), maximum: try number(json, ["daily", "temperature_2m_max", 0]),
+                                  time: text(json, ["current", "time"]) ?? text(json, ["current_weather", "time"]) ?? "",
+                                  unit: text(json, ["current_units", "temperature_2m"]) ?? unit)
+        case .openWeatherMap:
+            guard let temperature = try number(json, ["main", "temp"]) else {
+                throw WeatherError(description: "the answer has no temperature (.main.temp)")
+            }
+            let named = place.name.isEmpty ? Place(name: text(json, ["name"]) ?? "", latitude: place.latitude, longitude: place.longitude) : place
+            return CurrentReading(place: named, temperature: temperature, minimum: try number(json, ["main", "temp_min"]),
+                                  maximum: try number(json, ["main", "temp_max"]), time: Self.localTime(json), unit: unit)
+        }
+    }
+
+    func forecast(hours: Int, at place: Place, source: WeatherSource) async throws -> ForecastReading {
+        switch source {
+        case .openMeteo:
+            let json = try await call("hourly", arguments(for: place, source: source))
+            guard let now = text(json, ["current", "time"]) ?? text(json, ["current_weather", "time"]),
+                  let target = LocalTime.nearestHour(LocalTime.adding(hours: hours, to: now)),
+                  case .array(let times)? = json["hourly"]?["time"], case .array(let temperatures)? = json["hourly"]?["temperature_2m"] else {
+                throw WeatherError(description: "the answer has no hourly temperatures (.hourly.time, .hourly.temperature_2m)")
+            }
+            guard let index = times.firstIndex(where: { ($0.string ?? "") >= target }), index < temperatures.count,
+                  let temperature = temperatures[index].double else {
+                throw WeatherError(description: "no hourly temperature \(hours) hours after \(now)")
+            }
+            return ForecastReading(place: place, temperature: temperature, time: now, forecastTime: times[index].string ?? target,
+                                   unit: text(json, ["hourly_units", "temperature_2m"]) ?? unit)
+        case .openWeatherMap:
+            let current = try await call("weather", arguments(for: place, source: source))
+            let json = try await call("forecast", arguments(for: place, source: source))
+            guard let now = try number(current, ["dt"]), case .array(let entries)? = json["list"], !entries.isEmpty else {
+                throw WeatherError(description: "the answer has no forecast list (.list)")
+            }
+            let wanted = now + Double(hours * 3600)
+            let best = entries.min { abs(($0["dt"]?.double ?? 0) - wanted) < abs(($1["dt"]?.double ?? 0) - wanted) }
+            guard let best, let temperature = best["main"]?["temp"]?.double else {
+                throw WeatherError(description: "the forecast has no temperature (.list[].main.temp)")
+            }
+            let offset = json["city"]?["timezone"]?.double ?? current["timezone"]?.double ?? 0
+            return ForecastReading(place: place, temperature: temperature, time: Self.localTime(current),
+                                   forecastTime: LocalTime.format(unix: best["dt"]?.double ?? 0, offset: offset), unit: unit)
+        }
+    }
+
+    /// Geocodes a city name with the `geocode` target (Open-Meteo's geocoding API).
+    private func resolve(_ query: PlaceQuery) async throws -> Place {
+        switch query {
+        case .place(let place): return place
+        case .city(let name):
+            var arguments = CallArguments()
+            arguments.values.append(("name", .text(name)))
+            let json = try await call("geocode", arguments)
+            guard let first = json["results"]?[0], let latitude = first["latitude"]?.double, let longitude = first["longitude"]?.double else {
+                throw WeatherError(description: "no place named '\(name)'")
+            }
+            return Place(name: first["name"]?.string ?? name, latitude: latitude, longitude: longitude)
+        }
+    }
+
+    private var unit: String { fahrenheit.value ? "°F" : "°C" }
+
+    private func arguments(for place: Place, source: WeatherSource) -> CallArguments {
+        var arguments = CallArguments()
+        let (lat, lon) = source == .openMeteo ? ("latitude", "longitude") : ("lat", "lon")
+        arguments.values.append((lat, .text(EchoValue.format(place.latitude))))
+        arguments.values.append((lon, .text(EchoValue.format(place.longitude))))
+        if fahrenheit.value {
+            arguments.values.append(source == .openMeteo ? ("temperature_unit", .text("fahrenheit")) : ("units", .text("imperial")))
+        }
+        return arguments
+    }
+
+    private enum Step { case key(String), index(Int) }
+
+    /// A number at a path; nil when absent; an error when present but not a number.
+    private func number(_ json: JSONValue, _ path: [any Sendable]) throws -> Double? {
+        guard let value = walk(json, path) else { return nil }
+        guard let number = value.double else { throw WeatherError(description: "expected a number at \(describe(path))") }
+        return number
+    }
+
+    private func text(_ json: JSONValue, _ path: [any Sendable]) -> String? {
+        walk(json, path)?.string
+    }
+
+    private func walk(_ json: JSONValue, _ path: [any Sendable]) -> JSONValue? {
+        var current: JSONValue? = json
+        for step in path {
+            if let key = step as? String { current = current?[key] } else if let index = step as? Int { current = current?[index] }
+        }
+        if case .null? = current { return nil }
+        return current
+    }
+
+    private func describe(_ path: [any Sendable]) -> String {
+        path.map { ($0 as? Int).map { "[\($0)]" } ?? ".\($0)" }.joined()
+    }
+
+    /// OpenWeatherMap's `dt` in the place's own time, as Open-Meteo writes times.
+    static func localTime(_ json: JSONValue) -> String {
+        guard let dt = json["dt"]?.double else { return "" }
+        return LocalTime.format(unix: dt, offset: json["timezone"]?.double ?? 0)
+    }
+}
+
+/// Local times written as `2026-11-21T09:45`, with no zone, as Open-Meteo sends them.
+enum LocalTime {
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar
+    }()
+
+    static func parse(_ text: String) -> Date? {
+        let parts = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == ":" }).compactMap { Int($0) }
+        guard parts.count >= 4 else { return nil }
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts.count > 4 ? parts[4] : 0))
+    }
+
+    static func format(_ date: Date) -> String {
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute))"
+    }
+
+    static func format(unix: Double, offset: Double) -> String {
+        format(Date(timeIntervalSince1970: unix + offset))
+    }
+
+    static func adding(hours: Int, to text: String) -> Date? {
+        parse(text).map { $0.addingTimeInterval(Double(hours) * 3600) }
+    }
+
+    /// The whole hour nearest to `date`, formatted.
+    static func nearestHour(_ date: Date?) -> String? {
+        guard let date else { return nil }
+        let seconds = (date.timeIntervalSince1970 / 3600).rounded() * 3600
+        return format(Date(timeIntervalSince1970: seconds))
+    }
+}
