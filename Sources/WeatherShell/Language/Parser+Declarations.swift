@@ -139,7 +139,12 @@ extension Parser {
                     state.append(.init(name: field.name, initial: initial))
                 }
             case "action":
-                actions.append(try actionDeclaration(statement))
+                let action = try actionDeclaration(statement)
+                if let field = action.unlessField, !state.contains(where: { $0.name.literal == field.literal }) {
+                    throw error("'unless' names a state field, and '\(field.literal ?? "")' is not one", field.span,
+                                notes: ["declare 'state' before the actions; fields: \(state.compactMap(\.name.literal).joined(separator: ", "))"])
+                }
+                actions.append(action)
             default:
                 throw error("a reactor holds 'state' and 'action' declarations", keyword.span,
                             notes: ["found '\(keyword.literal ?? "")'"])
@@ -155,7 +160,16 @@ extension Parser {
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isTargetName(text) else { throw error("an action name is letters, digits, '_' and '-'", name.span) }
-        let parameters = Array(raw.words.dropFirst(2))
+        var parameters = Array(raw.words.dropFirst(2))
+        var unlessField: Word?
+        if let unless = parameters.firstIndex(where: { $0.bare == "unless" }) {
+            guard unless == parameters.count - 2 else {
+                throw error("expected 'unless FIELD' at the end, before '{'", parameters[unless].span,
+                            notes: ["example: action refresh unless loading { ... }"])
+            }
+            unlessField = parameters[unless + 1]
+            parameters.removeSubrange(unless...)
+        }
         for parameter in parameters where !(parameter.bare.map(Self.isName) ?? false) {
             throw error("an action parameter is a variable name", parameter.span)
         }
@@ -167,7 +181,7 @@ extension Parser {
             for inner in catchBlock.statements { statements.append(try statement(inner, context: .action)) }
             catchBody = statements
         }
-        return .init(name: name, parameters: parameters, body: body, catchBody: catchBody)
+        return .init(name: name, parameters: parameters, unlessField: unlessField, body: body, catchBody: catchBody)
     }
 
     /// `a = x, b = y`: a trailing comma on a value separates fields.

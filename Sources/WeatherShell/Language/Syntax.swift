@@ -116,6 +116,8 @@ public struct ReactorDeclaration: Sendable {
     public struct Action: Sendable {
         public var name: Word
         public var parameters: [Word]
+        /// `unless FIELD`: the action does nothing while that state field is true.
+        public var unlessField: Word?
         public var body: [Statement]
         public var catchBody: [Statement]?
     }

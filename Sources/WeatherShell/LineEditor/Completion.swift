@@ -98,7 +98,7 @@ extension Interpreter {
 
     /// Command names offered at the start of a statement.
     func commandNames() -> [String] {
-        CommandCatalog.names.sorted()
+        Set(CommandCatalog.names + reactorOrder).sorted()
     }
 
     /// Completions after the first word of other commands.
@@ -112,6 +112,12 @@ extension Interpreter {
             return target.parameters.map(\.name).filter { !given.contains($0) }.map { $0 + "=" }
         case "show" where previous.count == 2:
             return ["--curl"]
+        case "weather" where previous.count == 2 && previous[1] == "use":
+            return WeatherSource.allCases.map(\.rawValue)
+        case "state" where previous.count == 1:
+            return Set(reactorOrder + ["counter", "weather"]).sorted()
+        case let name where previous.count == 1 && (reactors[name] != nil || name == "weather" || name == "counter"):
+            return reactors[name]?.actionNames ?? (name == "weather" ? ["current", "forecast", "use"] : ["increase", "decrease"])
         case "use" where previous.count == 1:
             return Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
         default:

@@ -79,6 +79,11 @@ final class DeclaredReactorCommand: ShellReactor {
             await store.prepare()
             _ = await store.store.observe { _, mutation in mutation.acknowledgement.acknowledge() }
         }
+        if let field = action.unlessField?.literal,
+           await currentFields().first(where: { $0.name == field })?.value == .bool(true) {
+            interpreter.io.err("\(name) \(actionName): skipped while \(field) is true\n")
+            return
+        }
         try await store.send(.init(name: actionName, arguments: given))
     }
 }

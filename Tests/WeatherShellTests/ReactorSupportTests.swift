@@ -1,0 +1,43 @@
+import Testing
+@testable import WeatherShell
+
+@Suite struct ReactorSupportTests {
+    @Test func echoLineQuotesTextAndWritesNumbersBare() {
+        let style = EchoStyle(mode: .line, color: false)
+        let line = style.render(reactor: "r", fields: [("a", .number(12)), ("b", .number(-3.5)), ("c", .text("x \"y\"")), ("d", .bool(false)), ("e", .none)], previous: nil)
+        #expect(line == #"r | a=12 b=-3.5 c="x \"y\"" d=false e=null"#)
+    }
+
+    @Test func changedFieldsAreHighlightedOnlyWithColour() {
+        let before: [(name: String, value: EchoValue)] = [("a", .number(1)), ("b", .bool(false))]
+        let after: [(name: String, value: EchoValue)] = [("a", .number(2)), ("b", .bool(false))]
+        let colored = EchoStyle(mode: .line, color: true).render(reactor: "r", fields: after, previous: before)
+        #expect(colored == "r | \u{1B}[1;33ma=2\u{1B}[0m b=false")
+        #expect(EchoStyle(mode: .line, color: false).render(reactor: "r", fields: after, previous: before) == "r | a=2 b=false")
+    }
+
+    @Test func echoValuesParseAsTheLanguageWritesThem() {
+        #expect(EchoValue.parse("false", quoted: false) == .bool(false))
+        #expect(EchoValue.parse("false", quoted: true) == .text("false"))
+        #expect(EchoValue.parse("12.5", quoted: false) == .number(12.5))
+        #expect(EchoValue.parse("", quoted: true) == .text(""))
+        #expect(EchoValue.parse("inf", quoted: false) == .text("inf"))
+    }
+
+    @Test func localTimesAddHoursAndRoundToTheNearestHour() {
+        #expect(LocalTime.nearestHour(LocalTime.adding(hours: 4, to: "2026-11-21T09:45")) == "2026-11-21T14:00")
+        #expect(LocalTime.nearestHour(LocalTime.adding(hours: 4, to: "2026-11-21T21:20")) == "2026-11-22T01:00")
+        #expect(LocalTime.nearestHour(LocalTime.adding(hours: 1, to: "not a time")) == nil)
+        #expect(LocalTime.format(unix: 1742495276, offset: 32400) == "2025-03-21T03:27")
+    }
+
+    @MainActor
+    @Test func reactorActionsComplete() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("reactor quote {\n state loading = false\n action refresh { emit loading = true }\n}")
+        #expect(shell.interpreter.completions(for: "quo") == ["quote"])
+        #expect(shell.interpreter.completions(for: "quote r") == ["refresh"])
+        #expect(shell.interpreter.completions(for: "weather f") == ["forecast"])
+        #expect(shell.interpreter.completions(for: "weather use open") == ["open-meteo", "openweathermap"])
+    }
+}
