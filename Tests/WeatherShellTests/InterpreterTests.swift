@@ -126,6 +126,11 @@ import Testing
         #expect(interpreter.completions(for: "echo 1; exi") == ["exit"])
         #expect(interpreter.completions(for: "ex") == ["exit", "expect"])
         #expect(interpreter.completions(for: "source /etc/host").contains("/etc/hostname"))
+        await shell.run("target t {\n base http://x\n query latitude longitude=1\n}")
+        #expect(interpreter.completions(for: "call ") == ["t"])
+        #expect(interpreter.completions(for: "call t lat") == ["latitude="])
+        #expect(interpreter.completions(for: "call t latitude=1 ") == ["longitude="])
+        #expect(interpreter.completions(for: "show t ") == ["--curl"])
     }
 
     @Test func diagnosticsCutVeryLongLinesAroundTheCaret() async {

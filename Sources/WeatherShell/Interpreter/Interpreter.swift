@@ -84,16 +84,21 @@ public final class Interpreter {
             } catch let diagnostic as Diagnostic {
                 try report(diagnostic)
             } catch is CancellationError {
-                io.err("wsh: interrupted\n")
+                reportInterrupted()
                 throw Halt.failure(.interrupted)
             } catch {
                 try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: statement.span))
             }
             if Task.isCancelled {
-                io.err("wsh: interrupted\n")
+                reportInterrupted()
                 throw Halt.failure(.interrupted)
             }
         }
+    }
+
+    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first.
+    func reportInterrupted() {
+        io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted\n")
     }
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.

@@ -104,7 +104,7 @@ extension Interpreter {
     /// Completions after the first word of other commands.
     func argumentCompletions(_ previous: [String]) -> [String] {
         switch previous[0] {
-        case "call", "show", "forget" where previous.count == 1:
+        case let command where previous.count == 1 && ["call", "show", "forget"].contains(command):
             return targets.names
         case "call":
             guard let declared = targets[previous[1]], let target = try? compiledTarget(declared) else { return [] }
