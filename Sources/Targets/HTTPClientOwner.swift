@@ -8,7 +8,7 @@ final class HTTPClientOwner: Sendable {
     let client: HTTPClient
 
     init(configuration: HTTPClient.Configuration) {
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        client = HTTPClient(eventLoopGroup: SessionEventLoop.shared, configuration: configuration)
     }
 
     deinit {

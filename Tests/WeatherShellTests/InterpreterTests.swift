@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WeatherShell
 
-@MainActor
+@ShellActor
 @Suite struct InterpreterTests {
     @Test func letAndEchoExpandAtRunTime() async {
         let shell = ShellHarness()

@@ -31,7 +31,7 @@ import Testing
         #expect(LocalTime.format(unix: 1742495276, offset: 32400) == "2025-03-21T03:27")
     }
 
-    @MainActor
+    @ShellActor
     @Test func reactorActionsComplete() async {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("reactor quote {\n state loading = false\n action refresh { emit loading = true }\n}")

@@ -2,7 +2,7 @@ import Foundation
 @testable import WeatherShell
 
 /// Runs statements in an interpreter whose output is captured, for tests.
-@MainActor
+@ShellActor
 final class ShellHarness {
     /// What the shell wrote; ShellIO calls the capture under its lock.
     final class Captured: @unchecked Sendable {

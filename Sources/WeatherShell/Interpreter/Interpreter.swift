@@ -7,7 +7,7 @@ public enum Halt: Error {
 }
 
 /// Runs parsed statements in one session: variables, options, targets, reactors and the last response.
-@MainActor
+@ShellActor
 public final class Interpreter {
     /// Whether the session is a prompt (bail off) or a script, `-c` or piped input (bail on).
     public enum Mode { case interactive, script }

@@ -1,7 +1,7 @@
 import Targets
 
 /// The answer of the last call, with its body parsed as JSON once, when a query first needs it.
-@MainActor
+@ShellActor
 final class LastResponse {
     let response: Response
     private var parsed: Result<JSONValue, ProviderError>?

@@ -20,8 +20,8 @@ final class InterruptHandler: @unchecked Sendable {
     }
 
     /// Runs `work` as a task that Ctrl-C cancels.
-    func run(_ work: @escaping @MainActor @Sendable () async throws -> Void) async throws {
-        let task = Task { @MainActor in try await work() }
+    func run(_ work: @escaping @ShellActor @Sendable () async throws -> Void) async throws {
+        let task = Task { @ShellActor in try await work() }
         lock.withLock { current = task; pending = false }
         defer { lock.withLock { current = nil } }
         try await task.value

@@ -1,7 +1,7 @@
 /// Reads entries line by line (a `{` block or a trailing `\\` continues to the next line) and
 /// runs each. At the prompt, errors are shown and the prompt returns; with piped input the
 /// run stops at the first error while bail is on.
-@MainActor
+@ShellActor
 struct PromptLoop {
     let interpreter: Interpreter
     let reader: LineReader

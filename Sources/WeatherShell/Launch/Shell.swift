@@ -23,7 +23,7 @@ public struct LaunchOptions: Sendable {
 }
 
 /// The entry point: runs a script, `-c` statements, piped input or the interactive prompt.
-@MainActor
+@ShellActor
 public enum Shell {
     public nonisolated static let version = "0.1.0"
 
@@ -79,7 +79,7 @@ public enum Shell {
     }
 
     /// Runs `work` so that Ctrl-C cancels it, and says how it stopped.
-    static func outcome(_ interrupts: InterruptHandler, _ work: @escaping @MainActor @Sendable () async throws -> Void) async -> Outcome {
+    static func outcome(_ interrupts: InterruptHandler, _ work: @escaping @ShellActor @Sendable () async throws -> Void) async -> Outcome {
         do {
             try await interrupts.run(work)
             return .completed
@@ -94,7 +94,7 @@ public enum Shell {
 
     /// Runs `work`, mapping how it stopped to an exit code.
     static func finish(_ interpreter: Interpreter, _ interrupts: InterruptHandler,
-                       _ work: @escaping @MainActor @Sendable () async throws -> Void) async -> Int32 {
+                       _ work: @escaping @ShellActor @Sendable () async throws -> Void) async -> Int32 {
         switch await outcome(interrupts, work) {
         case .completed: interpreter.firstFailure?.exitCode ?? 0
         case .exit(let code): code

@@ -3,7 +3,7 @@ import Foundation
 
 /// The interactive prompt on libedit: emacs keys, Ctrl-R search, persistent history,
 /// tab completion, and Ctrl-C that clears the line instead of killing the shell.
-@MainActor
+@ShellActor
 public final class EditLineReader: LineReader {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
@@ -109,7 +109,7 @@ private enum EditLineCallbacks {
     }
 
     static let complete: wsh_el_function = { _, _ in
-        MainActor.assumeIsolated { reader?.completeAtCursor() ?? UInt8(CC_ERROR) }
+        ShellActor.assumeIsolated { reader?.completeAtCursor() ?? UInt8(CC_ERROR) }
     }
 
     static let interrupt: wsh_el_function = { _, _ in

@@ -8,14 +8,14 @@ public enum LineInput: Equatable {
 }
 
 /// A source of lines: libedit at a terminal, plain reads otherwise.
-@MainActor
+@ShellActor
 public protocol LineReader: AnyObject {
     /// Reads one line; `continuation` is true inside an open `{` block.
     func readLine(continuation: Bool) -> LineInput
 }
 
 /// Reads stdin without libedit and without a prompt, so that only the program's own output reaches stdout.
-@MainActor
+@ShellActor
 public final class PlainLineReader: LineReader {
     public init() {}
 

@@ -36,7 +36,7 @@ struct CounterReactor: Reactor {
 }
 
 /// `counter increase | decrease`.
-@MainActor
+@ShellActor
 final class CounterCommand: ShellReactor {
     let name = "counter"
     let actionNames = ["increase", "decrease"]

@@ -41,7 +41,7 @@ struct DeclaredReactor: Reactor {
 }
 
 /// `NAME ACTION [ARGS]` for a declared reactor.
-@MainActor
+@ShellActor
 final class DeclaredReactorCommand: ShellReactor {
     let name: String
     let declaration: ReactorDeclaration

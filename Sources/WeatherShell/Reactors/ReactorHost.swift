@@ -2,7 +2,7 @@ import Reactor
 import Synchronization
 
 /// A reactor the shell runs as a command: `NAME ACTION [ARGS]`, its state echoed after every reduce.
-@MainActor
+@ShellActor
 protocol ShellReactor: AnyObject {
     var name: String { get }
     /// Action names, for completion and errors.

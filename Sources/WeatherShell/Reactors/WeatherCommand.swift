@@ -2,7 +2,7 @@ import Foundation
 import Targets
 
 /// `weather current [CITY | LAT LON]`, `weather forecast [HOURS]`, `weather use SOURCE`, `weather`.
-@MainActor
+@ShellActor
 final class WeatherCommand: ShellReactor {
     let name = "weather"
     let actionNames = ["current", "forecast", "use"]

@@ -24,7 +24,7 @@ struct DeclaredTarget {
 }
 
 /// Turns a target declaration into a `Target`, expanding its words (LANGUAGE.md, "Targets").
-@MainActor
+@ShellActor
 struct TargetCompiler {
     let interpreter: Interpreter
     let file: SourceFile
