@@ -30,21 +30,34 @@ struct WSH: ParsableCommand {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let options: LaunchOptions
-do {
-    let parsed = try WSH.parse(arguments)
-    if parsed.command != nil, parsed.file != nil {
-        throw ValidationError("-c and FILE cannot be used together")
-    }
-    options = LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.assignments,
-                            stub: parsed.stub, noRC: parsed.noRC)
-} catch {
-    let code = WSH.exitCode(for: error)
-    if code == .success {
-        print(WSH.fullMessage(for: error))
-        exit(0)
-    }
-    FileHandleOutput.standardError(WSH.fullMessage(for: error) + "\n")
-    exit(1)
+var options: LaunchOptions
+switch LaunchOptions.quickParse(arguments) {
+case .version?:
+    FileHandleOutput.standardOutput(Shell.version + "\n")
+    exit(0)
+case .run(let quick)?:
+    options = quick
+case nil:
+    options = parseWithArgumentParser(arguments)
 }
 exit(await Shell.run(options))
+
+/// The full command line: `--help`, every flag spelling, and usage errors (exit 1).
+func parseWithArgumentParser(_ arguments: [String]) -> LaunchOptions {
+    do {
+        let parsed = try WSH.parse(arguments)
+        if parsed.command != nil, parsed.file != nil {
+            throw ValidationError("-c and FILE cannot be used together")
+        }
+        return LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.assignments,
+                             stub: parsed.stub, noRC: parsed.noRC)
+    } catch {
+        let code = WSH.exitCode(for: error)
+        if code == .success {
+            print(WSH.fullMessage(for: error))
+            exit(0)
+        }
+        FileHandleOutput.standardError(WSH.fullMessage(for: error) + "\n")
+        exit(1)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How wsh was started (parsed by the `wsh` executable).
-public struct LaunchOptions: Sendable {
+public struct LaunchOptions: Sendable, Equatable {
     /// A script path, or `-` for stdin.
     public var file: String?
     /// `-c STATEMENTS`.
@@ -120,5 +120,9 @@ public enum Shell {
 public enum FileHandleOutput {
     public static func standardError(_ text: String) {
         ShellIO.writeAll(STDERR_FILENO, Array(text.utf8))
+    }
+
+    public static func standardOutput(_ text: String) {
+        ShellIO.writeAll(STDOUT_FILENO, Array(text.utf8))
     }
 }

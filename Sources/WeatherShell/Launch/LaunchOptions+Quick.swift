@@ -1,0 +1,44 @@
+extension LaunchOptions {
+    /// What the command line asks for when it takes no help, usage errors or flag spellings
+    /// beyond the plain forms; nil sends it to swift-argument-parser, which owns the full
+    /// grammar, `--help` and the messages. It saves that parser's start-up (reflection over
+    /// the command's properties, about a millisecond) on every plain run of wsh.
+    public enum QuickParse: Equatable, Sendable {
+        case run(LaunchOptions)
+        case version
+    }
+
+    public static func quickParse(_ arguments: [String]) -> QuickParse? {
+        if arguments == ["--version"] { return .version }
+        var options = LaunchOptions()
+        var index = 0
+        var positional: [String] = []
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "-c":
+                guard options.command == nil, index + 1 < arguments.count else { return nil }
+                options.command = arguments[index + 1]
+                index += 2
+                continue
+            case "--stub" where !options.stub: options.stub = true
+            case "--norc" where !options.noRC: options.noRC = true
+            case "--":
+                positional += arguments[(index + 1)...]
+                index = arguments.count
+                continue
+            default:
+                if argument.hasPrefix("-"), argument != "-" { return nil }
+                positional.append(argument)
+            }
+            index += 1
+        }
+        if let file = positional.first {
+            guard options.command == nil else { return nil }
+            options.file = file
+            options.assignments = Array(positional.dropFirst())
+        }
+        return .run(options)
+    }
+}
+
