@@ -1,3 +1,5 @@
+import Targets
+
 /// One field of a reactor's state as it is echoed: `name=value` in declaration order.
 public enum EchoValue: Sendable, Equatable {
     case text(String)
@@ -5,17 +7,7 @@ public enum EchoValue: Sendable, Equatable {
     case bool(Bool)
     case none
 
-    /// As the echo line writes it: strings quoted, numbers bare (no trailing .0), `none` as null.
-    var lineText: String {
-        switch self {
-        case .text(let text): Self.quoted(text)
-        case .number(let number): Self.format(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .none: "null"
-        }
-    }
-
-    /// As JSON.
+    /// As the echo line and JSON write it: strings quoted, numbers bare (no trailing .0), `none` as null.
     var jsonText: String {
         switch self {
         case .text(let text): Self.quoted(text)
@@ -40,20 +32,7 @@ public enum EchoValue: Sendable, Equatable {
         return String(number)
     }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 
     /// A value written in the language (`false`, `12`, `"text"`) as an echo value.
     static func parse(_ text: String, quoted: Bool) -> EchoValue {
@@ -89,7 +68,7 @@ struct EchoStyle: Sendable {
             return "{\(EchoValue.quoted(reactor)):{\(members)}}"
         case .line:
             let parts = fields.enumerated().map { index, field -> String in
-                let text = "\(field.name)=\(field.value.lineText)"
+                let text = "\(field.name)=\(field.value.jsonText)"
                 let changed = previous.map { index < $0.count && $0[index].value != field.value } ?? false
                 return color && changed ? "\u{1B}[1;33m\(text)\u{1B}[0m" : text
             }

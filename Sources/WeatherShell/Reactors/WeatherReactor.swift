@@ -48,29 +48,25 @@ struct WeatherReactor: Reactor {
                 emit.yield(.setSource(source))
                 return
             case .current(let query, let source):
-                emit.yield(.setLoading(true))
-                do {
-                    emit.yield(.setCurrent(try await service.current(query, source: source)))
-                } catch {
-                    try await fail(error, emit)
-                }
+                try await load(emit) { .setCurrent(try await service.current(query, source: source)) }
             case .forecast(let hours, let place, let source):
-                emit.yield(.setLoading(true))
-                do {
-                    emit.yield(.setForecast(try await service.forecast(hours: hours, at: place, source: source)))
-                } catch {
-                    try await fail(error, emit)
-                }
+                try await load(emit) { .setForecast(try await service.forecast(hours: hours, at: place, source: source)) }
             }
             emit.yield(.setLoading(false))
         }
     }
 
-    /// Shows the error in the state, then ends the action with it (a script then fails).
-    private func fail(_ error: any Error, _ emit: AsyncThrowingStream<Mutation, any Error>.Continuation) async throws -> Never {
-        if error is CancellationError { throw error }
-        emit.yield(.fail(String(describing: error)))
-        throw error
+    /// Loading on, then the reading; on an error, the error in the state, and the action
+    /// ends with it (so a script fails).
+    private func load(_ emit: AsyncThrowingStream<Mutation, any Error>.Continuation,
+                      _ reading: () async throws -> Mutation) async throws {
+        emit.yield(.setLoading(true))
+        do {
+            emit.yield(try await reading())
+        } catch {
+            if !(error is CancellationError) { emit.yield(.fail(String(describing: error))) }
+            throw error
+        }
     }
 
     func reduce(state: State, mutation: Mutation) -> State {
