@@ -118,7 +118,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             ValidationFailureMessage(targetName: targetName, condition: "expected \(validation)", response: response).text
         case .retriesExhausted(let attempts, let note):
             ValidationFailureMessage(
-                targetName: targetName, condition: "after \(attempts) attempts" + (note.map { "; \($0)" } ?? ""),
+                targetName: targetName,
+                condition: "after \(attempts) attempt\(attempts == 1 ? "" : "s")" + (note.map { "; \($0)" } ?? ""),
                 response: response
             ).text
         case .invalidJSONBody(let error):

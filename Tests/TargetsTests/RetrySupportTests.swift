@@ -27,10 +27,10 @@ import Testing
             #expect(failure.step == .transport)
             #expect(failure.description
                 == #"HTTP 503 Service Unavailable from target 'flaky' (after 3 attempts): "Service Unavailable" body: {"status":503,"message":"Service Unavailable"}"#)
-            let early = ProviderError.retriesExhausted(response, attempts: 1, note: "Retry-After 120 s is longer than max 5 s",
+            let early = ProviderError.retriesExhausted(response, attempts: 1, note: "Retry-After 2m is longer than max 5s",
                                                        targetName: "flaky")
             #expect(early.description.hasPrefix(
-                "HTTP 503 Service Unavailable from target 'flaky' (after 1 attempts; Retry-After 120 s is longer than max 5 s)"))
+                "HTTP 503 Service Unavailable from target 'flaky' (after 1 attempt; Retry-After 2m is longer than max 5s)"))
         }
     }
 
