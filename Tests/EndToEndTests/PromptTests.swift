@@ -26,6 +26,8 @@ import Testing
         mark = terminal.mark
         terminal.type("echo after-interrupt\r")
         #expect(terminal.waitFor("after-interrupt\r\n", after: mark))
+        // Ctrl-D typed before the prompt is back reaches a terminal in cooked mode and is lost.
+        #expect(terminal.waitFor("wsh> ", after: mark))
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }
@@ -52,7 +54,10 @@ import Testing
         first.type("let token = env WSH_TEST_TOKEN\r")
         first.type("echo remembered-line tok-123456789\r")
         #expect(first.waitFor("remembered-line ***"))
+        let beforeRepeat = first.mark
         first.type("echo remembered-line tok-123456789\r")
+        // Ctrl-D typed before the prompt is back reaches a terminal in cooked mode and is lost.
+        #expect(first.waitFor("wsh> ", after: beforeRepeat))
         first.type("\u{04}")
         #expect(first.waitForExit() == 0)
         let stored = try String(contentsOf: history, encoding: .utf8)
