@@ -27,6 +27,8 @@ public final class Interpreter {
     var targets = TargetRegistry()
     /// The answer of the last call, for queries and `expect`.
     var lastResponse: LastResponse?
+    /// Which plugins are on, their settings and order (`plugin`, `plugins`).
+    var pluginSettings = PluginSettings()
 
     public init(io: ShellIO, mode: Mode) {
         self.io = io
@@ -115,7 +117,8 @@ public final class Interpreter {
         case .target(let declaration): try declareTarget(declaration)
         case .call(let call): try await self.call(call)
         case .expect(let expectation): try check(expectation)
-        case .plugin, .reactor, .emit:
+        case .plugin(let name, let settings): try runPlugin(name: name, settings: settings)
+        case .reactor, .emit:
             throw failure("'\(currentFile.text(statement.commandSpan.start..<statement.commandSpan.end))' is not available yet", at: statement.commandSpan)
         }
     }
@@ -137,6 +140,7 @@ public final class Interpreter {
         case "show": return try showTarget(arguments, command: name)
         case "forget": return try forgetTarget(arguments, command: name)
         case "use": return try await usePack(arguments[0])
+        case "plugins": return try listPlugins(arguments, command: name)
         default: break
         }
         let known = CommandCatalog.names

@@ -103,6 +103,9 @@ extension Interpreter {
 
     /// Completions after the first word of other commands; later capabilities add theirs here.
     func argumentCompletions(_ previous: [String]) -> [String] {
-        []
+        switch previous.first {
+        case "plugin": pluginCompletions(after: Array(previous.dropFirst()))
+        default: []
+        }
     }
 }
