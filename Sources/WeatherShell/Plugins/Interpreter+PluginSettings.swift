@@ -145,7 +145,10 @@ extension Interpreter {
     /// `api.example.com`, `*.example.com`, `host:8080`; the host of a URL when one is given.
     static func host(of text: String) -> String? {
         var host = text.lowercased()
-        if host.contains("://") { host = URL(string: host).map { url in url.host.map { $0 + (url.port.map { ":\($0)" } ?? "") } ?? "" } ?? "" }
+        if host.contains("://") {
+            guard let url = URL(string: host), let name = url.host else { return nil }
+            host = name + (url.port.map { ":\($0)" } ?? "")
+        }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-:*[]_")
         guard !host.isEmpty, host.allSatisfy({ allowed.contains($0) }) else { return nil }
         return host
