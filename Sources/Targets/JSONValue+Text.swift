@@ -7,6 +7,38 @@ extension JSONValue {
         return text
     }
 
+    /// The value as indented JSON text, two spaces a level, one member or element a line; empty
+    /// arrays and objects stay `[]` and `{}`.
+    public var prettyText: String {
+        var text = ""
+        writePretty(indent: 0, to: &text)
+        return text
+    }
+
+    private func writePretty(indent: Int, to text: inout String) {
+        let inner = String(repeating: "  ", count: indent + 1)
+        switch self {
+        case .array(let elements) where !elements.isEmpty:
+            text += "[\n"
+            for (index, element) in elements.enumerated() {
+                text += inner
+                element.writePretty(indent: indent + 1, to: &text)
+                text += index == elements.count - 1 ? "\n" : ",\n"
+            }
+            text += String(repeating: "  ", count: indent) + "]"
+        case .object(let members) where !members.isEmpty:
+            text += "{\n"
+            for (index, member) in members.enumerated() {
+                text += inner + Self.quoted(member.key) + ": "
+                member.value.writePretty(indent: indent + 1, to: &text)
+                text += index == members.count - 1 ? "\n" : ",\n"
+            }
+            text += String(repeating: "  ", count: indent) + "}"
+        default:
+            write(to: &text)
+        }
+    }
+
     private func write(to text: inout String) {
         switch self {
         case .null: text += "null"

@@ -29,7 +29,8 @@ public struct Provider<T: TargetType>: Sendable {
     /// 2. each plugin's `prepare`, in list order;
     /// 3. the `intercept` chain, first plugin outermost; its innermost step, run once per attempt, is:
     ///    every plugin's `willSend`, then the transport (a ``StubTransport`` when `stubBehavior` is not
-    ///    `.never`), then every plugin's `didReceive` with the response or the transport's error;
+    ///    `.never`), then every plugin's `didReceive` with the response or the transport's error (whose
+    ///    ``ProviderError/request`` is the request of that attempt);
     /// 4. validation against the target's `validationType`: a status outside it becomes an error at
     ///    step `.validation` that carries the response;
     /// 5. each plugin's `process`, in list order; then the result is returned or thrown.
@@ -80,6 +81,8 @@ public struct Provider<T: TargetType>: Sendable {
         do throws(ProviderError) {
             result = .success(try await transport.send(request, for: target))
         } catch {
+            var error = error
+            error.request = error.request ?? request
             result = .failure(error)
         }
         for plugin in plugins {

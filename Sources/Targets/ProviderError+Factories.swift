@@ -27,6 +27,15 @@ extension ProviderError {
     ) -> ProviderError {
         ProviderError(.unacceptableStatus(validation), step: .validation, targetName: targetName, response: response)
     }
+
+    /// A retry plugin gave up on a status it retries: `HTTP 503 Service Unavailable from target 'x'
+    /// (after 3 attempts): "message" body: ...`. `note` says why it stopped early, if it did.
+    public static func retriesExhausted(
+        _ response: Response, attempts: Int, note: String? = nil, targetName: String
+    ) -> ProviderError {
+        ProviderError(.retriesExhausted(attempts: attempts, note: note), step: .transport, targetName: targetName,
+                      response: response)
+    }
 }
 
 extension Request {

@@ -32,6 +32,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case connectionClosed(request: String)
         case tooManyRedirects(request: String)
         case unacceptableStatus(ValidationType)
+        case retriesExhausted(attempts: Int, note: String?)
         case invalidJSONBody(JSONParseError)
         case other(String)
     }
@@ -45,6 +46,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     public var response: Response?
     /// The target's parameter names, in ``TargetType/parameters`` order, for a did-you-mean suggestion.
     public var parameters: [String]
+    /// The request that failed, when the failure came from sending it (set for every transport failure).
+    public var request: Request?
 
     init(_ code: Code, step: Step, targetName: String, response: Response? = nil, parameters: [String] = []) {
         self.code = code
@@ -72,6 +75,11 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     /// Whether no connection to the server could be made (refused, unreachable, unknown host).
     public var isConnectionFailure: Bool {
         if case .connectionFailed = code { true } else { false }
+    }
+
+    /// Whether the server closed the connection before the response was complete.
+    public var isConnectionClosed: Bool {
+        if case .connectionClosed = code { true } else { false }
     }
 
     /// Whether the call was cancelled, as by Ctrl-C cancelling its Swift task.
@@ -107,7 +115,13 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case .tooManyRedirects(let request):
             "too many redirects for \(request)"
         case .unacceptableStatus(let validation):
-            ValidationFailureMessage(targetName: targetName, validation: validation, response: response).text
+            ValidationFailureMessage(targetName: targetName, condition: "expected \(validation)", response: response).text
+        case .retriesExhausted(let attempts, let note):
+            ValidationFailureMessage(
+                targetName: targetName,
+                condition: "after \(attempts) attempt\(attempts == 1 ? "" : "s")" + (note.map { "; \($0)" } ?? ""),
+                response: response
+            ).text
         case .invalidJSONBody(let error):
             "the response of target '\(targetName)' is not valid JSON: \(error)"
         case .other(let message):

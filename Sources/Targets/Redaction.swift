@@ -20,9 +20,12 @@ public struct Redaction: Sendable {
 
     /// The secrets and their percent-encoded forms, longest first so a secret containing another is masked whole.
     private let secrets: [String]
+    /// The secret values as given.
+    public let secretValues: [String]
 
     /// Masks the given secret values besides the sensitive names; empty values are ignored.
     public init(secrets: [String] = []) {
+        secretValues = secrets
         let forms = secrets.filter { !$0.isEmpty }.flatMap { [$0, PercentEncoding.encode($0)] }
         self.secrets = Array(Set(forms)).sorted { $0.count > $1.count }
     }

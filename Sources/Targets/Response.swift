@@ -41,6 +41,14 @@ public struct Response: Sendable {
         String(decoding: body, as: UTF8.self)
     }
 
+    /// The message an API put in its JSON error body, looked for at `message`, `error` (a string),
+    /// `error.message`, `detail` and, for Open-Meteo, `reason`; `nil` when the body has none.
+    public var serverMessage: String? {
+        guard let json = try? JSONValue.parse(body) else { return nil }
+        let candidates = [json["message"], json["error"], json["error"]?["message"], json["detail"], json["reason"]]
+        return candidates.lazy.compactMap { $0?.string }.first { !$0.isEmpty }
+    }
+
     /// The body parsed as JSON, keeping member order and number literals.
     /// Throws a ``ProviderError`` at step `.decoding` that says where the body stopped being JSON.
     public func json() throws(ProviderError) -> JSONValue {

@@ -23,6 +23,8 @@ public protocol TargetType: Sendable {
     var validationType: ValidationType { get }
     /// How long one call may take; `nil` (the default) leaves it to the provider's session timeout.
     var timeout: Duration? { get }
+    /// How many times a retry plugin may retry this target; `nil` (the default) leaves it to the plugin.
+    var retryCount: Int? { get }
 }
 
 extension TargetType {
@@ -42,6 +44,8 @@ extension TargetType {
     public var validationType: ValidationType { .none }
     /// The provider's session timeout applies.
     public var timeout: Duration? { nil }
+    /// The retry plugin decides.
+    public var retryCount: Int? { nil }
 
     /// Every parameter of the target: the `{name}` segments of the path, then the query's, then the body's,
     /// each in declaration order. A name declared twice is listed once, where it first appears.

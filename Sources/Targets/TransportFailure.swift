@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// Failures ``NetworkTransport`` detects itself, and the mapping of every failure to a ``ProviderError``.
@@ -25,6 +26,8 @@ enum TransportFailure: Error {
                 address: "\(error.host):\(error.port)", reason: connectionReason(error), targetName: targetName)
         case let error as HTTPClientError:
             return providerError(for: error, request: request, targetName: targetName)
+        case HTTPParserError.invalidEOFState:
+            return ProviderError(.connectionClosed(request: request.summary), step: .transport, targetName: targetName)
         case let error as IOError where isConnectErrno(error.errnoCode):
             return .connectionFailure(address: address(of: request), reason: reason(errno: error.errnoCode),
                                       targetName: targetName)

@@ -6,9 +6,13 @@ final class PseudoTerminal {
     private let master: Int32
     private let process = Process()
     private(set) var screen = ""
+    /// stdout when it was asked to be a pipe rather than the terminal.
+    private let outputPipe: Pipe?
 
-    /// Starts wsh with the slave side of a new pty as stdin, stdout and stderr.
-    init(arguments: [String] = ["--norc"], environment: [String: String]) throws {
+    /// Starts wsh with the slave side of a new pty as stdin, stdout and stderr; with `stdoutIsPipe`,
+    /// stdout is a pipe instead (read it with ``pipedOutput()``), as in `wsh ... > file` at a terminal.
+    init(arguments: [String] = ["--norc"], environment: [String: String], stdoutIsPipe: Bool = false,
+         directory: URL? = nil) throws {
         var name = [CChar](repeating: 0, count: 128)
         master = wsh_pty_open(&name, Int32(name.count))
         guard master >= 0 else { throw POSIXError(.ENOTTY) }
@@ -20,8 +24,10 @@ final class PseudoTerminal {
         env["TERM"] = "xterm"
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        outputPipe = stdoutIsPipe ? Pipe() : nil
         process.standardInput = slave
-        process.standardOutput = slave
+        process.standardOutput = outputPipe ?? slave
         process.standardError = slave
         try process.run()
         try slave.close()
@@ -64,6 +70,13 @@ final class PseudoTerminal {
             guard count > 0 else { return }
             screen += String(decoding: buffer[0..<count], as: UTF8.self)
         }
+    }
+
+    /// Everything written to stdout when it is a pipe; waits for the process to close it.
+    func pipedOutput() -> String {
+        guard let outputPipe else { return "" }
+        try? outputPipe.fileHandleForWriting.close()
+        return String(decoding: outputPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// Waits for the process to end and returns its exit status.

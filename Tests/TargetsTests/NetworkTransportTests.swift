@@ -18,6 +18,7 @@ import Testing
         #expect(!failure.isTimeout)
         #expect(failure.step == .transport)
         #expect(failure.description == "could not connect to 127.0.0.1:\(port): connection refused")
+        #expect(failure.request?.url == "http://127.0.0.1:\(port)/echo")
         #expect(start.duration(to: clock.now) < .seconds(5))
     }
 
@@ -125,6 +126,7 @@ import Testing
             #expect(failure.step == .transport)
             #expect(!failure.isTimeout)
             #expect(!failure.isConnectionFailure)
+            #expect(failure.isConnectionClosed)
             #expect(failure.description.contains("/close-mid-body"))
         }
     }

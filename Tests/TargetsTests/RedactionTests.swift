@@ -12,6 +12,20 @@ import Testing
         #expect(redaction.mask("nothing here") == "nothing here")
     }
 
+    @Test func valuesSentUnderSensitiveNamesAreMaskedWhereverTheyAppear() {
+        let request = Request(
+            method: .post, url: "https://h/p?appid=owm-key-1&lat=37&token=ab#frag",
+            headers: [Header(name: "Authorization", value: "Bearer tok-999"), Header(name: "Accept", value: "json")],
+            body: Data(#"{"user":{"password":"hunter22","pin":1234},"api_key":98765}"#.utf8))
+        let redaction = Redaction(secrets: ["envvalue"]).including(secretsOf: request)
+        let echoed = "tok-999 owm-key-1 hunter22 98765 envvalue 37 json ab 1234"
+        #expect(redaction.mask(echoed) == "*** *** *** *** *** 37 json ab 1234")
+        let form = Request(method: .post, url: "https://h/", headers: [Header(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                           body: Data("client_secret=s%20e%20c&name=ann".utf8))
+        #expect(Redaction().including(secretsOf: form).mask("s e c ann") == "*** ann")
+        #expect(Redaction().including(secretsOf: Request(method: .get, url: "https://h/")).secretValues.isEmpty)
+    }
+
     @Test func sensitiveHeadersAreMasked() {
         let redaction = Redaction(secrets: ["envvalue"])
         #expect(redaction.maskedHeader(Header(name: "Authorization", value: "Bearer abc")).value == "***")

@@ -45,8 +45,8 @@ extension Interpreter {
         return Provider(plugins: activePlugins(), stubBehavior: stub, sessionTimeout: options.timeout, baseURL: options.base)
     }
 
-    /// Plugins in effect; the plugin commands fill this in.
-    func activePlugins() -> [any Plugin] { [] }
+    /// Plugins in effect, in order (see Plugins/Interpreter+Plugins.swift).
+    func activePlugins() -> [any Plugin] { currentPlugins() }
 
     private func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
         let parameters = error.parameters.joined(separator: ", ")

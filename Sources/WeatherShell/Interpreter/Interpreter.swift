@@ -34,6 +34,8 @@ public final class Interpreter {
     let echoStyle: SharedValue<EchoStyle>
     /// Set while a declared reactor's action runs.
     var actionContext: ActionContext?
+    /// Which plugins are on, their settings and order (`plugin`, `plugins`).
+    var pluginSettings = PluginSettings()
 
     public init(io: ShellIO, mode: Mode) {
         self.io = io
@@ -130,8 +132,7 @@ public final class Interpreter {
         case .expect(let expectation): try check(expectation)
         case .reactor(let declaration): try declareReactor(declaration)
         case .emit(let assignments): try await emit(assignments)
-        case .plugin:
-            throw failure("'\(currentFile.text(statement.commandSpan.start..<statement.commandSpan.end))' is not available yet", at: statement.commandSpan)
+        case .plugin(let name, let settings): try runPlugin(name: name, settings: settings)
         }
     }
 
@@ -153,6 +154,7 @@ public final class Interpreter {
         case "forget": return try forgetTarget(arguments, command: name)
         case "use": return try await usePack(arguments[0])
         case "state": return try await printState(arguments)
+        case "plugins": return try listPlugins(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

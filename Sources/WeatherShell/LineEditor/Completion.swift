@@ -118,6 +118,8 @@ extension Interpreter {
             return Set(reactorOrder + ["counter", "weather"]).sorted()
         case let name where previous.count == 1 && (reactors[name] != nil || name == "weather" || name == "counter"):
             return reactors[name]?.actionNames ?? (name == "weather" ? ["current", "forecast", "use"] : ["increase", "decrease"])
+        case "plugin":
+            return pluginCompletions(after: Array(previous.dropFirst()))
         case "use" where previous.count == 1:
             return Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
         default:

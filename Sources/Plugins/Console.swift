@@ -1,0 +1,91 @@
+import Foundation
+
+/// Where a plugin's lines go: a log line, a retry notice. The text has no trailing newline.
+public typealias OutputClosure = @Sendable (String) -> Void
+
+/// One stream that plugins share for what they report: whole lines, and, at a terminal, one status
+/// line (the loading spinner) that is redrawn in place. Writing a line first erases the status line,
+/// then redraws it below, so a log line and the spinner never run into each other.
+///
+/// Thread-safe: every write holds a lock, so lines from concurrent calls are never interleaved.
+public final class Console: @unchecked Sendable {
+    /// The process's stderr (file descriptor 2); a terminal when `isatty(2)` says so.
+    public static let standardError = Console(fileDescriptor: STDERR_FILENO)
+
+    /// The erase sequence: back to the start of the line, then clear to its end.
+    public static let eraseLine = "\r\u{1B}[K"
+
+    /// Whether a status line may be drawn: only a terminal shows one.
+    public let isTerminal: Bool
+    private let writeText: OutputClosure
+    private let columns: @Sendable () -> Int
+    private let lock = NSLock()
+    private var status: String?
+
+    /// A console writing to `fileDescriptor`, a terminal when `isatty` says so.
+    public convenience init(fileDescriptor: Int32) {
+        self.init(isTerminal: isatty(fileDescriptor) == 1, columns: { Self.terminalColumns(fileDescriptor) }) { text in
+            Self.writeAll(fileDescriptor, text)
+        }
+    }
+
+    /// A console that hands its raw output, escape sequences included, to `write`; for tests.
+    public init(isTerminal: Bool, columns: @escaping @Sendable () -> Int = { 80 }, write: @escaping OutputClosure) {
+        self.isTerminal = isTerminal
+        self.columns = columns
+        self.writeText = write
+    }
+
+    /// Writes `line` and a newline, keeping the status line (if one is shown) below it.
+    public func write(line: String) {
+        lock.withLock {
+            let erase = status == nil ? "" : Self.eraseLine
+            writeText(erase + line + "\n" + (status ?? ""))
+        }
+    }
+
+    /// Draws `text` as the status line, replacing the one shown; nothing when not at a terminal.
+    /// The text is cut to the terminal's width so that `\r` can always return to its start.
+    public func showStatus(_ text: String) {
+        guard isTerminal else { return }
+        let fitted = String(text.prefix(max(1, columns() - 1)))
+        lock.withLock {
+            status = fitted
+            writeText("\r" + fitted + "\u{1B}[K")
+        }
+    }
+
+    /// Erases the status line, if one is shown.
+    public func clearStatus() {
+        lock.withLock {
+            guard status != nil else { return }
+            status = nil
+            writeText(Self.eraseLine)
+        }
+    }
+
+    /// The width of the terminal at `fileDescriptor`, or 80 when it cannot be told.
+    static func terminalColumns(_ fileDescriptor: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// Writes all of `text` to `fileDescriptor`.
+    static func writeAll(_ fileDescriptor: Int32, _ text: String) {
+        writeFully(fileDescriptor, Array(text.utf8))
+    }
+}
+
+/// Writes all of `bytes`, retrying after interrupted or partial writes; gives up on other errors.
+private func writeFully(_ fileDescriptor: Int32, _ bytes: [UInt8]) {
+    var rest = bytes[...]
+    while !rest.isEmpty {
+        let written = rest.withUnsafeBytes { write(fileDescriptor, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        rest = rest.dropFirst(written)
+    }
+}

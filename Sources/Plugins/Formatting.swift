@@ -1,0 +1,77 @@
+import Foundation
+
+extension Duration {
+    /// The duration in milliseconds, with fractions.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    /// `143 ms` below ten seconds, `12.5 s` from there: how log and retry lines show a duration.
+    var logText: String {
+        let ms = milliseconds
+        if ms < 10_000 { return "\(Int(ms.rounded())) ms" }
+        return "\((ms / 100).rounded() / 10) s"
+    }
+
+    /// `250ms`, `2s`, `1.5s`, `2m`: as the language writes a duration.
+    var settingText: String {
+        let ms = Int64(milliseconds.rounded())
+        if ms > 0, ms % 60_000 == 0 { return "\(ms / 60_000)m" }
+        if ms > 0, ms % 1000 == 0 { return "\(ms / 1000)s" }
+        if ms > 1000, ms % 100 == 0 { return "\(Double(ms) / 1000)s" }
+        return "\(ms)ms"
+    }
+
+    /// `1.2s`: seconds with one decimal, as the spinner counts.
+    var spinnerText: String {
+        String(format: "%.1fs", milliseconds / 1000)
+    }
+
+    /// A duration from milliseconds, rounded to the nearest one.
+    static func milliseconds(double ms: Double) -> Duration {
+        .milliseconds(Int64(ms.rounded()))
+    }
+}
+
+/// Sizes as people read them: `412 B`, `3.1 KB`, `2.0 MB`, as the shell's status line shows them.
+enum ByteText {
+    static func text(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+    }
+}
+
+/// The host and port of a URL as written, without parsing it into Foundation's URL (which refuses
+/// some URLs the transport accepts).
+struct URLAuthority: Equatable {
+    /// The host, lowercased, without brackets around an IPv6 address.
+    var host: String
+    /// The port when the URL gives one.
+    var port: Int?
+    /// The port given, else 443 for https and 80 for anything else.
+    var effectivePort: Int
+
+
+    /// The authority of `url`, or `nil` when it has no `scheme://`.
+    init?(url: String) {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        var authority = rest.prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
+            let afterBracket = authority[authority.index(after: close)...]
+            port = afterBracket.hasPrefix(":") ? Int(afterBracket.dropFirst()) : nil
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = String(authority[..<colon]).lowercased()
+            port = Int(authority[authority.index(after: colon)...])
+        } else {
+            host = String(authority).lowercased()
+            port = nil
+        }
+        if host.isEmpty { return nil }
+        effectivePort = port ?? (url.lowercased().hasPrefix("https://") ? 443 : 80)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A file the logger appends to (`plugin logger on verbose file log.txt`). Each block is one
+/// `O_APPEND` write of a file opened for it, so the log is whole even if wsh is killed, and two
+/// sessions logging to the same file do not overwrite each other.
+public struct LogFile: Sendable {
+    /// Why a log file cannot be used.
+    public struct OpenError: Error, CustomStringConvertible {
+        /// The path as given.
+        public var path: String
+        /// What the system said, in lowercase, as in "permission denied".
+        public var reason: String
+        /// `cannot open log file 'PATH': REASON`.
+        public var description: String { "cannot open log file '\(path)': \(reason)" }
+    }
+
+    /// The file's path.
+    public let path: String
+
+    /// Checks that `path` can be opened for appending, creating the file (mode 0600) when missing.
+    public init(path: String) throws(OpenError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno)).lowercased()) }
+        close(fd)
+        self.path = path
+    }
+
+    /// Appends `text` and a newline; a failure to write is ignored, as a log must not stop a call.
+    public func append(_ text: String) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        Console.writeAll(fd, text + "\n")
+        close(fd)
+    }
+
+    /// A closure for ``LoggerPlugin/output`` that appends to this file.
+    public var output: OutputClosure {
+        { text in append(text) }
+    }
+}

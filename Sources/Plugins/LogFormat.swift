@@ -1,0 +1,74 @@
+import Foundation
+import Targets
+
+/// The text of the logger's lines, every part masked by the redaction.
+struct LogFormat {
+    let redaction: Redaction
+    let bodyLimit: Int?
+
+    /// `GET https://host/path?q -> 200 OK 143 ms 412 B`, or `GET ... -> error: could not connect ...`.
+    func summary(_ result: Result<Response, ProviderError>) -> String {
+        let request: Request? = switch result {
+        case .success(let response): response.request
+        case .failure(let error): error.request
+        }
+        let line = request.map { requestLine($0) + " -> " } ?? ""
+        return line + outcome(result)
+    }
+
+    /// `200 OK 143 ms 412 B`, or `error: ` and what went wrong.
+    func outcome(_ result: Result<Response, ProviderError>) -> String {
+        switch result {
+        case .success(let response):
+            let status = response.reason.isEmpty ? "\(response.status)" : "\(response.status) \(response.reason)"
+            return "\(status) \(response.elapsed.logText) \(ByteText.text(response.body.count))"
+        case .failure(let error):
+            return "error: " + redaction.mask(error.description)
+        }
+    }
+
+    /// `> GET url`, `> Name: value` for each header, then `>` and the body when there is one.
+    func request(_ request: Request) -> String {
+        var lines = ["> " + requestLine(request)]
+        lines += request.headers.map { header in
+            let masked = redaction.maskedHeader(header)
+            return "> \(masked.name): \(masked.value)"
+        }
+        if let body = request.body, let text = bodyText(body, contentType: request.header("Content-Type")) {
+            lines += [">", text]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `< 200 OK 143 ms 412 B`, `< Name: value` for each header, then `<` and the body when there is one;
+    /// or `< error: ...`.
+    func response(_ result: Result<Response, ProviderError>) -> String {
+        guard case .success(let response) = result else { return "< " + outcome(result) }
+        var lines = ["< " + outcome(result)]
+        lines += response.headers.map { header in
+            let masked = redaction.maskedHeader(header)
+            return "< \(masked.name): \(masked.value)"
+        }
+        if let text = bodyText(response.body, contentType: response.header("Content-Type")) {
+            lines += ["<", text]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func requestLine(_ request: Request) -> String {
+        "\(request.method.rawValue) \(redaction.maskedURL(request.url))"
+    }
+
+    /// The body masked, pretty when it is JSON, cut at the limit; `nil` when empty or left out.
+    /// Masking comes before cutting, so that a cut can never leave half a secret showing.
+    func bodyText(_ body: Data, contentType: String?) -> String? {
+        guard !body.isEmpty, bodyLimit != 0 else { return nil }
+        guard String(data: body, encoding: .utf8) != nil else { return "<\(body.count) bytes of binary data>" }
+        var text = redaction.maskedBody(body, contentType: contentType)
+        if let json = try? JSONValue.parse(text) {
+            text = json.prettyText
+        }
+        guard let limit = bodyLimit, text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (cut at \(limit) of \(text.count) characters)"
+    }
+}

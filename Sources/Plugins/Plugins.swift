@@ -1,1 +1,0 @@
-// Plugins module; see DESIGN.md.

@@ -1,0 +1,58 @@
+import Foundation
+
+extension Redaction {
+    /// Values shorter than this are not masked by value, as masking every `1` would garble the text.
+    public static let minimumSecretLength = 3
+
+    /// This redaction plus, as secret values, whatever `request` sends under a sensitive name: the
+    /// values of sensitive headers (and the credential after `Bearer ` or `Basic `), of sensitive query
+    /// keys, and of sensitive JSON or form fields. A response that echoes them back is then masked too.
+    public func including(secretsOf request: Request) -> Redaction {
+        var found: [String] = []
+        for header in request.headers
+        where Self.sensitiveHeaderNames.contains(header.name.lowercased()) || isSensitiveKey(header.name) {
+            found.append(header.value)
+            if let space = header.value.firstIndex(of: " ") {
+                found.append(String(header.value[header.value.index(after: space)...]))
+            }
+        }
+        let query = request.url.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        found += sensitivePairValues(query.split(separator: "#", maxSplits: 1).first.map(String.init) ?? "")
+        if let body = request.body {
+            let type = request.header("Content-Type")?.lowercased() ?? ""
+            if type.contains("x-www-form-urlencoded") {
+                found += sensitivePairValues(String(decoding: body, as: UTF8.self))
+            } else if let json = try? JSONValue.parse(body) {
+                found += sensitiveMemberValues(json)
+            }
+        }
+        let added = found.filter { $0.count >= Self.minimumSecretLength && $0 != Self.placeholder }
+        return added.isEmpty ? self : Redaction(secrets: secretValues + added)
+    }
+
+    private func sensitivePairValues(_ pairs: String) -> [String] {
+        pairs.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, isSensitiveKey(PercentEncoding.decode(parts[0])) else { return nil }
+            return PercentEncoding.decode(parts[1])
+        }
+    }
+
+    private func sensitiveMemberValues(_ value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+            members.flatMap { member -> [String] in
+                guard isSensitiveKey(member.key) else { return sensitiveMemberValues(member.value) }
+                switch member.value {
+                case .string(let text): return [text]
+                case .number(let literal): return [literal]
+                default: return []
+                }
+            }
+        case .array(let elements):
+            elements.flatMap(sensitiveMemberValues)
+        case .null, .bool, .number, .string:
+            []
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Plugins
+import Targets
+
+/// `plugins`, `plugin NAME on|off [SETTINGS...]`, `plugin order NAME...`, and the plugins of each call.
+extension Interpreter {
+    /// `plugin NAME [on|off] [SETTINGS...]`: settings without `on` or `off` also switch the plugin on;
+    /// `plugin NAME` alone shows its line. Nothing changes unless every word is valid.
+    func runPlugin(name nameWord: Word, settings settingWords: [Word]) throws {
+        let text = try expand(nameWord).text
+        if text == "order" { return try orderPlugins(settingWords, command: nameWord) }
+        guard let name = PluginName(rawValue: text) else { throw unknownPlugin(text, at: nameWord.span) }
+        var items = try settingWords.map { PluginSettingWords.Item(text: try expand($0).text, word: $0) }
+        guard let first = items.first else {
+            io.out(pluginLine(name, width: PluginName.names.map(\.count).max() ?? 0) + "\n")
+            return
+        }
+        var on = true
+        if let switched = Self.onOff(first.text) {
+            on = switched
+            items.removeFirst()
+            if !on, let extra = items.first {
+                throw failure("'plugin \(name.rawValue) off' takes no settings", at: extra.word.span,
+                              notes: ["usage: \(PluginSettingWords.usage(name))"])
+            }
+        }
+        var words = PluginSettingWords(plugin: name, items: items)
+        var settings = pluginSettings
+        switch name {
+        case .logger:
+            try applyLoggerSettings(&words, to: &settings.logger)
+            settings.logger.enabled = on
+        case .loading:
+            if let word = words.next() { throw unknownSetting(word, plugin: .loading) }
+            settings.loading = on
+        case .retry:
+            try applyRetrySettings(&words, to: &settings.retry)
+            settings.retry.enabled = on
+        case .auth:
+            try applyAuthSettings(&words, to: &settings.auth)
+            if on { try checkAuthIsComplete(settings.auth, at: nameWord.span) }
+            settings.auth.enabled = on
+            maskCredential(settings.auth.credential)
+        }
+        pluginSettings = settings
+    }
+
+    /// `plugins`: each plugin in order, on or off, with its settings.
+    func listPlugins(_ arguments: [Word], command: Word) throws {
+        if let extra = arguments.first { throw failure("usage: plugins (to change one: plugin NAME on|off ...)", at: extra.span) }
+        let width = PluginName.names.map(\.count).max() ?? 0
+        for name in pluginSettings.order {
+            io.out(pluginLine(name, width: width) + "\n")
+        }
+    }
+
+    /// `plugin order NAME...`: the named plugins first, in that order; the others after them, as they were.
+    private func orderPlugins(_ words: [Word], command: Word) throws {
+        guard !words.isEmpty else {
+            throw failure("usage: plugin order NAME...", at: command.span,
+                          notes: ["now: \(pluginSettings.order.map(\.rawValue).joined(separator: " "))"])
+        }
+        var named: [PluginName] = []
+        for word in words {
+            let text = try expand(word).text
+            guard let name = PluginName(rawValue: text) else { throw unknownPlugin(text, at: word.span) }
+            guard !named.contains(name) else { throw failure("'\(text)' is named twice", at: word.span) }
+            named.append(name)
+        }
+        pluginSettings.order = named + pluginSettings.order.filter { !named.contains($0) }
+    }
+
+    /// `retry    on   count 3 backoff 200ms max 5s jitter 20%`.
+    private func pluginLine(_ name: PluginName, width: Int) -> String {
+        let state = pluginSettings.isOn(name) ? "on " : "off"
+        let settings = pluginSettings.settingsText(name)
+        return mask("\(name.rawValue.padding(width))  \(state)  \(settings)").trimmingCharacters(in: .whitespaces)
+    }
+
+    private func unknownPlugin(_ text: String, at span: SourceSpan) -> Diagnostic {
+        var notes: [String] = []
+        if let guess = Suggestion.closest(to: text, in: PluginName.names) { notes.append("did you mean '\(guess)'?") }
+        notes.append("plugins: \(PluginName.names.joined(separator: ", ")); usage: plugin NAME on|off [SETTINGS...] or plugin order NAME...")
+        return failure("unknown plugin '\(text.shortened())'", at: span, notes: notes)
+    }
+
+    /// The plugins for the next call. Buffered stdout is written first, so that what plugins print
+    /// on stderr during the call comes after it, as it happened.
+    func currentPlugins() -> [any Plugin] {
+        io.flush()
+        return pluginSettings.plugins(redaction: redaction)
+    }
+
+    /// Completions after `plugin`: names and `order`, then `on`/`off` and the plugin's settings,
+    /// then a few example values after a setting that takes one.
+    func pluginCompletions(after words: [String]) -> [String] {
+        guard let first = words.first else { return PluginName.names + ["order"] }
+        if first == "order" { return PluginName.names.filter { !words.contains($0) } }
+        guard let name = PluginName(rawValue: first) else { return [] }
+        let keywords = PluginSettingWords.keywords(name)
+        if let last = words.last, words.count > 1 {
+            switch (name, last) {
+            case (.logger, "body"): return ["1024", "4096", "all"]
+            case (.logger, "file"): return ["wsh.log"]
+            case (.retry, "count"): return ["1", "2", "3", "5"]
+            case (.retry, "backoff"): return ["100ms", "200ms", "500ms", "1s"]
+            case (.retry, "max"): return ["2s", "5s", "10s", "30s"]
+            case (.retry, "jitter"): return ["0", "20%", "50%"]
+            case (.auth, "host"):
+                let base = options.base.flatMap { URL(string: $0)?.host }
+                let declared = targets.all.compactMap { (try? compiledTarget($0)).flatMap { URL(string: $0.baseURL)?.host } }
+                return Array(Set([base].compactMap { $0 } + declared)).sorted()
+            case (.auth, "bearer"), (.auth, "basic"), (.auth, "header"): return []
+            case (_, "off"): return []
+            default: break
+            }
+        }
+        return words.count == 1 ? ["on", "off"] + keywords : keywords
+    }
+}

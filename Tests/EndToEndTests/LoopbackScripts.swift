@@ -1,0 +1,38 @@
+import Foundation
+import TestSupport
+
+/// What the end-to-end tests of plugins share: a loopback server, scripts run in the built binary,
+/// and blocking work kept off the test process's few cooperative threads.
+func withLoopbackServer<T>(routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> T) async throws -> T {
+    let server = try await TestServer.start(routes: routes)
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// Runs `script` as a `.wsh` file in `directory` (a fresh one by default); returns the result and how long it took.
+func runScript(_ script: String, environment: [String: String] = [:], directory: URL? = nil)
+    async throws -> (WSHProcess.Result, Duration) {
+    let directory = try directory ?? WSHProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("script.wsh")
+    try script.write(to: file, atomically: true, encoding: .utf8)
+    return try await offPool {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try WSHProcess.run([file.path], environment: environment, directory: directory)
+        return (result, start.duration(to: clock.now))
+    }
+}
+
+/// Runs blocking work (waiting for a process, polling a terminal) on a thread of its own, so that
+/// it does not hold one of the few threads the loopback server and the timing tests need.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

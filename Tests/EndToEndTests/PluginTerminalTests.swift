@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The plugins at a terminal: the spinner on stderr while stdout is a pipe, and at the prompt,
+/// init.wsh, Tab completion of plugin settings, and a secret kept out of the screen and the history.
+@Suite struct PluginTerminalTests {
+    static let secret = PluginCommandTests.secret
+
+    @Test func spinnerDrawsOnATerminalWhileStdoutGoesToAPipe() async throws {
+        try await withLoopbackServer { server in
+            let script = """
+            target current { base \(server.baseURL); path /slow; query ms=700 }
+            plugin loading on
+            call current
+            """
+            let (sawStatus, status, screen, output) = try await offPool {
+                let terminal = try PseudoTerminal(arguments: ["-c", script], environment: [:], stdoutIsPipe: true)
+                let sawStatus = terminal.waitFor("HTTP 200 OK")
+                let status = terminal.waitForExit()
+                return (sawStatus, status, terminal.screen, terminal.pipedOutput())
+            }
+            #expect(sawStatus)
+            #expect(status == 0)
+            #expect(output == #"{"slept_ms":700}"#)
+            #expect(screen.contains("⠋ current 0."), "\(screen.debugDescription)")
+            #expect(screen.contains(/current (0\.[3-9]|[1-9]\.\d)s/), "the elapsed time counts up")
+            #expect(screen.contains("\r\u{1B}[K"))
+            let afterErase = try #require(screen.range(of: "\r\u{1B}[K", options: .backwards))
+            #expect(screen[afterErase.upperBound...].hasPrefix("HTTP 200 OK"), "\(screen.debugDescription)")
+            #expect(!output.contains("⠋"))
+        }
+    }
+
+    @Test func initFileTabCompletionAndHistoryAtThePrompt() async throws {
+        let routes = ["/weather": StaticRoute(body: #"{"name":"Suwon"}"#)]
+        try await withLoopbackServer(routes: routes) { server in
+            let home = try WSHProcess.temporaryDirectory()
+            let config = home.appendingPathComponent("config/wsh")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try "plugin retry on count 2 backoff 10ms\n".write(to: config.appendingPathComponent("init.wsh"), atomically: true, encoding: .utf8)
+            let history = home.appendingPathComponent("history")
+            let (failures, screen) = try await offPool { () throws -> ([String], String) in
+                var failures: [String] = []
+                func check(_ ok: Bool, _ what: String) { if !ok { failures.append(what) } }
+                let terminal = try PseudoTerminal(arguments: [], environment: [
+                    "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                    "WSH_HISTORY": history.path, "WSH_E2E_KEY": Self.secret,
+                ])
+                check(terminal.waitFor("wsh> "), "wsh> ")
+                var mark = terminal.mark
+                terminal.type("plugins\r")
+                check(terminal.waitFor("retry    on   count 2 backoff 10ms max 5s jitter 20%", after: mark), "retry    on   count 2 backoff 10ms max 5s jitter 20%")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                mark = terminal.mark
+                terminal.type("plugin logg\t")
+                terminal.type("on verb\t")
+                terminal.type("\r")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                mark = terminal.mark
+                terminal.type("plugins\r")
+                check(terminal.waitFor("logger   on   verbose body 4096", after: mark), "logger   on   verbose body 4096")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                mark = terminal.mark
+                terminal.type("let key = env WSH_E2E_KEY\r")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                mark = terminal.mark
+                terminal.type("target w { base \(server.baseURL); path /weather; query q=$key }\r")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                mark = terminal.mark
+                terminal.type("call w\r")
+                check(terminal.waitFor("> GET \(server.baseURL)/weather?q=***", after: mark), "> GET \(server.baseURL)/weather?q=***")
+                check(terminal.waitFor("\"Suwon\"", after: mark), "\"Suwon\"")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                mark = terminal.mark
+                terminal.type("show w --curl\r")
+                check(terminal.waitFor("/weather?q=***'", after: mark), "/weather?q=***'")
+                check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
+                terminal.type("\u{04}")
+                check(terminal.waitForExit() == 0, "exit")
+                return (failures, terminal.screen)
+            }
+            #expect(failures.isEmpty, "did not see: \(failures)")
+            #expect(!screen.contains(Self.secret))
+            let stored = try String(contentsOf: history, encoding: .utf8)
+            #expect(stored.contains("plugin logger on verbose \n"))
+            #expect(stored.contains("call w\n"))
+            #expect(!stored.contains(Self.secret))
+        }
+    }
+}
