@@ -60,25 +60,32 @@ public struct NetworkTransport: Transport {
     }
 
     /// The response head and its whole body.
+    ///
+    /// Uses AsyncHTTPClient's delegate API rather than its async `execute`, which starts an
+    /// unstructured task per request on the global executor: that task cost a thread wake-up
+    /// per call, about a tenth of a loopback call's time.
     private static func exchange(
         _ request: Request, client: HTTPClient, bodyLimit: Int
     ) async throws -> (HTTPResponseHead, Data) {
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        var headers = HTTPHeaders()
         for header in request.headers {
-            outgoing.headers.add(name: header.name, value: header.value)
+            headers.add(name: header.name, value: header.value)
         }
-        if let body = request.body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        let outgoing = try HTTPClient.Request(
+            url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+            body: request.body.map { .bytes($0) })
+        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
+        let task = client.execute(request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit),
+                                  deadline: deadline)
+        // Resume one turn of the loop later: by then the connection is back in the pool, so a
+        // caller on another thread cannot send its next request before that and open a second one.
+        let settled = task.futureResult.flatMap { response in task.eventLoop.submit { response } }
+        let (head, body) = try await withTaskCancellationHandler {
+            try await settled.get()
+        } onCancel: {
+            task.cancel()
         }
-        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
-        let response = try await client.execute(outgoing, deadline: deadline)
-        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > bodyLimit {
-            throw TransportFailure.bodyTooLarge
-        }
-        let buffer = try await response.body.collect(upTo: bodyLimit)
-        let head = HTTPResponseHead(version: response.version, status: response.status, headers: response.headers)
-        return (head, Data(buffer.readableBytesView))
+        return (head, Data(body.readableBytesView))
     }
 
     /// Runs `operation`, failing with ``TransportFailure/timedOut`` once `timeout` has passed, which

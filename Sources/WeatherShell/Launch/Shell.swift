@@ -34,6 +34,9 @@ public enum Shell {
         let io = ShellIO()
         defer { io.flush() }
         let interpreter = Interpreter(io: io, mode: interactive ? .interactive : .script)
+        // The process exits as soon as this returns: freeing every target and response of the
+        // session first would be wasted work (a tenth of loading 10,000 targets).
+        _ = Unmanaged.passRetained(interpreter)
         if options.stub { interpreter.options.stub = .immediate }
         let interrupts = InterruptHandler(interactive: interactive)
         let cwd = FileManager.default.currentDirectoryPath

@@ -8,9 +8,10 @@ import Targets
 public actor ShellActor {
     public static let shared = ShellActor()
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        SessionEventLoop.shared.executor.asUnownedSerialExecutor()
-    }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor }
+
+    /// Computed once: every hop onto the actor asks for it.
+    private static let executor = SessionEventLoop.shared.executor.asUnownedSerialExecutor()
 
     /// Runs `operation` as isolated to the shell actor, from a synchronous callout that is
     /// known to run on its loop (libedit calling back from inside `el_gets`).
