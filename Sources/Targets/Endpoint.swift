@@ -46,11 +46,20 @@ public struct Endpoint: Sendable {
         if !query.isEmpty {
             url += (url.contains("?") ? "&" : "?") + query
         }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty else {
+        guard hasHTTPSchemeAndHost(url) else {
             throw ProviderError(.invalidURL(url), step: .endpoint, targetName: target.name)
         }
         return url
+    }
+
+    /// `http://` or `https://` (any case) followed by a host. The URL is parsed once, by the
+    /// HTTP client; parsing it here too cost as much again on every call.
+    static func hasHTTPSchemeAndHost(_ url: String) -> Bool {
+        let lowered = url.prefix(8).lowercased()
+        let schemeLength = lowered.hasPrefix("https://") ? 8 : lowered.hasPrefix("http://") ? 7 : 0
+        guard schemeLength > 0 else { return false }
+        let host = url.utf8.dropFirst(schemeLength).prefix { !"/?#".utf8.contains($0) }
+        return !host.isEmpty && !host.elementsEqual(":".utf8) && host.first != UInt8(ascii: ":")
     }
 
     /// `base` and `path` with exactly one `/` between them.

@@ -1,4 +1,4 @@
-import Targets
+@testable import Targets
 import TestSupport
 import Testing
 
@@ -45,5 +45,24 @@ import Testing
             let echo = try await echo(current(server), [("station", .text("a")), ("station", .text("b"))])
             #expect(echo.path == "/echo/b")
         }
+    }
+}
+
+@Suite struct URLCheckTests {
+    @Test func httpAndHttpsURLsWithAHostPass() {
+        for url in ["http://127.0.0.1:8080/x", "https://api.open-meteo.com/v1/forecast?a=1", "HTTP://Example.com", "http://h"] {
+            #expect(Endpoint.hasHTTPSchemeAndHost(url), "\(url)")
+        }
+    }
+
+    @Test func otherSchemesAndMissingHostsFail() {
+        for url in ["ftp://host/x", "http://", "https:///path", "http://:80/x", "api.example.com/x", "", "htp://x"] {
+            #expect(!Endpoint.hasHTTPSchemeAndHost(url), "\(url)")
+        }
+    }
+
+    @Test func aTargetWithABadBaseIsAnEndpointError() {
+        let target = Target(name: "bad", baseURL: "ftp://files.example.com", path: "/x")
+        #expect(throws: ProviderError.self) { _ = try Endpoint(target: target, arguments: CallArguments()) }
     }
 }
