@@ -88,7 +88,7 @@ public struct Redaction: Sendable {
 
     /// `https://user:pass@host/...` as `https://user:***@host/...`.
     private func maskedUserInfo(_ address: String) -> String {
-        guard let schemeEnd = address.range(of: "://") else { return address }
+        guard address.utf8.contains(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return address }
         let authorityStart = schemeEnd.upperBound
         let authorityEnd = address[authorityStart...].firstIndex(of: "/") ?? address.endIndex
         guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@"),
