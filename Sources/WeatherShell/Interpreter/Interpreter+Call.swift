@@ -1,4 +1,5 @@
 import Foundation
+import Plugins
 import Targets
 
 extension Interpreter {
@@ -104,15 +105,6 @@ enum StatusLine {
         let ms = Int((Double(response.elapsed.components.attoseconds) / 1e15).rounded()) + Int(response.elapsed.components.seconds) * 1000
         let status = "HTTP \(response.status) \(response.reason)"
         let colored = !color ? status : (response.status < 400 ? "\u{1B}[32m" : "\u{1B}[31m") + status + "\u{1B}[0m"
-        return "\(colored)  \(ms) ms  \(ByteCount.text(response.body.count))"
-    }
-}
-
-/// Sizes as people read them: `412 B`, `3.1 KB`, `2.0 MB`.
-enum ByteCount {
-    static func text(_ count: Int) -> String {
-        if count < 1024 { return "\(count) B" }
-        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
-        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+        return "\(colored)  \(ms) ms  \(ByteText.text(response.body.count))"
     }
 }
