@@ -114,7 +114,12 @@ import TestSupport
         // The same values, apart from the URLs that the script arguments changed.
         let normalized = live.stdout.replacingOccurrences(of: "\(server.baseURL)/v1", with: "https://api.open-meteo.com/v1")
             .replacingOccurrences(of: "\(server.baseURL)/geo", with: "https://geocoding-api.open-meteo.com/v1")
-        #expect(normalized == stubbed.stdout)
+        // `targets` pads its URL column to the longest URL, so blanks are compared as one.
+        func collapsed(_ text: String) -> String {
+            text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }.joined(separator: "\n")
+        }
+        #expect(collapsed(normalized) == collapsed(stubbed.stdout))
         try await server.shutdown()
     }
 

@@ -45,7 +45,7 @@ extension Interpreter {
             for entry in CommandCatalog.entries {
                 io.out("  \(entry.name.padding(width))  \(entry.summary)\n")
             }
-            io.out("Type 'help COMMAND' for its usage. The language: LANGUAGE.md; examples: examples/.\n")
+            io.out("Type 'help COMMAND' for its usage; the README and examples/ show the whole language.\n")
             return
         }
         let name = try expand(topic).text

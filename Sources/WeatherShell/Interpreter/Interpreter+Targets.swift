@@ -60,13 +60,16 @@ extension Interpreter {
             if pattern.contains("*") || pattern.contains("?") { return fnmatch(pattern, target.name, 0) == 0 }
             return target.name.contains(pattern)
         }
-        let width = matching.map(\.name.count).max() ?? 0
-        for declared in matching {
-            let target = try? compiledTarget(declared)
-            let method = target?.method.rawValue ?? "?"
-            let url = target.map { ($0.baseURL.isEmpty ? options.base ?? "" : $0.baseURL) + $0.path } ?? "(depends on variables)"
-            let doc = target?.doc.isEmpty == false ? "  \(target?.doc ?? "")" : ""
-            io.out(mask("\(declared.name.padding(width))  \(method.padding(7)) \(url)\(doc)") + "\n")
+        let rows = matching.map { declared -> (name: String, method: String, url: String, doc: String) in
+            guard let target = try? compiledTarget(declared) else { return (declared.name, "?", "(depends on variables)", "") }
+            let url = (target.baseURL.isEmpty ? options.base ?? "" : target.baseURL) + target.path
+            return (declared.name, target.method.rawValue, url, target.doc)
+        }
+        let nameWidth = rows.map(\.name.count).max() ?? 0
+        let urlWidth = rows.map(\.url.count).max() ?? 0
+        for row in rows {
+            let line = "\(row.name.padding(nameWidth))  \(row.method.padding(7)) \(row.doc.isEmpty ? row.url : row.url.padding(urlWidth) + "  " + row.doc)"
+            io.out(mask(line) + "\n")
         }
     }
 
