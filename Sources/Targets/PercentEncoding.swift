@@ -2,6 +2,8 @@
 /// (`A-Z a-z 0-9 - . _ ~`) stay, every other UTF-8 byte becomes `%XX` (so a space is `%20`).
 enum PercentEncoding {
     static func encode(_ text: String) -> String {
+        // Most values need no escape; building a copy byte by byte was a visible part of each call.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var encoded = ""
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -18,6 +20,7 @@ enum PercentEncoding {
     /// and a `%` not starting an escape), leaving reserved characters and existing escapes as they are.
     /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.
     static func encodeIllegalURLCharacters(_ url: String) -> String {
+        if url.utf8.allSatisfy({ isUnreserved($0) || isReserved($0) }) { return url }
         let bytes = Array(url.utf8)
         var encoded = ""
         encoded.reserveCapacity(bytes.count)
@@ -70,7 +73,15 @@ enum PercentEncoding {
 
     /// RFC 3986 gen-delims and sub-delims: `:/?#[]@!$&'()*+,;=`.
     private static func isReserved(_ byte: UInt8) -> Bool {
-        ":/?#[]@!$&'()*+,;=".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
+             UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
     }
 
     private static func appendEscape(_ byte: UInt8, to text: inout String) {
