@@ -70,4 +70,14 @@ import Testing
         second.type("\u{15}exit\r")
         #expect(second.waitForExit() == 0)
     }
+
+    @Test func exitInInitFileEndsWshBeforeThePrompt() throws {
+        let config = try WSHProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("wsh"), withIntermediateDirectories: true)
+        try "exit 7".write(to: config.appendingPathComponent("wsh/init.wsh"), atomically: true, encoding: .utf8)
+        var env = try environment(history: config.appendingPathComponent("history"))
+        env["XDG_CONFIG_HOME"] = config.path
+        let terminal = try PseudoTerminal(arguments: [], environment: env)
+        #expect(terminal.waitForExit() == 7)
+    }
 }

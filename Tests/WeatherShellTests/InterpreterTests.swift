@@ -131,6 +131,7 @@ import Testing
         #expect(interpreter.completions(for: "call t lat") == ["latitude="])
         #expect(interpreter.completions(for: "call t latitude=1 ") == ["longitude="])
         #expect(interpreter.completions(for: "show t ") == ["--curl"])
+        #expect(interpreter.completions(for: "call t latitude=${city} lon") == ["longitude="])
     }
 
     @Test func diagnosticsCutVeryLongLinesAroundTheCaret() async {

@@ -67,7 +67,7 @@ extension Interpreter {
     private func choicesNote(_ option: ShellOption) -> [String] {
         switch option {
         case .base: ["example: set base https://api.open-meteo.com/v1"]
-        case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m"]
+        case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
         case .stub: ["values: off, immediate, or a delay such as 300ms"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }

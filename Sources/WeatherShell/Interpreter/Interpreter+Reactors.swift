@@ -28,16 +28,27 @@ extension Interpreter {
     /// `NAME ACTION [ARGS]`.
     func runReactor(_ reactor: ShellReactor, _ arguments: [Word], command: Word) async throws {
         let texts = try arguments.map { try expand($0).text }
+        guard actionDepth < Self.maximumActionDepth else {
+            throw failure("reactor actions nest more than \(Self.maximumActionDepth) deep", at: command.span,
+                          notes: ["an action that runs its own reactor's actions never ends"])
+        }
+        actionDepth += 1
+        defer { actionDepth -= 1 }
         do {
             try await reactor.run(texts, words: [command] + arguments, interpreter: self)
         } catch let error as Diagnostic {
             throw error
+        } catch let halt as Halt {
+            throw halt
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             throw failure(mask("\(error)"), at: command.span)
         }
     }
+
+    /// How deep a reactor action may run other reactors' actions.
+    static let maximumActionDepth = 8
 
     func reactorUsage(_ reactor: ShellReactor, words: [Word]) -> Diagnostic {
         let given = words.dropFirst().first
@@ -67,7 +78,7 @@ extension Interpreter {
         let style = EchoStyle(mode: echoStyle.value.mode == .json ? .json : .line, color: false)
         for name in names {
             guard let reactor = reactors[name] else { continue }
-            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(line + "\n") }
+            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(mask(line) + "\n") }
         }
     }
 

@@ -5,7 +5,7 @@ extension Interpreter {
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
     func declareTarget(_ declaration: TargetDeclaration) throws {
         var declared = DeclaredTarget(declaration: declaration)
-        if let field = declaration.fields.last(where: { $0.name == "sample" }) {
+        if let field = declaration.fields.last(where: { $0.name == "sample" }), field.arguments.allSatisfy({ $0.variableNames.isEmpty }) {
             declared.sample = try readSample(field, file: declaration.file)
         }
         if !declared.dependsOnVariables {
@@ -14,7 +14,9 @@ extension Interpreter {
         targets.declare(declared)
     }
 
-    private func readSample(_ field: TargetDeclaration.Field, file: SourceFile) throws -> (Data, Int) {
+    /// The `sample` file's bytes and status; read at declaration, or at each call when its words
+    /// hold variables (expansion happens when a statement runs).
+    func readSample(_ field: TargetDeclaration.Field, file: SourceFile) throws -> (Data, Int) {
         let pathWord = field.arguments[0]
         var path = try expand(pathWord).text
         guard path.hasPrefix("@") else { throw failure("a sample is a file: sample @path/to/file.json", at: pathWord.span) }

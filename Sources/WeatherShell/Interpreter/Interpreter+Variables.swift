@@ -35,7 +35,6 @@ extension Interpreter {
         let key = name.literal ?? ""
         if commandLineNames.contains(key) { return }
         let result = try evaluate(value)
-        if let old = variables[key], old.isSecret { mask.remove(old.value) }
         variables[key] = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName)
         if result.isSecret { mask.add(result.text) }
     }
@@ -44,7 +43,7 @@ extension Interpreter {
         for word in names {
             let name = try expand(word).text
             guard let old = variables[name] else { throw undefinedVariable(name, at: word.span) }
-            if old.isSecret { mask.remove(old.value) }
+            _ = old
             variables[name] = nil
             commandLineNames.remove(name)
         }
@@ -57,7 +56,7 @@ extension Interpreter {
                 let origin = variable.environmentName.map { "  (env \($0))" } ?? ""
                 io.out("\(name) = ***\(origin)\n")
             } else {
-                io.out("\(name) = \(Self.quoted(variable.value))\n")
+                io.out(mask("\(name) = \(Self.quoted(variable.value))") + "\n")
             }
         }
     }

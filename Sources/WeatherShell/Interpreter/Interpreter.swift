@@ -15,7 +15,11 @@ public final class Interpreter {
     public let io: ShellIO
     public let mode: Mode
     var variables = Variables()
-    var mask = SecretMask()
+    var mask = SecretMask() {
+        didSet { sharedMask.value = mask }
+    }
+    /// The mask for reactor stores, which echo state from their own executors.
+    let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions
     /// Canonical paths of the files being run, innermost last: `source` refuses a cycle.
     var sourceStack: [String] = []
@@ -34,13 +38,15 @@ public final class Interpreter {
     let echoStyle: SharedValue<EchoStyle>
     /// Set while a declared reactor's action runs.
     var actionContext: ActionContext?
+    /// How many reactor commands are running inside one another.
+    var actionDepth = 0
     /// Which plugins are on, their settings and order (`plugin`, `plugins`).
     var pluginSettings = PluginSettings()
 
     public init(io: ShellIO, mode: Mode) {
         self.io = io
         self.mode = mode
-        self.options = ShellOptions(bail: mode == .script, colorEnabled: io.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        self.options = ShellOptions(bail: mode == .script, colorEnabled: io.stdoutIsTerminal && !Environment.noColor)
         self.currentFile = SourceFile(name: "<stdin>", directory: FileManager.default.currentDirectoryPath, text: "")
         self.echoStyle = SharedValue(EchoStyle(mode: .line, color: options.colorEnabled))
     }
@@ -152,7 +158,9 @@ public final class Interpreter {
         case "targets": return try listTargets(arguments)
         case "show": return try showTarget(arguments, command: name)
         case "forget": return try forgetTarget(arguments, command: name)
-        case "use": return try await usePack(arguments[0])
+        case "use":
+            guard let pack = arguments.first else { throw failure("usage: use PACK", at: name.span) }
+            return try await usePack(pack)
         case "state": return try await printState(arguments)
         case "plugins": return try listPlugins(arguments, command: name)
         default: break

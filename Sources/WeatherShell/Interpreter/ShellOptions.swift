@@ -18,12 +18,16 @@ struct ShellOptions {
     var counterDelay: Duration = .milliseconds(500)
 }
 
-/// Durations as the language writes them: `250ms`, `2s`, `1m`.
+/// Durations as the language writes them: `250ms`, `2s`, `1m`, at most a day.
 enum DurationText {
+    /// The longest duration any setting takes; longer ones (`1e300s`) would overflow timers.
+    static let maximumSeconds: Double = 86_400
+
     static func parse(_ text: String) -> Duration? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
         for (suffix, seconds) in units where text.hasSuffix(suffix) {
-            guard let number = Double(text.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
+            guard let number = Double(text.dropLast(suffix.count)), number >= 0, number.isFinite,
+                  number * seconds <= maximumSeconds else { return nil }
             return .milliseconds(Int64((number * seconds * 1000).rounded()))
         }
         return nil

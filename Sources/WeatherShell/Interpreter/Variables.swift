@@ -24,8 +24,10 @@ struct Variables {
     var secretValues: [String] { names.compactMap { storage[$0].flatMap { $0.isSecret ? $0.value : nil } } }
 }
 
-/// Hides secret values in text shown to the user: `***` in their place.
-struct SecretMask {
+/// Hides secret values in text shown to the user: `***` in their place. A value that has been
+/// a secret stays masked for the rest of the session, even after its variable is unset or set
+/// again: another variable, a credential or the history may still hold it.
+struct SecretMask: Sendable {
     /// Values shorter than this are not masked by value: masking every "a" would garble all output.
     static let minimumLength = 3
     private(set) var values: [String] = []
@@ -35,8 +37,6 @@ struct SecretMask {
         values.append(value)
         values.sort { $0.count > $1.count }
     }
-
-    mutating func remove(_ value: String) { values.removeAll { $0 == value } }
 
     func callAsFunction(_ text: String) -> String {
         guard !values.isEmpty else { return text }

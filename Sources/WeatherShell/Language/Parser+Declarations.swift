@@ -61,18 +61,25 @@ extension Parser {
         }
         var rest = Array(arguments.dropFirst())
         var output: Word?
-        if let index = rest.firstIndex(where: { $0.bare == ">" || ($0.bare?.hasPrefix(">") ?? false) }) {
+        // `>` begins a redirect when it opens a word unquoted: `> out.json`, `>out.json`, `>$out`, `>"a b.json"`.
+        if let index = rest.firstIndex(where: { word in
+            guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content else { return false }
+            return text.hasPrefix(">")
+        }) {
             let redirect = rest[index]
-            if redirect.bare == ">" {
-                guard index + 1 < rest.count else { throw error("expected a file name after '>'", redirect.span) }
-                output = rest[index + 1]
-                if index + 2 < rest.count { throw error("nothing may follow '> FILE'", rest[index + 2].span) }
-            } else {
-                var file = redirect
-                file.parts[0].content = .literal(String((redirect.bare ?? "").dropFirst()))
-                output = file
-                if index + 1 < rest.count { throw error("nothing may follow '> FILE'", rest[index + 1].span) }
+            var file = redirect
+            if case .literal(let text) = file.parts[0].content {
+                let remainder = String(text.dropFirst())
+                if remainder.isEmpty { file.parts.removeFirst() } else { file.parts[0].content = .literal(remainder) }
             }
+            var consumed = 1
+            if file.parts.isEmpty {
+                guard index + 1 < rest.count else { throw error("expected a file name after '>'", redirect.span) }
+                file = rest[index + 1]
+                consumed = 2
+            }
+            if index + consumed < rest.count { throw error("nothing may follow '> FILE'", rest[index + consumed].span) }
+            output = file
             rest.removeSubrange(index...)
         }
         return CallStatement(target: target, arguments: rest, output: output)
@@ -95,7 +102,7 @@ extension Parser {
         }) else {
             throw error("expected an operator", words.last?.span ?? command.span, notes: ["usage: \(usageText)"])
         }
-        let subject = try value(Array(words[..<opIndex]), usage: usageText)
+        let subject = try value(Array(words[..<opIndex]), usage: usageText, near: words[opIndex].span)
         var rest = words[opIndex...]
         if rest.first?.bare == "not" {
             negated.toggle()
@@ -205,7 +212,7 @@ extension Parser {
             guard group.count >= 3, group[1].bare == "=", let name = group[0].bare, Self.isName(name) else {
                 throw error("expected NAME = VALUE", group.first?.span ?? command.span, notes: ["usage: \(usageText)"])
             }
-            result.append(FieldAssignment(name: group[0], value: try value(Array(group.dropFirst(2)), usage: usageText)))
+            result.append(FieldAssignment(name: group[0], value: try value(Array(group.dropFirst(2)), usage: usageText, near: group[1].span)))
         }
         return result
     }

@@ -23,7 +23,8 @@ public struct Parser {
     func statement(_ raw: RawStatement, context: Context) throws(Diagnostic) -> Statement {
         let command = raw.words[0]
         let arguments = Array(raw.words.dropFirst())
-        let name = command.bare ?? ""
+        // A quoted command word is the same command, as in a shell: `"echo" hi` echoes.
+        let name = command.literal ?? ""
         if raw.block != nil, name != "target", name != "reactor" {
             throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span,
                         notes: ["blocks belong to 'target NAME {' and 'reactor NAME {'"])
@@ -92,8 +93,10 @@ public struct Parser {
     }
 
     /// One value: a word, `env NAME [or DEFAULT]`, or a query.
-    func value(_ words: [Word], usage usageText: String) throws(Diagnostic) -> ValueExpression {
-        guard let first = words.first else { throw error("missing value", file.endSpan, notes: ["usage: \(usageText)"]) }
+    func value(_ words: [Word], usage usageText: String, near span: SourceSpan? = nil) throws(Diagnostic) -> ValueExpression {
+        guard let first = words.first else {
+            throw error("missing value", span ?? file.endSpan, notes: ["usage: \(usageText)"])
+        }
         if first.bare == "env" {
             guard words.count == 2 || (words.count == 4 && words[2].bare == "or") else {
                 let bad = words.count > 2 ? words[2] : first
@@ -151,7 +154,7 @@ public struct Parser {
     }
 
     func usage(_ command: Word, _ text: String, extra: Word? = nil) -> Diagnostic {
-        error(extra == nil ? "wrong arguments for '\(command.bare ?? "")'" : "unexpected argument", extra?.span ?? command.span,
+        error(extra == nil ? "wrong arguments for '\(command.literal ?? "")'" : "unexpected argument", extra?.span ?? command.span,
               notes: ["usage: \(text)"])
     }
 

@@ -46,14 +46,14 @@ public enum Shell {
                 try await interpreter.run(text: command, file: "<command line>", directory: cwd)
             }
         }
-        if let file = options.file, file != "-" {
-            for assignment in options.assignments {
-                guard let equals = assignment.firstIndex(of: "="), Parser.isName(String(assignment[..<equals])) else {
-                    io.err("wsh: error: script arguments are NAME=VALUE, got '\(assignment)'\n")
-                    return FailureKind.usage.exitCode
-                }
-                interpreter.define(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+        for assignment in options.assignments {
+            guard let equals = assignment.firstIndex(of: "="), Parser.isName(String(assignment[..<equals])) else {
+                io.err("wsh: error: script arguments are NAME=VALUE, got '\(assignment)'\n")
+                return FailureKind.usage.exitCode
             }
+            interpreter.define(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+        }
+        if let file = options.file, file != "-" {
             guard let data = FileManager.default.contents(atPath: file) else {
                 io.err("wsh: error: cannot read '\(file)'\n")
                 return FailureKind.usage.exitCode
@@ -64,7 +64,7 @@ public enum Shell {
             }
         }
         if interactive {
-            if !options.noRC { await runInitFile(interpreter, interrupts) }
+            if !options.noRC, case .exit(let code) = await runInitFile(interpreter, interrupts) { return code }
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
             let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
                                                                  complete: { interpreter.completions(for: $0) },
@@ -106,12 +106,12 @@ public enum Shell {
     }
 
     /// `~/.config/wsh/init.wsh` (XDG_CONFIG_HOME honoured); its errors are shown but do not stop the prompt.
-    static func runInitFile(_ interpreter: Interpreter, _ interrupts: InterruptHandler) async {
+    static func runInitFile(_ interpreter: Interpreter, _ interrupts: InterruptHandler) async -> Outcome {
         let environment = ProcessInfo.processInfo.environment
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
         let path = config + "/wsh/init.wsh"
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        _ = await finish(interpreter, interrupts) {
+        guard let data = FileManager.default.contents(atPath: path) else { return .completed }
+        return await outcome(interrupts) {
             interpreter.enterFile(path)
             defer { interpreter.sourceStack.removeAll() }
             try await interpreter.runFile(text: String(decoding: data, as: UTF8.self), path: path)

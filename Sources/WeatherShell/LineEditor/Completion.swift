@@ -17,7 +17,20 @@ enum Completion {
 
     /// The words of the statement being typed, before the current word.
     static func previousWords(_ before: String) -> [String] {
-        let statementStart = before.lastIndex { ";{}\n".contains($0) }.map { before.index(after: $0) } ?? before.startIndex
+        var statementStart = before.startIndex
+        var inVariable = false
+        var previous: Character = " "
+        for index in before.indices {
+            let char = before[index]
+            if char == "{", previous == "$" {
+                inVariable = true
+            } else if char == "}", inVariable {
+                inVariable = false
+            } else if ";{}\n".contains(char) {
+                statementStart = before.index(after: index)
+            }
+            previous = char
+        }
         let statement = before[statementStart...]
         var words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if !(statement.last.map { $0 == " " || $0 == "\t" } ?? true), !words.isEmpty { words.removeLast() }

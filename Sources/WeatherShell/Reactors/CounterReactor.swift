@@ -45,7 +45,7 @@ final class CounterCommand: ShellReactor {
 
     init(interpreter: Interpreter) {
         delay = SharedValue(interpreter.options.counterDelay)
-        store = EchoingStore(reactor: CounterReactor(delay: delay), echo: StateEcho(name: name, io: interpreter.io, style: interpreter.echoStyle))
+        store = EchoingStore(reactor: CounterReactor(delay: delay), echo: StateEcho(name: name, interpreter: interpreter))
     }
 
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }

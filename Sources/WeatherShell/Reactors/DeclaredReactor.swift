@@ -58,7 +58,7 @@ final class DeclaredReactorCommand: ShellReactor {
             guard let interpreter else { return }
             try await interpreter.perform(action, of: declaration, emit: emit)
         }
-        store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, io: interpreter.io, style: interpreter.echoStyle))
+        store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, interpreter: interpreter))
     }
 
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }

@@ -22,12 +22,15 @@ final class StateEcho: Sendable {
     private let io: ShellIO
     /// Shared by all reactors of a session: `set echo` and `set color` change it.
     private let style: SharedValue<EchoStyle>
+    /// The session's secrets: an echo shows them as `***`, as everything else does.
+    private let mask: SharedValue<SecretMask>
     private let previous = Mutex<[(name: String, value: EchoValue)]?>(nil)
 
-    init(name: String, io: ShellIO, style: SharedValue<EchoStyle>) {
+    init(name: String, interpreter: Interpreter) {
         self.name = name
-        self.io = io
-        self.style = style
+        self.io = interpreter.io
+        self.style = interpreter.echoStyle
+        self.mask = interpreter.sharedMask
     }
 
     func echo(_ fields: [(name: String, value: EchoValue)]) {
@@ -36,7 +39,7 @@ final class StateEcho: Sendable {
             return old
         }
         if let line = style.value.render(reactor: name, fields: fields, previous: before) {
-            io.out(line + "\n")
+            io.out(mask.value(line) + "\n")
         }
     }
 

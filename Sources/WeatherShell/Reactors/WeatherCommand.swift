@@ -15,7 +15,7 @@ final class WeatherCommand: ShellReactor {
             guard let interpreter else { throw CancellationError() }
             return try await interpreter.callForReactor(target, arguments)
         }, fahrenheit: fahrenheit)
-        store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, io: interpreter.io, style: interpreter.echoStyle))
+        store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, interpreter: interpreter))
     }
 
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }

@@ -60,14 +60,21 @@ struct TargetCompiler {
             case "validate": target.validationType = try validation(values[0], field.arguments[0])
             case "timeout":
                 guard let timeout = DurationText.parse(values[0]), timeout > .zero else {
-                    throw error("a timeout is a duration such as 250ms, 2s or 1m", field.arguments[0].span)
+                    throw error("a timeout is a duration such as 250ms, 2s or 1m, at most a day", field.arguments[0].span)
                 }
                 target.timeout = timeout
             case "retry":
-                guard let count = Int(values[0]), count >= 0 else { throw error("retry takes a count: retry 3", field.arguments[0].span) }
+                guard let count = Int(values[0]), (0...100).contains(count) else {
+                    throw error("retry takes a count from 0 to 100: retry 3", field.arguments[0].span)
+                }
                 target.retryCount = count
             default: break
             }
+        }
+        if declared.sample == nil, let field = declaration.fields.last(where: { $0.name == "sample" }) {
+            let (data, status) = try interpreter.readSample(field, file: file)
+            target.sampleData = data
+            target.sampleStatus = status
         }
         if let sample = declared.sample {
             target.sampleData = sample.data
