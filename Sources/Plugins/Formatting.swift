@@ -1,19 +1,7 @@
 import Foundation
+import Targets
 
 extension Duration {
-    /// The duration in milliseconds, with fractions.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-
-    /// `143 ms` below ten seconds, `12.5 s` from there: how log and retry lines show a duration.
-    var logText: String {
-        let ms = milliseconds
-        if ms < 10_000 { return "\(Int(ms.rounded())) ms" }
-        return "\((ms / 100).rounded() / 10) s"
-    }
-
     /// `250ms`, `2s`, `1.5s`, `2m`: as the language writes a duration.
     var settingText: String {
         let ms = Int64(milliseconds.rounded())

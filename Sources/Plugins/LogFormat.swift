@@ -21,7 +21,7 @@ struct LogFormat {
         switch result {
         case .success(let response):
             let status = response.reason.isEmpty ? "\(response.status)" : "\(response.status) \(response.reason)"
-            return "\(status) \(response.elapsed.logText) \(ByteText.text(response.body.count))"
+            return "\(status) \(response.elapsed.shortDescription) \(ByteText.text(response.body.count))"
         case .failure(let error):
             return "error: " + redaction.mask(error.description)
         }

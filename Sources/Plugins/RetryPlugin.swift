@@ -84,7 +84,7 @@ public struct RetryPlugin: Plugin {
                 throw exhausted(result, attempts: attempts, note: note, target: target)
             }
             retries += 1
-            report("retry \(retries)/\(limit) after \(delay.logText): \(reason)")
+            report("retry \(retries)/\(limit) after \(delay.shortDescription): \(reason)")
             do {
                 try await _Concurrency.Task.sleep(for: delay)
             } catch {

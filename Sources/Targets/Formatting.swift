@@ -1,12 +1,12 @@
 extension Duration {
     /// The duration in milliseconds, with fractions.
-    var milliseconds: Double {
+    public var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 
-    /// `300 ms` below ten seconds, `12.5 s` above: how messages show a duration.
-    var shortDescription: String {
+    /// `300 ms` below ten seconds, `12.5 s` above: how messages, logs and retry lines show a duration.
+    public var shortDescription: String {
         let ms = milliseconds
         if ms < 10_000 { return "\(Int(ms.rounded())) ms" }
         return "\((ms / 100).rounded() / 10) s"

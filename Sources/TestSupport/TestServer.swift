@@ -92,3 +92,20 @@ public enum TestServerError: Error, Sendable {
     /// The bound socket has no port.
     case noPort
 }
+
+extension TestServer {
+    /// Runs `body` with a fresh server and shuts it down afterwards, also when `body` throws.
+    public static func with<Result>(
+        routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> Result
+    ) async throws -> Result {
+        let server = try await start(routes: routes)
+        do {
+            let result = try await body(server)
+            try await server.shutdown()
+            return result
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+    }
+}

@@ -4,15 +4,7 @@ import TestSupport
 /// What the end-to-end tests of plugins share: a loopback server, scripts run in the built binary,
 /// and blocking work kept off the test process's few cooperative threads.
 func withLoopbackServer<T>(routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> T) async throws -> T {
-    let server = try await TestServer.start(routes: routes)
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    try await TestServer.with(routes: routes, body)
 }
 
 /// Runs `script` as a `.wsh` file in `directory` (a fresh one by default); returns the result and how long it took.

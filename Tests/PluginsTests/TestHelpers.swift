@@ -8,15 +8,7 @@ import Testing
 func withTestServer<Result>(
     routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await TestServer.start(routes: routes)
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    try await TestServer.with(routes: routes, body)
 }
 
 /// Collects what a plugin writes, in order, from any thread: a stand-in for stderr.

@@ -6,15 +6,7 @@ import Testing
 func withTestServer<Result>(
     routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await TestServer.start(routes: routes)
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    try await TestServer.with(routes: routes, body)
 }
 
 /// What the server's `/echo` route saw.

@@ -102,7 +102,7 @@ extension Interpreter {
 /// `HTTP 200 OK  143 ms  412 B`.
 enum StatusLine {
     static func text(_ response: Response, color: Bool) -> String {
-        let ms = Int((Double(response.elapsed.components.attoseconds) / 1e15).rounded()) + Int(response.elapsed.components.seconds) * 1000
+        let ms = Int(response.elapsed.milliseconds.rounded())
         let status = "HTTP \(response.status) \(response.reason)"
         let colored = !color ? status : (response.status < 400 ? "\u{1B}[32m" : "\u{1B}[31m") + status + "\u{1B}[0m"
         return "\(colored)  \(ms) ms  \(ByteText.text(response.body.count))"

@@ -12,7 +12,7 @@ extension Interpreter {
         var missing = ""
         switch query.source {
         case .status: value = .number(String(response.status))
-        case .time: value = .number(String(Self.milliseconds(response.elapsed)))
+        case .time: value = .number(String(Int(response.elapsed.milliseconds)))
         case .body: value = .string(response.text)
         case .header(let name):
             value = response.header(name).map(JSONValue.string)
@@ -89,10 +89,6 @@ extension Interpreter {
     static func text(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.compactText
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// The text of a query, for `let` and `print`; a miss is an error.
