@@ -26,14 +26,25 @@ extension Interpreter {
         }
         let response: Response
         do {
-            response = try await provider().request(target, arguments: arguments)
+            response = try await send(target, arguments).response
+        } catch let error as ProviderError {
+            throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
+        }
+        try write(response, to: statement.output)
+    }
+
+    /// Sends a call through the provider and keeps its answer (an error's response too) as the
+    /// last response; a cancelled call throws `CancellationError`, any other failure `ProviderError`.
+    func send(_ target: Target, _ arguments: CallArguments) async throws -> LastResponse {
+        do {
+            let last = LastResponse(try await provider().request(target, arguments: arguments))
+            lastResponse = last
+            return last
         } catch {
             if error.isCancelled || _Concurrency.Task.isCancelled { throw CancellationError() }
             if let response = error.response { lastResponse = LastResponse(response) }
-            throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
+            throw error
         }
-        lastResponse = LastResponse(response)
-        try write(response, to: statement.output)
     }
 
     /// The provider for the next call, with today's options and plugins.

@@ -85,4 +85,9 @@ extension Interpreter {
 /// Facts from the environment that change how wsh shows things.
 enum Environment {
     static var noColor: Bool { getenv("NO_COLOR").map { $0.pointee != 0 } ?? false }
+
+    /// `$XDG_CONFIG_HOME`, else `~/.config`: where init.wsh and packs/ live.
+    static var configDirectory: String {
+        ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+    }
 }

@@ -5,7 +5,7 @@ extension Interpreter {
     /// A relative path resolves against the directory of the file that sources it.
     func source(_ pathWord: Word) async throws {
         let path = resolvePath(try expand(pathWord).text)
-        let canonical = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let canonical = Self.canonicalPath(path)
         if sourceStack.contains(canonical) {
             let chain = (sourceStack.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
@@ -24,7 +24,12 @@ extension Interpreter {
 
     /// Marks a file as running, so that sourcing it again is refused as a cycle.
     public func enterFile(_ path: String) {
-        sourceStack.append(URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path)
+        sourceStack.append(Self.canonicalPath(path))
+    }
+
+    /// The path with `.`, `..` and symbolic links resolved: what the cycle check compares.
+    static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     func readSourceFile(_ path: String, at span: SourceSpan) throws -> String {

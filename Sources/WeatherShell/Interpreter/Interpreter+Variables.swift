@@ -42,8 +42,7 @@ extension Interpreter {
     func unset(_ names: [Word]) throws {
         for word in names {
             let name = try expand(word).text
-            guard let old = variables[name] else { throw undefinedVariable(name, at: word.span) }
-            _ = old
+            guard variables[name] != nil else { throw undefinedVariable(name, at: word.span) }
             variables[name] = nil
             commandLineNames.remove(name)
         }

@@ -107,9 +107,7 @@ public enum Shell {
 
     /// `~/.config/wsh/init.wsh` (XDG_CONFIG_HOME honoured); its errors are shown but do not stop the prompt.
     static func runInitFile(_ interpreter: Interpreter, _ interrupts: InterruptHandler) async -> Outcome {
-        let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
-        let path = config + "/wsh/init.wsh"
+        let path = Environment.configDirectory + "/wsh/init.wsh"
         guard let data = FileManager.default.contents(atPath: path) else { return .completed }
         return await outcome(interrupts) {
             interpreter.enterFile(path)

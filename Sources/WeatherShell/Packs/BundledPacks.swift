@@ -53,8 +53,7 @@ extension Interpreter {
     static func packDirectories() -> [String] {
         let environment = ProcessInfo.processInfo.environment
         var directories = (environment["WSH_PATH"] ?? "").split(separator: ":").map(String.init)
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
-        directories.append(config + "/wsh/packs")
+        directories.append(Environment.configDirectory + "/wsh/packs")
         return directories
     }
 

@@ -80,20 +80,9 @@ extension Interpreter {
     /// Calls a target for a reactor: the body becomes the last response; errors become messages.
     func callForReactor(_ name: String, _ arguments: CallArguments) async throws -> JSONValue {
         guard let declared = targets[name] else { throw WeatherError(description: "no target '\(name)': declare it or 'use' its pack") }
-        let target = try compiledTarget(declared)
-        let response: Response
         do {
-            response = try await provider().request(target, arguments: arguments)
-        } catch {
-            if error.isCancelled { throw CancellationError() }
-            if let response = error.response { lastResponse = LastResponse(response) }
-            throw WeatherError(description: redaction.mask(error.description))
-        }
-        let last = LastResponse(response)
-        lastResponse = last
-        do {
-            return try last.json()
-        } catch {
+            return try await send(try compiledTarget(declared), arguments).json()
+        } catch let error as ProviderError {
             throw WeatherError(description: redaction.mask(error.description))
         }
     }
