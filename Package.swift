@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Nonisolated async code runs on its caller's executor (SE-0461), so a call made by the shell
+/// stays on the shell's event loop instead of hopping to the task executor and back.
+let runOnCaller: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "wsh",
     platforms: [.macOS(.v13)],
@@ -25,13 +29,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: runOnCaller
         ),
-        .target(name: "Plugins", dependencies: ["Targets"]),
-        .target(name: "Reactor"),
+        .target(name: "Plugins", dependencies: ["Targets"], swiftSettings: runOnCaller),
+        .target(name: "Reactor", swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",
-            dependencies: ["Targets", "Plugins", "Reactor", "CEdit"]
+            dependencies: ["Targets", "Plugins", "Reactor", "CEdit"],
+            swiftSettings: runOnCaller
         ),
         .executableTarget(
             name: "wsh",

@@ -57,11 +57,10 @@ public struct LoggerPlugin: Plugin {
 
     /// Verbose: the request. Curl: its curl command.
     public func willSend(_ request: Request, target: any TargetType) async {
-        let format = format(for: request)
         switch mode {
         case .summary: break
-        case .verbose: output(format.request(request))
-        case .curl: output(request.curlCommand(redaction: format.redaction))
+        case .verbose: output(format(for: request).request(request))
+        case .curl: output(request.curlCommand(redaction: format(for: request).redaction))
         }
     }
 

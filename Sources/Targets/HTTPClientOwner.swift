@@ -6,6 +6,8 @@ import NIOPosix
 /// The client of ``NetworkTransport/shared`` lives in a global and is never deinitialised.
 final class HTTPClientOwner: Sendable {
     let client: HTTPClient
+    /// Requests already parsed, by method and URL.
+    let parsedRequests = ParsedRequestCache()
 
     init(configuration: HTTPClient.Configuration) {
         client = HTTPClient(eventLoopGroup: SessionEventLoop.shared, configuration: configuration)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -29,6 +30,8 @@ public struct NetworkTransport: Transport {
         )
         // A shell should say "connection refused" at once; the retry plugin retries if asked to.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Spans for a tracer nobody installed cost about a twentieth of a loopback call.
+        configuration.tracing.tracer = nil
         self.bodyLimit = bodyLimit
         self.owner = HTTPClientOwner(configuration: configuration)
     }
@@ -44,12 +47,8 @@ public struct NetworkTransport: Transport {
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        let client = owner.client
-        let bodyLimit = bodyLimit
         do {
-            let (head, body) = try await Self.withTimeout(request.timeout) {
-                try await Self.exchange(request, client: client, bodyLimit: bodyLimit)
-            }
+            let (head, body) = try await Self.exchange(request, owner: owner, bodyLimit: bodyLimit)
             return Response(
                 status: Int(head.status.code), reason: head.status.reasonPhrase,
                 headers: head.headers.map { Header(name: $0.name, value: $0.value) },
@@ -63,46 +62,52 @@ public struct NetworkTransport: Transport {
     ///
     /// Uses AsyncHTTPClient's delegate API rather than its async `execute`, which starts an
     /// unstructured task per request on the global executor: that task cost a thread wake-up
-    /// per call, about a tenth of a loopback call's time.
+    /// per call, about a tenth of a loopback call's time. For the same reason the timeout is a
+    /// timer on the connection's loop, not a task racing the request.
     private static func exchange(
-        _ request: Request, client: HTTPClient, bodyLimit: Int
+        _ request: Request, owner: HTTPClientOwner, bodyLimit: Int, isolation: isolated (any Actor)? = #isolation
     ) async throws -> (HTTPResponseHead, Data) {
         var headers = HTTPHeaders()
         for header in request.headers {
             headers.add(name: header.name, value: header.value)
         }
-        let outgoing = try HTTPClient.Request(
+        let outgoing = try owner.parsedRequests.request(
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
-        let task = client.execute(request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit),
-                                  deadline: deadline)
-        // Resume one turn of the loop later: by then the connection is back in the pool, so a
-        // caller on another thread cannot send its next request before that and open a second one.
-        let settled = task.futureResult.flatMap { response in task.eventLoop.submit { response } }
-        let (head, body) = try await withTaskCancellationHandler {
-            try await settled.get()
-        } onCancel: {
-            task.cancel()
-        }
-        return (head, Data(body.readableBytesView))
-    }
-
-    /// Runs `operation`, failing with ``TransportFailure/timedOut`` once `timeout` has passed, which
-    /// cancels the operation. AsyncHTTPClient's deadline stops at the response head; this covers the body too.
-    private static func withTimeout<Result: Sendable>(
-        _ timeout: Duration?, _ operation: @escaping @Sendable () async throws -> Result
-    ) async throws -> Result {
-        guard let timeout else { return try await operation() }
-        return try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask(operation: operation)
-            group.addTask {
-                try await _Concurrency.Task.sleep(for: timeout)
-                throw TransportFailure.timedOut
+        let task = owner.client.execute(
+            request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit), deadline: deadline)
+        // AsyncHTTPClient's deadline stops at the response head; this timer covers the body too.
+        let timedOut = NIOLockedValueBox(false)
+        let timer = request.timeout.map { timeout in
+            task.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                timedOut.withLockedValue { $0 = true }
+                task.cancel()
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw TransportFailure.timedOut }
-            return first
+        }
+        // A caller on another thread resumes one turn of the loop later: by then the connection
+        // is back in the pool, so its next request cannot open a second one. A caller on the loop
+        // (the shell) resumes after this turn anyway.
+        let settled = task.eventLoop.inEventLoop
+            ? task.futureResult
+            : task.futureResult.flatMap { response in task.eventLoop.submit { response } }
+        do {
+            let (head, body) = try await withTaskCancellationHandler {
+                // Capturing `isolation` keeps this closure on the caller's executor; without it
+                // the closure, and the resumption below, would run on the global executor.
+                // For the same reason this is not `EventLoopFuture.get()`.
+                _ = isolation
+                return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CollectingResponseDelegate.Response, any Error>) in
+                    settled.whenComplete { continuation.resume(with: $0) }
+                }
+            } onCancel: {
+                task.cancel()
+            }
+            timer?.cancel()
+            return (head, Data(body.readableBytesView))
+        } catch {
+            timer?.cancel()
+            throw timedOut.withLockedValue { $0 } ? TransportFailure.timedOut : error
         }
     }
 }

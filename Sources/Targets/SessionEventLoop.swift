@@ -10,12 +10,18 @@ import NIOPosix
 public enum SessionEventLoop {
     public static let shared: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
 
-    /// Runs nonisolated async code of tasks that prefer it on ``shared``.
-    public static let taskExecutor = EventLoopTaskExecutor(shared)
+    /// The executor of the shell's actor, and the task executor its tasks prefer.
+    public static let executor = EventLoopExecutor(shared)
 }
 
-/// A Swift task executor that runs jobs on a NIO event loop.
-public final class EventLoopTaskExecutor: TaskExecutor {
+/// Runs Swift jobs on a NIO event loop, as one serial executor (an actor's) that is also a task
+/// executor (a task's preference).
+///
+/// Being both is what keeps a call to one job per response: a job runs isolated to the actor
+/// *and* on the task executor, so the runtime sees no executor change when code on the actor
+/// calls nonisolated code (or resumes from a continuation, which resumes on the task executor)
+/// and does not enqueue a hop. As two executors, each response cost two or more extra jobs.
+public final class EventLoopExecutor: SerialExecutor, TaskExecutor {
     private let eventLoop: any EventLoop
 
     init(_ eventLoop: any EventLoop) {
@@ -25,7 +31,12 @@ public final class EventLoopTaskExecutor: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         eventLoop.execute {
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
         }
+    }
+
+    /// Every job of this executor runs on the loop's thread, so being on it is being isolated.
+    public func checkIsolated() {
+        precondition(eventLoop.inEventLoop, "expected to run on the session's event loop")
     }
 }

@@ -22,7 +22,7 @@ final class InterruptHandler: @unchecked Sendable {
 
     /// Runs `work` as a task that Ctrl-C cancels.
     func run(_ work: @escaping @ShellActor @Sendable () async throws -> Void) async throws {
-        let task = _Concurrency.Task(executorPreference: SessionEventLoop.taskExecutor) { try await work() }
+        let task = _Concurrency.Task(executorPreference: SessionEventLoop.executor) { try await work() }
         lock.withLock { current = task; pending = false }
         defer { lock.withLock { current = nil } }
         try await task.value

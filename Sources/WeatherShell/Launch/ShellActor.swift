@@ -11,7 +11,7 @@ public actor ShellActor {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor }
 
     /// Computed once: every hop onto the actor asks for it.
-    private static let executor = SessionEventLoop.shared.executor.asUnownedSerialExecutor()
+    private static let executor = SessionEventLoop.executor.asUnownedSerialExecutor()
 
     /// Runs `operation` as isolated to the shell actor, from a synchronous callout that is
     /// known to run on its loop (libedit calling back from inside `el_gets`).
