@@ -32,7 +32,11 @@ let package = Package(
             ],
             swiftSettings: runOnCaller
         ),
-        .target(name: "Plugins", dependencies: ["Targets"], swiftSettings: runOnCaller),
+        .target(
+            name: "Plugins",
+            dependencies: ["Targets", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: runOnCaller
+        ),
         .target(name: "Reactor", swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",

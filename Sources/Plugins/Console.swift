@@ -73,15 +73,21 @@ public final class Console: @unchecked Sendable {
 
     /// Writes all of `text` to `fileDescriptor`.
     static func writeAll(_ fileDescriptor: Int32, _ text: String) {
-        writeFully(fileDescriptor, Array(text.utf8))
+        var text = text
+        text.withUTF8 { writeFully(fileDescriptor, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `bytes` to `fileDescriptor`.
+    static func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+        writeFully(fileDescriptor, bytes)
     }
 }
 
 /// Writes all of `bytes`, retrying after interrupted or partial writes; gives up on other errors.
-private func writeFully(_ fileDescriptor: Int32, _ bytes: [UInt8]) {
+private func writeFully(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
     var rest = bytes[...]
     while !rest.isEmpty {
-        let written = rest.withUnsafeBytes { write(fileDescriptor, $0.baseAddress, $0.count) }
+        let written = write(fileDescriptor, UnsafeRawBufferPointer(rebasing: rest).baseAddress, rest.count)
         if written < 0 {
             if errno == EINTR { continue }
             return

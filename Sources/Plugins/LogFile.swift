@@ -1,15 +1,19 @@
 import Foundation
+import NIOCore
+import Targets
 
-/// A file the logger appends to (`plugin logger on verbose file log.txt`). It is opened once and
-/// each block is one `O_APPEND` write, so the log is whole even if wsh is killed, and two
-/// sessions logging to the same file do not overwrite each other.
+/// A file the logger appends to (`plugin logger on verbose file log.txt`), opened once with
+/// `O_APPEND`, so two sessions logging to the same file do not overwrite each other.
+///
+/// Lines are written in blocks, as nginx's buffered `access_log` does: a block goes out when it
+/// reaches ``blockSize``, ``flushDelay`` after its first line, before the prompt waits for input
+/// (``flushAll()``), and at exit. A write per line was a fifth of the cost of a loopback call;
+/// a killed shell (SIGKILL) loses at most the last ``flushDelay`` of lines.
 public struct LogFile: Sendable {
-    /// The open file, shared by copies and closed when the last one goes.
-    private final class Descriptor: Sendable {
-        let fd: Int32
-        init(_ fd: Int32) { self.fd = fd }
-        deinit { close(fd) }
-    }
+    /// Bytes held before they are written at once.
+    public static let blockSize = 16 * 1024
+    /// The longest a line waits to be written.
+    public static let flushDelay = TimeAmount.milliseconds(100)
 
     /// Why a log file cannot be used.
     public struct OpenError: Error, CustomStringConvertible {
@@ -23,23 +27,99 @@ public struct LogFile: Sendable {
 
     /// The file's path.
     public let path: String
-    private let descriptor: Descriptor
+    private let sink: LogSink
 
     /// Opens `path` for appending, creating the file (mode 0600) when missing.
     public init(path: String) throws(OpenError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno)).lowercased()) }
         self.path = path
-        self.descriptor = Descriptor(fd)
+        self.sink = LogSink(fd)
     }
 
     /// Appends `text` and a newline; a failure to write is ignored, as a log must not stop a call.
     public func append(_ text: String) {
-        Console.writeAll(descriptor.fd, text + "\n")
+        sink.append(text)
+    }
+
+    /// Writes the lines held so far.
+    public func flush() {
+        sink.flush()
+    }
+
+    /// Writes the lines held by every open log file: before the shell waits, and at exit.
+    public static func flushAll() {
+        LogSink.flushAll()
     }
 
     /// A closure for ``LoggerPlugin/output`` that appends to this file.
     public var output: OutputClosure {
         { text in append(text) }
+    }
+}
+
+/// The open file and the lines not yet written to it, shared by copies of a ``LogFile``;
+/// written and closed when the last copy goes.
+private final class LogSink: @unchecked Sendable {
+    private static let registry = NSLock()
+    nonisolated(unsafe) private static var open: [ObjectIdentifier: Weak] = [:]
+    nonisolated(unsafe) private static var flushesAtExit = false
+
+    private struct Weak {
+        weak var sink: LogSink?
+    }
+
+    private let fd: Int32
+    private let lock = NSLock()
+    private var pending: [UInt8] = []
+    private var flushScheduled = false
+
+    init(_ fd: Int32) {
+        self.fd = fd
+        Self.registry.withLock {
+            Self.open[ObjectIdentifier(self)] = Weak(sink: self)
+            if !Self.flushesAtExit {
+                Self.flushesAtExit = true
+                atexit { LogSink.flushAll() }
+            }
+        }
+    }
+
+    deinit {
+        Self.registry.withLock { _ = Self.open.removeValue(forKey: ObjectIdentifier(self)) }
+        flush()
+        close(fd)
+    }
+
+    static func flushAll() {
+        let sinks = registry.withLock { open.values.compactMap(\.sink) }
+        for sink in sinks { sink.flush() }
+    }
+
+    func append(_ text: String) {
+        lock.withLock {
+            pending.append(contentsOf: text.utf8)
+            pending.append(UInt8(ascii: "\n"))
+            if pending.count >= LogFile.blockSize {
+                writePending()
+            } else if !flushScheduled {
+                flushScheduled = true
+                SessionEventLoop.shared.scheduleTask(in: LogFile.flushDelay) { [weak self] in self?.flush() }
+            }
+        }
+    }
+
+    func flush() {
+        lock.withLock {
+            flushScheduled = false
+            writePending()
+        }
+    }
+
+    /// Called with the lock held, so blocks from different threads never interleave.
+    private func writePending() {
+        guard !pending.isEmpty else { return }
+        pending.withUnsafeBytes { Console.writeAll(fd, $0) }
+        pending.removeAll(keepingCapacity: true)
     }
 }

@@ -12,18 +12,39 @@ struct LogFormat {
         case .success(let response): response.request
         case .failure(let error): error.request
         }
-        let line = request.map { requestLine($0) + " -> " } ?? ""
-        return line + outcome(result)
+        var line = ""
+        line.reserveCapacity(128)
+        if let request {
+            line += requestLine(request)
+            line += " -> "
+        }
+        appendOutcome(result, to: &line)
+        return line
     }
 
     /// `200 OK 143 ms 412 B`, or `error: ` and what went wrong.
     func outcome(_ result: Result<Response, ProviderError>) -> String {
+        var text = ""
+        appendOutcome(result, to: &text)
+        return text
+    }
+
+    /// Appends the outcome piece by piece: the logger writes one for every attempt.
+    private func appendOutcome(_ result: Result<Response, ProviderError>, to text: inout String) {
         switch result {
         case .success(let response):
-            let status = response.reason.isEmpty ? "\(response.status)" : "\(response.status) \(response.reason)"
-            return "\(status) \(response.elapsed.shortDescription) \(ByteText.text(response.body.count))"
+            text += String(response.status)
+            if !response.reason.isEmpty {
+                text += " "
+                text += response.reason
+            }
+            text += " "
+            text += response.elapsed.shortDescription
+            text += " "
+            text += ByteText.text(response.body.count)
         case .failure(let error):
-            return "error: " + redaction.mask(error.description)
+            text += "error: "
+            text += redaction.mask(error.description)
         }
     }
 
@@ -56,7 +77,7 @@ struct LogFormat {
     }
 
     private func requestLine(_ request: Request) -> String {
-        "\(request.method.rawValue) \(redaction.maskedURL(request.url))"
+        request.method.rawValue + " " + redaction.maskedURL(request.url)
     }
 
     /// The body masked, pretty when it is JSON, cut at the limit; `nil` when empty or left out.

@@ -44,7 +44,7 @@ public struct Endpoint: Sendable {
         var url = PercentEncoding.encodeIllegalURLCharacters(joined(base, path))
         let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters))
         if !query.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + query
+            url += (url.containsByte(UInt8(ascii: "?")) ? "&" : "?") + query
         }
         guard hasHTTPSchemeAndHost(url) else {
             throw ProviderError(.invalidURL(url), step: .endpoint, targetName: target.name)
@@ -55,11 +55,17 @@ public struct Endpoint: Sendable {
     /// `http://` or `https://` (any case) followed by a host. The URL is parsed once, by the
     /// HTTP client; parsing it here too cost as much again on every call.
     static func hasHTTPSchemeAndHost(_ url: String) -> Bool {
-        let lowered = url.prefix(8).lowercased()
-        let schemeLength = lowered.hasPrefix("https://") ? 8 : lowered.hasPrefix("http://") ? 7 : 0
+        let schemeLength = url.hasASCIIPrefixIgnoringCase("https://") ? 8
+            : url.hasASCIIPrefixIgnoringCase("http://") ? 7 : 0
         guard schemeLength > 0 else { return false }
-        let host = url.utf8.dropFirst(schemeLength).prefix { !"/?#".utf8.contains($0) }
-        return !host.isEmpty && !host.elementsEqual(":".utf8) && host.first != UInt8(ascii: ":")
+        var url = url
+        return url.withUTF8 { bytes in
+            let hostStart = bytes.index(bytes.startIndex, offsetBy: schemeLength)
+            guard hostStart < bytes.endIndex else { return false }
+            let first = bytes[hostStart]
+            return first != UInt8(ascii: ":") && first != UInt8(ascii: "/") && first != UInt8(ascii: "?")
+                && first != UInt8(ascii: "#")
+        }
     }
 
     /// `base` and `path` with exactly one `/` between them.

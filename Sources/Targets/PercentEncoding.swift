@@ -3,7 +3,7 @@
 enum PercentEncoding {
     static func encode(_ text: String) -> String {
         // Most values need no escape; building a copy byte by byte was a visible part of each call.
-        if text.utf8.allSatisfy(isUnreserved) { return text }
+        if text.allBytes(isUnreserved) { return text }
         var encoded = ""
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -20,7 +20,7 @@ enum PercentEncoding {
     /// and a `%` not starting an escape), leaving reserved characters and existing escapes as they are.
     /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.
     static func encodeIllegalURLCharacters(_ url: String) -> String {
-        if url.utf8.allSatisfy({ isUnreserved($0) || isReserved($0) }) { return url }
+        if url.allBytes({ isUnreserved($0) || isReserved($0) }) { return url }
         let bytes = Array(url.utf8)
         var encoded = ""
         encoded.reserveCapacity(bytes.count)

@@ -39,6 +39,8 @@ public struct Provider<T: TargetType>: Sendable {
         if request.timeout == nil {
             request.timeout = sessionTimeout
         }
+        // Boxed once for every hook: passing `target` to each would copy it into a new box each time.
+        let target: any TargetType = target
         for plugin in plugins {
             request = try await plugin.prepare(request, target: target)
         }
@@ -61,7 +63,7 @@ public struct Provider<T: TargetType>: Sendable {
 
     /// The send wrapped in the `intercept` of the plugins from `index` on, that plugin outermost.
     private func send(
-        _ request: Request, from index: Int, target: T, transport: any Transport
+        _ request: Request, from index: Int, target: any TargetType, transport: any Transport
     ) async throws(ProviderError) -> Response {
         guard plugins.indices.contains(index) else {
             return try await attempt(request, target: target, transport: transport)
@@ -73,7 +75,9 @@ public struct Provider<T: TargetType>: Sendable {
     }
 
     /// One attempt: every plugin's `willSend`, the transport, every plugin's `didReceive`.
-    private func attempt(_ request: Request, target: T, transport: any Transport) async throws(ProviderError) -> Response {
+    private func attempt(
+        _ request: Request, target: any TargetType, transport: any Transport
+    ) async throws(ProviderError) -> Response {
         for plugin in plugins {
             await plugin.willSend(request, target: target)
         }

@@ -8,6 +8,7 @@ extension Redaction {
     /// values of sensitive headers (and the credential after `Bearer ` or `Basic `), of sensitive query
     /// keys, and of sensitive JSON or form fields. A response that echoes them back is then masked too.
     public func including(secretsOf request: Request) -> Redaction {
+        if request.headers.isEmpty, request.body == nil, !request.url.containsByte(UInt8(ascii: "?")) { return self }
         var found: [String] = []
         for header in request.headers
         where Self.sensitiveHeaderNames.contains(header.name.lowercased()) || isSensitiveKey(header.name) {
@@ -16,8 +17,8 @@ extension Redaction {
                 found.append(String(header.value[header.value.index(after: space)...]))
             }
         }
-        let query = request.url.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-        found += sensitivePairValues(query.split(separator: "#", maxSplits: 1).first.map(String.init) ?? "")
+        let (address, _) = request.url.split(once: UInt8(ascii: "#"))
+        found += sensitivePairValues(address.split(once: UInt8(ascii: "?")).1 ?? "")
         if let body = request.body {
             let type = request.header("Content-Type")?.lowercased() ?? ""
             if type.contains("x-www-form-urlencoded") {
@@ -31,10 +32,10 @@ extension Redaction {
     }
 
     private func sensitivePairValues(_ pairs: String) -> [String] {
-        pairs.split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, isSensitiveKey(PercentEncoding.decode(parts[0])) else { return nil }
-            return PercentEncoding.decode(parts[1])
+        pairs.utf8.split(separator: UInt8(ascii: "&")).compactMap { pair in
+            let (key, value) = String(Substring(pair)).split(once: UInt8(ascii: "="))
+            guard let value, isSensitiveKey(PercentEncoding.decode(key[...])) else { return nil }
+            return PercentEncoding.decode(value[...])
         }
     }
 

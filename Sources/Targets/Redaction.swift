@@ -32,7 +32,8 @@ public struct Redaction: Sendable {
 
     /// `text` with every secret value replaced by `***`.
     public func mask(_ text: String) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+        if secrets.isEmpty { return text }
+        return secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
     }
 
     /// Whether a query, body or header key names a secret: it contains `key`, `token`, `secret`,
@@ -50,8 +51,10 @@ public struct Redaction: Sendable {
 
     /// The URL with a user-info password, the values of sensitive query keys and every secret value masked.
     public func maskedURL(_ url: String) -> String {
-        let (beforeFragment, fragment) = url.split(once: "#")
-        let (address, query) = beforeFragment.split(once: "?")
+        // Most URLs have nothing to mask: no user info, no query, no secret values.
+        if secrets.isEmpty, !url.containsByte(UInt8(ascii: "@")), !url.containsByte(UInt8(ascii: "?")) { return url }
+        let (beforeFragment, fragment) = url.split(once: UInt8(ascii: "#"))
+        let (address, query) = beforeFragment.split(once: UInt8(ascii: "?"))
         var masked = maskedUserInfo(address)
         if let query {
             masked += "?" + maskedPairs(query)
@@ -79,16 +82,17 @@ public struct Redaction: Sendable {
 
     /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding.
     private func maskedPairs(_ pairs: String) -> String {
-        pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            let (key, value) = String(pair).split(once: "=")
-            guard value != nil, isSensitiveKey(PercentEncoding.decode(key[...])) else { return String(pair) }
+        pairs.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { bytes in
+            let pair = String(Substring(bytes))
+            let (key, value) = pair.split(once: UInt8(ascii: "="))
+            guard value != nil, isSensitiveKey(PercentEncoding.decode(key[...])) else { return pair }
             return key + "=" + Self.placeholder
         }.joined(separator: "&")
     }
 
     /// `https://user:pass@host/...` as `https://user:***@host/...`.
     private func maskedUserInfo(_ address: String) -> String {
-        guard address.utf8.contains(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return address }
+        guard address.containsByte(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return address }
         let authorityStart = schemeEnd.upperBound
         let authorityEnd = address[authorityStart...].firstIndex(of: "/") ?? address.endIndex
         guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@"),
@@ -117,13 +121,5 @@ public struct Redaction: Sendable {
         case .null, .bool, .number, .string:
             return (value, false)
         }
-    }
-}
-
-extension String {
-    /// The text before and after the first `separator`; `nil` after when there is none.
-    func split(once separator: Character) -> (String, String?) {
-        guard let index = firstIndex(of: separator) else { return (self, nil) }
-        return (String(self[..<index]), String(self[self.index(after: index)...]))
     }
 }

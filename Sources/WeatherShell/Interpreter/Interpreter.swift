@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// Stops a run: `exit`, or a failure while `set bail on`. Its diagnostic has already been printed.
 public enum Halt: Error {
@@ -16,7 +17,10 @@ public final class Interpreter {
     public let mode: Mode
     var variables = Variables()
     var mask = SecretMask() {
-        didSet { sharedMask.value = mask }
+        didSet {
+            sharedMask.value = mask
+            builtPlugins = nil
+        }
     }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
@@ -41,7 +45,11 @@ public final class Interpreter {
     /// How many reactor commands are running inside one another.
     var actionDepth = 0
     /// Which plugins are on, their settings and order (`plugin`, `plugins`).
-    var pluginSettings = PluginSettings()
+    var pluginSettings = PluginSettings() {
+        didSet { builtPlugins = nil }
+    }
+    /// The plugins `pluginSettings` and `mask` make, built on the first call after either changes.
+    var builtPlugins: [any Plugin]?
 
     public init(io: ShellIO, mode: Mode) {
         self.io = io
@@ -97,7 +105,7 @@ public final class Interpreter {
             } catch {
                 try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: statement.span))
             }
-            if Task.isCancelled {
+            if _Concurrency.Task.isCancelled {
                 reportInterrupted()
                 throw Halt.failure(.interrupted)
             }

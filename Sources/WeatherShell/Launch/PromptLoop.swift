@@ -1,3 +1,5 @@
+import Plugins
+
 /// Reads entries line by line (a `{` block or a trailing `\\` continues to the next line) and
 /// runs each. At the prompt, errors are shown and the prompt returns; with piped input the
 /// run stops at the first error while bail is on.
@@ -15,6 +17,8 @@ struct PromptLoop {
         let directory = interpreter.currentFile.directory
         while true {
             interpreter.io.flush()
+            // Reading blocks the loop that would write the logs' held lines when they are due.
+            LogFile.flushAll()
             let input = reader.readLine(continuation: !pending.isEmpty)
             switch input {
             case .interrupted:

@@ -88,7 +88,10 @@ extension Interpreter {
     /// on stderr during the call comes after it, as it happened.
     func currentPlugins() -> [any Plugin] {
         io.flush()
-        return pluginSettings.plugins(redaction: redaction)
+        if let builtPlugins { return builtPlugins }
+        let plugins = pluginSettings.plugins(redaction: redaction)
+        builtPlugins = plugins
+        return plugins
     }
 
     /// Completions after `plugin`: names and `order`, then `on`/`off` and the plugin's settings,

@@ -1,0 +1,43 @@
+/// Byte-level searches for the per-call text work (URLs, log lines). Searching a String's
+/// characters or even its `utf8` view went through generic index code at about a hundred
+/// instructions a byte; these scan the contiguous UTF-8 directly.
+extension String {
+    /// The offset in UTF-8 bytes of the first `byte`, or `nil`.
+    func utf8Offset(of byte: UInt8) -> Int? {
+        var text = self
+        return text.withUTF8 { $0.firstIndex(of: byte) }
+    }
+
+    /// Whether the UTF-8 of this string contains `byte`.
+    func containsByte(_ byte: UInt8) -> Bool {
+        utf8Offset(of: byte) != nil
+    }
+
+    /// Whether every UTF-8 byte satisfies `predicate`.
+    func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
+        var text = self
+        return text.withUTF8 { $0.allSatisfy(predicate) }
+    }
+
+    /// The text before and after the first `separator`, an ASCII byte; `nil` after when there is none.
+    func split(once separator: UInt8) -> (String, String?) {
+        guard let offset = utf8Offset(of: separator) else { return (self, nil) }
+        let index = utf8.index(utf8.startIndex, offsetBy: offset)
+        return (String(self[..<index]), String(self[utf8.index(after: index)...]))
+    }
+
+    /// Whether the string starts with `prefix`, ignoring the case of ASCII letters.
+    /// `prefix` is lowercase ASCII.
+    func hasASCIIPrefixIgnoringCase(_ prefix: StaticString) -> Bool {
+        var text = self
+        return text.withUTF8 { bytes in
+            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+            for offset in 0..<prefix.utf8CodeUnitCount {
+                let byte = bytes[offset]
+                let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                if lowered != prefix.utf8Start[offset] { return false }
+            }
+            return true
+        }
+    }
+}
