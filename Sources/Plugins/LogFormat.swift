@@ -12,39 +12,37 @@ struct LogFormat {
         case .success(let response): response.request
         case .failure(let error): error.request
         }
-        var line = ""
-        line.reserveCapacity(128)
+        var line = LineBuffer(capacity: 128)
         if let request {
-            line += requestLine(request)
-            line += " -> "
+            appendRequestLine(request, to: &line)
+            line.append(" -> ")
         }
         appendOutcome(result, to: &line)
-        return line
+        return line.text
     }
 
     /// `200 OK 143 ms 412 B`, or `error: ` and what went wrong.
     func outcome(_ result: Result<Response, ProviderError>) -> String {
-        var text = ""
-        appendOutcome(result, to: &text)
-        return text
+        var line = LineBuffer(capacity: 64)
+        appendOutcome(result, to: &line)
+        return line.text
     }
 
-    /// Appends the outcome piece by piece: the logger writes one for every attempt.
-    private func appendOutcome(_ result: Result<Response, ProviderError>, to text: inout String) {
+    private func appendOutcome(_ result: Result<Response, ProviderError>, to line: inout LineBuffer) {
         switch result {
         case .success(let response):
-            text += String(response.status)
+            line.append(response.status)
             if !response.reason.isEmpty {
-                text += " "
-                text += response.reason
+                line.append(" ")
+                line.append(response.reason)
             }
-            text += " "
-            text += response.elapsed.shortDescription
-            text += " "
-            text += ByteText.text(response.body.count)
+            line.append(" ")
+            line.append(response.elapsed.shortDescription)
+            line.append(" ")
+            line.append(ByteText.text(response.body.count))
         case .failure(let error):
-            text += "error: "
-            text += redaction.mask(error.description)
+            line.append("error: ")
+            line.append(redaction.mask(error.description))
         }
     }
 
@@ -77,7 +75,15 @@ struct LogFormat {
     }
 
     private func requestLine(_ request: Request) -> String {
-        request.method.rawValue + " " + redaction.maskedURL(request.url)
+        var line = LineBuffer(capacity: 128)
+        appendRequestLine(request, to: &line)
+        return line.text
+    }
+
+    private func appendRequestLine(_ request: Request, to line: inout LineBuffer) {
+        line.append(request.method.rawValue)
+        line.append(" ")
+        line.append(redaction.maskedURL(request.url))
     }
 
     /// The body masked, pretty when it is JSON, cut at the limit; `nil` when empty or left out.

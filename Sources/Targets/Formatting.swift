@@ -8,7 +8,7 @@ extension Duration {
     /// `300 ms` below ten seconds, `12.5 s` above: how messages, logs and retry lines show a duration.
     public var shortDescription: String {
         let ms = milliseconds
-        if ms < 10_000 { return "\(Int(ms.rounded())) ms" }
+        if ms < 10_000 { return String(Int(ms.rounded())) + " ms" }
         return "\((ms / 100).rounded() / 10) s"
     }
 

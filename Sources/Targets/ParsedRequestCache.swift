@@ -10,26 +10,48 @@ final class ParsedRequestCache: Sendable {
     /// How many URLs are kept; past this the cache starts over, which is cheaper than tracking use.
     static let capacity = 64
 
-    private let entries = NIOLockedValueBox([String: HTTPClient.Request]())
+    private struct Key: Hashable {
+        var method: String
+        var url: String
+    }
+
+    private struct Entries {
+        var byKey: [Key: HTTPClient.Request] = [:]
+        /// The last one used, checked first: comparing a URL is cheaper than hashing it.
+        var last: (key: Key, request: HTTPClient.Request)?
+
+        mutating func cached(_ key: Key) -> HTTPClient.Request? {
+            if let last, last.key == key { return last.request }
+            guard let request = byKey[key] else { return nil }
+            last = (key, request)
+            return request
+        }
+
+        mutating func store(_ request: HTTPClient.Request, for key: Key) {
+            if byKey.count >= ParsedRequestCache.capacity { byKey.removeAll(keepingCapacity: true) }
+            byKey[key] = request
+            last = (key, request)
+        }
+    }
+
+    private let entries = NIOLockedValueBox(Entries())
 
     /// A request for `url` with `method`, `headers` and `body`; throws as `HTTPClient.Request` does
     /// for a URL it cannot send to.
     func request(
         url: String, method: NIOHTTP1.HTTPMethod, headers: HTTPHeaders, body: HTTPClient.Body?
     ) throws -> HTTPClient.Request {
-        let key = method.rawValue + " " + url
+        let key = Key(method: method.rawValue, url: url)
         var request: HTTPClient.Request
-        if let cached = entries.withLockedValue({ $0[key] }) {
+        if let cached = entries.withLockedValue({ $0.cached(key) }) {
             request = cached
         } else {
             request = try HTTPClient.Request(url: url, method: method)
-            entries.withLockedValue { entries in
-                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-                entries[key] = request
-            }
+            entries.withLockedValue { $0.store(request, for: key) }
         }
         request.headers = headers
         request.body = body
         return request
     }
 }
+

@@ -8,6 +8,11 @@ struct PathTemplate {
     private let pieces: [Piece]
 
     init(_ path: String) {
+        // Built for every call; most paths have no placeholder, and searching characters is slow.
+        guard path.containsByte(UInt8(ascii: "{")) else {
+            pieces = [.literal(path[...])]
+            return
+        }
         var pieces: [Piece] = []
         var rest = path[...]
         while let open = rest.firstIndex(of: "{"),
