@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -62,8 +61,8 @@ public struct NetworkTransport: Transport {
     ///
     /// Uses AsyncHTTPClient's delegate API rather than its async `execute`, which starts an
     /// unstructured task per request on the global executor: that task cost a thread wake-up
-    /// per call, about a tenth of a loopback call's time. For the same reason the timeout is a
-    /// timer on the connection's loop, not a task racing the request.
+    /// per call, about a tenth of a loopback call's time. The request's timeout is AsyncHTTPClient's
+    /// deadline, which covers the body too (a test holds it to that), not a task racing the request.
     private static func exchange(
         _ request: Request, owner: HTTPClientOwner, bodyLimit: Int, isolation: isolated (any Actor)? = #isolation
     ) async throws -> (HTTPResponseHead, Data) {
@@ -77,38 +76,25 @@ public struct NetworkTransport: Transport {
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         let task = owner.client.execute(
             request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit), deadline: deadline)
-        // AsyncHTTPClient's deadline stops at the response head; this timer covers the body too.
-        let timedOut = NIOLockedValueBox(false)
-        let timer = request.timeout.map { timeout in
-            task.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-                timedOut.withLockedValue { $0 = true }
-                task.cancel()
-            }
-        }
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
         // (the shell) resumes after this turn anyway.
         let settled = task.eventLoop.inEventLoop
             ? task.futureResult
             : task.futureResult.flatMap { response in task.eventLoop.submit { response } }
-        do {
-            let (head, body) = try await withTaskCancellationHandler {
-                // Capturing `isolation` keeps this closure on the caller's executor; without it
-                // the closure, and the resumption below, would run on the global executor.
-                // For the same reason this is not `EventLoopFuture.get()`.
-                _ = isolation
-                return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CollectingResponseDelegate.Response, any Error>) in
-                    settled.whenComplete { continuation.resume(with: $0) }
-                }
-            } onCancel: {
-                task.cancel()
+        let (head, body) = try await withTaskCancellationHandler {
+            // Capturing `isolation` keeps this closure on the caller's executor; without it the
+            // closure, and the resumption below, would run on the global executor. For the same
+            // reason this is not `EventLoopFuture.get()`.
+            _ = isolation
+            return try await withUnsafeThrowingContinuation {
+                (continuation: UnsafeContinuation<CollectingResponseDelegate.Response, any Error>) in
+                settled.whenComplete { continuation.resume(with: $0) }
             }
-            timer?.cancel()
-            return (head, Data(body.readableBytesView))
-        } catch {
-            timer?.cancel()
-            throw timedOut.withLockedValue { $0 } ? TransportFailure.timedOut : error
+        } onCancel: {
+            task.cancel()
         }
+        return (head, Data(body.readableBytesView))
     }
 }
 

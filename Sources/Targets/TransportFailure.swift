@@ -6,7 +6,6 @@ import NIOPosix
 
 /// Failures ``NetworkTransport`` detects itself, and the mapping of every failure to a ``ProviderError``.
 enum TransportFailure: Error {
-    case timedOut
     case bodyTooLarge
 
     static func providerError(
@@ -15,8 +14,6 @@ enum TransportFailure: Error {
         let tooLarge = ProviderError(
             .bodyTooLarge(request: request.summary, limit: bodyLimit), step: .transport, targetName: targetName)
         switch error {
-        case TransportFailure.timedOut:
-            return .timeout(request, after: request.timeout, targetName: targetName)
         case TransportFailure.bodyTooLarge, is NIOTooManyBytesError:
             return tooLarge
         case is CancellationError:

@@ -42,6 +42,8 @@ final class Router: Sendable {
             return .never
         case "close-mid-body" where segments.count == 1:
             return .closeMidBody
+        case "stall-mid-body" where segments.count == 1:
+            return .stallMidBody
         case "large" where segments.count == 1:
             return .stream(byteCount: max(0, request.intQuery("bytes") ?? 1024))
         case "flaky" where segments.count == 2:

@@ -31,6 +31,8 @@ indirect enum ServerReply {
     case never
     /// A head promising 1000 bytes, 10 of them, then the connection closes.
     case closeMidBody
+    /// A head promising 1000 bytes, 10 of them, then nothing; the connection stays open.
+    case stallMidBody
     /// A 200 JSON body of this many bytes, written in chunks as the client reads.
     case stream(byteCount: Int)
 

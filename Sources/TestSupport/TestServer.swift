@@ -11,6 +11,7 @@ import NIOPosix
 ///   query and body exactly as received;
 /// - `/slow?ms=N`: 200 JSON after N milliseconds; `/never`: no answer at all;
 /// - `/close-mid-body`: Content-Length 1000, 10 bytes, then the connection closes;
+/// - `/stall-mid-body`: Content-Length 1000, 10 bytes, then nothing more;
 /// - `/large?bytes=N`: a JSON string of N bytes, streamed in chunks;
 /// - `/flaky/KEY?fail=N&status=503&retry-after=S`: the first N requests for KEY get that status
 ///   (with Retry-After when given), later ones 200 `{"ok":true,"attempts":n}`;

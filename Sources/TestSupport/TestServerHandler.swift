@@ -60,6 +60,10 @@ final class TestServerHandler: ChannelInboundHandler {
                       keepAlive: keepAlive, context: context)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "{\"partial\""))))).assumeIsolated()
                 .whenComplete { _ in context.close(promise: nil) }
+        case .stallMidBody:
+            writeHead(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "1000"],
+                      keepAlive: keepAlive, context: context)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "{\"partial\"")))), promise: nil)
         case .stream(let byteCount):
             writeHead(status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(byteCount)],
                       keepAlive: keepAlive, context: context)

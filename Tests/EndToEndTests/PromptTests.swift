@@ -81,3 +81,25 @@ import Testing
         #expect(terminal.waitForExit() == 7)
     }
 }
+
+/// What the logger holds for its file is written before the prompt waits for the next line.
+@Suite(.serialized) struct PromptLogFileTests {
+    @Test func theLogFileHasTheCallWhenThePromptComesBack() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let environment = ["HOME": directory.path, "WSH_HISTORY": directory.appendingPathComponent("history").path]
+            let terminal = try PseudoTerminal(environment: environment, directory: directory)
+            #expect(terminal.waitFor("wsh> "))
+            terminal.type("target ok { base \(server.baseURL); path /status/204 }\r")
+            terminal.type("plugin logger on summary file calls.log\r")
+            let mark = terminal.mark
+            terminal.type("call ok\r")
+            #expect(terminal.waitFor("HTTP 204 No Content", after: mark))
+            #expect(terminal.waitFor("wsh> ", after: mark))
+            let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
+            #expect(log.contains("GET \(server.baseURL)/status/204 -> 204 No Content"), "\(log)")
+            terminal.type("exit\r")
+            #expect(terminal.waitForExit() == 0)
+        }
+    }
+}

@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    @Test func timeoutCoversABodyThatStopsComing() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "stalled", baseURL: server.baseURL, path: "/stall-mid-body", timeout: .milliseconds(300))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let failure = try #require(await providerError { _ = try await Provider<Target>().request(target) })
+            let elapsed = start.duration(to: clock.now)
+            #expect(failure.isTimeout)
+            #expect(failure.description == "GET \(server.baseURL)/stall-mid-body timed out after 300 ms")
+            #expect(elapsed >= .milliseconds(250))
+            #expect(elapsed < .seconds(5))
+        }
+    }
+
     @Test func sessionTimeoutAppliesWhenTheTargetHasNone() async throws {
         try await withTestServer { server in
             let slow = Target(name: "slow", baseURL: server.baseURL, path: "/slow?ms=3000")
@@ -182,6 +196,74 @@ import Testing
             // reaching here after the transport went away shows it shut itself down.
             try await _Concurrency.Task.sleep(for: .milliseconds(100))
             #expect(server.hits("/echo") == 1)
+        }
+    }
+}
+
+/// Calls to a URL already sent to reuse its parsed form; nothing else carries over.
+@Suite struct RepeatedURLTests {
+    private struct Echo: Decodable {
+        var method: String
+        var headers: [[String]]
+        var body: String
+    }
+
+    private func echo(_ response: Response) throws -> Echo {
+        try JSONDecoder().decode(Echo.self, from: response.body)
+    }
+
+    @Test func methodHeadersAndBodyAreEachCallsOwn() async throws {
+        try await withTestServer { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            let get = Target(name: "get", baseURL: server.baseURL, path: "/echo", headers: [Header(name: "X-Call", value: "one")])
+            let post = Target(name: "post", baseURL: server.baseURL, path: "/echo", method: .post,
+                              task: .data(Data("hello".utf8), contentType: "text/plain"), headers: [Header(name: "X-Call", value: "two")])
+            let first = try echo(try await provider.request(get))
+            let second = try echo(try await provider.request(post))
+            let third = try echo(try await provider.request(get))
+            #expect([first.method, second.method, third.method] == ["GET", "POST", "GET"])
+            #expect(first.headers.contains(["X-Call", "one"]) && !first.headers.contains(["X-Call", "two"]))
+            #expect(second.headers.contains(["X-Call", "two"]) && !second.headers.contains(["X-Call", "one"]))
+            #expect(third.headers.contains(["X-Call", "one"]) && !third.headers.contains(["X-Call", "two"]))
+            #expect([first.body, second.body, third.body] == ["", "hello", ""])
+        }
+    }
+
+    @Test func manyDifferentURLsAllArrive() async throws {
+        try await withTestServer { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            for index in 0..<150 {
+                let target = Target(name: "n", baseURL: server.baseURL, path: "/echo/\(index % 75)")
+                let response = try await provider.request(target)
+                #expect(response.request.url == "\(server.baseURL)/echo/\(index % 75)")
+            }
+            #expect(server.hits("/echo/0") == 2)
+            #expect(server.hits("/echo/74") == 2)
+        }
+    }
+}
+
+/// Code isolated to an actor on the session's executor is back on the session's loop after a call,
+/// without a detour through another thread.
+@Suite struct SessionExecutorTests {
+    private actor OnTheLoop {
+        nonisolated var unownedExecutor: UnownedSerialExecutor { SessionEventLoop.executor.asUnownedSerialExecutor() }
+
+        func call(_ target: Target) async throws -> (before: Bool, after: Bool, status: Int) {
+            let before = SessionEventLoop.shared.inEventLoop
+            let response = try await Provider<Target>().request(target)
+            return (before, SessionEventLoop.shared.inEventLoop, response.status)
+        }
+    }
+
+    @Test func aCallResumesOnTheLoop() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "s", baseURL: server.baseURL, path: "/slow?ms=20")
+            let result = try await _Concurrency.Task(executorPreference: SessionEventLoop.executor) {
+                try await OnTheLoop().call(target)
+            }.value
+            #expect(result.before && result.after)
+            #expect(result.status == 200)
         }
     }
 }
