@@ -71,7 +71,7 @@ public struct Endpoint: Sendable {
     /// `base` and `path` with exactly one `/` between them.
     private static func joined(_ base: String, _ path: String) -> String {
         guard !path.isEmpty else { return base }
-        switch (base.hasSuffix("/"), path.hasPrefix("/")) {
+        switch (base.utf8.last == UInt8(ascii: "/"), path.utf8.first == UInt8(ascii: "/")) {
         case (true, true): return base + path.dropFirst()
         case (false, false): return base + "/" + path
         default: return base + path

@@ -91,17 +91,16 @@ public struct Lexer {
     }
 
     private mutating func bareText(into parts: inout [WordPart]) throws(Diagnostic) {
-        var literal: [UInt8] = []
+        // Bare text is taken as written, templates included, so each literal is one slice of the source.
         var literalStart = index
         func flush(_ end: Int) {
-            if !literal.isEmpty {
-                parts.append(WordPart(content: .literal(String(decoding: literal, as: UTF8.self)), quoted: false, span: SourceSpan(start: literalStart, end: end)))
-                literal.removeAll()
+            if end > literalStart {
+                let text = String(decoding: bytes[literalStart..<end], as: UTF8.self)
+                parts.append(WordPart(content: .literal(text), quoted: false, span: SourceSpan(start: literalStart, end: end)))
             }
         }
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
             if let length = Self.templateLength(bytes, at: index) {
-                literal.append(contentsOf: bytes[index..<(index + length)])
                 index += length
                 continue
             }
@@ -113,7 +112,6 @@ public struct Lexer {
                 literalStart = index
                 continue
             }
-            literal.append(bytes[index])
             index += 1
         }
         flush(index)
