@@ -32,11 +32,7 @@ let package = Package(
             ],
             swiftSettings: runOnCaller
         ),
-        .target(
-            name: "Plugins",
-            dependencies: ["Targets", .product(name: "NIOCore", package: "swift-nio")],
-            swiftSettings: runOnCaller
-        ),
+        .target(name: "Plugins", dependencies: ["Targets"], swiftSettings: runOnCaller),
         .target(name: "Reactor", swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",

@@ -12,10 +12,6 @@ struct LineBuffer {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
     /// Appends `number` in decimal.
     mutating func append(_ number: Int) {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }

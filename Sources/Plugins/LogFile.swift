@@ -1,19 +1,19 @@
 import Foundation
-import NIOCore
-import Targets
 
 /// A file the logger appends to (`plugin logger on verbose file log.txt`), opened once with
 /// `O_APPEND`, so two sessions logging to the same file do not overwrite each other.
 ///
-/// Lines are written in blocks, as nginx's buffered `access_log` does: a block goes out when it
-/// reaches ``blockSize``, ``flushDelay`` after its first line, before the prompt waits for input
-/// (``flushAll()``), and at exit. A write per line was a fifth of the cost of a loopback call;
-/// a killed shell (SIGKILL) loses at most the last ``flushDelay`` of lines.
+/// Lines to a regular file are written in blocks, as nginx's buffered `access_log` does: a block
+/// goes out when it reaches ``blockSize``, ``flushDelay`` after its first line, before the prompt
+/// waits for input (``flushAll()``), on SIGTERM and SIGHUP, and at exit. A write per line was a
+/// fifth of the cost of a loopback call; a shell killed otherwise (SIGKILL, SIGPIPE) loses at most
+/// the last ``flushDelay`` of lines. Lines to anything else (`/dev/stderr`, a pipe) are written
+/// at once, so that they stay in order with what else goes there.
 public struct LogFile: Sendable {
     /// Bytes held before they are written at once.
     public static let blockSize = 16 * 1024
     /// The longest a line waits to be written.
-    public static let flushDelay = TimeAmount.milliseconds(100)
+    public static let flushDelay = DispatchTimeInterval.milliseconds(100)
 
     /// Why a log file cannot be used.
     public struct OpenError: Error, CustomStringConvertible {
@@ -34,7 +34,9 @@ public struct LogFile: Sendable {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno)).lowercased()) }
         self.path = path
-        self.sink = LogSink(fd)
+        var status = stat()
+        let isRegularFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        self.sink = LogSink(fd, holdsLines: isRegularFile)
     }
 
     /// Appends `text` and a newline; a failure to write is ignored, as a log must not stop a call.
@@ -70,12 +72,14 @@ private final class LogSink: @unchecked Sendable {
     }
 
     private let fd: Int32
+    private let holdsLines: Bool
     private let lock = NSLock()
     private var pending: [UInt8] = []
     private var flushScheduled = false
 
-    init(_ fd: Int32) {
+    init(_ fd: Int32, holdsLines: Bool) {
         self.fd = fd
+        self.holdsLines = holdsLines
         Self.registry.withLock {
             Self.open[ObjectIdentifier(self)] = Weak(sink: self)
             if !Self.flushesAtExit {
@@ -100,11 +104,12 @@ private final class LogSink: @unchecked Sendable {
         lock.withLock {
             pending.append(contentsOf: text.utf8)
             pending.append(UInt8(ascii: "\n"))
-            if pending.count >= LogFile.blockSize {
+            if !holdsLines || pending.count >= LogFile.blockSize {
                 writePending()
             } else if !flushScheduled {
                 flushScheduled = true
-                SessionEventLoop.shared.scheduleTask(in: LogFile.flushDelay) { [weak self] in self?.flush() }
+                // Not on the session's loop: a long statement or a blocked stdout would hold it.
+                DispatchQueue.global().asyncAfter(deadline: .now() + LogFile.flushDelay) { [weak self] in self?.flush() }
             }
         }
     }

@@ -41,6 +41,13 @@ final class ParsedRequestCache: Sendable {
     func request(
         url: String, method: NIOHTTP1.HTTPMethod, headers: HTTPHeaders, body: HTTPClient.Body?
     ) throws -> HTTPClient.Request {
+        // Only ASCII URLs (all that Endpoint makes): for them String equality is byte equality.
+        guard url.allBytes({ $0 < 0x80 }) else {
+            var request = try HTTPClient.Request(url: url, method: method)
+            request.headers = headers
+            request.body = body
+            return request
+        }
         let key = Key(method: method.rawValue, url: url)
         var request: HTTPClient.Request
         if let cached = entries.withLockedValue({ $0.cached(key) }) {

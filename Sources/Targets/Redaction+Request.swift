@@ -17,8 +17,9 @@ extension Redaction {
                 found.append(String(header.value[header.value.index(after: space)...]))
             }
         }
-        let (address, _) = request.url.split(once: UInt8(ascii: "#"))
-        found += sensitivePairValues(address.split(once: UInt8(ascii: "?")).1 ?? "")
+        // Everything after the first `?`, up to a `#`: a base URL with a fragment gets its query after it.
+        let query = request.url.split(once: UInt8(ascii: "?")).1 ?? ""
+        found += sensitivePairValues(query.split(once: UInt8(ascii: "#")).0)
         if let body = request.body {
             let type = request.header("Content-Type")?.lowercased() ?? ""
             if type.contains("x-www-form-urlencoded") {

@@ -39,4 +39,9 @@ public final class EventLoopExecutor: SerialExecutor, TaskExecutor {
     public func checkIsolated() {
         precondition(eventLoop.inEventLoop, "expected to run on the session's event loop")
     }
+
+    /// Whether the current thread is the loop's: the same answer as ``checkIsolated()``, without a trap.
+    public func isIsolatingCurrentContext() -> Bool? {
+        eventLoop.inEventLoop
+    }
 }

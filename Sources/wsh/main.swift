@@ -53,6 +53,13 @@ run(options)
 /// unwinds the stack, and in a statically linked wsh the first unwind sorts every frame
 /// record of the binary, about 25 ms added to every start.
 func run(_ options: LaunchOptions) -> Never {
+    // The signals wsh handles reach it through this thread (the others are started with all
+    // signals blocked): unblock them here, whatever mask the parent left (a threaded parent may
+    // leave them all blocked).
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, number) }
+    pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     Task.detached { exit(await Shell.run(options)) }
     while true { DispatchSemaphore(value: 0).wait() }
 }

@@ -78,3 +78,47 @@ import TestSupport
         #expect(result.stderr.hasPrefix("\(script.path):3:8: error: missing value"))
     }
 }
+
+/// SIGTERM ends wsh as the signal would, after the log file's held lines are written.
+@Suite struct TerminationTests {
+    @Test func sigtermEndsAHangingScriptWithTheSignalAndKeepsTheLog() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let script = directory.appendingPathComponent("hang.wsh")
+            try """
+            target ok { base \(server.baseURL); path /status/204 }
+            target stuck { base \(server.baseURL); path /never }
+            plugin logger on summary file calls.log
+            call ok
+            call stuck
+            """.write(to: script, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
+            process.arguments = ["--norc", script.path]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(10)
+            while server.hits("/never") == 0, clock.now < deadline {
+                try await _Concurrency.Task.sleep(for: .milliseconds(10))
+            }
+            process.terminate()
+            while process.isRunning, clock.now < deadline {
+                try await _Concurrency.Task.sleep(for: .milliseconds(10))
+            }
+            // The test runner's threads block signals and Process passes that mask on: wsh must
+            // unblock the signals it handles itself.
+            #expect(!process.isRunning)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(stderr.isEmpty, "\(stderr)")
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(process.terminationStatus == SIGTERM)
+            let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
+            #expect(log.contains("/status/204 -> 204 No Content"), "\(log)")
+        }
+    }
+}

@@ -38,6 +38,7 @@ public enum Shell {
         // session first would be wasted work (a tenth of loading 10,000 targets).
         _ = Unmanaged.passRetained(interpreter)
         if options.stub { interpreter.options.stub = .immediate }
+        TerminationSignals.install()
         let interrupts = InterruptHandler(interactive: interactive)
         let cwd = FileManager.default.currentDirectoryPath
 
