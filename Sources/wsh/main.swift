@@ -58,7 +58,7 @@ func run(_ options: LaunchOptions) -> Never {
     // leave them all blocked).
     var handled = sigset_t()
     sigemptyset(&handled)
-    for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, number) }
+    for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, number) }
     pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     Task.detached { exit(await Shell.run(options)) }
     while true { DispatchSemaphore(value: 0).wait() }

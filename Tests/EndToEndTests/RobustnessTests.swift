@@ -122,3 +122,32 @@ import TestSupport
         }
     }
 }
+
+/// `wsh script | head`: once the reader has gone, wsh stops as `cat` does instead of running
+/// every remaining call.
+@Suite struct BrokenPipeTests {
+    @Test func aClosedStdoutEndsTheScriptBySigpipe() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let script = directory.appendingPathComponent("many.wsh")
+            let calls = String(repeating: "call ok\n", count: 200)
+            try "target ok { base \(server.baseURL); path /echo }\nplugin logger on summary file calls.log\n\(calls)"
+                .write(to: script, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
+            process.arguments = ["--norc", script.path]
+            process.currentDirectoryURL = directory
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try output.fileHandleForReading.close()
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(process.terminationStatus == SIGPIPE)
+            #expect(server.hits("/echo") < 200)
+            let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
+            #expect(log.split(separator: "\n").count == server.hits("/echo"), "held log lines are written first")
+        }
+    }
+}

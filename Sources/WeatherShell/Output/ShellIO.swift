@@ -1,4 +1,5 @@
 import Foundation
+import Plugins
 
 /// Where the shell writes: stdout for results, stderr for errors and status, with terminal facts.
 ///
@@ -59,6 +60,15 @@ public final class ShellIO: @unchecked Sendable {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// `wsh script | head`: the reader has gone, so wsh stops as `cat` would, by SIGPIPE. NIO
+    /// ignores SIGPIPE for its sockets, which left wsh running every remaining call unseen.
+    nonisolated static func readerWentAway() -> Never {
+        LogFile.flushAll()
+        signal(SIGPIPE, SIG_DFL)
+        kill(getpid(), SIGPIPE)
+        exit(128 + SIGPIPE)
+    }
+
     nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -67,6 +77,7 @@ public final class ShellIO: @unchecked Sendable {
                 let written = write(fd, base + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
+                    if errno == EPIPE, fd == STDOUT_FILENO || fd == STDERR_FILENO { readerWentAway() }
                     return
                 }
                 offset += written
