@@ -74,24 +74,27 @@ public final class Console: @unchecked Sendable {
     /// Writes all of `text` to `fileDescriptor`.
     static func writeAll(_ fileDescriptor: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { writeFully(fileDescriptor, UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { _ = writeAll(fileDescriptor, UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes all of `bytes` to `fileDescriptor`.
-    static func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    /// Writes all of `bytes` to `fileDescriptor`, again after an interrupted or partial write;
+    /// gives up on any other error and returns its `errno` (0 when everything was written).
+    @discardableResult
+    public static func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         writeFully(fileDescriptor, bytes)
     }
 }
 
-/// Writes all of `bytes`, retrying after interrupted or partial writes; gives up on other errors.
-private func writeFully(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+/// Outside ``Console``, whose `write(line:)` would shadow the system's `write`.
+private func writeFully(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     var rest = bytes[...]
     while !rest.isEmpty {
         let written = write(fileDescriptor, UnsafeRawBufferPointer(rebasing: rest).baseAddress, rest.count)
         if written < 0 {
             if errno == EINTR { continue }
-            return
+            return errno
         }
         rest = rest.dropFirst(written)
     }
+    return 0
 }

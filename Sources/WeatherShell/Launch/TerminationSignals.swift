@@ -14,14 +14,24 @@ enum TerminationSignals {
             let previous = signal(number, SIG_IGN)
             if isIgnore(previous) { continue }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                LogFile.flushAll()
-                signal(number, SIG_DFL)
-                kill(getpid(), number)
-            }
+            source.setEventHandler { die(of: number) }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Writes the lines log files hold, then dies of `number` as if it had not been handled.
+    static func die(of number: Int32) -> Never {
+        LogFile.flushAll()
+        signal(number, SIG_DFL)
+        // Raised on this thread, unblocked here first (dispatch and loop threads block signals),
+        // so that it is delivered before this call could return.
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        exit(128 + number)
     }
 
     private static func isIgnore(_ handler: __sighandler_t?) -> Bool {

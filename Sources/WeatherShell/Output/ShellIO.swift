@@ -60,28 +60,13 @@ public final class ShellIO: @unchecked Sendable {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// `wsh script | head`: the reader has gone, so wsh stops as `cat` would, by SIGPIPE. NIO
-    /// ignores SIGPIPE for its sockets, which left wsh running every remaining call unseen.
-    nonisolated static func readerWentAway() -> Never {
-        LogFile.flushAll()
-        signal(SIGPIPE, SIG_DFL)
-        kill(getpid(), SIGPIPE)
-        exit(128 + SIGPIPE)
-    }
-
+    /// Writes all of `bytes`. When stdout or stderr is a pipe whose reader has gone
+    /// (`wsh script | head`), wsh stops as `cat` would, by SIGPIPE: NIO ignores SIGPIPE for its
+    /// sockets, which left wsh running every remaining call unseen.
     nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            guard let base = raw.baseAddress else { return }
-            while offset < raw.count {
-                let written = write(fd, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE, fd == STDOUT_FILENO || fd == STDERR_FILENO { readerWentAway() }
-                    return
-                }
-                offset += written
-            }
+        let failure = bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
+        if failure == EPIPE, fd == STDOUT_FILENO || fd == STDERR_FILENO {
+            TerminationSignals.die(of: SIGPIPE)
         }
     }
 }
