@@ -94,8 +94,9 @@ import Testing
             terminal.type("plugin logger on summary file calls.log\r")
             let mark = terminal.mark
             terminal.type("call ok\r")
+            // The prompt right after the call's status line, not an earlier one still unread at `mark`.
             #expect(terminal.waitFor("HTTP 204 No Content", after: mark))
-            #expect(terminal.waitFor("wsh> ", after: mark))
+            #expect(terminal.waitFor(" 0 B\r\nwsh> ", after: mark))
             let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
             #expect(log.contains("GET \(server.baseURL)/status/204 -> 204 No Content"), "\(log)")
             terminal.type("exit\r")
