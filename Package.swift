@@ -34,9 +34,11 @@ let package = Package(
         ),
         .target(name: "Plugins", dependencies: ["Targets"], swiftSettings: runOnCaller),
         .target(name: "Reactor", swiftSettings: runOnCaller),
+        // Checks on answers that know nothing of the shell: a linear-time regular expression engine.
+        .target(name: "Checks", swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",
-            dependencies: ["Targets", "Plugins", "Reactor", "CEdit"],
+            dependencies: ["Targets", "Plugins", "Reactor", "Checks", "CEdit"],
             swiftSettings: runOnCaller
         ),
         .executableTarget(
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(name: "TargetsTests", dependencies: ["Targets", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],

@@ -37,7 +37,9 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Writes `line` and a newline, keeping the status line (if one is shown) below it.
+    /// At a terminal, control characters in the line (a server's, in a verbose log) are shown escaped.
     public func write(line: String) {
+        let line = isTerminal ? TerminalText.escaped(line) : line
         lock.withLock {
             let erase = status == nil ? "" : Self.eraseLine
             writeText(erase + line + "\n" + (status ?? ""))
@@ -72,7 +74,7 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Writes all of `text` to `fileDescriptor`.
-    static func writeAll(_ fileDescriptor: Int32, _ text: String) {
+    public static func writeAll(_ fileDescriptor: Int32, _ text: String) {
         var text = text
         text.withUTF8 { _ = writeAll(fileDescriptor, UnsafeRawBufferPointer($0)) }
     }

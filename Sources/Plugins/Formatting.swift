@@ -2,23 +2,9 @@ import Foundation
 import Targets
 
 extension Duration {
-    /// `250ms`, `2s`, `1.5s`, `2m`: as the language writes a duration.
-    var settingText: String {
-        let ms = Int64(milliseconds.rounded())
-        if ms > 0, ms % 60_000 == 0 { return "\(ms / 60_000)m" }
-        if ms > 0, ms % 1000 == 0 { return "\(ms / 1000)s" }
-        if ms > 1000, ms % 100 == 0 { return "\(Double(ms) / 1000)s" }
-        return "\(ms)ms"
-    }
-
     /// `1.2s`: seconds with one decimal, as the spinner counts.
     var spinnerText: String {
         String(format: "%.1fs", milliseconds / 1000)
-    }
-
-    /// A duration from milliseconds, rounded to the nearest one.
-    static func milliseconds(double ms: Double) -> Duration {
-        .milliseconds(Int64(ms.rounded()))
     }
 }
 

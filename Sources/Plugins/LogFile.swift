@@ -36,10 +36,16 @@ public struct LogFile: Sendable {
         self.path = path
         var status = stat()
         let isRegularFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        self.sink = LogSink(fd, holdsLines: isRegularFile)
+        self.sink = LogSink(fd, path: path, holdsLines: isRegularFile)
     }
 
-    /// Appends `text` and a newline; a failure to write is ignored, as a log must not stop a call.
+    /// Called once per file, from whichever thread wrote, when writing it fails (a full disk):
+    /// `cannot write log file 'PATH': no space left on device`. Lines for that file are dropped from then on.
+    public static func onWriteFailure(_ report: @escaping @Sendable (String) -> Void) {
+        LogSink.setFailureReport(report)
+    }
+
+    /// Appends `text` and a newline; a failure to write is reported once (``onWriteFailure(_:)``), as a log must not stop a call.
     public func append(_ text: String) {
         sink.append(text)
     }
@@ -66,19 +72,23 @@ private final class LogSink: @unchecked Sendable {
     private static let registry = NSLock()
     nonisolated(unsafe) private static var open: [ObjectIdentifier: Weak] = [:]
     nonisolated(unsafe) private static var flushesAtExit = false
+    nonisolated(unsafe) private static var failureReport: (@Sendable (String) -> Void)?
 
     private struct Weak {
         weak var sink: LogSink?
     }
 
     private let fd: Int32
+    private let path: String
     private let holdsLines: Bool
     private let lock = NSLock()
     private var pending: [UInt8] = []
     private var flushScheduled = false
+    private var failed = false
 
-    init(_ fd: Int32, holdsLines: Bool) {
+    init(_ fd: Int32, path: String, holdsLines: Bool) {
         self.fd = fd
+        self.path = path
         self.holdsLines = holdsLines
         Self.registry.withLock {
             Self.open[ObjectIdentifier(self)] = Weak(sink: self)
@@ -93,6 +103,10 @@ private final class LogSink: @unchecked Sendable {
         Self.registry.withLock { _ = Self.open.removeValue(forKey: ObjectIdentifier(self)) }
         flush()
         close(fd)
+    }
+
+    static func setFailureReport(_ report: @escaping @Sendable (String) -> Void) {
+        registry.withLock { failureReport = report }
     }
 
     static func flushAll() {
@@ -124,7 +138,12 @@ private final class LogSink: @unchecked Sendable {
     /// Called with the lock held, so blocks from different threads never interleave.
     private func writePending() {
         guard !pending.isEmpty else { return }
-        pending.withUnsafeBytes { Console.writeAll(fd, $0) }
+        let failure = failed ? 0 : pending.withUnsafeBytes { Console.writeAll(fd, $0) }
         pending.removeAll(keepingCapacity: true)
+        if failure != 0 {
+            failed = true
+            let report = Self.registry.withLock { Self.failureReport }
+            report?("cannot write log file '\(path)': \(String(cString: strerror(failure)).lowercased())")
+        }
     }
 }

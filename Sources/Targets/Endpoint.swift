@@ -47,7 +47,11 @@ public struct Endpoint: Sendable {
             url += (url.containsByte(UInt8(ascii: "?")) ? "&" : "?") + query
         }
         guard hasHTTPSchemeAndHost(url) else {
-            throw ProviderError(.invalidURL(url), step: .endpoint, targetName: target.name)
+            throw ProviderError(.invalidURL(url, reason: "a URL starts with http:// or https:// and a host"),
+                                step: .endpoint, targetName: target.name)
+        }
+        if let problem = URLPort.problem(in: url) {
+            throw ProviderError(.invalidURL(url, reason: problem), step: .endpoint, targetName: target.name)
         }
         return url
     }

@@ -76,7 +76,9 @@ extension JSONValue {
             case "\t": quoted += "\\t"
             case "\u{08}": quoted += "\\b"
             case "\u{0C}": quoted += "\\f"
-            case "\u{00}"..."\u{1F}":
+            // DEL and C1 controls too: valid JSON either way, and an echo line or pretty body
+            // written to a terminal cannot carry a control sequence.
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
                 let hex = String(scalar.value, radix: 16, uppercase: false)
                 quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: quoted.unicodeScalars.append(scalar)

@@ -6,7 +6,7 @@ import NIOHTTP1
 /// Sends requests over the network with AsyncHTTPClient: one client per transport (use ``shared`` for
 /// the session) on NIO's singleton event loop group, connections kept alive and pooled per host.
 ///
-/// Redirects are followed (10 at most by default). The request's timeout covers the whole exchange,
+/// Redirects are followed hop by hop (10 at most by default). The request's timeout covers the whole exchange,
 /// body included. A body longer than ``bodyLimit`` is an error. Cancelling the calling Swift task
 /// cancels the request. A refused connection fails at once, not after retrying.
 public struct NetworkTransport: Transport {
@@ -18,13 +18,16 @@ public struct NetworkTransport: Transport {
 
     /// The largest response body accepted, in bytes.
     public var bodyLimit: Int
+    /// How many redirects a request follows; 0 returns the redirect itself.
+    public var maxRedirects: Int
     private let owner: HTTPClientOwner
 
     /// A transport with a client of its own, shut down with ``shutdown()`` or when the last copy goes away.
     /// Copies share the client; set ``bodyLimit`` on a copy of ``shared`` to change only the limit.
     public init(bodyLimit: Int = defaultBodyLimit, maxRedirects: Int = 10, connectTimeout: Duration = .seconds(10)) {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
+            // wsh follows redirects itself (``Redirect``), checking each Location first.
+            redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(connectTimeout))
         )
         // A shell should say "connection refused" at once; the retry plugin retries if asked to.
@@ -32,6 +35,7 @@ public struct NetworkTransport: Transport {
         // Spans for a tracer nobody installed cost about a twentieth of a loopback call.
         configuration.tracing.tracer = nil
         self.bodyLimit = bodyLimit
+        self.maxRedirects = maxRedirects
         self.owner = HTTPClientOwner(configuration: configuration)
     }
 
@@ -40,20 +44,37 @@ public struct NetworkTransport: Transport {
         try await owner.client.shutdown()
     }
 
-    /// Sends `request` and reads the whole body. Throws at step `.transport`: ``ProviderError/isTimeout``
-    /// past the request's timeout, ``ProviderError/isConnectionFailure`` when no connection could be made,
+    /// Sends `request` and reads the whole body, following up to ``maxRedirects`` redirects hop by
+    /// hop (``Redirect``); the response's ``Response/redirects`` lists the URLs that redirected.
+    /// Throws at step `.transport`: ``ProviderError/isTimeout`` past the request's timeout (which
+    /// covers every hop), ``ProviderError/isConnectionFailure`` when no connection could be made,
     /// ``ProviderError/isCancelled`` when the task was cancelled.
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        do {
-            let (head, body) = try await Self.exchange(request, owner: owner, bodyLimit: bodyLimit)
-            return Response(
-                status: Int(head.status.code), reason: head.status.reasonPhrase,
-                headers: head.headers.map { Header(name: $0.name, value: $0.value) },
-                body: body, elapsed: start.duration(to: clock.now), request: request, targetName: target.name)
-        } catch {
-            throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: bodyLimit)
+        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
+        var current = request
+        var redirects: [String] = []
+        while true {
+            let head: HTTPResponseHead, body: Data
+            do {
+                (head, body) = try await Self.exchange(current, owner: owner, bodyLimit: bodyLimit, deadline: deadline)
+            } catch {
+                throw TransportFailure.providerError(for: error, request: current, targetName: target.name, bodyLimit: bodyLimit)
+            }
+            let status = Int(head.status.code)
+            guard Redirect.isRedirect(status), maxRedirects > 0, let location = head.headers.first(name: "Location") else {
+                return Response(
+                    status: status, reason: head.status.reasonPhrase,
+                    headers: head.headers.map { Header(name: $0.name, value: $0.value) },
+                    body: body, elapsed: start.duration(to: clock.now), request: current, targetName: target.name,
+                    redirects: redirects)
+            }
+            guard redirects.count < maxRedirects else {
+                throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
+            }
+            redirects.append(current.url)
+            current = try Redirect.nextRequest(after: current, status: status, location: location, targetName: target.name)
         }
     }
 
@@ -64,7 +85,8 @@ public struct NetworkTransport: Transport {
     /// per call, about a tenth of a loopback call's time. The request's timeout is AsyncHTTPClient's
     /// deadline, which covers the body too (a test holds it to that), not a task racing the request.
     private static func exchange(
-        _ request: Request, owner: HTTPClientOwner, bodyLimit: Int, isolation: isolated (any Actor)? = #isolation
+        _ request: Request, owner: HTTPClientOwner, bodyLimit: Int, deadline: NIODeadline?,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> (HTTPResponseHead, Data) {
         var headers = HTTPHeaders()
         for header in request.headers {
@@ -73,7 +95,6 @@ public struct NetworkTransport: Transport {
         let outgoing = try owner.parsedRequests.request(
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
-        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         let task = owner.client.execute(
             request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit), deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
@@ -99,9 +120,15 @@ public struct NetworkTransport: Transport {
 }
 
 extension TimeAmount {
-    /// The same span, to the nanosecond.
+    /// The same span, to the nanosecond; one past `Int64` nanoseconds (292 years) saturates.
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else {
+            self = .nanoseconds(seconds < 0 ? .min : .max)
+            return
+        }
+        let (total, overflowAdding) = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+        self = .nanoseconds(overflowAdding ? .max : total)
     }
 }

@@ -22,7 +22,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case unknownParameter(String)
         case missingParameter(String)
         case missingBaseURL
-        case invalidURL(String)
+        case invalidURL(String, reason: String)
         case invalidJSONArgument(parameter: String, JSONParseError)
         case unreadableFile(parameter: String, path: String, reason: String)
         case connectionFailed(address: String, reason: String)
@@ -96,8 +96,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "missing required parameter '\(name)' for target '\(targetName)'"
         case .missingBaseURL:
             "target '\(targetName)' has no base URL: declare `base` or use `set base`"
-        case .invalidURL(let url):
-            "invalid URL '\(Redaction().maskedURL(url))' for target '\(targetName)'"
+        case .invalidURL(let url, let reason):
+            "invalid URL '\(Redaction().maskedURL(url))' for target '\(targetName)': \(reason)"
         case .invalidJSONArgument(let parameter, let error):
             "parameter '\(parameter)' of target '\(targetName)' is not valid JSON: \(error)"
         case .unreadableFile(let parameter, let path, let reason):

@@ -16,11 +16,13 @@ public struct Response: Sendable {
     public var request: Request
     /// The name of the target that was called, for messages.
     public var targetName: String
+    /// The URLs that answered with a redirect before this response, in order; `request.url` is the final URL.
+    public var redirects: [String]
 
     /// Makes a response.
     public init(
         status: Int, reason: String, headers: [Header] = [], body: Data = Data(),
-        elapsed: Duration = .zero, request: Request, targetName: String = ""
+        elapsed: Duration = .zero, request: Request, targetName: String = "", redirects: [String] = []
     ) {
         self.status = status
         self.reason = reason
@@ -29,6 +31,7 @@ public struct Response: Sendable {
         self.elapsed = elapsed
         self.request = request
         self.targetName = targetName
+        self.redirects = redirects
     }
 
     /// The value of the first header named `name`, compared without regard to case.

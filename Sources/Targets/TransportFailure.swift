@@ -25,11 +25,19 @@ enum TransportFailure: Error {
             return providerError(for: error, request: request, targetName: targetName)
         case HTTPParserError.invalidEOFState:
             return ProviderError(.connectionClosed(request: request.summary), step: .transport, targetName: targetName)
+        case let error as HTTPParserError:
+            return .other("the answer to \(request.summary) is not valid HTTP: \(ErrorWording.words(error))",
+                          step: .transport, targetName: targetName)
         case let error as IOError where isConnectErrno(error.errnoCode):
             return .connectionFailure(address: address(of: request), reason: reason(errno: error.errnoCode),
                                       targetName: targetName)
+        case let error as IOError:
+            return .other("\(request.summary) failed: \(reason(errno: error.errnoCode))", step: .transport, targetName: targetName)
         default:
-            return .other("\(request.summary) failed: \(error)", step: .transport, targetName: targetName)
+            if let tls = ErrorWording.tlsProblem(error) {
+                return .other("TLS with \(address(of: request)) failed: \(tls)", step: .transport, targetName: targetName)
+            }
+            return .other("\(request.summary) failed: \(ErrorWording.words(error))", step: .transport, targetName: targetName)
         }
     }
 
@@ -49,7 +57,7 @@ enum TransportFailure: Error {
         case .redirectLimitReached, .redirectCycleDetected:
             return ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: targetName)
         default:
-            return .other("\(request.summary) failed: \(error)", step: .transport, targetName: targetName)
+            return .other("\(request.summary) failed: \(ErrorWording.words(error))", step: .transport, targetName: targetName)
         }
     }
 

@@ -34,8 +34,9 @@ import Testing
     }
 
     @Test func controlCharactersAreEscapedWhenWritten() {
-        let value = JSONValue.object([JSONMember(key: "k\u{1}", value: .string("tab\there\u{7F}"))])
-        #expect(value.compactText == "{\"k\\u0001\":\"tab\\there\u{7F}\"}")
+        // DEL and C1 controls too, so no text written from JSON can drive a terminal.
+        let value = JSONValue.object([JSONMember(key: "k\u{1}", value: .string("tab\there\u{7F}\u{9B}2J"))])
+        #expect(value.compactText == "{\"k\\u0001\":\"tab\\there\\u007f\\u009b2J\"}")
     }
 
     @Test(arguments: [

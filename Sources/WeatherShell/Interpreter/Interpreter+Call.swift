@@ -79,15 +79,12 @@ extension Interpreter {
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     private func write(_ response: Response, to outputWord: Word?) throws {
         if io.stderrIsTerminal, options.output != .quiet {
-            io.err(StatusLine.text(response, color: options.colorEnabled) + "\n")
+            io.err(styled: StatusLine.text(response, color: options.colorEnabled) + "\n")
         }
         if let outputWord {
             let path = try expand(outputWord).text
-            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            do {
-                try response.body.write(to: url)
-            } catch {
-                throw failure("cannot write \(path): \(error.localizedDescription)", at: outputWord.span)
+            if let reason = BodyFile.write(response.body, to: path) {
+                throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)
             }
             return
         }
@@ -101,7 +98,7 @@ extension Interpreter {
             for header in response.headers { io.out(redaction.mask("\(header.name): \(header.value)") + "\n") }
         case .pretty:
             if let json = try? lastResponse?.json() {
-                io.out(JSONPrinter(color: options.colorEnabled).render(json) + "\n")
+                io.out(styled: JSONPrinter(color: options.colorEnabled).render(json) + "\n")
             } else {
                 io.out(bytes: response.body)
                 if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty { io.out("\n") }
@@ -114,7 +111,7 @@ extension Interpreter {
 enum StatusLine {
     static func text(_ response: Response, color: Bool) -> String {
         let ms = Int(response.elapsed.milliseconds.rounded())
-        let status = "HTTP \(response.status) \(response.reason)"
+        let status = TerminalText.escaped("HTTP \(response.status) \(response.reason)")
         let colored = !color ? status : (response.status < 400 ? "\u{1B}[32m" : "\u{1B}[31m") + status + "\u{1B}[0m"
         return "\(colored)  \(ms) ms  \(ByteText.text(response.body.count))"
     }

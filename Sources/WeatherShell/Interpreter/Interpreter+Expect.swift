@@ -1,3 +1,4 @@
+import Checks
 import Targets
 
 extension Interpreter {
@@ -19,7 +20,7 @@ extension Interpreter {
             if expectation.op == .notEqual { passed = actual != nil && !passed }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let actual else { passed = false; break }
-            guard let left = Self.number(actual), let right = expected.flatMap(Double.init) else {
+            guard let left = Self.number(actual), let right = expected.flatMap({ ExactNumber($0) }) else {
                 throw failure("'\(expectation.op.rawValue)' compares numbers", at: expectation.span,
                               notes: ["actual: \(mask(Self.text(actual).shortened(200))), expected: \(mask((expected ?? "").shortened(200)))"])
             }
@@ -32,10 +33,7 @@ extension Interpreter {
         case .contains:
             passed = actual.map { Self.contains($0, expected ?? "") } ?? false
         case .matches:
-            guard let pattern = expected, let regex = try? Regex(pattern) else {
-                throw failure("'\(expected ?? "")' is not a valid regular expression", at: expectation.expected?.span ?? expectation.span)
-            }
-            passed = actual.map { (try? regex.firstMatch(in: Self.text($0))) != nil } ?? false
+            passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
         guard !passed else { return }
@@ -44,16 +42,36 @@ extension Interpreter {
         throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)
     }
 
-    private static func number(_ value: JSONValue) -> Double? {
+    /// `matches`: in time linear in the text (``LinearRegex``), stopped by Ctrl-C.
+    private func matches(_ text: String, _ pattern: String, _ expectation: Expectation) throws -> Bool {
+        let span = expectation.expected?.span ?? expectation.span
+        let regex: LinearRegex
+        do {
+            regex = try LinearRegex(pattern)
+        } catch {
+            throw failure("'\(pattern.shortened())' is not a valid regular expression: \(error.description)", at: span)
+        }
+        do {
+            return try regex.matches(text, shouldStop: { _Concurrency.Task.isCancelled })
+        } catch .interrupted {
+            throw CancellationError()
+        } catch .tooCostly {
+            throw failure("regular expression too costly for a text of \(text.unicodeScalars.count) characters", at: span,
+                          notes: ["a match may take at most \(LinearRegex.stepBudget) steps (pattern size × text length)"])
+        }
+    }
+
+    /// Numbers compare exactly (``ExactNumber``): `9007199254740993` is not `9007199254740992`.
+    private static func number(_ value: JSONValue) -> ExactNumber? {
         switch value {
-        case .number(let literal): Double(literal)
-        case .string(let text): Double(text)
+        case .number(let literal): ExactNumber(literal)
+        case .string(let text): ExactNumber(text)
         default: nil
         }
     }
 
     private static func equal(_ value: JSONValue, _ expected: String) -> Bool {
-        if let left = number(value), let right = Double(expected) { return left == right }
+        if let left = number(value), let right = ExactNumber(expected) { return left == right }
         return text(value) == expected
     }
 

@@ -78,7 +78,7 @@ extension Interpreter {
         let style = EchoStyle(mode: echoStyle.value.mode == .json ? .json : .line, color: false)
         for name in names {
             guard let reactor = reactors[name] else { continue }
-            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(mask(line) + "\n") }
+            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(styled: mask(line) + "\n") }
         }
     }
 
@@ -114,12 +114,27 @@ extension Interpreter {
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
             variables[parameter] = Variable(value: value, isSecret: false)
         }
+        if action.interrupted {
+            try await cleanUpInterrupted(body)
+            return
+        }
         do {
             for statement in body.body { try await execute(statement) }
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
             variables["error"] = Variable(value: mask(error.message), isSecret: false)
             for statement in catchBody { try await execute(statement) }
+        }
+    }
+
+    /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`; with no `catch`, the
+    /// `unless` field is set back to false, so the action is not refused for ever.
+    private func cleanUpInterrupted(_ body: ReactorDeclaration.Action) async throws {
+        if let catchBody = body.catchBody {
+            variables["error"] = Variable(value: "interrupted", isSecret: false)
+            for statement in catchBody { try await execute(statement) }
+        } else if let field = body.unlessField?.literal, let context = actionContext {
+            await context.emit(DeclaredReactor.Mutation(fields: [(field, .bool(false))], acknowledgement: OneTimeSignal()))
         }
     }
 
@@ -139,7 +154,7 @@ extension Interpreter {
             }
             fields.append((name, try echoValue(assignment.value)))
         }
-        await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: EmitAcknowledgement()))
+        await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: OneTimeSignal()))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Plugins
 import Targets
 
 extension Interpreter {
@@ -21,19 +22,25 @@ extension Interpreter {
         var path = try expand(pathWord).text
         guard path.hasPrefix("@") else { throw failure("a sample is a file: sample @path/to/file.json", at: pathWord.span) }
         path.removeFirst()
-        var status = 200
+        var answerStatus = 200
         if field.arguments.count == 3 {
             guard let code = Int(try expand(field.arguments[2]).text), (100...599).contains(code) else {
                 throw failure("a sample status is an HTTP status code", at: field.arguments[2].span)
             }
-            status = code
+            answerStatus = code
         }
-        if let bundled = BundledPacks.file(path, directory: file.directory) { return (bundled, status) }
+        if let bundled = BundledPacks.file(path, directory: file.directory) { return (bundled, answerStatus) }
         let resolved = path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
+        // A sample is an answer: one larger than an answer may be is refused before it is read.
+        var status = stat()
+        if stat(resolved, &status) == 0, Int(status.st_size) > NetworkTransport.defaultBodyLimit {
+            throw Diagnostic(.runtime, "sample file \(Self.displayPath(resolved)) is \(ByteText.text(Int(status.st_size))), "
+                             + "over the body limit of \(ByteText.text(NetworkTransport.defaultBodyLimit))", file: file, span: pathWord.span)
+        }
         guard let data = FileManager.default.contents(atPath: resolved) else {
             throw Diagnostic(.runtime, "cannot read sample file \(Self.displayPath(resolved))", file: file, span: pathWord.span)
         }
-        return (data, status)
+        return (data, answerStatus)
     }
 
     /// The `Target` for a call: the cached one, or the declaration compiled with today's variables.

@@ -109,6 +109,14 @@ public final class Interpreter {
                 reportInterrupted()
                 throw Halt.failure(.interrupted)
             }
+            try reportOutputFailures()
+        }
+    }
+
+    /// Reports failures to write output other than stdout (a log file on a full disk) as runtime errors.
+    func reportOutputFailures() throws(Halt) {
+        for message in io.takeFailures() {
+            try report(Diagnostic(.runtime, message))
         }
     }
 

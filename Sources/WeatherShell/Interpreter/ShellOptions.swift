@@ -32,11 +32,4 @@ enum DurationText {
         }
         return nil
     }
-
-    static func format(_ duration: Duration) -> String {
-        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        if ms % 60_000 == 0, ms > 0 { return "\(ms / 60_000)m" }
-        if ms % 1000 == 0, ms > 0 { return "\(ms / 1000)s" }
-        return "\(ms)ms"
-    }
 }

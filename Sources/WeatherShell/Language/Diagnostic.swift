@@ -46,9 +46,11 @@ public struct Diagnostic: Error, Sendable {
     static func excerpt(file: SourceFile, span: SourceSpan, mask: (String) -> String) -> String {
         let lineIndex = file.lineIndex(of: span.start)
         let range = file.lineRange(lineIndex)
-        let startColumn = file.characterCount(from: range.lowerBound, to: min(span.start, range.upperBound))
-        let spanEnd = min(span.end, range.upperBound)
-        let width = max(1, file.characterCount(from: min(span.start, range.upperBound), to: max(spanEnd, span.start)))
+        // A span is clamped to its line: one from another input must not index past this one.
+        let spanStart = min(max(span.start, range.lowerBound), range.upperBound)
+        let spanEnd = min(max(span.end, spanStart), range.upperBound)
+        let startColumn = file.characterCount(from: range.lowerBound, to: spanStart)
+        let width = max(1, file.characterCount(from: spanStart, to: spanEnd))
         var chars = Array(file.text(range).unicodeScalars.map { Self.printable($0) })
         var caretColumn = startColumn
         let window = 100

@@ -14,9 +14,14 @@ struct RawStatement {
 
 /// Groups tokens into raw statements, checking that braces balance.
 struct RawStatementReader {
+    /// Blocks deeper than this are refused: the reader recurses once per block, and a pasted
+    /// line of thousands of `{` would otherwise overflow the stack.
+    static let maximumDepth = 256
+
     let file: SourceFile
     let tokens: [Token]
     var position = 0
+    private var depth = 0
 
     init(file: SourceFile, tokens: [Token]) {
         self.file = file
@@ -82,6 +87,11 @@ struct RawStatementReader {
 
     private mutating func block() throws(Diagnostic) -> RawStatement.Block {
         let open = tokens[position].span
+        guard depth < Self.maximumDepth else {
+            throw Diagnostic(.parse, "blocks nested deeper than \(Self.maximumDepth)", file: file, span: open)
+        }
+        depth += 1
+        defer { depth -= 1 }
         position += 1
         let inner = try statements(insideBlock: open)
         let close = tokens[position].span

@@ -51,7 +51,8 @@ public final class SourceFile: Sendable {
     /// Counts characters as UTF-8 lead bytes, which is what a terminal column is for text without wide glyphs.
     func characterCount(from start: Int, to end: Int) -> Int {
         var count = 0
-        var index = start
+        var index = max(0, start)
+        let end = min(end, bytes.count)
         while index < end {
             if bytes[index] & 0xC0 != 0x80 { count += 1 }
             index += 1

@@ -1,4 +1,5 @@
 import Foundation
+import Plugins
 
 /// How wsh was started (parsed by the `wsh` executable).
 public struct LaunchOptions: Sendable, Equatable {
@@ -39,6 +40,7 @@ public enum Shell {
         _ = Unmanaged.passRetained(interpreter)
         if options.stub { interpreter.options.stub = .immediate }
         TerminationSignals.install()
+        LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
         let interrupts = InterruptHandler(interactive: interactive)
         let cwd = FileManager.default.currentDirectoryPath
 
@@ -70,9 +72,9 @@ public enum Shell {
             let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
                                                                  complete: { interpreter.completions(for: $0) },
                                                                  mask: { interpreter.mask($0) }) : nil) ?? PlainLineReader()
-            return await PromptLoop(interpreter: interpreter, reader: reader, interrupts: interrupts).run()
+            return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: reader, interrupts: interrupts).run())
         }
-        return await PromptLoop(interpreter: interpreter, reader: PlainLineReader(), interrupts: interrupts).run()
+        return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: PlainLineReader(), interrupts: interrupts).run())
     }
 
     /// How a piece of work stopped.
@@ -99,11 +101,20 @@ public enum Shell {
     /// Runs `work`, mapping how it stopped to an exit code.
     static func finish(_ interpreter: Interpreter, _ interrupts: InterruptHandler,
                        _ work: @escaping @ShellActor @Sendable () async throws -> Void) async -> Int32 {
-        switch await outcome(interrupts, work) {
+        let code = switch await outcome(interrupts, work) {
         case .completed: interpreter.firstFailure?.exitCode ?? 0
         case .exit(let code): code
         case .failure(let kind): kind.exitCode
         }
+        return finalCode(interpreter, code)
+    }
+
+    /// `code`, or 3 when the log files' last lines could not be written (reported here, as nothing runs after).
+    static func finalCode(_ interpreter: Interpreter, _ code: Int32) -> Int32 {
+        LogFile.flushAll()
+        let failures = interpreter.io.takeFailures()
+        for message in failures { interpreter.io.err("wsh: error: \(message)\n") }
+        return failures.isEmpty || code != 0 ? code : FailureKind.runtime.exitCode
     }
 
     /// `~/.config/wsh/init.wsh` (XDG_CONFIG_HOME honoured); its errors are shown but do not stop the prompt.

@@ -18,7 +18,7 @@ public final class EditLineReader: LineReader {
         guard let editLine = wsh_el_init("wsh"), let history = history_init() else { return nil }
         self.editLine = editLine
         self.history = history
-        self.historyFile = HistoryFile(path: historyPath)
+        self.historyFile = HistoryFile(path: historyPath) { ShellIO.writeAll(STDERR_FILENO, Array($0.utf8)) }
         self.complete = complete
         self.mask = mask
         EditLineCallbacks.reader = self

@@ -1,10 +1,24 @@
 import Foundation
+import Plugins
 
 /// The persistent history: one entry a line, appended as each line is entered so that a
 /// killed shell loses none, kept to the last `limit` lines when the shell starts.
-struct HistoryFile {
+///
+/// Only the file's tail is read (``tailBytes``): a history grown to 100 MB by another program
+/// must not hold the prompt back. A history that cannot be read or written is said once on
+/// stderr, and the shell goes on without it.
+final class HistoryFile {
     static let limit = 5000
+    /// How much of the file's end is read at start: 5000 lines of up to 400 bytes.
+    static let tailBytes = 2 * 1024 * 1024
     let path: String
+    private let report: (String) -> Void
+    private var reported = false
+
+    init(path: String, report: @escaping (String) -> Void) {
+        self.path = path
+        self.report = report
+    }
 
     /// `$WSH_HISTORY`, else `$XDG_STATE_HOME/wsh/history`, else `~/.local/state/wsh/history`.
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -15,23 +29,61 @@ struct HistoryFile {
 
     /// The stored entries, oldest first; rewrites the file when it holds more than the limit.
     func load() -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        if lines.count > Self.limit {
-            lines = Array(lines.suffix(Self.limit))
-            let text = lines.joined(separator: "\n") + "\n"
-            try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno != ENOENT { fail("cannot read", errno) }
+            return []
         }
-        return lines
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return [] }
+        let size = Int(status.st_size)
+        let start = max(0, size - Self.tailBytes)
+        guard let tail = Self.readBytes(fd, from: start, count: size - start) else {
+            fail("cannot read", errno)
+            return []
+        }
+        var lines = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        // Reading from the middle of the file, the first line is only the end of one.
+        if start > 0, !lines.isEmpty { lines.removeFirst() }
+        let entries = lines.suffix(Self.limit).map { String(decoding: $0, as: UTF8.self) }
+        if start > 0 || lines.count > Self.limit {
+            let text = entries.joined(separator: "\n") + "\n"
+            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch { fail("cannot rewrite", EIO) }
+        }
+        return entries
     }
 
     /// Appends one entry at once (opened, written and closed, so nothing waits in a buffer).
     func append(_ line: String) {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
-        guard fd >= 0 else { return }
-        ShellIO.writeAll(fd, Array((line + "\n").utf8))
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return fail("cannot write", errno) }
+        let failure = Array((line + "\n").utf8).withUnsafeBytes { Console.writeAll(fd, $0) }
         close(fd)
+        if failure != 0 { fail("cannot write", failure) }
+    }
+
+    private func fail(_ what: String, _ code: Int32) {
+        guard !reported else { return }
+        reported = true
+        report("wsh: \(what) the history file \(path): \(String(cString: strerror(code)).lowercased()); history is not saved\n")
+    }
+
+    private static func readBytes(_ fd: Int32, from offset: Int, count: Int) -> [UInt8]? {
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(fd, base + filled, count - filled)
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
     }
 }

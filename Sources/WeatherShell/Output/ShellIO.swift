@@ -13,6 +13,8 @@ public final class ShellIO: @unchecked Sendable {
     public let stderrIsTerminal: Bool
     private var buffer: [UInt8] = []
     private let lock = NSLock()
+    /// Failures to write elsewhere (a log file on a full disk), reported at the next statement's end.
+    private var unreportedFailures: [String] = []
     /// Captures output instead of writing it, for tests of the interpreter.
     private let capture: (@Sendable (String, Bool) -> Void)?
 
@@ -24,13 +26,27 @@ public final class ShellIO: @unchecked Sendable {
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// Writes to stdout (buffered).
+    /// Writes text to stdout (buffered); at a terminal, control characters are shown escaped
+    /// (``TerminalText``), since the text may hold a server's.
     public func out(_ text: String) {
-        out(bytes: text.utf8)
+        out(styled: stdoutIsTerminal ? TerminalText.escaped(text) : text)
     }
 
-    /// Writes raw bytes to stdout (buffered).
+    /// Writes bytes to stdout (buffered): as they are into a pipe or file, escaped at a terminal.
     public func out(bytes: some Collection<UInt8>) {
+        if stdoutIsTerminal {
+            out(styled: TerminalText.escaped(bytes: bytes))
+        } else {
+            write(bytes)
+        }
+    }
+
+    /// Writes text whose control sequences are wsh's own (colours) to stdout as it is.
+    public func out(styled text: String) {
+        write(text.utf8)
+    }
+
+    private func write(_ bytes: some Collection<UInt8>) {
         lock.lock()
         defer { lock.unlock() }
         if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
@@ -38,8 +54,14 @@ public final class ShellIO: @unchecked Sendable {
         if buffer.count >= 1 << 16 { flushLocked() }
     }
 
-    /// Writes to stderr at once, after flushing stdout so the two keep their order at a terminal.
+    /// Writes to stderr at once, after flushing stdout so the two keep their order at a terminal;
+    /// at a terminal, control characters are shown escaped.
     public func err(_ text: String) {
+        err(styled: stderrIsTerminal ? TerminalText.escaped(text) : text)
+    }
+
+    /// Writes text whose control sequences are wsh's own (colours) to stderr as it is.
+    public func err(styled text: String) {
         lock.lock()
         defer { lock.unlock() }
         if let capture { capture(text, true); return }
@@ -60,13 +82,33 @@ public final class ShellIO: @unchecked Sendable {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Keeps a failure to write output that is not stdout, for ``takeFailures()``; any thread.
+    public func noteFailure(_ message: String) {
+        lock.withLock { unreportedFailures.append(message) }
+    }
+
+    /// The failures noted since the last call.
+    public func takeFailures() -> [String] {
+        lock.withLock {
+            defer { unreportedFailures.removeAll() }
+            return unreportedFailures
+        }
+    }
+
     /// Writes all of `bytes`. When stdout or stderr is a pipe whose reader has gone
     /// (`wsh script | head`), wsh stops as `cat` would, by SIGPIPE: NIO ignores SIGPIPE for its
-    /// sockets, which left wsh running every remaining call unseen.
+    /// sockets, which left wsh running every remaining call unseen. When stdout cannot be written
+    /// otherwise (`> /dev/full`), wsh says so once and exits 3: its results would be lost.
     nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         let failure = bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
         if failure == EPIPE, fd == STDOUT_FILENO || fd == STDERR_FILENO {
             TerminationSignals.die(of: SIGPIPE)
+        }
+        if failure != 0, fd == STDOUT_FILENO {
+            let reason = String(cString: strerror(failure)).lowercased()
+            Console.writeAll(STDERR_FILENO, "wsh: error: cannot write to standard output: \(reason)\n")
+            LogFile.flushAll()
+            exit(FailureKind.runtime.exitCode)
         }
     }
 }

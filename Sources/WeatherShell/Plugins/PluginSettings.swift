@@ -92,8 +92,8 @@ struct PluginSettings {
         case .loading:
             break
         case .retry:
-            words += ["count", "\(retry.count)", "backoff", DurationText.format(retry.backoff),
-                      "max", DurationText.format(retry.maxDelay), "jitter", "\(Int((retry.jitter * 100).rounded()))%"]
+            words += ["count", "\(retry.count)", "backoff", retry.backoff.settingText,
+                      "max", retry.maxDelay.settingText, "jitter", "\(Int((retry.jitter * 100).rounded()))%"]
             if retry.unsafe { words.append("unsafe") }
         case .auth:
             switch auth.credential {

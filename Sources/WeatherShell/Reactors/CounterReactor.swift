@@ -3,7 +3,11 @@ import Reactor
 /// The seed's counter: each action turns loading on, changes the value after a delay, and
 /// turns loading off, so three reduces and three echoed lines.
 struct CounterReactor: Reactor {
-    enum Action: Sendable { case increase, decrease }
+    enum Action: Sendable {
+        case increase, decrease
+        /// After Ctrl-C: loading off, the value unchanged.
+        case interrupted
+    }
     enum Mutation: Sendable { case setLoading(Bool), change(Int) }
     struct State: EchoableState, Equatable {
         var value = 0
@@ -18,6 +22,10 @@ struct CounterReactor: Reactor {
 
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
         .emitting { emit in
+            if action == .interrupted {
+                emit.yield(.setLoading(false))
+                return
+            }
             emit.yield(.setLoading(true))
             try await _Concurrency.Task.sleep(for: delay.value)
             emit.yield(.change(action == .increase ? 1 : -1))
@@ -58,6 +66,6 @@ final class CounterCommand: ShellReactor {
         default: throw interpreter.reactorUsage(self, words: words)
         }
         delay.value = interpreter.options.counterDelay
-        try await store.send(action)
+        try await store.send(action, onInterrupt: .interrupted)
     }
 }

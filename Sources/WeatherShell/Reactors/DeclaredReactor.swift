@@ -6,10 +6,14 @@ struct DeclaredReactor: Reactor {
     struct Action: Sendable {
         var name: String
         var arguments: [String]
+        /// Set for the clean-up after Ctrl-C: the action's `catch` runs with `$error` = `interrupted`.
+        var interrupted = false
+        /// Given when the action's statements have stopped, however they stopped.
+        var finished = OneTimeSignal()
     }
     struct Mutation: Sendable {
         var fields: [(name: String, value: EchoValue)]
-        var acknowledgement: EmitAcknowledgement
+        var acknowledgement: OneTimeSignal
     }
     struct State: EchoableState {
         var echoFields: [(name: String, value: EchoValue)]
@@ -55,6 +59,7 @@ final class DeclaredReactorCommand: ShellReactor {
         self.name = name
         self.declaration = declaration
         let reactor = DeclaredReactor(initialState: .init(echoFields: initial)) { [weak interpreter] action, emit in
+            defer { action.finished.signal() }
             guard let interpreter else { return }
             try await interpreter.perform(action, of: declaration, emit: emit)
         }
@@ -77,13 +82,32 @@ final class DeclaredReactorCommand: ShellReactor {
             acknowledging = true
             // After the echo's observer, so an emit resumes only once its line is written.
             await store.prepare()
-            _ = await store.store.observe { _, mutation in mutation.acknowledgement.acknowledge() }
+            _ = await store.store.observe { _, mutation in mutation.acknowledgement.signal() }
         }
         if let field = action.unlessField?.literal,
            await currentFields().first(where: { $0.name == field })?.value == .bool(true) {
             interpreter.io.err("\(name) \(actionName): skipped while \(field) is true\n")
             return
         }
-        try await store.send(.init(name: actionName, arguments: given))
+        let sent = DeclaredReactor.Action(name: actionName, arguments: given)
+        do {
+            try await store.send(sent)
+        } catch is CancellationError where _Concurrency.Task.isCancelled {
+            // The store drops a cancelled action's mutations, so the clean-up is an action of its
+            // own, sent once the interrupted statements have stopped (they share the shell's state).
+            let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, interrupted: true)
+            let store = store
+            let io = interpreter.io
+            let mask = interpreter.sharedMask
+            await _Concurrency.Task {
+                await sent.finished.wait()
+                do {
+                    try await store.send(cleanup)
+                } catch let diagnostic as Diagnostic {
+                    io.err(diagnostic.rendered(mask: { mask.value($0) }))
+                } catch {}
+            }.value
+            throw CancellationError()
+        }
     }
 }

@@ -39,7 +39,10 @@ final class StateEcho: Sendable {
             return old
         }
         if let line = style.value.render(reactor: name, fields: fields, previous: before) {
-            io.out(mask.value(line) + "\n")
+            // Written when the reduce happens, not when stdout's buffer is next flushed, so
+            // `loading=true` is seen, at a terminal or down a pipe, while the user waits.
+            io.out(styled: mask.value(line) + "\n")
+            io.flush()
         }
     }
 
@@ -78,6 +81,18 @@ actor EchoingStore<R: Reactor> where R.State: EchoableState {
     func send(_ action: R.Action, cancelsInFlight: Bool = false) async throws {
         await prepare()
         try await store.send(action, cancelsInFlight: cancelsInFlight)
+    }
+
+    /// Sends `action`; when the caller is interrupted (Ctrl-C), sends `cleanup` as an action of its
+    /// own, in a task Ctrl-C did not cancel (the store drops a cancelled action's mutations), so no
+    /// state is left `loading=true`. Then throws `CancellationError`.
+    func send(_ action: R.Action, cancelsInFlight: Bool = false, onInterrupt cleanup: R.Action) async throws {
+        do {
+            try await send(action, cancelsInFlight: cancelsInFlight)
+        } catch is CancellationError where _Concurrency.Task.isCancelled {
+            await _Concurrency.Task { try? await self.send(cleanup) }.value
+            throw CancellationError()
+        }
     }
 
     var fields: [(name: String, value: EchoValue)] {

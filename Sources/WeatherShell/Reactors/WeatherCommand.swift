@@ -60,7 +60,7 @@ final class WeatherCommand: ShellReactor {
         }
         if case .use = action {} else { try await interpreter.ensureTargets(for: state.source, at: words[1].span) }
         do {
-            try await store.send(action, cancelsInFlight: true)
+            try await store.send(action, cancelsInFlight: true, onInterrupt: .interrupted)
         } catch let error as WeatherError {
             throw interpreter.failure("weather \(actionName): \(interpreter.mask(error.description))", at: words[1].span)
         }

@@ -7,6 +7,8 @@ struct WeatherReactor: Reactor {
         case current(place: PlaceQuery, source: WeatherSource)
         case forecast(hours: Int, place: Place, source: WeatherSource)
         case use(WeatherSource)
+        /// After Ctrl-C: loading off, `interrupted` as the error.
+        case interrupted
     }
     enum Mutation: Sendable {
         case setLoading(Bool)
@@ -46,6 +48,9 @@ struct WeatherReactor: Reactor {
             switch action {
             case .use(let source):
                 emit.yield(.setSource(source))
+                return
+            case .interrupted:
+                emit.yield(.fail("interrupted"))
                 return
             case .current(let query, let source):
                 try await load(emit) { .setCurrent(try await service.current(query, source: source)) }
@@ -104,7 +109,7 @@ struct WeatherReactor: Reactor {
         switch action {
         case .current: "current"
         case .forecast: "forecast"
-        case .use: nil
+        case .use, .interrupted: nil
         }
     }
 }

@@ -30,6 +30,11 @@ struct TargetCompiler {
     let file: SourceFile
 
     func compile(_ declared: DeclaredTarget) throws -> Target {
+        // A call on a later line compiles a declaration from an earlier input: its errors
+        // (an undefined variable, say) point into the declaration's file, not the call's.
+        let previous = interpreter.currentFile
+        interpreter.currentFile = file
+        defer { interpreter.currentFile = previous }
         let declaration = declared.declaration
         var target = Target(name: declared.name)
         var query: [Parameter] = []

@@ -1,8 +1,10 @@
 import Synchronization
 
-/// Lets an `emit` wait until its mutation has been reduced and echoed, so output written
-/// later in the action cannot come before that echo. Cancellation releases the wait.
-final class EmitAcknowledgement: Sendable {
+/// A signal given once and awaited by one task: an `emit` waits until its mutation has been
+/// reduced and echoed (so output written later in the action cannot come before that echo), and
+/// an interrupted action's clean-up waits until the action's statements have stopped.
+/// Cancellation of the waiting task releases the wait.
+final class OneTimeSignal: Sendable {
     private enum Phase {
         case pending
         case waiting(CheckedContinuation<Void, Never>)
@@ -10,8 +12,8 @@ final class EmitAcknowledgement: Sendable {
     }
     private let phase = Mutex(Phase.pending)
 
-    /// Called by the store's observer after the reduce.
-    func acknowledge() {
+    /// Gives the signal; a later `wait` returns at once.
+    func signal() {
         let continuation: CheckedContinuation<Void, Never>? = phase.withLock { phase in
             defer { phase = .done }
             if case .waiting(let continuation) = phase { return continuation }
@@ -20,7 +22,7 @@ final class EmitAcknowledgement: Sendable {
         continuation?.resume()
     }
 
-    /// Returns once acknowledged, or once the waiting task is cancelled.
+    /// Returns once signalled, or once the waiting task is cancelled.
     func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -34,7 +36,7 @@ final class EmitAcknowledgement: Sendable {
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            acknowledge()
+            signal()
         }
     }
 }

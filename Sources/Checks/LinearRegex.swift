@@ -1,0 +1,62 @@
+/// A regular expression matched in time linear in the input (a Pike VM): no pattern can make a
+/// check run for minutes, as `^(a+)+$` does on a backtracking engine. The leftmost match is found,
+/// and among matches there, the one a backtracking engine (PCRE, JavaScript) would pick.
+///
+/// Matching works on Unicode scalars. It stops with ``RegexMatchFailure/interrupted`` when the
+/// caller's `shouldStop` says so (checked every few thousand steps), and with
+/// ``RegexMatchFailure/tooCostly`` past ``stepBudget`` steps.
+public struct LinearRegex: Sendable {
+    /// Steps (instructions times input positions) a match may take: about a second of work.
+    public static let stepBudget = 400_000_000
+
+    let program: RegexProgram
+    let ignoresCase: Bool
+
+    /// Parses `pattern`; a pattern that needs backtracking (backreferences, lookaround) or is
+    /// malformed throws a ``RegexError`` saying so.
+    public init(_ pattern: String) throws(RegexError) {
+        var parser = RegexParser(pattern)
+        let node = try parser.parse()
+        program = try RegexProgram(node, groupCount: parser.groupCount)
+        ignoresCase = parser.ignoresCase
+    }
+
+    /// Whether the pattern matches somewhere in `text`.
+    public func matches(_ text: String, shouldStop: () -> Bool = { false }) throws(RegexMatchFailure) -> Bool {
+        try firstMatch(in: text, shouldStop: shouldStop) != nil
+    }
+
+    /// The leftmost match in `text` and its groups, or nil.
+    public func firstMatch(in text: String, shouldStop: () -> Bool = { false }) throws(RegexMatchFailure) -> RegexMatch? {
+        let input = Array(text.unicodeScalars)
+        var machine = PikeMachine(program: program, input: input, ignoresCase: ignoresCase)
+        guard let slots = try machine.run(shouldStop: shouldStop, budget: Self.stepBudget) else { return nil }
+        return RegexMatch(input: input, slots: slots)
+    }
+}
+
+/// Why matching stopped without an answer.
+public enum RegexMatchFailure: Error, Sendable, Equatable {
+    /// The caller asked to stop (Ctrl-C).
+    case interrupted
+    /// The pattern and input together need more than ``LinearRegex/stepBudget`` steps.
+    case tooCostly
+}
+
+/// A match: the matched text and each group's text (nil for a group that did not take part).
+public struct RegexMatch: Sendable, Equatable {
+    public let text: String
+    public let groups: [String?]
+
+    init(input: [Unicode.Scalar], slots: [Int]) {
+        func piece(_ group: Int) -> String? {
+            let start = slots[group * 2], end = slots[group * 2 + 1]
+            guard start >= 0, end >= start else { return nil }
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: input[start..<end])
+            return String(view)
+        }
+        text = piece(0) ?? ""
+        groups = (1..<(slots.count / 2)).map(piece)
+    }
+}

@@ -1,0 +1,118 @@
+/// Runs a ``RegexProgram`` over an input, all threads in lock step: each input position is read
+/// once, and each instruction holds at most one thread per position, so the work is bounded by
+/// instructions × positions whatever the pattern.
+struct PikeMachine {
+    private struct Thread {
+        var pc: Int
+        var slots: [Int]
+    }
+
+    private let program: [RegexProgram.Instruction]
+    private let input: [Unicode.Scalar]
+    private let ignoresCase: Bool
+    private let slotCount: Int
+    /// The position at which each instruction last received a thread: a thread list is a set.
+    private var visitedAt: [Int]
+
+    init(program: RegexProgram, input: [Unicode.Scalar], ignoresCase: Bool) {
+        self.program = program.instructions
+        self.input = input
+        self.ignoresCase = ignoresCase
+        self.slotCount = program.slotCount
+        visitedAt = Array(repeating: -1, count: program.instructions.count)
+    }
+
+    /// The capture slots of the leftmost match, or nil.
+    mutating func run(shouldStop: () -> Bool, budget: Int) throws(RegexMatchFailure) -> [Int]? {
+        var current: [Thread] = []
+        var next: [Thread] = []
+        var matched: [Int]?
+        var steps = 0
+        add(Thread(pc: 0, slots: Array(repeating: -1, count: slotCount)), at: 0, to: &current)
+        var position = 0
+        while true {
+            if current.isEmpty, matched != nil { break }
+            steps += current.count + 1
+            if steps > budget { throw .tooCostly }
+            if position & 0xFFF == 0, shouldStop() { throw .interrupted }
+            let scalar: Unicode.Scalar? = position < input.count ? input[position] : nil
+            for thread in current {
+                switch program[thread.pc] {
+                case .match:
+                    matched = thread.slots
+                case .scalar(let expected):
+                    if let scalar, equal(scalar, expected) { add(Thread(pc: thread.pc + 1, slots: thread.slots), at: position + 1, to: &next) }
+                    continue
+                case .set(let set):
+                    if let scalar, set.contains(scalar, ignoringCase: ignoresCase) {
+                        add(Thread(pc: thread.pc + 1, slots: thread.slots), at: position + 1, to: &next)
+                    }
+                    continue
+                case .any:
+                    if let scalar, scalar != "\n" { add(Thread(pc: thread.pc + 1, slots: thread.slots), at: position + 1, to: &next) }
+                    continue
+                default:
+                    continue
+                }
+                // A match cuts the threads of lower priority, as a backtracking engine would never reach them.
+                break
+            }
+            guard position < input.count else { break }
+            position += 1
+            if matched == nil {
+                add(Thread(pc: 0, slots: Array(repeating: -1, count: slotCount)), at: position, to: &next)
+            }
+            swap(&current, &next)
+            next.removeAll(keepingCapacity: true)
+        }
+        return matched
+    }
+
+    /// Adds `thread` and every thread its empty moves reach (jumps, splits, saves, assertions), in
+    /// priority order, with an explicit stack: a chain of thousands of splits must not recurse.
+    private mutating func add(_ thread: Thread, at position: Int, to list: inout [Thread]) {
+        var stack = [thread]
+        while var thread = stack.popLast() {
+            guard visitedAt[thread.pc] != position else { continue }
+            visitedAt[thread.pc] = position
+            switch program[thread.pc] {
+            case .jump(let target):
+                thread.pc = target
+                stack.append(thread)
+            case .split(let preferred, let other):
+                stack.append(Thread(pc: other, slots: thread.slots))
+                thread.pc = preferred
+                stack.append(thread)
+            case .save(let slot):
+                thread.slots[slot] = position
+                thread.pc += 1
+                stack.append(thread)
+            case .assertStart:
+                guard position == 0 else { continue }
+                thread.pc += 1
+                stack.append(thread)
+            case .assertEnd:
+                guard position == input.count else { continue }
+                thread.pc += 1
+                stack.append(thread)
+            case .wordBoundary(let negated):
+                guard isWordBoundary(position) != negated else { continue }
+                thread.pc += 1
+                stack.append(thread)
+            case .scalar, .set, .any, .match:
+                list.append(thread)
+            }
+        }
+    }
+
+    private func equal(_ scalar: Unicode.Scalar, _ expected: Unicode.Scalar) -> Bool {
+        if scalar == expected { return true }
+        return ignoresCase && ScalarCase.variants(of: scalar).contains(expected)
+    }
+
+    private func isWordBoundary(_ position: Int) -> Bool {
+        let before = position > 0 && ScalarSet.word.contains(input[position - 1], ignoringCase: false)
+        let after = position < input.count && ScalarSet.word.contains(input[position], ignoringCase: false)
+        return before != after
+    }
+}

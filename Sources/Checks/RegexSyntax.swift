@@ -1,0 +1,62 @@
+/// A parsed regular expression, before it is compiled for ``LinearRegex``.
+indirect enum RegexNode: Sendable {
+    case empty
+    case scalar(Unicode.Scalar)
+    case set(ScalarSet)
+    /// `.`: any scalar but a newline.
+    case any
+    case concatenation([RegexNode])
+    case alternation([RegexNode])
+    /// `min` to `max` repetitions (`max` nil: no bound); `greedy` false for `*?`, `+?`, `??`.
+    case repetition(RegexNode, min: Int, max: Int?, greedy: Bool)
+    /// A group; `index` is its capture number, nil for `(?:...)`.
+    case group(RegexNode, index: Int?)
+    case startAnchor
+    case endAnchor
+    case wordBoundary(negated: Bool)
+}
+
+/// A set of scalars: ranges and classes (`\d`, `\w`, `\s`), possibly negated.
+struct ScalarSet: Sendable {
+    var ranges: [ClosedRange<UInt32>] = []
+    var negated = false
+
+    func contains(_ scalar: Unicode.Scalar, ignoringCase: Bool) -> Bool {
+        var found = ranges.contains { $0.contains(scalar.value) }
+        if !found, ignoringCase {
+            for other in ScalarCase.variants(of: scalar) where ranges.contains(where: { $0.contains(other.value) }) {
+                found = true
+                break
+            }
+        }
+        return found != negated
+    }
+
+    static let digits = ScalarSet(ranges: [0x30...0x39])
+    static let word = ScalarSet(ranges: [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
+    static let space = ScalarSet(ranges: [0x09...0x0D, 0x20...0x20, 0xA0...0xA0, 0x2028...0x2029])
+
+    func negatedSet() -> ScalarSet { ScalarSet(ranges: ranges, negated: !negated) }
+}
+
+/// Simple case variants of a scalar, for `(?i)`.
+enum ScalarCase {
+    static func variants(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        let lower = scalar.properties.lowercaseMapping.unicodeScalars
+        let upper = scalar.properties.uppercaseMapping.unicodeScalars
+        var result: [Unicode.Scalar] = []
+        if lower.count == 1, let first = lower.first, first != scalar { result.append(first) }
+        if upper.count == 1, let first = upper.first, first != scalar { result.append(first) }
+        return result
+    }
+}
+
+/// Why a pattern was refused, in the user's terms, with the scalar offset where it went wrong.
+public struct RegexError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public let offset: Int?
+
+    public var description: String {
+        offset.map { "\(message) (at character \($0 + 1) of the pattern)" } ?? message
+    }
+}

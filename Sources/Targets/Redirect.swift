@@ -1,0 +1,56 @@
+import Foundation
+
+/// One hop of a redirect, as the Fetch standard and curl follow it: the next request after a
+/// 301, 302, 303, 307 or 308. The transport follows redirects itself, so that every `Location`
+/// is checked before anything connects to it (a port past 65535 trapped inside the HTTP client).
+enum Redirect {
+    /// Statuses that send the client elsewhere when they carry a `Location`.
+    static func isRedirect(_ status: Int) -> Bool {
+        [301, 302, 303, 307, 308].contains(status)
+    }
+
+    /// The request to send after `request` was answered `status` with `location`.
+    /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET; the body goes
+    ///   with the method change. 307 and 308 keep method and body.
+    /// - On a hop to another origin (scheme, host or port), Authorization, Cookie and
+    ///   Proxy-Authorization are dropped.
+    /// Throws ``ProviderError`` `.invalidURL` for a `Location` that is not an http(s) URL with a usable port.
+    static func nextRequest(
+        after request: Request, status: Int, location: String, targetName: String
+    ) throws(ProviderError) -> Request {
+        let trimmed = location.trimmingCharacters(in: .whitespaces)
+        guard let base = URL(string: request.url), let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
+            throw invalid(trimmed, reason: "the redirect's Location is not a URL", targetName: targetName)
+        }
+        var url = resolved.absoluteString
+        // The fragment is the client's, not the server's.
+        if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+        guard Endpoint.hasHTTPSchemeAndHost(url) else {
+            throw invalid(url, reason: "a redirect may go only to an http:// or https:// URL", targetName: targetName)
+        }
+        if let problem = URLPort.problem(in: url) { throw invalid(url, reason: problem, targetName: targetName) }
+        var next = request
+        next.url = url
+        let becomesGet = (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post)
+        if becomesGet {
+            next.method = .get
+            next.body = nil
+            next.headers.removeAll { ["content-type", "content-length", "content-encoding"].contains($0.name.lowercased()) }
+        }
+        if origin(of: request.url) != origin(of: url) {
+            next.headers.removeAll { ["authorization", "cookie", "proxy-authorization"].contains($0.name.lowercased()) }
+        }
+        return next
+    }
+
+    /// Scheme, host and port, lowercased, the port defaulting by scheme.
+    static func origin(of url: String) -> String {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return url }
+        let port = parsed.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(parsed.host?.lowercased() ?? ""):\(port)"
+    }
+
+    private static func invalid(_ url: String, reason: String, targetName: String) -> ProviderError {
+        ProviderError(.invalidURL(url, reason: reason), step: .transport, targetName: targetName)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Plugins
+
+/// `call ... > FILE`: the body written to a file, relative to the current directory as a shell does.
+enum BodyFile {
+    /// Writes `body` to `path`, replacing the file; the reason in the system's words
+    /// (`is a directory`, `permission denied`) when it cannot.
+    static func write(_ body: Data, to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return reason(errno) }
+        defer { close(fd) }
+        let failure = body.withUnsafeBytes { Console.writeAll(fd, $0) }
+        return failure == 0 ? nil : reason(failure)
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
+    }
+}

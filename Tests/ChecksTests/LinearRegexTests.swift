@@ -1,0 +1,54 @@
+import Testing
+@testable import Checks
+
+@Suite struct LinearRegexTests {
+    @Test(arguments: [
+        ("a.*b", "xxaxxbxx", true), ("^abc$", "abc", true), ("^abc$", "abcd", false),
+        ("colou?r", "color", true), ("\\d{3}-\\d{4}", "call 555-1234 now", true), ("\\d{3}-\\d{4}", "55-1234", false),
+        ("[A-Z][a-z]+", "hello World", true), ("[^a-z]", "abc", false), ("(cat|dog)s?$", "hotdogs", true),
+        ("^[^@]+@", "ana@example.com", true), ("\\bis\\b", "this island", false), ("\\bis\\b", "it is", true),
+        ("(?i)SUWON", "suwon", true), ("x{2,3}", "axxb", true), ("x{2,3}", "axb", false), ("a|", "zzz", true),
+        ("서울", "날씨 서울 맑음", true), ("^.$", "😀", true), ("a\\.b", "a.b", true), ("a\\.b", "axb", false),
+        ("[\\d.]+", "v1.2", true), ("^$", "", true), ("\\u00e9", "café", true),
+    ])
+    func matchesLikeABacktrackingEngine(pattern: String, text: String, expected: Bool) throws {
+        #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
+    }
+
+    @Test func picksTheLeftmostMatchAndTheGroupsABacktrackingEngineWould() throws {
+        let match = try #require(try LinearRegex("(\\w+)@(\\w+)\\.com").firstMatch(in: "mail ana@example.com or bo@x.com"))
+        #expect(match.text == "ana@example.com")
+        #expect(match.groups == ["ana", "example"])
+        #expect(try LinearRegex("a+?").firstMatch(in: "aaa")?.text == "a")
+        #expect(try LinearRegex("a+").firstMatch(in: "baaa")?.text == "aaa")
+        #expect(try LinearRegex("(x)?y").firstMatch(in: "y")?.groups == [nil])
+    }
+
+    @Test func catastrophicPatternsFinishInLinearTime() throws {
+        // Each takes minutes on a backtracking engine; here a bounded number of steps.
+        let nested = try LinearRegex("^(a+)+$")
+        #expect(try nested.matches(String(repeating: "a", count: 30) + "!") == false)
+        let body = String(repeating: "a", count: 100_000)
+        #expect(try LinearRegex("a.*b").matches(body) == false)
+        #expect(try LinearRegex("(a|aa)*c").matches(body) == false)
+    }
+
+    @Test func stopsWhenTheCallerAsks() throws {
+        let body = String(repeating: "a", count: 100_000)
+        #expect(throws: RegexMatchFailure.interrupted) { try LinearRegex("a.*b").matches(body, shouldStop: { true }) }
+    }
+
+    @Test func refusesWhatNeedsBacktrackingOrIsMalformed() {
+        for pattern in ["(a)\\1", "a(?=b)", "(?<=a)b", "(ab", "ab)", "a**", "*a", "[z-a]", "x{5,2}", "a{1001}", "\\q", "a\\"] {
+            #expect(throws: RegexError.self, "\(pattern)") { try LinearRegex(pattern) }
+        }
+        let deep = String(repeating: "(", count: 1_000_000) + String(repeating: ")", count: 1_000_000)
+        #expect(throws: RegexError.self) { try LinearRegex(deep) }
+        #expect(throws: RegexError.self) { try LinearRegex("(?:(?:a{1000}){1000})") }
+    }
+
+    @Test func longChainsOfOptionalPartsDoNotRecurse() throws {
+        #expect(try LinearRegex("a{0,1000}b").matches(String(repeating: "a", count: 1000) + "b"))
+        #expect(try LinearRegex(String(repeating: "a?", count: 20_000)).matches("a"))
+    }
+}
