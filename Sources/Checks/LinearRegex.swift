@@ -6,8 +6,9 @@
 /// caller's `shouldStop` says so (checked every few thousand steps), and with
 /// ``RegexMatchFailure/tooCostly`` past ``stepBudget`` steps.
 public struct LinearRegex: Sendable {
-    /// Steps (instructions times input positions) a match may take: about a second of work.
-    public static let stepBudget = 400_000_000
+    /// Steps (threads times input positions) a match may take: about a second of work in a
+    /// release build.
+    public static let stepBudget = 100_000_000
 
     let program: RegexProgram
     let ignoresCase: Bool
@@ -22,15 +23,20 @@ public struct LinearRegex: Sendable {
     }
 
     /// Whether the pattern matches somewhere in `text`.
-    public func matches(_ text: String, shouldStop: () -> Bool = { false }) throws(RegexMatchFailure) -> Bool {
-        try firstMatch(in: text, shouldStop: shouldStop) != nil
+    public func matches(
+        _ text: String, budget: Int = stepBudget, shouldStop: () -> Bool = { false }
+    ) throws(RegexMatchFailure) -> Bool {
+        var matcher = PikeMatcher(program: program, ignoresCase: ignoresCase)
+        return try matcher.matches(Array(text.unicodeScalars), shouldStop: shouldStop, budget: budget)
     }
 
     /// The leftmost match in `text` and its groups, or nil.
-    public func firstMatch(in text: String, shouldStop: () -> Bool = { false }) throws(RegexMatchFailure) -> RegexMatch? {
+    public func firstMatch(
+        in text: String, budget: Int = stepBudget, shouldStop: () -> Bool = { false }
+    ) throws(RegexMatchFailure) -> RegexMatch? {
         let input = Array(text.unicodeScalars)
         var machine = PikeMachine(program: program, input: input, ignoresCase: ignoresCase)
-        guard let slots = try machine.run(shouldStop: shouldStop, budget: Self.stepBudget) else { return nil }
+        guard let slots = try machine.run(shouldStop: shouldStop, budget: budget) else { return nil }
         return RegexMatch(input: input, slots: slots)
     }
 }

@@ -13,6 +13,8 @@ struct PikeMachine {
     private let slotCount: Int
     /// The position at which each instruction last received a thread: a thread list is a set.
     private var visitedAt: [Int]
+    /// The work list of ``add(_:at:to:)``, kept between calls so that adding a thread allocates nothing.
+    private var stack: [Thread] = []
 
     init(program: RegexProgram, input: [Unicode.Scalar], ignoresCase: Bool) {
         self.program = program.instructions
@@ -71,7 +73,8 @@ struct PikeMachine {
     /// Adds `thread` and every thread its empty moves reach (jumps, splits, saves, assertions), in
     /// priority order, with an explicit stack: a chain of thousands of splits must not recurse.
     private mutating func add(_ thread: Thread, at position: Int, to list: inout [Thread]) {
-        var stack = [thread]
+        stack.removeAll(keepingCapacity: true)
+        stack.append(thread)
         while var thread = stack.popLast() {
             guard visitedAt[thread.pc] != position else { continue }
             visitedAt[thread.pc] = position
@@ -96,7 +99,7 @@ struct PikeMachine {
                 thread.pc += 1
                 stack.append(thread)
             case .wordBoundary(let negated):
-                guard isWordBoundary(position) != negated else { continue }
+                guard WordBoundary.at(position, in: input) != negated else { continue }
                 thread.pc += 1
                 stack.append(thread)
             case .scalar, .set, .any, .match:
@@ -108,11 +111,5 @@ struct PikeMachine {
     private func equal(_ scalar: Unicode.Scalar, _ expected: Unicode.Scalar) -> Bool {
         if scalar == expected { return true }
         return ignoresCase && ScalarCase.variants(of: scalar).contains(expected)
-    }
-
-    private func isWordBoundary(_ position: Int) -> Bool {
-        let before = position > 0 && ScalarSet.word.contains(input[position - 1], ignoringCase: false)
-        let after = position < input.count && ScalarSet.word.contains(input[position], ignoringCase: false)
-        return before != after
     }
 }

@@ -26,7 +26,7 @@ enum TransportFailure: Error {
         case HTTPParserError.invalidEOFState:
             return ProviderError(.connectionClosed(request: request.summary), step: .transport, targetName: targetName)
         case let error as HTTPParserError:
-            return .other("the answer to \(request.summary) is not valid HTTP: \(ErrorWording.words(error))",
+            return .other("the answer to \(request.summary) is not valid HTTP: \(problem(error))",
                           step: .transport, targetName: targetName)
         case let error as IOError where isConnectErrno(error.errnoCode):
             return .connectionFailure(address: address(of: request), reason: reason(errno: error.errnoCode),
@@ -58,6 +58,21 @@ enum TransportFailure: Error {
             return ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: targetName)
         default:
             return .other("\(request.summary) failed: \(ErrorWording.words(error))", step: .transport, targetName: targetName)
+        }
+    }
+
+    /// What is wrong with an answer that is not HTTP/1.x, in a user's words.
+    private static func problem(_ error: HTTPParserError) -> String {
+        switch error {
+        case .invalidConstant, .invalidVersion:
+            "it does not start with an HTTP/1.x status line (garbage, or HTTP/0.9)"
+        case .invalidStatus: "its status code is not a number from 100 to 999"
+        case .invalidHeaderToken, .invalidCharactersUsed, .strictModeAssertion:
+            "a header holds characters that HTTP does not allow"
+        case .headerOverflow: "its header is too large"
+        case .invalidContentLength, .unexpectedContentLength: "its Content-Length is not valid"
+        case .invalidChunkSize: "its chunked body is not valid"
+        default: ErrorWording.words(error)
         }
     }
 

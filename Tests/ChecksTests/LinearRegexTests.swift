@@ -52,3 +52,11 @@ import Testing
         #expect(try LinearRegex(String(repeating: "a?", count: 20_000)).matches("a"))
     }
 }
+
+@Suite struct LinearRegexBudgetTests {
+    @Test func stopsPastItsStepBudget() throws {
+        let text = String(repeating: "a", count: 10_000)
+        #expect(throws: RegexMatchFailure.tooCostly) { try LinearRegex("a*a*a*a*b").matches(text, budget: 20_000) }
+        #expect(try LinearRegex("a*a*a*a*b").matches(text, budget: 1_000_000) == false)
+    }
+}

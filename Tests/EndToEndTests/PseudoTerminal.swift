@@ -44,6 +44,12 @@ final class PseudoTerminal {
         bytes.withUnsafeBytes { _ = write(master, $0.baseAddress, $0.count) }
     }
 
+    /// Sends SIGINT, as the terminal does on Ctrl-C while a statement runs: the pty is not the
+    /// child's controlling terminal (Process cannot make it one), so a typed ^C is only a key.
+    func interrupt() {
+        kill(process.processIdentifier, SIGINT)
+    }
+
     /// Reads what the program printed until `text` appears after `position` or the time runs out.
     @discardableResult
     func waitFor(_ text: String, after position: String.Index? = nil, timeout: TimeInterval = 10) -> Bool {

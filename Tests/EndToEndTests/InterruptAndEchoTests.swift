@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Reactor state in time: each echo is written when its reduce happens, and Ctrl-C in the middle
+/// of an action leaves no state `loading=true`.
+@Suite struct InterruptAndEchoTests {
+    @Test func eachEchoIsWrittenWhenItsReduceHappens() async throws {
+        let running = try RunningWSH(["-c", "set counter-delay 60s; counter increase"])
+        let first = try await offPool { running.waitForOutput("counter | value=0 loading=true\n") }
+        #expect(first)
+        // The first line came while the action was still waiting out its delay, and alone.
+        #expect(running.isRunning)
+        #expect(running.stdout == "counter | value=0 loading=true\n")
+        running.interrupt()
+        #expect(try await offPool { running.waitForExit() } == 130)
+    }
+
+    @Test func everyEchoOfAnActionReachesAPipe() throws {
+        let result = try WSHProcess.run(["-c", "set counter-delay 10ms; counter increase"])
+        #expect(result.stdout == "counter | value=0 loading=true\ncounter | value=1 loading=true\ncounter | value=1 loading=false\n")
+    }
+
+    @Test func ctrlCDuringCounterEndsLoading() async throws {
+        let running = try RunningWSH(["-c", "set counter-delay 60s; counter increase"])
+        #expect(try await offPool { running.waitForOutput("loading=true\n") })
+        running.interrupt()
+        let status = try await offPool { running.waitForExit() }
+        #expect(status == 130)
+        #expect(running.stdout.hasSuffix("counter | value=0 loading=false\n"), "\(running.stdout)")
+        #expect(running.stderr.contains("interrupted"))
+    }
+
+    @Test func ctrlCDuringWeatherEndsLoadingWithTheErrorInterrupted() async throws {
+        try await withLoopbackServer { server in
+            let query = "query latitude=1 longitude=1 current=t daily=t timezone=auto forecast_days=1"
+            let script = "use open-meteo\ntarget current {\n base \(server.baseURL)\n path /never\n \(query)\n}\nweather current\n"
+            let directory = try WSHProcess.temporaryDirectory()
+            let file = directory.appendingPathComponent("w.wsh")
+            try script.write(to: file, atomically: true, encoding: .utf8)
+            let running = try RunningWSH([file.path])
+            #expect(try await offPool { running.waitForOutput("loading=true") })
+            running.interrupt()
+            let status = try await offPool { running.waitForExit() }
+            #expect(status == 130)
+            let last = running.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains("loading=false"), "\(running.stdout)")
+            #expect(last.contains(#"error="interrupted""#), "\(running.stdout)")
+        }
+    }
+
+    @Test func ctrlCDuringADeclaredActionRunsItsCatchAndTheNextRefreshRuns() async throws {
+        try await withLoopbackServer { server in
+            let port = server.port
+            let screen = try await offPool {
+                let terminal = try PseudoTerminal(environment: ["HOME": try WSHProcess.temporaryDirectory().path])
+                guard terminal.waitFor("wsh> ") else { return "no prompt" }
+                terminal.type("target slow { base http://127.0.0.1:\(port); path /never }\r")
+                terminal.type("reactor q { state loading = false, error = \"\"; action refresh unless loading { emit loading = true; call slow; emit loading = false } catch { emit error = $error, loading = false } }\r")
+                var mark = terminal.mark
+                terminal.type("q refresh\r")
+                guard terminal.waitFor("loading=true", after: mark) else { return terminal.screen }
+                mark = terminal.mark
+                terminal.interrupt()
+                guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
+                mark = terminal.mark
+                terminal.type("state q\r")
+                guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
+                mark = terminal.mark
+                terminal.type("q refresh\r")
+                _ = terminal.waitFor("loading=true", after: mark)
+                terminal.interrupt()
+                _ = terminal.waitFor("wsh> ", after: mark)
+                terminal.type("exit\r")
+                _ = terminal.waitForExit()
+                return terminal.screen
+            }
+            #expect(screen.contains(#"q | loading=false error="interrupted""#), "\(screen)")
+            #expect(!screen.contains("skipped while loading is true"), "\(screen)")
+            // The second refresh ran: its loading=true came after the state line.
+            let afterState = screen.components(separatedBy: "state q").last ?? ""
+            #expect(afterState.contains("loading=true"), "\(screen)")
+        }
+    }
+
+    @Test func anInterruptedActionWithoutCatchTurnsItsUnlessFieldOff() async throws {
+        try await withLoopbackServer { server in
+            let script = "target slow {\n base \(server.baseURL)\n path /never\n}\n"
+                + "reactor q {\n state busy = false\n action go unless busy { emit busy = true; call slow }\n}\nq go\n"
+            let directory = try WSHProcess.temporaryDirectory()
+            let file = directory.appendingPathComponent("q.wsh")
+            try script.write(to: file, atomically: true, encoding: .utf8)
+            let running = try RunningWSH([file.path])
+            #expect(try await offPool { running.waitForOutput("busy=true") })
+            running.interrupt()
+            #expect(try await offPool { running.waitForExit() } == 130)
+            #expect(running.stdout.hasSuffix("q | busy=false\n"), "\(running.stdout)")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A wsh process still running, stdout and stderr piped: the test reads what it has written so far,
+/// sends it signals, and waits for its end. For behaviour in time: an echo before the action ends,
+/// Ctrl-C (SIGINT) in the middle of a call.
+final class RunningWSH: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var stdoutText = ""
+    private var stderrText = ""
+    private var readers: [Thread] = []
+
+    init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = try WSHProcess.temporaryDirectory().path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe(), error = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        readers = [reader(output, isError: false), reader(error, isError: true)]
+        readers.forEach { $0.start() }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    var stdout: String { lock.withLock { stdoutText } }
+    var stderr: String { lock.withLock { stderrText } }
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits until stdout (or stderr) holds `text`, the process ends, or the time runs out.
+    func waitForOutput(_ text: String, inStderr: Bool = false, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen: Bool { (inStderr ? stderr : stdout).contains(text) }
+        while Date() < deadline {
+            if seen { return true }
+            if !process.isRunning, readers.allSatisfy(\.isFinished) { return seen }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// Sends SIGINT, as Ctrl-C does to the foreground process.
+    func interrupt() {
+        kill(process.processIdentifier, SIGINT)
+    }
+
+    /// Waits for the end and returns the exit status; nil when still running after `timeout`.
+    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        guard !process.isRunning else { return nil }
+        while !readers.allSatisfy(\.isFinished), Date() < deadline { usleep(1_000) }
+        return process.terminationStatus
+    }
+
+    private func reader(_ pipe: Pipe, isError: Bool) -> Thread {
+        Thread { [self] in
+            let handle = pipe.fileHandleForReading
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                let text = String(decoding: data, as: UTF8.self)
+                lock.withLock {
+                    if isError { stderrText += text } else { stdoutText += text }
+                }
+            }
+        }
+    }
+}
