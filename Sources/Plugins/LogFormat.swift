@@ -93,7 +93,8 @@ struct LogFormat {
         guard String(data: body, encoding: .utf8) != nil else { return "<\(body.count) bytes of binary data>" }
         var text = redaction.maskedBody(body, contentType: contentType)
         if let json = try? JSONValue.parse(text) {
-            text = json.prettyText
+            // Parsing undoes escapes a server chose (`\u0070` for `p`): a secret written so shows only now.
+            text = redaction.mask(json.prettyText)
         }
         guard let limit = bodyLimit, text.count > limit else { return text }
         return String(text.prefix(limit)) + "… (cut at \(limit) of \(text.count) characters)"

@@ -1,9 +1,6 @@
 import Foundation
 
 extension Redaction {
-    /// Values shorter than this are not masked by value, as masking every `1` would garble the text.
-    public static let minimumSecretLength = 3
-
     /// This redaction plus, as secret values, whatever `request` sends under a sensitive name: the
     /// values of sensitive headers (and the credential after `Bearer ` or `Basic `), of sensitive query
     /// keys, and of sensitive JSON or form fields. A response that echoes them back is then masked too.
@@ -28,8 +25,8 @@ extension Redaction {
                 found += sensitiveMemberValues(json)
             }
         }
-        let added = found.filter { $0.count >= Self.minimumSecretLength && $0 != Self.placeholder }
-        return added.isEmpty ? self : Redaction(secrets: secretValues + added)
+        let added = found.filter { $0.count >= SecretForms.minimumLength && $0 != Self.placeholder && !secretValues.contains($0) }
+        return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
     }
 
     private func sensitivePairValues(_ pairs: String) -> [String] {

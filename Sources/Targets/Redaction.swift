@@ -3,7 +3,7 @@ import Foundation
 /// Masks secrets as `***` wherever a request is shown: in logs, curl commands and error messages.
 ///
 /// What counts as secret: the given secret values (the shell passes the values of variables that came
-/// from `env`), wherever they appear and also in their percent-encoded form; the values of
+/// from `env`), wherever they appear and in every form a request gives them (``SecretForms``); the values of
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers; and the values of headers,
 /// query parameters and body fields whose name looks sensitive (see ``isSensitiveKey(_:)``).
 public struct Redaction: Sendable {
@@ -18,22 +18,25 @@ public struct Redaction: Sendable {
     /// Substrings that make a key sensitive, lowercased.
     public static let sensitiveKeyParts = ["key", "token", "secret", "password", "appid", "api_key", "apikey"]
 
-    /// The secrets and their percent-encoded forms, longest first so a secret containing another is masked whole.
-    private let secrets: [String]
-    /// The secret values as given.
-    public let secretValues: [String]
+    /// The secret values and their forms.
+    public let secrets: SecretSet
+    /// The secret values as given, less those shorter than ``SecretForms/minimumLength``.
+    public var secretValues: [String] { secrets.values }
 
-    /// Masks the given secret values besides the sensitive names; empty values are ignored.
+    /// Masks the given secret values besides the sensitive names; values shorter than
+    /// ``SecretForms/minimumLength`` are not masked by value.
     public init(secrets: [String] = []) {
-        secretValues = secrets
-        let forms = secrets.filter { !$0.isEmpty }.flatMap { [$0, PercentEncoding.encode($0)] }
-        self.secrets = Array(Set(forms)).sorted { $0.count > $1.count }
+        self.secrets = SecretSet(secrets)
     }
 
-    /// `text` with every secret value replaced by `***`.
+    /// Masks the secrets of `secrets`, whose forms are already computed, besides the sensitive names.
+    public init(secrets: SecretSet) {
+        self.secrets = secrets
+    }
+
+    /// `text` with every form of every secret value replaced by `***`.
     public func mask(_ text: String) -> String {
-        if secrets.isEmpty { return text }
-        return secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+        secrets.mask(text)
     }
 
     /// Whether a query, body or header key names a secret: it contains `key`, `token`, `secret`,

@@ -71,6 +71,38 @@ import Testing
         #expect(second.waitForExit() == 0)
     }
 
+    @Test func aCredentialTypedLiterallyIsStarredInTheHistoryAndMaskedFromThenOn() throws {
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let terminal = try PseudoTerminal(environment: try environment(history: history))
+        #expect(terminal.waitFor("wsh> "))
+        var mark = terminal.mark
+        terminal.type("plugin auth bearer abc123xyz host x\r")
+        #expect(terminal.waitFor("\r\nwsh> ", after: mark))
+        mark = terminal.mark
+        terminal.type("plugin auth basic alice:pw-4567 host x\r")
+        #expect(terminal.waitFor("\r\nwsh> ", after: mark))
+        mark = terminal.mark
+        terminal.type("plugin auth \\\r")
+        #expect(terminal.waitFor("...> ", after: mark))
+        mark = terminal.mark
+        terminal.type("bearer continued-98765 host x\r")
+        #expect(terminal.waitFor("\r\nwsh> ", after: mark))
+        mark = terminal.mark
+        terminal.type("echo abc123xyz done\r")
+        #expect(terminal.waitFor("*** done\r\nwsh> ", after: mark))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+        let stored = try String(contentsOf: history, encoding: .utf8)
+        #expect(stored == """
+            plugin auth bearer *** host x
+            plugin auth basic alice:*** host x
+            plugin auth \\
+            bearer *** host x
+            echo *** done
+
+            """)
+    }
+
     @Test func exitInInitFileEndsWshBeforeThePrompt() throws {
         let config = try WSHProcess.temporaryDirectory()
         try FileManager.default.createDirectory(at: config.appendingPathComponent("wsh"), withIntermediateDirectories: true)

@@ -45,6 +45,19 @@ import Testing
         }
     }
 
+    @Test func aSecretAServerEscapedIsMaskedOnceTheBodyIsPrettyPrinted() async throws {
+        // `\u0070` is `p`: no encoder writes it so, but parsing the body for display undoes it.
+        let body = #"{"echo":"\u0070lanted-S3CRET-4f9a"}"#
+        try await withTestServer(routes: ["/escaped": StaticRoute(body: body)]) { server in
+            let recorder = Recorder()
+            let logger = LoggerPlugin(mode: .verbose, bodyLimit: nil, redaction: Redaction(secrets: [Self.planted]),
+                                      output: recorder.output)
+            _ = try await Provider<Target>(plugins: [logger]).request(Target(name: "e", baseURL: server.baseURL, path: "/escaped"))
+            Self.assertClean(recorder.text, "verbose")
+            #expect(recorder.text.contains(#""echo": "***""#), "\(recorder.text)")
+        }
+    }
+
     @Test func retryReportsAndFailureLinesMaskTheSecretInTheURL() async throws {
         try await withTestServer { server in
             let recorder = Recorder()

@@ -22,7 +22,7 @@ extension Interpreter {
             guard let actual else { passed = false; break }
             guard let left = Self.number(actual), let right = expected.flatMap({ ExactNumber($0) }) else {
                 throw failure("'\(expectation.op.rawValue)' compares numbers", at: expectation.span,
-                              notes: ["actual: \(mask(Self.text(actual).shortened(200))), expected: \(mask((expected ?? "").shortened(200)))"])
+                              notes: ["actual: \(mask(Self.text(actual)).shortened(200)), expected: \(mask(expected ?? "").shortened(200))"])
             }
             passed = switch expectation.op {
             case .less: left < right
@@ -38,7 +38,8 @@ extension Interpreter {
         if expectation.negated { passed.toggle() }
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
-        let shown = actual.map { "actual: " + mask(Self.describe($0).shortened(200)) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
+        // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
+        let shown = actual.map { "actual: " + mask(Self.describe($0)).shortened(200) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
         throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)
     }
 

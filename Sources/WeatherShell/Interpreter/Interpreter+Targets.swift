@@ -109,5 +109,5 @@ extension Interpreter {
     }
 
     /// Masks env secrets plus sensitive headers and query keys, for everything that shows a request.
-    var redaction: Redaction { Redaction(secrets: mask.values) }
+    var redaction: Redaction { Redaction(secrets: mask.secrets) }
 }

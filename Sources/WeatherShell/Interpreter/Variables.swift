@@ -1,3 +1,5 @@
+import Targets
+
 /// A shell variable; values that came from `env` are secrets.
 struct Variable {
     var value: String
@@ -24,42 +26,23 @@ struct Variables {
     var secretValues: [String] { names.compactMap { storage[$0].flatMap { $0.isSecret ? $0.value : nil } } }
 }
 
-/// Hides secret values in text shown to the user: `***` in their place. A value that has been
-/// a secret stays masked for the rest of the session, even after its variable is unset or set
-/// again: another variable, a credential or the history may still hold it.
+/// Hides secret values in text shown to the user: `***` in their place, in every form a request
+/// gives them (``SecretForms``). A value that has been a secret stays masked for the rest of the
+/// session, even after its variable is unset or set again: another variable, a credential or the
+/// history may still hold it.
 struct SecretMask: Sendable {
-    /// Values shorter than this are not masked by value: masking every "a" would garble all output.
-    static let minimumLength = 3
-    private(set) var values: [String] = []
+    /// The values and their forms, computed once when a value is added.
+    private(set) var secrets = SecretSet()
 
+    /// The values masked, without their forms.
+    var values: [String] { secrets.values }
+
+    /// Masks `value` from now on; values shorter than ``SecretForms/minimumLength`` are not masked.
     mutating func add(_ value: String) {
-        guard value.count >= Self.minimumLength, !values.contains(value) else { return }
-        values.append(value)
-        values.sort { $0.count > $1.count }
+        secrets.add(value)
     }
 
     func callAsFunction(_ text: String) -> String {
-        guard !values.isEmpty else { return text }
-        var result = text
-        for value in values where result.contains(value) {
-            result = result.replacingAll(value, with: "***")
-        }
-        return result
-    }
-}
-
-extension String {
-    /// Replaces every occurrence of `target` (without Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        result += rest
-        return result
+        secrets.mask(text)
     }
 }

@@ -71,7 +71,7 @@ public enum Shell {
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
             let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
                                                                  complete: { interpreter.completions(for: $0) },
-                                                                 mask: { interpreter.mask($0) }) : nil) ?? PlainLineReader()
+                                                                 mask: { interpreter.mask(LiteralCredentials.hidden(in: $0)) }) : nil) ?? PlainLineReader()
             return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: reader, interrupts: interrupts).run())
         }
         return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: PlainLineReader(), interrupts: interrupts).run())

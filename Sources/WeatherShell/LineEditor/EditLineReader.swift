@@ -9,9 +9,13 @@ public final class EditLineReader: LineReader {
     private let history: OpaquePointer
     private let historyFile: HistoryFile
     private var lastEntry: String?
+    /// The lines of the statement being read, the last one included: a line continued from the one
+    /// before is masked in its context (`plugin auth \` then `bearer TOKEN`).
+    private var statementLines: [String] = []
     /// Given the text before the cursor, the completions of its last word.
     let complete: (String) -> [String]
-    /// Hides secrets in lines before they are written to the history file.
+    /// Hides secrets in the statement read so far (its lines joined by newlines) before its last
+    /// line is written to the history file.
     let mask: (String) -> String
 
     public init?(historyPath: String, complete: @escaping (String) -> [String], mask: @escaping (String) -> String) {
@@ -59,13 +63,15 @@ public final class EditLineReader: LineReader {
         }
         var line = String(cString: raw)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        statementLines = continuation ? statementLines + [line] : [line]
         remember(line)
         return .line(line)
     }
 
     private func remember(_ line: String) {
         guard !line.allSatisfy(\.isWhitespace) else { return }
-        let entry = mask(line)
+        let masked = mask(statementLines.joined(separator: "\n"))
+        let entry = masked.lastIndex(of: "\n").map { String(masked[masked.index(after: $0)...]) } ?? masked
         guard entry != lastEntry else { return }
         lastEntry = entry
         wsh_history_enter(history, entry)

@@ -121,11 +121,14 @@ extension Interpreter {
         throw failure("plugin auth needs the host to send the credential to", at: span, notes: notes)
     }
 
-    /// Credentials are secrets from now on: `***` wherever the shell shows text.
+    /// Credentials are secrets from now on: `***` wherever the shell shows text. For Basic the whole
+    /// `USER:PASSWORD` is one too, as its base64 is what a server echoing the header shows.
     func maskCredential(_ credential: AuthPlugin.Credential?) {
         switch credential {
         case .bearer(let token)?: mask.add(token)
-        case .basic(_, let password)?: mask.add(password)
+        case .basic(let user, let password)?:
+            mask.add(password)
+            mask.add(user + ":" + password)
         case .header(_, let value)?: mask.add(value)
         case nil: break
         }

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Every form in which a request, or a server echoing it, can show a secret value: the one place
+/// that knows them, for ``SecretSet`` and so for every masker.
+public enum SecretForms {
+    /// Values shorter than this are not masked by value: masking every `1` would garble all text.
+    public static let minimumLength = 3
+
+    /// `value` as it is, and as it looks:
+    /// - percent-encoded as a path segment, query value or form field (``PercentEncoding/encode(_:)``),
+    ///   with upper and lower case hex, and with `+` for a space as HTML forms write it;
+    /// - written into a URL with only the characters a URL cannot hold escaped, as the Endpoint does
+    ///   with a base or path that holds a variable, upper and lower case hex;
+    /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``);
+    /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has.
+    ///
+    /// Empty for a value shorter than ``minimumLength``; no form appears twice.
+    public static func of(_ value: String) -> [String] {
+        guard value.count >= minimumLength else { return [] }
+        let percent = PercentEncoding.encode(value)
+        let inURL = PercentEncoding.encodeIllegalURLCharacters(value)
+        let form = percent.replacingOccurrences(of: "%20", with: "+")
+        var forms = [value]
+        for encoded in [percent, form, inURL] {
+            forms += [encoded, lowercasingEscapes(encoded)]
+        }
+        forms += jsonForms(value)
+        if value.contains(":") {
+            let base64 = Data(value.utf8).base64EncodedString()
+            forms += [base64, String(base64.reversed().drop { $0 == "=" }.reversed())]
+        }
+        var seen: Set<String> = []
+        return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// The inside of a JSON string holding `value`: as ``JSONValue/quoted(_:)`` writes it, with `/`
+    /// written `\/` (as PHP does), and with every non-ASCII character as `\u` escapes in lower or
+    /// upper case hex (as Python's and Java's encoders do).
+    static func jsonForms(_ value: String) -> [String] {
+        let plain = String(JSONValue.quoted(value).dropFirst().dropLast())
+        let slashed = plain.replacingOccurrences(of: "/", with: "\\/")
+        return [plain, slashed].flatMap { [$0, asciiEscaped($0, uppercase: false), asciiEscaped($0, uppercase: true)] }
+    }
+
+    /// `text` with each non-ASCII character as `\uXXXX` (a UTF-16 surrogate pair above U+FFFF).
+    private static func asciiEscaped(_ text: String, uppercase: Bool) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var escaped = ""
+        for unit in text.utf16 {
+            if unit < 0x80, let scalar = Unicode.Scalar(unit) {
+                escaped.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(unit, radix: 16, uppercase: uppercase)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return escaped
+    }
+
+    /// `%C3%84` as `%c3%84`: the same bytes as a server that writes lower case hex shows them.
+    private static func lowercasingEscapes(_ encoded: String) -> String {
+        guard encoded.contains("%") else { return encoded }
+        var result = ""
+        var hexLeft = 0
+        for scalar in encoded.unicodeScalars {
+            if hexLeft > 0 {
+                result.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+                hexLeft -= 1
+            } else {
+                result.unicodeScalars.append(scalar)
+                if scalar == "%" { hexLeft = 2 }
+            }
+        }
+        return result
+    }
+}

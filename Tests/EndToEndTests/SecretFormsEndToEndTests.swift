@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A secret with characters that need escaping, sent in a path, a query, a form body, a JSON body
+/// and Basic auth, never shows in any form: not in the logger, `show --curl`, retry or error lines,
+/// nor where the server echoes it back to `print`, `echo` and `expect`.
+@Suite struct SecretFormsEndToEndTests {
+    static let secret = "p@ss w/rd&x=1+Ä"
+    static let check = SecretLeakCheck(secret: secret, basicUser: "alice")
+    static let environment = ["SECRET": secret]
+
+    /// Targets sending the secret every way, to the echo route, with Basic auth on every request.
+    static func setup(_ server: TestServer) -> String {
+        """
+        let s = env SECRET
+        target inpath { base \(server.baseURL); path /echo/$s }
+        target segment { base \(server.baseURL); path /echo/{v} }
+        target inquery { base \(server.baseURL); path /echo; query q=$s }
+        target inform { base \(server.baseURL); path /echo; method POST; form f=$s }
+        target injson { base \(server.baseURL); path /echo; method POST; json j=$s }
+        plugin auth basic alice:$s everywhere
+
+        """
+    }
+
+    static let calls = "call inpath\ncall segment v=$s\ncall inquery\ncall inform\ncall injson\n"
+
+    static func expectClean(_ text: String, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let leaks = check.leaks(in: text)
+        #expect(leaks.isEmpty, "\(context) shows the secret as \(leaks):\n\(text)", sourceLocation: sourceLocation)
+        #expect(text.contains("***"), "\(context) masks nothing:\n\(text)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["summary", "verbose", "curl"])
+    func theLoggerNeverShowsTheSecret(mode: String) async throws {
+        try await withLoopbackServer { server in
+            let script = Self.setup(server) + "set output quiet\nplugin logger on \(mode) body all\n" + Self.calls
+            let (result, _) = try await runScript(script, environment: Self.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.components(separatedBy: "/echo").count > 5, "every call logged:\n\(result.stderr)")
+            Self.expectClean(result.stderr, "logger \(mode)")
+        }
+    }
+
+    @Test func theLogFileNeverHoldsTheSecret() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let script = Self.setup(server) + "set output quiet\nplugin logger on verbose body all file calls.log\n" + Self.calls
+            let (result, _) = try await runScript(script, environment: Self.environment, directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let log = try String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)
+            #expect(log.components(separatedBy: "< 200 OK").count == 6, "every call logged:\n\(log)")
+            Self.expectClean(log, "log file")
+        }
+    }
+
+    @Test func showCurlNeverShowsTheSecret() async throws {
+        try await withLoopbackServer { server in
+            let script = Self.setup(server) + "show inpath --curl\nshow inquery --curl\nshow inform --curl\nshow injson --curl\n"
+            let (result, _) = try await runScript(script, environment: Self.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.components(separatedBy: "curl ").count == 5, "\(result.stdout)")
+            Self.expectClean(result.stdout, "show --curl")
+        }
+    }
+
+    @Test func retryTimeoutRedirectAndConnectionErrorsNeverShowTheSecret() async throws {
+        try await withLoopbackServer { server in
+            let script = Self.setup(server) + """
+                set bail off
+                plugin retry on count 1 backoff 10ms jitter 0
+                plugin logger on summary
+                target stuck { base \(server.baseURL); path /never; query s=$s; timeout 300ms }
+                target loop { base \(server.baseURL); path /redirect; query n=20 s=$s }
+                target refused { base http://127.0.0.1:1; path /x/$s }
+                call stuck
+                call loop
+                call refused
+
+                """
+            let (result, _) = try await runScript(script, environment: Self.environment)
+            #expect(result.status == 3)
+            for line in ["retry 1/1 after 10 ms: GET", "timed out after 300 ms", "too many redirects for GET",
+                         "could not connect to 127.0.0.1:1", "GET http://127.0.0.1:1/x/*** -> error"] {
+                #expect(result.stderr.contains(line), "\(line):\n\(result.stderr)")
+            }
+            Self.expectClean(result.stderr, "retry and errors")
+        }
+    }
+
+    @Test func anExpectNoteCutThroughTheSecretShowsNoPartOfIt() async throws {
+        try await withLoopbackServer { server in
+            // The note shows 200 characters: paddings from 140 to 170 put the secret across that cut.
+            let calls = stride(from: 140, through: 170, by: 3).map { length in
+                "call segment v=\(String(repeating: "a", count: length))$s\nexpect body == \"no\"\n"
+            }
+            let script = Self.setup(server) + "set output quiet\nset bail off\n" + calls.joined()
+            let (result, _) = try await runScript(script, environment: Self.environment)
+            #expect(result.status == 4, "the expectations fail")
+            #expect(result.stderr.components(separatedBy: "expectation failed").count == calls.count + 1, "\(result.stderr)")
+            Self.expectClean(result.stderr, "expect notes")
+            for start in ["p%40", "p@s"] {
+                #expect(!result.stderr.contains(start), "the start of the secret shows:\n\(result.stderr)")
+            }
+        }
+    }
+
+    @Test func whatTheServerEchoesNeverShowsInPrintEchoOrExpect() async throws {
+        try await withLoopbackServer { server in
+            let inspect = "print body\nlet copy = body\necho copy: $copy\nexpect body == \"no\"\nexpect .body == \"no\"\n"
+            let calls = Self.calls.split(separator: "\n").map { $0 + "\n" + inspect }.joined()
+            let script = Self.setup(server) + "set output quiet\nset bail off\n" + calls
+            let (result, _) = try await runScript(script, environment: Self.environment)
+            #expect(result.status == 4, "the expectations fail")
+            #expect(result.stdout.components(separatedBy: "copy: ").count == 6, "\(result.stdout)")
+            #expect(result.stderr.components(separatedBy: "expectation failed").count == 11, "\(result.stderr)")
+            #expect(result.stdout.contains(#"["Authorization","Basic ***"]"#), "\(result.stdout)")
+            Self.expectClean(result.stdout, "print and echo")
+            Self.expectClean(result.stderr, "expect notes")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+@testable import Targets
+import Testing
+
+/// The forms of a secret, computed in one place, and the one routine that masks them.
+@Suite struct SecretFormsTests {
+    static let secret = "p@ss w/rd&x=1+Ä"
+
+    @Test func aSecretWithCharactersToEscapeHasEveryEncodedForm() {
+        #expect(Set(SecretForms.of(Self.secret)) == [
+            "p@ss w/rd&x=1+Ä",
+            "p%40ss%20w%2Frd%26x%3D1%2B%C3%84", "p%40ss%20w%2frd%26x%3d1%2b%c3%84",
+            "p%40ss+w%2Frd%26x%3D1%2B%C3%84", "p%40ss+w%2frd%26x%3d1%2b%c3%84",
+            "p@ss%20w/rd&x=1+%C3%84", "p@ss%20w/rd&x=1+%c3%84",
+            #"p@ss w\/rd&x=1+Ä"#, #"p@ss w/rd&x=1+\u00c4"#, #"p@ss w/rd&x=1+\u00C4"#,
+            #"p@ss w\/rd&x=1+\u00c4"#, #"p@ss w\/rd&x=1+\u00C4"#,
+        ])
+        #expect(SecretForms.of(Self.secret).count == 12, "no form twice")
+    }
+
+    @Test func everyFormDecodesBackToTheSecret() throws {
+        for form in SecretForms.of(Self.secret) {
+            let unescaped = try #require(try JSONValue.parse(Data("\"\(form)\"".utf8)).string, "\(form)")
+            // `+` is a space only in the form encoding, where the secret's own `+` is `%2B`.
+            let decodings = [unescaped, unescaped.removingPercentEncoding,
+                             unescaped.replacingOccurrences(of: "+", with: "%20").removingPercentEncoding]
+            #expect(decodings.contains(Self.secret), "\(form)")
+        }
+    }
+
+    @Test func theFormsAreTheOnesRequestsAndServersWrite() throws {
+        let forms = SecretForms.of(Self.secret)
+        #expect(forms.contains(PercentEncoding.encode(Self.secret)), "a path segment, query value or form field")
+        #expect(forms.contains(PercentEncoding.encodeIllegalURLCharacters(Self.secret)), "a variable in a base or path")
+        #expect(forms.contains(String(JSONValue.string(Self.secret).compactText.dropFirst().dropLast())), "a JSON body")
+        #expect(forms.contains(try #require(Self.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics))))
+    }
+
+    @Test func aUserAndPasswordAlsoHasItsBase64AsInABasicHeader() throws {
+        let credential = "alice:" + Self.secret
+        let base64 = Data(credential.utf8).base64EncodedString()
+        let forms = SecretForms.of(credential)
+        #expect(forms.contains(base64))
+        #expect(base64.hasSuffix("=="))
+        #expect(forms.contains(base64.trimmingCharacters(in: ["="])), "as some servers echo it, unpadded")
+        #expect(try #require(Data(base64Encoded: base64)) == Data(credential.utf8))
+        #expect(!SecretForms.of(Self.secret).contains(Data(Self.secret.utf8).base64EncodedString()),
+                "base64 only for USER:PASSWORD, which is all that is ever base64-encoded")
+    }
+
+    @Test func valuesShorterThanThreeCharactersHaveNoForms() {
+        #expect(SecretForms.of("ab").isEmpty)
+        #expect(SecretForms.of("Ä ").isEmpty)
+        #expect(SecretSet(["ab", "", "x"]).isEmpty)
+        #expect(SecretForms.of("abc") == ["abc"])
+    }
+
+    @Test func theSetMasksEveryFormWhereverItStands() {
+        let set = SecretSet([Self.secret])
+        for form in SecretForms.of(Self.secret) {
+            #expect(set.mask("a \(form) b\(form)") == "a *** b***", "\(form)")
+        }
+        #expect(set.mask("nothing here, not even p@ss") == "nothing here, not even p@ss")
+    }
+
+    @Test func overlappingSecretsAreMaskedAsOneSoNoPartShows() {
+        let set = SecretSet(["xab", "abcdef"])
+        #expect(set.mask("1 xabcdef 2") == "1 *** 2")
+        #expect(set.mask("xabxab abcdefabcdef") == "*** ***")
+    }
+
+    @Test func aRedactionAndTheSetsItAddsUseTheSameForms() {
+        let request = Request(method: .get, url: "https://h/", headers: [Header(name: "X-Api-Key", value: "k/ä 1")])
+        let redaction = Redaction(secrets: [Self.secret]).including(secretsOf: request)
+        #expect(redaction.mask("k%2F%C3%A4%201 and p%40ss+w%2Frd%26x%3D1%2B%C3%84") == "*** and ***")
+        #expect(redaction.secretValues == [Self.secret, "k/ä 1"])
+    }
+}
