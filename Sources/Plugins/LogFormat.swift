@@ -42,7 +42,7 @@ struct LogFormat {
             line.append(ByteText.text(response.body.count))
         case .failure(let error):
             line.append("error: ")
-            line.append(redaction.mask(error.description))
+            line.append(error.description(masking: redaction))
         }
     }
 

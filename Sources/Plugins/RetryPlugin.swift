@@ -103,7 +103,7 @@ public struct RetryPlugin: Plugin {
             guard !error.isCancelled, error.isConnectionFailure || error.isTimeout || error.isConnectionClosed else {
                 return nil
             }
-            return redaction.including(secretsOf: request).mask(error.description)
+            return error.description(masking: redaction.including(secretsOf: request))
         }
     }
 

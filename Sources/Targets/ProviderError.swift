@@ -89,6 +89,16 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
 
     /// One line saying what went wrong.
     public var description: String {
+        text(masking: { $0 })
+    }
+
+    /// ``description`` with `redaction` applied, to the server's text before it is cut for the
+    /// body preview too, so that a cut through a secret cannot leave its start showing.
+    public func description(masking redaction: Redaction) -> String {
+        redaction.mask(text(masking: redaction.mask))
+    }
+
+    private func text(masking mask: @escaping (String) -> String) -> String {
         switch code {
         case .unknownParameter(let name):
             "unknown parameter '\(name)' for target '\(targetName)'"
@@ -115,12 +125,13 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case .tooManyRedirects(let request):
             "too many redirects for \(request)"
         case .unacceptableStatus(let validation):
-            ValidationFailureMessage(targetName: targetName, condition: "expected \(validation)", response: response).text
+            ValidationFailureMessage(targetName: targetName, condition: "expected \(validation)", response: response, mask: mask).text
         case .retriesExhausted(let attempts, let note):
             ValidationFailureMessage(
                 targetName: targetName,
                 condition: "after \(attempts) attempt\(attempts == 1 ? "" : "s")" + (note.map { "; \($0)" } ?? ""),
-                response: response
+                response: response,
+                mask: mask
             ).text
         case .invalidJSONBody(let error):
             "the response of target '\(targetName)' is not valid JSON: \(error)"

@@ -120,4 +120,17 @@ import TestSupport
             Self.expectClean(result.stderr, "expect notes")
         }
     }
+
+    @Test func anErrorBodyPreviewCutThroughTheSecretShowsNoPartOfIt() async throws {
+        // The secret straddles the 200-character cut of the preview in the error message.
+        let body = String(repeating: "x", count: 195) + Self.secret + " tail"
+        try await withLoopbackServer(routes: ["/fail": StaticRoute(status: 500, contentType: "text/plain", body: body)]) { server in
+            let script = "let s = env SECRET\ntarget f {\n base \(server.baseURL)\n path /fail\n validate 2xx\n}\ncall f\n"
+            let (result, _) = try await runScript(script, environment: Self.environment)
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("HTTP 500"), "\(result.stderr)")
+            #expect(!result.stderr.contains("p@ss"), "\(result.stderr)")
+            Self.expectClean(result.stderr, "the error's body preview")
+        }
+    }
 }

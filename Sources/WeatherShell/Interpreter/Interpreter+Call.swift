@@ -73,7 +73,7 @@ extension Interpreter {
             return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
                            notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])
         }
-        return failure(redaction.mask(error.description), at: statement.target.span)
+        return failure(error.description(masking: redaction), at: statement.target.span)
     }
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.

@@ -83,7 +83,7 @@ extension Interpreter {
         do {
             return try await send(try compiledTarget(declared), arguments).json()
         } catch let error as ProviderError {
-            throw WeatherError(description: redaction.mask(error.description))
+            throw WeatherError(description: error.description(masking: redaction))
         }
     }
 }
