@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// TLS failures against a real TLS server (`openssl s_server`, Debian's openssl) are said in a
+/// user's terms: no BoringSSL structs, no build paths.
+@Suite struct TLSErrorTests {
+    @Test func aSelfSignedCertificateIsSaidPlainly() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let server = try await offPool { try OpenSSLServer(directory: directory) }
+        defer { server.stop() }
+        let result = try await offPool { try WSHProcess.run(["-c", "target t { base https://127.0.0.1:\(server.port) }\ncall t"]) }
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("TLS with 127.0.0.1:\(server.port) failed: its certificate is not trusted"), "\(result.stderr)")
+        for leak in ["BoringSSL", "NIOSSL", "/.build/", ".cc:", "Error."] {
+            #expect(!result.stderr.contains(leak), "\(leak) in \(result.stderr)")
+        }
+    }
+}
+
+/// `openssl s_server` with a fresh self-signed certificate on a free loopback port.
+final class OpenSSLServer: @unchecked Sendable {
+    let port: Int
+    private let process = Process()
+
+    init(directory: URL) throws {
+        let key = directory.appendingPathComponent("key.pem").path
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        make.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                          "-days", "1", "-subj", "/CN=127.0.0.1"]
+        make.standardOutput = FileHandle.nullDevice
+        make.standardError = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        port = try Self.freePort()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Ready when it accepts a connection.
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.accepts(port), Date() < deadline, process.isRunning { usleep(10_000) }
+    }
+
+    /// SIGKILL: s_server goes on after SIGTERM.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
