@@ -21,7 +21,8 @@ import NIOPosix
 public final class TestServer: Sendable {
     private let channel: any Channel
     private let router: Router
-    private let connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
+    /// The connections open now, by channel; a connection leaves when it closes.
+    let connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
     private let acceptedCount: NIOLockedValueBox<Int>
 
     /// The port the server listens on.

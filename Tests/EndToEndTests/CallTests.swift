@@ -23,112 +23,113 @@ import TestSupport
     }
 
     @Test func declareCallWithMistakesThenCorrectly() async throws {
-        let server = try await TestServer.start(routes: ["/forecast": StaticRoute(body: try Self.fixture("current.json"))])
-        let target = "target place {\n base \(server.baseURL)\n path /forecast\n query name latitude=1\n}"
-        let missing = try WSHProcess.run(["-c", target + "\ncall place"])
-        #expect(missing.status == 3)
-        #expect(missing.stderr.contains("error: missing parameter 'name' for target 'place'"))
-        #expect(missing.stderr.contains("parameters: name, latitude"))
-        let typo = try WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current lattitude=1"])
-        #expect(typo.status == 3)
-        #expect(typo.stderr.contains("<command line>:7:14: error: unknown parameter 'lattitude' for target 'current'"))
-        #expect(typo.stderr.contains("   call current lattitude=1\n                ^~~~~~~~~~~"))
-        #expect(typo.stderr.contains("did you mean 'latitude'? parameters: latitude, longitude, current"))
-        let good = try WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current latitude=35.1\nexpect .current.temperature_2m > -90\nprint .current.temperature_2m status"])
-        #expect(good.status == 0)
-        #expect(good.stdout == "6.8 200\n")
-        #expect(server.hits("/forecast") == 1)
-        try await server.shutdown()
+        try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: try Self.fixture("current.json"))]) { server in
+            let target = "target place {\n base \(server.baseURL)\n path /forecast\n query name latitude=1\n}"
+            let missing = try await WSHProcess.run(["-c", target + "\ncall place"])
+            #expect(missing.status == 3)
+            #expect(missing.stderr.contains("error: missing parameter 'name' for target 'place'"))
+            #expect(missing.stderr.contains("parameters: name, latitude"))
+            let typo = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current lattitude=1"])
+            #expect(typo.status == 3)
+            #expect(typo.stderr.contains("<command line>:7:14: error: unknown parameter 'lattitude' for target 'current'"))
+            #expect(typo.stderr.contains("   call current lattitude=1\n                ^~~~~~~~~~~"))
+            #expect(typo.stderr.contains("did you mean 'latitude'? parameters: latitude, longitude, current"))
+            let good = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current latitude=35.1\nexpect .current.temperature_2m > -90\nprint .current.temperature_2m status"])
+            #expect(good.status == 0)
+            #expect(good.stdout == "6.8 200\n")
+            #expect(server.hits("/forecast") == 1)
+        }
     }
 
     @Test func bodyGoesToStdoutRawWhenNotATerminalAndToAFile() async throws {
         let body = try Self.fixture("current.json")
-        let server = try await TestServer.start(routes: ["/forecast": StaticRoute(body: body)])
-        let result = try WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current"])
-        #expect(result.stdout == body)
-        #expect(result.stderr.isEmpty)
-        let directory = try WSHProcess.temporaryDirectory()
-        let toFile = try WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current > out.json"], directory: directory)
-        #expect(toFile.stdout.isEmpty)
-        #expect(try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8) == body)
-        try await server.shutdown()
+        try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: body)]) { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current"])
+            #expect(result.stdout == body)
+            #expect(result.stderr.isEmpty)
+            let directory = try WSHProcess.temporaryDirectory()
+            let toFile = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current > out.json"], directory: directory)
+            #expect(toFile.stdout.isEmpty)
+            #expect(try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8) == body)
+        }
     }
 
     @Test func failuresEachPrintOneClearErrorAndExitThree() async throws {
-        let server = try await TestServer.start()
-        func run(_ declaration: String, _ call: String = "call t") throws -> WSHProcess.Result {
-            try WSHProcess.run(["-c", "target t {\n\(declaration)\n}\n\(call)"])
+        try await withLoopbackServer { server in
+            func run(_ declaration: String, _ call: String = "call t") async throws -> WSHProcess.Result {
+                try await WSHProcess.run(["-c", "target t {\n\(declaration)\n}\n\(call)"])
+            }
+            let closedPort = try await Self.closedPort()
+            let refused = try await run(" base http://127.0.0.1:\(closedPort)\n path /x")
+            #expect(refused.status == 3)
+            #expect(refused.stderr.contains("connect"))
+            let timeout = try await run(" base \(server.baseURL)\n path /never\n timeout 300ms")
+            #expect(timeout.status == 3)
+            #expect(timeout.stderr.contains("timed out"))
+            let status = try await run(" base \(server.baseURL)\n path /status/500\n validate 2xx")
+            #expect(status.status == 3)
+            #expect(status.stderr.contains("500"))
+            #expect(status.stderr.contains("Internal Server Error"))
+            let invalid = try await run(" base \(server.baseURL)\n path /invalid-json", "set output quiet\ncall t\nprint .main.temp")
+            #expect(invalid.status == 3)
+            #expect(invalid.stderr.contains("<command line>:7:7: error: the response body is not JSON"))
+            for result in [refused, timeout, status, invalid] {
+                #expect(result.stderr.components(separatedBy: ": error: ").count == 2, "one error: \(result.stderr)")
+            }
         }
-        let closedPort = try await Self.closedPort()
-        let refused = try run(" base http://127.0.0.1:\(closedPort)\n path /x")
-        #expect(refused.status == 3)
-        #expect(refused.stderr.contains("connect"))
-        let timeout = try run(" base \(server.baseURL)\n path /never\n timeout 300ms")
-        #expect(timeout.status == 3)
-        #expect(timeout.stderr.contains("timed out"))
-        let status = try run(" base \(server.baseURL)\n path /status/500\n validate 2xx")
-        #expect(status.status == 3)
-        #expect(status.stderr.contains("500"))
-        #expect(status.stderr.contains("Internal Server Error"))
-        let invalid = try run(" base \(server.baseURL)\n path /invalid-json", "set output quiet\ncall t\nprint .main.temp")
-        #expect(invalid.status == 3)
-        #expect(invalid.stderr.contains("<command line>:7:7: error: the response body is not JSON"))
-        for result in [refused, timeout, status, invalid] {
-            #expect(result.stderr.components(separatedBy: ": error: ").count == 2, "one error: \(result.stderr)")
-        }
-        try await server.shutdown()
     }
 
     @Test func bodyOverTheLimitIsAnErrorNotACrash() async throws {
-        let server = try await TestServer.start()
-        let result = try WSHProcess.run(["-c", "target big {\n base \(server.baseURL)\n path /large\n query bytes=\(60 * 1024 * 1024)\n}\nset output quiet\ncall big"])
-        #expect(result.status == 3)
-        #expect(result.stderr.contains("limit"))
-        try await server.shutdown()
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["-c", "target big {\n base \(server.baseURL)\n path /large\n query bytes=\(60 * 1024 * 1024)\n}\nset output quiet\ncall big"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("limit"))
+        }
     }
 
     @Test func failedExpectationShowsLocationExpressionAndActualValue() async throws {
-        let server = try await TestServer.start(routes: ["/forecast": StaticRoute(body: try Self.fixture("current.json"))])
-        let result = try WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temperature_2m > 30"])
-        #expect(result.status == 4)
-        #expect(result.stderr.contains("<command line>:9:1: error: expectation failed: .current.temperature_2m > 30"))
-        #expect(result.stderr.contains("note: actual: 6.8"))
-        let missing = try WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temprature_2m exists"])
-        #expect(missing.status == 4)
-        #expect(missing.stderr.contains("did you mean 'temperature_2m'?"))
-        try await server.shutdown()
+        try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: try Self.fixture("current.json"))]) { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temperature_2m > 30"])
+            #expect(result.status == 4)
+            #expect(result.stderr.contains("<command line>:9:1: error: expectation failed: .current.temperature_2m > 30"))
+            #expect(result.stderr.contains("note: actual: 6.8"))
+            let missing = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temprature_2m exists"])
+            #expect(missing.status == 4)
+            #expect(missing.stderr.contains("did you mean 'temperature_2m'?"))
+        }
     }
 
     @Test func tourGivesTheSameValuesStubbedAndAgainstTheServer() async throws {
-        let server = try await TestServer.start(routes: [
+        let routes = [
             "/v1/forecast": StaticRoute(body: try Self.fixture("current.json")),
             "/geo/search": StaticRoute(body: try Self.fixture("place.json")),
-        ])
-        let tour = Self.repository.appendingPathComponent("examples/tour.wsh").path
-        let stubbed = try WSHProcess.run(["--stub", tour])
-        let live = try WSHProcess.run([tour, "api=\(server.baseURL)/v1", "geo=\(server.baseURL)/geo"])
-        #expect(stubbed.status == 0)
-        #expect(live.status == 0, "\(live.stderr)")
-        #expect(server.hits("/v1/forecast") == 2)
-        #expect(server.hits("/geo/search") == 1)
-        // The same values, apart from the URLs that the script arguments changed.
-        let normalized = live.stdout.replacingOccurrences(of: "\(server.baseURL)/v1", with: "https://api.open-meteo.com/v1")
-            .replacingOccurrences(of: "\(server.baseURL)/geo", with: "https://geocoding-api.open-meteo.com/v1")
-        // `targets` pads its URL column to the longest URL, so blanks are compared as one.
-        func collapsed(_ text: String) -> String {
-            text.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }.joined(separator: "\n")
+        ]
+        try await withLoopbackServer(routes: routes) { server in
+            let tour = Self.repository.appendingPathComponent("examples/tour.wsh").path
+            let stubbed = try await WSHProcess.run(["--stub", tour])
+            let live = try await WSHProcess.run([tour, "api=\(server.baseURL)/v1", "geo=\(server.baseURL)/geo"])
+            #expect(stubbed.status == 0)
+            #expect(live.status == 0, "\(live.stderr)")
+            #expect(server.hits("/v1/forecast") == 2)
+            #expect(server.hits("/geo/search") == 1)
+            // The same values, apart from the URLs that the script arguments changed.
+            let normalized = live.stdout.replacingOccurrences(of: "\(server.baseURL)/v1", with: "https://api.open-meteo.com/v1")
+                .replacingOccurrences(of: "\(server.baseURL)/geo", with: "https://geocoding-api.open-meteo.com/v1")
+            // `targets` pads its URL column to the longest URL, so blanks are compared as one.
+            func collapsed(_ text: String) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }.joined(separator: "\n")
+            }
+            #expect(collapsed(normalized) == collapsed(stubbed.stdout))
         }
-        #expect(collapsed(normalized) == collapsed(stubbed.stdout))
-        try await server.shutdown()
     }
 
-    @Test func everyExampleRunsOfflineWithStub() throws {
+    @Test func everyExampleRunsOfflineWithStub() async throws {
         let examples = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("examples").path)
             .filter { $0.hasSuffix(".wsh") }
         #expect(examples.count >= 3)
         for example in examples {
-            let result = try WSHProcess.run(["--stub", Self.repository.appendingPathComponent("examples/\(example)").path])
+            let result = try await WSHProcess.run(["--stub", Self.repository.appendingPathComponent("examples/\(example)").path])
             #expect(result.status == 0, "\(example): \(result.stderr)")
         }
     }
@@ -145,33 +146,33 @@ import TestSupport
 /// Bodies as the server receives them, through the shell's argument syntax.
 @Suite struct EncodingThroughTheShellTests {
     @Test func jsonFormAndQueryArgumentsArriveAsCurlWouldSendThem() async throws {
-        let server = try await TestServer.start()
-        let script = """
-        set output quiet
-        target create {
-          base   \(server.baseURL)
-          path   /echo/items/{id}
-          method POST
-          query  q="a b"
-          json   name count:=1 tags:="[1, 2]"
+        try await withLoopbackServer { server in
+            let script = """
+            set output quiet
+            target create {
+              base   \(server.baseURL)
+              path   /echo/items/{id}
+              method POST
+              query  q="a b"
+              json   name count:=1 tags:="[1, 2]"
+            }
+            call create id=7 name="Ann Lee" count:=3 X-Trace:abc
+            print .method .path .query .body
+            expect body contains "X-Trace"
+            target login {
+              base   \(server.baseURL)
+              path   /echo
+              method POST
+              form   user pass
+            }
+            call login user=a&b pass="x y"
+            print .body
+            """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.first == #"POST /echo/items/7 q=a%20b {"name":"Ann Lee","count":3,"tags":[1,2]}"#)
+            #expect(lines.last == "user=a%26b&pass=x%20y")
         }
-        call create id=7 name="Ann Lee" count:=3 X-Trace:abc
-        print .method .path .query .body
-        expect body contains "X-Trace"
-        target login {
-          base   \(server.baseURL)
-          path   /echo
-          method POST
-          form   user pass
-        }
-        call login user=a&b pass="x y"
-        print .body
-        """
-        let result = try WSHProcess.run(["-c", script])
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == #"POST /echo/items/7 q=a%20b {"name":"Ann Lee","count":3,"tags":[1,2]}"#)
-        #expect(lines.last == "user=a%26b&pass=x%20y")
-        try await server.shutdown()
     }
 }

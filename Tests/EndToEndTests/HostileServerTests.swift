@@ -54,9 +54,9 @@ import TestSupport
         }
     }
 
-    @Test func aTypedPortAboveTheRangeIsAnError() throws {
+    @Test func aTypedPortAboveTheRangeIsAnError() async throws {
         for port in ["99999", "123456789012345678901", "0"] {
-            let result = try WSHProcess.run(["-c", "target p { base http://127.0.0.1:\(port) }\ncall p"])
+            let result = try await WSHProcess.run(["-c", "target p { base http://127.0.0.1:\(port) }\ncall p"])
             #expect(result.status == 3)
             #expect(result.stderr.contains("invalid URL 'http://127.0.0.1:\(port)' for target 'p': port must be 1-65535"), "\(result.stderr)")
         }
@@ -121,8 +121,8 @@ import TestSupport
         }
     }
 
-    @Test func aBadHeaderNameInTheRequestIsSaidPlainly() throws {
-        let result = try WSHProcess.run(["-c", "target t { base http://127.0.0.1:9; header \"A B:x\" }\ncall t"])
+    @Test func aBadHeaderNameInTheRequestIsSaidPlainly() async throws {
+        let result = try await WSHProcess.run(["-c", "target t { base http://127.0.0.1:9; header \"A B:x\" }\ncall t"])
         #expect(result.status == 3)
         #expect(result.stderr.contains("invalid header field names: \"A B\""), "\(result.stderr)")
         expectPlainWords(result.stderr)

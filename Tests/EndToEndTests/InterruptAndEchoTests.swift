@@ -16,8 +16,8 @@ import TestSupport
         #expect(try await offPool { running.waitForExit() } == 130)
     }
 
-    @Test func everyEchoOfAnActionReachesAPipe() throws {
-        let result = try WSHProcess.run(["-c", "set counter-delay 10ms; counter increase"])
+    @Test func everyEchoOfAnActionReachesAPipe() async throws {
+        let result = try await WSHProcess.run(["-c", "set counter-delay 10ms; counter increase"])
         #expect(result.stdout == "counter | value=0 loading=true\ncounter | value=1 loading=true\ncounter | value=1 loading=false\n")
     }
 

@@ -1,8 +1,11 @@
 import Foundation
 import TestSupport
 
-/// What the end-to-end tests of plugins share: a loopback server, scripts run in the built binary,
-/// and blocking work kept off the test process's few cooperative threads.
+// What the end-to-end tests share: a loopback server, scripts run in the built binary,
+// and blocking work kept off the test process's few cooperative threads.
+
+/// Runs `body` with a fresh loopback server and shuts the server down afterwards on every path,
+/// also when `body` throws. Every end-to-end test that needs a server starts it here.
 func withLoopbackServer<T>(routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> T) async throws -> T {
     try await TestServer.with(routes: routes, body)
 }

@@ -1,97 +1,107 @@
 import Foundation
 import Testing
 
-/// The interactive prompt on a real pseudo-terminal: completion, history, blocks and Ctrl-C.
+/// The interactive prompt on a real pseudo-terminal: completion, history, blocks, Ctrl-C and init.wsh.
 @Suite(.serialized) struct PromptTests {
     func environment(history: URL) throws -> [String: String] {
         ["HOME": try WSHProcess.temporaryDirectory().path, "WSH_HISTORY": history.path]
     }
 
-    @Test func tabCompletesCommandsAndCtrlCGivesAFreshPrompt() throws {
+    @Test func tabCompletesCommandsAndCtrlCGivesAFreshPrompt() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
-        let terminal = try PseudoTerminal(environment: try environment(history: history))
-        #expect(terminal.waitFor("wsh> "))
-        var mark = terminal.mark
-        // "ech" + Tab must become "echo ": the output line then starts with the word.
-        terminal.type("ech\t")
-        terminal.type("completed-ok\r")
-        #expect(terminal.waitFor("\r\ncompleted-ok\r\n", after: mark))
-        mark = terminal.mark
-        terminal.type("echo half typed")
-        #expect(terminal.waitFor("half typed", after: mark))
-        mark = terminal.mark
-        terminal.type("\u{03}")
-        #expect(terminal.waitFor("^C", after: mark))
-        #expect(terminal.waitFor("wsh> ", after: mark))
-        mark = terminal.mark
-        terminal.type("echo after-interrupt\r")
-        #expect(terminal.waitFor("after-interrupt\r\nwsh> ", after: mark))
-        terminal.type("\u{04}")
-        #expect(terminal.waitForExit() == 0)
+        let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
+            terminal.expect("wsh> ")
+            var mark = terminal.mark
+            // "ech" + Tab must become "echo ": the output line then starts with the word.
+            terminal.type("ech\t")
+            terminal.type("completed-ok\r")
+            terminal.expect("\r\ncompleted-ok\r\n", after: mark)
+            mark = terminal.mark
+            terminal.type("echo half typed")
+            terminal.expect("half typed", after: mark)
+            mark = terminal.mark
+            terminal.type("\u{03}")
+            terminal.expect("^C", after: mark)
+            terminal.expect("wsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("echo after-interrupt\r")
+            terminal.expect("after-interrupt\r\nwsh> ", after: mark)
+            terminal.type("\u{04}")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
     }
 
-    @Test func braceOpensTheContinuationPrompt() throws {
+    @Test func braceOpensTheContinuationPrompt() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
-        let terminal = try PseudoTerminal(environment: try environment(history: history))
-        #expect(terminal.waitFor("wsh> "))
-        let mark = terminal.mark
-        terminal.type("reactor r {\r")
-        #expect(terminal.waitFor("...> ", after: mark))
-        terminal.type("\u{03}")
-        #expect(terminal.waitFor("^C\r\nwsh> ", after: mark))
-        terminal.type("exit 4\r")
-        #expect(terminal.waitForExit() == 4)
+        let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("reactor r {\r")
+            terminal.expect("...> ", after: mark)
+            terminal.type("\u{03}")
+            terminal.expect("^C\r\nwsh> ", after: mark)
+            terminal.type("exit 4\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 4)
     }
 
-    @Test func historyPersistsAcrossRestartsWithoutSecrets() throws {
+    @Test func historyPersistsAcrossRestartsWithoutSecrets() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("state/history")
         var env = try environment(history: history)
         env["WSH_TEST_TOKEN"] = "tok-123456789"
-        let first = try PseudoTerminal(environment: env)
-        #expect(first.waitFor("wsh> "))
-        first.type("let token = env WSH_TEST_TOKEN\r")
-        #expect(first.waitFor("TOKEN\r\nwsh> "))
-        var mark = first.mark
-        first.type("echo remembered-line tok-123456789\r")
-        #expect(first.waitFor("remembered-line ***\r\nwsh> ", after: mark))
-        mark = first.mark
-        first.type("echo remembered-line tok-123456789\r")
-        #expect(first.waitFor("remembered-line ***\r\nwsh> ", after: mark))
-        first.type("\u{04}")
-        #expect(first.waitForExit() == 0)
+        let first = try await onTerminal(environment: env) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("let token = env WSH_TEST_TOKEN\r")
+            terminal.expect("TOKEN\r\nwsh> ")
+            var mark = terminal.mark
+            terminal.type("echo remembered-line tok-123456789\r")
+            terminal.expect("remembered-line ***\r\nwsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("echo remembered-line tok-123456789\r")
+            terminal.expect("remembered-line ***\r\nwsh> ", after: mark)
+            terminal.type("\u{04}")
+        }
+        #expect(first.missed.isEmpty, "did not see \(first.missed) in \(first.screen.debugDescription)")
+        #expect(first.exitStatus == 0)
         let stored = try String(contentsOf: history, encoding: .utf8)
         #expect(stored == "let token = env WSH_TEST_TOKEN\necho remembered-line ***\n")
 
-        let second = try PseudoTerminal(environment: env)
-        #expect(second.waitFor("wsh> "))
-        mark = second.mark
-        second.type("\u{1B}[A")
-        #expect(second.waitFor("echo remembered-line ***", after: mark))
-        second.type("\u{15}exit\r")
-        #expect(second.waitForExit() == 0)
+        let second = try await onTerminal(environment: env) { terminal in
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("\u{1B}[A")
+            terminal.expect("echo remembered-line ***", after: mark)
+            terminal.type("\u{15}exit\r")
+        }
+        #expect(second.missed.isEmpty, "did not see \(second.missed) in \(second.screen.debugDescription)")
+        #expect(second.exitStatus == 0)
     }
 
-    @Test func aCredentialTypedLiterallyIsStarredInTheHistoryAndMaskedFromThenOn() throws {
+    @Test func aCredentialTypedLiterallyIsStarredInTheHistoryAndMaskedFromThenOn() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
-        let terminal = try PseudoTerminal(environment: try environment(history: history))
-        #expect(terminal.waitFor("wsh> "))
-        var mark = terminal.mark
-        terminal.type("plugin auth bearer abc123xyz host x\r")
-        #expect(terminal.waitFor("\r\nwsh> ", after: mark))
-        mark = terminal.mark
-        terminal.type("plugin auth basic alice:pw-4567 host x\r")
-        #expect(terminal.waitFor("\r\nwsh> ", after: mark))
-        mark = terminal.mark
-        terminal.type("plugin auth \\\r")
-        #expect(terminal.waitFor("...> ", after: mark))
-        mark = terminal.mark
-        terminal.type("bearer continued-98765 host x\r")
-        #expect(terminal.waitFor("\r\nwsh> ", after: mark))
-        mark = terminal.mark
-        terminal.type("echo abc123xyz done\r")
-        #expect(terminal.waitFor("*** done\r\nwsh> ", after: mark))
-        terminal.type("\u{04}")
-        #expect(terminal.waitForExit() == 0)
+        let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
+            terminal.expect("wsh> ")
+            var mark = terminal.mark
+            terminal.type("plugin auth bearer abc123xyz host x\r")
+            terminal.expect("\r\nwsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("plugin auth basic alice:pw-4567 host x\r")
+            terminal.expect("\r\nwsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("plugin auth \\\r")
+            terminal.expect("...> ", after: mark)
+            mark = terminal.mark
+            terminal.type("bearer continued-98765 host x\r")
+            terminal.expect("\r\nwsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("echo abc123xyz done\r")
+            terminal.expect("*** done\r\nwsh> ", after: mark)
+            terminal.type("\u{04}")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
         let stored = try String(contentsOf: history, encoding: .utf8)
         #expect(stored == """
             plugin auth bearer *** host x
@@ -103,14 +113,44 @@ import Testing
             """)
     }
 
-    @Test func exitInInitFileEndsWshBeforeThePrompt() throws {
+    /// A config directory whose wsh/init.wsh holds `text`, and an environment that points at it.
+    func initFile(_ text: String) throws -> [String: String] {
         let config = try WSHProcess.temporaryDirectory()
         try FileManager.default.createDirectory(at: config.appendingPathComponent("wsh"), withIntermediateDirectories: true)
-        try "exit 7".write(to: config.appendingPathComponent("wsh/init.wsh"), atomically: true, encoding: .utf8)
+        try text.write(to: config.appendingPathComponent("wsh/init.wsh"), atomically: true, encoding: .utf8)
         var env = try environment(history: config.appendingPathComponent("history"))
         env["XDG_CONFIG_HOME"] = config.path
-        let terminal = try PseudoTerminal(arguments: [], environment: env)
-        #expect(terminal.waitForExit() == 7)
+        return env
+    }
+
+    @Test func initFileRunsAtAnInteractiveStartAndNorcSkipsIt() async throws {
+        let env = try initFile("let from_init = ran\n")
+        let started = try await onTerminal(arguments: [], environment: env) { terminal in
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("echo \"init $from_init\"\r")
+            terminal.expect("init ran\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(started.missed.isEmpty, "did not see \(started.missed) in \(started.screen.debugDescription)")
+        #expect(started.exitStatus == 0)
+
+        let skipped = try await onTerminal(arguments: ["--norc"], environment: env) { terminal in
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("echo \"init $from_init\"\r")
+            terminal.expect("error: undefined variable 'from_init'", after: mark)
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(skipped.missed.isEmpty, "did not see \(skipped.missed) in \(skipped.screen.debugDescription)")
+        #expect(!skipped.screen.contains("init ran"))
+    }
+
+    @Test func exitInInitFileEndsWshBeforeThePrompt() async throws {
+        let outcome = try await onTerminal(arguments: [], environment: try initFile("exit 7")) { _ in }
+        #expect(outcome.exitStatus == 7)
+        #expect(!outcome.screen.contains("wsh> "))
     }
 }
 
@@ -120,19 +160,24 @@ import Testing
         try await withLoopbackServer { server in
             let directory = try WSHProcess.temporaryDirectory()
             let environment = ["HOME": directory.path, "WSH_HISTORY": directory.appendingPathComponent("history").path]
-            let terminal = try PseudoTerminal(environment: environment, directory: directory)
-            #expect(terminal.waitFor("wsh> "))
-            terminal.type("target ok { base \(server.baseURL); path /status/204 }\r")
-            terminal.type("plugin logger on summary file calls.log\r")
-            let mark = terminal.mark
-            terminal.type("call ok\r")
-            // The prompt right after the call's status line, not an earlier one still unread at `mark`.
-            #expect(terminal.waitFor("HTTP 204 No Content", after: mark))
-            #expect(terminal.waitFor(" 0 B\r\nwsh> ", after: mark))
-            let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
-            #expect(log.contains("GET \(server.baseURL)/status/204 -> 204 No Content"), "\(log)")
-            terminal.type("exit\r")
-            #expect(terminal.waitForExit() == 0)
+            let baseURL = server.baseURL
+            let outcome = try await onTerminal(environment: environment, directory: directory) { terminal in
+                terminal.expect("wsh> ")
+                terminal.type("target ok { base \(baseURL); path /status/204 }\r")
+                terminal.type("plugin logger on summary file calls.log\r")
+                let mark = terminal.mark
+                terminal.type("call ok\r")
+                // The prompt right after the call's status line, not an earlier one still unread at `mark`.
+                terminal.expect("HTTP 204 No Content", after: mark)
+                terminal.expect(" 0 B\r\nwsh> ", after: mark)
+                // Read while wsh waits at the prompt, before anything makes it flush on exit.
+                let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
+                terminal.type("exit\r")
+                return log
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+            #expect(outcome.value.contains("GET \(baseURL)/status/204 -> 204 No Content"), "\(outcome.value)")
+            #expect(outcome.exitStatus == 0)
         }
     }
 }

@@ -63,6 +63,15 @@ final class PseudoTerminal {
         return false
     }
 
+    /// What ``expect(_:after:)`` waited for in vain, in order.
+    private(set) var missed: [String] = []
+
+    /// Waits for `text` as ``waitFor(_:after:timeout:)`` does, and notes it in ``missed`` when it does
+    /// not come: a session run off the test's task checks its steps this way.
+    func expect(_ text: String, after position: String.Index? = nil) {
+        if !waitFor(text, after: position) { missed.append(text) }
+    }
+
     /// The end of what has been read so far, to wait for text that comes after it.
     var mark: String.Index {
         drain()

@@ -30,46 +30,47 @@ import TestSupport
         """
     }
 
-    static func weatherServer() async throws -> TestServer {
-        try await TestServer.start(routes: [
+    /// Runs `body` with a server answering the weather targets from the pack's samples.
+    static func withWeatherServer(_ body: (TestServer) async throws -> Void) async throws {
+        try await withLoopbackServer(routes: [
             "/v1/forecast": StaticRoute(body: try fixture("packs/samples/open-meteo-current.json")),
             "/v1/hourly": StaticRoute(body: try fixture("packs/samples/open-meteo-hourly.json")),
             "/v1/search": StaticRoute(body: try fixture("packs/samples/open-meteo-geocoding.json")),
-        ])
+        ], body)
     }
 
     static let idle = #"weather | view="none" place="37.27,127.11" temperature=null min=null max=null time="" forecast_time="" unit="°C" source="open-meteo""#
     static let current = #"weather | view="current" place="37.27,127.11" temperature=6.8 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="" unit="°C" source="open-meteo""#
 
     @Test func weatherCurrentEchoesLoadingReadingAndLoadingOff() async throws {
-        let server = try await Self.weatherServer()
-        let result = try WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 4"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let forecast = #"weather | view="forecast" place="37.27,127.11" temperature=12.1 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C" source="open-meteo""#
-        #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            Self.idle + #" loading=true error="""#,
-            Self.current + #" loading=true error="""#,
-            Self.current + #" loading=false error="""#,
-            Self.current + #" loading=true error="""#,
-            forecast + #" loading=true error="""#,
-            forecast + #" loading=false error="""#,
-        ])
-        #expect(server.hits("/v1/forecast") == 1)
-        #expect(server.hits("/v1/hourly") == 1)
-        try await server.shutdown()
+        try await Self.withWeatherServer { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 4"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let forecast = #"weather | view="forecast" place="37.27,127.11" temperature=12.1 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C" source="open-meteo""#
+            #expect(result.stdout.split(separator: "\n").map(String.init) == [
+                Self.idle + #" loading=true error="""#,
+                Self.current + #" loading=true error="""#,
+                Self.current + #" loading=false error="""#,
+                Self.current + #" loading=true error="""#,
+                forecast + #" loading=true error="""#,
+                forecast + #" loading=false error="""#,
+            ])
+            #expect(server.hits("/v1/forecast") == 1)
+            #expect(server.hits("/v1/hourly") == 1)
+        }
     }
 
     @Test func weatherCurrentWithACityGeocodesIt() async throws {
-        let server = try await Self.weatherServer()
-        let result = try WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current Suwon\nprint .current.temperature_2m"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains(#"place="Suwon" temperature=6.8"#))
-        #expect(server.hits("/v1/search") == 1)
-        try await server.shutdown()
+        try await Self.withWeatherServer { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current Suwon\nprint .current.temperature_2m"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#"place="Suwon" temperature=6.8"#))
+            #expect(server.hits("/v1/search") == 1)
+        }
     }
 
-    @Test func stubbedWeatherNeedsNoTargetsAndNoNetwork() throws {
-        let result = try WSHProcess.run(["--stub", "-c", "weather current\nweather forecast 4"])
+    @Test func stubbedWeatherNeedsNoTargetsAndNoNetwork() async throws {
+        let result = try await WSHProcess.run(["--stub", "-c", "weather current\nweather forecast 4"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 6)
@@ -78,20 +79,20 @@ import TestSupport
     }
 
     @Test func weatherFailureShowsTheErrorInStateAndExitsThree() async throws {
-        let server = try await TestServer.start()
-        let targets = "target current {\n base \(server.baseURL)\n path /status/503\n query latitude longitude\n validate 2xx\n}\ntarget hourly {\n base \(server.baseURL)\n path /x\n}\ntarget geocode {\n base \(server.baseURL)\n path /x\n}\n"
-        let result = try WSHProcess.run(["-c", targets + "weather current"])
-        #expect(result.status == 3)
-        let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 2)
-        #expect(lines.last?.contains("loading=false error=\"") == true)
-        #expect(lines.last?.contains("503") == true)
-        #expect(result.stderr.contains("error: weather current:"))
-        try await server.shutdown()
+        try await withLoopbackServer { server in
+            let targets = "target current {\n base \(server.baseURL)\n path /status/503\n query latitude longitude\n validate 2xx\n}\ntarget hourly {\n base \(server.baseURL)\n path /x\n}\ntarget geocode {\n base \(server.baseURL)\n path /x\n}\n"
+            let result = try await WSHProcess.run(["-c", targets + "weather current"])
+            #expect(result.status == 3)
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 2)
+            #expect(lines.last?.contains("loading=false error=\"") == true)
+            #expect(lines.last?.contains("503") == true)
+            #expect(result.stderr.contains("error: weather current:"))
+        }
     }
 
-    @Test func counterEchoesNineLinesEndingWithOne() throws {
-        let result = try WSHProcess.run(["-c", "set counter-delay 20ms\ncounter increase; counter increase; counter decrease"])
+    @Test func counterEchoesNineLinesEndingWithOne() async throws {
+        let result = try await WSHProcess.run(["-c", "set counter-delay 20ms\ncounter increase; counter increase; counter decrease"])
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
             "counter | value=0 loading=true", "counter | value=1 loading=true", "counter | value=1 loading=false",
@@ -115,36 +116,36 @@ import TestSupport
     """
 
     @Test func declaredReactorRunsItsActionAndEchoesEachEmit() async throws {
-        let server = try await TestServer.start(routes: ["/random": StaticRoute(body: try Self.fixture("examples/fixtures/quote.json"))])
-        let result = try WSHProcess.run(["-c", "target quote {\n base \(server.baseURL)\n path /random\n}\n" + Self.quoteReactor + "quote refresh\nstate quote"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
-        #expect(lines[0] == #"quote | content="" author="" loading=true error="""#)
-        #expect(lines[1].hasPrefix(#"quote | content="The problem with Google"#))
-        #expect(lines[1].hasSuffix(#"author="William Hurt" loading=false error="""#))
-        #expect(lines[2] == lines[1])
-        try await server.shutdown()
+        try await withLoopbackServer(routes: ["/random": StaticRoute(body: try Self.fixture("examples/fixtures/quote.json"))]) { server in
+            let result = try await WSHProcess.run(["-c", "target quote {\n base \(server.baseURL)\n path /random\n}\n" + Self.quoteReactor + "quote refresh\nstate quote"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3)
+            #expect(lines[0] == #"quote | content="" author="" loading=true error="""#)
+            #expect(lines[1].hasPrefix(#"quote | content="The problem with Google"#))
+            #expect(lines[1].hasSuffix(#"author="William Hurt" loading=false error="""#))
+            #expect(lines[2] == lines[1])
+        }
     }
 
     @Test func declaredReactorCatchesA500AndTheShellKeepsGoing() async throws {
-        let server = try await TestServer.start()
-        let script = "set bail off\ntarget quote {\n base \(server.baseURL)\n path /status/500\n validate 2xx\n}\n" + Self.quoteReactor + "quote refresh\necho still here\nquote refrsh"
-        let result = try WSHProcess.run(["-c", script])
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
-        #expect(lines[0] == #"quote | content="" author="" loading=true error="""#)
-        #expect(lines[1].hasPrefix(#"quote | content="" author="" loading=false error=""#))
-        #expect(lines[1].contains("500"))
-        #expect(lines[2] == "still here")
-        #expect(result.stderr.contains("unknown action 'refrsh' for 'quote'"))
-        #expect(result.stderr.contains("did you mean 'refresh'?"))
-        #expect(result.status == 3)
-        try await server.shutdown()
+        try await withLoopbackServer { server in
+            let script = "set bail off\ntarget quote {\n base \(server.baseURL)\n path /status/500\n validate 2xx\n}\n" + Self.quoteReactor + "quote refresh\necho still here\nquote refrsh"
+            let result = try await WSHProcess.run(["-c", script])
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3)
+            #expect(lines[0] == #"quote | content="" author="" loading=true error="""#)
+            #expect(lines[1].hasPrefix(#"quote | content="" author="" loading=false error=""#))
+            #expect(lines[1].contains("500"))
+            #expect(lines[2] == "still here")
+            #expect(result.stderr.contains("unknown action 'refrsh' for 'quote'"))
+            #expect(result.stderr.contains("did you mean 'refresh'?"))
+            #expect(result.status == 3)
+        }
     }
 
-    @Test func echoJsonAndOff() throws {
-        let result = try WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
+    @Test func echoJsonAndOff() async throws {
+        let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
             #"{"counter":{"value":0,"loading":true}}"#, #"{"counter":{"value":1,"loading":true}}"#, #"{"counter":{"value":1,"loading":false}}"#,
             "counter | value=2 loading=false",

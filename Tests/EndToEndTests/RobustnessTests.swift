@@ -4,40 +4,40 @@ import TestSupport
 
 /// Inputs that once crashed, hung or leaked: each must give a clear error or the right result.
 @Suite struct RobustnessTests {
-    @Test func quotedCommandWordsAreTheSameCommands() throws {
-        #expect(try WSHProcess.run(["-c", "\"echo\" hi"]).stdout == "hi\n")
-        let use = try WSHProcess.run(["-c", "\"use\""])
+    @Test func quotedCommandWordsAreTheSameCommands() async throws {
+        #expect(try await WSHProcess.run(["-c", "\"echo\" hi"]).stdout == "hi\n")
+        let use = try await WSHProcess.run(["-c", "\"use\""])
         #expect(use.status == 2)
         #expect(use.stderr.contains("wrong arguments for 'use'"))
     }
 
-    @Test func hugeDurationsAreRefusedNotTrapped() throws {
-        let option = try WSHProcess.run(["-c", "set timeout 1e300s"])
+    @Test func hugeDurationsAreRefusedNotTrapped() async throws {
+        let option = try await WSHProcess.run(["-c", "set timeout 1e300s"])
         #expect(option.status == 3)
         #expect(option.stderr.contains("invalid value '1e300s' for 'timeout'"))
-        let field = try WSHProcess.run(["-c", "target x {\n base http://127.0.0.1:1\n path /a\n timeout 100000000000s\n}\ncall x"])
+        let field = try await WSHProcess.run(["-c", "target x {\n base http://127.0.0.1:1\n path /a\n timeout 100000000000s\n}\ncall x"])
         #expect(field.status == 3)
         #expect(field.stderr.contains("at most a day"))
-        let retry = try WSHProcess.run(["-c", "target x {\n base http://127.0.0.1:1\n path /a\n retry 9223372036854775807\n}"])
+        let retry = try await WSHProcess.run(["-c", "target x {\n base http://127.0.0.1:1\n path /a\n retry 9223372036854775807\n}"])
         #expect(retry.status == 3)
         #expect(retry.stderr.contains("retry takes a count from 0 to 100"))
     }
 
-    @Test func aReactorRunningItselfStopsWithAnError() throws {
-        let result = try WSHProcess.run(["-c", "reactor r {\n state n = 0\n action x { r x }\n}\nr x"])
+    @Test func aReactorRunningItselfStopsWithAnError() async throws {
+        let result = try await WSHProcess.run(["-c", "reactor r {\n state n = 0\n action x { r x }\n}\nr x"])
         #expect(result.status == 3)
         #expect(result.stderr.contains("reactor actions nest more than 8 deep"))
     }
 
-    @Test func exitInsideAnActionExitsWithItsCode() throws {
-        #expect(try WSHProcess.run(["-c", "reactor r {\n state a = 1\n action x { exit 5 }\n}\nr x"]).status == 5)
+    @Test func exitInsideAnActionExitsWithItsCode() async throws {
+        #expect(try await WSHProcess.run(["-c", "reactor r {\n state a = 1\n action x { exit 5 }\n}\nr x"]).status == 5)
     }
 
-    @Test func secretsStayMaskedAfterUnsetAndInEchoesAndVars() throws {
+    @Test func secretsStayMaskedAfterUnsetAndInEchoesAndVars() async throws {
         let environment = ["WSH_TEST_TOK": "supersecret1"]
-        let unset = try WSHProcess.run(["-c", "let a = env WSH_TEST_TOK; let b = env WSH_TEST_TOK; unset a; echo $b; let a = 1; echo $b"], environment: environment)
+        let unset = try await WSHProcess.run(["-c", "let a = env WSH_TEST_TOK; let b = env WSH_TEST_TOK; unset a; echo $b; let a = 1; echo $b"], environment: environment)
         #expect(unset.stdout == "***\n***\n")
-        let reactor = try WSHProcess.run(["-c", "let k = env WSH_TEST_TOK\nreactor r {\n state a = \"\"\n action go p { emit a = $k; vars }\n}\nr go $k\nstate r\nset echo json\nr go x"],
+        let reactor = try await WSHProcess.run(["-c", "let k = env WSH_TEST_TOK\nreactor r {\n state a = \"\"\n action go p { emit a = $k; vars }\n}\nr go $k\nstate r\nset echo json\nr go x"],
                                          environment: environment)
         #expect(reactor.status == 0, "\(reactor.stderr)")
         #expect(!reactor.stdout.contains("supersecret1"))
@@ -46,34 +46,34 @@ import TestSupport
     }
 
     @Test func redirectsTakeVariablesAndStrings() async throws {
-        let server = try await TestServer.start(routes: ["/a": StaticRoute(body: "{\"ok\":true}")])
-        let directory = try WSHProcess.temporaryDirectory()
-        let script = "target t {\n base \(server.baseURL)\n path /a\n}\nlet out = one.json\ncall t >$out\ncall t >\"two words.json\""
-        let result = try WSHProcess.run(["-c", script], directory: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try String(contentsOf: directory.appendingPathComponent("one.json"), encoding: .utf8) == "{\"ok\":true}")
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("two words.json").path))
-        try await server.shutdown()
+        try await withLoopbackServer(routes: ["/a": StaticRoute(body: "{\"ok\":true}")]) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let script = "target t {\n base \(server.baseURL)\n path /a\n}\nlet out = one.json\ncall t >$out\ncall t >\"two words.json\""
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try String(contentsOf: directory.appendingPathComponent("one.json"), encoding: .utf8) == "{\"ok\":true}")
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("two words.json").path))
+        }
     }
 
-    @Test func sampleWithAVariableIsReadWhenTheTargetIsCalled() throws {
+    @Test func sampleWithAVariableIsReadWhenTheTargetIsCalled() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         try "{\"n\":7}".write(to: directory.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
         let script = "target t {\n base http://127.0.0.1:1\n path /a\n sample @$dir/s.json\n}\nlet dir = \(directory.path)\nset output quiet\ncall t\nprint .n"
-        let result = try WSHProcess.run(["--stub", "-c", script])
+        let result = try await WSHProcess.run(["--stub", "-c", script])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "7\n")
     }
 
-    @Test func dashTakesScriptArgumentsToo() throws {
-        #expect(try WSHProcess.run(["-", "x=1"], stdin: "echo $x\n").stdout == "1\n")
+    @Test func dashTakesScriptArgumentsToo() async throws {
+        #expect(try await WSHProcess.run(["-", "x=1"], stdin: "echo $x\n").stdout == "1\n")
     }
 
-    @Test func expectWithoutASubjectPointsAtItsLine() throws {
+    @Test func expectWithoutASubjectPointsAtItsLine() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         let script = directory.appendingPathComponent("ex.wsh")
         try "echo a\n\nexpect == 3\necho b\n\n\n".write(to: script, atomically: true, encoding: .utf8)
-        let result = try WSHProcess.run([script.path])
+        let result = try await WSHProcess.run([script.path])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("\(script.path):3:8: error: missing value"))
     }
@@ -113,7 +113,8 @@ import TestSupport
             // unblock the signals it handles itself.
             #expect(!process.isRunning)
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let errorOutput = errors.fileHandleForReading
+            let stderr = try await offPool { String(decoding: errorOutput.readDataToEndOfFile(), as: UTF8.self) }
             #expect(stderr.isEmpty, "\(stderr)")
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(process.terminationStatus == SIGTERM)
@@ -142,7 +143,7 @@ import TestSupport
             process.standardError = FileHandle.nullDevice
             try output.fileHandleForReading.close()
             try process.run()
-            process.waitUntilExit()
+            try await offPool { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(process.terminationStatus == SIGPIPE)
             #expect(server.hits("/echo") < 200)

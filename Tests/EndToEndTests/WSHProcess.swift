@@ -27,7 +27,16 @@ struct WSHProcess {
         return url
     }
 
-    /// Runs wsh with `arguments`, `stdin` piped in (not a terminal), and an isolated HOME.
+    /// Runs wsh as ``run(_:stdin:environment:directory:)`` does, on a thread of its own: an async test
+    /// must not hold one of the cooperative pool's few threads while the process runs. In an async
+    /// context Swift picks this overload, and a call without `await` does not compile.
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+                    directory: URL? = nil) async throws -> Result {
+        try await offPool { try run(arguments, stdin: stdin, environment: environment, directory: directory) }
+    }
+
+    /// Runs wsh with `arguments`, `stdin` piped in (not a terminal), and an isolated HOME; blocks
+    /// until it exits.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
                     directory: URL? = nil) throws -> Result {
         let process = Process()

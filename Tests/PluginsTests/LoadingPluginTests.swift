@@ -6,25 +6,26 @@ import Testing
 
 /// The spinner: drawn with the target's name and elapsed time at a terminal, erased at the end,
 /// absent when not at a terminal.
-@Suite struct LoadingPluginTests {
+@Suite(.timeLimit(.minutes(1))) struct LoadingPluginTests {
     @Test func atATerminalTheSpinnerDrawsAndIsErasedWhenTheCallEnds() async throws {
         try await withTestServer { server in
-            let recorder = Recorder()
-            let console = Console(isTerminal: true, write: recorder.output)
-            let plugin = LoadingPlugin(console: console, interval: .milliseconds(40))
-            let provider = Provider<Target>(plugins: [plugin])
-            _ = try await provider.request(Target(name: "current", baseURL: server.baseURL, path: "/slow?ms=400"))
-            let writes = recorder.lines
-            let frames = writes.filter { $0.hasPrefix("\r") && $0 != Console.eraseLine }
-            // How many frames fit in 400 ms depends on how busy the machine is; at least one does.
-            #expect(!frames.isEmpty, "\(writes)")
-            #expect(frames.first?.hasPrefix("\r⠋ current ") == true)
+            let screen = SpinnerScreen()
+            let console = Console(isTerminal: true, write: screen.output)
+            let plugin = LoadingPlugin(console: console, interval: .milliseconds(20))
+            // The request goes out once two frames are on the screen.
+            let provider = Provider<Target>(transport: AfterFramesTransport(screen: screen, frames: 2), plugins: [plugin])
+            _ = try await provider.request(Target(name: "current", baseURL: server.baseURL, path: "/status/204"))
+            let writes = screen.lines
+            let frames = writes.filter(SpinnerScreen.isFrame)
+            #expect(frames.count >= 2, "\(writes)")
+            #expect(frames.first?.hasPrefix("\r⠋ current ") == true, "\(writes)")
+            #expect(frames.dropFirst().first?.hasPrefix("\r⠙ current ") == true, "\(writes)")
             #expect(frames.allSatisfy { $0.wholeMatch(of: /\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] current \d+\.\d+s\u{1B}\[K/) != nil })
-            #expect(frames.count < 2 || frames[1].hasPrefix("\r⠙ current "))
+            #expect(writes.filter { $0 == Console.eraseLine }.count == 1)
             #expect(writes.last == Console.eraseLine)
-            let countAfter = recorder.lines.count
+            let countAfter = screen.lines.count
             try await _Concurrency.Task.sleep(for: .milliseconds(150))
-            #expect(recorder.lines.count == countAfter, "nothing is drawn after the erase")
+            #expect(screen.lines.count == countAfter, "nothing is drawn after the erase")
         }
     }
 
@@ -66,19 +67,28 @@ import Testing
 
     @Test func eachAttemptOfARetriedCallIsShown() async throws {
         try await withTestServer { server in
-            let recorder = Recorder()
-            let console = Console(isTerminal: true, write: recorder.output)
-            let provider = Provider<Target>(plugins: [
+            let screen = SpinnerScreen()
+            let console = Console(isTerminal: true, write: screen.output)
+            // Each attempt goes out once its spinner has drawn a frame.
+            let provider = Provider<Target>(transport: AfterFramesTransport(screen: screen), plugins: [
                 RetryPlugin(count: 2, backoff: .milliseconds(100), jitter: 0, report: { console.write(line: $0) }),
                 LoadingPlugin(console: console, interval: .milliseconds(20)),
             ])
             let target = Target(name: "flaky", baseURL: server.baseURL, path: "/flaky/spin?fail=2")
-            _ = try await provider.request(target)
-            let writes = recorder.lines
-            #expect(writes.filter { $0 == Console.eraseLine }.count == 3, "\(writes)")
-            let retries = writes.filter { $0.contains("retry ") }
-            #expect(retries == ["retry 1/2 after 100 ms: 503 Service Unavailable\n", "retry 2/2 after 200 ms: 503 Service Unavailable\n"])
-            #expect(writes.last == Console.eraseLine)
+            let response = try await provider.request(target)
+            #expect(response.status == 200)
+            let writes = screen.lines
+            // Frames of one attempt are one step; every attempt is drawn, then erased before its notice.
+            var steps: [String] = []
+            for write in writes {
+                let step = SpinnerScreen.isFrame(write) ? "frames" : write == Console.eraseLine ? "erase" : write
+                if step != "frames" || steps.last != "frames" { steps.append(step) }
+            }
+            #expect(steps == [
+                "frames", "erase", "retry 1/2 after 100 ms: 503 Service Unavailable\n",
+                "frames", "erase", "retry 2/2 after 200 ms: 503 Service Unavailable\n",
+                "frames", "erase",
+            ], "\(writes)")
         }
     }
 }

@@ -191,11 +191,11 @@ import Testing
                 let response = try await Provider<Target>(transport: transport)
                     .request(Target(name: "echo", baseURL: server.baseURL, path: "/echo"))
                 #expect(response.status == 200)
+                #expect(server.openConnections == 1, "the transport's pool keeps its connection open")
             }
-            // AsyncHTTPClient stops a debug process when a client is deinitialised without a shutdown;
-            // reaching here after the transport went away shows it shut itself down.
-            try await _Concurrency.Task.sleep(for: .milliseconds(100))
-            #expect(server.hits("/echo") == 1)
+            // Shutting the client down closes its pooled connection; a client left running would keep it
+            // for its idle timeout (60 s), far past this wait.
+            #expect(await server.openConnectionsClose(within: .seconds(10)))
         }
     }
 }

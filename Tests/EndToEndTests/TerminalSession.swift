@@ -1,0 +1,27 @@
+import Foundation
+
+/// How a session on a pseudo-terminal went, to check once the test is back on its own task.
+struct TerminalOutcome<Value: Sendable>: Sendable {
+    /// What the steps returned.
+    var value: Value
+    /// What the steps waited for in vain (see ``PseudoTerminal/expect(_:after:)``).
+    var missed: [String]
+    /// wsh's exit status, or `nil` when it had not exited 10 s after the steps.
+    var exitStatus: Int32?
+    /// Everything wsh wrote to the terminal.
+    var screen: String
+}
+
+/// Starts wsh on a new pseudo-terminal, runs `steps` against it and waits for wsh to exit, all on a
+/// thread of its own: the terminal is polled, which must not hold a thread of the cooperative pool.
+func onTerminal<Value: Sendable>(
+    arguments: [String] = ["--norc"], environment: [String: String], directory: URL? = nil,
+    _ steps: @escaping @Sendable (PseudoTerminal) throws -> Value
+) async throws -> TerminalOutcome<Value> {
+    try await offPool {
+        let terminal = try PseudoTerminal(arguments: arguments, environment: environment, directory: directory)
+        let value = try steps(terminal)
+        let status = terminal.waitForExit()
+        return TerminalOutcome(value: value, missed: terminal.missed, exitStatus: status, screen: terminal.screen)
+    }
+}
