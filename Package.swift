@@ -10,6 +10,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "wsh", targets: ["wsh"]),
+        // Moya's and ReactorKit's shapes as libraries: targets, provider and transports; the plugins; the store.
+        .library(name: "Targets", targets: ["Targets"]),
+        .library(name: "Plugins", targets: ["Plugins"]),
+        .library(name: "Reactor", targets: ["Reactor"]),
+        .library(name: "Checks", targets: ["Checks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,7 +43,11 @@ let package = Package(
         .target(name: "Checks", swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",
-            dependencies: ["Targets", "Plugins", "Reactor", "Checks", "CEdit"],
+            dependencies: [
+                "Targets", "Plugins", "Reactor", "Checks", "CEdit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: runOnCaller
         ),
         .executableTarget(

@@ -86,7 +86,7 @@ public struct RetryPlugin: Plugin {
             retries += 1
             report("retry \(retries)/\(limit) after \(delay.shortDescription): \(reason)")
             do {
-                try await _Concurrency.Task.sleep(for: delay)
+                try await Task.sleep(for: delay)
             } catch {
                 throw ProviderError.cancelled(request, targetName: target.name)
             }

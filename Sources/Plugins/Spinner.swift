@@ -12,7 +12,7 @@ final class Spinner: @unchecked Sendable {
     private let clock = ContinuousClock()
     private let lock = NSLock()
     private var activities: [Activity] = []
-    private var drawing: _Concurrency.Task<Void, Never>?
+    private var drawing: Task<Void, Never>?
 
     init(console: Console, interval: Duration) {
         self.console = console
@@ -24,13 +24,13 @@ final class Spinner: @unchecked Sendable {
         lock.withLock {
             activities.append(Activity(name: name, start: clock.now))
             guard drawing == nil else { return }
-            drawing = _Concurrency.Task.detached { [self] in await draw() }
+            drawing = Task.detached { [self] in await draw() }
         }
     }
 
     /// Stops showing `name`; when nothing is left, stops drawing and erases the line before returning.
     func end(_ name: String) async {
-        let finished: _Concurrency.Task<Void, Never>? = lock.withLock {
+        let finished: Task<Void, Never>? = lock.withLock {
             if let index = activities.lastIndex(where: { $0.name == name }) { activities.remove(at: index) }
             guard activities.isEmpty else { return nil }
             defer { drawing = nil }
@@ -53,10 +53,10 @@ final class Spinner: @unchecked Sendable {
 
     private func draw() async {
         var tick = 0
-        while !_Concurrency.Task.isCancelled {
+        while !Task.isCancelled {
             if let text = frame(tick: tick) { console.showStatus(text) }
             tick += 1
-            try? await _Concurrency.Task.sleep(for: interval)
+            try? await Task.sleep(for: interval)
         }
     }
 }

@@ -9,7 +9,7 @@ struct EncodedBody {
 /// Encodes the body a task declares, with its parameters bound.
 enum BodyEncoding {
     /// The body for `task` (its innermost body when composite); `nil` when the task has none.
-    static func encode(_ task: Task, binding: ParameterBinding, targetName: String) throws(ProviderError) -> EncodedBody? {
+    static func encode(_ task: RequestTask, binding: ParameterBinding, targetName: String) throws(ProviderError) -> EncodedBody? {
         switch task.bodyTask {
         case .plain, .query, .composite:
             return nil

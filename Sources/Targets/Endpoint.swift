@@ -7,7 +7,7 @@ import Foundation
 ///   order, encoded as `curl --data-urlencode` does (unreserved characters kept, all else `%XX`).
 ///   Characters that may not appear in a URL at all (a space, non-ASCII) written literally in the base
 ///   or path are percent-encoded too; reserved characters and existing `%XX` escapes stay.
-/// - Body: per ``Task``: JSON object, url-encoded form, multipart form or raw data, with its Content-Type
+/// - Body: per ``RequestTask``: JSON object, url-encoded form, multipart form or raw data, with its Content-Type
 ///   unless a header already sets one.
 /// - Headers: the target's, then the Content-Type of the body, then the call's (a same-named one replaces).
 /// - Timeout: the target's; the provider fills in its session timeout when the target has none.

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import NIOPosix
+import NIOCore
 
 /// Owns one `HTTPClient` and shuts it down when the last transport using it goes away, because
 /// AsyncHTTPClient stops a debug process whose client is deinitialised without a shutdown.
@@ -9,8 +9,8 @@ final class HTTPClientOwner: Sendable {
     /// Requests already parsed, by method and URL.
     let parsedRequests = ParsedRequestCache()
 
-    init(configuration: HTTPClient.Configuration) {
-        client = HTTPClient(eventLoopGroup: SessionEventLoop.shared, configuration: configuration)
+    init(configuration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup) {
+        client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
     }
 
     deinit {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Sends requests over the network with AsyncHTTPClient: one client per transport (use ``shared`` for
 /// the session) on NIO's singleton event loop group, connections kept alive and pooled per host.
@@ -22,9 +23,14 @@ public struct NetworkTransport: Transport {
     public var maxRedirects: Int
     private let owner: HTTPClientOwner
 
-    /// A transport with a client of its own, shut down with ``shutdown()`` or when the last copy goes away.
-    /// Copies share the client; set ``bodyLimit`` on a copy of ``shared`` to change only the limit.
-    public init(bodyLimit: Int = defaultBodyLimit, maxRedirects: Int = 10, connectTimeout: Duration = .seconds(10)) {
+    /// A transport with a client of its own on `eventLoopGroup`, shut down with ``shutdown()`` or when
+    /// the last copy goes away. Copies share the client; set ``bodyLimit`` or ``maxRedirects`` on a
+    /// copy to change only that. A caller that runs on an event loop of its own (the shell does)
+    /// passes that loop, so that a response resumes it without a change of thread.
+    public init(
+        bodyLimit: Int = defaultBodyLimit, maxRedirects: Int = 10, connectTimeout: Duration = .seconds(10),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         var configuration = HTTPClient.Configuration(
             // wsh follows redirects itself (``Redirect``), checking each Location first.
             redirectConfiguration: .disallow,
@@ -36,7 +42,7 @@ public struct NetworkTransport: Transport {
         configuration.tracing.tracer = nil
         self.bodyLimit = bodyLimit
         self.maxRedirects = maxRedirects
-        self.owner = HTTPClientOwner(configuration: configuration)
+        self.owner = HTTPClientOwner(configuration: configuration, eventLoopGroup: eventLoopGroup)
     }
 
     /// Shuts the client down; requests sent after this fail. Do not call it on ``shared``.

@@ -82,6 +82,11 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         if case .connectionClosed = code { true } else { false }
     }
 
+    /// Whether the target had no base URL and the provider none to fall back on.
+    public var isMissingBaseURL: Bool {
+        if case .missingBaseURL = code { true } else { false }
+    }
+
     /// Whether the call was cancelled, as by Ctrl-C cancelling its Swift task.
     public var isCancelled: Bool {
         if case .cancelled = code { true } else { false }
@@ -105,7 +110,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case .missingParameter(let name):
             "missing required parameter '\(name)' for target '\(targetName)'"
         case .missingBaseURL:
-            "target '\(targetName)' has no base URL: declare `base` or use `set base`"
+            "target '\(targetName)' has no base URL"
         case .invalidURL(let url, let reason):
             "invalid URL '\(Redaction().maskedURL(url))' for target '\(targetName)': \(reason)"
         case .invalidJSONArgument(let parameter, let error):

@@ -24,7 +24,7 @@ public struct StubTransport: Transport {
         let start = clock.now
         if let delay, delay > .zero {
             do {
-                try await _Concurrency.Task.sleep(for: delay, clock: clock)
+                try await Task.sleep(for: delay, clock: clock)
             } catch {
                 throw ProviderError.cancelled(request, step: .stub, targetName: target.name)
             }

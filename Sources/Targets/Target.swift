@@ -13,7 +13,7 @@ public struct Target: TargetType, Equatable {
     /// `method`.
     public var method: HTTPMethod
     /// What `query`, `json`, `form`, `body` and `multipart` declare.
-    public var task: Task
+    public var task: RequestTask
     /// `header` fields.
     public var headers: [Header]
     /// `sample` data.
@@ -34,7 +34,7 @@ public struct Target: TargetType, Equatable {
         baseURL: String = "",
         path: String = "",
         method: HTTPMethod = .get,
-        task: Task = .plain,
+        task: RequestTask = .plain,
         headers: [Header] = [],
         sampleData: Data = Data(),
         sampleStatus: Int = 200,

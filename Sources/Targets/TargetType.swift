@@ -11,8 +11,8 @@ public protocol TargetType: Sendable {
     var path: String { get }
     /// The HTTP method; defaults to GET.
     var method: HTTPMethod { get }
-    /// Parameters and body; defaults to ``Task/plain``.
-    var task: Task { get }
+    /// Parameters and body; defaults to ``RequestTask/plain``.
+    var task: RequestTask { get }
     /// Headers sent with every call; defaults to none.
     var headers: [Header] { get }
     /// The body a stub answers with; defaults to empty.
@@ -33,7 +33,7 @@ extension TargetType {
     /// GET.
     public var method: HTTPMethod { .get }
     /// No parameters.
-    public var task: Task { .plain }
+    public var task: RequestTask { .plain }
     /// No headers.
     public var headers: [Header] { [] }
     /// An empty body.

@@ -103,11 +103,11 @@ import TestSupport
             let clock = ContinuousClock()
             let deadline = clock.now + .seconds(10)
             while server.hits("/never") == 0, clock.now < deadline {
-                try await _Concurrency.Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(for: .milliseconds(10))
             }
             process.terminate()
             while process.isRunning, clock.now < deadline {
-                try await _Concurrency.Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(for: .milliseconds(10))
             }
             // The test runner's threads block signals and Process passes that mask on: wsh must
             // unblock the signals it handles itself.

@@ -24,7 +24,7 @@ import Testing
             #expect(writes.filter { $0 == Console.eraseLine }.count == 1)
             #expect(writes.last == Console.eraseLine)
             let countAfter = screen.lines.count
-            try await _Concurrency.Task.sleep(for: .milliseconds(150))
+            try await Task.sleep(for: .milliseconds(150))
             #expect(screen.lines.count == countAfter, "nothing is drawn after the erase")
         }
     }

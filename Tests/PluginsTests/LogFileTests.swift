@@ -31,7 +31,7 @@ import Testing
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
         while contents(path).isEmpty, clock.now < deadline {
-            try await _Concurrency.Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(contents(path) == "soon\n")
         withExtendedLifetime(file) {}

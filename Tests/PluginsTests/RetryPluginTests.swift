@@ -191,8 +191,8 @@ import Testing
         try await withTestServer { server in
             let provider = Provider<Target>(plugins: [retry(backoff: .seconds(10), Recorder())])
             let target = Target(name: "flaky", baseURL: server.baseURL, path: "/flaky/cancel?fail=3")
-            let call = _Concurrency.Task { try await provider.request(target) }
-            try await _Concurrency.Task.sleep(for: .milliseconds(300))
+            let call = Task { try await provider.request(target) }
+            try await Task.sleep(for: .milliseconds(300))
             let (result, elapsed) = await measure {
                 call.cancel()
                 return await call.result

@@ -68,10 +68,10 @@ import Testing
     @Test func cancellingTheTaskCancelsTheRequest() async throws {
         try await withTestServer { server in
             let target = Target(name: "stuck", baseURL: server.baseURL, path: "/never")
-            let call = _Concurrency.Task { () async -> ProviderError? in
+            let call = Task { () async -> ProviderError? in
                 await providerError { _ = try await Provider<Target>().request(target) }
             }
-            try await _Concurrency.Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(200))
             call.cancel()
             let failure = await call.value
             #expect(failure?.isCancelled == true)
@@ -239,31 +239,6 @@ import Testing
             }
             #expect(server.hits("/echo/0") == 2)
             #expect(server.hits("/echo/74") == 2)
-        }
-    }
-}
-
-/// Code isolated to an actor on the session's executor is back on the session's loop after a call,
-/// without a detour through another thread.
-@Suite struct SessionExecutorTests {
-    private actor OnTheLoop {
-        nonisolated var unownedExecutor: UnownedSerialExecutor { SessionEventLoop.executor.asUnownedSerialExecutor() }
-
-        func call(_ target: Target) async throws -> (before: Bool, after: Bool, status: Int) {
-            let before = SessionEventLoop.shared.inEventLoop
-            let response = try await Provider<Target>().request(target)
-            return (before, SessionEventLoop.shared.inEventLoop, response.status)
-        }
-    }
-
-    @Test func aCallResumesOnTheLoop() async throws {
-        try await withTestServer { server in
-            let target = Target(name: "s", baseURL: server.baseURL, path: "/slow?ms=20")
-            let result = try await _Concurrency.Task(executorPreference: SessionEventLoop.executor) {
-                try await OnTheLoop().call(target)
-            }.value
-            #expect(result.before && result.after)
-            #expect(result.status == 200)
         }
     }
 }

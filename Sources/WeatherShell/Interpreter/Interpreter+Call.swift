@@ -41,7 +41,7 @@ extension Interpreter {
             lastResponse = last
             return last
         } catch {
-            if error.isCancelled || _Concurrency.Task.isCancelled { throw CancellationError() }
+            if error.isCancelled || Task.isCancelled { throw CancellationError() }
             if let response = error.response { lastResponse = LastResponse(response) }
             throw error
         }
@@ -54,7 +54,8 @@ extension Interpreter {
         case .immediate: .immediate
         case .delayed(let delay): .delayed(delay)
         }
-        return Provider(plugins: activePlugins(), stubBehavior: stub, sessionTimeout: options.timeout, baseURL: options.base)
+        return Provider(transport: SessionEventLoop.transport, plugins: activePlugins(), stubBehavior: stub,
+                        sessionTimeout: options.timeout, baseURL: options.base)
     }
 
     /// Plugins in effect, in order (see Plugins/Interpreter+Plugins.swift).
@@ -73,7 +74,8 @@ extension Interpreter {
             return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
                            notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])
         }
-        return failure(error.description(masking: redaction), at: statement.target.span)
+        let notes = error.isMissingBaseURL ? ["declare `base` in the target, or give one for all with `set base URL`"] : []
+        return failure(error.description(masking: redaction), at: statement.target.span, notes: notes)
     }
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.

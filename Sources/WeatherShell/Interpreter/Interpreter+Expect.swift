@@ -53,7 +53,7 @@ extension Interpreter {
             throw failure("'\(pattern.shortened())' is not a valid regular expression: \(error.description)", at: span)
         }
         do {
-            return try regex.matches(text, shouldStop: { _Concurrency.Task.isCancelled })
+            return try regex.matches(text, shouldStop: { Task.isCancelled })
         } catch .interrupted {
             throw CancellationError()
         } catch .tooCostly {

@@ -105,7 +105,7 @@ public final class Interpreter {
             } catch {
                 try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: statement.span))
             }
-            if _Concurrency.Task.isCancelled {
+            if Task.isCancelled {
                 reportInterrupted()
                 throw Halt.failure(.interrupted)
             }

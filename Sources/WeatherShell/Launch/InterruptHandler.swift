@@ -7,7 +7,7 @@ import Foundation
 /// A second Ctrl-C while a script is still stopping ends it at once.
 final class InterruptHandler: @unchecked Sendable {
     private let lock = NSLock()
-    private var current: _Concurrency.Task<Void, any Error>?
+    private var current: Task<Void, any Error>?
     private var pending = false
     private let interactive: Bool
     private let source: DispatchSourceSignal
@@ -22,14 +22,14 @@ final class InterruptHandler: @unchecked Sendable {
 
     /// Runs `work` as a task that Ctrl-C cancels.
     func run(_ work: @escaping @ShellActor @Sendable () async throws -> Void) async throws {
-        let task = _Concurrency.Task(executorPreference: SessionEventLoop.executor) { try await work() }
+        let task = Task(executorPreference: SessionEventLoop.executor) { try await work() }
         lock.withLock { current = task; pending = false }
         defer { lock.withLock { current = nil } }
         try await task.value
     }
 
     private func interrupt() {
-        let (task, again) = lock.withLock { () -> (_Concurrency.Task<Void, any Error>?, Bool) in
+        let (task, again) = lock.withLock { () -> (Task<Void, any Error>?, Bool) in
             let again = pending
             pending = true
             return (current, again)

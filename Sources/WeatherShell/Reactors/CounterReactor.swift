@@ -27,7 +27,7 @@ struct CounterReactor: Reactor {
                 return
             }
             emit.yield(.setLoading(true))
-            try await _Concurrency.Task.sleep(for: delay.value)
+            try await Task.sleep(for: delay.value)
             emit.yield(.change(action == .increase ? 1 : -1))
             emit.yield(.setLoading(false))
         }

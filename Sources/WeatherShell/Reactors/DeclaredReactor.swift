@@ -92,14 +92,14 @@ final class DeclaredReactorCommand: ShellReactor {
         let sent = DeclaredReactor.Action(name: actionName, arguments: given)
         do {
             try await store.send(sent)
-        } catch is CancellationError where _Concurrency.Task.isCancelled {
+        } catch is CancellationError where Task.isCancelled {
             // The store drops a cancelled action's mutations, so the clean-up is an action of its
             // own, sent once the interrupted statements have stopped (they share the shell's state).
             let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, interrupted: true)
             let store = store
             let io = interpreter.io
             let mask = interpreter.sharedMask
-            await _Concurrency.Task {
+            await Task {
                 await sent.finished.wait()
                 do {
                     try await store.send(cleanup)

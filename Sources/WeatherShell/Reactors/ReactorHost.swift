@@ -89,8 +89,8 @@ actor EchoingStore<R: Reactor> where R.State: EchoableState {
     func send(_ action: R.Action, cancelsInFlight: Bool = false, onInterrupt cleanup: R.Action) async throws {
         do {
             try await send(action, cancelsInFlight: cancelsInFlight)
-        } catch is CancellationError where _Concurrency.Task.isCancelled {
-            await _Concurrency.Task { try? await self.send(cleanup) }.value
+        } catch is CancellationError where Task.isCancelled {
+            await Task { try? await self.send(cleanup) }.value
             throw CancellationError()
         }
     }

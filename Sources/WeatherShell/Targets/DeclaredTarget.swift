@@ -38,7 +38,7 @@ struct TargetCompiler {
         let declaration = declared.declaration
         var target = Target(name: declared.name)
         var query: [Parameter] = []
-        var body: Task?
+        var body: RequestTask?
         for field in declaration.fields {
             let values = try field.arguments.map { try expand($0) }
             switch field.name {
@@ -115,7 +115,7 @@ struct TargetCompiler {
         return value
     }
 
-    private func rawBody(_ text: String, _ word: Word) throws -> Task {
+    private func rawBody(_ text: String, _ word: Word) throws -> RequestTask {
         // `body @file` names a file; `body "text"` (or "@text" in quotes) is the body itself.
         guard text.hasPrefix("@"), word.parts.first?.quoted == false else {
             return .data(Data(text.utf8), contentType: nil)

@@ -1,10 +1,9 @@
 import Foundation
 
-/// What a target sends besides its URL (Moya's `Task`), carrying parameter declarations;
-/// the arguments of a call are bound to them when the request is made (see ``Endpoint``).
-///
-/// Inside this module the name shadows Swift's `Task`; use `_Concurrency.Task` for that one.
-public indirect enum Task: Sendable, Equatable {
+/// What a target sends besides its URL (Moya's `Task`, renamed so that it does not shadow Swift's
+/// `Task`), carrying parameter declarations; the arguments of a call are bound to them when the
+/// request is made (see ``Endpoint``).
+public indirect enum RequestTask: Sendable, Equatable {
     /// No parameters besides the path's.
     case plain
     /// Parameters in the URL's query string (Moya's `requestParameters` with URL encoding).
@@ -18,7 +17,7 @@ public indirect enum Task: Sendable, Equatable {
     /// A `multipart/form-data` body; `.file` values become file parts.
     case multipart([Parameter])
     /// Query parameters together with a body (Moya's `requestCompositeParameters`).
-    case composite(query: [Parameter], body: Task)
+    case composite(query: [Parameter], body: RequestTask)
 
     /// The parameters that go into the query string, in declaration order.
     var queryParameters: [Parameter] {
@@ -39,7 +38,7 @@ public indirect enum Task: Sendable, Equatable {
     }
 
     /// The task that says how the body is encoded: the innermost body of a composite.
-    var bodyTask: Task {
+    var bodyTask: RequestTask {
         switch self {
         case .composite(_, let body): body.bodyTask
         default: self

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Targets
 
 /// The one event loop a wsh session's HTTP connections live on.
 ///
@@ -12,6 +13,9 @@ public enum SessionEventLoop {
 
     /// The executor of the shell's actor, and the task executor its tasks prefer.
     public static let executor = EventLoopExecutor(shared)
+
+    /// The session's HTTP transport, its connections on this loop.
+    public static let transport = NetworkTransport(eventLoopGroup: shared)
 }
 
 /// Runs Swift jobs on a NIO event loop, as one serial executor (an actor's) that is also a task
