@@ -17,9 +17,10 @@ struct PromptLoop {
         let directory = interpreter.currentFile.directory
         while true {
             interpreter.io.flush()
-            // Reading blocks the loop that would write the logs' held lines when they are due.
+            // The user may read the log while the prompt waits: its held lines go out now.
             LogFile.flushAll()
-            let input = reader.readLine(continuation: !pending.isEmpty)
+            let snapshot = reader.completes ? interpreter.completionSnapshot() : nil
+            let input = await reader.readLine(continuation: !pending.isEmpty, completions: snapshot)
             switch input {
             case .interrupted:
                 pending = ""

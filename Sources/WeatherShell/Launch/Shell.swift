@@ -69,9 +69,9 @@ public enum Shell {
         if interactive {
             if !options.noRC, case .exit(let code) = await runInitFile(interpreter, interrupts) { return code }
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
+            let secrets = interpreter.sharedMask
             let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
-                                                                 complete: { interpreter.completions(for: $0) },
-                                                                 mask: { interpreter.mask(LiteralCredentials.hidden(in: $0)) }) : nil) ?? PlainLineReader()
+                                                                 mask: { secrets.value(LiteralCredentials.hidden(in: $0)) }) : nil) ?? PlainLineReader()
             return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: reader, interrupts: interrupts).run())
         }
         return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: PlainLineReader(), interrupts: interrupts).run())

@@ -77,7 +77,7 @@ enum Completion {
     }
 }
 
-extension Interpreter {
+extension CompletionSnapshot {
     /// Completions of the last word of `before` (the line up to the cursor).
     public func completions(for before: String) -> [String] {
         let word = Completion.currentWord(before)
@@ -88,53 +88,48 @@ extension Interpreter {
             let partial = word[word.index(after: dollar)...]
             let braced = partial.hasPrefix("{")
             let name = braced ? partial.dropFirst() : partial
-            return variables.names.filter { $0.hasPrefix(name) }.map { head + (braced ? "${\($0)}" : "$\($0)") }
+            return variables.filter { $0.hasPrefix(name) }.map { head + (braced ? "${\($0)}" : "$\($0)") }
         }
         switch previous.first {
         case nil:
-            candidates = commandNames()
+            candidates = commands
         case "set" where previous.count == 1:
             candidates = ShellOption.names
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
         case "source" where previous.count == 1:
-            return Completion.paths(word, directory: currentFile.directory)
+            return Completion.paths(word, directory: directory)
         case "help" where previous.count == 1:
             candidates = CommandCatalog.names
         case "unset":
-            candidates = variables.names
+            candidates = variables
         default:
             candidates = argumentCompletions(previous)
         }
         return candidates.filter { $0.hasPrefix(word) }
     }
 
-    /// Command names offered at the start of a statement.
-    func commandNames() -> [String] {
-        Set(CommandCatalog.names + reactorOrder).sorted()
-    }
-
     /// Completions after the first word of other commands.
     func argumentCompletions(_ previous: [String]) -> [String] {
         switch previous[0] {
         case let command where previous.count == 1 && ["call", "show", "forget"].contains(command):
-            return targets.names
+            return targetNames
         case "call":
-            guard let declared = targets[previous[1]], let target = try? compiledTarget(declared) else { return [] }
+            guard let parameters = targetParameters[previous[1]] else { return [] }
             let given = Set(previous.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
-            return target.parameters.map(\.name).filter { !given.contains($0) }.map { $0 + "=" }
+            return parameters.filter { !given.contains($0) }.map { $0 + "=" }
         case "show" where previous.count == 2:
             return ["--curl"]
         case "weather" where previous.count == 2 && previous[1] == "use":
             return WeatherSource.allCases.map(\.rawValue)
         case "state" where previous.count == 1:
-            return Set(reactorOrder + ["counter", "weather"]).sorted()
-        case let name where previous.count == 1 && (reactors[name] != nil || name == "weather" || name == "counter"):
-            return reactors[name]?.actionNames ?? (name == "weather" ? ["current", "forecast", "use"] : ["increase", "decrease"])
+            return Set(reactorActions.keys).union(["counter", "weather"]).sorted()
+        case let name where previous.count == 1 && (reactorActions[name] != nil || name == "weather" || name == "counter"):
+            return reactorActions[name] ?? (name == "weather" ? ["current", "forecast", "use"] : ["increase", "decrease"])
         case "plugin":
             return pluginCompletions(after: Array(previous.dropFirst()))
         case "use" where previous.count == 1:
-            return Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
+            return packs
         default:
             return []
         }

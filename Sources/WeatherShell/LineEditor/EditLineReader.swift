@@ -3,27 +3,29 @@ import Foundation
 
 /// The interactive prompt on libedit: emacs keys, Ctrl-R search, persistent history,
 /// tab completion, and Ctrl-C that clears the line instead of killing the shell.
-@ShellActor
-public final class EditLineReader: LineReader {
+///
+/// libedit is used from one ``ReaderThread`` only, never from the session's event loop: a read
+/// waits for keys there. Completion reads the ``CompletionSnapshot`` handed to that read.
+public final class EditLineReader: LineReader, @unchecked Sendable {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private let historyFile: HistoryFile
+    private let thread = ReaderThread(name: "wsh prompt")
     private var lastEntry: String?
     /// The lines of the statement being read, the last one included: a line continued from the one
     /// before is masked in its context (`plugin auth \` then `bearer TOKEN`).
     private var statementLines: [String] = []
-    /// Given the text before the cursor, the completions of its last word.
-    let complete: (String) -> [String]
+    /// The session as completion sees it during the current read.
+    private var snapshot = CompletionSnapshot()
     /// Hides secrets in the statement read so far (its lines joined by newlines) before its last
-    /// line is written to the history file.
-    let mask: (String) -> String
+    /// line is written to the history file; called on the reader's thread.
+    let mask: @Sendable (String) -> String
 
-    public init?(historyPath: String, complete: @escaping (String) -> [String], mask: @escaping (String) -> String) {
+    public init?(historyPath: String, mask: @escaping @Sendable (String) -> String) {
         guard let editLine = wsh_el_init("wsh"), let history = history_init() else { return nil }
         self.editLine = editLine
         self.history = history
         self.historyFile = HistoryFile(path: historyPath) { ShellIO.writeAll(STDERR_FILENO, Array($0.utf8)) }
-        self.complete = complete
         self.mask = mask
         EditLineCallbacks.reader = self
         wsh_history_setsize(history, Int32(HistoryFile.limit))
@@ -44,12 +46,20 @@ public final class EditLineReader: LineReader {
         }
     }
 
-    isolated deinit {
+    deinit {
         el_end(editLine)
         history_end(history)
     }
 
-    public func readLine(continuation: Bool) -> LineInput {
+    public var completes: Bool { true }
+
+    public func readLine(continuation: Bool, completions: CompletionSnapshot?) async -> LineInput {
+        await thread.run { self.read(continuation: continuation, completions: completions) }
+    }
+
+    /// On the reader's thread.
+    private func read(continuation: Bool, completions: CompletionSnapshot?) -> LineInput {
+        if let completions { snapshot = completions }
         EditLineCallbacks.continuation = continuation
         EditLineCallbacks.interrupted = false
         var count: Int32 = 0
@@ -84,7 +94,7 @@ public final class EditLineReader: LineReader {
         let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
                                                           count: max(0, cursor - buffer)), as: UTF8.self)
         let word = Completion.currentWord(before)
-        let candidates = complete(before)
+        let candidates = snapshot.completions(for: before)
         guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
         let common = Completion.commonPrefix(candidates)
         if candidates.count == 1 {
@@ -102,7 +112,7 @@ public final class EditLineReader: LineReader {
 }
 
 /// C callbacks cannot capture context: they reach the one reader through here. libedit calls
-/// them on the main thread from inside `el_gets`.
+/// them on the reader's thread from inside `el_gets`.
 private enum EditLineCallbacks {
     nonisolated(unsafe) static var reader: EditLineReader?
     nonisolated(unsafe) static var continuation = false
@@ -115,7 +125,7 @@ private enum EditLineCallbacks {
     }
 
     static let complete: wsh_el_function = { _, _ in
-        ShellActor.assumeIsolated { reader?.completeAtCursor() ?? UInt8(CC_ERROR) }
+        reader?.completeAtCursor() ?? UInt8(CC_ERROR)
     }
 
     static let interrupt: wsh_el_function = { _, _ in

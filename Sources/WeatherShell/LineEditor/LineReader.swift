@@ -1,5 +1,5 @@
 /// What reading one line gave.
-public enum LineInput: Equatable {
+public enum LineInput: Equatable, Sendable {
     case line(String)
     /// Ctrl-C at the prompt: drop what was typed and show a fresh prompt.
     case interrupted
@@ -7,20 +7,27 @@ public enum LineInput: Equatable {
     case endOfInput
 }
 
-/// A source of lines: libedit at a terminal, plain reads otherwise.
-@ShellActor
-public protocol LineReader: AnyObject {
+/// A source of lines: libedit at a terminal, plain reads otherwise. Reads happen on a
+/// ``ReaderThread``, off the session's event loop.
+public protocol LineReader: Sendable {
+    /// Whether Tab completion is offered: the prompt then hands a fresh snapshot to each read.
+    var completes: Bool { get }
     /// Reads one line; `continuation` is true inside an open `{` block.
-    func readLine(continuation: Bool) -> LineInput
+    func readLine(continuation: Bool, completions: CompletionSnapshot?) async -> LineInput
 }
 
 /// Reads stdin without libedit and without a prompt, so that only the program's own output reaches stdout.
-@ShellActor
 public final class PlainLineReader: LineReader {
+    private let thread = ReaderThread(name: "wsh stdin")
+
     public init() {}
 
-    public func readLine(continuation: Bool) -> LineInput {
-        guard let line = Swift.readLine(strippingNewline: true) else { return .endOfInput }
-        return .line(line)
+    public var completes: Bool { false }
+
+    public func readLine(continuation: Bool, completions: CompletionSnapshot?) async -> LineInput {
+        await thread.run {
+            guard let line = Swift.readLine(strippingNewline: true) else { return .endOfInput }
+            return .line(line)
+        }
     }
 }

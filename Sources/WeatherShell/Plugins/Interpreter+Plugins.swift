@@ -93,31 +93,4 @@ extension Interpreter {
         builtPlugins = plugins
         return plugins
     }
-
-    /// Completions after `plugin`: names and `order`, then `on`/`off` and the plugin's settings,
-    /// then a few example values after a setting that takes one.
-    func pluginCompletions(after words: [String]) -> [String] {
-        guard let first = words.first else { return PluginName.names + ["order"] }
-        if first == "order" { return PluginName.names.filter { !words.contains($0) } }
-        guard let name = PluginName(rawValue: first) else { return [] }
-        let keywords = PluginSettingWords.keywords(name)
-        if let last = words.last, words.count > 1 {
-            switch (name, last) {
-            case (.logger, "body"): return ["1024", "4096", "all"]
-            case (.logger, "file"): return ["wsh.log"]
-            case (.retry, "count"): return ["1", "2", "3", "5"]
-            case (.retry, "backoff"): return ["100ms", "200ms", "500ms", "1s"]
-            case (.retry, "max"): return ["2s", "5s", "10s", "30s"]
-            case (.retry, "jitter"): return ["0", "20%", "50%"]
-            case (.auth, "host"):
-                let base = options.base.flatMap { URL(string: $0)?.host }
-                let declared = targets.all.compactMap { (try? compiledTarget($0)).flatMap { URL(string: $0.baseURL)?.host } }
-                return Array(Set([base].compactMap { $0 } + declared)).sorted()
-            case (.auth, "bearer"), (.auth, "basic"), (.auth, "header"): return []
-            case (_, "off"): return []
-            default: break
-            }
-        }
-        return words.count == 1 ? ["on", "off"] + keywords : keywords
-    }
 }

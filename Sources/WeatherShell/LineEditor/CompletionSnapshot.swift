@@ -1,0 +1,71 @@
+import Foundation
+import Targets
+
+/// What Tab completion knows of the session, taken before each prompt: libedit runs on a thread
+/// of its own (the session's loop never waits for a key) and reads this copy, never the
+/// interpreter's live state.
+public struct CompletionSnapshot: Sendable {
+    var variables: [String] = []
+    var commands: [String] = []
+    var targetNames: [String] = []
+    /// Each target's parameter names, in declaration order.
+    var targetParameters: [String: [String]] = [:]
+    /// Each declared or used reactor's actions.
+    var reactorActions: [String: [String]] = [:]
+    /// Hosts `plugin auth ... host` may name: `set base`'s and the declared targets'.
+    var hosts: [String] = []
+    var packs: [String] = []
+    /// Where relative paths after `source` start.
+    var directory = FileManager.default.currentDirectoryPath
+
+    /// Completions after `plugin`: names and `order`, then `on`/`off` and the plugin's settings,
+    /// then a few example values after a setting that takes one.
+    func pluginCompletions(after words: [String]) -> [String] {
+        guard let first = words.first else { return PluginName.names + ["order"] }
+        if first == "order" { return PluginName.names.filter { !words.contains($0) } }
+        guard let name = PluginName(rawValue: first) else { return [] }
+        let keywords = PluginSettingWords.keywords(name)
+        if let last = words.last, words.count > 1 {
+            switch (name, last) {
+            case (.logger, "body"): return ["1024", "4096", "all"]
+            case (.logger, "file"): return ["wsh.log"]
+            case (.retry, "count"): return ["1", "2", "3", "5"]
+            case (.retry, "backoff"): return ["100ms", "200ms", "500ms", "1s"]
+            case (.retry, "max"): return ["2s", "5s", "10s", "30s"]
+            case (.retry, "jitter"): return ["0", "20%", "50%"]
+            case (.auth, "host"):
+                return hosts
+            case (.auth, "bearer"), (.auth, "basic"), (.auth, "header"): return []
+            case (_, "off"): return []
+            default: break
+            }
+        }
+        return words.count == 1 ? ["on", "off"] + keywords : keywords
+    }
+}
+
+extension Interpreter {
+    /// The session as completion sees it now.
+    public func completionSnapshot() -> CompletionSnapshot {
+        var snapshot = CompletionSnapshot()
+        snapshot.variables = variables.names
+        snapshot.commands = Set(CommandCatalog.names + reactorOrder).sorted()
+        snapshot.targetNames = targets.names
+        var hosts = Set(options.base.flatMap { URL(string: $0)?.host }.map { [$0] } ?? [])
+        for declared in targets.all {
+            guard let target = try? compiledTarget(declared) else { continue }
+            snapshot.targetParameters[declared.name] = target.parameters.map(\.name)
+            if let host = URL(string: target.baseURL)?.host { hosts.insert(host) }
+        }
+        snapshot.hosts = hosts.sorted()
+        for (name, reactor) in reactors { snapshot.reactorActions[name] = reactor.actionNames }
+        snapshot.packs = Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
+        snapshot.directory = currentFile.directory
+        return snapshot
+    }
+
+    /// Completions of the last word of `before`, from a fresh snapshot.
+    public func completions(for before: String) -> [String] {
+        completionSnapshot().completions(for: before)
+    }
+}
