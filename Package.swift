@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Plugins", targets: ["Plugins"]),
         .library(name: "Reactor", targets: ["Reactor"]),
         .library(name: "Checks", targets: ["Checks"]),
+        // The loopback HTTP server wsh's tests use, for packages that test code built on these libraries.
+        .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
