@@ -8,14 +8,6 @@ extension Duration {
     }
 }
 
-/// Sizes as people read them: `412 B`, `3.1 KB`, `2.0 MB`, in log lines and the shell's status line.
-public enum ByteText {
-    public static func text(_ count: Int) -> String {
-        if count < 1024 { return String(count) + " B" }
-        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
-        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
-    }
-}
 
 /// The host and port of a URL as written, without parsing it into Foundation's URL (which refuses
 /// some URLs the transport accepts).

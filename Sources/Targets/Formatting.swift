@@ -1,3 +1,5 @@
+import Foundation
+
 extension Duration {
     /// The duration in milliseconds, with fractions.
     public var milliseconds: Double {
@@ -48,9 +50,11 @@ extension Duration {
     }
 }
 
-/// A byte count for people: `512 bytes`, `64 KB`, `50 MB` (units of 1024).
-func byteCountText(_ count: Int) -> String {
-    if count >= 1 << 20, count % (1 << 20) == 0 { return "\(count >> 20) MB" }
-    if count >= 1 << 10, count % (1 << 10) == 0 { return "\(count >> 10) KB" }
-    return count == 1 ? "1 byte" : "\(count) bytes"
+/// Sizes as people read them: `412 B`, `3.1 KB`, `2.0 MB`, in log lines and the shell's status line.
+public enum ByteText {
+    public static func text(_ count: Int) -> String {
+        if count < 1024 { return String(count) + " B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+    }
 }

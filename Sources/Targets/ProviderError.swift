@@ -124,7 +124,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case .cancelled(let request):
             "\(request) was cancelled"
         case .bodyTooLarge(let request, let limit):
-            "response to \(request) is larger than the limit of \(byteCountText(limit))"
+            "response to \(request) is larger than the limit of \(ByteText.text(limit))"
         case .connectionClosed(let request):
             "the server closed the connection before the response to \(request) was complete"
         case .tooManyRedirects(let request):

@@ -87,7 +87,7 @@ import Testing
             let large = Target(name: "large", baseURL: server.baseURL, path: "/large?bytes=100000")
             let failure = try #require(await providerError { _ = try await provider.request(large) })
             #expect(failure.step == .transport)
-            #expect(failure.description == "response to GET \(server.baseURL)/large?bytes=100000 is larger than the limit of 1 KB")
+            #expect(failure.description == "response to GET \(server.baseURL)/large?bytes=100000 is larger than the limit of 1.0 KB")
 
             let fits = Target(name: "fits", baseURL: server.baseURL, path: "/large?bytes=1000")
             let response = try await provider.request(fits)
