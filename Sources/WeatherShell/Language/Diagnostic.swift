@@ -51,16 +51,16 @@ public struct Diagnostic: Error, Sendable {
         let spanEnd = min(max(span.end, spanStart), range.upperBound)
         let startColumn = file.characterCount(from: range.lowerBound, to: spanStart)
         let width = max(1, file.characterCount(from: spanStart, to: spanEnd))
-        var chars = Array(file.text(range).unicodeScalars.map { Self.printable($0) })
-        var caretColumn = startColumn
+        // Only the window is made printable: a 500 KB one-line input must not cost a string per character.
+        let lineLength = file.characterCount(from: range.lowerBound, to: range.upperBound)
         let window = 100
-        if chars.count > window {
-            let from = max(0, min(startColumn - 20, chars.count - window))
-            chars = Array(chars[from..<min(chars.count, from + window)])
-            caretColumn -= from
-        }
-        let lineText = mask(chars.joined())
-        let caretWidth = max(1, min(width, max(1, chars.count - caretColumn)))
+        let from = lineLength > window ? max(0, min(startColumn - 20, lineLength - window)) : 0
+        let shown = file.text(range).unicodeScalars.dropFirst(from).prefix(window)
+        var lineText = ""
+        for scalar in shown { lineText += Self.printable(scalar) }
+        let caretColumn = startColumn - from
+        lineText = mask(lineText)
+        let caretWidth = max(1, min(width, max(1, shown.count - caretColumn)))
         let caret = String(repeating: " ", count: max(0, caretColumn)) + "^" + String(repeating: "~", count: caretWidth - 1)
         return "   \(lineText)\n   \(caret)\n"
     }
