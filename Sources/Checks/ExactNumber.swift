@@ -34,8 +34,9 @@ public struct ExactNumber: Comparable, Sendable, CustomStringConvertible {
             }
             guard let first = bytes.first, Self.isDigit(first) else { return nil }
             while let byte = bytes.first, Self.isDigit(byte) {
-                // Saturates: an exponent past a billion is as good as infinite for comparing.
-                exponent = min(exponent * 10 + Int(byte - 48), 1_000_000_000)
+                exponent = exponent * 10 + Int(byte - 48)
+                // Past a billion two different exponents could not be told apart: not a number here.
+                guard exponent <= 1_000_000_000 else { return nil }
                 bytes = bytes.dropFirst()
             }
             if exponentNegative { exponent = -exponent }

@@ -6,9 +6,9 @@
 /// caller's `shouldStop` says so (checked every few thousand steps), and with
 /// ``RegexMatchFailure/tooCostly`` past ``stepBudget`` steps.
 public struct LinearRegex: Sendable {
-    /// Steps (threads times input positions) a match may take: about a second of work in a
-    /// release build.
-    public static let stepBudget = 100_000_000
+    /// Steps (instructions visited, empty moves included) a match may take: a few seconds of work
+    /// in a release build.
+    public static let stepBudget = RegexBudget.steps
 
     let program: RegexProgram
     let ignoresCase: Bool
@@ -51,7 +51,9 @@ public enum RegexMatchFailure: Error, Sendable, Equatable {
 
 /// A match: the matched text and each group's text (nil for a group that did not take part).
 public struct RegexMatch: Sendable, Equatable {
+    /// The text the whole pattern matched.
     public let text: String
+    /// Each capturing group's text, in order of their opening parentheses.
     public let groups: [String?]
 
     init(input: [Unicode.Scalar], slots: [Int]) {
@@ -65,4 +67,11 @@ public struct RegexMatch: Sendable, Equatable {
         text = piece(0) ?? ""
         groups = (1..<(slots.count / 2)).map(piece)
     }
+}
+
+/// How much work one match may do, and how often it asks whether to stop.
+enum RegexBudget {
+    static let steps = 200_000_000
+    /// Steps between two calls of `shouldStop`: well under a millisecond of work.
+    static let checkInterval = 16_384
 }

@@ -15,6 +15,8 @@ struct PikeMachine {
     private var visitedAt: [Int]
     /// The work list of ``add(_:at:to:)``, kept between calls so that adding a thread allocates nothing.
     private var stack: [Thread] = []
+    /// Instructions visited so far, empty moves included: what the step budget counts.
+    private var steps = 0
 
     init(program: RegexProgram, input: [Unicode.Scalar], ignoresCase: Bool) {
         self.program = program.instructions
@@ -29,14 +31,17 @@ struct PikeMachine {
         var current: [Thread] = []
         var next: [Thread] = []
         var matched: [Int]?
-        var steps = 0
+        var nextCheck = 0
         add(Thread(pc: 0, slots: Array(repeating: -1, count: slotCount)), at: 0, to: &current)
         var position = 0
         while true {
             if current.isEmpty, matched != nil { break }
             steps += current.count + 1
             if steps > budget { throw .tooCostly }
-            if position & 0xFFF == 0, shouldStop() { throw .interrupted }
+            if steps >= nextCheck {
+                if shouldStop() { throw .interrupted }
+                nextCheck = steps + RegexBudget.checkInterval
+            }
             let scalar: Unicode.Scalar? = position < input.count ? input[position] : nil
             for thread in current {
                 switch program[thread.pc] {
@@ -76,6 +81,7 @@ struct PikeMachine {
         stack.removeAll(keepingCapacity: true)
         stack.append(thread)
         while var thread = stack.popLast() {
+            steps += 1
             guard visitedAt[thread.pc] != position else { continue }
             visitedAt[thread.pc] = position
             switch program[thread.pc] {

@@ -213,6 +213,7 @@ struct RegexParser {
         case "u", "x":
             let digits = next == "x" ? 2 : 4
             guard position + digits <= scalars.count,
+                  scalars[position..<(position + digits)].allSatisfy({ $0.properties.isASCIIHexDigit }),
                   let value = UInt32(String(String.UnicodeScalarView(scalars[position..<(position + digits)])), radix: 16),
                   let scalar = Unicode.Scalar(value) else {
                 throw error("\\\(next) takes \(digits) hex digits", at: position - 2)

@@ -53,9 +53,12 @@ enum ScalarCase {
 
 /// Why a pattern was refused, in the user's terms, with the scalar offset where it went wrong.
 public struct RegexError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, as a sentence fragment: `missing ')'`.
     public let message: String
+    /// The character offset in the pattern where it went wrong, when one can be said.
     public let offset: Int?
 
+    /// The message with its place in the pattern.
     public var description: String {
         offset.map { "\(message) (at character \($0 + 1) of the pattern)" } ?? message
     }

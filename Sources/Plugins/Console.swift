@@ -94,6 +94,12 @@ private func writeFully(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer
         let written = write(fileDescriptor, UnsafeRawBufferPointer(rebasing: rest).baseAddress, rest.count)
         if written < 0 {
             if errno == EINTR { continue }
+            // A descriptor a parent left non-blocking: wait until it takes more, as a blocking one would.
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                var ready = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
             return errno
         }
         rest = rest.dropFirst(written)

@@ -115,35 +115,43 @@ private final class LogSink: @unchecked Sendable {
     }
 
     func append(_ text: String) {
-        lock.withLock {
+        let failure: Int32 = lock.withLock {
             pending.append(contentsOf: text.utf8)
             pending.append(UInt8(ascii: "\n"))
             if !holdsLines || pending.count >= LogFile.blockSize {
-                writePending()
+                return writePending()
             } else if !flushScheduled {
                 flushScheduled = true
                 // Not on the session's loop: a long statement or a blocked stdout would hold it.
                 DispatchQueue.global().asyncAfter(deadline: .now() + LogFile.flushDelay) { [weak self] in self?.flush() }
             }
+            return 0
         }
+        reportFailure(failure)
     }
 
     func flush() {
-        lock.withLock {
+        let failure: Int32 = lock.withLock {
             flushScheduled = false
-            writePending()
+            return writePending()
         }
+        reportFailure(failure)
     }
 
-    /// Called with the lock held, so blocks from different threads never interleave.
-    private func writePending() {
-        guard !pending.isEmpty else { return }
+    /// Called with the lock held, so blocks from different threads never interleave. Returns the
+    /// `errno` of the first failure (0 otherwise), reported by the caller once the lock is released.
+    private func writePending() -> Int32 {
+        guard !pending.isEmpty else { return 0 }
         let failure = failed ? 0 : pending.withUnsafeBytes { Console.writeAll(fd, $0) }
         pending.removeAll(keepingCapacity: true)
-        if failure != 0 {
-            failed = true
-            let report = Self.registry.withLock { Self.failureReport }
-            report?("cannot write log file '\(path)': \(String(cString: strerror(failure)).lowercased())")
-        }
+        if failure != 0 { failed = true }
+        return failure
+    }
+
+    /// Says once, outside every lock, that the file could not be written.
+    private func reportFailure(_ failure: Int32) {
+        guard failure != 0 else { return }
+        let report = Self.registry.withLock { Self.failureReport }
+        report?("cannot write log file '\(path)': \(String(cString: strerror(failure)).lowercased())")
     }
 }

@@ -12,7 +12,7 @@ public enum RetryAfter {
         }
         guard let date = httpDate(text) else { return nil }
         let seconds = max(0, date.timeIntervalSince(now))
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        return .milliseconds(double: seconds * 1000)
     }
 
     /// The date in one of the three HTTP-date forms, or `nil`.

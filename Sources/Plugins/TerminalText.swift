@@ -7,9 +7,11 @@ public enum TerminalText {
     public static func escaped(_ text: String) -> String {
         guard needsEscaping(text) else { return text }
         var result = String.UnicodeScalarView()
-        let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            let isLineEnd = scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
+        var scalars = text.unicodeScalars.makeIterator()
+        var next = scalars.next()
+        while let scalar = next {
+            next = scalars.next()
+            let isLineEnd = scalar == "\r" && next == "\n"
             if isControl(scalar), !isLineEnd {
                 let hex = String(scalar.value, radix: 16)
                 result.append(contentsOf: "\\x\(hex.count == 1 ? "0" : "")\(hex)".unicodeScalars)

@@ -52,6 +52,7 @@ extension Duration {
 
 /// Sizes as people read them: `412 B`, `3.1 KB`, `2.0 MB`, in log lines and the shell's status line.
 public enum ByteText {
+    /// `count` bytes in B, KB or MB (units of 1024), one decimal above a kilobyte.
     public static func text(_ count: Int) -> String {
         if count < 1024 { return String(count) + " B" }
         if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }

@@ -58,6 +58,10 @@ public struct NetworkTransport: Transport {
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
+        // Checked here too, for callers of this public API: the client traps on a port past 65535.
+        if let problem = URLPort.problem(in: request.url) {
+            throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
+        }
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         var current = request
         var redirects: [String] = []
@@ -69,7 +73,8 @@ public struct NetworkTransport: Transport {
                 throw TransportFailure.providerError(for: error, request: current, targetName: target.name, bodyLimit: bodyLimit)
             }
             let status = Int(head.status.code)
-            guard Redirect.isRedirect(status), maxRedirects > 0, let location = head.headers.first(name: "Location") else {
+            guard Redirect.isRedirect(status), maxRedirects > 0, let location = head.headers.first(name: "Location"),
+                  !location.isEmpty else {
                 return Response(
                     status: status, reason: head.status.reasonPhrase,
                     headers: head.headers.map { Header(name: $0.name, value: $0.value) },

@@ -12,8 +12,8 @@ enum Redirect {
     /// The request to send after `request` was answered `status` with `location`.
     /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET; the body goes
     ///   with the method change. 307 and 308 keep method and body.
-    /// - On a hop to another origin (scheme, host or port), Authorization, Cookie and
-    ///   Proxy-Authorization are dropped.
+    /// - On a hop to another origin (scheme, host or port), Authorization, Cookie,
+    ///   Proxy-Authorization and every header named like a credential are dropped.
     /// Throws ``ProviderError`` `.invalidURL` for a `Location` that is not an http(s) URL with a usable port.
     static func nextRequest(
         after request: Request, status: Int, location: String, targetName: String
@@ -38,7 +38,12 @@ enum Redirect {
             next.headers.removeAll { ["content-type", "content-length", "content-encoding"].contains($0.name.lowercased()) }
         }
         if origin(of: request.url) != origin(of: url) {
-            next.headers.removeAll { ["authorization", "cookie", "proxy-authorization"].contains($0.name.lowercased()) }
+            // Credentials are for the origin they were given to: the standard three, and any header
+            // named like one (an auth plugin's `X-API-Key`, an `X-Auth-Token`).
+            let redaction = Redaction()
+            next.headers.removeAll { header in
+                Redaction.sensitiveHeaderNames.contains(header.name.lowercased()) || redaction.isSensitiveKey(header.name)
+            }
         }
         return next
     }

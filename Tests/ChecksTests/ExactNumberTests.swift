@@ -16,13 +16,13 @@ import Testing
         #expect(try number(left) == number(right))
     }
 
-    @Test(arguments: [("-2", "-1"), ("-1", "0"), ("0", "0.001"), ("-10", "-9.99"), ("9.99", "10"), ("1e-1000000", "1"), ("1", "1e999999999999")])
+    @Test(arguments: [("-2", "-1"), ("-1", "0"), ("0", "0.001"), ("-10", "-9.99"), ("9.99", "10"), ("1e-1000000", "1"), ("1", "1e999999999")])
     func ordersSignsAndMagnitudes(smaller: String, larger: String) throws {
         #expect(try number(smaller) < number(larger))
         #expect(try !(number(larger) < number(smaller)))
     }
 
-    @Test(arguments: ["", "-", ".", "abc", "1,5", "inf", "NaN", "0x1F", "1e", "1e+", "--1", "1.2.3", " 1"])
+    @Test(arguments: ["", "-", ".", "abc", "1,5", "inf", "NaN", "0x1F", "1e", "1e+", "--1", "1.2.3", " 1", "1e1000000001"])
     func refusesWhatIsNotADecimal(text: String) {
         #expect(ExactNumber(text) == nil)
     }

@@ -54,6 +54,13 @@ import Testing
 }
 
 @Suite struct LinearRegexBudgetTests {
+    @Test func emptyMovesCountTowardTheBudget() throws {
+        // 98,000 saves and almost no consuming instructions: the work is all in empty moves.
+        let regex = try LinearRegex("(?:(){1000}){49}x")
+        let text = String(repeating: "a", count: 2_000)
+        #expect(throws: RegexMatchFailure.tooCostly) { try regex.matches(text, budget: 10_000_000) }
+    }
+
     @Test func stopsPastItsStepBudget() throws {
         let text = String(repeating: "a", count: 10_000)
         #expect(throws: RegexMatchFailure.tooCostly) { try LinearRegex("a*a*a*a*b").matches(text, budget: 20_000) }

@@ -97,4 +97,33 @@ import TestSupport
             #expect(running.stdout.hasSuffix("q | busy=false\n"), "\(running.stdout)")
         }
     }
+
+    @Test func aSecondCtrlCStopsACatchThatHangsToo() async throws {
+        try await withLoopbackServer { server in
+            let port = server.port
+            let screen = try await offPool {
+                let terminal = try PseudoTerminal(environment: ["HOME": try WSHProcess.temporaryDirectory().path])
+                guard terminal.waitFor("wsh> ") else { return "no prompt" }
+                terminal.type("target slow { base http://127.0.0.1:\(port); path /never }\r")
+                terminal.type("reactor q { state busy = false; action go { emit busy = true; call slow } catch { call slow } }\r")
+                var mark = terminal.mark
+                terminal.type("q go\r")
+                guard terminal.waitFor("busy=true", after: mark) else { return terminal.screen }
+                terminal.interrupt()
+                // Once the catch's own call has reached the server and hangs, a second Ctrl-C must end it.
+                let deadline = Date().addingTimeInterval(10)
+                while server.hits("/never") < 2, Date() < deadline { usleep(10_000) }
+                mark = terminal.mark
+                terminal.interrupt()
+                guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
+                mark = terminal.mark
+                terminal.type("echo back\r")
+                _ = terminal.waitFor("back\r\nwsh> ", after: mark)
+                terminal.type("exit\r")
+                _ = terminal.waitForExit()
+                return terminal.screen
+            }
+            #expect(screen.contains("back\r\nwsh> "), "\(screen)")
+        }
+    }
 }

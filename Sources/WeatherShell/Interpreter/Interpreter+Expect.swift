@@ -50,7 +50,7 @@ extension Interpreter {
         do {
             regex = try LinearRegex(pattern)
         } catch {
-            throw failure("'\(pattern.shortened())' is not a valid regular expression: \(error.description)", at: span)
+            throw failure("'\(mask(pattern).shortened())' is not a valid regular expression: \(error.description)", at: span)
         }
         do {
             return try regex.matches(text, shouldStop: { Task.isCancelled })
@@ -58,7 +58,7 @@ extension Interpreter {
             throw CancellationError()
         } catch .tooCostly {
             throw failure("regular expression too costly for a text of \(text.unicodeScalars.count) characters", at: span,
-                          notes: ["a match may take at most \(LinearRegex.stepBudget) steps (pattern size × text length)"])
+                          notes: ["a match may visit at most \(LinearRegex.stepBudget) instructions of the pattern's program"])
         }
     }
 

@@ -33,6 +33,8 @@ public final class Interpreter {
     public private(set) var firstFailure: FailureKind?
     /// Declared targets.
     var targets = TargetRegistry()
+    /// What completion derives from the targets, kept until they change.
+    var completionTargets: CompletionTargetView?
     /// The answer of the last call, for queries and `expect`.
     var lastResponse: LastResponse?
     /// Reactors by command name, and the order they were first used or declared.

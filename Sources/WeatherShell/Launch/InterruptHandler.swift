@@ -16,7 +16,10 @@ final class InterruptHandler: @unchecked Sendable {
         self.interactive = interactive
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in self?.interrupt() }
+        // Signals that arrive before the handler runs are counted, not queued: each is a Ctrl-C.
+        source.setEventHandler { [weak self, source] in
+            for _ in 0..<max(1, source.data) { self?.interrupt() }
+        }
         source.resume()
     }
 
@@ -24,6 +27,7 @@ final class InterruptHandler: @unchecked Sendable {
     func run(_ work: @escaping @ShellActor @Sendable () async throws -> Void) async throws {
         let task = Task(executorPreference: SessionEventLoop.executor) { try await work() }
         lock.withLock { current = task; pending = false }
+        InterruptCleanup.reset()
         defer { lock.withLock { current = nil } }
         try await task.value
     }
@@ -36,6 +40,8 @@ final class InterruptHandler: @unchecked Sendable {
         }
         if let task, !(again && !interactive) {
             task.cancel()
+            // A second Ctrl-C at the prompt also stops the clean-up the first one started.
+            if again { InterruptCleanup.cancelAll() }
         } else if !interactive {
             ShellIO.writeAll(STDERR_FILENO, Array("wsh: interrupted\n".utf8))
             exit(FailureKind.interrupted.exitCode)

@@ -32,6 +32,7 @@ public final class EventLoopExecutor: SerialExecutor, TaskExecutor {
         self.eventLoop = eventLoop
     }
 
+    /// Runs `job` on the loop, isolated to this executor and with it as the task executor.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         eventLoop.execute {

@@ -51,21 +51,41 @@ extension Interpreter {
         snapshot.variables = variables.names
         snapshot.commands = Set(CommandCatalog.names + reactorOrder).sorted()
         snapshot.targetNames = targets.names
-        var hosts = Set(options.base.flatMap { URL(string: $0)?.host }.map { [$0] } ?? [])
-        for declared in targets.all {
-            guard let target = try? compiledTarget(declared) else { continue }
-            snapshot.targetParameters[declared.name] = target.parameters.map(\.name)
-            if let host = URL(string: target.baseURL)?.host { hosts.insert(host) }
-        }
-        snapshot.hosts = hosts.sorted()
+        let view = targetView()
+        snapshot.targetParameters = view.parameters
+        let base = options.base.flatMap { URL(string: $0)?.host }
+        snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
         for (name, reactor) in reactors { snapshot.reactorActions[name] = reactor.actionNames }
         snapshot.packs = Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
         snapshot.directory = currentFile.directory
         return snapshot
     }
 
+    /// Each target's parameter names and base host, made again only after the targets change:
+    /// a prompt with thousands of targets must not compile them all before every line.
+    private func targetView() -> CompletionTargetView {
+        if let cached = completionTargets, cached.generation == targets.generation { return cached }
+        var view = CompletionTargetView(generation: targets.generation)
+        var hosts: Set<String> = []
+        for declared in targets.all {
+            guard let target = try? compiledTarget(declared) else { continue }
+            view.parameters[declared.name] = target.parameters.map(\.name)
+            if let host = URL(string: target.baseURL)?.host { hosts.insert(host) }
+        }
+        view.hosts = Array(hosts)
+        completionTargets = view
+        return view
+    }
+
     /// Completions of the last word of `before`, from a fresh snapshot.
     public func completions(for before: String) -> [String] {
         completionSnapshot().completions(for: before)
     }
+}
+
+/// What completion derives from the targets, with the registry generation it was made at.
+struct CompletionTargetView {
+    var generation: Int
+    var parameters: [String: [String]] = [:]
+    var hosts: [String] = []
 }

@@ -10,7 +10,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private let historyFile: HistoryFile
-    private let thread = ReaderThread(name: "wsh prompt")
+    private let thread = ReaderThread()
     private var lastEntry: String?
     /// The lines of the statement being read, the last one included: a line continued from the one
     /// before is masked in its context (`plugin auth \` then `bearer TOKEN`).

@@ -44,12 +44,14 @@ final class HistoryFile {
             return []
         }
         var lines = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        // Reading from the middle of the file, the first line is only the end of one.
-        if start > 0, !lines.isEmpty { lines.removeFirst() }
+        // Reading from the middle of a line, the first line read is only the end of one.
+        if start > 0, !lines.isEmpty, Self.readBytes(fd, from: start - 1, count: 1) != [UInt8(ascii: "\n")] {
+            lines.removeFirst()
+        }
         let entries = lines.suffix(Self.limit).map { String(decoding: $0, as: UTF8.self) }
         if start > 0 || lines.count > Self.limit {
             let text = entries.joined(separator: "\n") + "\n"
-            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch { fail("cannot rewrite", EIO) }
+            rewrite(text)
         }
         return entries
     }
@@ -63,6 +65,20 @@ final class HistoryFile {
         let failure = Array((line + "\n").utf8).withUnsafeBytes { Console.writeAll(fd, $0) }
         close(fd)
         if failure != 0 { fail("cannot write", failure) }
+    }
+
+    /// Replaces the file's contents with `text`, through a file beside it renamed over it.
+    private func rewrite(_ text: String) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return fail("cannot rewrite", errno) }
+        let failure = Array(text.utf8).withUnsafeBytes { Console.writeAll(fd, $0) }
+        close(fd)
+        guard failure == 0 else {
+            unlink(temporary)
+            return fail("cannot rewrite", failure)
+        }
+        if rename(temporary, path) != 0 { fail("cannot rewrite", errno) }
     }
 
     private func fail(_ what: String, _ code: Int32) {

@@ -18,7 +18,7 @@ public protocol LineReader: Sendable {
 
 /// Reads stdin without libedit and without a prompt, so that only the program's own output reaches stdout.
 public final class PlainLineReader: LineReader {
-    private let thread = ReaderThread(name: "wsh stdin")
+    private let thread = ReaderThread()
 
     public init() {}
 

@@ -7,11 +7,10 @@ final class ReaderThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [() -> Void] = []
 
-    init(name: String) {
+    init() {
         // The thread keeps its reader: a reader lives as long as the prompt, which is the process.
-        let thread = Thread { self.serve() }
-        thread.name = name
-        thread.start()
+        // Not named: Foundation's name setter here renamed the calling thread (the event loop's).
+        Thread { self.serve() }.start()
     }
 
     /// Runs `body` on the thread and returns its result to the awaiting task.

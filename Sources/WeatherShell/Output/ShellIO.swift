@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Plugins
 
 /// Where the shell writes: stdout for results, stderr for errors and status, with terminal facts.
@@ -14,7 +15,8 @@ public final class ShellIO: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let lock = NSLock()
     /// Failures to write elsewhere (a log file on a full disk), reported at the next statement's end.
-    private var unreportedFailures: [String] = []
+    /// A lock of their own: a failure is noted from inside a write that may hold ``lock``.
+    private let unreportedFailures = Mutex<[String]>([])
     /// Captures output instead of writing it, for tests of the interpreter.
     private let capture: (@Sendable (String, Bool) -> Void)?
 
@@ -84,14 +86,14 @@ public final class ShellIO: @unchecked Sendable {
 
     /// Keeps a failure to write output that is not stdout, for ``takeFailures()``; any thread.
     public func noteFailure(_ message: String) {
-        lock.withLock { unreportedFailures.append(message) }
+        unreportedFailures.withLock { $0.append(message) }
     }
 
     /// The failures noted since the last call.
     public func takeFailures() -> [String] {
-        lock.withLock {
-            defer { unreportedFailures.removeAll() }
-            return unreportedFailures
+        unreportedFailures.withLock { failures in
+            defer { failures.removeAll() }
+            return failures
         }
     }
 

@@ -90,24 +90,7 @@ final class DeclaredReactorCommand: ShellReactor {
             return
         }
         let sent = DeclaredReactor.Action(name: actionName, arguments: given)
-        do {
-            try await store.send(sent)
-        } catch is CancellationError where Task.isCancelled {
-            // The store drops a cancelled action's mutations, so the clean-up is an action of its
-            // own, sent once the interrupted statements have stopped (they share the shell's state).
-            let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, interrupted: true)
-            let store = store
-            let io = interpreter.io
-            let mask = interpreter.sharedMask
-            await Task {
-                await sent.finished.wait()
-                do {
-                    try await store.send(cleanup)
-                } catch let diagnostic as Diagnostic {
-                    io.err(diagnostic.rendered(mask: { mask.value($0) }))
-                } catch {}
-            }.value
-            throw CancellationError()
-        }
+        let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, interrupted: true)
+        try await store.send(sent, onInterrupt: cleanup, after: sent.finished)
     }
 }

@@ -84,13 +84,25 @@ actor EchoingStore<R: Reactor> where R.State: EchoableState {
     }
 
     /// Sends `action`; when the caller is interrupted (Ctrl-C), sends `cleanup` as an action of its
-    /// own, in a task Ctrl-C did not cancel (the store drops a cancelled action's mutations), so no
-    /// state is left `loading=true`. Then throws `CancellationError`.
-    func send(_ action: R.Action, cancelsInFlight: Bool = false, onInterrupt cleanup: R.Action) async throws {
+    /// own (the store drops a cancelled action's mutations), so no state is left `loading=true`:
+    /// after `stopped` is signalled when given (the interrupted action's statements share the
+    /// shell's state), through ``InterruptCleanup``, so a second Ctrl-C stops it. Then throws what
+    /// the clean-up threw (a failure in a `catch`, an `exit`), else `CancellationError`.
+    func send(_ action: R.Action, cancelsInFlight: Bool = false, onInterrupt cleanup: R.Action,
+              after stopped: OneTimeSignal? = nil) async throws {
         do {
             try await send(action, cancelsInFlight: cancelsInFlight)
         } catch is CancellationError where Task.isCancelled {
-            await Task { try? await self.send(cleanup) }.value
+            let failure: (any Error)? = await InterruptCleanup.run {
+                await stopped?.wait()
+                do {
+                    try await self.send(cleanup)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure, !(failure is CancellationError) { throw failure }
             throw CancellationError()
         }
     }

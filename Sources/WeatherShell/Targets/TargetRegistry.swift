@@ -2,6 +2,9 @@
 struct TargetRegistry {
     private(set) var names: [String] = []
     private var storage: [String: DeclaredTarget] = [:]
+    /// Counts changes, so that what is derived from the targets (completion's view) is made again
+    /// only after one.
+    private(set) var generation = 0
 
     subscript(name: String) -> DeclaredTarget? { storage[name] }
 
@@ -9,11 +12,13 @@ struct TargetRegistry {
     mutating func declare(_ target: DeclaredTarget) {
         if storage[target.name] == nil { names.append(target.name) }
         storage[target.name] = target
+        generation += 1
     }
 
     mutating func forget(_ name: String) -> Bool {
         guard storage.removeValue(forKey: name) != nil else { return false }
         names.removeAll { $0 == name }
+        generation += 1
         return true
     }
 
