@@ -75,3 +75,20 @@ enum RegexBudget {
     /// Steps between two calls of `shouldStop`: well under a millisecond of work.
     static let checkInterval = 16_384
 }
+
+/// The steps one match has taken, checked against its budget and the caller's wish to stop.
+struct RegexSteps {
+    var count = 0
+    private var nextCheck = 0
+
+    /// Adds `steps`; throws when the budget is spent, or when `shouldStop` (asked every
+    /// ``RegexBudget/checkInterval`` steps) says so.
+    mutating func spend(_ steps: Int, budget: Int, shouldStop: () -> Bool) throws(RegexMatchFailure) {
+        count += steps
+        if count > budget { throw .tooCostly }
+        if count >= nextCheck {
+            if shouldStop() { throw .interrupted }
+            nextCheck = count + RegexBudget.checkInterval
+        }
+    }
+}

@@ -16,7 +16,7 @@ struct PikeMachine {
     /// The work list of ``add(_:at:to:)``, kept between calls so that adding a thread allocates nothing.
     private var stack: [Thread] = []
     /// Instructions visited so far, empty moves included: what the step budget counts.
-    private var steps = 0
+    private var steps = RegexSteps()
 
     init(program: RegexProgram, input: [Unicode.Scalar], ignoresCase: Bool) {
         self.program = program.instructions
@@ -31,17 +31,11 @@ struct PikeMachine {
         var current: [Thread] = []
         var next: [Thread] = []
         var matched: [Int]?
-        var nextCheck = 0
         add(Thread(pc: 0, slots: Array(repeating: -1, count: slotCount)), at: 0, to: &current)
         var position = 0
         while true {
             if current.isEmpty, matched != nil { break }
-            steps += current.count + 1
-            if steps > budget { throw .tooCostly }
-            if steps >= nextCheck {
-                if shouldStop() { throw .interrupted }
-                nextCheck = steps + RegexBudget.checkInterval
-            }
+            try steps.spend(current.count + 1, budget: budget, shouldStop: shouldStop)
             let scalar: Unicode.Scalar? = position < input.count ? input[position] : nil
             for thread in current {
                 switch program[thread.pc] {
@@ -81,7 +75,7 @@ struct PikeMachine {
         stack.removeAll(keepingCapacity: true)
         stack.append(thread)
         while var thread = stack.popLast() {
-            steps += 1
+            steps.count += 1
             guard visitedAt[thread.pc] != position else { continue }
             visitedAt[thread.pc] = position
             switch program[thread.pc] {

@@ -11,7 +11,7 @@ struct PikeMatcher {
     private var visitedAt: [Int]
     private var stack: [Int] = []
     /// Instructions visited so far, empty moves included: what the step budget counts.
-    private var steps = 0
+    private var steps = RegexSteps()
 
     init(program: RegexProgram, ignoresCase: Bool) {
         self.ignoresCase = ignoresCase
@@ -40,16 +40,10 @@ struct PikeMatcher {
     mutating func matches(_ input: [Unicode.Scalar], shouldStop: () -> Bool, budget: Int) throws(RegexMatchFailure) -> Bool {
         var current: [Int] = []
         var next: [Int] = []
-        var nextCheck = 0
         add(0, at: 0, input, to: &current)
         var position = 0
         while !current.isEmpty || position <= input.count {
-            steps += current.count + 1
-            if steps > budget { throw .tooCostly }
-            if steps >= nextCheck {
-                if shouldStop() { throw .interrupted }
-                nextCheck = steps + RegexBudget.checkInterval
-            }
+            try steps.spend(current.count + 1, budget: budget, shouldStop: shouldStop)
             let scalar: Unicode.Scalar? = position < input.count ? input[position] : nil
             for pc in current {
                 switch kinds[pc] {
@@ -78,7 +72,7 @@ struct PikeMatcher {
         stack.removeAll(keepingCapacity: true)
         stack.append(start)
         while let pc = stack.popLast() {
-            steps += 1
+            steps.count += 1
             guard visitedAt[pc] != position else { continue }
             visitedAt[pc] = position
             switch kinds[pc] {
