@@ -105,6 +105,18 @@ import Testing
         #expect(shell.stderr.contains("did you mean 'call'?"))
     }
 
+    @Test func builtInReactorsCompleteFromTheirRegistryEntry() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("reactor quote { state a = 1; action refresh { emit a = 2 } }")
+        let interpreter = shell.interpreter
+        #expect(interpreter.completions(for: "weather use o") == ["open-meteo", "openweathermap"])
+        #expect(interpreter.completions(for: "weather f") == ["forecast"])
+        #expect(interpreter.completions(for: "counter ") == ["increase", "decrease"])
+        #expect(interpreter.completions(for: "quote r") == ["refresh"])
+        #expect(interpreter.completions(for: "state ") == ["counter", "quote", "weather"])
+        #expect(interpreter.completions(for: "wea") == ["weather"])
+    }
+
     @Test func completionOfCommandsVariablesOptionsAndPaths() async throws {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("let city = Suwon; let cities = 2")

@@ -26,8 +26,7 @@ enum CommandCatalog {
         Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
         Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor"),
         Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state"),
-        Entry(name: "weather", usage: "weather current [CITY | LAT LON] | forecast [HOURS] | use open-meteo|openweathermap", summary: "the weather reactor"),
-        Entry(name: "counter", usage: "counter increase | decrease", summary: "the counter reactor"),
+    ] + BuiltInReactor.all.map { Entry(name: $0.name, usage: $0.usage, summary: $0.summary) } + [
         Entry(name: "help", usage: "help [COMMAND]", summary: "list commands, or show one"),
         Entry(name: "exit", usage: "exit [CODE]", summary: "leave wsh"),
     ]

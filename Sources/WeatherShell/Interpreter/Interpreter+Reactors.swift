@@ -11,11 +11,7 @@ extension Interpreter {
     /// The shell reactor for a command name: a declared one, or a built-in made on first use.
     func shellReactor(named name: String) -> ShellReactor? {
         if let reactor = reactors[name] { return reactor }
-        let made: ShellReactor? = switch name {
-        case "counter": CounterCommand(interpreter: self)
-        case "weather": WeatherCommand(interpreter: self)
-        default: nil
-        }
+        let made = BuiltInReactor.named(name)?.make(self)
         if let made { addReactor(made) }
         return made
     }
@@ -68,7 +64,7 @@ extension Interpreter {
             let name = try expand(word).text
             guard shellReactor(named: name) != nil else {
                 var notes: [String] = []
-                if let guess = Suggestion.closest(to: name, in: reactorOrder + ["counter", "weather"]) { notes.append("did you mean '\(guess)'?") }
+                if let guess = Suggestion.closest(to: name, in: reactorOrder + BuiltInReactor.names) { notes.append("did you mean '\(guess)'?") }
                 throw failure("no reactor named '\(name.shortened())'", at: word.span, notes: notes)
             }
             names = [name]

@@ -120,12 +120,12 @@ extension CompletionSnapshot {
             return parameters.filter { !given.contains($0) }.map { $0 + "=" }
         case "show" where previous.count == 2:
             return ["--curl"]
-        case "weather" where previous.count == 2 && previous[1] == "use":
-            return WeatherSource.allCases.map(\.rawValue)
+        case let name where previous.count == 2 && BuiltInReactor.named(name)?.argumentCompletions[previous[1]] != nil:
+            return BuiltInReactor.named(name)?.argumentCompletions[previous[1]] ?? []
         case "state" where previous.count == 1:
-            return Set(reactorActions.keys).union(["counter", "weather"]).sorted()
-        case let name where previous.count == 1 && (reactorActions[name] != nil || name == "weather" || name == "counter"):
-            return reactorActions[name] ?? (name == "weather" ? ["current", "forecast", "use"] : ["increase", "decrease"])
+            return Set(reactorActions.keys).union(BuiltInReactor.names).sorted()
+        case let name where previous.count == 1 && (reactorActions[name] != nil || BuiltInReactor.named(name) != nil):
+            return reactorActions[name] ?? BuiltInReactor.named(name)?.actions ?? []
         case "plugin":
             return pluginCompletions(after: Array(previous.dropFirst()))
         case "use" where previous.count == 1:

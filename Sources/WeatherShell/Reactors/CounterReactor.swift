@@ -43,11 +43,17 @@ struct CounterReactor: Reactor {
     }
 }
 
+extension BuiltInReactor {
+    static let counter = BuiltInReactor(
+        name: "counter", usage: "counter increase | decrease", summary: "the counter reactor",
+        actions: ["increase", "decrease"], make: { CounterCommand(interpreter: $0) })
+}
+
 /// `counter increase | decrease`.
 @ShellActor
 final class CounterCommand: ShellReactor {
-    let name = "counter"
-    let actionNames = ["increase", "decrease"]
+    let name = BuiltInReactor.counter.name
+    let actionNames = BuiltInReactor.counter.actions
     private let delay: SharedValue<Duration>
     private let store: EchoingStore<CounterReactor>
 

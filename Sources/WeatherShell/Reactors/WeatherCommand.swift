@@ -1,11 +1,19 @@
 import Foundation
 import Targets
 
+extension BuiltInReactor {
+    static let weather = BuiltInReactor(
+        name: "weather", usage: "weather current [CITY | LAT LON] | forecast [HOURS] | use open-meteo|openweathermap",
+        summary: "the weather reactor", actions: ["current", "forecast", "use"],
+        argumentCompletions: ["use": WeatherSource.allCases.map(\.rawValue)],
+        make: { WeatherCommand(interpreter: $0) })
+}
+
 /// `weather current [CITY | LAT LON]`, `weather forecast [HOURS]`, `weather use SOURCE`, `weather`.
 @ShellActor
 final class WeatherCommand: ShellReactor {
-    let name = "weather"
-    let actionNames = ["current", "forecast", "use"]
+    let name = BuiltInReactor.weather.name
+    let actionNames = BuiltInReactor.weather.actions
     private let fahrenheit: SharedValue<Bool>
     private let store: EchoingStore<WeatherReactor>
 
