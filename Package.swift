@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks"]),
-        .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "TestSupport"]),
+        .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]

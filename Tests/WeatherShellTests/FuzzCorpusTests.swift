@@ -1,4 +1,5 @@
 import Foundation
+import Checks
 import Testing
 @testable import WeatherShell
 
@@ -22,7 +23,8 @@ import Testing
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
             // The same calls as Fuzz/FuzzEntry.swift.
-            let problems = FrontEndExercise.problems(in: String(decoding: bytes, as: UTF8.self)) + JSONExercise.problems(in: bytes)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let problems = FrontEndExercise.problems(in: text) + JSONExercise.problems(in: bytes) + ChecksExercise.problems(in: text)
             #expect(problems.isEmpty, "Fuzz/corpus/\(folder)/\(file.lastPathComponent): \(problems.joined(separator: "; "))")
         }
     }
