@@ -6,7 +6,10 @@ import Foundation
 enum Redirect {
     /// Statuses that send the client elsewhere when they carry a `Location`.
     static func isRedirect(_ status: Int) -> Bool {
-        [301, 302, 303, 307, 308].contains(status)
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 
     /// The request to send after `request` was answered `status` with `location`.

@@ -115,6 +115,7 @@ import Testing
         #expect(interpreter.completions(for: "quote r") == ["refresh"])
         #expect(interpreter.completions(for: "state ") == ["counter", "quote", "weather"])
         #expect(interpreter.completions(for: "wea") == ["weather"])
+        #expect(interpreter.completions(for: "use open") == ["open-meteo", "openweathermap"])
     }
 
     @Test func completionOfCommandsVariablesOptionsAndPaths() async throws {

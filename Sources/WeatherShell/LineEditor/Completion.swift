@@ -129,7 +129,8 @@ extension CompletionSnapshot {
         case "plugin":
             return pluginCompletions(after: Array(previous.dropFirst()))
         case "use" where previous.count == 1:
-            return packs
+            // Listed when Tab asks, not before every prompt: the pack folders are read from disk.
+            return Interpreter.availablePacks()
         default:
             return []
         }

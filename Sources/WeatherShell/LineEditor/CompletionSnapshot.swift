@@ -14,7 +14,6 @@ public struct CompletionSnapshot: Sendable {
     var reactorActions: [String: [String]] = [:]
     /// Hosts `plugin auth ... host` may name: `set base`'s and the declared targets'.
     var hosts: [String] = []
-    var packs: [String] = []
     /// Where relative paths after `source` start.
     var directory = FileManager.default.currentDirectoryPath
 
@@ -56,7 +55,6 @@ extension Interpreter {
         let base = options.base.flatMap { URL(string: $0)?.host }
         snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
         for (name, reactor) in reactors { snapshot.reactorActions[name] = reactor.actionNames }
-        snapshot.packs = Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
         snapshot.directory = currentFile.directory
         return snapshot
     }

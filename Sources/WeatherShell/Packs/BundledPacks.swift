@@ -34,7 +34,7 @@ extension Interpreter {
             }
         }
         guard let text = BundledPacks.pack(name) else {
-            let available = Set(Self.packDirectories().flatMap(Self.packNames(in:)) + BundledPacks.names).sorted()
+            let available = Self.availablePacks()
             var notes: [String] = []
             if let guess = Suggestion.closest(to: name, in: available) { notes.append("did you mean '\(guess)'?") }
             notes.append("packs: \(available.joined(separator: ", "))")
@@ -50,14 +50,20 @@ extension Interpreter {
         try await run(text: text, file: name, directory: directory)
     }
 
-    static func packDirectories() -> [String] {
+    /// Every pack `use` can load: the pack path's and the bundled ones, sorted. Read from disk each
+    /// time, on any thread (completion asks from the prompt's).
+    nonisolated static func availablePacks() -> [String] {
+        Set(packDirectories().flatMap(packNames(in:)) + BundledPacks.names).sorted()
+    }
+
+    nonisolated static func packDirectories() -> [String] {
         let environment = ProcessInfo.processInfo.environment
         var directories = (environment["WSH_PATH"] ?? "").split(separator: ":").map(String.init)
         directories.append(Environment.configDirectory + "/wsh/packs")
         return directories
     }
 
-    static func packNames(in directory: String) -> [String] {
+    nonisolated static func packNames(in directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".wsh") }.map { String($0.dropLast(4)) }
     }
