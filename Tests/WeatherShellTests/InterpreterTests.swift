@@ -49,7 +49,7 @@ import Testing
         let shell = ShellHarness()
         await shell.run("set bail off\necho $missing\necho after")
         #expect(shell.stdout == "after\n")
-        #expect(shell.interpreter.firstFailure == .runtime)
+        #expect(shell.run.firstFailure == .runtime)
     }
 
     @Test func bailOnStopsAtTheFirstError() async {
@@ -64,8 +64,8 @@ import Testing
         await shell.run("set output fancy\nset timeout 2s\nset stub 300ms\nset bail sometimes")
         #expect(shell.stderr.contains("invalid value 'fancy' for 'output'"))
         #expect(shell.stderr.contains("invalid value 'sometimes' for 'bail'"))
-        #expect(shell.interpreter.options.timeout == .seconds(2))
-        #expect(shell.interpreter.options.stub == .delayed(.milliseconds(300)))
+        #expect(shell.run.options.timeout == .seconds(2))
+        #expect(shell.run.options.stub == .delayed(.milliseconds(300)))
     }
 
     @Test func exitStopsWithItsCode() async {
@@ -108,41 +108,41 @@ import Testing
     @Test func builtInReactorsCompleteFromTheirRegistryEntry() async {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("reactor quote { state a = 1; action refresh { emit a = 2 } }")
-        let interpreter = shell.interpreter
-        #expect(interpreter.completions(for: "weather use o") == ["open-meteo", "openweathermap"])
-        #expect(interpreter.completions(for: "weather f") == ["forecast"])
-        #expect(interpreter.completions(for: "counter ") == ["increase", "decrease"])
-        #expect(interpreter.completions(for: "quote r") == ["refresh"])
-        #expect(interpreter.completions(for: "state ") == ["counter", "quote", "weather"])
-        #expect(interpreter.completions(for: "wea") == ["weather"])
-        #expect(interpreter.completions(for: "use open") == ["open-meteo", "openweathermap"])
+        let run = shell.run
+        #expect(run.completions(for: "weather use o") == ["open-meteo", "openweathermap"])
+        #expect(run.completions(for: "weather f") == ["forecast"])
+        #expect(run.completions(for: "counter ") == ["increase", "decrease"])
+        #expect(run.completions(for: "quote r") == ["refresh"])
+        #expect(run.completions(for: "state ") == ["counter", "quote", "weather"])
+        #expect(run.completions(for: "wea") == ["weather"])
+        #expect(run.completions(for: "use open") == ["open-meteo", "openweathermap"])
     }
 
     @Test func completionOfCommandsVariablesOptionsAndPaths() async throws {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("let city = Suwon; let cities = 2")
-        let interpreter = shell.interpreter
-        #expect(interpreter.completions(for: "se") == ["set"])
-        #expect(interpreter.completions(for: "s").contains("source"))
-        #expect(interpreter.completions(for: "echo $ci") == ["$city", "$cities"])
-        #expect(interpreter.completions(for: "echo x${ci") == ["x${city}", "x${cities}"])
-        #expect(interpreter.completions(for: "set ba") == ["base", "bail"])
-        #expect(interpreter.completions(for: "set output r") == ["raw"])
-        #expect(interpreter.completions(for: "echo 1; exi") == ["exit"])
-        #expect(interpreter.completions(for: "ex") == ["exit", "expect"])
+        let run = shell.run
+        #expect(run.completions(for: "se") == ["set"])
+        #expect(run.completions(for: "s").contains("source"))
+        #expect(run.completions(for: "echo $ci") == ["$city", "$cities"])
+        #expect(run.completions(for: "echo x${ci") == ["x${city}", "x${cities}"])
+        #expect(run.completions(for: "set ba") == ["base", "bail"])
+        #expect(run.completions(for: "set output r") == ["raw"])
+        #expect(run.completions(for: "echo 1; exi") == ["exit"])
+        #expect(run.completions(for: "ex") == ["exit", "expect"])
         let files = try Self.temporaryDirectory("completion")
         for name in ["host-a.wsh", "host-b.wsh", ".host-hidden.wsh", "other.wsh"] {
             try "".write(to: files.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(at: files.appendingPathComponent("hosts"), withIntermediateDirectories: false)
-        #expect(interpreter.completions(for: "source \(files.path)/host") ==
+        #expect(run.completions(for: "source \(files.path)/host") ==
                 ["\(files.path)/host-a.wsh", "\(files.path)/host-b.wsh", "\(files.path)/hosts/"])
         await shell.run("target t {\n base http://x\n query latitude longitude=1\n}")
-        #expect(interpreter.completions(for: "call ") == ["t"])
-        #expect(interpreter.completions(for: "call t lat") == ["latitude="])
-        #expect(interpreter.completions(for: "call t latitude=1 ") == ["longitude="])
-        #expect(interpreter.completions(for: "show t ") == ["--curl"])
-        #expect(interpreter.completions(for: "call t latitude=${city} lon") == ["longitude="])
+        #expect(run.completions(for: "call ") == ["t"])
+        #expect(run.completions(for: "call t lat") == ["latitude="])
+        #expect(run.completions(for: "call t latitude=1 ") == ["longitude="])
+        #expect(run.completions(for: "show t ") == ["--curl"])
+        #expect(run.completions(for: "call t latitude=${city} lon") == ["longitude="])
     }
 
     @Test func diagnosticsCutVeryLongLinesAroundTheCaret() async {

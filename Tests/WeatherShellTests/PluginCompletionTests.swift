@@ -6,21 +6,21 @@ import Testing
 @ShellActor @Suite struct PluginCompletionTests {
     @Test func namesThenSettingsThenValues() async {
         let shell = ShellHarness()
-        let interpreter = shell.interpreter
-        #expect(interpreter.completions(for: "plugin ") == ["logger", "loading", "retry", "auth", "order"])
-        #expect(interpreter.completions(for: "plugin lo") == ["logger", "loading"])
-        #expect(interpreter.completions(for: "plugin retry ") == ["on", "off", "count", "backoff", "max", "jitter", "unsafe", "safe"])
-        #expect(interpreter.completions(for: "plugin retry on c") == ["count"])
-        #expect(interpreter.completions(for: "plugin retry on count ") == ["1", "2", "3", "5"])
-        #expect(interpreter.completions(for: "plugin retry on count 3 b") == ["backoff"])
-        #expect(interpreter.completions(for: "plugin logger on v") == ["verbose"])
-        #expect(interpreter.completions(for: "plugin auth b") == ["bearer", "basic"])
-        #expect(interpreter.completions(for: "plugin auth bearer ").isEmpty)
-        #expect(interpreter.completions(for: "plugin order retry ") == ["logger", "loading", "auth"])
-        #expect(interpreter.completions(for: "plugin loading ") == ["on", "off"])
-        #expect(interpreter.completions(for: "plugin nope ").isEmpty)
+        let run = shell.run
+        #expect(run.completions(for: "plugin ") == ["logger", "loading", "retry", "auth", "order"])
+        #expect(run.completions(for: "plugin lo") == ["logger", "loading"])
+        #expect(run.completions(for: "plugin retry ") == ["on", "off", "count", "backoff", "max", "jitter", "unsafe", "safe"])
+        #expect(run.completions(for: "plugin retry on c") == ["count"])
+        #expect(run.completions(for: "plugin retry on count ") == ["1", "2", "3", "5"])
+        #expect(run.completions(for: "plugin retry on count 3 b") == ["backoff"])
+        #expect(run.completions(for: "plugin logger on v") == ["verbose"])
+        #expect(run.completions(for: "plugin auth b") == ["bearer", "basic"])
+        #expect(run.completions(for: "plugin auth bearer ").isEmpty)
+        #expect(run.completions(for: "plugin order retry ") == ["logger", "loading", "auth"])
+        #expect(run.completions(for: "plugin loading ") == ["on", "off"])
+        #expect(run.completions(for: "plugin nope ").isEmpty)
         await shell.run("set base https://api.example.com/v1")
-        #expect(interpreter.completions(for: "plugin auth bearer x host ") == ["api.example.com"])
+        #expect(run.completions(for: "plugin auth bearer x host ") == ["api.example.com"])
     }
 
     @Test func settingsSurviveOffAndOnAndAFailedStatementChangesNothing() async {

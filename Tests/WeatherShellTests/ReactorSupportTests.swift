@@ -35,9 +35,9 @@ import Testing
     @Test func reactorActionsComplete() async {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("reactor quote {\n state loading = false\n action refresh { emit loading = true }\n}")
-        #expect(shell.interpreter.completions(for: "quo") == ["quote"])
-        #expect(shell.interpreter.completions(for: "quote r") == ["refresh"])
-        #expect(shell.interpreter.completions(for: "weather f") == ["forecast"])
-        #expect(shell.interpreter.completions(for: "weather use open") == ["open-meteo", "openweathermap"])
+        #expect(shell.run.completions(for: "quo") == ["quote"])
+        #expect(shell.run.completions(for: "quote r") == ["refresh"])
+        #expect(shell.run.completions(for: "weather f") == ["forecast"])
+        #expect(shell.run.completions(for: "weather use open") == ["open-meteo", "openweathermap"])
     }
 }

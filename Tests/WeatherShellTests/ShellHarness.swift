@@ -1,7 +1,7 @@
 import Foundation
 @testable import WeatherShell
 
-/// Runs statements in an interpreter whose output is captured, for tests.
+/// Runs statements in an run whose output is captured, for tests.
 @ShellActor
 final class ShellHarness {
     /// What the shell wrote; ShellIO calls the capture under its lock.
@@ -12,21 +12,21 @@ final class ShellHarness {
     let captured = Captured()
     var stdout: String { captured.stdout }
     var stderr: String { captured.stderr }
-    let interpreter: Interpreter
+    let run: Run
 
-    init(mode: Interpreter.Mode = .script) {
+    init(mode: Run.Mode = .script) {
         let captured = captured
         let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { text, isError in
             if isError { captured.stderr += text } else { captured.stdout += text }
         })
-        interpreter = Interpreter(io: io, mode: mode)
+        run = Run(io: io, mode: mode)
     }
 
     /// Runs `text` and says how it ended: nil when it completed.
     @discardableResult
     func run(_ text: String, directory: String = FileManager.default.currentDirectoryPath) async -> Halt? {
         do {
-            try await interpreter.run(text: text, file: "<test>", directory: directory)
+            try await run.execute(text: text, file: "<test>", directory: directory)
             return nil
         } catch {
             return error

@@ -36,7 +36,7 @@ enum CommandCatalog {
     static func entry(_ name: String) -> Entry? { entries.first { $0.name == name } }
 }
 
-extension Interpreter {
+extension Run {
     func help(_ topic: Word?) throws {
         guard let topic else {
             io.out("Commands:\n")

@@ -5,28 +5,28 @@ import Plugins
 /// run stops at the first error while bail is on.
 @ShellActor
 struct PromptLoop {
-    let interpreter: Interpreter
+    let run: Run
     let reader: LineReader
     let interrupts: InterruptHandler
 
     func run() async -> Int32 {
-        let interactive = interpreter.mode == .interactive
+        let interactive = run.mode == .interactive
         var pending = ""
         var lineNumber = 0
         var entryFirstLine = 1
-        let directory = interpreter.currentFile.directory
+        let directory = run.currentFile.directory
         while true {
-            interpreter.io.flush()
+            run.io.flush()
             // The user may read the log while the prompt waits: its held lines go out now.
             LogFile.flushAll()
-            let snapshot = reader.completes ? interpreter.completionSnapshot() : nil
+            let snapshot = reader.completes ? run.completionSnapshot() : nil
             let input = await reader.readLine(continuation: !pending.isEmpty, completions: snapshot)
             switch input {
             case .interrupted:
                 pending = ""
                 continue
             case .endOfInput:
-                if pending.isEmpty { return interactive ? 0 : interpreter.firstFailure?.exitCode ?? 0 }
+                if pending.isEmpty { return interactive ? 0 : run.firstFailure?.exitCode ?? 0 }
             case .line(let line):
                 lineNumber += 1
                 if pending.isEmpty { entryFirstLine = lineNumber }
@@ -37,7 +37,7 @@ struct PromptLoop {
             let firstLine = entryFirstLine
             pending = ""
             let outcome = await Shell.outcome(interrupts) {
-                try await interpreter.run(text: text, file: "<stdin>", directory: directory, firstLine: firstLine)
+                try await run.execute(text: text, file: "<stdin>", directory: directory, firstLine: firstLine)
             }
             switch outcome {
             case .exit(let code): return code

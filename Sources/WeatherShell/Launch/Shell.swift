@@ -34,19 +34,19 @@ public enum Shell {
         let interactive = options.command == nil && options.file == nil && stdinIsTerminal
         let io = ShellIO()
         defer { io.flush() }
-        let interpreter = Interpreter(io: io, mode: interactive ? .interactive : .script)
+        let run = Run(io: io, mode: interactive ? .interactive : .script)
         // The process exits as soon as this returns: freeing every target and response of the
         // session first would be wasted work (a tenth of loading 10,000 targets).
-        _ = Unmanaged.passRetained(interpreter)
-        if options.stub { interpreter.options.stub = .immediate }
+        _ = Unmanaged.passRetained(run)
+        if options.stub { run.session.options.stub = .immediate }
         TerminationSignals.install()
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
         let interrupts = InterruptHandler(interactive: interactive)
         let cwd = FileManager.default.currentDirectoryPath
 
         if let command = options.command {
-            return await finish(interpreter, interrupts) {
-                try await interpreter.run(text: command, file: "<command line>", directory: cwd)
+            return await finish(run, interrupts) {
+                try await run.execute(text: command, file: "<command line>", directory: cwd)
             }
         }
         for assignment in options.assignments {
@@ -54,27 +54,27 @@ public enum Shell {
                 io.err("wsh: error: script arguments are NAME=VALUE, got '\(assignment)'\n")
                 return FailureKind.usage.exitCode
             }
-            interpreter.define(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+            run.define(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
         if let file = options.file, file != "-" {
             guard let data = FileManager.default.contents(atPath: file) else {
                 io.err("wsh: error: cannot read '\(file)'\n")
                 return FailureKind.usage.exitCode
             }
-            interpreter.enterFile(file)
-            return await finish(interpreter, interrupts) {
-                try await interpreter.runFile(text: String(decoding: data, as: UTF8.self), path: file)
+            run.enterFile(file)
+            return await finish(run, interrupts) {
+                try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
             }
         }
         if interactive {
-            if !options.noRC, case .exit(let code) = await runInitFile(interpreter, interrupts) { return code }
+            if !options.noRC, case .exit(let code) = await runInitFile(run, interrupts) { return code }
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
-            let secrets = interpreter.sharedMask
+            let secrets = run.session.sharedMask
             let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
                                                                  mask: { secrets.value(LiteralCredentials.hidden(in: $0)) }) : nil) ?? PlainLineReader()
-            return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: reader, interrupts: interrupts).run())
+            return finalCode(run, await PromptLoop(run: run, reader: reader, interrupts: interrupts).run())
         }
-        return finalCode(interpreter, await PromptLoop(interpreter: interpreter, reader: PlainLineReader(), interrupts: interrupts).run())
+        return finalCode(run, await PromptLoop(run: run, reader: PlainLineReader(), interrupts: interrupts).run())
     }
 
     /// How a piece of work stopped.
@@ -99,32 +99,32 @@ public enum Shell {
     }
 
     /// Runs `work`, mapping how it stopped to an exit code.
-    static func finish(_ interpreter: Interpreter, _ interrupts: InterruptHandler,
+    static func finish(_ run: Run, _ interrupts: InterruptHandler,
                        _ work: @escaping @ShellActor @Sendable () async throws -> Void) async -> Int32 {
         let code = switch await outcome(interrupts, work) {
-        case .completed: interpreter.firstFailure?.exitCode ?? 0
+        case .completed: run.firstFailure?.exitCode ?? 0
         case .exit(let code): code
         case .failure(let kind): kind.exitCode
         }
-        return finalCode(interpreter, code)
+        return finalCode(run, code)
     }
 
     /// `code`, or 3 when the log files' last lines could not be written (reported here, as nothing runs after).
-    static func finalCode(_ interpreter: Interpreter, _ code: Int32) -> Int32 {
+    static func finalCode(_ run: Run, _ code: Int32) -> Int32 {
         LogFile.flushAll()
-        let failures = interpreter.io.takeFailures()
-        for message in failures { interpreter.io.err("wsh: error: \(message)\n") }
+        let failures = run.io.takeFailures()
+        for message in failures { run.io.err("wsh: error: \(message)\n") }
         return failures.isEmpty || code != 0 ? code : FailureKind.runtime.exitCode
     }
 
     /// `~/.config/wsh/init.wsh` (XDG_CONFIG_HOME honoured); its errors are shown but do not stop the prompt.
-    static func runInitFile(_ interpreter: Interpreter, _ interrupts: InterruptHandler) async -> Outcome {
+    static func runInitFile(_ run: Run, _ interrupts: InterruptHandler) async -> Outcome {
         let path = Environment.configDirectory + "/wsh/init.wsh"
         guard let data = FileManager.default.contents(atPath: path) else { return .completed }
         return await outcome(interrupts) {
-            interpreter.enterFile(path)
-            defer { interpreter.sourceStack.removeAll() }
-            try await interpreter.runFile(text: String(decoding: data, as: UTF8.self), path: path)
+            run.enterFile(path)
+            defer { run.sourceStack.removeAll() }
+            try await run.runFile(text: String(decoding: data, as: UTF8.self), path: path)
         }
     }
 }

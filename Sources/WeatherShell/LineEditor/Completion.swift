@@ -130,7 +130,7 @@ extension CompletionSnapshot {
             return pluginCompletions(after: Array(previous.dropFirst()))
         case "use" where previous.count == 1:
             // Listed when Tab asks, not before every prompt: the pack folders are read from disk.
-            return Interpreter.availablePacks()
+            return Run.availablePacks()
         default:
             return []
         }

@@ -3,7 +3,7 @@ import Targets
 
 /// What Tab completion knows of the session, taken before each prompt: libedit runs on a thread
 /// of its own (the session's loop never waits for a key) and reads this copy, never the
-/// interpreter's live state.
+/// run's live state.
 public struct CompletionSnapshot: Sendable {
     var variables: [String] = []
     var commands: [String] = []
@@ -43,18 +43,18 @@ public struct CompletionSnapshot: Sendable {
     }
 }
 
-extension Interpreter {
+extension Run {
     /// The session as completion sees it now.
     public func completionSnapshot() -> CompletionSnapshot {
         var snapshot = CompletionSnapshot()
-        snapshot.variables = variables.names
-        snapshot.commands = Set(CommandCatalog.names + reactorOrder).sorted()
-        snapshot.targetNames = targets.names
+        snapshot.variables = visibleVariableNames
+        snapshot.commands = Set(CommandCatalog.names + session.reactorOrder).sorted()
+        snapshot.targetNames = session.targets.names
         let view = targetView()
         snapshot.targetParameters = view.parameters
         let base = options.base.flatMap { URL(string: $0)?.host }
         snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
-        for (name, reactor) in reactors { snapshot.reactorActions[name] = reactor.actionNames }
+        for (name, reactor) in session.reactors { snapshot.reactorActions[name] = reactor.actionNames }
         snapshot.directory = currentFile.directory
         return snapshot
     }
@@ -62,16 +62,16 @@ extension Interpreter {
     /// Each target's parameter names and base host, made again only after the targets change:
     /// a prompt with thousands of targets must not compile them all before every line.
     private func targetView() -> CompletionTargetView {
-        if let cached = completionTargets, cached.generation == targets.generation { return cached }
-        var view = CompletionTargetView(generation: targets.generation)
+        if let cached = session.completionTargets, cached.generation == session.targets.generation { return cached }
+        var view = CompletionTargetView(generation: session.targets.generation)
         var hosts: Set<String> = []
-        for declared in targets.all {
+        for declared in session.targets.all {
             guard let target = try? compiledTarget(declared) else { continue }
             view.parameters[declared.name] = target.parameters.map(\.name)
             if let host = URL(string: target.baseURL)?.host { hosts.insert(host) }
         }
         view.hosts = Array(hosts)
-        completionTargets = view
+        session.completionTargets = view
         return view
     }
 

@@ -17,7 +17,7 @@ public final class ShellIO: @unchecked Sendable {
     /// Failures to write elsewhere (a log file on a full disk), reported at the next statement's end.
     /// A lock of their own: a failure is noted from inside a write that may hold ``lock``.
     private let unreportedFailures = Mutex<[String]>([])
-    /// Captures output instead of writing it, for tests of the interpreter.
+    /// Captures output instead of writing it, for tests of the run.
     private let capture: (@Sendable (String, Bool) -> Void)?
 
     public init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,

@@ -20,7 +20,7 @@ enum BundledPacks {
     }
 }
 
-extension Interpreter {
+extension Run {
     /// `use NAME`: the first `NAME.wsh` on the pack path: `$WSH_PATH` (colon-separated),
     /// then `~/.config/wsh/packs`, then the packs that ship with wsh.
     func usePack(_ word: Word) async throws {
@@ -47,7 +47,7 @@ extension Interpreter {
         if sourceStack.contains(name) { throw failure("pack '\(name)' is already being loaded", at: word.span) }
         sourceStack.append(name)
         defer { sourceStack.removeLast() }
-        try await run(text: text, file: name, directory: directory)
+        try await execute(text: text, file: name, directory: directory)
     }
 
     /// Every pack `use` can load: the pack path's and the bundled ones, sorted. Read from disk each

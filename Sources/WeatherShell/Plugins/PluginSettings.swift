@@ -88,7 +88,7 @@ struct PluginSettings {
         case .logger:
             words.append(logger.mode.rawValue)
             if logger.mode == .verbose { words += ["body", logger.bodyLimit.map(String.init) ?? "all"] }
-            if let file = logger.file { words += ["file", Interpreter.quoted(file.path)] }
+            if let file = logger.file { words += ["file", Run.quoted(file.path)] }
         case .loading:
             break
         case .retry:
@@ -98,7 +98,7 @@ struct PluginSettings {
         case .auth:
             switch auth.credential {
             case .bearer?: words += ["bearer", "***"]
-            case .basic(let user, _)?: words += ["basic", Interpreter.quoted(user) + ":***"]
+            case .basic(let user, _)?: words += ["basic", Run.quoted(user) + ":***"]
             case .header(let header, _)?: words += ["header", header + ":***"]
             case nil: words.append("(no credential)")
             }

@@ -9,7 +9,7 @@ struct BuiltInReactor: Sendable {
     /// Words that complete after `NAME ACTION`: `weather use <Tab>`.
     var argumentCompletions: [String: [String]] = [:]
     /// Makes the reactor for a session, on first use.
-    let make: @ShellActor @Sendable (Interpreter) -> ShellReactor
+    let make: @ShellActor @Sendable (Run) -> ShellReactor
 
     static let all: [BuiltInReactor] = [.weather, .counter]
 

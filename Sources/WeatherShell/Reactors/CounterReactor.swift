@@ -46,7 +46,7 @@ struct CounterReactor: Reactor {
 extension BuiltInReactor {
     static let counter = BuiltInReactor(
         name: "counter", usage: "counter increase | decrease", summary: "the counter reactor",
-        actions: ["increase", "decrease"], make: { CounterCommand(interpreter: $0) })
+        actions: ["increase", "decrease"], make: { CounterCommand(run: $0) })
 }
 
 /// `counter increase | decrease`.
@@ -57,21 +57,21 @@ final class CounterCommand: ShellReactor {
     private let delay: SharedValue<Duration>
     private let store: EchoingStore<CounterReactor>
 
-    init(interpreter: Interpreter) {
-        delay = SharedValue(interpreter.options.counterDelay)
-        store = EchoingStore(reactor: CounterReactor(delay: delay), echo: StateEcho(name: name, interpreter: interpreter))
+    init(run: Run) {
+        delay = SharedValue(run.options.counterDelay)
+        store = EchoingStore(reactor: CounterReactor(delay: delay), echo: StateEcho(name: name, run: run))
     }
 
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
 
-    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws {
+    func send(_ arguments: [String], words: [Word], from run: Run) async throws {
         let action: CounterReactor.Action
         switch arguments.first {
         case "increase" where arguments.count == 1: action = .increase
         case "decrease" where arguments.count == 1: action = .decrease
-        default: throw interpreter.reactorUsage(self, words: words)
+        default: throw run.reactorUsage(self, words: words)
         }
-        delay.value = interpreter.options.counterDelay
+        delay.value = run.options.counterDelay
         try await store.send(action, onInterrupt: .interrupted)
     }
 }

@@ -6,6 +6,8 @@ struct DeclaredReactor: Reactor {
     struct Action: Sendable {
         var name: String
         var arguments: [String]
+        /// The run that sent the action: its statements run in a child of it.
+        var sender: Run
         /// Set for the clean-up after Ctrl-C: the action's `catch` runs with `$error` = `interrupted`.
         var interrupted = false
         /// Given when the action's statements have stopped, however they stopped.
@@ -54,28 +56,27 @@ final class DeclaredReactorCommand: ShellReactor {
 
     var actionNames: [String] { declaration.actions.compactMap(\.name.literal) }
 
-    init(declaration: ReactorDeclaration, initial: [(name: String, value: EchoValue)], interpreter: Interpreter) {
+    init(declaration: ReactorDeclaration, initial: [(name: String, value: EchoValue)], run: Run) {
         let name = declaration.name.literal ?? ""
         self.name = name
         self.declaration = declaration
-        let reactor = DeclaredReactor(initialState: .init(echoFields: initial)) { [weak interpreter] action, emit in
+        let reactor = DeclaredReactor(initialState: .init(echoFields: initial)) { action, emit in
             defer { action.finished.signal() }
-            guard let interpreter else { return }
-            try await interpreter.perform(action, of: declaration, emit: emit)
+            try await action.sender.perform(action, of: declaration, emit: emit)
         }
-        store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, interpreter: interpreter))
+        store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, run: run))
     }
 
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
 
-    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws {
+    func send(_ arguments: [String], words: [Word], from run: Run) async throws {
         guard let actionName = arguments.first, let action = declaration.actions.first(where: { $0.name.literal == actionName }) else {
-            throw interpreter.reactorUsage(self, words: words)
+            throw run.reactorUsage(self, words: words)
         }
         let given = Array(arguments.dropFirst())
         guard given.count == action.parameters.count else {
             let parameters = action.parameters.compactMap(\.literal)
-            throw interpreter.failure("'\(name) \(actionName)' takes \(parameters.isEmpty ? "no arguments" : parameters.joined(separator: " "))",
+            throw run.failure("'\(name) \(actionName)' takes \(parameters.isEmpty ? "no arguments" : parameters.joined(separator: " "))",
                                       at: words.first?.span, notes: ["usage: \(name) \(actionName)\(parameters.map { " " + $0.uppercased() }.joined())"])
         }
         if !acknowledging {
@@ -86,11 +87,11 @@ final class DeclaredReactorCommand: ShellReactor {
         }
         if let field = action.unlessField?.literal,
            await currentFields().first(where: { $0.name == field })?.value == .bool(true) {
-            interpreter.io.err("\(name) \(actionName): skipped while \(field) is true\n")
+            run.io.err("\(name) \(actionName): skipped while \(field) is true\n")
             return
         }
-        let sent = DeclaredReactor.Action(name: actionName, arguments: given)
-        let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, interrupted: true)
+        let sent = DeclaredReactor.Action(name: actionName, arguments: given, sender: run)
+        let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, sender: run, interrupted: true)
         try await store.send(sent, onInterrupt: cleanup, after: sent.finished)
     }
 }

@@ -10,7 +10,7 @@ protocol ShellReactor: AnyObject {
     /// The current state's fields.
     func currentFields() async -> [(name: String, value: EchoValue)]
     /// Runs the command's action; `arguments` are the expanded words after the reactor's name.
-    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws
+    func send(_ arguments: [String], words: [Word], from run: Run) async throws
 }
 
 /// Echoes every state a store publishes, in order, as one line on stdout.
@@ -26,11 +26,11 @@ final class StateEcho: Sendable {
     private let mask: SharedValue<SecretMask>
     private let previous = Mutex<[(name: String, value: EchoValue)]?>(nil)
 
-    init(name: String, interpreter: Interpreter) {
+    init(name: String, run: Run) {
         self.name = name
-        self.io = interpreter.io
-        self.style = interpreter.echoStyle
-        self.mask = interpreter.sharedMask
+        self.io = run.io
+        self.style = run.session.echoStyle
+        self.mask = run.session.sharedMask
     }
 
     func echo(_ fields: [(name: String, value: EchoValue)]) {

@@ -6,7 +6,7 @@ extension BuiltInReactor {
         name: "weather", usage: "weather current [CITY | LAT LON] | forecast [HOURS] | use open-meteo|openweathermap",
         summary: "the weather reactor", actions: ["current", "forecast", "use"],
         argumentCompletions: ["use": WeatherSource.allCases.map(\.rawValue)],
-        make: { WeatherCommand(interpreter: $0) })
+        make: { WeatherCommand(run: $0) })
 }
 
 /// `weather current [CITY | LAT LON]`, `weather forecast [HOURS]`, `weather use SOURCE`, `weather`.
@@ -15,24 +15,30 @@ final class WeatherCommand: ShellReactor {
     let name = BuiltInReactor.weather.name
     let actionNames = BuiltInReactor.weather.actions
     private let fahrenheit: SharedValue<Bool>
+    /// The run that sent the latest action: the service's calls become its last response. Every
+    /// action but `use` cancels the one in flight, so the latest sender is the one waiting.
+    private let sender: SharedValue<WeakRun>
     private let store: EchoingStore<WeatherReactor>
 
-    init(interpreter: Interpreter) {
-        fahrenheit = SharedValue(interpreter.options.units == .fahrenheit)
-        let service = WeatherService(call: { [weak interpreter] target, arguments in
-            guard let interpreter else { throw CancellationError() }
-            return try await interpreter.callForReactor(target, arguments)
+    init(run: Run) {
+        fahrenheit = SharedValue(run.options.units == .fahrenheit)
+        let sender = SharedValue(WeakRun(run))
+        self.sender = sender
+        let service = WeatherService(call: { target, arguments in
+            guard let run = sender.value.run else { throw CancellationError() }
+            return try await run.callForReactor(target, arguments)
         }, fahrenheit: fahrenheit)
-        store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, interpreter: interpreter))
+        store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, run: run))
     }
 
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
 
-    func run(_ arguments: [String], words: [Word], interpreter: Interpreter) async throws {
-        fahrenheit.value = interpreter.options.units == .fahrenheit
+    func send(_ arguments: [String], words: [Word], from run: Run) async throws {
+        fahrenheit.value = run.options.units == .fahrenheit
+        sender.value = WeakRun(run)
         let state = await store.store.currentState
         guard let actionName = arguments.first else {
-            try await interpreter.printState([words[0]])
+            try await run.printState([words[0]])
             return
         }
         let rest = Array(arguments.dropFirst())
@@ -44,7 +50,7 @@ final class WeatherCommand: ShellReactor {
                 query = .place(state.place)
             } else if rest.count == 2, let lat = Double(rest[0]), let lon = Double(rest[1]) {
                 guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-                    throw interpreter.failure("a coordinate is LAT LON with -90 <= LAT <= 90 and -180 <= LON <= 180", at: words[2].span)
+                    throw run.failure("a coordinate is LAT LON with -90 <= LAT <= 90 and -180 <= LON <= 180", at: words[2].span)
                 }
                 query = .place(Place(name: "", latitude: lat, longitude: lon))
             } else {
@@ -53,32 +59,32 @@ final class WeatherCommand: ShellReactor {
             action = .current(place: query, source: state.source)
         case "forecast":
             guard rest.count <= 1, let hours = rest.isEmpty ? 4 : Int(rest[0]), (0...48).contains(hours) else {
-                throw interpreter.failure("usage: weather forecast [HOURS], with HOURS from 0 to 48", at: (words.count > 2 ? words[2] : words[1]).span)
+                throw run.failure("usage: weather forecast [HOURS], with HOURS from 0 to 48", at: (words.count > 2 ? words[2] : words[1]).span)
             }
             action = .forecast(hours: hours, place: state.place, source: state.source)
         case "use":
             guard rest.count == 1, let source = WeatherSource(rawValue: rest[0]) else {
-                throw interpreter.failure("usage: weather use open-meteo|openweathermap", at: (words.count > 2 ? words[2] : words[1]).span,
+                throw run.failure("usage: weather use open-meteo|openweathermap", at: (words.count > 2 ? words[2] : words[1]).span,
                                           notes: WeatherSource.allCases.map(\.rawValue).filter { Suggestion.editDistance(Array($0), Array(rest.first ?? "")) <= 3 }.map { "did you mean '\($0)'?" })
             }
-            try await interpreter.ensureTargets(for: source, at: words[2].span)
+            try await run.ensureTargets(for: source, at: words[2].span)
             action = .use(source)
         default:
-            throw interpreter.reactorUsage(self, words: words)
+            throw run.reactorUsage(self, words: words)
         }
-        if case .use = action {} else { try await interpreter.ensureTargets(for: state.source, at: words[1].span) }
+        if case .use = action {} else { try await run.ensureTargets(for: state.source, at: words[1].span) }
         do {
             try await store.send(action, cancelsInFlight: true, onInterrupt: .interrupted)
         } catch let error as WeatherError {
-            throw interpreter.failure("weather \(actionName): \(interpreter.mask(error.description))", at: words[1].span)
+            throw run.failure("weather \(actionName): \(run.mask(error.description))", at: words[1].span)
         }
     }
 }
 
-extension Interpreter {
+extension Run {
     /// Loads the pack of `source` when any target the weather commands call is missing.
     func ensureTargets(for source: WeatherSource, at span: SourceSpan) async throws {
-        guard source.targetNames.contains(where: { targets[$0] == nil }) else { return }
+        guard source.targetNames.contains(where: { session.targets[$0] == nil }) else { return }
         let previous = options.bail
         defer { options.bail = previous }
         let word = Word(parts: [WordPart(content: .literal(source.rawValue), quoted: false, span: span)], span: span)
@@ -87,7 +93,7 @@ extension Interpreter {
 
     /// Calls a target for a reactor: the body becomes the last response; errors become messages.
     func callForReactor(_ name: String, _ arguments: CallArguments) async throws -> JSONValue {
-        guard let declared = targets[name] else { throw WeatherError(description: "no target '\(name)': declare it or 'use' its pack") }
+        guard let declared = session.targets[name] else { throw WeatherError(description: "no target '\(name)': declare it or 'use' its pack") }
         do {
             return try await send(try compiledTarget(declared), arguments).json()
         } catch let error as ProviderError {

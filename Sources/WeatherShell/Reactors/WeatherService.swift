@@ -9,7 +9,7 @@ struct WeatherError: Error, CustomStringConvertible {
 /// Reads weather through the session's targets, by name, so that a user who redeclares
 /// `target current` points the weather commands elsewhere without recompiling.
 struct WeatherService: Sendable {
-    /// Calls a target and returns its body as JSON (supplied by the interpreter).
+    /// Calls a target and returns its body as JSON (supplied by the run).
     typealias Call = @Sendable (_ target: String, _ arguments: CallArguments) async throws -> JSONValue
 
     let call: Call

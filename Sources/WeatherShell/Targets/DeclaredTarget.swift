@@ -26,15 +26,15 @@ struct DeclaredTarget {
 /// Turns a target declaration into a `Target`, expanding its words (LANGUAGE.md, "Targets").
 @ShellActor
 struct TargetCompiler {
-    let interpreter: Interpreter
+    let run: Run
     let file: SourceFile
 
     func compile(_ declared: DeclaredTarget) throws -> Target {
         // A call on a later line compiles a declaration from an earlier input: its errors
         // (an undefined variable, say) point into the declaration's file, not the call's.
-        let previous = interpreter.currentFile
-        interpreter.currentFile = file
-        defer { interpreter.currentFile = previous }
+        let previous = run.currentFile
+        run.currentFile = file
+        defer { run.currentFile = previous }
         let declaration = declared.declaration
         var target = Target(name: declared.name)
         var query: [Parameter] = []
@@ -77,7 +77,7 @@ struct TargetCompiler {
             }
         }
         if declared.sample == nil, let field = declaration.fields.last(where: { $0.name == "sample" }) {
-            let (data, status) = try interpreter.readSample(field, file: file)
+            let (data, status) = try run.readSample(field, file: file)
             target.sampleData = data
             target.sampleStatus = status
         }
@@ -122,7 +122,7 @@ struct TargetCompiler {
         }
         let path = resolve(String(text.dropFirst()))
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw error("cannot read body file \(Interpreter.displayPath(path))", word.span)
+            throw error("cannot read body file \(Run.displayPath(path))", word.span)
         }
         return .data(data, contentType: path.hasSuffix(".json") ? "application/json" : nil)
     }
@@ -146,7 +146,7 @@ struct TargetCompiler {
     }
 
     private func expand(_ word: Word) throws -> String {
-        try interpreter.expand(word).text
+        try run.expand(word).text
     }
 
     private func error(_ message: String, _ span: SourceSpan) -> Diagnostic {

@@ -1,7 +1,7 @@
 import Checks
 import Targets
 
-extension Interpreter {
+extension Run {
     /// `expect`: a failed check prints the expression and the actual value, and is exit code 4.
     func check(_ expectation: Expectation) throws {
         var actual: JSONValue?
@@ -36,8 +36,10 @@ extension Interpreter {
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
-        guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
+        reporter?.report(.expect(ExpectationResult(source: String(source.dropFirst("expect ".count)), file: currentFile,
+                                                   span: expectation.span, passed: passed)))
+        guard !passed else { return }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
         let shown = actual.map { "actual: " + mask(Self.describe($0)).shortened(200) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
         throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)

@@ -7,73 +7,90 @@ public enum Halt: Error {
     case failure(FailureKind)
 }
 
-/// Runs parsed statements in one session: variables, options, targets, reactors and the last response.
+/// One execution over a ``Session``: the file being run, where its output goes, the last
+/// response, the reactor action it is inside, and a reporter that sees every call, `expect`
+/// and error. The prompt is one run; each reactor action runs as a child run of the run that
+/// sent it; several runs, over one session or over separate ones, can proceed at once.
 @ShellActor
-public final class Interpreter {
-    /// Whether the session is a prompt (bail off) or a script, `-c` or piped input (bail on).
+public final class Run {
+    /// Whether the run is a prompt (bail off) or a script, `-c` or piped input (bail on).
     public enum Mode { case interactive, script }
 
+    public let session: Session
     public let io: ShellIO
     public let mode: Mode
-    var variables = Variables()
-    var mask = SecretMask() {
-        didSet {
-            sharedMask.value = mask
-            builtPlugins = nil
-        }
-    }
-    /// The mask for reactor stores, which echo state from their own executors.
-    let sharedMask = SharedValue(SecretMask())
-    var options: ShellOptions
+    /// Told of every call, `expect` and error.
+    public weak var reporter: (any RunReporter)?
+    /// The run whose reactor action this run executes; it sees this run's last response.
+    private weak var parent: Run?
     /// Canonical paths of the files being run, innermost last: `source` refuses a cycle.
     var sourceStack: [String] = []
     /// The file whose statements are running, for diagnostics and relative paths.
     var currentFile: SourceFile
     /// The first failure of a run with bail off; it decides the exit code at the end.
     public private(set) var firstFailure: FailureKind?
-    /// Declared targets.
-    var targets = TargetRegistry()
-    /// What completion derives from the targets, kept until they change.
-    var completionTargets: CompletionTargetView?
-    /// The answer of the last call, for queries and `expect`.
-    var lastResponse: LastResponse?
-    /// Reactors by command name, and the order they were first used or declared.
-    var reactors: [String: ShellReactor] = [:]
-    var reactorOrder: [String] = []
-    /// How reactors echo state; shared with their stores.
-    let echoStyle: SharedValue<EchoStyle>
-    /// Set while a declared reactor's action runs.
-    var actionContext: ActionContext?
+    /// The answer of the last call, for queries and `expect`; an action's call is its sender's too.
+    var lastResponse: LastResponse? {
+        didSet { parent?.lastResponse = lastResponse }
+    }
+    /// Set in the run of a declared reactor's action: where its `emit`s go.
+    private(set) var actionContext: ActionContext?
     /// How many reactor commands are running inside one another.
     var actionDepth = 0
-    /// Which plugins are on, their settings and order (`plugin`, `plugins`).
-    var pluginSettings = PluginSettings() {
-        didSet { builtPlugins = nil }
-    }
-    /// The plugins `pluginSettings` and `mask` make, built on the first call after either changes.
-    var builtPlugins: [any Plugin]?
+    /// The action's parameters and `$error`: they hide session variables of the same name for the action only.
+    var locals = Variables()
+    /// `quiet` in an action's run: its calls print nothing.
+    private(set) var outputOverride: ShellOptions.Output?
 
-    public init(io: ShellIO, mode: Mode) {
+    /// A run over a new session, with bail and color following `mode` and the terminal.
+    public convenience init(io: ShellIO, mode: Mode) {
+        self.init(session: Session(bail: mode == .script, color: io.stdoutIsTerminal && !Environment.noColor), io: io, mode: mode)
+    }
+
+    /// A run over `session`.
+    public init(session: Session, io: ShellIO, mode: Mode, reporter: (any RunReporter)? = nil) {
+        self.session = session
         self.io = io
         self.mode = mode
-        self.options = ShellOptions(bail: mode == .script, colorEnabled: io.stdoutIsTerminal && !Environment.noColor)
+        self.reporter = reporter
         self.currentFile = SourceFile(name: "<stdin>", directory: FileManager.default.currentDirectoryPath, text: "")
-        self.echoStyle = SharedValue(EchoStyle(mode: .line, color: options.colorEnabled))
     }
 
-    /// Variables given as script arguments: like make's command-line variables, a `let` of
-    /// the same name in the script leaves them as given, so a script can hold defaults.
-    var commandLineNames: Set<String> = []
+    /// The run of a reactor action sent from `parent`: same session, output and reporter; the
+    /// action's file, `emit` context and parameters; calls print nothing.
+    init(action context: ActionContext, file: SourceFile, parameters: Variables, parent: Run) {
+        session = parent.session
+        io = parent.io
+        mode = parent.mode
+        reporter = parent.reporter
+        self.parent = parent
+        currentFile = file
+        sourceStack = parent.sourceStack
+        actionContext = context
+        actionDepth = parent.actionDepth
+        locals = parameters
+        outputOverride = .quiet
+    }
 
     /// Sets a variable from a script argument `NAME=VALUE`.
     public func define(_ name: String, _ value: String) {
-        variables[name] = Variable(value: value, isSecret: false)
-        commandLineNames.insert(name)
+        session.define(name, value)
+    }
+
+    /// The session's settings.
+    var options: ShellOptions {
+        get { session.options }
+        set { session.options = newValue }
+    }
+
+    /// `text` with the session's secrets as `***`.
+    func mask(_ text: String) -> String {
+        session.mask(text)
     }
 
     /// Parses and runs `text`. Parse errors are printed and run nothing.
     /// Throws `Halt` when the run must stop (exit, or a failure with bail on).
-    public func run(text: String, file name: String, directory: String, firstLine: Int = 1) async throws(Halt) {
+    public func execute(text: String, file name: String, directory: String, firstLine: Int = 1) async throws(Halt) {
         let file = SourceFile(name: name, directory: directory, text: text, firstLine: firstLine)
         let program: Program
         do {
@@ -82,18 +99,18 @@ public final class Interpreter {
             try report(error)
             return
         }
-        try await run(program)
+        try await execute(program)
     }
 
     /// Runs each statement; reports errors; stops on the first one when bail is on.
-    public func run(_ program: Program) async throws(Halt) {
+    public func execute(_ program: Program) async throws(Halt) {
         let previous = currentFile
         currentFile = program.file
         defer { currentFile = previous }
-        try await run(program.statements)
+        try await execute(program.statements)
     }
 
-    func run(_ statements: [Statement]) async throws(Halt) {
+    func execute(_ statements: [Statement]) async throws(Halt) {
         for statement in statements {
             do {
                 try await execute(statement)
@@ -130,6 +147,7 @@ public final class Interpreter {
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.
     func report(_ diagnostic: Diagnostic) throws(Halt) {
         io.err(diagnostic.rendered(mask: { self.mask($0) }))
+        reporter?.report(.error(diagnostic))
         if firstFailure == nil { firstFailure = diagnostic.kind }
         if options.bail || diagnostic.kind == .interrupted { throw Halt.failure(diagnostic.kind) }
     }
@@ -186,7 +204,7 @@ public final class Interpreter {
         if let reactor = shellReactor(named: text) {
             return try await runReactor(reactor, arguments, command: name)
         }
-        let known = CommandCatalog.names + reactorOrder
+        let known = CommandCatalog.names + session.reactorOrder
         var notes: [String] = []
         if let guess = Suggestion.closest(to: text, in: known) { notes.append("did you mean '\(guess)'?") }
         notes.append("type 'help' for the list of commands")

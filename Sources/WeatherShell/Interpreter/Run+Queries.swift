@@ -1,7 +1,7 @@
 import Foundation
 import Targets
 
-extension Interpreter {
+extension Run {
     /// The value a query finds in the last response, or nil with the reason it found nothing.
     func lookUp(_ query: Query) throws -> (value: JSONValue?, missing: String) {
         guard let last = lastResponse else {

@@ -2,7 +2,7 @@ import Foundation
 import Plugins
 import Targets
 
-extension Interpreter {
+extension Run {
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
     func declareTarget(_ declaration: TargetDeclaration) throws {
         var declared = DeclaredTarget(declaration: declaration)
@@ -10,9 +10,9 @@ extension Interpreter {
             declared.sample = try readSample(field, file: declaration.file)
         }
         if !declared.dependsOnVariables {
-            declared.cached = try TargetCompiler(interpreter: self, file: declaration.file).compile(declared)
+            declared.cached = try TargetCompiler(run: self, file: declaration.file).compile(declared)
         }
-        targets.declare(declared)
+        session.targets.declare(declared)
     }
 
     /// The `sample` file's bytes and status; read at declaration, or at each call when its words
@@ -46,17 +46,17 @@ extension Interpreter {
     /// The `Target` for a call: the cached one, or the declaration compiled with today's variables.
     func compiledTarget(_ declared: DeclaredTarget) throws -> Target {
         if let cached = declared.cached { return cached }
-        return try TargetCompiler(interpreter: self, file: declared.declaration.file).compile(declared)
+        return try TargetCompiler(run: self, file: declared.declaration.file).compile(declared)
     }
 
     /// The declared target of that name, or an error with did-you-mean.
     func declaredTarget(_ word: Word) throws -> DeclaredTarget {
         let name = try expand(word).text
-        if let target = targets[name] { return target }
+        if let target = session.targets[name] { return target }
         var notes: [String] = []
-        if let guess = Suggestion.closest(to: name, in: targets.names) { notes.append("did you mean '\(guess)'?") }
-        notes.append(targets.names.isEmpty ? "no targets are declared; declare one with 'target NAME { ... }' or load a pack with 'use open-meteo'"
-                                           : "targets: \(targets.names.joined(separator: ", "))")
+        if let guess = Suggestion.closest(to: name, in: session.targets.names) { notes.append("did you mean '\(guess)'?") }
+        notes.append(session.targets.names.isEmpty ? "no targets are declared; declare one with 'target NAME { ... }' or load a pack with 'use open-meteo'"
+                                           : "targets: \(session.targets.names.joined(separator: ", "))")
         throw failure("unknown target '\(name.shortened())'", at: word.span, notes: notes)
     }
 
@@ -64,7 +64,7 @@ extension Interpreter {
     func listTargets(_ arguments: [Word]) throws {
         guard arguments.count <= 1 else { throw failure("usage: targets [PATTERN]", at: arguments[1].span) }
         let pattern = try arguments.first.map { try expand($0).text }
-        let matching = targets.all.filter { target in
+        let matching = session.targets.all.filter { target in
             guard let pattern else { return true }
             if pattern.contains("*") || pattern.contains("?") { return fnmatch(pattern, target.name, 0) == 0 }
             return target.name.contains(pattern)
@@ -105,9 +105,9 @@ extension Interpreter {
     func forgetTarget(_ arguments: [Word], command: Word) throws {
         guard arguments.count == 1 else { throw failure("usage: forget NAME", at: arguments.dropFirst().first?.span ?? command.span) }
         let declared = try declaredTarget(arguments[0])
-        _ = targets.forget(declared.name)
+        _ = session.targets.forget(declared.name)
     }
 
     /// Masks env secrets plus sensitive headers and query keys, for everything that shows a request.
-    var redaction: Redaction { Redaction(secrets: mask.secrets) }
+    var redaction: Redaction { Redaction(secrets: session.mask.secrets) }
 }

@@ -3,7 +3,7 @@ import Plugins
 import Targets
 
 /// `plugins`, `plugin NAME on|off [SETTINGS...]`, `plugin order NAME...`, and the plugins of each call.
-extension Interpreter {
+extension Run {
     /// `plugin NAME [on|off] [SETTINGS...]`: settings without `on` or `off` also switch the plugin on;
     /// `plugin NAME` alone shows its line. Nothing changes unless every word is valid.
     func runPlugin(name nameWord: Word, settings settingWords: [Word]) throws {
@@ -25,7 +25,7 @@ extension Interpreter {
             }
         }
         var words = PluginSettingWords(plugin: name, items: items)
-        var settings = pluginSettings
+        var settings = session.pluginSettings
         switch name {
         case .logger:
             try applyLoggerSettings(&words, to: &settings.logger)
@@ -42,14 +42,14 @@ extension Interpreter {
             settings.auth.enabled = on
             maskCredential(settings.auth.credential)
         }
-        pluginSettings = settings
+        session.pluginSettings = settings
     }
 
     /// `plugins`: each plugin in order, on or off, with its settings.
     func listPlugins(_ arguments: [Word], command: Word) throws {
         if let extra = arguments.first { throw failure("usage: plugins (to change one: plugin NAME on|off ...)", at: extra.span) }
         let width = PluginName.names.map(\.count).max() ?? 0
-        for name in pluginSettings.order {
+        for name in session.pluginSettings.order {
             io.out(pluginLine(name, width: width) + "\n")
         }
     }
@@ -58,7 +58,7 @@ extension Interpreter {
     private func orderPlugins(_ words: [Word], command: Word) throws {
         guard !words.isEmpty else {
             throw failure("usage: plugin order NAME...", at: command.span,
-                          notes: ["now: \(pluginSettings.order.map(\.rawValue).joined(separator: " "))"])
+                          notes: ["now: \(session.pluginSettings.order.map(\.rawValue).joined(separator: " "))"])
         }
         var named: [PluginName] = []
         for word in words {
@@ -67,13 +67,13 @@ extension Interpreter {
             guard !named.contains(name) else { throw failure("'\(text)' is named twice", at: word.span) }
             named.append(name)
         }
-        pluginSettings.order = named + pluginSettings.order.filter { !named.contains($0) }
+        session.pluginSettings.order = named + session.pluginSettings.order.filter { !named.contains($0) }
     }
 
     /// `retry    on   count 3 backoff 200ms max 5s jitter 20%`.
     private func pluginLine(_ name: PluginName, width: Int) -> String {
-        let state = pluginSettings.isOn(name) ? "on " : "off"
-        let settings = pluginSettings.settingsText(name)
+        let state = session.pluginSettings.isOn(name) ? "on " : "off"
+        let settings = session.pluginSettings.settingsText(name)
         return mask("\(name.rawValue.padding(width))  \(state)  \(settings)").trimmingCharacters(in: .whitespaces)
     }
 
@@ -88,9 +88,9 @@ extension Interpreter {
     /// on stderr during the call comes after it, as it happened.
     func currentPlugins() -> [any Plugin] {
         io.flush()
-        if let builtPlugins { return builtPlugins }
-        let plugins = pluginSettings.plugins(redaction: redaction)
-        builtPlugins = plugins
+        if let built = session.builtPlugins { return built }
+        let plugins = session.pluginSettings.plugins(redaction: redaction)
+        session.builtPlugins = plugins
         return plugins
     }
 }

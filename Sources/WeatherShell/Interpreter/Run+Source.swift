@@ -1,6 +1,6 @@
 import Foundation
 
-extension Interpreter {
+extension Run {
     /// `source FILE`: parses the whole file, then runs it in this session.
     /// A relative path resolves against the directory of the file that sources it.
     func source(_ pathWord: Word) async throws {
@@ -19,7 +19,7 @@ extension Interpreter {
     /// Runs a script file's text: parse it all first, then run it.
     public func runFile(text: String, path: String) async throws(Halt) {
         let directory = (path as NSString).deletingLastPathComponent
-        try await run(text: text, file: Self.displayPath(path), directory: directory.isEmpty ? "." : directory)
+        try await execute(text: text, file: Self.displayPath(path), directory: directory.isEmpty ? "." : directory)
     }
 
     /// Marks a file as running, so that sourcing it again is refused as a cycle.

@@ -7,18 +7,18 @@ struct ActionContext {
     var fieldNames: [String]
 }
 
-extension Interpreter {
+extension Run {
     /// The shell reactor for a command name: a declared one, or a built-in made on first use.
     func shellReactor(named name: String) -> ShellReactor? {
-        if let reactor = reactors[name] { return reactor }
+        if let reactor = session.reactors[name] { return reactor }
         let made = BuiltInReactor.named(name)?.make(self)
         if let made { addReactor(made) }
         return made
     }
 
     func addReactor(_ reactor: ShellReactor) {
-        if reactors[reactor.name] == nil { reactorOrder.append(reactor.name) }
-        reactors[reactor.name] = reactor
+        if session.reactors[reactor.name] == nil { session.reactorOrder.append(reactor.name) }
+        session.reactors[reactor.name] = reactor
     }
 
     /// `NAME ACTION [ARGS]`.
@@ -31,7 +31,7 @@ extension Interpreter {
         actionDepth += 1
         defer { actionDepth -= 1 }
         do {
-            try await reactor.run(texts, words: [command] + arguments, interpreter: self)
+            try await reactor.send(texts, words: [command] + arguments, from: self)
         } catch let error as Diagnostic {
             throw error
         } catch let halt as Halt {
@@ -64,16 +64,16 @@ extension Interpreter {
             let name = try expand(word).text
             guard shellReactor(named: name) != nil else {
                 var notes: [String] = []
-                if let guess = Suggestion.closest(to: name, in: reactorOrder + BuiltInReactor.names) { notes.append("did you mean '\(guess)'?") }
+                if let guess = Suggestion.closest(to: name, in: session.reactorOrder + BuiltInReactor.names) { notes.append("did you mean '\(guess)'?") }
                 throw failure("no reactor named '\(name.shortened())'", at: word.span, notes: notes)
             }
             names = [name]
         } else {
-            names = reactorOrder
+            names = session.reactorOrder
         }
-        let style = EchoStyle(mode: echoStyle.value.mode == .json ? .json : .line, color: false)
+        let style = EchoStyle(mode: session.echoStyle.value.mode == .json ? .json : .line, color: false)
         for name in names {
-            guard let reactor = reactors[name] else { continue }
+            guard let reactor = session.reactors[name] else { continue }
             if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(styled: mask(line) + "\n") }
         }
     }
@@ -89,28 +89,25 @@ extension Interpreter {
             let text = try expand(field.initial).text
             initial.append((field.name.literal ?? "", EchoValue.parse(text, quoted: field.initial.isQuoted)))
         }
-        addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, interpreter: self))
+        addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, run: self))
     }
 
-    /// Runs one action of a declared reactor: its parameters become variables, a failing
-    /// statement ends the body, and the `catch` block runs with `$error` set.
+    /// Runs one action of a declared reactor in a child run: its parameters are variables of
+    /// that run, a failing statement ends the body, and the `catch` block runs with `$error` set.
     func perform(_ action: DeclaredReactor.Action, of declaration: ReactorDeclaration,
                  emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws {
         guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return }
-        let saved = (currentFile, actionContext, options.output)
-        let names = body.parameters.compactMap(\.literal) + ["error"]
-        let shadowed = names.map { variables[$0] }
-        currentFile = declaration.file
-        actionContext = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
-        options.output = .quiet
-        defer {
-            (currentFile, actionContext, options.output) = saved
-            for (name, old) in zip(names, shadowed) { variables[name] = old }
-        }
+        var parameters = Variables()
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
-            variables[parameter] = Variable(value: value, isSecret: false)
+            parameters[parameter] = Variable(value: value, isSecret: false)
         }
-        if action.interrupted {
+        let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
+        let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
+        try await child.performBody(body, interrupted: action.interrupted)
+    }
+
+    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws {
+        if interrupted {
             try await cleanUpInterrupted(body)
             return
         }
@@ -118,7 +115,7 @@ extension Interpreter {
             for statement in body.body { try await execute(statement) }
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
-            variables["error"] = Variable(value: mask(error.message), isSecret: false)
+            locals["error"] = Variable(value: mask(error.message), isSecret: false)
             for statement in catchBody { try await execute(statement) }
         }
     }
@@ -127,7 +124,7 @@ extension Interpreter {
     /// `unless` field is set back to false, so the action is not refused for ever.
     private func cleanUpInterrupted(_ body: ReactorDeclaration.Action) async throws {
         if let catchBody = body.catchBody {
-            variables["error"] = Variable(value: "interrupted", isSecret: false)
+            locals["error"] = Variable(value: "interrupted", isSecret: false)
             for statement in catchBody { try await execute(statement) }
         } else if let field = body.unlessField?.literal, let context = actionContext {
             await context.emit(DeclaredReactor.Mutation(fields: [(field, .bool(false))], acknowledgement: OneTimeSignal()))
@@ -154,7 +151,7 @@ extension Interpreter {
     }
 }
 
-extension Interpreter {
+extension Run {
     /// A value for a state field: a query keeps its JSON type, a word is read as the language writes it.
     func echoValue(_ value: ValueExpression) throws -> EchoValue {
         switch value {

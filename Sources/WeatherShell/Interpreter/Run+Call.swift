@@ -2,7 +2,7 @@ import Foundation
 import Plugins
 import Targets
 
-extension Interpreter {
+extension Run {
     /// `call NAME [key=value] [key:=json] [Header:value] [> FILE]`.
     func call(_ statement: CallStatement) async throws {
         let declared = try declaredTarget(statement.target)
@@ -39,10 +39,12 @@ extension Interpreter {
         do {
             let last = LastResponse(try await provider().request(target, arguments: arguments))
             lastResponse = last
+            reporter?.report(.call(target: target.name, response: last.response, failure: nil))
             return last
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
             if let response = error.response { lastResponse = LastResponse(response) }
+            reporter?.report(.call(target: target.name, response: error.response, failure: error.description(masking: redaction)))
             throw error
         }
     }
@@ -58,7 +60,7 @@ extension Interpreter {
                         sessionTimeout: options.timeout, baseURL: options.base)
     }
 
-    /// Plugins in effect, in order (see Plugins/Interpreter+Plugins.swift).
+    /// Plugins in effect, in order (see Plugins/Run+Plugins.swift).
     func activePlugins() -> [any Plugin] { currentPlugins() }
 
     private func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
@@ -80,7 +82,7 @@ extension Interpreter {
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     private func write(_ response: Response, to outputWord: Word?) throws {
-        if io.stderrIsTerminal, options.output != .quiet {
+        if io.stderrIsTerminal, (outputOverride ?? options.output) != .quiet {
             io.err(styled: StatusLine.text(response, color: options.colorEnabled) + "\n")
         }
         if let outputWord {
@@ -90,7 +92,7 @@ extension Interpreter {
             }
             return
         }
-        switch options.output ?? (io.stdoutIsTerminal ? .pretty : .raw) {
+        switch outputOverride ?? options.output ?? (io.stdoutIsTerminal ? .pretty : .raw) {
         case .quiet:
             break
         case .raw:

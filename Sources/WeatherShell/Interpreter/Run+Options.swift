@@ -1,6 +1,6 @@
 import Foundation
 
-extension Interpreter {
+extension Run {
     func setOption(_ optionWord: Word, _ valueWords: [Word]) throws {
         let name = try expand(optionWord).text
         guard let option = ShellOption(rawValue: name) else {
@@ -32,7 +32,7 @@ extension Interpreter {
             default: throw invalid()
             }
             options.colorSetting = value
-            echoStyle.value.color = options.colorEnabled
+            session.echoStyle.value.color = options.colorEnabled
         case .stub:
             if let on = Self.onOff(value), !on {
                 options.stub = .off
@@ -54,7 +54,7 @@ extension Interpreter {
         case .echo:
             guard let echo = ShellOptions.Echo(rawValue: value) else { throw invalid() }
             options.echo = echo
-            echoStyle.value.mode = echo
+            session.echoStyle.value.mode = echo
         case .units:
             guard let units = ShellOptions.Units(rawValue: value) else { throw invalid() }
             options.units = units

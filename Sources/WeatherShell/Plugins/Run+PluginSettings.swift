@@ -3,7 +3,7 @@ import Plugins
 import Targets
 
 /// Reading the settings words of each plugin into its settings, with a clear error for each mistake.
-extension Interpreter {
+extension Run {
     func applyLoggerSettings(_ words: inout PluginSettingWords, to logger: inout LoggerSettings) throws {
         while let word = words.next() {
             if let mode = LoggerPlugin.Mode(rawValue: word.text) {
@@ -116,7 +116,7 @@ extension Interpreter {
         }
         guard auth.scope == nil else { return }
         var notes = ["add 'host HOST' for the API's host, or 'everywhere' to send it to every host; 'set base' gives a default"]
-        let hosts = Array(Set(targets.all.compactMap { (try? compiledTarget($0)).flatMap { URL(string: $0.baseURL)?.host } })).sorted()
+        let hosts = Array(Set(session.targets.all.compactMap { (try? compiledTarget($0)).flatMap { URL(string: $0.baseURL)?.host } })).sorted()
         if !hosts.isEmpty { notes.append("hosts of declared targets: \(hosts.joined(separator: ", "))") }
         throw failure("plugin auth needs the host to send the credential to", at: span, notes: notes)
     }
@@ -125,11 +125,11 @@ extension Interpreter {
     /// `USER:PASSWORD` is one too, as its base64 is what a server echoing the header shows.
     func maskCredential(_ credential: AuthPlugin.Credential?) {
         switch credential {
-        case .bearer(let token)?: mask.add(token)
+        case .bearer(let token)?: session.mask.add(token)
         case .basic(let user, let password)?:
-            mask.add(password)
-            mask.add(user + ":" + password)
-        case .header(_, let value)?: mask.add(value)
+            session.mask.add(password)
+            session.mask.add(user + ":" + password)
+        case .header(_, let value)?: session.mask.add(value)
         case nil: break
         }
     }

@@ -6,7 +6,7 @@ struct Expanded {
     var isSecret: Bool
 }
 
-extension Interpreter {
+extension Run {
     /// Expands `$name` and `${name}` in a word; an undefined name is an error with a caret under it.
     func expand(_ word: Word) throws(Diagnostic) -> Expanded {
         if word.parts.count == 1, case .literal(let text) = word.parts[0].content { return Expanded(text: text, isSecret: false) }
@@ -16,7 +16,7 @@ extension Interpreter {
             switch part.content {
             case .literal(let piece): text += piece
             case .variable(let name):
-                guard let variable = variables[name] else { throw undefinedVariable(name, at: part.span) }
+                guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
                 text += variable.value
                 secret = secret || variable.isSecret
             }
@@ -24,33 +24,52 @@ extension Interpreter {
         return Expanded(text: text, isSecret: secret)
     }
 
+    /// A variable of this run (an action's parameter, `$error`), else of the session.
+    func variable(named name: String) -> Variable? {
+        locals[name] ?? session.variables[name]
+    }
+
+    /// Sets or removes a variable where ``variable(named:)`` finds it: a run's own, else the session's.
+    func setVariable(_ name: String, _ value: Variable?) {
+        if locals[name] != nil {
+            locals[name] = value
+        } else {
+            session.variables[name] = value
+        }
+    }
+
+    /// Names a variable reference may use here, for suggestions.
+    var visibleVariableNames: [String] {
+        locals.names + session.variables.names.filter { locals[$0] == nil }
+    }
+
     func undefinedVariable(_ name: String, at span: SourceSpan) -> Diagnostic {
         var notes: [String] = []
-        if let guess = Suggestion.closest(to: name, in: variables.names) { notes.append("did you mean '$\(guess)'?") }
-        if variables.names.isEmpty { notes.append("no variables are set; set one with 'let \(name) = VALUE'") }
+        if let guess = Suggestion.closest(to: name, in: visibleVariableNames) { notes.append("did you mean '$\(guess)'?") }
+        if visibleVariableNames.isEmpty { notes.append("no variables are set; set one with 'let \(name) = VALUE'") }
         return failure("undefined variable '\(name)'", at: span, notes: notes)
     }
 
     func assign(_ name: Word, _ value: ValueExpression) throws {
         let key = name.literal ?? ""
-        if commandLineNames.contains(key) { return }
+        if session.commandLineNames.contains(key) { return }
         let result = try evaluate(value)
-        variables[key] = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName)
-        if result.isSecret { mask.add(result.text) }
+        setVariable(key, Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName))
+        if result.isSecret { session.mask.add(result.text) }
     }
 
     func unset(_ names: [Word]) throws {
         for word in names {
             let name = try expand(word).text
-            guard variables[name] != nil else { throw undefinedVariable(name, at: word.span) }
-            variables[name] = nil
-            commandLineNames.remove(name)
+            guard variable(named: name) != nil else { throw undefinedVariable(name, at: word.span) }
+            setVariable(name, nil)
+            session.commandLineNames.remove(name)
         }
     }
 
     func listVariables() {
-        for name in variables.names {
-            guard let variable = variables[name] else { continue }
+        for name in visibleVariableNames {
+            guard let variable = variable(named: name) else { continue }
             if variable.isSecret {
                 let origin = variable.environmentName.map { "  (env \($0))" } ?? ""
                 io.out("\(name) = ***\(origin)\n")
@@ -100,7 +119,7 @@ struct EvaluatedValue {
     var environmentName: String?
 }
 
-extension Interpreter {
+extension Run {
     func evaluate(_ value: ValueExpression) throws -> EvaluatedValue {
         switch value {
         case .word(let word):

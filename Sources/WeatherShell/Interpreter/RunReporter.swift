@@ -1,0 +1,28 @@
+import Targets
+
+/// Something a run did that a reporter may count or show: the test runner builds its
+/// reports from these.
+public enum RunEvent: Sendable {
+    /// A call finished: its response, or the error (already masked) when it failed without one.
+    case call(target: String, response: Response?, failure: String?)
+    /// An `expect` was evaluated.
+    case expect(ExpectationResult)
+    /// A diagnostic the run printed (a failed `expect` is reported as `.expect` and then as this).
+    case error(Diagnostic)
+}
+
+/// The outcome of one `expect`.
+public struct ExpectationResult: Sendable {
+    /// The expectation as written, without `expect`.
+    public var source: String
+    /// Where it is, for reports.
+    public var file: SourceFile
+    public var span: SourceSpan
+    public var passed: Bool
+}
+
+/// Sees every call, `expect` and error of a run, on the shell's actor, in the order they happen.
+@ShellActor
+public protocol RunReporter: AnyObject {
+    func report(_ event: RunEvent)
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Targets
+
+/// What a user has built up and `save` would write: variables, settings, targets, plugins,
+/// reactors and the HTTP transport. Runs (``Run``) execute statements over a session; several
+/// runs may share one, each with its own file, output, last response and reporter.
+@ShellActor
+public final class Session {
+    var variables = Variables()
+    /// Variables given as script arguments: like make's command-line variables, a `let` of
+    /// the same name in the script leaves them as given, so a script can hold defaults.
+    var commandLineNames: Set<String> = []
+    var mask = SecretMask() {
+        didSet {
+            sharedMask.value = mask
+            builtPlugins = nil
+        }
+    }
+    /// The mask for reactor stores, which echo state from their own executors.
+    let sharedMask = SharedValue(SecretMask())
+    var options: ShellOptions
+    /// Declared targets.
+    var targets = TargetRegistry()
+    /// What completion derives from the targets, kept until they change.
+    var completionTargets: CompletionTargetView?
+    /// Reactors by command name, and the order they were first used or declared.
+    var reactors: [String: ShellReactor] = [:]
+    var reactorOrder: [String] = []
+    /// How reactors echo state; shared with their stores.
+    let echoStyle: SharedValue<EchoStyle>
+    /// Which plugins are on, their settings and order (`plugin`, `plugins`).
+    var pluginSettings = PluginSettings() {
+        didSet { builtPlugins = nil }
+    }
+    /// The plugins `pluginSettings` and `mask` make, built on the first call after either changes.
+    var builtPlugins: [any Plugin]?
+    /// Sends the session's calls: the shell's event loop's transport, so one connection pool serves every run.
+    let transport: any Transport
+
+    /// A session with default settings; `bail` and color follow how it is used.
+    public init(bail: Bool, color: Bool, transport: any Transport = SessionEventLoop.transport) {
+        options = ShellOptions(bail: bail, colorEnabled: color)
+        echoStyle = SharedValue(EchoStyle(mode: .line, color: color))
+        self.transport = transport
+    }
+
+    /// Sets a variable from a script argument `NAME=VALUE`.
+    public func define(_ name: String, _ value: String) {
+        variables[name] = Variable(value: value, isSecret: false)
+        commandLineNames.insert(name)
+    }
+}
