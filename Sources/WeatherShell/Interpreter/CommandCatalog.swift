@@ -54,6 +54,9 @@ extension Run {
             throw failure("no help for '\(name)'", at: topic.span, notes: notes)
         }
         io.out("usage: \(entry.usage)\n  \(entry.summary)\n")
+        if name == "plugin" {
+            for plugin in BuiltInPlugins.all { io.out("  \(plugin.usage)\n") }
+        }
     }
 }
 

@@ -56,7 +56,7 @@ extension Run {
         case .immediate: .immediate
         case .delayed(let delay): .delayed(delay)
         }
-        return Provider(transport: SessionEventLoop.transport, plugins: activePlugins(), stubBehavior: stub,
+        return Provider(transport: session.transport, plugins: activePlugins(), stubBehavior: stub,
                         sessionTimeout: options.timeout, baseURL: options.base)
     }
 

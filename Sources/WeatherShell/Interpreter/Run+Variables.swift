@@ -80,7 +80,7 @@ extension Run {
     }
 
     /// A value as the language would write it: bare when it is one plain word, else a string.
-    static func quoted(_ text: String) -> String {
+    nonisolated static func quoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
             scalar.value > 0x20 && !"\";{}#$\\".unicodeScalars.contains(scalar)
         }

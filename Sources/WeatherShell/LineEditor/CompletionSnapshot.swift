@@ -20,26 +20,18 @@ public struct CompletionSnapshot: Sendable {
     /// Completions after `plugin`: names and `order`, then `on`/`off` and the plugin's settings,
     /// then a few example values after a setting that takes one.
     func pluginCompletions(after words: [String]) -> [String] {
-        guard let first = words.first else { return PluginName.names + ["order"] }
-        if first == "order" { return PluginName.names.filter { !words.contains($0) } }
-        guard let name = PluginName(rawValue: first) else { return [] }
-        let keywords = PluginSettingWords.keywords(name)
+        guard let first = words.first else { return BuiltInPlugins.names + ["order"] }
+        if first == "order" { return BuiltInPlugins.names.filter { !words.contains($0) } }
+        guard let plugin = BuiltInPlugins.named(first) else { return [] }
         if let last = words.last, words.count > 1 {
-            switch (name, last) {
-            case (.logger, "body"): return ["1024", "4096", "all"]
-            case (.logger, "file"): return ["wsh.log"]
-            case (.retry, "count"): return ["1", "2", "3", "5"]
-            case (.retry, "backoff"): return ["100ms", "200ms", "500ms", "1s"]
-            case (.retry, "max"): return ["2s", "5s", "10s", "30s"]
-            case (.retry, "jitter"): return ["0", "20%", "50%"]
-            case (.auth, "host"):
-                return hosts
-            case (.auth, "bearer"), (.auth, "basic"), (.auth, "header"): return []
-            case (_, "off"): return []
-            default: break
+            if last == "off" { return [] }
+            switch plugin.valueCompletions[last] {
+            case .words(let values)?: return values
+            case .hosts?: return hosts
+            case nil: break
             }
         }
-        return words.count == 1 ? ["on", "off"] + keywords : keywords
+        return words.count == 1 ? ["on", "off"] + plugin.keywords : plugin.keywords
     }
 }
 
@@ -53,10 +45,15 @@ extension Run {
         let view = targetView()
         snapshot.targetParameters = view.parameters
         let base = options.base.flatMap { URL(string: $0)?.host }
-        snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
+        snapshot.hosts = Set(declaredHosts() + (base.map { [$0] } ?? [])).sorted()
         for (name, reactor) in session.reactors { snapshot.reactorActions[name] = reactor.actionNames }
         snapshot.directory = currentFile.directory
         return snapshot
+    }
+
+    /// The hosts of the declared targets' base URLs, sorted.
+    func declaredHosts() -> [String] {
+        targetView().hosts.sorted()
     }
 
     /// Each target's parameter names and base host, made again only after the targets change:

@@ -5,11 +5,11 @@ struct PluginSettingWords {
         var word: Word
     }
 
-    let plugin: PluginName
+    let plugin: any ShellPlugin.Type
     private(set) var items: [Item]
     private var index = 0
 
-    init(plugin: PluginName, items: [Item]) {
+    init(plugin: any ShellPlugin.Type, items: [Item]) {
         self.plugin = plugin
         self.items = items
     }
@@ -24,30 +24,21 @@ struct PluginSettingWords {
     }
 
     /// The word after `keyword`, which needs one; an error at the keyword when there is none.
-    mutating func value(for keyword: Item, _ usage: String, _ failure: (String, SourceSpan, [String]) -> Diagnostic) throws -> Item {
+    @ShellActor mutating func value(for keyword: Item, _ usage: String, in run: Run) throws -> Item {
         guard let value = next() else {
-            throw failure("'\(keyword.text)' needs a value: \(usage)", keyword.word.span, [])
+            throw run.failure("'\(keyword.text)' needs a value: \(usage)", at: keyword.word.span)
         }
         return value
     }
 
-    /// What each plugin accepts, for notes, did-you-mean and completion.
-    static func keywords(_ plugin: PluginName) -> [String] {
-        switch plugin {
-        case .logger: ["summary", "verbose", "curl", "body", "file", "stderr"]
-        case .loading: []
-        case .retry: ["count", "backoff", "max", "jitter", "unsafe", "safe"]
-        case .auth: ["bearer", "basic", "header", "host", "everywhere"]
-        }
-    }
-
-    /// The settings of a plugin in one line, for notes and `help`.
-    static func usage(_ plugin: PluginName) -> String {
-        switch plugin {
-        case .logger: "plugin logger on [summary|verbose|curl] [body CHARS|all] [file PATH | stderr]"
-        case .loading: "plugin loading on|off"
-        case .retry: "plugin retry on [count N] [backoff DURATION] [max DURATION] [jitter FRACTION|PERCENT%] [unsafe|safe]"
-        case .auth: "plugin auth [on] bearer TOKEN | basic USER:PASS | header NAME:VALUE [host HOST | everywhere]"
-        }
+    /// A word the plugin does not take, with a guess and its usage.
+    @ShellActor func unknownSetting(_ word: Item, in run: Run) -> Diagnostic {
+        let keywords = plugin.keywords
+        var notes: [String] = []
+        if let guess = Suggestion.closest(to: word.text, in: keywords + ["on", "off"]) { notes.append("did you mean '\(guess)'?") }
+        notes.append("usage: \(plugin.usage)")
+        let what = keywords.isEmpty ? "plugin \(plugin.name) takes only on or off"
+                                    : "unknown setting '\(word.text.shortened())' for plugin '\(plugin.name)'"
+        return run.failure(what, at: word.word.span, notes: notes)
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Plugins
+import Targets
+
+/// `plugin auth [on] bearer TOKEN | basic USER:PASS | header NAME:VALUE [host HOST | everywhere]`.
+struct AuthShellPlugin: ShellPlugin {
+    static let name = "auth"
+    static let usage = "plugin auth [on] bearer TOKEN | basic USER:PASS | header NAME:VALUE [host HOST | everywhere]"
+    static let keywords = ["bearer", "basic", "header", "host", "everywhere"]
+    static let valueCompletions: [String: PluginValueCompletion] = [
+        "host": .hosts, "bearer": .words([]), "basic": .words([]), "header": .words([]),
+    ]
+
+    var enabled = false
+    var credential: AuthPlugin.Credential?
+    var scope: AuthPlugin.Scope?
+
+    @ShellActor mutating func apply(_ words: inout PluginSettingWords, in run: Run) throws {
+        var newCredential = false
+        var newScope = false
+        while let word = words.next() {
+            switch word.text {
+            case "bearer":
+                let value = try words.value(for: word, "bearer TOKEN", in: run)
+                guard !value.text.isEmpty else { throw run.failure("the bearer token is empty", at: value.word.span) }
+                credential = .bearer(value.text)
+                newCredential = true
+            case "basic", "header":
+                let usage = word.text == "basic" ? "basic USER:PASSWORD" : "header NAME:VALUE"
+                let value = try words.value(for: word, usage, in: run)
+                let colon = value.text.firstIndex(of: ":")
+                let left = colon.map { String(value.text[..<$0]) } ?? value.text
+                let right = colon.map { String(value.text[value.text.index(after: $0)...]) }
+                guard let right, !left.isEmpty, word.text == "basic" || !left.contains(where: { $0.isWhitespace }) else {
+                    throw run.failure("expected \(usage)", at: value.word.span)
+                }
+                credential = word.text == "basic" ? .basic(user: left, password: right) : .header(name: left, value: right)
+                newCredential = true
+            case "host":
+                let value = try words.value(for: word, "host HOST, as in host api.example.com", in: run)
+                guard let host = Self.host(of: value.text) else {
+                    throw run.failure("invalid host '\(value.text.shortened())'", at: value.word.span,
+                                      notes: ["a host name such as api.example.com, *.example.com or 127.0.0.1:8080"])
+                }
+                scope = .host(host)
+                newScope = true
+            case "everywhere":
+                scope = .everywhere
+                newScope = true
+            default:
+                throw words.unknownSetting(word, in: run)
+            }
+        }
+        if newCredential, !newScope, let base = run.options.base, let host = URL(string: base)?.host, !host.isEmpty {
+            scope = .host(host)
+        }
+    }
+
+    /// Before it is on: a credential and where to send it.
+    @ShellActor func checkComplete(at span: SourceSpan, in run: Run) throws {
+        guard credential != nil else {
+            throw run.failure("plugin auth needs a credential", at: span, notes: ["usage: \(Self.usage)"])
+        }
+        guard scope == nil else { return }
+        var notes = ["add 'host HOST' for the API's host, or 'everywhere' to send it to every host; 'set base' gives a default"]
+        let hosts = run.declaredHosts()
+        if !hosts.isEmpty { notes.append("hosts of declared targets: \(hosts.joined(separator: ", "))") }
+        throw run.failure("plugin auth needs the host to send the credential to", at: span, notes: notes)
+    }
+
+    /// For Basic the whole `USER:PASSWORD` is a secret too, as its base64 is what a server
+    /// echoing the header shows.
+    var secrets: [String] {
+        switch credential {
+        case .bearer(let token)?: [token]
+        case .basic(let user, let password)?: [password, user + ":" + password]
+        case .header(_, let value)?: [value]
+        case nil: []
+        }
+    }
+
+    var settingsText: String {
+        var words: [String] = []
+        switch credential {
+        case .bearer?: words += ["bearer", "***"]
+        case .basic(let user, _)?: words += ["basic", Run.quoted(user) + ":***"]
+        case .header(let header, _)?: words += ["header", header + ":***"]
+        case nil: words.append("(no credential)")
+        }
+        switch scope {
+        case .host(let host)?: words += ["host", host]
+        case .everywhere?: words.append("everywhere")
+        case nil: break
+        }
+        return words.joined(separator: " ")
+    }
+
+    func makePlugin(redaction: Redaction, report: @escaping OutputClosure) -> (any Plugin)? {
+        guard enabled, let credential, let scope else { return nil }
+        return AuthPlugin(credential, scope: scope)
+    }
+
+    /// `api.example.com`, `*.example.com`, `host:8080`; the host of a URL when one is given.
+    static func host(of text: String) -> String? {
+        var host = text.lowercased()
+        if host.contains("://") {
+            guard let url = URL(string: host), let name = url.host else { return nil }
+            host = name + (url.port.map { ":\($0)" } ?? "")
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-:*[]_")
+        guard !host.isEmpty, host.allSatisfy({ allowed.contains($0) }) else { return nil }
+        return host
+    }
+}
