@@ -25,7 +25,7 @@ extension Run {
                 throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
                               at: query.span, notes: [mask(error.description)])
             }
-            (value, missing) = Self.walk(root, steps)
+            (value, missing) = JSONWalk.walk(root, steps)
         }
         for filter in query.filters {
             guard let current = value else { break }
@@ -35,54 +35,11 @@ extension Run {
             case (.length, .string(let text)): value = .number(String(text.count))
             case (.keys, .object(let members)): value = .array(members.map { .string($0.key) })
             default:
-                throw failure("'| \(filter.rawValue)' needs \(filter == .keys ? "an object" : "an array, object or string"), found \(Self.kind(current))",
+                throw failure("'| \(filter.rawValue)' needs \(filter == .keys ? "an object" : "an array, object or string"), found \(JSONWalk.kind(current))",
                               at: query.span)
             }
         }
         return (value, missing)
-    }
-
-    /// Follows path steps; on a miss says where and what was there instead.
-    static func walk(_ root: JSONValue, _ steps: [Query.PathStep]) -> (JSONValue?, String) {
-        var current = root
-        var path = ""
-        for step in steps {
-            switch step {
-            case .key(let key):
-                guard case .object(let members) = current else {
-                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object")
-                }
-                guard let next = members.last(where: { $0.key == key })?.value else {
-                    let keys = members.map(\.key)
-                    let guess = Suggestion.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
-                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))")
-                }
-                current = next
-                path += key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"
-            case .index(let index):
-                guard case .array(let elements) = current else {
-                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
-                }
-                let position = index < 0 ? elements.count + index : index
-                guard elements.indices.contains(position) else {
-                    return (nil, "index \(index) is outside \(path.isEmpty ? "the array" : path) of \(elements.count) elements")
-                }
-                current = elements[position]
-                path += "[\(index)]"
-            }
-        }
-        return (current, "")
-    }
-
-    static func kind(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 
     /// A JSON value as text: strings without quotes, everything else as compact JSON.

@@ -21,19 +21,20 @@ struct WeatherService: Sendable {
         let json = try await call(source == .openMeteo ? "current" : "weather", arguments(for: place, source: source))
         switch source {
         case .openMeteo:
-            let temperature = try number(json, ["current", "temperature_2m"]) ?? number(json, ["current_weather", "temperature"])
+            let temperature = try number(json, [.key("current"), .key("temperature_2m")]) ?? number(json, [.key("current_weather"), .key("temperature")])
             guard let temperature else { throw WeatherError(description: "the answer has no current temperature (.current.temperature_2m)") }
             return CurrentReading(place: place, temperature: temperature,
-                                  minimum: try number(json, ["daily", "temperature_2m_min", 0]), maximum: try number(json, ["daily", "temperature_2m_max", 0]),
-                                  time: text(json, ["current", "time"]) ?? text(json, ["current_weather", "time"]) ?? "",
-                                  unit: text(json, ["current_units", "temperature_2m"]) ?? unit)
+                                  minimum: try number(json, [.key("daily"), .key("temperature_2m_min"), .index(0)]),
+                                  maximum: try number(json, [.key("daily"), .key("temperature_2m_max"), .index(0)]),
+                                  time: text(json, [.key("current"), .key("time")]) ?? text(json, [.key("current_weather"), .key("time")]) ?? "",
+                                  unit: text(json, [.key("current_units"), .key("temperature_2m")]) ?? unit)
         case .openWeatherMap:
-            guard let temperature = try number(json, ["main", "temp"]) else {
+            guard let temperature = try number(json, [.key("main"), .key("temp")]) else {
                 throw WeatherError(description: "the answer has no temperature (.main.temp)")
             }
-            let named = place.name.isEmpty ? Place(name: text(json, ["name"]) ?? "", latitude: place.latitude, longitude: place.longitude) : place
-            return CurrentReading(place: named, temperature: temperature, minimum: try number(json, ["main", "temp_min"]),
-                                  maximum: try number(json, ["main", "temp_max"]), time: Self.localTime(json), unit: unit)
+            let named = place.name.isEmpty ? Place(name: text(json, [.key("name")]) ?? "", latitude: place.latitude, longitude: place.longitude) : place
+            return CurrentReading(place: named, temperature: temperature, minimum: try number(json, [.key("main"), .key("temp_min")]),
+                                  maximum: try number(json, [.key("main"), .key("temp_max")]), time: Self.localTime(json), unit: unit)
         }
     }
 
@@ -41,7 +42,7 @@ struct WeatherService: Sendable {
         switch source {
         case .openMeteo:
             let json = try await call("hourly", arguments(for: place, source: source))
-            guard let now = text(json, ["current", "time"]) ?? text(json, ["current_weather", "time"]),
+            guard let now = text(json, [.key("current"), .key("time")]) ?? text(json, [.key("current_weather"), .key("time")]),
                   let target = LocalTime.nearestHour(LocalTime.adding(hours: hours, to: now)),
                   case .array(let times)? = json["hourly"]?["time"], case .array(let temperatures)? = json["hourly"]?["temperature_2m"] else {
                 throw WeatherError(description: "the answer has no hourly temperatures (.hourly.time, .hourly.temperature_2m)")
@@ -51,11 +52,11 @@ struct WeatherService: Sendable {
                 throw WeatherError(description: "no hourly temperature \(hours) hours after \(now)")
             }
             return ForecastReading(place: place, temperature: temperature, time: now, forecastTime: times[index].string ?? target,
-                                   unit: text(json, ["hourly_units", "temperature_2m"]) ?? unit)
+                                   unit: text(json, [.key("hourly_units"), .key("temperature_2m")]) ?? unit)
         case .openWeatherMap:
             let current = try await call("weather", arguments(for: place, source: source))
             let json = try await call("forecast", arguments(for: place, source: source))
-            guard let now = try number(current, ["dt"]), case .array(let entries)? = json["list"], !entries.isEmpty else {
+            guard let now = try number(current, [.key("dt")]), case .array(let entries)? = json["list"], !entries.isEmpty else {
                 throw WeatherError(description: "the answer has no forecast list (.list)")
             }
             let wanted = now + Double(hours * 3600)
@@ -97,30 +98,30 @@ struct WeatherService: Sendable {
         return arguments
     }
 
-    private enum Step { case key(String), index(Int) }
-
-    /// A number at a path; nil when absent; an error when present but not a number.
-    private func number(_ json: JSONValue, _ path: [any Sendable]) throws -> Double? {
-        guard let value = walk(json, path) else { return nil }
+    /// A number at a path; nil when absent or null; an error when present but not a number.
+    private func number(_ json: JSONValue, _ path: [Query.PathStep]) throws -> Double? {
+        guard let value = value(json, path) else { return nil }
         guard let number = value.double else { throw WeatherError(description: "expected a number at \(describe(path))") }
         return number
     }
 
-    private func text(_ json: JSONValue, _ path: [any Sendable]) -> String? {
-        walk(json, path)?.string
+    private func text(_ json: JSONValue, _ path: [Query.PathStep]) -> String? {
+        value(json, path)?.string
     }
 
-    private func walk(_ json: JSONValue, _ path: [any Sendable]) -> JSONValue? {
-        var current: JSONValue? = json
-        for step in path {
-            if let key = step as? String { current = current?[key] } else if let index = step as? Int { current = current?[index] }
-        }
-        if case .null? = current { return nil }
-        return current
+    private func value(_ json: JSONValue, _ path: [Query.PathStep]) -> JSONValue? {
+        let found = JSONWalk.walk(json, path).value
+        if case .null? = found { return nil }
+        return found
     }
 
-    private func describe(_ path: [any Sendable]) -> String {
-        path.map { ($0 as? Int).map { "[\($0)]" } ?? ".\($0)" }.joined()
+    private func describe(_ path: [Query.PathStep]) -> String {
+        path.map { step in
+            switch step {
+            case .key(let key): ".\(key)"
+            case .index(let index): "[\(index)]"
+            }
+        }.joined()
     }
 
     /// OpenWeatherMap's `dt` in the place's own time, as Open-Meteo writes times.
