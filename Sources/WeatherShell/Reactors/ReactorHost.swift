@@ -61,7 +61,11 @@ extension Store where R.State: EchoableState {
 }
 
 /// A store with its echo attached before the first action is sent.
-actor EchoingStore<R: Reactor> where R.State: EchoableState {
+///
+/// On the shell's actor, as the commands that use it are: a command's action goes from the run
+/// straight to the store's actor, which reduces and echoes, with no actor of its own between.
+@ShellActor
+final class EchoingStore<R: Reactor> where R.State: EchoableState {
     let store: Store<R>
     private let echo: StateEcho
     private var attached = false
