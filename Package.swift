@@ -49,16 +49,11 @@ let package = Package(
                 "Targets", "Plugins", "Reactor", "Checks", "CEdit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: runOnCaller
         ),
-        .executableTarget(
-            name: "wsh",
-            dependencies: [
-                "WeatherShell",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        .executableTarget(name: "wsh", dependencies: ["WeatherShell"]),
         // A loopback HTTP server on SwiftNIO for the tests (fixtures, status codes, echo, slow routes).
         .target(
             name: "TestSupport",
@@ -66,7 +61,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Opens pseudo-terminals for the end-to-end tests of the prompt.

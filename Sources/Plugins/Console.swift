@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a plugin's lines go: a log line, a retry notice. The text has no trailing newline.
 public typealias OutputClosure = @Sendable (String) -> Void
@@ -8,7 +9,7 @@ public typealias OutputClosure = @Sendable (String) -> Void
 /// then redraws it below, so a log line and the spinner never run into each other.
 ///
 /// Thread-safe: every write holds a lock, so lines from concurrent calls are never interleaved.
-public final class Console: @unchecked Sendable {
+public final class Console: Sendable {
     /// The process's stderr (file descriptor 2); a terminal when `isatty(2)` says so.
     public static let standardError = Console(fileDescriptor: STDERR_FILENO)
 
@@ -19,8 +20,8 @@ public final class Console: @unchecked Sendable {
     public let isTerminal: Bool
     private let writeText: OutputClosure
     private let columns: @Sendable () -> Int
-    private let lock = NSLock()
-    private var status: String?
+    /// The status line shown now, if any; held while writing, so that writes never interleave.
+    private let status = Mutex<String?>(nil)
 
     /// A console writing to `fileDescriptor`, a terminal when `isatty` says so.
     public convenience init(fileDescriptor: Int32) {
@@ -40,7 +41,7 @@ public final class Console: @unchecked Sendable {
     /// At a terminal, control characters in the line (a server's, in a verbose log) are shown escaped.
     public func write(line: String) {
         let line = isTerminal ? TerminalText.escaped(line) : line
-        lock.withLock {
+        status.withLock { status in
             let erase = status == nil ? "" : Self.eraseLine
             writeText(erase + line + "\n" + (status ?? ""))
         }
@@ -51,7 +52,7 @@ public final class Console: @unchecked Sendable {
     public func showStatus(_ text: String) {
         guard isTerminal else { return }
         let fitted = String(text.prefix(max(1, columns() - 1)))
-        lock.withLock {
+        status.withLock { status in
             status = fitted
             writeText("\r" + fitted + "\u{1B}[K")
         }
@@ -59,7 +60,7 @@ public final class Console: @unchecked Sendable {
 
     /// Erases the status line, if one is shown.
     public func clearStatus() {
-        lock.withLock {
+        status.withLock { status in
             guard status != nil else { return }
             status = nil
             writeText(Self.eraseLine)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A file the logger appends to (`plugin logger on verbose file log.txt`), opened once with
 /// `O_APPEND`, so two sessions logging to the same file do not overwrite each other.
@@ -68,60 +69,78 @@ public struct LogFile: Sendable {
 
 /// The open file and the lines not yet written to it, shared by copies of a ``LogFile``;
 /// written and closed when the last copy goes.
-private final class LogSink: @unchecked Sendable {
-    private static let registry = NSLock()
-    nonisolated(unsafe) private static var open: [ObjectIdentifier: Weak] = [:]
-    nonisolated(unsafe) private static var flushesAtExit = false
-    nonisolated(unsafe) private static var failureReport: (@Sendable (String) -> Void)?
+private final class LogSink: Sendable {
+    /// Every open sink, for ``flushAll()``, and what the process does for all of them.
+    private struct Registry {
+        var open: [ObjectIdentifier: Weak] = [:]
+        var flushesAtExit = false
+        var failureReport: (@Sendable (String) -> Void)?
+    }
 
     private struct Weak {
         weak var sink: LogSink?
     }
 
+    /// The lines not yet written. Held while writing, so blocks from different threads never interleave.
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var flushScheduled = false
+        var failed = false
+
+        /// Writes the held bytes to `fd`. Returns the `errno` of the first failure (0 otherwise),
+        /// reported by the caller once the lock is released; lines are dropped from then on.
+        mutating func write(to fd: Int32) -> Int32 {
+            guard !bytes.isEmpty else { return 0 }
+            let failure = failed ? 0 : bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
+            bytes.removeAll(keepingCapacity: true)
+            if failure != 0 { failed = true }
+            return failure
+        }
+    }
+
+    private static let registry = Mutex(Registry())
+
     private let fd: Int32
     private let path: String
     private let holdsLines: Bool
-    private let lock = NSLock()
-    private var pending: [UInt8] = []
-    private var flushScheduled = false
-    private var failed = false
+    private let pending = Mutex(Pending())
 
     init(_ fd: Int32, path: String, holdsLines: Bool) {
         self.fd = fd
         self.path = path
         self.holdsLines = holdsLines
-        Self.registry.withLock {
-            Self.open[ObjectIdentifier(self)] = Weak(sink: self)
-            if !Self.flushesAtExit {
-                Self.flushesAtExit = true
+        Self.registry.withLock { registry in
+            registry.open[ObjectIdentifier(self)] = Weak(sink: self)
+            if !registry.flushesAtExit {
+                registry.flushesAtExit = true
                 atexit { LogSink.flushAll() }
             }
         }
     }
 
     deinit {
-        Self.registry.withLock { _ = Self.open.removeValue(forKey: ObjectIdentifier(self)) }
+        Self.registry.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(self)) }
         flush()
         close(fd)
     }
 
     static func setFailureReport(_ report: @escaping @Sendable (String) -> Void) {
-        registry.withLock { failureReport = report }
+        registry.withLock { $0.failureReport = report }
     }
 
     static func flushAll() {
-        let sinks = registry.withLock { open.values.compactMap(\.sink) }
+        let sinks = registry.withLock { $0.open.values.compactMap(\.sink) }
         for sink in sinks { sink.flush() }
     }
 
     func append(_ text: String) {
-        let failure: Int32 = lock.withLock {
-            pending.append(contentsOf: text.utf8)
-            pending.append(UInt8(ascii: "\n"))
-            if !holdsLines || pending.count >= LogFile.blockSize {
-                return writePending()
-            } else if !flushScheduled {
-                flushScheduled = true
+        let failure: Int32 = pending.withLock { pending in
+            pending.bytes.append(contentsOf: text.utf8)
+            pending.bytes.append(UInt8(ascii: "\n"))
+            if !holdsLines || pending.bytes.count >= LogFile.blockSize {
+                return pending.write(to: fd)
+            } else if !pending.flushScheduled {
+                pending.flushScheduled = true
                 // Not on the session's loop: a long statement or a blocked stdout would hold it.
                 DispatchQueue.global().asyncAfter(deadline: .now() + LogFile.flushDelay) { [weak self] in self?.flush() }
             }
@@ -131,27 +150,17 @@ private final class LogSink: @unchecked Sendable {
     }
 
     func flush() {
-        let failure: Int32 = lock.withLock {
-            flushScheduled = false
-            return writePending()
+        let failure: Int32 = pending.withLock { pending in
+            pending.flushScheduled = false
+            return pending.write(to: fd)
         }
         reportFailure(failure)
-    }
-
-    /// Called with the lock held, so blocks from different threads never interleave. Returns the
-    /// `errno` of the first failure (0 otherwise), reported by the caller once the lock is released.
-    private func writePending() -> Int32 {
-        guard !pending.isEmpty else { return 0 }
-        let failure = failed ? 0 : pending.withUnsafeBytes { Console.writeAll(fd, $0) }
-        pending.removeAll(keepingCapacity: true)
-        if failure != 0 { failed = true }
-        return failure
     }
 
     /// Says once, outside every lock, that the file could not be written.
     private func reportFailure(_ failure: Int32) {
         guard failure != 0 else { return }
-        let report = Self.registry.withLock { Self.failureReport }
+        let report = Self.registry.withLock { $0.failureReport }
         report?("cannot write log file '\(path)': \(String(cString: strerror(failure)).lowercased())")
     }
 }

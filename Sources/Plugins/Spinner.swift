@@ -1,18 +1,21 @@
-import Foundation
+import Synchronization
 
 /// The state of a ``LoadingPlugin``'s spinner: the attempts under way and the task that draws.
-final class Spinner: @unchecked Sendable {
+final class Spinner: Sendable {
     private struct Activity {
         var name: String
         var start: ContinuousClock.Instant
     }
 
+    private struct State {
+        var activities: [Activity] = []
+        var drawing: Task<Void, Never>?
+    }
+
     private let console: Console
     private let interval: Duration
     private let clock = ContinuousClock()
-    private let lock = NSLock()
-    private var activities: [Activity] = []
-    private var drawing: Task<Void, Never>?
+    private let state = Mutex(State())
 
     init(console: Console, interval: Duration) {
         self.console = console
@@ -21,20 +24,20 @@ final class Spinner: @unchecked Sendable {
 
     /// Shows `name` from now on, starting the drawing task if none runs.
     func begin(_ name: String) {
-        lock.withLock {
-            activities.append(Activity(name: name, start: clock.now))
-            guard drawing == nil else { return }
-            drawing = Task.detached { [self] in await draw() }
+        state.withLock { state in
+            state.activities.append(Activity(name: name, start: clock.now))
+            guard state.drawing == nil else { return }
+            state.drawing = Task.detached { [self] in await draw() }
         }
     }
 
     /// Stops showing `name`; when nothing is left, stops drawing and erases the line before returning.
     func end(_ name: String) async {
-        let finished: Task<Void, Never>? = lock.withLock {
-            if let index = activities.lastIndex(where: { $0.name == name }) { activities.remove(at: index) }
-            guard activities.isEmpty else { return nil }
-            defer { drawing = nil }
-            return drawing
+        let finished: Task<Void, Never>? = state.withLock { state in
+            if let index = state.activities.lastIndex(where: { $0.name == name }) { state.activities.remove(at: index) }
+            guard state.activities.isEmpty else { return nil }
+            defer { state.drawing = nil }
+            return state.drawing
         }
         guard let finished else { return }
         finished.cancel()
@@ -44,8 +47,8 @@ final class Spinner: @unchecked Sendable {
 
     /// `⠋ current 1.2s` for the latest attempt, or `nil` when there is none.
     private func frame(tick: Int) -> String? {
-        lock.withLock {
-            guard let latest = activities.last else { return nil }
+        state.withLock { state in
+            guard let latest = state.activities.last else { return nil }
             let frame = LoadingPlugin.frames[tick % LoadingPlugin.frames.count]
             return "\(frame) \(latest.name) \(latest.start.duration(to: clock.now).spinnerText)"
         }

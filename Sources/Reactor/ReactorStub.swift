@@ -1,3 +1,5 @@
+import Synchronization
+
 /// ReactorKit's `Stub`, for testing what sits in front of a store (the shell's
 /// commands and echo) without running the reactor.
 ///
@@ -14,8 +16,7 @@
 ///
 /// Thread-safe: every member may be used from any task; each read or write is
 /// atomic, and states are recorded and streamed in the order they were set.
-public final class ReactorStub<R: Reactor>: @unchecked Sendable {
-    // Sendable by construction: all mutable storage is inside `contents`.
+public final class ReactorStub<R: Reactor>: Sendable {
     private struct Contents {
         var actions: [R.Action] = []
         var states: [R.State]
@@ -23,11 +24,11 @@ public final class ReactorStub<R: Reactor>: @unchecked Sendable {
         var nextStreamID = 0
     }
 
-    private let contents: Locked<Contents>
+    private let contents: Mutex<Contents>
 
     /// A stub whose state starts at `initialState`.
     public init(initialState: R.State) {
-        contents = Locked(Contents(states: [initialState]))
+        contents = Mutex(Contents(states: [initialState]))
     }
 
     /// A stub whose state starts at `reactor.initialState` (not transformed).

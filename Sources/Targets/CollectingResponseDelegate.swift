@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Collects a response head and its whole body, failing once the body passes a limit.
 ///
@@ -14,7 +14,7 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         var head: HTTPResponseHead?
         var body: ByteBuffer?
     }
-    private let collected = NIOLockedValueBox(Collected())
+    private let collected = Mutex(Collected())
     private let limit: Int
 
     init(limit: Int) {
@@ -25,13 +25,13 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
             return task.eventLoop.makeFailedFuture(TransportFailure.bodyTooLarge)
         }
-        collected.withLockedValue { $0.head = head }
+        collected.withLock { $0.head = head }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         var buffer = buffer
-        let tooLarge = collected.withLockedValue { collected -> Bool in
+        let tooLarge = collected.withLock { collected -> Bool in
             if collected.body == nil {
                 collected.body = buffer
             } else {
@@ -43,7 +43,7 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        try collected.withLockedValue { collected in
+        try collected.withLock { collected in
             guard let head = collected.head else { throw HTTPClientError.remoteConnectionClosed }
             return (head, collected.body ?? ByteBuffer())
         }

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import NIOConcurrencyHelpers
 import NIOHTTP1
+import Synchronization
 
 /// AsyncHTTPClient requests already parsed, by method and URL, so that calling the same URL again
 /// (a script polling an endpoint, a loop over a few targets) does not parse the URL again: with
@@ -34,7 +34,7 @@ final class ParsedRequestCache: Sendable {
         }
     }
 
-    private let entries = NIOLockedValueBox(Entries())
+    private let entries = Mutex(Entries())
 
     /// A request for `url` with `method`, `headers` and `body`; throws as `HTTPClient.Request` does
     /// for a URL it cannot send to.
@@ -50,11 +50,11 @@ final class ParsedRequestCache: Sendable {
         }
         let key = Key(method: method.rawValue, url: url)
         var request: HTTPClient.Request
-        if let cached = entries.withLockedValue({ $0.cached(key) }) {
+        if let cached = entries.withLock({ $0.cached(key) }) {
             request = cached
         } else {
             request = try HTTPClient.Request(url: url, method: method)
-            entries.withLockedValue { $0.store(request, for: key) }
+            entries.withLock { $0.store(request, for: key) }
         }
         request.headers = headers
         request.body = body

@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import NIOHTTP1
+import Synchronization
 
 /// Decides the answer to each request: a static route for its exact path, else a built-in route.
 /// Counts requests per path and attempts per flaky key.
@@ -10,18 +10,18 @@ final class Router: Sendable {
     }
 
     private let routes: [String: StaticRoute]
-    private let counters = NIOLockedValueBox(Counters())
+    private let counters = Mutex(Counters())
 
     init(routes: [String: StaticRoute]) {
         self.routes = routes
     }
 
     func hits(_ path: String) -> Int {
-        counters.withLockedValue { $0.hits[path, default: 0] }
+        counters.withLock { $0.hits[path, default: 0] }
     }
 
     func recordHit(_ path: String) {
-        counters.withLockedValue { $0.hits[path, default: 0] += 1 }
+        counters.withLock { $0.hits[path, default: 0] += 1 }
     }
 
     func reply(to request: ReceivedRequest) -> ServerReply {
@@ -79,7 +79,7 @@ final class Router: Sendable {
 
     /// The first `fail` requests for a key get `status` (503 unless given), with Retry-After when asked; then 200.
     private func flaky(key: String, _ request: ReceivedRequest) -> ServerReply {
-        let attempt = counters.withLockedValue { counters -> Int in
+        let attempt = counters.withLock { counters -> Int in
             counters.flakyAttempts[key, default: 0] += 1
             return counters.flakyAttempts[key, default: 0]
         }

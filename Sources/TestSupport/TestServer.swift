@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -21,9 +20,7 @@ import NIOPosix
 public final class TestServer: Sendable {
     private let channel: any Channel
     private let router: Router
-    /// The connections open now, by channel; a connection leaves when it closes.
-    let connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>
-    private let acceptedCount: NIOLockedValueBox<Int>
+    let connections: ServerConnections
 
     /// The port the server listens on.
     public let port: Int
@@ -31,29 +28,21 @@ public final class TestServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    private init(
-        channel: any Channel, router: Router, connections: NIOLockedValueBox<[ObjectIdentifier: any Channel]>,
-        acceptedCount: NIOLockedValueBox<Int>, port: Int
-    ) {
+    private init(channel: any Channel, router: Router, connections: ServerConnections, port: Int) {
         self.channel = channel
         self.router = router
         self.connections = connections
-        self.acceptedCount = acceptedCount
         self.port = port
     }
 
     /// Starts a server on 127.0.0.1 on a free port, answering `routes` by exact path before the built-in ones.
     public static func start(routes: [String: StaticRoute] = [:]) async throws -> TestServer {
         let router = Router(routes: routes)
-        let connections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
-        let acceptedCount = NIOLockedValueBox(0)
+        let connections = ServerConnections()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                let id = ObjectIdentifier(channel)
-                acceptedCount.withLockedValue { $0 += 1 }
-                connections.withLockedValue { $0[id] = channel }
-                channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0[id] = nil } }
+                connections.accept(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(TestServerHandler(router: router))
@@ -65,8 +54,7 @@ public final class TestServer: Sendable {
             try await channel.close()
             throw TestServerError.noPort
         }
-        return TestServer(
-            channel: channel, router: router, connections: connections, acceptedCount: acceptedCount, port: port)
+        return TestServer(channel: channel, router: router, connections: connections, port: port)
     }
 
     /// How many requests `path` (without its query) has received so far.
@@ -76,14 +64,13 @@ public final class TestServer: Sendable {
 
     /// How many connections the server has accepted so far: with keep-alive, sequential requests share one.
     public var connectionsAccepted: Int {
-        acceptedCount.withLockedValue { $0 }
+        connections.acceptedCount
     }
 
     /// Stops listening and closes every open connection.
     public func shutdown() async throws {
         try await channel.close()
-        let open = connections.withLockedValue { Array($0.values) }
-        for connection in open {
+        for connection in connections.open {
             try? await connection.close()
         }
     }

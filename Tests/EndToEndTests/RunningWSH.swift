@@ -1,13 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A wsh process still running, stdout and stderr piped: the test reads what it has written so far,
 /// sends it signals, and waits for its end. For behaviour in time: an echo before the action ends,
 /// Ctrl-C (SIGINT) in the middle of a call.
 final class RunningWSH: @unchecked Sendable {
+    // Unchecked: Foundation's Process and Thread are not Sendable; `readers` is set once, in init.
     private let process = Process()
-    private let lock = NSLock()
-    private var stdoutText = ""
-    private var stderrText = ""
+    private let output = Mutex((stdout: "", stderr: ""))
     private var readers: [Thread] = []
 
     init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
@@ -31,8 +31,8 @@ final class RunningWSH: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
-    var stdout: String { lock.withLock { stdoutText } }
-    var stderr: String { lock.withLock { stderrText } }
+    var stdout: String { output.withLock { $0.stdout } }
+    var stderr: String { output.withLock { $0.stderr } }
     var isRunning: Bool { process.isRunning }
 
     /// Waits until stdout (or stderr) holds `text`, the process ends, or the time runs out.
@@ -68,8 +68,8 @@ final class RunningWSH: @unchecked Sendable {
                 let data = handle.availableData
                 if data.isEmpty { return }
                 let text = String(decoding: data, as: UTF8.self)
-                lock.withLock {
-                    if isError { stderrText += text } else { stdoutText += text }
+                output.withLock { output in
+                    if isError { output.stderr += text } else { output.stdout += text }
                 }
             }
         }

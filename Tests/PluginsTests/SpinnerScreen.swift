@@ -1,17 +1,24 @@
-import Foundation
 import Plugins
+import Synchronization
 import Targets
 
 /// What a spinner's console wrote, in order, from any thread, and a way to wait until it has drawn:
 /// a stand-in for a terminal.
-final class SpinnerScreen: @unchecked Sendable {
-    // Sendable by construction: `writes` and `waiters` are only touched under `lock`.
-    private let lock = NSLock()
-    private var writes: [String] = []
-    private var waiters: [(frames: Int, continuation: CheckedContinuation<Void, Never>)] = []
+final class SpinnerScreen: Sendable {
+    private struct State {
+        var writes: [String] = []
+        var waiters: [(frames: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The frames drawn since the status line was last erased.
+        var framesSinceErase: Int {
+            writes.reversed().prefix { $0 != Console.eraseLine }.filter(SpinnerScreen.isFrame).count
+        }
+    }
+
+    private let state = Mutex(State())
 
     /// Everything written so far.
-    var lines: [String] { lock.withLock { writes } }
+    var lines: [String] { state.withLock { $0.writes } }
 
     /// An output closure for a ``Console`` that writes here.
     var output: OutputClosure { { [self] text in append(text) } }
@@ -24,9 +31,9 @@ final class SpinnerScreen: @unchecked Sendable {
     /// Returns once `count` frames have been drawn since the status line was last erased.
     func waitForFrames(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let drawn = lock.withLock {
-                if framesSinceErase() >= count { return true }
-                waiters.append((count, continuation))
+            let drawn = state.withLock { state in
+                if state.framesSinceErase >= count { return true }
+                state.waiters.append((count, continuation))
                 return false
             }
             if drawn { continuation.resume() }
@@ -34,18 +41,13 @@ final class SpinnerScreen: @unchecked Sendable {
     }
 
     private func append(_ text: String) {
-        let ready = lock.withLock {
-            writes.append(text)
-            let drawn = framesSinceErase()
-            defer { waiters.removeAll { $0.frames <= drawn } }
-            return waiters.filter { $0.frames <= drawn }.map(\.continuation)
+        let ready = state.withLock { state in
+            state.writes.append(text)
+            let drawn = state.framesSinceErase
+            defer { state.waiters.removeAll { $0.frames <= drawn } }
+            return state.waiters.filter { $0.frames <= drawn }.map(\.continuation)
         }
         for continuation in ready { continuation.resume() }
-    }
-
-    /// Called under `lock`.
-    private func framesSinceErase() -> Int {
-        writes.reversed().prefix { $0 != Console.eraseLine }.filter(Self.isFrame).count
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Plugins
+import Synchronization
 import Targets
 import TestSupport
 import Testing
@@ -12,17 +13,16 @@ func withTestServer<Result>(
 }
 
 /// Collects what a plugin writes, in order, from any thread: a stand-in for stderr.
-final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
+final class Recorder: Sendable {
+    private let items = Mutex<[String]>([])
 
     /// Everything written so far.
-    var lines: [String] { lock.withLock { items } }
+    var lines: [String] { items.withLock { $0 } }
     /// Everything written so far, as one text.
     var text: String { lines.joined(separator: "\n") }
 
     /// An output closure that appends to this recorder.
-    var output: OutputClosure { { [self] text in lock.withLock { items.append(text) } } }
+    var output: OutputClosure { { [self] text in items.withLock { $0.append(text) } } }
 }
 
 /// Runs `body`, expecting a ``ProviderError``, and returns it (recording an issue otherwise).

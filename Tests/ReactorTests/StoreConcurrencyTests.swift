@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Reactor
+import Synchronization
+import Testing
 
 /// Sends from many tasks at once: reduces never overlap, and every observed
 /// state is what one reduce made of the state before it.
@@ -8,21 +9,20 @@ import Reactor
 struct StoreConcurrencyTests {
     /// Counts reduces in progress, to catch two at once. Impure on purpose, for
     /// this test only.
-    final class OverlapProbe: @unchecked Sendable {
-        // Sendable by construction: the counters are only touched under `lock`.
-        private let lock = NSLock()
-        private var running = 0
-        private(set) var mostAtOnce = 0
+    final class OverlapProbe: Sendable {
+        private let counts = Mutex((running: 0, mostAtOnce: 0))
+
+        var mostAtOnce: Int { counts.withLock { $0.mostAtOnce } }
 
         func enter() {
-            lock.withLock {
-                running += 1
-                mostAtOnce = max(mostAtOnce, running)
+            counts.withLock { counts in
+                counts.running += 1
+                counts.mostAtOnce = max(counts.mostAtOnce, counts.running)
             }
         }
 
         func leave() {
-            lock.withLock { running -= 1 }
+            counts.withLock { $0.running -= 1 }
         }
     }
 

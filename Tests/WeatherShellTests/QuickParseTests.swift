@@ -14,7 +14,9 @@ import WeatherShell
 
     @Test func anythingElseGoesToTheFullParser() {
         for arguments in [["--help"], ["-h"], ["-c"], ["-c", "a", "-c", "b"], ["-c", "x", "file.wsh"], ["--stub", "--stub"],
-                          ["--version", "x"], ["--bogus"], ["file.wsh", "-x"], ["--stub=1"]] {
+                          ["--version", "x"], ["--bogus"], ["file.wsh", "-x"], ["--stub=1"],
+                          // swift-argument-parser takes no dashed value after -c: a usage error.
+                          ["-c", "--stub"], ["-c", "-x"], ["-c", "--"]] {
             #expect(LaunchOptions.quickParse(arguments) == nil, "\(arguments)")
         }
     }

@@ -1,13 +1,29 @@
 import Foundation
+import Synchronization
 @testable import WeatherShell
 
 /// Runs statements in an run whose output is captured, for tests.
 @ShellActor
 final class ShellHarness {
-    /// What the shell wrote; ShellIO calls the capture under its lock.
-    final class Captured: @unchecked Sendable {
-        var stdout = ""
-        var stderr = ""
+    /// What the shell wrote, from whichever thread wrote it.
+    final class Captured: Sendable {
+        private let text = Mutex((stdout: "", stderr: ""))
+
+        var stdout: String {
+            get { text.withLock { $0.stdout } }
+            set { text.withLock { $0.stdout = newValue } }
+        }
+
+        var stderr: String {
+            get { text.withLock { $0.stderr } }
+            set { text.withLock { $0.stderr = newValue } }
+        }
+
+        func append(_ written: String, isError: Bool) {
+            text.withLock { text in
+                if isError { text.stderr += written } else { text.stdout += written }
+            }
+        }
     }
     let captured = Captured()
     var stdout: String { captured.stdout }
@@ -17,7 +33,7 @@ final class ShellHarness {
     init(mode: Run.Mode = .script) {
         let captured = captured
         let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { text, isError in
-            if isError { captured.stderr += text } else { captured.stdout += text }
+            captured.append(text, isError: isError)
         })
         run = Run(io: io, mode: mode)
     }

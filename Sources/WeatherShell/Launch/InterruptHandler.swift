@@ -1,14 +1,21 @@
 import Dispatch
-import Targets
 import Foundation
+import Synchronization
+import Targets
 
 /// Turns SIGINT into cancellation of the running statements, so Ctrl-C during a request
 /// brings the prompt back (or ends a script with 130) instead of killing the process.
 /// A second Ctrl-C while a script is still stopping ends it at once.
 final class InterruptHandler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Task<Void, any Error>?
-    private var pending = false
+    // Unchecked only for `source`: Dispatch does not declare its signal sources Sendable. It is set
+    // in init and never changed; the mutable state is in `state`, behind its Mutex.
+    private struct State {
+        /// The statements Ctrl-C cancels now.
+        var current: Task<Void, any Error>?
+        /// A Ctrl-C came since `current` started.
+        var pending = false
+    }
+    private let state = Mutex(State())
     private let interactive: Bool
     private let source: DispatchSourceSignal
 
@@ -26,17 +33,17 @@ final class InterruptHandler: @unchecked Sendable {
     /// Runs `work` as a task that Ctrl-C cancels.
     func run(_ work: @escaping @ShellActor @Sendable () async throws -> Void) async throws {
         let task = Task(executorPreference: SessionEventLoop.executor) { try await work() }
-        lock.withLock { current = task; pending = false }
+        state.withLock { $0 = State(current: task, pending: false) }
         InterruptCleanup.reset()
-        defer { lock.withLock { current = nil } }
+        defer { state.withLock { $0.current = nil } }
         try await task.value
     }
 
     private func interrupt() {
-        let (task, again) = lock.withLock { () -> (Task<Void, any Error>?, Bool) in
-            let again = pending
-            pending = true
-            return (current, again)
+        let (task, again) = state.withLock { state -> (Task<Void, any Error>?, Bool) in
+            let again = state.pending
+            state.pending = true
+            return (state.current, again)
         }
         if let task, !(again && !interactive) {
             task.cancel()

@@ -17,7 +17,8 @@ extension LaunchOptions {
             let argument = arguments[index]
             switch argument {
             case "-c":
-                guard options.command == nil, index + 1 < arguments.count else { return nil }
+                // swift-argument-parser takes only a value after `-c`: `-c --stub` is its usage error.
+                guard options.command == nil, index + 1 < arguments.count, isValue(arguments[index + 1]) else { return nil }
                 options.command = arguments[index + 1]
                 index += 2
                 continue
@@ -28,7 +29,7 @@ extension LaunchOptions {
                 index = arguments.count
                 continue
             default:
-                if argument.hasPrefix("-"), argument != "-" { return nil }
+                guard isValue(argument) else { return nil }
                 positional.append(argument)
             }
             index += 1
@@ -39,6 +40,11 @@ extension LaunchOptions {
             options.assignments = Array(positional.dropFirst())
         }
         return .run(options)
+    }
+
+    /// Whether swift-argument-parser reads `argument` as a value rather than a flag: `-` alone is one.
+    private static func isValue(_ argument: String) -> Bool {
+        !argument.hasPrefix("-") || argument == "-"
     }
 }
 

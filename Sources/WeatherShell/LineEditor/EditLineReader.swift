@@ -7,6 +7,8 @@ import Foundation
 /// libedit is used from one ``ReaderThread`` only, never from the session's event loop: a read
 /// waits for keys there. Completion reads the ``CompletionSnapshot`` handed to that read.
 public final class EditLineReader: LineReader, @unchecked Sendable {
+    // Unchecked, not behind a lock: libedit's handles and the mutable state below are confined to
+    // `thread` (after init), which runs one read at a time; a Mutex would add nothing.
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private let historyFile: HistoryFile

@@ -7,15 +7,15 @@ import Plugins
 /// stdout is buffered and flushed before input is read and at exit, so a 2000-call script
 /// does not make 2000 write calls for its output. A lock keeps writes whole and in order when
 /// they come from reactor stores, which echo state from their own executors.
-public final class ShellIO: @unchecked Sendable {
+public final class ShellIO: Sendable {
     /// True when stdout is a terminal: pretty, coloured JSON and status lines on stderr.
     public let stdoutIsTerminal: Bool
     /// True when stderr is a terminal: the loading spinner may draw.
     public let stderrIsTerminal: Bool
-    private var buffer: [UInt8] = []
-    private let lock = NSLock()
+    /// Buffered stdout; held while writing to stdout or stderr, so writes stay whole and in order.
+    private let buffer: Mutex<[UInt8]>
     /// Failures to write elsewhere (a log file on a full disk), reported at the next statement's end.
-    /// A lock of their own: a failure is noted from inside a write that may hold ``lock``.
+    /// A lock of their own: a failure is noted from inside a write that may hold ``buffer``'s.
     private let unreportedFailures = Mutex<[String]>([])
     /// Captures output instead of writing it, for tests of the run.
     private let capture: (@Sendable (String, Bool) -> Void)?
@@ -25,7 +25,9 @@ public final class ShellIO: @unchecked Sendable {
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.capture = capture
+        var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
+        self.buffer = Mutex(buffer)
     }
 
     /// Writes text to stdout (buffered); at a terminal, control characters are shown escaped
@@ -49,11 +51,11 @@ public final class ShellIO: @unchecked Sendable {
     }
 
     private func write(_ bytes: some Collection<UInt8>) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flushLocked() }
+        buffer.withLock { buffer in
+            if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 16 { Self.flush(&buffer) }
+        }
     }
 
     /// Writes to stderr at once, after flushing stdout so the two keep their order at a terminal;
@@ -64,23 +66,22 @@ public final class ShellIO: @unchecked Sendable {
 
     /// Writes text whose control sequences are wsh's own (colours) to stderr as it is.
     public func err(styled text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let capture { capture(text, true); return }
-        flushLocked()
-        Self.writeAll(STDERR_FILENO, Array(text.utf8))
+        buffer.withLock { buffer in
+            if let capture { capture(text, true); return }
+            Self.flush(&buffer)
+            Self.writeAll(STDERR_FILENO, Array(text.utf8))
+        }
     }
 
     /// Sends buffered stdout to the file descriptor.
     public func flush() {
-        lock.lock()
-        defer { lock.unlock() }
-        flushLocked()
+        buffer.withLock { Self.flush(&$0) }
     }
 
-    private func flushLocked() {
+    /// Called with `buffer`'s lock held.
+    private static func flush(_ buffer: inout [UInt8]) {
         guard !buffer.isEmpty else { return }
-        Self.writeAll(STDOUT_FILENO, buffer)
+        writeAll(STDOUT_FILENO, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 

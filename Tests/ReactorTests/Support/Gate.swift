@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// A one-shot signal between a test and the mutate bodies it scripts: `wait()`
 /// returns once `open()` has been called, at once if it already was.
@@ -6,17 +6,19 @@ import Foundation
 /// Waiting ignores task cancellation on purpose: a producer that outlives a
 /// cancelled action must be able to go on yielding, so tests can check that the
 /// store drops what it yields.
-final class Gate: @unchecked Sendable {
-    // Sendable by construction: `isOpen` and `waiters` are only touched under `lock`.
-    private let lock = NSLock()
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+final class Gate: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
 
     func open() {
-        let waiting = lock.withLock {
-            isOpen = true
-            defer { waiters.removeAll() }
-            return waiters
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
         for waiter in waiting {
             waiter.resume()
@@ -25,9 +27,9 @@ final class Gate: @unchecked Sendable {
 
     func wait() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let openAlready = lock.withLock {
-                if !isOpen { waiters.append(waiter) }
-                return isOpen
+            let openAlready = state.withLock { state in
+                if !state.isOpen { state.waiters.append(waiter) }
+                return state.isOpen
             }
             if openAlready { waiter.resume() }
         }

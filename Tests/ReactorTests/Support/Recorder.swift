@@ -1,16 +1,14 @@
-import Foundation
+import Synchronization
 
 /// Collects what observers are called with, from whatever thread calls them.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    // Sendable by construction: `elements` is only touched under `lock`.
-    private let lock = NSLock()
-    private var elements: [Element] = []
+final class Recorder<Element: Sendable>: Sendable {
+    private let elements = Mutex<[Element]>([])
 
     func append(_ element: Element) {
-        lock.withLock { elements.append(element) }
+        elements.withLock { $0.append(element) }
     }
 
     var all: [Element] {
-        lock.withLock { elements }
+        elements.withLock { $0 }
     }
 }

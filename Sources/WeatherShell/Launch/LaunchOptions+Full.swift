@@ -1,0 +1,29 @@
+import ArgumentParser
+
+extension LaunchOptions {
+    /// What swift-argument-parser makes of a command line (``fullParse(_:)``).
+    public enum FullParse: Equatable, Sendable {
+        /// Start the shell with these options.
+        case run(LaunchOptions)
+        /// Write this text and a newline to stdout and exit 0: `--help`, `--version`.
+        case exit(output: String)
+        /// Write this text and a newline to stderr and exit 1: a usage error, with the usage.
+        case usageError(String)
+    }
+
+    /// The full command line, for whatever ``quickParse(_:)`` leaves: every flag spelling,
+    /// `--help`, and the messages for usage errors.
+    public static func fullParse(_ arguments: [String]) -> FullParse {
+        do {
+            let parsed = try WSHCommand.parse(arguments)
+            if parsed.command != nil, parsed.file != nil {
+                throw ValidationError("-c and FILE cannot be used together")
+            }
+            return .run(LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.assignments,
+                                      stub: parsed.stub, noRC: parsed.noRC))
+        } catch {
+            let message = WSHCommand.fullMessage(for: error)
+            return WSHCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+        }
+    }
+}

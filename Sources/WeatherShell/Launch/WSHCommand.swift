@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// The `wsh` command line as swift-argument-parser reads it: the full grammar, `--help`,
+/// `--version` and usage errors. ``LaunchOptions/fullParse(_:)`` runs it.
+struct WSHCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wsh",
+        abstract: "A shell for HTTP APIs: declare targets, call them, check their answers.",
+        discussion: "With no FILE and a terminal on stdin, wsh starts its interactive prompt.",
+        version: Shell.version
+    )
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run STATEMENTS and exit.", valueName: "STATEMENTS"))
+    var command: String?
+
+    @Flag(help: "Answer calls from targets' sample data (set stub immediate).")
+    var stub = false
+
+    @Flag(name: .customLong("norc"), help: "Do not run ~/.config/wsh/init.wsh.")
+    var noRC = false
+
+    @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"))
+    var file: String?
+
+    @Argument(help: ArgumentHelp("Variables for the script.", valueName: "NAME=VALUE"))
+    var assignments: [String] = []
+}
