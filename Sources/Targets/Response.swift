@@ -12,17 +12,17 @@ public struct Response: Sendable {
     public var body: Data
     /// From handing the request to the transport until the whole body was in.
     public var elapsed: Duration
-    /// The request this answers (after plugins' `prepare`).
+    /// The request this answers (after plugins' `prepare`; after a redirect, the request sent to its `Location`).
     public var request: Request
     /// The name of the target that was called, for messages.
     public var targetName: String
-    /// The URLs that answered with a redirect before this response, in order; `request.url` is the final URL.
-    public var redirects: [String]
+    /// The redirects that led to this response, in order; empty when the first answer was the final one.
+    public var hops: [ResponseHop]
 
     /// Makes a response.
     public init(
         status: Int, reason: String, headers: [Header] = [], body: Data = Data(),
-        elapsed: Duration = .zero, request: Request, targetName: String = "", redirects: [String] = []
+        elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = []
     ) {
         self.status = status
         self.reason = reason
@@ -31,12 +31,28 @@ public struct Response: Sendable {
         self.elapsed = elapsed
         self.request = request
         self.targetName = targetName
-        self.redirects = redirects
+        self.hops = hops
+    }
+
+    /// The URL that produced this answer: the request's URL, which after redirects is where the last one led.
+    public var url: String {
+        request.url
+    }
+
+    /// The URLs that answered with a redirect before this response, in order: each hop's ``ResponseHop/url``.
+    public var redirects: [String] {
+        hops.map(\.url)
     }
 
     /// The value of the first header named `name`, compared without regard to case.
     public func header(_ name: String) -> String? {
         headers.value(named: name)
+    }
+
+    /// The values of every header named `name`, compared without regard to case, one per field line
+    /// in the order received (`Set-Cookie` twice gives two values); empty when there is none.
+    public func headers(named name: String) -> [String] {
+        headers.values(named: name)
     }
 
     /// The body as text; bytes that are not UTF-8 become U+FFFD.
