@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What a response keeps of the way it came: every redirect that answered, the final URL, every
-/// value of a repeated header.
+/// value of a repeated header, the body as received.
 @Suite struct ResponseHopTests {
     @Test func everyRedirectIsKeptInOrderWithItsStatusHeadersAndURL() async throws {
         let routes = [
@@ -67,6 +67,15 @@ import Testing
             #expect(response.header("set-cookie") == "a=1; Path=/")
             #expect(response.headers(named: "Content-Type") == ["text/plain"])
             #expect(response.headers(named: "X-Missing").isEmpty)
+        }
+    }
+
+    @Test func theRawBodyIsTheBodyAsReceivedWhileNothingDecodesIt() async throws {
+        let bytes: [UInt8] = [0x7B, 0x7D, 0xFF, 0x00, 0x0A]
+        try await withTestServer(routes: ["/bytes": StaticRoute(contentType: "application/octet-stream", body: bytes)]) { server in
+            let response = try await Provider<Target>().request(Target(name: "b", baseURL: server.baseURL, path: "/bytes"))
+            #expect(response.rawBody == Data(bytes))
+            #expect(response.body == response.rawBody)
         }
     }
 }
