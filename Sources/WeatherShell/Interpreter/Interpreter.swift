@@ -35,8 +35,8 @@ public final class Interpreter {
     var targets = TargetRegistry()
     /// What completion derives from the targets, kept until they change.
     var completionTargets: CompletionTargetView?
-    /// The answer of the last call, for queries and `expect`.
-    var lastResponse: LastResponse?
+    /// The answer of the last call, for queries and `expect`; its body is parsed as JSON once, when a query first needs it.
+    var lastResponse: Response?
     /// Reactors by command name, and the order they were first used or declared.
     var reactors: [String: ShellReactor] = [:]
     var reactorOrder: [String] = []
