@@ -53,7 +53,8 @@ struct LogFormat {
             let masked = redaction.maskedHeader(header)
             return "> \(masked.name): \(masked.value)"
         }
-        if let body = request.body, let text = bodyText(body, contentType: request.header("Content-Type")) {
+        if let body = request.body,
+           let text = bodyText(body, masked: { redaction.maskedBody(body, contentType: request.header("Content-Type")) }) {
             lines += [">", text]
         }
         return lines.joined(separator: "\n")
@@ -68,7 +69,7 @@ struct LogFormat {
             let masked = redaction.maskedHeader(header)
             return "< \(masked.name): \(masked.value)"
         }
-        if let text = bodyText(response.body, contentType: response.header("Content-Type")) {
+        if let text = bodyText(response.body, masked: { redaction.maskedBody(of: response) }, parsed: { try? response.json() }) {
             lines += ["<", text]
         }
         return lines.joined(separator: "\n")
@@ -86,13 +87,21 @@ struct LogFormat {
         line.append(redaction.maskedURL(request.url))
     }
 
-    /// The body masked, pretty when it is JSON, cut at the limit; `nil` when empty or left out.
+    /// The body masked by `masked`, pretty when it is JSON, cut at the limit; `nil` when empty or left out.
     /// Masking comes before cutting, so that a cut can never leave half a secret showing.
-    func bodyText(_ body: Data, contentType: String?) -> String? {
+    /// `parsed` gives the body's own parse as JSON (a response's), read when masking changed nothing;
+    /// otherwise the masked text is parsed.
+    func bodyText(_ body: Data, masked: () -> String, parsed: (() -> JSONValue?)? = nil) -> String? {
         guard !body.isEmpty, bodyLimit != 0 else { return nil }
-        guard String(data: body, encoding: .utf8) != nil else { return "<\(body.count) bytes of binary data>" }
-        var text = redaction.maskedBody(body, contentType: contentType)
-        if let json = try? JSONValue.parse(text) {
+        guard let original = String(data: body, encoding: .utf8) else { return "<\(body.count) bytes of binary data>" }
+        var text = masked()
+        // Compared byte for byte: `==` would take two spellings of the same characters as equal.
+        let json: JSONValue? = if let parsed, text.utf8.elementsEqual(original.utf8) {
+            parsed()
+        } else {
+            try? JSONValue.parse(text)
+        }
+        if let json {
             // Parsing undoes escapes a server chose (`\u0070` for `p`): a secret written so shows only now.
             text = redaction.mask(json.prettyText)
         }

@@ -4,6 +4,11 @@ extension Array where Element == Header {
         first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
+    /// The values of every field named `name`, compared without regard to case, in order.
+    func values(named name: String) -> [String] {
+        filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
     /// Puts `header` where the first same-named field was (dropping any others of that name),
     /// or at the end when there was none.
     mutating func replaceOrAppend(_ header: Header) {

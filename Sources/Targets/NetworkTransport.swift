@@ -51,7 +51,7 @@ public struct NetworkTransport: Transport {
     }
 
     /// Sends `request` and reads the whole body, following up to ``maxRedirects`` redirects hop by
-    /// hop (``Redirect``); the response's ``Response/redirects`` lists the URLs that redirected.
+    /// hop (``Redirect``); the response's ``Response/hops`` keeps every redirect that answered, in order.
     /// Throws at step `.transport`: ``ProviderError/isTimeout`` past the request's timeout (which
     /// covers every hop), ``ProviderError/isConnectionFailure`` when no connection could be made,
     /// ``ProviderError/isCancelled`` when the task was cancelled.
@@ -64,7 +64,7 @@ public struct NetworkTransport: Transport {
         }
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         var current = request
-        var redirects: [String] = []
+        var hops: [ResponseHop] = []
         while true {
             let head: HTTPResponseHead, body: Data
             do {
@@ -73,18 +73,17 @@ public struct NetworkTransport: Transport {
                 throw TransportFailure.providerError(for: error, request: current, targetName: target.name, bodyLimit: bodyLimit)
             }
             let status = Int(head.status.code)
+            let headers = head.headers.map { Header(name: $0.name, value: $0.value) }
             guard Redirect.isRedirect(status), maxRedirects > 0, let location = head.headers.first(name: "Location"),
                   !location.isEmpty else {
                 return Response(
-                    status: status, reason: head.status.reasonPhrase,
-                    headers: head.headers.map { Header(name: $0.name, value: $0.value) },
-                    body: body, elapsed: start.duration(to: clock.now), request: current, targetName: target.name,
-                    redirects: redirects)
+                    status: status, reason: head.status.reasonPhrase, headers: headers, body: body,
+                    elapsed: start.duration(to: clock.now), request: current, targetName: target.name, hops: hops)
             }
-            guard redirects.count < maxRedirects else {
+            guard hops.count < maxRedirects else {
                 throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
             }
-            redirects.append(current.url)
+            hops.append(ResponseHop(request: current, status: status, reason: head.status.reasonPhrase, headers: headers))
             current = try Redirect.nextRequest(after: current, status: status, location: location, targetName: target.name)
         }
     }

@@ -71,12 +71,18 @@ public struct Redaction: Sendable {
     /// The body as text for display: sensitive members of a JSON body and sensitive fields of a
     /// url-encoded form masked, then every secret value masked. Bytes that are not UTF-8 are shown as U+FFFD.
     public func maskedBody(_ body: Data, contentType: String?) -> String {
+        maskedBody(body, contentType: contentType) { try? JSONValue.parse(body) }
+    }
+
+    /// ``maskedBody(_:contentType:)`` with the body's parse as JSON from `parsed`, asked for only
+    /// when the content type says JSON or says nothing.
+    func maskedBody(_ body: Data, contentType: String?, parsed: () -> JSONValue?) -> String {
         let text = String(decoding: body, as: UTF8.self)
         let type = contentType?.lowercased() ?? ""
         if type.contains("x-www-form-urlencoded") {
             return mask(maskedPairs(text))
         }
-        if type.contains("json") || type.isEmpty, let json = try? JSONValue.parse(body) {
+        if type.contains("json") || type.isEmpty, let json = parsed() {
             let (maskedJSON, changed) = maskedMembers(json)
             return mask(changed ? maskedJSON.compactText : text)
         }

@@ -1,6 +1,9 @@
 import Foundation
 
 /// What came back for one call.
+///
+/// A value, cheap to copy: copies share the body's bytes and its one parse as JSON (``json()``,
+/// ``serverMessage`` and the logger's masking read the same parse, made when first needed).
 public struct Response: Sendable {
     /// The HTTP status code.
     public var status: Int
@@ -8,35 +11,64 @@ public struct Response: Sendable {
     public var reason: String
     /// The header fields as received, in order.
     public var headers: [Header]
-    /// The whole body.
-    public var body: Data
+    /// The body as it came over the wire, before any content decoding.
+    public var rawBody: Data
     /// From handing the request to the transport until the whole body was in.
     public var elapsed: Duration
-    /// The request this answers (after plugins' `prepare`).
+    /// The request this answers (after plugins' `prepare`; after a redirect, the request sent to its `Location`).
     public var request: Request
     /// The name of the target that was called, for messages.
     public var targetName: String
-    /// The URLs that answered with a redirect before this response, in order; `request.url` is the final URL.
-    public var redirects: [String]
+    /// The redirects that led to this response, in order; empty when the first answer was the final one.
+    public var hops: [ResponseHop]
+    /// The decoded body and its parse, shared by copies.
+    private var content: ResponseBody
 
-    /// Makes a response.
+    /// Makes a response. `rawBody` is the body as received; `nil` means the same bytes as `body`.
     public init(
-        status: Int, reason: String, headers: [Header] = [], body: Data = Data(),
-        elapsed: Duration = .zero, request: Request, targetName: String = "", redirects: [String] = []
+        status: Int, reason: String, headers: [Header] = [], body: Data = Data(), rawBody: Data? = nil,
+        elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = []
     ) {
         self.status = status
         self.reason = reason
         self.headers = headers
-        self.body = body
+        self.rawBody = rawBody ?? body
+        self.content = ResponseBody(body)
         self.elapsed = elapsed
         self.request = request
         self.targetName = targetName
-        self.redirects = redirects
+        self.hops = hops
+    }
+
+    /// The body as callers read it, decoded from its content coding.
+    ///
+    /// wsh decodes no content coding yet, so this is the same bytes as ``rawBody``. The step that
+    /// decompresses a body will set this and leave ``rawBody`` as received; callers that read the body
+    /// do not change. Setting it drops the parse of the previous body.
+    public var body: Data {
+        get { content.bytes }
+        set { content = ResponseBody(newValue) }
+    }
+
+    /// The URL that produced this answer: the request's URL, which after redirects is where the last one led.
+    public var url: String {
+        request.url
+    }
+
+    /// The URLs that answered with a redirect before this response, in order: each hop's ``ResponseHop/url``.
+    public var redirects: [String] {
+        hops.map(\.url)
     }
 
     /// The value of the first header named `name`, compared without regard to case.
     public func header(_ name: String) -> String? {
         headers.value(named: name)
+    }
+
+    /// The values of every header named `name`, compared without regard to case, one per field line
+    /// in the order received (`Set-Cookie` twice gives two values); empty when there is none.
+    public func headers(named name: String) -> [String] {
+        headers.values(named: name)
     }
 
     /// The body as text; bytes that are not UTF-8 become U+FFFD.
@@ -47,18 +79,30 @@ public struct Response: Sendable {
     /// The message an API put in its JSON error body, looked for at `message`, `error` (a string),
     /// `error.message`, `detail` and, for Open-Meteo, `reason`; `nil` when the body has none.
     public var serverMessage: String? {
-        guard let json = try? JSONValue.parse(body) else { return nil }
+        guard case .success(let json) = parsedBody else { return nil }
         let candidates = [json["message"], json["error"], json["error"]?["message"], json["detail"], json["reason"]]
         return candidates.lazy.compactMap { $0?.string }.first { !$0.isEmpty }
     }
 
-    /// The body parsed as JSON, keeping member order and number literals.
+    /// The body parsed as JSON, keeping member order and number literals; parsed on the first call
+    /// (by this or any copy) and remembered.
     /// Throws a ``ProviderError`` at step `.decoding` that says where the body stopped being JSON.
     public func json() throws(ProviderError) -> JSONValue {
-        do {
-            return try JSONValue.parse(body)
-        } catch {
+        switch parsedBody {
+        case .success(let json):
+            return json
+        case .failure(let error):
             throw ProviderError(.invalidJSONBody(error), step: .decoding, targetName: targetName, response: self)
         }
+    }
+
+    /// The body's one parse as JSON, made now if nobody asked before.
+    var parsedBody: Result<JSONValue, JSONParseError> {
+        content.json
+    }
+
+    /// How many times this body was parsed as JSON: 0 or 1. For tests of the at-most-once rule.
+    var bodyParseCount: Int {
+        content.parseCount
     }
 }

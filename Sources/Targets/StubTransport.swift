@@ -30,14 +30,16 @@ public struct StubTransport: Transport {
             }
         }
         let body = target.sampleData
-        var headers = [Header(name: "Content-Length", value: String(body.count))]
-        if !body.isEmpty, (try? JSONValue.parse(body)) != nil {
-            headers.insert(Header(name: "Content-Type", value: "application/json"), at: 0)
-        }
-        return Response(
+        var response = Response(
             status: target.sampleStatus,
             reason: HTTPResponseStatus(statusCode: target.sampleStatus).reasonPhrase,
-            headers: headers, body: body, elapsed: start.duration(to: clock.now),
+            headers: [Header(name: "Content-Length", value: String(body.count))], body: body,
             request: request, targetName: target.name)
+        // The response's own parse, so that callers reading the body as JSON do not parse it again.
+        if !body.isEmpty, case .success = response.parsedBody {
+            response.headers.insert(Header(name: "Content-Type", value: "application/json"), at: 0)
+        }
+        response.elapsed = start.duration(to: clock.now)
+        return response
     }
 }

@@ -86,7 +86,7 @@ final class RecordingReporter: RunReporter {
             try await other.execute(text: "call quick\nexpect status == 200\necho $shared", file: "<b>", directory: ".")
             #expect(otherOutput.stdout.hasSuffix("yes\n"))
             #expect(otherOutput.stderr.isEmpty)
-            #expect(other.lastResponse?.response.status == 200)
+            #expect(other.lastResponse?.status == 200)
             #expect(waiting.lastResponse == nil)
             held.cancel()
             _ = await held.result

@@ -26,7 +26,7 @@ extension Run {
         }
         let response: Response
         do {
-            response = try await send(target, arguments).response
+            response = try await send(target, arguments)
         } catch let error as ProviderError {
             throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
         }
@@ -35,15 +35,15 @@ extension Run {
 
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
     /// last response; a cancelled call throws `CancellationError`, any other failure `ProviderError`.
-    func send(_ target: Target, _ arguments: CallArguments) async throws -> LastResponse {
+    func send(_ target: Target, _ arguments: CallArguments) async throws -> Response {
         do {
-            let last = LastResponse(try await provider().request(target, arguments: arguments))
-            lastResponse = last
-            reporter?.report(.call(target: target.name, response: last.response, failure: nil))
-            return last
+            let response = try await provider().request(target, arguments: arguments)
+            lastResponse = response
+            reporter?.report(.call(target: target.name, response: response, failure: nil))
+            return response
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
-            if let response = error.response { lastResponse = LastResponse(response) }
+            if let response = error.response { lastResponse = response }
             reporter?.report(.call(target: target.name, response: error.response, failure: error.description(masking: redaction)))
             throw error
         }
@@ -101,7 +101,7 @@ extension Run {
             io.out("HTTP \(response.status) \(response.reason)\n")
             for header in response.headers { io.out(redaction.mask("\(header.name): \(header.value)") + "\n") }
         case .pretty:
-            if let json = try? lastResponse?.json() {
+            if let json = try? response.json() {
                 io.out(styled: JSONPrinter(color: options.colorEnabled).render(json) + "\n")
             } else {
                 io.out(bytes: response.body)

@@ -4,10 +4,9 @@ import Targets
 extension Run {
     /// The value a query finds in the last response, or nil with the reason it found nothing.
     func lookUp(_ query: Query) throws -> (value: JSONValue?, missing: String) {
-        guard let last = lastResponse else {
+        guard let response = lastResponse else {
             throw failure("no response yet: call a target first", at: query.span)
         }
-        let response = last.response
         var value: JSONValue?
         var missing = ""
         switch query.source {
@@ -20,7 +19,7 @@ extension Run {
         case .path(let steps):
             let root: JSONValue
             do {
-                root = try last.json()
+                root = try response.json()
             } catch {
                 throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
                               at: query.span, notes: [mask(error.description)])

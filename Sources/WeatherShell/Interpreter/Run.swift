@@ -30,7 +30,8 @@ public final class Run {
     /// The first failure of a run with bail off; it decides the exit code at the end.
     public private(set) var firstFailure: FailureKind?
     /// The answer of the last call, for queries and `expect`; an action's call is its sender's too.
-    var lastResponse: LastResponse? {
+    /// Its body is parsed as JSON once, when a query first needs it.
+    var lastResponse: Response? {
         didSet { parent?.lastResponse = lastResponse }
     }
     /// Set in the run of a declared reactor's action: where its `emit`s go.
