@@ -7,7 +7,8 @@ let runOnCaller: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsending
 
 let package = Package(
     name: "wsh",
-    platforms: [.macOS(.v13)],
+    // Linux is where wsh runs and is tested; on Apple platforms the libraries need Synchronization.Mutex (macOS 15).
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wsh", targets: ["wsh"]),
         // Moya's and ReactorKit's shapes as libraries: targets, provider and transports; the plugins; the store.
