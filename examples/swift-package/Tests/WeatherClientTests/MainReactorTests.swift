@@ -1,5 +1,6 @@
 import Foundation
 import Reactor
+import Synchronization
 import Targets
 import Testing
 import TestSupport
@@ -63,9 +64,8 @@ import WeatherClient
 }
 
 /// Values an observer saw, in order.
-private final class Seen: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Bool] = []
-    func append(_ value: Bool) { lock.withLock { stored.append(value) } }
-    var values: [Bool] { lock.withLock { stored } }
+private final class Seen: Sendable {
+    private let stored = Mutex<[Bool]>([])
+    func append(_ value: Bool) { stored.withLock { $0.append(value) } }
+    var values: [Bool] { stored.withLock { $0 } }
 }
