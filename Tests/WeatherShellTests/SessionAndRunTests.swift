@@ -10,7 +10,7 @@ final class RecordingReporter: RunReporter {
 
     func report(_ event: RunEvent) {
         switch event {
-        case .call(let target, let response, let failure):
+        case .call(let target, let response, let failure, _):
             events.append("call \(target) \(response.map { String($0.status) } ?? "none") \(failure ?? "")")
         case .expect(let result):
             events.append("expect \(result.source) \(result.passed ? "passed" : "failed")")
@@ -123,5 +123,62 @@ final class RecordingReporter: RunReporter {
             #expect(output.stdout.hasSuffix("Seoul\n"))
             #expect(output.stderr.isEmpty)
         }
+    }
+
+    @Test func anActionReadsItsSendersLastResponseAndItsVariablesStayItsOwn() async throws {
+        try await Self.withServer { server in
+            let (run, output) = Self.harness(over: Session(bail: false, color: false))
+            try await run.execute(text: """
+                let city = Seoul
+                let error = none
+                target quick { base \(server.baseURL); path /echo }
+                reactor r {
+                  state seen = none
+                  action look city {
+                    expect status == 200
+                    unset city
+                    let city = Daegu
+                    let error = mine
+                    set output raw
+                    emit seen = $city
+                  }
+                }
+                call quick
+                r look Busan
+                echo $city $error
+                """, file: "<test>", directory: ".")
+            #expect(output.stderr.isEmpty)
+            #expect(output.stdout.contains("seen=\"Daegu\""))
+            #expect(output.stdout.hasSuffix("Seoul none\n"))
+            #expect(run.session.options.output == nil)
+        }
+    }
+
+    @Test func aFailureInsideAnActionDecidesTheSendersExitCode() async throws {
+        let (run, _) = Self.harness(over: Session(bail: false, color: false))
+        try await run.execute(text: """
+            reactor r {
+              state n = 0
+              action go { source /nonexistent/wsh-test-file.wsh }
+            }
+            r go
+            """, file: "<test>", directory: ".")
+        #expect(run.firstFailure == .runtime)
+    }
+
+    @Test func anExpectThatCannotBeEvaluatedIsReportedAsFailedAndErrorsAreMasked() async throws {
+        let (run, _) = Self.harness(over: Session(bail: false, color: false))
+        let reporter = RecordingReporter()
+        run.reporter = reporter
+        try await run.execute(text: """
+            expect status == 200
+            let token = env WSH_TEST_NEVER_SET_VARIABLE or hunter2-secret-value
+            echo $nope$token
+            use $token
+            """, file: "<test>", directory: ".")
+        #expect(reporter.events.first == "expect status == 200 failed")
+        #expect(reporter.events.count == 4)
+        #expect(!reporter.events.joined().contains("hunter2"))
+        #expect(reporter.events.last?.contains("***") == true)
     }
 }

@@ -39,12 +39,13 @@ extension Run {
         do {
             let response = try await provider().request(target, arguments: arguments)
             lastResponse = response
-            reporter?.report(.call(target: target.name, response: response, failure: nil))
+            reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
             return response
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
             if let response = error.response { lastResponse = response }
-            reporter?.report(.call(target: target.name, response: error.response, failure: error.description(masking: redaction)))
+            let redaction = redaction
+            reporter?.report(.call(target: target.name, response: error.response, failure: error.description(masking: redaction), redaction: redaction))
             throw error
         }
     }

@@ -3,7 +3,24 @@ import Targets
 
 extension Run {
     /// `expect`: a failed check prints the expression and the actual value, and is exit code 4.
+    /// The reporter sees every `expect` once: passed, failed, or failed because it could not be
+    /// evaluated (no response yet, a body that is not JSON, a bad pattern).
     func check(_ expectation: Expectation) throws {
+        do {
+            try evaluate(expectation)
+        } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
+            reportExpectation(expectation, passed: false)
+            throw diagnostic
+        }
+    }
+
+    private func reportExpectation(_ expectation: Expectation, passed: Bool) {
+        let source = currentFile.text(expectation.span.start..<expectation.span.end)
+        reporter?.report(.expect(ExpectationResult(source: String(source.dropFirst("expect ".count)), file: currentFile,
+                                                   span: expectation.span, passed: passed)))
+    }
+
+    private func evaluate(_ expectation: Expectation) throws {
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
@@ -36,10 +53,9 @@ extension Run {
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
-        let source = currentFile.text(expectation.span.start..<expectation.span.end)
-        reporter?.report(.expect(ExpectationResult(source: String(source.dropFirst("expect ".count)), file: currentFile,
-                                                   span: expectation.span, passed: passed)))
+        reportExpectation(expectation, passed: passed)
         guard !passed else { return }
+        let source = currentFile.text(expectation.span.start..<expectation.span.end)
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
         let shown = actual.map { "actual: " + mask(Self.describe($0)).shortened(200) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
         throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)

@@ -23,7 +23,8 @@ extension Run {
             options.bail = on
         case .output:
             guard let output = ShellOptions.Output(rawValue: value) else { throw invalid() }
-            options.output = output
+            // In an action it lasts for the action, as the action's quiet does.
+            if outputOverride != nil { outputOverride = output } else { options.output = output }
         case .color:
             switch value {
             case "auto": options.colorEnabled = io.stdoutIsTerminal && !Environment.noColor

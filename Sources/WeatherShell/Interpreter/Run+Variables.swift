@@ -26,12 +26,12 @@ extension Run {
 
     /// A variable of this run (an action's parameter, `$error`), else of the session.
     func variable(named name: String) -> Variable? {
-        locals[name] ?? session.variables[name]
+        localNames.contains(name) ? locals[name] : session.variables[name]
     }
 
     /// Sets or removes a variable where ``variable(named:)`` finds it: a run's own, else the session's.
     func setVariable(_ name: String, _ value: Variable?) {
-        if locals[name] != nil {
+        if localNames.contains(name) {
             locals[name] = value
         } else {
             session.variables[name] = value
@@ -40,7 +40,7 @@ extension Run {
 
     /// Names a variable reference may use here, for suggestions.
     var visibleVariableNames: [String] {
-        locals.names + session.variables.names.filter { locals[$0] == nil }
+        locals.names + session.variables.names.filter { !localNames.contains($0) }
     }
 
     func undefinedVariable(_ name: String, at span: SourceSpan) -> Diagnostic {

@@ -20,15 +20,18 @@ public final class Run {
     public let io: ShellIO
     public let mode: Mode
     /// Told of every call, `expect` and error.
-    public weak var reporter: (any RunReporter)?
+    public var reporter: (any RunReporter)?
     /// The run whose reactor action this run executes; it sees this run's last response.
     private weak var parent: Run?
     /// Canonical paths of the files being run, innermost last: `source` refuses a cycle.
     var sourceStack: [String] = []
     /// The file whose statements are running, for diagnostics and relative paths.
     var currentFile: SourceFile
-    /// The first failure of a run with bail off; it decides the exit code at the end.
-    public private(set) var firstFailure: FailureKind?
+    /// The first failure of a run with bail off; it decides the exit code at the end. An
+    /// action's failures are its sender's too.
+    public private(set) var firstFailure: FailureKind? {
+        didSet { if let firstFailure, parent?.firstFailure == nil { parent?.firstFailure = firstFailure } }
+    }
     /// The answer of the last call, for queries and `expect`; an action's call is its sender's too.
     /// Its body is parsed as JSON once, when a query first needs it.
     var lastResponse: Response? {
@@ -40,8 +43,11 @@ public final class Run {
     var actionDepth = 0
     /// The action's parameters and `$error`: they hide session variables of the same name for the action only.
     var locals = Variables()
-    /// `quiet` in an action's run: its calls print nothing.
-    private(set) var outputOverride: ShellOptions.Output?
+    /// The names that are the run's own (``locals``), set or not: an unset parameter is undefined,
+    /// not the session's variable of that name.
+    private(set) var localNames: Set<String> = []
+    /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
+    var outputOverride: ShellOptions.Output?
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {
@@ -69,7 +75,9 @@ public final class Run {
         sourceStack = parent.sourceStack
         actionContext = context
         actionDepth = parent.actionDepth
+        lastResponse = parent.lastResponse
         locals = parameters
+        localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
     }
 
@@ -148,7 +156,10 @@ public final class Run {
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.
     func report(_ diagnostic: Diagnostic) throws(Halt) {
         io.err(diagnostic.rendered(mask: { self.mask($0) }))
-        reporter?.report(.error(diagnostic))
+        var masked = diagnostic
+        masked.message = mask(diagnostic.message)
+        masked.notes = diagnostic.notes.map { mask($0) }
+        reporter?.report(.error(masked))
         if firstFailure == nil { firstFailure = diagnostic.kind }
         if options.bail || diagnostic.kind == .interrupted { throw Halt.failure(diagnostic.kind) }
     }

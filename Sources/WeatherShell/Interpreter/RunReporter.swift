@@ -3,11 +3,13 @@ import Targets
 /// Something a run did that a reporter may count or show: the test runner builds its
 /// reports from these.
 public enum RunEvent: Sendable {
-    /// A call finished: its response, or the error (already masked) when it failed without one.
-    case call(target: String, response: Response?, failure: String?)
+    /// A call finished: its response, and the error (already masked) when it failed. The response
+    /// is as sent and received, credentials included: show any of it through `redaction`, which
+    /// masks the session's secrets and sensitive headers (`redaction.maskedBody(of:)`, `mask(_:)`).
+    case call(target: String, response: Response?, failure: String?, redaction: Redaction)
     /// An `expect` was evaluated.
     case expect(ExpectationResult)
-    /// A diagnostic the run printed (a failed `expect` is reported as `.expect` and then as this).
+    /// A diagnostic the run printed, secrets masked (a failed `expect` is reported as `.expect` and then as this).
     case error(Diagnostic)
 }
 

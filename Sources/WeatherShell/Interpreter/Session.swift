@@ -34,14 +34,15 @@ public final class Session {
     }
     /// The plugins `pluginSettings` and `mask` make, built on the first call after either changes.
     var builtPlugins: [any Plugin]?
-    /// Sends the session's calls: the shell's event loop's transport, so one connection pool serves every run.
-    let transport: any Transport
+    /// Sends the session's calls: unless given, the shell's event loop's transport, so one
+    /// connection pool serves every run. Made on the first call: `wsh -c 'exit'` makes no HTTP client.
+    private(set) lazy var transport: any Transport = SessionEventLoop.transport
 
     /// A session with default settings; `bail` and color follow how it is used.
-    public init(bail: Bool, color: Bool, transport: any Transport = SessionEventLoop.transport) {
+    public init(bail: Bool, color: Bool, transport: (any Transport)? = nil) {
         options = ShellOptions(bail: bail, colorEnabled: color)
         echoStyle = SharedValue(EchoStyle(mode: .line, color: color))
-        self.transport = transport
+        if let transport { self.transport = transport }
     }
 
     /// Sets a variable from a script argument `NAME=VALUE`.

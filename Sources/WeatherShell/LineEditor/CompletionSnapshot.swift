@@ -45,15 +45,10 @@ extension Run {
         let view = targetView()
         snapshot.targetParameters = view.parameters
         let base = options.base.flatMap { URL(string: $0)?.host }
-        snapshot.hosts = Set(declaredHosts() + (base.map { [$0] } ?? [])).sorted()
+        snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
         for (name, reactor) in session.reactors { snapshot.reactorActions[name] = reactor.actionNames }
         snapshot.directory = currentFile.directory
         return snapshot
-    }
-
-    /// The hosts of the declared targets' base URLs, sorted.
-    func declaredHosts() -> [String] {
-        targetView().hosts.sorted()
     }
 
     /// Each target's parameter names and base host, made again only after the targets change:

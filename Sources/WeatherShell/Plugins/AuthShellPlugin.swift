@@ -63,7 +63,8 @@ struct AuthShellPlugin: ShellPlugin {
         }
         guard scope == nil else { return }
         var notes = ["add 'host HOST' for the API's host, or 'everywhere' to send it to every host; 'set base' gives a default"]
-        let hosts = run.declaredHosts()
+        // Compiled now, not read from completion's cache: a base from a variable may have changed since.
+        let hosts = Array(Set(run.session.targets.all.compactMap { (try? run.compiledTarget($0)).flatMap { URL(string: $0.baseURL)?.host } })).sorted()
         if !hosts.isEmpty { notes.append("hosts of declared targets: \(hosts.joined(separator: ", "))") }
         throw run.failure("plugin auth needs the host to send the credential to", at: span, notes: notes)
     }

@@ -15,17 +15,12 @@ final class WeatherCommand: ShellReactor {
     let name = BuiltInReactor.weather.name
     let actionNames = BuiltInReactor.weather.actions
     private let fahrenheit: SharedValue<Bool>
-    /// The run that sent the latest action: the service's calls become its last response. Every
-    /// action but `use` cancels the one in flight, so the latest sender is the one waiting.
-    private let sender: SharedValue<WeakRun>
     private let store: EchoingStore<WeatherReactor>
 
     init(run: Run) {
         fahrenheit = SharedValue(run.options.units == .fahrenheit)
-        let sender = SharedValue(WeakRun(run))
-        self.sender = sender
         let service = WeatherService(call: { target, arguments in
-            guard let run = sender.value.run else { throw CancellationError() }
+            guard let run = WeatherSender.run?.run else { throw CancellationError() }
             return try await run.callForReactor(target, arguments)
         }, fahrenheit: fahrenheit)
         store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, run: run))
@@ -35,7 +30,6 @@ final class WeatherCommand: ShellReactor {
 
     func send(_ arguments: [String], words: [Word], from run: Run) async throws {
         fahrenheit.value = run.options.units == .fahrenheit
-        sender.value = WeakRun(run)
         let state = await store.store.currentState
         guard let actionName = arguments.first else {
             try await run.printState([words[0]])
@@ -74,11 +68,20 @@ final class WeatherCommand: ShellReactor {
         }
         if case .use = action {} else { try await run.ensureTargets(for: state.source, at: words[1].span) }
         do {
-            try await store.send(action, cancelsInFlight: true, onInterrupt: .interrupted)
+            try await WeatherSender.$run.withValue(WeakRun(run)) {
+                try await store.send(action, cancelsInFlight: true, onInterrupt: .interrupted)
+            }
         } catch let error as WeatherError {
             throw run.failure("weather \(actionName): \(run.mask(error.description))", at: words[1].span)
         }
     }
+}
+
+/// The run a weather action was sent from: its calls become that run's last response. Task-local,
+/// so the store's tasks for the action (which inherit it) call through their own sender even when
+/// another run sends the next action.
+enum WeatherSender {
+    @TaskLocal static var run: WeakRun?
 }
 
 extension Run {
