@@ -3,28 +3,36 @@ import Targets
 
 /// The session's plugins: which are on, how each is tuned, and their order. Turning a plugin off
 /// keeps its settings, so `plugin NAME on` brings it back as it was.
+///
+/// A plugin's settings are made when first read or set, not with the session: a script that
+/// makes no call (`wsh -c 'exit'`) instantiates none of the plugin types.
 struct PluginSettings {
-    /// Plugin names in the order calls go through them.
-    var order: [String] = BuiltInPlugins.names
-    private var plugins: [String: any ShellPlugin] = Dictionary(uniqueKeysWithValues: BuiltInPlugins.all.map { ($0.name, $0.init()) })
+    private var customOrder: [String]?
+    private var changed: [String: any ShellPlugin] = [:]
 
-    /// The settings of the plugin `name`.
+    /// Plugin names in the order calls go through them.
+    var order: [String] {
+        get { customOrder ?? BuiltInPlugins.names }
+        set { customOrder = newValue }
+    }
+
+    /// The settings of the plugin `name`: as set, or as a new session has them.
     subscript(name: String) -> (any ShellPlugin)? {
-        get { plugins[name] }
-        set { plugins[name] = newValue }
+        get { changed[name] ?? BuiltInPlugins.named(name)?.init() }
+        set { changed[name] = newValue }
     }
 
     func isOn(_ name: String) -> Bool {
-        plugins[name]?.enabled ?? false
+        self[name]?.enabled ?? false
     }
 
     func settingsText(_ name: String) -> String {
-        plugins[name]?.settingsText ?? ""
+        self[name]?.settingsText ?? ""
     }
 
     /// The plugins in effect, in order; secrets in what they print are masked by `redaction`.
     func plugins(redaction: Redaction) -> [any Plugin] {
         let report: OutputClosure = { Console.standardError.write(line: $0) }
-        return order.compactMap { plugins[$0]?.makePlugin(redaction: redaction, report: report) }
+        return order.compactMap { self[$0]?.makePlugin(redaction: redaction, report: report) }
     }
 }
