@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built binary, run as a user runs it: stdin, -c and script files; stdout, stderr and exit codes.
 @Suite struct CommandLineTests {

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Command lines for checking the quick parse against swift-argument-parser: every vector of up to
 /// three tokens from ``tokens``, then random longer ones from a fixed seed, the same on every run.
 enum ArgumentVectors {
@@ -26,7 +28,7 @@ enum ArgumentVectors {
 
     /// `count` vectors of 4 to 8 tokens, drawn with a fixed seed: three in four from ``plainTokens``.
     static func random(count: Int, seed: UInt64 = 0x5EED_0011) -> [[String]] {
-        var generator = SplitMix64(state: seed)
+        var generator = SeededGenerator(seed: seed)
         return (0..<count).map { _ in
             let length = Int.random(in: 4...8, using: &generator)
             return (0..<length).map { _ in
@@ -34,18 +36,5 @@ enum ArgumentVectors {
                 return pool.randomElement(using: &generator) ?? ""
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the random vectors are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

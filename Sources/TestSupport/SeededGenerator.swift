@@ -1,22 +1,22 @@
 import Foundation
 
 /// A deterministic generator (SplitMix64): random input made from a seed can be made again from it.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     /// The variable that replays a run: `WSH_TEST_SEED=1234 swift test --filter ...`.
-    static let seedVariable = "WSH_TEST_SEED"
+    public static let seedVariable = "WSH_TEST_SEED"
 
     /// The seed of this run: `$WSH_TEST_SEED` when set, else a fresh random one.
-    static func seed() -> UInt64 {
+    public static func seed() -> UInt64 {
         ProcessInfo.processInfo.environment[seedVariable].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
     }
 
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
