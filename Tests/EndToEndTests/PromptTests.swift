@@ -7,6 +7,33 @@ import Testing
         ["HOME": try WSHProcess.temporaryDirectory().path, "WSH_HISTORY": history.path]
     }
 
+    /// Typed non-ASCII text is kept, edited by character and recalled from history, also with no
+    /// locale in the environment (wsh then reads as C.UTF-8).
+    @Test(arguments: [[:], ["LANG": "C.UTF-8"], ["LC_ALL": "en_US.UTF-8"]])
+    func koreanAndEmojiAreTypedEditedAndRecalled(locale: [String: String]) async throws {
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let outcome = try await onTerminal(environment: try environment(history: history).merging(locale) { $1 }) { terminal in
+            terminal.expect("wsh> ")
+            var mark = terminal.mark
+            terminal.type("let city = \"서울\"\r")
+            terminal.expect("wsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("echo \"$city 😀 café\"\r")
+            terminal.expect("\r\n서울 😀 café\r\n", after: mark)
+            mark = terminal.mark
+            // Left over X, then Backspace deletes the one character before it, 시, not a byte of it.
+            terminal.type("echo 서울시X\u{1B}[D\u{7F}\r")
+            terminal.expect("\r\n서울X\r\n", after: mark)
+            mark = terminal.mark
+            // Up twice recalls the echo of the emoji line.
+            terminal.type("\u{1B}[A\u{1B}[A\r")
+            terminal.expect("\r\n서울 😀 café\r\n", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     @Test func tabCompletesCommandsAndCtrlCGivesAFreshPrompt() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
         let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in

@@ -24,6 +24,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     let mask: @Sendable (String) -> String
 
     public init?(historyPath: String, mask: @escaping @Sendable (String) -> String) {
+        Self.useUTF8Locale()
         guard let editLine = wsh_el_init("wsh"), let history = history_init() else { return nil }
         self.editLine = editLine
         self.history = history
@@ -46,6 +47,16 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             wsh_history_enter(history, line)
             lastEntry = line
         }
+    }
+
+    /// libedit reads multibyte characters only under a locale whose character type says so: the
+    /// user's (`LANG`, `LC_ALL`, `LC_CTYPE`), or C.UTF-8 when that is plain C or not installed,
+    /// so that `서울` or an emoji typed at the prompt is kept, not dropped byte by byte.
+    private static func useUTF8Locale() {
+        if let chosen = setlocale(LC_CTYPE, ""), String(cString: chosen).lowercased().replacingOccurrences(of: "-", with: "").contains("utf8") {
+            return
+        }
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
     }
 
     deinit {
