@@ -193,10 +193,12 @@ import Testing
 
     @Test func cancellingDuringTheBackoffEndsTheCallAtOnce() async throws {
         try await withTestServer { server in
-            let provider = Provider<Target>(plugins: [retry(backoff: .seconds(10), Recorder())])
+            let recorder = Recorder()
+            let provider = Provider<Target>(plugins: [retry(backoff: .seconds(10), recorder)])
             let target = Target(name: "flaky", baseURL: server.baseURL, path: "/flaky/cancel?fail=3")
             let call = Task { try await provider.request(target) }
-            try await Task.sleep(for: .milliseconds(300))
+            // Cancelled once the backoff has begun: the plugin reports the retry as it starts waiting.
+            while recorder.lines.isEmpty { await Task.yield() }
             let (result, elapsed) = await measure {
                 call.cancel()
                 return await call.result
