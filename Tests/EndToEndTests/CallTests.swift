@@ -41,6 +41,39 @@ import TestSupport
         }
     }
 
+    /// `url`, `redirects` and `headers NAME` read what the response carries: the final URL, each
+    /// redirect, every value of a repeated header; sensitive query values masked in URLs.
+    @Test func urlRedirectsAndRepeatedHeadersAreQueries() async throws {
+        let cookies = StaticRoute(status: 200, headers: [("Set-Cookie", "a=1"), ("set-cookie", "b=2"), ("Content-Type", "text/plain")], body: Array("ok".utf8))
+        try await withLoopbackServer(routes: ["/cookies": cookies]) { server in
+            let script = """
+                set output quiet
+                target hops { base \(server.baseURL); path /redirect; query n=2 appid=abc123secret }
+                call hops
+                print url
+                print redirects
+                print redirects | length
+                expect url contains "/redirect?n=0"
+                target c { base \(server.baseURL); path /cookies }
+                call c
+                print headers Set-Cookie
+                expect headers set-cookie | length == 2
+                print headers X-None
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            #expect(lines.count == 6, "\(result.stdout)")
+            guard lines.count == 6 else { return }
+            #expect(lines[0] == "\(server.baseURL)/redirect?n=0")
+            #expect(lines[1] == "[\"\(server.baseURL)/redirect?n=2&appid=***\",\"\(server.baseURL)/redirect?n=1\"]")
+            #expect(lines[2] == "2")
+            #expect(lines[3] == #"["a=1","b=2"]"#)
+            #expect(lines[4] == "[]")
+            #expect(!result.stdout.contains("abc123secret"))
+        }
+    }
+
     @Test func bodyGoesToStdoutRawWhenNotATerminalAndToAFile() async throws {
         let body = try Self.fixture("current.json")
         try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: body)]) { server in

@@ -6,6 +6,8 @@ final class PseudoTerminal {
     private let master: Int32
     private let process = Process()
     private(set) var screen = ""
+    /// Bytes read that end in the middle of a UTF-8 sequence.
+    private var pending: [UInt8] = []
     /// stdout when it was asked to be a pipe rather than the terminal.
     private let outputPipe: Pipe?
 
@@ -78,12 +80,28 @@ final class PseudoTerminal {
         return screen.endIndex
     }
 
+    /// How many leading bytes of `bytes` end on a character boundary: a trailing lead byte
+    /// still missing continuation bytes is held back.
+    static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
+        var start = bytes.count
+        // Back over continuation bytes (10xxxxxx) to the lead byte of the last sequence, at most 3.
+        while start > 0, bytes.count - start < 4, bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+        guard start > 0 else { return bytes.count }
+        let lead = bytes[start - 1]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return bytes.count - (start - 1) < length ? start - 1 : bytes.count
+    }
+
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = read(master, &buffer, buffer.count)
             guard count > 0 else { return }
-            screen += String(decoding: buffer[0..<count], as: UTF8.self)
+            pending += buffer[0..<count]
+            // A character split between two reads is decoded once all its bytes are in.
+            let complete = Self.completeUTF8Prefix(pending)
+            screen += String(decoding: pending[..<complete], as: UTF8.self)
+            pending.removeSubrange(..<complete)
         }
     }
 

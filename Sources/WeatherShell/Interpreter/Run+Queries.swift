@@ -16,6 +16,11 @@ extension Run {
         case .header(let name):
             value = response.header(name).map(JSONValue.string)
             if value == nil { missing = "no header '\(name)' in the response" }
+        case .headers(let name): value = .array(response.headers(named: name).map(JSONValue.string))
+        // URLs as the logger shows them: a password in user info and the values of `appid`,
+        // `key`, `token`... are `***`, so that no error, echo or report shows them.
+        case .url: value = .string(redaction.maskedURL(response.url))
+        case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
         case .path(let steps):
             let root: JSONValue
             do {

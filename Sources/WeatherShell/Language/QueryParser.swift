@@ -1,5 +1,6 @@
 /// Parses queries on the last response: `.main.temp`, `.list[0]`, `."a key"`, `status`,
-/// `header NAME`, `body`, `time`, each optionally followed by `| length` or `| keys`.
+/// `header NAME`, `headers NAME`, `body`, `time`, `url`, `redirects`, each optionally followed
+/// by `| length` or `| keys`.
 struct QueryParser {
     let file: SourceFile
 
@@ -22,13 +23,14 @@ struct QueryParser {
         var source: Query.Source
         var filters: [Query.Filter] = []
         var span = first.span
-        if let text = first.bare, ["status", "body", "time"].contains(text) {
-            source = text == "status" ? .status : text == "body" ? .body : .time
-        } else if first.bare == "header" {
+        let named: [String: Query.Source] = ["status": .status, "body": .body, "time": .time, "url": .url, "redirects": .redirects]
+        if let text = first.bare, let named = named[text] {
+            source = named
+        } else if let keyword = first.bare, keyword == "header" || keyword == "headers" {
             guard words.count > 1, let name = words[start + 1].literal else {
-                throw Diagnostic(.parse, "expected a header name after 'header'", file: file, span: first.span)
+                throw Diagnostic(.parse, "expected a header name after '\(keyword)'", file: file, span: first.span)
             }
-            source = .header(name)
+            source = keyword == "header" ? .header(name) : .headers(name)
             span = span.union(words[start + 1].span)
             used = 2
         } else if first.parts.first.map({ !$0.quoted && $0.literalText.hasPrefix(".") }) ?? false {

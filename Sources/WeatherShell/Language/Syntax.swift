@@ -54,8 +54,14 @@ public struct Query: Sendable, Equatable {
         case path([PathStep])
         case status
         case header(String)
+        /// Every value of a repeated header, as a list.
+        case headers(String)
         case body
         case time
+        /// The final URL, after redirects.
+        case url
+        /// The URLs that answered with a redirect, in order.
+        case redirects
     }
     public enum PathStep: Sendable, Equatable {
         case key(String)
