@@ -7,9 +7,7 @@ extension Run {
             throw failure("unknown option '\(name)'", at: optionWord.span, notes: ["options: \(ShellOption.names.joined(separator: ", "))"])
         }
         guard valueWords.count == 1 else {
-            if valueWords.isEmpty {
-                throw failure("'set \(name)' needs a value", at: optionWord.span, notes: choicesNote(option))
-            }
+            if valueWords.isEmpty { return showOptions([option]) }
             throw failure("'set \(name)' takes one value", at: valueWords[1].span)
         }
         let valueWord = valueWords[0]
@@ -63,6 +61,50 @@ extension Run {
             guard let delay = DurationText.parse(value) else { throw invalid() }
             options.counterDelay = delay
         }
+        session.optionOrigins[option] = optionOrigin(at: optionWord.span)
+    }
+
+    /// `set`: every option, its value, and where that came from.
+    func listOptions() {
+        showOptions(ShellOption.allCases)
+    }
+
+    /// `timeout  10s   (init.wsh:3)`, in columns; a value never set shows what applies and `(default)`.
+    private func showOptions(_ shown: [ShellOption]) {
+        let rows = shown.map { ($0.rawValue, optionValue($0), session.optionOrigins[$0] ?? "default") }
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let valueWidth = rows.map(\.1.count).max() ?? 0
+        for (name, value, origin) in rows {
+            io.out(mask("\(name.padding(nameWidth))  \(value.padding(valueWidth))  (\(origin))") + "\n")
+        }
+    }
+
+    private func optionValue(_ option: ShellOption) -> String {
+        switch option {
+        case .base: options.base.map { redaction.maskedURL($0) } ?? "none"
+        case .timeout: options.timeout?.settingText ?? "none"
+        case .bail: options.bail ? "on" : "off"
+        case .output: options.output?.rawValue ?? (io.stdoutIsTerminal ? "pretty (at a terminal)" : "raw (not a terminal)")
+        case .color: options.colorSetting + (options.colorSetting == "auto" ? (options.colorEnabled ? " (on)" : " (off)") : "")
+        case .stub:
+            switch options.stub {
+            case .off: "off"
+            case .immediate: "immediate"
+            case .delayed(let delay): delay.settingText
+            }
+        case .echo: options.echo.rawValue
+        case .units: options.units.rawValue
+        case .counterDelay: options.counterDelay.settingText
+        }
+    }
+
+    /// Where a `set` statement is: `init.wsh`, `prompt`, or the file and line.
+    private func optionOrigin(at span: SourceSpan) -> String {
+        if currentFile.name == "<stdin>", mode == .interactive { return "prompt" }
+        if currentFile.name == "<command line>" { return "-c" }
+        let line = currentFile.location(of: span.start).line
+        let name = (currentFile.name as NSString).lastPathComponent
+        return "\(name):\(line)"
     }
 
     private func choicesNote(_ option: ShellOption) -> [String] {

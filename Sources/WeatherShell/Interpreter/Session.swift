@@ -19,6 +19,8 @@ public final class Session {
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions
+    /// Where each option set in this session was last set (`--stub`, `init.wsh:3`, `prompt`); absent: default.
+    var optionOrigins: [ShellOption: String] = [:]
     /// Declared targets.
     var targets = TargetRegistry()
     /// What completion derives from the targets, kept until they change.

@@ -40,9 +40,8 @@ public struct Parser {
             kind = .unset(arguments)
         case "vars": kind = try noArguments(.vars, arguments)
         case "set":
-            guard let option = arguments.first else { throw usage(command, "set OPTION VALUE") }
-            try checkOption(option)
-            kind = .set(option: option, values: Array(arguments.dropFirst()))
+            if let option = arguments.first { try checkOption(option) }
+            kind = .set(option: arguments.first, values: Array(arguments.dropFirst()))
         case "echo": kind = .echo(arguments)
         case "print":
             guard !arguments.isEmpty else { throw usage(command, "print VALUE...") }

@@ -17,7 +17,8 @@ public enum StatementKind: Sendable {
     case assign(name: Word, value: ValueExpression)
     case unset([Word])
     case vars
-    case set(option: Word, values: [Word])
+    /// `set OPTION VALUE`; `set OPTION` shows one, `set` alone shows all.
+    case set(option: Word?, values: [Word])
     case echo([Word])
     case print([ValueExpression])
     case source(Word)

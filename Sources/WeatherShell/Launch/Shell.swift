@@ -38,7 +38,10 @@ public enum Shell {
         // The process exits as soon as this returns: freeing every target and response of the
         // session first would be wasted work (a tenth of loading 10,000 targets).
         _ = Unmanaged.passRetained(run)
-        if options.stub { run.session.options.stub = .immediate }
+        if options.stub {
+            run.session.options.stub = .immediate
+            run.session.optionOrigins[.stub] = "--stub"
+        }
         TerminationSignals.install()
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
         let interrupts = InterruptHandler(interactive: interactive)
