@@ -36,8 +36,9 @@ import TestSupport
         let directory = try WSHProcess.temporaryDirectory()
         let marker = directory.appendingPathComponent("ran.txt")
         // Running this file writes the marker: a stubbed call's body redirected to ran.txt.
-        try "target t { base http://127.0.0.1:1; path /a }\ncall t > ran.txt\n"
+        try "target t { base http://127.0.0.1:1; path /a; sample @a.json }\ncall t > ran.txt\n"
             .write(to: directory.appendingPathComponent("side-effect.wsh"), atomically: true, encoding: .utf8)
+        try "{}".write(to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
         let statements = """
         source side-effect.wsh
         echo line 2

@@ -6,6 +6,10 @@ extension Run {
     /// `call NAME [key=value] [key:=json] [Header:value] [> FILE]`.
     func call(_ statement: CallStatement) async throws {
         let declared = try declaredTarget(statement.target)
+        if let missing = missingSample(declared) {
+            throw failure(missing, at: statement.target.span,
+                          notes: ["give it one with sample @FILE, or answer live with: set stub off"])
+        }
         let target = try compiledTarget(declared)
         var arguments = CallArguments()
         var argumentWords: [String: Word] = [:]
@@ -50,6 +54,13 @@ extension Run {
         }
     }
 
+    /// Under `set stub`, a target without a `sample` has nothing to answer with: an error naming
+    /// it, rather than an empty 200 that looks like a real answer.
+    func missingSample(_ declared: DeclaredTarget) -> String? {
+        guard options.stub != .off, !declared.hasSample else { return nil }
+        return "target '\(declared.name)' has no sample to answer with under set stub"
+    }
+
     /// The provider for the next call, with today's options and plugins.
     func provider() -> Provider<Target> {
         let stub: StubBehavior = switch options.stub {
@@ -84,7 +95,7 @@ extension Run {
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     private func write(_ response: Response, to outputWord: Word?) throws {
         if io.stderrIsTerminal, (outputOverride ?? options.output) != .quiet {
-            io.err(styled: StatusLine.text(response, color: options.colorEnabled) + "\n")
+            io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
         if let outputWord {
             let path = try expand(outputWord).text
@@ -112,12 +123,12 @@ extension Run {
     }
 }
 
-/// `HTTP 200 OK  143 ms  412 B`.
+/// `HTTP 200 OK  143 ms  412 B`; `HTTP 200 OK  stub  0 ms  412 B` for an answer from a sample.
 enum StatusLine {
-    static func text(_ response: Response, color: Bool) -> String {
+    static func text(_ response: Response, stubbed: Bool = false, color: Bool) -> String {
         let ms = Int(response.elapsed.milliseconds.rounded())
         let status = TerminalText.escaped("HTTP \(response.status) \(response.reason)")
         let colored = !color ? status : (response.status < 400 ? "\u{1B}[32m" : "\u{1B}[31m") + status + "\u{1B}[0m"
-        return "\(colored)  \(ms) ms  \(ByteText.text(response.body.count))"
+        return "\(colored)  \(stubbed ? "stub  " : "")\(ms) ms  \(ByteText.text(response.body.count))"
     }
 }

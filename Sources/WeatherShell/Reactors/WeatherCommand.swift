@@ -97,6 +97,7 @@ extension Run {
     /// Calls a target for a reactor: the body becomes the last response; errors become messages.
     func callForReactor(_ name: String, _ arguments: CallArguments) async throws -> JSONValue {
         guard let declared = session.targets[name] else { throw WeatherError(description: "no target '\(name)': declare it or 'use' its pack") }
+        if let missing = missingSample(declared) { throw WeatherError(description: missing) }
         do {
             return try await send(try compiledTarget(declared), arguments).json()
         } catch let error as ProviderError {

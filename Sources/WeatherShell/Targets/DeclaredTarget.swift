@@ -17,6 +17,11 @@ struct DeclaredTarget {
         declaration.fields.contains { field in field.arguments.contains { !$0.variableNames.isEmpty } }
     }
 
+    /// Whether the declaration has a `sample`, which `set stub` answers with.
+    var hasSample: Bool {
+        declaration.fields.contains { $0.name == "sample" }
+    }
+
     /// The text of the declaration as written.
     var sourceText: String {
         declaration.file.text(declaration.span.start..<declaration.span.end)

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+/// Under `set stub` an answer from a sample says so, and a target with no sample is an error.
+@ShellActor @Suite struct StubAnswerTests {
+    @Test func aTargetWithoutASampleIsAnErrorNamingIt() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("set stub immediate\ntarget bare { base http://127.0.0.1:9; path /x }\ncall bare")
+        #expect(halt != nil)
+        #expect(shell.stderr.contains("<test>:3:6: error: target 'bare' has no sample to answer with under set stub"), "\(shell.stderr)")
+        #expect(shell.stderr.contains("or answer live with: set stub off"))
+        #expect(shell.stdout.isEmpty)
+    }
+
+    @Test func theStatusLineOfASampleAnswerSaysStub() async throws {
+        let captured = ShellHarness.Captured()
+        let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: true, capture: { text, isError in
+            captured.append(text, isError: isError)
+        })
+        let run = Run(session: Session(bail: false, color: false), io: io, mode: .script)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-stub-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try #"{"a": 1}"#.write(to: directory.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+        try? await run.execute(text: """
+            target s { base http://127.0.0.1:9; path /x; sample @s.json }
+            call s
+            set stub immediate
+            call s
+            """, file: "<test>", directory: directory.path)
+        let stderr = captured.stderr
+        #expect(stderr.contains(/HTTP 200 OK  stub  \d+ ms  8 B/), "\(stderr)")
+        #expect(stderr.components(separatedBy: "stub").count == 2, "one answer from a sample, marked once: \(stderr)")
+    }
+}
