@@ -49,18 +49,27 @@ import TestSupport
         }
     }
 
+    /// A prompt with a target `slow` that never answers and `reactor` declared, where `command` has
+    /// started: `started` (the action's first echo) is on the screen. `false` when it did not get there.
+    private static func promptWithSlowAction(port: Int, command: String, started: String, reactor: String) throws -> (PseudoTerminal, Bool) {
+        let terminal = try PseudoTerminal(environment: ["HOME": try WSHProcess.temporaryDirectory().path])
+        guard terminal.waitFor("wsh> ") else { return (terminal, false) }
+        terminal.type("target slow { base http://127.0.0.1:\(port); path /never }\r")
+        terminal.type(reactor + "\r")
+        let mark = terminal.mark
+        terminal.type(command + "\r")
+        return (terminal, terminal.waitFor(started, after: mark))
+    }
+
     @Test func ctrlCDuringADeclaredActionRunsItsCatchAndTheNextRefreshRuns() async throws {
         try await withLoopbackServer { server in
             let port = server.port
             let screen = try await offPool {
-                let terminal = try PseudoTerminal(environment: ["HOME": try WSHProcess.temporaryDirectory().path])
-                guard terminal.waitFor("wsh> ") else { return "no prompt" }
-                terminal.type("target slow { base http://127.0.0.1:\(port); path /never }\r")
-                terminal.type("reactor q { state loading = false, error = \"\"; action refresh unless loading { emit loading = true; call slow; emit loading = false } catch { emit error = $error, loading = false } }\r")
+                let (terminal, started) = try Self.promptWithSlowAction(
+                    port: port, command: "q refresh", started: "loading=true",
+                    reactor: "reactor q { state loading = false, error = \"\"; action refresh unless loading { emit loading = true; call slow; emit loading = false } catch { emit error = $error, loading = false } }")
+                guard started else { return terminal.screen }
                 var mark = terminal.mark
-                terminal.type("q refresh\r")
-                guard terminal.waitFor("loading=true", after: mark) else { return terminal.screen }
-                mark = terminal.mark
                 terminal.interrupt()
                 guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
                 mark = terminal.mark
@@ -102,18 +111,15 @@ import TestSupport
         try await withLoopbackServer { server in
             let port = server.port
             let screen = try await offPool {
-                let terminal = try PseudoTerminal(environment: ["HOME": try WSHProcess.temporaryDirectory().path])
-                guard terminal.waitFor("wsh> ") else { return "no prompt" }
-                terminal.type("target slow { base http://127.0.0.1:\(port); path /never }\r")
-                terminal.type("reactor q { state busy = false; action go { emit busy = true; call slow } catch { call slow } }\r")
-                var mark = terminal.mark
-                terminal.type("q go\r")
-                guard terminal.waitFor("busy=true", after: mark) else { return terminal.screen }
+                let (terminal, started) = try Self.promptWithSlowAction(
+                    port: port, command: "q go", started: "busy=true",
+                    reactor: "reactor q { state busy = false; action go { emit busy = true; call slow } catch { call slow } }")
+                guard started else { return terminal.screen }
                 terminal.interrupt()
                 // Once the catch's own call has reached the server and hangs, a second Ctrl-C must end it.
                 let deadline = Date().addingTimeInterval(10)
                 while server.hits("/never") < 2, Date() < deadline { usleep(10_000) }
-                mark = terminal.mark
+                var mark = terminal.mark
                 terminal.interrupt()
                 guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
                 mark = terminal.mark

@@ -14,20 +14,12 @@ import Testing
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
         let outcome = try await onTerminal(environment: try environment(history: history).merging(locale) { $1 }) { terminal in
             terminal.expect("wsh> ")
-            var mark = terminal.mark
-            terminal.type("let city = \"서울\"\r")
-            terminal.expect("wsh> ", after: mark)
-            mark = terminal.mark
-            terminal.type("echo \"$city 😀 café\"\r")
-            terminal.expect("\r\n서울 😀 café\r\n", after: mark)
-            mark = terminal.mark
+            terminal.type("let city = \"서울\"\r", expecting: "wsh> ")
+            terminal.type("echo \"$city 😀 café\"\r", expecting: "\r\n서울 😀 café\r\n")
             // Left over X, then Backspace deletes the one character before it, 시, not a byte of it.
-            terminal.type("echo 서울시X\u{1B}[D\u{7F}\r")
-            terminal.expect("\r\n서울X\r\n", after: mark)
-            mark = terminal.mark
+            terminal.type("echo 서울시X\u{1B}[D\u{7F}\r", expecting: "\r\n서울X\r\n")
             // Up twice recalls the echo of the emoji line.
-            terminal.type("\u{1B}[A\u{1B}[A\r")
-            terminal.expect("\r\n서울 😀 café\r\n", after: mark)
+            terminal.type("\u{1B}[A\u{1B}[A\r", expecting: "\r\n서울 😀 café\r\n")
             terminal.type("exit\r")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
@@ -43,16 +35,12 @@ import Testing
             terminal.type("ech\t")
             terminal.type("completed-ok\r")
             terminal.expect("\r\ncompleted-ok\r\n", after: mark)
-            mark = terminal.mark
-            terminal.type("echo half typed")
-            terminal.expect("half typed", after: mark)
+            terminal.type("echo half typed", expecting: "half typed")
             mark = terminal.mark
             terminal.type("\u{03}")
             terminal.expect("^C", after: mark)
             terminal.expect("wsh> ", after: mark)
-            mark = terminal.mark
-            terminal.type("echo after-interrupt\r")
-            terminal.expect("after-interrupt\r\nwsh> ", after: mark)
+            terminal.type("echo after-interrupt\r", expecting: "after-interrupt\r\nwsh> ")
             terminal.type("\u{04}")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
@@ -82,12 +70,8 @@ import Testing
             terminal.expect("wsh> ")
             terminal.type("let token = env WSH_TEST_TOKEN\r")
             terminal.expect("TOKEN\r\nwsh> ")
-            var mark = terminal.mark
-            terminal.type("echo remembered-line tok-123456789\r")
-            terminal.expect("remembered-line ***\r\nwsh> ", after: mark)
-            mark = terminal.mark
-            terminal.type("echo remembered-line tok-123456789\r")
-            terminal.expect("remembered-line ***\r\nwsh> ", after: mark)
+            terminal.type("echo remembered-line tok-123456789\r", expecting: "remembered-line ***\r\nwsh> ")
+            terminal.type("echo remembered-line tok-123456789\r", expecting: "remembered-line ***\r\nwsh> ")
             terminal.type("\u{04}")
         }
         #expect(first.missed.isEmpty, "did not see \(first.missed) in \(first.screen.debugDescription)")
@@ -97,9 +81,7 @@ import Testing
 
         let second = try await onTerminal(environment: env) { terminal in
             terminal.expect("wsh> ")
-            let mark = terminal.mark
-            terminal.type("\u{1B}[A")
-            terminal.expect("echo remembered-line ***", after: mark)
+            terminal.type("\u{1B}[A", expecting: "echo remembered-line ***")
             terminal.type("\u{15}exit\r")
         }
         #expect(second.missed.isEmpty, "did not see \(second.missed) in \(second.screen.debugDescription)")
@@ -110,21 +92,11 @@ import Testing
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
         let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
             terminal.expect("wsh> ")
-            var mark = terminal.mark
-            terminal.type("plugin auth bearer abc123xyz host x\r")
-            terminal.expect("\r\nwsh> ", after: mark)
-            mark = terminal.mark
-            terminal.type("plugin auth basic alice:pw-4567 host x\r")
-            terminal.expect("\r\nwsh> ", after: mark)
-            mark = terminal.mark
-            terminal.type("plugin auth \\\r")
-            terminal.expect("...> ", after: mark)
-            mark = terminal.mark
-            terminal.type("bearer continued-98765 host x\r")
-            terminal.expect("\r\nwsh> ", after: mark)
-            mark = terminal.mark
-            terminal.type("echo abc123xyz done\r")
-            terminal.expect("*** done\r\nwsh> ", after: mark)
+            terminal.type("plugin auth bearer abc123xyz host x\r", expecting: "\r\nwsh> ")
+            terminal.type("plugin auth basic alice:pw-4567 host x\r", expecting: "\r\nwsh> ")
+            terminal.type("plugin auth \\\r", expecting: "...> ")
+            terminal.type("bearer continued-98765 host x\r", expecting: "\r\nwsh> ")
+            terminal.type("echo abc123xyz done\r", expecting: "*** done\r\nwsh> ")
             terminal.type("\u{04}")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
@@ -154,9 +126,7 @@ import Testing
         let env = try initFile("let from_init = ran\n")
         let started = try await onTerminal(arguments: [], environment: env) { terminal in
             terminal.expect("wsh> ")
-            let mark = terminal.mark
-            terminal.type("echo \"init $from_init\"\r")
-            terminal.expect("init ran\r\nwsh> ", after: mark)
+            terminal.type("echo \"init $from_init\"\r", expecting: "init ran\r\nwsh> ")
             terminal.type("exit\r")
         }
         #expect(started.missed.isEmpty, "did not see \(started.missed) in \(started.screen.debugDescription)")

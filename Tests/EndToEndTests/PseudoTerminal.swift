@@ -48,6 +48,13 @@ final class PseudoTerminal {
 
     /// Sends SIGINT, as the terminal does on Ctrl-C while a statement runs: the pty is not the
     /// child's controlling terminal (Process cannot make it one), so a typed ^C is only a key.
+    /// Types `text`, then waits for `expected` in what wsh writes after it.
+    func type(_ text: String, expecting expected: String) {
+        let start = mark
+        type(text)
+        expect(expected, after: start)
+    }
+
     func interrupt() {
         kill(process.processIdentifier, SIGINT)
     }
