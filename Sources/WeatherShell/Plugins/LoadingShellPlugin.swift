@@ -7,9 +7,13 @@ struct LoadingShellPlugin: ShellPlugin {
     static let usage = "plugin loading on|off"
     static let keywords: [String] = []
 
-    var enabled = false
-    /// One spinner for the whole session, so that calls share the status line.
-    let plugin = LoadingPlugin()
+    /// Switching on makes the spinner the first time; the session keeps this value from then on.
+    var enabled = false {
+        didSet { if enabled, plugin == nil { plugin = LoadingPlugin() } }
+    }
+    /// One spinner for the whole session, so that calls share the status line. Not made for the
+    /// default value, which the settings make afresh each time a plugin never set is read.
+    private(set) var plugin: LoadingPlugin?
 
     @ShellActor mutating func apply(_ words: inout PluginSettingWords, in run: Run) throws {
         if let word = words.next() { throw words.unknownSetting(word, in: run) }

@@ -12,9 +12,3 @@ final class SharedValue<Value: Sendable>: Sendable {
     }
 }
 
-/// A run held without keeping it alive, for a reactor that outlives the run that sent it an action.
-struct WeakRun: Sendable {
-    weak var run: Run?
-
-    init(_ run: Run) { self.run = run }
-}

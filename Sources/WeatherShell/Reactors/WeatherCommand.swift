@@ -84,6 +84,13 @@ enum WeatherSender {
     @TaskLocal static var run: WeakRun?
 }
 
+/// A run held without keeping it alive: a weather action may outlive the run that sent it.
+struct WeakRun: Sendable {
+    weak var run: Run?
+
+    init(_ run: Run) { self.run = run }
+}
+
 extension Run {
     /// Loads the pack of `source` when any target the weather commands call is missing.
     func ensureTargets(for source: WeatherSource, at span: SourceSpan) async throws {
