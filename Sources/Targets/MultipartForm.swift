@@ -37,7 +37,7 @@ struct MultipartForm {
             case .file(let path):
                 let content = try Self.read(path, parameter: parameter.name, targetName: targetName)
                 let filename = URL(fileURLWithPath: path).lastPathComponent
-                appendPart(name: parameter.name, filename: filename, contentType: Self.contentType(of: filename),
+                appendPart(name: parameter.name, filename: filename, contentType: MediaType.of(file: filename),
                            content: content)
             }
         }
@@ -64,14 +64,6 @@ struct MultipartForm {
         name.replacingOccurrences(of: "\"", with: "%22")
             .replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    static func contentType(of filename: String) -> String {
-        switch URL(fileURLWithPath: filename).pathExtension.lowercased() {
-        case "json": "application/json"
-        case "txt": "text/plain"
-        default: "application/octet-stream"
-        }
     }
 
     private static func read(_ path: String, parameter: String, targetName: String) throws(ProviderError) -> Data {

@@ -5,6 +5,9 @@ public struct Provider<T: TargetType>: Sendable {
     public var plugins: [any Plugin]
     /// Whether to answer from sample data instead of the transport.
     public var stubBehavior: StubBehavior
+    /// When stubbing, the status of the sample to answer with (`set stub immediate status 404`);
+    /// `nil` answers each target's default sample.
+    public var stubStatus: Int?
     /// The timeout of a target that declares none (`set timeout`); `nil` for none.
     public var sessionTimeout: Duration?
     /// The base URL of a target that declares none (`set base`).
@@ -15,8 +18,10 @@ public struct Provider<T: TargetType>: Sendable {
     /// Makes a provider; by default it sends over the process's one ``NetworkTransport``.
     public init(
         transport: any Transport = NetworkTransport.shared, plugins: [any Plugin] = [],
-        stubBehavior: StubBehavior = .never, sessionTimeout: Duration? = nil, baseURL: String? = nil
+        stubBehavior: StubBehavior = .never, stubStatus: Int? = nil, sessionTimeout: Duration? = nil,
+        baseURL: String? = nil
     ) {
+        self.stubStatus = stubStatus
         self.transport = transport
         self.plugins = plugins
         self.stubBehavior = stubBehavior
@@ -45,7 +50,7 @@ public struct Provider<T: TargetType>: Sendable {
             request = try await plugin.prepare(request, target: target)
         }
 
-        let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior)
+        let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior, status: stubStatus)
         var result: Result<Response, ProviderError>
         do throws(ProviderError) {
             result = .success(try await send(request, from: 0, target: target, transport: transport))

@@ -16,10 +16,8 @@ public struct Target: TargetType, Equatable {
     public var task: RequestTask
     /// `header` fields.
     public var headers: [Header]
-    /// `sample` data.
-    public var sampleData: Data
-    /// `sample ... status`.
-    public var sampleStatus: Int
+    /// `sample` lines, the default first.
+    public var samples: [Sample]
     /// `validate`.
     public var validationType: ValidationType
     /// `timeout`.
@@ -38,6 +36,7 @@ public struct Target: TargetType, Equatable {
         headers: [Header] = [],
         sampleData: Data = Data(),
         sampleStatus: Int = 200,
+        samples: [Sample] = [],
         validationType: ValidationType = .none,
         timeout: Duration? = nil,
         retryCount: Int? = nil
@@ -49,10 +48,18 @@ public struct Target: TargetType, Equatable {
         self.method = method
         self.task = task
         self.headers = headers
-        self.sampleData = sampleData
-        self.sampleStatus = sampleStatus
+        // `sampleData` and `sampleStatus` are Moya's one sample; `samples` gives several.
+        self.samples = samples.isEmpty && (!sampleData.isEmpty || sampleStatus != 200)
+            ? [Sample(status: sampleStatus, body: sampleData)] : samples
         self.validationType = validationType
         self.timeout = timeout
         self.retryCount = retryCount
     }
+}
+
+extension Target {
+    /// The default sample's body; empty when the target has none.
+    public var sampleData: Data { samples.first?.body ?? Data() }
+    /// The default sample's status; 200 when the target has none.
+    public var sampleStatus: Int { samples.first?.status ?? 200 }
 }

@@ -19,6 +19,9 @@ public protocol TargetType: Sendable {
     var sampleData: Data { get }
     /// The status a stub answers with; defaults to 200.
     var sampleStatus: Int { get }
+    /// Every answer a stub or mock server can give, the default first; defaults to one made of
+    /// `sampleData` and `sampleStatus`.
+    var samples: [Sample] { get }
     /// Which statuses are success; defaults to ``ValidationType/none``.
     var validationType: ValidationType { get }
     /// How long one call may take; `nil` (the default) leaves it to the provider's session timeout.
@@ -40,6 +43,8 @@ extension TargetType {
     public var sampleData: Data { Data() }
     /// 200.
     public var sampleStatus: Int { 200 }
+    /// `sampleData` with `sampleStatus`.
+    public var samples: [Sample] { [Sample(status: sampleStatus, body: sampleData)] }
     /// Every status is accepted.
     public var validationType: ValidationType { .none }
     /// The provider's session timeout applies.

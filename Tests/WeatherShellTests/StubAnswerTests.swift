@@ -33,3 +33,55 @@ import Testing
         #expect(stderr.components(separatedBy: "stub").count == 2, "one answer from a sample, marked once: \(stderr)")
     }
 }
+
+/// `sample @FILE status N` lines give a target several answers; `set stub ... status N` picks one.
+@ShellActor @Suite struct SeveralSampleLinesTests {
+    private func directory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try #"{"id": 1}"#.write(to: directory.appendingPathComponent("user.json"), atomically: true, encoding: .utf8)
+        try "no such user".write(to: directory.appendingPathComponent("missing.txt"), atomically: true, encoding: .utf8)
+        return directory.path
+    }
+
+    @Test func setStubStatusPicksTheSampleOfThatStatus() async throws {
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            target user { base http://127.0.0.1:9; path /u; sample @user.json; sample @missing.txt status 404 }
+            set stub immediate
+            call user
+            print status
+            set stub immediate status 404
+            set stub
+            call user
+            print status
+            print headers Content-Type
+            """, directory: try directory())
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.contains(#"{"id": 1}"#), "\(shell.stdout)")
+        #expect(shell.stdout.contains("200\n"))
+        #expect(shell.stdout.contains(/stub +immediate status 404/), "\(shell.stdout)")
+        #expect(shell.stdout.contains("no such user"))
+        #expect(shell.stdout.contains("404\n"))
+        #expect(shell.stdout.contains("text/plain"))
+    }
+
+    @Test func aStatusNoSampleHasIsAnErrorListingTheOnesItHas() async throws {
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            target user { base http://127.0.0.1:9; path /u; sample @user.json; sample @missing.txt status 404 }
+            set stub immediate status 500
+            call user
+            """, directory: try directory())
+        #expect(halt != nil)
+        #expect(shell.stderr.contains("target 'user' has no sample with status 500; its samples: 200, 404"), "\(shell.stderr)")
+    }
+
+    @Test func twoSamplesWithOneStatusAreAnError() async throws {
+        let shell = ShellHarness()
+        let halt = await shell.run("target user { base http://127.0.0.1:9; path /u; sample @user.json; sample @missing.txt status 200 }",
+                                   directory: try directory())
+        #expect(halt != nil)
+        #expect(shell.stderr.contains("target 'user' has two samples with status 200"), "\(shell.stderr)")
+    }
+}

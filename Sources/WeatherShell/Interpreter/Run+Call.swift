@@ -68,7 +68,7 @@ extension Run {
         case .immediate: .immediate
         case .delayed(let delay): .delayed(delay)
         }
-        return Provider(transport: session.transport, plugins: activePlugins(), stubBehavior: stub,
+        return Provider(transport: session.transport, plugins: activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
                         sessionTimeout: options.timeout, baseURL: options.base)
     }
 

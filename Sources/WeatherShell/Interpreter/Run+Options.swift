@@ -6,6 +6,16 @@ extension Run {
         guard let option = ShellOption(rawValue: name) else {
             throw failure("unknown option '\(name)'", at: optionWord.span, notes: ["options: \(ShellOption.names.joined(separator: ", "))"])
         }
+        var valueWords = valueWords
+        var stubStatus: Int?
+        // `set stub immediate status 404` answers each target's sample of that status.
+        if option == .stub, valueWords.count == 3, valueWords[1].bare == "status" {
+            guard let code = Int(try expand(valueWords[2]).text), (100...599).contains(code) else {
+                throw failure("a sample status is an HTTP status code from 100 to 599", at: valueWords[2].span)
+            }
+            stubStatus = code
+            valueWords.removeLast(2)
+        }
         guard valueWords.count == 1 else {
             if valueWords.isEmpty { return showOptions([option]) }
             throw failure("'set \(name)' takes one value", at: valueWords[1].span)
@@ -42,6 +52,7 @@ extension Run {
             } else {
                 throw invalid()
             }
+            options.stubStatus = options.stub == .off ? nil : stubStatus
         case .timeout:
             guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
             options.timeout = duration
@@ -89,8 +100,8 @@ extension Run {
         case .stub:
             switch options.stub {
             case .off: "off"
-            case .immediate: "immediate"
-            case .delayed(let delay): delay.settingText
+            case .immediate: "immediate" + (options.stubStatus.map { " status \($0)" } ?? "")
+            case .delayed(let delay): delay.settingText + (options.stubStatus.map { " status \($0)" } ?? "")
             }
         case .echo: options.echo.rawValue
         case .units: options.units.rawValue
@@ -111,7 +122,7 @@ extension Run {
         switch option {
         case .base: ["example: set base https://api.open-meteo.com/v1"]
         case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
-        case .stub: ["values: off, immediate, or a delay such as 300ms"]
+        case .stub: ["values: off, immediate, or a delay such as 300ms, each may end in 'status N'"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }

@@ -6,8 +6,9 @@ extension Run {
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
     func declareTarget(_ declaration: TargetDeclaration) throws {
         var declared = DeclaredTarget(declaration: declaration)
-        if let field = declaration.fields.last(where: { $0.name == "sample" }), field.arguments.allSatisfy({ $0.variableNames.isEmpty }) {
-            declared.sample = try readSample(field, file: declaration.file)
+        let sampleFields = declaration.fields.filter { $0.name == "sample" }
+        if sampleFields.allSatisfy({ $0.arguments.allSatisfy { $0.variableNames.isEmpty } }) {
+            declared.samples = try readSamples(declaration, file: declaration.file)
         }
         if !declared.dependsOnVariables {
             declared.cached = try TargetCompiler(run: self, file: declaration.file).compile(declared)
@@ -15,9 +16,24 @@ extension Run {
         session.targets.declare(declared)
     }
 
-    /// The `sample` file's bytes and status; read at declaration, or at each call when its words
-    /// hold variables (expansion happens when a statement runs).
-    func readSample(_ field: TargetDeclaration.Field, file: SourceFile) throws -> (Data, Int) {
+    /// Every `sample` line's answer, in order; two samples with one status are an error (the
+    /// second could never be picked).
+    func readSamples(_ declaration: TargetDeclaration, file: SourceFile) throws -> [Sample] {
+        var samples: [Sample] = []
+        for field in declaration.fields where field.name == "sample" {
+            let sample = try readSample(field, file: file)
+            if samples.contains(where: { $0.status == sample.status }) {
+                throw Diagnostic(.runtime, "target '\(declaration.name.literal ?? "")' has two samples with status \(sample.status)",
+                                 file: file, span: field.span, notes: ["give the other one another status: sample @FILE status 404"])
+            }
+            samples.append(sample)
+        }
+        return samples
+    }
+
+    /// One `sample` file's answer, its media type from the file's extension; read at declaration,
+    /// or at each call when its words hold variables (expansion happens when a statement runs).
+    func readSample(_ field: TargetDeclaration.Field, file: SourceFile) throws -> Sample {
         let pathWord = field.arguments[0]
         var path = try expand(pathWord).text
         guard path.hasPrefix("@") else { throw failure("a sample is a file: sample @path/to/file.json", at: pathWord.span) }
@@ -29,7 +45,10 @@ extension Run {
             }
             answerStatus = code
         }
-        if let bundled = BundledPacks.file(path, directory: file.directory) { return (bundled, answerStatus) }
+        let contentType = MediaType.known(file: path)
+        if let bundled = BundledPacks.file(path, directory: file.directory) {
+            return Sample(status: answerStatus, body: bundled, contentType: contentType)
+        }
         let resolved = path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
         // A sample is an answer: one larger than an answer may be is refused before it is read.
         var status = stat()
@@ -40,7 +59,7 @@ extension Run {
         guard let data = FileManager.default.contents(atPath: resolved) else {
             throw Diagnostic(.runtime, "cannot read sample file \(Self.displayPath(resolved))", file: file, span: pathWord.span)
         }
-        return (data, answerStatus)
+        return Sample(status: answerStatus, body: data, contentType: contentType)
     }
 
     /// The `Target` for a call: the cached one, or the declaration compiled with today's variables.

@@ -11,6 +11,8 @@ struct ShellOptions {
     var colorSetting = "auto"
     var colorEnabled: Bool
     var stub: Stub = .off
+    /// Which sample a stub answers with, by status (`set stub immediate status 404`); nil: each target's first.
+    var stubStatus: Int?
     var timeout: Duration?
     var base: String?
     var echo: Echo = .line

@@ -5,8 +5,8 @@ import Targets
 /// compiled `Target` when no field refers to a variable (so a call expands nothing).
 struct DeclaredTarget {
     var declaration: TargetDeclaration
-    /// The `sample` file's bytes and status, read when the target was declared.
-    var sample: (data: Data, status: Int)?
+    /// The `sample` files' answers, read when the target was declared (when their words hold no variables).
+    var samples: [Sample]?
     /// The compiled target, when the declaration has no `$variables`.
     var cached: Target?
 
@@ -81,15 +81,7 @@ struct TargetCompiler {
             default: break
             }
         }
-        if declared.sample == nil, let field = declaration.fields.last(where: { $0.name == "sample" }) {
-            let (data, status) = try run.readSample(field, file: file)
-            target.sampleData = data
-            target.sampleStatus = status
-        }
-        if let sample = declared.sample {
-            target.sampleData = sample.data
-            target.sampleStatus = sample.status
-        }
+        target.samples = try declared.samples ?? run.readSamples(declaration, file: file)
         switch (query.isEmpty, body) {
         case (true, nil): target.task = .plain
         case (false, nil): target.task = .query(query)

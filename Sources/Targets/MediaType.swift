@@ -1,0 +1,54 @@
+import Foundation
+
+/// Media types by file extension, for multipart file parts and sample files.
+public enum MediaType {
+    /// The media type of a file by its extension (case-insensitive); `application/octet-stream`
+    /// when the extension is not known.
+    public static func of(file path: String) -> String {
+        known(file: path) ?? "application/octet-stream"
+    }
+
+    /// The media type of a file by its extension, or `nil` when the extension is not known.
+    public static func known(file path: String) -> String? {
+        byExtension[URL(fileURLWithPath: path).pathExtension.lowercased()]
+    }
+
+    /// The extension to save a body of this media type under (`json` for `application/problem+json`);
+    /// `nil` when none is known.
+    public static func fileExtension(for contentType: String) -> String? {
+        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if essence == "application/json" || essence.hasSuffix("+json") { return "json" }
+        if essence.hasSuffix("+xml") { return "xml" }
+        return preferredExtension[essence]
+    }
+
+    private static let byExtension: [String: String] = [
+        "json": "application/json", "geojson": "application/geo+json", "jsonld": "application/ld+json",
+        "xml": "application/xml", "txt": "text/plain", "text": "text/plain", "csv": "text/csv", "tsv": "text/tab-separated-values",
+        "html": "text/html", "htm": "text/html", "css": "text/css", "js": "text/javascript", "mjs": "text/javascript",
+        "md": "text/markdown", "yaml": "application/yaml", "yml": "application/yaml", "toml": "application/toml",
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+        "svg": "image/svg+xml", "ico": "image/vnd.microsoft.icon", "bmp": "image/bmp", "tif": "image/tiff", "tiff": "image/tiff",
+        "avif": "image/avif", "heic": "image/heic",
+        "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip", "tgz": "application/gzip",
+        "tar": "application/x-tar", "bz2": "application/x-bzip2", "xz": "application/x-xz", "7z": "application/x-7z-compressed",
+        "wasm": "application/wasm", "bin": "application/octet-stream",
+        "mp3": "audio/mpeg", "wav": "audio/wav", "ogg": "audio/ogg", "flac": "audio/flac", "m4a": "audio/mp4",
+        "mp4": "video/mp4", "webm": "video/webm", "mov": "video/quicktime", "avi": "video/x-msvideo",
+        "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf",
+        "doc": "application/msword", "xls": "application/vnd.ms-excel",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "rtf": "application/rtf", "ics": "text/calendar", "vcf": "text/vcard", "proto": "text/plain",
+        "pb": "application/x-protobuf", "msgpack": "application/msgpack",
+    ]
+
+    private static let preferredExtension: [String: String] = [
+        "text/plain": "txt", "text/html": "html", "text/csv": "csv", "text/css": "css", "text/javascript": "js",
+        "application/javascript": "js", "text/markdown": "md", "application/xml": "xml", "text/xml": "xml",
+        "application/yaml": "yaml", "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
+        "image/svg+xml": "svg", "application/pdf": "pdf", "application/zip": "zip", "application/gzip": "gz",
+        "application/octet-stream": "bin", "audio/mpeg": "mp3", "video/mp4": "mp4", "font/woff2": "woff2",
+    ]
+}
