@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Plugins", targets: ["Plugins"]),
         .library(name: "Reactor", targets: ["Reactor"]),
         .library(name: "Checks", targets: ["Checks"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
         // The loopback HTTP server wsh's tests use, for packages that test code built on these libraries.
         .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
@@ -44,10 +45,21 @@ let package = Package(
         .target(name: "Reactor", swiftSettings: runOnCaller),
         // Checks on answers that know nothing of the shell: a linear-time regular expression engine.
         .target(name: "Checks", swiftSettings: runOnCaller),
+        // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
+        .target(
+            name: "MockServer",
+            dependencies: [
+                "Targets", "Checks",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: runOnCaller
+        ),
         .target(
             name: "WeatherShell",
             dependencies: [
-                "Targets", "Plugins", "Reactor", "Checks", "CEdit",
+                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -70,6 +82,7 @@ let package = Package(
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],

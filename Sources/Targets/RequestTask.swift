@@ -20,7 +20,7 @@ public indirect enum RequestTask: Sendable, Equatable {
     case composite(query: [Parameter], body: RequestTask)
 
     /// The parameters that go into the query string, in declaration order.
-    var queryParameters: [Parameter] {
+    public var queryParameters: [Parameter] {
         switch self {
         case .query(let parameters): parameters
         case .composite(let query, let body): query + body.queryParameters
@@ -29,7 +29,7 @@ public indirect enum RequestTask: Sendable, Equatable {
     }
 
     /// The parameters that go into the body, in declaration order.
-    var bodyParameters: [Parameter] {
+    public var bodyParameters: [Parameter] {
         switch self {
         case .json(let parameters), .form(let parameters), .multipart(let parameters): parameters
         case .composite(_, let body): body.bodyParameters
@@ -38,7 +38,7 @@ public indirect enum RequestTask: Sendable, Equatable {
     }
 
     /// The task that says how the body is encoded: the innermost body of a composite.
-    var bodyTask: RequestTask {
+    public var bodyTask: RequestTask {
         switch self {
         case .composite(_, let body): body.bodyTask
         default: self

@@ -122,7 +122,9 @@ import Testing
         let shell = ShellHarness(mode: .interactive)
         await shell.run("let city = Suwon; let cities = 2")
         let run = shell.run
-        #expect(run.completions(for: "se") == ["set"])
+        #expect(run.completions(for: "se") == ["serve", "set"])
+        #expect(run.completions(for: "serve s") == ["start", "stop"])
+        #expect(run.completions(for: "serve start --c") == ["--cors"])
         #expect(run.completions(for: "s").contains("source"))
         #expect(run.completions(for: "echo $ci") == ["$city", "$cities"])
         #expect(run.completions(for: "echo x${ci") == ["x${city}", "x${cities}"])

@@ -24,6 +24,7 @@ enum CommandCatalog {
         Entry(name: "expect", usage: "expect [not] VALUE OP VALUE", summary: "check the last response"),
         Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),
         Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
+        Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve", summary: "answer the targets' samples as a mock server"),
         Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor"),
         Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state"),
     ] + BuiltInReactor.all.map { Entry(name: $0.name, usage: $0.usage, summary: $0.summary) } + [

@@ -133,6 +133,7 @@ public final class Run {
             } catch {
                 try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: statement.span))
             }
+            refreshServedRoutes()
             if Task.isCancelled {
                 reportInterrupted()
                 throw Halt.failure(.interrupted)
@@ -212,6 +213,7 @@ public final class Run {
             return try await usePack(pack)
         case "state": return try await printState(arguments)
         case "plugins": return try listPlugins(arguments, command: name)
+        case "serve": return try await serve(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

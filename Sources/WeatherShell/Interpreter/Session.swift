@@ -1,4 +1,5 @@
 import Foundation
+import MockServer
 import Targets
 
 /// What a user has built up and `save` would write: variables, settings, targets, plugins,
@@ -38,6 +39,12 @@ public final class Session {
     var builtPlugins: [any Plugin]?
     /// Sends the session's calls: unless given, the shell's event loop's transport, so one
     /// connection pool serves every run. Made on the first call: `wsh -c 'exit'` makes no HTTP client.
+    /// The mock server answering this session's targets (`serve start`), while it runs.
+    var server: MockServer?
+    /// How the mock server was started.
+    var serveSettings: ServeSettings?
+    /// What the served routes were last made from.
+    var servedSignature: ServedSignature?
     private(set) lazy var transport: any Transport = SessionEventLoop.transport
 
     /// A session with default settings; `bail` and color follow how it is used.

@@ -14,6 +14,7 @@ extension LaunchOptions {
     /// The full command line, for whatever ``quickParse(_:)`` leaves: every flag spelling,
     /// `--help`, and the messages for usage errors.
     public static func fullParse(_ arguments: [String]) -> FullParse {
+        if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
         do {
             let parsed = try WSHCommand.parse(arguments)
             if parsed.command != nil, parsed.file != nil {
@@ -24,6 +25,21 @@ extension LaunchOptions {
         } catch {
             let message = WSHCommand.fullMessage(for: error)
             return WSHCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+        }
+    }
+}
+
+extension LaunchOptions {
+    /// `wsh serve ...`.
+    static func serveParse(_ arguments: [String]) -> FullParse {
+        do {
+            let parsed = try ServeCommand.parse(arguments)
+            var options = LaunchOptions(stub: parsed.stub, noRC: true)
+            options.serve = (parsed.files, parsed.settings)
+            return .run(options)
+        } catch {
+            let message = ServeCommand.fullMessage(for: error)
+            return ServeCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
         }
     }
 }

@@ -13,6 +13,16 @@ public struct LaunchOptions: Sendable, Equatable {
     public var stub: Bool
     /// `--norc`: skip init.wsh.
     public var noRC: Bool
+    /// `wsh serve FILE...`: the files whose targets to serve, and how.
+    public var serve: (files: [String], settings: ServeSettings)? {
+        get { serveFiles.map { ($0, serveSettings) } }
+        set {
+            serveFiles = newValue?.files
+            serveSettings = newValue?.settings ?? ServeSettings()
+        }
+    }
+    private var serveFiles: [String]?
+    private var serveSettings = ServeSettings()
 
     public init(file: String? = nil, command: String? = nil, assignments: [String] = [], stub: Bool = false, noRC: Bool = false) {
         self.file = file
@@ -47,6 +57,9 @@ public enum Shell {
         let interrupts = InterruptHandler(interactive: interactive)
         let cwd = FileManager.default.currentDirectoryPath
 
+        if let serve = options.serve {
+            return await serveFiles(serve.files, serve.settings, run, interrupts)
+        }
         if let command = options.command {
             return await finish(run, interrupts) {
                 try await run.execute(text: command, file: "<command line>", directory: cwd)

@@ -128,6 +128,10 @@ extension CompletionSnapshot {
             return reactorActions[name] ?? BuiltInReactor.named(name)?.actions ?? []
         case "plugin":
             return pluginCompletions(after: Array(previous.dropFirst()))
+        case "serve" where previous.count == 1:
+            return ["start", "stop"]
+        case "serve" where previous.count >= 2 && previous[1] == "start":
+            return ["--port", "--host", "--delay", "--cors", "--quiet"].filter { !previous.contains($0) }
         case "use" where previous.count == 1:
             // Listed when Tab asks, not before every prompt: the pack folders are read from disk.
             return Run.availablePacks()

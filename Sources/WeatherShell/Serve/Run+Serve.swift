@@ -1,0 +1,117 @@
+import Foundation
+import MockServer
+import Targets
+
+extension Run {
+    /// `serve start [OPTIONS]`, `serve stop`, `serve`: the session's targets as a mock server in
+    /// the background, while this run goes on.
+    func serve(_ arguments: [Word], command: Word) async throws {
+        let words = try arguments.map { try expand($0).text }
+        switch words.first {
+        case nil:
+            showServing()
+        case "start":
+            if let server = session.server {
+                throw failure("already serving at \(server.url); stop it first with serve stop", at: command.span)
+            }
+            switch ServeSettings.parse(Array(words.dropFirst())) {
+            case .success(let settings):
+                let server = try await startServing(settings, at: command.span)
+                io.err("serving \(server.routes.routes.count) route\(server.routes.routes.count == 1 ? "" : "s") at \(server.url)\n")
+            case .failure(let error):
+                throw failure(error.message, at: arguments[error.index + 1].span, notes: ["usage: \(ServeSettings.usage)"])
+            }
+        case "stop":
+            guard let server = session.server else { throw failure("not serving; start with serve start", at: command.span) }
+            session.server = nil
+            await server.stop()
+            io.err("stopped serving at \(server.url)\n")
+        default:
+            throw failure("usage: serve start [--port N] | serve stop | serve", at: arguments[0].span)
+        }
+    }
+
+    /// Starts the session's mock server; the routes follow the declarations from now on.
+    @discardableResult
+    func startServing(_ settings: ServeSettings, at span: SourceSpan?) async throws -> MockServer {
+        let log: (@Sendable (String) -> Void)? = settings.quiet ? nil : { @Sendable line in FileHandleOutput.standardError(line + "\n") }
+        session.serveSettings = settings
+        let configuration = MockServer.Configuration(host: settings.host, port: settings.port, cors: settings.cors, log: log)
+        do {
+            let server = try await MockServer.start(configuration, routes: servedRoutes().routes)
+            session.server = server
+            session.servedSignature = servedSignature
+            return server
+        } catch {
+            throw failure(error.description, at: span, notes: settings.port == 0 ? [] : ["choose another port with --port N, or 0 for any free one"])
+        }
+    }
+
+    /// After a statement: when serving, gives the server the routes as declared now, if anything
+    /// they are made from changed.
+    func refreshServedRoutes() {
+        guard let server = session.server else { return }
+        let signature = servedSignature
+        guard signature != session.servedSignature || session.targets.all.contains(where: \.dependsOnVariables) else { return }
+        session.servedSignature = signature
+        server.update(servedRoutes().routes)
+    }
+
+    /// The routes of every target that compiles now, and the names of those that do not, with why.
+    func servedRoutes() -> (routes: MockRoutes, skipped: [(name: String, reason: String)]) {
+        var routes: [MockRoute] = []
+        var skipped: [(String, String)] = []
+        for declared in session.targets.all {
+            do {
+                routes.append(MockRoute(target: try compiledTarget(declared), fallbackBase: options.base))
+            } catch {
+                let reason = (error as? Diagnostic)?.message ?? "\(error)"
+                skipped.append((declared.name, mask(reason)))
+            }
+        }
+        var delay = session.serveSettings?.delay
+        if delay == nil, case .delayed(let stubDelay) = options.stub { delay = stubDelay }
+        return (MockRoutes(routes: routes, redaction: redaction, delay: delay), skipped)
+    }
+
+    /// `serve`: where it listens and each route with its target and sample statuses.
+    private func showServing() {
+        guard let server = session.server else {
+            io.out("not serving; start with: \(ServeSettings.usage)\n")
+            return
+        }
+        let (routes, skipped) = servedRoutes()
+        io.out("serving at \(server.url)\n")
+        io.out(ServedRouteList.text(routes.routes, skipped: skipped))
+    }
+
+    /// What the served routes are made from, apart from variables.
+    private var servedSignature: ServedSignature {
+        ServedSignature(generation: session.targets.generation, base: options.base, stub: options.stub)
+    }
+}
+
+/// What the served routes were made from: the targets' version, `set base` and `set stub`.
+struct ServedSignature: Equatable {
+    let generation: Int
+    let base: String?
+    let stub: ShellOptions.Stub
+}
+
+/// The routes as `serve` and `wsh serve` list them: `GET  /v1/forecast  current  200, 404`.
+enum ServedRouteList {
+    static func text(_ routes: [MockRoute], skipped: [(name: String, reason: String)]) -> String {
+        let methodWidth = routes.map(\.method.count).max() ?? 0
+        let pathWidth = routes.map(\.path.count).max() ?? 0
+        let nameWidth = routes.map(\.targetName.count).max() ?? 0
+        var text = ""
+        for route in routes {
+            let samples = route.sampleStatuses.isEmpty ? "no sample (answers 501)" : route.sampleStatuses.map(String.init).joined(separator: ", ")
+            text += "  \(route.method.padding(methodWidth))  \(route.path.padding(pathWidth))  \(route.targetName.padding(nameWidth))  \(samples)\n"
+        }
+        for (name, reason) in skipped {
+            text += "  not served: \(name): \(reason)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import MockServer
+
+extension Shell {
+    /// `wsh serve FILE...`: runs the files (their declarations and settings), then answers their
+    /// targets until Ctrl-C, which stops the server and exits 0.
+    static func serveFiles(_ files: [String], _ settings: ServeSettings, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                run.io.err("wsh: error: cannot read '\(file)'\n")
+                return FailureKind.usage.exitCode
+            }
+            let loaded = await outcome(interrupts) {
+                run.enterFile(file)
+                defer { run.sourceStack.removeAll() }
+                try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
+            }
+            switch loaded {
+            case .completed: if let failure = run.firstFailure { return finalCode(run, failure.exitCode) }
+            case .exit(let code): return finalCode(run, code)
+            case .failure(let kind): return finalCode(run, kind.exitCode)
+            }
+        }
+        let served = await outcome(interrupts) {
+            let server: MockServer
+            do {
+                server = try await run.startServing(settings, at: nil)
+            } catch let diagnostic as Diagnostic {
+                try run.report(diagnostic)
+                return
+            }
+            let (routes, skipped) = run.servedRoutes()
+            run.io.err("wsh serve: \(routes.routes.count) route\(routes.routes.count == 1 ? "" : "s") at \(server.url) (Ctrl-C stops)\n")
+            run.io.err(ServedRouteList.text(routes.routes, skipped: skipped))
+            run.io.flush()
+            do {
+                while true { try await Task.sleep(for: .seconds(3600)) }
+            } catch {
+                await server.stop()
+                run.io.err("wsh serve: stopped\n")
+            }
+        }
+        switch served {
+        case .completed, .failure(.interrupted): return finalCode(run, 0)
+        case .exit(let code): return finalCode(run, code)
+        case .failure(let kind): return finalCode(run, kind.exitCode)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import MockServer
+import Targets
+import TestSupport
+import Testing
+
+/// The mock server answers declared targets' samples over real HTTP, sent by wsh's own provider.
+@Suite struct MockServerTests {
+    private func call(_ target: Target, _ server: MockServer, _ arguments: CallArguments = CallArguments()) async throws -> Response {
+        var pointed = target
+        pointed.baseURL = server.url + (URL(string: target.baseURL)?.path ?? "")
+        var noValidation = pointed
+        noValidation.validationType = .none
+        return try await Provider<Target>(transport: NetworkTransport.shared).request(noValidation, arguments: arguments)
+    }
+
+    @Test func aRouteAnswersItsSampleWithItsStatusAndType() async throws {
+        try await withMockServer([Samples.forecastTarget, Samples.userTarget]) { server in
+            let forecast = try await call(Samples.forecastTarget, server, CallArguments(values: [("latitude", .text("1")), ("longitude", .text("2"))]))
+            #expect(forecast.status == 200)
+            #expect(forecast.text == Samples.forecast)
+            #expect(forecast.header("Content-Type") == "application/json")
+            let user = try await call(Samples.userTarget, server, CallArguments(values: [("id", .text("7"))]))
+            #expect(user.text == Samples.user)
+        }
+    }
+
+    @Test func preferPicksTheSampleOfAStatusAndAnUnknownOneIsA500NamingThem() async throws {
+        try await withMockServer([Samples.userTarget]) { server in
+            let missing = try await rawRequest(server.port, "GET /users/9 HTTP/1.1\r\nHost: x\r\nPrefer: code=404\r\n\r\n")
+            #expect(missing.status == 404)
+            #expect(missing.text == Samples.missingUser)
+            let unknown = try await rawRequest(server.port, "GET /users/9 HTTP/1.1\r\nHost: x\r\nPrefer: code=418\r\n\r\n")
+            #expect(unknown.status == 500)
+            #expect(unknown.header("Content-Type") == "application/problem+json")
+            #expect(unknown.text.contains(#""detail":"Prefer asks for status 418, but target 'user' has samples for 200, 404 only""#), "\(unknown.text)")
+            #expect(unknown.text.contains(#""statuses":[200,404]"#))
+        }
+    }
+
+    @Test func aMissingRequiredQueryParameterIsA400ProblemNamingIt() async throws {
+        try await withMockServer([Samples.forecastTarget]) { server in
+            let answer = try await rawRequest(server.port, "GET /v1/forecast?latitude=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 400)
+            #expect(answer.header("Content-Type") == "application/problem+json")
+            let problem = try JSONValue.parse(answer.text)
+            #expect(problem["title"]?.string == "Bad Request")
+            #expect(problem["detail"]?.string == "required query parameter 'longitude' is missing (target 'current')")
+            #expect(problem["invalid-params"]?[0]?["name"]?.string == "longitude")
+            #expect(problem["invalid-params"]?[0]?["in"]?.string == "query")
+        }
+    }
+
+    @Test func jsonBodyFieldsAreCheckedForPresenceAndType() async throws {
+        try await withMockServer([Samples.createTarget]) { server in
+            func post(_ body: String) async throws -> RawHTTPConnection.Answer {
+                try await rawRequest(server.port, "POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            }
+            let created = try await post(#"{"name": "Ada", "age": 36, "tags": []}"#)
+            #expect(created.status == 201)
+            let missing = try await post(#"{"age": 36}"#)
+            #expect(missing.status == 400)
+            #expect(missing.text.contains("required JSON field 'name' is missing"), "\(missing.text)")
+            let wrongType = try await post(#"{"name": "Ada", "age": "36"}"#)
+            #expect(wrongType.status == 400)
+            #expect(wrongType.text.contains("JSON field 'age' should be a number, not a string"), "\(wrongType.text)")
+            let notJSON = try await post("name=Ada")
+            #expect(notJSON.status == 400)
+            #expect(notJSON.text.contains("the body is not JSON"), "\(notJSON.text)")
+            let twoWrong = try await post(#"{"name": "Ada", "age": "x", "tags": {}}"#)
+            #expect(twoWrong.text.contains("(and 1 more)"), "\(twoWrong.text)")
+        }
+    }
+
+    @Test func anUnknownPathIsA404ListingTheNearestRoutes() async throws {
+        try await withMockServer([Samples.forecastTarget, Samples.userTarget, Samples.createTarget]) { server in
+            let answer = try await rawRequest(server.port, "GET /v1/forcast HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 404)
+            let problem = try JSONValue.parse(answer.text)
+            #expect(problem["detail"]?.string == "no route for GET /v1/forcast")
+            #expect(problem["nearest"]?[0]?.string == "GET /v1/forecast (current)")
+        }
+    }
+
+    @Test func aKnownPathWithAnotherMethodIsA405WithAllow() async throws {
+        try await withMockServer([Samples.userTarget, Samples.createTarget]) { server in
+            let answer = try await rawRequest(server.port, "DELETE /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 405)
+            #expect(answer.header("Allow") == "GET, HEAD")
+            let other = try await rawRequest(server.port, "GET /users HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(other.status == 405)
+            #expect(other.header("Allow") == "POST")
+        }
+    }
+
+    @Test func aBodyOverTheLimitIsA413AndTheConnectionCloses() async throws {
+        try await withMockServer([Samples.createTarget]) { server in
+            // The default limit, 10 MB, refused from the Content-Length before any body is sent.
+            let declared = try await Task.detached {
+                let connection = try RawHTTPConnection(port: server.port)
+                try connection.send("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 10485761\r\n\r\n")
+                let answer = try connection.readAnswer()
+                return (answer, connection.isClosedByServer())
+            }.value
+            #expect(declared.0.status == 413)
+            #expect(declared.0.text.contains("the request body is over the limit of 10.0 MB"), "\(declared.0.text)")
+            #expect(declared.1)
+        }
+        try await withMockServer([Samples.createTarget], bodyLimit: 1000) { server in
+            // Chunked, with no length to refuse early: refused when the chunks pass the limit.
+            let chunk = String(repeating: "x", count: 600)
+            let chunked = "POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
+            let answer = try await rawRequest(server.port, chunked)
+            #expect(answer.status == 413)
+        }
+    }
+
+    @Test func routeUpdatesTakeEffectOnTheNextRequest() async throws {
+        try await withMockServer([Samples.userTarget]) { server in
+            #expect(try await rawRequest(server.port, "GET /v1/forecast?latitude=1&longitude=2 HTTP/1.1\r\nHost: x\r\n\r\n").status == 404)
+            server.update(MockRoutes(routes: [MockRoute(target: Samples.forecastTarget)]))
+            let answer = try await rawRequest(server.port, "GET /v1/forecast?latitude=1&longitude=2 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 200)
+            #expect(answer.text == Samples.forecast)
+        }
+    }
+
+    @Test func headAnswersTheHeadersOfGetWithoutTheBody() async throws {
+        try await withMockServer([Samples.userTarget]) { server in
+            let answer = try await Task.detached {
+                let connection = try RawHTTPConnection(port: server.port)
+                try connection.send("HEAD /users/7 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try connection.readAnswer()
+                // A HEAD answer carries the length of the body it does not send: read the next answer by hand.
+                let get = try connection.readAnswerAfterHead()
+                return (head, get)
+            }.value
+            #expect(answer.0.status == 200)
+            #expect(answer.0.header("Content-Length") == String(Samples.user.utf8.count))
+            #expect(answer.1.contains(Samples.user))
+        }
+    }
+
+    @Test func corsAddsHeadersAndAnswersPreflight() async throws {
+        try await withMockServer([Samples.createTarget], cors: true) { server in
+            let preflight = try await rawRequest(server.port, "OPTIONS /users HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n")
+            #expect(preflight.status == 204)
+            #expect(preflight.header("Access-Control-Allow-Origin") == "http://app.test")
+            #expect(preflight.header("Access-Control-Allow-Methods") == "POST")
+            #expect(preflight.header("Access-Control-Allow-Headers") == "content-type")
+            let body = #"{"name":"Ada"}"#
+            let created = try await rawRequest(server.port, "POST /users HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(created.status == 201)
+            #expect(created.header("Access-Control-Allow-Origin") == "http://app.test")
+        }
+    }
+
+    @Test func aDelayHoldsEachAnswer() async throws {
+        try await withMockServer([Samples.userTarget], delay: .milliseconds(300)) { server in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let answer = try await rawRequest(server.port, "GET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 200)
+            #expect(start.duration(to: clock.now) >= .milliseconds(290))
+        }
+    }
+
+    @Test func eachRequestIsLoggedOnceWithSecretsMasked() async throws {
+        let lines = LogLines()
+        try await withMockServer([Samples.forecastTarget], redaction: Redaction(secrets: ["s3cr3t-value"]), log: lines.sink) { server in
+            _ = try await rawRequest(server.port, "GET /v1/forecast?latitude=1&longitude=2&appid=abc123&q=s3cr3t-value HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await rawRequest(server.port, "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
+        }
+        let logged = lines.all
+        #expect(logged.count == 2)
+        #expect(logged[0].hasPrefix("GET /v1/forecast?latitude=1&longitude=2&appid=***&q=*** -> 200 current "), "\(logged)")
+        #expect(logged[0].hasSuffix(" ms"))
+        #expect(logged[1].hasPrefix("GET /nowhere -> 404 "))
+        #expect(!logged.joined().contains("abc123") && !logged.joined().contains("s3cr3t"))
+    }
+
+    @Test func twoTargetsOnOnePathAreToldApartByTheirQuery() async throws {
+        let hourly = Target(name: "hourly", baseURL: "https://api.open-meteo.com/v1", path: "/forecast",
+                            task: .query([Parameter(name: "latitude"), Parameter(name: "hourly", defaultValue: .text("temperature_2m"))]),
+                            samples: [Sample(body: Data("[1,2,3]".utf8))])
+        try await withMockServer([Samples.forecastTarget, hourly]) { server in
+            let answer = try await rawRequest(server.port, "GET /v1/forecast?latitude=1&hourly=temperature_2m HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.text == "[1,2,3]")
+            let current = try await rawRequest(server.port, "GET /v1/forecast?latitude=1&longitude=2&current=temperature_2m HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(current.text == Samples.forecast)
+        }
+    }
+
+    @Test func aPortInUseIsSaidPlainly() async throws {
+        try await withMockServer([]) { server in
+            await #expect {
+                _ = try await MockServer.start(.init(port: server.port), routes: MockRoutes(routes: []))
+            } throws: { error in
+                "\(error)" == "cannot listen on 127.0.0.1:\(server.port): address already in use"
+            }
+        }
+    }
+}
+
+extension RawHTTPConnection {
+    /// Reads what follows on the connection until the server has sent a whole GET answer, as text.
+    func readAnswerAfterHead() throws -> String {
+        let answer = try readAnswer()
+        return answer.head + "\r\n\r\n" + answer.text
+    }
+}
