@@ -91,6 +91,13 @@ public struct MockRoute: Sendable {
         return score
     }
 
+    /// The path with each placeholder segment replaced by the request's segment in its place, when
+    /// both have as many segments: `/users/{id}` for `/userz/7` compares as `/users/7`.
+    func path(filledFrom requestSegments: [Substring]) -> String {
+        guard requestSegments.count == segments.count, segments.contains(where: { $0.name != nil }) else { return path }
+        return "/" + zip(segments, requestSegments).map { $0.name == nil ? $0.prefix : String($1) }.joined(separator: "/")
+    }
+
     /// How many segments are plain text: a more literal route wins over a placeholder.
     var literalCount: Int { segments.count { $0.name == nil } }
 

@@ -62,7 +62,8 @@ public struct MockRoutes: Sendable {
     private func nearest(to path: Substring, limit: Int = 3) -> [MockRoute] {
         // A hostile path thousands of characters long would make each distance slow: compare a prefix.
         let wanted = Array(path.utf8.prefix(256))
-        let ranked = routes.map { route in (route, EditDistance.between(wanted, Array(route.path.utf8.prefix(256)))) }
+        let segments = MockRoute.segments(of: path)
+        let ranked = routes.map { route in (route, EditDistance.between(wanted, Array(route.path(filledFrom: segments).utf8.prefix(256)))) }
         return ranked.sorted { $0.1 < $1.1 }.prefix(limit).map(\.0)
     }
 }

@@ -44,6 +44,8 @@ public final class MockServer: Sendable {
     public let configuration: Configuration
     private let channel: any Channel
     private let table: Mutex<MockRoutes>
+    /// The connections open now, closed by ``stop()``.
+    fileprivate let connections = OpenConnections()
 
     /// The port it listens on (the one picked, when the configuration said 0).
     public var port: Int { channel.localAddress?.port ?? configuration.port }
@@ -73,6 +75,7 @@ public final class MockServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 guard let server = holder.server else { return channel.close() }
+                server.connections.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MockHTTPHandler(server: server))
@@ -97,6 +100,9 @@ public final class MockServer: Sendable {
     /// Stops listening; connections already open are closed.
     public func stop() async {
         try? await channel.close()
+        for connection in connections.all {
+            try? await connection.close()
+        }
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -111,6 +117,21 @@ public final class MockServer: Sendable {
         }
         return "the address cannot be used"
     }
+}
+
+/// The accepted connections that are still open.
+private final class OpenConnections: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    func add(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        channels.withLock { $0[key] = channel }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            _ = self?.channels.withLock { $0.removeValue(forKey: key) }
+        }
+    }
+
+    var all: [any Channel] { channels.withLock { Array($0.values) } }
 }
 
 /// Lets connections accepted before `start` returns find their server.

@@ -6,7 +6,8 @@ import Glibc
 /// A blocking TCP connection to a loopback port for tests that send bytes no HTTP client would
 /// (malformed requests) or many requests on one keep-alive connection. Reads time out after
 /// `timeout` seconds, so a server that never answers fails the test instead of hanging it.
-public final class RawHTTPConnection {
+/// Unchecked Sendable: a test hands it from task to task but uses it from one at a time.
+public final class RawHTTPConnection: @unchecked Sendable {
     /// One answer as read off the wire.
     public struct Answer: Sendable {
         /// The status code; 0 when the status line could not be read.
@@ -32,6 +33,10 @@ public final class RawHTTPConnection {
     /// Why a connection or a read failed.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        /// A failure that says this.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private let descriptor: Int32

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// TLS failures against a real TLS server (`openssl s_server`, Debian's openssl) are said in a
@@ -33,7 +34,7 @@ final class OpenSSLServer: @unchecked Sendable {
         make.standardError = FileHandle.nullDevice
         try make.run()
         make.waitUntilExit()
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"]
         process.standardOutput = FileHandle.nullDevice
@@ -50,19 +51,6 @@ final class OpenSSLServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     private static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -191,6 +191,19 @@ import Testing
         }
     }
 
+    @Test func stopClosesConnectionsKeptAlive() async throws {
+        let routes = MockRoutes(routes: [MockRoute(target: Samples.userTarget)])
+        let server = try await MockServer.start(.init(port: 0), routes: routes)
+        let connection = try RawHTTPConnection(port: server.port)
+        let first = try await Task.detached {
+            try connection.send("GET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            return try connection.readAnswer().status
+        }.value
+        #expect(first == 200)
+        await server.stop()
+        #expect(await Task.detached { connection.isClosedByServer() }.value)
+    }
+
     @Test func aPortInUseIsSaidPlainly() async throws {
         try await withMockServer([]) { server in
             await #expect {

@@ -57,8 +57,13 @@ extension Run {
             guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
             options.timeout = duration
         case .base:
+            if value == "off" || value == "none" {
+                options.base = nil
+                session.optionOrigins[option] = nil
+                return
+            }
             guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
-                throw failure("a base URL starts with http:// or https://", at: valueWord.span)
+                throw failure("a base URL starts with http:// or https://, or is off", at: valueWord.span)
             }
             options.base = value
         case .echo:

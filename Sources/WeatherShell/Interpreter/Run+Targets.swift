@@ -6,6 +6,7 @@ extension Run {
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
     func declareTarget(_ declaration: TargetDeclaration) throws {
         var declared = DeclaredTarget(declaration: declaration)
+        declared.fromPack = packDepth > 0
         let sampleFields = declaration.fields.filter { $0.name == "sample" }
         if sampleFields.allSatisfy({ $0.arguments.allSatisfy { $0.variableNames.isEmpty } }) {
             declared.samples = try readSamples(declaration, file: declaration.file)
@@ -63,9 +64,14 @@ extension Run {
     }
 
     /// The `Target` for a call: the cached one, or the declaration compiled with today's variables.
+    /// A pack's target goes to the host of `set base` when one is set, keeping its own path, so
+    /// one line points a whole pack at a mock server (`wsh serve`) or a staging host.
     func compiledTarget(_ declared: DeclaredTarget) throws -> Target {
-        if let cached = declared.cached { return cached }
-        return try TargetCompiler(run: self, file: declared.declaration.file).compile(declared)
+        var target = try declared.cached ?? TargetCompiler(run: self, file: declared.declaration.file).compile(declared)
+        if declared.fromPack, let base = options.base, let moved = BaseURL.origin(of: base, withPathOf: target.baseURL) {
+            target.baseURL = moved
+        }
+        return target
     }
 
     /// The declared target of that name, or an error with did-you-mean.

@@ -25,6 +25,8 @@ public final class Run {
     private weak var parent: Run?
     /// Canonical paths of the files being run, innermost last: `source` refuses a cycle.
     var sourceStack: [String] = []
+    /// How many packs (`use`) are loading: targets declared meanwhile are a pack's.
+    var packDepth = 0
     /// The file whose statements are running, for diagnostics and relative paths.
     var currentFile: SourceFile
     /// The first failure of a run with bail off; it decides the exit code at the end. An

@@ -46,7 +46,11 @@ extension Run {
     private func runPack(text: String, name: String, directory: String, word: Word) async throws {
         if sourceStack.contains(name) { throw failure("pack '\(name)' is already being loaded", at: word.span) }
         sourceStack.append(name)
-        defer { sourceStack.removeLast() }
+        packDepth += 1
+        defer {
+            sourceStack.removeLast()
+            packDepth -= 1
+        }
         try await execute(text: text, file: name, directory: directory)
     }
 

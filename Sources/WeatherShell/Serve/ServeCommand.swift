@@ -27,7 +27,7 @@ struct ServeCommand: ParsableCommand {
     var stub = false
 
     @Argument(help: ArgumentHelp("The .wsh files that declare the targets.", valueName: "FILE"))
-    var files: [String]
+    var files: [String] = []
 
     mutating func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one .wsh file whose targets to serve") }

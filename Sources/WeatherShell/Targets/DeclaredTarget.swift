@@ -9,6 +9,8 @@ struct DeclaredTarget {
     var samples: [Sample]?
     /// The compiled target, when the declaration has no `$variables`.
     var cached: Target?
+    /// Declared by a pack (`use`): its host yields to `set base`.
+    var fromPack = false
 
     var name: String { declaration.name.literal ?? "" }
 

@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// `wsh serve` as a user runs it: the built binary serving a file, asked by curl and by another wsh.
+@Suite struct ServeTests {
+    /// A small API: a user with two samples, a JSON create, and a query with a required item.
+    static let api = """
+        target user { path /api/users/{id}; sample @user.json; sample @missing.json status 404 }
+        target create { path /api/users; method POST; json name age:=30; sample @created.json status 201 }
+        target search { path /api/search; query q limit=10; sample @found.json }
+        """
+
+    static func apiDirectory() throws -> URL {
+        let directory = try WSHProcess.temporaryDirectory()
+        try api.write(to: directory.appendingPathComponent("api.wsh"), atomically: true, encoding: .utf8)
+        for (name, body) in [("user.json", #"{"id":7,"name":"Ada"}"#), ("missing.json", #"{"error":"no such user"}"#),
+                             ("created.json", #"{"id":8,"name":"Grace"}"#), ("found.json", #"{"results":[{"id":7}]}"#)] {
+            try body.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    /// Starts `wsh serve` on a free port and waits until it says it listens.
+    static func serve(_ arguments: [String], directory: URL) throws -> (RunningWSH, Int) {
+        let server = try RunningWSH(["serve"] + arguments + ["--port", "0"], directory: directory)
+        guard server.waitForOutput(" (Ctrl-C stops)", inStderr: true),
+              let url = server.stderr.firstMatch(of: #/at http://127\.0\.0\.1:(\d+) /#), let port = Int(url.1) else {
+            throw RawHTTPConnection.Failure(description: "wsh serve did not start: \(server.stderr)")
+        }
+        return (server, port)
+    }
+
+    static func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-i", "--max-time", "10"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    @Test func curlGetsEachRouteEachSampleAndEachErrorShape() async throws {
+        let directory = try Self.apiDirectory()
+        let (server, port) = try Self.serve(["api.wsh"], directory: directory)
+        let base = "http://127.0.0.1:\(port)"
+        let answers = try await offPool { () -> [String] in
+            let big = directory.appendingPathComponent("big.json")
+            try Data(repeating: UInt8(ascii: " "), count: 10 * 1024 * 1024 + 1).write(to: big)
+            return try [
+                Self.curl(["\(base)/api/users/7"]),
+                Self.curl(["-H", "Prefer: code=404", "\(base)/api/users/9"]),
+                Self.curl(["-H", "Content-Type: application/json", "-d", #"{"name":"Grace","age":41}"#, "\(base)/api/users"]),
+                Self.curl(["\(base)/api/search?q=ada"]),
+                Self.curl(["\(base)/api/search"]),
+                Self.curl(["-H", "Content-Type: application/json", "-d", #"{"name":"Grace","age":"41"}"#, "\(base)/api/users"]),
+                Self.curl(["\(base)/api/userz/7"]),
+                Self.curl(["-X", "DELETE", "\(base)/api/users/7"]),
+                Self.curl(["-H", "Content-Type: application/json", "--data-binary", "@\(big.path)", "\(base)/api/users"]),
+                Self.curl(["-H", "Prefer: code=500", "\(base)/api/users/7"]),
+            ]
+        }
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(answers[0].hasPrefix("HTTP/1.1 200 OK\n") && answers[0].contains("Content-Type: application/json\n") && answers[0].hasSuffix(#"{"id":7,"name":"Ada"}"#), "\(answers[0])")
+        #expect(answers[1].hasPrefix("HTTP/1.1 404 Not Found\n") && answers[1].hasSuffix(#"{"error":"no such user"}"#), "\(answers[1])")
+        #expect(answers[2].hasPrefix("HTTP/1.1 201 Created\n") && answers[2].hasSuffix(#"{"id":8,"name":"Grace"}"#), "\(answers[2])")
+        #expect(answers[3].hasPrefix("HTTP/1.1 200 OK\n"), "\(answers[3])")
+        #expect(answers[4].hasPrefix("HTTP/1.1 400 Bad Request\n") && answers[4].contains("Content-Type: application/problem+json\n")
+                && answers[4].contains(#""detail":"required query parameter 'q' is missing (target 'search')""#), "\(answers[4])")
+        #expect(answers[5].hasPrefix("HTTP/1.1 400 ") && answers[5].contains("JSON field 'age' should be a number, not a string"), "\(answers[5])")
+        #expect(answers[6].hasPrefix("HTTP/1.1 404 ") && answers[6].contains(#""nearest":["GET /api/users/{id} (user)""#), "\(answers[6])")
+        #expect(answers[7].hasPrefix("HTTP/1.1 405 ") && answers[7].contains("Allow: GET, HEAD\n"), "\(answers[7])")
+        #expect(answers[8].hasPrefix("HTTP/1.1 413 "), "\(answers[8].prefix(300))")
+        #expect(answers[9].hasPrefix("HTTP/1.1 500 ") && answers[9].contains("has samples for 200, 404 only"), "\(answers[9])")
+        let log = server.stderr
+        #expect(log.contains("GET /api/users/7 -> 200 user "), "\(log)")
+        #expect(log.contains("GET /api/search -> 400 search "))
+        #expect(log.contains("POST /api/users -> 413 "))
+        #expect(log.hasSuffix("wsh serve: stopped\n"), "\(log)")
+    }
+
+    @Test func anotherWshCallsTheServedTargetsAndChecksThem() async throws {
+        let directory = try Self.apiDirectory()
+        let (server, port) = try Self.serve(["api.wsh", "--quiet"], directory: directory)
+        let result = try await WSHProcess.run(["-c", """
+            set base http://127.0.0.1:\(port)
+            source api.wsh
+            call user id=7
+            expect status == 200
+            expect .name == Ada
+            call create name=Grace
+            expect status == 201
+            call search q=x limit=3
+            expect .results[0].id == 7
+            """], directory: directory)
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"{"id":7,"name":"Ada"}"#))
+        #expect(!server.stderr.contains(" -> "), "--quiet logs no request: \(server.stderr)")
+    }
+
+    @Test func aThousandRequestsFromFiftyConnectionsAreAllAnswered() async throws {
+        let directory = try Self.apiDirectory()
+        let (server, port) = try Self.serve(["api.wsh"], directory: directory)
+        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+            for connection in 0..<50 {
+                group.addTask {
+                    try await Task.detached {
+                        let socket = try RawHTTPConnection(port: port)
+                        var ok = 0
+                        for request in 0..<20 {
+                            try socket.send("GET /api/users/\(connection * 20 + request) HTTP/1.1\r\nHost: x\r\n\r\n")
+                            let answer = try socket.readAnswer()
+                            if answer.status == 200, answer.text == #"{"id":7,"name":"Ada"}"# { ok += 1 }
+                        }
+                        return ok
+                    }.value
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(answered == 1000)
+        // Every request logged once: none lost on the server's side either.
+        #expect(server.waitForOutput("/api/users/999 -> 200", inStderr: true))
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(server.stderr.components(separatedBy: " -> 200 user ").count - 1 == 1000)
+    }
+
+    @Test func theWeatherPackServedAnswersTheWeatherCommandsOfAnotherWsh() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let (server, port) = try Self.serve([root.appendingPathComponent("packs/open-meteo.wsh").path], directory: root)
+        let result = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\nweather current Suwon\nweather forecast 4"])
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"view="current" place="Suwon" temperature=6.8 min=1.9 max=12.4"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"view="forecast" place="Suwon" temperature=12.1"#), "\(result.stdout)")
+        #expect(server.stderr.contains("GET /v1/search?name=Suwon&count=1&language=en&format=json -> 200 geocode"), "\(server.stderr)")
+        #expect(server.stderr.contains("&hourly=temperature_2m&timezone=auto&forecast_days=2 -> 200 hourly"))
+    }
+
+    @Test func aPortInUseAndAMissingFileAreErrorsInTheUsersTerms() async throws {
+        let directory = try Self.apiDirectory()
+        let (server, port) = try Self.serve(["api.wsh"], directory: directory)
+        let second = try await WSHProcess.run(["serve", "api.wsh", "--port", String(port)], directory: directory)
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(second.status == 3)
+        #expect(second.stderr.contains("error: cannot listen on 127.0.0.1:\(port): address already in use"), "\(second.stderr)")
+        let missing = try await WSHProcess.run(["serve", "nowhere.wsh"], directory: directory)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read 'nowhere.wsh'"), "\(missing.stderr)")
+        let none = try await WSHProcess.run(["serve"], directory: directory)
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("give at least one .wsh file"), "\(none.stderr)")
+    }
+}
+
+/// `serve start` at the prompt: the server answers in the background while the same prompt calls it.
+@Suite struct ServeAtThePromptTests {
+    @Test func serveStartThenCallsFromTheSamePromptThenServeStop() async throws {
+        let directory = try ServeTests.apiDirectory()
+        let port = try LoopbackPort.free()
+        let environment = ["HOME": try WSHProcess.temporaryDirectory().path,
+                           "WSH_HISTORY": try WSHProcess.temporaryDirectory().appendingPathComponent("history").path]
+        let outcome = try await onTerminal(environment: environment, directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("source api.wsh\r", expecting: "wsh> ")
+            terminal.type("serve start --port \(port) --quiet\r", expecting: "serving 3 routes at http://127.0.0.1:\(port)")
+            terminal.type("set base http://127.0.0.1:\(port)\r", expecting: "wsh> ")
+            terminal.type("call user id=7\r", expecting: "Ada")
+            terminal.type("print status\r", expecting: "200")
+            // A target declared while serving is a route on the next request.
+            terminal.type("target late { path /late; sample @found.json }\r", expecting: "wsh> ")
+            terminal.type("call late\r", expecting: "results")
+            terminal.type("serve\r", expecting: "/late")
+            terminal.type("serve stop\r", expecting: "stopped serving at http://127.0.0.1:\(port)")
+            terminal.type("call user id=7\r", expecting: "connection refused")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+}
