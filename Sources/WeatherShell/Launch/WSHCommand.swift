@@ -6,7 +6,8 @@ struct WSHCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh",
         abstract: "A shell for HTTP APIs: declare targets, call them, check their answers.",
-        discussion: "With no FILE and a terminal on stdin, wsh starts its interactive prompt.",
+        discussion: "With no FILE and a terminal on stdin, wsh starts its interactive prompt. "
+            + "`wsh serve FILE...` answers the files' targets as a mock server (wsh serve --help).",
         version: Shell.version
     )
 
