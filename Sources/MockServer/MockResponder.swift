@@ -51,7 +51,7 @@ struct MockResponder {
             answer.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
             return answer
         case .found(let route, _):
-            let problems = RequestCheck(route: route).problems(query: query, contentType: head.headers.first(name: "Content-Type"), body: body)
+            let problems = RequestCheck(route: route).problems(query: query, headers: head.headers, body: body)
             if !problems.isEmpty {
                 let first = problems[0]
                 let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""

@@ -17,6 +17,8 @@ public struct MockRoute: Sendable {
     let query: [Parameter]
     /// What the body must look like.
     let body: ExpectedBody
+    /// Headers a request must carry.
+    let requiredHeaders: [String]
     private let segments: [PathSegment]
 
     /// What a request body is checked against.
@@ -51,6 +53,7 @@ public struct MockRoute: Sendable {
             PreparedSample(status: sample.status, contentType: sample.effectiveContentType, body: ByteBuffer(bytes: sample.body))
         }
         query = target.task.queryParameters
+        requiredHeaders = target.requiredHeaders
         body = switch target.task.bodyTask {
         case .json(let parameters): .json(parameters)
         case .form(let parameters): .form(parameters)

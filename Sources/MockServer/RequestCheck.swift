@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Targets
 
 /// Checks a request against a route's parameters: required query items and body fields present,
@@ -8,8 +9,11 @@ struct RequestCheck {
     let route: MockRoute
 
     /// What is wrong with the request, in order; empty when nothing is.
-    func problems(query: Substring, contentType: String?, body: ByteBuffer?) -> [Problem.InvalidParameter] {
+    func problems(query: Substring, headers: HTTPHeaders, body: ByteBuffer?) -> [Problem.InvalidParameter] {
         var problems: [Problem.InvalidParameter] = []
+        for name in route.requiredHeaders where !headers.contains(name: name) {
+            problems.append(.init(name: name, location: "header", reason: "required header '\(name)' is missing"))
+        }
         let queryNames = route.query.contains(where: { $0.defaultValue == nil }) ? FormItems.names(in: query) : []
         for parameter in route.query where parameter.defaultValue == nil && !queryNames.contains(parameter.name) {
             problems.append(.init(name: parameter.name, location: "query", reason: "required query parameter '\(parameter.name)' is missing"))

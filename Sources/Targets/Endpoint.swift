@@ -30,6 +30,9 @@ public struct Endpoint: Sendable {
         for header in arguments.headers {
             headers.replaceOrAppend(header)
         }
+        if let missing = target.requiredHeaders.first(where: { headers.value(named: $0) == nil }) {
+            throw ProviderError(.missingHeader(missing), step: .endpoint, targetName: target.name)
+        }
         request = Request(method: target.method, url: url, headers: headers, body: body?.data, timeout: target.timeout)
     }
 

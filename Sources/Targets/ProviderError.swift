@@ -21,6 +21,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     enum Code: Sendable {
         case unknownParameter(String)
         case missingParameter(String)
+        case missingHeader(String)
         case missingBaseURL
         case invalidURL(String, reason: String)
         case invalidJSONArgument(parameter: String, JSONParseError)
@@ -67,6 +68,11 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         if case .missingParameter(let name) = code { name } else { nil }
     }
 
+    /// The required header (`header X-Request-Id` in a target) that the call did not give.
+    public var missingHeader: String? {
+        if case .missingHeader(let name) = code { name } else { nil }
+    }
+
     /// Whether the request ran out of time (the target's or session's timeout).
     public var isTimeout: Bool {
         if case .timedOut = code { true } else { false }
@@ -109,6 +115,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "unknown parameter '\(name)' for target '\(targetName)'"
         case .missingParameter(let name):
             "missing required parameter '\(name)' for target '\(targetName)'"
+        case .missingHeader(let name):
+            "missing required header '\(name)' for target '\(targetName)'"
         case .missingBaseURL:
             "target '\(targetName)' has no base URL"
         case .invalidURL(let url, let reason):

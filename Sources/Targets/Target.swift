@@ -16,6 +16,8 @@ public struct Target: TargetType, Equatable {
     public var task: RequestTask
     /// `header` fields.
     public var headers: [Header]
+    /// `header NAME` fields with no value: each call must give `NAME:value`.
+    public var requiredHeaders: [String] = []
     /// `sample` lines, the default first.
     public var samples: [Sample]
     /// `validate`.

@@ -15,6 +15,8 @@ public protocol TargetType: Sendable {
     var task: RequestTask { get }
     /// Headers sent with every call; defaults to none.
     var headers: [Header] { get }
+    /// Names of headers each call must give (`Name:value`); defaults to none.
+    var requiredHeaders: [String] { get }
     /// The body a stub answers with; defaults to empty.
     var sampleData: Data { get }
     /// The status a stub answers with; defaults to 200.
@@ -39,6 +41,8 @@ extension TargetType {
     public var task: RequestTask { .plain }
     /// No headers.
     public var headers: [Header] { [] }
+    /// None.
+    public var requiredHeaders: [String] { [] }
     /// An empty body.
     public var sampleData: Data { Data() }
     /// 200.

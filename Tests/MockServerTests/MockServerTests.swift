@@ -51,6 +51,20 @@ import Testing
         }
     }
 
+    @Test func aMissingRequiredHeaderIsA400NamingIt() async throws {
+        var target = Samples.userTarget
+        target.requiredHeaders = ["X-Request-Id"]
+        try await withMockServer([target]) { server in
+            let missing = try await rawRequest(server.port, "GET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(missing.status == 400)
+            let problem = try JSONValue.parse(missing.text)
+            #expect(problem["invalid-params"]?[0]?["in"]?.string == "header")
+            #expect(problem["detail"]?.string == "required header 'X-Request-Id' is missing (target 'user')")
+            let given = try await rawRequest(server.port, "GET /users/7 HTTP/1.1\r\nHost: x\r\nx-request-id: 1\r\n\r\n")
+            #expect(given.status == 200)
+        }
+    }
+
     @Test func jsonBodyFieldsAreCheckedForPresenceAndType() async throws {
         try await withMockServer([Samples.createTarget]) { server in
             func post(_ body: String) async throws -> RawHTTPConnection.Answer {

@@ -84,6 +84,10 @@ extension Run {
             return failure("unknown parameter '\(unknown.shortened())' for target '\(error.targetName)'",
                            at: argumentWords[unknown]?.span ?? statement.target.span, notes: notes)
         }
+        if let missing = error.missingHeader {
+            return failure("missing header '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
+                           notes: ["give it as \(missing):VALUE"])
+        }
         if let missing = error.missingParameter {
             return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
                            notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])

@@ -60,9 +60,13 @@ struct TargetCompiler {
             case "query": query += try parameters(field)
             case "header":
                 for (word, text) in zip(field.arguments, values) {
-                    guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-                        throw error("a header is Name:value", word.span)
+                    guard let colon = text.firstIndex(of: ":") else {
+                        // A bare name is a header each call must give.
+                        guard Self.isHeaderName(text) else { throw error("a header is Name:value, or a bare Name each call must give", word.span) }
+                        target.requiredHeaders.append(text)
+                        continue
                     }
+                    guard colon != text.startIndex else { throw error("a header is Name:value", word.span) }
                     target.headers.append(Header(name: String(text[..<colon]), value: String(text[text.index(after: colon)...])))
                 }
             case "json": body = .json(try parameters(field))
@@ -91,6 +95,14 @@ struct TargetCompiler {
         case (false, let body?): target.task = .composite(query: query, body: body)
         }
         return target
+    }
+
+    /// A header field name: RFC 9110's token characters.
+    static func isHeaderName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 
     /// `key=value`, `key` (required), `key:=JSON` and, in multipart, `key@file`.
