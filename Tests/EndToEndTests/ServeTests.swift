@@ -146,6 +146,39 @@ import Testing
         #expect(server.stderr.contains("&hourly=temperature_2m&timezone=auto&forecast_days=2 -> 200 hourly"))
     }
 
+    @Test func hostileBytesOnRawSocketsLeaveTheBinaryServing() async throws {
+        let directory = try Self.apiDirectory()
+        let (server, port) = try Self.serve(["api.wsh", "--cors", "--delay", "150ms"], directory: directory)
+        let hostile = ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost x\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n",
+                       "POST /api/users HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
+                       "GET /api/users/" + String(repeating: "%", count: 50_000) + " HTTP/1.1\r\n\r\n"]
+        let outcome = try await offPool { () -> (answered: [Int], preflight: String, elapsed: Double) in
+            for bytes in hostile {
+                let connection = try RawHTTPConnection(port: port)
+                try? connection.send(bytes)
+                _ = try? connection.readAnswer()
+            }
+            let started = Date()
+            let answered = try (0..<3).map { _ in
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("GET /api/users/7 HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\n\r\n")
+                let answer = try connection.readAnswer()
+                return answer.header("Access-Control-Allow-Origin") == "http://app.test" ? answer.status : -answer.status
+            }
+            let elapsed = Date().timeIntervalSince(started)
+            let preflight = try Self.curl(["-X", "OPTIONS", "-H", "Origin: http://app.test", "-H", "Access-Control-Request-Method: POST",
+                                           "http://127.0.0.1:\(port)/api/users"])
+            return (answered, preflight, elapsed)
+        }
+        #expect(server.isRunning)
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(outcome.answered == [200, 200, 200])
+        // Three answers in sequence, each held 150 ms.
+        #expect(outcome.elapsed >= 0.44)
+        #expect(outcome.preflight.hasPrefix("HTTP/1.1 204 ") && outcome.preflight.contains("Access-Control-Allow-Methods: POST\n"), "\(outcome.preflight)")
+    }
+
     @Test func aPortInUseAndAMissingFileAreErrorsInTheUsersTerms() async throws {
         let directory = try Self.apiDirectory()
         let (server, port) = try Self.serve(["api.wsh"], directory: directory)
