@@ -26,9 +26,21 @@ import Testing
             case .endOfInput: "EOF"
             case .openBrace: "{"
             case .closeBrace: "}"
+            case .pipe(let pipe): "|" + pipe.text
             }
         }
         #expect(kinds == ["echo", "a", ";", "echo", "b", ";", "echo", "c", "EOF"])
+    }
+
+    @Test func aBarAfterACommandThatPrintsTakesTheRestOfTheLineUpToAnUnquotedSemicolon() throws {
+        let found = try tokens("call x | awk '{print $1; print \"a;b\"}' ; echo y|z\nprint .a | length").compactMap { token -> String? in
+            switch token {
+            case .pipe(let pipe): "|" + pipe.text
+            case .word(let word): word.literal
+            default: nil
+            }
+        }
+        #expect(found == ["call", "x", "|awk '{print $1; print \"a;b\"}'", "echo", "y|z", "print", ".a", "|", "length"])
     }
 
     @Test func variablesInWordsAndStrings() throws {

@@ -53,6 +53,14 @@ extension Run {
                 throw invalid()
             }
             options.stubStatus = options.stub == .off ? nil : stubStatus
+        case .pager:
+            switch value {
+            case "auto": options.pager = nil
+            case "off": options.pager = ""
+            default:
+                guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid() }
+                options.pager = value
+            }
         case .timeout:
             guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
             options.timeout = duration
@@ -108,6 +116,12 @@ extension Run {
             case .immediate: "immediate" + (options.stubStatus.map { " status \($0)" } ?? "")
             case .delayed(let delay): delay.settingText + (options.stubStatus.map { " status \($0)" } ?? "")
             }
+        case .pager:
+            switch options.pager {
+            case nil: "auto (\(Pager.automaticCommand))"
+            case ""?: "off"
+            case let command?: command
+            }
         case .echo: options.echo.rawValue
         case .units: options.units.rawValue
         case .counterDelay: options.counterDelay.settingText
@@ -128,6 +142,7 @@ extension Run {
         case .base: ["example: set base https://api.open-meteo.com/v1"]
         case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
         case .stub: ["values: off, immediate, or a delay such as 300ms, each may end in 'status N'"]
+        case .pager: ["values: auto (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }

@@ -83,6 +83,23 @@ public final class Run {
         outputOverride = .quiet
     }
 
+    /// The run of one statement whose output goes to `| COMMAND` or the pager: same session,
+    /// file, parameters and last response as `parent`, output held in `io`.
+    init(piping parent: Run, io: ShellIO) {
+        session = parent.session
+        self.io = io
+        mode = parent.mode
+        reporter = parent.reporter
+        self.parent = parent
+        currentFile = parent.currentFile
+        sourceStack = parent.sourceStack
+        actionDepth = parent.actionDepth
+        lastResponse = parent.lastResponse
+        locals = parent.locals
+        localNames = parent.localNames
+        outputOverride = parent.outputOverride
+    }
+
     /// Sets a variable from a script argument `NAME=VALUE`.
     public func define(_ name: String, _ value: String) {
         session.define(name, value)
@@ -173,6 +190,8 @@ public final class Run {
     }
 
     func execute(_ statement: Statement) async throws {
+        if let pipe = statement.pipe { return try await runPiped(statement, into: pipe) }
+        if let (pager, size) = pagerCommand(for: statement) { return try await runPaged(statement, pager: pager, size: size) }
         switch statement.kind {
         case .assign(let name, let value): try assign(name, value)
         case .unset(let names): try unset(names)

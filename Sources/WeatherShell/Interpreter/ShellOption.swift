@@ -1,6 +1,6 @@
 /// The options of `set` (LANGUAGE.md, "Shell options") and their allowed values.
 enum ShellOption: String, CaseIterable {
-    case base, timeout, bail, output, color, stub, echo, units
+    case base, timeout, bail, output, color, pager, stub, echo, units
     case counterDelay = "counter-delay"
 
     static let names = allCases.map(\.rawValue)
@@ -11,6 +11,7 @@ enum ShellOption: String, CaseIterable {
         case .bail: ["on", "off"]
         case .output: ["pretty", "raw", "quiet", "headers"]
         case .color: ["auto", "on", "off"]
+        case .pager: ["auto", "off", "less"]
         case .stub: ["off", "immediate", "300ms"]
         case .echo: ["line", "json", "off"]
         case .units: ["celsius", "fahrenheit"]

@@ -11,6 +11,8 @@ struct ShellOptions {
     var colorSetting = "auto"
     var colorEnabled: Bool
     var stub: Stub = .off
+    /// `set pager`: nil is auto ($PAGER, else less -FRX), "" is off, else the command.
+    var pager: String?
     /// Which sample a stub answers with, by status (`set stub immediate status 404`); nil: each target's first.
     var stubStatus: Int?
     var timeout: Duration?

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits source text into tokens (LANGUAGE.md, "Lexical rules").
 ///
 /// A word is a run of characters other than blanks, `;`, `{`, `}` and `"`, joined with any
@@ -7,6 +9,13 @@ public struct Lexer {
     let file: SourceFile
     private let bytes: [UInt8]
     private var index = 0
+    /// The first word of the statement being read, while in it: `|` after a command that prints
+    /// begins a pipe, whose command is the rest of the line.
+    private var command: String?
+    private var atStatementStart = true
+
+    /// Statements whose output `| COMMAND` may take; in `print`, `let` and `expect` `|` is a query filter.
+    static let pipeable: Set<String> = ["call", "show", "targets", "history", "state", "vars", "help", "echo", "plugins", "serve"]
 
     public init(file: SourceFile) {
         self.file = file
@@ -24,6 +33,21 @@ public struct Lexer {
     }
 
     private mutating func next() throws(Diagnostic) -> Token {
+        let token = try nextToken()
+        switch token {
+        case .word(let word):
+            if atStatementStart { command = word.bare }
+            atStatementStart = false
+        case .pipe:
+            break
+        case .end, .openBrace, .closeBrace, .endOfInput:
+            atStatementStart = true
+            command = nil
+        }
+        return token
+    }
+
+    private mutating func nextToken() throws(Diagnostic) -> Token {
         skipBlanksAndComments()
         guard index < bytes.count else { return .endOfInput(SourceSpan(start: bytes.count, end: bytes.count)) }
         let start = index
@@ -37,9 +61,34 @@ public struct Lexer {
         case UInt8(ascii: "}"):
             index += 1
             return .closeBrace(SourceSpan(start: start, end: index))
+        case UInt8(ascii: "|") where command.map(Self.pipeable.contains) == true:
+            return pipe()
         default:
             return .word(try word())
         }
+    }
+
+    /// `| COMMAND`: the command runs to the end of the line or an unquoted `;`, as a POSIX shell
+    /// reads it: `call x | awk '{print $1; print $2}'; echo done` pipes into the awk program.
+    private mutating func pipe() -> Token {
+        let start = index
+        index += 1
+        var quote: UInt8?
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil } else if byte == UInt8(ascii: "\\"), open == UInt8(ascii: "\""), index + 1 < bytes.count { index += 1 }
+            } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+            } else if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "\n") {
+                index += 1
+            } else if byte == UInt8(ascii: ";") {
+                break
+            }
+            index += 1
+        }
+        let text = String(decoding: bytes[(start + 1)..<index], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return .pipe(PipeCommand(text: text, span: SourceSpan(start: start, end: index)))
     }
 
     private mutating func skipBlanksAndComments() {

@@ -70,7 +70,10 @@ public struct Parser {
         default:
             kind = .command(name: command, arguments: arguments)
         }
-        return Statement(kind: kind, span: raw.span, commandSpan: command.span)
+        if let pipe = raw.pipe, pipe.text.isEmpty {
+            throw error("expected a shell command after '|'", pipe.span, notes: ["example: call users | jq '.[0]'"])
+        }
+        return Statement(kind: kind, span: raw.span, commandSpan: command.span, pipe: raw.pipe)
     }
 
     // MARK: - let, print, set

@@ -9,6 +9,8 @@ struct RawStatement {
     var block: Block?
     var catchWord: Word?
     var catchBlock: Block?
+    /// `| COMMAND` at the end.
+    var pipe: PipeCommand?
     var span: SourceSpan
 }
 
@@ -51,6 +53,8 @@ struct RawStatementReader {
                                  notes: ["blocks belong to 'target NAME {', 'reactor NAME {' and 'action NAME {'"])
             case .word:
                 result.append(try statement())
+            case .pipe(let pipe):
+                throw Diagnostic(.parse, "'|' must follow a command", file: file, span: pipe.span)
             }
         }
     }
@@ -62,6 +66,10 @@ struct RawStatementReader {
             position += 1
         }
         var raw = RawStatement(words: words, span: spanOf(words))
+        if case .pipe(let pipe) = tokens[position] {
+            raw.pipe = pipe
+            position += 1
+        }
         if case .openBrace = tokens[position] {
             raw.block = try block()
             if case .word(let word) = tokens[position], word.bare == "catch" {
@@ -79,6 +87,8 @@ struct RawStatementReader {
             break
         case .word(let word):
             throw Diagnostic(.parse, "expected a new line or ';' after '}'", file: file, span: word.span)
+        case .pipe(let pipe):
+            throw Diagnostic(.parse, "'|' must follow a command", file: file, span: pipe.span)
         case .openBrace(let span):
             throw Diagnostic(.parse, "unexpected '{'", file: file, span: span)
         }

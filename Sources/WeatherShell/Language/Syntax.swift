@@ -10,6 +10,8 @@ public struct Statement: Sendable {
     public var span: SourceSpan
     /// The span of the command word, where "unknown command" carets point.
     public var commandSpan: SourceSpan
+    /// `| COMMAND`: the statement's output goes to this shell command.
+    public var pipe: PipeCommand?
 }
 
 /// What a statement does (LANGUAGE.md).

@@ -45,11 +45,22 @@ public enum Token: Sendable, Equatable {
     /// A newline or `;`.
     case end(SourceSpan)
     case endOfInput(SourceSpan)
+    /// `| COMMAND` after a statement that prints: the shell command, the rest of the line as written.
+    case pipe(PipeCommand)
 
     public var span: SourceSpan {
         switch self {
         case .word(let word): word.span
+        case .pipe(let pipe): pipe.span
         case .openBrace(let span), .closeBrace(let span), .end(let span), .endOfInput(let span): span
         }
     }
+}
+
+/// The shell command after `|`: `call users | jq '.[0]'` pipes the call's output into `jq '.[0]'`.
+public struct PipeCommand: Sendable, Equatable {
+    /// The command as written, for `/bin/sh -c`: wsh expands nothing in it.
+    public var text: String
+    /// From the `|` to the end of the line.
+    public var span: SourceSpan
 }

@@ -19,12 +19,24 @@ public final class ShellIO: Sendable {
     private let unreportedFailures = Mutex<[String]>([])
     /// Captures output instead of writing it, for tests of the run.
     private let capture: (@Sendable (String, Bool) -> Void)?
+    /// Keeps stdout until ``takeHeld()`` instead of writing it: for `| COMMAND` and the pager.
+    let holdsOutput: Bool
 
-    public init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,
-                capture: (@Sendable (String, Bool) -> Void)? = nil) {
+    public convenience init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,
+                            capture: (@Sendable (String, Bool) -> Void)? = nil) {
+        self.init(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, capture: capture, holdsOutput: false)
+    }
+
+    /// An output that keeps what is written to stdout until ``takeHeld()``; stderr is written at once.
+    static func holding(stdoutIsTerminal: Bool, stderrIsTerminal: Bool) -> ShellIO {
+        ShellIO(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, capture: nil, holdsOutput: true)
+    }
+
+    private init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, capture: (@Sendable (String, Bool) -> Void)?, holdsOutput: Bool) {
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.capture = capture
+        self.holdsOutput = holdsOutput
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
         self.buffer = Mutex(buffer)
@@ -54,7 +66,7 @@ public final class ShellIO: Sendable {
         buffer.withLock { buffer in
             if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
             buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 16 { Self.flush(&buffer) }
+            if buffer.count >= 1 << 16, !holdsOutput { Self.flush(&buffer) }
         }
     }
 
@@ -68,14 +80,23 @@ public final class ShellIO: Sendable {
     public func err(styled text: String) {
         buffer.withLock { buffer in
             if let capture { capture(text, true); return }
-            Self.flush(&buffer)
+            if !holdsOutput { Self.flush(&buffer) }
             Self.writeAll(STDERR_FILENO, Array(text.utf8))
         }
     }
 
-    /// Sends buffered stdout to the file descriptor.
+    /// Sends buffered stdout to the file descriptor (held output stays held).
     public func flush() {
+        guard !holdsOutput else { return }
         buffer.withLock { Self.flush(&$0) }
+    }
+
+    /// What was written to stdout since the last call, for an output that holds it.
+    func takeHeld() -> [UInt8] {
+        buffer.withLock { buffer in
+            defer { buffer.removeAll() }
+            return buffer
+        }
     }
 
     /// Called with `buffer`'s lock held.

@@ -1,0 +1,59 @@
+import Foundation
+
+extension Run {
+    /// `STATEMENT | COMMAND`: the statement runs with its output held, then the output goes to the
+    /// shell command's stdin. A command that fails is a runtime error, as in `sh -e`.
+    func runPiped(_ statement: Statement, into pipe: PipeCommand) async throws {
+        let held = ShellIO.holding(stdoutIsTerminal: false, stderrIsTerminal: io.stderrIsTerminal)
+        let child = Run(piping: self, io: held)
+        var unpiped = statement
+        unpiped.pipe = nil
+        try await child.execute([unpiped])
+        io.flush()
+        let status = try await ShellCommandPipe.run(pipe.text, input: held.takeHeld())
+        if status != 0 {
+            throw failure("'\(pipe.text.shortened())' exited with status \(status)", at: pipe.span)
+        }
+    }
+
+    /// At the prompt, a statement that prints runs with its output held; when it is longer than the
+    /// screen it goes through the pager, else it is written as usual.
+    func runPaged(_ statement: Statement, pager: String, size: (rows: Int, columns: Int)) async throws {
+        let held = ShellIO.holding(stdoutIsTerminal: true, stderrIsTerminal: io.stderrIsTerminal)
+        let child = Run(piping: self, io: held)
+        defer {
+            let rest = held.takeHeld()
+            if !rest.isEmpty { io.out(styled: String(decoding: rest, as: UTF8.self)) }
+        }
+        try await child.execute([statement])
+        let output = held.takeHeld()
+        guard Pager.isLonger(output, than: size) else {
+            io.out(styled: String(decoding: output, as: UTF8.self))
+            return
+        }
+        io.flush()
+        _ = try await ShellCommandPipe.run(pager, input: output)
+    }
+
+    /// The pager command for a statement at the prompt, or nil when its output is written as it comes.
+    func pagerCommand(for statement: Statement) -> (String, (rows: Int, columns: Int))? {
+        guard mode == .interactive, io.stdoutIsTerminal, !io.holdsOutput, options.pager != "", actionContext == nil,
+              let name = statement.commandName, Lexer.pipeable.contains(name), name != "serve",
+              let size = Pager.terminalSize() else { return nil }
+        return (options.pager ?? Pager.automaticCommand, size)
+    }
+}
+
+extension Statement {
+    /// The command word as written, when it is plain text.
+    var commandName: String? {
+        switch kind {
+        case .call: "call"
+        case .vars: "vars"
+        case .echo: "echo"
+        case .help: "help"
+        case .command(let name, _): name.literal
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Plugins
+import Synchronization
+
+/// Runs `/bin/sh -c COMMAND` with bytes on its stdin and the terminal as its stdout and stderr:
+/// `call users | jq '.[0]'`, and the pager.
+///
+/// Spawned directly rather than by Foundation's Process, which puts the child in a process group
+/// of its own: a pager there cannot read the terminal, and Ctrl-C does not reach it. Here the
+/// child stays in wsh's group, with default signal handling (wsh ignores SIGINT itself) and no
+/// signals blocked. Writing and waiting happen off the event loop, so a pager the user reads for
+/// minutes holds no thread the shell needs.
+enum ShellCommandPipe {
+    /// Runs `command` fed with `input`; returns its exit status (128 + N when a signal N ended it).
+    /// Cancelling the task (Ctrl-C) stops the command.
+    static func run(_ command: String, input: [UInt8]) async throws -> Int32 {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw PipeFailure("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        // The write end must not leak into the child, or the child would never see end of input.
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        let pid: pid_t
+        do {
+            pid = try spawn(command, stdin: readEnd)
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw error
+        }
+        close(readEnd)
+        let child = SpawnedCommand(pid)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    // A command that stops reading early (`head -1`) closes the pipe: EPIPE, not SIGPIPE (NIO ignores it).
+                    _ = input.withUnsafeBytes { bytes in Console.writeAll(writeEnd, bytes) }
+                    close(writeEnd)
+                    let status = child.wait()
+                    if child.wasStopped {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume(returning: status)
+                    }
+                }
+            }
+        } onCancel: {
+            child.stop()
+        }
+    }
+
+    private static func spawn(_ command: String, stdin: Int32) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, stdin)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        guard result == 0 else { throw PipeFailure("cannot start /bin/sh: \(String(cString: strerror(result)))") }
+        return pid
+    }
+}
+
+/// Why a command could not be started.
+struct PipeFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A spawned command that Ctrl-C may stop from another thread.
+private final class SpawnedCommand: Sendable {
+    private let pid: pid_t
+    private let state = Mutex((stopped: false, exited: false))
+
+    init(_ pid: pid_t) {
+        self.pid = pid
+    }
+
+    var wasStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Waits for the command to end; its exit status, or 128 + the signal that ended it.
+    func wait() -> Int32 {
+        // Waited for without reaping first: until it is reaped the pid cannot be another process's,
+        // so `stop` may signal it up to the moment `exited` is set.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+        state.withLock { $0.exited = true }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            if !state.exited { kill(pid, SIGTERM) }
+        }
+    }
+}

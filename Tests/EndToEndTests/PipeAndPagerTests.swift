@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `STATEMENT | COMMAND` and the pager, with the built binary and real shell commands.
+@Suite struct PipeAndPagerTests {
+    @Test func aStatementsOutputGoesToTheShellCommand() async throws {
+        let result = try await WSHProcess.run(["-c", "echo hello world | tr a-z A-Z; echo after"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "HELLO WORLD\nafter\n")
+    }
+
+    @Test func aCallsBodyIsPipedRawAndTheCommandEndsAtAnUnquotedSemicolon() async throws {
+        let server = try await TestServer.start(routes: ["/users": StaticRoute(contentType: "application/json", body: Array(#"[{"name":"Ada"},{"name":"Grace"}]"#.utf8))])
+        let result = try await WSHProcess.run(["-c", """
+            target users { base \(server.baseURL); path /users }
+            call users | tr , '\\n' | grep -c name; expect status == 200
+            targets | cut -c1-5
+            """])
+        try await server.shutdown()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "2\nusers\n", "\(result.stdout)")
+    }
+
+    @Test func aFailingCommandIsARuntimeErrorAtTheBar() async throws {
+        let result = try await WSHProcess.run(["-c", "echo x | exit 7\necho not reached"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("<command line>:1:8: error: 'exit 7' exited with status 7"), "\(result.stderr)")
+        #expect(!result.stdout.contains("not reached"))
+    }
+
+    @Test func inPrintABarIsAQueryFilterNotAPipe() async throws {
+        let result = try await WSHProcess.run(["-c", "echo a | wc -c\nprint \"x\" | cat"])
+        #expect(result.stdout.hasPrefix("2\n"), "\(result.stdout)")
+        #expect(!result.stdout.contains("x\n"), "print does not pipe: \(result.stdout) \(result.stderr)")
+    }
+
+    @Test func longOutputAtThePromptGoesThroughThePagerAndShortOutputDoesNot() async throws {
+        let environment = ["HOME": try WSHProcess.temporaryDirectory().path, "PAGER": "sed s/^/paged:/",
+                           "WSH_HISTORY": try WSHProcess.temporaryDirectory().appendingPathComponent("history").path]
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("use open-meteo\r", expecting: "wsh> ")
+            // The hourly sample printed pretty is longer than the 30-row terminal.
+            let before = terminal.mark
+            terminal.type("call hourly\r")
+            terminal.expect("paged:  \"hourly_units\": {", after: before)
+            terminal.expect("paged:}", after: before)
+            terminal.expect("wsh> ", after: before)
+            let mark = terminal.mark
+            // Piped, the body goes raw to the command: its 525 bytes as the server sent them.
+            terminal.type("call geocode name=Suwon | wc -c\r", expecting: "\r\n525\r\n")
+            terminal.type("targets\r", expecting: "geocode")
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("set pager off\r", expecting: "wsh> ")
+            terminal.type("call hourly\r", expecting: "\"hourly_units\"")
+            terminal.expect("wsh> ")
+            terminal.type("exit\r")
+            return terminal.screen[mark...].contains("paged:")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.value == false, "short output and pager off are not paged: \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+}
