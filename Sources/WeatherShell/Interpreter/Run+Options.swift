@@ -61,6 +61,7 @@ extension Run {
                 throw failure("a base URL starts with http:// or https://", at: valueWord.span)
             }
             options.base = value
+            options.baseWord = written(valueWord)
         case .echo:
             guard let echo = ShellOptions.Echo(rawValue: value) else { throw invalid() }
             options.echo = echo

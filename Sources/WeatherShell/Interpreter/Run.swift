@@ -212,6 +212,7 @@ public final class Run {
             return try await usePack(pack)
         case "state": return try await printState(arguments)
         case "plugins": return try listPlugins(arguments, command: name)
+        case "save": return try saveSession(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

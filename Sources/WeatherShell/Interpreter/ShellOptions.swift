@@ -15,6 +15,8 @@ struct ShellOptions {
     var stubStatus: Int?
     var timeout: Duration?
     var base: String?
+    /// The `set base` word as written, so that `save` can write `$api` rather than a secret it holds.
+    var baseWord: WrittenWord?
     var echo: Echo = .line
     var units: Units = .celsius
     var counterDelay: Duration = .milliseconds(500)

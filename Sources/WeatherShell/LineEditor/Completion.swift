@@ -97,7 +97,7 @@ extension CompletionSnapshot {
             candidates = ShellOption.names
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
-        case "source" where previous.count == 1:
+        case "source" where previous.count == 1, "save" where previous.count == 1:
             return Completion.paths(word, directory: directory)
         case "help" where previous.count == 1:
             candidates = CommandCatalog.names
