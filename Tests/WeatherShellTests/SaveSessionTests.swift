@@ -161,13 +161,15 @@ import Testing
         #expect(usage.stderr.contains("<test>:1:1: error: usage: save FILE"), "\(usage.stderr)")
     }
 
-    @Test func saveCompletesFilePaths() async throws {
+    @Test func saveAndSetRecordComplete() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         try "".write(to: directory.appendingPathComponent("session.wsh"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("recordings"), withIntermediateDirectories: true)
         let run = ShellHarness(mode: .interactive).run
         let path = directory.path
         #expect(run.completions(for: "save \(path)/se") == ["\(path)/session.wsh"])
+        #expect(run.completions(for: "set record \(path)/re") == ["\(path)/recordings/"])
+        #expect(run.completions(for: "set record o") == ["off"])
         #expect(run.completions(for: "sa") == ["save"])
     }
 }

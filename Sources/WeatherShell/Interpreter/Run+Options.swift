@@ -53,6 +53,8 @@ extension Run {
                 throw invalid()
             }
             options.stubStatus = options.stub == .off ? nil : stubStatus
+        case .record:
+            options.record = value == "off" ? nil : try recordDirectory(value, at: valueWord.span)
         case .timeout:
             guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
             options.timeout = duration
@@ -104,6 +106,7 @@ extension Run {
             case .immediate: "immediate" + (options.stubStatus.map { " status \($0)" } ?? "")
             case .delayed(let delay): delay.settingText + (options.stubStatus.map { " status \($0)" } ?? "")
             }
+        case .record: options.record.map { Self.displayPath($0) } ?? "off"
         case .echo: options.echo.rawValue
         case .units: options.units.rawValue
         case .counterDelay: options.counterDelay.settingText
@@ -124,6 +127,7 @@ extension Run {
         case .base: ["example: set base https://api.open-meteo.com/v1"]
         case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
         case .stub: ["values: off, immediate, or a delay such as 300ms, each may end in 'status N'"]
+        case .record: ["values: off, or the directory to save answers in: set record fixtures"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }

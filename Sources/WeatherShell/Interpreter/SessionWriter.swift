@@ -110,7 +110,7 @@ struct SessionWriter {
     // MARK: - options
 
     /// `set` lines for the options a `set` changed; not those of `--stub`, which belongs to the
-    /// command line.
+    /// command line, nor `record`, so that replaying a session does not record over its samples.
     private mutating func writeOptions() {
         beginSection()
         let options = session.options
@@ -120,6 +120,11 @@ struct SessionWriter {
             switch option {
             case .base:
                 writeBase()
+                continue
+            case .record:
+                if let record = options.record {
+                    comment("recorded into \(record) with set record; not restored, so replaying does not record over the samples")
+                }
                 continue
             case .bail: value = options.bail ? "on" : "off"
             case .output: value = options.output?.rawValue

@@ -1,6 +1,6 @@
 /// The options of `set` (LANGUAGE.md, "Shell options") and their allowed values.
 enum ShellOption: String, CaseIterable {
-    case base, timeout, bail, output, color, stub, echo, units
+    case base, timeout, bail, output, color, stub, record, echo, units
     case counterDelay = "counter-delay"
 
     static let names = allCases.map(\.rawValue)
@@ -12,6 +12,7 @@ enum ShellOption: String, CaseIterable {
         case .output: ["pretty", "raw", "quiet", "headers"]
         case .color: ["auto", "on", "off"]
         case .stub: ["off", "immediate", "300ms"]
+        case .record: ["off"]
         case .echo: ["line", "json", "off"]
         case .units: ["celsius", "fahrenheit"]
         case .timeout: ["10s", "30s"]

@@ -13,6 +13,8 @@ struct ShellOptions {
     var stub: Stub = .off
     /// Which sample a stub answers with, by status (`set stub immediate status 404`); nil: each target's first.
     var stubStatus: Int?
+    /// `set record DIR`: the absolute directory live answers are saved in as samples; nil: off.
+    var record: String?
     var timeout: Duration?
     var base: String?
     /// The `set base` word as written, so that `save` can write `$api` rather than a secret it holds.
