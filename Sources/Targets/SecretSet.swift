@@ -1,3 +1,5 @@
+import Foundation
+
 /// Secret values with every form of each (``SecretForms/of(_:)``), ready to mask text: the one
 /// masking routine behind ``Redaction`` and the shell's mask. The forms are computed when a value
 /// is added, so masking a text costs one pass over its bytes however many forms there are.
@@ -47,27 +49,37 @@ public struct SecretSet: Sendable {
     public func mask(_ text: String) -> String {
         guard !values.isEmpty else { return text }
         var text = text
-        return text.withUTF8 { bytes -> String? in
-            var output: [UInt8] = []
-            var copied = 0
-            var run: Range<Int>?
-            for start in bytes.indices where startsAForm[Int(bytes[start])] {
-                guard let form = formsByFirstByte[Int(bytes[start])].first(where: { Self.bytes(bytes, at: start, match: $0) }) else {
-                    continue
-                }
-                let end = start + form.count
-                if let current = run, start <= current.upperBound {
-                    run = current.lowerBound..<max(current.upperBound, end)
-                    continue
-                }
-                if let current = run { Self.flush(current, of: bytes, copied: &copied, into: &output) }
-                run = start..<end
+        return text.withUTF8 { masked($0) }.map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// `data` with every form of every value replaced by `***`, byte for byte, as ``mask(_:)-(String)``
+    /// does for text; bytes that are not UTF-8 (an image) are left as they are.
+    public func mask(_ data: Data) -> Data {
+        guard !values.isEmpty else { return data }
+        return data.withUnsafeBytes { raw in masked(raw.bindMemory(to: UInt8.self)) }.map { Data($0) } ?? data
+    }
+
+    /// The bytes with every form masked, or nil when no form occurs in them.
+    private func masked(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var output: [UInt8] = []
+        var copied = 0
+        var run: Range<Int>?
+        for start in bytes.indices where startsAForm[Int(bytes[start])] {
+            guard let form = formsByFirstByte[Int(bytes[start])].first(where: { Self.bytes(bytes, at: start, match: $0) }) else {
+                continue
             }
-            guard let last = run else { return nil }
-            Self.flush(last, of: bytes, copied: &copied, into: &output)
-            output.append(contentsOf: bytes[copied...])
-            return String(decoding: output, as: UTF8.self)
-        } ?? text
+            let end = start + form.count
+            if let current = run, start <= current.upperBound {
+                run = current.lowerBound..<max(current.upperBound, end)
+                continue
+            }
+            if let current = run { Self.flush(current, of: bytes, copied: &copied, into: &output) }
+            run = start..<end
+        }
+        guard let last = run else { return nil }
+        Self.flush(last, of: bytes, copied: &copied, into: &output)
+        output.append(contentsOf: bytes[copied...])
+        return output
     }
 
     private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, match form: [UInt8]) -> Bool {

@@ -16,6 +16,7 @@ enum CommandCatalog {
         Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response"),
         Entry(name: "source", usage: "source FILE", summary: "run a file in this session"),
         Entry(name: "use", usage: "use PACK", summary: "load a pack of targets by name"),
+        Entry(name: "save", usage: "save FILE", summary: "write the session as a file that source restores (secrets as env lines)"),
         Entry(name: "target", usage: "target NAME { FIELD VALUE... }", summary: "declare an API target"),
         Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets"),
         Entry(name: "show", usage: "show NAME [--curl]", summary: "print a target's declaration, or its curl command"),

@@ -33,25 +33,36 @@ extension Run {
             response = try await send(target, arguments)
         } catch let error as ProviderError {
             throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
+        } catch let error as RecordingFailure {
+            // The answer came: it is shown before the failure to record it.
+            if let answer = lastResponse { try write(answer, to: statement.output) }
+            throw failure(error.description, at: statement.target.span)
         }
         try write(response, to: statement.output)
     }
 
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
-    /// last response; a cancelled call throws `CancellationError`, any other failure `ProviderError`.
+    /// last response, recorded under `set record`; a cancelled call throws `CancellationError`,
+    /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
     func send(_ target: Target, _ arguments: CallArguments) async throws -> Response {
+        let response: Response
         do {
-            let response = try await provider().request(target, arguments: arguments)
-            lastResponse = response
-            reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
-            return response
+            response = try await provider().request(target, arguments: arguments)
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
-            if let response = error.response { lastResponse = response }
+            if let response = error.response {
+                lastResponse = response
+                // The call fails for its own reason; a failure to record its answer is said beside it.
+                if let reason = recordAnswer(response, of: target) { io.err(Diagnostic(.runtime, reason).rendered(mask: { self.mask($0) })) }
+            }
             let redaction = redaction
             reporter?.report(.call(target: target.name, response: error.response, failure: error.description(masking: redaction), redaction: redaction))
             throw error
         }
+        lastResponse = response
+        reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
+        if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
+        return response
     }
 
     /// Under `set stub`, a target without a `sample` has nothing to answer with: an error naming

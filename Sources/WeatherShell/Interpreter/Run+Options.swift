@@ -61,6 +61,8 @@ extension Run {
                 guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid() }
                 options.pager = value
             }
+        case .record:
+            options.record = value == "off" ? nil : try recordDirectory(value, at: valueWord.span)
         case .timeout:
             guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
             options.timeout = duration
@@ -74,6 +76,7 @@ extension Run {
                 throw failure("a base URL starts with http:// or https://, or is off", at: valueWord.span)
             }
             options.base = value
+            options.baseWord = written(valueWord)
         case .echo:
             guard let echo = ShellOptions.Echo(rawValue: value) else { throw invalid() }
             options.echo = echo
@@ -122,6 +125,7 @@ extension Run {
             case ""?: "off"
             case let command?: command
             }
+        case .record: options.record.map { Self.displayPath($0) } ?? "off"
         case .echo: options.echo.rawValue
         case .units: options.units.rawValue
         case .counterDelay: options.counterDelay.settingText
@@ -143,6 +147,7 @@ extension Run {
         case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
         case .stub: ["values: off, immediate, or a delay such as 300ms, each may end in 'status N'"]
         case .pager: ["values: auto (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
+        case .record: ["values: off, or the directory to save answers in: set record fixtures"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }

@@ -54,7 +54,8 @@ extension Run {
         let key = name.literal ?? ""
         if session.commandLineNames.contains(key) { return }
         let result = try evaluate(value)
-        setVariable(key, Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName))
+        let source = result.isSecret ? SecretSource(text: currentFile.text(value.span.start..<value.span.end), expression: value) : nil
+        setVariable(key, Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source))
         if result.isSecret { session.mask.add(result.text) }
     }
 

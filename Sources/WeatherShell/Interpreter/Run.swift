@@ -235,6 +235,7 @@ public final class Run {
         case "state": return try await printState(arguments)
         case "plugins": return try listPlugins(arguments, command: name)
         case "serve": return try await serve(arguments, command: name)
+        case "save": return try saveSession(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

@@ -1,6 +1,6 @@
 /// The options of `set` (LANGUAGE.md, "Shell options") and their allowed values.
 enum ShellOption: String, CaseIterable {
-    case base, timeout, bail, output, color, pager, stub, echo, units
+    case base, timeout, bail, output, color, pager, stub, record, echo, units
     case counterDelay = "counter-delay"
 
     static let names = allCases.map(\.rawValue)
@@ -13,6 +13,7 @@ enum ShellOption: String, CaseIterable {
         case .color: ["auto", "on", "off"]
         case .pager: ["auto", "off", "less"]
         case .stub: ["off", "immediate", "300ms"]
+        case .record: ["off"]
         case .echo: ["line", "json", "off"]
         case .units: ["celsius", "fahrenheit"]
         case .timeout: ["10s", "30s"]

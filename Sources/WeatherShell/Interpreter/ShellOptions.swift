@@ -15,8 +15,12 @@ struct ShellOptions {
     var pager: String?
     /// Which sample a stub answers with, by status (`set stub immediate status 404`); nil: each target's first.
     var stubStatus: Int?
+    /// `set record DIR`: the absolute directory live answers are saved in as samples; nil: off.
+    var record: String?
     var timeout: Duration?
     var base: String?
+    /// The `set base` word as written, so that `save` can write `$api` rather than a secret it holds.
+    var baseWord: WrittenWord?
     var echo: Echo = .line
     var units: Units = .celsius
     var counterDelay: Duration = .milliseconds(500)

@@ -6,6 +6,17 @@ struct Variable {
     var isSecret: Bool
     /// The environment variable it came from, shown by `vars`.
     var environmentName: String?
+    /// How a secret was written, so that `save` can write it again without its value.
+    var secretSource: SecretSource?
+}
+
+/// A secret variable's value as written (`env KEY or "demo"`, `"Bearer $token"`): `save` writes
+/// this text, never the value, when it still gives the same value.
+struct SecretSource {
+    /// The value expression's text in its file.
+    var text: String
+    /// The expression, evaluated again by `save` to check that the text still gives the value.
+    var expression: ValueExpression
 }
 
 /// The variables of a session, in the order they were first set.

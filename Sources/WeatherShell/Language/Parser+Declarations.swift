@@ -157,7 +157,7 @@ extension Parser {
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
         }
-        return ReactorDeclaration(name: name, state: state, actions: actions, file: file)
+        return ReactorDeclaration(name: name, state: state, actions: actions, file: file, span: raw.span)
     }
 
     private func actionDeclaration(_ raw: RawStatement) throws(Diagnostic) -> ReactorDeclaration.Action {

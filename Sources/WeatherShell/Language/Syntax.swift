@@ -134,6 +134,8 @@ public struct ReactorDeclaration: Sendable {
     public var state: [StateField]
     public var actions: [Action]
     public var file: SourceFile
+    /// The whole declaration, from `reactor` to its closing `}`, for `save`.
+    public var span: SourceSpan
 }
 
 /// `name = value` in `emit` and `state`.

@@ -95,9 +95,11 @@ extension CompletionSnapshot {
             candidates = commands
         case "set" where previous.count == 1:
             candidates = ShellOption.names
+        case "set" where previous.count == 2 && previous[1] == ShellOption.record.rawValue:
+            return ShellOption.record.choices.filter { $0.hasPrefix(word) } + Completion.paths(word, directory: directory)
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
-        case "source" where previous.count == 1:
+        case "source" where previous.count == 1, "save" where previous.count == 1:
             return Completion.paths(word, directory: directory)
         case "help" where previous.count == 1:
             candidates = CommandCatalog.names

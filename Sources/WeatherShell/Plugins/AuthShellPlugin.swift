@@ -14,6 +14,8 @@ struct AuthShellPlugin: ShellPlugin {
     var enabled = false
     var credential: AuthPlugin.Credential?
     var scope: AuthPlugin.Scope?
+    /// The credential's word as written (`$token`), for `save`.
+    var credentialWord: WrittenWord?
 
     @ShellActor mutating func apply(_ words: inout PluginSettingWords, in run: Run) throws {
         var newCredential = false
@@ -24,6 +26,7 @@ struct AuthShellPlugin: ShellPlugin {
                 let value = try words.value(for: word, "bearer TOKEN", in: run)
                 guard !value.text.isEmpty else { throw run.failure("the bearer token is empty", at: value.word.span) }
                 credential = .bearer(value.text)
+                credentialWord = run.written(value.word)
                 newCredential = true
             case "basic", "header":
                 let usage = word.text == "basic" ? "basic USER:PASSWORD" : "header NAME:VALUE"
@@ -35,6 +38,7 @@ struct AuthShellPlugin: ShellPlugin {
                     throw run.failure("expected \(usage)", at: value.word.span)
                 }
                 credential = word.text == "basic" ? .basic(user: left, password: right) : .header(name: left, value: right)
+                credentialWord = run.written(value.word)
                 newCredential = true
             case "host":
                 let value = try words.value(for: word, "host HOST, as in host api.example.com", in: run)
@@ -87,6 +91,27 @@ struct AuthShellPlugin: ShellPlugin {
         case .basic(let user, _)?: words += ["basic", Run.quoted(user) + ":***"]
         case .header(let header, _)?: words += ["header", header + ":***"]
         case nil: words.append("(no credential)")
+        }
+        switch scope {
+        case .host(let host)?: words += ["host", host]
+        case .everywhere?: words.append("everywhere")
+        case nil: break
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// The credential by the variables it was given by (`bearer $token host api.example.com`);
+    /// nil when it was typed literally, or its variables are not saved or have changed since.
+    @ShellActor func savedSettingsText(saved: Set<String>, in run: Run) -> String? {
+        var words: [String] = []
+        if let credential {
+            let (keyword, value) = switch credential {
+            case .bearer(let token): ("bearer", token)
+            case .basic(let user, let password): ("basic", user + ":" + password)
+            case .header(let name, let value): ("header", name + ":" + value)
+            }
+            guard let text = run.savedReference(credentialWord, expandingTo: value, saved: saved) else { return nil }
+            words += [keyword, text]
         }
         switch scope {
         case .host(let host)?: words += ["host", host]

@@ -22,6 +22,12 @@ struct PluginSettings {
         set { changed[name] = newValue }
     }
 
+    /// Whether `plugin order` has changed the order.
+    var isReordered: Bool { customOrder != nil }
+
+    /// The plugins whose settings a `plugin` statement has set, in ``order``: what `save` writes.
+    var changedNames: [String] { order.filter { changed[$0] != nil } }
+
     func isOn(_ name: String) -> Bool {
         self[name]?.enabled ?? false
     }

@@ -25,6 +25,10 @@ protocol ShellPlugin: Sendable {
     var secrets: [String] { get }
     /// The settings as `plugin NAME on ...` takes them, credentials as `***`.
     var settingsText: String { get }
+    /// The settings as `save` writes them after `plugin NAME on`, credentials as the variable
+    /// references they were given by; nil when a credential can only be written as its value.
+    /// `saved` names the variables the saved file sets.
+    @ShellActor func savedSettingsText(saved: Set<String>, in run: Run) -> String?
     /// The plugin a call uses, or nil when it takes no part.
     func makePlugin(redaction: Redaction, report: @escaping OutputClosure) -> (any Plugin)?
 }
@@ -33,6 +37,7 @@ extension ShellPlugin {
     static var valueCompletions: [String: PluginValueCompletion] { [:] }
     @ShellActor func checkComplete(at span: SourceSpan, in run: Run) throws {}
     var secrets: [String] { [] }
+    @ShellActor func savedSettingsText(saved: Set<String>, in run: Run) -> String? { settingsText }
 }
 
 /// What Tab offers after a plugin setting that takes a value.

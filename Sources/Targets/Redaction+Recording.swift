@@ -1,0 +1,54 @@
+import Foundation
+
+extension Redaction {
+    /// A response body as a recording saves it, so that no secret is written to disk:
+    /// - a body that parses as JSON, whatever its media type says, keeps its shape: members named
+    ///   like secrets (``isSensitiveKey(_:)``) get the value `"***"`, and a secret value inside a
+    ///   string, a key or a number becomes `***` (a number, the string `"***"`), so the file stays
+    ///   JSON; when anything was masked it is written again, indented, else kept byte for byte;
+    /// - a url-encoded form has its sensitive fields and secret values masked;
+    /// - any other body has every form of every secret value (``SecretForms``) replaced by `***`
+    ///   byte for byte, so a binary body is never decoded and re-encoded.
+    public func maskedForRecording(_ body: Data, contentType: String?) -> Data {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            return Data(maskedBody(body, contentType: contentType).utf8)
+        }
+        // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
+        if !body.isEmpty, let json = try? JSONValue.parse(body) {
+            let (masked, changed) = recordingMasked(json)
+            if changed { return Data((masked.prettyText + "\n").utf8) }
+        }
+        return secrets.mask(body)
+    }
+
+    /// `value` with sensitive members and secret values masked; whether anything changed.
+    private func recordingMasked(_ value: JSONValue) -> (JSONValue, Bool) {
+        switch value {
+        case .object(let members):
+            var changed = false
+            let masked = members.map { member -> JSONMember in
+                let key = mask(member.key)
+                changed = changed || key != member.key
+                if isSensitiveKey(member.key), member.value != .null {
+                    changed = changed || member.value != .string(Self.placeholder)
+                    return JSONMember(key: key, value: .string(Self.placeholder))
+                }
+                let (inner, innerChanged) = recordingMasked(member.value)
+                changed = changed || innerChanged
+                return JSONMember(key: key, value: inner)
+            }
+            return (.object(masked), changed)
+        case .array(let elements):
+            let results = elements.map(recordingMasked)
+            return (.array(results.map(\.0)), results.contains { $0.1 })
+        case .string(let text):
+            let masked = mask(text)
+            return (.string(masked), masked != text)
+        case .number(let literal):
+            return mask(literal) == literal ? (value, false) : (.string(Self.placeholder), true)
+        case .null, .bool:
+            return (value, false)
+        }
+    }
+}

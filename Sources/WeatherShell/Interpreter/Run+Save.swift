@@ -1,0 +1,19 @@
+import Foundation
+
+extension Run {
+    /// `save FILE`: writes the session as a `.wsh` file that `source FILE` restores
+    /// (``SessionWriter``), replacing the file when there is one. FILE is relative to the running
+    /// file, as `source` reads it, so a script's `save` and `source` of one name are one file.
+    func saveSession(_ arguments: [Word], command: Word) throws {
+        guard arguments.count == 1 else {
+            throw failure("usage: save FILE", at: arguments.dropFirst().first?.span ?? command.span)
+        }
+        let given = try expand(arguments[0]).text
+        let path = resolvePath(given)
+        let directory = (path as NSString).deletingLastPathComponent
+        var writer = SessionWriter(run: self, directory: directory.isEmpty ? "." : directory)
+        if let reason = BodyFile.write(Data(writer.write().utf8), to: path) {
+            throw failure("cannot write '\(given.shortened())': \(reason)", at: arguments[0].span)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Targets
+
+extension SessionWriter {
+    /// Targets of bundled packs as `use NAME` (and `forget` for those of its targets the session
+    /// no longer has), then every other target as its declaration's text, with the paths of its
+    /// `sample`, `body @FILE` and multipart `key@FILE` words made right for the saved file's place.
+    mutating func writeTargets() {
+        beginSection()
+        let targets = session.targets.all
+        var packs: [String] = []
+        for target in targets where target.declaration.file.directory == BundledPacks.directory {
+            if let pack = Self.packName(target.declaration.file.name), !packs.contains(pack) { packs.append(pack) }
+        }
+        for pack in packs {
+            add("use \(pack)", unlessSecret: "")
+            for name in Self.targetNames(inPack: pack) where session.targets[name] == nil {
+                add("forget \(name)", unlessSecret: "")
+            }
+        }
+        for target in targets where target.declaration.file.directory != BundledPacks.directory {
+            add(targetText(target), unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
+        }
+    }
+
+    /// `reactor` declarations as written, in the order they were declared.
+    mutating func writeReactors() {
+        beginSection()
+        for name in session.reactorOrder {
+            guard let reactor = session.reactors[name] as? DeclaredReactorCommand else { continue }
+            let declaration = reactor.declaration
+            add(declaration.file.text(declaration.span.start..<declaration.span.end),
+                unlessSecret: "reactor \(name): not saved, its declaration holds a secret")
+        }
+    }
+
+    /// The declaration's text with each file path rewritten by ``savedPath(_:from:)``; the rest,
+    /// comments and layout included, as written.
+    func targetText(_ declared: DeclaredTarget) -> String {
+        let declaration = declared.declaration
+        let file = declaration.file
+        var result = ""
+        var position = declaration.span.start
+        for field in declaration.fields {
+            for (index, word) in field.arguments.enumerated() {
+                guard let rewritten = rewrittenPath(field.name, index: index, word: word, in: file) else { continue }
+                result += file.text(position..<word.span.start) + rewritten
+                position = word.span.end
+            }
+        }
+        return result + file.text(position..<declaration.span.end)
+    }
+
+    /// `@path`, `key@path`: a file word written again with its path for the saved file; nil when the
+    /// word names no file, refers to variables (written as it is), or needs no change.
+    private func rewrittenPath(_ field: String, index: Int, word: Word, in file: SourceFile) -> String? {
+        guard let literal = word.literal else { return nil }
+        let prefix: String
+        let path: String
+        if (field == "sample" && index == 0 || field == "body" && word.parts.first?.quoted == false), literal.hasPrefix("@") {
+            prefix = "@"
+            path = String(literal.dropFirst())
+        } else if field == "multipart", case .parameter(let name, .file(let named)?)? = ArgumentSyntax(literal, allowFiles: true) {
+            prefix = name + "@"
+            path = named
+        } else {
+            return nil
+        }
+        let rewritten = prefix + Run.quoted(savedPath(path, from: file.directory))
+        return rewritten == file.text(word.span.start..<word.span.end) ? nil : rewritten
+    }
+
+    /// A path given in a file of `fileDirectory`, relative to the saved file's directory when it
+    /// is under it, else absolute.
+    func savedPath(_ path: String, from fileDirectory: String) -> String {
+        let full = path.hasPrefix("/") ? path : (fileDirectory as NSString).appendingPathComponent(path)
+        let absolute = URL(fileURLWithPath: full).standardizedFileURL.path
+        let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+        return absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute
+    }
+
+    /// `open-meteo` for the file name `<pack open-meteo>` that `use` gives a bundled pack.
+    static func packName(_ fileName: String) -> String? {
+        guard fileName.hasPrefix("<pack "), fileName.hasSuffix(">") else { return nil }
+        return String(fileName.dropFirst(6).dropLast())
+    }
+
+    /// The targets a bundled pack declares.
+    static func targetNames(inPack pack: String) -> [String] {
+        guard let text = BundledPacks.pack(pack),
+              let program = try? Parser.parse(SourceFile(name: "<pack \(pack)>", directory: BundledPacks.directory, text: text)) else { return [] }
+        return program.statements.compactMap { statement in
+            if case .target(let declaration) = statement.kind { declaration.name.literal } else { nil }
+        }
+    }
+}

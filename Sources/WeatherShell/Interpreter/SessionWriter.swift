@@ -1,0 +1,186 @@
+import Foundation
+import Targets
+
+/// Writes a session as a `.wsh` file that `source` restores (LANGUAGE.md, "Files, scripts,
+/// sessions and packs"): variables, the options that were set, plugins, targets and declared
+/// reactors, in that order. No secret is written: an `env` variable is written as its `env NAME`
+/// line, a credential by the variables it was given by, and a line that would hold a secret value
+/// in any of its forms (``SecretForms``) is left out, with a comment saying what and why.
+@ShellActor
+struct SessionWriter {
+    let run: Run
+    /// The directory of the file written: file paths in targets are written relative to it when
+    /// they are under it, else absolute.
+    let directory: String
+    private var text = ""
+    /// Whether a blank line goes before the next line: sections are separated by one.
+    private var startsSection = false
+    /// The variables written so far: a line that refers to a variable is written only when that one is.
+    private(set) var saved: Set<String> = []
+
+    init(run: Run, directory: String) {
+        self.run = run
+        self.directory = directory
+    }
+
+    var session: Session { run.session }
+
+    /// The whole file.
+    mutating func write() -> String {
+        text = "# A wsh session written by save: restore it with 'source FILE', or run it with 'wsh FILE'.\n"
+        writeVariables()
+        writeOptions()
+        writePlugins()
+        writeTargets()
+        writeReactors()
+        return text
+    }
+
+    /// Starts a section: a blank line before its first line, when it has one.
+    mutating func beginSection() {
+        startsSection = true
+    }
+
+    /// Whether `line` holds no secret value in any form.
+    func isSafe(_ line: String) -> Bool {
+        session.mask(line) == line
+    }
+
+    /// Adds `line` (one line or several) unless it holds a secret; then `note` as a comment.
+    /// Says whether the line was added.
+    @discardableResult
+    mutating func add(_ line: String, unlessSecret note: @autoclosure () -> String) -> Bool {
+        guard isSafe(line) else {
+            comment(note())
+            return false
+        }
+        append(line)
+        return true
+    }
+
+    /// A `#` comment, masked like anything else wsh shows.
+    mutating func comment(_ note: String) {
+        append("# " + session.mask(note))
+    }
+
+    private mutating func append(_ line: String) {
+        if startsSection { text += "\n" }
+        startsSection = false
+        text += line + "\n"
+    }
+
+    // MARK: - variables
+
+    /// `let` lines in the order the variables were first set; secrets by how they were written.
+    private mutating func writeVariables() {
+        beginSection()
+        for name in session.variables.names {
+            guard let variable = session.variables[name] else { continue }
+            let written = variable.isSecret ? writeSecret(name, variable)
+                : add("let \(name) = \(Run.quoted(variable.value))", unlessSecret: "let \(name): not saved, its value holds a secret")
+            if written { saved.insert(name) }
+        }
+    }
+
+    /// `let NAME = env KEY or "demo"` or `let NAME = "Bearer $token"` as written, when that still
+    /// gives the value and shows no secret; else `let NAME = env KEY`; else a comment.
+    private mutating func writeSecret(_ name: String, _ variable: Variable) -> Bool {
+        if let source = variable.secretSource, Self.variableNames(source.expression).allSatisfy(saved.contains),
+           (try? run.evaluate(source.expression))?.text == variable.value, isSafe("let \(name) = \(source.text)") {
+            return add("let \(name) = \(source.text)", unlessSecret: "")
+        }
+        guard let environmentName = variable.environmentName else {
+            comment("let \(name): not saved, it holds a secret built from values that are not saved")
+            return false
+        }
+        if case .env(_, _?, _)? = variable.secretSource?.expression {
+            comment("the default of \(name) is not saved: it is a secret; set \(environmentName) before sourcing this file")
+        }
+        return add("let \(name) = env \(Run.quoted(environmentName))", unlessSecret: "let \(name): not saved")
+    }
+
+    private static func variableNames(_ expression: ValueExpression) -> [String] {
+        switch expression {
+        case .word(let word): word.variableNames
+        case .env(let name, let fallback, _): name.variableNames + (fallback?.variableNames ?? [])
+        case .query: []
+        }
+    }
+
+    // MARK: - options
+
+    /// `set` lines for the options a `set` changed; not those of `--stub`, which belongs to the
+    /// command line, nor `record`, so that replaying a session does not record over its samples.
+    private mutating func writeOptions() {
+        beginSection()
+        let options = session.options
+        for option in ShellOption.allCases {
+            guard let origin = session.optionOrigins[option], origin != "--stub" else { continue }
+            let value: String?
+            switch option {
+            case .base:
+                writeBase()
+                continue
+            case .record:
+                if let record = options.record {
+                    comment("recorded into \(record) with set record; not restored, so replaying does not record over the samples")
+                }
+                continue
+            case .bail: value = options.bail ? "on" : "off"
+            case .output: value = options.output?.rawValue
+            case .color: value = options.colorSetting
+            case .pager: value = options.pager.map { $0.isEmpty ? "off" : Run.quoted($0) } ?? "auto"
+            case .stub:
+                let status = options.stubStatus.map { " status \($0)" } ?? ""
+                value = switch options.stub {
+                case .off: "off"
+                case .immediate: "immediate" + status
+                case .delayed(let delay): delay.settingText + status
+                }
+            case .timeout: value = options.timeout?.settingText
+            case .echo: value = options.echo.rawValue
+            case .units: value = options.units.rawValue
+            case .counterDelay: value = options.counterDelay.settingText
+            }
+            if let value {
+                add("set \(option.rawValue) \(value)", unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")
+            }
+        }
+    }
+
+    /// `set base $api` as written when it refers to saved variables that still give it, else the URL.
+    private mutating func writeBase() {
+        guard let base = session.options.base else { return }
+        if let reference = run.savedReference(session.options.baseWord, expandingTo: base, saved: saved), isSafe("set base \(reference)") {
+            add("set base \(reference)", unlessSecret: "")
+        } else {
+            add("set base \(Run.quoted(base))", unlessSecret: "set base: not saved, its URL holds a secret")
+        }
+    }
+
+    // MARK: - plugins
+
+    /// `plugin order ...` when it was changed, then each plugin a `plugin` statement set: on with
+    /// its settings, followed by `plugin NAME off` when it is off (its settings kept for `on`).
+    private mutating func writePlugins() {
+        beginSection()
+        let settings = session.pluginSettings
+        if settings.isReordered {
+            add("plugin order " + settings.order.joined(separator: " "), unlessSecret: "")
+        }
+        for name in settings.changedNames {
+            guard let plugin = settings[name] else { continue }
+            guard let words = plugin.savedSettingsText(saved: saved, in: run) else {
+                comment("plugin \(name): not saved, its credential was typed literally or came from variables that are not saved; "
+                        + "give it from a variable: let token = env TOKEN; plugin \(name) bearer $token")
+                continue
+            }
+            let defaults = BuiltInPlugins.named(name).flatMap { $0.init().savedSettingsText(saved: saved, in: run) }
+            if plugin.enabled || words != defaults {
+                let line = "plugin \(name) on" + (words.isEmpty ? "" : " " + words)
+                guard add(line, unlessSecret: "plugin \(name): not saved, its settings hold a secret") else { continue }
+            }
+            if !plugin.enabled { add("plugin \(name) off", unlessSecret: "") }
+        }
+    }
+}

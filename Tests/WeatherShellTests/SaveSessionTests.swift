@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+/// `save FILE` writes the session as a file that `source FILE` restores, and never a secret.
+@ShellActor @Suite struct SaveSessionTests {
+    @Test func aSavedSessionRestoresVariablesOptionsPluginsTargetsAndReactors() async throws {
+        let (variable, _) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        try #"{"n": 1}"#.write(to: directory.appendingPathComponent("n.json"), atomically: true, encoding: .utf8)
+        let original = ShellHarness()
+        let script = """
+            let key = env \(variable)
+            let auth = "Bearer $key"
+            let city = "Suwon station"
+            set timeout 5s
+            set base https://api.example.com/v1
+            set units fahrenheit
+            plugin retry on count 2 unsafe
+            plugin auth bearer $key host api.example.com
+            plugin order auth retry
+            target n {
+              path /n            # a comment stays
+              query q=$city
+              sample @n.json
+            }
+            reactor counter2 {
+              state count = 0
+              action bump { emit count = 1 }
+            }
+            """
+        let report = "vars; set timeout; set base; set units; plugins; show n; state counter2"
+        #expect(await original.run(script + "\nsave session.wsh\n" + report, directory: directory.path) == nil, "\(original.stderr)")
+
+        let restored = ShellHarness()
+        #expect(await restored.run("source session.wsh\n" + report, directory: directory.path) == nil, "\(restored.stderr)")
+        let expected = original.stdout.replacingOccurrences(of: "(<test>:", with: "(")
+        let restoredOut = restored.stdout.replacingOccurrences(of: "(session.wsh:", with: "(")
+        #expect(restoredOut.replacingOccurrences(of: #"\(\d+\)"#, with: "", options: .regularExpression)
+                == expected.replacingOccurrences(of: #"\(\d+\)"#, with: "", options: .regularExpression))
+        #expect(restored.stdout.contains("key = ***  (env \(variable))"))
+        #expect(restored.stdout.contains("auth     on   bearer *** host api.example.com"), "\(restored.stdout)")
+
+        await restored.run("set stub immediate; call n; counter2 bump")
+        #expect(restored.stdout.hasSuffix(#"{"n": 1}counter2 | count=1"# + "\n"), "\(restored.stdout)")
+    }
+
+    @Test func secretsAreWrittenAsEnvLinesOrReferencesAndNeverAsValues() async throws {
+        let (variable, secret) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let key = env \(variable) or "a-default-here"
+            let header = "Bearer $key"
+            let copied = "\(secret)"
+            let user = alice
+            plugin auth basic $user:$key host api.example.com
+            target t { base https://api.example.com; path /t; query appid=$key }
+            target leaky { base https://api.example.com; path /t; query appid=\(secret) }
+            save session.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("session.wsh"))
+        #expect(SessionFiles.leaks(of: secret, in: saved).isEmpty, "\(saved)")
+        #expect(SessionFiles.leaks(of: "alice:" + secret, in: saved).isEmpty)
+        #expect(saved.contains("let key = env \(variable) or \"a-default-here\"\n"), "\(saved)")
+        #expect(saved.contains("let header = \"Bearer $key\"\n"))
+        #expect(saved.contains("# let copied: not saved, its value holds a secret\n"))
+        #expect(saved.contains("plugin auth on basic $user:$key host api.example.com\n"))
+        #expect(saved.contains("query appid=$key"))
+        #expect(saved.contains("# target leaky: not saved, its declaration holds a secret\n"))
+    }
+
+    @Test func aCredentialTypedLiterallyIsLeftOutWithAComment() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("plugin auth bearer literal-token-123 everywhere\nsave s.wsh", directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.contains("literal-token-123"))
+        #expect(saved.contains("# plugin auth: not saved, its credential was typed literally"), "\(saved)")
+    }
+
+    @Test func anEnvDefaultThatBecameTheSecretIsNotWritten() async throws {
+        let unset = "WSH_SAVE_UNSET_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        await shell.run("let key = env \(unset) or \"fallback-secret\"\nsave s.wsh", directory: directory.path)
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.contains("fallback-secret"), "\(saved)")
+        #expect(saved.contains("let key = env \(unset)\n"))
+        #expect(saved.contains("set \(unset) before sourcing this file"))
+    }
+
+    @Test func samplePathsFromAnotherDirectoryStillResolve() async throws {
+        let root = try SessionFiles.temporaryDirectory()
+        let declaring = root.appendingPathComponent("declared/here")
+        let saving = root.appendingPathComponent("saved")
+        try FileManager.default.createDirectory(at: declaring.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: saving, withIntermediateDirectories: true)
+        try #"{"from": "fixtures"}"#.write(to: declaring.appendingPathComponent("fixtures/a.json"), atomically: true, encoding: .utf8)
+        try "payload".write(to: declaring.appendingPathComponent("body.txt"), atomically: true, encoding: .utf8)
+        try """
+            target a { base http://127.0.0.1:9; path /a; method POST; body @body.txt; sample @fixtures/a.json }
+            target b { base http://127.0.0.1:9; path /b; sample @../here/fixtures/a.json status 201 }
+            """.write(to: declaring.appendingPathComponent("targets.wsh"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        #expect(await shell.run("source ../declared/here/targets.wsh\nsave session.wsh", directory: saving.path) == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(saving.appendingPathComponent("session.wsh"))
+        #expect(saved.contains("body @\(declaring.path)/body.txt; sample @\(declaring.path)/fixtures/a.json }"), "\(saved)")
+        #expect(saved.contains("sample @\(declaring.path)/fixtures/a.json status 201 }"), "\(saved)")
+
+        let inside = ShellHarness()
+        #expect(await inside.run("source targets.wsh\nsave session.wsh", directory: declaring.path) == nil)
+        #expect(SessionFiles.read(declaring.appendingPathComponent("session.wsh")).contains("sample @fixtures/a.json }"), "relative when under the saved file's directory")
+
+        let elsewhere = try SessionFiles.temporaryDirectory()
+        let replay = ShellHarness()
+        let halt = await replay.run("set stub immediate; source \(saving.path)/session.wsh; call a; call b; print status", directory: elsewhere.path)
+        #expect(halt == nil, "\(replay.stderr)")
+        #expect(replay.stdout == #"{"from": "fixtures"}{"from": "fixtures"}201"# + "\n")
+    }
+
+    @Test func optionsOfTheCommandLineStubAndDefaultsAreNotWritten() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        shell.run.session.options.stub = .immediate
+        shell.run.session.optionOrigins[.stub] = "--stub"
+        #expect(await shell.run("set echo json\nsave s.wsh", directory: directory.path) == nil)
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("set echo json\n"))
+        #expect(!saved.contains("set stub"), "\(saved)")
+        #expect(!saved.contains("set bail") && !saved.contains("set timeout"), "defaults are not written: \(saved)")
+    }
+
+    @Test func bundledPackTargetsAreWrittenAsUseWithForgetForTheOnesRemoved() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        #expect(await shell.run("use open-meteo\nforget hourly\nsave s.wsh", directory: directory.path) == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("use open-meteo\nforget hourly\n"), "\(saved)")
+        let restored = ShellHarness()
+        await restored.run("source s.wsh\ntargets", directory: directory.path)
+        #expect(restored.stdout.contains("current") && restored.stdout.contains("geocode") && !restored.stdout.contains("hourly"), "\(restored.stdout)")
+    }
+
+    @Test func saveReplacesAFileAndAnUnwritablePlaceIsAnErrorAtTheWord() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try "old contents".write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        #expect(await shell.run("let a = 1\nsave s.wsh", directory: directory.path) == nil)
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.contains("old contents") && saved.contains("let a = 1\n"))
+
+        let failing = ShellHarness()
+        let halt = await failing.run("let a = 1\nsave no/such/dir/s.wsh", directory: directory.path)
+        guard case .failure(.runtime) = halt else { Issue.record("expected a runtime failure"); return }
+        #expect(failing.stderr.contains("<test>:2:6: error: cannot write 'no/such/dir/s.wsh': no such file or directory"), "\(failing.stderr)")
+        let usage = ShellHarness()
+        await usage.run("save")
+        #expect(usage.stderr.contains("<test>:1:1: error: usage: save FILE"), "\(usage.stderr)")
+    }
+
+    @Test func saveAndSetRecordComplete() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try "".write(to: directory.appendingPathComponent("session.wsh"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("recordings"), withIntermediateDirectories: true)
+        let run = ShellHarness(mode: .interactive).run
+        let path = directory.path
+        #expect(run.completions(for: "save \(path)/se") == ["\(path)/session.wsh"])
+        #expect(run.completions(for: "set record \(path)/re") == ["\(path)/recordings/"])
+        #expect(run.completions(for: "set record o") == ["off"])
+        #expect(run.completions(for: "sa") == ["save"])
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Targets
+
+/// Temporary directories, environment secrets and file reading for the `save` and `set record` tests.
+enum SessionFiles {
+    /// A new empty directory.
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-session-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// A secret in the environment under a name no other test uses: `let key = env NAME` reads it.
+    static func secretInEnvironment() -> (name: String, value: String) {
+        let name = "WSH_SESSION_KEY_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
+        let value = "session-key-\(UUID().uuidString)"
+        setenv(name, value, 1)
+        return (name, value)
+    }
+
+    /// The forms of `secret` that `text` shows, if any.
+    static func leaks(of secret: String, in text: String) -> [String] {
+        SecretForms.of(secret).filter { text.contains($0) }
+    }
+
+    /// The file's text; empty when it cannot be read.
+    static func read(_ url: URL) -> String {
+        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+}
