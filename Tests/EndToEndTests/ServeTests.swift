@@ -23,8 +23,8 @@ import Testing
     }
 
     /// Starts `wsh serve` on a free port and waits until it says it listens.
-    static func serve(_ arguments: [String], directory: URL) throws -> (RunningWSH, Int) {
-        let server = try RunningWSH(["serve"] + arguments + ["--port", "0"], directory: directory)
+    static func serve(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws -> (RunningWSH, Int) {
+        let server = try RunningWSH(["serve"] + arguments + ["--port", "0"], environment: environment, directory: directory)
         guard server.waitForOutput(" (Ctrl-C stops)", inStderr: true),
               let url = server.stderr.firstMatch(of: #/at http://127\.0\.0\.1:(\d+) /#), let port = Int(url.1) else {
             throw RawHTTPConnection.Failure(description: "wsh serve did not start: \(server.stderr)")
@@ -220,5 +220,47 @@ import Testing
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
         #expect(outcome.exitStatus == 0)
+    }
+}
+
+/// Recording live answers with the binary, then replaying them with the server gone: by `--stub`
+/// and by `wsh serve`.
+@Suite struct RecordThenReplayTests {
+    @Test func aSessionRecordedOnlineReplaysOfflineByStubAndByServe() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let live = try await TestServer.start(routes: [
+            "/users/7": StaticRoute(body: #"{"id":7,"name":"Ada","token":"live-token-123"}"#),
+            "/users/9": StaticRoute(status: 404, body: #"{"error":"no such user"}"#),
+        ])
+        let record = try await WSHProcess.run(["-c", """
+            let key = env USERS_API_KEY
+            target user { base \(live.baseURL); path /users/{id}; query appid=$key }
+            set record recorded
+            call user id=7
+            call user id=9
+            save session.wsh
+            """], environment: ["USERS_API_KEY": "k-secret-4711"], directory: directory)
+        try await live.shutdown()
+        #expect(record.status == 0, "\(record.stderr)")
+        let saved = try String(contentsOf: directory.appendingPathComponent("session.wsh"), encoding: .utf8)
+        let recorded = try String(contentsOf: directory.appendingPathComponent("recorded/user.json"), encoding: .utf8)
+        #expect(saved.contains("sample @recorded/user.json") && saved.contains("sample @recorded/user-404.json status 404"), "\(saved)")
+        #expect(!saved.contains("k-secret-4711") && !recorded.contains("live-token-123"), "\(saved)\n\(recorded)")
+
+        let stubbed = try await WSHProcess.run(["--stub", "-c", "source session.wsh\ncall user id=7\nset stub immediate status 404\ncall user id=1"],
+                                               environment: ["USERS_API_KEY": "k-secret-4711"], directory: directory)
+        #expect(stubbed.status == 0, "\(stubbed.stderr)")
+        #expect(stubbed.stdout.contains(#""name": "Ada""#) || stubbed.stdout.contains(#""name":"Ada""#), "\(stubbed.stdout)")
+        #expect(stubbed.stdout.contains("no such user"))
+
+        let (server, port) = try ServeTests.serve(["session.wsh"], directory: directory, environment: ["USERS_API_KEY": "k-secret-4711"])
+        let answers = try await offPool {
+            try [ServeTests.curl(["http://127.0.0.1:\(port)/users/7?appid=x"]),
+                 ServeTests.curl(["-H", "Prefer: code=404", "http://127.0.0.1:\(port)/users/7?appid=x"])]
+        }
+        server.interrupt()
+        #expect(server.waitForExit() == 0)
+        #expect(answers[0].hasPrefix("HTTP/1.1 200 ") && answers[0].contains("Ada") && answers[0].contains("***"), "\(answers[0])")
+        #expect(answers[1].hasPrefix("HTTP/1.1 404 ") && answers[1].contains("no such user"), "\(answers[1])")
     }
 }
