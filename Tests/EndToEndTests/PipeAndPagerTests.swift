@@ -36,8 +36,7 @@ import Testing
     }
 
     @Test func longOutputAtThePromptGoesThroughThePagerAndShortOutputDoesNot() async throws {
-        let environment = ["HOME": try WSHProcess.temporaryDirectory().path, "PAGER": "sed s/^/paged:/",
-                           "WSH_HISTORY": try WSHProcess.temporaryDirectory().appendingPathComponent("history").path]
+        let environment = try promptEnvironment(["PAGER": "sed s/^/paged:/"])
         let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: environment) { terminal in
             terminal.expect("wsh> ")
             terminal.type("use open-meteo\r", expecting: "wsh> ")

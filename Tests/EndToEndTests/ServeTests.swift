@@ -201,9 +201,7 @@ import Testing
     @Test func serveStartThenCallsFromTheSamePromptThenServeStop() async throws {
         let directory = try ServeTests.apiDirectory()
         let port = try LoopbackPort.free()
-        let environment = ["HOME": try WSHProcess.temporaryDirectory().path,
-                           "WSH_HISTORY": try WSHProcess.temporaryDirectory().appendingPathComponent("history").path]
-        let outcome = try await onTerminal(environment: environment, directory: directory) { terminal in
+        let outcome = try await onTerminal(environment: try promptEnvironment(), directory: directory) { terminal in
             terminal.expect("wsh> ")
             terminal.type("source api.wsh\r", expecting: "wsh> ")
             terminal.type("serve start --port \(port) --quiet\r", expecting: "serving 3 routes at http://127.0.0.1:\(port)")

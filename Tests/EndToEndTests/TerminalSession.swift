@@ -25,3 +25,9 @@ func onTerminal<Value: Sendable>(
         return TerminalOutcome(value: value, missed: terminal.missed, exitStatus: status, screen: terminal.screen)
     }
 }
+
+/// An environment for a prompt test: a fresh HOME and history file, plus `extra`.
+func promptEnvironment(_ extra: [String: String] = [:]) throws -> [String: String] {
+    ["HOME": try WSHProcess.temporaryDirectory().path,
+     "WSH_HISTORY": try WSHProcess.temporaryDirectory().appendingPathComponent("history").path].merging(extra) { $1 }
+}
