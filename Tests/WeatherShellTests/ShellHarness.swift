@@ -30,9 +30,9 @@ final class ShellHarness {
     var stderr: String { captured.stderr }
     let run: Run
 
-    init(mode: Run.Mode = .script) {
+    init(mode: Run.Mode = .script, terminal: Bool = false) {
         let captured = captured
-        let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { text, isError in
+        let io = ShellIO(stdoutIsTerminal: terminal, stderrIsTerminal: terminal, capture: { text, isError in
             captured.append(text, isError: isError)
         })
         run = Run(io: io, mode: mode)

@@ -109,7 +109,8 @@ extension Run {
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     private func write(_ response: Response, to outputWord: Word?) throws {
-        if io.stderrIsTerminal, (outputOverride ?? options.output) != .quiet {
+        // `set output all` prints the status line with the headers, on stdout.
+        if io.stderrIsTerminal, ![.quiet, .all].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
         if let outputWord {
@@ -119,22 +120,9 @@ extension Run {
             }
             return
         }
-        switch outputOverride ?? options.output ?? (io.stdoutIsTerminal ? .pretty : .raw) {
-        case .quiet:
-            break
-        case .raw:
-            io.out(bytes: response.body)
-        case .headers:
-            io.out("HTTP \(response.status) \(response.reason)\n")
-            for header in response.headers { io.out(redaction.mask("\(header.name): \(header.value)") + "\n") }
-        case .pretty:
-            if let json = try? response.json() {
-                io.out(styled: JSONPrinter(color: options.colorEnabled).render(json) + "\n")
-            } else {
-                io.out(bytes: response.body)
-                if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty { io.out("\n") }
-            }
-        }
+        let output = outputOverride ?? options.output ?? (io.stdoutIsTerminal ? .pretty : .raw)
+        ResponsePrinter(io: io, color: options.colorEnabled, redaction: redaction, targetName: response.targetName)
+            .print(response, as: output)
     }
 }
 

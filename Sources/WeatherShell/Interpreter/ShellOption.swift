@@ -9,7 +9,7 @@ enum ShellOption: String, CaseIterable {
     var choices: [String] {
         switch self {
         case .bail: ["on", "off"]
-        case .output: ["pretty", "raw", "quiet", "headers"]
+        case .output: ["pretty", "raw", "quiet", "headers", "all"]
         case .color: ["auto", "on", "off"]
         case .pager: ["auto", "off", "less"]
         case .stub: ["off", "immediate", "300ms"]

@@ -1,0 +1,75 @@
+import Foundation
+import Plugins
+import Targets
+
+/// How `call` shows an answer on stdout, by `set output`: the body pretty or raw, the headers,
+/// or all of it (status line, headers, body) once, as HTTPie does. At a terminal header names are
+/// coloured and a binary body is described instead of printed.
+struct ResponsePrinter {
+    let io: ShellIO
+    let color: Bool
+    let redaction: Redaction
+    /// The target, for the hint to save a binary body.
+    let targetName: String
+
+    func print(_ response: Response, as output: ShellOptions.Output) {
+        switch output {
+        case .quiet:
+            break
+        case .raw:
+            io.out(bytes: response.body)
+        case .headers:
+            printHead(response)
+        case .pretty:
+            printBody(response)
+        case .all:
+            printHead(response)
+            io.out("\n")
+            if io.stdoutIsTerminal { printBody(response) } else { io.out(bytes: response.body) }
+        }
+    }
+
+    private func printHead(_ response: Response) {
+        let status = "HTTP \(response.status) \(response.reason)"
+        io.out(styled: paint(TerminalText.escaped(status), response.status < 400 ? "32" : "31") + "\n")
+        for header in response.headers {
+            let masked = redaction.maskedHeader(header)
+            let name = io.stdoutIsTerminal ? TerminalText.escaped(masked.name) : masked.name
+            let value = io.stdoutIsTerminal ? TerminalText.escaped(masked.value) : masked.value
+            io.out(styled: paint(name, "36") + ": " + value + "\n")
+        }
+    }
+
+    private func printBody(_ response: Response) {
+        if let json = try? response.json() {
+            io.out(styled: JSONPrinter(color: color).render(json) + "\n")
+            return
+        }
+        if io.stdoutIsTerminal, Self.isBinary(response.body, contentType: response.header("Content-Type")) {
+            let type = response.header("Content-Type").map { " " + TerminalText.escaped($0) } ?? ""
+            io.out("[binary body: \(ByteText.text(response.body.count))\(type), not shown at a terminal; "
+                   + "save it with: call \(targetName) > FILE]\n")
+            return
+        }
+        io.out(bytes: response.body)
+        if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty { io.out("\n") }
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        color && io.stdoutIsTerminal ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// A body is binary when its media type says so, or when it holds a NUL byte or is not UTF-8.
+    static func isBinary(_ body: Data, contentType: String?) -> Bool {
+        let type = contentType?.lowercased() ?? ""
+        for prefix in ["image/", "audio/", "video/", "font/", "application/octet-stream", "application/pdf", "application/zip",
+                       "application/gzip", "application/x-tar", "application/wasm", "application/x-protobuf"] where type.hasPrefix(prefix) {
+            return !type.hasPrefix("image/svg")
+        }
+        let sample = body.prefix(8192)
+        if sample.contains(0) { return true }
+        // A sample cut inside a character is still text: allow up to 3 bytes of a sequence at its end.
+        return String(validating: sample, as: UTF8.self) == nil
+            && (1...3).allSatisfy { String(validating: sample.dropLast($0), as: UTF8.self) == nil }
+    }
+}
