@@ -22,8 +22,15 @@ enum InterruptCleanup {
             return state.nextID
         }
         if id == nil { task.cancel() }
-        defer { if let id { state.withLock { _ = $0.running.removeValue(forKey: id) } } }
+        defer { if let id { finished(id) } }
         return await task.value
+    }
+
+    /// Not inlined into `run`, for the reason ``InterruptHandler``'s `finished()` gives: a lock
+    /// taken after an await that resumed on another thread must read that thread's id.
+    @inline(never)
+    private static func finished(_ id: Int) {
+        state.withLock { _ = $0.running.removeValue(forKey: id) }
     }
 
     /// Cancels every clean-up under way and those started later in this run.

@@ -35,8 +35,17 @@ final class InterruptHandler: @unchecked Sendable {
         let task = Task(executorPreference: SessionEventLoop.executor) { try await work() }
         state.withLock { $0 = State(current: task, pending: false) }
         InterruptCleanup.reset()
-        defer { state.withLock { $0.current = nil } }
+        defer { finished() }
         try await task.value
+    }
+
+    /// Not inlined into `run`: there, after `await task.value` resumed on another thread, the
+    /// optimizer reused the thread id it had read for the Mutex before the await, and the unlock
+    /// trapped ("Call to unlock Mutex on a thread which hasn't acquired the lock": `wsh serve` and
+    /// a script stopped by Ctrl-C after a few seconds died by SIGILL, in release builds).
+    @inline(never)
+    private func finished() {
+        state.withLock { $0.current = nil }
     }
 
     private func interrupt() {
