@@ -138,6 +138,8 @@ struct MockResponder {
 extension String {
     /// The text cut to 200 characters, control characters escaped: safe to echo in a log or a problem.
     var logSafe: String {
+        // Most request lines are short printable ASCII: nothing to escape or cut.
+        if utf8.count <= 200, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
         var text = ""
         for scalar in unicodeScalars.prefix(200) {
             if scalar.value < 0x20 || scalar.value == 0x7F {

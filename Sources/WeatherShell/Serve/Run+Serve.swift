@@ -1,5 +1,7 @@
 import Foundation
 import MockServer
+import NIOCore
+import NIOPosix
 import Targets
 
 extension Run {
@@ -32,13 +34,15 @@ extension Run {
     }
 
     /// Starts the session's mock server; the routes follow the declarations from now on.
+    /// At the prompt the server shares the session's event loops; `wsh serve` gives it its own group.
     @discardableResult
-    func startServing(_ settings: ServeSettings, at span: SourceSpan?) async throws -> MockServer {
+    func startServing(_ settings: ServeSettings, at span: SourceSpan?,
+                      group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> MockServer {
         let log: (@Sendable (String) -> Void)? = settings.quiet ? nil : { @Sendable line in FileHandleOutput.standardError(line + "\n") }
         session.serveSettings = settings
         let configuration = MockServer.Configuration(host: settings.host, port: settings.port, cors: settings.cors, log: log)
         do {
-            let server = try await MockServer.start(configuration, routes: servedRoutes().routes)
+            let server = try await MockServer.start(configuration, routes: servedRoutes().routes, group: group)
             session.server = server
             session.servedSignature = servedSignature
             return server
