@@ -165,8 +165,22 @@ extension Run {
 enum Environment {
     static var noColor: Bool { getenv("NO_COLOR").map { $0.pointee != 0 } ?? false }
 
-    /// `$XDG_CONFIG_HOME`, else `~/.config`: where init.wsh and packs/ live.
+    /// `$XDG_CONFIG_HOME`, else `$HOME/.config`: where init.wsh and packs/ live.
     static var configDirectory: String {
-        ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        variable("XDG_CONFIG_HOME") ?? (home + "/.config")
+    }
+
+    /// `$XDG_STATE_HOME`, else `$HOME/.local/state`: where history lives.
+    static var stateDirectory: String {
+        variable("XDG_STATE_HOME") ?? (home + "/.local/state")
+    }
+
+    /// `$HOME`, as every program reads it; the account's home directory only when it is unset.
+    static var home: String {
+        variable("HOME") ?? NSHomeDirectory()
+    }
+
+    private static func variable(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -47,7 +47,7 @@ extension Run {
     func resolvePath(_ path: String) -> String {
         var expanded = path
         if expanded == "~" || expanded.hasPrefix("~/") {
-            expanded = NSHomeDirectory() + expanded.dropFirst()
+            expanded = Environment.home + expanded.dropFirst()
         }
         if expanded.hasPrefix("/") { return expanded }
         return (currentFile.directory as NSString).appendingPathComponent(expanded)

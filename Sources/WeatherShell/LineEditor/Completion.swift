@@ -67,7 +67,7 @@ enum Completion {
         let dirPart = slash.map { String(partial[...$0]) } ?? ""
         let namePart = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
         var base = dirPart.hasPrefix("/") ? dirPart : (directory as NSString).appendingPathComponent(dirPart)
-        if dirPart.hasPrefix("~/") { base = NSHomeDirectory() + dirPart.dropFirst() }
+        if dirPart.hasPrefix("~/") { base = Environment.home + dirPart.dropFirst() }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base.isEmpty ? "." : base) else { return [] }
         return names.filter { $0.hasPrefix(namePart) && (namePart.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
             var isDirectory: ObjCBool = false

@@ -24,6 +24,7 @@ final class HistoryFile {
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["WSH_HISTORY"], !path.isEmpty { return path }
         if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/wsh/history" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/wsh/history" }
         return NSHomeDirectory() + "/.local/state/wsh/history"
     }
 

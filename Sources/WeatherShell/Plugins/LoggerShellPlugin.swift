@@ -57,7 +57,7 @@ struct LoggerShellPlugin: ShellPlugin {
 
     @ShellActor private static func logFile(_ value: PluginSettingWords.Item, in run: Run) throws -> LogFile {
         var path = value.text
-        if path.hasPrefix("~/") { path = NSHomeDirectory() + path.dropFirst() }
+        if path.hasPrefix("~/") { path = Environment.home + path.dropFirst() }
         if !path.hasPrefix("/") { path = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path) }
         do {
             return try LogFile(path: path)
