@@ -24,10 +24,3 @@ func runScript(_ script: String, environment: [String: String] = [:], directory:
     }
 }
 
-/// Runs blocking work (waiting for a process, polling a terminal) on a thread of its own, so that
-/// it does not hold one of the few threads the loopback server and the timing tests need.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}

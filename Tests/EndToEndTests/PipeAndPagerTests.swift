@@ -62,3 +62,48 @@ import Testing
         #expect(outcome.exitStatus == 0)
     }
 }
+
+/// The echo at a terminal, the weather under --stub, and the first-start line.
+@Suite struct ReadableEchoTests {
+    @Test func atATerminalTheEchoShowsChangesAndSampleDataSaysSo() async throws {
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: try promptEnvironment()) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("weather current Seoul\r", expecting: "weather | loading=false")
+            terminal.type("set echo\r", expecting: "changes")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        // The reading's line names the sample's place and says it is sample data, within the 100 columns.
+        #expect(outcome.screen.contains(#"weather | view="current" place="Suwon (sample; asked for Seoul)" source="open-meteo (sample data)""#),
+                "\(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("error=\"\""), "the long line is cut to the screen: \(outcome.screen.debugDescription)")
+    }
+
+    @Test func inAPipeTheEchoKeepsWholeLines() async throws {
+        let result = try await WSHProcess.run(["--stub", "-c", "weather current"])
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(#"error="""#) }, "\(result.stdout)")
+    }
+
+    @Test func aFirstStartSaysWhereToBeginAndNotOnceThereIsAnInitFile() async throws {
+        let home = try WSHProcess.temporaryDirectory()
+        let environment = try promptEnvironment(["HOME": home.path, "XDG_CONFIG_HOME": ""])
+        let first = try await onTerminal(arguments: [], environment: environment) { terminal in
+            terminal.expect("type help for the commands, weather current to try one")
+            terminal.expect("wsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(first.missed.isEmpty, "\(first.screen.debugDescription)")
+        let config = home.appendingPathComponent(".config/wsh")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "echo from-init\n".write(to: config.appendingPathComponent("init.wsh"), atomically: true, encoding: .utf8)
+        let later = try await onTerminal(arguments: [], environment: environment) { terminal in
+            terminal.expect("from-init")
+            terminal.expect("wsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(later.missed.isEmpty, "\(later.screen.debugDescription)")
+        #expect(!later.screen.contains("type help for the commands"))
+        let piped = try await WSHProcess.run([], stdin: "echo hi\n", environment: ["HOME": home.path])
+        #expect(piped.stderr.isEmpty && piped.stdout == "hi\n")
+    }
+}

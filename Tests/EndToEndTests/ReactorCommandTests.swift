@@ -39,14 +39,14 @@ import TestSupport
         ], body)
     }
 
-    static let idle = #"weather | view="none" place="37.27,127.11" temperature=null min=null max=null time="" forecast_time="" unit="°C" source="open-meteo""#
-    static let current = #"weather | view="current" place="37.27,127.11" temperature=6.8 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="" unit="°C" source="open-meteo""#
+    static let idle = #"weather | view="none" place="37.27,127.11" source="open-meteo" temperature=null min=null max=null time="" forecast_time="" unit="°C""#
+    static let current = #"weather | view="current" place="37.27,127.11" source="open-meteo" temperature=6.8 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="" unit="°C""#
 
     @Test func weatherCurrentEchoesLoadingReadingAndLoadingOff() async throws {
         try await Self.withWeatherServer { server in
             let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 4"])
             #expect(result.status == 0, "\(result.stderr)")
-            let forecast = #"weather | view="forecast" place="37.27,127.11" temperature=12.1 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C" source="open-meteo""#
+            let forecast = #"weather | view="forecast" place="37.27,127.11" source="open-meteo" temperature=12.1 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C""#
             #expect(result.stdout.split(separator: "\n").map(String.init) == [
                 Self.idle + #" loading=true error="""#,
                 Self.current + #" loading=true error="""#,
@@ -64,7 +64,7 @@ import TestSupport
         try await Self.withWeatherServer { server in
             let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current Suwon\nprint .current.temperature_2m"])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains(#"place="Suwon" temperature=6.8"#))
+            #expect(result.stdout.contains(#"place="Suwon" source="open-meteo" temperature=6.8"#))
             #expect(server.hits("/v1/search") == 1)
         }
     }

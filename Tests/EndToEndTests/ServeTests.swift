@@ -111,7 +111,7 @@ import Testing
         let answered = try await withThrowingTaskGroup(of: Int.self) { group in
             for connection in 0..<50 {
                 group.addTask {
-                    try await Task.detached {
+                    try await offPool {
                         let socket = try RawHTTPConnection(port: port)
                         var ok = 0
                         for request in 0..<20 {
@@ -120,7 +120,7 @@ import Testing
                             if answer.status == 200, answer.text == #"{"id":7,"name":"Ada"}"# { ok += 1 }
                         }
                         return ok
-                    }.value
+                    }
                 }
             }
             return try await group.reduce(0, +)
@@ -140,8 +140,8 @@ import Testing
         server.interrupt()
         #expect(server.waitForExit() == 0)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains(#"view="current" place="Suwon" temperature=6.8 min=1.9 max=12.4"#), "\(result.stdout)")
-        #expect(result.stdout.contains(#"view="forecast" place="Suwon" temperature=12.1"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"view="current" place="Suwon" source="open-meteo" temperature=6.8 min=1.9 max=12.4"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"view="forecast" place="Suwon" source="open-meteo" temperature=12.1"#), "\(result.stdout)")
         #expect(server.stderr.contains("GET /v1/search?name=Suwon&count=1&language=en&format=json -> 200 geocode"), "\(server.stderr)")
         #expect(server.stderr.contains("&hourly=temperature_2m&timezone=auto&forecast_days=2 -> 200 hourly"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// How a session on a pseudo-terminal went, to check once the test is back on its own task.
 struct TerminalOutcome<Value: Sendable>: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `wsh` binary and collects what it wrote and how it exited.
 struct WSHProcess {

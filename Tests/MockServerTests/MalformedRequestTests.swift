@@ -27,13 +27,13 @@ import Testing
     func aMalformedRequestLeavesTheServerAnswering(_ index: Int) async throws {
         try await withMockServer([Samples.userTarget, Samples.createTarget]) { server in
             let request = Self.hostile[index]
-            let outcome = try await Task.detached { () -> Int in
+            let outcome = try await offPool { () -> Int in
                 let connection = try RawHTTPConnection(port: server.port)
                 try? connection.send(request)
                 // Either an answer (4xx) or a closed connection; never silence until the timeout.
                 if let answer = try? connection.readAnswer() { return answer.status }
                 return connection.isClosedByServer() ? -1 : -2
-            }.value
+            }
             #expect(outcome != -2, "no answer and no close for request \(index)")
             #expect(outcome == -1 || (200..<500).contains(outcome), "request \(index) answered \(outcome)")
             let after = try await rawRequest(server.port, "GET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -24,11 +24,11 @@ func withMockServer<R>(
 
 /// Sends one raw request on a new connection, off the cooperative pool, and reads the answer.
 func rawRequest(_ port: Int, _ text: String) async throws -> RawHTTPConnection.Answer {
-    try await Task.detached {
+    try await offPool {
         let connection = try RawHTTPConnection(port: port)
         try connection.send(text)
         return try connection.readAnswer()
-    }.value
+    }
 }
 
 /// Collects log lines.

@@ -110,12 +110,12 @@ import Testing
     @Test func aBodyOverTheLimitIsA413AndTheConnectionCloses() async throws {
         try await withMockServer([Samples.createTarget]) { server in
             // The default limit, 10 MB, refused from the Content-Length before any body is sent.
-            let declared = try await Task.detached {
+            let declared = try await offPool {
                 let connection = try RawHTTPConnection(port: server.port)
                 try connection.send("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 10485761\r\n\r\n")
                 let answer = try connection.readAnswer()
                 return (answer, connection.isClosedByServer())
-            }.value
+            }
             #expect(declared.0.status == 413)
             #expect(declared.0.text.contains("the request body is over the limit of 10.0 MB"), "\(declared.0.text)")
             #expect(declared.1)
@@ -141,14 +141,14 @@ import Testing
 
     @Test func headAnswersTheHeadersOfGetWithoutTheBody() async throws {
         try await withMockServer([Samples.userTarget]) { server in
-            let answer = try await Task.detached {
+            let answer = try await offPool {
                 let connection = try RawHTTPConnection(port: server.port)
                 try connection.send("HEAD /users/7 HTTP/1.1\r\nHost: x\r\n\r\nGET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
                 let head = try connection.readAnswer()
                 // A HEAD answer carries the length of the body it does not send: read the next answer by hand.
                 let get = try connection.readAnswerAfterHead()
                 return (head, get)
-            }.value
+            }
             #expect(answer.0.status == 200)
             #expect(answer.0.header("Content-Length") == String(Samples.user.utf8.count))
             #expect(answer.1.contains(Samples.user))
@@ -209,13 +209,13 @@ import Testing
         let routes = MockRoutes(routes: [MockRoute(target: Samples.userTarget)])
         let server = try await MockServer.start(.init(port: 0), routes: routes)
         let connection = try RawHTTPConnection(port: server.port)
-        let first = try await Task.detached {
+        let first = try await offPool {
             try connection.send("GET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n")
             return try connection.readAnswer().status
-        }.value
+        }
         #expect(first == 200)
         await server.stop()
-        #expect(await Task.detached { connection.isClosedByServer() }.value)
+        #expect(try await offPool { connection.isClosedByServer() })
     }
 
     @Test func aPortInUseIsSaidPlainly() async throws {

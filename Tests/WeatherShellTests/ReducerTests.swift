@@ -9,7 +9,7 @@ import Testing
     static let forecast = ForecastReading(place: suwon, temperature: 12.1, time: "2026-11-21T09:45",
                                           forecastTime: "2026-11-21T14:00", unit: "°C")
 
-    let weather = WeatherReactor(service: WeatherService(call: { _, _ in throw CancellationError() }, fahrenheit: SharedValue(false)))
+    let weather = WeatherReactor(service: WeatherService(call: { _, _ in throw CancellationError() }, fahrenheit: SharedValue(false), stubbed: SharedValue(false)))
 
     @Test func counterChangesTheValueAndLoadingEachOnItsOwn() {
         let counter = CounterReactor(delay: SharedValue(.zero))

@@ -14,7 +14,7 @@ enum ShellOption: String, CaseIterable {
         case .pager: ["auto", "off", "less"]
         case .stub: ["off", "immediate", "300ms"]
         case .record: ["off"]
-        case .echo: ["line", "json", "off"]
+        case .echo: ["line", "changes", "json", "off"]
         case .units: ["celsius", "fahrenheit"]
         case .timeout: ["10s", "30s"]
         case .counterDelay: ["500ms"]

@@ -1,7 +1,7 @@
 /// The values of `set` options for one session.
 struct ShellOptions {
     enum Output: String { case pretty, raw, quiet, headers, all }
-    enum Echo: String { case line, json, off }
+    enum Echo: String { case line, changes, json, off }
     enum Units: String { case celsius, fahrenheit }
     enum Stub: Equatable { case off, immediate, delayed(Duration) }
 

@@ -48,6 +48,12 @@ public enum Shell {
         // The process exits as soon as this returns: freeing every target and response of the
         // session first would be wasted work (a tenth of loading 10,000 targets).
         _ = Unmanaged.passRetained(run)
+        if io.stdoutIsTerminal {
+            // At a terminal an echo shows what changed, cut to the screen; in pipes whole lines, as scripts expect.
+            run.session.options.echo = .changes
+            run.session.echoStyle.value.mode = .changes
+            run.session.echoStyle.value.cutToTerminal = true
+        }
         if options.stub {
             run.session.options.stub = .immediate
             run.session.optionOrigins[.stub] = "--stub"
@@ -83,6 +89,10 @@ public enum Shell {
             }
         }
         if interactive {
+            if !options.noRC, !FileManager.default.fileExists(atPath: Environment.configDirectory + "/wsh/init.wsh") {
+                // A first start: one line of where to begin, never when an init.wsh says the user knows.
+                io.err("wsh \(version): type help for the commands, weather current to try one, use open-meteo for its targets\n")
+            }
             if !options.noRC, case .exit(let code) = await runInitFile(run, interrupts) { return code }
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
             let secrets = run.session.sharedMask

@@ -57,6 +57,8 @@ public protocol EchoableState: Sendable {
 struct EchoStyle: Sendable {
     var mode: ShellOptions.Echo
     var color: Bool
+    /// At a terminal, a line longer than the screen is cut to its width with `…`.
+    var cutToTerminal = false
 
     /// `NAME | a=1 b="x"`, changed fields in bold yellow at a terminal; or one JSON object.
     func render(reactor: String, fields: [(name: String, value: EchoValue)], previous: [(name: String, value: EchoValue)]?) -> String? {
@@ -72,7 +74,46 @@ struct EchoStyle: Sendable {
                 let changed = previous.map { index < $0.count && $0[index].value != field.value } ?? false
                 return color && changed ? "\u{1B}[1;33m\(text)\u{1B}[0m" : text
             }
-            return "\(reactor) | \(parts.joined(separator: " "))"
+            return cut("\(reactor) | \(parts.joined(separator: " "))")
+        case .changes:
+            // The first echo shows every field; later ones only what the reduce changed.
+            let changed = fields.enumerated().filter { index, field in
+                guard let previous else { return true }
+                return index >= previous.count || previous[index].value != field.value
+            }
+            guard !changed.isEmpty else { return nil }
+            return cut("\(reactor) | " + changed.map { "\($0.element.name)=\($0.element.value.jsonText)" }.joined(separator: " "))
         }
+    }
+
+    /// The line cut to the terminal's width with `…`, when at a terminal and it is wider.
+    private func cut(_ line: String) -> String {
+        guard cutToTerminal, let columns = Pager.terminalSize()?.columns else { return line }
+        return EchoStyle.cut(line, to: columns)
+    }
+
+    /// `line` cut to `columns` visible characters (colour sequences take none), the last one `…`.
+    static func cut(_ line: String, to columns: Int) -> String {
+        var visible = 0
+        var inEscape = false
+        var result = ""
+        for character in line {
+            if inEscape {
+                result.append(character)
+                if character.isLetter { inEscape = false }
+                continue
+            }
+            if character == "\u{1B}" {
+                inEscape = true
+                result.append(character)
+                continue
+            }
+            visible += 1
+            if visible >= columns, line.count > columns {
+                return result + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
+            }
+            result.append(character)
+        }
+        return result
     }
 }

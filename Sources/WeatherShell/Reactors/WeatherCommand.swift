@@ -15,14 +15,16 @@ final class WeatherCommand: ShellReactor {
     let name = BuiltInReactor.weather.name
     let actionNames = BuiltInReactor.weather.actions
     private let fahrenheit: SharedValue<Bool>
+    private let stubbed: SharedValue<Bool>
     private let store: EchoingStore<WeatherReactor>
 
     init(run: Run) {
         fahrenheit = SharedValue(run.options.units == .fahrenheit)
+        stubbed = SharedValue(run.options.stub != .off)
         let service = WeatherService(call: { target, arguments in
             guard let run = WeatherSender.run?.run else { throw CancellationError() }
             return try await run.callForReactor(target, arguments)
-        }, fahrenheit: fahrenheit)
+        }, fahrenheit: fahrenheit, stubbed: stubbed)
         store = EchoingStore(reactor: WeatherReactor(service: service), echo: StateEcho(name: name, run: run))
     }
 
@@ -30,6 +32,7 @@ final class WeatherCommand: ShellReactor {
 
     func send(_ arguments: [String], words: [Word], from run: Run) async throws {
         fahrenheit.value = run.options.units == .fahrenheit
+        stubbed.value = run.options.stub != .off
         let state = await store.store.currentState
         guard let actionName = arguments.first else {
             try await run.printState([words[0]])

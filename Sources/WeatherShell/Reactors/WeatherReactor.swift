@@ -28,15 +28,19 @@ struct WeatherReactor: Reactor {
         var forecastTime = ""
         var unit = "°C"
         var source = WeatherSource.openMeteo
+        /// The reading came from sample data (`set stub`).
+        var sample = false
         var loading = false
         var error = ""
 
         var echoFields: [(name: String, value: EchoValue)] {
+            // The source before the numbers: a line cut to the screen still says whether they are sample data.
             [("view", .text(view)), ("place", .text(place.label)),
+             ("source", .text(sample ? source.rawValue + " (sample data)" : source.rawValue)),
              ("temperature", temperature.map(EchoValue.number) ?? .none),
              ("min", minimum.map(EchoValue.number) ?? .none), ("max", maximum.map(EchoValue.number) ?? .none),
              ("time", .text(time)), ("forecast_time", .text(forecastTime)), ("unit", .text(unit)),
-             ("source", .text(source.rawValue)), ("loading", .bool(loading)), ("error", .text(error))]
+             ("loading", .bool(loading)), ("error", .text(error))]
         }
     }
 
@@ -89,6 +93,7 @@ struct WeatherReactor: Reactor {
             state.time = reading.time
             state.forecastTime = ""
             state.unit = reading.unit
+            state.sample = reading.sample
         case .setForecast(let reading):
             state.view = "forecast"
             state.place = reading.place
@@ -96,6 +101,7 @@ struct WeatherReactor: Reactor {
             state.time = reading.time
             state.forecastTime = reading.forecastTime
             state.unit = reading.unit
+            state.sample = reading.sample
         case .setSource(let source):
             state.source = source
         case .fail(let message):
@@ -155,6 +161,8 @@ struct CurrentReading: Sendable, Equatable {
     var maximum: Double?
     var time: String
     var unit: String
+    /// From sample data.
+    var sample = false
 }
 
 struct ForecastReading: Sendable, Equatable {
@@ -163,4 +171,6 @@ struct ForecastReading: Sendable, Equatable {
     var time: String
     var forecastTime: String
     var unit: String
+    /// From sample data.
+    var sample = false
 }

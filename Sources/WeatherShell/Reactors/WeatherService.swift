@@ -15,8 +15,23 @@ struct WeatherService: Sendable {
     let call: Call
     /// `set units`: read at each action.
     let fahrenheit: SharedValue<Bool>
+    /// Whether calls answer from samples (`set stub`, `--stub`): read at each action, so a reading
+    /// from sample data says so.
+    let stubbed: SharedValue<Bool>
 
     func current(_ query: PlaceQuery, source: WeatherSource) async throws -> CurrentReading {
+        var reading = try await currentReading(query, source: source)
+        reading.sample = stubbed.value
+        return reading
+    }
+
+    func forecast(hours: Int, at place: Place, source: WeatherSource) async throws -> ForecastReading {
+        var reading = try await forecastReading(hours: hours, at: place, source: source)
+        reading.sample = stubbed.value
+        return reading
+    }
+
+    private func currentReading(_ query: PlaceQuery, source: WeatherSource) async throws -> CurrentReading {
         let place = try await resolve(query)
         let json = try await call(source == .openMeteo ? "current" : "weather", arguments(for: place, source: source))
         switch source {
@@ -38,7 +53,7 @@ struct WeatherService: Sendable {
         }
     }
 
-    func forecast(hours: Int, at place: Place, source: WeatherSource) async throws -> ForecastReading {
+    private func forecastReading(hours: Int, at place: Place, source: WeatherSource) async throws -> ForecastReading {
         switch source {
         case .openMeteo:
             let json = try await call("hourly", arguments(for: place, source: source))
@@ -81,7 +96,10 @@ struct WeatherService: Sendable {
             guard let first = json["results"]?[0], let latitude = first["latitude"]?.double, let longitude = first["longitude"]?.double else {
                 throw WeatherError(description: "no place named '\(name)'")
             }
-            return Place(name: first["name"]?.string ?? name, latitude: latitude, longitude: longitude)
+            let found = first["name"]?.string ?? name
+            // A sample answers one place whatever was asked: say so rather than show its weather as the asked city's.
+            let label = stubbed.value && found.lowercased() != name.lowercased() ? "\(found) (sample; asked for \(name))" : found
+            return Place(name: label, latitude: latitude, longitude: longitude)
         }
     }
 
