@@ -50,6 +50,12 @@ static inline int wsh_el_refresh(EditLine *el) {
     return el_set(el, EL_REFRESH);
 }
 
+/// One history entry: `op` is H_FIRST (the newest) or H_NEXT (the one older than the last asked); NULL past the end.
+static inline const char *wsh_history_get(History *h, int op) {
+    HistEvent ev;
+    if (history(h, &ev, op) == -1) return NULL;
+    return ev.str;
+}
 static inline int wsh_history_setsize(History *h, int size) {
     HistEvent ev;
     return history(h, &ev, H_SETSIZE, size);

@@ -42,6 +42,8 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         wsh_el_setty_clear(editLine, "isig")
         wsh_el_addfn(editLine, "wsh-interrupt", "Discard the line", EditLineCallbacks.interrupt)
         wsh_el_bind(editLine, "^C", "wsh-interrupt")
+        wsh_el_addfn(editLine, "wsh-search", "Search the history", EditLineCallbacks.search)
+        wsh_el_bind(editLine, "^R", "wsh-search")
         el_source(editLine, nil)
         for line in historyFile.load() {
             wsh_history_enter(history, line)
@@ -101,6 +103,14 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         historyFile.append(entry)
     }
 
+    /// Ctrl-R (``HistorySearch``).
+    fileprivate func searchHistory() -> UInt8 {
+        HistorySearch(editLine: editLine, history: history) { prompt in
+            free(EditLineCallbacks.searchPrompt)
+            EditLineCallbacks.searchPrompt = prompt.map { strdup($0) }
+        }.run()
+    }
+
     /// Inserts the completion of the word before the cursor, or lists the choices.
     fileprivate func completeAtCursor() -> UInt8 {
         guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
@@ -133,8 +143,15 @@ private enum EditLineCallbacks {
     nonisolated(unsafe) static let mainPrompt = strdup("wsh> ")
     nonisolated(unsafe) static let continuationPrompt = strdup("...> ")
 
+    /// The prompt while Ctrl-R searches.
+    nonisolated(unsafe) static var searchPrompt: UnsafeMutablePointer<CChar>?
+
     static let prompt: wsh_el_prompt = { _ in
-        continuation ? continuationPrompt : mainPrompt
+        searchPrompt ?? (continuation ? continuationPrompt : mainPrompt)
+    }
+
+    static let search: wsh_el_function = { _, _ in
+        reader?.searchHistory() ?? UInt8(CC_ERROR)
     }
 
     static let complete: wsh_el_function = { _, _ in
