@@ -38,6 +38,8 @@ public final class MockServer: Sendable {
     public struct StartError: Error, CustomStringConvertible {
         /// `cannot listen on 127.0.0.1:4010: address already in use`.
         public let description: String
+        /// The port is taken (or not allowed): another port may do.
+        public let portUnavailable: Bool
     }
 
     /// The configuration it was started with.
@@ -85,7 +87,9 @@ public final class MockServer: Sendable {
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch {
-            throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.reason(error))")
+            let errno = (error as? IOError)?.errnoCode
+            throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port): \(Self.reason(error))",
+                             portUnavailable: errno == EADDRINUSE || errno == EACCES)
         }
         let server = MockServer(configuration: configuration, channel: channel, routes: routes)
         holder.server = server
@@ -109,9 +113,10 @@ public final class MockServer: Sendable {
         if let error = error as? IOError {
             return String(cString: strerror(error.errnoCode)).lowercased()
         }
+        if error is SocketAddressError.UnknownHost { return "no such host or address" }
         if let error = error as? SocketAddressError {
             switch error {
-            case .unknown(let host, _): return "unknown host '\(host)'"
+            case .unknown(let host, _): return "no such host or address '\(host)'"
             default: return "not an address this machine has"
             }
         }

@@ -47,7 +47,8 @@ extension Run {
             session.servedSignature = servedSignature
             return server
         } catch {
-            throw failure(error.description, at: span, notes: settings.port == 0 ? [] : ["choose another port with --port N, or 0 for any free one"])
+            throw failure(error.description, at: span,
+                          notes: error.portUnavailable && settings.port != 0 ? ["choose another port with --port N, or 0 for any free one"] : [])
         }
     }
 
