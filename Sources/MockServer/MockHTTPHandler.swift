@@ -28,6 +28,9 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             started = .now()
             if let length = requestHead.headers.first(name: "Content-Length").flatMap(Int.init), length > server.configuration.bodyLimit {
                 refuse(context: context, requestHead)
+            } else if requestHead.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                // curl asks before sending a body over 1 MB and, unanswered, waits a second first.
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: requestHead.version, status: .continue))), promise: nil)
             }
         case .body(var chunk):
             guard !refused, let requestHead = head else { return }

@@ -129,6 +129,20 @@ import Testing
         }
     }
 
+    @Test func expectContinueIsAnsweredBeforeTheBodyIsSent() async throws {
+        try await withMockServer([Samples.createTarget]) { server in
+            let statuses = try await offPool {
+                let connection = try RawHTTPConnection(port: server.port)
+                let body = #"{"name":"Ada"}"#
+                try connection.send("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
+                let interim = try connection.readAnswer()
+                try connection.send(body)
+                return [interim.status, try connection.readAnswer().status]
+            }
+            #expect(statuses == [100, 201])
+        }
+    }
+
     @Test func routeUpdatesTakeEffectOnTheNextRequest() async throws {
         try await withMockServer([Samples.userTarget]) { server in
             #expect(try await rawRequest(server.port, "GET /v1/forecast?latitude=1&longitude=2 HTTP/1.1\r\nHost: x\r\n\r\n").status == 404)
