@@ -86,13 +86,17 @@ import Testing
 
     @Test func aFirstStartSaysWhereToBeginAndNotOnceThereIsAnInitFile() async throws {
         let home = try WSHProcess.temporaryDirectory()
-        let environment = try promptEnvironment(["HOME": home.path, "XDG_CONFIG_HOME": ""])
+        // $HOME decides where init.wsh and the history are, with no XDG variable or WSH_HISTORY set.
+        let environment = try promptEnvironment(["HOME": home.path, "XDG_CONFIG_HOME": "", "XDG_STATE_HOME": "", "WSH_HISTORY": ""])
         let first = try await onTerminal(arguments: [], environment: environment) { terminal in
             terminal.expect("type help for the commands, weather current to try one")
             terminal.expect("wsh> ")
+            terminal.type("echo remembered\r", expecting: "remembered\r\n")
             terminal.type("exit\r")
         }
         #expect(first.missed.isEmpty, "\(first.screen.debugDescription)")
+        let history = try String(contentsOf: home.appendingPathComponent(".local/state/wsh/history"), encoding: .utf8)
+        #expect(history.contains("echo remembered"))
         let config = home.appendingPathComponent(".config/wsh")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "echo from-init\n".write(to: config.appendingPathComponent("init.wsh"), atomically: true, encoding: .utf8)
