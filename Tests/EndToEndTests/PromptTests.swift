@@ -102,11 +102,11 @@ import Testing
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
         #expect(outcome.exitStatus == 0)
         let stored = try String(contentsOf: history, encoding: .utf8)
+        // The statement continued with `\` is one entry, its line break written as 0x01.
         #expect(stored == """
             plugin auth bearer *** host x
             plugin auth basic alice:*** host x
-            plugin auth \\
-            bearer *** host x
+            plugin auth \\\u{01}bearer *** host x
             echo *** done
 
             """)
