@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A block typed over several lines at the prompt: one history entry, recalled whole (also after
-/// a restart).
+/// a restart), and completion of a target's fields inside it.
 @Suite(.serialized) struct BlockPromptTests {
     @Test func aBlockIsOneHistoryEntryRecalledWholeAndRunAgain() async throws {
         let environment = try promptEnvironment()
@@ -53,6 +53,25 @@ import Testing
             terminal.type("\r", expecting: "...> ")
             terminal.type("}\r", expecting: "wsh> ")
             terminal.type("show half\r", expecting: "  path /half\r\n}\r\nwsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
+    @Test func tabCompletesFieldsMethodsAndHeadersInsideATargetBlock() async throws {
+        let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target t {\r", expecting: "...> ")
+            // `me` + Tab is `method `, `PO` + Tab `POST `; `header Content-` + Tab `header Content-Type:`;
+            // `va` + Tab `validate `, `2xx-` + Tab `2xx-3xx `. What Tab inserted shows in `show`.
+            terminal.type("me\tPO\t\r", expecting: "...> ")
+            terminal.type("header Content-\ttext/plain\r", expecting: "...> ")
+            terminal.type("va\t2xx-\t\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("show t\r")
+            terminal.expect("target t {\r\nmethod POST \r\nheader Content-Type:text/plain\r\nvalidate 2xx-3xx \r\n}\r\nwsh> ", after: mark)
             terminal.type("exit\r")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")

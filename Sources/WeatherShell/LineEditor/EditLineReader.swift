@@ -15,7 +15,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     private let thread = ReaderThread()
     private var lastEntry: String?
     /// The lines read of a statement still open (a `{` block, a line continued with `\\`): they
-    /// become one history entry when it is complete.
+    /// become one history entry when it is complete, and completion reads them as context.
     private var statementLines: [String] = []
     /// The session as completion sees it during the current read.
     private var snapshot = CompletionSnapshot()
@@ -118,7 +118,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
                                                           count: max(0, cursor - buffer)), as: UTF8.self)
         let word = Completion.currentWord(before)
-        let candidates = snapshot.completions(for: before)
+        // The lines of an open block come first: inside `target x {`, the fields complete.
+        let context = statementLines.map { $0 + "\n" }.joined()
+        let candidates = snapshot.completions(for: context + before)
         guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
         let common = Completion.commonPrefix(candidates)
         if candidates.count == 1 {
