@@ -3,7 +3,7 @@ import Testing
 @testable import WeatherShell
 
 /// Tab completion inside an open block (its earlier lines come first in the text completed),
-/// header names and `validate` values.
+/// header names, `validate` values and `edit`'s names.
 @ShellActor @Suite struct BlockCompletionTests {
     @Test func insideATargetBlockFieldsThenTheirValues() {
         let run = ShellHarness(mode: .interactive).run
@@ -43,5 +43,16 @@ import Testing
         // A lower-case word is a parameter.
         #expect(run.completions(for: "call t l") == ["limit="])
         #expect(run.completions(for: "call t a").isEmpty)
+    }
+
+    @Test func editCompletesTargetsAndDeclaredReactors() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("target users { path /u }\nreactor quote { state a = 1; action refresh { emit a = 2 } }\ncounter increase")
+        let run = shell.run
+        #expect(run.completions(for: "edit ") == ["users", "quote"])
+        #expect(run.completions(for: "edit q") == ["quote"])
+        #expect(run.completions(for: "edit reactor ") == ["quote"])
+        #expect(run.completions(for: "edit target ") == ["users"])
+        #expect(run.completions(for: "ed") == ["edit"])
     }
 }

@@ -179,6 +179,12 @@ extension CompletionSnapshot {
         switch previous[0] {
         case let command where previous.count == 1 && ["call", "show", "forget"].contains(command):
             return targetNames
+        case "edit" where previous.count == 1:
+            return targetNames + declaredReactors.filter { !targetNames.contains($0) }
+        case "edit" where previous.count == 2 && previous[1] == "target":
+            return targetNames
+        case "edit" where previous.count == 2 && previous[1] == "reactor":
+            return declaredReactors
         case "call":
             guard let parameters = targetParameters[previous[1]] else { return [] }
             let given = Set(previous.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
