@@ -89,6 +89,38 @@ import Testing
         #expect(try String(contentsOf: directory.appendingPathComponent("count"), encoding: .utf8) == "3\n")
     }
 
+    /// Ctrl-C while the editor runs is the editor's key (Emacs's C-g sends SIGINT to the whole
+    /// group): wsh ignores it rather than stopping the editor, and the edit goes on. The editor
+    /// waits up to 2 s for the SIGTERM that stopping it would send before it makes its change.
+    @Test func ctrlCWhileTheEditorRunsIsLeftToTheEditor() async throws {
+        let directory = try Self.editor("""
+            here="$(dirname "$0")"
+            trap 'echo terminated > "$here/terminated"; exit 143' TERM
+            touch "$here/started"
+            i=0; while [ $i -lt 40 ] && [ ! -e "$here/terminated" ]; do sleep 0.05; i=$((i+1)); done
+            sed -i 's#/a#/b#' "$1"
+            """)
+        let started = directory.appendingPathComponent("started").path
+        let environment = try promptEnvironment(["EDITOR": "\(directory.path)/editor.sh", "VISUAL": ""])
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target t { path /a }\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("edit t\r")
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: started), Date() < deadline { usleep(20_000) }
+            terminal.interrupt()
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("show t\r", expecting: "target t { path /b }\r\nwsh> ")
+            terminal.type("exit\r")
+            return String(terminal.screen[mark...])
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.value.contains("interrupted"), "\(outcome.value.debugDescription)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("terminated").path))
+        #expect(outcome.exitStatus == 0)
+    }
+
     /// With stdin not a terminal nothing is asked: the error, at the temporary file's line, stands
     /// (a script stops there, with 2 for a parse error) and the target is as it was.
     @Test func withoutATerminalTheErrorIsReportedAndNothingIsAsked() async throws {

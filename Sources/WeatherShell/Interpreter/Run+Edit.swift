@@ -52,8 +52,11 @@ extension Run {
         let editor = Self.editorCommand()
         while true {
             io.flush()
-            // The editor command is the user's shell text (`code -w`); the path is `$1`, never spliced into it.
-            let status = try await ShellCommandPipe.runOnTerminal(editor + " \"$1\"", arguments: [path])
+            // The editor command is the user's shell text (`code -w`); the path is `$1`, never spliced
+            // into it. Ctrl-C is the editor's while it runs.
+            let status = try await InterruptHandler.leavingKeysToProgram {
+                try await ShellCommandPipe.runOnTerminal(editor + " \"$1\"", arguments: [path])
+            }
             guard status == 0 else {
                 throw failure("the editor '\(editor.shortened())' exited with status \(status); \(subject.kind) '\(subject.name)' is unchanged",
                               at: command.span)
