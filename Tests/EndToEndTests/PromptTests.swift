@@ -15,9 +15,11 @@ import Testing
         let outcome = try await onTerminal(environment: try environment(history: history).merging(locale) { $1 }) { terminal in
             terminal.expect("wsh> ")
             terminal.type("let city = \"서울\"\r", expecting: "wsh> ")
-            terminal.type("echo \"$city 😀 café\"\r", expecting: "\r\n서울 😀 café\r\n")
+            // Each line is typed once the prompt is back: typed before, it would meet the terminal
+            // in its cooked mode between two reads, where DEL erases in the kernel's line buffer.
+            terminal.type("echo \"$city 😀 café\"\r", expecting: "\r\n서울 😀 café\r\nwsh> ")
             // Left over X, then Backspace deletes the one character before it, 시, not a byte of it.
-            terminal.type("echo 서울시X\u{1B}[D\u{7F}\r", expecting: "\r\n서울X\r\n")
+            terminal.type("echo 서울시X\u{1B}[D\u{7F}\r", expecting: "\r\n서울X\r\nwsh> ")
             // Up twice recalls the echo of the emoji line.
             terminal.type("\u{1B}[A\u{1B}[A\r", expecting: "\r\n서울 😀 café\r\n")
             terminal.type("exit\r")
@@ -102,11 +104,11 @@ import Testing
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
         #expect(outcome.exitStatus == 0)
         let stored = try String(contentsOf: history, encoding: .utf8)
+        // The statement continued with `\` is one entry, its line break written as 0x01.
         #expect(stored == """
             plugin auth bearer *** host x
             plugin auth basic alice:*** host x
-            plugin auth \\
-            bearer *** host x
+            plugin auth \\\u{01}bearer *** host x
             echo *** done
 
             """)

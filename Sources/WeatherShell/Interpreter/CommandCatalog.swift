@@ -21,6 +21,7 @@ enum CommandCatalog {
         Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets"),
         Entry(name: "show", usage: "show NAME [--curl]", summary: "print a target's declaration, or its curl command"),
         Entry(name: "forget", usage: "forget NAME", summary: "remove a target"),
+        Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR"),
         Entry(name: "call", usage: "call NAME [key=value] [key:=json] [Header:value] [> FILE]", summary: "call a target"),
         Entry(name: "expect", usage: "expect [not] VALUE OP VALUE", summary: "check the last response"),
         Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),

@@ -236,6 +236,7 @@ public final class Run {
         case "plugins": return try listPlugins(arguments, command: name)
         case "serve": return try await serve(arguments, command: name)
         case "save": return try saveSession(arguments, command: name)
+        case "edit": return try await editDeclaration(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

@@ -9,7 +9,7 @@ extension SessionWriter {
         beginSection()
         let targets = session.targets.all
         var packs: [String] = []
-        for target in targets where target.declaration.file.directory == BundledPacks.directory {
+        for target in targets where Self.isBundled(target) {
             if let pack = Self.packName(target.declaration.file.name), !packs.contains(pack) { packs.append(pack) }
         }
         for pack in packs {
@@ -18,7 +18,7 @@ extension SessionWriter {
                 add("forget \(name)", unlessSecret: "")
             }
         }
-        for target in targets where target.declaration.file.directory != BundledPacks.directory {
+        for target in targets where !Self.isBundled(target) {
             add(targetText(target), unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
         }
     }
@@ -73,10 +73,21 @@ extension SessionWriter {
     /// A path given in a file of `fileDirectory`, relative to the saved file's directory when it
     /// is under it, else absolute.
     func savedPath(_ path: String, from fileDirectory: String) -> String {
+        // A bundled pack's file is inside wsh, not on disk: named as `<bundled>/packs/PATH`.
+        if path.hasPrefix(BundledPacks.directory + "/") { return path }
+        if fileDirectory == BundledPacks.directory, BundledPacks.file(path, directory: fileDirectory) != nil {
+            return BundledPacks.directory + "/" + path
+        }
         let full = path.hasPrefix("/") ? path : (fileDirectory as NSString).appendingPathComponent(path)
         let absolute = URL(fileURLWithPath: full).standardizedFileURL.path
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
         return absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute
+    }
+
+    /// Whether the target is as a bundled pack declared it (`use` writes it again); one that
+    /// `edit` changed is the user's, and is written as text.
+    static func isBundled(_ target: DeclaredTarget) -> Bool {
+        target.declaration.file.directory == BundledPacks.directory && packName(target.declaration.file.name) != nil
     }
 
     /// `open-meteo` for the file name `<pack open-meteo>` that `use` gives a bundled pack.

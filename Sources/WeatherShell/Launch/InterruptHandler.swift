@@ -48,7 +48,27 @@ final class InterruptHandler: @unchecked Sendable {
         state.withLock { $0.current = nil }
     }
 
+    /// How many programs that own the terminal's keys (the editor of `edit`) are running: while
+    /// one is, Ctrl-C is its key, and wsh ignores the SIGINT the terminal sends the whole process
+    /// group, as git does while its editor runs (an editor that keeps ISIG on, Emacs with C-g,
+    /// must not be stopped under the user).
+    private static let keysOwned = Mutex(0)
+
+    /// Runs `body` with Ctrl-C left to the program it starts on the terminal.
+    static func leavingKeysToProgram<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        changeKeysOwned(by: 1)
+        defer { changeKeysOwned(by: -1) }
+        return try await body()
+    }
+
+    /// Not inlined, for the reason `finished()` gives: a lock taken after an await.
+    @inline(never)
+    private static func changeKeysOwned(by change: Int) {
+        keysOwned.withLock { $0 += change }
+    }
+
     private func interrupt() {
+        guard Self.keysOwned.withLock({ $0 }) == 0 else { return }
         let (task, again) = state.withLock { state -> (Task<Void, any Error>?, Bool) in
             let again = state.pending
             state.pending = true

@@ -28,8 +28,9 @@ struct PromptLoop {
             case .endOfInput:
                 if pending.isEmpty { return interactive ? 0 : run.firstFailure?.exitCode ?? 0 }
             case .line(let line):
-                lineNumber += 1
-                if pending.isEmpty { entryFirstLine = lineNumber }
+                if pending.isEmpty { entryFirstLine = lineNumber + 1 }
+                // A block recalled from the history comes as one line holding its line breaks.
+                lineNumber += 1 + line.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
                 pending += line + "\n"
                 if Lexer.needsMoreInput(pending) { continue }
             }

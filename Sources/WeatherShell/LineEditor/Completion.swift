@@ -2,13 +2,13 @@ import Foundation
 
 /// Tab completion: which words fit the word before the cursor.
 enum Completion {
-    /// The word being typed: the text after the last blank, `;`, `{` or `}`.
+    /// The word being typed: the text after the last blank, line break, `;`, `{` or `}`.
     static func currentWord(_ before: String) -> String {
         var start = before.endIndex
         while start > before.startIndex {
             let previous = before.index(before: start)
             let char = before[previous]
-            if " \t;}".contains(char) { break }
+            if " \t\n;}".contains(char) { break }
             if char == "{", previous == before.startIndex || before[before.index(before: previous)] != "$" { break }
             start = previous
         }
@@ -35,6 +35,61 @@ enum Completion {
         var words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if !(statement.last.map { $0 == " " || $0 == "\t" } ?? true), !words.isEmpty { words.removeLast() }
         return words
+    }
+
+    /// The words before each `{` block still open in `text`, outermost first: `[["target", "t"]]`
+    /// inside `target t {`. Read by the lexer, so strings, comments, `${name}` and path templates
+    /// (`/items/{id}`) open nothing; empty when the text does not lex.
+    static func openBlocks(_ text: String) -> [[String]] {
+        var lexer = Lexer(file: SourceFile(name: "<completion>", directory: "", text: text))
+        guard let tokens = try? lexer.tokenize() else { return [] }
+        var blocks: [[String]] = []
+        var words: [String] = []
+        for token in tokens {
+            switch token {
+            case .word(let word): words.append(word.literal ?? "")
+            case .openBrace:
+                blocks.append(words)
+                words = []
+            case .closeBrace:
+                _ = blocks.popLast()
+                words = []
+            case .end: words = []
+            case .pipe, .endOfInput: break
+            }
+        }
+        return blocks
+    }
+
+    /// Header names offered after `header` in a target block and for a call argument that starts
+    /// with a capital letter, as a header does: the request headers an API call most often sets.
+    static let headerNames = ["Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control",
+                              "Content-Type", "Cookie", "If-Match", "If-Modified-Since", "If-None-Match", "Origin",
+                              "Prefer", "Range", "Referer", "User-Agent", "X-API-Key", "X-Request-ID"]
+
+    /// The values `validate` takes by name (it takes status codes too: `validate 200,201`).
+    static let validateValues = ["none", "2xx", "2xx-3xx"]
+
+    /// Completions inside an open block whose opening words are `block`, for a statement whose
+    /// words so far are `previous`; nil where statements complete as at the prompt (an action's
+    /// body, `if`, `for`).
+    static func blockCompletions(_ block: [String], previous: [String]) -> [String]? {
+        switch block.first {
+        case "target":
+            guard let field = previous.first else { return TargetDeclaration.fieldNames }
+            switch field {
+            case "method" where previous.count == 1: return Parser.methods
+            case "validate" where previous.count == 1: return validateValues
+            case "header": return headerNames.map { $0 + ":" }
+            default: return []
+            }
+        case "reactor" where previous.isEmpty:
+            return ["state", "action"]
+        case "reactor":
+            return []
+        default:
+            return nil
+        }
     }
 
     static func commonPrefix(_ words: [String]) -> String {
@@ -90,6 +145,11 @@ extension CompletionSnapshot {
             let name = braced ? partial.dropFirst() : partial
             return variables.filter { $0.hasPrefix(name) }.map { head + (braced ? "${\($0)}" : "$\($0)") }
         }
+        // `before` may hold the lines of an open block before the one being typed.
+        if let block = Completion.openBlocks(String(before.dropLast(word.count))).last,
+           let inBlock = Completion.blockCompletions(block, previous: previous) {
+            return inBlock.filter { $0.hasPrefix(word) }
+        }
         switch previous.first {
         case nil:
             candidates = commands
@@ -105,6 +165,9 @@ extension CompletionSnapshot {
             candidates = CommandCatalog.names
         case "unset":
             candidates = variables
+        case "call" where previous.count >= 2 && word.first?.isUppercase == true:
+            // A call argument written like a header (`Accept:...`) is one.
+            candidates = argumentCompletions(previous) + Completion.headerNames.map { $0 + ":" }
         default:
             candidates = argumentCompletions(previous)
         }
@@ -116,6 +179,12 @@ extension CompletionSnapshot {
         switch previous[0] {
         case let command where previous.count == 1 && ["call", "show", "forget"].contains(command):
             return targetNames
+        case "edit" where previous.count == 1:
+            return targetNames + declaredReactors.filter { !targetNames.contains($0) }
+        case "edit" where previous.count == 2 && previous[1] == "target":
+            return targetNames
+        case "edit" where previous.count == 2 && previous[1] == "reactor":
+            return declaredReactors
         case "call":
             guard let parameters = targetParameters[previous[1]] else { return [] }
             let given = Set(previous.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })

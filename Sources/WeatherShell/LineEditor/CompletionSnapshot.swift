@@ -12,6 +12,8 @@ public struct CompletionSnapshot: Sendable {
     var targetParameters: [String: [String]] = [:]
     /// Each declared or used reactor's actions.
     var reactorActions: [String: [String]] = [:]
+    /// The reactors declared with `reactor NAME { ... }`, which `edit` opens.
+    var declaredReactors: [String] = []
     /// Hosts `plugin auth ... host` may name: `set base`'s and the declared targets'.
     var hosts: [String] = []
     /// Where relative paths after `source` start.
@@ -47,6 +49,7 @@ extension Run {
         let base = options.base.flatMap { URL(string: $0)?.host }
         snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
         for (name, reactor) in session.reactors { snapshot.reactorActions[name] = reactor.actionNames }
+        snapshot.declaredReactors = session.reactorOrder.filter { session.reactors[$0] is DeclaredReactorCommand }
         snapshot.directory = currentFile.directory
         return snapshot
     }

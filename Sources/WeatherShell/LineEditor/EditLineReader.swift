@@ -14,13 +14,13 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     private let historyFile: HistoryFile
     private let thread = ReaderThread()
     private var lastEntry: String?
-    /// The lines of the statement being read, the last one included: a line continued from the one
-    /// before is masked in its context (`plugin auth \` then `bearer TOKEN`).
+    /// The lines read of a statement still open (a `{` block, a line continued with `\\`): they
+    /// become one history entry when it is complete, and completion reads them as context.
     private var statementLines: [String] = []
     /// The session as completion sees it during the current read.
     private var snapshot = CompletionSnapshot()
-    /// Hides secrets in the statement read so far (its lines joined by newlines) before its last
-    /// line is written to the history file; called on the reader's thread.
+    /// Hides secrets in a statement (its lines joined by line breaks) before it is written to the
+    /// history file; called on the reader's thread.
     let mask: @Sendable (String) -> String
 
     public init?(historyPath: String, mask: @escaping @Sendable (String) -> String) {
@@ -75,10 +75,14 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// On the reader's thread.
     private func read(continuation: Bool, completions: CompletionSnapshot?) -> LineInput {
         if let completions { snapshot = completions }
+        if !continuation { statementLines = [] }
         EditLineCallbacks.continuation = continuation
         EditLineCallbacks.interrupted = false
         var count: Int32 = 0
         guard let raw = el_gets(editLine, &count), count > 0 else {
+            // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
+            rememberStatement()
+            statementLines = []
             if EditLineCallbacks.interrupted {
                 ShellIO.writeAll(STDOUT_FILENO, Array("^C\n".utf8))
                 return .interrupted
@@ -88,19 +92,26 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         }
         var line = String(cString: raw)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
-        statementLines = continuation ? statementLines + [line] : [line]
-        remember(line)
+        statementLines.append(line)
+        // The prompt loop reads on while the statement needs more (an open `{`, a trailing `\`):
+        // the whole statement is one history entry, entered once it is complete.
+        if !Lexer.needsMoreInput(statementLines.joined(separator: "\n") + "\n") {
+            rememberStatement()
+            statementLines = []
+        }
         return .line(line)
     }
 
-    private func remember(_ line: String) {
-        guard !line.allSatisfy(\.isWhitespace) else { return }
-        let masked = mask(statementLines.joined(separator: "\n"))
-        let entry = masked.lastIndex(of: "\n").map { String(masked[masked.index(after: $0)...]) } ?? masked
-        guard entry != lastEntry else { return }
-        lastEntry = entry
-        wsh_history_enter(history, entry)
-        historyFile.append(entry)
+    /// Enters the statement read so far, its lines joined by line breaks, into the history and its
+    /// file, with literal credentials and secrets masked.
+    private func rememberStatement() {
+        let entry = statementLines.joined(separator: "\n")
+        guard !entry.allSatisfy(\.isWhitespace) else { return }
+        let masked = mask(entry)
+        guard masked != lastEntry else { return }
+        lastEntry = masked
+        wsh_history_enter(history, masked)
+        historyFile.append(masked)
     }
 
     /// Ctrl-R (``HistorySearch``).
@@ -117,7 +128,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
                                                           count: max(0, cursor - buffer)), as: UTF8.self)
         let word = Completion.currentWord(before)
-        let candidates = snapshot.completions(for: before)
+        // The lines of an open block come first: inside `target x {`, the fields complete.
+        let context = statementLines.map { $0 + "\n" }.joined()
+        let candidates = snapshot.completions(for: context + before)
         guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
         let common = Completion.commonPrefix(candidates)
         if candidates.count == 1 {

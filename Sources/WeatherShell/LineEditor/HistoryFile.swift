@@ -1,8 +1,13 @@
 import Foundation
 import Plugins
 
-/// The persistent history: one entry a line, appended as each line is entered so that a
-/// killed shell loses none, kept to the last `limit` lines when the shell starts.
+/// The persistent history: one entry a line, appended as each statement is entered so that a
+/// killed shell loses none, kept to the last `limit` entries when the shell starts.
+///
+/// A statement typed over several lines (a `target x { ... }` block, a line continued with `\`)
+/// is one entry: its line breaks are written as the byte 0x01, as psql writes them in its
+/// history, and read back as line breaks (``encoded(_:)``, ``decoded(_:)``). A file written
+/// before, one line an entry, reads as it did: it holds no 0x01.
 ///
 /// Only the file's tail is read (``tailBytes``): a history grown to 100 MB by another program
 /// must not hold the prompt back. A history that cannot be read or written is said once on
@@ -49,16 +54,32 @@ final class HistoryFile {
         if start > 0, !lines.isEmpty, Self.readBytes(fd, from: start - 1, count: 1) != [UInt8(ascii: "\n")] {
             lines.removeFirst()
         }
-        let entries = lines.suffix(Self.limit).map { String(decoding: $0, as: UTF8.self) }
+        let kept = lines.suffix(Self.limit)
         if start > 0 || lines.count > Self.limit {
-            let text = entries.joined(separator: "\n") + "\n"
-            rewrite(text)
+            rewrite(kept.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n")
         }
-        return entries
+        return kept.map { Self.decoded(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// Stands for a line break inside an entry in the file (psql's choice): a control character
+    /// that typing at the prompt does not insert.
+    static let lineBreak: UInt8 = 0x01
+
+    /// An entry as one line of the file.
+    static func encoded(_ entry: String) -> String {
+        guard entry.utf8.contains(UInt8(ascii: "\n")) else { return entry }
+        return String(decoding: entry.utf8.map { $0 == UInt8(ascii: "\n") ? lineBreak : $0 }, as: UTF8.self)
+    }
+
+    /// An entry from one line of the file.
+    static func decoded(_ line: String) -> String {
+        guard line.utf8.contains(lineBreak) else { return line }
+        return String(decoding: line.utf8.map { $0 == lineBreak ? UInt8(ascii: "\n") : $0 }, as: UTF8.self)
     }
 
     /// Appends one entry at once (opened, written and closed, so nothing waits in a buffer).
-    func append(_ line: String) {
+    func append(_ entry: String) {
+        let line = Self.encoded(entry)
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)

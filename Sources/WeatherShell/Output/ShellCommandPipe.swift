@@ -3,7 +3,8 @@ import Plugins
 import Synchronization
 
 /// Runs `/bin/sh -c COMMAND` with bytes on its stdin and the terminal as its stdout and stderr:
-/// `call users | jq '.[0]'`, and the pager.
+/// `call users | jq '.[0]'`, and the pager; or with the terminal as its stdin too: the editor of
+/// `edit`.
 ///
 /// Spawned directly rather than by Foundation's Process, which puts the child in a process group
 /// of its own: a pager there cannot read the terminal, and Ctrl-C does not reach it. Here the
@@ -28,13 +29,28 @@ enum ShellCommandPipe {
             throw error
         }
         close(readEnd)
-        let child = SpawnedCommand(pid)
-        return try await withTaskCancellationHandler {
+        return try await waitFor(SpawnedCommand(pid)) {
+            // A command that stops reading early (`head -1`) closes the pipe: EPIPE, not SIGPIPE (NIO ignores it).
+            _ = input.withUnsafeBytes { bytes in Console.writeAll(writeEnd, bytes) }
+            close(writeEnd)
+        }
+    }
+
+    /// Runs `command` on wsh's own stdin, stdout and stderr (the terminal, for an editor), in
+    /// wsh's process group, with `arguments` as `$1`, `$2`...: `"$EDITOR" "$1"`-style quoting
+    /// without putting the arguments into the command's text. Returns its exit status (128 + N
+    /// when a signal N ended it); cancelling the task (Ctrl-C) stops it.
+    static func runOnTerminal(_ command: String, arguments: [String]) async throws -> Int32 {
+        try await waitFor(SpawnedCommand(try spawn(command, arguments: arguments, stdin: nil))) {}
+    }
+
+    /// Runs `before` (feeding the command) and then waits for the command, on a thread of their
+    /// own; cancelling the task stops the command.
+    private static func waitFor(_ child: SpawnedCommand, after before: @escaping @Sendable () -> Void) async throws -> Int32 {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    // A command that stops reading early (`head -1`) closes the pipe: EPIPE, not SIGPIPE (NIO ignores it).
-                    _ = input.withUnsafeBytes { bytes in Console.writeAll(writeEnd, bytes) }
-                    close(writeEnd)
+                    before()
                     let status = child.wait()
                     if child.wasStopped {
                         continuation.resume(throwing: CancellationError())
@@ -48,12 +64,15 @@ enum ShellCommandPipe {
         }
     }
 
-    private static func spawn(_ command: String, stdin: Int32) throws -> pid_t {
+    /// `/bin/sh -c COMMAND sh ARGUMENTS...`, with `stdin` as its standard input when given.
+    private static func spawn(_ command: String, arguments: [String] = [], stdin: Int32?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, stdin)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+            posix_spawn_file_actions_addclose(&actions, stdin)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -66,8 +85,8 @@ enum ShellCommandPipe {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
-        let argv = arguments.map { strdup($0) } + [nil]
+        // `$0` is what sh names itself in its own messages (`sh: 1: vim: not found`).
+        let argv = (["/bin/sh", "-c", command] + (arguments.isEmpty ? [] : ["sh"] + arguments)).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
         guard result == 0 else { throw PipeFailure("cannot start /bin/sh: \(String(cString: strerror(result)))") }

@@ -13,9 +13,13 @@ enum BundledPacks {
     /// A bundled pack's text.
     static func pack(_ name: String) -> String? { files[name + ".wsh"] }
 
-    /// A file a bundled pack refers to, when `directory` is the bundled packs' directory.
+    /// A file a bundled pack refers to, when `directory` is the bundled packs' directory; or
+    /// named from anywhere as `<bundled>/packs/PATH` (how `save` writes the sample of a bundled
+    /// target that `edit` made the user's).
     static func file(_ path: String, directory: String) -> Data? {
-        guard directory == Self.directory, let text = files[path] else { return nil }
+        let prefix = Self.directory + "/"
+        let inPacks = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : directory == Self.directory ? path : nil
+        guard let inPacks, let text = files[inPacks] else { return nil }
         return Data(text.utf8)
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// A block typed over several lines at the prompt: one history entry, recalled whole (also after
+/// a restart), and completion of a target's fields inside it.
+@Suite(.serialized) struct BlockPromptTests {
+    @Test func aBlockIsOneHistoryEntryRecalledWholeAndRunAgain() async throws {
+        let environment = try promptEnvironment()
+        let history = try #require(environment["WSH_HISTORY"])
+        let first = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target t {\r", expecting: "...> ")
+            terminal.type("  path /blocked\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            terminal.type("forget t\r", expecting: "wsh> ")
+            // Up twice: past `forget t` to the whole block, shown on its lines and run whole.
+            terminal.type("\u{1B}[A\u{1B}[A", expecting: "/blocked")
+            terminal.type("\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("show t\r")
+            terminal.expect("target t {\r\n  path /blocked\r\n}\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(first.missed.isEmpty, "did not see \(first.missed) in \(first.screen.debugDescription)")
+        #expect(first.exitStatus == 0)
+        // One line a statement; the block's line breaks are 0x01. Run again, it is not entered twice.
+        let stored = try String(contentsOf: URL(fileURLWithPath: history), encoding: .utf8)
+        #expect(stored == "target t {\u{01}  path /blocked\u{01}}\nforget t\ntarget t {\u{01}  path /blocked\u{01}}\nshow t\nexit\n",
+                "\(stored.debugDescription)")
+
+        let second = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("\u{1B}[A\u{1B}[A\u{1B}[A", expecting: "/blocked")
+            terminal.type("\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("show t\r")
+            terminal.expect("  path /blocked\r\n}\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(second.missed.isEmpty, "did not see \(second.missed) in \(second.screen.debugDescription)")
+        #expect(second.exitStatus == 0)
+    }
+
+    /// Ctrl-C in an open block keeps what was typed as one entry, so Up brings it back to finish.
+    @Test func anInterruptedBlockIsKeptInTheHistory() async throws {
+        let environment = try promptEnvironment()
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target half {\r", expecting: "...> ")
+            terminal.type("  path /half\r", expecting: "...> ")
+            terminal.type("\u{03}", expecting: "wsh> ")
+            terminal.type("\u{1B}[A", expecting: "/half")
+            terminal.type("\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            terminal.type("show half\r", expecting: "  path /half\r\n}\r\nwsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
+    @Test func tabCompletesFieldsMethodsAndHeadersInsideATargetBlock() async throws {
+        let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target t {\r", expecting: "...> ")
+            // `me` + Tab is `method `, `PO` + Tab `POST `; `header Content-` + Tab `header Content-Type:`;
+            // `va` + Tab `validate `, `2xx-` + Tab `2xx-3xx `. What Tab inserted shows in `show`.
+            terminal.type("me\tPO\t\r", expecting: "...> ")
+            terminal.type("header Content-\ttext/plain\r", expecting: "...> ")
+            terminal.type("va\t2xx-\t\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("show t\r")
+            terminal.expect("target t {\r\nmethod POST \r\nheader Content-Type:text/plain\r\nvalidate 2xx-3xx \r\n}\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+}
