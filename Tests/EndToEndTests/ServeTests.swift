@@ -23,9 +23,11 @@ import Testing
     }
 
     /// Starts `wsh serve` on a free port and waits until it says it listens.
-    static func serve(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws -> (RunningWSH, Int) {
+    /// On a thread of its own, as every wait here: a wait on the cooperative pool stalled every
+    /// other test in the process while the machine was busy.
+    static func serve(_ arguments: [String], directory: URL, environment: [String: String] = [:]) async throws -> (RunningWSH, Int) {
         let server = try RunningWSH(["serve"] + arguments + ["--port", "0"], environment: environment, directory: directory)
-        guard server.waitForOutput(" (Ctrl-C stops)", inStderr: true),
+        guard try await offPool({ server.waitForOutput(" (Ctrl-C stops)", inStderr: true) }),
               let url = server.stderr.firstMatch(of: #/at http://127\.0\.0\.1:(\d+) /#), let port = Int(url.1) else {
             throw RawHTTPConnection.Failure(description: "wsh serve did not start: \(server.stderr)")
         }
@@ -46,7 +48,7 @@ import Testing
 
     @Test func curlGetsEachRouteEachSampleAndEachErrorShape() async throws {
         let directory = try Self.apiDirectory()
-        let (server, port) = try Self.serve(["api.wsh"], directory: directory)
+        let (server, port) = try await Self.serve(["api.wsh"], directory: directory)
         let base = "http://127.0.0.1:\(port)"
         let answers = try await offPool { () -> [String] in
             let big = directory.appendingPathComponent("big.json")
@@ -65,7 +67,7 @@ import Testing
             ]
         }
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(answers[0].hasPrefix("HTTP/1.1 200 OK\n") && answers[0].contains("Content-Type: application/json\n") && answers[0].hasSuffix(#"{"id":7,"name":"Ada"}"#), "\(answers[0])")
         #expect(answers[1].hasPrefix("HTTP/1.1 404 Not Found\n") && answers[1].hasSuffix(#"{"error":"no such user"}"#), "\(answers[1])")
         #expect(answers[2].hasPrefix("HTTP/1.1 201 Created\n") && answers[2].hasSuffix(#"{"id":8,"name":"Grace"}"#), "\(answers[2])")
@@ -86,7 +88,7 @@ import Testing
 
     @Test func anotherWshCallsTheServedTargetsAndChecksThem() async throws {
         let directory = try Self.apiDirectory()
-        let (server, port) = try Self.serve(["api.wsh", "--quiet"], directory: directory)
+        let (server, port) = try await Self.serve(["api.wsh", "--quiet"], directory: directory)
         let result = try await WSHProcess.run(["-c", """
             set base http://127.0.0.1:\(port)
             source api.wsh
@@ -99,7 +101,7 @@ import Testing
             expect .results[0].id == 7
             """], directory: directory)
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#"{"id":7,"name":"Ada"}"#))
         #expect(!server.stderr.contains(" -> "), "--quiet logs no request: \(server.stderr)")
@@ -107,7 +109,7 @@ import Testing
 
     @Test func aThousandRequestsFromFiftyConnectionsAreAllAnswered() async throws {
         let directory = try Self.apiDirectory()
-        let (server, port) = try Self.serve(["api.wsh"], directory: directory)
+        let (server, port) = try await Self.serve(["api.wsh"], directory: directory)
         let answered = try await withThrowingTaskGroup(of: Int.self) { group in
             for connection in 0..<50 {
                 group.addTask {
@@ -127,18 +129,18 @@ import Testing
         }
         #expect(answered == 1000)
         // Every request logged once: none lost on the server's side either.
-        #expect(server.waitForOutput("/api/users/999 -> 200", inStderr: true))
+        #expect(try await offPool { server.waitForOutput("/api/users/999 -> 200", inStderr: true) })
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(server.stderr.components(separatedBy: " -> 200 user ").count - 1 == 1000)
     }
 
     @Test func theWeatherPackServedAnswersTheWeatherCommandsOfAnotherWsh() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let (server, port) = try Self.serve([root.appendingPathComponent("packs/open-meteo.wsh").path], directory: root)
+        let (server, port) = try await Self.serve([root.appendingPathComponent("packs/open-meteo.wsh").path], directory: root)
         let result = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\nweather current Suwon\nweather forecast 4"])
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#"view="current" place="Suwon" source="open-meteo" temperature=6.8 min=1.9 max=12.4"#), "\(result.stdout)")
         #expect(result.stdout.contains(#"view="forecast" place="Suwon" source="open-meteo" temperature=12.1"#), "\(result.stdout)")
@@ -148,7 +150,7 @@ import Testing
 
     @Test func hostileBytesOnRawSocketsLeaveTheBinaryServing() async throws {
         let directory = try Self.apiDirectory()
-        let (server, port) = try Self.serve(["api.wsh", "--cors", "--delay", "150ms"], directory: directory)
+        let (server, port) = try await Self.serve(["api.wsh", "--cors", "--delay", "150ms"], directory: directory)
         let hostile = ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost x\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n",
                        "POST /api/users HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
                        "GET /api/users/" + String(repeating: "%", count: 50_000) + " HTTP/1.1\r\n\r\n"]
@@ -172,7 +174,7 @@ import Testing
         }
         #expect(server.isRunning)
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(outcome.answered == [200, 200, 200])
         // Three answers in sequence, each held 150 ms.
         #expect(outcome.elapsed >= 0.44)
@@ -181,10 +183,10 @@ import Testing
 
     @Test func aPortInUseAndAMissingFileAreErrorsInTheUsersTerms() async throws {
         let directory = try Self.apiDirectory()
-        let (server, port) = try Self.serve(["api.wsh"], directory: directory)
+        let (server, port) = try await Self.serve(["api.wsh"], directory: directory)
         let second = try await WSHProcess.run(["serve", "api.wsh", "--port", String(port)], directory: directory)
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(second.status == 3)
         #expect(second.stderr.contains("error: cannot listen on 127.0.0.1:\(port): address already in use"), "\(second.stderr)")
         #expect(second.stderr.contains("note: choose another port with --port N, or 0 for any free one"))
@@ -255,13 +257,13 @@ import Testing
         #expect(stubbed.stdout.contains(#""name": "Ada""#) || stubbed.stdout.contains(#""name":"Ada""#), "\(stubbed.stdout)")
         #expect(stubbed.stdout.contains("no such user"))
 
-        let (server, port) = try ServeTests.serve(["session.wsh"], directory: directory, environment: ["USERS_API_KEY": "k-secret-4711"])
+        let (server, port) = try await ServeTests.serve(["session.wsh"], directory: directory, environment: ["USERS_API_KEY": "k-secret-4711"])
         let answers = try await offPool {
             try [ServeTests.curl(["http://127.0.0.1:\(port)/users/7?appid=x"]),
                  ServeTests.curl(["-H", "Prefer: code=404", "http://127.0.0.1:\(port)/users/7?appid=x"])]
         }
         server.interrupt()
-        #expect(server.waitForExit() == 0)
+        #expect(try await offPool { server.waitForExit() } == 0)
         #expect(answers[0].hasPrefix("HTTP/1.1 200 ") && answers[0].contains("Ada") && answers[0].contains("***"), "\(answers[0])")
         #expect(answers[1].hasPrefix("HTTP/1.1 404 ") && answers[1].contains("no such user"), "\(answers[1])")
     }
