@@ -158,6 +158,7 @@ public final class Run {
                 throw Halt.failure(.interrupted)
             }
             try reportOutputFailures()
+            reportHistoryNotices()
         }
     }
 
@@ -236,6 +237,7 @@ public final class Run {
         case "plugins": return try listPlugins(arguments, command: name)
         case "serve": return try await serve(arguments, command: name)
         case "save": return try saveSession(arguments, command: name)
+        case "history": return try await history(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {
