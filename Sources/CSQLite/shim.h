@@ -12,4 +12,16 @@ static inline int wsh_sqlite3_bind_blob(sqlite3_stmt *statement, int index, cons
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+// Replaces SQLite's automatic checkpoints with a count: after each commit, `*frames` holds how
+// many frames the write-ahead log has, and the caller checkpoints when it suits it.
+static int wsh_sqlite3_wal_count(void *frames, sqlite3 *database, const char *name, int count) {
+    (void)database;
+    (void)name;
+    *(int *)frames = count;
+    return SQLITE_OK;
+}
+static inline void wsh_sqlite3_count_wal_frames(sqlite3 *database, int *frames) {
+    sqlite3_wal_hook(database, wsh_sqlite3_wal_count, frames);
+}
+
 #endif

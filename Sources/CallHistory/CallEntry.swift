@@ -93,7 +93,7 @@ struct CallRecord {
         url = redaction.maskedURL(sent.url)
         stubbed = entry.stubbed
         failure = entry.failure.map { redaction.mask($0) }
-        var withheld = Self.withheldParts(of: sent.url, redaction)
+        var withheld = url == sent.url ? [] : Self.withheldParts(of: sent.url, redaction)
 
         requestHeaders = Self.text(of: sent.headers, redaction, withheld: &withheld)
         if let body = sent.body {
@@ -142,10 +142,15 @@ struct CallRecord {
     /// `Name: value` lines, masked; the names of the headers whose values were masked go to `withheld`.
     private static func text(of headers: [Header], _ redaction: Redaction, withheld: inout [String]) -> String {
         var text = ""
+        text.reserveCapacity(headers.count * 48)
         for header in headers {
             let masked = redaction.maskedHeader(header)
-            if masked.value != header.value { withheld.append("header \(redaction.mask(header.name))") }
-            text += redaction.mask(header.name) + ": " + masked.value + "\n"
+            let name = redaction.secrets.isEmpty ? header.name : redaction.mask(header.name)
+            if masked.value != header.value { withheld.append("header \(name)") }
+            text += name
+            text += ": "
+            text += masked.value
+            text += "\n"
         }
         return text
     }

@@ -71,7 +71,7 @@ final class CallStore {
 
     /// Opens the database for writing, making its directory (0700) and file (0600) when missing,
     /// in write-ahead-log mode, with the schema.
-    init(writingTo path: String) throws {
+    init(writingTo path: String, busyTimeout: Int32) throws {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -82,19 +82,23 @@ final class CallStore {
         // Made here, so that its mode is 0600 rather than what SQLite would give it.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor < 0 { throw CallStoreFailure(kind: .other, detail: String(cString: strerror(errno))) }
+        var status = stat()
+        let isNew = fstat(descriptor, &status) == 0 && status.st_size == 0
         close(descriptor)
-        database = try SQLiteDatabase(path: path, create: true)
+        database = try SQLiteDatabase(path: path, create: true, busyTimeout: busyTimeout)
         // Before any table exists: lets a lowered size cap shrink the file (see `insert`).
-        try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        if isNew { try database.execute("PRAGMA auto_vacuum = INCREMENTAL") }
         try database.execute("PRAGMA journal_mode = WAL")
         try database.execute("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
-        try database.execute("BEGIN IMMEDIATE")
+        // Checkpoints are the writer's, between batches (``checkpointIfLarge()``), not inside a commit
+        // that someone waiting for the queue waits for.
+        database.countLogFrames()
         let version = try database.integer("PRAGMA user_version")
-        if version > Self.version {
-            try? database.execute("ROLLBACK")
-            throw CallStoreFailure(kind: .newer, detail: "schema version \(version)")
-        }
-        if version < Self.version {
+        if version > Self.version { throw CallStoreFailure(kind: .newer, detail: "schema version \(version)") }
+        guard version < Self.version else { return }
+        try database.execute("BEGIN IMMEDIATE")
+        // Another process may have made it meanwhile.
+        if try database.integer("PRAGMA user_version") < Self.version {
             try database.execute(Self.schema)
             try database.execute("PRAGMA user_version = \(Self.version)")
         }
@@ -102,8 +106,8 @@ final class CallStore {
     }
 
     /// Opens an existing database for reading.
-    init(readingFrom path: String) throws {
-        database = try SQLiteDatabase(path: path, create: false)
+    init(readingFrom path: String, busyTimeout: Int32) throws {
+        database = try SQLiteDatabase(path: path, create: false, busyTimeout: busyTimeout)
         let version = try database.integer("PRAGMA user_version")
         if version > Self.version { throw CallStoreFailure(kind: .newer, detail: "schema version \(version)") }
         // Made but not yet given its table (another process is making it): an empty history.
@@ -121,8 +125,8 @@ final class CallStore {
     // MARK: Writing
 
     /// Writes `records` in one transaction, then drops the oldest calls while the database holds
-    /// more than `sizeLimit` bytes (down to nine tenths of it, so that it is not done on every
-    /// batch); the newest call is always kept.
+    /// more than `sizeLimit` bytes (down to 0.5% under it, so that it is not done on every batch);
+    /// the newest call is always kept.
     func insert(_ records: [CallRecord], sizeLimit: Int) throws {
         try database.execute("BEGIN IMMEDIATE")
         do {
@@ -138,6 +142,19 @@ final class CallStore {
             try? database.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Folds the write-ahead log into the database once it holds `frames` pages or more (1 MB by
+    /// default), without waiting for readers or writers: what it cannot fold now it folds later.
+    func checkpointIfLarge(frames: Int = 256) {
+        guard database.framesInLog >= frames else { return }
+        try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        database.countLogFrames()
+    }
+
+    /// Waits up to `milliseconds` for another process's lock from now on.
+    func setBusyTimeout(_ milliseconds: Int32) {
+        database.setBusyTimeout(milliseconds)
     }
 
     private func insertion() throws -> SQLiteStatement {
@@ -183,25 +200,32 @@ final class CallStore {
 
     private func applyCap(_ sizeLimit: Int) throws {
         let limit = Int64(sizeLimit)
-        let (used, file, pageSize) = try usedBytes()
-        if used > limit {
-            let excess = used - limit / 10 * 9
-            let statement = try database.prepare("""
-                DELETE FROM calls WHERE id < (SELECT MAX(id) FROM calls) AND id <= (
-                  SELECT id FROM (SELECT id, SUM(size) OVER (ORDER BY id) AS running FROM calls) WHERE running >= ?1
-                  ORDER BY id LIMIT 1)
-                """)
-            statement.bind(1, excess)
-            try statement.step()
-            // When the kept rows are smaller than their estimate says, what is left still fits.
-            if try usedBytes().used > limit {
-                try database.execute("DELETE FROM calls WHERE id < (SELECT MAX(id) FROM calls)")
+        var (used, file, pageSize) = try usedBytes()
+        // Each round drops the oldest calls whose rows add up to what is over, reading only those
+        // rows; a row takes a little more room than its own bytes, so a round may fall short.
+        var rounds = 0
+        while used > limit, rounds < 8 {
+            rounds += 1
+            let excess = used - (limit - max(limit / 200, 64 << 10))
+            let oldest = try database.prepare("SELECT id, size FROM calls WHERE id < (SELECT MAX(id) FROM calls) ORDER BY id")
+            var dropped: Int64 = 0
+            var last: Int64?
+            while dropped < excess, try oldest.step() {
+                last = oldest.integer(0)
+                dropped += oldest.integer(1)
             }
+            oldest.reset()
+            guard let last else { break }
+            let delete = try database.prepare("DELETE FROM calls WHERE id <= ?1")
+            delete.bind(1, last)
+            try delete.step()
+            (used, file, pageSize) = try usedBytes()
         }
-        // A cap lowered below the file's size: give the free pages back to the file system.
-        if file > limit {
-            let over = (file - limit) / pageSize + 1
-            try database.execute("PRAGMA incremental_vacuum(\(over))")
+        // Free pages are reused by later calls; only a cap lowered well below the file gives
+        // them back to the file system.
+        let free = file - used
+        if file > limit, free > limit / 10 {
+            try database.execute("PRAGMA incremental_vacuum(\((free - limit / 20) / pageSize))")
         }
     }
 

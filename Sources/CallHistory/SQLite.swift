@@ -48,9 +48,27 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, busyTimeout)
     }
 
+    /// Frames in the write-ahead log after the last commit, once ``countLogFrames()`` was called.
+    private let logFrames = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+
     deinit {
         sqlite3_close_v2(handle)
+        logFrames.deallocate()
     }
+
+    /// Waits up to `milliseconds` whenever another connection holds the lock.
+    func setBusyTimeout(_ milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Counts the write-ahead log's frames after each commit (``framesInLog``) instead of letting
+    /// SQLite checkpoint in the committing call, which the caller then does when it suits it.
+    func countLogFrames() {
+        logFrames.pointee = 0
+        wsh_sqlite3_count_wal_frames(handle, logFrames)
+    }
+
+    var framesInLog: Int { Int(logFrames.pointee) }
 
     /// Runs statements that return no rows the caller needs.
     func execute(_ sql: String) throws(SQLiteFailure) {

@@ -1,4 +1,4 @@
-import CallHistory
+@testable import CallHistory
 import Foundation
 import Targets
 import Testing
@@ -48,7 +48,7 @@ import TestSupport
         #expect(halt == nil, "\(shell.stderr)")
         // The answers were printed whole: the shell masks nothing it was asked for.
         #expect(shell.stdout.contains(token))
-        log.finish(within: 10)
+        log.close(within: 10)
         let bytes = Self.databaseBytes(log)
         #expect(bytes.contains("appid=***&city=Suwon"), "the URL is kept, its secret masked")
         #expect(SessionFiles.leaks(of: secret, in: bytes).isEmpty, "the env secret, in any form, in the database")
@@ -222,7 +222,7 @@ import TestSupport
         #expect(kept.last?.url.hasSuffix("n=\(calls)") == true, "the newest call is kept")
         let numbers = kept.map { Int($0.url.split(separator: "=").last ?? "") ?? 0 }
         #expect(numbers == Array((calls - kept.count + 1)...calls), "the oldest are dropped, the rest kept in order")
-        log.finish(within: 10)
+        log.close(within: 10)
         let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
         #expect(size <= 160 << 10, "the database file is \(size) bytes")
 
@@ -246,7 +246,7 @@ import TestSupport
             call echo name=two
             call echo name=three
             """)
-        log.finish(within: 10)
+        log.close(within: 10)
         shell.run.reportHistoryNotices()
         try await server.shutdown()
         #expect(halt == nil, "\(shell.stderr)")
@@ -256,6 +256,35 @@ import TestSupport
         #expect(!shell.stderr.contains("SQLite") && !shell.stderr.contains("Error"), "in the user's words: \(shell.stderr)")
         #expect(shell.run.firstFailure == nil, "not a failure of the run")
         #expect(FileManager.default.contents(atPath: file.path) == damaged, "the file is left for the user to look at")
+    }
+
+    @Test func aLockedDatabaseIsReportedOnceAndCallsGoOn() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        // Waits 50 ms for another program's lock, not 5 s, so that the test is quick.
+        let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path, busyTimeout: 50)
+        shell.run.session.callLog = log
+        let server = try await TestServer.start()
+        _ = await shell.run("target echo { base \(server.baseURL); path /echo/{name} }\nset output raw\ncall echo name=before")
+        log.flush(within: 10)
+        // Another program takes the write lock and keeps it.
+        let other = try SQLiteDatabase(path: log.path, create: false)
+        try other.execute("BEGIN IMMEDIATE")
+        let halt = await shell.run("call echo name=locked1\ncall echo name=locked2\nhistory 1")
+        log.flush(within: 10)
+        shell.run.reportHistoryNotices()
+        try other.execute("COMMIT")
+        _ = await shell.run("call echo name=after")
+        log.close(within: 10)
+        shell.run.reportHistoryNotices()
+        try await server.shutdown()
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(["before", "locked1", "locked2", "after"].allSatisfy { shell.stdout.contains(#""path":"/echo/\#($0)""#) }, "\(shell.stdout)")
+        let notice = "the call history \(log.path) is locked by another program"
+        #expect(shell.stderr.components(separatedBy: notice).count == 2, "said once: \(shell.stderr)")
+        #expect(shell.run.firstFailure == nil, "not a failure of the run: \(shell.stderr)")
+        let urls = try log.recent(10).map(\.url)
+        #expect(urls.first == "\(server.baseURL)/echo/before" && urls.last == "\(server.baseURL)/echo/after", "\(urls)")
     }
 
     @Test func sizesAsTheLanguageWritesThem() {
