@@ -31,6 +31,12 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The system's SQLite, for the call history: linked statically by scripts/build-release.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "Targets",
             dependencies: [
@@ -56,10 +62,12 @@ let package = Package(
             ],
             swiftSettings: runOnCaller
         ),
+        // The call history: every call, secrets masked, in SQLite, written by a thread of its own.
+        .target(name: "CallHistory", dependencies: ["Targets", "CSQLite"], swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",
             dependencies: [
-                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit",
+                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -83,7 +91,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
-        .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport"]),
+        .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport", "CallHistory"]),
         .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,16 +10,45 @@ extension Redaction {
     /// - any other body has every form of every secret value (``SecretForms``) replaced by `***`
     ///   byte for byte, so a binary body is never decoded and re-encoded.
     public func maskedForRecording(_ body: Data, contentType: String?) -> Data {
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") {
+        if let contentType, Self.isForm(contentType) {
             return Data(maskedBody(body, contentType: contentType).utf8)
         }
+        // Most bodies have nothing to mask, which their bytes show without parsing them.
+        if Self.namesNothingSensitive(body), secrets.mask(body) == body { return body }
         // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
         if !body.isEmpty, let json = try? JSONValue.parse(body) {
             let (masked, changed) = recordingMasked(json)
             if changed { return Data((masked.prettyText + "\n").utf8) }
         }
         return secrets.mask(body)
+    }
+
+    /// Whether a content type says `x-www-form-urlencoded`, in any case.
+    static func isForm(_ contentType: String) -> Bool {
+        let form = Array("x-www-form-urlencoded".utf8)
+        var type = contentType
+        return type.withUTF8 { bytes in
+            guard bytes.count >= form.count else { return false }
+            return (0...(bytes.count - form.count)).contains { start in
+                form.indices.allSatisfy { asciiLowercased(bytes[start + $0]) == form[$0] }
+            }
+        }
+    }
+
+    /// Whether no JSON text in `body` can be or hold a sensitive name (``isSensitiveKey(_:)``):
+    /// no part of one in ASCII of any case, no backslash (an escape such as `\u006b` could spell
+    /// one, or a secret), and no Kelvin sign (which lowercases to `k`). With no secret value in it
+    /// either, masking for a recording leaves such a body as it is.
+    static func namesNothingSensitive(_ body: Data) -> Bool {
+        body.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            if bytes.contains(UInt8(ascii: "\\")) { return false }
+            // U+212A KELVIN SIGN in UTF-8.
+            for index in bytes.indices.dropLast(2) where bytes[index] == 0xE2 && bytes[index + 1] == 0x84 && bytes[index + 2] == 0xAA {
+                return false
+            }
+            return !holdsSensitivePart(bytes)
+        }
     }
 
     /// `value` with sensitive members and secret values masked; whether anything changed.

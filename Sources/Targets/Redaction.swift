@@ -42,15 +42,64 @@ public struct Redaction: Sendable {
     /// Whether a query, body or header key names a secret: it contains `key`, `token`, `secret`,
     /// `password`, `appid`, `api_key` or `apikey`, in any case.
     public func isSensitiveKey(_ key: String) -> Bool {
+        var key = key
+        // An ASCII key (nearly every one) is scanned byte by byte; lowercasing other text can make
+        // ASCII of it (the Kelvin sign K is k), so it takes the long way.
+        if let sensitive = key.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? Self.holdsSensitivePart(bytes) : nil }) {
+            return sensitive
+        }
         let lowered = key.lowercased()
         return Self.sensitiveKeyParts.contains { lowered.contains($0) }
     }
 
+    /// The parts of ``sensitiveKeyParts`` as bytes.
+    private static let sensitivePartBytes = sensitiveKeyParts.map { Array($0.utf8) }
+
+    /// The bytes a part of ``sensitiveKeyParts`` starts with, in either case: most bytes of a text
+    /// are ruled out by this table alone.
+    static let startsSensitivePart: [Bool] = (0..<256).map { byte in
+        sensitiveKeyParts.contains { $0.utf8.first == asciiLowercased(UInt8(byte)) }
+    }
+
+    /// Whether `bytes` hold one of ``sensitiveKeyParts`` in ASCII letters of any case.
+    static func holdsSensitivePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 3 else { return false }
+        let starts = startsSensitivePart
+        for start in 0...(bytes.count - 3) where starts[Int(bytes[start])] {
+            let first = asciiLowercased(bytes[start])
+            for part in sensitivePartBytes where part[0] == first && start + part.count <= bytes.count {
+                var index = 1
+                while index < part.count, Self.asciiLowercased(bytes[start + index]) == part[index] { index += 1 }
+                if index == part.count { return true }
+            }
+        }
+        return false
+    }
+
+    static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
     /// The header with its value masked if its name is sensitive, or with secret values masked otherwise.
     public func maskedHeader(_ header: Header) -> Header {
-        let sensitive = Self.sensitiveHeaderNames.contains(header.name.lowercased()) || isSensitiveKey(header.name)
+        let sensitive = Self.isSensitiveHeaderName(header.name) || isSensitiveKey(header.name)
         return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
     }
+
+    /// Whether the name is one of ``sensitiveHeaderNames`` in any case; an ASCII name is compared
+    /// byte by byte, without lowercasing it into a new string.
+    static func isSensitiveHeaderName(_ name: String) -> Bool {
+        var name = name
+        let ascii: Bool? = name.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return sensitiveHeaderNameBytes.contains { candidate in
+                candidate.count == bytes.count && zip(candidate, bytes).allSatisfy { $0 == asciiLowercased($1) }
+            }
+        }
+        return ascii ?? sensitiveHeaderNames.contains(name.lowercased())
+    }
+
+    private static let sensitiveHeaderNameBytes = sensitiveHeaderNames.map { Array($0.utf8) }
 
     /// The URL with a user-info password, the values of sensitive query keys and every secret value masked.
     public func maskedURL(_ url: String) -> String {

@@ -22,6 +22,24 @@ import Testing
         #expect(Redaction(secrets: [secret]).maskedForRecording(body, contentType: nil) == body)
     }
 
+    /// A body whose bytes show no sensitive name is kept without parsing it; a name spelled so that
+    /// only decoding shows it (an escape, other case, the Kelvin sign) still takes the long way.
+    @Test func namesSpelledAnyWayAreFoundWithoutParsingPlainBodies() throws {
+        let plain = Data(#"{"latitude":37.25,"units":{"temperature":"°C"},"name":"Suwon"}"#.utf8)
+        #expect(Redaction(secrets: [secret]).maskedForRecording(plain, contentType: "application/json") == plain)
+        for name in [#"\u0074oken"#, "TOKEN", "Api_Key", "\u{212A}ey", #"pass\u0077ord"#] {
+            let body = Data(#"{"id":1,"\#(name)":"hunter22"}"#.utf8)
+            let masked = String(decoding: Redaction().maskedForRecording(body, contentType: "application/json"), as: UTF8.self)
+            #expect(!masked.contains("hunter22"), "\(name): \(masked)")
+        }
+        // A secret only an escape spells, and a secret that is a JSON number, keep the body JSON.
+        let escaped = Data(#"{"note":"\u0073\u0033cr3t-value-42","n":424242424242}"#.utf8)
+        let masked = Redaction(secrets: [secret, "424242424242"]).maskedForRecording(escaped, contentType: nil)
+        #expect(try JSONValue.parse(masked) == (try JSONValue.parse(#"{"note":"***","n":"***"}"#)))
+        #expect(!Redaction().isSensitiveKey("latitude") && Redaction().isSensitiveKey("X-Api-Key")
+                && Redaction().isSensitiveKey("MY_SECRET") && Redaction().isSensitiveKey("\u{212A}EY"))
+    }
+
     @Test func aJSONBodyServedAsBytesIsMaskedAsJSON() {
         let body = Data(#"{"password":"hunter22"}"#.utf8)
         let masked = String(decoding: Redaction().maskedForRecording(body, contentType: "application/octet-stream"), as: UTF8.self)

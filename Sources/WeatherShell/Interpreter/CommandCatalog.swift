@@ -29,6 +29,8 @@ enum CommandCatalog {
         Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve", summary: "answer the targets' samples as a mock server"),
         Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor"),
         Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state"),
+        Entry(name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...]",
+              summary: "past calls across sessions; one call's request and answer; send it again"),
     ] + BuiltInReactor.all.map { Entry(name: $0.name, usage: $0.usage, summary: $0.summary) } + [
         Entry(name: "help", usage: "help [COMMAND]", summary: "list commands, or show one"),
         Entry(name: "exit", usage: "exit [CODE]", summary: "leave wsh"),

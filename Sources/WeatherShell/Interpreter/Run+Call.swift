@@ -46,6 +46,7 @@ extension Run {
     /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
     func send(_ target: Target, _ arguments: CallArguments) async throws -> Response {
         let response: Response
+        let started = ContinuousClock.now
         do {
             response = try await provider().request(target, arguments: arguments)
         } catch {
@@ -56,11 +57,14 @@ extension Run {
                 if let reason = recordAnswer(response, of: target) { io.err(Diagnostic(.runtime, reason).rendered(mask: { self.mask($0) })) }
             }
             let redaction = redaction
-            reporter?.report(.call(target: target.name, response: error.response, failure: error.description(masking: redaction), redaction: redaction))
+            let failure = error.description(masking: redaction)
+            reporter?.report(.call(target: target.name, response: error.response, failure: failure, redaction: redaction))
+            recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started)
             throw error
         }
         lastResponse = response
         reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
+        recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
     }
@@ -108,7 +112,7 @@ extension Run {
     }
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
-    private func write(_ response: Response, to outputWord: Word?) throws {
+    func write(_ response: Response, to outputWord: Word?) throws {
         // `set output all` prints the status line with the headers, on stdout.
         if io.stderrIsTerminal, ![.quiet, .all].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")

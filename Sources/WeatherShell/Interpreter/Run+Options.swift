@@ -87,6 +87,12 @@ extension Run {
         case .counterDelay:
             guard let delay = DurationText.parse(value) else { throw invalid() }
             options.counterDelay = delay
+        case .history:
+            guard let on = Self.onOff(value) else { throw invalid() }
+            options.history = on
+        case .historySize:
+            guard let size = SizeText.parse(value), size >= Self.smallestHistorySize else { throw invalid() }
+            options.historySize = size
         }
         session.optionOrigins[option] = optionOrigin(at: optionWord.span)
     }
@@ -129,6 +135,8 @@ extension Run {
         case .echo: options.echo.rawValue
         case .units: options.units.rawValue
         case .counterDelay: options.counterDelay.settingText
+        case .history: options.history ? "on" : "off"
+        case .historySize: SizeText.text(options.historySize)
         }
     }
 
@@ -148,6 +156,7 @@ extension Run {
         case .stub: ["values: off, immediate, or a delay such as 300ms, each may end in 'status N'"]
         case .pager: ["values: auto (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
         case .record: ["values: off, or the directory to save answers in: set record fixtures"]
+        case .historySize: ["a size such as 100MB, 512KB or 1GB, at least \(SizeText.text(Self.smallestHistorySize))"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }
@@ -170,7 +179,7 @@ enum Environment {
         variable("XDG_CONFIG_HOME") ?? (home + "/.config")
     }
 
-    /// `$XDG_STATE_HOME`, else `$HOME/.local/state`: where history lives.
+    /// `$XDG_STATE_HOME`, else `$HOME/.local/state`: where history and the call history live.
     static var stateDirectory: String {
         variable("XDG_STATE_HOME") ?? (home + "/.local/state")
     }

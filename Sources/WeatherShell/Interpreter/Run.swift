@@ -158,6 +158,7 @@ public final class Run {
                 throw Halt.failure(.interrupted)
             }
             try reportOutputFailures()
+            reportHistoryNotices()
         }
     }
 
@@ -237,6 +238,7 @@ public final class Run {
         case "serve": return try await serve(arguments, command: name)
         case "save": return try saveSession(arguments, command: name)
         case "edit": return try await editDeclaration(arguments, command: name)
+        case "history": return try await history(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

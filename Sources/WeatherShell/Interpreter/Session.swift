@@ -1,3 +1,4 @@
+import CallHistory
 import Foundation
 import MockServer
 import Targets
@@ -46,6 +47,9 @@ public final class Session {
     /// What the served routes were last made from.
     var servedSignature: ServedSignature?
     private(set) lazy var transport: any Transport = SessionEventLoop.transport
+    /// Where calls are recorded (`history`); the shell gives one to the session it runs, so a
+    /// session made by a library user or a test records nothing unless given one.
+    var callLog: CallLog?
 
     /// A session with default settings; `bail` and color follow how it is used.
     public init(bail: Bool, color: Bool, transport: (any Transport)? = nil) {

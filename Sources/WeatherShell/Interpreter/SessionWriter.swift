@@ -141,6 +141,8 @@ struct SessionWriter {
             case .echo: value = options.echo.rawValue
             case .units: value = options.units.rawValue
             case .counterDelay: value = options.counterDelay.settingText
+            case .history: value = options.history ? "on" : "off"
+            case .historySize: value = SizeText.text(options.historySize)
             }
             if let value {
                 add("set \(option.rawValue) \(value)", unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")

@@ -2,6 +2,8 @@
 enum ShellOption: String, CaseIterable {
     case base, timeout, bail, output, color, pager, stub, record, echo, units
     case counterDelay = "counter-delay"
+    case history
+    case historySize = "history-size"
 
     static let names = allCases.map(\.rawValue)
 
@@ -18,6 +20,8 @@ enum ShellOption: String, CaseIterable {
         case .units: ["celsius", "fahrenheit"]
         case .timeout: ["10s", "30s"]
         case .counterDelay: ["500ms"]
+        case .history: ["on", "off"]
+        case .historySize: ["100MB", "10MB", "1GB"]
         case .base: []
         }
     }

@@ -1,3 +1,5 @@
+import CallHistory
+
 /// The values of `set` options for one session.
 struct ShellOptions {
     enum Output: String { case pretty, raw, quiet, headers, all }
@@ -24,6 +26,29 @@ struct ShellOptions {
     var echo: Echo = .line
     var units: Units = .celsius
     var counterDelay: Duration = .milliseconds(500)
+    /// `set history`: whether calls are recorded in the call history.
+    var history = true
+    /// `set history-size`: past this many bytes the call history drops its oldest calls.
+    var historySize = CallLog.defaultSizeLimit
+}
+
+/// Sizes as the language writes them: `100MB`, `512KB`, `1GB`, `65536` (bytes); units of 1024.
+enum SizeText {
+    static let units: [(String, Int)] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)]
+
+    static func parse(_ text: String) -> Int? {
+        let upper = text.uppercased()
+        let (suffix, scale) = units.first { upper.hasSuffix($0.0) } ?? ("", 1)
+        guard let number = Double(upper.dropLast(suffix.count)), number >= 0, number.isFinite,
+              number * Double(scale) < Double(1 << 50) else { return nil }
+        return Int((number * Double(scale)).rounded())
+    }
+
+    /// `100MB`, `64KB`, or bytes when no unit divides it.
+    static func text(_ bytes: Int) -> String {
+        let (suffix, scale) = units.first { bytes >= $0.1 && bytes % $0.1 == 0 } ?? ("B", 1)
+        return "\(bytes / scale)\(suffix)"
+    }
 }
 
 /// Durations as the language writes them: `250ms`, `2s`, `1m`, at most a day.

@@ -1,3 +1,4 @@
+import CallHistory
 import Foundation
 import Plugins
 
@@ -45,6 +46,8 @@ public enum Shell {
         let io = ShellIO()
         defer { io.flush() }
         let run = Run(io: io, mode: interactive ? .interactive : .script)
+        run.session.callLog = CallLog { CallLog.defaultPath(stateDirectory: Environment.stateDirectory) }
+        defer { finishHistory(run) }
         // The process exits as soon as this returns: freeing every target and response of the
         // session first would be wasted work (a tenth of loading 10,000 targets).
         _ = Unmanaged.passRetained(run)
@@ -141,6 +144,12 @@ public enum Shell {
         let failures = run.io.takeFailures()
         for message in failures { run.io.err("wsh: error: \(message)\n") }
         return failures.isEmpty || code != 0 ? code : FailureKind.runtime.exitCode
+    }
+
+    /// Writes the calls still queued for the call history, for at most 3 s, and says what it could not do.
+    static func finishHistory(_ run: Run) {
+        run.session.callLog?.finish(within: 3)
+        run.reportHistoryNotices()
     }
 
     /// `~/.config/wsh/init.wsh` (XDG_CONFIG_HOME honoured); its errors are shown but do not stop the prompt.

@@ -1,0 +1,320 @@
+import Foundation
+
+/// Why the database refused, sorted by what the user can do about it.
+struct CallStoreFailure: Error {
+    enum Kind { case damaged, locked, newer, other }
+    var kind: Kind
+    /// What went wrong, in plain words (SQLite's own messages are: `file is not a database`).
+    var detail: String
+
+    init(_ failure: SQLiteFailure) {
+        kind = switch failure.kind {
+        case .damaged: .damaged
+        case .locked: .locked
+        case .other: .other
+        }
+        detail = failure.message
+    }
+
+    init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    /// Any failure of the store's work as one of these.
+    static func from(_ error: any Error) -> CallStoreFailure {
+        switch error {
+        case let failure as CallStoreFailure: failure
+        case let failure as SQLiteFailure: CallStoreFailure(failure)
+        default: CallStoreFailure(kind: .other, detail: "\(error)")
+        }
+    }
+}
+
+/// One connection to the call history's database: the schema, the writer's inserts and size
+/// cap, and the reader's queries.
+final class CallStore {
+    /// The schema's version, in `PRAGMA user_version`.
+    static let version: Int64 = 1
+
+    /// Columns the listing reads come first: a row's large values (headers, bodies) are last, so
+    /// that listing does not read their overflow pages.
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS calls (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          time REAL NOT NULL,
+          target TEXT NOT NULL,
+          method TEXT NOT NULL,
+          url TEXT NOT NULL,
+          status INTEGER,
+          elapsed_ms REAL NOT NULL,
+          stub INTEGER NOT NULL DEFAULT 0,
+          failure TEXT,
+          size INTEGER NOT NULL,
+          reason TEXT,
+          final_url TEXT,
+          arguments TEXT NOT NULL,
+          masked_arguments TEXT NOT NULL,
+          withheld TEXT NOT NULL,
+          request_headers TEXT NOT NULL,
+          request_body BLOB,
+          response_headers TEXT,
+          body_size INTEGER,
+          body BLOB
+        );
+        """
+
+    private let database: SQLiteDatabase
+    private var insertStatement: SQLiteStatement?
+    /// A reader's database that another process has made but not yet given its table.
+    private var isEmpty = false
+
+    /// Opens the database for writing, making its directory (0700) and file (0600) when missing,
+    /// in write-ahead-log mode, with the schema.
+    init(writingTo path: String, busyTimeout: Int32) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CallStoreFailure(kind: .other, detail: "cannot make the directory \(directory): \(Self.reason(error))")
+        }
+        // Made here, so that its mode is 0600 rather than what SQLite would give it.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0 { throw CallStoreFailure(kind: .other, detail: String(cString: strerror(errno))) }
+        var status = stat()
+        let isNew = fstat(descriptor, &status) == 0 && status.st_size == 0
+        close(descriptor)
+        database = try SQLiteDatabase(path: path, create: true, busyTimeout: busyTimeout)
+        // Before any table exists: lets a lowered size cap shrink the file (see `insert`).
+        if isNew { try database.execute("PRAGMA auto_vacuum = INCREMENTAL") }
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
+        // Checkpoints are the writer's, between batches (``checkpointIfLarge()``), not inside a commit
+        // that someone waiting for the queue waits for.
+        database.countLogFrames()
+        let version = try database.integer("PRAGMA user_version")
+        if version > Self.version { throw CallStoreFailure(kind: .newer, detail: "schema version \(version)") }
+        guard version < Self.version else { return }
+        try database.execute("BEGIN IMMEDIATE")
+        // Another process may have made it meanwhile.
+        if try database.integer("PRAGMA user_version") < Self.version {
+            try database.execute(Self.schema)
+            try database.execute("PRAGMA user_version = \(Self.version)")
+        }
+        try database.execute("COMMIT")
+    }
+
+    /// Opens an existing database for reading.
+    init(readingFrom path: String, busyTimeout: Int32) throws {
+        database = try SQLiteDatabase(path: path, create: false, busyTimeout: busyTimeout)
+        let version = try database.integer("PRAGMA user_version")
+        if version > Self.version { throw CallStoreFailure(kind: .newer, detail: "schema version \(version)") }
+        // Made but not yet given its table (another process is making it): an empty history.
+        isEmpty = version < Self.version
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+
+    // MARK: Writing
+
+    /// Writes `records` in one transaction, then drops the oldest calls while the database holds
+    /// more than `sizeLimit` bytes (down to 0.5% under it, so that it is not done on every batch);
+    /// the newest call is always kept.
+    func insert(_ records: [CallRecord], sizeLimit: Int) throws {
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            let statement = try insertion()
+            for record in records {
+                statement.reset()
+                bind(record, to: statement)
+                try statement.step()
+            }
+            try applyCap(sizeLimit)
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Folds the write-ahead log into the database once it holds `frames` pages or more (1 MB by
+    /// default), without waiting for readers or writers: what it cannot fold now it folds later.
+    func checkpointIfLarge(frames: Int = 256) {
+        guard database.framesInLog >= frames else { return }
+        try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        database.countLogFrames()
+    }
+
+    /// Waits up to `milliseconds` for another process's lock from now on.
+    func setBusyTimeout(_ milliseconds: Int32) {
+        database.setBusyTimeout(milliseconds)
+    }
+
+    private func insertion() throws -> SQLiteStatement {
+        if let insertStatement { return insertStatement }
+        let statement = try database.prepare("""
+            INSERT INTO calls (time, target, method, url, status, elapsed_ms, stub, failure, size, reason, final_url,
+              arguments, masked_arguments, withheld, request_headers, request_body, response_headers, body_size, body)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+            """)
+        insertStatement = statement
+        return statement
+    }
+
+    private func bind(_ record: CallRecord, to statement: SQLiteStatement) {
+        statement.bind(1, record.time)
+        statement.bind(2, record.target)
+        statement.bind(3, record.method)
+        statement.bind(4, record.url)
+        statement.bind(5, record.status.map(Int64.init))
+        statement.bind(6, record.elapsedMilliseconds)
+        statement.bind(7, Int64(record.stubbed ? 1 : 0))
+        statement.bind(8, record.failure)
+        statement.bind(9, Int64(record.size))
+        statement.bind(10, record.reason)
+        statement.bind(11, record.finalURL)
+        statement.bind(12, ListText.encode(record.arguments))
+        statement.bind(13, ListText.encode(record.maskedArguments))
+        statement.bind(14, ListText.encode(record.withheld))
+        statement.bind(15, record.requestHeaders)
+        statement.bind(16, record.requestBody)
+        statement.bind(17, record.responseHeaders)
+        statement.bind(18, record.bodySize.map(Int64.init))
+        statement.bind(19, record.body)
+    }
+
+    /// The bytes the database's pages hold (pages on the free list are not counted: they are reused).
+    private func usedBytes() throws -> (used: Int64, file: Int64, pageSize: Int64) {
+        let pageSize = try database.integer("PRAGMA page_size")
+        let pages = try database.integer("PRAGMA page_count")
+        let free = try database.integer("PRAGMA freelist_count")
+        return ((pages - free) * pageSize, pages * pageSize, pageSize)
+    }
+
+    private func applyCap(_ sizeLimit: Int) throws {
+        let limit = Int64(sizeLimit)
+        var (used, file, pageSize) = try usedBytes()
+        // Each round drops the oldest calls whose rows add up to what is over, reading only those
+        // rows; a row takes a little more room than its own bytes, so a round may fall short.
+        var rounds = 0
+        while used > limit, rounds < 8 {
+            rounds += 1
+            let excess = used - (limit - max(limit / 200, 64 << 10))
+            let oldest = try database.prepare("SELECT id, size FROM calls WHERE id < (SELECT MAX(id) FROM calls) ORDER BY id")
+            var dropped: Int64 = 0
+            var last: Int64?
+            while dropped < excess, try oldest.step() {
+                last = oldest.integer(0)
+                dropped += oldest.integer(1)
+            }
+            oldest.reset()
+            guard let last else { break }
+            let delete = try database.prepare("DELETE FROM calls WHERE id <= ?1")
+            delete.bind(1, last)
+            try delete.step()
+            (used, file, pageSize) = try usedBytes()
+        }
+        // Free pages are reused by later calls; only a cap lowered well below the file gives
+        // them back to the file system.
+        let free = file - used
+        if file > limit, free > limit / 10 {
+            try database.execute("PRAGMA incremental_vacuum(\((free - limit / 20) / pageSize))")
+        }
+    }
+
+    // MARK: Reading
+
+    private static let summaryColumns = "id, time, target, method, url, status, elapsed_ms, stub, failure"
+
+    func recent(_ limit: Int, matching pattern: String?) throws -> [CallSummary] {
+        if isEmpty { return [] }
+        let statement: SQLiteStatement
+        if let pattern {
+            statement = try database.prepare("""
+                SELECT \(Self.summaryColumns) FROM calls
+                WHERE instr(lower(target), lower(?1)) > 0 OR instr(lower(url), lower(?1)) > 0
+                ORDER BY id DESC LIMIT ?2
+                """)
+            statement.bind(1, pattern)
+            statement.bind(2, Int64(limit))
+        } else {
+            statement = try database.prepare("SELECT \(Self.summaryColumns) FROM calls ORDER BY id DESC LIMIT ?1")
+            statement.bind(1, Int64(limit))
+        }
+        var calls: [CallSummary] = []
+        while try statement.step() {
+            calls.append(Self.summary(statement))
+        }
+        return calls.reversed()
+    }
+
+    func call(_ id: Int64) throws -> StoredCall? {
+        if isEmpty { return nil }
+        let statement = try database.prepare("""
+            SELECT \(Self.summaryColumns), reason, final_url, arguments, masked_arguments, withheld,
+              request_headers, request_body, response_headers, body_size, body
+            FROM calls WHERE id = ?1
+            """)
+        statement.bind(1, id)
+        guard try statement.step() else { return nil }
+        return StoredCall(
+            summary: Self.summary(statement),
+            reason: statement.optionalText(9),
+            finalURL: statement.optionalText(10),
+            arguments: ListText.decode(statement.text(11)),
+            maskedArguments: ListText.decode(statement.text(12)),
+            withheld: ListText.decode(statement.text(13)),
+            requestHeaders: HeaderText.decode(statement.text(14)),
+            requestBody: statement.data(15),
+            responseHeaders: statement.optionalText(16).map(HeaderText.decode),
+            bodySize: statement.optionalInteger(17).map(Int.init),
+            body: statement.data(18))
+    }
+
+    private static func summary(_ statement: SQLiteStatement) -> CallSummary {
+        CallSummary(
+            id: statement.integer(0),
+            time: Date(timeIntervalSince1970: statement.double(1)),
+            target: statement.text(2),
+            method: statement.text(3),
+            url: statement.text(4),
+            status: statement.optionalInteger(5).map(Int.init),
+            elapsedMilliseconds: statement.double(6),
+            stubbed: statement.integer(7) != 0,
+            failure: statement.optionalText(8))
+    }
+}
+
+/// A list of texts in one column: each item's bytes, with `\` and newlines escaped, one per line.
+enum ListText {
+    static func encode(_ items: [String]) -> String {
+        items.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n") }
+            .joined(separator: "\n")
+    }
+
+    static func decode(_ text: String) -> [String] {
+        guard !text.isEmpty else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var result = ""
+            var escaped = false
+            for character in line {
+                if escaped {
+                    result.append(character == "n" ? "\n" : character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    result.append(character)
+                }
+            }
+            return result
+        }
+    }
+}

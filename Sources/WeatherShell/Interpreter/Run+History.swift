@@ -1,0 +1,226 @@
+import CallHistory
+import Foundation
+import Plugins
+import Targets
+
+/// `history`: the calls of every session, recorded in the call history (``CallLog``).
+extension Run {
+    /// The smallest `set history-size`: 64 KB, a few calls.
+    static let smallestHistorySize = 64 << 10
+
+    /// Hands one call to the call history, unless `set history off`; returns at once (the log's
+    /// own thread masks and writes it). A call that sent nothing (a missing parameter) is not one.
+    func recordInHistory(_ target: Target, _ arguments: CallArguments, request: Request?, response: Response?,
+                         failure: String?, started: ContinuousClock.Instant) {
+        guard options.history, let log = session.callLog, let request = response?.request ?? request else { return }
+        log.record(CallEntry(target: target.name, arguments: arguments, request: request, response: response, failure: failure,
+                             elapsed: .now - started, stubbed: options.stub != .off, redaction: redaction),
+                   sizeLimit: options.historySize)
+    }
+
+    /// What the call history could not do since the last statement, each kind once: on stderr, and
+    /// the run goes on (it is not the statement's failure).
+    func reportHistoryNotices() {
+        guard let log = session.callLog else { return }
+        for notice in log.takeNotices() { io.err("wsh: \(notice)\n") }
+    }
+
+    /// `history [N | PATTERN [N]]`, `history show N`, `history replay N [ARGS...]`.
+    func history(_ arguments: [Word], command: Word) async throws {
+        guard let log = session.callLog else {
+            throw failure("this shell keeps no call history", at: command.span)
+        }
+        let texts = try arguments.map { try expand($0).text }
+        // What writing met so far is said before what reading meets.
+        log.flush(within: 5)
+        reportHistoryNotices()
+        switch texts.first {
+        case "show"?:
+            guard texts.count == 2 else { throw failure("usage: history show N", at: command.span) }
+            showCall(try storedCall(texts[1], word: arguments[1], in: log))
+        case "replay"?:
+            guard texts.count >= 2 else { throw failure("usage: history replay N [key=value...] [Header:value...]", at: command.span) }
+            try await replay(try storedCall(texts[1], word: arguments[1], in: log), extra: Array(arguments.dropFirst(2)), command: command)
+        default:
+            var pattern: String?
+            var count = 20
+            for (index, text) in texts.enumerated() {
+                if let number = Int(text), number > 0, index == texts.count - 1 {
+                    count = number
+                } else if index == 0 {
+                    pattern = text
+                } else {
+                    throw failure("usage: history [N | PATTERN [N]]", at: arguments[index].span)
+                }
+            }
+            let calls: [CallSummary]
+            do {
+                calls = try log.recent(count, matching: pattern)
+            } catch {
+                throw failure(error.description, at: command.span)
+            }
+            guard !calls.isEmpty else {
+                io.err(pattern.map { "no call in the history matches '\($0.shortened())'\n" } ?? "no calls in the history yet\n")
+                return
+            }
+            listCalls(calls)
+        }
+    }
+
+    /// `#  time  target  method  URL  status  ms`, in columns, oldest first.
+    private func listCalls(_ calls: [CallSummary]) {
+        let header = ["#", "time", "target", "method", "URL", "status", "ms"]
+        let rows = calls.map { call in
+            [String(call.id), Self.timeText(call.time), call.target, call.method, call.url,
+             call.status.map { String($0) + (call.stubbed ? " stub" : "") } ?? "failed",
+             String(Int(call.elapsedMilliseconds.rounded()))]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        let numeric: Set<Int> = [0, 6]
+        for row in [header] + rows {
+            let cells = row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return numeric.contains(column) ? pad + cell : (column == row.count - 1 ? cell : cell + pad)
+            }
+            io.out(mask(cells.joined(separator: "  ")).trimmingTrailingBlanks() + "\n")
+        }
+    }
+
+    /// `2025-06-01 14:03:22`, local time.
+    static func timeText(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func storedCall(_ text: String, word: Word, in log: CallLog) throws -> StoredCall {
+        guard let id = Int64(text), id > 0 else {
+            throw failure("'\(text.shortened())' is not a call number; 'history' lists them", at: word.span)
+        }
+        let call: StoredCall?
+        do {
+            call = try log.call(id)
+        } catch {
+            throw failure(error.description, at: word.span)
+        }
+        guard let call else { throw failure("the history has no call \(id)", at: word.span, notes: ["'history' lists the calls it has"]) }
+        return call
+    }
+
+    /// The request as sent (line, headers, body) and the answer (status line, headers, body), masked.
+    private func showCall(_ call: StoredCall) {
+        let summary = call.summary
+        io.out("call \(summary.id)  \(Self.timeText(summary.time))  target \(summary.target)  \(Int(summary.elapsedMilliseconds.rounded())) ms"
+               + (summary.stubbed ? "  (answered from a sample)" : "") + "\n")
+        io.out("\(summary.method) \(summary.url)\n")
+        for header in call.requestHeaders { io.out("\(header.name): \(header.value)\n") }
+        if let body = call.requestBody, !body.isEmpty {
+            io.out("\n")
+            showBody(body, contentType: call.requestHeaders.last { $0.name.lowercased() == "content-type" }?.value)
+        }
+        io.out("\n")
+        if let finalURL = call.finalURL { io.out("(redirected to \(finalURL))\n") }
+        guard let status = summary.status else {
+            io.out("no answer: \(summary.failure ?? "the call failed")\n")
+            return
+        }
+        let request = Request(method: HTTPMethod(rawValue: summary.method) ?? .get, url: summary.url, headers: call.requestHeaders)
+        let response = Response(status: status, reason: call.reason ?? "", headers: call.responseHeaders ?? [], body: call.body ?? Data(),
+                                elapsed: .milliseconds(double: summary.elapsedMilliseconds), request: request, targetName: summary.target)
+        ResponsePrinter(io: io, color: options.colorEnabled, redaction: redaction, targetName: summary.target).print(response, as: .all)
+        if let size = call.bodySize, size > (call.body?.count ?? 0) {
+            io.out("[the body was \(ByteText.text(size)); the history keeps its first \(ByteText.text(call.body?.count ?? 0))]\n")
+        }
+        if let failure = summary.failure { io.out("failed: \(failure)\n") }
+    }
+
+    private func showBody(_ body: Data, contentType: String?) {
+        if io.stdoutIsTerminal, ResponsePrinter.isBinary(body, contentType: contentType) {
+            io.out("[binary body: \(ByteText.text(body.count))]\n")
+            return
+        }
+        io.out(bytes: body)
+        if body.last != UInt8(ascii: "\n") { io.out("\n") }
+    }
+
+    /// Sends a recorded call again. With its target declared in this session, the target is
+    /// called again with the recorded arguments (`extra` ones replacing those of the same name),
+    /// so every secret the target or a plugin adds is filled again from this session; an
+    /// argument that held a secret was not kept and must be given again. Without the target, the
+    /// recorded request is sent as it is, unless the history masked part of it.
+    private func replay(_ call: StoredCall, extra: [Word], command: Word) async throws {
+        let name = call.summary.target
+        var given = CallArguments()
+        for word in extra {
+            let text = try expand(word).text
+            switch ArgumentSyntax(text) {
+            case .parameter(let parameter, let value?): given.values.append((parameter, value))
+            case .header(let header): given.headers.append(header)
+            case .parameter(_, nil), nil: throw failure("expected key=value, key:=JSON or Header:value", at: word.span)
+            }
+        }
+        let target: Target
+        var arguments = CallArguments()
+        if let declared = session.targets[name] {
+            if let missing = missingSample(declared) { throw failure(missing, at: command.span) }
+            target = try compiledTarget(declared)
+            let givenNames = Set(given.values.map(\.name) + given.headers.map { $0.name.lowercased() })
+            for text in call.arguments {
+                switch ArgumentSyntax(text) {
+                case .parameter(let parameter, let value?) where !givenNames.contains(parameter):
+                    if !call.maskedArguments.contains(parameter) { arguments.values.append((parameter, value)) }
+                case .header(let header) where !givenNames.contains(header.name.lowercased()):
+                    if !call.maskedArguments.contains(header.name) { arguments.headers.append(header) }
+                default: break
+                }
+            }
+            let missing = call.maskedArguments.filter { !givenNames.contains($0) && !givenNames.contains($0.lowercased()) }
+            if !missing.isEmpty {
+                let forms = call.arguments.filter { text in missing.contains { text.hasPrefix($0 + "=") || text.hasPrefix($0 + ":") } }
+                    .map { $0.replacingOccurrences(of: Redaction.placeholder, with: "VALUE") }
+                throw failure("call \(call.summary.id) gave \(missing.map { "'\($0)'" }.joined(separator: ", ")) a secret, which the history does not keep",
+                              at: command.span, notes: ["give it again: history replay \(call.summary.id) \(forms.joined(separator: " "))"])
+            }
+            arguments.values += given.values
+            arguments.headers += given.headers
+        } else {
+            guard call.withheld.isEmpty else {
+                throw failure("call \(call.summary.id) cannot be sent again as recorded: the history masked its "
+                              + call.withheld.joined(separator: ", "), at: command.span,
+                              notes: ["declare target '\(name)' (use its pack, or source its file) and replay: its secrets come from the session again"])
+            }
+            guard extra.isEmpty else {
+                throw failure("arguments replace a call's own only when its target '\(name)' is declared", at: extra[0].span)
+            }
+            guard options.stub == .off else {
+                throw failure("target '\(name)' is not declared, so it has no sample to answer with under set stub", at: command.span)
+            }
+            guard let method = HTTPMethod(rawValue: call.summary.method) else {
+                throw failure("call \(call.summary.id) used the method \(call.summary.method), which wsh cannot send", at: command.span)
+            }
+            target = Target(name: name, baseURL: call.summary.url, method: method,
+                            task: call.requestBody.map { .data($0, contentType: nil) } ?? .plain, headers: call.requestHeaders)
+        }
+        let response: Response
+        do {
+            response = try await send(target, arguments)
+        } catch let error as ProviderError {
+            throw failure(error.description(masking: redaction), at: command.span)
+        } catch let error as RecordingFailure {
+            if let answer = lastResponse { try write(answer, to: nil) }
+            throw failure(error.description, at: command.span)
+        }
+        try write(response, to: nil)
+    }
+}
+
+private extension String {
+    func trimmingTrailingBlanks() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

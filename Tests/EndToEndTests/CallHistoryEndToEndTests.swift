@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The call history in the built binary: several processes writing one database at once, and
+/// secrets kept out of it in every form.
+@Suite struct CallHistoryEndToEndTests {
+    @Test func twoProcessesWritingAtOnceLoseNoCall() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        let calls = 60
+        try await withLoopbackServer { server in
+            func script(_ name: String) -> [String] {
+                ["-c", "target \(name) { base \(server.baseURL); path /echo/\(name)/{n} }\nset output quiet\n"
+                    + (1...calls).map { "call \(name) n=\($0)" }.joined(separator: "\n")]
+            }
+            let environment = ["XDG_STATE_HOME": state.path]
+            async let first = WSHProcess.run(script("first"), environment: environment)
+            async let second = WSHProcess.run(script("second"), environment: environment)
+            let (a, b) = try await (first, second)
+            #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
+            #expect(a.stderr.isEmpty && b.stderr.isEmpty, "nothing to report: \(a.stderr)\(b.stderr)")
+
+            let listed = try await WSHProcess.run(["-c", "history \(4 * calls)"], environment: environment)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let rows = listed.stdout.split(separator: "\n").dropFirst()
+            #expect(rows.count == 2 * calls, "\(listed.stdout)")
+            for name in ["first", "second"] {
+                let paths = Set(rows.compactMap { row in row.split(separator: " ").first { $0.contains("/echo/\(name)/") } }
+                    .map { String($0.split(separator: "/").last ?? "") })
+                #expect(paths == Set((1...calls).map(String.init)), "every call of \(name) is there once")
+            }
+            let numbers = rows.compactMap { Int($0.split(separator: " ").first ?? "") }
+            #expect(Set(numbers).count == 2 * calls, "each call has a number of its own")
+            #expect(FileManager.default.fileExists(atPath: state.path + "/wsh/calls.sqlite"))
+        }
+    }
+
+    @Test func noSecretReachesTheDatabaseInAnyForm() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        let secret = "s3cr/t k+y-\(UUID().uuidString.prefix(8))-Ä"
+        let check = SecretLeakCheck(secret: secret, basicUser: "ann")
+        try await withLoopbackServer { server in
+            let script = """
+                let key = env WSH_HISTORY_SECRET
+                target echo { base \(server.baseURL); path /echo/{p}; method POST; query appid=$key; header X-Api-Key:$key; form note }
+                target json { base \(server.baseURL); path /echo/json; method PUT; json token }
+                set output quiet
+                call echo p=$key note=$key
+                plugin auth basic ann:$key host 127.0.0.1
+                call json token=$key
+                plugin auth bearer $key host 127.0.0.1
+                call echo p=plain note=plain
+                history show 1
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path, "WSH_HISTORY_SECRET": secret])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("appid=***"), "\(result.stdout)")
+            #expect(check.leaks(in: result.stdout).isEmpty)
+            var database = ""
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: state.path + "/wsh")) ?? [] {
+                database += String(decoding: FileManager.default.contents(atPath: state.path + "/wsh/" + file) ?? Data(), as: UTF8.self)
+            }
+            #expect(database.contains("appid=***"))
+            #expect(check.leaks(in: database).isEmpty, "the database holds the secret as \(check.leaks(in: database))")
+        }
+    }
+}
