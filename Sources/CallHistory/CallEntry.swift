@@ -97,10 +97,13 @@ struct CallRecord {
 
         requestHeaders = Self.text(of: sent.headers, redaction, withheld: &withheld)
         if let body = sent.body {
-            let masked = redaction.maskedForRecording(body, contentType: sent.header("Content-Type"))
-            if masked != body { withheld.append("body") }
-            if masked.count > Self.bodyLimit { withheld.append("body over 1 MB") }
-            requestBody = masked.prefix(Self.bodyLimit)
+            let (kept, size) = redaction.maskedForRecording(body, contentType: sent.header("Content-Type"), keeping: Self.bodyLimit)
+            if size > Self.bodyLimit {
+                withheld.append("body over 1 MB")
+            } else if kept != body {
+                withheld.append("body")
+            }
+            requestBody = kept
         }
 
         var arguments: [String] = []
@@ -131,9 +134,10 @@ struct CallRecord {
             finalURL = response.hops.isEmpty ? nil : redaction.maskedURL(response.url)
             var ignored: [String] = []
             responseHeaders = Self.text(of: response.headers, redaction, withheld: &ignored)
-            let masked = redaction.maskedForRecording(response.body, contentType: response.header("Content-Type"))
-            bodySize = masked.count
-            body = masked.prefix(Self.bodyLimit)
+            let (kept, size) = redaction.maskedForRecording(response.body, contentType: response.header("Content-Type"),
+                                                            keeping: Self.bodyLimit)
+            body = kept
+            bodySize = size
         } else {
             elapsedMilliseconds = entry.elapsed.milliseconds
         }

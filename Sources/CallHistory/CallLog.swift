@@ -4,15 +4,19 @@ import Synchronization
 /// The call history: every call a shell makes, its secrets masked, in an SQLite database that
 /// several wsh processes write at once (write-ahead log, a busy timeout of 5 s).
 ///
-/// ``record(_:sizeLimit:)`` only queues the call. A thread of this log's own, started by the first
-/// call and running at idle priority (it takes only CPU time nothing else wants, so it never
-/// delays a call or the server answering it), masks the calls and writes them in batches. Whoever
-/// needs the queue empty helps instead of waiting on that thread: ``flush(within:)`` (before
-/// `history` reads), ``finish(within:)`` (at exit, for a bounded time) and a call that finds the
-/// queue full (10,000 calls or 64 MB of bodies) write what is pending themselves, at their own
-/// priority, after the batch the writer holds, so the calls keep their order. A database that is
-/// damaged, locked past the timeout or cannot be written is said once (``takeNotices()``), in
-/// words for the user, and the shell goes on.
+/// ``record(_:sizeLimit:)`` only queues the call. Two threads of this log's own, started by the
+/// first call, do the rest: a masker, at the lowest priority a thread can give itself (nice 19,
+/// SCHED_BATCH: it runs on a free core and gives way at once to the shell or a server), masks the
+/// queued calls in batches of up to 128; a committer, at batch priority (it does not preempt the
+/// shell when it wakes, and is never starved while it holds SQLite's lock), writes each masked
+/// batch in one transaction. Masking is most of the work and holds no lock, so it may wait for
+/// a free core as long as it likes. Whoever needs the queue empty helps instead of waiting on the
+/// masker: ``flush(within:)`` (before `history` reads), ``finish(within:)`` (at exit, for a
+/// bounded time) and a call that finds the queue full (10,000 calls or 64 MB of bodies) write
+/// what is queued themselves, through the same connection, taking over the batch the masker
+/// holds; only the committer's use of the database is waited for. The calls keep their order. A
+/// database that is damaged, locked past the timeout or cannot be written is said once
+/// (``takeNotices()``), in words for the user, and the shell goes on.
 public final class CallLog: @unchecked Sendable {
     /// The database file, found on first use: a shell that makes no call does not look.
     public var path: String {
@@ -26,45 +30,54 @@ public final class CallLog: @unchecked Sendable {
     }
     private enum Location { case unresolved(@Sendable () -> String), found(String) }
     private let location: Mutex<Location>
-    /// The condition's lock guards every `var` below but the two connections.
+    /// The condition's lock guards every `var` below but ``store``.
     private let condition = NSCondition()
+    /// Calls not yet masked, oldest first.
     private var pending: [CallEntry] = []
-    private var pendingBytes = 0
-    /// Calls written by the writer, handed back for a recording thread to free: their memory came
-    /// from its allocator, and freeing it there keeps the writer off that allocator's lock.
+    /// The batch the masker is masking; a waiter may take it over (``stolen``).
+    private var inFlight: [CallEntry] = []
+    private var masking = false
+    private var stolen = false
+    /// Masked batches not yet written, oldest first, with their calls (for counting and freeing).
+    private var masked: [(calls: [CallEntry], records: [CallRecord])] = []
+    /// How many calls, and bytes of their bodies, are queued anywhere before the database.
+    private var queuedCount = 0
+    private var queuedBytes = 0
+    /// Calls written, handed back for a recording thread to free: their memory came from its
+    /// allocator, and freeing it there keeps the other threads off that allocator's lock.
     private var written: [CallEntry] = []
-    /// A batch is out of ``pending`` and not yet written, by the writer or by a helper.
-    private var writerBusy = false
+    /// The committer uses ``store``; a waiter waits for it.
+    private var committing = false
+    /// A waiter is writing the queue itself, through ``store``.
     private var helperBusy = false
-    private var writerStarted = false
-    /// The writer waits for a first call: a new one must wake it.
-    private var writerIdle = false
-    /// Someone waits for the queue to empty: the writer must not linger.
+    private var threadsStarted = false
+    /// The masker and the committer wait for work: new work must wake them.
+    private var maskerIdle = false
+    private var committerIdle = false
+    /// Someone waits for the queue to empty: the masker must not linger.
     private var hurried = 0
     private var closing = false
-    /// The writer has ended (and closed its connection when ``releaseStore`` was set).
-    private var writerDone = false
-    /// The writer closes its connection when it ends (``close(within:)``), else leaves it open.
+    /// The committer has ended (and closed ``store`` when ``releaseStore`` was set).
+    private var committerDone = false
+    /// The committer closes the database when it ends (``close(within:)``), else leaves it open.
     private var releaseStore = false
     /// After the database was found damaged, calls are no longer queued.
     private var disabled = false
     private var notices: [String] = []
     private var noticed: Set<String> = []
     private var sizeLimit: Int
-    /// The writer's connection, touched by the writer's thread only.
-    private var writerStore: CallStore?
-    /// A helper's connection, touched only while ``helperBusy`` is set by that helper.
-    private var helperStore: CallStore?
+    /// The one connection, used by the committer while ``committing`` and by a waiter while
+    /// ``helperBusy``, never both: two connections of one process would wait for each other's lock.
+    private var store: CallStore?
 
-    /// How many calls, and how many bytes of their bodies, may wait for the writer.
-    static let maximumPending = 10_000
-    static let maximumPendingBytes = 64 << 20
-    /// The most calls one of the writer's transactions takes: a few milliseconds of work, which is
-    /// the longest a waiter waits for a writer that other programs keep from the CPU.
+    /// How many calls, and how many bytes of their bodies, may wait for the database.
+    static let maximumQueued = 10_000
+    static let maximumQueuedBytes = 64 << 20
+    /// The most calls the masker takes at once.
     static let maximumBatch = 128
-    /// How long the writer waits for more calls before it writes a batch.
+    /// How long the masker waits for more calls before it takes a batch.
     static let linger = 0.01
-    /// How long a waiter gives the writer to take up the queue (it answers in well under a
+    /// How long a waiter gives the masker to take up the queue (it answers in well under a
     /// millisecond when a core is free) before it writes the queue itself.
     static let patience = 0.02
 
@@ -92,8 +105,7 @@ public final class CallLog: @unchecked Sendable {
         stateDirectory + "/wsh/calls.sqlite"
     }
 
-    /// Queues a call for the writer; returns at once unless the queue is full, when it writes the
-    /// queue itself.
+    /// Queues a call; returns at once unless the queue is full, when it writes the queue itself.
     public func record(_ entry: CallEntry, sizeLimit: Int) {
         var done: [CallEntry] = []
         condition.lock()
@@ -103,25 +115,29 @@ public final class CallLog: @unchecked Sendable {
         }
         swap(&done, &written)
         guard !disabled, !closing else { return }
-        if pending.count >= Self.maximumPending || pendingBytes >= Self.maximumPendingBytes {
+        if queuedCount >= Self.maximumQueued || queuedBytes >= Self.maximumQueuedBytes {
             drain(until: .distantFuture, patience: 0)
             guard !disabled else { return }
         }
         self.sizeLimit = sizeLimit
         pending.append(entry)
-        pendingBytes += entry.heldBytes
-        if !writerStarted {
-            writerStarted = true
-            let thread = Thread { [self] in writeLoop() }
-            thread.name = "wsh call history"
-            thread.start()
-        } else if writerIdle {
-            condition.signal()
+        queuedCount += 1
+        queuedBytes += entry.heldBytes
+        if !threadsStarted {
+            threadsStarted = true
+            let masker = Thread { [self] in maskLoop() }
+            masker.name = "wsh history mask"
+            masker.start()
+            let committer = Thread { [self] in commitLoop() }
+            committer.name = "wsh history write"
+            committer.start()
+        } else if maskerIdle {
+            condition.broadcast()
         }
     }
 
     /// Waits until every call queued so far is written (or could not be), for at most `seconds`,
-    /// writing them itself when the writer is slow; true when they were.
+    /// writing them itself when the masker is slow; true when they were.
     @discardableResult
     public func flush(within seconds: Double) -> Bool {
         var done: [CallEntry] = []
@@ -151,12 +167,12 @@ public final class CallLog: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         stop(until: deadline)
-        helperStore = nil
         releaseStore = true
         condition.broadcast()
-        while writerStarted, !writerDone {
+        while threadsStarted, !committerDone {
             if !condition.wait(until: deadline) { break }
         }
+        if !threadsStarted { store = nil }
     }
 
     /// Called with the lock held.
@@ -165,41 +181,63 @@ public final class CallLog: @unchecked Sendable {
         let done = drain(until: deadline, patience: Self.patience)
         closing = true
         if !done {
-            let count = pending.count
+            let count = queuedCount
             notices.append("\(count == 1 ? "a call was" : "\(count) calls were") not written to the call history \(path) in time")
         }
         condition.broadcast()
     }
 
-    /// Empties the queue by `deadline`: gives the writer `patience` seconds, then writes what is
-    /// pending here, each time after the batch the writer holds. Called with the lock held; true
-    /// when the queue is empty and nothing is being written.
+    /// Empties the queue by `deadline`: gives the masker `patience` seconds, then writes here the
+    /// masked batches, the batch the masker holds (it drops it) and what is pending, oldest first;
+    /// only a batch the committer is writing is waited for. Called with the lock held; true when
+    /// everything queued is written.
     @discardableResult
     private func drain(until deadline: Date, patience: Double) -> Bool {
         hurried += 1
         defer { hurried -= 1 }
         condition.broadcast()
         let patient = min(deadline, Date(timeIntervalSinceNow: patience))
-        while !pending.isEmpty || writerBusy || helperBusy {
-            if Date() < patient || writerBusy || helperBusy {
+        while queuedCount > 0 || committing || helperBusy {
+            // The committer, at its priority, is quick: it is always waited for.
+            if helperBusy || committing || Date() < patient {
                 if !condition.wait(until: Date() < patient ? patient : deadline), Date() >= deadline { return false }
                 continue
             }
-            var batch: [CallEntry] = []
-            swap(&batch, &pending)
-            pendingBytes = 0
+            var records: [CallRecord] = []
+            var calls: [CallEntry] = []
+            for batch in masked {
+                records += batch.records
+                calls += batch.calls
+            }
+            masked.removeAll()
+            var unmasked: [CallEntry] = []
+            if masking {
+                swap(&unmasked, &inFlight)
+                stolen = true
+                masking = false
+            }
+            unmasked += pending
+            pending.removeAll()
+            calls += unmasked
             let limit = sizeLimit
             helperBusy = true
             condition.unlock()
+            records += unmasked.map(CallRecord.init)
             // A waiter waits for another process's lock no longer than it may wait in all.
             let wait = Int32(max(1, min(Double(busyTimeout), deadline.timeIntervalSinceNow * 1000)))
-            let problem = write(batch, sizeLimit: limit, into: &helperStore, busyTimeout: wait)
-            // Keeps the log from growing when the writer gets no time at all.
-            helperStore?.checkpointIfLarge(frames: 1024)
-            let count = batch.count
-            batch.removeAll()
+            var problem = open(busyTimeout: wait)
+            if problem == nil { problem = insert(records, sizeLimit: limit) }
+            store?.setBusyTimeout(busyTimeout)
+            // Keeps the log from growing when the committer gets no work at all.
+            store?.checkpointIfLarge(frames: 1024)
+            let count = calls.count
+            let bytes = calls.reduce(0) { $0 + $1.heldBytes }
+            records.removeAll()
+            calls.removeAll()
             condition.lock()
             helperBusy = false
+            queuedCount -= count
+            queuedBytes -= bytes
             if let problem { handle(problem, lost: count) }
             condition.broadcast()
         }
@@ -220,72 +258,117 @@ public final class CallLog: @unchecked Sendable {
         notices.append(message)
     }
 
-    // MARK: The writer's thread
+    // MARK: The threads
 
-    private func writeLoop() {
-        Self.lowerPriority()
+    /// Masks pending calls in batches, at the lowest priority.
+    private func maskLoop() {
+        Self.setPriority(nice: 19)
         condition.lock()
+        defer { condition.unlock() }
         while true {
             while pending.isEmpty || helperBusy, !closing {
-                writerIdle = pending.isEmpty
+                maskerIdle = pending.isEmpty
                 condition.wait()
-                writerIdle = false
+                maskerIdle = false
             }
-            if pending.isEmpty || closing { break }
+            if pending.isEmpty || closing { return }
             // Let a few more calls come, so that one transaction writes many (not when anyone waits).
             if hurried == 0, pending.count < Self.maximumBatch {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: Self.linger))
-                if pending.isEmpty || helperBusy { continue }
+                if pending.isEmpty || helperBusy || closing { continue }
             }
             let count = min(pending.count, Self.maximumBatch)
-            let batch = Array(pending.prefix(count))
+            inFlight = Array(pending.prefix(count))
             pending.removeFirst(count)
-            pendingBytes = pending.isEmpty ? 0 : max(0, pendingBytes - batch.reduce(0) { $0 + $1.heldBytes })
+            masking = true
+            let batch = inFlight
+            condition.unlock()
+            let records = batch.map(CallRecord.init)
+            condition.lock()
+            if stolen {
+                // A waiter wrote them.
+                stolen = false
+                continue
+            }
+            masking = false
+            inFlight.removeAll()
+            masked.append((batch, records))
+            if committerIdle { condition.broadcast() }
+        }
+    }
+
+    /// Writes masked batches, all that are ready in one transaction, at batch priority.
+    private func commitLoop() {
+        Self.setPriority(nice: nil)
+        condition.lock()
+        while true {
+            while masked.isEmpty || helperBusy, !closing {
+                committerIdle = true
+                condition.wait()
+                committerIdle = false
+            }
+            if closing { break }
+            var records: [CallRecord] = []
+            var calls: [CallEntry] = []
+            for batch in masked {
+                records += batch.records
+                calls += batch.calls
+            }
+            masked.removeAll()
             let limit = sizeLimit
-            writerBusy = true
+            committing = true
             condition.unlock()
-            let problem = write(batch, sizeLimit: limit, into: &writerStore, busyTimeout: busyTimeout)
+            var problem = open(busyTimeout: busyTimeout)
+            if problem == nil { problem = insert(records, sizeLimit: limit) }
+            records.removeAll()
+            store?.checkpointIfLarge()
             condition.lock()
-            writerBusy = false
-            if let problem { handle(problem, lost: batch.count) }
-            if written.isEmpty { written = batch } else { written += batch }
+            committing = false
+            queuedCount -= calls.count
+            queuedBytes -= calls.reduce(0) { $0 + $1.heldBytes }
+            if let problem { handle(problem, lost: calls.count) }
+            if written.isEmpty { written = calls } else { written += calls }
             condition.broadcast()
-            // Between batches, where nobody waits for it (a helper may write meanwhile), unless
-            // the log has grown large.
-            let frames = pending.isEmpty || hurried == 0 ? 256 : 4096
-            condition.unlock()
-            writerStore?.checkpointIfLarge(frames: frames)
-            condition.lock()
         }
         // Ended by close(): closing the last connection folds the write-ahead log into the
         // database file. Ended by finish(): the process is ending, and the log stays for the next.
-        while !releaseStore {
+        while !releaseStore || helperBusy {
             condition.wait()
         }
-        condition.unlock()
-        writerStore = nil
-        condition.lock()
-        writerDone = true
+        store = nil
+        committerDone = true
         condition.broadcast()
         condition.unlock()
     }
 
-    /// The writer runs as a batch thread (SCHED_BATCH): its full share of the CPU, but when it
-    /// wakes it does not preempt a running thread, so on a machine with a core or two it does not
-    /// come between a call and its answer. (At idle priority it would starve whenever other
-    /// programs keep the cores busy.)
-    private static func lowerPriority() {
+    /// SCHED_BATCH (when it wakes, the thread does not preempt a running one), and `nice` when
+    /// given. Nice 19 is the lowest priority a thread can give itself and take back nothing from:
+    /// the masker runs on a free core and gives way at once when the shell or a server on the
+    /// same machine wakes. Not SCHED_IDLE, nor nice 19 for the committer: a thread starved while
+    /// it holds SQLite's write lock (other programs keeping every core busy) would keep a waiter,
+    /// and other wsh processes, waiting for seconds.
+    private static func setPriority(nice: Int32?) {
         #if os(Linux)
         var parameters = sched_param()
         _ = sched_setscheduler(0, 3 /* SCHED_BATCH */, &parameters)
+        // On Linux, who 0 is the calling thread alone.
+        if let nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) }
         #endif
     }
 
-    /// Masks and writes one batch in one transaction through `store` (opened when nil); the failure, if any.
-    private func write(_ batch: [CallEntry], sizeLimit: Int, into store: inout CallStore?, busyTimeout: Int32) -> CallStoreFailure? {
-        let records = batch.map(CallRecord.init)
+    /// Opens ``store`` when it is nil, else sets its busy timeout; the failure, if any.
+    private func open(busyTimeout: Int32) -> CallStoreFailure? {
         do {
-            if store == nil { store = try CallStore(writingTo: path, busyTimeout: busyTimeout) } else { store?.setBusyTimeout(busyTimeout) }
+            if let store { store.setBusyTimeout(busyTimeout) } else { store = try CallStore(writingTo: path, busyTimeout: busyTimeout) }
+            return nil
+        } catch {
+            return CallStoreFailure.from(error)
+        }
+    }
+
+    /// Writes one batch in one transaction through ``store``; the failure, if any.
+    private func insert(_ records: [CallRecord], sizeLimit: Int) -> CallStoreFailure? {
+        do {
             try store?.insert(records, sizeLimit: sizeLimit)
             return nil
         } catch {
@@ -295,13 +378,28 @@ public final class CallLog: @unchecked Sendable {
         }
     }
 
+    /// Forgets the calls not yet written: the database will not take them. Called with the lock held.
+    private func dropQueue() {
+        let calls = pending + masked.flatMap(\.calls)
+        pending.removeAll()
+        masked.removeAll()
+        queuedCount -= calls.count
+        queuedBytes -= calls.reduce(0) { $0 + $1.heldBytes }
+        if masking {
+            stolen = true
+            masking = false
+            queuedCount -= inFlight.count
+            queuedBytes -= inFlight.reduce(0) { $0 + $1.heldBytes }
+            inFlight.removeAll()
+        }
+    }
+
     /// Called with the lock held.
     private func handle(_ problem: CallStoreFailure, lost: Int) {
         switch problem.kind {
         case .damaged:
             disabled = true
-            pending.removeAll()
-            pendingBytes = 0
+            dropQueue()
             notice("damaged", "the call history \(path) is damaged (\(problem.detail)); calls are not recorded. "
                    + "Move the file aside and wsh starts a new one")
         case .locked:
@@ -309,8 +407,7 @@ public final class CallLog: @unchecked Sendable {
                    + "\(lost == 1 ? "a call was" : "\(lost) calls were") not recorded")
         case .newer:
             disabled = true
-            pending.removeAll()
-            pendingBytes = 0
+            dropQueue()
             notice("newer", "the call history \(path) was written by a newer wsh; calls are not recorded")
         case .other:
             notice("other", "cannot write the call history \(path): \(problem.detail); "

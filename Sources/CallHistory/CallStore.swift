@@ -206,7 +206,7 @@ final class CallStore {
         var rounds = 0
         while used > limit, rounds < 8 {
             rounds += 1
-            let excess = used - (limit - max(limit / 200, 64 << 10))
+            let excess = used - (limit - max(limit / 200, pageSize))
             let oldest = try database.prepare("SELECT id, size FROM calls WHERE id < (SELECT MAX(id) FROM calls) ORDER BY id")
             var dropped: Int64 = 0
             var last: Int64?

@@ -23,6 +23,21 @@ extension Redaction {
         return secrets.mask(body)
     }
 
+    /// The first `limit` bytes of `body` masked as ``maskedForRecording(_:contentType:)`` masks it,
+    /// and the size of the whole so masked. When the bytes to keep, and 64 KB after them, hold
+    /// nothing to mask, the rest is not looked at (it is not kept): a large answer costs no more
+    /// than the part of it that is kept, and no secret can lie across the cut.
+    public func maskedForRecording(_ body: Data, contentType: String?, keeping limit: Int) -> (kept: Data, size: Int) {
+        if body.count > limit, !(contentType.map(Self.isForm) ?? false) {
+            let window = body.prefix(limit + (64 << 10))
+            if Self.namesNothingSensitive(window), secrets.mask(window) == window {
+                return (body.prefix(limit), body.count)
+            }
+        }
+        let masked = maskedForRecording(body, contentType: contentType)
+        return (masked.count > limit ? masked.prefix(limit) : masked, masked.count)
+    }
+
     /// Whether a content type says `x-www-form-urlencoded`, in any case.
     static func isForm(_ contentType: String) -> Bool {
         let form = Array("x-www-form-urlencoded".utf8)
@@ -42,10 +57,17 @@ extension Redaction {
     static func namesNothingSensitive(_ body: Data) -> Bool {
         body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            if bytes.contains(UInt8(ascii: "\\")) { return false }
+            guard let base = raw.baseAddress else { return true }
+            if memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil { return false }
             // U+212A KELVIN SIGN in UTF-8.
-            for index in bytes.indices.dropLast(2) where bytes[index] == 0xE2 && bytes[index + 1] == 0x84 && bytes[index + 2] == 0xAA {
-                return false
+            var from = base
+            var left = raw.count
+            while left >= 3, let found = memchr(from, 0xE2, left) {
+                let kelvin = found.assumingMemoryBound(to: UInt8.self)
+                let offset = UnsafeRawPointer(found) - base
+                if offset + 2 < raw.count, kelvin[1] == 0x84, kelvin[2] == 0xAA { return false }
+                from = UnsafeRawPointer(found) + 1
+                left = raw.count - offset - 1
             }
             return !holdsSensitivePart(bytes)
         }

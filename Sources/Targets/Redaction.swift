@@ -55,25 +55,36 @@ public struct Redaction: Sendable {
     /// The parts of ``sensitiveKeyParts`` as bytes.
     private static let sensitivePartBytes = sensitiveKeyParts.map { Array($0.utf8) }
 
-    /// The bytes a part of ``sensitiveKeyParts`` starts with, in either case: most bytes of a text
-    /// are ruled out by this table alone.
-    static let startsSensitivePart: [Bool] = (0..<256).map { byte in
-        sensitiveKeyParts.contains { $0.utf8.first == asciiLowercased(UInt8(byte)) }
-    }
+    /// The pairs of bytes a part of ``sensitiveKeyParts`` starts with, in any case, indexed by
+    /// `first << 8 | second`: most bytes of a text are ruled out by this table alone.
+    static let startsSensitivePart: [Bool] = {
+        var table = [Bool](repeating: false, count: 1 << 16)
+        for part in sensitivePartBytes {
+            for first in [part[0], part[0] & ~0x20] {
+                for second in [part[1], part[1] >= UInt8(ascii: "a") && part[1] <= UInt8(ascii: "z") ? part[1] & ~0x20 : part[1]] {
+                    table[Int(first) << 8 | Int(second)] = true
+                }
+            }
+        }
+        return table
+    }()
 
     /// Whether `bytes` hold one of ``sensitiveKeyParts`` in ASCII letters of any case.
     static func holdsSensitivePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 3 else { return false }
-        let starts = startsSensitivePart
-        for start in 0...(bytes.count - 3) where starts[Int(bytes[start])] {
-            let first = asciiLowercased(bytes[start])
-            for part in sensitivePartBytes where part[0] == first && start + part.count <= bytes.count {
-                var index = 1
-                while index < part.count, Self.asciiLowercased(bytes[start + index]) == part[index] { index += 1 }
-                if index == part.count { return true }
+        guard bytes.count >= 3, let base = bytes.baseAddress else { return false }
+        return startsSensitivePart.withUnsafeBufferPointer { starts in
+            guard let starts = starts.baseAddress else { return false }
+            // Through raw pointers: a large body is scanned quickly in a debug build too.
+            for start in 0...(bytes.count - 3) where starts[Int(base[start]) << 8 | Int(base[start + 1])] {
+                let first = asciiLowercased(base[start])
+                for part in sensitivePartBytes where part[0] == first && start + part.count <= bytes.count {
+                    var index = 1
+                    while index < part.count, Self.asciiLowercased(base[start + index]) == part[index] { index += 1 }
+                    if index == part.count { return true }
+                }
             }
+            return false
         }
-        return false
     }
 
     static func asciiLowercased(_ byte: UInt8) -> UInt8 {
