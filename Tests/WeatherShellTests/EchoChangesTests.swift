@@ -17,6 +17,8 @@ import Testing
     @Test func aLongLineIsCutToTheWidthWithAnEllipsisKeepingColourSequencesWhole() {
         #expect(EchoStyle.cut("weather | view=\"current\" place=\"Suwon\"", to: 20) == "weather | view=\"cur…")
         #expect(EchoStyle.cut("short", to: 20) == "short")
+        // 서울 takes four columns: the cut counts them so the line does not wrap.
+        #expect(EchoStyle.cut("place=\"서울 날씨\" temperature=6.8", to: 12) == "place=\"서울…")
         let coloured = "a | \u{1B}[1;33mcount=2\u{1B}[0m and more text"
         #expect(EchoStyle.cut(coloured, to: 10) == "a | \u{1B}[1;33mcount…\u{1B}[0m")
     }
