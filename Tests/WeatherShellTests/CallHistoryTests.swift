@@ -48,7 +48,7 @@ import TestSupport
         #expect(halt == nil, "\(shell.stderr)")
         // The answers were printed whole: the shell masks nothing it was asked for.
         #expect(shell.stdout.contains(token))
-        log.close(within: 10)
+        _ = try await offPool { log.close(within: 10) }
         let bytes = Self.databaseBytes(log)
         #expect(bytes.contains("appid=***&city=Suwon"), "the URL is kept, its secret masked")
         #expect(SessionFiles.leaks(of: secret, in: bytes).isEmpty, "the env secret, in any form, in the database")
@@ -173,7 +173,8 @@ import TestSupport
         #expect(other.stderr.contains("cannot be sent again as recorded: the history masked its query appid"), "\(other.stderr)")
         #expect(server.hits("/echo/one") == 2)
         _ = await other.run("target open { base \(server.baseURL); path /echo/open; header X-Seen:yes }\nset output quiet\ncall open")
-        other.run.session.callLog?.flush(within: 10)
+        let otherLog = other.run.session.callLog
+        _ = try await offPool { otherLog?.flush(within: 10) }
         let open = try #require(try log.recent(1).first)
         let fresh = ShellHarness()
         fresh.run.session.callLog = CallLog(path: log.path)
@@ -222,7 +223,7 @@ import TestSupport
         #expect(kept.last?.url.hasSuffix("n=\(calls)") == true, "the newest call is kept")
         let numbers = kept.map { Int($0.url.split(separator: "=").last ?? "") ?? 0 }
         #expect(numbers == Array((calls - kept.count + 1)...calls), "the oldest are dropped, the rest kept in order")
-        log.close(within: 10)
+        _ = try await offPool { log.close(within: 10) }
         let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
         #expect(size <= 160 << 10, "the database file is \(size) bytes")
 
@@ -246,7 +247,7 @@ import TestSupport
             call echo name=two
             call echo name=three
             """)
-        log.close(within: 10)
+        _ = try await offPool { log.close(within: 10) }
         shell.run.reportHistoryNotices()
         try await server.shutdown()
         #expect(halt == nil, "\(shell.stderr)")
@@ -266,16 +267,16 @@ import TestSupport
         shell.run.session.callLog = log
         let server = try await TestServer.start()
         _ = await shell.run("target echo { base \(server.baseURL); path /echo/{name} }\nset output raw\ncall echo name=before")
-        log.flush(within: 10)
+        _ = try await offPool { log.flush(within: 10) }
         // Another program takes the write lock and keeps it.
         let other = try SQLiteDatabase(path: log.path, create: false)
         try other.execute("BEGIN IMMEDIATE")
         let halt = await shell.run("call echo name=locked1\ncall echo name=locked2\nhistory 1")
-        log.flush(within: 10)
+        _ = try await offPool { log.flush(within: 10) }
         shell.run.reportHistoryNotices()
         try other.execute("COMMIT")
         _ = await shell.run("call echo name=after")
-        log.close(within: 10)
+        _ = try await offPool { log.close(within: 10) }
         shell.run.reportHistoryNotices()
         try await server.shutdown()
         #expect(halt == nil, "\(shell.stderr)")

@@ -32,7 +32,7 @@ extension Run {
         }
         let texts = try arguments.map { try expand($0).text }
         // What writing met so far is said before what reading meets.
-        log.flush(within: 5)
+        _ = try await offLoop { log.flush(within: 5) }
         reportHistoryNotices()
         switch texts.first {
         case "show"?:
@@ -55,9 +55,10 @@ extension Run {
             }
             let calls: [CallSummary]
             do {
-                calls = try log.recent(count, matching: pattern)
+                let (wanted, matching) = (count, pattern)
+                calls = try await offLoop { try log.recent(wanted, matching: matching) }
             } catch {
-                throw failure(error.description, at: command.span)
+                throw failure("\(error)", at: command.span)
             }
             guard !calls.isEmpty else {
                 io.err(pattern.map { "no call in the history matches '\($0.shortened())'\n" } ?? "no calls in the history yet\n")
