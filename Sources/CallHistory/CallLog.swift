@@ -219,6 +219,12 @@ public final class CallLog: @unchecked Sendable {
             unmasked += pending
             pending.removeAll()
             calls += unmasked
+            guard !calls.isEmpty else {
+                // Nothing left to write, whatever the count says.
+                queuedCount = 0
+                queuedBytes = 0
+                break
+            }
             let limit = sizeLimit
             helperBusy = true
             condition.unlock()

@@ -124,8 +124,8 @@ final class CallStore {
 
     // MARK: Writing
 
-    /// Writes `records` in one transaction, then drops the oldest calls while the database holds
-    /// more than `sizeLimit` bytes (down to 0.5% under it, so that it is not done on every batch);
+    /// Writes `records` in one transaction, then drops the oldest calls when the database's pages
+    /// in use pass 97% of `sizeLimit` bytes (down to 95%, so that it is not done on every batch);
     /// the newest call is always kept.
     func insert(_ records: [CallRecord], sizeLimit: Int) throws {
         try database.execute("BEGIN IMMEDIATE")
@@ -203,10 +203,14 @@ final class CallStore {
         var (used, file, pageSize) = try usedBytes()
         // Each round drops the oldest calls whose rows add up to what is over, reading only those
         // rows; a row takes a little more room than its own bytes, so a round may fall short.
+        // Past 97% of the cap, down to 95%: the pages freed are reused by the next calls, so the
+        // file, pages in use and free, stays within the cap.
+        let high = limit - max(limit / 33, pageSize)
+        let low = limit - max(limit / 20, 2 * pageSize)
         var rounds = 0
-        while used > limit, rounds < 8 {
+        while used > high, rounds < 8 {
             rounds += 1
-            let excess = used - (limit - max(limit / 200, pageSize))
+            let excess = used - low
             let oldest = try database.prepare("SELECT id, size FROM calls WHERE id < (SELECT MAX(id) FROM calls) ORDER BY id")
             var dropped: Int64 = 0
             var last: Int64?
@@ -222,10 +226,10 @@ final class CallStore {
             (used, file, pageSize) = try usedBytes()
         }
         // Free pages are reused by later calls; only a cap lowered well below the file gives
-        // them back to the file system.
+        // them back to the file system (moving pages costs more than reusing them).
         let free = file - used
-        if file > limit, free > limit / 10 {
-            try database.execute("PRAGMA incremental_vacuum(\((free - limit / 20) / pageSize))")
+        if file > limit, free > limit / 20 {
+            try database.execute("PRAGMA incremental_vacuum(\(min(free, file - low) / pageSize))")
         }
     }
 

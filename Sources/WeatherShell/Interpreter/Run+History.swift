@@ -132,6 +132,8 @@ extension Run {
         let response = Response(status: status, reason: call.reason ?? "", headers: call.responseHeaders ?? [], body: call.body ?? Data(),
                                 elapsed: .milliseconds(double: summary.elapsedMilliseconds), request: request, targetName: summary.target)
         ResponsePrinter(io: io, color: options.colorEnabled, redaction: redaction, targetName: summary.target).print(response, as: .all)
+        // Into a pipe the body goes as it came: what follows starts on a line of its own.
+        if !io.stdoutIsTerminal, let last = response.body.last, last != UInt8(ascii: "\n") { io.out("\n") }
         if let size = call.bodySize, size > (call.body?.count ?? 0) {
             io.out("[the body was \(ByteText.text(size)); the history keeps its first \(ByteText.text(call.body?.count ?? 0))]\n")
         }
