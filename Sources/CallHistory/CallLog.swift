@@ -176,6 +176,19 @@ public final class CallLog: @unchecked Sendable {
     }
 
     /// Called with the lock held.
+    /// The masked batches, as one list of records and one of calls, in order; the queue of masked
+    /// batches is left empty. Called with the lock held.
+    private func takeMasked() -> (records: [CallRecord], calls: [CallEntry]) {
+        var records: [CallRecord] = []
+        var calls: [CallEntry] = []
+        for batch in masked {
+            records += batch.records
+            calls += batch.calls
+        }
+        masked.removeAll()
+        return (records, calls)
+    }
+
     private func stop(until deadline: Date) {
         guard !closing else { return }
         let done = drain(until: deadline, patience: Self.patience)
@@ -203,13 +216,7 @@ public final class CallLog: @unchecked Sendable {
                 if !condition.wait(until: Date() < patient ? patient : deadline), Date() >= deadline { return false }
                 continue
             }
-            var records: [CallRecord] = []
-            var calls: [CallEntry] = []
-            for batch in masked {
-                records += batch.records
-                calls += batch.calls
-            }
-            masked.removeAll()
+            var (records, calls) = takeMasked()
             var unmasked: [CallEntry] = []
             if masking {
                 swap(&unmasked, &inFlight)
@@ -314,13 +321,7 @@ public final class CallLog: @unchecked Sendable {
                 committerIdle = false
             }
             if closing { break }
-            var records: [CallRecord] = []
-            var calls: [CallEntry] = []
-            for batch in masked {
-                records += batch.records
-                calls += batch.calls
-            }
-            masked.removeAll()
+            var (records, calls) = takeMasked()
             let limit = sizeLimit
             committing = true
             condition.unlock()
