@@ -112,31 +112,15 @@ extension Run {
         }
     }
 
+    /// The value as `set` takes it, with what applies when it was never set.
     private func optionValue(_ option: ShellOption) -> String {
         switch option {
         case .base: options.base.map { redaction.maskedURL($0) } ?? "none"
-        case .timeout: options.timeout?.settingText ?? "none"
-        case .bail: options.bail ? "on" : "off"
         case .output: options.output?.rawValue ?? (io.stdoutIsTerminal ? "pretty (at a terminal)" : "raw (not a terminal)")
         case .color: options.colorSetting + (options.colorSetting == "auto" ? (options.colorEnabled ? " (on)" : " (off)") : "")
-        case .stub:
-            switch options.stub {
-            case .off: "off"
-            case .immediate: "immediate" + (options.stubStatus.map { " status \($0)" } ?? "")
-            case .delayed(let delay): delay.settingText + (options.stubStatus.map { " status \($0)" } ?? "")
-            }
-        case .pager:
-            switch options.pager {
-            case nil: "auto (\(Pager.automaticCommand))"
-            case ""?: "off"
-            case let command?: command
-            }
+        case .pager: options.pager == nil ? "auto (\(Pager.automaticCommand))" : options.settingValue(.pager) ?? ""
         case .record: options.record.map { Self.displayPath($0) } ?? "off"
-        case .echo: options.echo.rawValue
-        case .units: options.units.rawValue
-        case .counterDelay: options.counterDelay.settingText
-        case .history: options.history ? "on" : "off"
-        case .historySize: SizeText.text(options.historySize)
+        default: options.settingValue(option) ?? "none"
         }
     }
 

@@ -126,23 +126,8 @@ struct SessionWriter {
                     comment("recorded into \(record) with set record; not restored, so replaying does not record over the samples")
                 }
                 continue
-            case .bail: value = options.bail ? "on" : "off"
-            case .output: value = options.output?.rawValue
-            case .color: value = options.colorSetting
             case .pager: value = options.pager.map { $0.isEmpty ? "off" : Run.quoted($0) } ?? "auto"
-            case .stub:
-                let status = options.stubStatus.map { " status \($0)" } ?? ""
-                value = switch options.stub {
-                case .off: "off"
-                case .immediate: "immediate" + status
-                case .delayed(let delay): delay.settingText + status
-                }
-            case .timeout: value = options.timeout?.settingText
-            case .echo: value = options.echo.rawValue
-            case .units: value = options.units.rawValue
-            case .counterDelay: value = options.counterDelay.settingText
-            case .history: value = options.history ? "on" : "off"
-            case .historySize: value = SizeText.text(options.historySize)
+            default: value = options.settingValue(option)
             }
             if let value {
                 add("set \(option.rawValue) \(value)", unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")

@@ -51,6 +51,33 @@ enum SizeText {
     }
 }
 
+extension ShellOptions {
+    /// The value as `set OPTION` takes it, for `set` listing and `save`; nil when the option holds
+    /// none (base, timeout, output or record never set).
+    func settingValue(_ option: ShellOption) -> String? {
+        switch option {
+        case .base: base
+        case .timeout: timeout?.settingText
+        case .bail: bail ? "on" : "off"
+        case .output: output?.rawValue
+        case .color: colorSetting
+        case .pager: pager.map { $0.isEmpty ? "off" : $0 } ?? "auto"
+        case .stub:
+            switch stub {
+            case .off: "off"
+            case .immediate: "immediate" + (stubStatus.map { " status \($0)" } ?? "")
+            case .delayed(let delay): delay.settingText + (stubStatus.map { " status \($0)" } ?? "")
+            }
+        case .record: record
+        case .echo: echo.rawValue
+        case .units: units.rawValue
+        case .counterDelay: counterDelay.settingText
+        case .history: history ? "on" : "off"
+        case .historySize: SizeText.text(historySize)
+        }
+    }
+}
+
 /// Durations as the language writes them: `250ms`, `2s`, `1m`, at most a day.
 enum DurationText {
     /// The longest duration any setting takes; longer ones (`1e300s`) would overflow timers.
