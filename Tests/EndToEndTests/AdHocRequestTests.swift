@@ -56,8 +56,13 @@ import TestSupport
         var description: String { "not an echo: \(text.prefix(500))" }
     }
 
-    /// Runs curl with `arguments` (`-s`, and the URL among them) and reads the echo it got.
-    static func curlEcho(_ arguments: [String], directory: URL) throws -> Echo {
+    /// Runs curl with `arguments` (`-s`, and the URL among them) and reads the echo it got, on a
+    /// thread of its own: waiting for a process on the cooperative pool starves other tests.
+    static func curlEcho(_ arguments: [String], directory: URL) async throws -> Echo {
+        try await offPool { try runCurl(arguments, directory: directory) }
+    }
+
+    private static func runCurl(_ arguments: [String], directory: URL) throws -> Echo {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s"] + arguments
@@ -98,7 +103,7 @@ import TestSupport
                 let result = try await WSHProcess.run(["-c", statement], directory: directory)
                 #expect(result.status == 0, "\(statement): \(result.stderr)")
                 let sent = try Echo(json: result.stdout)
-                let expected = try Self.curlEcho(curl, directory: directory)
+                let expected = try await Self.curlEcho(curl, directory: directory)
                 #expect(sent == expected, "\(statement)\n  wsh:  \(sent)\n  curl: \(expected)")
             }
         }
