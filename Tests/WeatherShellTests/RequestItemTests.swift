@@ -1,3 +1,4 @@
+import Foundation
 import Targets
 import Testing
 @testable import WeatherShell
@@ -63,5 +64,26 @@ import Testing
         #expect(HTTPMethod(rawValue: "PROPFIND")?.isIdempotent == true)
         #expect(HTTPMethod(rawValue: "PURGE")?.isIdempotent == false)
         #expect(HTTPMethod.post.isIdempotent == false)
+    }
+}
+
+/// Tab completion for requests with no target: the verbs, methods after `request`, header names
+/// and file paths after `@` (also in `call`).
+@ShellActor @Suite struct RequestCompletionTests {
+    @Test func verbsMethodsHeadersAndFilePaths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: directory.appendingPathComponent("item.json"))
+        try Data("x".utf8).write(to: directory.appendingPathComponent("note.txt"))
+        let run = ShellHarness(mode: .interactive).run
+        run.currentFile = SourceFile(name: "<stdin>", directory: directory.path, text: "")
+        #expect(run.completions(for: "po") == ["post"])
+        #expect(run.completions(for: "req") == ["request"])
+        #expect(run.completions(for: "request PRO") == ["PROPFIND", "PROPPATCH"])
+        #expect(run.completions(for: "get /a X-Req") == ["X-Request-ID:"])
+        #expect(run.completions(for: "put /a @it") == ["@item.json"])
+        #expect(run.completions(for: "post /a doc@no") == ["doc@note.txt"])
+        #expect(run.completions(for: "post /a text=@") == ["text=@item.json", "text=@note.txt"])
+        #expect(run.completions(for: "call t f@ite") == ["f@item.json"])
     }
 }
