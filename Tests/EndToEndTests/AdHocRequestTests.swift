@@ -190,6 +190,35 @@ import TestSupport
         }
     }
 
+    /// From a declared target's call: the path filled, the call's values as defaults, a secret in
+    /// the query written as its variable; `save` writes it and a new session sends the same again.
+    @Test func targetFromADeclaredTargetsCall() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try await withLoopbackServer { server in
+            let script = """
+                set output quiet
+                let key = env FROM_LAST_KEY
+                target u { base \(server.baseURL); path /echo/users/{id}; query appid lang=en; validate 2xx }
+                call u id=7 appid=$key
+                target v from last
+                show v
+                save session.wsh
+                """
+            let environment = ["FROM_LAST_KEY": "k3y-from-the-environment"]
+            let first = try await WSHProcess.run(["-c", script], environment: environment, directory: directory)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("  path /echo/users/7\n"), "\(first.stdout)")
+            #expect(first.stdout.contains("  query \"appid=${key}\" lang=en\n"), "\(first.stdout)")
+            #expect(first.stdout.contains("  validate 2xx\n"))
+            let saved = try String(contentsOf: directory.appendingPathComponent("session.wsh"), encoding: .utf8)
+            #expect(!saved.contains("k3y-from-the-environment"))
+            let again = try await WSHProcess.run(["-c", "set output quiet\nsource session.wsh\ncall v\nexpect .query == \"appid=$key&lang=en\"\nprint .path .query"],
+                                                 environment: environment, directory: directory)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout == "/echo/users/7 appid=***&lang=en\n")
+        }
+    }
+
     /// Under `set stub` an ad-hoc request has no sample: an error, never a made-up answer.
     @Test func underStubAnAdHocRequestIsAnError() async throws {
         let result = try await WSHProcess.run(["--stub", "-c", "get http://127.0.0.1:9/x"])
