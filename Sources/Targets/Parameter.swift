@@ -4,7 +4,8 @@ public enum ParameterValue: Sendable, Equatable {
     case text(String)
     /// `key:=JSON`: raw JSON text exactly as typed; validated when it is encoded into a JSON body.
     case json(String)
-    /// `f@path` in a multipart body: an absolute file path, read when the call is bound.
+    /// `f@path` in a multipart body: an absolute file path, read when the call is bound, with
+    /// curl's `;type=MEDIA/TYPE` after it when given (see ``FileReference``).
     case file(String)
 
     /// The value as text, for the places that only carry text (path, query, form):
@@ -13,6 +14,11 @@ public enum ParameterValue: Sendable, Equatable {
         switch self {
         case .text(let text), .json(let text), .file(let text): text
         }
+    }
+
+    /// Whether the value names a file (`f@path`).
+    public var isFile: Bool {
+        if case .file = self { true } else { false }
     }
 }
 
