@@ -23,6 +23,11 @@ public struct CallArguments: Sendable, Equatable {
         self.body = body
     }
 
+    /// The last value given for `name`; ``values(for:)`` gives every one.
+    public func value(for name: String) -> ParameterValue? {
+        values.last { $0.name == name }?.value
+    }
+
     /// The values given for `name`, in the order given.
     public func values(for name: String) -> [ParameterValue] {
         values.compactMap { $0.name == name ? $0.value : nil }

@@ -8,8 +8,8 @@ public enum ParameterValue: Sendable, Equatable {
     /// curl's `;type=MEDIA/TYPE` after it when given (see ``FileReference``).
     case file(String)
 
-    /// The value as text, for the places that only carry text (path, query, form):
-    /// JSON is sent as typed and a file as its path.
+    /// The value as text, for the places that only carry text (path, query, form): JSON is sent as
+    /// typed and a file as its path (a call that gives a file for such a place is refused, see ``CallArguments``).
     public var text: String {
         switch self {
         case .text(let text), .json(let text), .file(let text): text
