@@ -19,14 +19,7 @@ final class HTTPBinServer: @unchecked Sendable {
     /// Starts httpbin, runs `body` with it, and stops it by its PID on every path.
     static func with<T>(_ body: (HTTPBinServer) async throws -> T) async throws -> T {
         let server = try await offPool { try HTTPBinServer() }
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await using(server, stoppedBy: { await $0.stop() }, body)
     }
 
     private init() throws {
