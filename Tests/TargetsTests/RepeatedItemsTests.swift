@@ -114,8 +114,13 @@ import Testing
         try await withTestServer { server in
             let upload = target(server, .multipart([Parameter(name: "a"), Parameter(name: "b"), Parameter(name: "c")]))
             let echo = try await send(upload, CallArguments(values: [
-                ("a", .file(png)), ("b", .file(raw)), ("c", .file(raw + ";type=image/x-raw")),
+                ("a", .file(png)), ("b", .file(raw)), ("c", .file(raw + ";type=image/x-raw")), ("a", .file(raw)),
             ]))
+            // A file field given twice is two parts, in order (httpbin's echo lists only one per name).
+            let first = try #require(echo.body.range(of: "name=\"a\"; filename=\"logo.png\""))
+            let second = try #require(echo.body.range(of: "name=\"a\"; filename=\"logo.raw\""))
+            #expect(first.lowerBound < second.lowerBound)
+            #expect(second.upperBound < (echo.body.range(of: "name=\"b\"")?.lowerBound ?? echo.body.startIndex))
             #expect(echo.body.contains("name=\"a\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\nPNG\r\n"))
             #expect(echo.body.contains("name=\"b\"; filename=\"logo.raw\"\r\nContent-Type: application/octet-stream\r\n\r\nRAW\r\n"))
             #expect(echo.body.contains("name=\"c\"; filename=\"logo.raw\"\r\nContent-Type: image/x-raw\r\n\r\nRAW\r\n"))
