@@ -22,8 +22,8 @@ public enum Punycode {
             n = next
             for code in input {
                 if code < n {
+                    guard delta < Int.max else { return nil }
                     delta += 1
-                    if delta == Int.max { return nil }
                 }
                 guard code == n else { continue }
                 var q = delta
@@ -40,6 +40,7 @@ public enum Punycode {
                 delta = 0
                 handled += 1
             }
+            guard delta < Int.max else { return nil }
             delta += 1
             n += 1
         }

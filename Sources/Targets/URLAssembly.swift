@@ -71,7 +71,9 @@ enum InternationalHost {
             if label.utf8.allSatisfy({ $0 < 0x80 }) {
                 converted.append(String(label))
             } else {
-                guard let encoded = Punycode.encode(String(label)) else { return nil }
+                // A DNS label holds at most 63 octets, and each code point takes at least one in Punycode:
+                // a longer label cannot be a host name (and the encoder's time grows with its square).
+                guard label.unicodeScalars.count <= 63, let encoded = Punycode.encode(String(label)) else { return nil }
                 converted.append("xn--" + encoded)
             }
         }

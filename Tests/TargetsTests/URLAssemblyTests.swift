@@ -87,6 +87,10 @@ import Testing
         // Composed and decomposed ü are the same name (NFC), as IDNA maps them.
         #expect(InternationalHost.asciiName("mu\u{0308}nchen.de") == "xn--mnchen-3ya.de")
         #expect(InternationalHost.asciiName("例え.テスト") == "xn--r8jz45g.xn--zckzah")
+        // A label too long for DNS is left as written, for the client to refuse, and takes no time.
+        let long = String((0..<5000).compactMap { UnicodeScalar(0x4E00 + $0).map(Character.init) })
+        #expect(InternationalHost.asciiName(long + ".de") == nil)
+        #expect(Punycode.encode(String(repeating: "\u{10FFFF}", count: 2000)) != nil)
         // An ASCII host and a non-ASCII path are left to percent-encoding.
         #expect(try url(base: "http://h", path: "/café") == "http://h/caf%C3%A9")
     }
