@@ -26,6 +26,11 @@ public struct FileReference: Sendable, Equatable {
         }
     }
 
+    /// The reference as ``ParameterValue/file(_:)`` carries it: the path, then `;type=` when given.
+    public var written: String {
+        path + (contentType.map { ";type=" + $0 } ?? "")
+    }
+
     /// The Content-Type of the part: the one given, else the extension's (``MediaType/of(file:)``).
     public var partContentType: String {
         contentType ?? MediaType.of(file: path)

@@ -43,6 +43,7 @@ import TestSupport
         Row(call: "call person name=Ana age:=31", curl: ["B/anything", "--json", #"{"name":"Ana","age":31}"#]),
         Row(call: #"call person name=x age:='{"a": [1, 2]}'"#, curl: ["B/anything", "--json", #"{"name":"x","age":{"a":[1,2]}}"#]),
         Row(call: "call person name=a name=b age:=1", curl: ["B/anything", "--json", #"{"name":["a","b"],"age":1}"#]),
+        Row(call: "call person name=@up.txt age:=1", curl: ["B/anything", "--json", #"{"name":"hello upload\n","age":1}"#]),
         Row(call: "call person @payload.json", curl: ["B/anything", "--data-binary", "@payload.json", "-H", "Content-Type: application/json"]),
         Row(call: "call upload title=x f@up.txt", curl: ["B/anything", "-F", "title=x", "-F", "f=@up.txt"]),
         Row(call: "call upload f=@up.txt", curl: ["B/anything", "-F", "title=t", "-F", "f=@up.txt"]),

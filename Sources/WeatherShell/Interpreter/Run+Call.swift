@@ -40,6 +40,7 @@ extension Run {
                 // The call fails for its own reason; a failure to record its answer is said beside it.
                 if let reason = recordAnswer(response, of: target) { io.err(Diagnostic(.runtime, reason).rendered(mask: { self.mask($0) })) }
             }
+            if error.request != nil || error.response != nil { lastCall = (target, arguments) }
             let redaction = redaction
             let failure = error.description(masking: redaction)
             reporter?.report(.call(target: target.name, response: error.response, failure: failure, redaction: redaction))
@@ -47,6 +48,7 @@ extension Run {
             throw error
         }
         lastResponse = response
+        lastCall = (target, arguments)
         reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }

@@ -2,71 +2,68 @@ import Foundation
 import Targets
 
 extension Run {
-    /// The arguments of a call to `target` from the words after its name (LANGUAGE.md, "Calling a
-    /// target"): `key=value`, `key:=JSON`, `name==value`, `Name:value`, `field@FILE[;type=T]`
-    /// (and `field=@FILE` for a multipart target, as curl's `-F` writes it) and `@FILE`. Files
-    /// are relative to the running file; one that cannot be read is an error at its word. Also
-    /// gives the word that first gave each parameter, for the errors the provider finds later.
+    /// The arguments of a call to `target` from the words after its name, read as request items
+    /// (``RequestItem``, as `get URL ...` reads them; LANGUAGE.md, "Calling a target"):
+    /// `key=value`, `key:=JSON`, `name==value`, `Name:value`, `field@FILE[;type=T]`, `@FILE`, and
+    /// `key=@FILE` (`key:=@FILE`): the file's text (JSON) as the value, except that on a target with
+    /// a multipart body `key=@FILE` is a file part, as curl's `-F key=@FILE`. Written in quotes
+    /// (`key="@x"`), `=@` is text as written. Files are relative to the running file; one that
+    /// cannot be read is an error at its word. Also gives the word that first gave each
+    /// parameter, for the errors the provider finds later.
     func callArguments(_ words: [Word], for target: Target) throws -> (arguments: CallArguments, words: [String: Word]) {
         var arguments = CallArguments()
         var argumentWords: [String: Word] = [:]
         let multipart = if case .multipart = target.task.bodyTask { true } else { false }
         for word in words {
             let text = try expand(word).text
-            switch ArgumentSyntax(text, allowFiles: true, equalsAtIsFile: multipart && word.writesFileAfterEquals, callItems: true) {
-            case .parameter(let name, let value?):
-                var value = value
-                if case .file(let written) = value {
-                    let file = FileReference(written)
-                    let path = try readablePath(file.path, at: word)
-                    value = .file(path + (file.contentType.map { ";type=" + $0 } ?? ""))
+            guard let item = RequestItem(text) else {
+                if ArgumentSyntax.isKey(text) {
+                    throw failure("'\(text.shortened())' needs a value: \(text.shortened())=VALUE", at: word.span,
+                                  notes: ["parameters: \(target.parameters.map(\.name).joined(separator: ", "))"])
                 }
-                arguments.values.append((name, value))
-                if argumentWords[name] == nil { argumentWords[name] = word }
-            case .parameter(let name, nil):
-                throw failure("'\(name.shortened())' needs a value: \(name.shortened())=VALUE", at: word.span,
-                              notes: ["parameters: \(target.parameters.map(\.name).joined(separator: ", "))"])
+                throw failure("expected key=value, key:=JSON, key==value, Header:value, field@FILE or @FILE", at: word.span)
+            }
+            var given: (name: String, value: ParameterValue)?
+            switch item {
+            case .query(let name, let value):
+                arguments.queryItems.append((name, value))
+            case .field(let name, let value):
+                given = (name, value)
+            case .fieldFromFile(let name, let path, let json) where !word.writesFileAfterEquals:
+                given = (name, json ? .json("@" + path) : .text("@" + path))
+            case .fieldFromFile(let name, let path, false) where multipart:
+                given = (name, try filePart(path, type: nil, at: word))
+            case .fieldFromFile(let name, let path, let json):
+                let contents = String(decoding: try readItemFile(path, at: word), as: UTF8.self)
+                given = (name, json ? .json(contents) : .text(contents))
             case .header(let header):
                 arguments.headers.append(header)
-            case .queryItem(let name, let value):
-                arguments.queryItems.append((name, value))
+            case .file(let name, let path, let type):
+                given = (name, try filePart(path, type: type, at: word))
             case .body(let path):
-                guard arguments.body == nil else {
-                    throw failure("a call has one body: this is a second @FILE", at: word.span)
-                }
+                guard arguments.body == nil else { throw failure("a call has one body: this is a second @FILE", at: word.span) }
                 arguments.body = try bodyFile(path, at: word)
-            case nil:
-                throw failure("expected key=value, key:=JSON, key==value, Header:value, field@FILE or @FILE", at: word.span)
+            }
+            if let given {
+                arguments.values.append(given)
+                if argumentWords[given.name] == nil { argumentWords[given.name] = word }
             }
         }
         return (arguments, argumentWords)
     }
 
-    /// The bytes of `@FILE`, with the media type of its extension (none when it is not known):
-    /// the body of a call, or of a target's `body @FILE`. `path` is relative to the running file.
-    func bodyFile(_ path: String, at word: Word) throws -> RawBody {
-        let resolved = try readablePath(path, at: word)
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw failure("cannot read \(Self.displayPath(resolved)): it cannot be read", at: word.span)
-        }
-        return RawBody(data: data, contentType: MediaType.known(file: resolved), source: resolved)
+    /// A multipart file part's value: the file's absolute path, with curl's `;type=T` when given;
+    /// an error at `word` when the file cannot be read.
+    func filePart(_ path: String, type: String?, at word: Word) throws -> ParameterValue {
+        _ = try readItemFile(path, at: word)
+        return .file(FileReference(path: resolvePath(path), contentType: type).written)
     }
 
-    /// `path` made absolute against the running file's directory, when it names a file that can
-    /// be read; else an error at `word` saying why, in the user's terms.
-    private func readablePath(_ path: String, at word: Word) throws -> String {
-        let resolved = path.hasPrefix("/") ? path : (currentFile.directory as NSString).appendingPathComponent(path)
-        var isDirectory: ObjCBool = false
-        let reason: String? = if !FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) {
-            "no such file"
-        } else if isDirectory.boolValue {
-            "it is a directory"
-        } else if !FileManager.default.isReadableFile(atPath: resolved) {
-            "permission denied"
-        } else {
-            nil
-        }
-        if let reason { throw failure("cannot read \(Self.displayPath(resolved)): \(reason)", at: word.span) }
-        return resolved
+    /// The bytes of `@FILE`, with the media type of its extension (none when it is not known): the
+    /// body of a call or a request, or of a target's `body @FILE`. `path` is relative to the running file.
+    func bodyFile(_ path: String, at word: Word) throws -> RawBody {
+        let data = try readItemFile(path, at: word)
+        let resolved = resolvePath(path)
+        return RawBody(data: data, contentType: MediaType.known(file: resolved), source: resolved)
     }
 }

@@ -164,16 +164,25 @@ extension Run {
             let given = try callArguments(extra, for: target).arguments
             let givenNames = Set(given.values.map(\.name) + given.queryItems.map(\.name) + given.headers.map { $0.name.lowercased() })
             for text in call.arguments {
-                switch ArgumentSyntax(text, allowFiles: true, callItems: true) {
-                case .parameter(let parameter, let value?) where !givenNames.contains(parameter):
-                    if !call.maskedArguments.contains(parameter) { arguments.values.append((parameter, value)) }
-                case .queryItem(let name, let value) where !givenNames.contains(name):
+                // As the history wrote them: a text that starts with @ was written `name=@...`, a file `name@path`.
+                let recorded: (name: String, value: ParameterValue)?
+                switch RequestItem(text) {
+                case .field(let parameter, let value): recorded = (parameter, value)
+                case .fieldFromFile(let parameter, let rest, let json): recorded = (parameter, json ? .json("@" + rest) : .text("@" + rest))
+                case .file(let parameter, let path, let type): recorded = (parameter, .file(FileReference(path: path, contentType: type).written))
+                case .query(let name, let value) where !givenNames.contains(name):
                     if !call.maskedArguments.contains(name) { arguments.queryItems.append((name, value)) }
+                    recorded = nil
                 case .header(let header) where !givenNames.contains(header.name.lowercased()):
                     if !call.maskedArguments.contains(header.name) { arguments.headers.append(header) }
+                    recorded = nil
                 case .body(let path) where given.body == nil:
                     arguments.body = try bodyFile(path, at: command)
-                default: break
+                    recorded = nil
+                default: recorded = nil
+                }
+                if let (parameter, value) = recorded, !givenNames.contains(parameter), !call.maskedArguments.contains(parameter) {
+                    arguments.values.append((parameter, value))
                 }
             }
             let missing = call.maskedArguments.filter { !givenNames.contains($0) && !givenNames.contains($0.lowercased()) }

@@ -17,7 +17,8 @@ public struct Lexer {
     private var atStatementStart = true
 
     /// Statements whose output `| COMMAND` may take; in `print`, `let` and `expect` `|` is a query filter.
-    static let pipeable: Set<String> = ["call", "show", "targets", "history", "state", "vars", "help", "echo", "plugins", "serve"]
+    static let pipeable: Set<String> = ["call", "show", "targets", "history", "state", "vars", "help", "echo", "plugins", "serve",
+                                        "get", "post", "put", "patch", "delete", "head", "options", "request"]
 
     public init(file: SourceFile) {
         self.file = file
@@ -202,11 +203,12 @@ public struct Lexer {
                 case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
                 case UInt8(ascii: "n"): escaped = UInt8(ascii: "\n")
                 case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
+                case UInt8(ascii: "r"): escaped = UInt8(ascii: "\r")
                 case UInt8(ascii: "$"): escaped = UInt8(ascii: "$")
                 default:
                     throw Diagnostic(.parse, "unknown escape '\\\(String(decoding: [bytes[index + 1]], as: UTF8.self))' in string",
                                      file: file, span: SourceSpan(start: index, end: index + 2),
-                                     notes: ["the escapes are \\\" \\\\ \\n \\t \\$"])
+                                     notes: ["the escapes are \\\" \\\\ \\n \\r \\t \\$"])
                 }
                 literal.append(escaped)
                 index += 2

@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// Tab completion: which words fit the word before the cursor.
 enum Completion {
@@ -166,9 +167,19 @@ extension CompletionSnapshot {
            let inBlock = Completion.blockCompletions(block, previous: previous) {
             return inBlock.filter { $0.hasPrefix(word) }
         }
+        // A file item: `@item.json`, `doc@note.txt`, `text=@note.txt`.
+        if let command = previous.first, command == "call" || RequestStatement.commands.contains(command), previous.count >= 2,
+           let at = word.firstIndex(of: "@") {
+            let head = String(word[...at])
+            return Completion.paths(String(word[word.index(after: at)...]), directory: directory).map { head + $0 }
+        }
         switch previous.first {
         case nil:
             candidates = commands
+        case "request" where previous.count == 1:
+            candidates = HTTPMethod.allCases.map(\.rawValue) + ["PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "PURGE", "TRACE"]
+        case let command? where RequestStatement.commands.contains(command) && word.first?.isUppercase == true:
+            candidates = Completion.headerNames.map { $0 + ":" }
         case "set" where previous.count == 1:
             candidates = ShellOption.names
         case "set" where previous.count == 2 && previous[1] == ShellOption.record.rawValue:
@@ -181,11 +192,6 @@ extension CompletionSnapshot {
             candidates = CommandCatalog.names
         case "unset":
             candidates = variables
-        case "call" where previous.count >= 2 && word.contains("@"):
-            // `@FILE` and `field@FILE`: a file's path follows the `@`.
-            guard let at = word.firstIndex(of: "@") else { return [] }
-            let item = String(word[...at])
-            return Completion.paths(String(word[word.index(after: at)...]), directory: directory).map { item + $0 }
         case "call" where previous.count >= 2 && word.first?.isUppercase == true:
             // A call argument written like a header (`Accept:...`) is one.
             candidates = argumentCompletions(previous) + Completion.headerNames.map { $0 + ":" }

@@ -1,29 +1,19 @@
 import Targets
 
-/// How a call argument or a parameter declaration is written (LANGUAGE.md, "Targets" and
-/// "Calling a target"): `key=value`, `key:=JSON`, `Name:value` (a header), `key@file` (a multipart
-/// file), a bare `key` (required) and, in a call, `name==value` (a query item) and `@file` (the body).
+/// How a parameter declaration is written (LANGUAGE.md, "Targets"): `key=value`, `key:=JSON`,
+/// `key@file` and `key=@file` (a multipart file), a bare `key` (required); and `Name:value` (a
+/// header). A call's arguments are request items (``RequestItem``).
 enum ArgumentSyntax {
     case parameter(name: String, value: ParameterValue?)
     case header(Header)
-    /// `name==value`: a query item added to the target's.
-    case queryItem(name: String, value: String)
-    /// `@path`: the body, in place of the target's.
-    case body(path: String)
 
-    /// Classifies by the first `:=`, `==`, `=`, `:` or `@` in the text.
+    /// Classifies by the first `:=`, `=`, `:` or `@` in the text.
     ///
     /// - Parameters:
-    ///   - allowFiles: `key@path` is a file (a multipart field, or any call argument).
+    ///   - allowFiles: `key@path` is a file (a multipart field).
     ///   - equalsAtIsFile: `key=@path` is a file too, as curl's `-F key=@path` (a multipart field
     ///     whose `@` was written outside quotes: see ``Word/writesFileAfterEquals``).
-    ///   - callItems: `name==value` and `@path` are read (a call's arguments, not a declaration's).
-    init?(_ text: String, allowFiles: Bool = false, equalsAtIsFile: Bool = false, callItems: Bool = false) {
-        if callItems, text.hasPrefix("@") {
-            guard text.count > 1 else { return nil }
-            self = .body(path: String(text.dropFirst()))
-            return
-        }
+    init?(_ text: String, allowFiles: Bool = false, equalsAtIsFile: Bool = false) {
         guard let index = text.firstIndex(where: { $0 == "=" || $0 == ":" || (allowFiles && $0 == "@") }) else {
             guard Self.isKey(text) else { return nil }
             self = .parameter(name: text, value: nil)
@@ -34,8 +24,6 @@ enum ArgumentSyntax {
         guard !key.isEmpty else { return nil }
         let rest = String(text[after...])
         switch text[index] {
-        case "=" where callItems && rest.hasPrefix("="):
-            self = .queryItem(name: key, value: String(rest.dropFirst()))
         case "=" where equalsAtIsFile && rest.count > 1 && rest.hasPrefix("@"):
             self = .parameter(name: key, value: .file(String(rest.dropFirst())))
         case "=":

@@ -116,7 +116,7 @@ struct TargetCompiler {
             switch argument {
             case .parameter(let name, let value):
                 return Parameter(name: name, defaultValue: value.map { resolveFile($0) })
-            case .header, .queryItem, .body:
+            case .header:
                 throw error("expected key=value, key:=JSON or a bare key, not a header", word.span)
             }
         }
