@@ -33,6 +33,23 @@ public struct CallArguments: Sendable, Equatable {
         values.compactMap { $0.name == name ? $0.value : nil }
     }
 
+    /// What a call with these arguments sends for one place's declared `parameters` (the query, a
+    /// body), in order: each name the call gives, with all its values, where the name is first
+    /// declared; each other declaration with its default (`nil` for a required one).
+    public func placed(_ parameters: [Parameter]) -> [(name: String, value: ParameterValue?)] {
+        var placedNames: Set<String> = []
+        var placed: [(name: String, value: ParameterValue?)] = []
+        for parameter in parameters {
+            let given = values(for: parameter.name)
+            if given.isEmpty {
+                placed.append((parameter.name, parameter.defaultValue))
+            } else if placedNames.insert(parameter.name).inserted {
+                placed += given.map { (parameter.name, $0) }
+            }
+        }
+        return placed
+    }
+
     /// Equal when both give the same values, query items and body in the same order and the same headers.
     public static func == (lhs: CallArguments, rhs: CallArguments) -> Bool {
         lhs.headers == rhs.headers && lhs.body == rhs.body

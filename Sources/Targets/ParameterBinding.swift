@@ -5,6 +5,7 @@
 /// default, so `query tag=a tag=b` sends both. A declaration without a default (a composite's
 /// `json id` beside `query id=1`) takes the first default declared for its name.
 struct ParameterBinding {
+    private let arguments: CallArguments
     private let given: [String: [ParameterValue]]
     private let fallback: [String: ParameterValue]
 
@@ -50,6 +51,7 @@ struct ParameterBinding {
             throw ProviderError(
                 .missingParameter(parameter.name), step: .endpoint, targetName: target.name, parameters: names)
         }
+        self.arguments = arguments
         self.given = given
         self.fallback = fallback
     }
@@ -60,19 +62,10 @@ struct ParameterBinding {
         given[name]?.first ?? fallback[name] ?? .text("")
     }
 
-    /// What one place (the query, a body) sends for its `parameters`, in order: each name the call
-    /// gives, with all its values, where the name is first declared; each other declaration with its default.
+    /// What one place (the query, a body) sends for its `parameters`, in order (``CallArguments/placed(_:)``),
+    /// a declaration without a default taking the first default declared for its name.
     func values(_ parameters: [Parameter]) -> [(name: String, value: ParameterValue)] {
-        var placed: Set<String> = []
-        var values: [(name: String, value: ParameterValue)] = []
-        for parameter in parameters {
-            if let call = given[parameter.name] {
-                if placed.insert(parameter.name).inserted { values += call.map { (parameter.name, $0) } }
-            } else {
-                values.append((parameter.name, parameter.defaultValue ?? value(parameter.name)))
-            }
-        }
-        return values
+        arguments.placed(parameters).map { ($0.name, $0.value ?? value($0.name)) }
     }
 
     /// `name=value` pairs for the query or a form: ``values(_:)`` as text, a JSON array

@@ -69,4 +69,36 @@ import TestSupport
             #expect(bodies[1].contains("name=\"g\"; filename=\"logo.png\"\r\nContent-Type: image/x-icon\r\n\r\nPNG\r\n"), "\(bodies[1])")
         }
     }
+
+    /// `target NAME from last` keeps what a call's items sent: query items, a key given twice, a body
+    /// given whole; calling the kept target sends the same request again.
+    @Test func aTargetFromLastKeepsTheCallsItems() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Data(#"{"whole": true}"#.utf8).write(to: directory.appendingPathComponent("payload.json"))
+            let script = """
+                target t { base \(server.baseURL); path /echo; method POST; query a=1; json name }
+                call t q==x a=2 a=3 name=n name=m > one.json
+                target kept from last
+                call kept > two.json
+                call t @payload.json > three.json
+                target whole from last
+                call whole > four.json
+                show kept
+                """
+            let (result, _) = try await runScript(script, directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            func echo(_ name: String) throws -> (query: String?, body: String?) {
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))) as? [String: Any]
+                return (json?["query"] as? String, json?["body"] as? String)
+            }
+            #expect(try echo("one.json").query == "a=2&a=3&q=x")
+            #expect(try echo("one.json").body == #"{"name":["n","m"]}"#)
+            #expect(try echo("two.json").query == "a=2&a=3&q=x")
+            #expect(try echo("two.json").body == #"{"name":["n","m"]}"#)
+            #expect(try echo("three.json").body == #"{"whole": true}"#)
+            #expect(try echo("four.json").body == #"{"whole": true}"#)
+            #expect(result.stdout.contains("query a=2 a=3 q=x"), "\(result.stdout)")
+        }
+    }
 }
