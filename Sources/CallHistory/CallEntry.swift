@@ -108,12 +108,14 @@ struct CallRecord {
 
         var arguments: [String] = []
         var maskedArguments: [String] = []
-        for (name, value) in entry.arguments.values {
-            let (separator, text): (String, String) = switch value {
-            case .text(let text): ("=", text)
-            case .json(let text): (":=", text)
-            case .file(let path): ("@", path)
+        let items = entry.arguments.values.map { name, value -> (name: String, separator: String, text: String) in
+            switch value {
+            case .text(let text): (name, "=", text)
+            case .json(let text): (name, ":=", text)
+            case .file(let path): (name, "@", path)
             }
+        } + entry.arguments.queryItems.map { ($0.name, "==", $0.value) }
+        for (name, separator, text) in items {
             let secret = redaction.isSensitiveKey(name) || redaction.mask(text) != text
             if secret { maskedArguments.append(name) }
             arguments.append(redaction.mask(name) + separator + (secret ? Redaction.placeholder : text))
@@ -123,6 +125,7 @@ struct CallRecord {
             if masked.value != header.value { maskedArguments.append(header.name) }
             arguments.append(redaction.mask(header.name) + ":" + masked.value)
         }
+        if let source = entry.arguments.body?.source { arguments.append("@" + redaction.mask(source)) }
         self.arguments = arguments
         self.maskedArguments = maskedArguments
         self.withheld = withheld

@@ -22,7 +22,8 @@ enum CommandCatalog {
         Entry(name: "show", usage: "show NAME [--curl]", summary: "print a target's declaration, or its curl command"),
         Entry(name: "forget", usage: "forget NAME", summary: "remove a target"),
         Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR"),
-        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [Header:value] [> FILE]", summary: "call a target"),
+        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [> FILE]",
+              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice"),
     ] + RequestStatement.methodCommands.map { name in
         Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [> FILE]",
               summary: "send a \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")

@@ -3,7 +3,7 @@ import Plugins
 import Targets
 
 extension Run {
-    /// `call NAME [key=value] [key:=json] [Header:value] [> FILE]`.
+    /// `call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE] [@FILE] [> FILE]`.
     func call(_ statement: CallStatement) async throws {
         let declared = try declaredTarget(statement.target)
         if let missing = missingSample(declared) {
@@ -11,23 +11,7 @@ extension Run {
                           notes: ["give it one with sample @FILE, or answer live with: set stub off"])
         }
         let target = try compiledTarget(declared)
-        var arguments = CallArguments()
-        var argumentWords: [String: Word] = [:]
-        for word in statement.arguments {
-            let text = try expand(word).text
-            switch ArgumentSyntax(text) {
-            case .parameter(let name, let value?):
-                arguments.values.append((name, value))
-                argumentWords[name] = word
-            case .parameter(let name, nil):
-                throw failure("'\(name.shortened())' needs a value: \(name.shortened())=VALUE", at: word.span,
-                              notes: ["parameters: \(target.parameters.map(\.name).joined(separator: ", "))"])
-            case .header(let header):
-                arguments.headers.append(header)
-            case nil:
-                throw failure("expected key=value, key:=JSON or Header:value", at: word.span)
-            }
-        }
+        let (arguments, argumentWords) = try callArguments(statement.arguments, for: target)
         let response: Response
         do {
             response = try await send(target, arguments)
@@ -100,6 +84,9 @@ extension Run {
             notes.append((guess.map { "did you mean '\($0)'? " } ?? "") + "parameters: \(parameters.isEmpty ? "(none)" : parameters)")
             return failure("unknown parameter '\(unknown.shortened())' for target '\(error.targetName)'",
                            at: argumentWords[unknown]?.span ?? statement.target.span, notes: notes)
+        }
+        if let misplaced = error.misplacedArgument, let word = argumentWords[misplaced] {
+            return failure(error.description(masking: redaction), at: word.span)
         }
         if let missing = error.missingHeader {
             return failure("missing header '\(missing)' for target '\(error.targetName)'", at: statement.target.span,

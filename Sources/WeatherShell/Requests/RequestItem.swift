@@ -49,11 +49,8 @@ enum RequestItem: Equatable {
         default:
             guard !value.isEmpty else { return nil }
             // `;type=` ends the path when it is the last thing, as curl's -F reads it.
-            if let range = value.range(of: ";type=", options: .backwards) {
-                self = .file(name: name, path: String(value[..<range.lowerBound]), type: String(value[range.upperBound...]))
-            } else {
-                self = .file(name: name, path: value, type: nil)
-            }
+            let file = FileReference(value)
+            self = .file(name: name, path: file.path, type: file.contentType)
         }
     }
 }

@@ -66,13 +66,13 @@ extension Run {
                 fields.append(Parameter(name: name, defaultValue: json ? .json(contents) : .text(contents)))
             case .header(let header):
                 headers.append(header)
-            case .file(let name, let path, _):
-                _ = try readItemFile(path, at: word)
+            case .file(let name, let path, let type):
                 hasFile = true
-                fields.append(Parameter(name: name, defaultValue: .file(resolvePath(path))))
+                fields.append(Parameter(name: name, defaultValue: try filePart(path, type: type, at: word)))
             case .body(let path):
                 if rawBody != nil { throw failure("a request has one body: give one @file", at: word.span) }
-                rawBody = (try readItemFile(path, at: word), word, MediaType.known(file: path))
+                let body = try bodyFile(path, at: word)
+                rawBody = (body.data, word, body.contentType)
             }
         }
 
@@ -108,7 +108,7 @@ extension Run {
     }
 
     /// The bytes of a file an item names, relative to the running file; an error at the item's word.
-    private func readItemFile(_ path: String, at word: Word) throws -> Data {
+    func readItemFile(_ path: String, at word: Word) throws -> Data {
         let resolved = resolvePath(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {

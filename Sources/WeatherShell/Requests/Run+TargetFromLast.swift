@@ -44,16 +44,18 @@ struct TargetText {
         let path = filledPath
         if !path.isEmpty { lines.append("path " + word(path)) }
         if target.method != .get { lines.append("method " + target.method.rawValue) }
-        let query = target.task.queryParameters
-        if !query.isEmpty { lines.append("query " + items(query)) }
+        let query = items(target.task.queryParameters) + arguments.queryItems.map { word($0.name + "=" + $0.value) }
+        if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         var headers = target.headers
         for header in arguments.headers { headers.replaceOrAppend(header) }
         for header in headers { lines.append("header " + word(header.name + ":" + header.value)) }
         for name in target.requiredHeaders where headers.value(named: name) == nil { lines.append("header " + word(name)) }
-        switch target.task.bodyTask {
-        case .json(let fields) where !fields.isEmpty: lines.append("json " + items(fields))
-        case .form(let fields) where !fields.isEmpty: lines.append("form " + items(fields))
-        case .multipart(let fields) where !fields.isEmpty: lines.append("multipart " + items(fields))
+        // A body the call gave whole (`@FILE`) is the one it sent.
+        let body = arguments.body.map { RequestTask.data($0.data, contentType: $0.contentType) } ?? target.task.bodyTask
+        switch body {
+        case .json(let fields) where !fields.isEmpty: lines.append("json " + items(fields).joined(separator: " "))
+        case .form(let fields) where !fields.isEmpty: lines.append("form " + items(fields).joined(separator: " "))
+        case .multipart(let fields) where !fields.isEmpty: lines.append("multipart " + items(fields).joined(separator: " "))
         case .data(let data, let contentType):
             if let contentType, headers.value(named: "Content-Type") == nil { lines.append("header " + word("Content-Type:" + contentType)) }
             lines.append("body " + word(String(decoding: data, as: UTF8.self)))
@@ -69,16 +71,17 @@ struct TargetText {
         target.path { arguments.value(for: $0)?.text }
     }
 
-    /// `key=value`, `key:=JSON`, `key@path` for each parameter, the call's value before the default.
-    private func items(_ parameters: [Parameter]) -> String {
-        parameters.map { parameter in
-            switch arguments.value(for: parameter.name) ?? parameter.defaultValue {
-            case .text(let text)?: word(parameter.name + "=" + text)
-            case .json(let json)?: word(parameter.name + ":=" + json)
-            case .file(let path)?: word(parameter.name + "@" + path)
-            case nil: word(parameter.name)
+    /// `key=value`, `key:=JSON`, `key@path` for each value sent, the call's values in place of the
+    /// defaults (a name given twice written twice, as it was sent).
+    private func items(_ parameters: [Parameter]) -> [String] {
+        arguments.placed(parameters).map { name, value in
+            switch value {
+            case .text(let text)?: word(name + "=" + text)
+            case .json(let json)?: word(name + ":=" + json)
+            case .file(let path)?: word(name + "@" + path)
+            case nil: word(name)
             }
-        }.joined(separator: " ")
+        }
     }
 
     /// `text` as one word of the language: bare when it can be, else a string, with each secret
