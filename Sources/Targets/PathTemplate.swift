@@ -46,7 +46,8 @@ struct PathTemplate {
 
     /// The path with each placeholder replaced by `value(name)`, percent-encoded as one path segment.
     func filled(_ value: (String) -> String) -> String {
-        pieces.map { piece in
+        if pieces.count == 1, case .literal(let text) = pieces[0] { return String(text) }
+        return pieces.map { piece in
             switch piece {
             case .literal(let text): String(text)
             case .placeholder(let name): PercentEncoding.encode(value(name))
