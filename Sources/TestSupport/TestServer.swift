@@ -6,7 +6,7 @@ import NIOPosix
 ///
 /// Built-in routes (a static route for the same exact path wins):
 /// - `/status/CODE`: that status, body `{"status":CODE,"message":"<reason phrase>"}`;
-/// - `/echo`, `/echo/...`: any method; `{"method","path","query","headers":[[name,value],...],"body"}`,
+/// - `/echo`, `/echo/...`: any method; `{"method","path","query","headers":[[name,value],...],"body","bodyHex"}`,
 ///   query and body exactly as received;
 /// - `/slow?ms=N`: 200 JSON after N milliseconds; `/never`: no answer at all;
 /// - `/close-mid-body`: Content-Length 1000, 10 bytes, then the connection closes;

@@ -11,9 +11,26 @@ extension Run {
                           notes: ["give it one with sample @FILE, or answer live with: set stub off"])
         }
         let target = try compiledTarget(declared)
+        let (arguments, argumentWords) = try callArguments(statement.arguments, for: target)
+        let response: Response
+        do {
+            response = try await send(target, arguments)
+        } catch let error as ProviderError {
+            throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
+        } catch let error as RecordingFailure {
+            // The answer came: it is shown before the failure to record it.
+            if let answer = lastResponse { try write(answer, to: statement.output) }
+            throw failure(error.description, at: statement.target.span)
+        }
+        try write(response, to: statement.output)
+    }
+
+    /// The arguments of a call of `target` (`call` and `show NAME --curl` read them alike), and
+    /// the word that gave each parameter, for errors.
+    func callArguments(_ words: [Word], for target: Target) throws -> (CallArguments, [String: Word]) {
         var arguments = CallArguments()
         var argumentWords: [String: Word] = [:]
-        for word in statement.arguments {
+        for word in words {
             let text = try expand(word).text
             switch ArgumentSyntax(text) {
             case .parameter(let name, let value?):
@@ -28,17 +45,7 @@ extension Run {
                 throw failure("expected key=value, key:=JSON or Header:value", at: word.span)
             }
         }
-        let response: Response
-        do {
-            response = try await send(target, arguments)
-        } catch let error as ProviderError {
-            throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
-        } catch let error as RecordingFailure {
-            // The answer came: it is shown before the failure to record it.
-            if let answer = lastResponse { try write(answer, to: statement.output) }
-            throw failure(error.description, at: statement.target.span)
-        }
-        try write(response, to: statement.output)
+        return (arguments, argumentWords)
     }
 
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
@@ -90,7 +97,7 @@ extension Run {
     /// Plugins in effect, in order (see Plugins/Run+Plugins.swift).
     func activePlugins() -> [any Plugin] { currentPlugins() }
 
-    private func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
+    func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
         let parameters = error.parameters.joined(separator: ", ")
         if let unknown = error.unknownParameter {
             var notes: [String] = []

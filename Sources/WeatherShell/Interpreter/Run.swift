@@ -228,7 +228,7 @@ public final class Run {
         let text = name.literal ?? ""
         switch text {
         case "targets": return try listTargets(arguments)
-        case "show": return try showTarget(arguments, command: name)
+        case "show": return try await showTarget(arguments, command: name)
         case "forget": return try forgetTarget(arguments, command: name)
         case "use":
             guard let pack = arguments.first else { throw failure("usage: use PACK", at: name.span) }
