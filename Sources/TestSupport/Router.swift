@@ -52,6 +52,8 @@ final class Router: Sendable {
             let remaining = request.intQuery("n") ?? 1
             guard remaining > 0 else { return .json(200, "{\"redirected\":true}") }
             return .respond(status: 302, headers: [("Location", "/redirect?n=\(remaining - 1)")], body: [])
+        case "pages" where segments.count == 2:
+            return PageRoutes.reply(segments[segments.index(after: segments.startIndex)], request) ?? notFound
         case "invalid-json" where segments.count == 1:
             return .json(200, "{not json")
         default:

@@ -15,6 +15,7 @@ import NIOPosix
 /// - `/flaky/KEY?fail=N&status=503&retry-after=S`: the first N requests for KEY get that status
 ///   (with Retry-After when given), later ones 200 `{"ok":true,"attempts":n}`;
 /// - `/redirect?n=K`: K redirects (302), then 200 `{"redirected":true}`;
+/// - `/pages/link`, `/pages/body`, `/pages/loop`: paged lists (``PageRoutes``);
 /// - `/invalid-json`: Content-Type application/json, body `{not json`;
 /// - anything else: 404.
 public final class TestServer: Sendable {

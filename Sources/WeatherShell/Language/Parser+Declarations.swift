@@ -46,6 +46,7 @@ extension Parser {
         if ["query", "header", "json", "form", "multipart"].contains(name), arguments.isEmpty {
             throw error("'\(name)' needs at least one value", fieldWord.span)
         }
+        if name == "next" || name == "items" { _ = try Pagination(field: name, arguments, fieldWord, file: file) }
         if name == "method", let method = arguments[0].bare, !Self.methods.contains(method.uppercased()) {
             throw error("unknown method '\(method)'", arguments[0].span, notes: ["methods: \(Self.methods.joined(separator: " "))"])
         }
