@@ -83,18 +83,19 @@ extension Run {
     /// A value as the language would write it: bare when it is one plain word, else a string.
     nonisolated static func quoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.value > 0x20 && !"\";{}#$\\".unicodeScalars.contains(scalar)
+            scalar.value > 0x20 && !"\";{}#$\\'".unicodeScalars.contains(scalar)
         }
         if plain { return text }
         var out = "\""
-        for char in text {
-            switch char {
+        // By scalar: "\r\n" is one Character, and would not match "\n".
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "$": out += "\\$"
-            default: out.append(char)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""

@@ -239,6 +239,7 @@ public final class Run {
         case "save": return try saveSession(arguments, command: name)
         case "edit": return try await editDeclaration(arguments, command: name)
         case "history": return try await history(arguments, command: name)
+        case "import": return try importTarget(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {
