@@ -81,7 +81,8 @@ public struct CommandPrintingError: Error, Sendable, CustomStringConvertible {
 private struct CommandBuilder {
     let printer: RequestCommandPrinter
     var prefix = ""
-    var words: [ShellWord] = []
+    /// The command's lines: an option with its value, the URL, an item.
+    var lines: [[ShellWord]] = []
     var suffix = ""
     var maskedSecrets = false
 
@@ -92,7 +93,7 @@ private struct CommandBuilder {
     var running: Bool { printer.purpose == .run }
 
     var printed: PrintedCommand {
-        let text = prefix + words.map(\.quoted).joined(separator: " \\\n  ") + suffix
+        let text = prefix + lines.map { $0.map(\.quoted).joined(separator: " ") }.joined(separator: " \\\n  ") + suffix
         return PrintedCommand(text: text, maskedSecrets: maskedSecrets)
     }
 
@@ -101,26 +102,26 @@ private struct CommandBuilder {
     mutating func curl(_ request: Request) throws(CommandPrintingError) {
         option("curl")
         let body = request.body
+        if running { append(ShellWord("-L")) }
+        // curl reads `[...]` and `{...}` in a URL as globs unless told not to.
+        if request.url.utf8.contains(where: { "[]{}".utf8.contains($0) }) { append(ShellWord("-g")) }
         let impliedMethod: HTTPMethod = body == nil ? .get : .post
         if request.method == .head, body == nil {
             option("--head")
         } else if request.method != impliedMethod {
             option("-X", request.method.rawValue)
         }
-        if running { option("-L") }
-        // curl reads `[...]` and `{...}` in a URL as globs unless told not to.
-        if request.url.utf8.contains(where: { "[]{}".utf8.contains($0) }) { option("-g") }
-        words.append(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
-        let parts = running ? request.header("Content-Type").flatMap { type in body.flatMap { MultipartParts.parse($0, contentType: type) } } : nil
+        line(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
+        let parts = multipartParts(of: request)
         for header in request.headers {
             if parts != nil, header.name.lowercased() == "content-type" { continue }
             if let credential = basicCredential(header) {
                 option("-u")
-                words.append(value(credential))
+                append(value(credential))
                 continue
             }
             option("-H")
-            words.append(headerWord(header, emptySpelling: "\(header.name);"))
+            append(headerWord(header, emptySpelling: "\(header.name);"))
         }
         if let body {
             if let parts {
@@ -136,10 +137,10 @@ private struct CommandBuilder {
     private mutating func curlBody(_ body: Data, contentType: String?) {
         if running, let file = printer.bodyFile {
             option("--data-binary")
-            words.append(ShellWord("@" + file))
+            append(ShellWord("@" + file))
         } else if let text = Self.text(of: body) {
             option("--data-raw")
-            words.append(value(printer.purpose == .log ? printer.redaction.maskedBody(body, contentType: contentType) : text))
+            append(value(printer.purpose == .log ? printer.redaction.maskedBody(body, contentType: contentType) : text))
         } else if running {
             prefix = "printf " + ShellWord.singleQuoted(PrintfBytes.format(body)) + " | "
             option("--data-binary", "@-")
@@ -154,10 +155,10 @@ private struct CommandBuilder {
                 let path = try file(of: part, named: filename)
                 let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 option("-F")
-                words.append(ShellWord("\(part.name)=@\"\(escaped)\"" + (part.contentType.map { ";type=\($0)" } ?? "")))
+                append(ShellWord("\(part.name)=@\"\(escaped)\"" + (part.contentType.map { ";type=\($0)" } ?? "")))
             } else {
                 option("--form-string")
-                words.append(value(part.name + "=" + String(decoding: part.content, as: UTF8.self)))
+                append(value(part.name + "=" + String(decoding: part.content, as: UTF8.self)))
             }
         }
     }
@@ -167,33 +168,33 @@ private struct CommandBuilder {
     mutating func httpie(_ request: Request) throws(CommandPrintingError) {
         option("http")
         let body = request.body
-        let parts = running ? request.header("Content-Type").flatMap { type in body.flatMap { MultipartParts.parse($0, contentType: type) } } : nil
+        let parts = multipartParts(of: request)
         let fromStdin = body != nil && parts == nil && running && (printer.bodyFile != nil || body.flatMap(Self.text(of:)) == nil)
-        if !fromStdin { option("--ignore-stdin") }
-        if running { option("--follow") }
-        if let timeout = request.timeout { option("--timeout=\(timeout.secondsText)") }
-        if parts != nil { option("--multipart") }
+        if !fromStdin { append(ShellWord("--ignore-stdin")) }
+        if running { append(ShellWord("--follow")) }
+        if let timeout = request.timeout { append(ShellWord("--timeout=\(timeout.secondsText)")) }
+        if parts != nil { append(ShellWord("--multipart")) }
         var headerWords: [ShellWord] = []
         for header in request.headers {
             if parts != nil, header.name.lowercased() == "content-type" { continue }
             if let credential = basicCredential(header) {
                 option("-a")
-                words.append(value(credential))
+                append(value(credential))
                 continue
             }
             headerWords.append(headerWord(header, separator: ":", emptySpelling: "\(header.name);"))
         }
         option(request.method.rawValue)
-        words.append(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
-        words += headerWords
+        append(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
+        lines += headerWords.map { [$0] }
         guard let body else { return }
         if let parts {
             for part in parts {
                 let name = Self.httpieEscaped(part.name)
                 if let filename = part.filename {
-                    words.append(ShellWord("\(name)@\(try file(of: part, named: filename))" + (part.contentType.map { ";type=\($0)" } ?? "")))
+                    line(ShellWord("\(name)@\(try file(of: part, named: filename))" + (part.contentType.map { ";type=\($0)" } ?? "")))
                 } else {
-                    words.append(value(name + "=" + String(decoding: part.content, as: UTF8.self)))
+                    line(value(name + "=" + String(decoding: part.content, as: UTF8.self)))
                 }
             }
             return
@@ -206,7 +207,7 @@ private struct CommandBuilder {
             let shown = printer.purpose == .log ? printer.redaction.maskedBody(body, contentType: request.header("Content-Type")) : text
             var word = value(shown)
             word.pieces.insert(.text("--raw="), at: 0)
-            words.append(word)
+            line(word)
         } else if running {
             prefix = "printf " + ShellWord.singleQuoted(PrintfBytes.format(body)) + " | "
         } else {
@@ -226,8 +227,20 @@ private struct CommandBuilder {
 
     // MARK: words
 
+    /// A new line of these words.
     private mutating func option(_ texts: String...) {
-        words += texts.map(ShellWord.init)
+        lines.append(texts.map(ShellWord.init))
+    }
+
+    /// A word on a line of its own.
+    private mutating func line(_ word: ShellWord) {
+        lines.append([word])
+    }
+
+    /// A word at the end of the last line: an option's value.
+    private mutating func append(_ word: ShellWord) {
+        if lines.isEmpty { lines.append([]) }
+        lines[lines.count - 1].append(word)
     }
 
     /// `Name: value` (curl) or `Name:value` (HTTPie); an empty value as `emptySpelling`, since both
@@ -274,6 +287,12 @@ private struct CommandBuilder {
             return .text(masked)
         }
         return ShellWord(pieces: pieces.filter { $0 != .text("") }.isEmpty ? [.text("")] : pieces.filter { $0 != .text("") })
+    }
+
+    /// The parts of a multipart body, to give one by one; nil for any other body, and in a log.
+    private func multipartParts(of request: Request) -> [MultipartParts.Part]? {
+        guard running, let body = request.body, let type = request.header("Content-Type") else { return nil }
+        return MultipartParts.parse(body, contentType: type)
     }
 
     /// The file a multipart part was read from: one of the printer's part files with its name and bytes.
