@@ -97,4 +97,23 @@ import TestSupport
             #expect(lines.last?.contains("/pages/link?page=3&pages=3&per=1 -> 200") == true, "\(result.stderr)")
         }
     }
+
+    @Test func ctrlCStopsThePages() async throws {
+        let first = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("Link", "</never>; rel=\"next\"")],
+                                body: Array("[1]".utf8))
+        try await withLoopbackServer(routes: ["/first": first]) { server in
+            let running = try RunningWSH(["-c", "target t { base \(server.baseURL); path /first }\ncall t --all"])
+            // Page 2 never answers: wait until wsh has asked for it, then interrupt.
+            let asked = try await offPool { () -> Bool in
+                let deadline = Date().addingTimeInterval(10)
+                while server.hits("/never") == 0, Date() < deadline { usleep(5_000) }
+                return server.hits("/never") == 1
+            }
+            #expect(asked)
+            running.interrupt()
+            let status = try await offPool { running.waitForExit() }
+            #expect(status == 130, "\(running.stderr)")
+            #expect(running.stdout.isEmpty)
+        }
+    }
 }

@@ -90,8 +90,8 @@ import TestSupport
         try await compare(testCase, tool: "--curl", holds: testCase.printedHolds)
     }
 
-    @Test(arguments: cases) func httpieSendsWhatCallSends(_ testCase: Case) async throws {
-        guard httpieProgram != nil else { return }
+    @Test(.enabled(if: httpieProgram != nil, "HTTPie is not installed: scripts/ensure-httpie.sh installs it"), arguments: cases)
+    func httpieSendsWhatCallSends(_ testCase: Case) async throws {
         try await compare(testCase, tool: "--httpie", holds: testCase.printedHolds.filter { !$0.hasPrefix("-") })
     }
 
