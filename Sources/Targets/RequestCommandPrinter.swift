@@ -113,15 +113,14 @@ private struct CommandBuilder {
         }
         line(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
         let parts = multipartParts(of: request)
-        for header in request.headers {
-            if parts != nil, header.name.lowercased() == "content-type" { continue }
-            if let credential = basicCredential(header) {
-                option("-u")
-                append(value(credential))
-                continue
-            }
+        let (credential, headerWords) = headers(of: request, multipart: parts != nil, separator: ": ")
+        for word in headerWords {
             option("-H")
-            append(headerWord(header, emptySpelling: "\(header.name);"))
+            append(word)
+        }
+        if let credential {
+            option("-u")
+            append(credential)
         }
         if let body {
             if let parts {
@@ -174,15 +173,10 @@ private struct CommandBuilder {
         if running { append(ShellWord("--follow")) }
         if let timeout = request.timeout { append(ShellWord("--timeout=\(timeout.secondsText)")) }
         if parts != nil { append(ShellWord("--multipart")) }
-        var headerWords: [ShellWord] = []
-        for header in request.headers {
-            if parts != nil, header.name.lowercased() == "content-type" { continue }
-            if let credential = basicCredential(header) {
-                option("-a")
-                append(value(credential))
-                continue
-            }
-            headerWords.append(headerWord(header, separator: ":", emptySpelling: "\(header.name);"))
+        let (credential, headerWords) = headers(of: request, multipart: parts != nil, separator: ":")
+        if let credential {
+            option("-a")
+            append(credential)
         }
         option(request.method.rawValue)
         append(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
@@ -243,14 +237,29 @@ private struct CommandBuilder {
         lines[lines.count - 1].append(word)
     }
 
-    /// `Name: value` (curl) or `Name:value` (HTTPie); an empty value as `emptySpelling`, since both
-    /// tools read `Name:` as "do not send Name".
-    private mutating func headerWord(_ header: Header, separator: String = ": ", emptySpelling: String) -> ShellWord {
-        let shown = printer.purpose == .log ? printer.redaction.maskedHeader(header) : header
-        guard !shown.value.isEmpty else { return ShellWord(emptySpelling) }
-        var word = value(shown.value)
-        word.pieces.insert(.text(shown.name + separator), at: 0)
-        return word
+    /// The request's headers as words, `Name: value` (curl) or `Name:value` (HTTPie), an empty
+    /// value as `Name;` (both tools read `Name:` as "do not send Name"); a multipart body's
+    /// Content-Type left to the tool, which draws its own boundary; and a Basic credential that
+    /// holds a secret, to give with `-u`/`-a`.
+    private mutating func headers(of request: Request, multipart: Bool, separator: String) -> (credential: ShellWord?, [ShellWord]) {
+        var credential: ShellWord?
+        var words: [ShellWord] = []
+        for header in request.headers {
+            if multipart, header.name.lowercased() == "content-type" { continue }
+            if let basic = basicCredential(header) {
+                credential = value(basic)
+                continue
+            }
+            let shown = printer.purpose == .log ? printer.redaction.maskedHeader(header) : header
+            guard !shown.value.isEmpty else {
+                words.append(ShellWord("\(shown.name);"))
+                continue
+            }
+            var word = value(shown.value)
+            word.pieces.insert(.text(shown.name + separator), at: 0)
+            words.append(word)
+        }
+        return (credential, words)
     }
 
     /// `USER:PASSWORD` of a Basic Authorization header that holds a secret, so that the command can

@@ -108,27 +108,13 @@ struct EchoError: Error, CustomStringConvertible {
 }
 
 /// Runs `command` with `shell -c` (POSIX sh by default), as a user pastes a command into a shell.
-func runShell(_ command: String, shell: String = "/bin/sh", environment: [String: String] = [:])
-    async throws -> (stdout: String, stderr: String, status: Int32) {
+func runShell(_ command: String, shell: String = "/bin/sh", environment: [String: String] = [:]) async throws -> WSHProcess.Result {
     try await offPool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = ["-c", command]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe(), error = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let errorReader = Thread { errorData = error.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errorReader.isFinished { usleep(1000) }
-        return (String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self), process.terminationStatus)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try WSHProcess.runToEnd(process, stdin: "")
     }
 }
 
