@@ -31,7 +31,8 @@ public struct RequestCommandPrinter: Sendable {
     public var purpose: Purpose
     /// What is masked: in a log everything it masks; in a command to run, the secret values.
     public var redaction: Redaction
-    /// Secrets written as references to their environment variables (``Purpose/run`` only).
+    /// Secrets written as references to their environment variables (``Purpose/run`` only); values
+    /// shorter than ``SecretForms/minimumLength`` are left as they are, as masking leaves them.
     public var references: [SecretReference]
     /// A file holding exactly the body's bytes, sent as `--data-binary @FILE`.
     public var bodyFile: String?
@@ -47,7 +48,9 @@ public struct RequestCommandPrinter: Sendable {
         self.tool = tool
         self.purpose = purpose
         self.redaction = redaction
-        self.references = references.filter { !$0.value.isEmpty && ShellWord.isVariableName($0.environmentName) }
+        // A value too short to mask is too short to tell apart from other text: `10` would turn
+        // port 8010 into a reference.
+        self.references = references.filter { $0.value.count >= SecretForms.minimumLength && ShellWord.isVariableName($0.environmentName) }
             .sorted { $0.value.count > $1.value.count }
         self.bodyFile = bodyFile
         self.partFiles = partFiles
@@ -295,7 +298,8 @@ private struct CommandBuilder {
             if masked != text { maskedSecrets = true }
             return .text(masked)
         }
-        return ShellWord(pieces: pieces.filter { $0 != .text("") }.isEmpty ? [.text("")] : pieces.filter { $0 != .text("") })
+        let nonEmpty = pieces.filter { $0 != .text("") }
+        return ShellWord(pieces: nonEmpty.isEmpty ? [.text("")] : nonEmpty)
     }
 
     /// The parts of a multipart body, to give one by one; nil for any other body, and in a log.
