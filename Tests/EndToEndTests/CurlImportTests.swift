@@ -52,6 +52,18 @@ import TestSupport
                  """#,
              target: "numbers",
              declares: ["  body     \"[1, 2, 3]\"", "  header   Content-Type:application/json", "  header   Accept:application/json"]),
+        Case(name: "files: --data-binary @FILE as body @FILE, -d @FILE without its line breaks",
+             command: #"""
+                 curl --data-binary @blob.bin -H 'Content-Type: application/octet-stream' BASE/echo/bin
+                 """#,
+             target: "bin",
+             declares: ["  body     @/", "blob.bin\n", "  header   Content-Type:application/octet-stream"]),
+        Case(name: "-d @FILE drops line breaks, and joins pieces with &",
+             command: #"""
+                 curl -d @notes.txt -d 'x=1' -H 'Content-Type: text/plain' BASE/echo/notes
+                 """#,
+             target: "notes",
+             declares: ["  body     \"line oneline two&x=1\""]),
         Case(name: "multipart: a text part and a file part",
              command: #"""
                  curl -F 'title=two words' -F 'photo=@pixel.png' BASE/echo/upload
@@ -70,6 +82,8 @@ import TestSupport
         try await withLoopbackServer { server in
             let directory = try WSHProcess.temporaryDirectory()
             try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00]).write(to: directory.appendingPathComponent("pixel.png"))
+            try Data([0x00, 0xFF, 0x0A, 0x0D, 0x27]).write(to: directory.appendingPathComponent("blob.bin"))
+            try Data("line one\r\nline two\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
             let command = testCase.command.replacingOccurrences(of: "BASE", with: server.baseURL)
             let script = "import curl \(Self.wshString(command))\nshow \(testCase.target)\ncall \(testCase.target)"
             let result = try await WSHProcess.run(["-c", script], directory: directory)
@@ -84,6 +98,10 @@ import TestSupport
             // bash, as the browsers' "Copy as cURL (bash)": Chrome's $'...' is not POSIX sh.
             let viaCurl = try EchoedRequest(echo: try await runShell("cd '\(directory.path)' && " + command, shell: "/bin/bash").stdout)
             #expect(viaTarget.meaning == viaCurl.meaning)
+            // And back: show --curl of the imported target sends it again.
+            let shown = try await WSHProcess.run(["-c", "import curl \(Self.wshString(command))\nshow \(testCase.target) --curl"], directory: directory)
+            let viaShown = try EchoedRequest(echo: try await runShell("cd '\(directory.path)' && " + shown.stdout).stdout)
+            #expect(viaShown == viaTarget, "\(shown.stdout)")
         }
     }
 
