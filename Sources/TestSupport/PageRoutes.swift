@@ -8,9 +8,10 @@
 /// - `/pages/loop?page=N`: page 1's next is page 2, page 2's next is page 1 again.
 enum PageRoutes {
     static func reply(_ kind: Substring, _ request: ReceivedRequest) -> ServerReply? {
-        let page = max(1, request.intQuery("page") ?? 1)
-        let pages = max(1, request.intQuery("pages") ?? 3)
-        let per = max(1, request.intQuery("per") ?? 2)
+        // Bounded, so that no query makes the arithmetic below overflow.
+        let page = min(max(1, request.intQuery("page") ?? 1), 1_000_000)
+        let pages = min(max(1, request.intQuery("pages") ?? 3), 1_000_000)
+        let per = min(max(1, request.intQuery("per") ?? 2), 1_000)
         let items = "[" + (0..<per).map { "{\"id\":\((page - 1) * per + $0 + 1)}" }.joined(separator: ",") + "]"
         let nextQuery = "page=\(page + 1)&pages=\(pages)&per=\(per)"
         switch kind {

@@ -98,6 +98,20 @@ import TestSupport
         }
     }
 
+    @Test func everyPageIsInTheCallHistory() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        try await withLoopbackServer { server in
+            let environment = ["XDG_STATE_HOME": state.path]
+            let script = "target users { base \(server.baseURL); path /pages/link; query pages=3 per=1 }\ncall users --all > /dev/null"
+            let paged = try await WSHProcess.run(["-c", script], environment: environment)
+            #expect(paged.status == 0, "\(paged.stderr)")
+            let listed = try await WSHProcess.run(["-c", "history 10"], environment: environment)
+            let rows = listed.stdout.split(separator: "\n").filter { $0.contains("/pages/link?") }
+            #expect(rows.count == 3, "\(listed.stdout)")
+            for page in 1...3 { #expect(rows.contains { $0.contains("page=\(page)") || (page == 1 && !$0.contains("page=")) }, "\(listed.stdout)") }
+        }
+    }
+
     @Test func ctrlCStopsThePages() async throws {
         let first = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("Link", "</never>; rel=\"next\"")],
                                 body: Array("[1]".utf8))
