@@ -5,7 +5,7 @@ import TestSupport
 
 /// Printed commands are read back by a real `sh`: every quoted word must come back as its text,
 /// whatever bytes it holds, and a binary body sent through `printf` must reach the server unchanged.
-@Suite struct ShellWordTests {
+@Suite(.serialized) struct ShellWordTests {
     /// Runs `sh -c SCRIPT` and returns its stdout bytes.
     static func sh(_ script: String, environment: [String: String] = [:]) async throws -> [UInt8] {
         try await offPool {
