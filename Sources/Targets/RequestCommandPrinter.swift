@@ -155,9 +155,8 @@ private struct CommandBuilder {
         for part in parts {
             if let filename = part.filename {
                 let path = try file(of: part, named: filename)
-                let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 option("-F")
-                append(ShellWord("\(part.name)=@\"\(escaped)\"" + (part.contentType.map { ";type=\($0)" } ?? "")))
+                append(ShellWord("\(part.name)=@\(Self.curlFormQuoted(path))" + (part.contentType.map { ";type=\($0)" } ?? "")))
             } else {
                 option("--form-string")
                 append(value(part.name + "=" + String(decoding: part.content, as: UTF8.self)))
@@ -210,6 +209,13 @@ private struct CommandBuilder {
         } else {
             option("--raw=<\(body.count) bytes of binary data>")
         }
+    }
+
+    /// A file name in a `-F` option in double quotes, which curl reads whole (a `;` inside does
+    /// not start another parameter), `"` and `\` escaped. (curl 7.88 sends a quoted `type=` with
+    /// its quotes, so a type is written bare.)
+    private static func curlFormQuoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// A key of an HTTPie item with its separator characters escaped.
