@@ -23,6 +23,7 @@ extension Parser {
             }
             let arguments = Array(statement.words.dropFirst())
             try checkFieldArity(fieldName, arguments, fieldWord)
+            if fieldName == "next" || fieldName == "items" { _ = try Pagination(field: fieldName, arguments, fieldWord, file: file) }
             fields.append(.init(name: fieldName, nameSpan: fieldWord.span, arguments: arguments, span: statement.span))
         }
         return TargetDeclaration(name: name, fields: fields, file: file, span: raw.span)
@@ -46,7 +47,6 @@ extension Parser {
         if ["query", "header", "json", "form", "multipart"].contains(name), arguments.isEmpty {
             throw error("'\(name)' needs at least one value", fieldWord.span)
         }
-        if name == "next" || name == "items" { _ = try Pagination(field: name, arguments, fieldWord, file: file) }
         if name == "method", let method = arguments[0].bare, !Self.methods.contains(method.uppercased()) {
             throw error("unknown method '\(method)'", arguments[0].span, notes: ["methods: \(Self.methods.joined(separator: " "))"])
         }
