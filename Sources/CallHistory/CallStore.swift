@@ -38,10 +38,13 @@ final class CallStore {
     static let version: Int64 = 1
 
     /// Columns the listing reads come first: a row's large values (headers, bodies) are last, so
-    /// that listing does not read their overflow pages.
+    /// that listing does not read their overflow pages. No AUTOINCREMENT: the size cap never drops
+    /// the newest call, so the next id (the largest plus one) is never one used before, and
+    /// AUTOINCREMENT's table of its own cost every insert a second search and write. A file made
+    /// by an earlier wsh, with it, works the same.
     static let schema = """
         CREATE TABLE IF NOT EXISTS calls (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          id INTEGER PRIMARY KEY,
           time REAL NOT NULL,
           target TEXT NOT NULL,
           method TEXT NOT NULL,
@@ -132,10 +135,12 @@ final class CallStore {
         do {
             let statement = try insertion()
             for record in records {
-                statement.reset()
+                statement.reset(clearingBindings: false)
                 bind(record, to: statement)
                 try statement.step()
             }
+            // The last call's copies of its bodies are not kept until the next batch.
+            statement.reset()
             try applyCap(sizeLimit)
             try database.execute("COMMIT")
         } catch {

@@ -28,26 +28,32 @@ enum BodyEncoding {
         }
     }
 
-    /// One member per parameter, in declaration order: text as a JSON string, `:=` values as the JSON
-    /// they are (an error naming the parameter when they are not JSON), a file as its path.
+    /// One member per parameter name, in declaration order: text as a JSON string, `:=` values as the
+    /// JSON they are (an error naming the parameter when they are not JSON), a file as its path; a
+    /// name with several values (given twice, or declared twice) is an array of them, in order.
     private static func jsonObject(
         _ parameters: [Parameter], binding: ParameterBinding, targetName: String
     ) throws(ProviderError) -> JSONValue {
-        var seen: Set<String> = []
-        var members: [JSONMember] = []
-        for parameter in parameters where seen.insert(parameter.name).inserted {
-            switch binding.value(parameter.name) {
+        var order: [String] = []
+        var grouped: [String: [JSONValue]] = [:]
+        for (name, value) in binding.values(parameters) {
+            let member: JSONValue
+            switch value {
             case .text(let text), .file(let text):
-                members.append(JSONMember(key: parameter.name, value: .string(text)))
+                member = .string(text)
             case .json(let raw):
                 do {
-                    members.append(JSONMember(key: parameter.name, value: try JSONValue.parse(raw)))
+                    member = try JSONValue.parse(raw)
                 } catch {
-                    throw ProviderError(
-                        .invalidJSONArgument(parameter: parameter.name, error), step: .encoding, targetName: targetName)
+                    throw ProviderError(.invalidJSONArgument(parameter: name, error), step: .encoding, targetName: targetName)
                 }
             }
+            if grouped[name] == nil { order.append(name) }
+            grouped[name, default: []].append(member)
         }
-        return .object(members)
+        return .object(order.map { name in
+            let values = grouped[name] ?? []
+            return JSONMember(key: name, value: values.count == 1 ? values[0] : .array(values))
+        })
     }
 }

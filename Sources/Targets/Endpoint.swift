@@ -3,12 +3,14 @@ import Foundation
 /// Moya's Endpoint: the URL, method, headers and body of one target bound to one call's arguments.
 ///
 /// - URL: the target's `baseURL` (or `baseURL fallback` when that is empty) joined with its path, each
-///   `{name}` filled and percent-encoded as one path segment, then the query parameters in declaration
-///   order, encoded as `curl --data-urlencode` does (unreserved characters kept, all else `%XX`).
-///   Characters that may not appear in a URL at all (a space, non-ASCII) written literally in the base
-///   or path are percent-encoded too; reserved characters and existing `%XX` escapes stay.
+///   `{name}` filled and percent-encoded as one path segment, then the query: the base's own, the
+///   path's own, the query parameters in declaration order (a name given or declared twice sent twice),
+///   then the call's `name==value` items, encoded as `curl --data-urlencode` does (unreserved
+///   characters kept, all else `%XX`). A fragment is not sent; a Unicode host is sent in Punycode
+///   (``URLAssembly``). Characters that may not appear in a URL at all (a space, non-ASCII) written
+///   literally in the base or path are percent-encoded too; reserved characters and existing `%XX` escapes stay.
 /// - Body: per ``RequestTask``: JSON object, url-encoded form, multipart form or raw data, with its Content-Type
-///   unless a header already sets one.
+///   unless a header already sets one; the call's ``CallArguments/body`` replaces it.
 /// - Headers: the target's, then the Content-Type of the body, then the call's (a same-named one replaces).
 /// - Timeout: the target's; the provider fills in its session timeout when the target has none.
 public struct Endpoint: Sendable {
@@ -19,8 +21,13 @@ public struct Endpoint: Sendable {
     /// a missing or invalid URL, and at step `.encoding` for a body that cannot be built.
     public init<T: TargetType>(target: T, arguments: CallArguments, baseURL fallback: String? = nil) throws(ProviderError) {
         let binding = try ParameterBinding(target: target, arguments: arguments)
-        let url = try Self.url(for: target, binding: binding, fallback: fallback)
-        let body = try BodyEncoding.encode(target.task, binding: binding, targetName: target.name)
+        let url = try Self.url(for: target, binding: binding, extraQuery: arguments.queryItems, fallback: fallback)
+        let body: EncodedBody?
+        if let given = arguments.body {
+            body = EncodedBody(data: given.data, contentType: given.contentType)
+        } else {
+            body = try BodyEncoding.encode(target.task, binding: binding, targetName: target.name)
+        }
 
         var headers = target.headers
         if let contentType = body?.contentType,
@@ -37,18 +44,15 @@ public struct Endpoint: Sendable {
     }
 
     private static func url(
-        for target: some TargetType, binding: ParameterBinding, fallback: String?
+        for target: some TargetType, binding: ParameterBinding, extraQuery: [(name: String, value: String)], fallback: String?
     ) throws(ProviderError) -> String {
         let base = target.baseURL.isEmpty ? (fallback ?? "") : target.baseURL
         guard !base.isEmpty else {
             throw ProviderError(.missingBaseURL, step: .endpoint, targetName: target.name)
         }
         let path = PathTemplate(target.path).filled { binding.value($0).text }
-        var url = PercentEncoding.encodeIllegalURLCharacters(joined(base, path))
-        let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters))
-        if !query.isEmpty {
-            url += (url.containsByte(UInt8(ascii: "?")) ? "&" : "?") + query
-        }
+        let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters) + extraQuery)
+        let url = PercentEncoding.encodeIllegalURLCharacters(URLAssembly.url(base: base, path: path, query: query))
         guard hasHTTPSchemeAndHost(url) else {
             throw ProviderError(.invalidURL(url, reason: "a URL starts with http:// or https:// and a host"),
                                 step: .endpoint, targetName: target.name)
@@ -72,16 +76,6 @@ public struct Endpoint: Sendable {
             let first = bytes[hostStart]
             return first != UInt8(ascii: ":") && first != UInt8(ascii: "/") && first != UInt8(ascii: "?")
                 && first != UInt8(ascii: "#")
-        }
-    }
-
-    /// `base` and `path` with exactly one `/` between them.
-    private static func joined(_ base: String, _ path: String) -> String {
-        guard !path.isEmpty else { return base }
-        switch (base.utf8.last == UInt8(ascii: "/"), path.utf8.first == UInt8(ascii: "/")) {
-        case (true, true): return base + path.dropFirst()
-        case (false, false): return base + "/" + path
-        default: return base + path
         }
     }
 }

@@ -1,6 +1,6 @@
 extension Array where Element == Header {
     /// The value of the first field named `name`, compared without regard to case.
-    func value(named name: String) -> String? {
+    public func value(named name: String) -> String? {
         first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
@@ -11,7 +11,7 @@ extension Array where Element == Header {
 
     /// Puts `header` where the first same-named field was (dropping any others of that name),
     /// or at the end when there was none.
-    mutating func replaceOrAppend(_ header: Header) {
+    public mutating func replaceOrAppend(_ header: Header) {
         guard let index = firstIndex(where: { $0.name.caseInsensitiveEquals(header.name) }) else {
             append(header)
             return

@@ -1,16 +1,23 @@
 import Foundation
 
-/// Media types by file extension, for multipart file parts and sample files.
+/// Media types by file extension, for multipart file parts, `@file` bodies and sample files.
+///
+/// curl picks a multipart part's type from a table of ten extensions (`gif jpg jpeg png svg txt
+/// htm html pdf xml`, lib/mime.c) and sends `application/octet-stream` for any other. This table
+/// gives the same type for those ten, and knows every other extension of Debian's media-types list
+/// (``RegisteredMediaTypes``); where the two differ the types here are the current IANA ones
+/// (`wav` is `audio/wav`, `yaml` is `application/yaml`).
 public enum MediaType {
     /// The media type of a file by its extension (case-insensitive); `application/octet-stream`
-    /// when the extension is not known.
+    /// when the extension is not known, as curl sends it.
     public static func of(file path: String) -> String {
         known(file: path) ?? "application/octet-stream"
     }
 
     /// The media type of a file by its extension, or `nil` when the extension is not known.
     public static func known(file path: String) -> String? {
-        byExtension[URL(fileURLWithPath: path).pathExtension.lowercased()]
+        let fileExtension = URL(fileURLWithPath: path).pathExtension.lowercased()
+        return byExtension[fileExtension] ?? RegisteredMediaTypes.byExtension[fileExtension]
     }
 
     /// The extension to save a body of this media type under (`json` for `application/problem+json`);

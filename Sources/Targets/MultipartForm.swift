@@ -24,21 +24,21 @@ struct MultipartForm {
         return "------------------------wsh" + String(random)
     }
 
-    /// Adds a part for each parameter in declaration order: text and JSON as they are, `.file` values as
-    /// file parts with the file's name and a Content-Type from its extension.
+    /// Adds a part for each value of the parameters in declaration order (a name given twice is two
+    /// parts): text and JSON as they are, `.file` values as file parts with the file's name and the
+    /// Content-Type given with `;type=`, else its extension's.
     mutating func append(
         _ parameters: [Parameter], binding: ParameterBinding, targetName: String
     ) throws(ProviderError) {
-        var seen: Set<String> = []
-        for parameter in parameters where seen.insert(parameter.name).inserted {
-            switch binding.value(parameter.name) {
+        for (name, value) in binding.values(parameters) {
+            switch value {
             case .text(let text), .json(let text):
-                appendPart(name: parameter.name, filename: nil, contentType: nil, content: Data(text.utf8))
-            case .file(let path):
-                let content = try Self.read(path, parameter: parameter.name, targetName: targetName)
-                let filename = URL(fileURLWithPath: path).lastPathComponent
-                appendPart(name: parameter.name, filename: filename, contentType: MediaType.of(file: filename),
-                           content: content)
+                appendPart(name: name, filename: nil, contentType: nil, content: Data(text.utf8))
+            case .file(let written):
+                let file = FileReference(written)
+                let content = try Self.read(file.path, parameter: name, targetName: targetName)
+                let filename = URL(fileURLWithPath: file.path).lastPathComponent
+                appendPart(name: name, filename: filename, contentType: file.partContentType, content: content)
             }
         }
     }

@@ -4,15 +4,21 @@ public enum ParameterValue: Sendable, Equatable {
     case text(String)
     /// `key:=JSON`: raw JSON text exactly as typed; validated when it is encoded into a JSON body.
     case json(String)
-    /// `f@path` in a multipart body: an absolute file path, read when the call is bound.
+    /// `f@path` in a multipart body: an absolute file path, read when the call is bound, with
+    /// curl's `;type=MEDIA/TYPE` after it when given (see ``FileReference``).
     case file(String)
 
-    /// The value as text, for the places that only carry text (path, query, form):
-    /// JSON is sent as typed and a file as its path.
+    /// The value as text, for the places that only carry text (path, query, form): JSON is sent as
+    /// typed and a file as its path (a call that gives a file for such a place is refused, see ``CallArguments``).
     public var text: String {
         switch self {
         case .text(let text), .json(let text), .file(let text): text
         }
+    }
+
+    /// Whether the value names a file (`f@path`).
+    public var isFile: Bool {
+        if case .file = self { true } else { false }
     }
 }
 

@@ -1,10 +1,18 @@
-/// The value of every parameter of a target for one call: the call's argument, else the declared default.
+/// The values of every parameter of a target for one call: the call's arguments, else the declared defaults.
+///
+/// A name the call gives is sent with each of the call's values, in the order given, where it is
+/// first declared in each place (query, body); a name it does not give sends each declaration's
+/// default, so `query tag=a tag=b` sends both. A declaration without a default (a composite's
+/// `json id` beside `query id=1`) takes the first default declared for its name.
 struct ParameterBinding {
-    private let values: [String: ParameterValue]
+    private let arguments: CallArguments
+    private let given: [String: [ParameterValue]]
+    private let fallback: [String: ParameterValue]
 
     /// Binds `arguments` to `target`'s parameters. Throws for an argument that names no parameter
-    /// (checked first, in the order given) and for a required parameter without an argument
-    /// (in parameter order); both errors list the target's parameters.
+    /// (checked first, in the order given), for a path parameter given twice, for a body field
+    /// given with a body that replaces the target's, and for a required parameter without an
+    /// argument (in parameter order); the errors list the target's parameters.
     init(target: some TargetType, arguments: CallArguments) throws(ProviderError) {
         let parameters = target.parameters
         let names = parameters.map(\.name)
@@ -13,29 +21,63 @@ struct ParameterBinding {
             throw ProviderError(
                 .unknownParameter(unknown.name), step: .endpoint, targetName: target.name, parameters: names)
         }
-        // A name may be declared twice (a composite's query and body); the first default found serves both.
-        let declarations = target.task.queryParameters + target.task.bodyParameters
-        var values: [String: ParameterValue] = [:]
-        for parameter in parameters {
-            let fallback = declarations.first { $0.name == parameter.name && $0.defaultValue != nil }?.defaultValue
-            guard let value = arguments.value(for: parameter.name) ?? fallback else {
-                throw ProviderError(
-                    .missingParameter(parameter.name), step: .endpoint, targetName: target.name, parameters: names)
-            }
-            values[parameter.name] = value
+        var given: [String: [ParameterValue]] = [:]
+        for (name, value) in arguments.values { given[name, default: []].append(value) }
+        let pathNames = PathTemplate(target.path).names
+        if let repeated = pathNames.first(where: { (given[$0]?.count ?? 0) > 1 }) {
+            throw ProviderError(.repeatedPathParameter(repeated), step: .endpoint, targetName: target.name, parameters: names)
         }
-        self.values = values
+        // A body given whole replaces the declared one: its fields are neither required nor accepted.
+        var bodyOnly: Set<String> = []
+        if arguments.body != nil {
+            bodyOnly = Set(target.task.bodyParameters.map(\.name)).subtracting(pathNames + target.task.queryParameters.map(\.name))
+            if let field = arguments.values.first(where: { bodyOnly.contains($0.name) }) {
+                throw ProviderError(.bodyFieldWithRawBody(field.name), step: .endpoint, targetName: target.name, parameters: names)
+            }
+        }
+        let multipartNames: Set<String> = if case .multipart(let fields) = target.task.bodyTask, arguments.body == nil {
+            Set(fields.map(\.name))
+        } else {
+            []
+        }
+        if let file = arguments.values.first(where: { $0.value.isFile && !multipartNames.contains($0.name) }) {
+            throw ProviderError(.fileOutsideMultipart(parameter: file.name), step: .endpoint, targetName: target.name, parameters: names)
+        }
+        var fallback: [String: ParameterValue] = [:]
+        for declaration in target.task.queryParameters + target.task.bodyParameters {
+            if fallback[declaration.name] == nil, let value = declaration.defaultValue { fallback[declaration.name] = value }
+        }
+        for parameter in parameters where given[parameter.name] == nil && fallback[parameter.name] == nil && !bodyOnly.contains(parameter.name) {
+            throw ProviderError(
+                .missingParameter(parameter.name), step: .endpoint, targetName: target.name, parameters: names)
+        }
+        self.arguments = arguments
+        self.given = given
+        self.fallback = fallback
     }
 
-    /// The bound value of a parameter of the target.
+    /// The bound value of a path parameter: the call's one, else the first default declared.
     func value(_ name: String) -> ParameterValue {
         // Every parameter was bound in init; the empty text only guards against a name from elsewhere.
-        values[name] ?? .text("")
+        given[name]?.first ?? fallback[name] ?? .text("")
     }
 
-    /// `name=value` pairs for `parameters` in order, each name once, values as text.
+    /// What one place (the query, a body) sends for its `parameters`, in order (``CallArguments/placed(_:)``),
+    /// a declaration without a default taking the first default declared for its name.
+    func values(_ parameters: [Parameter]) -> [(name: String, value: ParameterValue)] {
+        arguments.placed(parameters).map { ($0.name, $0.value ?? value($0.name)) }
+    }
+
+    /// `name=value` pairs for the query or a form: ``values(_:)`` as text, a JSON array
+    /// (`tag:=["a","b"]`) as the key repeated for each element.
     func textPairs(_ parameters: [Parameter]) -> [(name: String, value: String)] {
-        var seen: Set<String> = []
-        return parameters.filter { seen.insert($0.name).inserted }.map { ($0.name, value($0.name).text) }
+        values(parameters).flatMap { name, value -> [(name: String, value: String)] in
+            guard case .json(let raw) = value, raw.utf8.first == UInt8(ascii: "["),
+                  case .array(let elements)? = try? JSONValue.parse(raw) else { return [(name, value.text)] }
+            return elements.map { element in
+                if case .string(let text) = element { return (name, text) }
+                return (name, element.compactText)
+            }
+        }
     }
 }

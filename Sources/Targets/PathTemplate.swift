@@ -33,6 +33,17 @@ struct PathTemplate {
         }
     }
 
+    /// The path with each placeholder that `value` gives a value for replaced by it, percent-encoded
+    /// as one path segment; the others are kept as `{name}`.
+    func partlyFilled(_ value: (String) -> String?) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .literal(let text): String(text)
+            case .placeholder(let name): value(name).map(PercentEncoding.encode) ?? "{\(name)}"
+            }
+        }.joined()
+    }
+
     /// The path with each placeholder replaced by `value(name)`, percent-encoded as one path segment.
     func filled(_ value: (String) -> String) -> String {
         pieces.map { piece in

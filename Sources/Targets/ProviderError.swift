@@ -22,6 +22,9 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case unknownParameter(String)
         case missingParameter(String)
         case missingHeader(String)
+        case repeatedPathParameter(String)
+        case bodyFieldWithRawBody(String)
+        case fileOutsideMultipart(parameter: String)
         case missingBaseURL
         case invalidURL(String, reason: String)
         case invalidJSONArgument(parameter: String, JSONParseError)
@@ -66,6 +69,15 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     /// The required parameter that the call did not give.
     public var missingParameter: String? {
         if case .missingParameter(let name) = code { name } else { nil }
+    }
+
+    /// The argument the call gave that cannot be sent as given: a path parameter given twice, a
+    /// body field beside `@FILE`, a file for a target with no multipart body.
+    public var misplacedArgument: String? {
+        switch code {
+        case .repeatedPathParameter(let name), .bodyFieldWithRawBody(let name), .fileOutsideMultipart(let name): name
+        default: nil
+        }
     }
 
     /// The required header (`header X-Request-Id` in a target) that the call did not give.
@@ -117,6 +129,12 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "missing required parameter '\(name)' for target '\(targetName)'"
         case .missingHeader(let name):
             "missing required header '\(name)' for target '\(targetName)'"
+        case .repeatedPathParameter(let name):
+            "parameter '\(name)' of target '\(targetName)' fills a path segment and takes one value, not several"
+        case .bodyFieldWithRawBody(let name):
+            "'\(name)' is a body field of target '\(targetName)', and @FILE gives the whole body instead"
+        case .fileOutsideMultipart(let name):
+            "'\(name)@FILE' sends a file part, and target '\(targetName)' has no multipart body to carry it"
         case .missingBaseURL:
             "target '\(targetName)' has no base URL"
         case .invalidURL(let url, let reason):

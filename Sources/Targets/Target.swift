@@ -60,6 +60,12 @@ public struct Target: TargetType, Equatable {
 }
 
 extension Target {
+    /// The path with the `{name}` segments that `value` gives a value for filled in (percent-encoded
+    /// as one segment), the others kept as `{name}`.
+    public func path(filling value: (String) -> String?) -> String {
+        PathTemplate(path).partlyFilled(value)
+    }
+
     /// The default sample's body; empty when the target has none.
     public var sampleData: Data { samples.first?.body ?? Data() }
     /// The default sample's status; 200 when the target has none.

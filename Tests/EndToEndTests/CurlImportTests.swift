@@ -66,10 +66,10 @@ import TestSupport
              declares: ["  body     \"line oneline two&x=1\""]),
         Case(name: "multipart: a text part and a file part",
              command: #"""
-                 curl -F 'title=two words' -F 'photo=@pixel.png' BASE/echo/upload
+                 curl -F 'title=two words' -F 'photo=@pixel.png' -F 'raw=@blob.bin;type=image/gif' BASE/echo/upload
                  """#,
              target: "upload",
-             declares: ["  multipart \"title=two words\" photo@/"]),
+             declares: ["  multipart \"title=two words\" photo@/", "blob.bin;type=image/gif"]),
     ]
 
     /// `text` as a wsh "..." string, which main's lexer and the raw-string one read alike.

@@ -56,6 +56,23 @@ import TestSupport
                  """,
              arguments: "title=\"two words\"",
              printedHolds: ["--form-string", "-F", "pixel.png"]),
+        Case(name: "call-time items: name==value, a key given twice, a repeated query key",
+             declaration: """
+                 target t { base BASE; path /echo/items; query tag=a tag=b page=1 }
+                 """,
+             arguments: "page=2 page=3 extra==\"x y\" \"q==a&b\""),
+        Case(name: "a call-time @FILE body",
+             declaration: """
+                 target t { base BASE; path /echo/at; method PUT; json name=x }
+                 """,
+             arguments: "@blob.bin",
+             printedHolds: ["--data-binary", "blob.bin"]),
+        Case(name: "a multipart file chosen at call time with its own type",
+             declaration: """
+                 target t { base BASE; path /echo/upload2; method POST; multipart title=x photo@pixel.png }
+                 """,
+             arguments: "photo@blob.bin;type=image/gif",
+             printedHolds: ["blob.bin", "type=image/gif"]),
         Case(name: "DELETE with a path parameter",
              declaration: """
                  target t { base BASE; path /echo/users/{id}; method DELETE }

@@ -12,14 +12,7 @@ func withMockServer<R>(
 ) async throws -> R {
     let routes = MockRoutes(routes: targets.map { MockRoute(target: $0, fallbackBase: fallbackBase) }, redaction: redaction, delay: delay)
     let server = try await MockServer.start(.init(port: 0, cors: cors, bodyLimit: bodyLimit, log: log), routes: routes)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
+    return try await using(server, stoppedBy: { await $0.stop() }, body)
 }
 
 /// Sends one raw request on a new connection, off the cooperative pool, and reads the answer.

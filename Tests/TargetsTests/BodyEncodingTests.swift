@@ -49,10 +49,12 @@ import Testing
                     Parameter(name: "note", defaultValue: .text("x&y=z")),
                     Parameter(name: "accent", defaultValue: .text("é")),
                     Parameter(name: "n", defaultValue: .json("[1]")),
+                    Parameter(name: "m", defaultValue: .json("{\"a\":[1]}")),
                 ]))
             let echo = try await echo(target)
             #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
-            #expect(echo.body == "user=a%20b&note=x%26y%3Dz&accent=%C3%A9&n=%5B1%5D")
+            // A JSON list is the key once per element; other JSON goes as its text.
+            #expect(echo.body == "user=a%20b&note=x%26y%3Dz&accent=%C3%A9&n=1&m=%7B%22a%22%3A%5B1%5D%7D")
             #expect(echo.query == "")
         }
     }
@@ -124,14 +126,21 @@ import Testing
         }
     }
 
-    @Test func fileValuesOutsideMultipartAreTheirPathAsText() async throws {
+    /// A file given for a query or JSON parameter is an error naming it: only a multipart body carries
+    /// a file, and sending its path as text instead would change what was asked silently.
+    @Test func fileValuesOutsideMultipartAreAnError() async throws {
         try await withTestServer { server in
             let target = Target(
                 name: "paths", baseURL: server.baseURL, path: "/echo", method: .post,
                 task: .composite(query: [Parameter(name: "from")], body: .json([Parameter(name: "to")])))
-            let echo = try await echo(target, [("from", .file("/tmp/a b.json")), ("to", .file("/tmp/c.txt"))])
-            #expect(echo.query == "from=%2Ftmp%2Fa%20b.json")
-            #expect(echo.body == #"{"to":"/tmp/c.txt"}"#)
+            for name in ["from", "to"] {
+                let error = await providerError {
+                    _ = try await Provider<Target>().request(target, arguments: CallArguments(values: [("from", .text("a")), ("to", .text("b")), (name, .file("/tmp/c.txt"))]))
+                }
+                #expect(error?.misplacedArgument == name)
+                #expect(error?.description == "'\(name)@FILE' sends a file part, and target 'paths' has no multipart body to carry it")
+            }
+            #expect(server.hits("/echo") == 0)
         }
     }
 

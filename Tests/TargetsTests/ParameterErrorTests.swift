@@ -40,10 +40,16 @@ import Testing
         }
     }
 
-    @Test func laterArgumentForTheSameNameWins() async throws {
+    /// A path segment takes one value: a second one for it is an error naming it, not a silent choice
+    /// of one (a query or body parameter given twice is sent twice).
+    @Test func aPathParameterGivenTwiceIsAnError() async throws {
         try await withTestServer { server in
-            let echo = try await echo(current(server), [("station", .text("a")), ("station", .text("b"))])
-            #expect(echo.path == "/echo/b")
+            let error = await providerError {
+                _ = try await Provider<Target>().request(current(server), arguments: CallArguments(values: [("station", .text("a")), ("station", .text("b"))]))
+            }
+            #expect(error?.step == .endpoint)
+            #expect(error?.misplacedArgument == "station")
+            #expect(server.hits("/echo/a") + server.hits("/echo/b") == 0)
         }
     }
 }

@@ -56,3 +56,26 @@ import Testing
         #expect(run.completions(for: "ed") == ["edit"])
     }
 }
+
+/// Completion reads `'...'` and `"..."` as parts of their words, and completes files after `@` in a call.
+@ShellActor @Suite struct CallItemCompletionTests {
+    @Test func stringsHoldingBracesAndBlanksAreOneWordOfTheStatement() {
+        #expect(Completion.previousWords(#"call t obj:='{"a": 1}' q="x; y" "#) == ["call", "t", #"obj:='{"a": 1}'"#, #"q="x; y""#])
+        #expect(Completion.previousWords("call up f@a.raw;type=image/png ") == ["call", "up", "f@a.raw;type=image/png"])
+        #expect(Completion.previousWords("echo a; call t ") == ["call", "t"])
+        #expect(Completion.previousWords("target t {\n  path ") == ["path"])
+    }
+
+    @Test func afterAnAtACallCompletesFilePaths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("photo.png"))
+        try Data().write(to: directory.appendingPathComponent("payload.json"))
+        var snapshot = CompletionSnapshot()
+        snapshot.directory = directory.path
+        #expect(snapshot.completions(for: "call up f@ph") == ["f@photo.png"])
+        #expect(snapshot.completions(for: "call up @p") == ["@payload.json", "@photo.png"])
+        #expect(snapshot.completions(for: "call up @fi") == ["@fixtures/"])
+    }
+}

@@ -119,4 +119,52 @@ import Testing
         let file = SourceFile(name: "t", directory: "/", text: garbage)
         #expect(throws: Diagnostic.self) { _ = try Parser.parse(file) }
     }
+
+    @Test func aRawStringHasNoEscapesNoExpansionAndJoinsTheWordBesideIt() throws {
+        let result = try words(#"obj:='{"a": [1, 2]}' q='$x \n \q' 'a;b'c"d" {id}"#)
+        #expect(result.count == 4)
+        #expect(result[0].literal == #"obj:={"a": [1, 2]}"#)
+        #expect(result[0].variableNames.isEmpty)
+        #expect(result[1].literal == #"q=$x \n \q"#)
+        #expect(result[1].variableNames.isEmpty)
+        #expect(result[2].literal == "a;bcd")
+        #expect(result[2].isQuoted)
+        // The part's span is the string's text, between its quotes.
+        #expect(result[0].parts[1].span == SourceSpan(start: 6, end: 19))
+        #expect(try words("''")[0].literal == "")
+        #expect(try words(#"say "it's""#)[1].literal == "it's")
+        #expect(try words(#"x'"'"#)[0].literal == #"x""#)
+    }
+
+    @Test func anUnterminatedRawStringIsAnErrorAtItsQuote() {
+        do {
+            _ = try tokens("echo 'open\necho next")
+            Issue.record("expected an error")
+        } catch let error as Diagnostic {
+            #expect(error.message == "unterminated string")
+            #expect(error.span == SourceSpan(start: 5, end: 6))
+            #expect(error.rendered().contains("   echo 'open\n        ^"))
+        } catch {
+            Issue.record("expected a Diagnostic, got \(error)")
+        }
+    }
+
+    @Test func aSemicolonBeforeTypeStaysInAFileItemsWord() throws {
+        #expect(try words("call up f@a.raw;type=image/png x=1").map(\.literal) == ["call", "up", "f@a.raw;type=image/png", "x=1"])
+        // Anywhere else `;` ends the statement, `; type=x` with a blank too.
+        let kinds = try tokens("echo a;echo b; type=x").map { token -> String in
+            if case .word(let word) = token { return word.literal ?? "?" }
+            if case .end = token { return ";" }
+            return ""
+        }
+        #expect(kinds == ["echo", "a", ";", "echo", "b", ";", "type=x", ""])
+    }
+
+    @Test func aRawStringOpensNoBlockAndNeedsNoContinuation() {
+        #expect(!Lexer.needsMoreInput("call t obj:='{\"a\": [1, 2]'\n"))
+        #expect(!Lexer.needsMoreInput("echo 'unterminated {\n"))
+        #expect(Lexer.needsMoreInput("target x { json obj:='}'\n"))
+        // A backslash in a raw string escapes nothing, so its closing quote closes it.
+        #expect(Lexer.needsMoreInput("target x { body 'a\\' \n"))
+    }
 }

@@ -12,6 +12,11 @@ import Testing
         ("plugin auth header X-Api-Key:k-123", "plugin auth header X-Api-Key:***"),
         ("echo hi; plugin auth bearer tok-1 # note", "echo hi; plugin auth bearer *** # note"),
         ("plugin auth bearer \"abc", "plugin auth bearer ***"),
+        // A raw string is closed with its own quote, so the line kept still reads.
+        ("plugin auth header 'X-Api-Key:k 1'", "plugin auth header 'X-Api-Key:***'"),
+        ("plugin auth basic 'al\"ice':'p w'", "plugin auth basic 'al\"ice':***"),
+        ("plugin auth bearer 'a $b'", "plugin auth bearer ***"),
+        ("plugin auth bearer 'abc", "plugin auth bearer ***"),
     ])
     func literalCredentialsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)
@@ -22,6 +27,7 @@ import Testing
         "plugin auth basic $user:$pass",
         "plugin auth basic alice:$pass",
         "plugin auth header \"X-Key:$key\"",
+        "echo 'plugin auth bearer abc'",
         "plugin auth basic $credential",
         "plugin auth off",
         "echo bearer abc123 basic a:b",

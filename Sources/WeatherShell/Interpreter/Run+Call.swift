@@ -3,7 +3,7 @@ import Plugins
 import Targets
 
 extension Run {
-    /// `call NAME [key=value] [key:=json] [Header:value] [--all [--max-pages N]] [> FILE]`.
+    /// `call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE] [@FILE] [--all [--max-pages N]] [> FILE]`.
     func call(_ statement: CallStatement) async throws {
         let declared = try declaredTarget(statement.target)
         if let missing = missingSample(declared) {
@@ -30,29 +30,6 @@ extension Run {
         try write(response, to: statement.output)
     }
 
-    /// The arguments of a call of `target` (`call` and `show NAME --curl` read them alike), and
-    /// the word that gave each parameter, for errors.
-    func callArguments(_ words: [Word], for target: Target) throws -> (CallArguments, [String: Word]) {
-        var arguments = CallArguments()
-        var argumentWords: [String: Word] = [:]
-        for word in words {
-            let text = try expand(word).text
-            switch ArgumentSyntax(text) {
-            case .parameter(let name, let value?):
-                arguments.values.append((name, value))
-                argumentWords[name] = word
-            case .parameter(let name, nil):
-                throw failure("'\(name.shortened())' needs a value: \(name.shortened())=VALUE", at: word.span,
-                              notes: ["parameters: \(target.parameters.map(\.name).joined(separator: ", "))"])
-            case .header(let header):
-                arguments.headers.append(header)
-            case nil:
-                throw failure("expected key=value, key:=JSON or Header:value", at: word.span)
-            }
-        }
-        return (arguments, argumentWords)
-    }
-
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
     /// last response, recorded under `set record`; a cancelled call throws `CancellationError`,
     /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
@@ -68,6 +45,7 @@ extension Run {
                 // The call fails for its own reason; a failure to record its answer is said beside it.
                 if let reason = recordAnswer(response, of: target) { io.err(Diagnostic(.runtime, reason).rendered(mask: { self.mask($0) })) }
             }
+            if error.request != nil || error.response != nil { lastCall = (target, arguments) }
             let redaction = redaction
             let failure = error.description(masking: redaction)
             reporter?.report(.call(target: target.name, response: error.response, failure: failure, redaction: redaction))
@@ -75,6 +53,7 @@ extension Run {
             throw error
         }
         lastResponse = response
+        lastCall = (target, arguments)
         reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
@@ -110,6 +89,9 @@ extension Run {
             notes.append((guess.map { "did you mean '\($0)'? " } ?? "") + "parameters: \(parameters.isEmpty ? "(none)" : parameters)")
             return failure("unknown parameter '\(unknown.shortened())' for target '\(error.targetName)'",
                            at: argumentWords[unknown]?.span ?? statement.target.span, notes: notes)
+        }
+        if let misplaced = error.misplacedArgument, let word = argumentWords[misplaced] {
+            return failure(error.description(masking: redaction), at: word.span)
         }
         if let missing = error.missingHeader {
             return failure("missing header '\(missing)' for target '\(error.targetName)'", at: statement.target.span,

@@ -156,28 +156,33 @@ extension Run {
     /// recorded request is sent as it is, unless the history masked part of it.
     private func replay(_ call: StoredCall, extra: [Word], command: Word) async throws {
         let name = call.summary.target
-        var given = CallArguments()
-        for word in extra {
-            let text = try expand(word).text
-            switch ArgumentSyntax(text) {
-            case .parameter(let parameter, let value?): given.values.append((parameter, value))
-            case .header(let header): given.headers.append(header)
-            case .parameter(_, nil), nil: throw failure("expected key=value, key:=JSON or Header:value", at: word.span)
-            }
-        }
         let target: Target
         var arguments = CallArguments()
         if let declared = session.targets[name] {
             if let missing = missingSample(declared) { throw failure(missing, at: command.span) }
             target = try compiledTarget(declared)
-            let givenNames = Set(given.values.map(\.name) + given.headers.map { $0.name.lowercased() })
+            let given = try callArguments(extra, for: target).arguments
+            let givenNames = Set(given.values.map(\.name) + given.queryItems.map(\.name) + given.headers.map { $0.name.lowercased() })
             for text in call.arguments {
-                switch ArgumentSyntax(text) {
-                case .parameter(let parameter, let value?) where !givenNames.contains(parameter):
-                    if !call.maskedArguments.contains(parameter) { arguments.values.append((parameter, value)) }
+                // As the history wrote them: a text that starts with @ was written `name=@...`, a file `name@path`.
+                let recorded: (name: String, value: ParameterValue)?
+                switch RequestItem(text) {
+                case .field(let parameter, let value): recorded = (parameter, value)
+                case .fieldFromFile(let parameter, let rest, let json): recorded = (parameter, json ? .json("@" + rest) : .text("@" + rest))
+                case .file(let parameter, let path, let type): recorded = (parameter, .file(FileReference(path: path, contentType: type).written))
+                case .query(let name, let value) where !givenNames.contains(name):
+                    if !call.maskedArguments.contains(name) { arguments.queryItems.append((name, value)) }
+                    recorded = nil
                 case .header(let header) where !givenNames.contains(header.name.lowercased()):
                     if !call.maskedArguments.contains(header.name) { arguments.headers.append(header) }
-                default: break
+                    recorded = nil
+                case .body(let path) where given.body == nil:
+                    arguments.body = try bodyFile(path, at: command)
+                    recorded = nil
+                default: recorded = nil
+                }
+                if let (parameter, value) = recorded, !givenNames.contains(parameter), !call.maskedArguments.contains(parameter) {
+                    arguments.values.append((parameter, value))
                 }
             }
             let missing = call.maskedArguments.filter { !givenNames.contains($0) && !givenNames.contains($0.lowercased()) }
@@ -188,7 +193,9 @@ extension Run {
                               at: command.span, notes: ["give it again: history replay \(call.summary.id) \(forms.joined(separator: " "))"])
             }
             arguments.values += given.values
+            arguments.queryItems += given.queryItems
             arguments.headers += given.headers
+            arguments.body = given.body ?? arguments.body
         } else {
             guard call.withheld.isEmpty else {
                 throw failure("call \(call.summary.id) cannot be sent again as recorded: the history masked its "

@@ -49,6 +49,7 @@ extension Statement {
     var commandName: String? {
         switch kind {
         case .call: "call"
+        case .request(let request): request.command.literal
         case .vars: "vars"
         case .echo: "echo"
         case .help: "help"

@@ -24,8 +24,8 @@ extension Run {
                              argumentWords: argumentWords)
         }
         let printer = RequestCommandPrinter(
-            tool: tool, purpose: .run, redaction: redaction, references: secretReferences,
-            bodyFile: bodyFile(of: declared, target: target, sending: request.body),
+            tool: tool, purpose: .run, redaction: redaction, references: environmentReferences,
+            bodyFile: bodyFile(of: declared, arguments: callArguments, sending: request.body),
             partFiles: partFiles(target, callArguments))
         do {
             let printed = try printer.command(for: request)
@@ -48,7 +48,7 @@ extension Run {
 
     /// Secret variables that came from the environment and still hold its value: a printed
     /// command names the variable instead of the value.
-    var secretReferences: [SecretReference] {
+    var environmentReferences: [SecretReference] {
         let environment = ProcessInfo.processInfo.environment
         return session.variables.names.compactMap { name in
             guard let variable = session.variables[name], variable.isSecret, let environmentName = variable.environmentName,
@@ -57,20 +57,24 @@ extension Run {
         }
     }
 
-    /// The file of `body @FILE` when the request sends exactly its bytes.
-    private func bodyFile(of declared: DeclaredTarget, target: Target, sending body: Data?) -> String? {
-        guard let body, let field = declared.declaration.fields.last(where: { $0.name == "body" }),
-              let word = field.arguments.first, word.parts.first?.quoted == false,
-              let text = try? expand(word).text, text.hasPrefix("@") else { return nil }
-        let path = String(text.dropFirst())
-        let resolved = path.hasPrefix("/") ? path : (declared.declaration.file.directory as NSString).appendingPathComponent(path)
-        return FileManager.default.contents(atPath: resolved) == body ? resolved : nil
+    /// The file the body came from, the call's `@FILE` or the target's `body @FILE`, when the
+    /// request sends exactly its bytes.
+    private func bodyFile(of declared: DeclaredTarget, arguments: CallArguments, sending body: Data?) -> String? {
+        guard let body else { return nil }
+        var candidates = [arguments.body?.source].compactMap { $0 }
+        if let field = declared.declaration.fields.last(where: { $0.name == "body" }),
+           let word = field.arguments.first, word.parts.first?.quoted == false,
+           let text = try? expand(word).text, text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            candidates.append(path.hasPrefix("/") ? path : (declared.declaration.file.directory as NSString).appendingPathComponent(path))
+        }
+        return candidates.first { FileManager.default.contents(atPath: $0) == body }
     }
 
     /// Every file a multipart part of the call may come from: the target's and the call's.
     private func partFiles(_ target: Target, _ arguments: CallArguments) -> [String] {
         (target.task.bodyParameters.compactMap(\.defaultValue) + arguments.values.map(\.value)).compactMap { value in
-            if case .file(let path) = value { return path }
+            if case .file(let written) = value { return FileReference(written).path }
             return nil
         }
     }

@@ -83,22 +83,24 @@ extension Run {
     /// A value as the language would write it: bare when it is one plain word, else a string.
     nonisolated static func quoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.value > 0x20 && !"\";{}#$\\'".unicodeScalars.contains(scalar)
+            scalar.value > 0x20 && !"\"';{}#$\\".unicodeScalars.contains(scalar)
         }
         if plain { return text }
-        var out = "\""
-        // By scalar: "\r\n" is one Character, and would not match "\n".
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "$": out += "\\$"
-            default: out.unicodeScalars.append(scalar)
-            }
+        return "\"" + text.map(escaped).joined() + "\""
+    }
+
+    /// A character as a `"..."` string writes it.
+    nonisolated static func escaped(_ char: Character) -> String {
+        switch char {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\r\n": "\\r\\n"
+        case "\t": "\\t"
+        case "$": "\\$"
+        default: String(char)
         }
-        return out + "\""
     }
 
     func echo(_ words: [Word]) throws {

@@ -39,6 +39,10 @@ public final class Run {
     var lastResponse: Response? {
         didSet { parent?.lastResponse = lastResponse }
     }
+    /// The target and arguments of the last call that sent something, for `target NAME from last`.
+    var lastCall: (target: Target, arguments: CallArguments)? {
+        didSet { parent?.lastCall = lastCall }
+    }
     /// Set in the run of a declared reactor's action: where its `emit`s go.
     private(set) var actionContext: ActionContext?
     /// How many reactor commands are running inside one another.
@@ -78,6 +82,7 @@ public final class Run {
         actionContext = context
         actionDepth = parent.actionDepth
         lastResponse = parent.lastResponse
+        lastCall = parent.lastCall
         locals = parameters
         localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
@@ -95,6 +100,7 @@ public final class Run {
         sourceStack = parent.sourceStack
         actionDepth = parent.actionDepth
         lastResponse = parent.lastResponse
+        lastCall = parent.lastCall
         locals = parent.locals
         localNames = parent.localNames
         outputOverride = parent.outputOverride
@@ -207,6 +213,8 @@ public final class Run {
         case .command(let name, let arguments): try await command(name, arguments, statement: statement)
         case .target(let declaration): try declareTarget(declaration)
         case .call(let call): try await self.call(call)
+        case .request(let request): try await self.request(request)
+        case .targetFromLast(let name): try declareTargetFromLast(name)
         case .expect(let expectation): try check(expectation)
         case .reactor(let declaration): try declareReactor(declaration)
         case .emit(let assignments): try await emit(assignments)

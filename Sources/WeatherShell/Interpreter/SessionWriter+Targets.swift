@@ -60,7 +60,7 @@ extension SessionWriter {
         if (field == "sample" && index == 0 || field == "body" && word.parts.first?.quoted == false), literal.hasPrefix("@") {
             prefix = "@"
             path = String(literal.dropFirst())
-        } else if field == "multipart", case .parameter(let name, .file(let named)?)? = ArgumentSyntax(literal, allowFiles: true) {
+        } else if field == "multipart", case .parameter(let name, .file(let named)?)? = ArgumentSyntax(literal, allowFiles: true, equalsAtIsFile: word.writesFileAfterEquals) {
             prefix = name + "@"
             path = named
         } else {

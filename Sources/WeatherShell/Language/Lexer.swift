@@ -2,9 +2,11 @@ import Foundation
 
 /// Splits source text into tokens (LANGUAGE.md, "Lexical rules").
 ///
-/// A word is a run of characters other than blanks, `;`, `{`, `}` and `"`, joined with any
-/// strings written against it. `#` at the start of a word begins a comment. A `\` before a
-/// newline continues the line.
+/// A word is a run of characters other than blanks, `;`, `{`, `}`, `"` and `'`, joined with any
+/// strings written against it: `"..."` with escapes and `$name` expanded, `'...'` raw as in sh.
+/// `#` at the start of a word begins a comment. A `\` before a newline continues the line. A `;`
+/// written against `type=` stays in the word, so that a multipart file item reads as curl's
+/// `-F` writes it: `photo@a.raw;type=image/png`.
 public struct Lexer {
     let file: SourceFile
     private let bytes: [UInt8]
@@ -15,7 +17,8 @@ public struct Lexer {
     private var atStatementStart = true
 
     /// Statements whose output `| COMMAND` may take; in `print`, `let` and `expect` `|` is a query filter.
-    static let pipeable: Set<String> = ["call", "show", "targets", "history", "state", "vars", "help", "echo", "plugins", "serve"]
+    static let pipeable: Set<String> = ["call", "show", "targets", "history", "state", "vars", "help", "echo", "plugins", "serve",
+                                        "get", "post", "put", "patch", "delete", "head", "options", "request"]
 
     public init(file: SourceFile) {
         self.file = file
@@ -127,9 +130,12 @@ public struct Lexer {
     private mutating func word() throws(Diagnostic) -> Word {
         let start = index
         var parts: [WordPart] = []
-        while index < bytes.count, !Self.endsWord(bytes[index]) || Self.templateLength(bytes, at: index) != nil {
+        while index < bytes.count, !Self.endsWord(bytes[index]) || Self.templateLength(bytes, at: index) != nil
+                || Self.isTypeSuffix(bytes, at: index) {
             if bytes[index] == UInt8(ascii: "\"") {
                 try string(into: &parts)
+            } else if bytes[index] == UInt8(ascii: "'") {
+                try rawString(into: &parts)
             } else if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil {
                 break
             } else {
@@ -148,12 +154,12 @@ public struct Lexer {
                 parts.append(WordPart(content: .literal(text), quoted: false, span: SourceSpan(start: literalStart, end: end)))
             }
         }
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "'") {
             if let length = Self.templateLength(bytes, at: index) {
                 index += length
                 continue
             }
-            if Self.endsWord(bytes[index]) { break }
+            if Self.endsWord(bytes[index]), !Self.isTypeSuffix(bytes, at: index) { break }
             if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil { break }
             if bytes[index] == UInt8(ascii: "$"), let variable = try variable(quoted: false) {
                 flush(variable.span.start)
@@ -197,11 +203,12 @@ public struct Lexer {
                 case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
                 case UInt8(ascii: "n"): escaped = UInt8(ascii: "\n")
                 case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
+                case UInt8(ascii: "r"): escaped = UInt8(ascii: "\r")
                 case UInt8(ascii: "$"): escaped = UInt8(ascii: "$")
                 default:
                     throw Diagnostic(.parse, "unknown escape '\\\(String(decoding: [bytes[index + 1]], as: UTF8.self))' in string",
                                      file: file, span: SourceSpan(start: index, end: index + 2),
-                                     notes: ["the escapes are \\\" \\\\ \\n \\t \\$"])
+                                     notes: ["the escapes are \\\" \\\\ \\n \\r \\t \\$"])
                 }
                 literal.append(escaped)
                 index += 2
@@ -216,6 +223,31 @@ public struct Lexer {
             literal.append(byte)
             index += 1
         }
+    }
+
+    /// `'...'`: the text as written, with no escapes and no expansion (a raw string as in sh); it ends on its line.
+    private mutating func rawString(into parts: inout [WordPart]) throws(Diagnostic) {
+        let open = index
+        index += 1
+        while index < bytes.count, bytes[index] != UInt8(ascii: "'"), bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "'") else {
+            throw Diagnostic(.parse, "unterminated string", file: file, span: SourceSpan(start: open, end: open + 1),
+                             notes: ["a string opened here has no closing \"'\""])
+        }
+        let text = String(decoding: bytes[(open + 1)..<index], as: UTF8.self)
+        parts.append(WordPart(content: .literal(text), quoted: true, span: SourceSpan(start: open + 1, end: index)))
+        index += 1
+    }
+
+    /// Whether `;type=` followed by a media type starts at `position`: part of a word (a multipart
+    /// file's type, as curl's `-F` writes it), not the end of a statement.
+    static func isTypeSuffix(_ bytes: [UInt8], at position: Int) -> Bool {
+        let marker = Array(";type=".utf8)
+        guard bytes[position] == UInt8(ascii: ";"), position > 0, !endsWord(bytes[position - 1]),
+              position + marker.count < bytes.count,
+              bytes[position..<(position + marker.count)].elementsEqual(marker) else { return false }
+        return !endsWord(bytes[position + marker.count]) && bytes[position + marker.count] != UInt8(ascii: "\"")
+            && bytes[position + marker.count] != UInt8(ascii: "'")
     }
 
     /// `$name` or `${name}` at `index`; nil (and no advance) when `$` is not followed by a name.
@@ -265,19 +297,19 @@ extension Lexer {
     /// the prompt then reads a continuation line.
     public static func needsMoreInput(_ text: String) -> Bool {
         var depth = 0
-        var inString = false
+        var openQuote: UInt8?
         var bytes = Array(text.utf8)
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
         var index = 0
         var atWordStart = true
         while index < bytes.count {
             let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { inString = false }
+            if let quote = openQuote {
+                if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") { index += 2; continue }
+                if byte == quote || byte == UInt8(ascii: "\n") { openQuote = nil }
             } else {
                 switch byte {
-                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "\""), UInt8(ascii: "'"): openQuote = byte
                 case UInt8(ascii: "{"):
                     if let length = templateLength(bytes, at: index) {
                         index += length
@@ -297,7 +329,7 @@ extension Lexer {
             index += 1
         }
         // An open string is an error to report, not a reason to wait: strings end on their line.
-        if inString { return false }
+        if openQuote != nil { return false }
         if bytes.last == UInt8(ascii: "\\") { return true }
         return depth > 0
     }

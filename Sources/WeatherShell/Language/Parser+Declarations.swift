@@ -4,7 +4,7 @@ extension Parser {
     func targetDeclaration(_ raw: RawStatement) throws(Diagnostic) -> TargetDeclaration {
         let command = raw.words[0]
         guard raw.words.count == 2, let block = raw.block else {
-            throw usage(command, "target NAME { FIELD VALUE... }", extra: raw.words.count > 2 ? raw.words[2] : nil)
+            throw usage(command, "target NAME { FIELD VALUE... } | target NAME from last", extra: raw.words.count > 2 ? raw.words[2] : nil)
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isTargetName(text) else {
@@ -60,30 +60,67 @@ extension Parser {
         guard let target = arguments.first else {
             throw usage(command, "call TARGET [key=value] [key:=json] [Header:value] [> FILE]")
         }
-        var rest = Array(arguments.dropFirst())
-        var output: Word?
+        let (rest, output) = try splitRedirect(Array(arguments.dropFirst()))
+        return CallStatement(target: target, arguments: rest, output: output)
+    }
+
+    /// `get URL items...`, `request METHOD URL items...`, with `--form`, `--multipart` and `> FILE`.
+    func requestStatement(_ arguments: [Word], command: Word, name: String) throws(Diagnostic) -> RequestStatement {
+        let isRequest = name == "request"
+        let usageText = (isRequest ? "request METHOD" : name) + " URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [> FILE]"
+        var (rest, output) = try splitRedirect(arguments)
+        var style = RequestStatement.BodyStyle.json
+        var styleWord: Word?
+        for (index, word) in rest.enumerated().reversed() {
+            guard let flag = word.bare, flag.hasPrefix("-"), !flag.contains("=") else { continue }
+            let chosen: RequestStatement.BodyStyle
+            switch flag {
+            case "--form", "-f": chosen = .form
+            case "--multipart": chosen = .multipart
+            case "--json", "-j": chosen = .json
+            default:
+                throw error("unknown option '\(flag)'", word.span, notes: ["options: --form, --multipart, --json; usage: \(usageText)"])
+            }
+            if let earlier = styleWord, style != chosen {
+                throw error("'\(flag)' and '\(earlier.bare ?? "")' cannot both be given", word.span)
+            }
+            style = chosen
+            styleWord = word
+            rest.remove(at: index)
+        }
+        var method: Word?
+        if isRequest {
+            guard !rest.isEmpty else { throw usage(command, usageText) }
+            method = rest.removeFirst()
+        }
+        guard !rest.isEmpty else { throw usage(command, usageText) }
+        let url = rest.removeFirst()
+        return RequestStatement(command: command, method: method, url: url, items: rest, bodyStyle: style, output: output)
+    }
+
+    /// The words before a `> FILE` redirect, and the file's word.
+    private func splitRedirect(_ words: [Word]) throws(Diagnostic) -> (rest: [Word], output: Word?) {
+        var rest = words
         // `>` begins a redirect when it opens a word unquoted: `> out.json`, `>out.json`, `>$out`, `>"a b.json"`.
-        if let index = rest.firstIndex(where: { word in
+        guard let index = rest.firstIndex(where: { word in
             guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content else { return false }
             return text.hasPrefix(">")
-        }) {
-            let redirect = rest[index]
-            var file = redirect
-            if case .literal(let text) = file.parts[0].content {
-                let remainder = String(text.dropFirst())
-                if remainder.isEmpty { file.parts.removeFirst() } else { file.parts[0].content = .literal(remainder) }
-            }
-            var consumed = 1
-            if file.parts.isEmpty {
-                guard index + 1 < rest.count else { throw error("expected a file name after '>'", redirect.span) }
-                file = rest[index + 1]
-                consumed = 2
-            }
-            if index + consumed < rest.count { throw error("nothing may follow '> FILE'", rest[index + consumed].span) }
-            output = file
-            rest.removeSubrange(index...)
+        }) else { return (rest, nil) }
+        let redirect = rest[index]
+        var file = redirect
+        if case .literal(let text) = file.parts[0].content {
+            let remainder = String(text.dropFirst())
+            if remainder.isEmpty { file.parts.removeFirst() } else { file.parts[0].content = .literal(remainder) }
         }
-        return CallStatement(target: target, arguments: rest, output: output)
+        var consumed = 1
+        if file.parts.isEmpty {
+            guard index + 1 < rest.count else { throw error("expected a file name after '>'", redirect.span) }
+            file = rest[index + 1]
+            consumed = 2
+        }
+        if index + consumed < rest.count { throw error("nothing may follow '> FILE'", rest[index + consumed].span) }
+        rest.removeSubrange(index...)
+        return (rest, file)
     }
 
     // MARK: - expect

@@ -55,7 +55,17 @@ public struct Parser {
         case "exit":
             guard arguments.count <= 1 else { throw usage(command, "exit [CODE]", extra: arguments[1]) }
             kind = .exit(arguments.first)
-        case "target": kind = .target(try targetDeclaration(raw))
+        case "target":
+            if raw.block == nil, arguments.count == 3, arguments[1].bare == "from", arguments[2].bare == "last" {
+                guard let text = arguments[0].bare, Self.isTargetName(text) else {
+                    throw error("a target name is letters, digits, '_' and '-'", arguments[0].span)
+                }
+                kind = .targetFromLast(name: arguments[0])
+            } else {
+                kind = .target(try targetDeclaration(raw))
+            }
+        case _ where RequestStatement.commands.contains(name):
+            kind = .request(try requestStatement(arguments, command: command, name: name))
         case "call": kind = .call(try callStatement(arguments, command: command))
         case "expect": kind = .expect(try expectation(arguments, command: command))
         case "plugin":

@@ -28,6 +28,10 @@ public enum StatementKind: Sendable {
     case exit(Word?)
     case target(TargetDeclaration)
     case call(CallStatement)
+    /// `get URL items...`, `request METHOD URL items...`: an ad-hoc request.
+    case request(RequestStatement)
+    /// `target NAME from last`: the last request kept as a target.
+    case targetFromLast(name: Word)
     case expect(Expectation)
     case plugin(name: Word, settings: [Word])
     case reactor(ReactorDeclaration)
@@ -101,6 +105,32 @@ public struct CallStatement: Sendable {
     public var target: Word
     public var arguments: [Word]
     public var output: Word?
+}
+
+/// `get|post|put|patch|delete|head|options URL [ITEM...] [--form|--multipart] [> FILE]`, or
+/// `request METHOD URL ...` for any method: a request with no declared target, HTTPie's items.
+public struct RequestStatement: Sendable {
+    /// How `name=value` and `name:=JSON` items are sent.
+    public enum BodyStyle: Sendable, Equatable {
+        /// A JSON object, unless a file item makes it multipart (HTTPie's default).
+        case json
+        /// `--form`: url-encoded, or multipart when a file item is present.
+        case form
+        /// `--multipart`: multipart form data.
+        case multipart
+    }
+    /// The command word: `get`, ..., or `request`.
+    public var command: Word
+    /// The method word after `request`; nil for the method commands.
+    public var method: Word?
+    public var url: Word
+    public var items: [Word]
+    public var bodyStyle: BodyStyle
+    public var output: Word?
+
+    /// The commands that send one method each, and `request`.
+    public static let methodCommands = ["get", "post", "put", "patch", "delete", "head", "options"]
+    public static let commands = methodCommands + ["request"]
 }
 
 /// `expect [not] VALUE [not] OP [VALUE]`.

@@ -94,7 +94,7 @@ public enum Shell {
         if interactive {
             if !options.noRC, !FileManager.default.fileExists(atPath: Environment.configDirectory + "/wsh/init.wsh") {
                 // A first start: one line of where to begin, never when an init.wsh says the user knows.
-                io.err("wsh \(version): type help for the commands, weather current to try one, use open-meteo for its targets\n")
+                io.err("wsh \(version): type help for the commands, weather current to try one, get URL for a quick request\n")
             }
             if !options.noRC, case .exit(let code) = await runInitFile(run, interrupts) { return code }
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"

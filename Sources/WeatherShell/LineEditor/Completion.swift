@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// Tab completion: which words fit the word before the cursor.
 enum Completion {
@@ -15,25 +16,41 @@ enum Completion {
         return String(before[start...])
     }
 
-    /// The words of the statement being typed, before the current word.
+    /// The words of the statement being typed, before the current word. Text inside `"..."` and
+    /// `'...'` is part of its word: a `;`, `{` or blank there neither ends the statement nor splits
+    /// the word; nor does `;type=` written against a word (`f@a.raw;type=image/png`), as the lexer reads it.
     static func previousWords(_ before: String) -> [String] {
-        var statementStart = before.startIndex
+        let chars = Array(before)
+        var words: [String] = []
+        var word = ""
+        var quote: Character?
         var inVariable = false
-        var previous: Character = " "
-        for index in before.indices {
-            let char = before[index]
-            if char == "{", previous == "$" {
+        for (index, char) in chars.enumerated() {
+            let previous: Character = index > 0 ? chars[index - 1] : " "
+            if let open = quote {
+                if char == open, !(open == "\"" && previous == "\\") { quote = nil }
+                word.append(char)
+            } else if char == "\"" || char == "'" {
+                quote = char
+                word.append(char)
+            } else if char == "{", previous == "$" {
                 inVariable = true
+                word.append(char)
             } else if char == "}", inVariable {
                 inVariable = false
-            } else if ";{}\n".contains(char) {
-                statementStart = before.index(after: index)
+                word.append(char)
+            } else if char == ";", !word.isEmpty, chars[index...].starts(with: ";type=") {
+                word.append(char)
+            } else if "{};\n".contains(char) {
+                words = []
+                word = ""
+            } else if char == " " || char == "\t" {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                word.append(char)
             }
-            previous = char
         }
-        let statement = before[statementStart...]
-        var words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        if !(statement.last.map { $0 == " " || $0 == "\t" } ?? true), !words.isEmpty { words.removeLast() }
         return words
     }
 
@@ -150,9 +167,19 @@ extension CompletionSnapshot {
            let inBlock = Completion.blockCompletions(block, previous: previous) {
             return inBlock.filter { $0.hasPrefix(word) }
         }
+        // A file item: `@item.json`, `doc@note.txt`, `text=@note.txt`.
+        if let command = previous.first, command == "call" || RequestStatement.commands.contains(command), previous.count >= 2,
+           let at = word.firstIndex(of: "@") {
+            let head = String(word[...at])
+            return Completion.paths(String(word[word.index(after: at)...]), directory: directory).map { head + $0 }
+        }
         switch previous.first {
         case nil:
             candidates = commands
+        case "request" where previous.count == 1:
+            candidates = HTTPMethod.allCases.map(\.rawValue) + ["PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "PURGE", "TRACE"]
+        case let command? where RequestStatement.commands.contains(command) && word.first?.isUppercase == true:
+            candidates = Completion.headerNames.map { $0 + ":" }
         case "set" where previous.count == 1:
             candidates = ShellOption.names
         case "set" where previous.count == 2 && previous[1] == ShellOption.record.rawValue:

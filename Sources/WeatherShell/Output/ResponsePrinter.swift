@@ -40,6 +40,14 @@ struct ResponsePrinter {
         }
     }
 
+    /// The command that gets the answer again, for the note on a binary body: a request with no
+    /// target (named `(get)`) is sent again by its method and URL.
+    private var savingCommand: String {
+        guard targetName.hasPrefix("("), targetName.hasSuffix(")") else { return "call \(targetName)" }
+        let method = String(targetName.dropFirst().dropLast())
+        return RequestStatement.methodCommands.contains(method) ? "\(method) URL" : "request \(method.uppercased()) URL"
+    }
+
     private func printBody(_ response: Response) {
         if let json = try? response.json() {
             io.out(styled: JSONPrinter(color: color).render(json) + "\n")
@@ -48,7 +56,7 @@ struct ResponsePrinter {
         if io.stdoutIsTerminal, Self.isBinary(response.body, contentType: response.header("Content-Type")) {
             let type = response.header("Content-Type").map { " " + TerminalText.escaped($0) } ?? ""
             io.out("[binary body: \(ByteText.text(response.body.count))\(type), not shown at a terminal; "
-                   + "save it with: call \(targetName) > FILE]\n")
+                   + "save it with: \(savingCommand) > FILE]\n")
             return
         }
         io.out(bytes: response.body)

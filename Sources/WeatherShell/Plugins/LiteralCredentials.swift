@@ -54,9 +54,27 @@ enum LiteralCredentials {
                   let colon = bytes[part.span.start..<part.span.end].firstIndex(of: UInt8(ascii: ":")) else { continue }
             let restOfPart = colon + 1 < part.span.end
             guard restOfPart || hasLiteralText(word.parts[(index + 1)...]) else { return [] }
-            return [(colon + 1..<word.span.end, part.quoted ? "***\"" : "***")]
+            let closing = openQuote(bytes, from: word.span.start, to: colon).map { String(UnicodeScalar($0)) } ?? ""
+            return [(colon + 1..<word.span.end, "***" + closing)]
         }
         return hiddenWhole(word)
+    }
+
+    /// The quote (`"` or `'`) of the string open at `end`, reading the word from `start`; nil outside strings.
+    private static func openQuote(_ bytes: [UInt8], from start: Int, to end: Int) -> UInt8? {
+        var quote: UInt8?
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if let open = quote {
+                if open == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            }
+            index += 1
+        }
+        return quote
     }
 
     private static func hasLiteralText(_ parts: ArraySlice<WordPart>) -> Bool {

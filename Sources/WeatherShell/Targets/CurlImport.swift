@@ -209,8 +209,15 @@ struct CurlImport {
             return Run.quoted(part.name + "=" + part.value)
         }
         var fileSpec = String(part.value.dropFirst())
+        var type: String?
         if let semicolon = fileSpec.firstIndex(of: ";") {
-            notes.append("-F \(part.name): '\(fileSpec[semicolon...])' is left out; the part's type follows the file's extension")
+            for parameter in fileSpec[fileSpec.index(after: semicolon)...].split(separator: ";") {
+                if parameter.hasPrefix("type=") {
+                    type = String(parameter.dropFirst(5))
+                } else {
+                    notes.append("-F \(part.name): ';\(parameter)' is left out")
+                }
+            }
             fileSpec = String(fileSpec[..<semicolon])
         }
         if fileSpec.hasPrefix("\""), fileSpec.hasSuffix("\""), fileSpec.count >= 2 { fileSpec = String(fileSpec.dropFirst().dropLast()) }
@@ -218,7 +225,7 @@ struct CurlImport {
         if first == "<" {
             return Run.quoted(part.name + "=" + String(decoding: try read(path, directory: directory), as: UTF8.self))
         }
-        return Run.quoted(part.name + "@" + path)
+        return Run.quoted(part.name + "@" + FileReference(path: path, contentType: type).written)
     }
 
     /// The last path segment (before any `.`) in name characters, else the host's first label, else `request`.

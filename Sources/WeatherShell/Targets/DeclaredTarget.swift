@@ -105,11 +105,12 @@ struct TargetCompiler {
         }
     }
 
-    /// `key=value`, `key` (required), `key:=JSON` and, in multipart, `key@file`.
+    /// `key=value`, `key` (required), `key:=JSON` and, in multipart, `key@file` and `key=@file`.
     private func parameters(_ field: TargetDeclaration.Field) throws -> [Parameter] {
         try field.arguments.map { word in
             let text = try expand(word)
-            guard let argument = ArgumentSyntax(text, allowFiles: field.name == "multipart") else {
+            let multipart = field.name == "multipart"
+            guard let argument = ArgumentSyntax(text, allowFiles: multipart, equalsAtIsFile: multipart && word.writesFileAfterEquals) else {
                 throw error("expected key=value, key:=JSON or a bare key", word.span)
             }
             switch argument {
@@ -131,11 +132,9 @@ struct TargetCompiler {
         guard text.hasPrefix("@"), word.parts.first?.quoted == false else {
             return .data(Data(text.utf8), contentType: nil)
         }
-        let path = resolve(String(text.dropFirst()))
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw error("cannot read body file \(Run.displayPath(path))", word.span)
-        }
-        return .data(data, contentType: path.hasSuffix(".json") ? "application/json" : nil)
+        // The declaration's file is the running one while it compiles: the path is relative to it.
+        let body = try run.bodyFile(String(text.dropFirst()), at: word)
+        return .data(body.data, contentType: body.contentType)
     }
 
     private func validation(_ text: String, _ word: Word) throws -> ValidationType {
@@ -162,40 +161,5 @@ struct TargetCompiler {
 
     private func error(_ message: String, _ span: SourceSpan) -> Diagnostic {
         Diagnostic(.runtime, message, file: file, span: span)
-    }
-}
-
-/// How a call argument or a parameter declaration is written: `key=value`, `key:=JSON`,
-/// `Name:value` (a header), `key@file` (a multipart file) or a bare `key` (required).
-enum ArgumentSyntax {
-    case parameter(name: String, value: ParameterValue?)
-    case header(Header)
-
-    /// Classifies by the first `:=`, `=`, `:` or `@` in the text.
-    init?(_ text: String, allowFiles: Bool = false) {
-        guard let index = text.firstIndex(where: { $0 == "=" || $0 == ":" || (allowFiles && $0 == "@") }) else {
-            guard Self.isKey(text) else { return nil }
-            self = .parameter(name: text, value: nil)
-            return
-        }
-        let key = String(text[..<index])
-        let after = text.index(after: index)
-        guard !key.isEmpty else { return nil }
-        switch text[index] {
-        case "=":
-            self = .parameter(name: key, value: .text(String(text[after...])))
-        case "@":
-            self = .parameter(name: key, value: .file(String(text[after...])))
-        default:
-            if after < text.endIndex, text[after] == "=" {
-                self = .parameter(name: key, value: .json(String(text[text.index(after: after)...])))
-            } else {
-                self = .header(Header(name: key, value: String(text[after...])))
-            }
-        }
-    }
-
-    static func isKey(_ text: String) -> Bool {
-        !text.isEmpty && !text.contains(where: { $0 == " " || $0 == "\t" })
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import Targets
+
+extension Run {
+    /// `get URL ITEM...` and the other method commands, `request METHOD URL ITEM...`: a request with
+    /// no declared target. Its items make a target of their own, sent through the same provider,
+    /// plugins and history as a declared one, and kept for `target NAME from last`.
+    func request(_ statement: RequestStatement) async throws {
+        let target = try adHocTarget(statement)
+        if options.stub != .off {
+            throw failure("a request with no target has no sample to answer with under set stub", at: statement.command.span,
+                          notes: ["declare a target with a sample (target NAME from last keeps this one), or answer live with: set stub off"])
+        }
+        let response: Response
+        do {
+            response = try await send(target, CallArguments())
+        } catch let error as ProviderError {
+            throw failure(error.description(masking: redaction), at: statement.url.span)
+        } catch let error as RecordingFailure {
+            throw failure(error.description, at: statement.command.span)
+        }
+        try write(response, to: statement.output)
+    }
+
+    /// The target an ad-hoc request stands for: its URL as the base, its items as the defaults of
+    /// its query, body and headers, so that calling it with no arguments sends the request.
+    func adHocTarget(_ statement: RequestStatement) throws -> Target {
+        let commandName = statement.command.literal ?? "request"
+        let method: HTTPMethod
+        if let methodWord = statement.method {
+            let text = try expand(methodWord).text
+            guard let token = HTTPMethod(rawValue: text.uppercased()) else {
+                throw failure("'\(text.shortened())' is not a method: a method is a token such as GET, POST or PROPFIND", at: methodWord.span)
+            }
+            method = token
+        } else {
+            method = HTTPMethod(rawValue: commandName.uppercased()) ?? .get
+        }
+        let typed = try expand(statement.url).text
+        let url: String
+        switch RequestURL.resolve(typed, base: options.base) {
+        case .success(let resolved): url = resolved
+        case .failure(let problem): throw failure("\(problem.message): '\(typed.shortened())'", at: statement.url.span, notes: [problem.note])
+        }
+
+        var query: [Parameter] = []
+        var fields: [Parameter] = []
+        var headers: [Header] = []
+        var rawBody: (data: Data, word: Word, contentType: String?)?
+        var hasFile = false
+        var jsonWord: Word?
+        for word in statement.items {
+            let text = try expand(word).text
+            guard let item = RequestItem(text) else {
+                throw failure("expected an item: name==value, name=value, name:=JSON, Header:value, field@file or @file", at: word.span)
+            }
+            switch item {
+            case .query(let name, let value):
+                query.append(Parameter(name: name, defaultValue: .text(value)))
+            case .field(let name, let value):
+                if case .json = value { jsonWord = jsonWord ?? word }
+                fields.append(Parameter(name: name, defaultValue: value))
+            case .fieldFromFile(let name, let path, let json):
+                let contents = String(decoding: try readItemFile(path, at: word), as: UTF8.self)
+                if json { jsonWord = jsonWord ?? word }
+                fields.append(Parameter(name: name, defaultValue: json ? .json(contents) : .text(contents)))
+            case .header(let header):
+                headers.append(header)
+            case .file(let name, let path, let type):
+                hasFile = true
+                fields.append(Parameter(name: name, defaultValue: try filePart(path, type: type, at: word)))
+            case .body(let path):
+                if rawBody != nil { throw failure("a request has one body: give one @file", at: word.span) }
+                let body = try bodyFile(path, at: word)
+                rawBody = (body.data, word, body.contentType)
+            }
+        }
+
+        var body: RequestTask?
+        if let rawBody {
+            if !fields.isEmpty {
+                throw failure("a body from a file (@file) cannot be sent with fields too", at: rawBody.word.span,
+                              notes: ["send the file alone, or its contents as a field: name=@file"])
+            }
+            body = .data(rawBody.data, contentType: rawBody.contentType)
+        } else if !fields.isEmpty {
+            switch statement.bodyStyle {
+            case .multipart: body = .multipart(fields)
+            case .form where hasFile: body = .multipart(fields)
+            case .json where hasFile: body = .multipart(fields)
+            case .form: body = .form(fields)
+            case .json: body = .json(fields)
+            }
+            if let jsonWord, body != .json(fields) {
+                throw failure("name:=JSON is a typed JSON field, and this body is not JSON", at: jsonWord.span,
+                              notes: ["leave out --form and file items, or give the field as name=value"])
+            }
+        }
+        let task: RequestTask = switch (query.isEmpty, body) {
+        case (true, nil): .plain
+        case (false, nil): .query(query)
+        case (true, let body?): body
+        case (false, let body?): .composite(query: query, body: body)
+        }
+        // In parentheses, which no declared target's name has: `history` and the logger show `(get)`,
+        // and `set record` and `history replay` never take it for a declared target.
+        return Target(name: "(\(method.rawValue.lowercased()))", baseURL: url, method: method, task: task, headers: headers)
+    }
+
+    /// The bytes of a file an item names, relative to the running file; an error at the item's word.
+    func readItemFile(_ path: String, at word: Word) throws -> Data {
+        let resolved = resolvePath(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
+            throw failure("no such file: \(Self.displayPath(resolved))", at: word.span)
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: resolved) else {
+            throw failure("cannot read \(Self.displayPath(resolved))", at: word.span)
+        }
+        return data
+    }
+}

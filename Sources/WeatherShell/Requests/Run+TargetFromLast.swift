@@ -1,0 +1,104 @@
+import Foundation
+import Targets
+
+extension Run {
+    /// `target NAME from last`: the last call, an ad-hoc request or a declared target's, declared
+    /// as a target whose defaults are what it sent: method, base, path, query and body fields,
+    /// headers, timeout and validation. Calling it with no arguments sends the same request again.
+    /// A secret variable's value is written as a reference to the variable, never as text.
+    func declareTargetFromLast(_ nameWord: Word) throws {
+        guard let (target, arguments) = lastCall else {
+            throw failure("no request yet to keep as a target", at: nameWord.span,
+                          notes: ["send one first: get URL, or call NAME"])
+        }
+        let name = nameWord.literal ?? ""
+        let text = "target \(name) {\n" + TargetText(target: target, arguments: arguments, secrets: secretReferences())
+            .fields.map { "  " + $0 + "\n" }.joined() + "}\n"
+        let file = SourceFile(name: "<target \(name) from last>", directory: currentFile.directory, text: text)
+        guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
+            throw failure("cannot keep the last request as a target", at: nameWord.span)
+        }
+        try declareTarget(declaration)
+    }
+
+    /// The session's secret values and the variables that hold them, longest value first.
+    private func secretReferences() -> [(value: String, name: String)] {
+        session.variables.names.compactMap { name in
+            guard let variable = session.variables[name], variable.isSecret, !variable.value.isEmpty else { return nil }
+            return (variable.value, name)
+        }.sorted { $0.value.count > $1.value.count }
+    }
+}
+
+/// The fields of a target declaration that sends what `target` sent with `arguments`.
+struct TargetText {
+    let target: Target
+    let arguments: CallArguments
+    /// Secret values to write as `${name}`.
+    let secrets: [(value: String, name: String)]
+
+    var fields: [String] {
+        var lines: [String] = []
+        if !target.doc.isEmpty { lines.append("doc " + word(target.doc)) }
+        if !target.baseURL.isEmpty { lines.append("base " + word(target.baseURL)) }
+        let path = filledPath
+        if !path.isEmpty { lines.append("path " + word(path)) }
+        if target.method != .get { lines.append("method " + target.method.rawValue) }
+        let query = items(target.task.queryParameters) + arguments.queryItems.map { word($0.name + "=" + $0.value) }
+        if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
+        var headers = target.headers
+        for header in arguments.headers { headers.replaceOrAppend(header) }
+        for header in headers { lines.append("header " + word(header.name + ":" + header.value)) }
+        for name in target.requiredHeaders where headers.value(named: name) == nil { lines.append("header " + word(name)) }
+        // A body the call gave whole (`@FILE`) is the one it sent.
+        let body = arguments.body.map { RequestTask.data($0.data, contentType: $0.contentType) } ?? target.task.bodyTask
+        switch body {
+        case .json(let fields) where !fields.isEmpty: lines.append("json " + items(fields).joined(separator: " "))
+        case .form(let fields) where !fields.isEmpty: lines.append("form " + items(fields).joined(separator: " "))
+        case .multipart(let fields) where !fields.isEmpty: lines.append("multipart " + items(fields).joined(separator: " "))
+        case .data(let data, let contentType):
+            if let contentType, headers.value(named: "Content-Type") == nil { lines.append("header " + word("Content-Type:" + contentType)) }
+            lines.append("body " + word(String(decoding: data, as: UTF8.self)))
+        default: break
+        }
+        if target.validationType != .none { lines.append("validate \(target.validationType)") }
+        if let timeout = target.timeout { lines.append("timeout \(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)ms") }
+        return lines
+    }
+
+    /// The path with the call's values in its `{name}` segments: the request it sent.
+    private var filledPath: String {
+        target.path { arguments.value(for: $0)?.text }
+    }
+
+    /// `key=value`, `key:=JSON`, `key@path` for each value sent, the call's values in place of the
+    /// defaults (a name given twice written twice, as it was sent).
+    private func items(_ parameters: [Parameter]) -> [String] {
+        arguments.placed(parameters).map { name, value in
+            switch value {
+            case .text(let text)?: word(name + "=" + text)
+            case .json(let json)?: word(name + ":=" + json)
+            case .file(let path)?: word(name + "@" + path)
+            case nil: word(name)
+            }
+        }
+    }
+
+    /// `text` as one word of the language: bare when it can be, else a string, with each secret
+    /// value as a reference to its variable.
+    func word(_ text: String) -> String {
+        guard secrets.contains(where: { text.contains($0.value) }) else { return Run.quoted(text) }
+        var out = "\""
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if let secret = secrets.first(where: { rest.hasPrefix($0.value) }) {
+                out += "${\(secret.name)}"
+                rest = rest.dropFirst(secret.value.count)
+                continue
+            }
+            out += Run.escaped(rest.first ?? " ")
+            rest = rest.dropFirst()
+        }
+        return out + "\""
+    }
+}
