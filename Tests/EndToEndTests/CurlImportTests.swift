@@ -105,6 +105,30 @@ import TestSupport
         }
     }
 
+    /// A command pasted as words after `import curl`: wsh's '...' strings are sh's, and a
+    /// trailing backslash continues the line, so Firefox's command needs no quoting of its own.
+    @Test func aCommandPastedAsWordsNeedsNoQuoting() async throws {
+        try await withLoopbackServer { server in
+            let command = """
+                curl '\(server.baseURL)/echo/login?next=%2Fhome' -X POST \\
+                  -H 'User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' \\
+                  -H 'Accept: text/html,application/xhtml+xml' -H 'Cookie: a=1; b="2"' -H 'X-Dollar: $HOME' \\
+                  -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'user=ana&note=hello+world%21'
+                """
+            let script = "import curl \(command) as login\nshow login\ncall login\n"
+            let (result, _) = try await runScript(script)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("  header   \"X-Dollar:\\$HOME\"\n"), "\(result.stdout)")
+            guard let echoStart = result.stdout.range(of: "}\n{\"method\"") else {
+                Issue.record("no echo after the declaration: \(result.stdout)")
+                return
+            }
+            let viaTarget = try EchoedRequest(echo: String(result.stdout[result.stdout.index(after: echoStart.lowerBound)...]))
+            let viaCurl = try EchoedRequest(echo: try await runShell(command).stdout)
+            #expect(viaTarget.meaning == viaCurl.meaning)
+        }
+    }
+
     @Test func theNameComesFromAsAndOptionsThatDoNotMapAreNamed() async throws {
         let script = """
             import curl "curl https://api.example.com/v2/users.json --proxy http://proxy:3128 --tlsv1.3 -o out.json" as people

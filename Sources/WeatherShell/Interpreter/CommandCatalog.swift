@@ -21,7 +21,7 @@ enum CommandCatalog {
         Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets"),
         Entry(name: "show", usage: "show NAME [--curl | --httpie] [key=value...] [Header:value...]",
               summary: "print a target's declaration, or a curl or HTTPie command that sends what call would send"),
-        Entry(name: "import", usage: "import curl 'curl URL [OPTIONS]' [as NAME]", summary: "declare a target from a curl command line (Copy as cURL)"),
+        Entry(name: "import", usage: "import curl \"curl URL [OPTIONS]\" [as NAME] | import curl curl URL [OPTIONS] [as NAME]", summary: "declare a target from a curl command line (Copy as cURL)"),
         Entry(name: "forget", usage: "forget NAME", summary: "remove a target"),
         Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR"),
         Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [> FILE]",
