@@ -60,7 +60,10 @@ public struct LoggerPlugin: Plugin {
         switch mode {
         case .summary: break
         case .verbose: output(format(for: request).request(request))
-        case .curl: output(request.curlCommand(redaction: format(for: request).redaction))
+        case .curl:
+            // Only what `log` prints can fail (a multipart file not found), and a log needs no file.
+            let printer = RequestCommandPrinter(tool: .curl, purpose: .log, redaction: format(for: request).redaction)
+            output((try? printer.command(for: request).text) ?? "")
         }
     }
 

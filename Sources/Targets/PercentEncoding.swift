@@ -1,7 +1,8 @@
 /// Percent-encoding as `curl --data-urlencode` does it: the RFC 3986 unreserved characters
 /// (`A-Z a-z 0-9 - . _ ~`) stay, every other UTF-8 byte becomes `%XX` (so a space is `%20`).
-enum PercentEncoding {
-    static func encode(_ text: String) -> String {
+public enum PercentEncoding {
+    /// `text` with every byte but the unreserved characters as `%XX`.
+    public static func encode(_ text: String) -> String {
         // Most values need no escape; building a copy byte by byte was a visible part of each call.
         if text.allBytes(isUnreserved) { return text }
         var encoded = ""
@@ -42,7 +43,7 @@ enum PercentEncoding {
     }
 
     /// Undoes `%XX` escapes (and `+` as a space when `plusIsSpace`); malformed escapes stay as they are.
-    static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
+    public static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {

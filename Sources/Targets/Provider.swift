@@ -40,15 +40,10 @@ public struct Provider<T: TargetType>: Sendable {
     ///    step `.validation` that carries the response;
     /// 5. each plugin's `process`, in list order; then the result is returned or thrown.
     public func request(_ target: T, arguments: CallArguments = CallArguments()) async throws(ProviderError) -> Response {
-        var request = try Endpoint(target: target, arguments: arguments, baseURL: baseURL).request
-        if request.timeout == nil {
-            request.timeout = sessionTimeout
-        }
         // Boxed once for every hook: passing `target` to each would copy it into a new box each time.
-        let target: any TargetType = target
-        for plugin in plugins {
-            request = try await plugin.prepare(request, target: target)
-        }
+        let boxed: any TargetType = target
+        let request = try await preparedRequest(target, boxed: boxed, arguments: arguments)
+        let target = boxed
 
         let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior, status: stubStatus)
         var result: Result<Response, ProviderError>
@@ -64,6 +59,23 @@ public struct Provider<T: TargetType>: Sendable {
             result = await plugin.process(result, target: target)
         }
         return try result.get()
+    }
+
+    /// The request a call of `target` with `arguments` sends: steps 1 and 2 of ``request(_:arguments:)``,
+    /// for showing it (`show NAME --curl`) without sending it.
+    public func preparedRequest(_ target: T, arguments: CallArguments = CallArguments()) async throws(ProviderError) -> Request {
+        try await preparedRequest(target, boxed: target, arguments: arguments)
+    }
+
+    private func preparedRequest(_ target: T, boxed: any TargetType, arguments: CallArguments) async throws(ProviderError) -> Request {
+        var request = try Endpoint(target: target, arguments: arguments, baseURL: baseURL).request
+        if request.timeout == nil {
+            request.timeout = sessionTimeout
+        }
+        for plugin in plugins {
+            request = try await plugin.prepare(request, target: boxed)
+        }
+        return request
     }
 
     /// The send wrapped in the `intercept` of the plugins from `index` on, that plugin outermost.

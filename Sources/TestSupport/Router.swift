@@ -52,6 +52,8 @@ final class Router: Sendable {
             let remaining = request.intQuery("n") ?? 1
             guard remaining > 0 else { return .json(200, "{\"redirected\":true}") }
             return .respond(status: 302, headers: [("Location", "/redirect?n=\(remaining - 1)")], body: [])
+        case "pages" where segments.count == 2:
+            return PageRoutes.reply(segments[segments.index(after: segments.startIndex)], request) ?? notFound
         case "invalid-json" where segments.count == 1:
             return .json(200, "{not json")
         default:
@@ -74,7 +76,17 @@ final class Router: Sendable {
         let headers = request.headers.map { "[\(JSONText.string($0.0)),\(JSONText.string($0.1))]" }
         return "{\"method\":\(JSONText.string(request.method)),\"path\":\(JSONText.string(request.path)),"
             + "\"query\":\(JSONText.string(request.query)),\"headers\":[\(headers.joined(separator: ","))],"
-            + "\"body\":\(JSONText.string(String(decoding: request.body, as: UTF8.self)))}"
+            + "\"body\":\(JSONText.string(String(decoding: request.body, as: UTF8.self))),"
+            + "\"bodyHex\":\"\(Self.hex(request.body))\"}"
+    }
+
+    /// The bytes as lowercase hexadecimal, two digits each.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The first `fail` requests for a key get `status` (503 unless given), with Retry-After when asked; then 200.

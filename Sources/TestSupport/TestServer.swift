@@ -6,7 +6,7 @@ import NIOPosix
 ///
 /// Built-in routes (a static route for the same exact path wins):
 /// - `/status/CODE`: that status, body `{"status":CODE,"message":"<reason phrase>"}`;
-/// - `/echo`, `/echo/...`: any method; `{"method","path","query","headers":[[name,value],...],"body"}`,
+/// - `/echo`, `/echo/...`: any method; `{"method","path","query","headers":[[name,value],...],"body","bodyHex"}`,
 ///   query and body exactly as received;
 /// - `/slow?ms=N`: 200 JSON after N milliseconds; `/never`: no answer at all;
 /// - `/close-mid-body`: Content-Length 1000, 10 bytes, then the connection closes;
@@ -15,6 +15,7 @@ import NIOPosix
 /// - `/flaky/KEY?fail=N&status=503&retry-after=S`: the first N requests for KEY get that status
 ///   (with Retry-After when given), later ones 200 `{"ok":true,"attempts":n}`;
 /// - `/redirect?n=K`: K redirects (302), then 200 `{"redirected":true}`;
+/// - `/pages/link`, `/pages/body`, `/pages/loop`: paged lists (``PageRoutes``);
 /// - `/invalid-json`: Content-Type application/json, body `{not json`;
 /// - anything else: 404.
 public final class TestServer: Sendable {

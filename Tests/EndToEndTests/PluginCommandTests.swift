@@ -119,9 +119,9 @@ import Testing
             #expect(result.stderr.contains("< 200 OK "))
             #expect(result.stderr.contains("\"query\": \"q=***&city=Suwon\""), "the echoed body is masked in the log")
             #expect(result.stderr.contains("error: GET \(server.baseURL)/never?q=*** timed out after 200 ms"))
-            let curl = try #require(result.stdout.range(of: "curl \\\n"))
+            let curl = try #require(result.stdout.range(of: "curl -L \\\n"))
             let shown = String(result.stdout[curl.lowerBound...])
-            #expect(shown.contains("'\(server.baseURL)/echo?q=***&city=Suwon'"))
+            #expect(shown.contains("\"\(server.baseURL)/echo?q=$WSH_E2E_KEY&city=Suwon\""), "\(shown)")
             #expect(!shown.contains(Self.secret))
             #expect(result.stdout.contains(Self.secret), "the body on stdout is the data, unmasked")
         }

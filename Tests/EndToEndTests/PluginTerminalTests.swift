@@ -74,7 +74,7 @@ import Testing
                 check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
                 mark = terminal.mark
                 terminal.type("show w --curl\r")
-                check(terminal.waitFor("/weather?q=***'", after: mark), "/weather?q=***'")
+                check(terminal.waitFor("/weather?q=$WSH_E2E_KEY\"", after: mark), "/weather?q=$WSH_E2E_KEY\"")
                 check(terminal.waitFor("wsh> ", after: mark), "wsh> ")
                 terminal.type("\u{04}")
                 check(terminal.waitForExit() == 0, "exit")

@@ -53,6 +53,11 @@ struct WSHProcess {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }
+        return try runToEnd(process, stdin: stdin)
+    }
+
+    /// Runs `process` with `stdin` piped in and its output collected; blocks until it exits.
+    static func runToEnd(_ process: Process, stdin: String) throws -> Result {
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
         process.standardOutput = output

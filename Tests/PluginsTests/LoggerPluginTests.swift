@@ -91,7 +91,7 @@ import Testing
             let target = Target(name: "e", baseURL: server.baseURL, path: "/echo", headers: [Header(name: "Accept", value: "*/*")])
             _ = try await provider.request(target)
             #expect(recorder.lines.count == 2)
-            #expect(recorder.lines.first == "curl \\\n  '\(server.baseURL)/echo' \\\n  -H 'Accept: */*'")
+            #expect(recorder.lines.first == "curl \\\n  \(server.baseURL)/echo \\\n  -H 'Accept: */*'")
             #expect(recorder.lines.last?.hasPrefix("# -> 200 OK ") == true)
         }
     }

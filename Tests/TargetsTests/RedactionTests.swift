@@ -55,7 +55,7 @@ import Testing
         #expect(redaction.maskedURL("http://h/plain") == "http://h/plain")
     }
 
-    @Test func curlCommandMasksURLHeadersAndBody() {
+    @Test func curlCommandMasksURLHeadersAndBody() throws {
         let request = Request(
             method: .post, url: "https://api.example.com/login?token=abc&page=2",
             headers: [
@@ -65,15 +65,14 @@ import Testing
             ],
             body: Data(#"{"user":"me","password":"hunter2","nested":{"api_key":"k1"}}"#.utf8),
             timeout: .milliseconds(2500))
-        let curl = request.curlCommand(redaction: Redaction(secrets: ["envsecret"]))
+        let curl = try RequestCommandPrinter(tool: .curl, purpose: .log, redaction: Redaction(secrets: ["envsecret"])).command(for: request).text
         #expect(curl == """
             curl \\
-              -X POST \\
               'https://api.example.com/login?token=***&page=2' \\
               -H 'Authorization: ***' \\
               -H 'Content-Type: application/json' \\
               -H 'X-Note: it'\\''s ***' \\
-              --data-binary '{"user":"me","password":"***","nested":{"api_key":"***"}}' \\
+              --data-raw '{"user":"me","password":"***","nested":{"api_key":"***"}}' \\
               --max-time 2.5
             """)
         for secret in ["abc", "hunter2", "k1", "envsecret"] {
@@ -81,13 +80,13 @@ import Testing
         }
     }
 
-    @Test func curlCommandOfAFormAndOfAPlainGet() {
+    @Test func curlCommandOfAFormAndOfAPlainGet() throws {
         let form = Request(
             method: .put, url: "http://h/x",
             headers: [Header(name: "Content-Type", value: "application/x-www-form-urlencoded")],
             body: Data("user=me&password=hunter2".utf8))
-        #expect(form.curlCommand(redaction: Redaction()).hasSuffix("--data-binary 'user=me&password=***'"))
-        #expect(Request(method: .get, url: "http://h/x").curlCommand(redaction: Redaction()) == "curl \\\n  'http://h/x'")
+        #expect(try RequestCommandPrinter(tool: .curl, purpose: .log, redaction: Redaction()).command(for: form).text.hasSuffix("\n  -X PUT \\\n  http://h/x \\\n  -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw 'user=me&password=***'"))
+        #expect(try RequestCommandPrinter(tool: .curl, purpose: .log, redaction: Redaction()).command(for: Request(method: .get, url: "http://h/x")).text == "curl \\\n  http://h/x")
     }
 
     @Test func endpointCurlOfADeclaredTargetMasksTheAppid() throws {
@@ -97,7 +96,7 @@ import Testing
         let request = try Endpoint(
             target: target, arguments: CallArguments(values: [(name: "appid", value: .text("0123abcd"))])).request
         #expect(request.url == "https://api.openweathermap.org/data/2.5/weather?q=Suwon&appid=0123abcd")
-        #expect(request.curlCommand(redaction: Redaction()) == "curl \\\n  'https://api.openweathermap.org/data/2.5/weather?q=Suwon&appid=***'")
+        #expect(try RequestCommandPrinter(tool: .curl, purpose: .log, redaction: Redaction()).command(for: request).text == "curl \\\n  'https://api.openweathermap.org/data/2.5/weather?q=Suwon&appid=***'")
     }
 
     @Test func errorMessagesMaskSecretsInURLs() async throws {

@@ -143,7 +143,7 @@ import Testing
         #expect(run.completions(for: "call ") == ["t"])
         #expect(run.completions(for: "call t lat") == ["latitude="])
         #expect(run.completions(for: "call t latitude=1 ") == ["longitude="])
-        #expect(run.completions(for: "show t ") == ["--curl"])
+        #expect(run.completions(for: "show t ") == ["--curl", "--httpie"])
         #expect(run.completions(for: "call t latitude=${city} lon") == ["longitude="])
     }
 

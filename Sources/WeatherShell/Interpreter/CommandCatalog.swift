@@ -19,11 +19,13 @@ enum CommandCatalog {
         Entry(name: "save", usage: "save FILE", summary: "write the session as a file that source restores (secrets as env lines)"),
         Entry(name: "target", usage: "target NAME { FIELD VALUE... } | target NAME from last", summary: "declare an API target, or keep the last request as one"),
         Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets"),
-        Entry(name: "show", usage: "show NAME [--curl]", summary: "print a target's declaration, or its curl command"),
+        Entry(name: "show", usage: "show NAME [--curl | --httpie] [key=value...] [Header:value...]",
+              summary: "print a target's declaration, or a curl or HTTPie command that sends what call would send"),
+        Entry(name: "import", usage: "import curl \"curl URL [OPTIONS]\" [as NAME] | import curl curl URL [OPTIONS] [as NAME]", summary: "declare a target from a curl command line (Copy as cURL)"),
         Entry(name: "forget", usage: "forget NAME", summary: "remove a target"),
         Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR"),
-        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [> FILE]",
-              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice"),
+        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [> FILE]",
+              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page"),
     ] + RequestStatement.methodCommands.map { name in
         Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [> FILE]",
               summary: "send a \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")

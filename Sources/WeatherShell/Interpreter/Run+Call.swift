@@ -3,7 +3,7 @@ import Plugins
 import Targets
 
 extension Run {
-    /// `call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE] [@FILE] [> FILE]`.
+    /// `call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE] [@FILE] [--all [--max-pages N]] [> FILE]`.
     func call(_ statement: CallStatement) async throws {
         let declared = try declaredTarget(statement.target)
         if let missing = missingSample(declared) {
@@ -11,7 +11,12 @@ extension Run {
                           notes: ["give it one with sample @FILE, or answer live with: set stub off"])
         }
         let target = try compiledTarget(declared)
-        let (arguments, argumentWords) = try callArguments(statement.arguments, for: target)
+        var words = statement.arguments
+        let maxPages = try takePagingOptions(&words)
+        let (arguments, argumentWords) = try callArguments(words, for: target)
+        if let maxPages {
+            return try await callAllPages(declared, target, arguments, maxPages: maxPages, statement: statement, argumentWords: argumentWords)
+        }
         let response: Response
         do {
             response = try await send(target, arguments)
@@ -76,7 +81,7 @@ extension Run {
     /// Plugins in effect, in order (see Plugins/Run+Plugins.swift).
     func activePlugins() -> [any Plugin] { currentPlugins() }
 
-    private func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
+    func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
         let parameters = error.parameters.joined(separator: ", ")
         if let unknown = error.unknownParameter {
             var notes: [String] = []

@@ -107,26 +107,6 @@ extension Run {
         }
     }
 
-    /// `show NAME` prints the declaration; `show NAME --curl` the equivalent curl command, secrets masked.
-    func showTarget(_ arguments: [Word], command: Word) throws {
-        guard let nameWord = arguments.first, arguments.count <= 2 else { throw failure("usage: show NAME [--curl]", at: command.span) }
-        let curl = arguments.count == 2
-        if curl, arguments[1].bare != "--curl" { throw failure("usage: show NAME [--curl]", at: arguments[1].span) }
-        let declared = try declaredTarget(nameWord)
-        guard curl else {
-            io.out(mask(declared.sourceText) + "\n")
-            return
-        }
-        let target = try compiledTarget(declared)
-        let placeholders = CallArguments(values: target.parameters.filter { $0.defaultValue == nil }.map { ($0.name, .text("<\($0.name)>")) })
-        do {
-            let request = try Endpoint(target: target, arguments: placeholders, baseURL: options.base).request
-            io.out(request.curlCommand(redaction: redaction) + "\n")
-        } catch {
-            throw failure(mask(error.description), at: nameWord.span)
-        }
-    }
-
     func forgetTarget(_ arguments: [Word], command: Word) throws {
         guard arguments.count == 1 else { throw failure("usage: forget NAME", at: arguments.dropFirst().first?.span ?? command.span) }
         let declared = try declaredTarget(arguments[0])

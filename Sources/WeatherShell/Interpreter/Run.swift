@@ -236,7 +236,7 @@ public final class Run {
         let text = name.literal ?? ""
         switch text {
         case "targets": return try listTargets(arguments)
-        case "show": return try showTarget(arguments, command: name)
+        case "show": return try await showTarget(arguments, command: name)
         case "forget": return try forgetTarget(arguments, command: name)
         case "use":
             guard let pack = arguments.first else { throw failure("usage: use PACK", at: name.span) }
@@ -247,6 +247,7 @@ public final class Run {
         case "save": return try saveSession(arguments, command: name)
         case "edit": return try await editDeclaration(arguments, command: name)
         case "history": return try await history(arguments, command: name)
+        case "import": return try importTarget(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

@@ -23,6 +23,7 @@ extension Parser {
             }
             let arguments = Array(statement.words.dropFirst())
             try checkFieldArity(fieldName, arguments, fieldWord)
+            if fieldName == "next" || fieldName == "items" { _ = try Pagination(field: fieldName, arguments, fieldWord, file: file) }
             fields.append(.init(name: fieldName, nameSpan: fieldWord.span, arguments: arguments, span: statement.span))
         }
         return TargetDeclaration(name: name, fields: fields, file: file, span: raw.span)

@@ -217,7 +217,7 @@ extension CompletionSnapshot {
             let given = Set(previous.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
             return parameters.filter { !given.contains($0) }.map { $0 + "=" }
         case "show" where previous.count == 2:
-            return ["--curl"]
+            return ["--curl", "--httpie"]
         case let name where previous.count == 2 && BuiltInReactor.named(name)?.argumentCompletions[previous[1]] != nil:
             return BuiltInReactor.named(name)?.argumentCompletions[previous[1]] ?? []
         case "state" where previous.count == 1:

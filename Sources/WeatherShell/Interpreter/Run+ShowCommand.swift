@@ -1,0 +1,81 @@
+import Foundation
+import Targets
+
+extension Run {
+    /// `show NAME` prints the declaration; `show NAME --curl [ARGS]` and `show NAME --httpie [ARGS]`
+    /// a command that sends what `call NAME ARGS` would send (``RequestCommandPrinter``).
+    func showTarget(_ arguments: [Word], command: Word) async throws {
+        let usage = "usage: show NAME [--curl | --httpie] [key=value...] [Header:value...]"
+        guard let nameWord = arguments.first else { throw failure(usage, at: command.span) }
+        let declared = try declaredTarget(nameWord)
+        guard arguments.count > 1 else {
+            io.out(mask(declared.sourceText) + "\n")
+            return
+        }
+        guard let tool = arguments[1].bare.flatMap(Self.commandTool) else { throw failure(usage, at: arguments[1].span) }
+        let target = try compiledTarget(declared)
+        let callWords = Array(arguments.dropFirst(2))
+        let (callArguments, argumentWords) = try callArguments(callWords, for: target)
+        let request: Request
+        do {
+            request = try await provider().preparedRequest(target, arguments: callArguments)
+        } catch {
+            throw diagnostic(for: error, statement: CallStatement(target: nameWord, arguments: callWords, output: nil),
+                             argumentWords: argumentWords)
+        }
+        let printer = RequestCommandPrinter(
+            tool: tool, purpose: .run, redaction: redaction, references: environmentReferences,
+            bodyFile: bodyFile(of: declared, arguments: callArguments, sending: request.body),
+            partFiles: partFiles(target, callArguments))
+        do {
+            let printed = try printer.command(for: request)
+            io.out(printed.text + "\n")
+            if printed.maskedSecrets {
+                io.err("note: a secret with no environment variable behind it is written ***; give it from one, as in: let token = env API_TOKEN\n")
+            }
+        } catch {
+            throw failure(mask(error.description), at: nameWord.span)
+        }
+    }
+
+    private static func commandTool(_ option: String) -> RequestCommandPrinter.Tool? {
+        switch option {
+        case "--curl": .curl
+        case "--httpie": .httpie
+        default: nil
+        }
+    }
+
+    /// Secret variables that came from the environment and still hold its value: a printed
+    /// command names the variable instead of the value.
+    var environmentReferences: [SecretReference] {
+        let environment = ProcessInfo.processInfo.environment
+        return session.variables.names.compactMap { name in
+            guard let variable = session.variables[name], variable.isSecret, let environmentName = variable.environmentName,
+                  environment[environmentName] == variable.value else { return nil }
+            return SecretReference(value: variable.value, environmentName: environmentName)
+        }
+    }
+
+    /// The file the body came from, the call's `@FILE` or the target's `body @FILE`, when the
+    /// request sends exactly its bytes.
+    private func bodyFile(of declared: DeclaredTarget, arguments: CallArguments, sending body: Data?) -> String? {
+        guard let body else { return nil }
+        var candidates = [arguments.body?.source].compactMap { $0 }
+        if let field = declared.declaration.fields.last(where: { $0.name == "body" }),
+           let word = field.arguments.first, word.parts.first?.quoted == false,
+           let text = try? expand(word).text, text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            candidates.append(path.hasPrefix("/") ? path : (declared.declaration.file.directory as NSString).appendingPathComponent(path))
+        }
+        return candidates.first { FileManager.default.contents(atPath: $0) == body }
+    }
+
+    /// Every file a multipart part of the call may come from: the target's and the call's.
+    private func partFiles(_ target: Target, _ arguments: CallArguments) -> [String] {
+        (target.task.bodyParameters.compactMap(\.defaultValue) + arguments.values.map(\.value)).compactMap { value in
+            if case .file(let written) = value { return FileReference(written).path }
+            return nil
+        }
+    }
+}

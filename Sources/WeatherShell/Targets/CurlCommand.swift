@@ -1,0 +1,171 @@
+import Foundation
+
+/// What a curl command line asks for, read from its words as curl reads its options: the method,
+/// URL, headers, body and what has no equivalent in a target (named in ``notes``). Understands
+/// what browsers' "Copy as cURL" writes, and the options people add by hand.
+struct CurlCommand {
+    /// One piece of `-d`-style data, before the pieces are joined with `&`.
+    enum Data {
+        /// `-d`, `--data`, `--data-ascii`: `@FILE` is the file without line breaks.
+        case ascii(String)
+        /// `--data-raw`: the text as it is.
+        case raw(String)
+        /// `--data-binary`, `--json`: `@FILE` is the file as it is.
+        case binary(String)
+        /// `--data-urlencode`.
+        case urlencode(String)
+    }
+
+    /// One `-F`/`--form-string` part.
+    struct FormPart {
+        var name: String
+        var value: String
+        /// `-F name=@FILE` sends a file; `--form-string` never does.
+        var literal: Bool
+    }
+
+    var url: String?
+    var method: String?
+    var headers: [(name: String, value: String)] = []
+    var data: [Data] = []
+    var form: [FormPart] = []
+    var user: String?
+    var json = false
+    var dataInQuery = false
+    var head = false
+    var timeout: String?
+    /// Options that change nothing the target sends, each said once.
+    var notes: [String] = []
+
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// Options that take a value but have no equivalent: the value is skipped.
+    private static let skippedWithValue: Set<String> = [
+        "-o", "--output", "-w", "--write-out", "-x", "--proxy", "-E", "--cert", "--cacert", "--key", "-c", "--cookie-jar",
+        "-r", "--range", "--retry", "-K", "--config", "--resolve", "--interface", "-U", "--proxy-user", "--limit-rate",
+        "-y", "--speed-time", "-Y", "--speed-limit", "-z", "--time-cond", "--max-redirs", "-D", "--dump-header",
+        "--connect-timeout", "--connect-to", "--capath", "--cert-type", "--key-type", "--pass", "--proxy-header",
+        "--retry-delay", "--retry-max-time", "-T", "--upload-file", "--trace", "--trace-ascii", "--stderr",
+        "--unix-socket", "--abstract-unix-socket", "--dns-servers", "--ciphers", "--tls-max", "--local-port",
+        "--output-dir", "--keepalive-time", "--expect100-timeout", "--happy-eyeballs-timeout-ms", "--ftp-port", "-P",
+    ]
+
+    /// Options without a value that change nothing the target sends (`-s`, `-v`) or that wsh does
+    /// anyway (`-L`: wsh follows redirects; `--compressed`: wsh asks for and decodes encodings itself).
+    private static let understoodFlags: Set<String> = [
+        "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include", "-L", "--location",
+        "--compressed", "-f", "--fail", "--fail-with-body", "-#", "--progress-bar", "--no-progress-meter", "-N", "--no-buffer",
+        "-g", "--globoff", "--http1.1", "--http2", "--http2-prior-knowledge", "--path-as-is", "-q", "--disable",
+        "--location-trusted", "--raw", "-Z", "--parallel", "-n", "--netrc", "-O", "--remote-name", "-J", "--remote-header-name",
+        "--tr-encoding", "--no-keepalive", "--tcp-nodelay", "-4", "--ipv4", "-6", "--ipv6", "-0", "--http1.0",
+    ]
+
+    /// Short options that take a value.
+    private static let shortWithValue: Set<Character> = ["X", "H", "d", "F", "u", "A", "e", "b", "m", "o", "w", "x", "E", "c",
+                                                          "r", "K", "U", "y", "Y", "z", "D", "T", "P"]
+
+    /// Reads `words`, the first of which is `curl`.
+    init(words: [String]) throws(Failure) {
+        guard words.first == "curl" else { throw Failure(message: "the command must start with curl") }
+        var rest = Array(words.dropFirst())[...]
+        var noted: [String] = []
+        while let word = rest.popFirst() {
+            var option = word
+            var attached: String?
+            if word.hasPrefix("-"), !word.hasPrefix("--"), word.count > 2 {
+                // `-sSL`, `-XPOST`, `-sXPOST`: flags, then maybe one option whose value is the rest.
+                let letters = Array(word.dropFirst())
+                var split = letters.count
+                for (offset, letter) in letters.enumerated() where Self.shortWithValue.contains(letter) {
+                    split = offset
+                    break
+                }
+                for letter in letters[..<split] {
+                    try apply("-\(letter)", value: { () throws(Failure) -> String in "" }, noted: &noted)
+                }
+                guard split < letters.count else { continue }
+                option = "-\(letters[split])"
+                let remainder = String(letters[(split + 1)...])
+                attached = remainder.isEmpty ? nil : remainder
+            }
+            if !option.hasPrefix("-") || option == "-" {
+                guard url == nil else { throw Failure(message: "more than one URL: \(word.prefix(80))") }
+                url = word
+                continue
+            }
+            let value = { () throws(Failure) -> String in
+                if let attached { return attached }
+                guard let next = rest.popFirst() else { throw Failure(message: "\(option) needs a value") }
+                return next
+            }
+            try apply(option, value: value, noted: &noted)
+        }
+        guard url != nil else { throw Failure(message: "the command has no URL") }
+    }
+
+    private mutating func apply(_ option: String, value: () throws(Failure) -> String, noted: inout [String]) throws(Failure) {
+        switch option {
+        case "-X", "--request": method = try value()
+        case "--url":
+            guard url == nil else { throw Failure(message: "more than one URL") }
+            url = try value()
+        case "-H", "--header":
+            let text = try value()
+            if let colon = text.firstIndex(of: ":") {
+                let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
+                let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                if value.isEmpty {
+                    note("-H '\(name):' removes a header curl adds; wsh does not add it", &noted)
+                } else {
+                    headers.append((name, value))
+                }
+            } else if text.hasSuffix(";") {
+                headers.append((String(text.dropLast()).trimmingCharacters(in: .whitespaces), ""))
+            } else {
+                throw Failure(message: "a header is Name: value: \(text.prefix(80))")
+            }
+        case "-d", "--data", "--data-ascii": data.append(.ascii(try value()))
+        case "--data-raw": data.append(.raw(try value()))
+        case "--data-binary": data.append(.binary(try value()))
+        case "--data-urlencode": data.append(.urlencode(try value()))
+        case "--json":
+            data.append(.binary(try value()))
+            json = true
+        case "-F", "--form", "--form-string":
+            let text = try value()
+            guard let equals = text.firstIndex(of: "=") else { throw Failure(message: "a form part is name=value: \(text.prefix(80))") }
+            form.append(FormPart(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]),
+                                 literal: option == "--form-string"))
+        case "-u", "--user": user = try value()
+        case "-A", "--user-agent": headers.append(("User-Agent", try value()))
+        case "-e", "--referer": headers.append(("Referer", try value()))
+        case "-b", "--cookie":
+            let cookie = try value()
+            if cookie.contains("=") {
+                headers.append(("Cookie", cookie))
+            } else {
+                note("-b \(cookie): a cookie file is not read; cookies go in a Cookie header", &noted)
+            }
+        case "-G", "--get": dataInQuery = true
+        case "-I", "--head": head = true
+        case "-m", "--max-time": timeout = try value()
+        case "-k", "--insecure": note("-k: a target does not turn off certificate checks", &noted)
+        default:
+            if Self.understoodFlags.contains(option) { return }
+            if Self.skippedWithValue.contains(option) {
+                _ = try value()
+                note("\(option) has no equivalent in a target and is left out", &noted)
+                return
+            }
+            note("\(option) is not understood and is left out", &noted)
+        }
+    }
+
+    private mutating func note(_ text: String, _ noted: inout [String]) {
+        guard !noted.contains(text) else { return }
+        noted.append(text)
+        notes.append(text)
+    }
+}

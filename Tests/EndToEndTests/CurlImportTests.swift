@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `import curl '...'`: browser "Copy as cURL" commands become targets; calling the target sends
+/// what running the curl command sends (both echoed by the loopback server and compared by meaning).
+@Suite struct CurlImportTests {
+    /// A curl command whose `BASE` is the server's URL, the target's name, and lines `show NAME` must print.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var command: String
+        var target: String
+        var declares: [String] = []
+        var notes: [String] = []
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "Chrome: JSON POST with cookies, sec-ch-ua, a $'...' header and --compressed",
+             command: #"""
+                 curl 'BASE/echo/api/v1/search?q=caf%C3%A9&limit=10' \
+                   -H 'accept: application/json, text/plain, */*' \
+                   -H 'accept-language: en-US,en;q=0.9,ko;q=0.8' \
+                   -H 'content-type: application/json' \
+                   -H 'cookie: sid=abc123; theme=dark' \
+                   -H 'sec-ch-ua: "Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"' \
+                   -H $'x-note: it\'s \u00e9t\u00e9\ttabbed' \
+                   --data-raw $'{"query":"caf\u00e9 \'quoted\'","page":1,"filters":{"open":true,"tags":["a","b"]}}' \
+                   --compressed
+                 """#,
+             target: "search",
+             declares: ["  path     /echo/api/v1/search", "  method   POST", "  query    q=café limit=10",
+                        "  header   \"cookie:sid=abc123; theme=dark\"",
+                        "  json     \"query=café 'quoted'\" page:=1 \"filters:={\\\"open\\\":true,\\\"tags\\\":[\\\"a\\\",\\\"b\\\"]}\""]),
+        Case(name: "Firefox: form POST with Accept-Encoding, Cookie and a browser User-Agent",
+             command: #"""
+                 curl 'BASE/echo/login' -X POST -H 'User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' -H 'Accept: text/html,application/xhtml+xml' -H 'Accept-Language: en-US,en;q=0.5' -H 'Accept-Encoding: gzip, deflate, br' -H 'Content-Type: application/x-www-form-urlencoded' -H 'Origin: BASE' -H 'Connection: keep-alive' -H 'Cookie: a=1; b=2' -H 'Upgrade-Insecure-Requests: 1' --data-raw 'user=ana&note=hello+world%21'
+                 """#,
+             target: "login",
+             declares: ["  form     user=ana \"note=hello world!\""],
+             notes: ["note: Accept-Encoding is left out"]),
+        Case(name: "by hand: -G with --data-urlencode, -u, -A, -e, -b, attached -XGET, -sSL and -k",
+             command: #"""
+                 curl -sSLk -XGET -G "BASE/echo/find" --data-urlencode "q=a b&c" -d page=2 -u ana:s3cret -A 'wsh-test/1' -e https://ref.example/ -b 'k=v'
+                 """#,
+             target: "find",
+             declares: ["  query    \"q=a b&c\" page=2", "  header   \"Authorization:Basic YW5hOnMzY3JldA==\""],
+             notes: ["note: -k: a target does not turn off certificate checks"]),
+        Case(name: "by hand: --json, a raw text body, and multipart with a file",
+             command: #"""
+                 curl --json '[1, 2, 3]' --url BASE/echo/numbers
+                 """#,
+             target: "numbers",
+             declares: ["  body     \"[1, 2, 3]\"", "  header   Content-Type:application/json", "  header   Accept:application/json"]),
+        Case(name: "files: --data-binary @FILE as body @FILE, -d @FILE without its line breaks",
+             command: #"""
+                 curl --data-binary @blob.bin -H 'Content-Type: application/octet-stream' BASE/echo/bin
+                 """#,
+             target: "bin",
+             declares: ["  body     @/", "blob.bin\n", "  header   Content-Type:application/octet-stream"]),
+        Case(name: "-d @FILE drops line breaks, and joins pieces with &",
+             command: #"""
+                 curl -d @notes.txt -d 'x=1' -H 'Content-Type: text/plain' BASE/echo/notes
+                 """#,
+             target: "notes",
+             declares: ["  body     \"line oneline two&x=1\""]),
+        Case(name: "multipart: a text part and a file part",
+             command: #"""
+                 curl -F 'title=two words' -F 'photo=@pixel.png' -F 'raw=@blob.bin;type=image/gif' BASE/echo/upload
+                 """#,
+             target: "upload",
+             declares: ["  multipart \"title=two words\" photo@/", "blob.bin;type=image/gif"]),
+    ]
+
+    /// `text` as a wsh "..." string, which main's lexer and the raw-string one read alike.
+    static func wshString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
+    @Test(arguments: cases) func theTargetSendsWhatCurlSends(_ testCase: Case) async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00]).write(to: directory.appendingPathComponent("pixel.png"))
+            try Data([0x00, 0xFF, 0x0A, 0x0D, 0x27]).write(to: directory.appendingPathComponent("blob.bin"))
+            try Data("line one\r\nline two\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+            let command = testCase.command.replacingOccurrences(of: "BASE", with: server.baseURL)
+            let script = "import curl \(Self.wshString(command))\nshow \(testCase.target)\ncall \(testCase.target)"
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            for line in testCase.declares { #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)") }
+            for note in testCase.notes { #expect(result.stderr.contains(note), "\(result.stderr)") }
+            guard let echoStart = result.stdout.range(of: "}\n{\"method\"") else {
+                Issue.record("no echo after the declaration: \(result.stdout)")
+                return
+            }
+            let viaTarget = try EchoedRequest(echo: String(result.stdout[result.stdout.index(after: echoStart.lowerBound)...]))
+            // bash, as the browsers' "Copy as cURL (bash)": Chrome's $'...' is not POSIX sh.
+            let viaCurl = try EchoedRequest(echo: try await runShell("cd '\(directory.path)' && " + command, shell: "/bin/bash").stdout)
+            #expect(viaTarget.meaning == viaCurl.meaning)
+            // And back: show --curl of the imported target sends it again.
+            let shown = try await WSHProcess.run(["-c", "import curl \(Self.wshString(command))\nshow \(testCase.target) --curl"], directory: directory)
+            let viaShown = try EchoedRequest(echo: try await runShell("cd '\(directory.path)' && " + shown.stdout).stdout)
+            #expect(viaShown == viaTarget, "\(shown.stdout)")
+        }
+    }
+
+    /// A command pasted as words after `import curl`: wsh's '...' strings are sh's, and a
+    /// trailing backslash continues the line, so Firefox's command needs no quoting of its own.
+    @Test func aCommandPastedAsWordsNeedsNoQuoting() async throws {
+        try await withLoopbackServer { server in
+            let command = """
+                curl '\(server.baseURL)/echo/login?next=%2Fhome' -X POST \\
+                  -H 'User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' \\
+                  -H 'Accept: text/html,application/xhtml+xml' -H 'Cookie: a=1; b="2"' -H 'X-Dollar: $HOME' \\
+                  -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'user=ana&note=hello+world%21'
+                """
+            let script = "import curl \(command) as login\nshow login\ncall login\n"
+            let (result, _) = try await runScript(script)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("  header   \"X-Dollar:\\$HOME\"\n"), "\(result.stdout)")
+            guard let echoStart = result.stdout.range(of: "}\n{\"method\"") else {
+                Issue.record("no echo after the declaration: \(result.stdout)")
+                return
+            }
+            let viaTarget = try EchoedRequest(echo: String(result.stdout[result.stdout.index(after: echoStart.lowerBound)...]))
+            let viaCurl = try EchoedRequest(echo: try await runShell(command).stdout)
+            #expect(viaTarget.meaning == viaCurl.meaning)
+        }
+    }
+
+    @Test func theNameComesFromAsAndOptionsThatDoNotMapAreNamed() async throws {
+        let script = """
+            import curl "curl https://api.example.com/v2/users.json --proxy http://proxy:3128 --tlsv1.3 -o out.json" as people
+            show people
+            """
+        let result = try await WSHProcess.run(["-c", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "target people {\n  base     https://api.example.com\n  path     /v2/users.json\n}\n")
+        #expect(result.stderr.contains("note: --proxy has no equivalent in a target and is left out"))
+        #expect(result.stderr.contains("note: --tlsv1.3 is not understood and is left out"))
+        #expect(result.stderr.contains("note: -o has no equivalent in a target and is left out"))
+        let named = try await WSHProcess.run(["-c", "import curl \"curl https://api.example.com/v2/users.json\"\ntargets"])
+        #expect(named.stdout.hasPrefix("users  GET"), "\(named.stdout)")
+    }
+
+    @Test func aBrokenCommandIsAnErrorAtTheArgument() async throws {
+        let result = try await WSHProcess.run(["-c", "import curl \"curl 'https://h/x\""])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("<command line>:1:13: error: cannot read the curl command: a ' quote is not closed"), "\(result.stderr)")
+        let noURL = try await WSHProcess.run(["-c", "import curl \"curl -H 'A: b'\""])
+        #expect(noURL.stderr.contains("error: cannot read the curl command: the command has no URL"), "\(noURL.stderr)")
+    }
+}
