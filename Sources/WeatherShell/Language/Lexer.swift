@@ -155,7 +155,7 @@ public struct Lexer {
             }
         }
         while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "'") {
-            if let length = Self.templateLength(bytes, at: index) {
+            if bytes[index] == UInt8(ascii: "{"), let length = Self.templateLength(bytes, at: index) {
                 index += length
                 continue
             }
@@ -242,13 +242,18 @@ public struct Lexer {
     /// Whether `;type=` followed by a media type starts at `position`: part of a word (a multipart
     /// file's type, as curl's `-F` writes it), not the end of a statement.
     static func isTypeSuffix(_ bytes: [UInt8], at position: Int) -> Bool {
-        let marker = Array(";type=".utf8)
-        guard bytes[position] == UInt8(ascii: ";"), position > 0, !endsWord(bytes[position - 1]),
+        // Asked at every byte that ends a word: the marker is not made into an array each time
+        // (that made loading 10,000 targets a fifth slower).
+        guard bytes[position] == UInt8(ascii: ";") else { return false }
+        let marker = typeSuffixMarker
+        guard position > 0, !endsWord(bytes[position - 1]),
               position + marker.count < bytes.count,
               bytes[position..<(position + marker.count)].elementsEqual(marker) else { return false }
         return !endsWord(bytes[position + marker.count]) && bytes[position + marker.count] != UInt8(ascii: "\"")
             && bytes[position + marker.count] != UInt8(ascii: "'")
     }
+
+    private static let typeSuffixMarker = Array(";type=".utf8)
 
     /// `$name` or `${name}` at `index`; nil (and no advance) when `$` is not followed by a name.
     private mutating func variable(quoted: Bool) throws(Diagnostic) -> WordPart? {
