@@ -181,6 +181,8 @@ import TestSupport
             let lines = result.stdout.split(separator: "\n").map(String.init)
             #expect(lines.contains("  header \"X-Token:${token}\""), "\(result.stdout)")
             #expect(lines.contains("  method POST"))
+            #expect(lines.contains("  base \(server.baseURL)"), "\(result.stdout)")
+            #expect(lines.contains("  path /echo/users"))
             #expect(lines.contains("  query q=1"))
             let echoes = lines.filter { $0.hasPrefix("{") }
             #expect(echoes.count == 2, "\(result.stdout)")

@@ -55,6 +55,13 @@ import Testing
         #expect(RequestURL.resolve("ftp://x/y", base: "https://a") == .failure(.scheme))
     }
 
+    @Test func aURLIsABaseAndAPath() {
+        #expect(RequestURL.baseAndPath("http://h:8/a/b?q=1#f") == ("http://h:8", "/a/b?q=1#f"))
+        #expect(RequestURL.baseAndPath("https://h?q=1") == ("https://h", "?q=1"))
+        #expect(RequestURL.baseAndPath("https://h") == ("https://h", ""))
+        #expect(RequestURL.baseAndPath("http://h/items/{id}") == ("http://h", "/items/%7Bid%7D"))
+    }
+
     @Test func anyMethodTokenIsAMethod() {
         #expect(HTTPMethod(rawValue: "PROPFIND")?.rawValue == "PROPFIND")
         #expect(HTTPMethod(rawValue: "GET") == .get)

@@ -24,6 +24,17 @@ enum RequestURL {
         return .success(joined(base, text))
     }
 
+    /// An absolute URL as a target's `base` (scheme and authority) and `path` (the rest, query
+    /// included), with `{` and `}` escaped in the path so that they are not read as parameters:
+    /// the client escapes them so anyway, so the same bytes are sent.
+    static func baseAndPath(_ url: String) -> (base: String, path: String) {
+        guard let scheme = url.range(of: "://") else { return (url, "") }
+        let rest = url[scheme.upperBound...]
+        guard let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return (url, "") }
+        let path = url[end...].replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
+        return (String(url[..<end]), path)
+    }
+
     /// `base` and `path` with exactly one `/` between them.
     private static func joined(_ base: String, _ path: String) -> String {
         switch (base.hasSuffix("/"), path.hasPrefix("/")) {

@@ -104,7 +104,8 @@ extension Run {
         }
         // In parentheses, which no declared target's name has: `history` and the logger show `(get)`,
         // and `set record` and `history replay` never take it for a declared target.
-        return Target(name: "(\(method.rawValue.lowercased()))", baseURL: url, method: method, task: task, headers: headers)
+        let (base, path) = RequestURL.baseAndPath(url)
+        return Target(name: "(\(method.rawValue.lowercased()))", baseURL: base, path: path, method: method, task: task, headers: headers)
     }
 
     /// The bytes of a file an item names, relative to the running file; an error at the item's word.
