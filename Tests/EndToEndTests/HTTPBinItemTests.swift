@@ -55,6 +55,19 @@ import TestSupport
         Row(call: "call get X-Trace:1", curl: ["B/anything?a=1", "-H", "X-Trace: 1"], headers: ["X-Trace"]),
         Row(call: "call fragment", curl: ["B/anything?y=2"]),
         Row(call: "call baseQuery", curl: ["B/anything/items?v=2&y=1"]),
+        // Requests with no target, with the same items.
+        Row(call: "get B/anything q==1 tag==a tag==b X-Trace:1", curl: ["B/anything?q=1&tag=a&tag=b", "-H", "X-Trace: 1"],
+            headers: ["X-Trace"]),
+        Row(call: "get B/anything?a=1#frag b==2", curl: ["B/anything?a=1&b=2"]),
+        Row(call: #"post B/anything name=Ana age:=31 tags:='["x", "y"]'"#, curl: ["B/anything", "--json", #"{"name":"Ana","age":31,"tags":["x","y"]}"#]),
+        Row(call: "post B/anything --form title=x 'note=two words'", curl: ["B/anything", "--data-urlencode", "title=x", "--data-urlencode", "note=two words"]),
+        Row(call: "post B/anything title=x f@up.txt", curl: ["B/anything", "-F", "title=x", "-F", "f=@up.txt"]),
+        Row(call: "post B/anything --multipart title=x", curl: ["B/anything", "-F", "title=x"]),
+        Row(call: "post B/anything f@logo.bin;type=image/png", curl: ["B/anything", "-F", "f=@logo.bin;type=image/png"]),
+        Row(call: "put B/anything @payload.json", curl: ["B/anything", "-X", "PUT", "--data-binary", "@payload.json", "-H", "Content-Type: application/json"]),
+        Row(call: "patch B/anything text=@up.txt", curl: ["B/anything", "-X", "PATCH", "--json", #"{"text":"hello upload\n"}"#]),
+        Row(call: "delete B/anything/3", curl: ["B/anything/3", "-X", "DELETE"]),
+        Row(call: "request trace B/anything X-Why:cache", curl: ["B/anything", "-X", "TRACE", "-H", "X-Why: cache"], headers: ["X-Why"]),
     ]
 
     /// The files the rows send.
@@ -75,7 +88,7 @@ import TestSupport
             let base = httpbin.baseURL
             var script = Self.targets.replacingOccurrences(of: "base B", with: "base \(base)") + "\n"
             for (index, row) in Self.rows.enumerated() {
-                script += "\(row.call) > out-\(index).json\n"
+                script += "\(row.call.replacingOccurrences(of: " B/", with: " \(base)/")) > out-\(index).json\n"
             }
             let (result, _) = try await runScript(script, directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
