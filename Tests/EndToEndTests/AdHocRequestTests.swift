@@ -56,23 +56,9 @@ import TestSupport
         var description: String { "not an echo: \(text.prefix(500))" }
     }
 
-    /// Runs curl with `arguments` (`-s`, and the URL among them) and reads the echo it got, on a
-    /// thread of its own: waiting for a process on the cooperative pool starves other tests.
+    /// What the echo route saw from curl run with `arguments` (the URL among them).
     static func curlEcho(_ arguments: [String], directory: URL) async throws -> Echo {
-        try await offPool { try runCurl(arguments, directory: directory) }
-    }
-
-    private static func runCurl(_ arguments: [String], directory: URL) throws -> Echo {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try Echo(json: String(decoding: data, as: UTF8.self))
+        try Echo(json: String(decoding: try await runCurl(arguments, directory: directory), as: UTF8.self))
     }
 
     /// wsh's statement and curl's arguments for the same request, each against the echo route.
