@@ -36,7 +36,8 @@ import Testing
             #expect(!failure.isConnectionFailure)
             #expect(failure.description == "GET \(server.baseURL)/never timed out after 300 ms")
             #expect(elapsed >= .milliseconds(250))
-            #expect(elapsed < .seconds(5))
+            // A request the timeout did not end would never end; a loaded machine schedules late.
+            #expect(elapsed < .seconds(30))
         }
     }
 
@@ -50,7 +51,8 @@ import Testing
             #expect(failure.isTimeout)
             #expect(failure.description == "GET \(server.baseURL)/stall-mid-body timed out after 300 ms")
             #expect(elapsed >= .milliseconds(250))
-            #expect(elapsed < .seconds(5))
+            // A request the timeout did not end would never end; a loaded machine schedules late.
+            #expect(elapsed < .seconds(30))
         }
     }
 
