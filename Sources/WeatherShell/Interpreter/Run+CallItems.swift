@@ -55,15 +55,22 @@ extension Run {
     /// A multipart file part's value: the file's absolute path, with curl's `;type=T` when given;
     /// an error at `word` when the file cannot be read.
     func filePart(_ path: String, type: String?, at word: Word) throws -> ParameterValue {
-        _ = try readItemFile(path, at: word)
-        return .file(FileReference(path: resolvePath(path), contentType: type).written)
+        // Read when the call is bound: here it is only checked, not read twice.
+        let resolved = resolvePath(path)
+        try checkReadable(resolved, at: word.span)
+        return .file(FileReference(path: resolved, contentType: type).written)
+    }
+
+    /// The bytes of a file an item names, relative to the running file; an error at the item's word.
+    func readItemFile(_ path: String, at word: Word) throws -> Data {
+        try readFile(resolvePath(path), at: word.span)
     }
 
     /// The bytes of `@FILE`, with the media type of its extension (none when it is not known): the
     /// body of a call or a request, or of a target's `body @FILE`. `path` is relative to the running file.
     func bodyFile(_ path: String, at word: Word) throws -> RawBody {
-        let data = try readItemFile(path, at: word)
         let resolved = resolvePath(path)
+        let data = try readFile(resolved, at: word.span)
         return RawBody(data: data, contentType: MediaType.known(file: resolved), source: resolved)
     }
 }

@@ -33,14 +33,29 @@ extension Run {
     }
 
     func readSourceFile(_ path: String, at span: SourceSpan) throws -> String {
+        String(decoding: try readFile(path, at: span), as: UTF8.self)
+    }
+
+    /// The bytes of the file at `path` (already resolved); an error at `span` when it is missing,
+    /// a directory or cannot be read.
+    func readFile(_ path: String, at span: SourceSpan) throws -> Data {
+        try checkReadable(path, at: span)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw failure("cannot read \(Self.displayPath(path))", at: span)
+        }
+        return data
+    }
+
+    /// Fails at `span`, as ``readFile(_:at:)`` would, unless `path` is a file that can be read;
+    /// reads none of it.
+    func checkReadable(_ path: String, at span: SourceSpan) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw failure("no such file: \(Self.displayPath(path))", at: span)
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
             throw failure("cannot read \(Self.displayPath(path))", at: span)
         }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// A path relative to the running file's directory (or the current directory at the prompt).

@@ -107,17 +107,4 @@ extension Run {
         let (base, path) = RequestURL.baseAndPath(url)
         return Target(name: "(\(method.rawValue.lowercased()))", baseURL: base, path: path, method: method, task: task, headers: headers)
     }
-
-    /// The bytes of a file an item names, relative to the running file; an error at the item's word.
-    func readItemFile(_ path: String, at word: Word) throws -> Data {
-        let resolved = resolvePath(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            throw failure("no such file: \(Self.displayPath(resolved))", at: word.span)
-        }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: resolved) else {
-            throw failure("cannot read \(Self.displayPath(resolved))", at: word.span)
-        }
-        return data
-    }
 }
