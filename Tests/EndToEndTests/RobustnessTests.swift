@@ -106,13 +106,20 @@ import TestSupport
                 try await Task.sleep(for: .milliseconds(10))
             }
             process.terminate()
-            while process.isRunning, clock.now < deadline {
+            // A deadline of its own: under CI's load the wait for the hit could use up the shared one.
+            // A wsh that ignored SIGTERM would never end, so any finite wait tells the two apart.
+            let exitDeadline = clock.now + .seconds(30)
+            while process.isRunning, clock.now < exitDeadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
             // The test runner's threads block signals and Process passes that mask on: wsh must
             // unblock the signals it handles itself.
             #expect(!process.isRunning)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                // Reading terminationReason of a running process traps: wait for the kill to land.
+                try await offPool { process.waitUntilExit() }
+            }
             let errorOutput = errors.fileHandleForReading
             let stderr = try await offPool { String(decoding: errorOutput.readDataToEndOfFile(), as: UTF8.self) }
             #expect(stderr.isEmpty, "\(stderr)")
