@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs what wsh needs from Debian's packages when it is missing: libedit's and SQLite's headers
+# Installs what wsh needs from Debian's packages when it is missing: libedit's, SQLite's, zlib's and brotli's headers
 # (and their static libraries, which scripts/build-release links), pkg-config, and openssl, whose
 # s_server is the TLS server the tests start.
 set -euo pipefail
 missing=()
 [ -f /usr/include/histedit.h ] || missing+=(libedit-dev)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+[ -f /usr/include/brotli/decode.h ] || missing+=(libbrotli-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/openssl ] || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -74,8 +74,14 @@ extension Run {
         case .immediate: .immediate
         case .delayed(let delay): .delayed(delay)
         }
-        return Provider(transport: session.transport, plugins: activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
-                        sessionTimeout: options.timeout, baseURL: options.base)
+        var provider = Provider<Target>(
+            transport: session.transport, plugins: activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
+            sessionTimeout: options.timeout, baseURL: options.base)
+        provider.redirectLimit = options.follow
+        provider.defaultHeaders = options.defaultHeaders
+        provider.compress = options.compress
+        provider.bodyLimit = options.maxBody ?? Int.max
+        return provider
     }
 
     /// Plugins in effect, in order (see Plugins/Run+Plugins.swift).
@@ -101,7 +107,12 @@ extension Run {
             return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
                            notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])
         }
-        let notes = error.isMissingBaseURL ? ["declare `base` in the target, or give one for all with `set base URL`"] : []
+        var notes: [String] = []
+        if error.isMissingBaseURL { notes.append("declare `base` in the target, or give one for all with `set base URL`") }
+        if error.isBodyTooLarge { notes.append("set max-body raises the limit (set max-body 200MB), or lifts it (set max-body off)") }
+        if error.isTooManyRedirects {
+            notes.append("set follow N (or a target's follow N) follows more; set follow off answers with the redirect itself")
+        }
         return failure(error.description(masking: redaction), at: statement.target.span, notes: notes)
     }
 
