@@ -161,7 +161,7 @@ extension Run {
         case .record: ["values: off, or the directory to save answers in: set record fixtures"]
         case .historySize: ["a size such as 100MB, 512KB or 1GB, at least \(SizeText.text(Self.smallestHistorySize))"]
         case .follow: ["values: on (up to \(ShellOptions.defaultRedirectLimit) redirects), off, or a count from 0 to \(Self.mostRedirects)"]
-        case .maxBody: ["a size such as 50MB, 512KB or 1GB, or off for no limit; call ... > FILE has none"]
+        case .maxBody: ["a size such as 50MB, 512KB or 1GB, or off for no limit"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }

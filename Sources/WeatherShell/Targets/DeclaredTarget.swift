@@ -54,7 +54,8 @@ struct TargetCompiler {
             case "path": target.path = values[0]
             case "method":
                 guard let method = HTTPMethod(rawValue: values[0].uppercased()) else {
-                    throw error("unknown method '\(values[0])'", field.arguments[0].span)
+                    throw error("'\(values[0])' is not an HTTP method: a method is a token such as GET, POST or PROPFIND",
+                                field.arguments[0].span)
                 }
                 target.method = method
             case "query": query += try parameters(field)
