@@ -102,4 +102,33 @@ import Testing
             #expect(Array(raw.prefix(2)) == [0x1F, 0x8B], "gzip's magic number: the bytes as sent")
         }
     }
+
+    /// Text in the charset its Content-Type names is shown and queried as text; `> FILE` and raw
+    /// output keep the bytes as sent.
+    @Test func textIsDecodedFromItsCharsetForShowingAndQueries() async throws {
+        let cases: [(path: String, charset: String, bytes: [UInt8], text: String)] = [
+            ("/latin1", "iso-8859-1", [0x63, 0x61, 0x66, 0xE9], "café"),
+            ("/cp1252", "windows-1252", [0x80, 0x35], "€5"),
+            ("/gb2312", "gb2312", [0xC4, 0xE3, 0xBA, 0xC3], "你好"),
+            ("/sjis", "shift_jis", [0x82, 0xB1, 0x82, 0xF1], "こん"),
+            ("/euckr", "EUC-KR", [0xC7, 0xD1, 0xB1, 0xDB], "한글"),
+        ]
+        var routes: [String: StaticRoute] = [:]
+        for item in cases {
+            routes[item.path] = StaticRoute(headers: [("Content-Type", "text/plain; charset=\(item.charset)")], body: item.bytes)
+        }
+        let directory = try WSHProcess.temporaryDirectory()
+        try await withLoopbackServer(routes: routes) { server in
+            var script = "set output pretty\n"
+            for (index, item) in cases.enumerated() {
+                script += "get \(server.baseURL)\(item.path)\nexpect body == \"\(item.text)\"\nget \(server.baseURL)\(item.path) > raw-\(index).bin\n"
+            }
+            let (result, _) = try await runScript(script, directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == cases.map { $0.text + "\n" }.joined())
+            for (index, item) in cases.enumerated() {
+                #expect(Array(try Data(contentsOf: directory.appendingPathComponent("raw-\(index).bin"))) == item.bytes)
+            }
+        }
+    }
 }
