@@ -25,6 +25,9 @@ public struct Provider<T: TargetType>: Sendable {
     public var compress = true
     /// The largest answer body, decoded, in bytes; `nil` leaves it to the transport (`set max-body`).
     public var bodyLimit: Int?
+    /// The session's cookies: sent with every hop they match, and given every `Set-Cookie` of every
+    /// hop; `nil` sends and keeps none (`set cookies off`).
+    public var cookieJar: CookieJar?
 
     /// Makes a provider; by default it sends over the process's one ``NetworkTransport``.
     public init(
@@ -119,7 +122,8 @@ public struct Provider<T: TargetType>: Sendable {
     ) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        var response = try await send(request, from: 0, target: target, transport: transport)
+        var current = request
+        var response = try await sendHop(current, target: target, transport: transport)
         guard limit > 0 else { return response }
         var hops: [ResponseHop] = []
         while Redirect.isRedirect(response.status), let location = response.header("Location"), !location.isEmpty {
@@ -127,14 +131,27 @@ public struct Provider<T: TargetType>: Sendable {
                 throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
             }
             hops.append(ResponseHop(request: response.request, status: response.status, reason: response.reason, headers: response.headers))
-            let next = try Redirect.nextRequest(
-                after: response.request, status: response.status, location: location, targetName: target.name)
-            response = try await send(next, from: 0, target: target, transport: transport)
+            // Made from the request before the jar's cookies: the next hop gets those its URL matches.
+            current = try Redirect.nextRequest(after: current, status: response.status, location: location, targetName: target.name)
+            response = try await sendHop(current, target: target, transport: transport)
         }
         if !hops.isEmpty {
             response.hops = hops
             response.elapsed = start.duration(to: clock.now)
         }
+        return response
+    }
+
+    /// One hop: the jar's cookies for its URL added (after any Cookie the request has), sent through
+    /// the plugins, the answer's `Set-Cookie`s kept.
+    private func sendHop(_ request: Request, target: any TargetType, transport: any Transport) async throws(ProviderError) -> Response {
+        guard let cookieJar else { return try await send(request, from: 0, target: target, transport: transport) }
+        var sent = request
+        if let cookies = cookieJar.cookieHeader(for: request.url) {
+            sent.setHeader("Cookie", request.header("Cookie").map { $0 + "; " + cookies } ?? cookies)
+        }
+        let response = try await send(sent, from: 0, target: target, transport: transport)
+        cookieJar.store(setCookie: response.headers(named: "Set-Cookie"), from: response.request.url)
         return response
     }
 

@@ -81,6 +81,7 @@ extension Run {
         provider.defaultHeaders = options.defaultHeaders
         provider.compress = options.compress
         provider.bodyLimit = options.maxBody ?? Int.max
+        provider.cookieJar = options.cookies ? session.cookieJar : nil
         return provider
     }
 

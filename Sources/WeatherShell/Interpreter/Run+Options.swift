@@ -103,6 +103,9 @@ extension Run {
         case .compress:
             guard let on = Self.onOff(value) else { throw invalid() }
             options.compress = on
+        case .cookies:
+            guard let on = Self.onOff(value) else { throw invalid() }
+            options.cookies = on
         case .maxBody:
             if Self.onOff(value) == false {
                 options.maxBody = nil

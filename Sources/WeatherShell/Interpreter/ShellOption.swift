@@ -4,7 +4,7 @@ enum ShellOption: String, CaseIterable {
     case counterDelay = "counter-delay"
     case history
     case historySize = "history-size"
-    case follow, compress
+    case follow, cookies, compress
     case maxBody = "max-body"
     case userAgent = "user-agent"
 
@@ -26,7 +26,7 @@ enum ShellOption: String, CaseIterable {
         case .history: ["on", "off"]
         case .historySize: ["100MB", "10MB", "1GB"]
         case .follow: ["on", "off", "5"]
-        case .compress: ["on", "off"]
+        case .compress, .cookies: ["on", "off"]
         case .maxBody: ["50MB", "off", "1GB"]
         case .userAgent: ["\"wsh/\(Shell.version)\"", "off"]
         case .base: []

@@ -33,6 +33,8 @@ struct ShellOptions {
     var historySize = CallLog.defaultSizeLimit
     /// `set follow`: how many redirects a call follows; 0 returns the redirect.
     var follow = ShellOptions.defaultRedirectLimit
+    /// `set cookies`: send and keep cookies in the session's jar.
+    var cookies = true
     /// `set compress`: ask for gzip, deflate and br, and decode them.
     var compress = true
     /// `set max-body`: the largest answer body kept in memory; nil is off.
@@ -97,6 +99,7 @@ extension ShellOptions {
         case .historySize: SizeText.text(historySize)
         case .follow: follow == 0 ? "off" : follow == Self.defaultRedirectLimit ? "on" : String(follow)
         case .compress: compress ? "on" : "off"
+        case .cookies: cookies ? "on" : "off"
         case .maxBody: maxBody.map { SizeText.text($0) } ?? "off"
         case .userAgent: userAgent.map { Run.quoted($0) } ?? "off"
         }
