@@ -1,4 +1,3 @@
-import CCompression
 import Foundation
 
 /// Undoes an answer's `Content-Encoding` (RFC 9110 8.4): gzip and deflate with the system's zlib,
@@ -27,112 +26,88 @@ enum ContentDecoding {
         _ body: Data, headers: [Header], limit: Int, request: Request, targetName: String
     ) throws(ProviderError) -> Data {
         guard !body.isEmpty else { return body }
-        let values = headers.values(named: "Content-Encoding")
-        guard !values.isEmpty else { return body }
-        let codings = values.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let codings = codings(in: headers)
+        guard !codings.isEmpty else { return body }
         do {
             return try decode(body, codings: codings, limit: limit)
-        } catch .tooLarge {
-            throw ProviderError(.bodyTooLarge(request: request.summary, limit: limit), step: .transport, targetName: targetName)
         } catch {
-            throw ProviderError.other("the answer to \(request.summary) \(error.explanation)", step: .transport, targetName: targetName)
+            throw providerError(error, limit: limit, request: request, targetName: targetName)
         }
+    }
+
+    /// The codings a response's `Content-Encoding` fields name, lowercased, in the order applied;
+    /// empty when there is none.
+    static func codings(in headers: [Header]) -> [String] {
+        let values = headers.values(named: "Content-Encoding")
+        guard !values.isEmpty else { return [] }
+        return values.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && $0 != "identity" }
     }
 
     /// `body` with each of `codings` undone, the last applied first.
     static func decode(_ body: Data, codings: [String], limit: Int) throws(Failure) -> Data {
-        var body = body
-        for coding in codings.reversed() where !body.isEmpty {
+        let pipeline = try DecoderPipeline(codings: codings, limit: limit)
+        let decoded = try pipeline.decode(body)
+        try pipeline.finish()
+        return decoded
+    }
+
+    static func providerError(_ failure: Failure, limit: Int, request: Request, targetName: String) -> ProviderError {
+        if failure == .tooLarge {
+            return ProviderError(.bodyTooLarge(request: request.summary, limit: limit), step: .transport, targetName: targetName)
+        }
+        return .other("the answer to \(request.summary) \(failure.explanation)", step: .transport, targetName: targetName)
+    }
+}
+
+/// The decoders for an answer's codings, last applied first, fed the body a piece at a time as it
+/// arrives: what one piece decodes to comes out at once, so a body can be written to a file as it comes.
+final class DecoderPipeline {
+    private let stages: [any StreamDecoder]
+    private let limit: Int
+    private var produced = 0
+
+    /// Throws `.unknown` for a coding wsh does not decode. `limit` bounds the decoded body.
+    init(codings: [String], limit: Int) throws(ContentDecoding.Failure) {
+        var stages: [any StreamDecoder] = []
+        for coding in codings.reversed() {
             switch coding {
-            case "", "identity": continue
             // 32 added to the window size reads a gzip or a zlib header, whichever comes.
-            case "gzip", "x-gzip": body = try inflate(body, windowBits: 15 + 32, coding: coding, limit: limit)
+            case "gzip", "x-gzip": stages.append(try InflateDecoder(coding: coding, windowBits: 15 + 32))
             // HTTP's deflate is zlib's format, but some servers send raw deflate, which curl also accepts.
-            case "deflate": body = try inflate(body, windowBits: hasZlibHeader(body) ? 15 : -15, coding: coding, limit: limit)
-            case "br": body = try brotli(body, limit: limit)
+            case "deflate": stages.append(try InflateDecoder(coding: coding, windowBits: nil))
+            case "br": stages.append(try BrotliStreamDecoder())
             default: throw .unknown(coding: coding)
             }
         }
-        return body
+        self.stages = stages
+        self.limit = limit
     }
 
-    /// Output is produced this many bytes at a time.
-    private static let chunkSize = 64 * 1024
-
-    private static func inflate(_ input: Data, windowBits: Int32, coding: String, limit: Int) throws(Failure) -> Data {
-        var stream = z_stream()
-        guard wsh_inflate_init(&stream, windowBits) == Z_OK else { throw .invalid(coding: coding) }
-        defer { inflateEnd(&stream) }
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let result: Failure? = input.withUnsafeBytes { raw -> Failure? in
-            guard let base = raw.bindMemory(to: Bytef.self).baseAddress else { return nil }
-            var offset = 0
-            while true {
-                // zlib counts in 32 bits: a larger body is fed a slice at a time.
-                if stream.avail_in == 0, offset < raw.count {
-                    let length = min(raw.count - offset, Int(UInt32.max))
-                    stream.next_in = UnsafeMutablePointer(mutating: base + offset)
-                    stream.avail_in = UInt32(length)
-                    offset += length
-                }
-                let status = chunk.withUnsafeMutableBufferPointer { out -> Int32 in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    return CCompression.inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunk.count - Int(stream.avail_out)
-                if produced > limit - output.count { return .tooLarge }
-                output.append(contentsOf: chunk[0..<produced])
-                switch status {
-                case Z_STREAM_END: return nil
-                case Z_OK: continue
-                // No progress with room to write: the input ran out before the stream's end.
-                case Z_BUF_ERROR: return stream.avail_in == 0 && offset == raw.count ? .truncated(coding: coding) : .invalid(coding: coding)
-                default: return .invalid(coding: coding)
-                }
-            }
+    /// What `piece` decodes to; throws `.tooLarge` once the decoded body passes the limit.
+    func decode(_ piece: Data) throws(ContentDecoding.Failure) -> Data {
+        var data = piece
+        // A coding inside another is bounded too: its output is never smaller than the last one's.
+        for stage in stages where !data.isEmpty {
+            data = try stage.decode(data, limit: limit - produced)
         }
-        if let result { throw result }
-        return output
+        produced += data.count
+        return data
     }
 
-    private static func brotli(_ input: Data, limit: Int) throws(Failure) -> Data {
-        guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { throw .invalid(coding: "br") }
-        defer { BrotliDecoderDestroyInstance(state) }
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let result: Failure? = input.withUnsafeBytes { raw -> Failure? in
-            var nextIn = raw.bindMemory(to: UInt8.self).baseAddress
-            var availableIn = raw.count
-            while true {
-                var availableOut = chunk.count
-                let status = chunk.withUnsafeMutableBufferPointer { out in
-                    var nextOut = out.baseAddress
-                    return BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
-                }
-                let produced = chunk.count - availableOut
-                if produced > limit - output.count { return .tooLarge }
-                output.append(contentsOf: chunk[0..<produced])
-                switch status {
-                case BROTLI_DECODER_RESULT_SUCCESS: return nil
-                case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
-                case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return .truncated(coding: "br")
-                default: return .invalid(coding: "br")
-                }
-            }
-        }
-        if let result { throw result }
-        return output
+    /// The end of the body: throws `.truncated` when a coding's data stopped before its end.
+    func finish() throws(ContentDecoding.Failure) {
+        for stage in stages { try stage.finish() }
     }
+}
 
-    /// Whether `body` starts with a zlib header (RFC 1950): deflate as method, and a check that divides by 31.
-    private static func hasZlibHeader(_ body: Data) -> Bool {
-        guard body.count >= 2 else { return false }
-        let first = body[body.startIndex], second = body[body.startIndex + 1]
-        return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
-    }
+/// One coding's decoder, fed a piece at a time.
+protocol StreamDecoder: AnyObject {
+    /// What `piece` decodes to, at most `limit` bytes.
+    func decode(_ piece: Data, limit: Int) throws(ContentDecoding.Failure) -> Data
+    /// Throws `.truncated` when the data seen stopped before the coding's end.
+    func finish() throws(ContentDecoding.Failure)
 }
 
 extension ContentDecoding.Failure {

@@ -62,31 +62,42 @@ public struct NetworkTransport: Transport {
         }
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
-        let head: HTTPResponseHead, received: Data
+        let head: HTTPResponseHead, received: Data, written: Int?
         do {
-            (head, received) = try await Self.exchange(request, owner: owner, bodyLimit: limit, deadline: deadline)
+            if let path = request.responseBodyFile {
+                let delegate = FileWritingResponseDelegate(
+                    path: path, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit)
+                let answer = try await Self.exchange(request, owner: owner, delegate: delegate, deadline: deadline)
+                (head, received, written) = (answer.head, Data(answer.body.readableBytesView), answer.written)
+            } else {
+                let answer = try await Self.exchange(
+                    request, owner: owner, delegate: CollectingResponseDelegate(limit: limit), deadline: deadline)
+                (head, received, written) = (answer.head, Data(answer.body.readableBytesView), nil)
+            }
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
         let headers = head.headers.map { Header(name: $0.name, value: $0.value) }
-        let body = request.decodesContent
+        let body = request.decodesContent && written == nil
             ? try ContentDecoding.decode(received, headers: headers, limit: limit, request: request, targetName: target.name)
             : received
-        return Response(
+        var response = Response(
             status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
             rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name)
+        response.savedBodyBytes = written
+        return response
     }
 
-    /// The response head and its whole body.
+    /// What `delegate` makes of the answer.
     ///
     /// Uses AsyncHTTPClient's delegate API rather than its async `execute`, which starts an
     /// unstructured task per request on the global executor: that task cost a thread wake-up
     /// per call, about a tenth of a loopback call's time. The request's timeout is AsyncHTTPClient's
     /// deadline, which covers the body too (a test holds it to that), not a task racing the request.
-    private static func exchange(
-        _ request: Request, owner: HTTPClientOwner, bodyLimit: Int, deadline: NIODeadline?,
+    private static func exchange<Delegate: HTTPClientResponseDelegate>(
+        _ request: Request, owner: HTTPClientOwner, delegate: Delegate, deadline: NIODeadline?,
         isolation: isolated (any Actor)? = #isolation
-    ) async throws -> (HTTPResponseHead, Data) {
+    ) async throws -> Delegate.Response {
         var headers = HTTPHeaders()
         for header in request.headers {
             headers.add(name: header.name, value: header.value)
@@ -94,27 +105,25 @@ public struct NetworkTransport: Transport {
         let outgoing = try owner.parsedRequests.request(
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
-        let task = owner.client.execute(
-            request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit), deadline: deadline)
+        let task = owner.client.execute(request: outgoing, delegate: delegate, deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
         // (the shell) resumes after this turn anyway.
         let settled = task.eventLoop.inEventLoop
             ? task.futureResult
             : task.futureResult.flatMap { response in task.eventLoop.submit { response } }
-        let (head, body) = try await withTaskCancellationHandler {
+        return try await withTaskCancellationHandler {
             // Capturing `isolation` keeps this closure on the caller's executor; without it the
             // closure, and the resumption below, would run on the global executor. For the same
             // reason this is not `EventLoopFuture.get()`.
             _ = isolation
             return try await withUnsafeThrowingContinuation {
-                (continuation: UnsafeContinuation<CollectingResponseDelegate.Response, any Error>) in
+                (continuation: UnsafeContinuation<Delegate.Response, any Error>) in
                 settled.whenComplete { continuation.resume(with: $0) }
             }
         } onCancel: {
             task.cancel()
         }
-        return (head, Data(body.readableBytesView))
     }
 }
 

@@ -54,10 +54,16 @@ public struct Provider<T: TargetType>: Sendable {
     /// 4. validation against the target's `validationType`: a status outside it becomes an error at
     ///    step `.validation` that carries the response;
     /// 5. each plugin's `process`, in list order; then the result is returned or thrown.
-    public func request(_ target: T, arguments: CallArguments = CallArguments()) async throws(ProviderError) -> Response {
+    ///
+    /// With `bodyFile`, the final answer's body is written to that file as it arrives (no limit, bounded
+    /// memory) and the response's ``Response/savedBodyBytes`` says how much; a stub's is kept in ``Response/body``.
+    public func request(
+        _ target: T, arguments: CallArguments = CallArguments(), writingBodyTo bodyFile: String? = nil
+    ) async throws(ProviderError) -> Response {
         // Boxed once for every hook: passing `target` to each would copy it into a new box each time.
         let boxed: any TargetType = target
-        let request = try await preparedRequest(target, boxed: boxed, arguments: arguments)
+        var request = try await preparedRequest(target, boxed: boxed, arguments: arguments)
+        request.responseBodyFile = bodyFile
         let target = boxed
 
         let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior, status: stubStatus)
@@ -123,6 +129,7 @@ public struct Provider<T: TargetType>: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var current = request
+        current.followsRedirects = limit > 0
         var response = try await sendHop(current, target: target, transport: transport)
         guard limit > 0 else { return response }
         var hops: [ResponseHop] = []
@@ -133,6 +140,7 @@ public struct Provider<T: TargetType>: Sendable {
             hops.append(ResponseHop(request: response.request, status: response.status, reason: response.reason, headers: response.headers))
             // Made from the request before the jar's cookies: the next hop gets those its URL matches.
             current = try Redirect.nextRequest(after: current, status: response.status, location: location, targetName: target.name)
+            current.followsRedirects = hops.count < limit
             response = try await sendHop(current, target: target, transport: transport)
         }
         if !hops.isEmpty {

@@ -16,6 +16,12 @@ public struct Request: Sendable, Equatable {
     public var bodyLimit: Int?
     /// Whether a `Content-Encoding` of the answer (gzip, deflate, br) is decoded (`set compress`).
     public var decodesContent = true
+    /// A file the answer's body (decoded) is written to as it arrives, with no size limit and in
+    /// bounded memory, instead of being kept (`call ... > FILE`); `nil` keeps it in memory.
+    public var responseBodyFile: String?
+    /// Whether a redirect answering this request will be followed: its body is then kept in memory,
+    /// not written to ``responseBodyFile``. The provider sets it for each hop.
+    public var followsRedirects = false
     /// Names of headers that carry a credential a plugin added (an auth plugin's `X-API-Key`), lowercased:
     /// dropped, with Authorization and Cookie, on a redirect to another origin.
     public var credentialHeaderNames: [String] = []

@@ -21,6 +21,9 @@ public struct Response: Sendable {
     public var targetName: String
     /// The redirects that led to this response, in order; empty when the first answer was the final one.
     public var hops: [ResponseHop]
+    /// How many bytes of body were written to the request's ``Request/responseBodyFile``; `nil` when
+    /// the body is in ``body``.
+    public var savedBodyBytes: Int?
     /// The decoded body and its parse, shared by copies.
     private var content: ResponseBody
 

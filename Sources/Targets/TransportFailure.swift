@@ -16,6 +16,11 @@ enum TransportFailure: Error {
         switch error {
         case TransportFailure.bodyTooLarge, is NIOTooManyBytesError:
             return tooLarge
+        case let failure as ContentDecoding.Failure:
+            return ContentDecoding.providerError(failure, limit: bodyLimit, request: request, targetName: targetName)
+        case let failure as FileWritingResponseDelegate.WriteFailure:
+            return .other("cannot write the answer to \(request.summary) to '\(failure.path)': \(failure.reason)",
+                          step: .transport, targetName: targetName)
         case is CancellationError:
             return .cancelled(request, targetName: targetName)
         case let error as NIOConnectionError:

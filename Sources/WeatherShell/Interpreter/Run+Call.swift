@@ -19,7 +19,7 @@ extension Run {
         }
         let response: Response
         do {
-            response = try await send(target, arguments)
+            response = try await send(target, arguments, bodyFile: try streamedBodyFile(statement.output))
         } catch let error as ProviderError {
             throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
         } catch let error as RecordingFailure {
@@ -33,11 +33,11 @@ extension Run {
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
     /// last response, recorded under `set record`; a cancelled call throws `CancellationError`,
     /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
-    func send(_ target: Target, _ arguments: CallArguments) async throws -> Response {
+    func send(_ target: Target, _ arguments: CallArguments, bodyFile: String? = nil) async throws -> Response {
         let response: Response
         let started = ContinuousClock.now
         do {
-            response = try await provider().request(target, arguments: arguments)
+            response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile)
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
             if let response = error.response {
@@ -122,6 +122,18 @@ extension Run {
         return []
     }
 
+    /// The file of `> FILE`, checked writable before the call so that the answer's body can be
+    /// written to it as it arrives, with no size limit; nil with no `> FILE`, or under `set record`,
+    /// which keeps the body to save it as a sample.
+    func streamedBodyFile(_ outputWord: Word?) throws -> String? {
+        guard let outputWord, options.record == nil else { return nil }
+        let path = try expand(outputWord).text
+        if let reason = BodyFile.checkWritable(path) {
+            throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)
+        }
+        return path
+    }
+
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     func write(_ response: Response, to outputWord: Word?) throws {
         // `set output all` prints the status line with the headers, on stdout.
@@ -129,6 +141,8 @@ extension Run {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
         if let outputWord {
+            // Already written as it arrived (``streamedBodyFile(_:)``).
+            if response.savedBodyBytes != nil { return }
             let path = try expand(outputWord).text
             if let reason = BodyFile.write(response.body, to: path) {
                 throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)

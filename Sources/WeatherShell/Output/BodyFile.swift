@@ -13,6 +13,15 @@ enum BodyFile {
         return failure == 0 ? nil : reason(failure)
     }
 
+    /// Whether `path` can be written, creating it empty when missing but leaving what it holds;
+    /// the reason when it cannot. A call checks this before it sends, then writes the body as it arrives.
+    static func checkWritable(_ path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return reason(errno) }
+        close(fd)
+        return nil
+    }
+
     private static func reason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }

@@ -13,7 +13,7 @@ extension Run {
         }
         let response: Response
         do {
-            response = try await send(target, CallArguments())
+            response = try await send(target, CallArguments(), bodyFile: try streamedBodyFile(statement.output))
         } catch let error as ProviderError {
             throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error))
         } catch let error as RecordingFailure {

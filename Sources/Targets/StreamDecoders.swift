@@ -1,0 +1,138 @@
+import CCompression
+import Foundation
+
+/// Output is produced this many bytes at a time.
+private let chunkSize = 64 * 1024
+
+/// gzip, or deflate in zlib's format or raw, with the system's zlib.
+final class InflateDecoder: StreamDecoder {
+    private let coding: String
+    private var stream = z_stream()
+    /// For deflate, chosen by the first bytes: a zlib header, or raw deflate.
+    private var windowBits: Int32?
+    private var started = false
+    private var ended = false
+    private var seenInput = false
+
+    init(coding: String, windowBits: Int32?) throws(ContentDecoding.Failure) {
+        self.coding = coding
+        self.windowBits = windowBits
+    }
+
+    deinit {
+        if started { inflateEnd(&stream) }
+    }
+
+    func decode(_ piece: Data, limit: Int) throws(ContentDecoding.Failure) -> Data {
+        guard !piece.isEmpty else { return Data() }
+        seenInput = true
+        if ended { return Data() }  // Bytes after the end, as curl does, are ignored.
+        if !started {
+            let bits = windowBits ?? (Self.hasZlibHeader(piece) ? 15 : -15)
+            guard wsh_inflate_init(&stream, bits) == Z_OK else { throw .invalid(coding: coding) }
+            started = true
+        }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        let failure: ContentDecoding.Failure? = piece.withUnsafeBytes { raw -> ContentDecoding.Failure? in
+            guard let base = raw.bindMemory(to: Bytef.self).baseAddress else { return nil }
+            var offset = 0
+            while true {
+                // zlib counts in 32 bits: a larger piece is fed a slice at a time.
+                if stream.avail_in == 0, offset < raw.count {
+                    let length = min(raw.count - offset, Int(UInt32.max))
+                    stream.next_in = UnsafeMutablePointer(mutating: base + offset)
+                    stream.avail_in = UInt32(length)
+                    offset += length
+                }
+                let status = chunk.withUnsafeMutableBufferPointer { out -> Int32 in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
+                    return CCompression.inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                if produced > limit - output.count { return .tooLarge }
+                output.append(contentsOf: chunk[0..<produced])
+                switch status {
+                case Z_STREAM_END:
+                    ended = true
+                    return nil
+                case Z_OK, Z_BUF_ERROR:
+                    // A full chunk may leave more output waiting; else, with this piece used up, the next goes on.
+                    if stream.avail_out == 0 { continue }
+                    if stream.avail_in == 0, offset >= raw.count { return nil }
+                    if status == Z_BUF_ERROR { return .invalid(coding: coding) }
+                default: return .invalid(coding: coding)
+                }
+            }
+        }
+        // zlib's pointers into this piece must not outlive it.
+        stream.next_in = nil
+        stream.avail_in = 0
+        if let failure { throw failure }
+        return output
+    }
+
+    func finish() throws(ContentDecoding.Failure) {
+        if seenInput, !ended { throw .truncated(coding: coding) }
+    }
+
+    /// Whether `body` starts with a zlib header (RFC 1950): deflate as method, and a check that divides by 31.
+    private static func hasZlibHeader(_ body: Data) -> Bool {
+        guard body.count >= 2 else { return false }
+        let first = body[body.startIndex], second = body[body.startIndex + 1]
+        return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+    }
+}
+
+/// br, with the system's brotli decoder.
+final class BrotliStreamDecoder: StreamDecoder {
+    private let state: OpaquePointer
+    private var ended = false
+    private var seenInput = false
+
+    init() throws(ContentDecoding.Failure) {
+        guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { throw .invalid(coding: "br") }
+        self.state = state
+    }
+
+    deinit {
+        BrotliDecoderDestroyInstance(state)
+    }
+
+    func decode(_ piece: Data, limit: Int) throws(ContentDecoding.Failure) -> Data {
+        guard !piece.isEmpty else { return Data() }
+        seenInput = true
+        if ended { return Data() }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        let failure: ContentDecoding.Failure? = piece.withUnsafeBytes { raw -> ContentDecoding.Failure? in
+            var nextIn = raw.bindMemory(to: UInt8.self).baseAddress
+            var availableIn = raw.count
+            while true {
+                var availableOut = chunk.count
+                let status = chunk.withUnsafeMutableBufferPointer { out in
+                    var nextOut = out.baseAddress
+                    return BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+                }
+                let produced = chunk.count - availableOut
+                if produced > limit - output.count { return .tooLarge }
+                output.append(contentsOf: chunk[0..<produced])
+                switch status {
+                case BROTLI_DECODER_RESULT_SUCCESS:
+                    ended = true
+                    return nil
+                case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
+                case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return nil
+                default: return .invalid(coding: "br")
+                }
+            }
+        }
+        if let failure { throw failure }
+        return output
+    }
+
+    func finish() throws(ContentDecoding.Failure) {
+        if seenInput, !ended { throw .truncated(coding: "br") }
+    }
+}

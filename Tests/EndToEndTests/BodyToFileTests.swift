@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `call ... > FILE` writes the answer's body as it arrives: no size limit, bounded memory, decoded
+/// from its Content-Encoding a piece at a time; a followed redirect's body never reaches the file.
+@Suite struct BodyToFileTests {
+    /// The wsh binary's peak resident size in KB and its exit status, read by the shell's `time`.
+    private static func runMeasured(_ script: URL, directory: URL) async throws -> (status: Int32, peakKB: Int, stderr: String) {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments = ["-f", "peak-kb=%M", WSHProcess.binary, script.path]
+            process.currentDirectoryURL = directory
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = directory.path
+            environment["XDG_STATE_HOME"] = nil
+            environment["XDG_CONFIG_HOME"] = nil
+            process.environment = environment
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let peak = text.components(separatedBy: "peak-kb=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? -1
+            return (process.terminationStatus, peak, text)
+        }
+    }
+
+    @Test func aHalfGigabyteBodyIsWrittenWithLittleMemoryAndNoLimit() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let size = 512 * 1024 * 1024
+        try await withLoopbackServer { server in
+            let script = directory.appendingPathComponent("big.wsh")
+            try "set max-body 1MB\nget \(server.baseURL)/large?bytes=\(size) > big.bin\n".write(to: script, atomically: true, encoding: .utf8)
+            let (status, peakKB, stderr) = try await Self.runMeasured(script, directory: directory)
+            #expect(status == 0, "\(stderr)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("big.bin").path)
+            #expect((attributes[.size] as? Int) == size)
+            #expect(peakKB > 0 && peakKB < 64 * 1024, "peak RSS \(peakKB) KB")
+        }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("big.bin"))
+    }
+
+    @Test func aCompressedBodyIsDecodedPieceByPieceIntoTheFile() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        // Four megabytes of numbered lines arrive in many reads; gzip makes them about a tenth.
+        let text = (0..<200_000).map { "line \($0) of the streamed answer\n" }.joined()
+        try Data(text.utf8).write(to: directory.appendingPathComponent("plain.txt"))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
+        gzip.arguments = ["-k", "plain.txt"]
+        gzip.currentDirectoryURL = directory
+        try gzip.run()
+        gzip.waitUntilExit()
+        let compressed = try Data(contentsOf: directory.appendingPathComponent("plain.txt.gz"))
+        let routes = [
+            "/text": StaticRoute(headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], body: Array(compressed)),
+            "/cut": StaticRoute(headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")],
+                                body: Array(compressed.prefix(compressed.count / 2))),
+        ]
+        try await withLoopbackServer(routes: routes) { server in
+            let (result, _) = try await runScript("""
+            set base \(server.baseURL)
+            get /redirect?n=2 > redirected.json
+            get /text > text.txt
+            set compress off
+            get /text > raw.gz
+            set compress on
+            get /cut > cut.txt
+            """, directory: directory)
+            #expect(try String(contentsOf: directory.appendingPathComponent("redirected.json"), encoding: .utf8) == #"{"redirected":true}"#)
+            #expect(try Data(contentsOf: directory.appendingPathComponent("text.txt")) == Data(text.utf8))
+            #expect(try Data(contentsOf: directory.appendingPathComponent("raw.gz")) == compressed)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("script.wsh:7:5: error: the answer to GET \(server.baseURL)/cut says Content-Encoding: gzip, but its body ends before the gzip data does"),
+                    "\(result.stderr)")
+        }
+    }
+
+    @Test func anUnwritableFileIsAnErrorAtItsNameBeforeTheCall() async throws {
+        try await withLoopbackServer { server in
+            let (result, _) = try await runScript("get \(server.baseURL)/echo > /nonexistent-dir/out.json\n")
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("script.wsh:1:"), "\(result.stderr)")
+            #expect(result.stderr.contains("cannot write '/nonexistent-dir/out.json': no such file or directory"), "\(result.stderr)")
+            #expect(server.hits("/echo") == 0)
+        }
+    }
+}
