@@ -69,6 +69,28 @@ import TestSupport
         }
     }
 
+    /// httpbin's `stale_after` route answers every authorized request with `stale=true` while the
+    /// request sends the cookie `stale_after=0` (given here by hand): a stale nonce is answered
+    /// once more, and then the 401 is the answer.
+    @Test func aStaleNonceIsAnsweredOnceMoreAndNoMore() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try await HTTPBinServer.with { httpbin in
+            let url = "\(httpbin.baseURL)/digest-auth/auth/ann/\(Self.password)/MD5/0"
+            let script = """
+                plugin auth digest ann:\(Self.password) host 127.0.0.1
+                plugin logger on verbose file calls.log
+                get \(url) Cookie:stale_after=0 > out.json
+                expect status == 401
+                """
+            let (result, _) = try await runScript(script, directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let log = try String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)
+            #expect(Self.statuses(inVerboseLog: log) == ["401", "401", "401"], "\(log)")
+            let stale = log.split(separator: "\n").filter { $0.contains("WWW-Authenticate:") }.map { $0.contains("stale=True") }
+            #expect(stale == [false, true, true], "\(log)")
+        }
+    }
+
     @Test func aWrongPasswordEndsInTheServers401WithThePasswordMasked() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         try await HTTPBinServer.with { httpbin in
