@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // MD5 and SHA-256 for Digest authentication (RFC 7616).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -53,7 +55,11 @@ let package = Package(
             ],
             swiftSettings: runOnCaller
         ),
-        .target(name: "Plugins", dependencies: ["Targets"], swiftSettings: runOnCaller),
+        .target(
+            name: "Plugins",
+            dependencies: ["Targets", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: runOnCaller
+        ),
         .target(name: "Reactor", swiftSettings: runOnCaller),
         // Checks on answers that know nothing of the shell: a linear-time regular expression engine.
         .target(name: "Checks", swiftSettings: runOnCaller),

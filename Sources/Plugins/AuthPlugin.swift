@@ -5,6 +5,11 @@ import Targets
 ///
 /// The header is added in `prepare`, so the logger and the retry plugin see it on every attempt (masked).
 /// A request that already has the header, because the target or the call gave one, keeps its own.
+///
+/// Digest credentials (RFC 7616) are sent in answer to a challenge instead, in `intercept`: a 401 with
+/// `WWW-Authenticate: Digest ...` is sent again once with the computed `Authorization`; later requests
+/// to the same origin answer the same nonce with the next nonce count, and a `stale=true` challenge
+/// is answered again. The password never leaves the hash.
 public struct AuthPlugin: Plugin {
     /// What is sent.
     public enum Credential: Sendable, Equatable {
@@ -14,6 +19,9 @@ public struct AuthPlugin: Plugin {
         case basic(user: String, password: String)
         /// Any header, such as `X-API-Key: KEY`.
         case header(name: String, value: String)
+        /// `Authorization: Digest ...` in answer to a server's Digest challenge (RFC 7616: MD5,
+        /// SHA-256 and their `-sess` variants; qop `auth`, `auth-int`, or none).
+        case digest(user: String, password: String)
     }
 
     /// Which requests get the credential.
@@ -29,6 +37,8 @@ public struct AuthPlugin: Plugin {
     public var credential: Credential
     /// Where it is sent.
     public var scope: Scope
+    /// The Digest challenges answered so far, shared by copies of this plugin.
+    private let digestSession = DigestSession()
 
     /// `auth`.
     public var name: String { "auth" }
@@ -49,8 +59,14 @@ public struct AuthPlugin: Plugin {
         AuthPlugin(.basic(user: user, password: password), scope: .host(host))
     }
 
-    /// The header name and value the credential is sent as.
-    public var header: Header {
+    /// Digest authentication for `host`.
+    public static func digest(user: String, password: String, host: String) -> AuthPlugin {
+        AuthPlugin(.digest(user: user, password: password), scope: .host(host))
+    }
+
+    /// The header name and value the credential is sent as; `nil` for Digest, whose header answers
+    /// each challenge.
+    public var header: Header? {
         switch credential {
         case .bearer(let token):
             Header(name: "Authorization", value: "Bearer \(token)")
@@ -58,6 +74,8 @@ public struct AuthPlugin: Plugin {
             Header(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
         case .header(let name, let value):
             Header(name: name, value: value)
+        case .digest:
+            nil
         }
     }
 
@@ -75,12 +93,53 @@ public struct AuthPlugin: Plugin {
 
     /// Adds the header to a request in scope that does not have one of that name yet.
     public func prepare(_ request: Request, target: any TargetType) async throws(ProviderError) -> Request {
-        let header = header
-        guard applies(to: request.url), request.header(header.name) == nil else { return request }
+        guard let header, applies(to: request.url), request.header(header.name) == nil else { return request }
         var request = request
         request.setHeader(header.name, header.value)
         // A redirect to another origin drops it, whatever its name.
         request.credentialHeaderNames.append(header.name.lowercased())
         return request
+    }
+
+    /// For Digest credentials, answers the server's challenge: see ``AuthPlugin``. Other credentials pass through.
+    public func intercept(
+        _ request: Request, target: any TargetType, next: SendClosure
+    ) async throws(ProviderError) -> Response {
+        guard case .digest(let user, let password) = credential, applies(to: request.url),
+              request.header("Authorization") == nil else { return try await next(request) }
+        let origin = DigestSession.origin(of: request.url)
+        var sent = request
+        var answered = false
+        if let reused = digestSession.reuse(for: origin),
+           let value = Self.digestAuthorization(reused.challenge, count: reused.count, user: user, password: password, request: request) {
+            sent.setHeader("Authorization", value)
+        }
+        var response = try await next(sent)
+        // Once in answer to a new challenge; once more when the server says only the nonce was stale.
+        var resends = 0
+        while response.status == 401, resends < 2,
+              let challenge = DigestChallenge.preferred(inFields: response.headers(named: "WWW-Authenticate")),
+              !answered || challenge.stale {
+            let count = digestSession.start(challenge, for: origin)
+            guard let value = Self.digestAuthorization(challenge, count: count, user: user, password: password, request: request) else {
+                break
+            }
+            sent = request
+            sent.setHeader("Authorization", value)
+            answered = true
+            resends += 1
+            response = try await next(sent)
+        }
+        if response.status == 401, sent.header("Authorization") != nil { digestSession.forget(origin) }
+        return response
+    }
+
+    private static func digestAuthorization(
+        _ challenge: DigestChallenge, count: Int, user: String, password: String, request: Request
+    ) -> String? {
+        let info = DigestAuth.RequestInfo(
+            method: request.method.rawValue, uri: DigestAuth.requestURI(of: request.url), body: request.body ?? Data(),
+            nonceCount: count, cnonce: DigestAuth.makeCnonce())
+        return DigestAuth.authorization(challenge: challenge, user: user, password: password, request: info)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a ``CookieJar`` holds under its lock: the cookies by domain, so that a lookup reads only
-/// the host's own domain and those above it.
+/// the host's own domain and those above it. Each domain's cookies are kept in the order they are
+/// sent (RFC 6265 5.4 step 2), so a lookup of one domain neither copies nor sorts them.
 struct CookieStore {
     /// A cookie and when it was added to the store, which orders cookies created at the same instant.
     struct Entry {
@@ -12,41 +13,56 @@ struct CookieStore {
         func isOlder(than other: Entry) -> Bool {
             (cookie.creation, order) < (other.cookie.creation, other.order)
         }
+
+        /// Whether it is sent before `other`: a longer path first, then earlier creation.
+        func goesBefore(_ other: Entry) -> Bool {
+            let length = cookie.path.utf8.count
+            let otherLength = other.cookie.path.utf8.count
+            return length != otherLength ? length > otherLength : isOlder(than: other)
+        }
+    }
+
+    /// Where a matching cookie is: which candidate domain's entries, and where in them.
+    private struct Match {
+        var list: Int
+        var index: Int
     }
 
     private(set) var count = 0
     private var byDomain: [String: [Entry]] = [:]
     private var nextOrder: UInt64 = 0
+    /// No cookie expires before this; `nil` when none has an expiry. May be early after removals,
+    /// which costs one needless scan.
+    private var earliestExpiry: Date?
 
-    /// The Cookie header for `request`, evicting the expired cookies it meets.
+    /// The Cookie header for `request`, evicting expired cookies first when any may have expired.
     mutating func header(for request: CookieRequestURL, now: Date) -> String? {
-        var matching: [Entry] = []
+        if let earliestExpiry, earliestExpiry <= now { removeExpired(now: now) }
+        var lists: [[Entry]] = []
+        var matches: [Match] = []
         for candidate in CookieDomain.candidates(for: request.host) {
-            let domain = String(candidate)
-            guard let entries = byDomain[domain] else { continue }
-            if entries.contains(where: { $0.cookie.isExpired(at: now) }) {
-                removeAll(in: domain) { $0.cookie.isExpired(at: now) }
+            guard let entries = byDomain[String(candidate)] else { continue }
+            let list = lists.count
+            for index in entries.indices
+            where entries[index].cookie.isSent(toHost: request.host, path: request.path, secure: request.isSecure) {
+                matches.append(Match(list: list, index: index))
             }
-            for entry in byDomain[domain] ?? []
-            where entry.cookie.isSent(toHost: request.host, path: request.path, secure: request.isSecure) {
-                matching.append(entry)
-            }
+            lists.append(entries)
         }
-        guard !matching.isEmpty else { return nil }
-        // RFC 6265 5.4 step 2: longer paths first, then earlier creation.
-        matching.sort { first, second in
-            let firstLength = first.cookie.path.utf8.count
-            let secondLength = second.cookie.path.utf8.count
-            return firstLength != secondLength ? firstLength > secondLength : first.isOlder(than: second)
+        guard !matches.isEmpty else { return nil }
+        // Each domain's entries are in order already; cookies of several domains are merged.
+        if lists.count > 1 {
+            matches.sort { lists[$0.list][$0.index].goesBefore(lists[$1.list][$1.index]) }
         }
-        var header = ""
-        for (index, entry) in matching.enumerated() {
-            if index > 0 { header += "; " }
-            header += entry.cookie.name
-            header += "="
-            header += entry.cookie.value
+        var header: [UInt8] = []
+        header.reserveCapacity(matches.count * 32)
+        for (position, match) in matches.enumerated() {
+            if position > 0 { header += [UInt8(ascii: ";"), UInt8(ascii: " ")] }
+            header += lists[match.list][match.index].cookie.name.utf8
+            header.append(UInt8(ascii: "="))
+            header += lists[match.list][match.index].cookie.value.utf8
         }
-        return header
+        return String(decoding: header, as: UTF8.self)
     }
 
     /// Stores `cookie`, replacing the one of the same name, domain and path (whose creation time
@@ -58,21 +74,25 @@ struct CookieStore {
             // A plain http:// answer may not overwrite or delete a Secure cookie (RFC 6265bis).
             if old.cookie.secure, !fromSecureOrigin { return }
             if deleting {
-                byDomain[domain]?.remove(at: existing)
-                count -= 1
-                if byDomain[domain]?.isEmpty == true { byDomain[domain] = nil }
+                removeAll(in: domain) { $0.order == old.order }
                 return
             }
+            // Same path and creation: its place in the sending order stays.
             var replacement = cookie
             replacement.creation = old.cookie.creation
             byDomain[domain]?[existing].cookie = replacement
+            noteExpiry(of: replacement)
             return
         }
         if deleting { return }
         makeRoom(in: domain, now: now)
-        byDomain[domain, default: []].append(Entry(cookie: cookie, order: nextOrder))
+        let entry = Entry(cookie: cookie, order: nextOrder)
         nextOrder += 1
         count += 1
+        var entries = byDomain.removeValue(forKey: domain) ?? []
+        entries.insert(entry, at: entries.firstIndex { entry.goesBefore($0) } ?? entries.endIndex)
+        byDomain[domain] = entries
+        noteExpiry(of: cookie)
     }
 
     /// Every cookie, ordered by domain, path and name.
@@ -86,18 +106,29 @@ struct CookieStore {
         }.map(\.cookie)
     }
 
+    private mutating func noteExpiry(of cookie: Cookie) {
+        guard let expires = cookie.expires else { return }
+        earliestExpiry = earliestExpiry.map { min($0, expires) } ?? expires
+    }
+
+    /// Removes every expired cookie and finds the next expiry.
+    private mutating func removeExpired(now: Date) {
+        for domain in Array(byDomain.keys) { removeAll(in: domain) { $0.cookie.isExpired(at: now) } }
+        earliestExpiry = byDomain.values.joined().compactMap(\.cookie.expires).min()
+    }
+
     /// Frees a place in `domain` and in the whole store when either is full: expired cookies
     /// first, then the oldest.
     private mutating func makeRoom(in domain: String, now: Date) {
         if let entries = byDomain[domain], entries.count >= CookieJar.maxCookiesPerDomain {
             removeAll(in: domain) { $0.cookie.isExpired(at: now) }
             if let entries = byDomain[domain], entries.count >= CookieJar.maxCookiesPerDomain,
-               let oldest = Self.oldest(in: entries) {
+               let oldest = entries.min(by: { $0.isOlder(than: $1) }) {
                 removeAll(in: domain) { $0.order == oldest.order }
             }
         }
         guard count >= CookieJar.maxCookies else { return }
-        for key in Array(byDomain.keys) { removeAll(in: key) { $0.cookie.isExpired(at: now) } }
+        removeExpired(now: now)
         guard count >= CookieJar.maxCookies else { return }
         var oldest: Entry?
         for entries in byDomain.values {
@@ -106,16 +137,13 @@ struct CookieStore {
         if let oldest { removeAll(in: oldest.cookie.domain) { $0.order == oldest.order } }
     }
 
-    private static func oldest(in entries: [Entry]) -> Entry? {
-        entries.min { $0.isOlder(than: $1) }
-    }
-
     /// Removes the entries of `domain` that satisfy `predicate`, keeping ``count`` right.
     private mutating func removeAll(in domain: String, where predicate: (Entry) -> Bool) {
         guard var entries = byDomain[domain], entries.contains(where: predicate) else { return }
+        byDomain[domain] = nil
         let before = entries.count
         entries.removeAll(where: predicate)
         count -= before - entries.count
-        byDomain[domain] = entries.isEmpty ? nil : entries
+        if !entries.isEmpty { byDomain[domain] = entries }
     }
 }

@@ -153,6 +153,19 @@ import Testing
         jar.store(setCookie: ["e=5; Domain=h.com"], from: "http://www.h.com/", now: Self.now)
         #expect(jar.cookieHeader(for: "http://www.h.com/x/y/z", now: Self.now) == "e=5")
         #expect(jar.cookieHeader(for: "http://h.com/x/y/z", now: Self.now) == "b=2; d=4; c=3; a=1; e=5")
+        // Cookies of the host and of domains above it are merged in one order.
+        jar.store(setCookie: ["f=6; Path=/x/y"], from: "http://www.h.com/", now: Self.now.addingTimeInterval(-20))
+        jar.store(setCookie: ["g=7; Path=/x/y/z; Domain=h.com"], from: "http://www.h.com/", now: Self.now)
+        jar.store(setCookie: ["h=8; Path=/x/y; Domain=h.com"], from: "http://www.h.com/", now: Self.now.addingTimeInterval(-30))
+        #expect(jar.cookieHeader(for: "http://www.h.com/x/y/z", now: Self.now) == "g=7; h=8; f=6; e=5")
+    }
+
+    @Test func aReplacementThatLivesLongerIsKeptPastTheOldExpiry() {
+        let jar = jar(["a=1; Max-Age=60", "b=2; Max-Age=30"])
+        jar.store(setCookie: ["a=2; Max-Age=3600"], from: "http://example.com/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://example.com/", now: Self.now.addingTimeInterval(90)) == "a=2")
+        #expect(jar.cookieHeader(for: "http://example.com/", now: Self.now.addingTimeInterval(3600)) == nil)
+        #expect(jar.isEmpty)
     }
 
     @Test func maxAgeWinsOverExpiresAndZeroDeletes() {

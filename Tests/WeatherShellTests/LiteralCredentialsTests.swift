@@ -17,6 +17,9 @@ import Testing
         ("plugin auth basic 'al\"ice':'p w'", "plugin auth basic 'al\"ice':***"),
         ("plugin auth bearer 'a $b'", "plugin auth bearer ***"),
         ("plugin auth bearer 'abc", "plugin auth bearer ***"),
+        ("plugin auth digest alice:s3cret host x", "plugin auth digest alice:*** host x"),
+        ("plugin auth on digest \"al ice:pa ss\" everywhere", "plugin auth on digest \"al ice:***\" everywhere"),
+        ("plugin auth digest \"abc", "plugin auth digest ***"),
     ])
     func literalCredentialsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)
@@ -26,6 +29,7 @@ import Testing
         "plugin auth bearer $token host x",
         "plugin auth basic $user:$pass",
         "plugin auth basic alice:$pass",
+        "plugin auth digest $user:$pass",
         "plugin auth header \"X-Key:$key\"",
         "echo 'plugin auth bearer abc'",
         "plugin auth basic $credential",

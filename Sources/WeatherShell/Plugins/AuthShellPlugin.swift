@@ -2,13 +2,13 @@ import Foundation
 import Plugins
 import Targets
 
-/// `plugin auth [on] bearer TOKEN | basic USER:PASS | header NAME:VALUE [host HOST | everywhere]`.
+/// `plugin auth [on] bearer TOKEN | basic USER:PASS | digest USER:PASS | header NAME:VALUE [host HOST | everywhere]`.
 struct AuthShellPlugin: ShellPlugin {
     static let name = "auth"
-    static let usage = "plugin auth [on] bearer TOKEN | basic USER:PASS | header NAME:VALUE [host HOST | everywhere]"
-    static let keywords = ["bearer", "basic", "header", "host", "everywhere"]
+    static let usage = "plugin auth [on] bearer TOKEN | basic USER:PASS | digest USER:PASS | header NAME:VALUE [host HOST | everywhere]"
+    static let keywords = ["bearer", "basic", "digest", "header", "host", "everywhere"]
     static let valueCompletions: [String: PluginValueCompletion] = [
-        "host": .hosts, "bearer": .words([]), "basic": .words([]), "header": .words([]),
+        "host": .hosts, "bearer": .words([]), "basic": .words([]), "digest": .words([]), "header": .words([]),
     ]
 
     var enabled = false
@@ -28,16 +28,21 @@ struct AuthShellPlugin: ShellPlugin {
                 credential = .bearer(value.text)
                 credentialWord = run.written(value.word)
                 newCredential = true
-            case "basic", "header":
-                let usage = word.text == "basic" ? "basic USER:PASSWORD" : "header NAME:VALUE"
+            case "basic", "digest", "header":
+                let isHeader = word.text == "header"
+                let usage = isHeader ? "header NAME:VALUE" : word.text + " USER:PASSWORD"
                 let value = try words.value(for: word, usage, in: run)
                 let colon = value.text.firstIndex(of: ":")
                 let left = colon.map { String(value.text[..<$0]) } ?? value.text
                 let right = colon.map { String(value.text[value.text.index(after: $0)...]) }
-                guard let right, !left.isEmpty, word.text == "basic" || !left.contains(where: { $0.isWhitespace }) else {
+                guard let right, !left.isEmpty, !isHeader || !left.contains(where: { $0.isWhitespace }) else {
                     throw run.failure("expected \(usage)", at: value.word.span)
                 }
-                credential = word.text == "basic" ? .basic(user: left, password: right) : .header(name: left, value: right)
+                credential = switch word.text {
+                case "basic": .basic(user: left, password: right)
+                case "digest": .digest(user: left, password: right)
+                default: .header(name: left, value: right)
+                }
                 credentialWord = run.written(value.word)
                 newCredential = true
             case "host":
@@ -74,11 +79,12 @@ struct AuthShellPlugin: ShellPlugin {
     }
 
     /// For Basic the whole `USER:PASSWORD` is a secret too, as its base64 is what a server
-    /// echoing the header shows.
+    /// echoing the header shows; for Digest too, alike.
     var secrets: [String] {
         switch credential {
         case .bearer(let token)?: [token]
         case .basic(let user, let password)?: [password, user + ":" + password]
+        case .digest(let user, let password)?: [password, user + ":" + password]
         case .header(_, let value)?: [value]
         case nil: []
         }
@@ -89,6 +95,7 @@ struct AuthShellPlugin: ShellPlugin {
         switch credential {
         case .bearer?: words += ["bearer", "***"]
         case .basic(let user, _)?: words += ["basic", Run.quoted(user) + ":***"]
+        case .digest(let user, _)?: words += ["digest", Run.quoted(user) + ":***"]
         case .header(let header, _)?: words += ["header", header + ":***"]
         case nil: words.append("(no credential)")
         }
@@ -108,6 +115,7 @@ struct AuthShellPlugin: ShellPlugin {
             let (keyword, value) = switch credential {
             case .bearer(let token): ("bearer", token)
             case .basic(let user, let password): ("basic", user + ":" + password)
+            case .digest(let user, let password): ("digest", user + ":" + password)
             case .header(let name, let value): ("header", name + ":" + value)
             }
             guard let text = run.savedReference(credentialWord, expandingTo: value, saved: saved) else { return nil }

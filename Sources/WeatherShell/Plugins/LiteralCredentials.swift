@@ -1,8 +1,8 @@
 /// Credentials typed literally in `plugin auth` statements, found so the history file can hold
 /// `***` in their place: the line is remembered before it runs, so the credential is not yet a secret.
 enum LiteralCredentials {
-    /// `text` with the credential after `bearer`, and the part after the `:` of `basic USER:PASS`
-    /// and `header NAME:VALUE`, as `***` in every `plugin auth` statement; variables stay, as the
+    /// `text` with the credential after `bearer`, and the part after the `:` of `basic USER:PASS`,
+    /// `digest USER:PASS` and `header NAME:VALUE`, as `***` in every `plugin auth` statement; variables stay, as the
     /// history may show their names.
     static func hidden(in text: String) -> String {
         guard text.contains("auth") else { return text }
@@ -15,7 +15,7 @@ enum LiteralCredentials {
             for (keyword, value) in zip(statement.dropLast(), statement.dropFirst()) {
                 switch keyword.literal {
                 case "bearer": replacements += hiddenWhole(value)
-                case "basic", "header": replacements += hiddenAfterColon(value, bytes: file.bytes)
+                case "basic", "digest", "header": replacements += hiddenAfterColon(value, bytes: file.bytes)
                 default: break
                 }
             }
@@ -90,7 +90,7 @@ enum LiteralCredentials {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard let plugin = words.firstIndex(of: "plugin"), words.index(after: plugin) < words.endIndex,
               words[words.index(after: plugin)] == "auth",
-              let keyword = words.first(where: { $0 == "bearer" || $0 == "basic" || $0 == "header" }) else { return text }
+              let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0) }) else { return text }
         return String(text[..<keyword.endIndex]) + " ***"
     }
 }
