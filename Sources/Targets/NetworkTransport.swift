@@ -21,13 +21,22 @@ public struct NetworkTransport: Transport {
     public var bodyLimit: Int
     /// How many redirects a request follows; 0 returns the redirect itself.
     public var maxRedirects: Int
+    /// The proxy, TLS and HTTP version settings the client was made with.
+    public let settings: TransportSettings
     private let owner: HTTPClientOwner
 
     /// A transport with a client of its own on `eventLoopGroup`, shut down with ``shutdown()`` or when
     /// the last copy goes away. Copies share the client; set ``bodyLimit`` or ``maxRedirects`` on a
     /// copy to change only that. A caller that runs on an event loop of its own (the shell does)
     /// passes that loop, so that a response resumes it without a change of thread.
+    ///
+    /// `settings` choose the proxy, TLS trust and client certificate, and HTTP version; the proxy
+    /// variables and `SSL_CERT_FILE`/`SSL_CERT_DIR` are read from `environment` here, once. Settings
+    /// naming a file that cannot be loaded make https:// requests fail with what is wrong; call
+    /// ``TransportSettings/check(environment:)`` first to hear it at once.
     public init(
+        settings: TransportSettings = TransportSettings(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         bodyLimit: Int = defaultBodyLimit, maxRedirects: Int = 10, connectTimeout: Duration = .seconds(10),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
@@ -42,12 +51,17 @@ public struct NetworkTransport: Transport {
         configuration.tracing.tracer = nil
         self.bodyLimit = bodyLimit
         self.maxRedirects = maxRedirects
-        self.owner = HTTPClientOwner(configuration: configuration, eventLoopGroup: eventLoopGroup)
+        self.settings = settings
+        self.owner = HTTPClientOwner(
+            configuration: configuration, settings: settings, environment: environment, eventLoopGroup: eventLoopGroup)
     }
 
     /// Shuts the client down; requests sent after this fail. Do not call it on ``shared``.
     public func shutdown() async throws {
         try await owner.client.shutdown()
+        for client in owner.proxied?.made ?? [] {
+            try await client.shutdown()
+        }
     }
 
     /// Sends `request` and reads the whole body, following up to ``maxRedirects`` redirects hop by
@@ -78,7 +92,8 @@ public struct NetworkTransport: Transport {
                   !location.isEmpty else {
                 return Response(
                     status: status, reason: head.status.reasonPhrase, headers: headers, body: body,
-                    elapsed: start.duration(to: clock.now), request: current, targetName: target.name, hops: hops)
+                    elapsed: start.duration(to: clock.now), request: current, targetName: target.name, hops: hops,
+                    httpVersion: head.version.wireName)
             }
             guard hops.count < maxRedirects else {
                 throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
@@ -105,7 +120,8 @@ public struct NetworkTransport: Transport {
         let outgoing = try owner.parsedRequests.request(
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
-        let task = owner.client.execute(
+        let route = try owner.route(for: outgoing)
+        let task = route.client.execute(
             request: outgoing, delegate: CollectingResponseDelegate(limit: bodyLimit), deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
@@ -113,17 +129,22 @@ public struct NetworkTransport: Transport {
         let settled = task.eventLoop.inEventLoop
             ? task.futureResult
             : task.futureResult.flatMap { response in task.eventLoop.submit { response } }
-        let (head, body) = try await withTaskCancellationHandler {
-            // Capturing `isolation` keeps this closure on the caller's executor; without it the
-            // closure, and the resumption below, would run on the global executor. For the same
-            // reason this is not `EventLoopFuture.get()`.
-            _ = isolation
-            return try await withUnsafeThrowingContinuation {
-                (continuation: UnsafeContinuation<CollectingResponseDelegate.Response, any Error>) in
-                settled.whenComplete { continuation.resume(with: $0) }
+        let head: HTTPResponseHead, body: ByteBuffer
+        do {
+            (head, body) = try await withTaskCancellationHandler {
+                // Capturing `isolation` keeps this closure on the caller's executor; without it the
+                // closure, and the resumption below, would run on the global executor. For the same
+                // reason this is not `EventLoopFuture.get()`.
+                _ = isolation
+                return try await withUnsafeThrowingContinuation {
+                    (continuation: UnsafeContinuation<CollectingResponseDelegate.Response, any Error>) in
+                    settled.whenComplete { continuation.resume(with: $0) }
+                }
+            } onCancel: {
+                task.cancel()
             }
-        } onCancel: {
-            task.cancel()
+        } catch {
+            throw await route.explained(error, for: outgoing)
         }
         return (head, Data(body.readableBytesView))
     }

@@ -21,13 +21,16 @@ public struct Response: Sendable {
     public var targetName: String
     /// The redirects that led to this response, in order; empty when the first answer was the final one.
     public var hops: [ResponseHop]
+    /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
+    public var httpVersion: String
     /// The decoded body and its parse, shared by copies.
     private var content: ResponseBody
 
     /// Makes a response. `rawBody` is the body as received; `nil` means the same bytes as `body`.
     public init(
         status: Int, reason: String, headers: [Header] = [], body: Data = Data(), rawBody: Data? = nil,
-        elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = []
+        elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = [],
+        httpVersion: String = "HTTP/1.1"
     ) {
         self.status = status
         self.reason = reason
@@ -38,6 +41,7 @@ public struct Response: Sendable {
         self.request = request
         self.targetName = targetName
         self.hops = hops
+        self.httpVersion = httpVersion
     }
 
     /// The body as callers read it, decoded from its content coding.
