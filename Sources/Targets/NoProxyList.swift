@@ -8,6 +8,10 @@ struct NoProxyList: Sendable, Hashable {
         var port: Int?
         /// The leading bits of an IPv4 network, for `a.b.c.d/bits`.
         var network: (address: UInt32, bits: Int)?
+        /// An IP address, which matches only itself.
+        var isAddress: Bool {
+            host.contains(":") || NoProxyList.ipv4(Substring(host)) != nil
+        }
 
         static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.host == rhs.host && lhs.port == rhs.port && lhs.network?.address == rhs.network?.address
@@ -65,14 +69,14 @@ struct NoProxyList: Sendable, Hashable {
                 continue
             }
             if name == entry.host { return true }
-            // A suffix match only for names: 10.0.0.1 is not "in" 0.0.1.
-            if address == nil, name.hasSuffix("." + entry.host) { return true }
+            // A suffix match only between names: 10.0.0.1 is not "in" 0.0.1.
+            if address == nil, !entry.isAddress, name.hasSuffix("." + entry.host) { return true }
         }
         return false
     }
 
     /// `a.b.c.d` as a number; nil for anything else.
-    private static func ipv4(_ text: Substring) -> UInt32? {
+    fileprivate static func ipv4(_ text: Substring) -> UInt32? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var value: UInt32 = 0

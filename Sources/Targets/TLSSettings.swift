@@ -26,27 +26,7 @@ enum TLSSettings {
             tls.certificateVerification = .none
         }
         if bundle != nil || directories != nil {
-            var paths: [String] = []
-            if let bundle {
-                guard FileManager.default.fileExists(atPath: bundle) else {
-                    throw TransportSettingsError("SSL_CERT_FILE names '\(bundle)', which does not exist")
-                }
-                paths.append(bundle)
-            } else if let system = systemBundles.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-                paths.append(system)
-            }
-            if let directories {
-                // OpenSSL skips a directory of the list that is not there; so does this.
-                paths += directories.split(separator: ":").map(String.init).filter { isDirectory($0) }
-            } else if isDirectory(systemDirectory) {
-                paths.append(systemDirectory)
-            }
-            if let first = paths.first {
-                tls.trustRoots = .file(first)
-                tls.additionalTrustRoots = paths.dropFirst().map { .file($0) }
-            } else {
-                tls.trustRoots = .certificates([])
-            }
+            try replaceTrustRoots(of: &tls, bundle: bundle, directories: directories)
         }
         if let file = settings.caCertificateFile {
             tls.additionalTrustRoots.append(.certificates(try certificates(in: file, what: "CA certificates")))
@@ -60,6 +40,38 @@ enum TLSSettings {
         return tls
     }
 
+    /// The system's trust replaced by `bundle` (`SSL_CERT_FILE`) or `directories` (`SSL_CERT_DIR`),
+    /// the other half staying the system's. NIOSSL reads one directory lazily, by subject hash, as
+    /// OpenSSL does, only as the main trust root; further roots must be certificate files.
+    private static func replaceTrustRoots(
+        of tls: inout TLSConfiguration, bundle: String?, directories: String?
+    ) throws(TransportSettingsError) {
+        if let bundle, !FileManager.default.fileExists(atPath: bundle) {
+            throw TransportSettingsError("SSL_CERT_FILE names '\(bundle)', which does not exist")
+        }
+        let file = bundle ?? systemBundles.first { FileManager.default.fileExists(atPath: $0) }
+        // OpenSSL skips a directory of the list that is not there; so does this.
+        let folders = directories.map { $0.split(separator: ":").map(String.init).filter(isDirectory) }
+            ?? (isDirectory(systemDirectory) ? [systemDirectory] : [])
+        guard let folder = folders.first else {
+            tls.trustRoots = file.map { .file($0) } ?? .certificates([])
+            return
+        }
+        tls.trustRoots = .file(folder)
+        tls.additionalTrustRoots = file.map { [.file($0)] } ?? []
+        for other in folders.dropFirst() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: other)) ?? []
+            tls.additionalTrustRoots += names.filter(isHashedName).sorted().map { .file(other + "/" + $0) }
+        }
+    }
+
+    /// `5ad8a5d6.0`: a certificate's name in a directory made by `openssl rehash`.
+    private static func isHashedName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].count == 8 && parts[0].allSatisfy(\.isHexDigit)
+            && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber)
+    }
+
     /// Throws what ``configuration(_:environment:)`` throws, and what building a TLS context of it
     /// finds: a client key that belongs to another certificate, an unreadable trust bundle.
     static func validate(_ settings: TransportSettings, environment: [String: String]) throws(TransportSettingsError) {
@@ -67,8 +79,8 @@ enum TLSSettings {
         do {
             _ = try NIOSSLContext(configuration: tls)
         } catch {
-            let text = String(describing: error)
-            if let certificate = settings.clientCertificateFile, text.contains("KEY_VALUES_MISMATCH") {
+            // The key parsed already: one that cannot be used is another certificate's.
+            if let certificate = settings.clientCertificateFile, case NIOSSLError.failedToLoadPrivateKey = error {
                 throw TransportSettingsError(
                     "the private key in '\(settings.clientKeyFile ?? certificate)' is not the key of the certificate in '\(certificate)'")
             }

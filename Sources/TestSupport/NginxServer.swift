@@ -12,12 +12,12 @@ import Foundation
 ///   when the request accepts gzip (`gzip on` for JSON and text, any size); any file put in
 ///   ``documentRoot`` is served likewise by its name.
 /// - `/tls`: `$ssl_protocol $server_protocol $ssl_client_s_dn` as text/plain (`TLSv1.3 HTTP/2.0 CN=...`;
-///   `- HTTP/1.1 -` over plain HTTP).
+///   ` HTTP/1.1 ` over plain HTTP: nginx writes an empty variable as nothing here).
 /// - `/headers`: the request's `Accept-Encoding`, `User-Agent`, `Proxy-Authorization` and `Cookie`,
 ///   one `name: value` per line (`-` when absent).
 ///
-/// Every request is written to ``accessLog`` as one line:
-/// `PORT "REQUEST LINE" STATUS TLS-PROTOCOL "CLIENT DN" ENCODING=$sent_http_content_encoding`.
+/// Every request is written to ``accessLog`` as one line, with `-` for an empty variable:
+/// `PORT "REQUEST LINE" STATUS TLS-PROTOCOL "CLIENT DN" encoding=CONTENT-ENCODING`.
 public final class NginxServer: @unchecked Sendable {
     /// Plain HTTP.
     public let httpPort: Int
@@ -138,6 +138,8 @@ public final class NginxServer: @unchecked Sendable {
                 default_type application/octet-stream;
                 log_format wsh '$server_port "$request" $status $ssl_protocol "$ssl_client_s_dn" encoding=$sent_http_content_encoding';
                 access_log \(accessLog) wsh;
+                # nginx 1.22 leaves TLS 1.3 out of its default.
+                ssl_protocols TLSv1.2 TLSv1.3;
                 gzip on;
                 gzip_types application/json text/plain;
                 gzip_min_length 1;

@@ -24,7 +24,7 @@ import Testing
         let list = NoProxyList("127.0.0.1, 10.0.0.0/8 ,::1")
         #expect(list.bypasses(host: "127.0.0.1", port: 8080))
         #expect(!list.bypasses(host: "127.0.0.2", port: 8080))
-        #expect(!list.bypasses(host: "0.127.0.0.1", port: 8080))
+        #expect(!list.bypasses(host: "host.127.0.0.1", port: 8080))
         #expect(list.bypasses(host: "10.200.3.4", port: 80))
         #expect(!list.bypasses(host: "11.0.0.1", port: 80))
         #expect(list.bypasses(host: "::1", port: 80))
