@@ -54,9 +54,9 @@ struct ProxyRules: Sendable, Hashable {
 
     private init() {}
 
-    /// The choice for a request to `scheme://host:port`.
+    /// The choice for a request to `scheme://host:port`; `scheme` in lowercase, as AsyncHTTPClient gives it.
     func choice(scheme: String, host: String, port: Int) -> Choice {
-        let choice = scheme.lowercased() == "https" ? https : http
+        let choice = scheme == "https" ? https : http
         if choice == .direct || noProxy.bypasses(host: host, port: port) { return .direct }
         return choice
     }
