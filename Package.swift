@@ -39,9 +39,15 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system's zlib and brotli decoders, for answers sent with Content-Encoding gzip, deflate or br.
+        .systemLibrary(
+            name: "CCompression",
+            providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]
+        ),
         .target(
             name: "Targets",
             dependencies: [
+                "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

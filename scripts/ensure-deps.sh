@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what wsh needs from Debian's packages when it is missing: libedit's and SQLite's headers
+# Installs what wsh needs from Debian's packages when it is missing: libedit's, SQLite's, zlib's and brotli's headers
 # (and their static libraries, which scripts/build-release links), pkg-config, openssl (whose
 # s_server is a TLS server the tests start, and which makes their certificates), and nginx and
 # tinyproxy, the real TLS/HTTP/2/gzip server and proxy of the transport's end-to-end tests.
@@ -7,6 +7,8 @@ set -euo pipefail
 missing=()
 [ -f /usr/include/histedit.h ] || missing+=(libedit-dev)
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+[ -f /usr/include/brotli/decode.h ] || missing+=(libbrotli-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/openssl ] || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)

@@ -79,6 +79,8 @@ public struct AuthPlugin: Plugin {
         guard applies(to: request.url), request.header(header.name) == nil else { return request }
         var request = request
         request.setHeader(header.name, header.value)
+        // A redirect to another origin drops it, whatever its name.
+        request.credentialHeaderNames.append(header.name.lowercased())
         return request
     }
 }

@@ -7,9 +7,10 @@ import NIOPosix
 /// Sends requests over the network with AsyncHTTPClient: one client per transport (use ``shared`` for
 /// the session) on NIO's singleton event loop group, connections kept alive and pooled per host.
 ///
-/// Redirects are followed hop by hop (10 at most by default). The request's timeout covers the whole exchange,
-/// body included. A body longer than ``bodyLimit`` is an error. Cancelling the calling Swift task
-/// cancels the request. A refused connection fails at once, not after retrying.
+/// One request, one answer: a redirect is returned as it came, for the ``Provider`` to follow hop by hop
+/// through the plugins. The request's timeout covers the whole exchange, body included. A body longer
+/// than the request's ``Request/bodyLimit``, else ``bodyLimit``, is an error. Cancelling the calling
+/// Swift task cancels the request. A refused connection fails at once, not after retrying.
 public struct NetworkTransport: Transport {
     /// The default limit on a response body: 50 MB.
     public static let defaultBodyLimit = 50 * 1024 * 1024
@@ -17,18 +18,16 @@ public struct NetworkTransport: Transport {
     /// The transport of the session: created on first use, never shut down, so it is safe at process exit.
     public static let shared = NetworkTransport()
 
-    /// The largest response body accepted, in bytes.
+    /// The largest response body accepted, in bytes, for a request that sets no limit of its own.
     public var bodyLimit: Int
-    /// How many redirects a request follows; 0 returns the redirect itself.
-    public var maxRedirects: Int
     /// The proxy, TLS and HTTP version settings the client was made with.
     public let settings: TransportSettings
     private let owner: HTTPClientOwner
 
     /// A transport with a client of its own on `eventLoopGroup`, shut down with ``shutdown()`` or when
-    /// the last copy goes away. Copies share the client; set ``bodyLimit`` or ``maxRedirects`` on a
-    /// copy to change only that. A caller that runs on an event loop of its own (the shell does)
-    /// passes that loop, so that a response resumes it without a change of thread.
+    /// the last copy goes away. Copies share the client; set ``bodyLimit`` on a copy to change only
+    /// that. A caller that runs on an event loop of its own (the shell does) passes that loop, so
+    /// that a response resumes it without a change of thread.
     ///
     /// `settings` choose the proxy, TLS trust and client certificate, and HTTP version; the proxy
     /// variables and `SSL_CERT_FILE`/`SSL_CERT_DIR` are read from `environment` here, once. Settings
@@ -37,11 +36,11 @@ public struct NetworkTransport: Transport {
     public init(
         settings: TransportSettings = TransportSettings(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        bodyLimit: Int = defaultBodyLimit, maxRedirects: Int = 10, connectTimeout: Duration = .seconds(10),
+        bodyLimit: Int = defaultBodyLimit, connectTimeout: Duration = .seconds(10),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         var configuration = HTTPClient.Configuration(
-            // wsh follows redirects itself (``Redirect``), checking each Location first.
+            // The provider follows redirects itself (``Redirect``), through the plugins, checking each Location first.
             redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(connectTimeout))
         )
@@ -50,7 +49,6 @@ public struct NetworkTransport: Transport {
         // Spans for a tracer nobody installed cost about a twentieth of a loopback call.
         configuration.tracing.tracer = nil
         self.bodyLimit = bodyLimit
-        self.maxRedirects = maxRedirects
         self.settings = settings
         self.owner = HTTPClientOwner(
             configuration: configuration, settings: settings, environment: environment, eventLoopGroup: eventLoopGroup)
@@ -64,10 +62,10 @@ public struct NetworkTransport: Transport {
         }
     }
 
-    /// Sends `request` and reads the whole body, following up to ``maxRedirects`` redirects hop by
-    /// hop (``Redirect``); the response's ``Response/hops`` keeps every redirect that answered, in order.
-    /// Throws at step `.transport`: ``ProviderError/isTimeout`` past the request's timeout (which
-    /// covers every hop), ``ProviderError/isConnectionFailure`` when no connection could be made,
+    /// Sends `request` and reads the whole body, decoding its `Content-Encoding` when the request
+    /// asks for that (``Request/decodesContent``); the decoded size counts against the limit.
+    /// Throws at step `.transport`: ``ProviderError/isTimeout`` past the request's timeout,
+    /// ``ProviderError/isConnectionFailure`` when no connection could be made,
     /// ``ProviderError/isCancelled`` when the task was cancelled.
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
@@ -76,31 +74,22 @@ public struct NetworkTransport: Transport {
         if let problem = URLPort.problem(in: request.url) {
             throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
         }
+        let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
-        var current = request
-        var hops: [ResponseHop] = []
-        while true {
-            let head: HTTPResponseHead, body: Data
-            do {
-                (head, body) = try await Self.exchange(current, owner: owner, bodyLimit: bodyLimit, deadline: deadline)
-            } catch {
-                throw TransportFailure.providerError(for: error, request: current, targetName: target.name, bodyLimit: bodyLimit)
-            }
-            let status = Int(head.status.code)
-            let headers = head.headers.map { Header(name: $0.name, value: $0.value) }
-            guard Redirect.isRedirect(status), maxRedirects > 0, let location = head.headers.first(name: "Location"),
-                  !location.isEmpty else {
-                return Response(
-                    status: status, reason: head.status.reasonPhrase, headers: headers, body: body,
-                    elapsed: start.duration(to: clock.now), request: current, targetName: target.name, hops: hops,
-                    httpVersion: head.version.wireName)
-            }
-            guard hops.count < maxRedirects else {
-                throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
-            }
-            hops.append(ResponseHop(request: current, status: status, reason: head.status.reasonPhrase, headers: headers))
-            current = try Redirect.nextRequest(after: current, status: status, location: location, targetName: target.name)
+        let head: HTTPResponseHead, received: Data
+        do {
+            (head, received) = try await Self.exchange(request, owner: owner, bodyLimit: limit, deadline: deadline)
+        } catch {
+            throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
+        let headers = head.headers.map { Header(name: $0.name, value: $0.value) }
+        let body = request.decodesContent
+            ? try ContentDecoding.decode(received, headers: headers, limit: limit, request: request, targetName: target.name)
+            : received
+        return Response(
+            status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
+            rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
+            httpVersion: head.version.wireName)
     }
 
     /// The response head and its whole body.

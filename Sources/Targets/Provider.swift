@@ -14,6 +14,20 @@ public struct Provider<T: TargetType>: Sendable {
     public var baseURL: String?
     /// What sends requests when not stubbing.
     public var transport: any Transport
+    /// How many redirects a call follows when its target does not say (``TargetType/redirectLimit``);
+    /// 0 returns a redirect as the answer (`set follow`).
+    public var redirectLimit = 10
+    /// Headers every request starts with, before the target's, unless the target or the call gives
+    /// one of the same name (the shell's `User-Agent: wsh/VERSION` and `Accept: */*`).
+    public var defaultHeaders: [Header] = []
+    /// Whether requests ask for compressed answers (`Accept-Encoding: gzip, deflate, br`, unless the
+    /// request has an Accept-Encoding of its own) and answers are decoded (`set compress`).
+    public var compress = true
+    /// The largest answer body, decoded, in bytes; `nil` leaves it to the transport (`set max-body`).
+    public var bodyLimit: Int?
+    /// The session's cookies: sent with every hop they match, and given every `Set-Cookie` of every
+    /// hop; `nil` sends and keeps none (`set cookies off`).
+    public var cookieJar: CookieJar?
 
     /// Makes a provider; by default it sends over the process's one ``NetworkTransport``.
     public init(
@@ -35,7 +49,8 @@ public struct Provider<T: TargetType>: Sendable {
     /// 3. the `intercept` chain, first plugin outermost; its innermost step, run once per attempt, is:
     ///    every plugin's `willSend`, then the transport (a ``StubTransport`` when `stubBehavior` is not
     ///    `.never`), then every plugin's `didReceive` with the response or the transport's error (whose
-    ///    ``ProviderError/request`` is the request of that attempt);
+    ///    ``ProviderError/request`` is the request of that attempt); a redirect goes through the
+    ///    whole chain again for each hop (``Redirect``), up to the target's or ``redirectLimit`` hops;
     /// 4. validation against the target's `validationType`: a status outside it becomes an error at
     ///    step `.validation` that carries the response;
     /// 5. each plugin's `process`, in list order; then the result is returned or thrown.
@@ -46,9 +61,11 @@ public struct Provider<T: TargetType>: Sendable {
         let target = boxed
 
         let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior, status: stubStatus)
+        // A stub answers every hop with the same sample: its redirect is the answer.
+        let redirectLimit = stubBehavior == .never ? target.redirectLimit ?? redirectLimit : 0
         var result: Result<Response, ProviderError>
         do throws(ProviderError) {
-            result = .success(try await send(request, from: 0, target: target, transport: transport))
+            result = .success(try await following(request, limit: redirectLimit, target: target, transport: transport))
         } catch {
             result = .failure(error)
         }
@@ -72,10 +89,70 @@ public struct Provider<T: TargetType>: Sendable {
         if request.timeout == nil {
             request.timeout = sessionTimeout
         }
+        request.bodyLimit = bodyLimit
+        request.decodesContent = compress
+        addDefaultHeaders(to: &request)
         for plugin in plugins {
             request = try await plugin.prepare(request, target: boxed)
         }
         return request
+    }
+
+    /// ``defaultHeaders`` and, when compressing, Accept-Encoding, first and in that order, each unless
+    /// the request has a header of that name.
+    private func addDefaultHeaders(to request: inout Request) {
+        var added: [Header] = []
+        for header in defaultHeaders where request.header(header.name) == nil {
+            added.append(header)
+        }
+        if compress, request.header("Accept-Encoding") == nil {
+            added.append(Header(name: "Accept-Encoding", value: ContentDecoding.acceptedCodings))
+        }
+        if !added.isEmpty {
+            request.headers.insert(contentsOf: added, at: 0)
+        }
+    }
+
+    /// Sends `request` and, while the answer is a redirect with a Location and fewer than `limit`
+    /// redirects were followed, the request ``Redirect`` makes of it: every hop through the plugins'
+    /// `intercept`, `willSend` and `didReceive`, so the logger shows each and retries apply per hop.
+    /// The answer keeps every redirect in ``Response/hops`` and the time from the first hop on.
+    private func following(
+        _ request: Request, limit: Int, target: any TargetType, transport: any Transport
+    ) async throws(ProviderError) -> Response {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var current = request
+        var response = try await sendHop(current, target: target, transport: transport)
+        guard limit > 0 else { return response }
+        var hops: [ResponseHop] = []
+        while Redirect.isRedirect(response.status), let location = response.header("Location"), !location.isEmpty {
+            guard hops.count < limit else {
+                throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
+            }
+            hops.append(ResponseHop(request: response.request, status: response.status, reason: response.reason, headers: response.headers))
+            // Made from the request before the jar's cookies: the next hop gets those its URL matches.
+            current = try Redirect.nextRequest(after: current, status: response.status, location: location, targetName: target.name)
+            response = try await sendHop(current, target: target, transport: transport)
+        }
+        if !hops.isEmpty {
+            response.hops = hops
+            response.elapsed = start.duration(to: clock.now)
+        }
+        return response
+    }
+
+    /// One hop: the jar's cookies for its URL added (after any Cookie the request has), sent through
+    /// the plugins, the answer's `Set-Cookie`s kept.
+    private func sendHop(_ request: Request, target: any TargetType, transport: any Transport) async throws(ProviderError) -> Response {
+        guard let cookieJar else { return try await send(request, from: 0, target: target, transport: transport) }
+        var sent = request
+        if let cookies = cookieJar.cookieHeader(for: request.url) {
+            sent.setHeader("Cookie", request.header("Cookie").map { $0 + "; " + cookies } ?? cookies)
+        }
+        let response = try await send(sent, from: 0, target: target, transport: transport)
+        cookieJar.store(setCookie: response.headers(named: "Set-Cookie"), from: response.request.url)
+        return response
     }
 
     /// The send wrapped in the `intercept` of the plugins from `index` on, that plugin outermost.

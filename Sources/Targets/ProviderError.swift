@@ -105,6 +105,16 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         if case .missingBaseURL = code { true } else { false }
     }
 
+    /// Whether the answer's body, decoded, was larger than the limit.
+    public var isBodyTooLarge: Bool {
+        if case .bodyTooLarge = code { true } else { false }
+    }
+
+    /// Whether the call stopped after following as many redirects as it may.
+    public var isTooManyRedirects: Bool {
+        if case .tooManyRedirects = code { true } else { false }
+    }
+
     /// Whether the call was cancelled, as by Ctrl-C cancelling its Swift task.
     public var isCancelled: Bool {
         if case .cancelled = code { true } else { false }

@@ -16,7 +16,8 @@ enum Redirect {
     /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET; the body goes
     ///   with the method change. 307 and 308 keep method and body.
     /// - On a hop to another origin (scheme, host or port), Authorization, Cookie,
-    ///   Proxy-Authorization and every header named like a credential are dropped.
+    ///   Proxy-Authorization, every header named like a credential and every header a plugin
+    ///   marked as one (``Request/credentialHeaderNames``) are dropped.
     /// Throws ``ProviderError`` `.invalidURL` for a `Location` that is not an http(s) URL with a usable port.
     static func nextRequest(
         after request: Request, status: Int, location: String, targetName: String
@@ -44,9 +45,12 @@ enum Redirect {
             // Credentials are for the origin they were given to: the standard three, and any header
             // named like one (an auth plugin's `X-API-Key`, an `X-Auth-Token`).
             let redaction = Redaction()
+            let added = request.credentialHeaderNames
             next.headers.removeAll { header in
-                Redaction.sensitiveHeaderNames.contains(header.name.lowercased()) || redaction.isSensitiveKey(header.name)
+                let name = header.name.lowercased()
+                return Redaction.sensitiveHeaderNames.contains(name) || redaction.isSensitiveKey(name) || added.contains(name)
             }
+            next.credentialHeaderNames = []
         }
         return next
     }

@@ -12,6 +12,13 @@ public struct Request: Sendable, Equatable {
     public var body: Data?
     /// How long the whole exchange may take, body included; `nil` for no limit.
     public var timeout: Duration?
+    /// The largest body the answer may have once decoded, in bytes; `nil` leaves it to the transport's limit.
+    public var bodyLimit: Int?
+    /// Whether a `Content-Encoding` of the answer (gzip, deflate, br) is decoded (`set compress`).
+    public var decodesContent = true
+    /// Names of headers that carry a credential a plugin added (an auth plugin's `X-API-Key`), lowercased:
+    /// dropped, with Authorization and Cookie, on a redirect to another origin.
+    public var credentialHeaderNames: [String] = []
 
     /// Makes a request.
     public init(method: HTTPMethod, url: String, headers: [Header] = [], body: Data? = nil, timeout: Duration? = nil) {

@@ -39,6 +39,13 @@ public struct RequestCommandPrinter: Sendable {
     /// Files a multipart part may have been read from: a part is sent from the one with its file
     /// name and its bytes.
     public var partFiles: [String]
+    /// Headers the caller adds to every request on its own (the shell's `User-Agent: wsh/VERSION`),
+    /// left out of a command to run, as the tool sends its own. Whatever this holds, `Accept: */*` is
+    /// left out (both tools send it), and the `Accept-Encoding` of ``ContentDecoding`` is curl's
+    /// `--compressed` (HTTPie asks for compressed answers on its own).
+    public var clientHeaders: [Header] = []
+    /// Whether the call follows redirects (`-L`, `--follow` in a command to run).
+    public var followsRedirects = true
 
     /// A printer; see ``Purpose`` for what each purpose prints.
     public init(
@@ -105,7 +112,8 @@ private struct CommandBuilder {
     mutating func curl(_ request: Request) throws(CommandPrintingError) {
         option("curl")
         let body = request.body
-        if running { append(ShellWord("-L")) }
+        if running, printer.followsRedirects { append(ShellWord("-L")) }
+        if request.header("Accept-Encoding") == ContentDecoding.acceptedCodings { append(ShellWord("--compressed")) }
         // curl reads `[...]` and `{...}` in a URL as globs unless told not to.
         if request.url.utf8.contains(where: { "[]{}".utf8.contains($0) }) { append(ShellWord("-g")) }
         let impliedMethod: HTTPMethod = body == nil ? .get : .post
@@ -172,7 +180,7 @@ private struct CommandBuilder {
         let parts = multipartParts(of: request)
         let fromStdin = body != nil && parts == nil && running && (printer.bodyFile != nil || body.flatMap(Self.text(of:)) == nil)
         if !fromStdin { append(ShellWord("--ignore-stdin")) }
-        if running { append(ShellWord("--follow")) }
+        if running, printer.followsRedirects { append(ShellWord("--follow")) }
         if let timeout = request.timeout { append(ShellWord("--timeout=\(timeout.secondsText)")) }
         if parts != nil { append(ShellWord("--multipart")) }
         let (credential, headerWords) = headers(of: request, multipart: parts != nil, separator: ":")
@@ -255,6 +263,7 @@ private struct CommandBuilder {
         var words: [ShellWord] = []
         for header in request.headers {
             if multipart, header.name.lowercased() == "content-type" { continue }
+            if isClientHeader(header) { continue }
             if let basic = basicCredential(header) {
                 credential = value(basic)
                 continue
@@ -269,6 +278,14 @@ private struct CommandBuilder {
             words.append(word)
         }
         return (credential, words)
+    }
+
+    /// Whether the tool sends this header on its own, or an option says it (``RequestCommandPrinter/clientHeaders``).
+    private func isClientHeader(_ header: Header) -> Bool {
+        let name = header.name.lowercased()
+        if name == "accept", header.value == "*/*" { return true }
+        if name == "accept-encoding", header.value == ContentDecoding.acceptedCodings { return true }
+        return running && printer.clientHeaders.contains { $0.name.lowercased() == name && $0.value == header.value }
     }
 
     /// `USER:PASSWORD` of a Basic Authorization header that holds a secret, so that the command can

@@ -75,9 +75,10 @@ public struct Response: Sendable {
         headers.values(named: name)
     }
 
-    /// The body as text; bytes that are not UTF-8 become U+FFFD.
+    /// The body as text, decoded from the charset its Content-Type names (``CharsetDecoding``), else
+    /// as UTF-8; bytes that are not text in it become U+FFFD.
     public var text: String {
-        String(decoding: body, as: UTF8.self)
+        String(decoding: CharsetDecoding.utf8(body, contentType: header("Content-Type")) ?? body, as: UTF8.self)
     }
 
     /// The message an API put in its JSON error body, looked for at `message`, `error` (a string),

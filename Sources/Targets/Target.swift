@@ -26,6 +26,8 @@ public struct Target: TargetType, Equatable {
     public var timeout: Duration?
     /// How many times the retry plugin may retry this target; `nil` leaves it to the plugin.
     public var retryCount: Int?
+    /// How many redirects a call follows (`follow`); `nil` leaves it to the provider.
+    public var redirectLimit: Int?
 
     /// Declares a target; everything but the name has the same default as ``TargetType``.
     public init(
@@ -41,7 +43,8 @@ public struct Target: TargetType, Equatable {
         samples: [Sample] = [],
         validationType: ValidationType = .none,
         timeout: Duration? = nil,
-        retryCount: Int? = nil
+        retryCount: Int? = nil,
+        redirectLimit: Int? = nil
     ) {
         self.name = name
         self.doc = doc
@@ -56,6 +59,7 @@ public struct Target: TargetType, Equatable {
         self.validationType = validationType
         self.timeout = timeout
         self.retryCount = retryCount
+        self.redirectLimit = redirectLimit
     }
 }
 

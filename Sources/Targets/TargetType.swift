@@ -30,6 +30,9 @@ public protocol TargetType: Sendable {
     var timeout: Duration? { get }
     /// How many times a retry plugin may retry this target; `nil` (the default) leaves it to the plugin.
     var retryCount: Int? { get }
+    /// How many redirects a call follows (`follow`); 0 returns the redirect itself; `nil` (the default)
+    /// leaves it to the provider's ``Provider/redirectLimit``.
+    var redirectLimit: Int? { get }
 }
 
 extension TargetType {
@@ -55,6 +58,8 @@ extension TargetType {
     public var timeout: Duration? { nil }
     /// The retry plugin decides.
     public var retryCount: Int? { nil }
+    /// The provider decides.
+    public var redirectLimit: Int? { nil }
 
     /// Every parameter of the target: the `{name}` segments of the path, then the query's, then the body's,
     /// each in declaration order. A name declared twice is listed once, where it first appears.

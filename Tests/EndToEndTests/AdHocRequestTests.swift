@@ -15,7 +15,7 @@ import TestSupport
         var headers: [String: String]
         var body: String
 
-        static let clientHeaders: Set<String> = ["user-agent", "accept", "host", "content-length", "connection", "expect"]
+        static let clientHeaders: Set<String> = ["user-agent", "accept", "accept-encoding", "host", "content-length", "connection", "expect"]
 
         init(json text: String) throws {
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {

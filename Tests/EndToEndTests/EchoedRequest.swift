@@ -15,11 +15,11 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
     static let clientHeaders: Set<String> = ["host", "content-length", "connection", "accept-encoding"]
 
     /// Whether a client added the header on its own: the names above, curl's `Accept: */*` and
-    /// HTTPie's `Accept: application/json, */*;q=0.5`, and their own User-Agent.
+    /// HTTPie's `Accept: application/json, */*;q=0.5`, and their own User-Agent (wsh's too).
     static func isClientHeader(_ name: String, _ value: String) -> Bool {
         let name = name.lowercased()
         return clientHeaders.contains(name) || (name == "accept" && (value == "*/*" || value == "application/json, */*;q=0.5"))
-            || (name == "user-agent" && (value.hasPrefix("curl/") || value.hasPrefix("HTTPie/")))
+            || (name == "user-agent" && (value.hasPrefix("curl/") || value.hasPrefix("HTTPie/") || value.hasPrefix("wsh/")))
     }
 
     init(echo text: String) throws {

@@ -117,11 +117,17 @@ import Testing
             """, environment: ["WSH_E2E_KEY": Self.secret])
             #expect(result.status == 3)
             #expect(!result.stderr.contains(Self.secret), "\(result.stderr)")
-            #expect(result.stderr.contains("> GET \(server.baseURL)/echo?q=***&city=Suwon\n> Accept: application/json"))
+            // wsh's own headers come first, as curl -v shows its own; the target's Accept replaces `*/*`.
+            #expect(result.stderr.contains("""
+                > GET \(server.baseURL)/echo?q=***&city=Suwon
+                > User-Agent: wsh/0.1.0
+                > Accept-Encoding: gzip, deflate, br
+                > Accept: application/json
+                """), "\(result.stderr)")
             #expect(result.stderr.contains("< 200 OK "))
             #expect(result.stderr.contains("\"query\": \"q=***&city=Suwon\""), "the echoed body is masked in the log")
             #expect(result.stderr.contains("error: GET \(server.baseURL)/never?q=*** timed out after 200 ms"))
-            let curl = try #require(result.stdout.range(of: "curl -L \\\n"))
+            let curl = try #require(result.stdout.range(of: "curl -L --compressed \\\n"))
             let shown = String(result.stdout[curl.lowerBound...])
             #expect(shown.contains("\"\(server.baseURL)/echo?q=$WSH_E2E_KEY&city=Suwon\""), "\(shown)")
             #expect(!shown.contains(Self.secret))

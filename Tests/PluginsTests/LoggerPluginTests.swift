@@ -43,6 +43,7 @@ import Testing
             #expect(recorder.lines.count == 2)
             #expect(recorder.lines.first == """
             > POST \(server.baseURL)/weather
+            > Accept-Encoding: gzip, deflate, br
             > Accept: application/json
             > Content-Type: application/json
             >
@@ -88,10 +89,11 @@ import Testing
         try await withTestServer { server in
             let recorder = Recorder()
             let provider = Provider<Target>(plugins: [LoggerPlugin(mode: .curl, output: recorder.output)])
-            let target = Target(name: "e", baseURL: server.baseURL, path: "/echo", headers: [Header(name: "Accept", value: "*/*")])
+            let target = Target(name: "e", baseURL: server.baseURL, path: "/echo", headers: [Header(name: "Accept", value: "text/plain")])
             _ = try await provider.request(target)
             #expect(recorder.lines.count == 2)
-            #expect(recorder.lines.first == "curl \\\n  \(server.baseURL)/echo \\\n  -H 'Accept: */*'")
+            // The Accept-Encoding every request has is curl's --compressed.
+            #expect(recorder.lines.first == "curl --compressed \\\n  \(server.baseURL)/echo \\\n  -H 'Accept: text/plain'")
             #expect(recorder.lines.last?.hasPrefix("# -> 200 OK ") == true)
         }
     }

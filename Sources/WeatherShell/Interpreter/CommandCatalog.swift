@@ -11,6 +11,8 @@ enum CommandCatalog {
         Entry(name: "let", usage: "let NAME = VALUE | env NAME [or DEFAULT] | QUERY", summary: "set a variable"),
         Entry(name: "unset", usage: "unset NAME...", summary: "remove variables"),
         Entry(name: "vars", usage: "vars", summary: "list variables (secrets shown as ***)"),
+        Entry(name: "cookies", usage: "cookies [clear | save FILE | load FILE]",
+              summary: "list the session's cookies, empty the jar, or write and read curl's cookie file"),
         Entry(name: "set", usage: "set OPTION VALUE", summary: "set a shell option: \(ShellOption.names.joined(separator: ", "))"),
         Entry(name: "echo", usage: "echo WORD...", summary: "print words"),
         Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response"),

@@ -74,8 +74,15 @@ extension Run {
         case .immediate: .immediate
         case .delayed(let delay): .delayed(delay)
         }
-        return Provider(transport: session.transport, plugins: activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
-                        sessionTimeout: options.timeout, baseURL: options.base)
+        var provider = Provider<Target>(
+            transport: session.transport, plugins: activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
+            sessionTimeout: options.timeout, baseURL: options.base)
+        provider.redirectLimit = options.follow
+        provider.defaultHeaders = options.defaultHeaders
+        provider.compress = options.compress
+        provider.bodyLimit = options.maxBody ?? Int.max
+        provider.cookieJar = options.cookies ? session.cookieJar : nil
+        return provider
     }
 
     /// Plugins in effect, in order (see Plugins/Run+Plugins.swift).
@@ -101,8 +108,18 @@ extension Run {
             return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
                            notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])
         }
-        let notes = error.isMissingBaseURL ? ["declare `base` in the target, or give one for all with `set base URL`"] : []
+        var notes = settingNotes(for: error)
+        if error.isMissingBaseURL { notes.insert("declare `base` in the target, or give one for all with `set base URL`", at: 0) }
         return failure(error.description(masking: redaction), at: statement.target.span, notes: notes)
+    }
+
+    /// What a user can set to get past a failure of the transport: the body limit, the redirect limit.
+    func settingNotes(for error: ProviderError) -> [String] {
+        if error.isBodyTooLarge { return ["set max-body raises the limit (set max-body 200MB), or lifts it (set max-body off)"] }
+        if error.isTooManyRedirects {
+            return ["set follow N (or a target's follow N) follows more; set follow off answers with the redirect itself"]
+        }
+        return []
     }
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.

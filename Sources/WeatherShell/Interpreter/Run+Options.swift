@@ -93,6 +93,28 @@ extension Run {
         case .historySize:
             guard let size = SizeText.parse(value), size >= Self.smallestHistorySize else { throw invalid() }
             options.historySize = size
+        case .follow:
+            if let on = Self.onOff(value) {
+                options.follow = on ? ShellOptions.defaultRedirectLimit : 0
+            } else {
+                guard let count = Int(value), (0...Self.mostRedirects).contains(count) else { throw invalid() }
+                options.follow = count
+            }
+        case .compress:
+            guard let on = Self.onOff(value) else { throw invalid() }
+            options.compress = on
+        case .cookies:
+            guard let on = Self.onOff(value) else { throw invalid() }
+            options.cookies = on
+        case .maxBody:
+            if Self.onOff(value) == false {
+                options.maxBody = nil
+            } else {
+                guard let size = SizeText.parse(value), size > 0 else { throw invalid() }
+                options.maxBody = size
+            }
+        case .userAgent:
+            options.userAgent = Self.onOff(value) == false || value.isEmpty ? nil : value
         }
         session.optionOrigins[option] = optionOrigin(at: optionWord.span)
     }
@@ -141,9 +163,14 @@ extension Run {
         case .pager: ["values: auto (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
         case .record: ["values: off, or the directory to save answers in: set record fixtures"]
         case .historySize: ["a size such as 100MB, 512KB or 1GB, at least \(SizeText.text(Self.smallestHistorySize))"]
+        case .follow: ["values: on (up to \(ShellOptions.defaultRedirectLimit) redirects), off, or a count from 0 to \(Self.mostRedirects)"]
+        case .maxBody: ["a size such as 50MB, 512KB or 1GB, or off for no limit"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }
+
+    /// The most redirects `set follow` and a target's `follow` take.
+    static let mostRedirects = 100
 
     static func onOff(_ text: String) -> Bool? {
         switch text {

@@ -23,10 +23,12 @@ extension Run {
             throw diagnostic(for: error, statement: CallStatement(target: nameWord, arguments: callWords, output: nil),
                              argumentWords: argumentWords)
         }
-        let printer = RequestCommandPrinter(
+        var printer = RequestCommandPrinter(
             tool: tool, purpose: .run, redaction: redaction, references: environmentReferences,
             bodyFile: bodyFile(of: declared, arguments: callArguments, sending: request.body),
             partFiles: partFiles(target, callArguments))
+        printer.clientHeaders = options.defaultHeaders
+        printer.followsRedirects = (target.redirectLimit ?? options.follow) > 0
         do {
             let printed = try printer.command(for: request)
             io.out(printed.text + "\n")

@@ -248,6 +248,7 @@ public final class Run {
         case "edit": return try await editDeclaration(arguments, command: name)
         case "history": return try await history(arguments, command: name)
         case "import": return try importTarget(arguments, command: name)
+        case "cookies": return try cookies(arguments, command: name)
         default: break
         }
         if let reactor = shellReactor(named: text) {

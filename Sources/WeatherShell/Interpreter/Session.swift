@@ -47,6 +47,8 @@ public final class Session {
     /// What the served routes were last made from.
     var servedSignature: ServedSignature?
     private(set) lazy var transport: any Transport = SessionEventLoop.transport
+    /// The session's cookies (`cookies`), sent and kept by every call while `set cookies` is on.
+    let cookieJar = CookieJar()
     /// Where calls are recorded (`history`); the shell gives one to the session it runs, so a
     /// session made by a library user or a test records nothing unless given one.
     var callLog: CallLog?

@@ -4,6 +4,9 @@ enum ShellOption: String, CaseIterable {
     case counterDelay = "counter-delay"
     case history
     case historySize = "history-size"
+    case follow, cookies, compress
+    case maxBody = "max-body"
+    case userAgent = "user-agent"
 
     static let names = allCases.map(\.rawValue)
 
@@ -22,6 +25,10 @@ enum ShellOption: String, CaseIterable {
         case .counterDelay: ["500ms"]
         case .history: ["on", "off"]
         case .historySize: ["100MB", "10MB", "1GB"]
+        case .follow: ["on", "off", "5"]
+        case .compress, .cookies: ["on", "off"]
+        case .maxBody: ["50MB", "off", "1GB"]
+        case .userAgent: ["\"wsh/\(Shell.version)\"", "off"]
         case .base: []
         }
     }

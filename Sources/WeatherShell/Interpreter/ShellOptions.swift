@@ -1,4 +1,5 @@
 import CallHistory
+import Targets
 
 /// The values of `set` options for one session.
 struct ShellOptions {
@@ -30,6 +31,28 @@ struct ShellOptions {
     var history = true
     /// `set history-size`: past this many bytes the call history drops its oldest calls.
     var historySize = CallLog.defaultSizeLimit
+    /// `set follow`: how many redirects a call follows; 0 returns the redirect.
+    var follow = ShellOptions.defaultRedirectLimit
+    /// `set cookies`: send and keep cookies in the session's jar.
+    var cookies = true
+    /// `set compress`: ask for gzip, deflate and br, and decode them.
+    var compress = true
+    /// `set max-body`: the largest answer body kept in memory; nil is off.
+    var maxBody: Int? = NetworkTransport.defaultBodyLimit
+    /// `set user-agent`: nil sends none.
+    var userAgent: String? = ShellOptions.defaultUserAgent {
+        didSet { defaultHeaders = Self.defaultHeaders(userAgent: userAgent) }
+    }
+    /// The headers every request starts with, made once for every call.
+    private(set) var defaultHeaders = ShellOptions.defaultHeaders(userAgent: ShellOptions.defaultUserAgent)
+
+    static let defaultRedirectLimit = 10
+    static let defaultUserAgent = "wsh/\(Shell.version)"
+
+    /// `User-Agent` (when there is one) and curl's `Accept: */*`.
+    private static func defaultHeaders(userAgent: String?) -> [Header] {
+        (userAgent.map { [Header(name: "User-Agent", value: $0)] } ?? []) + [Header(name: "Accept", value: "*/*")]
+    }
 }
 
 /// Sizes as the language writes them: `100MB`, `512KB`, `1GB`, `65536` (bytes); units of 1024.
@@ -74,6 +97,11 @@ extension ShellOptions {
         case .counterDelay: counterDelay.settingText
         case .history: history ? "on" : "off"
         case .historySize: SizeText.text(historySize)
+        case .follow: follow == 0 ? "off" : follow == Self.defaultRedirectLimit ? "on" : String(follow)
+        case .compress: compress ? "on" : "off"
+        case .cookies: cookies ? "on" : "off"
+        case .maxBody: maxBody.map { SizeText.text($0) } ?? "off"
+        case .userAgent: userAgent.map { Run.quoted($0) } ?? "off"
         }
     }
 }

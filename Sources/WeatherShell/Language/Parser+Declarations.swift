@@ -1,3 +1,5 @@
+import Targets
+
 extension Parser {
     // MARK: - target
 
@@ -34,7 +36,7 @@ extension Parser {
     }
 
     private func checkFieldArity(_ name: String, _ arguments: [Word], _ fieldWord: Word) throws(Diagnostic) {
-        let single = ["doc", "base", "path", "method", "validate", "timeout", "retry", "body"]
+        let single = ["doc", "base", "path", "method", "validate", "timeout", "retry", "follow", "body"]
         if single.contains(name), arguments.count != 1 {
             throw error("'\(name)' takes one value", arguments.count > 1 ? arguments[1].span : fieldWord.span,
                         notes: arguments.count > 1 ? ["quote text with blanks: \(name) \"...\""] : [])
@@ -47,8 +49,9 @@ extension Parser {
         if ["query", "header", "json", "form", "multipart"].contains(name), arguments.isEmpty {
             throw error("'\(name)' needs at least one value", fieldWord.span)
         }
-        if name == "method", let method = arguments[0].bare, !Self.methods.contains(method.uppercased()) {
-            throw error("unknown method '\(method)'", arguments[0].span, notes: ["methods: \(Self.methods.joined(separator: " "))"])
+        if name == "method", let method = arguments[0].bare, HTTPMethod(rawValue: method) == nil {
+            throw error("'\(method)' is not an HTTP method", arguments[0].span,
+                        notes: ["a method is a token such as \(Self.methods.joined(separator: " ")) or PROPFIND"])
         }
     }
 

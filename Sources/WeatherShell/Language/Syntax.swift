@@ -97,7 +97,7 @@ public struct TargetDeclaration: Sendable {
 
     /// The fields a target block accepts.
     public static let fieldNames = ["doc", "base", "path", "method", "query", "header", "json", "form", "body",
-                                    "multipart", "sample", "validate", "timeout", "retry", "next", "items"]
+                                    "multipart", "sample", "validate", "timeout", "retry", "follow", "next", "items"]
 }
 
 /// `call NAME args... [> FILE]`.

@@ -53,14 +53,16 @@ struct ResponsePrinter {
             io.out(styled: JSONPrinter(color: color).render(json) + "\n")
             return
         }
-        if io.stdoutIsTerminal, Self.isBinary(response.body, contentType: response.header("Content-Type")) {
+        // Shown as text in its charset; raw output, a pipe or `> FILE` get the bytes as sent.
+        let text = CharsetDecoding.utf8(response.body, contentType: response.header("Content-Type")) ?? response.body
+        if io.stdoutIsTerminal, Self.isBinary(text, contentType: response.header("Content-Type")) {
             let type = response.header("Content-Type").map { " " + TerminalText.escaped($0) } ?? ""
             io.out("[binary body: \(ByteText.text(response.body.count))\(type), not shown at a terminal; "
                    + "save it with: \(savingCommand) > FILE]\n")
             return
         }
-        io.out(bytes: response.body)
-        if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty { io.out("\n") }
+        io.out(bytes: text)
+        if text.last != UInt8(ascii: "\n"), !text.isEmpty { io.out("\n") }
     }
 
     private func paint(_ text: String, _ code: String) -> String {

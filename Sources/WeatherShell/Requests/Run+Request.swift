@@ -15,7 +15,7 @@ extension Run {
         do {
             response = try await send(target, CallArguments())
         } catch let error as ProviderError {
-            throw failure(error.description(masking: redaction), at: statement.url.span)
+            throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error))
         } catch let error as RecordingFailure {
             throw failure(error.description, at: statement.command.span)
         }

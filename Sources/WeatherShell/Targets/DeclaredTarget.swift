@@ -54,7 +54,8 @@ struct TargetCompiler {
             case "path": target.path = values[0]
             case "method":
                 guard let method = HTTPMethod(rawValue: values[0].uppercased()) else {
-                    throw error("unknown method '\(values[0])'", field.arguments[0].span)
+                    throw error("'\(values[0])' is not an HTTP method: a method is a token such as GET, POST or PROPFIND",
+                                field.arguments[0].span)
                 }
                 target.method = method
             case "query": query += try parameters(field)
@@ -84,6 +85,15 @@ struct TargetCompiler {
                     throw error("retry takes a count from 0 to 100: retry 3", field.arguments[0].span)
                 }
                 target.retryCount = count
+            case "follow":
+                if let on = Run.onOff(values[0]) {
+                    target.redirectLimit = on ? ShellOptions.defaultRedirectLimit : 0
+                } else {
+                    guard let count = Int(values[0]), (0...Run.mostRedirects).contains(count) else {
+                        throw error("follow takes on, off or a count of redirects from 0 to \(Run.mostRedirects)", field.arguments[0].span)
+                    }
+                    target.redirectLimit = count
+                }
             default: break
             }
         }

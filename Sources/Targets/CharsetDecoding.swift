@@ -1,0 +1,61 @@
+import Foundation
+
+/// Text in the charset its Content-Type names (`text/html; charset=shift_jis`), as UTF-8, with the
+/// C library's iconv: latin1, windows-1252, gb2312, gbk, big5, shift_jis, euc-jp, euc-kr, koi8-r,
+/// the UTF-16s and whatever else it knows. A byte that is not text in that charset becomes U+FFFD.
+public enum CharsetDecoding {
+    /// The `charset` parameter of a media type, lowercased and unquoted; nil when there is none.
+    public static func charset(of contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return value.isEmpty ? nil : value.lowercased()
+        }
+        return nil
+    }
+
+    /// `body` as UTF-8 when `contentType` names a charset that is neither UTF-8 nor ASCII and that
+    /// iconv knows; nil when the bytes need no conversion or none is possible (use them as they are).
+    public static func utf8(_ body: Data, contentType: String?) -> Data? {
+        guard let charset = charset(of: contentType), !body.isEmpty,
+              !["utf-8", "utf8", "us-ascii", "ascii"].contains(charset) else { return nil }
+        // iso-8859-1 in a Content-Type means windows-1252 to every browser (WHATWG Encoding), and
+        // windows-1252 is its superset in the printable range.
+        let name = ["iso-8859-1", "latin1", "iso_8859-1", "l1"].contains(charset) ? "WINDOWS-1252" : charset.uppercased()
+        guard let converter = iconv_open("UTF-8", name), converter != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(converter) }
+        return convert(body, with: converter)
+    }
+
+    private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+    private static func convert(_ body: Data, with converter: iconv_t) -> Data {
+        var input = [CChar](unsafeUninitializedCapacity: body.count) { buffer, count in
+            count = body.copyBytes(to: UnsafeMutableRawBufferPointer(buffer))
+        }
+        var output = Data()
+        var chunk = [CChar](repeating: 0, count: max(64, min(body.count * 4, 1 << 20)))
+        input.withUnsafeMutableBufferPointer { inBuffer in
+            var inPointer = inBuffer.baseAddress
+            var inLeft = inBuffer.count
+            while inLeft > 0 {
+                var outLeft = chunk.count
+                let result = chunk.withUnsafeMutableBufferPointer { outBuffer in
+                    var outPointer = outBuffer.baseAddress
+                    return iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+                }
+                let failure = errno
+                chunk.withUnsafeBytes { output.append(contentsOf: $0.prefix(chunk.count - outLeft)) }
+                guard result == -1 else { break }
+                // E2BIG: the chunk is full, go on; an invalid or cut-off sequence: one U+FFFD, skip a byte.
+                if failure == E2BIG { continue }
+                output.append(contentsOf: replacement)
+                inPointer = inPointer.map { $0 + 1 }
+                inLeft -= 1
+            }
+        }
+        return output
+    }
+}

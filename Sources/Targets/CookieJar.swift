@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// A session's cookies, by RFC 6265: stored from every `Set-Cookie` an answer brings, sent back as
+/// the `Cookie` header of the requests they match. Safe to use from any thread.
+///
+/// Bounded against a hostile server: at most ``maxCookiesPerDomain`` cookies per domain and
+/// ``maxCookies`` in all (the oldest go first), and a cookie whose name and value together pass
+/// ``maxNameAndValueBytes`` is ignored.
+public final class CookieJar: Sendable {
+    /// The most cookies kept for one domain.
+    public static let maxCookiesPerDomain = 50
+    /// The most cookies kept in all.
+    public static let maxCookies = 3000
+    /// The most bytes a cookie's name and value may have together.
+    public static let maxNameAndValueBytes = 4096
+
+    private let state = Mutex(CookieStore())
+
+    /// An empty jar.
+    public init() {}
+
+    /// The Cookie header value for a request to `url` at `now`, or nil when no cookie matches
+    /// (RFC 6265 5.4: domain-match or host-only, path-match, Secure only over https; expired ones
+    /// are not sent and are evicted). Longer paths come first, then earlier creation.
+    public func cookieHeader(for url: String, now: Date = Date()) -> String? {
+        guard !isEmpty, let request = CookieRequestURL(url) else { return nil }
+        return state.withLock { store in store.header(for: request, now: now) }
+    }
+
+    /// Stores the `Set-Cookie` field values received from `url` (RFC 6265 5.2 and 5.3).
+    ///
+    /// - `Max-Age` wins over `Expires`; an expiry in the past (`Max-Age=0`) deletes the cookie.
+    /// - A `Domain` must domain-match the request's host, and may not be a single label other
+    ///   than `localhost` (`com`), unless it is the host itself; else the cookie is ignored.
+    /// - Without `Path`, the path is the request's directory (RFC 6265 5.1.4).
+    /// - A cookie replaces the one of the same name, domain and path, keeping its creation time.
+    /// - A `Secure` cookie from `http://` is ignored, and so is a plain one from `http://` that
+    ///   would replace a `Secure` one.
+    public func store(setCookie values: [String], from url: String, now: Date = Date()) {
+        guard !values.isEmpty, let request = CookieRequestURL(url) else { return }
+        let cookies = values.compactMap { SetCookie($0).flatMap { Self.cookie(from: $0, request: request, now: now) } }
+        guard !cookies.isEmpty else { return }
+        state.withLock { store in
+            for (cookie, delete) in cookies {
+                store.insert(cookie, deleting: delete, fromSecureOrigin: request.isSecure, now: now)
+            }
+        }
+    }
+
+    /// Every cookie, expired ones included until a lookup evicts them, ordered by domain, path and name.
+    public var all: [Cookie] {
+        state.withLock { $0.all }
+    }
+
+    /// Removes every cookie.
+    public func clear() {
+        state.withLock { $0 = CookieStore() }
+    }
+
+    /// Whether the jar holds no cookie.
+    public var isEmpty: Bool {
+        state.withLock { $0.count == 0 }
+    }
+
+    /// Adds `cookies` as they are (after the same checks and bounds as cookies from a server);
+    /// one of the same name, domain and path is replaced.
+    public func insert(_ cookies: [Cookie], now: Date = Date()) {
+        state.withLock { store in
+            for cookie in cookies where Cookie.isAcceptable(name: cookie.name, value: cookie.value) && !cookie.domain.isEmpty {
+                store.insert(cookie, deleting: cookie.isExpired(at: now), fromSecureOrigin: true, now: now)
+            }
+        }
+    }
+
+    /// The cookie a parsed `Set-Cookie` makes for `request`, and whether it deletes rather than
+    /// stores; `nil` when RFC 6265 5.3 says to ignore it.
+    private static func cookie(from parsed: SetCookie, request: CookieRequestURL, now: Date) -> (Cookie, Bool)? {
+        guard Cookie.isAcceptable(name: parsed.name, value: parsed.value) else { return nil }
+        if parsed.secure, !request.isSecure { return nil }
+        var domain = request.host
+        var hostOnly = true
+        if let attribute = parsed.domain, attribute != request.host {
+            let isSingleLabel = !attribute.containsByte(UInt8(ascii: ".")) && attribute != "localhost"
+            guard !isSingleLabel, CookieDomain.matches(host: request.host, domain: attribute) else { return nil }
+            domain = attribute
+            hostOnly = false
+        } else if parsed.domain != nil {
+            // `Domain` names the host itself: subdomains get it too, unless the host is an IP
+            // address (as curl reads it) or a single label that could be a public suffix.
+            let isSingleLabel = !request.host.containsByte(UInt8(ascii: ".")) && request.host != "localhost"
+            hostOnly = CookieDomain.isIPAddress(request.host) || isSingleLabel
+        }
+        let expires = parsed.expiry(now: now)
+        let cookie = Cookie(
+            name: parsed.name, value: parsed.value, domain: domain, hostOnly: hostOnly,
+            path: parsed.path ?? CookiePath.defaultPath(for: request.path), expires: expires,
+            secure: parsed.secure, httpOnly: parsed.httpOnly, creation: now)
+        return (cookie, cookie.isExpired(at: now))
+    }
+}

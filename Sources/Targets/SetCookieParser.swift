@@ -1,0 +1,93 @@
+import Foundation
+
+/// One `Set-Cookie` field value read by RFC 6265 5.2: the name and value, and the attributes the
+/// storage model uses (the last of each name wins; unknown ones, SameSite among them, are ignored).
+struct SetCookie: Equatable {
+    var name: String
+    var value: String
+    /// `Expires`, when it parsed as a cookie date.
+    var expires: Date?
+    /// `Max-Age` in seconds, when it was a (possibly negative) integer; it wins over `Expires`.
+    var maxAge: Int?
+    /// `Domain`, lowercased and without a leading dot; `nil` when absent or empty.
+    var domain: String?
+    /// `Path`, when it starts with `/`.
+    var path: String?
+    var secure = false
+    var httpOnly = false
+
+    /// The cookie in `field`, or `nil` when it has no `=` in its name-value pair or an empty name.
+    init?(_ field: String) {
+        let parts = field.split(separator: ";", omittingEmptySubsequences: false)
+        guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
+        name = Self.trimmed(pair[..<equals])
+        value = Self.trimmed(pair[pair.index(after: equals)...])
+        guard !name.isEmpty else { return nil }
+        for attribute in parts.dropFirst() {
+            let (attributeName, attributeValue) = Self.split(attribute)
+            apply(name: attributeName.lowercased(), value: attributeValue)
+        }
+    }
+
+    private mutating func apply(name attributeName: String, value attributeValue: String) {
+        switch attributeName {
+        case "expires":
+            if let date = CookieDate.parse(attributeValue) { expires = date }
+        case "max-age":
+            if let seconds = Self.deltaSeconds(attributeValue) { maxAge = seconds }
+        case "domain":
+            // RFC 6265 leaves an empty Domain undefined; browsers ignore it, and so does this.
+            let domain = CookieDomain.canonical(attributeValue)
+            if !domain.isEmpty { self.domain = domain }
+        case "path":
+            // A path with control characters would break the Netscape file's lines: the default path instead.
+            let isUsable = attributeValue.utf8.first == UInt8(ascii: "/") && attributeValue.allBytes { $0 >= 0x20 && $0 != 0x7F }
+            path = isUsable ? attributeValue : nil
+        case "secure":
+            secure = true
+        case "httponly":
+            httpOnly = true
+        default:
+            break
+        }
+    }
+
+    /// `Max-Age`'s value: an optional `-` then digits, cut to ±10^12 seconds (beyond any date kept);
+    /// `nil` for anything else.
+    static func deltaSeconds(_ text: String) -> Int? {
+        var bytes = text.utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000_000)
+        }
+        return negative ? -value : value
+    }
+
+    /// When the cookie expires if received at `now`: Max-Age first, then Expires; `nil` for a
+    /// session cookie. Max-Age 0 or less means the earliest time there is (it deletes).
+    func expiry(now: Date) -> Date? {
+        if let maxAge {
+            return maxAge <= 0 ? .distantPast : min(now.addingTimeInterval(TimeInterval(maxAge)), CookieDate.latest)
+        }
+        return expires.map { min($0, CookieDate.latest) }
+    }
+
+    /// An attribute's name and value, each trimmed; the value is empty when there is no `=`.
+    private static func split(_ attribute: Substring) -> (String, String) {
+        guard let equals = attribute.firstIndex(of: "=") else { return (trimmed(attribute), "") }
+        return (trimmed(attribute[..<equals]), trimmed(attribute[attribute.index(after: equals)...]))
+    }
+
+    /// Without leading and trailing spaces and tabs (RFC 6265's WSP).
+    private static func trimmed(_ text: Substring) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(text[first...last])
+    }
+}
