@@ -6,8 +6,15 @@ import Testing
 /// Runs `body` with a fresh nginx (``NginxServer``), stopped afterwards, also when `body` throws.
 func withNginx<Result>(_ body: (NginxServer) async throws -> Result) async throws -> Result {
     let nginx = try await offPool { try NginxServer() }
-    defer { nginx.stop() }
-    return try await body(nginx)
+    // Stopping waits for the process: off the cooperative pool, whose few threads other tests need.
+    do {
+        let result = try await body(nginx)
+        _ = try? await offPool { nginx.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { nginx.stop() }
+        throw error
+    }
 }
 
 /// Runs `body` with a fresh tinyproxy (``TinyproxyServer``), stopped afterwards.
@@ -15,8 +22,14 @@ func withTinyproxy<Result>(
     connectPorts: [Int], credentials: (user: String, password: String)? = nil, _ body: (TinyproxyServer) async throws -> Result
 ) async throws -> Result {
     let proxy = try await offPool { try TinyproxyServer(connectPorts: connectPorts, credentials: credentials) }
-    defer { proxy.stop() }
-    return try await body(proxy)
+    do {
+        let result = try await body(proxy)
+        _ = try? await offPool { proxy.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { proxy.stop() }
+        throw error
+    }
 }
 
 /// GET `url` through a provider over `transport`, which is shut down afterwards.
