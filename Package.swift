@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // MD5 and SHA-256 for Digest authentication (RFC 7616).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // TLS settings of the transport (trust roots, client certificates); AsyncHTTPClient already uses it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: runOnCaller
         ),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what wsh needs from Debian's packages when it is missing: libedit's, SQLite's, zlib's and brotli's headers
-# (and their static libraries, which scripts/build-release links), pkg-config, and openssl, whose
-# s_server is the TLS server the tests start.
+# (and their static libraries, which scripts/build-release links), pkg-config, openssl (whose
+# s_server is a TLS server the tests start, and which makes their certificates), and nginx and
+# tinyproxy, the real TLS/HTTP/2/gzip server and proxy of the transport's end-to-end tests.
 set -euo pipefail
 missing=()
 [ -f /usr/include/histedit.h ] || missing+=(libedit-dev)
@@ -10,6 +11,8 @@ missing=()
 [ -f /usr/include/brotli/decode.h ] || missing+=(libbrotli-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/openssl ] || missing+=(openssl)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/bin/tinyproxy ] || missing+=(tinyproxy)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "wsh: installing ${missing[*]}" >&2
   sudo=""

@@ -8,9 +8,12 @@ final class HTTPClientOwner: Sendable {
     let client: HTTPClient
     /// Requests already parsed, by method and URL.
     let parsedRequests = ParsedRequestCache()
+    /// Proxies and unusable TLS settings; nil when every request goes through ``client`` as it is.
+    let proxied: ProxiedClients?
 
-    init(configuration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup) {
+    init(configuration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup, proxied: ProxiedClients? = nil) {
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        self.proxied = proxied
     }
 
     deinit {

@@ -20,13 +20,22 @@ public struct NetworkTransport: Transport {
 
     /// The largest response body accepted, in bytes, for a request that sets no limit of its own.
     public var bodyLimit: Int
+    /// The proxy, TLS and HTTP version settings the client was made with.
+    public let settings: TransportSettings
     private let owner: HTTPClientOwner
 
     /// A transport with a client of its own on `eventLoopGroup`, shut down with ``shutdown()`` or when
     /// the last copy goes away. Copies share the client; set ``bodyLimit`` on a copy to change only
     /// that. A caller that runs on an event loop of its own (the shell does) passes that loop, so
     /// that a response resumes it without a change of thread.
+    ///
+    /// `settings` choose the proxy, TLS trust and client certificate, and HTTP version; the proxy
+    /// variables and `SSL_CERT_FILE`/`SSL_CERT_DIR` are read from `environment` here, once. Settings
+    /// naming a file that cannot be loaded make https:// requests fail with what is wrong; call
+    /// ``TransportSettings/check(environment:)`` first to hear it at once.
     public init(
+        settings: TransportSettings = TransportSettings(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         bodyLimit: Int = defaultBodyLimit, connectTimeout: Duration = .seconds(10),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
@@ -40,12 +49,17 @@ public struct NetworkTransport: Transport {
         // Spans for a tracer nobody installed cost about a twentieth of a loopback call.
         configuration.tracing.tracer = nil
         self.bodyLimit = bodyLimit
-        self.owner = HTTPClientOwner(configuration: configuration, eventLoopGroup: eventLoopGroup)
+        self.settings = settings
+        self.owner = HTTPClientOwner(
+            configuration: configuration, settings: settings, environment: environment, eventLoopGroup: eventLoopGroup)
     }
 
     /// Shuts the client down; requests sent after this fail. Do not call it on ``shared``.
     public func shutdown() async throws {
         try await owner.client.shutdown()
+        for client in owner.proxied?.made ?? [] {
+            try await client.shutdown()
+        }
     }
 
     /// Sends `request` and reads the whole body, decoding its `Content-Encoding` when the request
@@ -83,7 +97,8 @@ public struct NetworkTransport: Transport {
             : received
         var response = Response(
             status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
-            rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name)
+            rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
+            httpVersion: head.version.wireName)
         response.savedBodyBytes = written
         return response
     }
@@ -105,24 +120,29 @@ public struct NetworkTransport: Transport {
         let outgoing = try owner.parsedRequests.request(
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
-        let task = owner.client.execute(request: outgoing, delegate: delegate, deadline: deadline)
+        let route = try owner.route(for: outgoing)
+        let task = route.client.execute(request: outgoing, delegate: delegate, deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
         // (the shell) resumes after this turn anyway.
         let settled = task.eventLoop.inEventLoop
             ? task.futureResult
             : task.futureResult.flatMap { response in task.eventLoop.submit { response } }
-        return try await withTaskCancellationHandler {
-            // Capturing `isolation` keeps this closure on the caller's executor; without it the
-            // closure, and the resumption below, would run on the global executor. For the same
-            // reason this is not `EventLoopFuture.get()`.
-            _ = isolation
-            return try await withUnsafeThrowingContinuation {
-                (continuation: UnsafeContinuation<Delegate.Response, any Error>) in
-                settled.whenComplete { continuation.resume(with: $0) }
+        do {
+            return try await withTaskCancellationHandler {
+                // Capturing `isolation` keeps this closure on the caller's executor; without it the
+                // closure, and the resumption below, would run on the global executor. For the same
+                // reason this is not `EventLoopFuture.get()`.
+                _ = isolation
+                return try await withUnsafeThrowingContinuation {
+                    (continuation: UnsafeContinuation<Delegate.Response, any Error>) in
+                    settled.whenComplete { continuation.resume(with: $0) }
+                }
+            } onCancel: {
+                task.cancel()
             }
-        } onCancel: {
-            task.cancel()
+        } catch {
+            throw await route.explained(error, for: outgoing)
         }
     }
 }

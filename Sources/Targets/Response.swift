@@ -24,13 +24,16 @@ public struct Response: Sendable {
     /// How many bytes of body were written to the request's ``Request/responseBodyFile``; `nil` when
     /// the body is in ``body``.
     public var savedBodyBytes: Int?
+    /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
+    public var httpVersion: String
     /// The decoded body and its parse, shared by copies.
     private var content: ResponseBody
 
     /// Makes a response. `rawBody` is the body as received; `nil` means the same bytes as `body`.
     public init(
         status: Int, reason: String, headers: [Header] = [], body: Data = Data(), rawBody: Data? = nil,
-        elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = []
+        elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = [],
+        httpVersion: String = "HTTP/1.1"
     ) {
         self.status = status
         self.reason = reason
@@ -41,6 +44,7 @@ public struct Response: Sendable {
         self.request = request
         self.targetName = targetName
         self.hops = hops
+        self.httpVersion = httpVersion
     }
 
     /// The body as callers read it, decoded from its content coding.

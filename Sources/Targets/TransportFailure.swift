@@ -23,6 +23,10 @@ enum TransportFailure: Error {
                           step: .transport, targetName: targetName)
         case is CancellationError:
             return .cancelled(request, targetName: targetName)
+        case let error as RouteFailure:
+            return error.providerError(targetName: targetName)
+        case let error as TransportSettingsError:
+            return .other(error.message, step: .transport, targetName: targetName)
         case let error as NIOConnectionError:
             return .connectionFailure(
                 address: "\(error.host):\(error.port)", reason: connectionReason(error), targetName: targetName)
@@ -82,7 +86,7 @@ enum TransportFailure: Error {
     }
 
     /// `connection refused`, or what else stopped the connection, in lowercase as in a sentence.
-    private static func connectionReason(_ error: NIOConnectionError) -> String {
+    static func connectionReason(_ error: NIOConnectionError) -> String {
         if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
             return "could not resolve host"
         }
@@ -92,11 +96,11 @@ enum TransportFailure: Error {
         return error.connectionErrors.first.map { "\($0.error)" } ?? "no address to connect to"
     }
 
-    private static func isConnectErrno(_ code: Int32) -> Bool {
+    static func isConnectErrno(_ code: Int32) -> Bool {
         [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EADDRNOTAVAIL].contains(code)
     }
 
-    private static func reason(errno code: Int32) -> String {
+    static func reason(errno code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }
 

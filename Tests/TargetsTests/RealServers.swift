@@ -1,0 +1,86 @@
+import Foundation
+import Targets
+import TestSupport
+import Testing
+
+/// Runs `body` with a fresh nginx (``NginxServer``), stopped afterwards, also when `body` throws.
+func withNginx<Result>(_ body: (NginxServer) async throws -> Result) async throws -> Result {
+    let nginx = try await offPool { try NginxServer() }
+    // Stopping waits for the process: off the cooperative pool, whose few threads other tests need.
+    do {
+        let result = try await body(nginx)
+        _ = try? await offPool { nginx.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { nginx.stop() }
+        throw error
+    }
+}
+
+/// Runs `body` with a fresh tinyproxy (``TinyproxyServer``), stopped afterwards.
+func withTinyproxy<Result>(
+    connectPorts: [Int], credentials: (user: String, password: String)? = nil, _ body: (TinyproxyServer) async throws -> Result
+) async throws -> Result {
+    let proxy = try await offPool { try TinyproxyServer(connectPorts: connectPorts, credentials: credentials) }
+    do {
+        let result = try await body(proxy)
+        _ = try? await offPool { proxy.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { proxy.stop() }
+        throw error
+    }
+}
+
+/// GET `url` through a provider over `transport`, which is shut down afterwards.
+func get(_ url: String, through transport: NetworkTransport) async throws(ProviderError) -> Response {
+    let result: Result<Response, ProviderError>
+    do {
+        result = .success(try await Provider<Target>(transport: transport).request(Target(name: "real", baseURL: url)))
+    } catch {
+        result = .failure(error)
+    }
+    try? await transport.shutdown()
+    return try result.get()
+}
+
+/// The error of GET `url` over `transport`; records an issue and returns nil when it succeeds.
+func failure(of url: String, through transport: NetworkTransport) async -> ProviderError? {
+    do {
+        let response = try await get(url, through: transport)
+        Issue.record("expected an error, got \(response.status) \(response.text)")
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Runs curl with `arguments` (`-s` added) and returns its standard output; throws when it fails.
+func curl(_ arguments: [String]) async throws -> String {
+    try await offPool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-S"] + arguments
+        process.environment = [:]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CurlFailed(status: process.terminationStatus) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct CurlFailed: Error { var status: Int32 }
+
+extension NginxServer {
+    /// The last access log line without its `encoding=` field, which depends on what the client accepts.
+    func lastRequestSeen() -> String? {
+        accessLogLines().last.map { $0.components(separatedBy: " encoding=")[0] }
+    }
+}
+
+/// Words of a library or a build that must not reach a person.
+let libraryWords = ["NIOSSL", "BoringSSL", "HTTPClientError", "NIOConnectionError", "/.build/", ".cc:", "Error."]
