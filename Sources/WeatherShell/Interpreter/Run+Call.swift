@@ -34,12 +34,15 @@ extension Run {
     /// last response, recorded under `set record`; a cancelled call throws `CancellationError`,
     /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
     func send(_ target: Target, _ arguments: CallArguments, bodyFile: String? = nil) async throws -> Response {
-        let response: Response
+        var response: Response
         let started = ContinuousClock.now
         do {
             response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile)
+            response = readBack(response)
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
+            var error = error
+            error.response = error.response.map(readBack)
             if let response = error.response {
                 lastResponse = response
                 // The call fails for its own reason; a failure to record its answer is said beside it.
@@ -120,6 +123,16 @@ extension Run {
             return ["set follow N (or a target's follow N) follows more; set follow off answers with the redirect itself"]
         }
         return []
+    }
+
+    /// An answer whose body went to a file (`> FILE`), with that body read back for queries, `expect`
+    /// and the history when it is no larger than `set max-body`; a larger one stays only in the file.
+    private func readBack(_ response: Response) -> Response {
+        guard let saved = response.savedBodyBytes, let path = response.request.responseBodyFile,
+              saved <= options.maxBody ?? Int.max, let body = FileManager.default.contents(atPath: path) else { return response }
+        var response = response
+        response.body = body
+        return response
     }
 
     /// The file of `> FILE`, checked writable before the call so that the answer's body can be

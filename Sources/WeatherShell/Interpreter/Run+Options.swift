@@ -16,6 +16,13 @@ extension Run {
             stubStatus = code
             valueWords.removeLast(2)
         }
+        // `set cert FILE key FILE`: a client certificate with its key in a file of its own.
+        if option == .cert, valueWords.count == 3, valueWords[1].bare == "key" {
+            return try setTransport(option, valueWords[0], key: valueWords[2], optionWord: optionWord)
+        }
+        if [.proxy, .cacert, .insecure, .cert, .http].contains(option), valueWords.count == 1 {
+            return try setTransport(option, valueWords[0], key: nil, optionWord: optionWord)
+        }
         guard valueWords.count == 1 else {
             if valueWords.isEmpty { return showOptions([option]) }
             throw failure("'set \(name)' takes one value", at: valueWords[1].span)
@@ -115,7 +122,54 @@ extension Run {
             }
         case .userAgent:
             options.userAgent = Self.onOff(value) == false || value.isEmpty ? nil : value
+        case .proxy, .cacert, .insecure, .cert, .http:
+            // Taken by setTransport above; here only with a wrong number of words.
+            throw invalid()
         }
+        session.optionOrigins[option] = optionOrigin(at: optionWord.span)
+    }
+
+    /// `set proxy|cacert|insecure|cert|http`: the session's HTTP client made anew with the setting,
+    /// once every file it names is read and checked (an error at the word that named a bad one).
+    private func setTransport(_ option: ShellOption, _ valueWord: Word, key keyWord: Word?, optionWord: Word) throws {
+        let value = try expand(valueWord).text
+        let invalid = failure("invalid value '\(value)' for '\(option.rawValue)'", at: valueWord.span, notes: choicesNote(option))
+        var settings = options.transport
+        switch option {
+        case .proxy:
+            switch value {
+            case "env": settings.proxy = .environment
+            case "off", "none": settings.proxy = .off
+            default: settings.proxy = .url(value)
+            }
+        case .cacert: settings.caCertificateFile = value == "off" ? nil : resolvePath(value)
+        case .insecure:
+            guard let on = Self.onOff(value) else { throw invalid }
+            settings.insecure = on
+        case .cert:
+            settings.clientCertificateFile = value == "off" ? nil : resolvePath(value)
+            settings.clientKeyFile = try keyWord.map { resolvePath(try expand($0).text) }
+        case .http:
+            switch value {
+            case "1.1", "1": settings.httpVersion = .http1
+            case "2": settings.httpVersion = .http2
+            case "auto": settings.httpVersion = .automatic
+            default: throw invalid
+            }
+        default: throw invalid
+        }
+        let warning: String?
+        do {
+            warning = try settings.check()
+        } catch {
+            throw failure(mask(error.message), at: (option == .cert && error.message.contains(" key") ? keyWord : nil)?.span ?? valueWord.span)
+        }
+        if let warning, !session.warnedInsecure {
+            session.warnedInsecure = true
+            io.err("warning: \(warning)\n")
+        }
+        options.transport = settings
+        session.useTransport(settings)
         session.optionOrigins[option] = optionOrigin(at: optionWord.span)
     }
 
@@ -142,6 +196,7 @@ extension Run {
         case .color: options.colorSetting + (options.colorSetting == "auto" ? (options.colorEnabled ? " (on)" : " (off)") : "")
         case .pager: options.pager == nil ? "auto (\(Pager.automaticCommand))" : options.settingValue(.pager) ?? ""
         case .record: options.record.map { Self.displayPath($0) } ?? "off"
+        case .proxy: redaction.maskedURL(options.settingValue(.proxy) ?? "env")
         default: options.settingValue(option) ?? "none"
         }
     }
@@ -165,6 +220,10 @@ extension Run {
         case .historySize: ["a size such as 100MB, 512KB or 1GB, at least \(SizeText.text(Self.smallestHistorySize))"]
         case .follow: ["values: on (up to \(ShellOptions.defaultRedirectLimit) redirects), off, or a count from 0 to \(Self.mostRedirects)"]
         case .maxBody: ["a size such as 50MB, 512KB or 1GB, or off for no limit"]
+        case .proxy: ["values: env (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY), off, or a URL: set proxy http://user:pass@proxy:3128"]
+        case .cacert: ["values: a PEM file of certificates to trust besides the system's, or off"]
+        case .cert: ["values: a PEM client certificate (with its key, or followed by: key FILE), or off"]
+        case .http: ["values: auto (HTTP/2 where TLS offers it), 1.1, 2"]
         default: ["values: \(option.choices.joined(separator: ", "))"]
         }
     }

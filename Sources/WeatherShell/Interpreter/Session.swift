@@ -47,6 +47,10 @@ public final class Session {
     /// What the served routes were last made from.
     var servedSignature: ServedSignature?
     private(set) lazy var transport: any Transport = SessionEventLoop.transport
+    /// Whether a transport was given to the session (a test's): `set proxy` and the TLS settings leave it.
+    private var transportIsGiven = false
+    /// Whether `set insecure on` has warned in this session.
+    var warnedInsecure = false
     /// The session's cookies (`cookies`), sent and kept by every call while `set cookies` is on.
     let cookieJar = CookieJar()
     /// Where calls are recorded (`history`); the shell gives one to the session it runs, so a
@@ -57,7 +61,19 @@ public final class Session {
     public init(bail: Bool, color: Bool, transport: (any Transport)? = nil) {
         options = ShellOptions(bail: bail, colorEnabled: color)
         echoStyle = SharedValue(EchoStyle(mode: .line, color: color))
-        if let transport { self.transport = transport }
+        if let transport {
+            self.transport = transport
+            transportIsGiven = true
+        }
+    }
+
+    /// Sends the session's calls with a client made for `settings`; the default settings use the
+    /// shell's one transport, whose connections other sessions share.
+    func useTransport(_ settings: TransportSettings) {
+        guard !transportIsGiven else { return }
+        transport = settings == TransportSettings()
+            ? SessionEventLoop.transport
+            : NetworkTransport(settings: settings, eventLoopGroup: SessionEventLoop.shared)
     }
 
     /// Sets a variable from a script argument `NAME=VALUE`.

@@ -7,6 +7,7 @@ enum ShellOption: String, CaseIterable {
     case follow, cookies, compress
     case maxBody = "max-body"
     case userAgent = "user-agent"
+    case proxy, cacert, insecure, cert, http
 
     static let names = allCases.map(\.rawValue)
 
@@ -29,6 +30,10 @@ enum ShellOption: String, CaseIterable {
         case .compress, .cookies: ["on", "off"]
         case .maxBody: ["50MB", "off", "1GB"]
         case .userAgent: ["\"wsh/\(Shell.version)\"", "off"]
+        case .proxy: ["env", "off", "http://127.0.0.1:3128"]
+        case .cacert, .cert: ["off"]
+        case .insecure: ["on", "off"]
+        case .http: ["auto", "1.1", "2"]
         case .base: []
         }
     }

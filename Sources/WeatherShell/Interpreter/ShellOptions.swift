@@ -43,6 +43,8 @@ struct ShellOptions {
     var userAgent: String? = ShellOptions.defaultUserAgent {
         didSet { defaultHeaders = Self.defaultHeaders(userAgent: userAgent) }
     }
+    /// `set proxy`, `set cacert`, `set insecure`, `set cert`, `set http`: the HTTP client's own settings.
+    var transport = TransportSettings()
     /// The headers every request starts with, made once for every call.
     private(set) var defaultHeaders = ShellOptions.defaultHeaders(userAgent: ShellOptions.defaultUserAgent)
 
@@ -102,6 +104,23 @@ extension ShellOptions {
         case .cookies: cookies ? "on" : "off"
         case .maxBody: maxBody.map { SizeText.text($0) } ?? "off"
         case .userAgent: userAgent.map { Run.quoted($0) } ?? "off"
+        case .proxy:
+            switch transport.proxy {
+            case .environment: "env"
+            case .off: "off"
+            case .url(let url): Run.quoted(url)
+            }
+        case .cacert: transport.caCertificateFile.map { Run.quoted($0) } ?? "off"
+        case .insecure: transport.insecure ? "on" : "off"
+        case .cert: transport.clientCertificateFile.map { file in
+            Run.quoted(file) + (transport.clientKeyFile.map { " key " + Run.quoted($0) } ?? "")
+        } ?? "off"
+        case .http:
+            switch transport.httpVersion {
+            case .http1: "1.1"
+            case .http2: "2"
+            case .automatic: "auto"
+            }
         }
     }
 }
