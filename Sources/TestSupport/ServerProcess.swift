@@ -21,7 +21,7 @@ public final class ServerProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         self.errorFile = errorFile
-        try process.run()
+        try process.runSerially()
         pid = process.processIdentifier
     }
 
@@ -55,7 +55,7 @@ public final class ServerProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { usleep(2_000) }
         if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        process.waitUntilExitPolling()
     }
 
     /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
@@ -82,9 +82,9 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        try process.runSerially()
+        let text = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
+        process.waitUntilExitPolling()
         guard process.terminationStatus == 0 else {
             throw ServerProcessError.failed(command: ([executable] + arguments).joined(separator: " "), stderr: text)
         }

@@ -20,9 +20,9 @@ import Testing
             let stderr = Pipe()
             process.standardError = stderr
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            try process.runSerially()
+            let text = String(decoding: stderr.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
+            process.waitUntilExitPolling()
             let peak = text.components(separatedBy: "peak-kb=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? -1
             return (process.terminationStatus, peak, text)
         }
@@ -52,8 +52,8 @@ import Testing
         gzip.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
         gzip.arguments = ["-k", "plain.txt"]
         gzip.currentDirectoryURL = directory
-        try gzip.run()
-        gzip.waitUntilExit()
+        try gzip.runSerially()
+        gzip.waitUntilExitPolling()
         let compressed = try Data(contentsOf: directory.appendingPathComponent("plain.txt.gz"))
         let routes = [
             "/text": StaticRoute(headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], body: Array(compressed)),

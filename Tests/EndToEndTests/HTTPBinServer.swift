@@ -39,7 +39,7 @@ final class HTTPBinServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runSerially()
         // Gunicorn logs on stderr; read it to its end, so that the pipe never fills, and find the port.
         let listening = DispatchSemaphore(value: 0)
         let log = self.log
@@ -81,8 +81,8 @@ final class HTTPBinServer: @unchecked Sendable {
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/bin/bash")
         script.arguments = [repository.appendingPathComponent("scripts/ensure-httpbin.sh").path]
-        try script.run()
-        script.waitUntilExit()
+        try script.runSerially()
+        script.waitUntilExitPolling()
         guard script.terminationStatus == 0 else { throw StartFailure(log: "scripts/ensure-httpbin.sh exited \(script.terminationStatus)") }
     }
 
@@ -91,7 +91,7 @@ final class HTTPBinServer: @unchecked Sendable {
         let process = self.process
         _ = try? await offPool {
             if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExit()
+            process.waitUntilExitPolling()
         }
     }
 
@@ -116,9 +116,9 @@ func runCurl(_ arguments: [String], directory: URL) async throws -> Data {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try process.runSerially()
+        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+        process.waitUntilExitPolling()
         return data
     }
 }

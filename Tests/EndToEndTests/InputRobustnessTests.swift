@@ -73,9 +73,9 @@ import TestSupport
         process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let error = Pipe()
         process.standardError = error
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        try process.runSerially()
+        let message = String(decoding: error.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
+        process.waitUntilExitPolling()
         #expect(process.terminationStatus == 3)
         #expect(message == "wsh: error: cannot write to standard output: no space left on device\n")
         let log = try await WSHProcess.run(["--stub", "-c", "use open-meteo\nplugin logger on file /dev/full\ncall current > /dev/null\ncall current > /dev/null\necho after"])

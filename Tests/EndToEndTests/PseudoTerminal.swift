@@ -1,4 +1,5 @@
 import CPseudoTerminal
+import TestSupport
 import Foundation
 
 /// Runs wsh on a pseudo-terminal, so that it starts its libedit prompt, and types into it.
@@ -31,7 +32,7 @@ final class PseudoTerminal {
         process.standardInput = slave
         process.standardOutput = outputPipe ?? slave
         process.standardError = slave
-        try process.run()
+        try process.runSerially()
         try slave.close()
     }
 
@@ -116,7 +117,7 @@ final class PseudoTerminal {
     func pipedOutput() -> String {
         guard let outputPipe else { return "" }
         try? outputPipe.fileHandleForWriting.close()
-        return String(decoding: outputPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return String(decoding: outputPipe.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     }
 
     /// Waits for the process to end and returns its exit status.

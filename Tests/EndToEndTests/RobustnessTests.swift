@@ -99,7 +99,7 @@ import TestSupport
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
             process.standardError = errors
-            try process.run()
+            try process.runSerially()
             let clock = ContinuousClock()
             let deadline = clock.now + .seconds(10)
             while server.hits("/never") == 0, clock.now < deadline {
@@ -118,10 +118,10 @@ import TestSupport
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 // Reading terminationReason of a running process traps: wait for the kill to land.
-                try await offPool { process.waitUntilExit() }
+                try await offPool { process.waitUntilExitPolling() }
             }
             let errorOutput = errors.fileHandleForReading
-            let stderr = try await offPool { String(decoding: errorOutput.readDataToEndOfFile(), as: UTF8.self) }
+            let stderr = try await offPool { String(decoding: errorOutput.readToEndRetryingInterrupts(), as: UTF8.self) }
             #expect(stderr.isEmpty, "\(stderr)")
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(process.terminationStatus == SIGTERM)
@@ -149,8 +149,8 @@ import TestSupport
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try output.fileHandleForReading.close()
-            try process.run()
-            try await offPool { process.waitUntilExit() }
+            try process.runSerially()
+            try await offPool { process.waitUntilExitPolling() }
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(process.terminationStatus == SIGPIPE)
             #expect(server.hits("/echo") < 200)

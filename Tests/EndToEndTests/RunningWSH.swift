@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 
 /// A wsh process still running, stdout and stderr piped: the test reads what it has written so far,
@@ -22,7 +23,7 @@ final class RunningWSH: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = error
-        try process.run()
+        try process.runSerially()
         readers = [reader(output, isError: false), reader(error, isError: true)]
         readers.forEach { $0.start() }
     }

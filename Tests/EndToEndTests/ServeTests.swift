@@ -40,9 +40,9 @@ import Testing
         process.arguments = ["-s", "-i", "--max-time", "10"] + arguments
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try process.runSerially()
+        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+        process.waitUntilExitPolling()
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
     }
 

@@ -33,14 +33,14 @@ final class OpenSSLServer: @unchecked Sendable {
                           "-days", "1", "-subj", "/CN=127.0.0.1"]
         make.standardOutput = FileHandle.nullDevice
         make.standardError = FileHandle.nullDevice
-        try make.run()
-        make.waitUntilExit()
+        try make.runSerially()
+        make.waitUntilExitPolling()
         port = try LoopbackPort.free()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runSerially()
         // Ready when it accepts a connection.
         let deadline = Date().addingTimeInterval(10)
         while !Self.accepts(port), Date() < deadline, process.isRunning { usleep(10_000) }
@@ -49,7 +49,7 @@ final class OpenSSLServer: @unchecked Sendable {
     /// SIGKILL: s_server goes on after SIGTERM.
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitUntilExitPolling()
     }
 
 

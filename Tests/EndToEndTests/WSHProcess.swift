@@ -62,7 +62,7 @@ struct WSHProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
-        try process.run()
+        try process.runSerially()
         let stdinData = Data(stdin.utf8)
         let writer = Thread {
             input.fileHandleForWriting.write(stdinData)
@@ -71,10 +71,10 @@ struct WSHProcess {
         writer.start()
         // Read both pipes concurrently so a full pipe cannot stall the child.
         nonisolated(unsafe) var errorData = Data()
-        let errorReader = Thread { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        let errorReader = Thread { errorData = error.fileHandleForReading.readToEndRetryingInterrupts() }
         errorReader.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let outputData = output.fileHandleForReading.readToEndRetryingInterrupts()
+        process.waitUntilExitPolling()
         while !errorReader.isFinished { usleep(1000) }
         return Result(stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self),
                       status: process.terminationStatus)

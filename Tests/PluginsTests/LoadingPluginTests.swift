@@ -46,7 +46,7 @@ import Testing
         console.clearStatus()
         console.write(line: "only this")
         try pipe.fileHandleForWriting.close()
-        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "only this\n")
+        #expect(String(decoding: pipe.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self) == "only this\n")
     }
 
     @Test func aLineWrittenUnderTheSpinnerErasesItAndRedrawsIt() {

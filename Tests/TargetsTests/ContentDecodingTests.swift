@@ -18,11 +18,11 @@ import Testing
             let stdin = Pipe(), stdout = Pipe()
             process.standardInput = stdin
             process.standardOutput = stdout
-            try process.run()
+            try process.runSerially()
             stdin.fileHandleForWriting.write(input)
             try stdin.fileHandleForWriting.close()
-            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let output = stdout.fileHandleForReading.readToEndRetryingInterrupts()
+            process.waitUntilExitPolling()
             return Array(output)
         }
     }

@@ -105,9 +105,9 @@ import Testing
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            try process.runSerially()
+            let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+            process.waitUntilExitPolling()
             return (process.terminationStatus, data)
         }
     }

@@ -65,9 +65,9 @@ func curl(_ arguments: [String]) async throws -> String {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try process.runSerially()
+        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+        process.waitUntilExitPolling()
         guard process.terminationStatus == 0 else { throw CurlFailed(status: process.terminationStatus) }
         return String(decoding: data, as: UTF8.self)
     }

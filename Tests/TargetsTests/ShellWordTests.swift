@@ -16,9 +16,9 @@ import TestSupport
             let output = Pipe()
             process.standardOutput = output
             process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            try process.runSerially()
+            let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+            process.waitUntilExitPolling()
             return Array(data)
         }
     }

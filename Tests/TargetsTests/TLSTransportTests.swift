@@ -61,9 +61,9 @@ import Testing
                 process.arguments = ["x509", "-noout", "-subject_hash", "-in", nginx.certificates.caCertificate]
                 let output = Pipe()
                 process.standardOutput = output
-                try process.run()
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
+                try process.runSerially()
+                let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+                process.waitUntilExitPolling()
                 return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             }
             try FileManager.default.copyItem(atPath: nginx.certificates.caCertificate,

@@ -1,5 +1,6 @@
 import Foundation
 import Targets
+import WeatherShell
 
 /// Temporary directories, environment secrets and file reading for the `save` and `set record` tests.
 enum SessionFiles {
@@ -14,7 +15,8 @@ enum SessionFiles {
     static func secretInEnvironment() -> (name: String, value: String) {
         let name = "WSH_SESSION_KEY_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
         let value = "session-key-\(UUID().uuidString)"
-        setenv(name, value, 1)
+        // Not setenv: it races with other tests starting processes (a crash inside Process.run).
+        EnvironmentOverlay.define(name, value)
         return (name, value)
     }
 

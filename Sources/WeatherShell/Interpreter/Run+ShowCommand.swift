@@ -51,10 +51,9 @@ extension Run {
     /// Secret variables that came from the environment and still hold its value: a printed
     /// command names the variable instead of the value.
     var environmentReferences: [SecretReference] {
-        let environment = ProcessInfo.processInfo.environment
-        return session.variables.names.compactMap { name in
+        session.variables.names.compactMap { name in
             guard let variable = session.variables[name], variable.isSecret, let environmentName = variable.environmentName,
-                  environment[environmentName] == variable.value else { return nil }
+                  EnvironmentOverlay.value(environmentName) == variable.value else { return nil }
             return SecretReference(value: variable.value, environmentName: environmentName)
         }
     }

@@ -131,7 +131,7 @@ extension Run {
             return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret)
         case .env(let nameWord, let fallback, _):
             let name = try expand(nameWord).text
-            if let value = ProcessInfo.processInfo.environment[name] {
+            if let value = EnvironmentOverlay.value(name) {
                 return EvaluatedValue(text: value, isSecret: true, environmentName: name)
             }
             guard let fallback else {
