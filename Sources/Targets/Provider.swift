@@ -95,6 +95,11 @@ public struct Provider<T: TargetType>: Sendable {
         if request.timeout == nil {
             request.timeout = sessionTimeout
         }
+        // Credentials in the URL are Basic authentication, as curl sends them; the URL sent has none.
+        if request.url.utf8.contains(UInt8(ascii: "@")), let (url, authorization) = URLCredentials.split(request.url) {
+            request.url = url
+            if request.header("Authorization") == nil { request.headers.append(Header(name: "Authorization", value: authorization)) }
+        }
         request.bodyLimit = bodyLimit
         request.decodesContent = compress
         addDefaultHeaders(to: &request)

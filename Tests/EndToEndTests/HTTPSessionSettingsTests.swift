@@ -131,4 +131,24 @@ import Testing
             }
         }
     }
+
+    /// `http://user:pass@host/` is Basic authentication, as curl sends it, and the password is
+    /// masked wherever the logger shows the request.
+    @Test func credentialsInAURLAreBasicAuthAndMasked() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try await HTTPBinServer.with { httpbin in
+            let host = httpbin.baseURL.replacingOccurrences(of: "http://", with: "")
+            let (result, _) = try await runScript("""
+            plugin logger on verbose
+            get http://ann:s%40cret-pw@\(host)/basic-auth/ann/s@cret-pw
+            expect status == 200
+            expect .user == "ann"
+            """, directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("cret-pw@"), "\(result.stderr)")
+            #expect(result.stderr.contains("> Authorization: ***"))
+            let curl = try await runCurl(["http://ann:s%40cret-pw@\(host)/basic-auth/ann/s@cret-pw"], directory: directory)
+            #expect((try JSONSerialization.jsonObject(with: curl) as? [String: Any])?["user"] as? String == "ann")
+        }
+    }
 }
