@@ -108,17 +108,5 @@ final class GunicornLog: Sendable {
 
 /// Runs curl with `arguments` (no shell in between) and returns its stdout.
 func runCurl(_ arguments: [String], directory: URL) async throws -> Data {
-    try await offPool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.runSerially()
-        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExitPolling()
-        return data
-    }
+    try await TestSupport.runCurl(arguments, directory: directory).output
 }

@@ -96,19 +96,4 @@ import Testing
         #expect(result.status == 0)
         return result.output
     }
-
-    private func runCurl(_ arguments: [String]) async throws -> (status: Int32, output: Data) {
-        try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["--silent", "--show-error"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.runSerially()
-            let data = output.fileHandleForReading.readToEndRetryingInterrupts()
-            process.waitUntilExitPolling()
-            return (process.terminationStatus, data)
-        }
-    }
 }

@@ -55,22 +55,12 @@ func failure(of url: String, through transport: NetworkTransport) async -> Provi
     }
 }
 
-/// Runs curl with `arguments` (`-s` added) and returns its standard output; throws when it fails.
+/// Runs curl with `arguments`, with no environment (no proxy variable applies), and returns its
+/// standard output; throws when it fails.
 func curl(_ arguments: [String]) async throws -> String {
-    try await offPool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-S"] + arguments
-        process.environment = [:]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.runSerially()
-        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExitPolling()
-        guard process.terminationStatus == 0 else { throw CurlFailed(status: process.terminationStatus) }
-        return String(decoding: data, as: UTF8.self)
-    }
+    let (status, output) = try await runCurl(arguments, environment: [:])
+    guard status == 0 else { throw CurlFailed(status: status) }
+    return String(decoding: output, as: UTF8.self)
 }
 
 struct CurlFailed: Error { var status: Int32 }
