@@ -24,6 +24,10 @@ final class PseudoTerminal {
         process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        // A home of its own unless the test gives one: the call history must not land in the user's.
+        env["HOME"] = try WSHProcess.temporaryDirectory().path
+        env["XDG_STATE_HOME"] = nil
+        env["XDG_CONFIG_HOME"] = nil
         env["TERM"] = "xterm"
         for (key, value) in environment { env[key] = value }
         process.environment = env

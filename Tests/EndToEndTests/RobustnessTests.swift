@@ -96,6 +96,10 @@ import TestSupport
             process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
             process.arguments = ["--norc", script.path]
             process.currentDirectoryURL = directory
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = directory.path
+            environment["XDG_STATE_HOME"] = nil
+            process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
             process.standardError = errors
