@@ -101,12 +101,8 @@ extension Run {
             guard let size = SizeText.parse(value), size >= Self.smallestHistorySize else { throw invalid() }
             options.historySize = size
         case .follow:
-            if let on = Self.onOff(value) {
-                options.follow = on ? ShellOptions.defaultRedirectLimit : 0
-            } else {
-                guard let count = Int(value), (0...Self.mostRedirects).contains(count) else { throw invalid() }
-                options.follow = count
-            }
+            guard let limit = Self.redirectLimit(value) else { throw invalid() }
+            options.follow = limit
         case .compress:
             guard let on = Self.onOff(value) else { throw invalid() }
             options.compress = on
@@ -230,6 +226,14 @@ extension Run {
 
     /// The most redirects `set follow` and a target's `follow` take.
     static let mostRedirects = 100
+
+    /// How many redirects `on`, `off` or a count means, for `set follow` and a target's `follow`;
+    /// nil for anything else, or a count past ``mostRedirects``.
+    static func redirectLimit(_ text: String) -> Int? {
+        if let on = onOff(text) { return on ? ShellOptions.defaultRedirectLimit : 0 }
+        guard let count = Int(text), (0...mostRedirects).contains(count) else { return nil }
+        return count
+    }
 
     static func onOff(_ text: String) -> Bool? {
         switch text {

@@ -86,14 +86,10 @@ struct TargetCompiler {
                 }
                 target.retryCount = count
             case "follow":
-                if let on = Run.onOff(values[0]) {
-                    target.redirectLimit = on ? ShellOptions.defaultRedirectLimit : 0
-                } else {
-                    guard let count = Int(values[0]), (0...Run.mostRedirects).contains(count) else {
-                        throw error("follow takes on, off or a count of redirects from 0 to \(Run.mostRedirects)", field.arguments[0].span)
-                    }
-                    target.redirectLimit = count
+                guard let limit = Run.redirectLimit(values[0]) else {
+                    throw error("follow takes on, off or a count of redirects from 0 to \(Run.mostRedirects)", field.arguments[0].span)
                 }
+                target.redirectLimit = limit
             default: break
             }
         }
