@@ -62,7 +62,8 @@ import TestSupport
         let running = try RunningWSH(["--stub", "-c", script], directory: directory)
         #expect(try await offPool { running.waitForOutput("expectation failed: 1 == 2", inStderr: true) })
         running.interrupt()
-        #expect(try await offPool { running.waitForExit(timeout: 5) } == 130)
+        // The wait is long only for a loaded machine: a match Ctrl-C did not stop ends with 4, not 130.
+        #expect(try await offPool { running.waitForExit(timeout: 60) } == 130)
         #expect(running.stderr.hasSuffix("wsh: interrupted\n"), "\(running.stderr)")
     }
 
