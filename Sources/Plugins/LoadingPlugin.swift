@@ -34,6 +34,13 @@ public struct LoadingPlugin: Plugin {
         spinner.begin(target.name)
     }
 
+    /// Stops the spinner of `targetName` now, from any thread, because its answer's body is about to
+    /// be drawn on the terminal as it arrives; `didReceive` then has nothing left to erase.
+    public func answerArrives(for targetName: String) {
+        guard console.isTerminal else { return }
+        spinner.stop(targetName)
+    }
+
     /// Ends this attempt's spinner; the line is erased before this returns when no other call is under way.
     public func didReceive(_ result: Result<Response, ProviderError>, target: any TargetType) async {
         guard console.isTerminal else { return }

@@ -45,19 +45,31 @@ final class Spinner: Sendable {
         console.clearStatus()
     }
 
-    /// `⠋ current 1.2s` for the latest attempt, or `nil` when there is none.
-    private func frame(tick: Int) -> String? {
+    /// Stops showing `name` and erases the line at once, without waiting: under the lock, so that
+    /// no frame drawn after it can cover what comes next on the terminal.
+    func stop(_ name: String) {
         state.withLock { state in
-            guard let latest = state.activities.last else { return nil }
+            if let index = state.activities.lastIndex(where: { $0.name == name }) { state.activities.remove(at: index) }
+            guard state.activities.isEmpty else { return }
+            state.drawing?.cancel()
+            state.drawing = nil
+            console.clearStatus()
+        }
+    }
+
+    /// Draws `⠋ current 1.2s` for the latest attempt, when there is one and drawing was not stopped.
+    private func drawFrame(tick: Int) {
+        state.withLock { state in
+            guard let latest = state.activities.last, !Task.isCancelled else { return }
             let frame = LoadingPlugin.frames[tick % LoadingPlugin.frames.count]
-            return "\(frame) \(latest.name) \(latest.start.duration(to: clock.now).spinnerText)"
+            console.showStatus("\(frame) \(latest.name) \(latest.start.duration(to: clock.now).spinnerText)")
         }
     }
 
     private func draw() async {
         var tick = 0
         while !Task.isCancelled {
-            if let text = frame(tick: tick) { console.showStatus(text) }
+            drawFrame(tick: tick)
             tick += 1
             try? await Task.sleep(for: interval)
         }

@@ -63,7 +63,8 @@ public struct NetworkTransport: Transport {
     }
 
     /// Sends `request` and reads the whole body, decoding its `Content-Encoding` when the request
-    /// asks for that (``Request/decodesContent``); the decoded size counts against the limit.
+    /// asks for that (``Request/decodesContent``); the decoded size counts against the limit. A body
+    /// the request's file or sink takes goes there as it arrives instead (``ResponseBodySink``).
     /// Throws at step `.transport`: ``ProviderError/isTimeout`` past the request's timeout,
     /// ``ProviderError/isConnectionFailure`` when no connection could be made,
     /// ``ProviderError/isCancelled`` when the task was cancelled.
@@ -76,30 +77,26 @@ public struct NetworkTransport: Transport {
         }
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
-        let head: HTTPResponseHead, received: Data, written: Int?
+        let sink = request.responseBodyFile.map { FileBodySink(path: $0) } ?? request.responseBodySink
+        let delegate = ResponseBodyDelegate(
+            sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit)
+        let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
-            if let path = request.responseBodyFile {
-                let delegate = FileWritingResponseDelegate(
-                    path: path, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit)
-                let answer = try await Self.exchange(request, owner: owner, delegate: delegate, deadline: deadline)
-                (head, received, written) = (answer.head, Data(answer.body.readableBytesView), answer.written)
-            } else {
-                let answer = try await Self.exchange(
-                    request, owner: owner, delegate: CollectingResponseDelegate(limit: limit), deadline: deadline)
-                (head, received, written) = (answer.head, Data(answer.body.readableBytesView), nil)
-            }
+            let answer = try await Self.exchange(request, owner: owner, delegate: delegate, deadline: deadline)
+            (head, received, streamed) = (answer.head, Data(answer.body.readableBytesView), answer.streamed)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
         let headers = head.headers.map { Header(name: $0.name, value: $0.value) }
-        let body = request.decodesContent && written == nil
+        // A streamed body was decoded piece by piece on its way to the sink.
+        let body = request.decodesContent && streamed == nil
             ? try ContentDecoding.decode(received, headers: headers, limit: limit, request: request, targetName: target.name)
             : received
         var response = Response(
             status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
             rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
             httpVersion: head.version.wireName)
-        response.savedBodyBytes = written
+        response.streamedBodyBytes = streamed
         return response
     }
 

@@ -56,14 +56,18 @@ public struct Provider<T: TargetType>: Sendable {
     /// 5. each plugin's `process`, in list order; then the result is returned or thrown.
     ///
     /// With `bodyFile`, the final answer's body is written to that file as it arrives (no limit, bounded
-    /// memory) and the response's ``Response/savedBodyBytes`` says how much; a stub's is kept in ``Response/body``.
+    /// memory) and the response's ``Response/streamedBodyBytes`` says how much; a stub's is kept in ``Response/body``.
+    /// With `sink`, the final answer's body goes to the sink as it arrives when the sink takes it
+    /// (``ResponseBodySink``); a stub's never does.
     public func request(
-        _ target: T, arguments: CallArguments = CallArguments(), writingBodyTo bodyFile: String? = nil
+        _ target: T, arguments: CallArguments = CallArguments(), writingBodyTo bodyFile: String? = nil,
+        streamingBodyTo sink: (any ResponseBodySink)? = nil
     ) async throws(ProviderError) -> Response {
         // Boxed once for every hook: passing `target` to each would copy it into a new box each time.
         let boxed: any TargetType = target
         var request = try await preparedRequest(target, boxed: boxed, arguments: arguments)
         request.responseBodyFile = bodyFile
+        request.responseBodySink = sink
         let target = boxed
 
         let transport: any Transport = stubBehavior == .never ? transport : StubTransport(behavior: stubBehavior, status: stubStatus)

@@ -19,8 +19,15 @@ public struct Request: Sendable, Equatable {
     /// A file the answer's body (decoded) is written to as it arrives, with no size limit and in
     /// bounded memory, instead of being kept (`call ... > FILE`); `nil` keeps it in memory.
     public var responseBodyFile: String?
+    /// Where the answer's body goes as it arrives when there is no ``responseBodyFile``: the sink
+    /// decides from the answer's head whether it takes the body (a streamed answer printed as it comes).
+    public var responseBodySink: (any ResponseBodySink)? {
+        get { sinkReference?.sink }
+        set { sinkReference = newValue.map(ResponseBodySinkReference.init) }
+    }
+    private var sinkReference: ResponseBodySinkReference?
     /// Whether a redirect answering this request will be followed: its body is then kept in memory,
-    /// not written to ``responseBodyFile``. The provider sets it for each hop.
+    /// never written to ``responseBodyFile`` or a sink. The provider sets it for each hop.
     public var followsRedirects = false
     /// Names of headers that carry a credential a plugin added (an auth plugin's `X-API-Key`), lowercased:
     /// dropped, with Authorization and Cookie, on a redirect to another origin.

@@ -21,9 +21,10 @@ public struct Response: Sendable {
     public var targetName: String
     /// The redirects that led to this response, in order; empty when the first answer was the final one.
     public var hops: [ResponseHop]
-    /// How many bytes of body were written to the request's ``Request/responseBodyFile``; `nil` when
-    /// the body is in ``body``.
-    public var savedBodyBytes: Int?
+    /// How many bytes of body went to the request's ``Request/responseBodyFile`` or
+    /// ``Request/responseBodySink`` as they arrived; `nil` when the body was only kept in ``body``. A
+    /// sink's copy is in ``body`` unless it passed the body limit.
+    public var streamedBodyBytes: Int?
     /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
     public var httpVersion: String
     /// The decoded body and its parse, shared by copies.
@@ -49,9 +50,8 @@ public struct Response: Sendable {
 
     /// The body as callers read it, decoded from its content coding.
     ///
-    /// wsh decodes no content coding yet, so this is the same bytes as ``rawBody``. The step that
-    /// decompresses a body will set this and leave ``rawBody`` as received; callers that read the body
-    /// do not change. Setting it drops the parse of the previous body.
+    /// The transport decodes gzip, deflate and br when the request asks for that, leaving ``rawBody``
+    /// as received. Setting it drops the parse of the previous body.
     public var body: Data {
         get { content.bytes }
         set { content = ResponseBody(newValue) }

@@ -18,8 +18,8 @@ enum TransportFailure: Error {
             return tooLarge
         case let failure as ContentDecoding.Failure:
             return ContentDecoding.providerError(failure, limit: bodyLimit, request: request, targetName: targetName)
-        case let failure as FileWritingResponseDelegate.WriteFailure:
-            return .other("cannot write the answer to \(request.summary) to '\(failure.path)': \(failure.reason)",
+        case let failure as ResponseBodySinkFailure:
+            return .other("cannot write the answer to \(request.summary) to \(failure.destination): \(failure.reason)",
                           step: .transport, targetName: targetName)
         case is CancellationError:
             return .cancelled(request, targetName: targetName)

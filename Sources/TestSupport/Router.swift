@@ -11,6 +11,7 @@ final class Router: Sendable {
 
     private let routes: [String: StaticRoute]
     private let counters = Mutex(Counters())
+    private let gate = ReleaseGate()
 
     init(routes: [String: StaticRoute]) {
         self.routes = routes
@@ -54,6 +55,17 @@ final class Router: Sendable {
             return .respond(status: 302, headers: [("Location", "/redirect?n=\(remaining - 1)")], body: [])
         case "pages" where segments.count == 2:
             return PageRoutes.reply(segments[segments.index(after: segments.startIndex)], request) ?? notFound
+        case "held" where segments.count == 1:
+            // `?type=json|octets` chooses another Content-Type than server-sent events.
+            let type = switch request.queryValue("type") {
+            case "json": "application/json"
+            case "octets": "application/octet-stream"
+            default: "text/event-stream"
+            }
+            return .held(contentType: type, first: "data: one\n\n", rest: "data: two\n\n", gate: gate)
+        case "held" where segments.last == "release":
+            gate.open()
+            return .json(200, "{\"released\":true}")
         case "invalid-json" where segments.count == 1:
             return .json(200, "{not json")
         default:

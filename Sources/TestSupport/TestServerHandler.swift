@@ -64,6 +64,19 @@ final class TestServerHandler: ChannelInboundHandler {
             writeHead(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "1000"],
                       keepAlive: keepAlive, context: context)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "{\"partial\"")))), promise: nil)
+        case .held(let contentType, let first, let rest, let gate):
+            // No Content-Length: NIO sends the body chunked.
+            writeHead(status: 200, headers: ["Content-Type": contentType], keepAlive: keepAlive, context: context)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: first)))), promise: nil)
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            gate.whenOpen {
+                bound.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    guard context.channel.isActive else { return }
+                    context.write(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: rest)))), promise: nil)
+                    handler.finish(keepAlive: keepAlive, context: context)
+                }
+            }
         case .stream(let byteCount):
             writeHead(status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(byteCount)],
                       keepAlive: keepAlive, context: context)

@@ -159,7 +159,9 @@ import TestSupport
             #expect(process.terminationStatus == SIGPIPE)
             #expect(server.hits("/echo") < 200)
             let log = (try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
-            #expect(log.split(separator: "\n").count == server.hits("/echo"), "held log lines are written first")
+            // The call whose body met the closed pipe died in the middle of its answer, as curl does;
+            // every call before it is in the log, whose lines are written as each call ends.
+            #expect(log.split(separator: "\n").count == server.hits("/echo") - 1, "held log lines are written first")
         }
     }
 }

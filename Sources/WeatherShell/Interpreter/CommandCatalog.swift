@@ -26,13 +26,13 @@ enum CommandCatalog {
         Entry(name: "import", usage: "import curl \"curl URL [OPTIONS]\" [as NAME] | import curl curl URL [OPTIONS] [as NAME]", summary: "declare a target from a curl command line (Copy as cURL)"),
         Entry(name: "forget", usage: "forget NAME", summary: "remove a target"),
         Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR"),
-        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [> FILE]",
-              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page"),
+        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [--stream] [> FILE]",
+              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page; --stream, print as it arrives"),
     ] + RequestStatement.methodCommands.map { name in
-        Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [> FILE]",
+        Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [--stream] [> FILE]",
               summary: "send a \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")
     } + [
-        Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
+        Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
         Entry(name: "expect", usage: "expect [not] VALUE OP VALUE", summary: "check the last response"),
         Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),
         Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),

@@ -19,7 +19,8 @@ extension Run {
         }
         let response: Response
         do {
-            response = try await send(target, arguments, bodyFile: try streamedBodyFile(statement.output))
+            response = try await send(target, arguments, bodyFile: try streamedBodyFile(statement.output),
+                                      bodySink: streamedOutput(for: target, output: statement.output, forced: statement.stream))
         } catch let error as ProviderError {
             throw diagnostic(for: error, statement: statement, argumentWords: argumentWords)
         } catch let error as RecordingFailure {
@@ -33,11 +34,12 @@ extension Run {
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
     /// last response, recorded under `set record`; a cancelled call throws `CancellationError`,
     /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
-    func send(_ target: Target, _ arguments: CallArguments, bodyFile: String? = nil) async throws -> Response {
+    func send(_ target: Target, _ arguments: CallArguments, bodyFile: String? = nil,
+              bodySink: (any ResponseBodySink)? = nil) async throws -> Response {
         var response: Response
         let started = ContinuousClock.now
         do {
-            response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile)
+            response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
             if error.isCancelled || Task.isCancelled { throw CancellationError() }
@@ -128,7 +130,7 @@ extension Run {
     /// An answer whose body went to a file (`> FILE`), with that body read back for queries, `expect`
     /// and the history when it is no larger than `set max-body`; a larger one stays only in the file.
     private func readBack(_ response: Response) -> Response {
-        guard let saved = response.savedBodyBytes, let path = response.request.responseBodyFile,
+        guard let saved = response.streamedBodyBytes, let path = response.request.responseBodyFile,
               saved <= options.maxBody ?? Int.max, let body = FileManager.default.contents(atPath: path) else { return response }
         var response = response
         response.body = body
@@ -147,15 +149,43 @@ extension Run {
         return path
     }
 
+    /// What prints the body of a live call's answer as it arrives, when that body goes to stdout and
+    /// the answer is one to stream: into a pipe (or with `set output raw`) every accepted answer,
+    /// as curl writes them; at a terminal, where bodies are pretty printed whole, an answer of a
+    /// streaming media type (server-sent events, NDJSON, JSON lines) or any with `--stream`, unless
+    /// it is binary or in a charset that needs converting. Only a 2xx answer the target's `validate`
+    /// accepts is streamed: another may be retried, or ends as an error showing its body. The body
+    /// is still kept for queries, within `set max-body`; past it, it is printed but not kept.
+    func streamedOutput(for target: Target, output outputWord: Word?, forced: Bool) -> StreamedOutput? {
+        guard outputWord == nil, options.record == nil, options.stub == .off else { return nil }
+        let mode = outputOverride ?? options.output ?? (io.stdoutIsTerminal ? .pretty : .raw)
+        guard mode == .raw || mode == .pretty else { return nil }
+        let validation = target.validationType
+        let atTerminal = io.stdoutIsTerminal
+        let spinner = activePlugins().lazy.compactMap { $0 as? LoadingPlugin }.first
+        let name = target.name
+        return StreamedOutput(io: io, takes: { status, headers in
+            // Another status may be retried by a plugin, or is the call's error: its body is shown whole.
+            guard (200..<300).contains(status), validation.accepts(status) else { return false }
+            let type = headers.value(named: "Content-Type")
+            if mode == .pretty, !forced, !StreamedOutput.isStreamingType(type) { return false }
+            guard atTerminal else { return true }
+            let charset = CharsetDecoding.charset(of: type) ?? "utf-8"
+            return mode == .raw || (["utf-8", "utf8", "us-ascii", "ascii"].contains(charset) && !ResponsePrinter.isBinaryType(type))
+        }, started: { spinner?.answerArrives(for: name) })
+    }
+
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     func write(_ response: Response, to outputWord: Word?) throws {
         // `set output all` prints the status line with the headers, on stdout.
         if io.stderrIsTerminal, ![.quiet, .all].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
+        // Already printed as it arrived (``streamedOutput(for:output:forced:)``).
+        if outputWord == nil, response.streamedBodyBytes != nil { return }
         if let outputWord {
             // Already written as it arrived (``streamedBodyFile(_:)``).
-            if response.savedBodyBytes != nil { return }
+            if response.streamedBodyBytes != nil { return }
             let path = try expand(outputWord).text
             if let reason = BodyFile.write(response.body, to: path) {
                 throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)
@@ -174,6 +204,6 @@ enum StatusLine {
         let ms = Int(response.elapsed.milliseconds.rounded())
         let status = TerminalText.escaped("HTTP \(response.status) \(response.reason)")
         let colored = !color ? status : (response.status < 400 ? "\u{1B}[32m" : "\u{1B}[31m") + status + "\u{1B}[0m"
-        return "\(colored)  \(stubbed ? "stub  " : "")\(ms) ms  \(ByteText.text(response.body.count))"
+        return "\(colored)  \(stubbed ? "stub  " : "")\(ms) ms  \(ByteText.text(response.streamedBodyBytes ?? response.body.count))"
     }
 }

@@ -19,7 +19,8 @@ extension Run {
     /// At the prompt, a statement that prints runs with its output held; when it is longer than the
     /// screen it goes through the pager, else it is written as usual.
     func runPaged(_ statement: Statement, pager: String, size: (rows: Int, columns: Int)) async throws {
-        let held = ShellIO.holding(stdoutIsTerminal: true, stderrIsTerminal: io.stderrIsTerminal)
+        // Releasable: an answer printed as it arrives goes to the terminal at once, past the pager.
+        let held = ShellIO.holding(stdoutIsTerminal: true, stderrIsTerminal: io.stderrIsTerminal, releasable: true)
         let child = Run(piping: self, io: held)
         defer {
             let rest = held.takeHeld()

@@ -22,8 +22,9 @@ extension Run {
         case .url: value = .string(redaction.maskedURL(response.url))
         case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
         case .path(let steps):
-            if let saved = response.savedBodyBytes, response.body.isEmpty, saved > 0 {
-                throw failure("the body (\(ByteText.text(saved))) was written to its file and, larger than set max-body, not kept for queries",
+            if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0 {
+                let place = response.request.responseBodyFile == nil ? "printed as it arrived" : "written to its file"
+                throw failure("the body (\(ByteText.text(saved))) was \(place) and, larger than set max-body, not kept for queries",
                               at: query.span, notes: ["raise the limit to query it: set max-body \(SizeText.text(max(saved, 1 << 20)))"])
             }
             let root: JSONValue

@@ -61,17 +61,19 @@ extension Parser {
 
     func callStatement(_ arguments: [Word], command: Word) throws(Diagnostic) -> CallStatement {
         guard let target = arguments.first else {
-            throw usage(command, "call TARGET [key=value] [key:=json] [Header:value] [> FILE]")
+            throw usage(command, "call TARGET [key=value] [key:=json] [Header:value] [--stream] [> FILE]")
         }
-        let (rest, output) = try splitRedirect(Array(arguments.dropFirst()))
-        return CallStatement(target: target, arguments: rest, output: output)
+        var (rest, output) = try splitRedirect(Array(arguments.dropFirst()))
+        let stream = Self.takeStreamFlag(&rest)
+        return CallStatement(target: target, arguments: rest, output: output, stream: stream)
     }
 
     /// `get URL items...`, `request METHOD URL items...`, with `--form`, `--multipart` and `> FILE`.
     func requestStatement(_ arguments: [Word], command: Word, name: String) throws(Diagnostic) -> RequestStatement {
         let isRequest = name == "request"
-        let usageText = (isRequest ? "request METHOD" : name) + " URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [> FILE]"
+        let usageText = (isRequest ? "request METHOD" : name) + " URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [--stream] [> FILE]"
         var (rest, output) = try splitRedirect(arguments)
+        let stream = Self.takeStreamFlag(&rest)
         var style = RequestStatement.BodyStyle.json
         var styleWord: Word?
         for (index, word) in rest.enumerated().reversed() {
@@ -82,7 +84,7 @@ extension Parser {
             case "--multipart": chosen = .multipart
             case "--json", "-j": chosen = .json
             default:
-                throw error("unknown option '\(flag)'", word.span, notes: ["options: --form, --multipart, --json; usage: \(usageText)"])
+                throw error("unknown option '\(flag)'", word.span, notes: ["options: --form, --multipart, --json, --stream; usage: \(usageText)"])
             }
             if let earlier = styleWord, style != chosen {
                 throw error("'\(flag)' and '\(earlier.bare ?? "")' cannot both be given", word.span)
@@ -98,7 +100,14 @@ extension Parser {
         }
         guard !rest.isEmpty else { throw usage(command, usageText) }
         let url = rest.removeFirst()
-        return RequestStatement(command: command, method: method, url: url, items: rest, bodyStyle: style, output: output)
+        return RequestStatement(command: command, method: method, url: url, items: rest, bodyStyle: style, output: output, stream: stream)
+    }
+
+    /// Removes `--stream` and `-S` (HTTPie's spelling) from `words`; whether one was there.
+    private static func takeStreamFlag(_ words: inout [Word]) -> Bool {
+        let count = words.count
+        words.removeAll { $0.bare == "--stream" || $0.bare == "-S" }
+        return words.count != count
     }
 
     /// The words before a `> FILE` redirect, and the file's word.

@@ -105,6 +105,8 @@ public struct CallStatement: Sendable {
     public var target: Word
     public var arguments: [Word]
     public var output: Word?
+    /// `--stream` (`-S`): the body is printed as it arrives even at a terminal, where it would be pretty printed whole.
+    public var stream = false
 }
 
 /// `get|post|put|patch|delete|head|options URL [ITEM...] [--form|--multipart] [> FILE]`, or
@@ -127,6 +129,8 @@ public struct RequestStatement: Sendable {
     public var items: [Word]
     public var bodyStyle: BodyStyle
     public var output: Word?
+    /// `--stream` (`-S`), as on `call`.
+    public var stream = false
 
     /// The commands that send one method each, and `request`.
     public static let methodCommands = ["get", "post", "put", "patch", "delete", "head", "options"]

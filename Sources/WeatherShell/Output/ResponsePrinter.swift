@@ -65,17 +65,21 @@ struct ResponsePrinter {
         if text.last != UInt8(ascii: "\n"), !text.isEmpty { io.out("\n") }
     }
 
+    /// Whether a media type is one of bytes that are not text (an image, an archive, `application/octet-stream`).
+    static func isBinaryType(_ contentType: String?) -> Bool {
+        let type = contentType?.lowercased() ?? ""
+        guard !type.hasPrefix("image/svg") else { return false }
+        return ["image/", "audio/", "video/", "font/", "application/octet-stream", "application/pdf", "application/zip",
+                "application/gzip", "application/x-tar", "application/wasm", "application/x-protobuf"].contains { type.hasPrefix($0) }
+    }
+
     private func paint(_ text: String, _ code: String) -> String {
         color && io.stdoutIsTerminal ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
     /// A body is binary when its media type says so, or when it holds a NUL byte or is not UTF-8.
     static func isBinary(_ body: Data, contentType: String?) -> Bool {
-        let type = contentType?.lowercased() ?? ""
-        for prefix in ["image/", "audio/", "video/", "font/", "application/octet-stream", "application/pdf", "application/zip",
-                       "application/gzip", "application/x-tar", "application/wasm", "application/x-protobuf"] where type.hasPrefix(prefix) {
-            return !type.hasPrefix("image/svg")
-        }
+        if isBinaryType(contentType) { return true }
         let sample = body.prefix(8192)
         if sample.contains(0) { return true }
         // A sample cut inside a character is still text: allow up to 3 bytes of a sequence at its end.

@@ -20,7 +20,10 @@ public final class ShellIO: Sendable {
     /// Captures output instead of writing it, for tests of the run.
     private let capture: (@Sendable (String, Bool) -> Void)?
     /// Keeps stdout until ``takeHeld()`` instead of writing it: for `| COMMAND` and the pager.
-    let holdsOutput: Bool
+    var holdsOutput: Bool { holding.load(ordering: .relaxed) }
+    private let holding: Atomic<Bool>
+    /// Whether ``releaseHeld()`` may end the holding: output held for the pager, which goes to the terminal anyway.
+    private let releasable: Bool
 
     public convenience init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,
                             capture: (@Sendable (String, Bool) -> Void)? = nil) {
@@ -28,15 +31,19 @@ public final class ShellIO: Sendable {
     }
 
     /// An output that keeps what is written to stdout until ``takeHeld()``; stderr is written at once.
-    static func holding(stdoutIsTerminal: Bool, stderrIsTerminal: Bool) -> ShellIO {
-        ShellIO(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, capture: nil, holdsOutput: true)
+    /// With `releasable`, ``releaseHeld()`` writes what is held and ends the holding (output meant for the pager).
+    static func holding(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, releasable: Bool = false) -> ShellIO {
+        ShellIO(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, capture: nil, holdsOutput: true,
+                releasable: releasable)
     }
 
-    private init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, capture: (@Sendable (String, Bool) -> Void)?, holdsOutput: Bool) {
+    private init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, capture: (@Sendable (String, Bool) -> Void)?, holdsOutput: Bool,
+                 releasable: Bool = false) {
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.capture = capture
-        self.holdsOutput = holdsOutput
+        self.holding = Atomic(holdsOutput)
+        self.releasable = releasable
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
         self.buffer = Mutex(buffer)
@@ -89,6 +96,16 @@ public final class ShellIO: Sendable {
     public func flush() {
         guard !holdsOutput else { return }
         buffer.withLock { Self.flush(&$0) }
+    }
+
+    /// Writes what is held and stops holding, for output held only for the pager: an answer printed
+    /// as it arrives cannot wait for the end of the statement.
+    func releaseHeld() {
+        guard releasable else { return }
+        buffer.withLock { buffer in
+            holding.store(false, ordering: .relaxed)
+            Self.flush(&buffer)
+        }
     }
 
     /// What was written to stdout since the last call, for an output that holds it.

@@ -13,7 +13,8 @@ extension Run {
         }
         let response: Response
         do {
-            response = try await send(target, CallArguments(), bodyFile: try streamedBodyFile(statement.output))
+            response = try await send(target, CallArguments(), bodyFile: try streamedBodyFile(statement.output),
+                                      bodySink: streamedOutput(for: target, output: statement.output, forced: statement.stream))
         } catch let error as ProviderError {
             throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error))
         } catch let error as RecordingFailure {

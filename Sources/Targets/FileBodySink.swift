@@ -1,0 +1,49 @@
+import Foundation
+
+/// Writes an answer's body to a file (`call ... > FILE`), created or emptied when the answer's head
+/// arrives; a redirect that is followed never reaches it. Keeps no copy: the shell reads a small
+/// file back for queries.
+final class FileBodySink: ResponseBodySink, @unchecked Sendable {
+    // Unchecked: the transport calls a sink one call at a time, on one event loop.
+    private let path: String
+    private var descriptor: Int32 = -1
+
+    init(path: String) {
+        self.path = path
+    }
+
+    var keepsCopy: Bool { false }
+
+    func begin(status: Int, headers: [Header]) throws -> Bool {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if descriptor < 0 { throw failure(errno) }
+        return true
+    }
+
+    /// Writes every byte, going on after a short write or an interrupted call.
+    func write(_ piece: Data) throws {
+        var error: Int32 = 0
+        piece.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let count = Glibc.write(descriptor, base + offset, raw.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    error = errno
+                    return
+                }
+                offset += count
+            }
+        }
+        if error != 0 { throw failure(error) }
+    }
+
+    func end() {
+        if descriptor >= 0 { _ = close(descriptor) }
+        descriptor = -1
+    }
+
+    private func failure(_ code: Int32) -> ResponseBodySinkFailure {
+        ResponseBodySinkFailure(destination: "'\(path)'", reason: String(cString: strerror(code)))
+    }
+}

@@ -1,0 +1,127 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Reads one answer: its head, then its body either kept whole in memory (failing once it passes
+/// the limit) or, when the request has a ``ResponseBodySink`` that takes it, handed to the sink a
+/// piece at a time as it arrives, decoded from its Content-Encoding when asked, with no limit.
+/// A redirect that will be followed is always kept in memory: its body is never the answer.
+///
+/// AsyncHTTPClient calls a delegate on the request's event loop, one callback at a time, and waits
+/// for the future each returns before reading on; the lock only satisfies `Sendable`.
+final class ResponseBodyDelegate: HTTPClientResponseDelegate {
+    /// The head; the body as received, or the sink's copy of it decoded (empty when none was kept);
+    /// how many decoded bytes went to the sink, `nil` when none did.
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?)
+
+    private struct State {
+        var head: HTTPResponseHead?
+        var body: ByteBuffer?
+        /// The sink took this answer's body.
+        var streaming = false
+        var streamed = 0
+        /// The sink's copy passed the limit and was let go.
+        var copyDropped = false
+        var pipeline: DecoderPipeline?
+    }
+    private let state = Mutex(State())
+    private let sink: (any ResponseBodySink)?
+    private let decodes: Bool
+    private let followsRedirects: Bool
+    private let limit: Int
+
+    init(sink: (any ResponseBodySink)?, decodes: Bool, followsRedirects: Bool, limit: Int) {
+        self.sink = sink
+        self.decodes = decodes
+        self.followsRedirects = followsRedirects
+        self.limit = limit
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let failure = state.withLock { state -> (any Error)? in
+            state.head = head
+            do {
+                state.streaming = try streams(head)
+            } catch {
+                return error
+            }
+            if state.streaming {
+                guard decodes else { return nil }
+                let codings = ContentDecoding.codings(in: head.headers.map { Header(name: $0.name, value: $0.value) })
+                guard !codings.isEmpty else { return nil }
+                do {
+                    state.pipeline = try DecoderPipeline(codings: codings, limit: .max)
+                } catch {
+                    return error
+                }
+                return nil
+            }
+            if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+                return TransportFailure.bodyTooLarge
+            }
+            return nil
+        }
+        return failure.map(task.eventLoop.makeFailedFuture) ?? task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Whether the sink takes this answer: never a redirect that will be followed.
+    private func streams(_ head: HTTPResponseHead) throws -> Bool {
+        guard let sink else { return false }
+        let status = Int(head.status.code)
+        if followsRedirects, Redirect.isRedirect(status), head.headers.contains(name: "Location") { return false }
+        return try sink.begin(status: status, headers: head.headers.map { Header(name: $0.name, value: $0.value) })
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let failure = state.withLock { state -> (any Error)? in
+            guard state.streaming else {
+                var buffer = buffer
+                if state.body == nil { state.body = buffer } else { state.body?.writeBuffer(&buffer) }
+                return (state.body?.readableBytes ?? 0) > limit ? TransportFailure.bodyTooLarge : nil
+            }
+            do {
+                let piece = Data(buffer.readableBytesView)
+                let bytes = try state.pipeline.map { pipeline throws(ContentDecoding.Failure) in try pipeline.decode(piece) } ?? piece
+                try sink?.write(bytes)
+                state.streamed += bytes.count
+                keepCopy(of: bytes, in: &state)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        return failure.map(task.eventLoop.makeFailedFuture) ?? task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    private func keepCopy(of bytes: Data, in state: inout State) {
+        guard sink?.keepsCopy == true, !state.copyDropped else { return }
+        if state.streamed > limit {
+            state.copyDropped = true
+            state.body = nil
+        } else if state.body == nil {
+            state.body = ByteBuffer(bytes: bytes)
+        } else {
+            state.body?.writeBytes(bytes)
+        }
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
+        state.withLock { state in
+            if state.streaming { sink?.end() }
+            state.streaming = false
+        }
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        try state.withLock { state in
+            guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
+            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil) }
+            state.streaming = false
+            defer { sink?.end() }
+            try state.pipeline?.finish()
+            return (head, state.body ?? ByteBuffer(), state.streamed)
+        }
+    }
+}
