@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPI
 import Targets
 
 /// A target as the session keeps it: its declaration, its sample data read once, and the
@@ -11,6 +12,8 @@ struct DeclaredTarget {
     var cached: Target?
     /// Declared by a pack (`use`): its host yields to `set base`.
     var fromPack = false
+    /// What its OpenAPI document says of it (`use openapi`): for help, completion and `expect schema`.
+    var openAPI: OpenAPIOperation?
 
     var name: String { declaration.name.literal ?? "" }
 
@@ -117,11 +120,13 @@ struct TargetCompiler {
             let text = try expand(word)
             let multipart = field.name == "multipart"
             guard let argument = ArgumentSyntax(text, allowFiles: multipart, equalsAtIsFile: multipart && word.writesFileAfterEquals) else {
-                throw error("expected key=value, key:=JSON or a bare key", word.span)
+                throw error("expected key=value, key:=JSON, a bare key or key?", word.span)
             }
             switch argument {
             case .parameter(let name, let value):
                 return Parameter(name: name, defaultValue: value.map { resolveFile($0) })
+            case .optional(let name):
+                return Parameter(name: name, isOptional: true)
             case .header:
                 throw error("expected key=value, key:=JSON or a bare key, not a header", word.span)
             }
