@@ -5,7 +5,10 @@ enum DeclarationText {
         let plain = !text.isEmpty && !text.hasPrefix("#") && text.unicodeScalars.allSatisfy { scalar in
             scalar.value > 0x20 && scalar.value != 0x7F && !"\"';{}#$\\|>".unicodeScalars.contains(scalar)
         }
-        return plain ? text : quoted(text)
+        if plain { return text }
+        // JSON reads best raw: `'tags:=["a","b"]'`.
+        if !text.contains("'"), !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "'" + text + "'" }
+        return quoted(text)
     }
 
     /// `"..."` with the escapes `\" \\ \n \r \t \$`.

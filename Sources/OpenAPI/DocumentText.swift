@@ -13,7 +13,7 @@ enum DocumentText {
     static let maxDepth = 256
     /// YAML aliases may repeat a node many times (a "billion laughs" document): past this many
     /// values the document is refused instead of expanded.
-    static let maxValues = 20_000_000
+    static let maxValues = 4_000_000
 
     /// The tree of `bytes`, JSON when it starts with `{` or `[`, else YAML.
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {

@@ -33,6 +33,7 @@ public enum OpenAPIImporter {
         let root = bundler.bundle(tree, path: path)
         let resolver = RefResolver(root: root)
         for warning in bundler.warnings { resolver.warn(warning.pointer, warning.message) }
+        resolver.checkRefs(root, at: "")
         let facts = SchemaFacts(resolver: resolver)
         for key in ["components", Bundler.key] { if let part = root[key] { facts.checkTypes(part, pointer: "/" + key) } }
         if let paths = root["paths"] { facts.checkTypes(paths, pointer: "/paths", namesAreKeys: true) }

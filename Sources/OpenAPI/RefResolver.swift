@@ -25,7 +25,9 @@ final class RefResolver {
                 warn(pointer + "/$ref", "$ref '\(ref)' leads back to itself")
                 return nil
             }
-            guard ref.hasPrefix("#"), let target = JSONPointer.resolve(String(ref.dropFirst()), in: root) else {
+            // A ref to another file is still here when the Bundler could not read it, and said so.
+            guard ref.hasPrefix("#") else { return nil }
+            guard let target = JSONPointer.resolve(String(ref.dropFirst()), in: root) else {
                 warn(currentPointer + "/$ref", "broken $ref '\(ref)': nothing is there")
                 return nil
             }
@@ -33,6 +35,29 @@ final class RefResolver {
             currentPointer = String(ref.dropFirst())
         }
         return (current, currentPointer)
+    }
+
+    /// Warns about every local `$ref` under `value` that names nothing (bounded depth); refs to
+    /// other files that could not be bundled were warned about by the ``Bundler``.
+    func checkRefs(_ value: JSONValue, at pointer: String, depth: Int = 0) {
+        guard depth < DocumentText.maxDepth else { return }
+        switch value {
+        case .object(let members):
+            for member in members {
+                let at = JSONPointer.appending(pointer, member.key)
+                if member.key == "$ref", case .string(let ref) = member.value {
+                    if ref.hasPrefix("#"), JSONPointer.resolve(String(ref.dropFirst()), in: root) == nil {
+                        warn(at, "broken $ref '\(ref)': nothing is there")
+                    }
+                } else {
+                    checkRefs(member.value, at: at, depth: depth + 1)
+                }
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { checkRefs(element, at: pointer + "/\(index)", depth: depth + 1) }
+        default:
+            break
+        }
     }
 
     func warn(_ pointer: String, _ message: String) {
