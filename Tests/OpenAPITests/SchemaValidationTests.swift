@@ -48,7 +48,7 @@ import Testing
         (#"{"format": "uuid"}"#, #""3f2504e0-4f89-11d3-9a0c-0305e82c3301""#, []),
         (#"{"format": "uuid"}"#, #""3f2504e0""#, [#"(root): expected a uuid string, actual "3f2504e0" (string)"#]),
         (#"{"format": "email"}"#, #""ana@example.com""#, []),
-        (#"{"format": "email"}"#, #""ana at example""#, [#"(root): expected a email string, actual "ana at example" (string)"#]),
+        (#"{"format": "email"}"#, #""ana at example""#, [#"(root): expected an email string, actual "ana at example" (string)"#]),
         (#"{"format": "int64"}"#, #""x""#, []),
         (##"{"$ref": "#/components/schemas/a~0b~1c"}"##, "1", ["(root): expected boolean, actual 1 (integer)"]),
         (##"{"$ref": "#/components/schemas/Nope"}"##, "1", []),

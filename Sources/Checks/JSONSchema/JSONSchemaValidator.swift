@@ -76,7 +76,7 @@ public struct JSONSchemaValidator: Sendable {
             progress.found.append(SchemaViolation(pointer: pointer, expected: constant.compactText, actual: SchemaViolation.show(value)))
         }
         if case .string(let format)? = schema["format"], case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
-            progress.found.append(SchemaViolation(pointer: pointer, expected: "a \(format) string", actual: SchemaViolation.show(value)))
+            progress.found.append(SchemaViolation(pointer: pointer, expected: "\(format == "email" ? "an" : "a") \(format) string", actual: SchemaViolation.show(value)))
         }
         checkObject(value, schema, at: pointer, depth: depth, into: &progress)
         if case .array(let elements) = value, let items = schema["items"] {

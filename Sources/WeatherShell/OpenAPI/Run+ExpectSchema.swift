@@ -16,11 +16,10 @@ extension Run {
         do {
             let violations = try schemaViolations(at: span)
             report(violations.isEmpty)
-            guard let first = violations.first else { return }
-            let shown = violations.prefix(20).map { "note: " + mask($0.description) }
-            let more = violations.count > 20 ? ["and \(violations.count - 20) more"] : []
-            throw failure("expectation failed: schema: \(mask(first.description))", at: span,
-                          notes: (shown.map { String($0.dropFirst(6)) } + more), kind: .expectation)
+            guard !violations.isEmpty, let response = lastResponse else { return }
+            let media = response.header("Content-Type").map { " " + String($0.split(separator: ";")[0]) } ?? ""
+            throw failure("expectation failed: schema of '\(response.targetName)' for \(response.status)\(media)", at: span,
+                          notes: Self.violationNotes(violations).map { mask($0) }, kind: .expectation)
         } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
             report(false)
             throw diagnostic
@@ -82,5 +81,25 @@ enum ResponseSchemaChoice {
         if let range = lowered.first(where: { $0.1 == major + "/*" }) { return range.0 }
         if type.hasSuffix("+json"), let json = lowered.first(where: { $0.1 == "application/json" }) { return json.0 }
         return lowered.first { $0.1 == "*/*" }?.0
+    }
+}
+
+extension Run {
+    /// `validate schema` in a target: an answer that differs from its schema is an error (exit
+    /// code 3, as an unexpected status), listing the violations; the answer was printed already.
+    func checkDeclaredSchema(_ declared: DeclaredTarget, _ response: Response, at span: SourceSpan) throws {
+        guard let imported = declared.openAPI else {
+            throw failure("target '\(declared.name)' has 'validate schema' but no OpenAPI document to check against", at: span,
+                          notes: ["declare it with: use openapi FILE"])
+        }
+        let violations = try violations(of: response, imported, at: span)
+        guard !violations.isEmpty else { return }
+        throw failure("the answer of '\(declared.name)' (\(response.status)) does not match its schema", at: span,
+                      notes: Self.violationNotes(violations).map { mask($0) })
+    }
+
+    /// At most 20 violations, then how many more.
+    static func violationNotes(_ violations: [SchemaViolation]) -> [String] {
+        violations.prefix(20).map(\.description) + (violations.count > 20 ? ["and \(violations.count - 20) more"] : [])
     }
 }

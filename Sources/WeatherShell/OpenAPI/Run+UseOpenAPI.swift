@@ -75,7 +75,7 @@ extension Run {
         let response: Response
         do {
             response = try await provider.request(target, arguments: CallArguments())
-        } catch let error as ProviderError {
+        } catch {
             if error.isCancelled { throw CancellationError() }
             throw failure("cannot fetch \(redaction.maskedURL(url)): \(error.description(masking: redaction))", at: span)
         }

@@ -22,6 +22,11 @@ struct DeclaredTarget {
         declaration.fields.contains { field in field.arguments.contains { !$0.variableNames.isEmpty } }
     }
 
+    /// `validate schema`: every answer is checked against its OpenAPI schema.
+    var validatesSchema: Bool {
+        declaration.fields.contains { $0.name == "validate" && $0.arguments.first?.literal == "schema" }
+    }
+
     /// Whether the declaration has a `sample`, which `set stub` answers with.
     var hasSample: Bool {
         declaration.fields.contains { $0.name == "sample" }
@@ -77,6 +82,8 @@ struct TargetCompiler {
             case "form": body = .form(try parameters(field))
             case "multipart": body = .multipart(try parameters(field))
             case "body": body = try rawBody(values[0], field.arguments[0])
+            // `validate schema` checks answers against the OpenAPI document (``Run/checkDeclaredSchema``).
+            case "validate" where values[0] == "schema": break
             case "validate": target.validationType = try validation(values[0], field.arguments[0])
             case "timeout":
                 guard let timeout = DurationText.parse(values[0]), timeout > .zero else {
