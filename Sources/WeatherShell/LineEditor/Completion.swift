@@ -173,6 +173,12 @@ extension CompletionSnapshot {
             let head = String(word[...at])
             return Completion.paths(String(word[word.index(after: at)...]), directory: directory).map { head + $0 }
         }
+        // `call NAME key=<Tab>`: the values the OpenAPI document allows.
+        if previous.first == "call", previous.count >= 2, let equals = word.firstIndex(of: "="),
+           let values = parameterDocs[previous[1]]?[String(word[..<equals])]?.enumValues, !values.isEmpty {
+            let key = String(word[...equals])
+            return values.map { key + $0 }.filter { $0.hasPrefix(word) }
+        }
         switch previous.first {
         case nil:
             candidates = commands
