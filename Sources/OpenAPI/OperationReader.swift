@@ -220,9 +220,14 @@ struct OperationReader {
     /// Each response's schemas; a `sample` per numeric status from its example; the `validate`
     /// value from the success statuses.
     private func responses(_ value: JSONValue?, pointer: String) -> ([ResponseInfo], [String], String) {
+        let (infos, samples, validate) = responseParts(value, pointer: pointer)
+        return (infos, samples, validate)
+    }
+
+    private func responseParts(_ value: JSONValue?, pointer: String) -> ([ResponseInfo], [String], String) {
         guard case .object(let members)? = value else { return ([], [], "2xx") }
         var infos: [ResponseInfo] = []
-        var samples: [String] = []
+        var samples: [(code: Int, text: String)] = []
         var success: [Int] = []
         var successRange = false
         for member in members {
@@ -247,13 +252,18 @@ struct OperationReader {
                     }
                 }
             }
-            if let sample { samples.append(sample) }
+            if let sample, let code = Int(status) { samples.append((code, sample)) }
             infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents))
         }
-        // The 200 sample first: the first sample is the one a stub answers by default.
-        samples.sort { !$0.contains(" status ") && $1.contains(" status ") }
+        // The lowest success status first: the first sample is the one a stub answers by default.
+        let ordered = samples.enumerated().sorted { Self.sampleRank($0) < Self.sampleRank($1) }.map { $0.element.text }
         let validate = success.isEmpty || successRange ? "2xx" : success.map(String.init).joined(separator: ",")
-        return (infos, samples, validate)
+        return (infos, ordered, validate)
+    }
+
+    /// Success statuses first, lowest first; then the others in the document's order.
+    private static func sampleRank(_ entry: (offset: Int, element: (code: Int, text: String))) -> (Int, Int) {
+        (200...299).contains(entry.element.code) ? (0, entry.element.code) : (1, entry.offset)
     }
 
     /// The media type's example as the body text: `example`, else the first of `examples`, else
