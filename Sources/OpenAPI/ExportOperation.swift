@@ -49,6 +49,7 @@ extension OpenAPIExporter {
         var members = [JSONMember(key: "name", value: .string(name)), JSONMember(key: "in", value: .string(location))]
         if let description = doc?.description, !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
         if required { members.append(JSONMember(key: "required", value: .bool(true))) }
+        if doc?.type.contains("comma-separated") == true { members.append(JSONMember(key: "explode", value: .bool(false))) }
         members.append(JSONMember(key: "schema", value: schema))
         return .object(members)
     }
@@ -81,6 +82,10 @@ extension OpenAPIExporter {
             case .object?: "object"
             default: "string"
             }
+        }
+        // `hourly=a,b` for a comma-separated (explode false) list.
+        if type == "array", case .string(let text)? = defaultValue {
+            defaultValue = .array(text.split(separator: ",", omittingEmptySubsequences: false).map { .string(String($0)) })
         }
         members.insert(JSONMember(key: "type", value: .string(type)), at: 0)
         if type == "array" { members.append(JSONMember(key: "items", value: .object([]))) }

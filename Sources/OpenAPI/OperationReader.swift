@@ -252,6 +252,10 @@ struct OperationReader {
                     }
                 }
             }
+            // A success without a body (204) is answered empty, so a stub and `wsh serve` answer it too.
+            if sample == nil, response["content"] == nil, let code = Int(status), (200...299).contains(code) {
+                sample = "sample \"\"" + (code == 200 ? "" : " status \(code)")
+            }
             if let sample, let code = Int(status) { samples.append((code, sample)) }
             infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents))
         }

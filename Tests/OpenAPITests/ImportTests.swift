@@ -147,6 +147,7 @@ import Testing
         target get_forecast {
           path /v1/forecast
           query units=imperial latitude
+          sample ""
           validate 200
         }
         """)
