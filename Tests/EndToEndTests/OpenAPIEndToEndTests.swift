@@ -182,4 +182,30 @@ import TestSupport
         #expect(try await offPool { server.waitForExit() } == 0)
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\n") && answer.hasSuffix(#"{"id":1,"name":"cup"}"#), "\(answer)")
     }
+
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples/openapi")
+
+    @Test func theExampleChecksItsAnswersOfflineAndAgainstWshServe() async throws {
+        let offline = try await WSHProcess.run(["--stub", "petstore.wsh"], directory: Self.examples)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        let (server, port) = try await ServeTests.serve(["api.wsh"], directory: Self.examples)
+        let live = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\nsource petstore.wsh"], directory: Self.examples)
+        server.interrupt()
+        #expect(try await offPool { server.waitForExit() } == 0)
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(server.stderr.contains("DELETE /v1/pets/1 -> 204 deletePet"), "\(server.stderr)")
+    }
+
+    @Test func aDocumentIsFetchedFromAURL() async throws {
+        let yaml = try String(contentsOf: Self.examples.appendingPathComponent("petstore.yaml"), encoding: .utf8)
+        try await TestServer.with(routes: ["/openapi.yaml": StaticRoute(contentType: "application/yaml", body: yaml)]) { server in
+            let result = try await WSHProcess.run(["-c", "use openapi \(server.baseURL)/openapi.yaml as pets\ntargets"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("pets.listPets "), "\(result.stdout)")
+            let missing = try await WSHProcess.run(["-c", "use openapi \(server.baseURL)/nothing.yaml"])
+            #expect(missing.status == 3)
+            #expect(missing.stderr.contains("error: cannot fetch \(server.baseURL)/nothing.yaml: HTTP 404"), "\(missing.stderr)")
+        }
+    }
 }
