@@ -28,7 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // TLS settings of the transport (trust roots, client certificates); AsyncHTTPClient already uses it.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // OpenAPI documents (3.0 and 3.1) as a typed model, and YAML for reading and writing them.
+        // OpenAPI 3.1's document model (checks what `openapi export` writes), and YAML for reading documents.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -88,8 +88,6 @@ let package = Package(
             dependencies: [
                 "Targets", "Checks",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: runOnCaller

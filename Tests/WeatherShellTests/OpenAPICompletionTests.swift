@@ -16,6 +16,9 @@ import Testing
         #expect(run.completions(for: "call listPets status=") == ["status=available", "status=pending", "status=sold"])
         #expect(run.completions(for: "call listPets status=p") == ["status=pending"])
         #expect(run.completions(for: "call listPets limit=") == ["limit="])
+        #expect(run.completions(for: "use open").contains("openapi"))
+        #expect(run.completions(for: "use openapi \(Self.examples)/pet") == ["\(Self.examples)/petstore.wsh", "\(Self.examples)/petstore.yaml"])
+        #expect(run.completions(for: "openapi ") == ["export"])
         let snapshot = run.completionSnapshot()
         #expect(snapshot.listing(["limit=", "status=", "tags="], for: "call listPets ") == """
         limit=   How many pets to return at most
