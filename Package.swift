@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // TLS settings of the transport (trust roots, client certificates); AsyncHTTPClient already uses it.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // OpenAPI 3.1's document model (checks what `openapi export` writes), and YAML for reading documents.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -64,8 +67,9 @@ let package = Package(
             swiftSettings: runOnCaller
         ),
         .target(name: "Reactor", swiftSettings: runOnCaller),
-        // Checks on answers that know nothing of the shell: a linear-time regular expression engine.
-        .target(name: "Checks", swiftSettings: runOnCaller),
+        // Checks on answers that know nothing of the shell: a linear-time regular expression engine,
+        // JSON Schema (of JSON values, from Targets).
+        .target(name: "Checks", dependencies: ["Targets"], swiftSettings: runOnCaller),
         // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
         .target(
             name: "MockServer",
@@ -77,12 +81,23 @@ let package = Package(
             ],
             swiftSettings: runOnCaller
         ),
+        // `use openapi` and `openapi export`: documents to target declarations and back, and JSON Schema
+        // checks of answers; knows nothing of the shell.
+        .target(
+            name: "OpenAPI",
+            dependencies: [
+                "Targets", "Checks",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: runOnCaller
+        ),
         // The call history: every call, secrets masked, in SQLite, written by a thread of its own.
         .target(name: "CallHistory", dependencies: ["Targets", "CSQLite"], swiftSettings: runOnCaller),
         .target(
             name: "WeatherShell",
             dependencies: [
-                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory",
+                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory", "OpenAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -107,6 +122,7 @@ let package = Package(
         .testTarget(name: "ChecksTests", dependencies: ["Checks"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport", "CallHistory"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "Checks", "Targets"]),
         .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]

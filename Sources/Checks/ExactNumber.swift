@@ -76,6 +76,9 @@ public struct ExactNumber: Comparable, Sendable, CustomStringConvertible {
         return left.negative ? !magnitudeLess && !magnitudeEqual : magnitudeLess
     }
 
+    /// Whether the number has no fractional part (`3`, `3.0`, `1e3`), as JSON Schema's `integer` asks.
+    public var isInteger: Bool { digits.count <= exponent }
+
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }

@@ -14,8 +14,8 @@ struct RequestCheck {
         for name in route.requiredHeaders where !headers.contains(name: name) {
             problems.append(.init(name: name, location: "header", reason: "required header '\(name)' is missing"))
         }
-        let queryNames = route.query.contains(where: { $0.defaultValue == nil }) ? FormItems.names(in: query) : []
-        for parameter in route.query where parameter.defaultValue == nil && !queryNames.contains(parameter.name) {
+        let queryNames = route.query.contains(where: { $0.isRequired }) ? FormItems.names(in: query) : []
+        for parameter in route.query where parameter.isRequired && !queryNames.contains(parameter.name) {
             problems.append(.init(name: parameter.name, location: "query", reason: "required query parameter '\(parameter.name)' is missing"))
         }
         let text = body.map { String(buffer: $0) } ?? ""
@@ -26,11 +26,11 @@ struct RequestCheck {
             problems += jsonProblems(text, parameters)
         case .form(let parameters):
             let names = FormItems.names(in: text[...])
-            for parameter in parameters where parameter.defaultValue == nil && !names.contains(parameter.name) {
+            for parameter in parameters where parameter.isRequired && !names.contains(parameter.name) {
                 problems.append(.init(name: parameter.name, location: "body", reason: "required form field '\(parameter.name)' is missing"))
             }
         case .multipart(let parameters):
-            for parameter in parameters where parameter.defaultValue == nil && !text.contains("name=\"\(parameter.name)\"") {
+            for parameter in parameters where parameter.isRequired && !text.contains("name=\"\(parameter.name)\"") {
                 problems.append(.init(name: parameter.name, location: "body", reason: "required multipart part '\(parameter.name)' is missing"))
             }
         }
@@ -38,7 +38,7 @@ struct RequestCheck {
     }
 
     private func jsonProblems(_ text: String, _ parameters: [Parameter]) -> [Problem.InvalidParameter] {
-        let required = parameters.filter { $0.defaultValue == nil }
+        let required = parameters.filter { $0.isRequired }
         if text.allSatisfy(\.isWhitespace) {
             return required.map { .init(name: $0.name, location: "body", reason: "required JSON field '\($0.name)' is missing: the body is empty") }
         }
@@ -54,7 +54,7 @@ struct RequestCheck {
         var problems: [Problem.InvalidParameter] = []
         for parameter in parameters {
             guard let value = document[parameter.name] else {
-                if parameter.defaultValue == nil {
+                if parameter.isRequired {
                     problems.append(.init(name: parameter.name, location: "body", reason: "required JSON field '\(parameter.name)' is missing"))
                 }
                 continue

@@ -42,6 +42,8 @@ public struct CallArguments: Sendable, Equatable {
         for parameter in parameters {
             let given = values(for: parameter.name)
             if given.isEmpty {
+                // An optional parameter that the call does not give is not sent.
+                if parameter.isOptional, parameter.defaultValue == nil { continue }
                 placed.append((parameter.name, parameter.defaultValue))
             } else if placedNames.insert(parameter.name).inserted {
                 placed += given.map { (parameter.name, $0) }

@@ -26,14 +26,21 @@ public enum ParameterValue: Sendable, Equatable {
 public struct Parameter: Sendable, Equatable {
     /// The parameter's name, as written in the declaration and in a call.
     public var name: String
-    /// The value used when a call does not give one; `nil` makes the parameter required.
+    /// The value used when a call does not give one; `nil` makes the parameter required, unless it is optional.
     public var defaultValue: ParameterValue?
+    /// `key?`: sent only when a call gives it (an OpenAPI parameter that is neither required nor has a default).
+    public var isOptional: Bool
 
-    /// Declares a parameter; leave out `defaultValue` for a required one.
-    public init(name: String, defaultValue: ParameterValue? = nil) {
+    /// Declares a parameter; leave out `defaultValue` for a required one, or set `isOptional` for
+    /// one that is sent only when a call gives it.
+    public init(name: String, defaultValue: ParameterValue? = nil, isOptional: Bool = false) {
         self.name = name
         self.defaultValue = defaultValue
+        self.isOptional = isOptional
     }
+
+    /// Whether a call must give it: no default and not optional.
+    public var isRequired: Bool { defaultValue == nil && !isOptional }
 }
 
 /// One HTTP header field.

@@ -47,7 +47,8 @@ struct ParameterBinding {
         for declaration in target.task.queryParameters + target.task.bodyParameters {
             if fallback[declaration.name] == nil, let value = declaration.defaultValue { fallback[declaration.name] = value }
         }
-        for parameter in parameters where given[parameter.name] == nil && fallback[parameter.name] == nil && !bodyOnly.contains(parameter.name) {
+        for parameter in parameters where given[parameter.name] == nil && fallback[parameter.name] == nil && !bodyOnly.contains(parameter.name)
+            && !parameter.isOptional {
             throw ProviderError(
                 .missingParameter(parameter.name), step: .endpoint, targetName: target.name, parameters: names)
         }

@@ -17,7 +17,7 @@ enum CommandCatalog {
         Entry(name: "echo", usage: "echo WORD...", summary: "print words"),
         Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response"),
         Entry(name: "source", usage: "source FILE", summary: "run a file in this session"),
-        Entry(name: "use", usage: "use PACK", summary: "load a pack of targets by name"),
+        Entry(name: "use", usage: "use PACK | use openapi FILE|URL [as PREFIX]", summary: "load a pack of targets by name, or one target per operation of an OpenAPI document"),
         Entry(name: "save", usage: "save FILE", summary: "write the session as a file that source restores (secrets as env lines)"),
         Entry(name: "target", usage: "target NAME { FIELD VALUE... } | target NAME from last", summary: "declare an API target, or keep the last request as one"),
         Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets"),
@@ -33,7 +33,8 @@ enum CommandCatalog {
               summary: "send a \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")
     } + [
         Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
-        Entry(name: "expect", usage: "expect [not] VALUE OP VALUE", summary: "check the last response"),
+        Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect schema", summary: "check the last response (schema: against its OpenAPI document)"),
+        Entry(name: "openapi", usage: "openapi export FILE.yaml|FILE.json", summary: "write the session's targets as an OpenAPI 3.1 document"),
         Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),
         Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
         Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve", summary: "answer the targets' samples as a mock server"),
@@ -63,6 +64,7 @@ extension Run {
             return
         }
         let name = try expand(topic).text
+        if CommandCatalog.entry(name) == nil, let target = session.targets[name] { return targetHelp(target) }
         guard let entry = CommandCatalog.entry(name) else {
             var notes: [String] = []
             if let guess = Suggestion.closest(to: name, in: CommandCatalog.names) { notes.append("did you mean '\(guess)'?") }

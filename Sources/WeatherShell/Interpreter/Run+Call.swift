@@ -29,6 +29,7 @@ extension Run {
             throw failure(error.description, at: statement.target.span)
         }
         try write(response, to: statement.output)
+        if declared.validatesSchema { try checkDeclaredSchema(declared, response, at: statement.target.span) }
     }
 
     /// Sends a call through the provider and keeps its answer (an error's response too) as the

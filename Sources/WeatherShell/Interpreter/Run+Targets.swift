@@ -7,6 +7,8 @@ extension Run {
     func declareTarget(_ declaration: TargetDeclaration) throws {
         var declared = DeclaredTarget(declaration: declaration)
         declared.fromPack = packDepth > 0
+        // Declared again (`edit`, say), an imported target keeps what its document says of it.
+        declared.openAPI = session.targets[declared.name]?.openAPI
         let sampleFields = declaration.fields.filter { $0.name == "sample" }
         if sampleFields.allSatisfy({ $0.arguments.allSatisfy { $0.variableNames.isEmpty } }) {
             declared.samples = try readSamples(declaration, file: declaration.file)
@@ -37,8 +39,6 @@ extension Run {
     func readSample(_ field: TargetDeclaration.Field, file: SourceFile) throws -> Sample {
         let pathWord = field.arguments[0]
         var path = try expand(pathWord).text
-        guard path.hasPrefix("@") else { throw failure("a sample is a file: sample @path/to/file.json", at: pathWord.span) }
-        path.removeFirst()
         var answerStatus = 200
         if field.arguments.count == 3 {
             guard let code = Int(try expand(field.arguments[2]).text), (100...599).contains(code) else {
@@ -46,6 +46,12 @@ extension Run {
             }
             answerStatus = code
         }
+        // As with `body`: `sample @FILE` names a file; `sample '{"id": 1}'` (or "@text" in quotes)
+        // is the answer itself, JSON when it parses as JSON (`use openapi` writes examples so).
+        guard path.hasPrefix("@"), pathWord.parts.first?.quoted == false else {
+            return Sample(status: answerStatus, body: Data(path.utf8), contentType: nil)
+        }
+        path.removeFirst()
         let contentType = MediaType.known(file: path)
         if let bundled = BundledPacks.file(path, directory: file.directory) {
             return Sample(status: answerStatus, body: bundled, contentType: contentType)

@@ -238,6 +238,9 @@ public final class Run {
         case "targets": return try listTargets(arguments)
         case "show": return try await showTarget(arguments, command: name)
         case "forget": return try forgetTarget(arguments, command: name)
+        case "use" where arguments.count > 1 && arguments[0].bare == "openapi": return try await useOpenAPI(arguments, command: name)
+        case "expect": return try expectSchema(arguments, command: name, statement: statement)
+        case "openapi": return try openAPICommand(arguments, command: name)
         case "use":
             guard let pack = arguments.first else { throw failure("usage: use PACK", at: name.span) }
             return try await usePack(pack)

@@ -57,7 +57,7 @@ extension SessionWriter {
         guard let literal = word.literal else { return nil }
         let prefix: String
         let path: String
-        if (field == "sample" && index == 0 || field == "body" && word.parts.first?.quoted == false), literal.hasPrefix("@") {
+        if (field == "sample" && index == 0 || field == "body") && word.parts.first?.quoted == false, literal.hasPrefix("@") {
             prefix = "@"
             path = String(literal.dropFirst())
         } else if field == "multipart", case .parameter(let name, .file(let named)?)? = ArgumentSyntax(literal, allowFiles: true, equalsAtIsFile: word.writesFileAfterEquals) {

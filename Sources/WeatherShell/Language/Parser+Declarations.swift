@@ -9,8 +9,8 @@ extension Parser {
             throw usage(command, "target NAME { FIELD VALUE... } | target NAME from last", extra: raw.words.count > 2 ? raw.words[2] : nil)
         }
         let name = raw.words[1]
-        guard let text = name.bare, Self.isTargetName(text) else {
-            throw error("a target name is letters, digits, '_' and '-'", name.span)
+        guard let text = name.bare, Self.isDottedTargetName(text) else {
+            throw error("a target name is letters, digits, '_', '-' and '.' inside", name.span)
         }
         var fields: [TargetDeclaration.Field] = []
         for statement in block.statements {
@@ -33,6 +33,11 @@ extension Parser {
 
     static func isTargetName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { Lexer.isNameByte($0, first: false) || $0 == UInt8(ascii: "-") }
+    }
+
+    /// A target name may also hold `.` inside (`petstore.listPets`: `use openapi ... as PREFIX`).
+    static func isDottedTargetName(_ text: String) -> Bool {
+        !text.hasPrefix(".") && !text.hasSuffix(".") && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { isTargetName(String($0)) }
     }
 
     private func checkFieldArity(_ name: String, _ arguments: [Word], _ fieldWord: Word) throws(Diagnostic) {

@@ -46,6 +46,13 @@ public struct Parser {
         case "print":
             guard !arguments.isEmpty else { throw usage(command, "print VALUE...") }
             kind = .print(try values(arguments))
+        case "use" where arguments.first?.bare == "openapi" && arguments.count != 1:
+            guard arguments.count == 2 || (arguments.count == 4 && arguments[2].bare == "as") else {
+                throw usage(command, "use openapi FILE|URL [as PREFIX]", extra: arguments.count > 2 ? arguments[2] : nil)
+            }
+            kind = .command(name: command, arguments: arguments)
+        case "expect" where arguments.count == 1 && arguments[0].bare == "schema":
+            kind = .command(name: command, arguments: arguments)
         case "source", "use":
             guard arguments.count == 1 else { throw usage(command, "\(name) \(name == "use" ? "PACK" : "FILE")", extra: arguments.dropFirst(1).first) }
             kind = name == "source" ? .source(arguments[0]) : .command(name: command, arguments: arguments)

@@ -85,7 +85,7 @@ enum Completion {
                               "Prefer", "Range", "Referer", "User-Agent", "X-API-Key", "X-Request-ID"]
 
     /// The values `validate` takes by name (it takes status codes too: `validate 200,201`).
-    static let validateValues = ["none", "2xx", "2xx-3xx"]
+    static let validateValues = ["none", "2xx", "2xx-3xx", "schema"]
 
     /// Completions inside an open block whose opening words are `block`, for a statement whose
     /// words so far are `previous`; nil where statements complete as at the prompt (an action's
@@ -173,6 +173,12 @@ extension CompletionSnapshot {
             let head = String(word[...at])
             return Completion.paths(String(word[word.index(after: at)...]), directory: directory).map { head + $0 }
         }
+        // `call NAME key=<Tab>`: the values the OpenAPI document allows.
+        if previous.first == "call", previous.count >= 2, let equals = word.firstIndex(of: "="),
+           let values = parameterDocs[previous[1]]?[String(word[..<equals])]?.enumValues, !values.isEmpty {
+            let key = String(word[...equals])
+            return values.map { key + $0 }.filter { $0.hasPrefix(word) }
+        }
         switch previous.first {
         case nil:
             candidates = commands
@@ -186,8 +192,11 @@ extension CompletionSnapshot {
             return ShellOption.record.choices.filter { $0.hasPrefix(word) } + Completion.paths(word, directory: directory)
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
-        case "source" where previous.count == 1, "save" where previous.count == 1:
+        case "source" where previous.count == 1, "save" where previous.count == 1,
+             "use" where previous.count == 2 && previous[1] == "openapi", "openapi" where previous.count == 2 && previous[1] == "export":
             return Completion.paths(word, directory: directory)
+        case "openapi" where previous.count == 1:
+            candidates = ["export"]
         case "help" where previous.count == 1:
             candidates = CommandCatalog.names
         case "unset":
@@ -232,7 +241,7 @@ extension CompletionSnapshot {
             return ["--port", "--host", "--delay", "--cors", "--quiet"].filter { !previous.contains($0) }
         case "use" where previous.count == 1:
             // Listed when Tab asks, not before every prompt: the pack folders are read from disk.
-            return Run.availablePacks()
+            return Run.availablePacks() + ["openapi"]
         default:
             return []
         }

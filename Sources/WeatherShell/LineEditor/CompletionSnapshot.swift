@@ -10,6 +10,9 @@ public struct CompletionSnapshot: Sendable {
     var targetNames: [String] = []
     /// Each target's parameter names, in declaration order.
     var targetParameters: [String: [String]] = [:]
+    /// What an OpenAPI document says of each target's parameters: description, and enum values
+    /// offered after `name=`.
+    var parameterDocs: [String: [String: ParameterDoc]] = [:]
     /// Each declared or used reactor's actions.
     var reactorActions: [String: [String]] = [:]
     /// The reactors declared with `reactor NAME { ... }`, which `edit` opens.
@@ -46,6 +49,7 @@ extension Run {
         snapshot.targetNames = session.targets.names
         let view = targetView()
         snapshot.targetParameters = view.parameters
+        snapshot.parameterDocs = view.parameterDocs
         let base = options.base.flatMap { URL(string: $0)?.host }
         snapshot.hosts = Set(view.hosts + (base.map { [$0] } ?? [])).sorted()
         for (name, reactor) in session.reactors { snapshot.reactorActions[name] = reactor.actionNames }
@@ -63,6 +67,9 @@ extension Run {
         for declared in session.targets.all {
             guard let target = try? compiledTarget(declared) else { continue }
             view.parameters[declared.name] = target.parameters.map(\.name)
+            if let operation = declared.openAPI?.operation {
+                view.parameterDocs[declared.name] = Dictionary(operation.parameters.map { ($0.name, ParameterDoc($0)) }, uniquingKeysWith: { first, _ in first })
+            }
             if let host = URL(string: target.baseURL)?.host { hosts.insert(host) }
         }
         view.hosts = Array(hosts)
@@ -80,5 +87,6 @@ extension Run {
 struct CompletionTargetView {
     var generation: Int
     var parameters: [String: [String]] = [:]
+    var parameterDocs: [String: [String: ParameterDoc]] = [:]
     var hosts: [String] = []
 }

@@ -142,7 +142,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             el_insertstr(editLine, String(common.dropFirst(word.count)))
             return UInt8(CC_REFRESH)
         }
-        ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + Completion.columns(candidates)).utf8))
+        ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + snapshot.listing(candidates, for: context + before)).utf8))
         return UInt8(CC_REDISPLAY)
     }
 }

@@ -2,9 +2,11 @@ import Targets
 
 /// How a parameter declaration is written (LANGUAGE.md, "Targets"): `key=value`, `key:=JSON`,
 /// `key@file` and `key=@file` (a multipart file), a bare `key` (required); and `Name:value` (a
-/// header). A call's arguments are request items (``RequestItem``).
+/// header), `key?` (optional: sent only when a call gives it). A call's arguments are request
+/// items (``RequestItem``).
 enum ArgumentSyntax {
     case parameter(name: String, value: ParameterValue?)
+    case optional(name: String)
     case header(Header)
 
     /// Classifies by the first `:=`, `=`, `:` or `@` in the text.
@@ -16,6 +18,10 @@ enum ArgumentSyntax {
     init?(_ text: String, allowFiles: Bool = false, equalsAtIsFile: Bool = false) {
         guard let index = text.firstIndex(where: { $0 == "=" || $0 == ":" || (allowFiles && $0 == "@") }) else {
             guard Self.isKey(text) else { return nil }
+            if text.count > 1, text.hasSuffix("?") {
+                self = .optional(name: String(text.dropLast()))
+                return
+            }
             self = .parameter(name: text, value: nil)
             return
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPI
 import Targets
 
 /// A target as the session keeps it: its declaration, its sample data read once, and the
@@ -11,12 +12,19 @@ struct DeclaredTarget {
     var cached: Target?
     /// Declared by a pack (`use`): its host yields to `set base`.
     var fromPack = false
+    /// What its OpenAPI document says of it (`use openapi`): for help, completion and `expect schema`.
+    var openAPI: OpenAPIOperation?
 
     var name: String { declaration.name.literal ?? "" }
 
     /// True when some field refers to a variable, so it must be compiled at each call.
     var dependsOnVariables: Bool {
         declaration.fields.contains { field in field.arguments.contains { !$0.variableNames.isEmpty } }
+    }
+
+    /// `validate schema`: every answer is checked against its OpenAPI schema.
+    var validatesSchema: Bool {
+        declaration.fields.contains { $0.name == "validate" && $0.arguments.first?.literal == "schema" }
     }
 
     /// Whether the declaration has a `sample`, which `set stub` answers with.
@@ -74,6 +82,8 @@ struct TargetCompiler {
             case "form": body = .form(try parameters(field))
             case "multipart": body = .multipart(try parameters(field))
             case "body": body = try rawBody(values[0], field.arguments[0])
+            // `validate schema` checks answers against the OpenAPI document (``Run/checkDeclaredSchema``).
+            case "validate" where values[0] == "schema": break
             case "validate": target.validationType = try validation(values[0], field.arguments[0])
             case "timeout":
                 guard let timeout = DurationText.parse(values[0]), timeout > .zero else {
@@ -117,11 +127,13 @@ struct TargetCompiler {
             let text = try expand(word)
             let multipart = field.name == "multipart"
             guard let argument = ArgumentSyntax(text, allowFiles: multipart, equalsAtIsFile: multipart && word.writesFileAfterEquals) else {
-                throw error("expected key=value, key:=JSON or a bare key", word.span)
+                throw error("expected key=value, key:=JSON, a bare key or key?", word.span)
             }
             switch argument {
             case .parameter(let name, let value):
                 return Parameter(name: name, defaultValue: value.map { resolveFile($0) })
+            case .optional(let name):
+                return Parameter(name: name, isOptional: true)
             case .header:
                 throw error("expected key=value, key:=JSON or a bare key, not a header", word.span)
             }

@@ -1,0 +1,133 @@
+import Foundation
+import Targets
+import Yams
+
+/// An OpenAPI document's text as a JSON tree: JSON through wsh's own parser (which keeps number
+/// literals exactly), YAML through Yams.
+enum DocumentText {
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// A document may nest this deep; deeper is refused rather than recursed into.
+    static let maxDepth = 256
+    /// YAML aliases may repeat a node many times (a "billion laughs" document): past this many
+    /// values the document is refused instead of expanded.
+    static let maxValues = 4_000_000
+
+    /// The tree of `bytes`, JSON when it starts with `{` or `[`, else YAML.
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        if start < bytes.count, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
+            do {
+                return try JSONValue.parse(bytes)
+            } catch {
+                throw Failure(message: "not valid JSON: \(error)")
+            }
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else { throw Failure(message: "not UTF-8 text") }
+        let node: Node?
+        do {
+            // The basic resolver leaves plain scalars untyped: ``scalar(_:)`` types them, much
+            // faster than Yams's regular expressions and as YAML 1.2's JSON schema does.
+            node = try Yams.compose(yaml: text, .basic)
+        } catch let error as YamlError {
+            throw Failure(message: "not valid YAML: " + Self.describe(error))
+        } catch {
+            throw Failure(message: "not valid YAML")
+        }
+        guard let node else { throw Failure(message: "the document is empty") }
+        var budget = maxValues
+        return try convert(node, depth: 0, budget: &budget)
+    }
+
+    private static func convert(_ node: Node, depth: Int, budget: inout Int) throws(Failure) -> JSONValue {
+        budget -= 1
+        guard budget > 0 else { throw Failure(message: "the document expands to more than \(maxValues) values (YAML aliases)") }
+        guard depth < maxDepth else { throw Failure(message: "the document nests deeper than \(maxDepth) levels") }
+        switch node {
+        case .scalar(let scalar):
+            return Self.scalar(scalar)
+        case .mapping(let mapping):
+            var members: [JSONMember] = []
+            members.reserveCapacity(mapping.count)
+            for (key, value) in mapping {
+                let name = key.scalar?.string ?? ""
+                members.append(JSONMember(key: name, value: try convert(value, depth: depth + 1, budget: &budget)))
+            }
+            return .object(members)
+        case .sequence(let sequence):
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(sequence.count)
+            for element in sequence { elements.append(try convert(element, depth: depth + 1, budget: &budget)) }
+            return .array(elements)
+        case .alias:
+            return .null
+        }
+    }
+
+    /// A plain scalar typed as YAML 1.2's JSON-compatible core schema types it; a quoted one is a string.
+    private static func scalar(_ scalar: Node.Scalar) -> JSONValue {
+        let text = scalar.string
+        guard scalar.style == .plain else { return .string(text) }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        if let number = jsonNumber(text) { return .number(number) }
+        return .string(text)
+    }
+
+    /// `text` as a JSON number literal when YAML reads it as a number: JSON's own form, and `+1`,
+    /// `.5`, `1.` written as JSON writes them.
+    static func jsonNumber(_ text: String) -> String? {
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+            || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return nil }
+        if isJSONNumber(text) { return text }
+        guard text.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }), let value = Double(text), value.isFinite else { return nil }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// RFC 8259's number grammar.
+    static func isJSONNumber(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            return index - start
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { return false }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            return false
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return false }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == bytes.count
+    }
+
+    /// Yams's error as `line L, column C: problem`, without its echo of the document.
+    private static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return "line \(mark.line), column \(mark.column): \(problem)"
+        default:
+            return String(describing: error).split(separator: "\n").first.map(String.init) ?? "unreadable"
+        }
+    }
+}

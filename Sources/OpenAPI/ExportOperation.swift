@@ -1,0 +1,161 @@
+import Foundation
+import Targets
+
+extension OpenAPIExporter {
+    /// One target as an operation object.
+    static func operationTree(_ entry: Entry) -> JSONValue {
+        let target = entry.target
+        let info = entry.operation
+        func doc(_ name: String) -> ParameterInfo? { info?.parameters.first { $0.name == name } }
+        var operation: [JSONMember] = [JSONMember(key: "operationId", value: .string(target.name))]
+        let summary = info?.summary ?? target.doc
+        if !summary.isEmpty { operation.append(JSONMember(key: "summary", value: .string(summary))) }
+        if let description = info?.description, !description.isEmpty { operation.append(JSONMember(key: "description", value: .string(description))) }
+        if !target.baseURL.isEmpty {
+            operation.append(JSONMember(key: "servers", value: .array([.object([JSONMember(key: "url", value: .string(target.baseURL))])])))
+        }
+        var parameters: [JSONValue] = []
+        for name in templateNames(target.path) {
+            parameters.append(parameter(name, in: "path", required: true, schema: schema(for: nil, doc: doc(name)), doc: doc(name)))
+        }
+        for query in target.task.queryParameters where !parameters.contains(where: { $0["name"]?.string == query.name && $0["in"]?.string == "query" }) {
+            parameters.append(parameter(query.name, in: "query", required: query.isRequired, schema: schema(for: query.defaultValue, doc: doc(query.name)), doc: doc(query.name)))
+        }
+        for header in target.requiredHeaders {
+            parameters.append(parameter(header, in: "header", required: true, schema: schema(for: nil, doc: doc(header)), doc: doc(header)))
+        }
+        for header in target.headers where !["accept", "content-type", "authorization"].contains(header.name.lowercased()) {
+            parameters.append(parameter(header.name, in: "header", required: false, schema: schema(for: .text(header.value), doc: doc(header.name)), doc: doc(header.name)))
+        }
+        if !parameters.isEmpty { operation.append(JSONMember(key: "parameters", value: .array(parameters))) }
+        if let body = requestBody(target, doc: doc) { operation.append(JSONMember(key: "requestBody", value: body)) }
+        operation.append(JSONMember(key: "responses", value: responses(entry)))
+        return .object(operation)
+    }
+
+    /// The `{name}`s of a path template, in order.
+    static func templateNames(_ path: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            if !name.isEmpty, !names.contains(name) { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    private static func parameter(_ name: String, in location: String, required: Bool, schema: JSONValue, doc: ParameterInfo?) -> JSONValue {
+        var members = [JSONMember(key: "name", value: .string(name)), JSONMember(key: "in", value: .string(location))]
+        if let description = doc?.description, !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
+        if required { members.append(JSONMember(key: "required", value: .bool(true))) }
+        if doc?.type.contains("comma-separated") == true { members.append(JSONMember(key: "explode", value: .bool(false))) }
+        members.append(JSONMember(key: "schema", value: schema))
+        return .object(members)
+    }
+
+    /// A schema from what help knows (type, enum) and the declared default.
+    private static func schema(for value: ParameterValue?, doc: ParameterInfo?) -> JSONValue {
+        var members: [JSONMember] = []
+        var type = doc?.type.split(separator: " ").first.map(String.init) ?? ""
+        var defaultValue: JSONValue?
+        switch value {
+        case .json(let raw)?:
+            defaultValue = try? JSONValue.parse(raw)
+        case .text(let text)?:
+            defaultValue = .string(text)
+        case .file?:
+            type = "string"
+            members.append(JSONMember(key: "format", value: .string("binary")))
+        case nil:
+            break
+        }
+        if type == "file" {
+            type = "string"
+            members.append(JSONMember(key: "format", value: .string("binary")))
+        }
+        if !SchemaFacts.jsonTypes.contains(type) {
+            type = switch defaultValue {
+            case .number?: "number"
+            case .bool?: "boolean"
+            case .array?: "array"
+            case .object?: "object"
+            default: "string"
+            }
+        }
+        // `hourly=a,b` for a comma-separated (explode false) list.
+        if type == "array", case .string(let text)? = defaultValue {
+            defaultValue = .array(text.split(separator: ",", omittingEmptySubsequences: false).map { .string(String($0)) })
+        }
+        members.insert(JSONMember(key: "type", value: .string(type)), at: 0)
+        if type == "array" { members.append(JSONMember(key: "items", value: .object([]))) }
+        if let values = doc?.enumValues, !values.isEmpty, type == "string" {
+            members.append(JSONMember(key: "enum", value: .array(values.map(JSONValue.string))))
+        }
+        if let defaultValue { members.append(JSONMember(key: "default", value: defaultValue)) }
+        return .object(members)
+    }
+
+    private static func requestBody(_ target: Target, doc: (String) -> ParameterInfo?) -> JSONValue? {
+        let mediaType: String
+        switch target.task.bodyTask {
+        case .json: mediaType = target.headers.last { $0.name.lowercased() == "content-type" }?.value ?? "application/json"
+        case .form: mediaType = "application/x-www-form-urlencoded"
+        case .multipart: mediaType = "multipart/form-data"
+        case .data(_, let contentType):
+            let type = contentType ?? target.headers.last { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
+            return .object([JSONMember(key: "content", value: .object([JSONMember(key: type, value: .object([]))]))])
+        default: return nil
+        }
+        let fields = target.task.bodyParameters
+        var properties: [JSONMember] = []
+        for field in fields where !properties.contains(where: { $0.key == field.name }) {
+            properties.append(JSONMember(key: field.name, value: schema(for: field.defaultValue, doc: doc(field.name))))
+        }
+        var schema: [JSONMember] = [JSONMember(key: "type", value: .string("object")), JSONMember(key: "properties", value: .object(properties))]
+        let required = fields.filter(\.isRequired).map { JSONValue.string($0.name) }
+        if !required.isEmpty { schema.append(JSONMember(key: "required", value: .array(required))) }
+        return .object([
+            JSONMember(key: "required", value: .bool(!required.isEmpty)),
+            JSONMember(key: "content", value: .object([JSONMember(key: mediaType, value: .object([JSONMember(key: "schema", value: .object(schema))]))])),
+        ])
+    }
+
+    /// The imported document's answers (schemas kept), else one per sample and success status;
+    /// each sample is its status's example.
+    private static func responses(_ entry: Entry) -> JSONValue {
+        let target = entry.target
+        var responses: [JSONMember] = []
+        if let imported = entry.operation?.responses {
+            for response in imported {
+                let sample = Int(response.status).flatMap { code in target.samples.first { $0.status == code } }
+                let content = response.content.map { media -> JSONMember in
+                    var members: [JSONMember] = []
+                    if let schema = media.schema { members.append(JSONMember(key: "schema", value: rewriteRefs(schema))) }
+                    if let sample, let example = try? JSONValue.parse(sample.body), media.mediaType.lowercased().contains("json") {
+                        members.append(JSONMember(key: "example", value: example))
+                    }
+                    return JSONMember(key: media.mediaType, value: .object(members))
+                }
+                var members = [JSONMember(key: "description", value: .string(response.description.isEmpty ? "answer" : response.description))]
+                if !content.isEmpty { members.append(JSONMember(key: "content", value: .object(content))) }
+                responses.append(JSONMember(key: response.status, value: .object(members)))
+            }
+        }
+        for sample in target.samples where !responses.contains(where: { $0.key == String(sample.status) }) {
+            let mediaType = sample.effectiveContentType ?? "text/plain"
+            let example: JSONValue = (try? JSONValue.parse(sample.body)) ?? .string(String(decoding: sample.body, as: UTF8.self))
+            responses.append(JSONMember(key: String(sample.status), value: .object([
+                JSONMember(key: "description", value: .string("sample")),
+                JSONMember(key: "content", value: .object([JSONMember(key: mediaType, value: .object([JSONMember(key: "example", value: example)]))])),
+            ])))
+        }
+        if case .customCodes(let codes) = target.validationType {
+            for code in codes where !responses.contains(where: { $0.key == String(code) }) {
+                responses.append(JSONMember(key: String(code), value: .object([JSONMember(key: "description", value: .string("success"))])))
+            }
+        }
+        if responses.isEmpty { responses.append(JSONMember(key: "default", value: .object([JSONMember(key: "description", value: .string("answer"))]))) }
+        return .object(responses)
+    }
+}

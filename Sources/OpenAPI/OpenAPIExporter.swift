@@ -1,0 +1,137 @@
+import Foundation
+import OpenAPIKit
+import Targets
+
+/// Writes targets as an OpenAPI 3.1 document (`openapi export FILE`). The document is built as
+/// a JSON tree, read into OpenAPIKit's model (which checks its structure), and written as YAML
+/// or JSON. Targets that came from a document keep its descriptions and response
+/// schemas (with that document's `components/schemas`); others get schemas from their
+/// parameters and examples from their samples.
+public enum OpenAPIExporter {
+    /// One target to write.
+    public struct Entry: Sendable {
+        public var target: Target
+        /// What its document said of it, when it was imported.
+        public var operation: ImportedOperation?
+        public var schemas: SchemaDocument?
+
+        public init(target: Target, operation: ImportedOperation? = nil, schemas: SchemaDocument? = nil) {
+            self.target = target
+            self.operation = operation
+            self.schemas = schemas
+        }
+    }
+
+    public enum Format: Sendable { case yaml, json }
+
+    /// The document's text, and notes on what could not be written (two targets on one method
+    /// and path: the first is kept).
+    public static func export(_ entries: [Entry], title: String = "wsh session", format: Format) throws(OpenAPIImportError) -> (text: String, notes: [String]) {
+        let (tree, notes) = documentTree(entries, title: title)
+        // OpenAPIKit reads the tree back as its document model: what it refuses is a bug here,
+        // not a document for another tool to stumble on. The tree itself is written, in the
+        // targets' order (OpenAPIKit's own encoding goes through dictionaries, which lose it).
+        do {
+            _ = try JSONDecoder().decode(OpenAPI.Document.self, from: Data(tree.compactText.utf8))
+        } catch {
+            throw OpenAPIImportError(message: "the targets do not make a valid OpenAPI document: \(Self.describe(error))")
+        }
+        switch format {
+        case .json: return (tree.prettyText + "\n", notes)
+        case .yaml: return (YAMLWriter.text(tree), notes)
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? DecodingError {
+            switch error {
+            case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+                let path = context.codingPath.map(\.stringValue).joined(separator: "/")
+                return "/\(path): \(context.debugDescription)"
+            @unknown default: break
+            }
+        }
+        return String(describing: error).split(separator: "\n").first.map(String.init) ?? "unknown"
+    }
+
+    /// The document as a JSON tree.
+    static func documentTree(_ entries: [Entry], title: String) -> (JSONValue, [String]) {
+        var notes: [String] = []
+        var paths: [(path: String, operations: [(method: String, value: JSONValue)])] = []
+        var schemas: [JSONMember] = []
+        var copiedDocuments: [ObjectIdentifier] = []
+        for entry in entries {
+            let target = entry.target
+            var path = target.path.isEmpty ? "/" : target.path
+            if !path.hasPrefix("/") { path = "/" + path }
+            if let query = path.firstIndex(of: "?") { path = String(path[..<query]) }
+            let method = target.method.rawValue.lowercased()
+            guard OpenAPIImporter.methods.contains(method) else {
+                notes.append("\(target.name): the method \(target.method.rawValue) has no place in OpenAPI 3.1: left out")
+                continue
+            }
+            if let schemasDocument = entry.schemas, !copiedDocuments.contains(ObjectIdentifier(schemasDocument)) {
+                copiedDocuments.append(ObjectIdentifier(schemasDocument))
+                copySchemas(from: schemasDocument.root, into: &schemas)
+            }
+            let operation = operationTree(entry)
+            if let index = paths.firstIndex(where: { $0.path == path }) {
+                if paths[index].operations.contains(where: { $0.method == method }) {
+                    notes.append("\(target.name): another target already has \(target.method.rawValue) \(path): left out")
+                    continue
+                }
+                paths[index].operations.append((method, operation))
+            } else {
+                paths.append((path, [(method, operation)]))
+            }
+        }
+        var document: [JSONMember] = [
+            JSONMember(key: "openapi", value: .string("3.1.0")),
+            JSONMember(key: "info", value: .object([JSONMember(key: "title", value: .string(title)), JSONMember(key: "version", value: .string("1"))])),
+            JSONMember(key: "paths", value: .object(paths.map { path in
+                JSONMember(key: path.path, value: .object(path.operations.map { JSONMember(key: $0.method, value: $0.value) }))
+            })),
+        ]
+        if !schemas.isEmpty {
+            document.append(JSONMember(key: "components", value: .object([JSONMember(key: "schemas", value: .object(schemas))])))
+        }
+        return (.object(document), notes)
+    }
+
+    /// A source document's schemas, and its bundled parts as schemas `wsh-bundled-N`, refs rewritten to match.
+    private static func copySchemas(from root: JSONValue, into schemas: inout [JSONMember]) {
+        if case .object(let members)? = root["components"]?["schemas"] {
+            for member in members where !schemas.contains(where: { $0.key == member.key }) {
+                schemas.append(JSONMember(key: member.key, value: rewriteRefs(member.value)))
+            }
+        }
+        if case .object(let members)? = root[Bundler.key] {
+            for member in members { schemas.append(JSONMember(key: "wsh-bundled-" + member.key, value: rewriteRefs(member.value))) }
+        }
+    }
+
+    /// A schema as 3.1 writes it: refs into bundled parts point at their copies under
+    /// `components/schemas`, and 3.0's `nullable` is a `null` type.
+    static func rewriteRefs(_ value: JSONValue, depth: Int = 0) -> JSONValue {
+        guard depth < DocumentText.maxDepth else { return value }
+        switch value {
+        case .object(var members):
+            // 3.0's `nullable: true` is 3.1's `type: [T, "null"]`.
+            if let nullable = members.firstIndex(where: { $0.key == "nullable" }), members[nullable].value == .bool(true),
+               let type = members.firstIndex(where: { $0.key == "type" }), case .string(let name) = members[type].value {
+                members[type].value = .array([.string(name), .string("null")])
+                members.remove(at: nullable)
+            }
+            return .object(members.map { member in
+                if member.key == "$ref", case .string(let ref) = member.value, ref.hasPrefix("#/\(Bundler.key)/") {
+                    return JSONMember(key: "$ref", value: .string("#/components/schemas/wsh-bundled-" + ref.dropFirst(Bundler.key.count + 3)))
+                }
+                return JSONMember(key: member.key, value: rewriteRefs(member.value, depth: depth + 1))
+            })
+        case .array(let elements):
+            return .array(elements.map { rewriteRefs($0, depth: depth + 1) })
+        default:
+            return value
+        }
+    }
+}

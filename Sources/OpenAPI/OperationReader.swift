@@ -1,0 +1,303 @@
+import Foundation
+import Checks
+import Targets
+
+/// Reads one operation of a document into a target declaration and what help shows of it
+/// (LANGUAGE.md, "OpenAPI"). Whatever cannot be read is a warning at its pointer; the rest is kept.
+struct OperationReader {
+    let resolver: RefResolver
+    let facts: SchemaFacts
+    let validator: JSONSchemaValidator
+
+    struct Input {
+        var name: String
+        var method: String
+        var path: String
+        /// The server's URL: an absolute one becomes `base`, a relative one's path goes before the path.
+        var server: String?
+        var operation: JSONValue
+        var pathParameters: [(value: JSONValue, pointer: String)]
+        var pointer: String
+    }
+
+    func read(_ input: Input) -> ImportedOperation {
+        let operation = input.operation
+        let pointer = input.pointer
+        var lines: [String] = []
+        let summary = operation["summary"]?.string ?? ""
+        let description = operation["description"]?.string ?? ""
+        let doc = summary.isEmpty ? String(description.split(separator: "\n").first ?? "") : summary
+        if !doc.isEmpty { lines.append("doc " + DeclarationText.quoted(doc)) }
+
+        var path = input.path
+        if let server = input.server {
+            let (base, prefix) = Self.split(server: server)
+            if let base { lines.append("base " + DeclarationText.word(base)) }
+            path = prefix + path
+        }
+
+        // Operation parameters replace path-item ones of the same name and place.
+        var parameterValues: [(value: JSONValue, pointer: String)] = []
+        if case .array(let list)? = operation["parameters"] {
+            parameterValues = list.enumerated().map { ($0.element, pointer + "/parameters/\($0.offset)") }
+        }
+        var seen: Set<String> = []
+        var parameters: [(value: JSONValue, pointer: String)] = []
+        for entry in parameterValues + input.pathParameters {
+            guard let (value, at) = resolver.resolve(entry.value, at: entry.pointer) else { continue }
+            guard let name = value["name"]?.string, let location = value["in"]?.string else {
+                resolver.warn(entry.pointer, "a parameter needs 'name' and 'in': left out")
+                continue
+            }
+            guard seen.insert(location + "\u{0}" + name).inserted else { continue }
+            parameters.append((value, at))
+        }
+
+        var infos: [ParameterInfo] = []
+        var query: [String] = []
+        var headers: [String] = []
+        for (parameter, at) in parameters {
+            let name = parameter["name"]?.string ?? ""
+            let location = parameter["in"]?.string ?? ""
+            let schema = parameter["schema"] ?? Self.firstContentSchema(parameter)
+            let required = parameter["required"] == .bool(true) || location == "path"
+            let resolvedSchema = facts.resolved(schema, pointer: at + "/schema")
+            let defaultValue = resolvedSchema?.value["default"]
+            var info = ParameterInfo(name: name, location: ParameterInfo.Location(rawValue: location) ?? .query,
+                                     description: parameter["description"]?.string ?? "", required: required,
+                                     enumValues: facts.enumValues(schema, pointer: at + "/schema"),
+                                     type: facts.typeText(schema, pointer: at + "/schema"),
+                                     defaultValue: defaultValue.map(SchemaFacts.text))
+            switch location {
+            case "path":
+                let clean = Self.templateName(name)
+                if clean != name { path = path.replacingOccurrences(of: "{\(name)}", with: "{\(clean)}") }
+                info.name = clean
+                infos.append(info)
+            case "query":
+                let types = resolvedSchema.map { SchemaFacts.types($0.value) } ?? []
+                let style = parameter["style"]?.string ?? "form"
+                let explode = parameter["explode"].map { $0 == .bool(true) } ?? (style == "form")
+                if types.contains("object"), style == "deepObject" || explode {
+                    // Each property is a parameter of its own: `filter[color]` (deepObject) or `color` (form, exploded).
+                    let (properties, requiredNames) = facts.properties(schema, pointer: at + "/schema")
+                    for property in properties {
+                        let key = style == "deepObject" ? "\(name)[\(property.name)]" : property.name
+                        let propertyDefault = facts.resolved(property.schema, pointer: property.pointer)?.value["default"]
+                        let isRequired = required && requiredNames.contains(property.name)
+                        query.append(Self.parameterWord(key, default: propertyDefault, required: isRequired, explode: true))
+                        infos.append(ParameterInfo(name: key, location: .query, description: info.description, required: isRequired,
+                                                   enumValues: facts.enumValues(property.schema, pointer: property.pointer),
+                                                   type: facts.typeText(property.schema, pointer: property.pointer),
+                                                   defaultValue: propertyDefault.map(SchemaFacts.text)))
+                    }
+                    continue
+                }
+                if types.contains("array"), !explode { info.type += info.type.isEmpty ? "comma-separated" : ", comma-separated: a,b" }
+                query.append(Self.parameterWord(name, default: defaultValue, required: required, explode: explode))
+                infos.append(info)
+            case "header":
+                // OpenAPI ignores these as parameters: wsh sets them.
+                if ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
+                if let defaultValue {
+                    headers.append(DeclarationText.word(name + ":" + SchemaFacts.text(defaultValue)))
+                } else if required {
+                    headers.append(DeclarationText.word(name))
+                }
+                infos.append(info)
+            case "cookie":
+                infos.append(info)
+            default:
+                resolver.warn(at + "/in", "parameter '\(name)' is in '\(location)', which is not path, query, header or cookie: left out")
+            }
+        }
+
+        lines.append("path " + DeclarationText.path(path.isEmpty ? "/" : path))
+        if input.method != "GET" { lines.append("method " + input.method) }
+        if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
+        for header in headers { lines.append("header " + header) }
+
+        var bodyLines: [String] = []
+        if let body = operation["requestBody"], let (requestBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
+            bodyLines = self.body(requestBody, pointer: at, infos: &infos)
+        }
+        lines += bodyLines
+
+        let (responses, samples, validate) = self.responses(operation["responses"], pointer: pointer + "/responses")
+        lines += samples
+        lines.append("validate " + validate)
+        let text = "target \(input.name) {\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n}"
+        return ImportedOperation(name: input.name, declaration: text, method: input.method, path: path, summary: summary,
+                                 description: description, parameters: infos, responses: responses, pointer: pointer)
+    }
+
+    // MARK: - Parameters
+
+    /// `key` (required), `key=value` or `key:=JSON` (a default), `key?` (optional).
+    static func parameterWord(_ name: String, default value: JSONValue?, required: Bool, explode: Bool) -> String {
+        guard let value else { return DeclarationText.word(required ? name : name + "?") }
+        switch value {
+        case .string(let text): return DeclarationText.word(name + "=" + text)
+        case .array(let elements) where !explode:
+            return DeclarationText.word(name + "=" + elements.map(SchemaFacts.text).joined(separator: ","))
+        default: return DeclarationText.word(name + ":=" + value.compactText)
+        }
+    }
+
+    /// A name a `{name}` path template can hold: letters, digits, `_` and `-`.
+    static func templateName(_ name: String) -> String {
+        let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+        guard let first = cleaned.first, first.isLetter || first == "_" else { return "p" + cleaned }
+        return cleaned
+    }
+
+    private static func firstContentSchema(_ parameter: JSONValue) -> JSONValue? {
+        guard case .object(let members)? = parameter["content"] else { return nil }
+        return members.first?.value["schema"]
+    }
+
+    /// `https://api.example.com/v1` as base `https://api.example.com/v1` and no prefix; `/v1` as no
+    /// base (`set base` gives the host) and the prefix `/v1`.
+    static func split(server: String) -> (base: String?, prefix: String) {
+        var url = server
+        while url.hasSuffix("/") { url.removeLast() }
+        if url.contains("://") { return (url, "") }
+        if url.hasPrefix("//") { return ("https:" + url, "") }
+        return (nil, url.isEmpty || url.hasPrefix("/") ? url : "/" + url)
+    }
+
+    // MARK: - Body
+
+    static func jsonLike(_ type: String) -> Bool { type == "application/json" || type.hasSuffix("+json") }
+
+    /// The body as `json`, `form` or `multipart` fields (its top-level properties), and a
+    /// Content-Type header for a JSON type other than application/json.
+    private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo]) -> [String] {
+        guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return [] }
+        let types = content.map { $0.key.lowercased() }
+        let chosen: (field: String, index: Int)? = if let index = types.firstIndex(where: Self.jsonLike) {
+            ("json", index)
+        } else if let index = types.firstIndex(where: { $0.hasPrefix("application/x-www-form-urlencoded") }) {
+            ("form", index)
+        } else if let index = types.firstIndex(where: { $0.hasPrefix("multipart/form-data") }) {
+            ("multipart", index)
+        } else {
+            nil
+        }
+        guard let chosen else {
+            // Another media type: the body is given whole at the call (`call NAME @file`).
+            return ["header " + DeclarationText.word("Content-Type:" + content[0].key)]
+        }
+        let media = content[chosen.index]
+        let at = JSONPointer.appending(pointer + "/content", media.key) + "/schema"
+        let (properties, requiredNames) = facts.properties(media.value["schema"], pointer: at)
+        var words: [String] = []
+        let bodyRequired = requestBody["required"] == .bool(true)
+        for property in properties {
+            let resolved = facts.resolved(property.schema, pointer: property.pointer)
+            if resolved?.value["readOnly"] == .bool(true) { continue }
+            let isRequired = bodyRequired && requiredNames.contains(property.name)
+            let defaultValue = resolved?.value["default"]
+            let isFile = chosen.field == "multipart" && (resolved?.value["format"]?.string == "binary" || resolved?.value["contentEncoding"] != nil)
+            words.append(isFile ? DeclarationText.word(isRequired ? property.name : property.name + "?")
+                                : Self.parameterWord(property.name, default: defaultValue, required: isRequired, explode: true))
+            infos.append(ParameterInfo(name: property.name, location: .body,
+                                       description: resolved?.value["description"]?.string ?? "", required: isRequired,
+                                       enumValues: facts.enumValues(property.schema, pointer: property.pointer),
+                                       type: isFile ? "file" : facts.typeText(property.schema, pointer: property.pointer),
+                                       defaultValue: defaultValue.map(SchemaFacts.text)))
+        }
+        var lines: [String] = []
+        if chosen.field == "json", media.key.lowercased() != "application/json" {
+            lines.append("header " + DeclarationText.word("Content-Type:" + media.key))
+        }
+        if !words.isEmpty { lines.append(chosen.field + " " + words.joined(separator: " ")) }
+        return lines
+    }
+
+    // MARK: - Responses
+
+    /// Each response's schemas; a `sample` per numeric status from its example; the `validate`
+    /// value from the success statuses.
+    private func responses(_ value: JSONValue?, pointer: String) -> ([ResponseInfo], [String], String) {
+        let (infos, samples, validate) = responseParts(value, pointer: pointer)
+        return (infos, samples, validate)
+    }
+
+    private func responseParts(_ value: JSONValue?, pointer: String) -> ([ResponseInfo], [String], String) {
+        guard case .object(let members)? = value else { return ([], [], "2xx") }
+        var infos: [ResponseInfo] = []
+        var samples: [(code: Int, text: String)] = []
+        var success: [Int] = []
+        var successRange = false
+        for member in members {
+            let at = JSONPointer.appending(pointer, member.key)
+            let status = member.key.lowercased() == "default" ? "default" : member.key.uppercased()
+            if let code = Int(status), (200...299).contains(code) { success.append(code) }
+            if status == "2XX" { successRange = true }
+            guard let (response, responsePointer) = resolver.resolve(member.value, at: at) else {
+                infos.append(ResponseInfo(status: status, description: "", content: []))
+                continue
+            }
+            var contents: [MediaSchema] = []
+            var sample: String?
+            if case .object(let content)? = response["content"] {
+                for media in content {
+                    let mediaPointer = JSONPointer.appending(responsePointer + "/content", media.key)
+                    contents.append(MediaSchema(mediaType: media.key, schema: media.value["schema"], pointer: mediaPointer + "/schema"))
+                    if sample == nil, let code = Int(status), (100...599).contains(code) {
+                        sample = example(media.value, mediaType: media.key, pointer: mediaPointer).map { text in
+                            "sample " + DeclarationText.literal(text) + (code == 200 ? "" : " status \(code)")
+                        }
+                    }
+                }
+            }
+            // A success without a body (204) is answered empty, so a stub and `wsh serve` answer it too.
+            if sample == nil, response["content"] == nil, let code = Int(status), (200...299).contains(code) {
+                sample = "sample \"\"" + (code == 200 ? "" : " status \(code)")
+            }
+            if let sample, let code = Int(status) { samples.append((code, sample)) }
+            infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents))
+        }
+        // The lowest success status first: the first sample is the one a stub answers by default.
+        let ordered = samples.enumerated().sorted { Self.sampleRank($0) < Self.sampleRank($1) }.map { $0.element.text }
+        let validate = success.isEmpty || successRange ? "2xx" : success.map(String.init).joined(separator: ",")
+        return (infos, ordered, validate)
+    }
+
+    /// Success statuses first, lowest first; then the others in the document's order.
+    private static func sampleRank(_ entry: (offset: Int, element: (code: Int, text: String))) -> (Int, Int) {
+        (200...299).contains(entry.element.code) ? (0, entry.element.code) : (1, entry.offset)
+    }
+
+    /// The media type's example as the body text: `example`, else the first of `examples`, else
+    /// the schema's; nil when there is none, or when it does not match the schema (warned).
+    private func example(_ media: JSONValue, mediaType: String, pointer: String) -> String? {
+        var candidate: (value: JSONValue, pointer: String)?
+        if let example = media["example"] {
+            candidate = (example, pointer + "/example")
+        } else if case .object(let examples)? = media["examples"], let first = examples.first {
+            let at = JSONPointer.appending(pointer + "/examples", first.key)
+            if let (resolved, resolvedAt) = resolver.resolve(first.value, at: at), let value = resolved["value"] {
+                candidate = (value, resolvedAt + "/value")
+            }
+        } else if let (schema, schemaAt) = facts.resolved(media["schema"], pointer: pointer + "/schema") {
+            if let example = schema["example"] {
+                candidate = (example, schemaAt + "/example")
+            } else if case .array(let list)? = schema["examples"], let first = list.first {
+                candidate = (first, schemaAt + "/examples/0")
+            }
+        }
+        guard let candidate else { return nil }
+        let isJSON = Self.jsonLike(mediaType.lowercased().split(separator: ";").first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "")
+        if isJSON, let schema = media["schema"] {
+            let violations = validator.violations(of: candidate.value, against: schema, at: pointer + "/schema")
+            if let first = violations.first {
+                resolver.warn(candidate.pointer, "example does not match its schema (\(first.description)): not used as a sample")
+                return nil
+            }
+        }
+        if !isJSON, case .string(let text) = candidate.value { return text }
+        return candidate.value.compactText
+    }
+}

@@ -1,0 +1,67 @@
+import Targets
+
+/// Follows local `$ref`s in the document, warning once per broken or circular ref at the place
+/// that names it.
+final class RefResolver {
+    let root: JSONValue
+    private(set) var warnings: [ImportWarning] = []
+    private var warned: Set<String> = []
+    /// A chain of refs longer than this is taken for a cycle.
+    static let maxHops = 32
+
+    init(root: JSONValue) {
+        self.root = root
+    }
+
+    /// `value`, or what its `$ref` chain ends at, with the pointer of the value returned; nil
+    /// (after a warning) when a ref is broken or the chain loops.
+    func resolve(_ value: JSONValue, at pointer: String) -> (value: JSONValue, pointer: String)? {
+        var current = value
+        var currentPointer = pointer
+        var hops = 0
+        while case .string(let ref)? = current["$ref"] {
+            hops += 1
+            guard hops <= Self.maxHops else {
+                warn(pointer + "/$ref", "$ref '\(ref)' leads back to itself")
+                return nil
+            }
+            // A ref to another file is still here when the Bundler could not read it, and said so.
+            guard ref.hasPrefix("#") else { return nil }
+            guard let target = JSONPointer.resolve(String(ref.dropFirst()), in: root) else {
+                warn(currentPointer + "/$ref", "broken $ref '\(ref)': nothing is there")
+                return nil
+            }
+            current = target
+            currentPointer = String(ref.dropFirst())
+        }
+        return (current, currentPointer)
+    }
+
+    /// Warns about every local `$ref` under `value` that names nothing (bounded depth); refs to
+    /// other files that could not be bundled were warned about by the ``Bundler``.
+    func checkRefs(_ value: JSONValue, at pointer: String, depth: Int = 0) {
+        guard depth < DocumentText.maxDepth else { return }
+        switch value {
+        case .object(let members):
+            for member in members {
+                let at = JSONPointer.appending(pointer, member.key)
+                if member.key == "$ref", case .string(let ref) = member.value {
+                    if ref.hasPrefix("#"), JSONPointer.resolve(String(ref.dropFirst()), in: root) == nil {
+                        warn(at, "broken $ref '\(ref)': nothing is there")
+                    }
+                } else {
+                    checkRefs(member.value, at: at, depth: depth + 1)
+                }
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { checkRefs(element, at: pointer + "/\(index)", depth: depth + 1) }
+        default:
+            break
+        }
+    }
+
+    func warn(_ pointer: String, _ message: String) {
+        guard warned.insert(pointer + "\u{0}" + message).inserted else { return }
+        warnings.append(ImportWarning(pointer: pointer, message: message))
+    }
+}

@@ -1,0 +1,105 @@
+import Checks
+import Foundation
+import OpenAPI
+import Targets
+
+extension Run {
+    /// `expect schema`: the last answer's body against the schema its target's OpenAPI document
+    /// declares for the answer's status and media type. A failure lists each violation with its
+    /// JSON pointer, the expected and the actual value, and is exit code 4 as any `expect`.
+    func expectSchema(_ arguments: [Word], command: Word, statement: Statement) throws {
+        let span = statement.span
+        let source = currentFile.text(span.start..<span.end)
+        func report(_ passed: Bool) {
+            reporter?.report(.expect(ExpectationResult(source: String(source.dropFirst("expect ".count)), file: currentFile, span: span, passed: passed)))
+        }
+        do {
+            let violations = try schemaViolations(at: span)
+            report(violations.isEmpty)
+            guard !violations.isEmpty, let response = lastResponse else { return }
+            let media = response.header("Content-Type").map { " " + String($0.split(separator: ";")[0]) } ?? ""
+            throw failure("expectation failed: schema of '\(response.targetName)' for \(response.status)\(media)", at: span,
+                          notes: Self.violationNotes(violations).map { mask($0) }, kind: .expectation)
+        } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
+            report(false)
+            throw diagnostic
+        }
+    }
+
+    /// Every violation of the last answer's schema (see ``expectSchema``); runtime errors when
+    /// there is nothing to check against.
+    func schemaViolations(at span: SourceSpan) throws -> [SchemaViolation] {
+        guard let response = lastResponse else { throw failure("no response yet: call a target first", at: span) }
+        guard let imported = session.targets[response.targetName]?.openAPI else {
+            throw failure("expect schema checks answers of targets from an OpenAPI document, and '\(response.targetName.shortened())' is not one",
+                          at: span, notes: ["declare targets with: use openapi FILE"])
+        }
+        return try violations(of: response, imported, at: span)
+    }
+
+    /// The answer's body against its declared schema.
+    func violations(of response: Response, _ imported: OpenAPIOperation, at span: SourceSpan) throws -> [SchemaViolation] {
+        let operation = imported.operation
+        let mediaType = response.header("Content-Type").map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard let answer = ResponseSchemaChoice.response(for: response.status, in: operation.responses) else {
+            let statuses = operation.responses.map(\.status).joined(separator: ", ")
+            throw failure("the document declares no answer with status \(response.status) for '\(operation.name)'", at: span,
+                          notes: ["it declares: \(statuses.isEmpty ? "none" : statuses)"])
+        }
+        guard let media = ResponseSchemaChoice.media(for: mediaType, in: answer.content) else {
+            if answer.content.isEmpty, response.body.isEmpty { return [] }
+            let types = answer.content.map(\.mediaType).joined(separator: ", ")
+            throw failure("the document declares no schema for status \(answer.status) and media type \(mediaType.isEmpty ? "(none)" : mediaType)",
+                          at: span, notes: ["it declares: \(types.isEmpty ? "no body" : types)"])
+        }
+        guard let schema = media.schema else { return [] }
+        let body: JSONValue
+        do {
+            body = try response.json()
+        } catch {
+            throw failure("the response body is not JSON, so it cannot be checked against its schema", at: span, notes: [mask(error.description)])
+        }
+        return JSONSchemaValidator(root: imported.schemas.root).violations(of: body, against: schema)
+    }
+}
+
+/// Which declared answer and media type a response is checked against.
+enum ResponseSchemaChoice {
+    /// The exact status, else its range (`2XX`), else `default`.
+    static func response(for status: Int, in responses: [ResponseInfo]) -> ResponseInfo? {
+        responses.first { $0.status == String(status) }
+            ?? responses.first { $0.status == "\(status / 100)XX" }
+            ?? responses.first { $0.status == "default" }
+    }
+
+    /// The exact media type, else a range (`application/*`), else `*/*`; with no Content-Type, the first.
+    static func media(for type: String, in content: [MediaSchema]) -> MediaSchema? {
+        let lowered = content.map { ($0, $0.mediaType.lowercased().split(separator: ";")[0].trimmingCharacters(in: .whitespaces)) }
+        if type.isEmpty { return content.first }
+        if let exact = lowered.first(where: { $0.1 == type }) { return exact.0 }
+        let major = type.split(separator: "/").first.map(String.init) ?? type
+        if let range = lowered.first(where: { $0.1 == major + "/*" }) { return range.0 }
+        if type.hasSuffix("+json"), let json = lowered.first(where: { $0.1 == "application/json" }) { return json.0 }
+        return lowered.first { $0.1 == "*/*" }?.0
+    }
+}
+
+extension Run {
+    /// `validate schema` in a target: an answer that differs from its schema is an error (exit
+    /// code 3, as an unexpected status), listing the violations; the answer was printed already.
+    func checkDeclaredSchema(_ declared: DeclaredTarget, _ response: Response, at span: SourceSpan) throws {
+        guard let imported = declared.openAPI else {
+            throw failure("target '\(declared.name)' has 'validate schema' but no OpenAPI document to check against", at: span,
+                          notes: ["declare it with: use openapi FILE"])
+        }
+        let violations = try violations(of: response, imported, at: span)
+        guard !violations.isEmpty else { return }
+        throw failure("the answer of '\(declared.name)' (\(response.status)) does not match its schema", at: span,
+                      notes: Self.violationNotes(violations).map { mask($0) })
+    }
+
+    /// At most 20 violations, then how many more.
+    static func violationNotes(_ violations: [SchemaViolation]) -> [String] {
+        violations.prefix(20).map(\.description) + (violations.count > 20 ? ["and \(violations.count - 20) more"] : [])
+    }
+}

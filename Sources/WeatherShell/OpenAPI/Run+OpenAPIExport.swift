@@ -1,0 +1,37 @@
+import Foundation
+import OpenAPI
+import Targets
+
+extension Run {
+    /// `openapi export FILE.yaml|FILE.json`: the session's targets as an OpenAPI 3.1 document,
+    /// YAML unless the file name ends in `.json`. A target whose fields depend on variables is
+    /// written with today's values; secrets in them are refused rather than written.
+    func openAPICommand(_ arguments: [Word], command: Word) throws {
+        guard arguments.count == 2, arguments[0].bare == "export" else {
+            throw failure("usage: openapi export FILE.yaml|FILE.json", at: arguments.first?.span ?? command.span)
+        }
+        let fileWord = arguments[1]
+        let path = resolvePath(try expand(fileWord).text)
+        var entries: [OpenAPIExporter.Entry] = []
+        for declared in session.targets.all {
+            let target = try compiledTarget(declared)
+            entries.append(OpenAPIExporter.Entry(target: target, operation: declared.openAPI?.operation, schemas: declared.openAPI?.schemas))
+        }
+        let format: OpenAPIExporter.Format = path.lowercased().hasSuffix(".json") ? .json : .yaml
+        let (text, notes): (String, [String])
+        do {
+            (text, notes) = try OpenAPIExporter.export(entries, format: format)
+        } catch {
+            throw failure("cannot export: \(mask(error.message))", at: fileWord.span)
+        }
+        // A secret in a target (an env variable in a header, say) must not reach the file.
+        guard mask(text) == text else {
+            throw failure("cannot export: a target holds a secret (a variable from env), which is not written to files", at: fileWord.span)
+        }
+        if let reason = BodyFile.write(Data(text.utf8), to: path) {
+            throw failure("cannot write '\(Self.displayPath(path))': \(reason)", at: fileWord.span)
+        }
+        for note in notes { io.err("note: \(mask(note))\n") }
+        if mode == .interactive { io.err("\(entries.count - notes.count) targets written to \(Self.displayPath(path))\n") }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import OpenAPI
+import Targets
+
+extension Run {
+    /// `use openapi FILE|URL [as PREFIX]`: one target per operation of the document, declared as
+    /// if its declaration had been typed (`show NAME` prints it), with what the document says of
+    /// it for help, completion and `expect schema`. Problems in the document are warnings naming
+    /// their JSON pointer; the rest is imported. Notes say how the API authenticates.
+    func useOpenAPI(_ arguments: [Word], command: Word) async throws {
+        let sourceWord = arguments[1]
+        let source = try expand(sourceWord).text
+        var prefix: String?
+        if arguments.count == 4 {
+            let text = try expand(arguments[3]).text
+            guard Parser.isDottedTargetName(text) else {
+                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
+            }
+            prefix = text
+        }
+        let bytes: [UInt8]
+        var path: String?
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            bytes = try await fetchDocument(source, at: sourceWord.span)
+        } else {
+            let resolved = resolvePath(source)
+            bytes = Array(try readFile(resolved, at: sourceWord.span))
+            path = URL(fileURLWithPath: resolved).standardizedFileURL.path
+        }
+        let document: ImportedDocument
+        do {
+            document = try OpenAPIImporter.importDocument(bytes, path: path, prefix: prefix)
+        } catch {
+            throw failure("cannot import \(source.shortened()): \(mask(error.message))", at: sourceWord.span)
+        }
+        let shownSource = path.map { Self.displayPath($0) } ?? source
+        for warning in document.warnings {
+            io.err("warning: \(mask(shownSource))#\(mask(warning.description))\n")
+        }
+        var declared = 0
+        for operation in document.operations {
+            let file = SourceFile(name: "<openapi \(shownSource)>", directory: currentFile.directory, text: operation.declaration)
+            do {
+                let program = try Parser.parse(file)
+                guard case .target(let declaration)? = program.statements.first?.kind else { continue }
+                let previous = currentFile
+                currentFile = file
+                // As a pack's, an imported target's host yields to `set base` (a mock, a staging host).
+                packDepth += 1
+                defer {
+                    currentFile = previous
+                    packDepth -= 1
+                }
+                try declareTarget(declaration)
+            } catch let diagnostic as Diagnostic {
+                io.err("warning: \(mask(shownSource))#\(operation.pointer): not declared: \(mask(diagnostic.message))\n")
+                continue
+            }
+            if var target = session.targets[operation.name] {
+                target.openAPI = OpenAPIOperation(operation: operation, schemas: document.schemas, source: shownSource)
+                session.targets.declare(target)
+                declared += 1
+            }
+        }
+        for note in document.notes { io.err("note: \(mask(note))\n") }
+        if mode == .interactive {
+            let title = document.title.isEmpty ? "" : " of '\(mask(document.title))'"
+            io.err("\(declared) target\(declared == 1 ? "" : "s")\(title) declared: 'targets' lists them, 'help NAME' shows one\n")
+        }
+    }
+
+    /// The document at `url`, fetched as a call is (plugins, proxy and TLS settings apply).
+    private func fetchDocument(_ url: String, at span: SourceSpan) async throws -> [UInt8] {
+        var target = Target(name: "use openapi")
+        target.baseURL = url
+        target.path = ""
+        target.headers = [Header(name: "Accept", value: "application/yaml, application/json;q=0.9, */*;q=0.8")]
+        var provider = provider()
+        provider.stubBehavior = .never
+        let response: Response
+        do {
+            response = try await provider.request(target, arguments: CallArguments())
+        } catch {
+            if error.isCancelled { throw CancellationError() }
+            throw failure("cannot fetch \(redaction.maskedURL(url)): \(error.description(masking: redaction))", at: span)
+        }
+        guard (200...299).contains(response.status) else {
+            throw failure("cannot fetch \(redaction.maskedURL(url)): HTTP \(response.status) \(response.reason)", at: span)
+        }
+        return Array(response.body)
+    }
+}

@@ -1,0 +1,82 @@
+import Checks
+import Targets
+import Testing
+
+@Suite struct SchemaValidationTests {
+    static let root = try! JSONValue.parse("""
+    {"components": {"schemas": {
+      "Pet": {"type": "object", "required": ["id", "name"],
+              "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "tag": {"type": "string", "nullable": true},
+                             "child": {"$ref": "#/components/schemas/Pet"}}},
+      "Loop": {"$ref": "#/components/schemas/Loop"},
+      "a~b/c": {"type": "boolean"}
+    }}}
+    """)
+
+    /// Schema, value, and the violations' descriptions, exactly.
+    static let cases: [(schema: String, value: String, expected: [String])] = [
+        (#"{"type": "integer"}"#, "3", []),
+        (#"{"type": "integer"}"#, "3.0", []),
+        (#"{"type": "integer"}"#, "3.5", ["(root): expected integer, actual 3.5 (number)"]),
+        (#"{"type": "number"}"#, "\"3\"", [#"(root): expected number, actual "3" (string)"#]),
+        (#"{"type": ["string", "null"]}"#, "null", []),
+        (#"{"type": "string", "nullable": true}"#, "null", []),
+        (#"{"type": "string"}"#, "null", ["(root): expected string, actual null (null)"]),
+        (#"{"type": "boolean"}"#, "1", ["(root): expected boolean, actual 1 (integer)"]),
+        (#"{"type": "file"}"#, "1", []),
+        (#"{"enum": ["a", "b"]}"#, "\"c\"", [#"(root): expected one of "a", "b", actual "c" (string)"#]),
+        (#"{"enum": [1, 2]}"#, "2.0", []),
+        (#"{"const": {"a": 1, "b": [true]}}"#, #"{"b": [true], "a": 1}"#, []),
+        (#"{"const": "x"}"#, "\"y\"", [#"(root): expected "x", actual "y" (string)"#]),
+        (##"{"$ref": "#/components/schemas/Pet"}"##, #"{"id": "7", "tag": null}"#,
+         [#"(root): expected a property "name", actual none"#, #"/id: expected integer, actual "7" (string)"#]),
+        (##"{"$ref": "#/components/schemas/Pet"}"##, #"{"id": 1, "name": "a", "child": {"id": 2, "name": 3}}"#,
+         ["/child/name: expected string, actual 3 (integer)"]),
+        (#"{"type": "array", "items": {"type": "string"}}"#, #"["a", 2, "c", false]"#,
+         ["/1: expected string, actual 2 (integer)", "/3: expected string, actual false (boolean)"]),
+        (#"{"properties": {"a/b": {"type": "string"}, "c~d": {"type": "string"}}}"#, #"{"a/b": 1, "c~d": 2}"#,
+         ["/a~1b: expected string, actual 1 (integer)", "/c~0d: expected string, actual 2 (integer)"]),
+        (#"{"allOf": [{"required": ["a"]}, {"required": ["b"]}]}"#, #"{"a": 1}"#, [#"(root): expected a property "b", actual none"#]),
+        (#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#, "1", []),
+        (#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#, "true",
+         ["(root): expected a value matching any of 2 schemas (anyOf), actual true (boolean), which matches none"]),
+        (#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#, "1",
+         ["(root): expected a value matching exactly one of 2 schemas (oneOf), actual 1 (integer), which matches 2"]),
+        (#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#, "1.5", []),
+        (#"{"format": "date-time"}"#, #""2024-05-01T12:30:00.25+09:00""#, []),
+        (#"{"format": "date-time"}"#, #""2024-05-01 12:30""#, [#"(root): expected a date-time string, actual "2024-05-01 12:30" (string)"#]),
+        (#"{"format": "uuid"}"#, #""3f2504e0-4f89-11d3-9a0c-0305e82c3301""#, []),
+        (#"{"format": "uuid"}"#, #""3f2504e0""#, [#"(root): expected a uuid string, actual "3f2504e0" (string)"#]),
+        (#"{"format": "email"}"#, #""ana@example.com""#, []),
+        (#"{"format": "email"}"#, #""ana at example""#, [#"(root): expected an email string, actual "ana at example" (string)"#]),
+        (#"{"format": "int64"}"#, #""x""#, []),
+        (##"{"$ref": "#/components/schemas/a~0b~1c"}"##, "1", ["(root): expected boolean, actual 1 (integer)"]),
+        (##"{"$ref": "#/components/schemas/Nope"}"##, "1", []),
+        (##"{"$ref": "#/components/schemas/Loop"}"##, "1", []),
+        ("false", "1", ["(root): expected nothing (the schema is false), actual 1 (integer)"]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func keyword(_ index: Int) throws {
+        let (schemaText, valueText, expected) = Self.cases[index]
+        let schema = try JSONValue.parse(schemaText)
+        let value = try JSONValue.parse(valueText)
+        let found = JSONSchemaValidator(root: Self.root).violations(of: value, against: schema).map(\.description)
+        #expect(found == expected, "schema \(schemaText), value \(valueText)")
+    }
+
+    @Test func aLongValueIsCutInTheMessage() throws {
+        let long = String(repeating: "x", count: 200)
+        let found = JSONSchemaValidator(root: .null).violations(of: .string(long), against: try JSONValue.parse(#"{"type": "integer"}"#))
+        #expect(found.first?.actual == "\"" + String(repeating: "x", count: 78) + "… (string)")
+    }
+
+    @Test func anyOfInACycleStopsAtItsBudget() throws {
+        // Each level tries both branches, and each fails only after going all the way down: 2^depth checks unbounded.
+        let root = try JSONValue.parse(##"{"E": {"anyOf": [{"allOf": [{"$ref": "#/E"}, {"type": "string"}]}, {"allOf": [{"$ref": "#/E"}, {"type": "string"}]}]}}"##)
+        var validator = JSONSchemaValidator(root: root)
+        validator.maxSteps = 10_000
+        let found = validator.violations(of: .number("1"), against: try JSONValue.parse(##"{"$ref": "#/E"}"##))
+        #expect(found.last?.description == "(root): expected a check of at most 10000 steps, actual more: the check stopped there")
+    }
+}
