@@ -1,3 +1,6 @@
+import Foundation
+import Targets
+
 /// The HTML report: one self-contained page (inline style, no script, no network asset) with the
 /// summary, then each file, failing ones first and open: its checks (failing first, each with
 /// the answer it looked at), and its calls with method, URL, status, time and a waterfall.
@@ -117,7 +120,9 @@ enum HTMLReport {
             return call.bodyBytes > 0 ? "<p class=\"note\">body of \(call.bodyBytes) bytes not kept</p>\n" : ""
         }
         let cut = call.bodyCut ? "<p class=\"note\">body cut to its first \(TestRecorder.keptBodyLimit / 1024) KB of \(call.bodyBytes) bytes</p>\n" : ""
-        return "<pre class=\"body\">\(escaped(body.isEmpty ? "(empty body)" : body))</pre>\n" + cut
+        // Already masked: pretty-printing a JSON body only makes it readable.
+        let shown = call.bodyCut ? body : ((try? JSONValue.parse(Data(body.utf8)))?.prettyText ?? body)
+        return "<pre class=\"body\">\(escaped(shown.isEmpty ? "(empty body)" : shown))</pre>\n" + cut
     }
 
     private static func calls(_ calls: [TestCallRecord]) -> String {
