@@ -2,7 +2,8 @@
 # Installs what wsh needs from Debian's packages when it is missing: libedit's, SQLite's, zlib's and brotli's headers
 # (and their static libraries, which scripts/build-release links), pkg-config, openssl (whose
 # s_server is a TLS server the tests start, and which makes their certificates), and nginx and
-# tinyproxy, the real TLS/HTTP/2/gzip server and proxy of the transport's end-to-end tests.
+# tinyproxy, the real TLS/HTTP/2/gzip server and proxy of the transport's end-to-end tests; xmllint
+# (libxml2-utils) and chromium, which check wsh test's JUnit report against its schema and load its HTML report.
 set -euo pipefail
 missing=()
 [ -f /usr/include/histedit.h ] || missing+=(libedit-dev)
@@ -13,6 +14,8 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/openssl ] || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ -x /usr/bin/tinyproxy ] || missing+=(tinyproxy)
+[ -x /usr/bin/xmllint ] || missing+=(libxml2-utils)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "wsh: installing ${missing[*]}" >&2
   sudo=""

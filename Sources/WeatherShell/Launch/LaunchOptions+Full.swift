@@ -15,6 +15,7 @@ extension LaunchOptions {
     /// `--help`, and the messages for usage errors.
     public static func fullParse(_ arguments: [String]) -> FullParse {
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
+        if arguments.first == "test" { return testParse(Array(arguments.dropFirst())) }
         do {
             let parsed = try WSHCommand.parse(arguments)
             if parsed.command != nil, parsed.file != nil {

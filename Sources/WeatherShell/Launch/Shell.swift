@@ -24,6 +24,8 @@ public struct LaunchOptions: Sendable, Equatable {
     }
     private var serveFiles: [String]?
     private var serveSettings = ServeSettings()
+    /// `wsh test ...`: the files to run as tests, and how.
+    public var test: TestSettings?
 
     public init(file: String? = nil, command: String? = nil, assignments: [String] = [], stub: Bool = false, noRC: Bool = false) {
         self.file = file
@@ -41,6 +43,9 @@ public enum Shell {
 
     /// Runs wsh and returns its exit code.
     public static func run(_ options: LaunchOptions) async -> Int32 {
+        if let test = options.test {
+            return await test.workerFile == nil ? TestRunner.run(test) : runTestWorker(test)
+        }
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
         let interactive = options.command == nil && options.file == nil && stdinIsTerminal
         let io = ShellIO()

@@ -1,0 +1,40 @@
+/// Text made safe for XML and HTML: the five special characters escaped, and characters XML 1.0
+/// cannot hold at all (controls other than tab and line breaks, U+FFFE, U+FFFF) shown as U+FFFD,
+/// since no escape can carry them.
+enum MarkupText {
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF || (0x7F...0x9F).contains(scalar.value) {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// For an attribute value: line breaks and tabs as character references, which a parser
+    /// keeps (a literal one in an attribute is normalised to a space).
+    static func attribute(_ text: String) -> String {
+        escaped(text).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\r", with: "&#13;")
+            .replacingOccurrences(of: "\t", with: "&#9;")
+    }
+
+    /// Seconds with three decimals, as JUnit's `time` attributes take them.
+    static func seconds(_ milliseconds: Double) -> String {
+        let thousandths = Int((max(0, milliseconds)).rounded())
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+extension Shell {
+    /// `wsh test --worker FILE`: runs one test file in a session of its own and writes its
+    /// ``TestFileResult`` as JSON on stdout, which the runner reads. The file's own output (bodies,
+    /// `echo`, diagnostics) is dropped: the result carries what the reports need.
+    static func runTestWorker(_ settings: TestSettings) async -> Int32 {
+        guard let path = settings.workerFile else { return FailureKind.usage.exitCode }
+        // stdout is the result's: anything else that writes to fd 1 or 2 (a logger plugin) goes nowhere.
+        let resultFD = dup(STDOUT_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        if null >= 0 {
+            dup2(null, STDOUT_FILENO)
+            close(null)
+        }
+        let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { _, _ in })
+        let run = Run(io: io, mode: .script)
+        _ = Unmanaged.passRetained(run)
+        if settings.stub {
+            run.session.options.stub = .immediate
+            run.session.optionOrigins[.stub] = "--stub"
+        }
+        for variable in settings.variables {
+            guard let equals = variable.firstIndex(of: "=") else { continue }
+            run.define(String(variable[..<equals]), String(variable[variable.index(after: equals)...]))
+        }
+        let recorder = TestRecorder(path: path)
+        run.reporter = recorder
+        let interrupts = InterruptHandler(interactive: false)
+        let code: Int32
+        if let data = FileManager.default.contents(atPath: path) {
+            run.enterFile(path)
+            code = await finish(run, interrupts) {
+                try await run.runFile(text: String(decoding: data, as: UTF8.self), path: path)
+            }
+        } else {
+            recorder.report(.error(Diagnostic(.runtime, "cannot read '\(path)'")))
+            code = FailureKind.runtime.exitCode
+        }
+        let result = recorder.result(exitCode: code)
+        let encoded = (try? JSONEncoder().encode(result)) ?? Data()
+        ShellIO.writeAll(resultFD, Array(encoded))
+        return code
+    }
+}

@@ -1,0 +1,61 @@
+/// The TAP 14 report: one test point per file, each with a subtest of its checks; a failed check
+/// or file carries a YAML diagnostic block (message, location, notes) in JSON-style quoted strings.
+enum TAPReport {
+    static func text(_ summary: TestSummary) -> String {
+        var tap = "TAP version 14\n1..\(summary.results.count)\n"
+        for (index, result) in summary.results.enumerated() {
+            tap += "# Subtest: \(description(result.path))\n"
+            tap += "    1..\(result.checks.count)\n"
+            for (number, check) in result.checks.enumerated() {
+                let point = "\(check.passed ? "ok" : "not ok") \(number + 1) - \(description("expect " + check.source))"
+                tap += "    \(point)\n"
+                if !check.passed {
+                    tap += yaml([("message", check.message ?? "expectation failed"), ("at", "\(check.file):\(check.line):\(check.column)")]
+                                + check.notes.map { ("note", $0) }, indent: "      ")
+                }
+            }
+            let passed = result.outcome == .passed
+            tap += "\(passed ? "ok" : "not ok") \(index + 1) - \(description(result.path))\n"
+            if !passed {
+                var fields = [("outcome", result.outcome.rawValue)]
+                if let failure = result.firstFailure { fields += [("message", failure.message), ("at", failure.location)] }
+                fields += [("duration_ms", String(Int(result.milliseconds.rounded())))]
+                tap += yaml(fields, indent: "  ")
+            }
+        }
+        return tap
+    }
+
+    /// A description on one line, with `#` escaped (it would start a directive) and `\` doubled.
+    private static func description(_ text: String) -> String {
+        TestLines.oneLine(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+    }
+
+    private static func yaml(_ fields: [(String, String)], indent: String) -> String {
+        var block = "\(indent)---\n"
+        for (key, value) in fields { block += "\(indent)\(key): \(quoted(value))\n" }
+        return block + "\(indent)...\n"
+    }
+
+    /// A YAML double-quoted scalar: `"`, `\` and control characters escaped.
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

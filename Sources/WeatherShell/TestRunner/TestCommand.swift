@@ -1,0 +1,77 @@
+import ArgumentParser
+
+/// `wsh test` as swift-argument-parser reads it.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wsh test",
+        abstract: "Run .wsh files as tests, each in a session of its own, several at once, and write reports.",
+        discussion: "A directory means every *.wsh file under it, sorted. Exit status: 0 all passed, "
+            + "3 a file stopped on a runtime or parse error, else 4 an expectation failed; 130 on Ctrl-C."
+    )
+
+    @Option(help: ArgumentHelp("Files run at once (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A variable for every file's session.", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Flag(help: "Answer calls from targets' sample data (set stub immediate).")
+    var stub = false
+
+    @Option(name: .customLong("report-junit"), help: ArgumentHelp("Write a JUnit XML report.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(name: .customLong("report-tap"), help: ArgumentHelp("Write a TAP 14 report.", valueName: "FILE"))
+    var tap: String?
+
+    @Option(name: .customLong("report-json"), help: ArgumentHelp("Write a JSON report: every file, call and check.", valueName: "FILE"))
+    var json: String?
+
+    @Option(name: .customLong("report-html"), help: ArgumentHelp("Write an HTML report, DIR/index.html.", valueName: "DIR"))
+    var html: String?
+
+    /// The runner starts one worker per file with this: the file's result goes to stdout as JSON.
+    @Option(name: .customLong("worker"), help: .hidden)
+    var worker: String?
+
+    @Argument(help: ArgumentHelp("Files and directories of .wsh tests (default: the current directory).", valueName: "PATH"))
+    var paths: [String] = []
+
+    mutating func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
+        for variable in variables {
+            guard let equals = variable.firstIndex(of: "="), Parser.isName(String(variable[..<equals])) else {
+                throw ValidationError("--var takes NAME=VALUE, got '\(variable.shortened())'")
+            }
+        }
+    }
+
+    var settings: TestSettings {
+        var settings = TestSettings()
+        settings.paths = paths
+        settings.jobs = jobs
+        settings.variables = variables
+        settings.stub = stub
+        settings.junitFile = junit
+        settings.tapFile = tap
+        settings.jsonFile = json
+        settings.htmlDirectory = html
+        settings.workerFile = worker
+        return settings
+    }
+}
+
+extension LaunchOptions {
+    /// `wsh test ...`.
+    static func testParse(_ arguments: [String]) -> FullParse {
+        do {
+            let parsed = try TestCommand.parse(arguments)
+            var options = LaunchOptions(stub: parsed.stub, noRC: true)
+            options.test = parsed.settings
+            return .run(options)
+        } catch {
+            let message = TestCommand.fullMessage(for: error)
+            return TestCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// What one file of `wsh test` did: its calls, checks and errors, secrets already masked.
+///
+/// A worker process (one per file) encodes it as JSON on its stdout; the runner decodes it,
+/// prints the file's line and builds every report from it. Nothing in it holds a secret: the
+/// worker masks each text with the session's ``Targets/Redaction`` before it is recorded.
+public struct TestFileResult: Codable, Sendable {
+    /// How a file ended.
+    public enum Outcome: String, Codable, Sendable {
+        /// Every `expect` held and nothing failed.
+        case passed
+        /// An `expect` failed, and no runtime error happened.
+        case failed
+        /// A runtime or parse error (or wsh itself stopped) before the file finished.
+        case errored
+        /// Ctrl-C stopped it.
+        case interrupted
+    }
+
+    /// The path as given or found under a directory.
+    public var path: String
+    public var outcome: Outcome
+    /// Wall time of the file, from starting its worker to its result.
+    public var milliseconds: Double
+    /// When its worker started, in milliseconds since 1970: files whose spans overlap ran at once.
+    public var startedAt: Double = 0
+    public var calls: [TestCallRecord] = []
+    public var checks: [TestCheckRecord] = []
+    /// Runtime and parse errors (failed expectations are in ``checks``).
+    public var errors: [TestErrorRecord] = []
+    /// The first failure, for the file's line: `path:12:8 expectation failed: ...`.
+    public var firstFailure: TestFailure?
+
+    public init(path: String, outcome: Outcome, milliseconds: Double) {
+        self.path = path
+        self.outcome = outcome
+        self.milliseconds = milliseconds
+    }
+
+    public var failedChecks: Int { checks.count(where: { !$0.passed }) }
+}
+
+/// One call a test file made, as reports show it.
+public struct TestCallRecord: Codable, Sendable {
+    public var target: String
+    public var method: String?
+    /// The URL, masked.
+    public var url: String?
+    public var status: Int?
+    public var reason: String?
+    /// When the call started and how long it took, from the start of the file's run.
+    public var startMilliseconds: Double
+    public var milliseconds: Double
+    /// Why the call failed (masked), when it did.
+    public var failure: String?
+    public var requestHeaders: [TestHeader] = []
+    public var responseHeaders: [TestHeader] = []
+    /// The response body as text, masked, cut to ``TestRecorder/keptBodyLimit`` bytes.
+    public var body: String?
+    public var bodyBytes: Int = 0
+    public var bodyCut = false
+}
+
+/// A header name and its (masked) value.
+public struct TestHeader: Codable, Sendable {
+    public var name: String
+    public var value: String
+}
+
+/// One `expect`.
+public struct TestCheckRecord: Codable, Sendable {
+    /// The expectation as written, without `expect`.
+    public var source: String
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var passed: Bool
+    /// Time from the start of the file's run to this check.
+    public var atMilliseconds: Double
+    /// For a failed check: the message and notes (`actual: ...`).
+    public var message: String?
+    public var notes: [String] = []
+    /// The index in the file's calls of the response this check looked at.
+    public var callIndex: Int?
+}
+
+/// A runtime or parse error of a test file.
+public struct TestErrorRecord: Codable, Sendable {
+    /// `parse`, `runtime`, `usage`, `interrupted`.
+    public var kind: String
+    public var message: String
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    public var notes: [String] = []
+    /// The error as wsh printed it: location, source line, caret, notes.
+    public var rendered: String
+}
+
+/// Where and why a file first failed.
+public struct TestFailure: Codable, Sendable {
+    /// `path:line:column`, or the path alone.
+    public var location: String
+    public var message: String
+    public var notes: [String] = []
+}

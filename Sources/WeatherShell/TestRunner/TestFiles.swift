@@ -1,0 +1,50 @@
+import Foundation
+
+/// The files `wsh test PATH...` runs: a file as given, a directory as every `*.wsh` under it,
+/// sorted by path; hidden directories (`.git`, `.build`) are skipped. A file named twice runs once.
+enum TestFiles {
+    static func collect(_ paths: [String]) throws(TestRunFailure) -> [String] {
+        var files: [String] = []
+        for path in paths.isEmpty ? ["."] : paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw TestRunFailure("no such file or directory: \(path)")
+            }
+            if isDirectory.boolValue {
+                let found = scripts(under: path)
+                guard !found.isEmpty else { throw TestRunFailure("no .wsh files under \(path)") }
+                files += found
+            } else {
+                files.append(path)
+            }
+        }
+        var seen = Set<String>()
+        return files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
+    }
+
+    /// Every `*.wsh` under `directory`, as paths that start with it, sorted.
+    private static func scripts(under directory: String) -> [String] {
+        let prefix = directory == "." ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
+        var found: [String] = []
+        var pending = [""]
+        // Walked with a list, not recursion: a deep tree cannot exhaust the stack. Symbolic links
+        // to directories are not followed, so a link cycle cannot loop.
+        while let relative = pending.popLast() {
+            let absolute = prefix + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute.isEmpty ? "." : absolute) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let path = relative + name
+                var isDirectory: ObjCBool = false
+                let full = prefix + path
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
+                    if !isLink { pending.append(path + "/") }
+                } else if name.hasSuffix(".wsh") {
+                    found.append(full)
+                }
+            }
+        }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Targets
+
+/// Builds a ``TestFileResult`` from the events of one file's run: the worker's reporter.
+///
+/// Every text is masked as it is recorded, with the ``Redaction`` the last call carried (the
+/// session's secrets and sensitive names), so nothing later can leak what it never held.
+@ShellActor
+final class TestRecorder: RunReporter {
+    /// Bodies up to this size are kept in the result (masked first, then cut).
+    nonisolated static let keptBodyLimit = 64 * 1024
+    /// Bodies larger than this are not masked nor kept: masking parses the whole body.
+    nonisolated static let maskedBodyLimit = 4 * 1024 * 1024
+
+    private let path: String
+    private let started = ContinuousClock.now
+    private var calls: [TestCallRecord] = []
+    private var checks: [TestCheckRecord] = []
+    private var errors: [TestErrorRecord] = []
+    private var firstFailure: TestFailure?
+    private var redaction = Redaction()
+
+    init(path: String) {
+        self.path = path
+    }
+
+    private var now: Double { Self.milliseconds(started.duration(to: .now)) }
+
+    nonisolated static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    func report(_ event: RunEvent) {
+        switch event {
+        case .call(let target, let response, let failure, let redaction):
+            self.redaction = redaction
+            record(target: target, response: response, failure: failure)
+        case .expect(let result):
+            let (line, column) = result.file.location(of: Self.expressionStart(result))
+            checks.append(TestCheckRecord(source: redaction.mask(result.source), file: result.file.name, line: line, column: column,
+                                          passed: result.passed, atMilliseconds: now, callIndex: calls.isEmpty ? nil : calls.count - 1))
+        case .error(let diagnostic):
+            record(diagnostic)
+        }
+    }
+
+    private func record(target: String, response: Response?, failure: String?) {
+        let ended = now
+        let elapsed = response.map { Self.milliseconds($0.elapsed) } ?? 0
+        var call = TestCallRecord(target: target, startMilliseconds: max(0, ended - elapsed), milliseconds: elapsed)
+        call.failure = failure.map(redaction.mask)
+        if let response {
+            call.method = response.request.method.rawValue
+            call.url = redaction.maskedURL(response.request.url)
+            call.status = response.status
+            call.reason = response.reason
+            call.requestHeaders = response.request.headers.map { TestHeader(redaction.maskedHeader($0)) }
+            call.responseHeaders = response.headers.map { TestHeader(redaction.maskedHeader($0)) }
+            call.bodyBytes = response.savedBodyBytes ?? response.body.count
+            if response.savedBodyBytes == nil, response.body.count <= Self.maskedBodyLimit {
+                let text = redaction.maskedBody(response.body, contentType: response.header("Content-Type"))
+                call.body = Self.cut(text, to: Self.keptBodyLimit)
+                call.bodyCut = call.body?.utf8.count != text.utf8.count
+            }
+        }
+        calls.append(call)
+    }
+
+    private func record(_ diagnostic: Diagnostic) {
+        let location = diagnostic.file.flatMap { file in diagnostic.span.map { file.location(of: $0.start) } }
+        let place = location.map { "\(diagnostic.file?.name ?? path):\($0.line):\($0.column)" } ?? path
+        // A failed `expect` was recorded as a check just before: its diagnostic gives the check
+        // its message. One that could not be evaluated is an error of the file as well.
+        if let last = checks.indices.last, !checks[last].passed, checks[last].message == nil {
+            let check = checks[last]
+            if firstFailure == nil {
+                firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes)
+            }
+            checks[last].message = diagnostic.message
+            checks[last].notes = diagnostic.notes
+            if diagnostic.kind == .expectation { return }
+        }
+        if firstFailure == nil {
+            firstFailure = TestFailure(location: place, message: diagnostic.message, notes: diagnostic.notes)
+        }
+        errors.append(TestErrorRecord(kind: Self.kindName(diagnostic.kind), message: diagnostic.message, file: diagnostic.file?.name,
+                                      line: location?.line, column: location?.column, notes: diagnostic.notes,
+                                      rendered: diagnostic.rendered(mask: redaction.mask)))
+    }
+
+    /// Where the expression of an `expect` starts, after the keyword: where a failure points.
+    private static func expressionStart(_ result: ExpectationResult) -> Int {
+        let keyword = "expect "
+        let start = result.span.start
+        let text = result.file.text(start..<min(result.span.end, start + keyword.utf8.count))
+        return text == keyword ? start + keyword.utf8.count : start
+    }
+
+    private static func kindName(_ kind: FailureKind) -> String {
+        switch kind {
+        case .usage: "usage"
+        case .parse: "parse"
+        case .runtime: "runtime"
+        case .expectation: "expectation"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    /// The result of the file, which ended with `exitCode`.
+    func result(exitCode: Int32) -> TestFileResult {
+        let outcome: TestFileResult.Outcome
+        if exitCode == FailureKind.interrupted.exitCode {
+            outcome = .interrupted
+        } else if errors.contains(where: { $0.kind != "expectation" }) {
+            outcome = .errored
+        } else if checks.contains(where: { !$0.passed }) || exitCode == FailureKind.expectation.exitCode {
+            outcome = .failed
+        } else if exitCode != 0 {
+            outcome = .errored
+            if firstFailure == nil { firstFailure = TestFailure(location: path, message: "the file exited with code \(exitCode)") }
+        } else {
+            outcome = .passed
+        }
+        var result = TestFileResult(path: path, outcome: outcome, milliseconds: now)
+        result.calls = calls
+        result.checks = checks
+        result.errors = errors
+        result.firstFailure = firstFailure
+        return result
+    }
+
+    /// The text cut to at most `limit` UTF-8 bytes, at a character boundary.
+    static func cut(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
+        while end > text.startIndex, end.samePosition(in: text.unicodeScalars) == nil {
+            end = text.utf8.index(before: end)
+        }
+        return String(text.unicodeScalars[..<end])
+    }
+}
+
+extension TestHeader {
+    init(_ header: Header) {
+        self.init(name: header.name, value: header.value)
+    }
+}

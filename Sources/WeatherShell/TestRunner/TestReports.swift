@@ -1,0 +1,57 @@
+import Foundation
+import Plugins
+
+/// Writes the reports `wsh test` was asked for; returns what could not be written, in the user's terms.
+enum TestReports {
+    static func write(_ summary: TestSummary, _ settings: TestSettings) -> [String] {
+        var failures: [String] = []
+        func save(_ text: String, to path: String) {
+            if let reason = Self.save(Array(text.utf8), to: path) {
+                failures.append("cannot write the report \(path): \(reason)")
+            }
+        }
+        if let path = settings.junitFile { save(JUnitReport.text(summary), to: path) }
+        if let path = settings.tapFile { save(TAPReport.text(summary), to: path) }
+        if let path = settings.jsonFile { save(JSONReport.text(summary), to: path) }
+        if let directory = settings.htmlDirectory {
+            save(HTMLReport.text(summary), to: (directory as NSString).appendingPathComponent("index.html"))
+        }
+        return failures
+    }
+
+    /// Writes `bytes` to `path`, making its directory first; the reason it could not, as the system says it.
+    private static func save(_ bytes: [UInt8], to path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                return "cannot make the directory \(directory)"
+            }
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)).lowercased() }
+        defer { close(fd) }
+        let failure = bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
+        return failure == 0 ? nil : String(cString: strerror(failure)).lowercased()
+    }
+}
+
+/// The JSON report: the run's summary and every file, call and check, with timings.
+enum JSONReport {
+    static func text(_ summary: TestSummary) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let report = Report(passed: summary.passed, failed: summary.failed, errored: summary.errored,
+                            interrupted: summary.interruptedFiles, notRun: summary.notRun,
+                            milliseconds: summary.milliseconds, files: summary.results)
+        guard let data = try? encoder.encode(report) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private struct Report: Encodable {
+        var passed, failed, errored, interrupted, notRun: Int
+        var milliseconds: Double
+        var files: [TestFileResult]
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// `wsh test`: runs each file in a worker process of its own, `--jobs` at a time, prints a line
+/// per file as it finishes and the summary, writes the reports, and gives the exit code.
+///
+/// Workers are processes, not tasks: every session of a wsh process runs on one event loop
+/// (``SessionEventLoop``), so files in one process would take turns on one core. A process per
+/// file also gives each its own variables, targets and cookies with nothing shared to leak.
+enum TestRunner {
+    static func run(_ settings: TestSettings) async -> Int32 {
+        let files: [String]
+        do {
+            files = try TestFiles.collect(settings.paths)
+        } catch {
+            FileHandleOutput.standardError("wsh test: error: \(error.description)\n")
+            return FailureKind.usage.exitCode
+        }
+        let jobs = max(1, settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let control = TestRunControl()
+        let clock = ContinuousClock()
+        let started = clock.now
+        var results: [TestFileResult?] = Array(repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, TestFileResult).self) { group in
+            var next = 0
+            while next < min(jobs, files.count) {
+                let index = next
+                group.addTask { (index, await runFile(files[index], settings, control)) }
+                next += 1
+            }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                FileHandleOutput.standardOutput(TestLines.line(for: result))
+                if next < files.count, !control.isInterrupted {
+                    let index = next
+                    group.addTask { (index, await runFile(files[index], settings, control)) }
+                    next += 1
+                }
+            }
+        }
+        let finished = results.compactMap { $0 }
+        let summary = TestSummary(results: finished, notRun: files.count - finished.count,
+                                  milliseconds: TestRecorder.milliseconds(started.duration(to: clock.now)))
+        FileHandleOutput.standardOutput(summary.line + "\n")
+        var code = summary.exitCode
+        for failure in TestReports.write(summary, settings) {
+            FileHandleOutput.standardError("wsh test: error: \(failure)\n")
+            if code == 0 { code = FailureKind.runtime.exitCode }
+        }
+        if summary.interrupted { FileHandleOutput.standardError("wsh: interrupted\n") }
+        return code
+    }
+
+    /// Runs one file in a worker and returns its result; a worker that could not start, or
+    /// stopped without a result, makes an errored file that says so.
+    private static func runFile(_ path: String, _ settings: TestSettings, _ control: TestRunControl) async -> TestFileResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let startedAt = Date().timeIntervalSince1970 * 1000
+        var arguments = ["--worker", path]
+        if settings.stub { arguments.append("--stub") }
+        for variable in settings.variables { arguments += ["--var", variable] }
+        var result: TestFileResult
+        do {
+            let worker = try TestWorkerProcess(arguments: arguments)
+            let id = control.add(worker)
+            let ending = await worker.ending()
+            control.remove(id)
+            if let decoded = try? JSONDecoder().decode(TestFileResult.self, from: Data(ending.output)) {
+                result = decoded
+                result.path = path
+            } else if ending.status == FailureKind.interrupted.exitCode || control.isInterrupted {
+                result = TestFileResult(path: path, outcome: .interrupted, milliseconds: 0)
+            } else {
+                result = TestFileResult(path: path, outcome: .errored, milliseconds: 0)
+                result.firstFailure = TestFailure(location: path, message: "wsh stopped while running this file (exit status \(ending.status))")
+            }
+        } catch {
+            result = TestFileResult(path: path, outcome: .errored, milliseconds: 0)
+            result.firstFailure = TestFailure(location: path, message: error.description)
+        }
+        if result.outcome == .errored, result.errors.isEmpty, let failure = result.firstFailure {
+            result.errors.append(TestErrorRecord(kind: "runtime", message: failure.message, file: path,
+                                                 rendered: "wsh: error: \(failure.message)\n"))
+        }
+        result.milliseconds = TestRecorder.milliseconds(started.duration(to: clock.now))
+        result.startedAt = startedAt
+        return result
+    }
+}
+
+/// The whole run: each finished file's result, in the order of the files.
+struct TestSummary: Sendable {
+    var results: [TestFileResult]
+    /// Files not started because Ctrl-C came.
+    var notRun: Int
+    var milliseconds: Double
+
+    var passed: Int { results.count { $0.outcome == .passed } }
+    var failed: Int { results.count { $0.outcome == .failed } }
+    var errored: Int { results.count { $0.outcome == .errored } }
+    var interruptedFiles: Int { results.count { $0.outcome == .interrupted } }
+    var interrupted: Bool { interruptedFiles > 0 || notRun > 0 }
+
+    /// `N passed, N failed`, then `, N errored` when a file stopped on an error, and after
+    /// Ctrl-C `, N interrupted` and `, N not run`.
+    var line: String {
+        var line = "\(passed) passed, \(failed) failed"
+        if errored > 0 { line += ", \(errored) errored" }
+        if interruptedFiles > 0 { line += ", \(interruptedFiles) interrupted" }
+        if notRun > 0 { line += ", \(notRun) not run" }
+        return line
+    }
+
+    /// 130 after Ctrl-C, 3 for any runtime error, else 4 for any failed expectation, else 0.
+    var exitCode: Int32 {
+        if interrupted { return FailureKind.interrupted.exitCode }
+        if errored > 0 { return FailureKind.runtime.exitCode }
+        if failed > 0 { return FailureKind.expectation.exitCode }
+        return 0
+    }
+}
+
+/// The line printed for each file as it finishes.
+enum TestLines {
+    static func line(for result: TestFileResult) -> String {
+        let time = "\(Int(result.milliseconds.rounded())) ms"
+        switch result.outcome {
+        case .passed:
+            let count = result.checks.count
+            return "✓ \(result.path)  \(count) check\(count == 1 ? "" : "s")  \(time)\n"
+        case .interrupted:
+            return "✗ \(result.path)  interrupted  \(time)\n"
+        case .failed, .errored:
+            guard let failure = result.firstFailure else { return "✗ \(result.path)  \(result.outcome.rawValue)  \(time)\n" }
+            var text = "✗ \(failure.location) \(oneLine(failure.message))\n"
+            for note in failure.notes { text += "    note: \(oneLine(note))\n" }
+            return text
+        }
+    }
+
+    /// The text with line breaks shown as spaces: a line per file stays one line.
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+}

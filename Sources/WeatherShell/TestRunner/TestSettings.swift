@@ -1,0 +1,20 @@
+/// How `wsh test` runs: `wsh test [PATH...] [--jobs N] [--var NAME=VALUE]... [--stub] [--report-* ...]`.
+public struct TestSettings: Equatable, Sendable {
+    /// Files and directories (every `*.wsh` under a directory); the current directory when empty.
+    public var paths: [String] = []
+    /// Files run at once; nil: the number of cores.
+    public var jobs: Int?
+    /// `NAME=VALUE` for every file's session.
+    public var variables: [String] = []
+    /// Answer calls from `sample` data.
+    public var stub = false
+    public var junitFile: String?
+    public var tapFile: String?
+    public var jsonFile: String?
+    /// The directory the HTML report (`index.html`) is written to.
+    public var htmlDirectory: String?
+    /// Set in a worker process: the one file it runs, writing its ``TestFileResult`` as JSON on stdout.
+    public var workerFile: String?
+
+    public init() {}
+}

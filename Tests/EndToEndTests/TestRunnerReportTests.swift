@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The reports of `wsh test`: JUnit XML valid against Jenkins's schema (xmllint), TAP 14, JSON
+/// with every call and check, and the HTML page as headless Chromium renders it; and no secret
+/// in any of them, in any form.
+@Suite struct TestRunnerReportTests {
+    static let secret = "t0k/en+Sécret 42"
+    static let check = SecretLeakCheck(secret: secret, basicUser: "alice")
+
+    /// A passing file and a failing one that send the secret every way and get it echoed back.
+    static func suite(_ server: TestServer) throws -> URL {
+        let secretCalls = """
+            let token = env WSH_TOKEN
+            target echo { base \(server.baseURL); path /echo; method POST; query appid=$token; json key=$token note="<&>" }
+            plugin auth basic alice:$token everywhere
+
+            """
+        return try TestRunnerTests.suite([
+            "a-pass.wsh": secretCalls + "call echo\nexpect status == 200\nexpect .method == POST\n",
+            "b-fail.wsh": secretCalls + "call echo\nexpect status == 200\nexpect .query == \"<not & this>\"\nexpect .method == POST\n",
+        ])
+    }
+
+    static func runWithReports(_ server: TestServer) async throws -> (WSHProcess.Result, URL) {
+        let directory = try suite(server)
+        let result = try await WSHProcess.run(
+            ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
+             "--report-json", "out/report.json", "--report-html", "out/html"],
+            environment: ["WSH_TOKEN": secret], directory: directory)
+        return (result, directory.appendingPathComponent("out"))
+    }
+
+    static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.runSerially()
+        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+        process.waitUntilExitPolling()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static var schema: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Schemas/junit-jenkins.xsd").path
+    }
+
+    @Test func junitIsValidAgainstJenkinsSchemaWithTheFailure() async throws {
+        try await withLoopbackServer { server in
+            let (result, out) = try await Self.runWithReports(server)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            let junit = out.appendingPathComponent("junit.xml").path
+            let lint = try await offPool { try Self.tool("/usr/bin/xmllint", ["--noout", "--schema", Self.schema, junit]) }
+            #expect(lint.status == 0, "xmllint: \(lint.output)")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains(#"<testsuite name="tests/a-pass.wsh" tests="2" failures="0" errors="0""#), "\(xml)")
+            #expect(xml.contains(#"<testsuite name="tests/b-fail.wsh" tests="2" failures="1" errors="0""#), "\(xml)")
+            #expect(xml.contains(#"<failure message="expectation failed: .query == &quot;&lt;not &amp; this&gt;&quot;" type="expectation">tests/b-fail.wsh:6:8: "#), "\(xml)")
+        }
+    }
+
+    @Test func tapAndJSONHoldEveryFileCallAndCheck() async throws {
+        try await withLoopbackServer { server in
+            let (_, out) = try await Self.runWithReports(server)
+            let tap = try String(contentsOf: out.appendingPathComponent("report.tap"), encoding: .utf8)
+            #expect(tap.hasPrefix("TAP version 14\n1..2\n"), "\(tap)")
+            #expect(tap.contains("    not ok 2 - expect .query == \"<not & this>\"\n      ---\n      message: "), "\(tap)")
+            #expect(tap.contains("\nok 1 - tests/a-pass.wsh\n") && tap.contains("\nnot ok 2 - tests/b-fail.wsh\n"), "\(tap)")
+
+            let data = try Data(contentsOf: out.appendingPathComponent("report.json"))
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(json?["passed"] as? Int == 1 && json?["failed"] as? Int == 1)
+            let files = json?["files"] as? [[String: Any]] ?? []
+            #expect(files.count == 2)
+            let calls = files.last?["calls"] as? [[String: Any]] ?? []
+            #expect(calls.count == 1 && calls.first?["method"] as? String == "POST" && calls.first?["status"] as? Int == 200)
+            #expect(calls.first?["milliseconds"] is Double)
+            let checks = files.last?["checks"] as? [[String: Any]] ?? []
+            #expect(checks.map { $0["passed"] as? Bool } == [true, false], "bail stops the file at the failed check")
+            #expect(checks.last?["line"] as? Int == 6 && checks.last?["column"] as? Int == 8)
+        }
+    }
+
+    @Test func htmlShowsTheFailingCheckInABrowser() async throws {
+        try await withLoopbackServer { server in
+            let (_, out) = try await Self.runWithReports(server)
+            let page = out.appendingPathComponent("html/index.html")
+            let html = try String(contentsOf: page, encoding: .utf8)
+            #expect(!html.contains("src=") && !html.contains("<link") && !html.contains("url("), "no assets from elsewhere")
+            #expect(!html.contains("<script"))
+            let profile = try WSHProcess.temporaryDirectory()
+            let chromium = try await offPool {
+                try Self.tool("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+                                                    "--dump-dom", page.absoluteString])
+            }
+            #expect(chromium.status == 0, "\(chromium.output.suffix(2000))")
+            let dom = chromium.output
+            #expect(dom.contains("1 passed") && dom.contains("1 failed"), "\(dom.suffix(3000))")
+            #expect(dom.contains("expect .query == \"&lt;not &amp; this&gt;\""), "the failing check: \(dom.suffix(3000))")
+            #expect(dom.contains("<details class=\"file failed\" open=\"\">"), "the failing file is open: \(dom.prefix(3000))")
+            // Failing files come first, and the failing answer's body is shown.
+            if let failing = dom.range(of: "tests/b-fail.wsh"), let passing = dom.range(of: "tests/a-pass.wsh") {
+                #expect(failing.lowerBound < passing.lowerBound)
+            }
+            #expect(dom.contains("<pre class=\"body\">"))
+        }
+    }
+
+    @Test func noReportHoldsTheSecret() async throws {
+        try await withLoopbackServer { server in
+            let (result, out) = try await Self.runWithReports(server)
+            #expect(server.hits("/echo") == 2)
+            for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+                let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+                let leaks = Self.check.leaks(in: text)
+                #expect(leaks.isEmpty, "\(name) shows the secret as \(leaks)")
+            }
+            for (name, text) in [("stdout", result.stdout), ("stderr", result.stderr)] {
+                #expect(Self.check.leaks(in: text).isEmpty, "\(name): \(text)")
+            }
+            let json = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+            #expect(json.contains("***"), "the secret is there, masked")
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `wsh test` as CI runs it: the built binary over a directory of files against the loopback
+/// server, its line per file, summary and exit code; `--var`, `--stub`, `--jobs` and Ctrl-C.
+@Suite struct TestRunnerTests {
+    /// Writes `files` (name: text) under a fresh directory's `tests/` and returns the directory.
+    static func suite(_ files: [String: String]) throws -> URL {
+        let directory = try WSHProcess.temporaryDirectory()
+        for (name, text) in files {
+            let url = directory.appendingPathComponent("tests/" + name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    static let passing = """
+        target ok { base $base; path /status/200 }
+        call ok
+        expect status == 200
+        expect .message == "OK"
+        """
+    static let failing = """
+        target missing { base $base; path /status/404; validate none }
+        call missing
+        expect status == 200
+        expect .message == "Not Found"
+        """
+    static let broken = """
+        target ok { base $base; path /status/200 }
+        call ok
+        expect status ==
+        """
+
+    @Test func linesSummaryAndExitCodes() async throws {
+        try await withLoopbackServer { server in
+            let directory = try Self.suite(["a-pass.wsh": Self.passing, "b-fail.wsh": Self.failing, "c-broken.wsh": Self.broken,
+                                            "nested/d-pass.wsh": Self.passing, "notes.txt": "not a test"])
+            let base = "base=\(server.baseURL)"
+            let all = try await WSHProcess.run(["test", "tests", "--var", base], directory: directory)
+            #expect(all.status == 3, "\(all.stdout)\(all.stderr)")
+            let lines = all.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("✓ tests/a-pass.wsh  2 checks  ") && $0.hasSuffix(" ms") }, "\(all.stdout)")
+            #expect(lines.contains { $0.hasPrefix("✓ tests/nested/d-pass.wsh  2 checks  ") }, "\(all.stdout)")
+            #expect(lines.contains("✗ tests/b-fail.wsh:3:8 expectation failed: status == 200"), "\(all.stdout)")
+            #expect(lines.contains { $0.hasPrefix("✗ tests/c-broken.wsh:3:") }, "a syntax error is an errored file: \(all.stdout)")
+            #expect(lines.last == "2 passed, 1 failed, 1 errored", "\(all.stdout)")
+
+            let failed = try await WSHProcess.run(["test", "tests/a-pass.wsh", "tests/b-fail.wsh", "--var", base], directory: directory)
+            #expect(failed.status == 4, "\(failed.stdout)\(failed.stderr)")
+            #expect(failed.stdout.hasSuffix("1 passed, 1 failed\n"), "\(failed.stdout)")
+
+            let passed = try await WSHProcess.run(["test", "tests/a-pass.wsh", "--var", base, "--jobs", "1"], directory: directory)
+            #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+            #expect(passed.stdout.hasSuffix("1 passed, 0 failed\n"), "\(passed.stdout)")
+        }
+    }
+
+    @Test func eachFileHasASessionOfItsOwn() async throws {
+        try await withLoopbackServer { server in
+            // The first sorted file declares a variable and a target; the second must see neither.
+            let directory = try Self.suite([
+                "a.wsh": "let leftover = 1\ntarget mine { base $base; path /status/200 }\ncall mine\nexpect status == 200\n",
+                "b.wsh": "call mine\n",
+            ])
+            let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(server.baseURL)", "--jobs", "1"], directory: directory)
+            #expect(result.status == 3, "\(result.stdout)")
+            #expect(result.stdout.contains("✗ tests/b.wsh:1:6 unknown target 'mine'"), "\(result.stdout)")
+        }
+    }
+
+    @Test func stubAnswersFromSamplesWithoutANetwork() async throws {
+        let directory = try Self.suite([
+            "user.json": #"{"id": 7, "name": "Ada"}"#,
+            "stubbed.wsh": """
+                target user { base http://127.0.0.1:9/api; path /users/7; sample @user.json }
+                call user
+                expect status == 200
+                expect .name == "Ada"
+                """,
+        ])
+        let stubbed = try await WSHProcess.run(["test", "--stub", "tests"], directory: directory)
+        #expect(stubbed.status == 0, "\(stubbed.stdout)\(stubbed.stderr)")
+        #expect(stubbed.stdout.contains("✓ tests/stubbed.wsh  2 checks"), "\(stubbed.stdout)")
+        let live = try await WSHProcess.run(["test", "tests"], directory: directory)
+        #expect(live.status == 3, "without --stub the call goes to port 9, which refuses: \(live.stdout)")
+    }
+
+    @Test func usageErrors() async throws {
+        let directory = try Self.suite(["a.wsh": "echo hi\n"])
+        let missing = try await WSHProcess.run(["test", "nowhere"], directory: directory)
+        #expect(missing.status == 1 && missing.stderr.contains("no such file or directory: nowhere"), "\(missing.stderr)")
+        let empty = try await WSHProcess.run(["test", "tests", "--jobs", "0"], directory: directory)
+        #expect(empty.status == 1 && empty.stderr.contains("--jobs"), "\(empty.stderr)")
+        let badVar = try await WSHProcess.run(["test", "tests", "--var", "no-equals"], directory: directory)
+        #expect(badVar.status == 1 && badVar.stderr.contains("NAME=VALUE"), "\(badVar.stderr)")
+    }
+
+    /// Files run at once under `--jobs 2` and one after another under `--jobs 1`: told by whether
+    /// the two files' runs overlap in time, as the JSON report gives them, not by how long they took.
+    @Test func jobsRunFilesAtOnce() async throws {
+        try await withLoopbackServer { server in
+            let slow = "target slow { base $base; path /slow; query ms=400 }\ncall slow\nexpect status == 200\n"
+            let directory = try Self.suite(["a.wsh": slow, "b.wsh": slow])
+            func spans(_ jobs: String) async throws -> [(Double, Double)] {
+                let report = directory.appendingPathComponent("report-\(jobs).json")
+                let result = try await WSHProcess.run(["test", "tests", "--jobs", jobs, "--var", "base=\(server.baseURL)",
+                                                       "--report-json", report.path], directory: directory)
+                #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+                let files = json?["files"] as? [[String: Any]] ?? []
+                return files.compactMap { file in
+                    guard let start = file["startedAt"] as? Double, let length = file["milliseconds"] as? Double else { return nil }
+                    return (start, start + length)
+                }
+            }
+            let parallel = try await spans("2")
+            #expect(parallel.count == 2)
+            if parallel.count == 2 {
+                #expect(parallel[0].0 < parallel[1].1 && parallel[1].0 < parallel[0].1, "with --jobs 2 the files overlap: \(parallel)")
+            }
+            let serial = try await spans("1")
+            #expect(serial.count == 2)
+            if serial.count == 2 {
+                #expect(serial[0].1 <= serial[1].0 || serial[1].1 <= serial[0].0, "with --jobs 1 they do not: \(serial)")
+            }
+        }
+    }
+
+    @Test func ctrlCStopsTheRunCleanly() async throws {
+        try await withLoopbackServer { server in
+            let directory = try Self.suite([
+                "a.wsh": "target ok { base $base; path /status/200 }\ncall ok\nexpect status == 200\n",
+                "b.wsh": "target never { base $base; path /never; timeout 60s }\ncall never\n",
+                "c.wsh": "target ok { base $base; path /status/200 }\ncall ok\n",
+            ])
+            let running = try RunningWSH(["test", "tests", "--jobs", "1", "--var", "base=\(server.baseURL)"], directory: directory)
+            // b.wsh starts as soon as a.wsh's line is out; its call waits for an answer that never comes.
+            let started = try await offPool { running.waitForOutput("✓ tests/a.wsh", timeout: 60) }
+            #expect(started, "\(running.stdout)\(running.stderr)")
+            let hitNever = try await offPool { () -> Bool in
+                let deadline = Date().addingTimeInterval(60)
+                while server.hits("/never") == 0, Date() < deadline { usleep(2_000) }
+                return server.hits("/never") > 0
+            }
+            #expect(hitNever)
+            running.interrupt()
+            let status = try await offPool { running.waitForExit(timeout: 60) }
+            #expect(status == 130, "\(running.stdout)\(running.stderr)")
+            #expect(running.stdout.contains("✗ tests/b.wsh  interrupted"), "\(running.stdout)")
+            #expect(running.stdout.contains("1 passed, 0 failed, 1 interrupted, 1 not run"), "\(running.stdout)")
+            #expect(server.hits("/status/200") == 1, "c.wsh did not start")
+        }
+    }
+}
