@@ -82,6 +82,15 @@ import Testing
         }
     }
 
+    @Test func aBodySentToDevNullIsSaidNotToBeThereToQuery() async throws {
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/echo > /dev/null\nexpect status == 200\nprint .method"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("<command line>:3:7: error: the body ("), "\(result.stderr)")
+            #expect(result.stderr.contains("was written to '/dev/null' and could not be read back from it"), "\(result.stderr)")
+        }
+    }
+
     @Test func aStatusTheTargetRefusesIsNotStreamedButShownAsTheError() async throws {
         try await withLoopbackServer { server in
             try Self.release(server)

@@ -6,6 +6,11 @@ extension Run {
     /// The reporter sees every `expect` once: passed, failed, or failed because it could not be
     /// evaluated (no response yet, a body that is not JSON, a bad pattern).
     func check(_ expectation: Expectation) throws {
+        // Inside `until`, before its last round: a failed check is not a failure yet, and not reported.
+        if expectationsAreProvisional {
+            _ = try? outcome(of: expectation)
+            return
+        }
         do {
             try evaluate(expectation)
         } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
@@ -20,7 +25,24 @@ extension Run {
                                                    span: expectation.span, passed: passed)))
     }
 
+    /// Whether the expression holds, for `if` and `until`; an expression that cannot be evaluated
+    /// (no response yet, a body that is not JSON) is an error.
+    func holds(_ expectation: Expectation) throws -> Bool {
+        try outcome(of: expectation).passed
+    }
+
     private func evaluate(_ expectation: Expectation) throws {
+        let (passed, actual, missing) = try outcome(of: expectation)
+        reportExpectation(expectation, passed: passed)
+        guard !passed else { return }
+        let source = currentFile.text(expectation.span.start..<expectation.span.end)
+        // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
+        let shown = actual.map { "actual: " + mask(Self.describe($0)).shortened(200) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
+        throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)
+    }
+
+    /// Whether `expectation` holds, with the actual value it looked at (or why there is none).
+    private func outcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, missing: String) {
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
@@ -53,12 +75,7 @@ extension Run {
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
-        reportExpectation(expectation, passed: passed)
-        guard !passed else { return }
-        let source = currentFile.text(expectation.span.start..<expectation.span.end)
-        // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
-        let shown = actual.map { "actual: " + mask(Self.describe($0)).shortened(200) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
-        throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)
+        return (passed, actual, missing)
     }
 
     /// `matches`: in time linear in the text (``LinearRegex``), stopped by Ctrl-C.

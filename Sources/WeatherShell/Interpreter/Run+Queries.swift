@@ -22,6 +22,12 @@ extension Run {
         case .url: value = .string(redaction.maskedURL(response.url))
         case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
         case .path(let steps):
+            if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0, saved <= options.maxBody ?? Int.max,
+               let path = response.request.responseBodyFile {
+                // Within the limit, yet not read back: the file is not a file (/dev/null), or it went away.
+                throw failure("the body (\(ByteText.text(saved))) was written to '\(path.shortened())' and could not be read back from it",
+                              at: query.span, notes: ["write it to a regular file, or leave out > FILE, to query it"])
+            }
             if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0 {
                 let place = response.request.responseBodyFile == nil ? "printed as it arrived" : "written to its file"
                 throw failure("the body (\(ByteText.text(saved))) was \(place) and, larger than set max-body, not kept for queries",

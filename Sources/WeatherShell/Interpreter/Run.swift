@@ -54,6 +54,8 @@ public final class Run {
     private(set) var localNames: Set<String> = []
     /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
     var outputOverride: ShellOptions.Output?
+    /// True while an `until` block runs a round that is not its last: its failed `expect`s do not count.
+    var expectationsAreProvisional = false
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {
@@ -218,6 +220,9 @@ public final class Run {
         case .expect(let expectation): try check(expectation)
         case .reactor(let declaration): try declareReactor(declaration)
         case .emit(let assignments): try await emit(assignments)
+        case .sleep(let duration): try await pause(duration)
+        case .conditional(let conditional): try await run(conditional)
+        case .loop(let loop): try await run(loop)
         case .plugin(let name, let settings): try runPlugin(name: name, settings: settings)
         }
     }

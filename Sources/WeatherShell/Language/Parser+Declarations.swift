@@ -235,6 +235,9 @@ extension Parser {
         for parameter in parameters where !(parameter.bare.map(Self.isName) ?? false) {
             throw error("an action parameter is a variable name", parameter.span)
         }
+        if let word = raw.catchWord, word.bare != "catch" {
+            throw error("'\(word.literal ?? "")' cannot follow an action's block", word.span, notes: ["an action may be followed by catch { ... }"])
+        }
         var body: [Statement] = []
         for inner in block.statements { body.append(try statement(inner, context: .action)) }
         var catchBody: [Statement]?

@@ -25,12 +25,17 @@ public struct Parser {
         let arguments = Array(raw.words.dropFirst())
         // A quoted command word is the same command, as in a shell: `"echo" hi` echoes.
         let name = command.literal ?? ""
+        if let kind = try controlFlow(raw, name: name, context: context) {
+            if let pipe = raw.pipe { throw error("'|' cannot follow '\(name)'", pipe.span) }
+            return Statement(kind: kind, span: raw.span, commandSpan: command.span, pipe: nil)
+        }
         if raw.block != nil, name != "target", name != "reactor" {
             throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span,
-                        notes: ["blocks belong to 'target NAME {' and 'reactor NAME {'"])
+                        notes: ["blocks belong to 'target NAME {', 'reactor NAME {', 'if', 'for', 'repeat' and 'until'"])
         }
         if let catchWord = raw.catchWord {
-            throw error("'catch' belongs after an action's block inside a reactor", catchWord.span)
+            throw error(catchWord.bare == "else" ? "'else' belongs after an 'if' block" : "'catch' belongs after an action's block inside a reactor",
+                        catchWord.span)
         }
         let kind: StatementKind
         switch name {

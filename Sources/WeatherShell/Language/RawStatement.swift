@@ -7,6 +7,7 @@ struct RawStatement {
     }
     var words: [Word]
     var block: Block?
+    /// `catch` (or `else`) and the block after it.
     var catchWord: Word?
     var catchBlock: Block?
     /// `| COMMAND` at the end.
@@ -50,7 +51,7 @@ struct RawStatementReader {
                 return result
             case .openBrace(let span):
                 throw Diagnostic(.parse, "a block must follow a command", file: file, span: span,
-                                 notes: ["blocks belong to 'target NAME {', 'reactor NAME {' and 'action NAME {'"])
+                                 notes: ["blocks belong to 'target NAME {', 'reactor NAME {', 'action NAME {', 'if', 'for', 'repeat' and 'until'"])
             case .word:
                 result.append(try statement())
             case .pipe(let pipe):
@@ -72,11 +73,12 @@ struct RawStatementReader {
         }
         if case .openBrace = tokens[position] {
             raw.block = try block()
-            if case .word(let word) = tokens[position], word.bare == "catch" {
+            // `catch { }` after an action's block, `else { }` after an `if` block.
+            if case .word(let word) = tokens[position], word.bare == "catch" || word.bare == "else" {
                 raw.catchWord = word
                 position += 1
                 guard case .openBrace = tokens[position] else {
-                    throw Diagnostic(.parse, "expected '{' after 'catch'", file: file, span: tokens[position].span)
+                    throw Diagnostic(.parse, "expected '{' after '\(word.bare ?? "")'", file: file, span: tokens[position].span)
                 }
                 raw.catchBlock = try block()
             }

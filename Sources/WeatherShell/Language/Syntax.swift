@@ -36,6 +36,12 @@ public enum StatementKind: Sendable {
     case plugin(name: Word, settings: [Word])
     case reactor(ReactorDeclaration)
     case emit([FieldAssignment])
+    /// `sleep DURATION`.
+    case sleep(Word)
+    /// `if EXPR { ... } else { ... }`.
+    case conditional(Conditional)
+    /// `for`, `repeat`, `until`.
+    case loop(Loop)
     /// Any other command: `targets`, `show`, `weather`, a declared reactor's action, or an unknown name.
     case command(name: Word, arguments: [Word])
 }

@@ -57,8 +57,9 @@ final class TestRecorder: RunReporter {
             call.reason = response.reason
             call.requestHeaders = response.request.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.responseHeaders = response.headers.map { TestHeader(redaction.maskedHeader($0)) }
-            call.bodyBytes = response.savedBodyBytes ?? response.body.count
-            if response.savedBodyBytes == nil, response.body.count <= Self.maskedBodyLimit {
+            call.bodyBytes = response.streamedBodyBytes ?? response.body.count
+            // A body printed as it arrived keeps its copy in `body`; one written to a file does not.
+            if response.streamedBodyBytes == nil || !response.body.isEmpty, response.body.count <= Self.maskedBodyLimit {
                 let text = redaction.maskedBody(response.body, contentType: response.header("Content-Type"))
                 call.body = Self.cut(text, to: Self.keptBodyLimit)
                 call.bodyCut = call.body?.utf8.count != text.utf8.count

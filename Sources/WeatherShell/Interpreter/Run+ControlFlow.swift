@@ -1,0 +1,108 @@
+import Targets
+
+extension Run {
+    /// The most rounds a loop may be asked for: a typo of a few zeros is an error, not an afternoon.
+    static let maximumRounds = 1_000_000
+
+    /// `sleep DURATION`; Ctrl-C ends it at once.
+    func pause(_ word: Word) async throws {
+        try await Task.sleep(for: try duration(word))
+    }
+
+    /// `if EXPR { ... } else { ... }`.
+    func run(_ conditional: Conditional) async throws {
+        if try holds(conditional.condition) {
+            try await execute(conditional.then)
+        } else if let otherwise = conditional.otherwise {
+            try await execute(otherwise)
+        }
+    }
+
+    /// `for`, `repeat` and `until`: each round checks for Ctrl-C first.
+    func run(_ loop: Loop) async throws {
+        switch loop.kind {
+        case .forEach(let name, let source):
+            let key = name.literal ?? ""
+            for value in try values(of: source) {
+                try Task.checkCancellation()
+                setVariable(key, Variable(value: value, isSecret: false))
+                try await execute(loop.body)
+            }
+        case .repeatCount(let word):
+            for _ in 0..<(try rounds(word, allowingZero: true)) {
+                try Task.checkCancellation()
+                try await execute(loop.body)
+            }
+        case .until(let condition, let every, let max):
+            try await runUntil(condition, body: loop.body, every: every.map(duration) ?? .seconds(1),
+                               rounds: try max.map { try rounds($0, allowingZero: false) } ?? 10)
+        }
+    }
+
+    /// Runs `body`, then checks `condition`, until it holds; its `expect`s count only in the last round.
+    private func runUntil(_ condition: Expectation, body: [Statement], every pause: Duration, rounds: Int) async throws {
+        for round in 1...rounds {
+            try Task.checkCancellation()
+            let provisional = expectationsAreProvisional
+            expectationsAreProvisional = provisional || round < rounds
+            defer { expectationsAreProvisional = provisional }
+            try await execute(body)
+            if try holds(condition) { return }
+            if round < rounds { try await Task.sleep(for: pause) }
+        }
+        let source = currentFile.text(condition.span.start..<condition.span.end).dropFirst("until ".count)
+        throw failure("'\(mask(String(source)).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
+                      at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
+                      kind: .expectation)
+    }
+
+    /// The values `for` goes over: a query's list (strings as they are, others as JSON), or the words.
+    private func values(of source: Loop.Source) throws -> [String] {
+        switch source {
+        case .words(let words):
+            return try words.map { try expand($0).text }
+        case .query(let query):
+            let (value, missing) = try lookUp(query)
+            switch value {
+            case .array(let elements)?:
+                return elements.map { element in
+                    if case .string(let text) = element { return text }
+                    return element.compactText
+                }
+            case nil:
+                throw failure("nothing to go over: \(missing.isEmpty ? "the query gives no value" : missing)", at: query.span)
+            case let other?:
+                throw failure("'for' goes over a list, and this query gives \(Self.kind(of: other))", at: query.span,
+                              notes: ["a list of words works too: for city in Seoul Busan { ... }"])
+            }
+        }
+    }
+
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .object: "an object"
+        case .array: "a list"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    private func duration(_ word: Word) throws -> Duration {
+        let text = try expand(word).text
+        guard let duration = DurationText.parse(text), duration >= .zero else {
+            throw failure("'\(text.shortened())' is not a duration", at: word.span, notes: ["a duration is a number and a unit: 500ms, 2s, 1m"])
+        }
+        return duration
+    }
+
+    private func rounds(_ word: Word, allowingZero: Bool) throws -> Int {
+        let text = try expand(word).text
+        guard let count = Int(text), count >= (allowingZero ? 0 : 1), count <= Self.maximumRounds else {
+            throw failure("'\(text.shortened())' is not a number of rounds", at: word.span,
+                          notes: ["a whole number from \(allowingZero ? 0 : 1) to \(Self.maximumRounds)"])
+        }
+        return count
+    }
+}

@@ -1,0 +1,107 @@
+/// `if EXPR { ... } else { ... }`: the expression is any expectation's.
+public struct Conditional: Sendable {
+    public var condition: Expectation
+    public var then: [Statement]
+    public var otherwise: [Statement]?
+}
+
+/// `for`, `repeat` and `until`: a block run again and again.
+public struct Loop: Sendable {
+    /// What `for NAME in ...` goes over.
+    public enum Source: Sendable {
+        /// The values of a query that gives a list (`.items`).
+        case query(Query)
+        /// Words, each expanded (`Seoul Busan $city`).
+        case words([Word])
+    }
+
+    public enum Kind: Sendable {
+        /// `for NAME in QUERY|WORDS { ... }`.
+        case forEach(name: Word, source: Source)
+        /// `repeat N { ... }`.
+        case repeatCount(Word)
+        /// `until EXPR [every DURATION] [max N] { ... }`: the block, then the check, until it holds.
+        case until(Expectation, every: Word?, max: Word?)
+    }
+
+    public var kind: Kind
+    public var body: [Statement]
+}
+
+extension Parser {
+    /// `sleep`, `if`, `for`, `repeat` and `until` (LANGUAGE.md, "Control flow"); nil for another command.
+    func controlFlow(_ raw: RawStatement, name: String, context: Context) throws(Diagnostic) -> StatementKind? {
+        let command = raw.words[0]
+        let arguments = Array(raw.words.dropFirst())
+        switch name {
+        case "sleep":
+            if let block = raw.block { throw error("'sleep' does not take a block", block.open) }
+            guard arguments.count == 1 else { throw usage(command, "sleep DURATION (500ms, 2s, 1m)", extra: arguments.dropFirst().first) }
+            return .sleep(arguments[0])
+        case "if":
+            let usageText = "if EXPR { ... } [else { ... }]"
+            let body = try block(raw, usage: usageText, context: context)
+            var otherwise: [Statement]?
+            if let word = raw.catchWord {
+                guard word.bare == "else", let elseBlock = raw.catchBlock else {
+                    throw error("'\(word.literal ?? "")' cannot follow an 'if' block", word.span, notes: ["usage: \(usageText)"])
+                }
+                otherwise = try statements(elseBlock, context: context)
+            }
+            guard !arguments.isEmpty else { throw usage(command, usageText) }
+            return .conditional(Conditional(condition: try expectation(arguments, command: command), then: body, otherwise: otherwise))
+        case "for":
+            let usageText = "for NAME in QUERY|WORDS... { ... }"
+            let body = try block(raw, usage: usageText, context: context)
+            guard arguments.count >= 3, arguments[1].bare == "in", let variable = arguments[0].bare, Self.isName(variable) else {
+                throw usage(command, usageText)
+            }
+            let items = Array(arguments.dropFirst(2))
+            let source: Loop.Source
+            if items.count == 1 || items.contains(where: { $0.bare == "|" }),
+               case .query(let query) = try value(items, usage: usageText) {
+                source = .query(query)
+            } else {
+                source = .words(items)
+            }
+            return .loop(Loop(kind: .forEach(name: arguments[0], source: source), body: body))
+        case "repeat":
+            let usageText = "repeat N { ... }"
+            let body = try block(raw, usage: usageText, context: context)
+            guard arguments.count == 1 else { throw usage(command, usageText, extra: arguments.dropFirst().first) }
+            return .loop(Loop(kind: .repeatCount(arguments[0]), body: body))
+        case "until":
+            let usageText = "until EXPR [every DURATION] [max N] { ... }"
+            let body = try block(raw, usage: usageText, context: context)
+            var words = arguments
+            var every: Word?, max: Word?
+            // `every D` and `max N` end the line, in either order.
+            while words.count >= 2, let keyword = words[words.count - 2].bare, keyword == "every" || keyword == "max" {
+                let value = words[words.count - 1]
+                if keyword == "every" {
+                    guard every == nil else { throw error("'every' is given twice", words[words.count - 2].span) }
+                    every = value
+                } else {
+                    guard max == nil else { throw error("'max' is given twice", words[words.count - 2].span) }
+                    max = value
+                }
+                words.removeLast(2)
+            }
+            guard !words.isEmpty else { throw usage(command, usageText) }
+            return .loop(Loop(kind: .until(try expectation(words, command: command), every: every, max: max), body: body))
+        default:
+            return nil
+        }
+    }
+
+    private func block(_ raw: RawStatement, usage usageText: String, context: Context) throws(Diagnostic) -> [Statement] {
+        guard let block = raw.block else { throw usage(raw.words[0], usageText) }
+        return try statements(block, context: context)
+    }
+
+    private func statements(_ block: RawStatement.Block, context: Context) throws(Diagnostic) -> [Statement] {
+        var result: [Statement] = []
+        for raw in block.statements { result.append(try statement(raw, context: context)) }
+        return result
+    }
+}

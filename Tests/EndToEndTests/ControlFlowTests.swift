@@ -1,0 +1,95 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `sleep`, `if ... else`, `for`, `repeat` and `until` in scripts against the loopback server:
+/// what each runs, the rounds the server saw, the bail rules of `until`, errors at their words, Ctrl-C.
+@Suite struct ControlFlowTests {
+    private static let list = StaticRoute(body: #"{"names":["Seoul","Busan"],"ids":[1,2,3],"one":{"a":1}}"#)
+
+    @Test func ifAndForRunWhatTheyShould() async throws {
+        try await withLoopbackServer(routes: ["/list": Self.list]) { server in
+            let (result, _) = try await runScript("""
+            set output quiet
+            get \(server.baseURL)/list
+            if status == 200 { echo two-hundred } else { echo other }
+            if .names | length > 5 { echo many } else { echo few }
+            if not .missing exists { echo no-missing }
+            for city in .names { echo "city $city" }
+            for id in .ids { get \(server.baseURL)/echo n==$id }
+            for word in a "b c" { echo "word $word" }
+            """)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "two-hundred\nfew\nno-missing\ncity Seoul\ncity Busan\nword a\nword b c\n", "\(result.stdout)")
+            #expect(server.hits("/echo") == 3)
+        }
+    }
+
+    @Test func repeatSendsNTimesAndUntilRetriesUntilTheExpressionHolds() async throws {
+        try await withLoopbackServer { server in
+            // The first two answers are 503: the expect in the body fails in those rounds without
+            // counting, and holds in the third, where the loop stops.
+            let (result, _) = try await runScript("""
+            repeat 3 { get \(server.baseURL)/echo > /dev/null }
+            until status == 200 every 10ms max 5 {
+              get \(server.baseURL)/flaky/job?fail=2 > /dev/null
+              expect status == 200
+            }
+            echo done
+            """)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "done\n")
+            #expect(!result.stderr.contains("expectation failed"), "\(result.stderr)")
+            #expect(server.hits("/echo") == 3)
+            #expect(server.hits("/flaky/job") == 3)
+        }
+    }
+
+    @Test func untilThatNeverHoldsFailsWithFourAndItsLastRoundsExpect() async throws {
+        try await withLoopbackServer { server in
+            let (result, _) = try await runScript("""
+            set bail off
+            until status == 201 every 0ms max 2 {
+              get \(server.baseURL)/echo > /dev/null
+              expect status == 201
+            }
+            """)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(server.hits("/echo") == 2)
+            // One failed expect (the last round's), then the loop's own failure, at the expression.
+            #expect(result.stderr.components(separatedBy: "expectation failed: status == 201").count == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("script.wsh:2:1: error: 'status == 201' still does not hold after 2 rounds"), "\(result.stderr)")
+        }
+    }
+
+    @Test func mistakesAreErrorsAtTheirWords() async throws {
+        let cases: [(String, String)] = [
+            ("sleep soon", "<command line>:1:7: error: 'soon' is not a duration"),
+            ("repeat lots { echo x }", "<command line>:1:8: error: 'lots' is not a number of rounds"),
+            ("until 1 == 2 max 0 { echo x }", "<command line>:1:18: error: '0' is not a number of rounds"),
+            ("for x Seoul { echo x }", "<command line>:1:1: error: wrong arguments for 'for'"),
+            ("if 1 == 1 { echo a } otherwise { echo b }", "<command line>:1:22: error: expected a new line or ';' after '}'"),
+            ("target t { base http://x } else { echo c }", "<command line>:1:28: error: 'else' belongs after an 'if' block"),
+            ("let s = abc\nfor c in .x { echo $c }", "<command line>:2:10: error:"),
+        ]
+        for (script, expected) in cases {
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status != 0, "\(script)")
+            #expect(result.stderr.contains(expected), "\(script): \(result.stderr)")
+        }
+    }
+
+    @Test func ctrlCStopsALoopAndASleep() async throws {
+        try await withLoopbackServer { server in
+            let running = try RunningWSH(["-c", "set output quiet\nrepeat 1000000 { get \(server.baseURL)/echo; sleep 1m }"])
+            // In the first round's minute of sleep: the server has seen its request.
+            let deadline = Date().addingTimeInterval(10)
+            while server.hits("/echo") == 0, running.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(server.hits("/echo") == 1)
+            running.interrupt()
+            #expect(try await offPool { running.waitForExit(timeout: 30) } == 130)
+            #expect(running.stderr.hasSuffix("wsh: interrupted\n"), "\(running.stderr)")
+            #expect(server.hits("/echo") == 1)
+        }
+    }
+}
