@@ -79,6 +79,16 @@ public struct ExactNumber: Comparable, Sendable, CustomStringConvertible {
     /// Whether the number has no fractional part (`3`, `3.0`, `1e3`), as JSON Schema's `integer` asks.
     public var isInteger: Bool { digits.count <= exponent }
 
+    /// The integer part in decimal, cut toward zero (`3.9` → `3`, `-1e3` → `-1000`); nil when it
+    /// would take more than 10,000 digits.
+    public var truncatedText: String? {
+        guard !digits.isEmpty, exponent > 0 else { return "0" }
+        guard exponent <= 10_000 else { return nil }
+        var text = digits.prefix(exponent).map { String($0) }.joined()
+        if exponent > digits.count { text += String(repeating: "0", count: exponent - digits.count) }
+        return (negative ? "-" : "") + text
+    }
+
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }

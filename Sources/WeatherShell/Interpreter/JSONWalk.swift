@@ -3,11 +3,13 @@ import Targets
 /// Follows a query's path through a JSON value: the one walker for queries, `expect` and the
 /// weather commands' readings.
 enum JSONWalk {
-    /// Follows path steps; on a miss says where and what was there instead.
+    /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice
+    /// or `..name`, the rest of the path goes over each value found, and the result is the list of
+    /// what it found (values the rest does not reach are left out, as JSONPath leaves them).
     static func walk(_ root: JSONValue, _ steps: [Query.PathStep]) -> (value: JSONValue?, missing: String) {
         var current = root
         var path = ""
-        for step in steps {
+        for (position, step) in steps.enumerated() {
             switch step {
             case .key(let key):
                 guard case .object(let members) = current else {
@@ -30,9 +32,50 @@ enum JSONWalk {
                 }
                 current = elements[position]
                 path += "[\(index)]"
+            case .all, .slice, .descendants:
+                let found: [JSONValue]
+                switch (step, current) {
+                case (.all, .array(let elements)): found = elements
+                case (.all, .object(let members)): found = members.map(\.value)
+                case (.slice(let from, let to), .array(let elements)): found = slice(elements, from, to)
+                case (.descendants(let key), _): found = descendants(named: key, in: current)
+                default:
+                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
+                }
+                let rest = Array(steps[(position + 1)...])
+                return (.array(found.compactMap { walk($0, rest).value }), "")
             }
         }
         return (current, "")
+    }
+
+    /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.
+    private static func slice(_ elements: [JSONValue], _ from: Int?, _ to: Int?) -> [JSONValue] {
+        func bound(_ value: Int?, _ otherwise: Int) -> Int {
+            guard let value else { return otherwise }
+            return min(elements.count, max(0, value < 0 ? elements.count + value : value))
+        }
+        let start = bound(from, 0), end = bound(to, elements.count)
+        return start < end ? Array(elements[start..<end]) : []
+    }
+
+    /// Every value of a member named `key`, at any depth (an object's own before its children's);
+    /// iterative, so depth costs no stack.
+    private static func descendants(named key: String, in root: JSONValue) -> [JSONValue] {
+        var found: [JSONValue] = []
+        var pending: [JSONValue] = [root]
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let members):
+                for member in members where member.key == key { found.append(member.value) }
+                pending.append(contentsOf: members.reversed().map(\.value))
+            case .array(let elements):
+                pending.append(contentsOf: elements.reversed())
+            default:
+                break
+            }
+        }
+        return found
     }
 
     /// What kind of value this is, for messages: `a string`, `an array`.

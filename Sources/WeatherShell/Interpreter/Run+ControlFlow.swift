@@ -72,20 +72,9 @@ extension Run {
             case nil:
                 throw failure("nothing to go over: \(missing.isEmpty ? "the query gives no value" : missing)", at: query.span)
             case let other?:
-                throw failure("'for' goes over a list, and this query gives \(Self.kind(of: other))", at: query.span,
+                throw failure("'for' goes over a list, and this query gives \(JSONWalk.kind(other))", at: query.span,
                               notes: ["a list of words works too: for city in Seoul Busan { ... }"])
             }
-        }
-    }
-
-    private static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .object: "an object"
-        case .array: "a list"
-        case .string: "a string"
-        case .number: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
         }
     }
 

@@ -54,6 +54,8 @@ extension Run {
         switch expectation.op {
         case .exists:
             passed = actual != nil
+        case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate:
+            passed = actual.map { Self.hasType($0, expectation.op) } ?? false
         case .equal, .notEqual:
             passed = actual.map { Self.equal($0, expected ?? "") } ?? false
             if expectation.op == .notEqual { passed = actual != nil && !passed }
@@ -94,6 +96,27 @@ extension Run {
         } catch .tooCostly {
             throw failure("regular expression too costly for a text of \(text.unicodeScalars.count) characters", at: span,
                           notes: ["a match may visit at most \(LinearRegex.stepBudget) instructions of the pattern's program"])
+        }
+    }
+
+    /// The type predicates: `isInteger` is a number written without a fraction or exponent
+    /// (`3`, not `3.0`, as Hurl reads them); `isDate` and `isIsoDate` a string in ISO 8601
+    /// (`2026-11-25`, `2026-11-25T08:00:00Z`, with fractions or an offset).
+    private static func hasType(_ value: JSONValue, _ predicate: Expectation.Operator) -> Bool {
+        switch (predicate, value) {
+        case (.isString, .string), (.isNumber, .number), (.isBool, .bool), (.isNull, .null), (.isList, .array), (.isObject, .object):
+            return true
+        case (.isInteger, .number(let literal)):
+            return !literal.contains(where: { ".eE".contains($0) })
+        case (.isFloat, .number(let literal)):
+            return literal.contains(where: { ".eE".contains($0) })
+        case (.isEmpty, .string(let text)): return text.isEmpty
+        case (.isEmpty, .array(let elements)): return elements.isEmpty
+        case (.isEmpty, .object(let members)): return members.isEmpty
+        case (.isDate, .string(let text)), (.isIsoDate, .string(let text)):
+            return ISODate.parse(text) != nil
+        default:
+            return false
         }
     }
 

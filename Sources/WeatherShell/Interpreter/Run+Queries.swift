@@ -21,6 +21,7 @@ extension Run {
         // `key`, `token`... are `***`, so that no error, echo or report shows them.
         case .url: value = .string(redaction.maskedURL(response.url))
         case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
+        case .version: value = .string(response.httpVersion)
         case .path(let steps):
             if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0, saved <= options.maxBody ?? Int.max,
                let path = response.request.responseBodyFile {
@@ -44,21 +45,17 @@ extension Run {
         }
         for filter in query.filters {
             guard let current = value else { break }
-            switch (filter, current) {
-            case (.length, .array(let elements)): value = .number(String(elements.count))
-            case (.length, .object(let members)): value = .number(String(members.count))
-            case (.length, .string(let text)): value = .number(String(text.count))
-            case (.keys, .object(let members)): value = .array(members.map { .string($0.key) })
-            default:
-                throw failure("'| \(filter.rawValue)' needs \(filter == .keys ? "an object" : "an array, object or string"), found \(JSONWalk.kind(current))",
-                              at: query.span)
+            do {
+                value = try QueryFilters.apply(filter, to: current)
+            } catch let error as QueryFilters.Failure {
+                throw failure(mask(error.message), at: query.span)
             }
         }
         return (value, missing)
     }
 
     /// A JSON value as text: strings without quotes, everything else as compact JSON.
-    static func text(_ value: JSONValue) -> String {
+    nonisolated static func text(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.compactText
     }

@@ -167,8 +167,8 @@ extension Parser {
             throw error("expected an operator after 'not'", rest.first?.span ?? words[opIndex].span, notes: ["usage: \(usageText)"])
         }
         let operands = Array(rest.dropFirst())
-        if op == .exists {
-            if let extra = operands.first { throw error("'exists' takes no value", extra.span) }
+        if op.isUnary {
+            if let extra = operands.first { throw error("'\(opText)' takes no value", extra.span) }
             return Expectation(negated: negated, subject: subject, op: op, expected: nil, span: command.span.union(opWord.span))
         }
         guard operands.count == 1 else {

@@ -1,6 +1,8 @@
-/// Parses queries on the last response: `.main.temp`, `.list[0]`, `."a key"`, `status`,
-/// `header NAME`, `headers NAME`, `body`, `time`, `url`, `redirects`, each optionally followed
-/// by `| length` or `| keys`.
+import Foundation
+
+/// Parses queries on the last response: `.main.temp`, `.list[0]`, `."a key"`, `.list[*].id`,
+/// `.list[1:3]`, `..id`, `status`, `header NAME`, `headers NAME`, `body`, `time`, `url`,
+/// `redirects`, `version`, each followed by any number of `| FILTER [ARGUMENTS]`.
 struct QueryParser {
     let file: SourceFile
 
@@ -10,7 +12,7 @@ struct QueryParser {
         guard let query else { return nil }
         if used < words.count {
             throw Diagnostic(.parse, "unexpected text after the query", file: file, span: words[used].span,
-                             notes: ["a query may end with '| length' or '| keys'"])
+                             notes: ["a query may end with filters: '| length', '| split \",\"', ..."])
         }
         return query
     }
@@ -21,9 +23,10 @@ struct QueryParser {
         let start = words.startIndex
         var used = 1
         var source: Query.Source
-        var filters: [Query.Filter] = []
+        var filters: [QueryFilter] = []
         var span = first.span
-        let named: [String: Query.Source] = ["status": .status, "body": .body, "time": .time, "url": .url, "redirects": .redirects]
+        let named: [String: Query.Source] = ["status": .status, "body": .body, "time": .time, "url": .url, "redirects": .redirects,
+                                             "version": .version]
         if let text = first.bare, let named = named[text] {
             source = named
         } else if let keyword = first.bare, keyword == "header" || keyword == "headers" {
@@ -46,14 +49,27 @@ struct QueryParser {
             used += 1
             if name.isEmpty {
                 guard start + used < words.count, let next = words[start + used].bare else {
-                    throw Diagnostic(.parse, "expected a filter after '|'", file: file, span: filterSpan, notes: ["filters: length, keys"])
+                    throw Diagnostic(.parse, "expected a filter after '|'", file: file, span: filterSpan, notes: [Self.filterList])
                 }
                 name = next
                 filterSpan = filterSpan.union(words[start + used].span)
                 used += 1
             }
-            guard let filter = Query.Filter(rawValue: name) else {
-                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: ["filters: length, keys"])
+            guard let arity = QueryFilter.arities.first(where: { $0.name == name })?.arguments else {
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: [Self.filterList])
+            }
+            var arguments: [String] = []
+            while arguments.count < arity {
+                guard start + used < words.count, let argument = words[start + used].literal else {
+                    throw Diagnostic(.parse, "'\(name)' takes \(arity) value\(arity == 1 ? "" : "s")", file: file, span: filterSpan,
+                                     notes: ["quote text with blanks: | split \", \""])
+                }
+                arguments.append(argument)
+                filterSpan = filterSpan.union(words[start + used].span)
+                used += 1
+            }
+            guard let filter = QueryFilter(name: name, arguments: arguments) else {
+                throw Diagnostic(.parse, "'\(name)' takes a whole number", file: file, span: filterSpan)
             }
             filters.append(filter)
             span = span.union(filterSpan)
@@ -61,8 +77,10 @@ struct QueryParser {
         return (Query(source: source, filters: filters, span: span), used)
     }
 
+    static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
+
     /// The steps of a path word; `|length` written against the word is accepted too.
-    private func path(_ word: Word) throws(Diagnostic) -> ([Query.PathStep], [Query.Filter]) {
+    private func path(_ word: Word) throws(Diagnostic) -> ([Query.PathStep], [QueryFilter]) {
         var chars: [(Character, Bool)] = []
         for part in word.parts {
             guard case .literal(let text) = part.content else {
@@ -80,10 +98,21 @@ struct QueryParser {
             let (char, quoted) = chars[index]
             if char == "|" && !quoted {
                 let name = String(chars[(index + 1)...].map(\.0))
-                guard let filter = Query.Filter(rawValue: name) else { throw fail("unknown filter '\(name)'") }
+                guard let filter = QueryFilter(name: name, arguments: []) else { throw fail("unknown filter '\(name)'") }
+                try checkFanOut(steps, word)
                 return (steps, [filter])
             }
-            if char == "." && !quoted {
+            if char == "." && !quoted, index + 1 < chars.count, chars[index + 1] == (".", false) {
+                // `..name`: every `name` at any depth.
+                index += 2
+                var key = ""
+                while index < chars.count, !(chars[index].1 == false && [".", "[", "|"].contains(chars[index].0)) {
+                    key.append(chars[index].0)
+                    index += 1
+                }
+                guard !key.isEmpty else { throw fail("expected a key after '..'") }
+                steps.append(.descendants(key))
+            } else if char == "." && !quoted {
                 index += 1
                 var key = ""
                 var sawQuoted = false
@@ -103,19 +132,42 @@ struct QueryParser {
             } else if char == "[" && !quoted {
                 guard let close = chars[index...].firstIndex(where: { $0.0 == "]" && !$0.1 }) else { throw fail("missing ']' in query") }
                 let inside = chars[(index + 1)..<close]
+                let text = String(inside.map(\.0))
                 if let first = inside.first, first.1 {
-                    steps.append(.key(String(inside.map(\.0))))
-                } else if let number = Int(String(inside.map(\.0))) {
+                    steps.append(.key(text))
+                } else if let number = Int(text) {
                     steps.append(.index(number))
+                } else if text == "*" {
+                    steps.append(.all)
+                } else if let colon = text.firstIndex(of: ":") {
+                    let from = text[..<colon].trimmingCharacters(in: .whitespaces), to = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    guard from.isEmpty || Int(from) != nil, to.isEmpty || Int(to) != nil else { throw fail("a slice is [FROM:TO], whole numbers") }
+                    steps.append(.slice(Int(from), Int(to)))
                 } else {
-                    throw fail("expected a number inside '[ ]'")
+                    throw fail("expected a number, '*' or a slice inside '[ ]'")
                 }
                 index = close + 1
             } else {
                 throw fail("unexpected '\(char)' in query")
             }
         }
+        try checkFanOut(steps, word)
         return (steps, [])
+    }
+
+    /// The most `[*]`, slices and `..` in one query: each is a level of the walk's recursion.
+    static let maximumFanOut = 64
+
+    private func checkFanOut(_ steps: [Query.PathStep], _ word: Word) throws(Diagnostic) {
+        let count = steps.count { step in
+            switch step {
+            case .all, .slice, .descendants: true
+            case .key, .index: false
+            }
+        }
+        if count > Self.maximumFanOut {
+            throw Diagnostic(.parse, "a query may hold at most \(Self.maximumFanOut) of [*], [a:b] and ..", file: file, span: word.span)
+        }
     }
 }
 

@@ -75,17 +75,94 @@ public struct Query: Sendable, Equatable {
         case url
         /// The URLs that answered with a redirect, in order.
         case redirects
+        /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2`.
+        case version
     }
     public enum PathStep: Sendable, Equatable {
         case key(String)
         case index(Int)
-    }
-    public enum Filter: String, Sendable, Equatable, CaseIterable {
-        case length, keys
+        /// `[*]`: the rest of the path over every element of a list (or member of an object).
+        case all
+        /// `[a:b]`: the elements from a up to b (negative counts from the end), the rest of the path over each.
+        case slice(Int?, Int?)
+        /// `..name`: every value of `name` at any depth, the rest of the path over each.
+        case descendants(String)
     }
     public var source: Source
-    public var filters: [Filter]
+    public var filters: [QueryFilter]
     public var span: SourceSpan
+}
+
+/// A filter after `|` (LANGUAGE.md, "Filters"), with its arguments.
+public enum QueryFilter: Sendable, Equatable {
+    case length, keys, values, first, last, nth(Int)
+    case toInt, toFloat, toString
+    case split(String), join(String), replace(String, String)
+    case upper, lower, trim
+    case urlEncode, urlDecode, base64Encode, base64Decode
+    /// The first capture group of the first match, else the whole match.
+    case regex(String)
+
+    /// Each filter's name and how many arguments it takes.
+    public static let arities: [(name: String, arguments: Int)] = [
+        ("length", 0), ("keys", 0), ("values", 0), ("first", 0), ("last", 0), ("nth", 1),
+        ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2),
+        ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
+        ("base64Encode", 0), ("base64Decode", 0), ("regex", 1),
+    ]
+
+    /// The filter `name` with `arguments` (as many as ``arities`` says); nil for an unknown name or a bad number.
+    public init?(name: String, arguments: [String]) {
+        switch (name, arguments.count) {
+        case ("length", 0): self = .length
+        case ("keys", 0): self = .keys
+        case ("values", 0): self = .values
+        case ("first", 0): self = .first
+        case ("last", 0): self = .last
+        case ("nth", 1): guard let n = Int(arguments[0]) else { return nil }; self = .nth(n)
+        case ("toInt", 0): self = .toInt
+        case ("toFloat", 0): self = .toFloat
+        case ("toString", 0): self = .toString
+        case ("split", 1): self = .split(arguments[0])
+        case ("join", 1): self = .join(arguments[0])
+        case ("replace", 2): self = .replace(arguments[0], arguments[1])
+        case ("upper", 0): self = .upper
+        case ("lower", 0): self = .lower
+        case ("trim", 0): self = .trim
+        case ("urlEncode", 0): self = .urlEncode
+        case ("urlDecode", 0): self = .urlDecode
+        case ("base64Encode", 0): self = .base64Encode
+        case ("base64Decode", 0): self = .base64Decode
+        case ("regex", 1): self = .regex(arguments[0])
+        default: return nil
+        }
+    }
+
+    /// The filter's name, for messages.
+    public var name: String {
+        switch self {
+        case .length: "length"
+        case .keys: "keys"
+        case .values: "values"
+        case .first: "first"
+        case .last: "last"
+        case .nth: "nth"
+        case .toInt: "toInt"
+        case .toFloat: "toFloat"
+        case .toString: "toString"
+        case .split: "split"
+        case .join: "join"
+        case .replace: "replace"
+        case .upper: "upper"
+        case .lower: "lower"
+        case .trim: "trim"
+        case .urlEncode: "urlEncode"
+        case .urlDecode: "urlDecode"
+        case .base64Encode: "base64Encode"
+        case .base64Decode: "base64Decode"
+        case .regex: "regex"
+        }
+    }
 }
 
 /// `target NAME { field args... }`: fields are kept as written and expanded at each call.
@@ -148,6 +225,10 @@ public struct Expectation: Sendable {
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
         case contains, matches, exists
+        case isString, isNumber, isInteger, isFloat, isBool, isNull, isList, isObject, isEmpty, isDate, isIsoDate
+
+        /// Whether the operator takes no value: `exists` and the type predicates.
+        public var isUnary: Bool { self == .exists || rawValue.hasPrefix("is") }
     }
     public var negated: Bool
     public var subject: ValueExpression

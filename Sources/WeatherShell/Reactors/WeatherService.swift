@@ -138,6 +138,9 @@ struct WeatherService: Sendable {
             switch step {
             case .key(let key): ".\(key)"
             case .index(let index): "[\(index)]"
+            case .all: "[*]"
+            case .slice(let from, let to): "[\(from.map(String.init) ?? ""):\(to.map(String.init) ?? "")]"
+            case .descendants(let key): "..\(key)"
             }
         }.joined()
     }

@@ -1,0 +1,98 @@
+import Checks
+import Foundation
+import Targets
+
+/// Applies a query's filters (LANGUAGE.md, "Filters") to a JSON value. A filter that cannot apply
+/// throws a message naming the filter, and its input's type and value.
+enum QueryFilters {
+    struct Failure: Error {
+        var message: String
+    }
+
+    static func apply(_ filter: QueryFilter, to value: JSONValue) throws -> JSONValue {
+        func refuse(_ needs: String) -> Failure {
+            Failure(message: "'| \(filter.name)' needs \(needs), found \(JSONWalk.kind(value)): \(Run.text(value).shortened(80))")
+        }
+        switch (filter, value) {
+        case (.length, .array(let elements)): return .number(String(elements.count))
+        case (.length, .object(let members)): return .number(String(members.count))
+        case (.length, .string(let text)): return .number(String(text.count))
+        case (.length, _): throw refuse("a list, object or string")
+        case (.keys, .object(let members)): return .array(members.map { .string($0.key) })
+        case (.values, .object(let members)): return .array(members.map(\.value))
+        case (.keys, _), (.values, _): throw refuse("an object")
+        case (.first, .array(let elements)):
+            guard let first = elements.first else { throw Failure(message: "'| first' found an empty list") }
+            return first
+        case (.last, .array(let elements)):
+            guard let last = elements.last else { throw Failure(message: "'| last' found an empty list") }
+            return last
+        case (.nth(let index), .array(let elements)):
+            let position = index < 0 ? elements.count + index : index
+            guard elements.indices.contains(position) else {
+                throw Failure(message: "'| nth \(index)' is outside a list of \(elements.count)")
+            }
+            return elements[position]
+        case (.first, _), (.last, _), (.nth, _): throw refuse("a list")
+        case (.toInt, .number(let literal)), (.toInt, .string(let literal)):
+            guard let number = ExactNumber(literal.trimmingCharacters(in: .whitespaces)), let integer = number.truncatedText else {
+                throw refuse("a number, or text that reads as one")
+            }
+            return .number(integer)
+        case (.toFloat, .number(let literal)), (.toFloat, .string(let literal)):
+            let trimmed = literal.trimmingCharacters(in: .whitespaces)
+            guard ExactNumber(trimmed) != nil else { throw refuse("a number, or text that reads as one") }
+            return .number(trimmed)
+        case (.toInt, _), (.toFloat, _): throw refuse("a number, or text that reads as one")
+        case (.toString, _): return .string(Run.text(value))
+        case (.join(let separator), .array(let elements)):
+            return .string(elements.map(Run.text).joined(separator: separator))
+        case (.join, _): throw refuse("a list")
+        case (.split(let separator), .string(let text)):
+            guard !separator.isEmpty else { return .array(text.map { .string(String($0)) }) }
+            return .array(text.components(separatedBy: separator).map(JSONValue.string))
+        case (.replace(let old, let new), .string(let text)):
+            guard !old.isEmpty else { return value }
+            return .string(text.replacingOccurrences(of: old, with: new))
+        case (.upper, .string(let text)): return .string(text.uppercased())
+        case (.lower, .string(let text)): return .string(text.lowercased())
+        case (.trim, .string(let text)): return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        case (.urlEncode, .string(let text)):
+            return .string(text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text)
+        case (.urlDecode, .string(let text)):
+            guard let decoded = text.removingPercentEncoding else { throw refuse("percent-encoded text") }
+            return .string(decoded)
+        case (.base64Encode, .string(let text)): return .string(Data(text.utf8).base64EncodedString())
+        case (.base64Decode, .string(let text)):
+            guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw refuse("base64 text") }
+            return .string(String(decoding: data, as: UTF8.self))
+        case (.regex(let pattern), .string(let text)):
+            return try firstMatch(pattern, in: text, filter: filter)
+        case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
+             (.base64Encode, _), (.base64Decode, _), (.regex, _):
+            throw refuse("a string")
+        }
+    }
+
+    /// RFC 3986's unreserved characters: everything else is percent-encoded.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The first capture group of the first match (the whole match when the pattern has no group),
+    /// with the linear-time engine `matches` uses; null when nothing matches.
+    private static func firstMatch(_ pattern: String, in text: String, filter: QueryFilter) throws -> JSONValue {
+        let regex: LinearRegex
+        do {
+            regex = try LinearRegex(pattern)
+        } catch {
+            throw Failure(message: "'| regex': '\(pattern.shortened())' is not a valid regular expression: \(error.description)")
+        }
+        do {
+            guard let match = try regex.firstMatch(in: text, shouldStop: { Task.isCancelled }) else { return .null }
+            return .string(match.groups.first.map { $0 ?? "" } ?? match.text)
+        } catch .interrupted {
+            throw CancellationError()
+        } catch {
+            throw Failure(message: "'| regex' is too costly for a text of \(text.unicodeScalars.count) characters")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The v2 queries and checks against an answer of the loopback server: `[*]`, slices, `..name`,
+/// filters with arguments, `version`, and the type predicates, with their errors.
+@Suite struct QueryLanguageTests {
+    private static let store = StaticRoute(body: """
+        {"store":{"books":[{"id":1,"title":"Dune","price":9.5,"tags":["sf","classic"]},
+        {"id":2,"title":"Emma","price":12,"tags":[]},{"id":3,"title":"Ulysses","price":20,"author":{"id":77}}],
+        "owner":{"email":"Kim@Example.com ","since":"2026-11-25T08:00:00Z","day":"2026-11-25","count":"42"}},
+        "empty":{},"nothing":null,"ok":true,"big":12345678901234567890}
+        """)
+
+    private static func run(_ lines: String, _ server: TestServer) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try await WSHProcess.run(["-c", "set output quiet\nget \(server.baseURL)/store\n" + lines])
+        return (result.status, result.stdout, result.stderr)
+    }
+
+    @Test func pathsGoOverListsSlicesAndDepths() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let result = try await Self.run("""
+            print .store.books[*].title
+            print .store.books[1:].id .store.books[-1:].title .store.books[:1].id
+            print ..id
+            print .store.books[*].tags | length          # the third book has none: left out
+            print version
+            """, server)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == """
+            ["Dune","Emma","Ulysses"]
+            [2,3] ["Ulysses"] [1]
+            [1,2,3,77]
+            2
+            HTTP/1.1
+
+            """, "\(result.stdout)")
+        }
+    }
+
+    @Test func filtersChainLeftToRight() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let result = try await Self.run("""
+            print .store.owner.email | trim | lower | split "@" | last
+            print .store.books[*].title | join ", "
+            print .store.books | first | keys
+            print .store.books | nth -1 | values | length
+            print .store.owner.count | toInt
+            print .store.books[0].price | toInt
+            print .store.owner.email | replace Example Sample | upper
+            print .store.owner.since | regex "T([0-9:]+)Z"
+            print .store.owner.email | trim | urlEncode
+            print .store.owner.day | base64Encode | base64Decode
+            """, server)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == """
+            example.com
+            Dune, Emma, Ulysses
+            ["id","title","price","tags"]
+            4
+            42
+            9
+            KIM@SAMPLE.COM 
+            08:00:00
+            Kim%40Example.com
+            2026-11-25
+
+            """, "\(result.stdout.debugDescription)")
+        }
+    }
+
+    @Test func typePredicatesAndTheirNegations() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let result = try await Self.run("""
+            expect .store.books isList
+            expect .store isObject
+            expect .store.books[0].title isString
+            expect .store.books[0].id isInteger
+            expect .store.books[0].price isFloat
+            expect .store.books[1].price not isFloat
+            expect .big isInteger
+            expect .ok isBool
+            expect .nothing isNull
+            expect .empty isEmpty
+            expect .store.books[1].tags isEmpty
+            expect .store.owner.since isIsoDate
+            expect .store.owner.day isDate
+            expect .store.owner.email not isDate
+            expect .store.owner.count isString
+            expect .store.owner.count not isNumber
+            echo all
+            """, server)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "all\n")
+        }
+    }
+
+    @Test func aFilterThatCannotApplyNamesItsInput() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let cases: [(String, String)] = [
+                ("print .store.books | upper", "<command line>:3:7: error: '| upper' needs a string, found an array"),
+                ("print .store.owner.email | toInt", "'| toInt' needs a number, or text that reads as one, found a string: Kim@Example.com"),
+                ("print .store.books[0].tags | nth 5", "'| nth 5' is outside a list of 2"),
+                ("print .store | frobnicate", "unknown filter 'frobnicate'"),
+                ("print .store | split", "'split' takes 1 value"),
+                ("print .store.books[x]", "expected a number, '*' or a slice inside '[ ]'"),
+                ("expect .ok isBool true", "'isBool' takes no value"),
+                ("print ." + String(repeating: "[*]", count: 65), "a query may hold at most 64 of [*], [a:b] and .."),
+            ]
+            for (line, expected) in cases {
+                let result = try await Self.run(line, server)
+                #expect(result.status != 0, "\(line)")
+                #expect(result.stderr.contains(expected), "\(line): \(result.stderr)")
+            }
+        }
+    }
+}
