@@ -125,7 +125,7 @@ import TestSupport
             let result = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temperature_2m > 30"])
             #expect(result.status == 4)
             #expect(result.stderr.contains("<command line>:9:1: error: expectation failed: .current.temperature_2m > 30"))
-            #expect(result.stderr.contains("note: actual: 6.8"))
+            #expect(result.stderr.contains("note: expected: 30 (number)\nnote: actual:   6.8 (number)"), "\(result.stderr)")
             let missing = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temprature_2m exists"])
             #expect(missing.status == 4)
             #expect(missing.stderr.contains("did you mean 'temperature_2m'?"))

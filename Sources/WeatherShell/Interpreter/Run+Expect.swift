@@ -37,8 +37,15 @@ extension Run {
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
-        let shown = actual.map { "actual: " + mask(Self.describe($0)).shortened(200) } ?? "actual: nothing (\(missing.isEmpty ? "no value" : missing))"
-        throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: [shown], kind: .expectation)
+        let shown = actual.map { "actual:   " + mask(Self.describe($0)).shortened(200) + " (\(Self.typeName($0)))" }
+            ?? "actual:   nothing (\(missing.isEmpty ? "no value" : missing))"
+        var notes = [shown]
+        if let word = expectation.expected {
+            let text = try expand(word).text
+            let typed = Self.literalType(word, text)
+            notes.insert("expected: " + mask(typed == "string" ? JSONValue.quoted(text) : text).shortened(200) + " (\(typed))", at: 0)
+        }
+        throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: notes, kind: .expectation)
     }
 
     /// Whether `expectation` holds, with the actual value it looked at (or why there is none).
@@ -96,6 +103,30 @@ extension Run {
         } catch .tooCostly {
             throw failure("regular expression too costly for a text of \(text.unicodeScalars.count) characters", at: span,
                           notes: ["a match may visit at most \(LinearRegex.stepBudget) instructions of the pattern's program"])
+        }
+    }
+
+    /// A value's type as LANGUAGE.md names them: string, number, bool, null, list, object.
+    private static func typeName(_ value: JSONValue) -> String {
+        switch value {
+        case .string: "string"
+        case .number: "number"
+        case .bool: "bool"
+        case .null: "null"
+        case .array: "list"
+        case .object: "object"
+        }
+    }
+
+    /// The type a literal is read as (LANGUAGE.md, "Values and types"): quoted text is a string; a
+    /// bare word is a number when it reads as one, `true`, `false` and `null` are themselves.
+    private static func literalType(_ word: Word, _ text: String) -> String {
+        guard !word.isQuoted else { return "string" }
+        if ExactNumber(text) != nil { return "number" }
+        switch text {
+        case "true", "false": return "bool"
+        case "null": return "null"
+        default: return "string"
         }
     }
 
