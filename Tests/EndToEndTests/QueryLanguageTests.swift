@@ -95,6 +95,34 @@ import Testing
         }
     }
 
+    @Test func comparisonsAreTyped() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let passing = try await Self.run("""
+            expect .store.owner.count == "42"
+            expect .store.owner.count != 42
+            expect .big == 12345678901234567890
+            expect .big != 12345678901234567891
+            expect .store.books[1].price == 12.0
+            expect .store.books[0].title < Emma
+            expect .store.books[2].title > "Emma"
+            expect .ok == true
+            expect .nothing == null
+            expect .store.books[*].id contains 2
+            expect .store.books[*].id not contains "2"
+            expect .store.books[0].tags == '["sf", "classic"]'
+            echo all
+            """, server)
+            #expect(passing.status == 0, "\(passing.stderr)")
+            #expect(passing.stdout == "all\n")
+            let failing = try await Self.run("expect .store.owner.count == 42", server)
+            #expect(failing.status == 4)
+            #expect(failing.stderr.contains("note: expected: 42 (number)\nnote: actual:   \"42\" (string)"), "\(failing.stderr)")
+            let mixed = try await Self.run("expect .store.owner.count < 50", server)
+            #expect(mixed.status == 3)
+            #expect(mixed.stderr.contains("'<' compares two numbers or two strings"), "\(mixed.stderr)")
+        }
+    }
+
     @Test func aFilterThatCannotApplyNamesItsInput() async throws {
         try await withLoopbackServer(routes: ["/store": Self.store]) { server in
             let cases: [(String, String)] = [

@@ -54,8 +54,12 @@ extension Run {
         var missing = ""
         switch expectation.subject {
         case .query(let query): (actual, missing) = try lookUp(query)
+        case .word(let word):
+            let text = try expand(word).text
+            actual = Self.typedLiteral(text, quoted: word.isQuoted)
         default: actual = .string(try evaluate(expectation.subject).text)
         }
+        let expectedValue = try expectation.expected.map { word in Self.typedLiteral(try expand(word).text, quoted: word.isQuoted) }
         let expected = try expectation.expected.map { try expand($0).text }
         var passed: Bool
         switch expectation.op {
@@ -64,22 +68,23 @@ extension Run {
         case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate:
             passed = actual.map { Self.hasType($0, expectation.op) } ?? false
         case .equal, .notEqual:
-            passed = actual.map { Self.equal($0, expected ?? "") } ?? false
+            passed = actual.map { Self.equal($0, expectedValue ?? .null) } ?? false
             if expectation.op == .notEqual { passed = actual != nil && !passed }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let actual else { passed = false; break }
-            guard let left = Self.number(actual), let right = expected.flatMap({ ExactNumber($0) }) else {
-                throw failure("'\(expectation.op.rawValue)' compares numbers", at: expectation.span,
-                              notes: ["actual: \(mask(Self.text(actual)).shortened(200)), expected: \(mask(expected ?? "").shortened(200))"])
+            guard let order = Self.order(actual, expectedValue ?? .null) else {
+                throw failure("'\(expectation.op.rawValue)' compares two numbers or two strings", at: expectation.span,
+                              notes: ["actual: \(mask(Self.describe(actual)).shortened(200)) (\(Self.typeName(actual))), "
+                                      + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(Self.typeName) ?? "nothing"))"])
             }
             passed = switch expectation.op {
-            case .less: left < right
-            case .lessOrEqual: left <= right
-            case .greater: left > right
-            default: left >= right
+            case .less: order < 0
+            case .lessOrEqual: order <= 0
+            case .greater: order > 0
+            default: order >= 0
             }
         case .contains:
-            passed = actual.map { Self.contains($0, expected ?? "") } ?? false
+            passed = actual.map { Self.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
         case .matches:
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
@@ -121,13 +126,7 @@ extension Run {
     /// The type a literal is read as (LANGUAGE.md, "Values and types"): quoted text is a string; a
     /// bare word is a number when it reads as one, `true`, `false` and `null` are themselves.
     private static func literalType(_ word: Word, _ text: String) -> String {
-        guard !word.isQuoted else { return "string" }
-        if ExactNumber(text) != nil { return "number" }
-        switch text {
-        case "true", "false": return "bool"
-        case "null": return "null"
-        default: return "string"
-        }
+        typeName(typedLiteral(text, quoted: word.isQuoted))
     }
 
     /// The type predicates: `isInteger` is a number written without a fraction or exponent
@@ -151,23 +150,52 @@ extension Run {
         }
     }
 
-    /// Numbers compare exactly (``ExactNumber``): `9007199254740993` is not `9007199254740992`.
-    private static func number(_ value: JSONValue) -> ExactNumber? {
-        switch value {
-        case .number(let literal): ExactNumber(literal)
-        case .string(let text): ExactNumber(text)
-        default: nil
+    /// Typed equality: a string never equals a number (`"3" != 3`), numbers compare exactly
+    /// (``ExactNumber``: `9007199254740993` is not `9007199254740992`, `1.0 == 1`); a list or object equals the JSON text written for it.
+    private static func equal(_ value: JSONValue, _ expected: JSONValue) -> Bool {
+        switch (value, expected) {
+        case (.number(let left), .number(let right)):
+            guard let left = ExactNumber(left), let right = ExactNumber(right) else { return left == right }
+            return left == right
+        case (.array, .string(let text)), (.object, .string(let text)):
+            return value.compactText == text || ((try? JSONValue.parse(text))?.compactText == value.compactText)
+        default:
+            return value == expected
         }
     }
 
-    private static func equal(_ value: JSONValue, _ expected: String) -> Bool {
-        if let left = number(value), let right = ExactNumber(expected) { return left == right }
-        return text(value) == expected
+    /// How `value` orders against `expected`: numbers exactly, strings by Unicode scalar values;
+    /// nil for any other pair.
+    private static func order(_ value: JSONValue, _ expected: JSONValue) -> Int? {
+        switch (value, expected) {
+        case (.number(let left), .number(let right)):
+            guard let left = ExactNumber(left), let right = ExactNumber(right) else { return nil }
+            return left < right ? -1 : left == right ? 0 : 1
+        case (.string(let left), .string(let right)):
+            let (a, b) = (Array(left.unicodeScalars), Array(right.unicodeScalars))
+            return a.lexicographicallyPrecedes(b) ? -1 : a == b ? 0 : 1
+        default:
+            return nil
+        }
     }
 
-    private static func contains(_ value: JSONValue, _ expected: String) -> Bool {
+    /// A literal as LANGUAGE.md types it: quoted text is a string; a bare word is a number when it
+    /// reads as one, `true`, `false` and `null` are themselves, anything else is a string.
+    static func typedLiteral(_ text: String, quoted: Bool) -> JSONValue {
+        guard !quoted else { return .string(text) }
+        if ExactNumber(text) != nil { return .number(text) }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default: return .string(text)
+        }
+    }
+
+    /// A list contains an element equal to the value (typed); an object, a key; text, the text.
+    private static func contains(_ value: JSONValue, _ expected: String, typed: JSONValue) -> Bool {
         switch value {
-        case .array(let elements): elements.contains { equal($0, expected) }
+        case .array(let elements): elements.contains { equal($0, typed) }
         case .object(let members): members.contains { $0.key == expected }
         default: text(value).contains(expected)
         }
