@@ -101,6 +101,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // sha256 and md5 filters in queries.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: runOnCaller
         ),

@@ -48,6 +48,14 @@ public final class CookieJar: Sendable {
         }
     }
 
+    /// The cookies a request to `url` would send at `now`, unexpired, in the jar's order.
+    public func cookies(for url: String, now: Date = Date()) -> [Cookie] {
+        guard let request = CookieRequestURL(url) else { return [] }
+        return all.filter { cookie in
+            !cookie.isExpired(at: now) && cookie.isSent(toHost: request.host, path: request.path, secure: request.isSecure)
+        }
+    }
+
     /// Every cookie, expired ones included until a lookup evicts them, ordered by domain, path and name.
     public var all: [Cookie] {
         state.withLock { $0.all }

@@ -1,4 +1,5 @@
 import Checks
+import Crypto
 import Foundation
 import Targets
 
@@ -68,10 +69,30 @@ enum QueryFilters {
             return .string(String(decoding: data, as: UTF8.self))
         case (.regex(let pattern), .string(let text)):
             return try firstMatch(pattern, in: text, filter: filter)
+        case (.sha256, .string(let text)): return .string(hex(SHA256.hash(data: Data(text.utf8))))
+        case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
+        case (.hex, .string(let text)): return .string(hex(Data(text.utf8)))
+        case (.toDate(let format), .string(let text)):
+            guard let date = format.map({ DateText.parse(text, strftime: $0) }) ?? ISODate.parse(text) else {
+                throw refuse(format.map { "a date in the format '\($0)'" } ?? "an ISO 8601 date")
+            }
+            return .string(DateText.iso(date))
+        case (.format(let format), .string(let text)):
+            guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
+            return .string(DateText.format(date, strftime: format))
+        case (.daysBeforeNow, .string(let text)), (.daysAfterNow, .string(let text)):
+            guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
+            let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
+            return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
-             (.base64Encode, _), (.base64Decode, _), (.regex, _):
+             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
+             (.daysBeforeNow, _), (.daysAfterNow, _):
             throw refuse("a string")
         }
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 
     /// RFC 3986's unreserved characters: everything else is percent-encoded.

@@ -22,6 +22,8 @@ extension Run {
         case .url: value = .string(redaction.maskedURL(response.url))
         case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
         case .version: value = .string(response.httpVersion)
+        case .cookie(let name, let attribute):
+            (value, missing) = cookieValue(name, attribute, url: response.url)
         case .path(let steps):
             if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0, saved <= options.maxBody ?? Int.max,
                let path = response.request.responseBodyFile {
@@ -52,6 +54,28 @@ extension Run {
             }
         }
         return (value, missing)
+    }
+
+    /// `cookie NAME[.ATTRIBUTE]`: the jar's cookie that a request to `url` would send; a value
+    /// named like a secret is `***`, as `cookies` lists it.
+    private func cookieValue(_ name: String, _ attribute: String?, url: String) -> (JSONValue?, String) {
+        let sent = session.cookieJar.cookies(for: url)
+        guard let cookie = sent.last(where: { $0.name == name }) else {
+            let names = sent.map(\.name)
+            return (nil, "no cookie '\(name)' for \(redaction.maskedURL(url)); cookies: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))")
+        }
+        switch attribute {
+        case nil, "value"?:
+            return (.string(redaction.isSensitiveKey(cookie.name) ? Redaction.placeholder : mask(cookie.value)), "")
+        case "domain"?: return (.string(cookie.domain), "")
+        case "path"?: return (.string(cookie.path), "")
+        case "expires"?: return (cookie.expires.map { .string($0.formatted(.iso8601)) } ?? .null, "")
+        case "max-age"?:
+            return (cookie.expires.map { .number(String(max(0, Int($0.timeIntervalSinceNow.rounded())))) } ?? .null, "")
+        case "secure"?: return (.bool(cookie.secure), "")
+        case "httponly"?: return (.bool(cookie.httpOnly), "")
+        default: return (.null, "")
+        }
     }
 
     /// A JSON value as text: strings without quotes, everything else as compact JSON.

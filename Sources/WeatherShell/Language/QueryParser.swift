@@ -29,6 +29,19 @@ struct QueryParser {
                                              "version": .version]
         if let text = first.bare, let named = named[text] {
             source = named
+        } else if first.bare == "cookie" {
+            guard words.count > 1, let spec = words[start + 1].literal, !spec.isEmpty else {
+                throw Diagnostic(.parse, "expected a cookie name after 'cookie'", file: file, span: first.span,
+                                 notes: ["cookie sid, cookie sid.expires"])
+            }
+            let attributes = ["domain", "path", "expires", "max-age", "secure", "httponly", "samesite", "value"]
+            if let dot = spec.lastIndex(of: "."), attributes.contains(spec[spec.index(after: dot)...].lowercased()) {
+                source = .cookie(name: String(spec[..<dot]), attribute: spec[spec.index(after: dot)...].lowercased())
+            } else {
+                source = .cookie(name: spec, attribute: nil)
+            }
+            span = span.union(words[start + 1].span)
+            used = 2
         } else if let keyword = first.bare, keyword == "header" || keyword == "headers" {
             guard words.count > 1, let name = words[start + 1].literal else {
                 throw Diagnostic(.parse, "expected a header name after '\(keyword)'", file: file, span: first.span)
@@ -59,6 +72,12 @@ struct QueryParser {
                 throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: [Self.filterList])
             }
             var arguments: [String] = []
+            // `toDate` takes a format when one follows, quoted: `| toDate "%d/%m/%Y"`.
+            if name == "toDate", start + used < words.count, words[start + used].isQuoted, let format = words[start + used].literal {
+                arguments.append(format)
+                filterSpan = filterSpan.union(words[start + used].span)
+                used += 1
+            }
             while arguments.count < arity {
                 guard start + used < words.count, let argument = words[start + used].literal else {
                     throw Diagnostic(.parse, "'\(name)' takes \(arity) value\(arity == 1 ? "" : "s")", file: file, span: filterSpan,

@@ -77,6 +77,8 @@ public struct Query: Sendable, Equatable {
         case redirects
         /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2`.
         case version
+        /// `cookie NAME` (its value) or `cookie NAME.ATTRIBUTE`, in the jar for the last URL.
+        case cookie(name: String, attribute: String?)
     }
     public enum PathStep: Sendable, Equatable {
         case key(String)
@@ -100,6 +102,13 @@ public enum QueryFilter: Sendable, Equatable {
     case split(String), join(String), replace(String, String)
     case upper, lower, trim
     case urlEncode, urlDecode, base64Encode, base64Decode
+    /// Hex digests and the hex of a string's UTF-8 bytes.
+    case sha256, md5, hex
+    /// `toDate [FORMAT]`: ISO 8601 by default, else strftime codes; gives the date in ISO 8601 (UTC).
+    case toDate(String?)
+    /// `format FORMAT`: a date in strftime codes.
+    case format(String)
+    case daysBeforeNow, daysAfterNow
     /// The first capture group of the first match, else the whole match.
     case regex(String)
 
@@ -108,7 +117,8 @@ public enum QueryFilter: Sendable, Equatable {
         ("length", 0), ("keys", 0), ("values", 0), ("first", 0), ("last", 0), ("nth", 1),
         ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2),
         ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
-        ("base64Encode", 0), ("base64Decode", 0), ("regex", 1),
+        ("base64Encode", 0), ("base64Decode", 0), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0),
+        ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0),
     ]
 
     /// The filter `name` with `arguments` (as many as ``arities`` says); nil for an unknown name or a bad number.
@@ -134,6 +144,14 @@ public enum QueryFilter: Sendable, Equatable {
         case ("base64Encode", 0): self = .base64Encode
         case ("base64Decode", 0): self = .base64Decode
         case ("regex", 1): self = .regex(arguments[0])
+        case ("sha256", 0): self = .sha256
+        case ("md5", 0): self = .md5
+        case ("hex", 0): self = .hex
+        case ("toDate", 0): self = .toDate(nil)
+        case ("toDate", 1): self = .toDate(arguments[0])
+        case ("format", 1): self = .format(arguments[0])
+        case ("daysBeforeNow", 0): self = .daysBeforeNow
+        case ("daysAfterNow", 0): self = .daysAfterNow
         default: return nil
         }
     }
@@ -161,6 +179,13 @@ public enum QueryFilter: Sendable, Equatable {
         case .base64Encode: "base64Encode"
         case .base64Decode: "base64Decode"
         case .regex: "regex"
+        case .sha256: "sha256"
+        case .md5: "md5"
+        case .hex: "hex"
+        case .toDate: "toDate"
+        case .format: "format"
+        case .daysBeforeNow: "daysBeforeNow"
+        case .daysAfterNow: "daysAfterNow"
         }
     }
 }
