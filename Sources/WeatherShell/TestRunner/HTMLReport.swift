@@ -38,7 +38,7 @@ enum HTMLReport {
     private static func escaped(_ text: String) -> String { MarkupText.escaped(text) }
 
     private static func time(_ milliseconds: Double) -> String {
-        milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : "\(MarkupText.seconds(milliseconds)) s"
+        milliseconds < 1000 ? "\(MarkupText.whole(milliseconds)) ms" : "\(MarkupText.seconds(milliseconds)) s"
     }
 
     private static func summaryBadges(_ summary: TestSummary) -> String {
@@ -60,8 +60,9 @@ enum HTMLReport {
     }
 
     private static func percent(_ part: Double, of whole: Double) -> String {
-        let value = whole > 0 ? min(100, max(0, part / whole * 100)) : 0
-        return String(Double(Int(value * 100)) / 100)
+        let ratio = part / whole * 100
+        guard whole > 0, ratio.isFinite else { return "0" }
+        return String(Double(MarkupText.whole(min(100, max(0, ratio)) * 100)) / 100)
     }
 
     private static func mark(_ outcome: TestFileResult.Outcome) -> String {
