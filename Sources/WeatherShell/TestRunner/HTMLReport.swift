@@ -81,6 +81,10 @@ enum HTMLReport {
         for error in result.errors where error.kind != "expectation" {
             html += "<pre class=\"error\">\(escaped(error.rendered))</pre>\n"
         }
+        // A file stopped by an error (a failed validate, a bad body) shows the last answer it had.
+        if result.outcome == .errored, let last = result.calls.last, last.body != nil {
+            html += "<p class=\"answer\">Last answer: \(answerLine(last))</p>\n" + headers(last.responseHeaders) + body(last)
+        }
         if !result.checks.isEmpty {
             html += "<h3>Checks</h3>\n<ul class=\"checks\">\n"
             let ordered = result.checks.filter { !$0.passed } + result.checks.filter(\.passed)
@@ -102,12 +106,17 @@ enum HTMLReport {
         for note in check.notes { html += "<p class=\"note\">\(escaped(note))</p>\n" }
         if let index = check.callIndex, calls.indices.contains(index) {
             let call = calls[index]
-            html += "<p class=\"answer\">Answer checked: <code>\(escaped(call.method ?? "")) \(escaped(call.url ?? call.target))</code> → "
-                + "\(call.status.map { "\($0) \(escaped(call.reason ?? ""))" } ?? escaped(call.failure ?? "no answer"))</p>\n"
+            html += "<p class=\"answer\">Answer checked: \(answerLine(call))</p>\n"
             html += headers(call.responseHeaders)
             html += body(call)
         }
         return html + "</details></li>\n"
+    }
+
+    /// `GET URL → 200 OK`, or the call's failure.
+    private static func answerLine(_ call: TestCallRecord) -> String {
+        "<code>\(escaped(call.method ?? "")) \(escaped(call.url ?? call.target))</code> → "
+            + (call.status.map { "\($0) \(escaped(call.reason ?? ""))" } ?? escaped(call.failure ?? "no answer"))
     }
 
     private static func headers(_ headers: [TestHeader]) -> String {
