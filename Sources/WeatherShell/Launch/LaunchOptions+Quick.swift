@@ -11,7 +11,8 @@ extension LaunchOptions {
     public static func quickParse(_ arguments: [String]) -> QuickParse? {
         if arguments == ["--version"] { return .version }
         // `wsh serve` has a grammar of its own, which swift-argument-parser reads.
-        if arguments.first == "serve" || arguments.first == "test" { return nil }
+        if arguments.first == "test" { return quickTestWorkerParse(arguments).map(QuickParse.run) }
+        if arguments.first == "serve" { return nil }
         var options = LaunchOptions()
         var index = 0
         var positional: [String] = []

@@ -38,7 +38,7 @@ enum HTMLReport {
     private static func escaped(_ text: String) -> String { MarkupText.escaped(text) }
 
     private static func time(_ milliseconds: Double) -> String {
-        milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : "\(MarkupText.seconds(milliseconds)) s"
+        milliseconds < 1000 ? "\(MarkupText.whole(milliseconds)) ms" : "\(MarkupText.seconds(milliseconds)) s"
     }
 
     private static func summaryBadges(_ summary: TestSummary) -> String {
@@ -60,8 +60,9 @@ enum HTMLReport {
     }
 
     private static func percent(_ part: Double, of whole: Double) -> String {
-        let value = whole > 0 ? min(100, max(0, part / whole * 100)) : 0
-        return String(Double(Int(value * 100)) / 100)
+        let ratio = part / whole * 100
+        guard whole > 0, ratio.isFinite else { return "0" }
+        return String(Double(MarkupText.whole(min(100, max(0, ratio)) * 100)) / 100)
     }
 
     private static func mark(_ outcome: TestFileResult.Outcome) -> String {
@@ -79,6 +80,10 @@ enum HTMLReport {
         }
         for error in result.errors where error.kind != "expectation" {
             html += "<pre class=\"error\">\(escaped(error.rendered))</pre>\n"
+        }
+        // A file stopped by an error (a failed validate, a bad body) shows the last answer it had.
+        if result.outcome == .errored, let last = result.calls.last, last.body != nil {
+            html += "<p class=\"answer\">Last answer: \(answerLine(last))</p>\n" + headers(last.responseHeaders) + body(last)
         }
         if !result.checks.isEmpty {
             html += "<h3>Checks</h3>\n<ul class=\"checks\">\n"
@@ -101,12 +106,17 @@ enum HTMLReport {
         for note in check.notes { html += "<p class=\"note\">\(escaped(note))</p>\n" }
         if let index = check.callIndex, calls.indices.contains(index) {
             let call = calls[index]
-            html += "<p class=\"answer\">Answer checked: <code>\(escaped(call.method ?? "")) \(escaped(call.url ?? call.target))</code> → "
-                + "\(call.status.map { "\($0) \(escaped(call.reason ?? ""))" } ?? escaped(call.failure ?? "no answer"))</p>\n"
+            html += "<p class=\"answer\">Answer checked: \(answerLine(call))</p>\n"
             html += headers(call.responseHeaders)
             html += body(call)
         }
         return html + "</details></li>\n"
+    }
+
+    /// `GET URL → 200 OK`, or the call's failure.
+    private static func answerLine(_ call: TestCallRecord) -> String {
+        "<code>\(escaped(call.method ?? "")) \(escaped(call.url ?? call.target))</code> → "
+            + (call.status.map { "\($0) \(escaped(call.reason ?? ""))" } ?? escaped(call.failure ?? "no answer"))
     }
 
     private static func headers(_ headers: [TestHeader]) -> String {

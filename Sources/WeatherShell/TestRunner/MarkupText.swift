@@ -33,8 +33,15 @@ enum MarkupText {
 
     /// Seconds with three decimals, as JUnit's `time` attributes take them.
     static func seconds(_ milliseconds: Double) -> String {
-        let thousandths = Int((max(0, milliseconds)).rounded())
+        let thousandths = whole(milliseconds)
         let fraction = String(thousandths % 1000)
         return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// A duration or offset in whole units for display; 0 for anything negative or not finite,
+    /// so a strange figure in a worker's result cannot trap the conversion.
+    static func whole(_ value: Double) -> Int {
+        guard value.isFinite, value > 0 else { return 0 }
+        return value < 1e15 ? Int(value.rounded()) : Int(1e15)
     }
 }

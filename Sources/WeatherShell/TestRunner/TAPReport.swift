@@ -19,7 +19,7 @@ enum TAPReport {
             if !passed {
                 var fields = [("outcome", result.outcome.rawValue)]
                 if let failure = result.firstFailure { fields += [("message", failure.message), ("at", failure.location)] }
-                fields += [("duration_ms", String(Int(result.milliseconds.rounded())))]
+                fields += [("duration_ms", String(MarkupText.whole(result.milliseconds)))]
                 tap += yaml(fields, indent: "  ")
             }
         }

@@ -54,7 +54,8 @@ public struct TestCallRecord: Codable, Sendable {
     public var failure: String?
     public var requestHeaders: [TestHeader] = []
     public var responseHeaders: [TestHeader] = []
-    /// The response body as text, masked, cut to ``TestRecorder/keptBodyLimit`` bytes.
+    /// The response body as text, masked, cut to ``TestRecorder/keptBodyLimit`` bytes: kept for
+    /// the answers a failed check looked at and for the file's last call, nil for the others.
     public var body: String?
     public var bodyBytes: Int = 0
     public var bodyCut = false

@@ -19,6 +19,10 @@ final class TestRecorder: RunReporter {
     private var errors: [TestErrorRecord] = []
     private var firstFailure: TestFailure?
     private var redaction = Redaction()
+    /// The last call's answer, whose body is masked and kept only if a failed check looks at it
+    /// or the file ends there: masking every body cost each call its parse, and keeping them all
+    /// made a loop of calls a result of hundreds of MB.
+    private var pendingBody: (index: Int, response: Response, redaction: Redaction)?
 
     init(path: String) {
         self.path = path
@@ -40,6 +44,7 @@ final class TestRecorder: RunReporter {
             let (line, column) = result.file.location(of: Self.expressionStart(result))
             checks.append(TestCheckRecord(source: redaction.mask(result.source), file: result.file.name, line: line, column: column,
                                           passed: result.passed, atMilliseconds: now, callIndex: calls.isEmpty ? nil : calls.count - 1))
+            if !result.passed { keepPendingBody() }
         case .error(let diagnostic):
             record(diagnostic)
         }
@@ -58,14 +63,20 @@ final class TestRecorder: RunReporter {
             call.requestHeaders = response.request.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.responseHeaders = response.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.bodyBytes = response.streamedBodyBytes ?? response.body.count
-            // A body printed as it arrived keeps its copy in `body`; one written to a file does not.
-            if response.streamedBodyBytes == nil || !response.body.isEmpty, response.body.count <= Self.maskedBodyLimit {
-                let text = redaction.maskedBody(response.body, contentType: response.header("Content-Type"))
-                call.body = Self.cut(text, to: Self.keptBodyLimit)
-                call.bodyCut = call.body?.utf8.count != text.utf8.count
-            }
         }
         calls.append(call)
+        pendingBody = response.map { (calls.count - 1, $0, redaction) }
+    }
+
+    /// Masks and keeps the body of the last call's answer.
+    private func keepPendingBody() {
+        guard let (index, response, redaction) = pendingBody else { return }
+        pendingBody = nil
+        // A body printed as it arrived keeps its copy in `body`; one written to a file does not.
+        guard response.streamedBodyBytes == nil || !response.body.isEmpty, response.body.count <= Self.maskedBodyLimit else { return }
+        let text = redaction.maskedBody(response.body, contentType: response.header("Content-Type"))
+        calls[index].body = Self.cut(text, to: Self.keptBodyLimit)
+        calls[index].bodyCut = calls[index].body?.utf8.count != text.utf8.count
     }
 
     private func record(_ diagnostic: Diagnostic) {
@@ -110,6 +121,7 @@ final class TestRecorder: RunReporter {
 
     /// The result of the file, which ended with `exitCode`.
     func result(exitCode: Int32) -> TestFileResult {
+        keepPendingBody()
         let outcome: TestFileResult.Outcome
         if exitCode == FailureKind.interrupted.exitCode {
             outcome = .interrupted

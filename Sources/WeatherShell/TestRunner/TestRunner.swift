@@ -123,7 +123,7 @@ struct TestSummary: Sendable {
 /// The line printed for each file as it finishes.
 enum TestLines {
     static func line(for result: TestFileResult) -> String {
-        let time = "\(Int(result.milliseconds.rounded())) ms"
+        let time = "\(MarkupText.whole(result.milliseconds)) ms"
         switch result.outcome {
         case .passed:
             let count = result.checks.count
