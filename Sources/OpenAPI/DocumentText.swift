@@ -27,8 +27,8 @@ enum DocumentText {
                 throw Failure(message: "not valid JSON: \(error)")
             }
         }
-        guard let text = String(bytes: bytes, encoding: .utf8) else { throw Failure(message: "not UTF-8 text") }
-        if let tree = BlockYAML.parse(text) { return tree }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure(message: "not UTF-8 text") }
+        if let tree = BlockYAML.parse(bytes) { return tree }
         return try yams(text)
     }
 
