@@ -27,7 +27,13 @@ enum DocumentText {
                 throw Failure(message: "not valid JSON: \(error)")
             }
         }
-        guard let text = String(bytes: bytes, encoding: .utf8) else { throw Failure(message: "not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure(message: "not UTF-8 text") }
+        if let tree = BlockYAML.parse(bytes) { return tree }
+        return try yams(text)
+    }
+
+    /// The tree Yams reads: every YAML, more slowly than ``BlockYAML``.
+    static func yams(_ text: String) throws(Failure) -> JSONValue {
         let node: Node?
         do {
             // The basic resolver leaves plain scalars untyped: ``scalar(_:)`` types them, much
@@ -70,8 +76,12 @@ enum DocumentText {
 
     /// A plain scalar typed as YAML 1.2's JSON-compatible core schema types it; a quoted one is a string.
     private static func scalar(_ scalar: Node.Scalar) -> JSONValue {
-        let text = scalar.string
-        guard scalar.style == .plain else { return .string(text) }
+        guard scalar.style == .plain else { return .string(scalar.string) }
+        return typedPlain(scalar.string)
+    }
+
+    /// A plain scalar's value: null, a boolean, a number or a string.
+    static func typedPlain(_ text: String) -> JSONValue {
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)

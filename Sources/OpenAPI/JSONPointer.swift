@@ -14,6 +14,11 @@ public enum JSONPointer {
         pointer + "/" + escape(key)
     }
 
+    /// `base` with each key of `path` appended.
+    public static func pointer(_ base: String, _ path: [String]) -> String {
+        path.reduce(base) { appending($0, $1) }
+    }
+
     /// The tokens of a pointer (`/a/b~1c` is `a`, `b/c`); nil when it does not start with `/` (the empty pointer has none).
     public static func tokens(_ pointer: String) -> [String]? {
         if pointer.isEmpty { return [] }

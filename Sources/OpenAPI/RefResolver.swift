@@ -38,23 +38,37 @@ final class RefResolver {
     }
 
     /// Warns about every local `$ref` under `value` that names nothing (bounded depth); refs to
-    /// other files that could not be bundled were warned about by the ``Bundler``.
-    func checkRefs(_ value: JSONValue, at pointer: String, depth: Int = 0) {
-        guard depth < DocumentText.maxDepth else { return }
+    /// other files that could not be bundled were warned about by the ``Bundler``. The place is
+    /// kept as a stack of keys and made a pointer only for a warning: a walk of a 2 MB document
+    /// visits some 200,000 values.
+    func checkRefs(_ value: JSONValue, at pointer: String) {
+        var path: [String] = []
+        checkRefs(value, base: pointer, path: &path)
+    }
+
+    private func checkRefs(_ value: JSONValue, base: String, path: inout [String]) {
+        guard path.count < DocumentText.maxDepth else { return }
         switch value {
         case .object(let members):
             for member in members {
-                let at = JSONPointer.appending(pointer, member.key)
+                path.append(member.key)
                 if member.key == "$ref", case .string(let ref) = member.value {
                     if ref.hasPrefix("#"), JSONPointer.resolve(String(ref.dropFirst()), in: root) == nil {
-                        warn(at, "broken $ref '\(ref)': nothing is there")
+                        warn(JSONPointer.pointer(base, path), "broken $ref '\(ref)': nothing is there")
                     }
-                } else {
-                    checkRefs(member.value, at: at, depth: depth + 1)
+                } else if case .object = member.value {
+                    checkRefs(member.value, base: base, path: &path)
+                } else if case .array = member.value {
+                    checkRefs(member.value, base: base, path: &path)
                 }
+                path.removeLast()
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() { checkRefs(element, at: pointer + "/\(index)", depth: depth + 1) }
+            for (index, element) in elements.enumerated() {
+                path.append(String(index))
+                checkRefs(element, base: base, path: &path)
+                path.removeLast()
+            }
         default:
             break
         }

@@ -74,25 +74,44 @@ struct SchemaFacts {
 
     /// Warns about `type` values that are not JSON types, anywhere under `value` (bounded).
     /// Under `properties` (and other maps of schemas by name), a key is a name, never a keyword.
-    func checkTypes(_ value: JSONValue, pointer: String, namesAreKeys: Bool = false, depth: Int = 0) {
-        guard depth < 64 else { return }
+    func checkTypes(_ value: JSONValue, pointer: String, namesAreKeys: Bool = false) {
+        var path: [String] = []
+        checkTypes(value, base: pointer, path: &path, namesAreKeys: namesAreKeys)
+    }
+
+    private func checkTypes(_ value: JSONValue, base: String, path: inout [String], namesAreKeys: Bool) {
+        guard path.count < 64 else { return }
         switch value {
         case .object(let members):
             for member in members {
-                let at = JSONPointer.appending(pointer, member.key)
+                switch member.value {
+                case .object, .array: break
+                case .string where member.key == "type" && !namesAreKeys: break
+                default: continue
+                }
+                path.append(member.key)
+                defer { path.removeLast() }
                 if namesAreKeys {
-                    checkTypes(member.value, pointer: at, depth: depth + 1)
+                    checkTypes(member.value, base: base, path: &path, namesAreKeys: false)
                 } else if member.key == "type", member.value.string != nil || { if case .array = member.value { true } else { false } }() {
                     let names: [JSONValue] = if case .array(let list) = member.value { list } else { [member.value] }
                     for name in names where !(name.string.map { Self.jsonTypes.contains($0) } ?? false) {
-                        resolver.warn(at, "unknown type \(name.compactText): read as any value")
+                        resolver.warn(JSONPointer.pointer(base, path), "unknown type \(name.compactText): read as any value")
                     }
                 } else if !Self.valueKeys.contains(member.key), !member.key.hasPrefix("x-") {
-                    checkTypes(member.value, pointer: at, namesAreKeys: Self.schemaMaps.contains(member.key), depth: depth + 1)
+                    checkTypes(member.value, base: base, path: &path, namesAreKeys: Self.schemaMaps.contains(member.key))
                 }
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() { checkTypes(element, pointer: pointer + "/\(index)", depth: depth + 1) }
+            for (index, element) in elements.enumerated() {
+                switch element {
+                case .object, .array: break
+                default: continue
+                }
+                path.append(String(index))
+                checkTypes(element, base: base, path: &path, namesAreKeys: false)
+                path.removeLast()
+            }
         default:
             break
         }

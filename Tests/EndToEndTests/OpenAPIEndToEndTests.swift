@@ -78,6 +78,16 @@ import TestSupport
         }
     }
 
+    @Test func anOptionalParameterIsSentOnlyWhenGiven() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            let directory = try Self.setUp(server)
+            let result = try await WSHProcess.run(["-c", "use openapi shop.yaml\ncall search X-Trace:t hourly=snow"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let echoed = try EchoedRequest(echo: result.stdout)
+            #expect(echoed.query == "hourly=snow", "\(echoed.query)")
+        }
+    }
+
     @Test func expectSchemaFailsWithEachViolation() async throws {
         try await TestServer.with(routes: Self.routes) { server in
             let directory = try Self.setUp(server)

@@ -14,7 +14,7 @@ import Testing
         #expect(run.completions(for: "target t {\n  method ") == ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
         #expect(run.completions(for: "target t {\n  method P") == ["POST", "PUT", "PATCH"])
         #expect(run.completions(for: "target t {\n  method GET ").isEmpty)
-        #expect(run.completions(for: "target t {\n  validate ") == ["none", "2xx", "2xx-3xx"])
+        #expect(run.completions(for: "target t {\n  validate ") == ["none", "2xx", "2xx-3xx", "schema"])
         #expect(run.completions(for: "target t {\n  validate 2xx-") == ["2xx-3xx"])
         #expect(run.completions(for: "target t {\n  header Con") == ["Content-Type:"])
         #expect(run.completions(for: "target t {\n  header Accept:text/plain If-N") == ["If-None-Match:"])

@@ -115,7 +115,7 @@ import Testing
         #expect(run.completions(for: "quote r") == ["refresh"])
         #expect(run.completions(for: "state ") == ["counter", "quote", "weather"])
         #expect(run.completions(for: "wea") == ["weather"])
-        #expect(run.completions(for: "use open") == ["open-meteo", "openweathermap"])
+        #expect(run.completions(for: "use open") == ["open-meteo", "openweathermap", "openapi"])
     }
 
     @Test func completionOfCommandsVariablesOptionsAndPaths() async throws {

@@ -17,7 +17,7 @@ extension Run {
             let violations = try schemaViolations(at: span)
             report(violations.isEmpty)
             guard !violations.isEmpty, let response = lastResponse else { return }
-            let media = response.header("Content-Type").map { " " + String($0.split(separator: ";")[0]) } ?? ""
+            let media = response.header("Content-Type").map { " " + ResponseSchemaChoice.essence($0) } ?? ""
             throw failure("expectation failed: schema of '\(response.targetName)' for \(response.status)\(media)", at: span,
                           notes: Self.violationNotes(violations).map { mask($0) }, kind: .expectation)
         } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
@@ -40,7 +40,7 @@ extension Run {
     /// The answer's body against its declared schema.
     func violations(of response: Response, _ imported: OpenAPIOperation, at span: SourceSpan) throws -> [SchemaViolation] {
         let operation = imported.operation
-        let mediaType = response.header("Content-Type").map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType = response.header("Content-Type").map(ResponseSchemaChoice.essence) ?? ""
         guard let answer = ResponseSchemaChoice.response(for: response.status, in: operation.responses) else {
             let statuses = operation.responses.map(\.status).joined(separator: ", ")
             throw failure("the document declares no answer with status \(response.status) for '\(operation.name)'", at: span,
@@ -72,9 +72,14 @@ enum ResponseSchemaChoice {
             ?? responses.first { $0.status == "default" }
     }
 
+    /// `application/json` of `Application/JSON; charset=utf-8`.
+    static func essence(_ mediaType: String) -> String {
+        String(mediaType.split(separator: ";", omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     /// The exact media type, else a range (`application/*`), else `*/*`; with no Content-Type, the first.
     static func media(for type: String, in content: [MediaSchema]) -> MediaSchema? {
-        let lowered = content.map { ($0, $0.mediaType.lowercased().split(separator: ";")[0].trimmingCharacters(in: .whitespaces)) }
+        let lowered = content.map { ($0, Self.essence($0.mediaType)) }
         if type.isEmpty { return content.first }
         if let exact = lowered.first(where: { $0.1 == type }) { return exact.0 }
         let major = type.split(separator: "/").first.map(String.init) ?? type
