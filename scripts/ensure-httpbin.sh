@@ -3,17 +3,10 @@
 # they are missing: the item tests compare what httpbin saw from wsh with what it saw from curl.
 # The tests start gunicorn from that venv on a free loopback port and stop it by its PID.
 set -euo pipefail
+source "$(dirname "$0")/make-venv.sh"
 venv="${WSH_HTTPBIN_VENV:-/tmp/wsh-httpbin}"
 if [ ! -x "$venv/bin/gunicorn" ] || ! "$venv/bin/python" -c 'import httpbin' >/dev/null 2>&1; then
-  echo "wsh: installing httpbin and gunicorn into $venv" >&2
-  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
-    python3 -m venv "$venv"
-  fi
-  "$venv/bin/pip" install -q httpbin gunicorn
+  make_venv "$venv" httpbin gunicorn
 fi
 command -v curl >/dev/null 2>&1 || {
   sudo=""

@@ -1,5 +1,8 @@
+import Targets
+
 /// The TAP 14 report: one test point per file, each with a subtest of its checks; a failed check
-/// or file carries a YAML diagnostic block (message, location, notes) in JSON-style quoted strings.
+/// or file carries a YAML diagnostic block (message, location, notes) in JSON string literals,
+/// which YAML reads as double-quoted scalars.
 enum TAPReport {
     static func text(_ summary: TestSummary) -> String {
         var tap = "TAP version 14\n1..\(summary.results.count)\n"
@@ -33,29 +36,7 @@ enum TAPReport {
 
     private static func yaml(_ fields: [(String, String)], indent: String) -> String {
         var block = "\(indent)---\n"
-        for (key, value) in fields { block += "\(indent)\(key): \(quoted(value))\n" }
+        for (key, value) in fields { block += "\(indent)\(key): \(JSONValue.quoted(value))\n" }
         return block + "\(indent)...\n"
-    }
-
-    /// A YAML double-quoted scalar: `"`, `\` and control characters escaped.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\x" + (hex.count < 2 ? "0" : "") + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
