@@ -113,15 +113,8 @@ private final class SpawnedCommand: Sendable {
 
     /// Waits for the command to end; its exit status, or 128 + the signal that ended it.
     func wait() -> Int32 {
-        // Waited for without reaping first: until it is reaped the pid cannot be another process's,
-        // so `stop` may signal it up to the moment `exited` is set.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
-        state.withLock { $0.exited = true }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        // `stop` may signal the command up to the moment `exited` is set.
+        ChildExit.wait(for: pid) { state.withLock { $0.exited = true } }
     }
 
     func stop() {

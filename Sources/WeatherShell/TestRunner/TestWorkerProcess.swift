@@ -86,15 +86,9 @@ final class TestWorkerProcess: Sendable {
             }
         }
         close(self.output)
-        // Waited for without reaping first: until it is reaped the pid cannot be another
-        // process's, so `interrupt` may signal it up to the moment `exited` is set.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
-        state.withLock { $0.exited = true }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        let signal = status & 0x7F
-        return Ending(output: output, status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+        // `interrupt` may signal the child up to the moment `exited` is set.
+        let status = ChildExit.wait(for: pid) { state.withLock { $0.exited = true } }
+        return Ending(output: output, status: status)
     }
 
     /// Ends the child now (a second Ctrl-C).
