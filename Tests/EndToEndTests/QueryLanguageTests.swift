@@ -110,6 +110,9 @@ import Testing
             expect .store.books[*].id contains 2
             expect .store.books[*].id not contains "2"
             expect .store.books[0].tags == '["sf", "classic"]'
+            expect .store.owner.email startsWith Kim@
+            expect .store.owner.email not endsWith .com
+            expect .store.owner.since endsWith Z
             echo all
             """, server)
             #expect(passing.status == 0, "\(passing.stderr)")

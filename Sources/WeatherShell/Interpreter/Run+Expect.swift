@@ -85,6 +85,10 @@ extension Run {
             }
         case .contains:
             passed = actual.map { Self.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
+        case .startsWith:
+            passed = actual.map { Self.text($0).hasPrefix(expected ?? "") } ?? false
+        case .endsWith:
+            passed = actual.map { Self.text($0).hasSuffix(expected ?? "") } ?? false
         case .matches:
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }

@@ -249,7 +249,7 @@ public struct RequestStatement: Sendable {
 public struct Expectation: Sendable {
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-        case contains, matches, exists
+        case contains, startsWith, endsWith, matches, exists
         case isString, isNumber, isInteger, isFloat, isBool, isNull, isList, isObject, isEmpty, isDate, isIsoDate
 
         /// Whether the operator takes no value: `exists` and the type predicates.
