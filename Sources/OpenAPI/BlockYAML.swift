@@ -8,7 +8,10 @@ import Targets
 /// 2 MB document; reading UTF-8 bytes straight into a JSON tree is several times faster
 /// (bench/run, the `use openapi` row). The tests check that both readers agree.
 struct BlockYAML {
-    struct GiveUp: Error {}
+    struct GiveUp: Error {
+        /// The document nests deeper than ``DocumentText/maxDepth``: refused, not left to Yams.
+        var tooDeep = false
+    }
 
     /// A line with content: its indentation and where its content starts and ends in ``bytes``.
     private struct Line {
@@ -24,13 +27,19 @@ struct BlockYAML {
     private var rawLines: [(start: Int, end: Int)] = []
     private var lines: [Line] = []
     private var index = 0
+    private var depth = 0
 
     private static let space = UInt8(ascii: " "), hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":"), dash = UInt8(ascii: "-")
 
-    /// The tree, or nil when the text uses YAML this reader leaves to Yams.
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    /// The tree, or nil when the text uses YAML this reader leaves to Yams; throws when it nests too deep.
+    static func parse(_ bytes: [UInt8]) throws(GiveUp) -> JSONValue? {
         var reader = BlockYAML(bytes: bytes)
-        return try? reader.document()
+        do {
+            return try reader.document()
+        } catch {
+            if error.tooDeep { throw error }
+            return nil
+        }
     }
 
     private init(bytes: [UInt8]) {
@@ -88,6 +97,9 @@ struct BlockYAML {
 
     private mutating func block(indent: Int) throws(GiveUp) -> JSONValue {
         guard index < lines.count, lines[index].indent == indent else { throw GiveUp() }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < DocumentText.maxDepth else { throw GiveUp(tooDeep: true) }
         return isSequenceEntry(lines[index].start, lines[index].end) ? try sequence(indent: indent) : try mapping(indent: indent)
     }
 
@@ -242,6 +254,7 @@ struct FlowCursor {
     let bytes: [UInt8]
     private(set) var position: Int
     let end: Int
+    private var depth = 0
 
     init(bytes: [UInt8], position: Int, end: Int) {
         self.bytes = bytes
@@ -256,6 +269,9 @@ struct FlowCursor {
     }
 
     mutating func value(inFlow: Bool) throws(BlockYAML.GiveUp) -> JSONValue {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < DocumentText.maxDepth else { throw BlockYAML.GiveUp(tooDeep: true) }
         skipBlanks()
         guard let first = current else {
             if inFlow { throw BlockYAML.GiveUp() }

@@ -28,8 +28,29 @@ enum DocumentText {
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure(message: "not UTF-8 text") }
-        if let tree = BlockYAML.parse(bytes) { return tree }
+        do {
+            if let tree = try BlockYAML.parse(bytes) { return tree }
+        } catch {
+            throw Failure(message: "the document nests deeper than \(maxDepth) levels")
+        }
+        // Yams recurses as deep as the document nests: a deeper one is refused before it gets there.
+        guard flowNesting(bytes) < maxDepth else { throw Failure(message: "the document nests deeper than \(maxDepth) levels") }
         return try yams(text)
+    }
+
+    /// An upper bound of how deep the text's flow collections and indentation nest.
+    private static func flowNesting(_ bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0, column = 0, widest = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+            if byte == 0x0A { column = 0 } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { column += 1; widest = max(widest, column) } else { column = Int.min / 2 }
+        }
+        // Each level of block nesting takes at least one column of indentation (or a "- ").
+        return max(deepest, widest / 8)
     }
 
     /// The tree Yams reads: every YAML, more slowly than ``BlockYAML``.

@@ -3,10 +3,42 @@ import Targets
 
 /// JSON pointers (RFC 6901): how warnings name a place in a document, and how `$ref`s point.
 public enum JSONPointer {
-    /// `key` as one pointer token: `~` as `~0`, `/` as `~1`.
+    /// `key` as one pointer token: `~` as `~0`, `/` as `~1`. On bytes: Foundation's string
+    /// search was a quarter of importing a large document.
     public static func escape(_ key: String) -> String {
-        guard key.contains("~") || key.contains("/") else { return key }
-        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(key.utf8.count + 4)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "~"): bytes += [UInt8(ascii: "~"), UInt8(ascii: "0")]
+            case UInt8(ascii: "/"): bytes += [UInt8(ascii: "~"), UInt8(ascii: "1")]
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A pointer token as the key it names: `~1` as `/`, `~0` as `~`, percent-escapes decoded.
+    static func unescape(_ token: Substring) -> String {
+        var bytes: [UInt8] = []
+        var iterator = token.utf8.makeIterator()
+        var sawPercent = false
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "~") {
+                switch iterator.next() {
+                case UInt8(ascii: "1")?: bytes.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "0")?: bytes.append(UInt8(ascii: "~"))
+                case let other?: bytes += [byte, other]
+                case nil: bytes.append(byte)
+                }
+            } else {
+                if byte == UInt8(ascii: "%") { sawPercent = true }
+                bytes.append(byte)
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return sawPercent ? PercentDecoding.decode(text) : text
     }
 
     /// `pointer` with `key` appended.
@@ -22,12 +54,8 @@ public enum JSONPointer {
     /// The tokens of a pointer (`/a/b~1c` is `a`, `b/c`); nil when it does not start with `/` (the empty pointer has none).
     public static func tokens(_ pointer: String) -> [String]? {
         if pointer.isEmpty { return [] }
-        guard pointer.hasPrefix("/") else { return nil }
-        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
-            let text = String(token)
-            guard text.contains("~") else { return PercentDecoding.decode(text) }
-            return PercentDecoding.decode(text.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~"))
-        }
+        guard pointer.utf8.first == UInt8(ascii: "/") else { return nil }
+        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
     }
 
     /// The value `pointer` names inside `root`, or nil.

@@ -5,7 +5,8 @@ import Targets
 /// `properties`, `required`, `items`, `enum`, `const`, `oneOf`, `anyOf`, `allOf`, `$ref`
 /// (local, `#/...`), `nullable`, and the formats `date-time`, `uuid` and `email`. Other keywords
 /// are not checked. Work is bounded: schemas nest at most ``maxDepth`` levels (a `$ref` cycle
-/// that never reaches the value's end stops there), and a `$ref` that names nothing checks nothing.
+/// that never reaches the value's end stops there), at most ``maxSteps`` checks are made, and a
+/// `$ref` that names nothing checks nothing.
 public struct JSONSchemaValidator: Sendable {
     /// The document `$ref`s point into.
     public let root: JSONValue
@@ -15,11 +16,70 @@ public struct JSONSchemaValidator: Sendable {
     /// otherwise double the work at each level.
     public var maxSteps = 20_000_000
 
+    /// One step of the place being checked; the pointer is written only for a violation (a 1 MB
+    /// answer has some 50,000 values, and writing each one's pointer was a third of the check).
+    private enum Token {
+        case key(String)
+        case index(Int)
+    }
+
     /// What one call to ``violations(of:against:at:)`` has found and spent.
     private struct Progress {
         var found: [SchemaViolation] = []
         var steps = 0
         var stopped = false
+        var path: [Token] = []
+        /// Each `$ref` followed so far and what it named (nil: nothing).
+        var refs: [String: JSONValue?] = [:]
+
+        var pointer: String {
+            path.map { token in
+                switch token {
+                case .key(let key): "/" + JSONSchemaValidator.escape(key)
+                case .index(let index): "/\(index)"
+                }
+            }.joined()
+        }
+
+        mutating func add(expected: String, actual: String) {
+            found.append(SchemaViolation(pointer: pointer, expected: expected, actual: actual))
+        }
+    }
+
+    /// The keywords of one schema object, read in one pass over its members.
+    private struct Keywords {
+        var ref: String?
+        var nullable = false
+        var type: JSONValue?
+        var enumValues: [JSONValue]?
+        var constant: JSONValue?
+        var format: String?
+        var required: [JSONValue]?
+        var properties: [JSONMember]?
+        var items: JSONValue?
+        var allOf: [JSONValue]?
+        var anyOf: [JSONValue]?
+        var oneOf: [JSONValue]?
+
+        init(_ members: [JSONMember]) {
+            for member in members {
+                switch (member.key, member.value) {
+                case ("$ref", .string(let text)): ref = text
+                case ("nullable", .bool(let flag)): nullable = flag
+                case ("type", _): type = member.value
+                case ("enum", .array(let list)): enumValues = list
+                case ("const", _): constant = member.value
+                case ("format", .string(let text)): format = text
+                case ("required", .array(let list)): required = list
+                case ("properties", .object(let list)): properties = list
+                case ("items", _): items = member.value
+                case ("allOf", .array(let list)): allOf = list
+                case ("anyOf", .array(let list)): anyOf = list
+                case ("oneOf", .array(let list)): oneOf = list
+                default: break
+                }
+            }
+        }
     }
 
     public init(root: JSONValue) {
@@ -27,10 +87,10 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// Every way `value` differs from `schema`, in document order; empty when it conforms.
-    /// `pointer` is where the schema is in ``root``, for refs relative to nothing (unused today).
+    /// `pointer` is where the schema is in ``root`` (unused: refs are absolute, `#/...`).
     public func violations(of value: JSONValue, against schema: JSONValue, at pointer: String = "") -> [SchemaViolation] {
         var progress = Progress()
-        check(value, schema, at: "", depth: 0, into: &progress)
+        check(value, schema, depth: 0, into: &progress)
         if progress.stopped {
             progress.found.append(SchemaViolation(pointer: "", expected: "a check of at most \(maxSteps) steps", actual: "more: the check stopped there"))
         }
@@ -42,116 +102,140 @@ public struct JSONSchemaValidator: Sendable {
         switch value {
         case .null: "null"
         case .bool: "boolean"
-        case .number(let literal): ExactNumber(literal)?.isInteger == true ? "integer" : "number"
+        case .number(let literal): isInteger(literal) ? "integer" : "number"
         case .string: "string"
         case .array: "array"
         case .object: "object"
         }
     }
 
-    private func check(_ value: JSONValue, _ schema: JSONValue, at pointer: String, depth: Int, into progress: inout Progress) {
+    /// `3`, `3.0` and `1e3` are integers; `3.5` is not.
+    static func isInteger(_ literal: String) -> Bool {
+        if !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) { return true }
+        return ExactNumber(literal)?.isInteger == true
+    }
+
+    private func check(_ value: JSONValue, _ schema: JSONValue, depth: Int, into progress: inout Progress) {
         progress.steps += 1
         if progress.steps > maxSteps { progress.stopped = true }
-        guard !progress.stopped, depth < maxDepth, case .object = schema else {
+        guard !progress.stopped, depth < maxDepth, case .object(let members) = schema else {
             // `false` as a schema accepts nothing (3.1); `true`, anything else or too deep: no check.
-            if schema == .bool(false) { progress.found.append(SchemaViolation(pointer: pointer, expected: "nothing (the schema is false)", actual: SchemaViolation.show(value))) }
+            if schema == .bool(false) { progress.add(expected: "nothing (the schema is false)", actual: SchemaViolation.show(value)) }
             return
         }
-        if case .string(let ref)? = schema["$ref"] {
-            if ref.hasPrefix("#"), let target = Self.resolve(String(ref.dropFirst()), in: root) {
-                check(value, target, at: pointer, depth: depth + 1, into: &progress)
-            }
+        let keywords = Keywords(members)
+        if let ref = keywords.ref, let target = resolve(ref, &progress) {
             // In 3.0 a $ref's siblings are ignored; in 3.1 they apply, and are rarely there: check them too.
+            check(value, target, depth: depth + 1, into: &progress)
         }
-        if value == .null, schema["nullable"] == .bool(true) { return }
-        if let types = Self.types(schema), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
-            progress.found.append(SchemaViolation(pointer: pointer, expected: types.joined(separator: " or "), actual: SchemaViolation.show(value)))
+        if value == .null, keywords.nullable { return }
+        if let types = Self.types(keywords), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
+            progress.add(expected: types.joined(separator: " or "), actual: SchemaViolation.show(value))
             return
         }
-        if case .array(let allowed)? = schema["enum"], !allowed.contains(where: { Self.equal($0, value) }) {
+        if let allowed = keywords.enumValues, !allowed.contains(where: { Self.equal($0, value) }) {
             let list = allowed.prefix(10).map(\.compactText).joined(separator: ", ") + (allowed.count > 10 ? ", …" : "")
-            progress.found.append(SchemaViolation(pointer: pointer, expected: "one of \(list)", actual: SchemaViolation.show(value)))
+            progress.add(expected: "one of \(list)", actual: SchemaViolation.show(value))
         }
-        if let constant = schema["const"], !Self.equal(constant, value) {
-            progress.found.append(SchemaViolation(pointer: pointer, expected: constant.compactText, actual: SchemaViolation.show(value)))
+        if let constant = keywords.constant, !Self.equal(constant, value) {
+            progress.add(expected: constant.compactText, actual: SchemaViolation.show(value))
         }
-        if case .string(let format)? = schema["format"], case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
-            progress.found.append(SchemaViolation(pointer: pointer, expected: "\(format == "email" ? "an" : "a") \(format) string", actual: SchemaViolation.show(value)))
+        if let format = keywords.format, case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
+            progress.add(expected: "\(format == "email" ? "an" : "a") \(format) string", actual: SchemaViolation.show(value))
         }
-        checkObject(value, schema, at: pointer, depth: depth, into: &progress)
-        if case .array(let elements) = value, let items = schema["items"] {
-            if case .array(let tuple) = items {
-                for (index, element) in elements.enumerated() where index < tuple.count {
-                    check(element, tuple[index], at: pointer + "/\(index)", depth: depth + 1, into: &progress)
-                }
-            } else {
+        switch value {
+        case .object(let valueMembers):
+            checkObject(valueMembers, keywords, depth: depth, into: &progress)
+        case .array(let elements):
+            if let items = keywords.items {
+                let tuple: [JSONValue]? = if case .array(let list) = items { list } else { nil }
                 for (index, element) in elements.enumerated() {
-                    check(element, items, at: pointer + "/\(index)", depth: depth + 1, into: &progress)
+                    guard let schema = tuple.map({ index < $0.count ? $0[index] : nil }) ?? items else { continue }
+                    progress.path.append(.index(index))
+                    check(element, schema, depth: depth + 1, into: &progress)
+                    progress.path.removeLast()
                 }
             }
+        default:
+            break
         }
-        checkCombinators(value, schema, at: pointer, depth: depth, into: &progress)
+        checkCombinators(value, keywords, depth: depth, into: &progress)
     }
 
-    private func checkObject(_ value: JSONValue, _ schema: JSONValue, at pointer: String, depth: Int, into progress: inout Progress) {
-        guard case .object(let members) = value else { return }
-        if case .array(let required)? = schema["required"] {
+    private func checkObject(_ members: [JSONMember], _ keywords: Keywords, depth: Int, into progress: inout Progress) {
+        if let required = keywords.required {
             for case .string(let name) in required where !members.contains(where: { $0.key == name }) {
-                progress.found.append(SchemaViolation(pointer: pointer, expected: "a property \(JSONValue.quoted(name))", actual: "none"))
+                progress.add(expected: "a property \(JSONValue.quoted(name))", actual: "none")
             }
         }
-        guard case .object(let properties)? = schema["properties"] else { return }
+        guard let properties = keywords.properties else { return }
         for member in members {
             guard let propertySchema = properties.last(where: { $0.key == member.key })?.value else { continue }
-            check(member.value, propertySchema, at: pointer + "/" + Self.escape(member.key), depth: depth + 1, into: &progress)
+            progress.path.append(.key(member.key))
+            check(member.value, propertySchema, depth: depth + 1, into: &progress)
+            progress.path.removeLast()
         }
     }
 
-    private func checkCombinators(_ value: JSONValue, _ schema: JSONValue, at pointer: String, depth: Int, into progress: inout Progress) {
-        if case .array(let parts)? = schema["allOf"] {
-            for part in parts { check(value, part, at: pointer, depth: depth + 1, into: &progress) }
+    private func checkCombinators(_ value: JSONValue, _ keywords: Keywords, depth: Int, into progress: inout Progress) {
+        if let parts = keywords.allOf {
+            for part in parts { check(value, part, depth: depth + 1, into: &progress) }
         }
-        if case .array(let parts)? = schema["anyOf"], !parts.isEmpty {
-            if !parts.contains(where: { conforms(value, $0, at: pointer, depth: depth + 1, progress: &progress) }) {
-                progress.found.append(SchemaViolation(pointer: pointer, expected: "a value matching any of \(parts.count) schemas (anyOf)",
-                                             actual: SchemaViolation.show(value) + ", which matches none"))
+        if let parts = keywords.anyOf, !parts.isEmpty {
+            var matched = false
+            for part in parts where conforms(value, part, depth: depth + 1, progress: &progress) {
+                matched = true
+                break
+            }
+            if !matched {
+                progress.add(expected: "a value matching any of \(parts.count) schemas (anyOf)", actual: SchemaViolation.show(value) + ", which matches none")
             }
         }
-        if case .array(let parts)? = schema["oneOf"], !parts.isEmpty {
+        if let parts = keywords.oneOf, !parts.isEmpty {
             var matching = 0
-            for part in parts where conforms(value, part, at: pointer, depth: depth + 1, progress: &progress) { matching += 1 }
+            for part in parts where conforms(value, part, depth: depth + 1, progress: &progress) { matching += 1 }
             if matching != 1 {
-                progress.found.append(SchemaViolation(pointer: pointer, expected: "a value matching exactly one of \(parts.count) schemas (oneOf)",
-                                             actual: SchemaViolation.show(value) + ", which matches \(matching == 0 ? "none" : "\(matching)")"))
+                progress.add(expected: "a value matching exactly one of \(parts.count) schemas (oneOf)",
+                             actual: SchemaViolation.show(value) + ", which matches \(matching == 0 ? "none" : "\(matching)")")
             }
         }
     }
 
-    private func conforms(_ value: JSONValue, _ schema: JSONValue, at pointer: String, depth: Int, progress: inout Progress) -> Bool {
-        var inner = Progress(steps: progress.steps, stopped: progress.stopped)
-        check(value, schema, at: pointer, depth: depth, into: &inner)
-        progress.steps = inner.steps
-        progress.stopped = inner.stopped
-        return inner.found.isEmpty
+    /// Whether `value` conforms, its violations kept apart (they are not the answer's: another part may match).
+    private func conforms(_ value: JSONValue, _ schema: JSONValue, depth: Int, progress: inout Progress) -> Bool {
+        let found = progress.found
+        progress.found = []
+        check(value, schema, depth: depth, into: &progress)
+        let conforms = progress.found.isEmpty
+        progress.found = found
+        return conforms
+    }
+
+    /// What a local ref names, followed once per check.
+    private func resolve(_ ref: String, _ progress: inout Progress) -> JSONValue? {
+        if let known = progress.refs[ref] { return known }
+        let target = ref.hasPrefix("#") ? Self.resolve(String(ref.dropFirst()), in: root) : nil
+        progress.refs[ref] = .some(target)
+        return target
     }
 
     /// `type` as a list of names; a name that is not a JSON type is left out (the importer warned).
-    private static func types(_ schema: JSONValue) -> [String]? {
+    private static func types(_ keywords: Keywords) -> [String]? {
         var names: [String]
-        switch schema["type"] {
+        switch keywords.type {
         case .string(let name)?: names = [name]
         case .array(let list)?: names = list.compactMap(\.string)
         default: return nil
         }
         names = names.filter { ["null", "boolean", "object", "array", "number", "string", "integer"].contains($0) }
-        if schema["nullable"] == .bool(true), !names.isEmpty { names.append("null") }
+        if keywords.nullable, !names.isEmpty { names.append("null") }
         return names
     }
 
     private static func matches(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object), ("number", .number): true
-        case ("integer", .number(let literal)): ExactNumber(literal)?.isInteger == true
+        case ("integer", .number(let literal)): isInteger(literal)
         default: false
         }
     }
@@ -171,7 +255,7 @@ public struct JSONSchemaValidator: Sendable {
         }
     }
 
-    private static func escape(_ key: String) -> String {
+    static func escape(_ key: String) -> String {
         guard key.contains("~") || key.contains("/") else { return key }
         var result = ""
         for char in key {
