@@ -33,7 +33,14 @@ enum CommandCatalog {
               summary: "send a \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")
     } + [
         Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
-        Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect schema", summary: "check the last response (schema: against its OpenAPI document)"),
+        Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema",
+              summary: "check the last response (typed; schema: against its OpenAPI document)"),
+        Entry(name: "if", usage: "if EXPR { ... } [else { ... }]", summary: "run a block when an expectation's expression holds"),
+        Entry(name: "for", usage: "for NAME in QUERY|WORDS... { ... }", summary: "run a block for each value of a query's list, or each word"),
+        Entry(name: "repeat", usage: "repeat N { ... }", summary: "run a block N times"),
+        Entry(name: "until", usage: "until EXPR [every DURATION] [max N] { ... }",
+              summary: "run a block, then check, until the expression holds (default every 1s, max 10)"),
+        Entry(name: "sleep", usage: "sleep DURATION", summary: "wait (500ms, 2s, 1m); Ctrl-C ends it"),
         Entry(name: "openapi", usage: "openapi export FILE.yaml|FILE.json", summary: "write the session's targets as an OpenAPI 3.1 document"),
         Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),
         Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
