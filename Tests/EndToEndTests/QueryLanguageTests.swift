@@ -8,7 +8,7 @@ import Testing
     private static let store = StaticRoute(body: """
         {"store":{"books":[{"id":1,"title":"Dune","price":9.5,"tags":["sf","classic"]},
         {"id":2,"title":"Emma","price":12,"tags":[]},{"id":3,"title":"Ulysses","price":20,"author":{"id":77}}],
-        "owner":{"email":"Kim@Example.com ","since":"2026-11-25T08:00:00Z","day":"2026-11-25","count":"42"}},
+        "owner":{"email":"Kim@Example.com ","since":"2026-11-25T08:00:00Z","day":"2026-11-25","count":"42","html":"&lt;b&gt;Tom &amp; J&#233;r&#xF4;me&lt;/b&gt; &bogus; & x"}},
         "empty":{},"nothing":null,"ok":true,"big":12345678901234567890}
         """)
 
@@ -51,6 +51,7 @@ import Testing
             print .store.owner.since | regex "T([0-9:]+)Z"
             print .store.owner.email | trim | urlEncode
             print .store.owner.day | base64Encode | base64Decode
+            print .store.owner.html | htmlUnescape
             """, server)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == """
@@ -64,6 +65,7 @@ import Testing
             08:00:00
             Kim%40Example.com
             2026-11-25
+            <b>Tom & Jérôme</b> &bogus; & x
 
             """, "\(result.stdout.debugDescription)")
         }

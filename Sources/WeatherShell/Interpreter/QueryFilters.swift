@@ -69,6 +69,7 @@ enum QueryFilters {
             return .string(String(decoding: data, as: UTF8.self))
         case (.regex(let pattern), .string(let text)):
             return try firstMatch(pattern, in: text, filter: filter)
+        case (.htmlUnescape, .string(let text)): return .string(HTMLEntities.unescaped(text))
         case (.sha256, .string(let text)): return .string(hex(SHA256.hash(data: Data(text.utf8))))
         case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
         case (.hex, .string(let text)): return .string(hex(Data(text.utf8)))
@@ -85,7 +86,7 @@ enum QueryFilters {
             let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
-             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
+             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
              (.daysBeforeNow, _), (.daysAfterNow, _):
             throw refuse("a string")
         }
