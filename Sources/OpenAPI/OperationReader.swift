@@ -289,7 +289,7 @@ struct OperationReader {
             }
         }
         guard let candidate else { return nil }
-        let isJSON = Self.jsonLike(mediaType.lowercased().split(separator: ";").first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "")
+        let isJSON = Self.jsonLike(MediaType.essence(of: mediaType))
         if isJSON, let schema = media["schema"] {
             let violations = validator.violations(of: candidate.value, against: schema, at: pointer + "/schema")
             if let first = violations.first {

@@ -16,11 +16,17 @@ public enum CharsetDecoding {
         return nil
     }
 
+    /// Whether text of this media type must be converted to be UTF-8: its `charset` is neither
+    /// UTF-8 nor ASCII (no charset means UTF-8).
+    public static func needsConversion(_ contentType: String?) -> Bool {
+        guard let charset = charset(of: contentType) else { return false }
+        return !["utf-8", "utf8", "us-ascii", "ascii"].contains(charset)
+    }
+
     /// `body` as UTF-8 when `contentType` names a charset that is neither UTF-8 nor ASCII and that
     /// iconv knows; nil when the bytes need no conversion or none is possible (use them as they are).
     public static func utf8(_ body: Data, contentType: String?) -> Data? {
-        guard let charset = charset(of: contentType), !body.isEmpty,
-              !["utf-8", "utf8", "us-ascii", "ascii"].contains(charset) else { return nil }
+        guard !body.isEmpty, needsConversion(contentType), let charset = charset(of: contentType) else { return nil }
         // iso-8859-1 in a Content-Type means windows-1252 to every browser (WHATWG Encoding), and
         // windows-1252 is its superset in the printable range.
         let name = ["iso-8859-1", "latin1", "iso_8859-1", "l1"].contains(charset) ? "WINDOWS-1252" : charset.uppercased()

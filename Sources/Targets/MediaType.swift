@@ -20,10 +20,15 @@ public enum MediaType {
         return byExtension[fileExtension] ?? RegisteredMediaTypes.byExtension[fileExtension]
     }
 
+    /// A Content-Type without its parameters, lowercased: `text/html` for `Text/HTML; charset=utf-8`.
+    public static func essence(of contentType: String) -> String {
+        contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    }
+
     /// The extension to save a body of this media type under (`json` for `application/problem+json`);
     /// `nil` when none is known.
     public static func fileExtension(for contentType: String) -> String? {
-        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = essence(of: contentType)
         if essence == "application/json" || essence.hasSuffix("+json") { return "json" }
         if essence.hasSuffix("+xml") { return "xml" }
         return preferredExtension[essence]

@@ -171,8 +171,7 @@ extension Run {
             let type = headers.value(named: "Content-Type")
             if mode == .pretty, !forced, !StreamedOutput.isStreamingType(type) { return false }
             guard atTerminal else { return true }
-            let charset = CharsetDecoding.charset(of: type) ?? "utf-8"
-            return mode == .raw || (["utf-8", "utf8", "us-ascii", "ascii"].contains(charset) && !ResponsePrinter.isBinaryType(type))
+            return mode == .raw || (!CharsetDecoding.needsConversion(type) && !ResponsePrinter.isBinaryType(type))
         }, started: { spinner?.answerArrives(for: name) })
     }
 
@@ -182,11 +181,10 @@ extension Run {
         if io.stderrIsTerminal, ![.quiet, .all].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
-        // Already printed as it arrived (``streamedOutput(for:output:forced:)``).
-        if outputWord == nil, response.streamedBodyBytes != nil { return }
+        // Already written to its file, or printed, as it arrived (``streamedBodyFile(_:)``,
+        // ``streamedOutput(for:output:forced:)``).
+        if response.streamedBodyBytes != nil { return }
         if let outputWord {
-            // Already written as it arrived (``streamedBodyFile(_:)``).
-            if response.streamedBodyBytes != nil { return }
             let path = try expand(outputWord).text
             if let reason = BodyFile.write(response.body, to: path) {
                 throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)

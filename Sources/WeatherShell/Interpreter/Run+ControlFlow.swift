@@ -65,10 +65,7 @@ extension Run {
             let (value, missing) = try lookUp(query)
             switch value {
             case .array(let elements)?:
-                return elements.map { element in
-                    if case .string(let text) = element { return text }
-                    return element.compactText
-                }
+                return elements.map(Self.text)
             case nil:
                 throw failure("nothing to go over: \(missing.isEmpty ? "the query gives no value" : missing)", at: query.span)
             case let other?:

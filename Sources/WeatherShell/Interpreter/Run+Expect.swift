@@ -32,7 +32,7 @@ extension Run {
     }
 
     private func evaluate(_ expectation: Expectation) throws {
-        let (passed, actual, missing) = try outcome(of: expectation)
+        let (passed, actual, expected, missing) = try outcome(of: expectation)
         reportExpectation(expectation, passed: passed)
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
@@ -40,16 +40,16 @@ extension Run {
         let shown = actual.map { "actual:   " + mask(Self.describe($0)).shortened(200) + " (\(Self.typeName($0)))" }
             ?? "actual:   nothing (\(missing.isEmpty ? "no value" : missing))"
         var notes = [shown]
-        if let word = expectation.expected {
-            let text = try expand(word).text
-            let typed = Self.literalType(word, text)
-            notes.insert("expected: " + mask(typed == "string" ? JSONValue.quoted(text) : text).shortened(200) + " (\(typed))", at: 0)
+        if let expected {
+            notes.insert("expected: " + mask(Self.describe(expected)).shortened(200) + " (\(Self.typeName(expected)))", at: 0)
         }
         throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: notes, kind: .expectation)
     }
 
-    /// Whether `expectation` holds, with the actual value it looked at (or why there is none).
-    private func outcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, missing: String) {
+    /// Whether `expectation` holds, with the actual value it looked at (or why there is none) and
+    /// the expected one as typed.
+    private func outcome(of expectation: Expectation)
+        throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
@@ -93,7 +93,7 @@ extension Run {
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
-        return (passed, actual, missing)
+        return (passed, actual, expectedValue, missing)
     }
 
     /// `matches`: in time linear in the text (``LinearRegex``), stopped by Ctrl-C.
@@ -125,12 +125,6 @@ extension Run {
         case .array: "list"
         case .object: "object"
         }
-    }
-
-    /// The type a literal is read as (LANGUAGE.md, "Values and types"): quoted text is a string; a
-    /// bare word is a number when it reads as one, `true`, `false` and `null` are themselves.
-    private static func literalType(_ word: Word, _ text: String) -> String {
-        typeName(typedLiteral(text, quoted: word.isQuoted))
     }
 
     /// The type predicates: `isInteger` is a number written without a fraction or exponent

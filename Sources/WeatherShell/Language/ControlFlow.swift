@@ -99,7 +99,8 @@ extension Parser {
         return try statements(block, context: context)
     }
 
-    private func statements(_ block: RawStatement.Block, context: Context) throws(Diagnostic) -> [Statement] {
+    /// The statements of a block (an action's, a loop's, an `if`'s), parsed in `context`.
+    func statements(_ block: RawStatement.Block, context: Context) throws(Diagnostic) -> [Statement] {
         var result: [Statement] = []
         for raw in block.statements { result.append(try statement(raw, context: context)) }
         return result

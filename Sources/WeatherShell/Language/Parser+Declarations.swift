@@ -238,14 +238,8 @@ extension Parser {
         if let word = raw.catchWord, word.bare != "catch" {
             throw error("'\(word.literal ?? "")' cannot follow an action's block", word.span, notes: ["an action may be followed by catch { ... }"])
         }
-        var body: [Statement] = []
-        for inner in block.statements { body.append(try statement(inner, context: .action)) }
-        var catchBody: [Statement]?
-        if let catchBlock = raw.catchBlock {
-            var statements: [Statement] = []
-            for inner in catchBlock.statements { statements.append(try statement(inner, context: .action)) }
-            catchBody = statements
-        }
+        let body = try statements(block, context: .action)
+        let catchBody = try raw.catchBlock.map { catchBlock throws(Diagnostic) in try statements(catchBlock, context: .action) }
         return .init(name: name, parameters: parameters, unlessField: unlessField, body: body, catchBody: catchBody)
     }
 

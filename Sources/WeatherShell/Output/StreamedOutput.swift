@@ -29,7 +29,7 @@ final class StreamedOutput: ResponseBodySink, @unchecked Sendable {
 
     /// Whether a media type is one whose bodies are read as they come: server-sent events, NDJSON, JSON lines.
     static func isStreamingType(_ contentType: String?) -> Bool {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = MediaType.essence(of: contentType ?? "")
         return ["text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
                 "application/x-jsonlines", "application/json-seq", "application/stream+json"].contains(type)
     }
