@@ -25,7 +25,7 @@ extension Run {
             let key = name.literal ?? ""
             for value in try values(of: source) {
                 try Task.checkCancellation()
-                setVariable(key, Variable(value: value, isSecret: false))
+                setVariable(key, Variable(typed: value))
                 try await execute(loop.body)
             }
         case .repeatCount(let word):
@@ -56,16 +56,16 @@ extension Run {
                       kind: .expectation)
     }
 
-    /// The values `for` goes over: a query's list (strings as they are, others as JSON), or the words.
-    private func values(of source: Loop.Source) throws -> [String] {
+    /// The values `for` goes over, typed: a query's list, or the words as literals.
+    private func values(of source: Loop.Source) throws -> [JSONValue] {
         switch source {
         case .words(let words):
-            return try words.map { try expand($0).text }
+            return try words.map { try typedValue(of: $0) }
         case .query(let query):
             let (value, missing) = try lookUp(query)
             switch value {
             case .array(let elements)?:
-                return elements.map(Self.text)
+                return elements
             case nil:
                 throw failure("nothing to go over: \(missing.isEmpty ? "the query gives no value" : missing)", at: query.span)
             case let other?:

@@ -21,7 +21,7 @@ extension Run {
 
     private func reportExpectation(_ expectation: Expectation, passed: Bool) {
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
-        reporter?.report(.expect(ExpectationResult(source: String(source.dropFirst("expect ".count)), file: currentFile,
+        reporter?.report(.expect(ExpectationResult(source: source, file: currentFile,
                                                    span: expectation.span, passed: passed)))
     }
 
@@ -43,7 +43,7 @@ extension Run {
         if let expected {
             notes.insert("expected: " + mask(Self.describe(expected)).shortened(200) + " (\(Self.typeName(expected)))", at: 0)
         }
-        throw failure("expectation failed: \(source.dropFirst("expect ".count))", at: expectation.span, notes: notes, kind: .expectation)
+        throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
     }
 
     /// Whether `expectation` holds, with the actual value it looked at (or why there is none) and
@@ -54,12 +54,10 @@ extension Run {
         var missing = ""
         switch expectation.subject {
         case .query(let query): (actual, missing) = try lookUp(query)
-        case .word(let word):
-            let text = try expand(word).text
-            actual = Self.typedLiteral(text, quoted: word.isQuoted)
+        case .word(let word): actual = try typedValue(of: word)
         default: actual = .string(try evaluate(expectation.subject).text)
         }
-        let expectedValue = try expectation.expected.map { word in Self.typedLiteral(try expand(word).text, quoted: word.isQuoted) }
+        let expectedValue = try expectation.expected.map { try typedValue(of: $0) }
         let expected = try expectation.expected.map { try expand($0).text }
         var passed: Bool
         switch expectation.op {
@@ -179,7 +177,7 @@ extension Run {
 
     /// A literal as LANGUAGE.md types it: quoted text is a string; a bare word is a number when it
     /// reads as one, `true`, `false` and `null` are themselves, anything else is a string.
-    static func typedLiteral(_ text: String, quoted: Bool) -> JSONValue {
+    nonisolated static func typedLiteral(_ text: String, quoted: Bool) -> JSONValue {
         guard !quoted else { return .string(text) }
         if ExactNumber(text) != nil { return .number(text) }
         switch text {

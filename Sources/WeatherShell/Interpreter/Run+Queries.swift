@@ -84,12 +84,12 @@ extension Run {
         return value.compactText
     }
 
-    /// The text of a query, for `let` and `print`; a miss is an error.
-    func evaluateQuery(_ query: Query) throws -> String {
+    /// The value of a query, for `let` and `print`; a miss is an error.
+    func queryValue(_ query: Query) throws -> JSONValue {
         let (value, missing) = try lookUp(query)
         guard let value else {
             throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span, notes: [missing])
         }
-        return Self.text(value)
+        return value
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// Text produced by expanding a word, and whether a secret went into it.
 struct Expanded {
@@ -22,6 +23,16 @@ extension Run {
             }
         }
         return Expanded(text: text, isSecret: secret)
+    }
+
+    /// A word as a typed value (LANGUAGE.md, "Values and types"): a word that is only `$name`
+    /// has the variable's type; any other is a literal, typed by how it is written.
+    func typedValue(of word: Word) throws(Diagnostic) -> JSONValue {
+        if word.parts.count == 1, !word.parts[0].quoted, case .variable(let name) = word.parts[0].content {
+            guard let variable = variable(named: name) else { throw undefinedVariable(name, at: word.parts[0].span) }
+            return variable.typedValue
+        }
+        return Self.typedLiteral(try expand(word).text, quoted: word.isQuoted)
     }
 
     /// A variable of this run (an action's parameter, `$error`), else of the session.
@@ -55,7 +66,9 @@ extension Run {
         if session.commandLineNames.contains(key) { return }
         let result = try evaluate(value)
         let source = result.isSecret ? SecretSource(text: currentFile.text(value.span.start..<value.span.end), expression: value) : nil
-        setVariable(key, Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source))
+        var variable = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source)
+        variable.typed = result.typed
+        setVariable(key, variable)
         if result.isSecret { session.mask.add(result.text) }
     }
 
@@ -121,6 +134,8 @@ struct EvaluatedValue {
     var text: String
     var isSecret: Bool
     var environmentName: String?
+    /// The value with its type; nil is text (a string).
+    var typed: JSONValue?
 }
 
 extension Run {
@@ -128,7 +143,7 @@ extension Run {
         switch value {
         case .word(let word):
             let expanded = try expand(word)
-            return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret)
+            return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret, typed: try typedValue(of: word))
         case .env(let nameWord, let fallback, _):
             let name = try expand(nameWord).text
             if let value = EnvironmentOverlay.value(name) {
@@ -140,7 +155,8 @@ extension Run {
             }
             return EvaluatedValue(text: try expand(fallback).text, isSecret: true, environmentName: name)
         case .query(let query):
-            return EvaluatedValue(text: try evaluateQuery(query), isSecret: false)
+            let value = try queryValue(query)
+            return EvaluatedValue(text: Self.text(value), isSecret: false, typed: value)
         }
     }
 }

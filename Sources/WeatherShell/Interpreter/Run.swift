@@ -108,9 +108,16 @@ public final class Run {
         outputOverride = parent.outputOverride
     }
 
-    /// Sets a variable from a script argument `NAME=VALUE`.
-    public func define(_ name: String, _ value: String) {
-        session.define(name, value)
+    /// Sets a variable from a script argument `NAME=VALUE` or `NAME:=JSON` (typed as LANGUAGE.md
+    /// says); the message says what is wrong with an argument that is neither.
+    public func define(_ argument: String) -> String? {
+        switch ScriptArgument.parse(argument) {
+        case .success(let parsed):
+            session.define(parsed)
+            return nil
+        case .failure(let error):
+            return error.message
+        }
     }
 
     /// The session's settings.

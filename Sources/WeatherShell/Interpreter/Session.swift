@@ -76,9 +76,9 @@ public final class Session {
             : NetworkTransport(settings: settings, eventLoopGroup: SessionEventLoop.shared)
     }
 
-    /// Sets a variable from a script argument `NAME=VALUE`.
-    public func define(_ name: String, _ value: String) {
-        variables[name] = Variable(value: value, isSecret: false)
-        commandLineNames.insert(name)
+    /// Sets a variable from a script argument.
+    func define(_ argument: ScriptArgument) {
+        variables[argument.name] = Variable(typed: argument.value)
+        commandLineNames.insert(argument.name)
     }
 }

@@ -8,6 +8,25 @@ struct Variable {
     var environmentName: String?
     /// How a secret was written, so that `save` can write it again without its value.
     var secretSource: SecretSource?
+    /// The value with its type (LANGUAGE.md, "Values and types"): a number, a list...; nil when it was given as text.
+    var typed: JSONValue?
+
+    /// A variable holding `value` with its type; its text is the raw text of a string, else JSON text.
+    init(typed value: JSONValue) {
+        self.value = Run.text(value)
+        self.isSecret = false
+        self.typed = value
+    }
+
+    init(value: String, isSecret: Bool, environmentName: String? = nil, secretSource: SecretSource? = nil) {
+        self.value = value
+        self.isSecret = isSecret
+        self.environmentName = environmentName
+        self.secretSource = secretSource
+    }
+
+    /// The value with its type; text given no type (an action's parameter, `$error`) is typed as a bare word would be.
+    var typedValue: JSONValue { typed ?? Run.typedLiteral(value, quoted: false) }
 }
 
 /// A secret variable's value as written (`env KEY or "demo"`, `"Bearer $token"`): `save` writes

@@ -150,6 +150,7 @@ extension Parser {
             negated = true
             words = words.dropFirst()
         }
+        guard let expressionStart = arguments.first?.span else { throw usage(command, usageText) }
         guard !words.isEmpty else { throw usage(command, usageText) }
         guard let opIndex = words.firstIndex(where: { word in
             guard let text = word.bare else { return false }
@@ -169,13 +170,13 @@ extension Parser {
         let operands = Array(rest.dropFirst())
         if op.isUnary {
             if let extra = operands.first { throw error("'\(opText)' takes no value", extra.span) }
-            return Expectation(negated: negated, subject: subject, op: op, expected: nil, span: command.span.union(opWord.span))
+            return Expectation(negated: negated, subject: subject, op: op, expected: nil, span: expressionStart.union(opWord.span))
         }
         guard operands.count == 1 else {
             throw error(operands.isEmpty ? "expected a value after '\(opText)'" : "expected one value; quote text with blanks",
                         operands.count > 1 ? operands[1].span : opWord.span, notes: ["usage: \(usageText)"])
         }
-        return Expectation(negated: negated, subject: subject, op: op, expected: operands[0], span: command.span.union(operands[0].span))
+        return Expectation(negated: negated, subject: subject, op: op, expected: operands[0], span: expressionStart.union(operands[0].span))
     }
 
     // MARK: - reactor

@@ -80,11 +80,10 @@ public enum Shell {
             }
         }
         for assignment in options.assignments {
-            guard let equals = assignment.firstIndex(of: "="), Parser.isName(String(assignment[..<equals])) else {
-                io.err("wsh: error: script arguments are NAME=VALUE, got '\(assignment)'\n")
+            if let problem = run.define(assignment) {
+                io.err("wsh: error: script arguments are NAME=VALUE or NAME:=JSON, got '\(assignment.shortened())': \(problem)\n")
                 return FailureKind.usage.exitCode
             }
-            run.define(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
         if let file = options.file, file != "-" {
             guard let data = FileManager.default.contents(atPath: file) else {

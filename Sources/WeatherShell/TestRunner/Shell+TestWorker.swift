@@ -21,8 +21,7 @@ extension Shell {
             run.session.optionOrigins[.stub] = "--stub"
         }
         for variable in settings.variables {
-            guard let equals = variable.firstIndex(of: "=") else { continue }
-            run.define(String(variable[..<equals]), String(variable[variable.index(after: equals)...]))
+            _ = run.define(variable)
         }
         let recorder = TestRecorder(path: path)
         run.reporter = recorder

@@ -40,8 +40,8 @@ struct TestCommand: ParsableCommand {
     mutating func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
         for variable in variables {
-            guard let equals = variable.firstIndex(of: "="), Parser.isName(String(variable[..<equals])) else {
-                throw ValidationError("--var takes NAME=VALUE, got '\(variable.shortened())'")
+            if case .failure(let error) = ScriptArgument.parse(variable) {
+                throw ValidationError("--var takes NAME=VALUE or NAME:=JSON, got '\(variable.shortened())': \(error.message)")
             }
         }
     }
@@ -105,7 +105,7 @@ extension LaunchOptions {
 
     /// `NAME=VALUE` as `--var` takes it, and not a flag, which swift-argument-parser would not take as a value.
     private static func isAssignment(_ argument: String) -> Bool {
-        guard !argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return false }
-        return Parser.isName(String(argument[..<equals]))
+        guard !argument.hasPrefix("-"), case .success = ScriptArgument.parse(argument) else { return false }
+        return true
     }
 }

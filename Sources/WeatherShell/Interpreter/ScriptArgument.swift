@@ -1,0 +1,29 @@
+import Targets
+
+/// A script argument or `--var`: `NAME=VALUE`, typed as Hurl types its variables (`true`,
+/// `false`, `null` and numbers are typed, anything else is a string), or `NAME:=JSON`, which
+/// forces the JSON's type (`n:="3"` is the string 3).
+struct ScriptArgument {
+    var name: String
+    var value: JSONValue
+
+    /// The argument, or a message saying what is wrong with it.
+    static func parse(_ argument: String) -> Result<ScriptArgument, ArgumentError> {
+        guard let equals = argument.firstIndex(of: "=") else { return .failure(ArgumentError(message: "expected NAME=VALUE")) }
+        var name = String(argument[..<equals])
+        let text = String(argument[argument.index(after: equals)...])
+        let isJSON = name.hasSuffix(":")
+        if isJSON { name.removeLast() }
+        guard Parser.isName(name) else { return .failure(ArgumentError(message: "expected NAME=VALUE or NAME:=JSON")) }
+        guard isJSON else { return .success(ScriptArgument(name: name, value: Run.typedLiteral(text, quoted: false))) }
+        do {
+            return .success(ScriptArgument(name: name, value: try JSONValue.parse(text)))
+        } catch {
+            return .failure(ArgumentError(message: "'\(name):=' takes JSON: \(error.description)"))
+        }
+    }
+
+    struct ArgumentError: Error {
+        var message: String
+    }
+}
