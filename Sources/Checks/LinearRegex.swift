@@ -41,6 +41,52 @@ public struct LinearRegex: Sendable {
     }
 }
 
+extension LinearRegex {
+    /// `text` with every match replaced, left to right and none overlapping (an empty match moves
+    /// on one scalar); in `replacement`, `$0` is the whole match and `$1`...`$9` its groups. All
+    /// the matches together take at most `budget` steps.
+    public func replacingMatches(
+        in text: String, with replacement: String, budget: Int = stepBudget, shouldStop: () -> Bool = { false }
+    ) throws(RegexMatchFailure) -> String {
+        let input = Array(text.unicodeScalars)
+        var machine = PikeMachine(program: program, input: input, ignoresCase: ignoresCase)
+        var output = String.UnicodeScalarView()
+        var position = 0
+        while position <= input.count, let slots = try machine.run(from: position, shouldStop: shouldStop, budget: budget) {
+            let start = slots[0], end = slots[1]
+            guard start >= position, end >= start else { break }
+            output.append(contentsOf: input[position..<start])
+            output.append(contentsOf: Self.expand(replacement, RegexMatch(input: input, slots: slots)).unicodeScalars)
+            if end == start {
+                if end < input.count { output.append(input[end]) }
+                position = end + 1
+            } else {
+                position = end
+            }
+        }
+        if position < input.count { output.append(contentsOf: input[position...]) }
+        return String(output)
+    }
+
+    /// `$0`...`$9` in a replacement, each the match's text or a group's (empty when it took no part).
+    private static func expand(_ replacement: String, _ match: RegexMatch) -> String {
+        guard replacement.contains("$") else { return replacement }
+        var result = ""
+        var characters = replacement.makeIterator()
+        while let character = characters.next() {
+            guard character == "$" else { result.append(character); continue }
+            guard let digit = characters.next() else { result.append("$"); break }
+            guard let group = digit.wholeNumberValue, digit.isASCII else { result.append("$"); result.append(digit); continue }
+            if group == 0 {
+                result += match.text
+            } else if group <= match.groups.count {
+                result += match.groups[group - 1] ?? ""
+            }
+        }
+        return result
+    }
+}
+
 /// Why matching stopped without an answer.
 public enum RegexMatchFailure: Error, Sendable, Equatable {
     /// The caller asked to stop (Ctrl-C).

@@ -26,13 +26,17 @@ struct PikeMachine {
         visitedAt = Array(repeating: -1, count: program.instructions.count)
     }
 
-    /// The capture slots of the leftmost match, or nil.
-    mutating func run(shouldStop: () -> Bool, budget: Int) throws(RegexMatchFailure) -> [Int]? {
+    /// The capture slots of the leftmost match at or after `start`, or nil. Runs on one machine
+    /// share its step budget.
+    mutating func run(from start: Int = 0, shouldStop: () -> Bool, budget: Int) throws(RegexMatchFailure) -> [Int]? {
         var current: [Thread] = []
         var next: [Thread] = []
         var matched: [Int]?
-        add(Thread(pc: 0, slots: Array(repeating: -1, count: slotCount)), at: 0, to: &current)
-        var position = 0
+        if start > 0 {
+            for index in visitedAt.indices { visitedAt[index] = -1 }
+        }
+        add(Thread(pc: 0, slots: Array(repeating: -1, count: slotCount)), at: start, to: &current)
+        var position = start
         while true {
             if current.isEmpty, matched != nil { break }
             try steps.spend(current.count + 1, budget: budget, shouldStop: shouldStop)

@@ -1,5 +1,5 @@
 /// The value of an ASCII hex digit (`0-9`, `a-f`, `A-F`); `nil` for any other byte.
-func hexDigitValue(_ byte: UInt8) -> UInt8? {
+public func hexDigitValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -6,7 +6,10 @@ enum JSONWalk {
     /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice
     /// or `..name`, the rest of the path goes over each value found, and the result is the list of
     /// what it found (values the rest does not reach are left out, as JSONPath leaves them).
-    static func walk(_ root: JSONValue, _ steps: [Query.PathStep]) -> (value: JSONValue?, missing: String) {
+    /// `holds` decides `[? EXPR]` for each element.
+    static func walk(
+        _ root: JSONValue, _ steps: [Query.PathStep], where holds: (ElementFilter, JSONValue) throws -> Bool
+    ) rethrows -> (value: JSONValue?, missing: String) {
         var current = root
         var path = ""
         for (position, step) in steps.enumerated() {
@@ -32,18 +35,20 @@ enum JSONWalk {
                 }
                 current = elements[position]
                 path += "[\(index)]"
-            case .all, .slice, .descendants:
+            case .all, .slice, .descendants, .filter:
                 let found: [JSONValue]
                 switch (step, current) {
                 case (.all, .array(let elements)): found = elements
                 case (.all, .object(let members)): found = members.map(\.value)
+                case (.filter(let filter), .array(let elements)): found = try elements.filter { try holds(filter, $0) }
+                case (.filter(let filter), .object(let members)): found = try members.map(\.value).filter { try holds(filter, $0) }
                 case (.slice(let from, let to), .array(let elements)): found = slice(elements, from, to)
                 case (.descendants(let key), _): found = descendants(named: key, in: current)
                 default:
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
                 }
                 let rest = Array(steps[(position + 1)...])
-                return (.array(found.compactMap { walk($0, rest).value }), "")
+                return (.array(try found.compactMap { try walk($0, rest, where: holds).value }), "")
             }
         }
         return (current, "")

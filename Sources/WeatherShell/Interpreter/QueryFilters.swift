@@ -69,6 +69,10 @@ enum QueryFilters {
             return .string(String(decoding: data, as: UTF8.self))
         case (.regex(let pattern), .string(let text)):
             return try firstMatch(pattern, in: text, filter: filter)
+        case (.replaceRegex(let pattern, let replacement), .string(let text)):
+            return .string(try matching(pattern, text, filter) { regex, stop throws(RegexMatchFailure) in
+                try regex.replacingMatches(in: text, with: replacement, shouldStop: stop)
+            })
         case (.htmlUnescape, .string(let text)): return .string(HTMLEntities.unescaped(text))
         case (.sha256, .string(let text)): return .string(hex(SHA256.hash(data: Data(text.utf8))))
         case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
@@ -86,14 +90,30 @@ enum QueryFilters {
             let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
-             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
+             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.replaceRegex, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
              (.daysBeforeNow, _), (.daysAfterNow, _):
             throw refuse("a string")
         }
     }
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        ByteLiteral.hex(bytes)
+    }
+
+    /// The first filter after `bytes`, on the body's bytes: their count, digests, hex, base64, or
+    /// their text (`toString`, as UTF-8); any other filter needs text and says so.
+    static func apply(_ filter: QueryFilter, toBytes bytes: [UInt8]) throws -> JSONValue {
+        switch filter {
+        case .length: return .number(String(bytes.count))
+        case .sha256: return .string(hex(SHA256.hash(data: bytes)))
+        case .md5: return .string(hex(Insecure.MD5.hash(data: bytes)))
+        case .hex: return .string(hex(bytes))
+        case .base64Encode: return .string(Data(bytes).base64EncodedString())
+        case .toString: return .string(String(decoding: bytes, as: UTF8.self))
+        default:
+            throw Failure(message: "'| \(filter.name)' needs text, found the body's bytes; "
+                          + "bytes take length, sha256, md5, hex, base64Encode and toString, or query body for its text")
+        }
     }
 
     /// RFC 3986's unreserved characters: everything else is percent-encoded.
@@ -102,19 +122,31 @@ enum QueryFilters {
     /// The first capture group of the first match (the whole match when the pattern has no group),
     /// with the linear-time engine `matches` uses; null when nothing matches.
     private static func firstMatch(_ pattern: String, in text: String, filter: QueryFilter) throws -> JSONValue {
+        let match = try matching(pattern, text, filter) { regex, stop throws(RegexMatchFailure) in
+            try regex.firstMatch(in: text, shouldStop: stop)
+        }
+        guard let match else { return .null }
+        return .string(match.groups.first.map { $0 ?? "" } ?? match.text)
+    }
+
+    /// `work` with the pattern compiled, stopped by Ctrl-C; a bad pattern or a match past the
+    /// engine's budget is a failure naming the filter.
+    private static func matching<T>(
+        _ pattern: String, _ text: String, _ filter: QueryFilter,
+        _ work: (LinearRegex, () -> Bool) throws(RegexMatchFailure) -> T
+    ) throws -> T {
         let regex: LinearRegex
         do {
             regex = try LinearRegex(pattern)
         } catch {
-            throw Failure(message: "'| regex': '\(pattern.shortened())' is not a valid regular expression: \(error.description)")
+            throw Failure(message: "'| \(filter.name)': '\(pattern.shortened())' is not a valid regular expression: \(error.description)")
         }
         do {
-            guard let match = try regex.firstMatch(in: text, shouldStop: { Task.isCancelled }) else { return .null }
-            return .string(match.groups.first.map { $0 ?? "" } ?? match.text)
+            return try work(regex, { Task.isCancelled })
         } catch .interrupted {
             throw CancellationError()
         } catch {
-            throw Failure(message: "'| regex' is too costly for a text of \(text.unicodeScalars.count) characters")
+            throw Failure(message: "'| \(filter.name)' is too costly for a text of \(text.unicodeScalars.count) characters")
         }
     }
 }

@@ -36,12 +36,20 @@ extension Run {
         reportExpectation(expectation, passed: passed)
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
+        func type(_ value: JSONValue) -> String {
+            if case .string(let text) = value, isByteComparison(expectation), text.hasPrefix("hex:") { return "bytes: \((text.utf8.count - 4) / 2)" }
+            return Self.typeName(value)
+        }
+        func shown(_ value: JSONValue) -> String {
+            if isByteComparison(expectation), case .string(let text) = value { return text }
+            return Self.describe(value)
+        }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
-        let shown = actual.map { "actual:   " + mask(Self.describe($0)).shortened(200) + " (\(Self.typeName($0)))" }
+        let actualNote = actual.map { "actual:   " + mask(shown($0)).shortened(200) + " (\(type($0)))" }
             ?? "actual:   nothing (\(missing.isEmpty ? "no value" : missing))"
-        var notes = [shown]
+        var notes = [actualNote]
         if let expected {
-            notes.insert("expected: " + mask(Self.describe(expected)).shortened(200) + " (\(Self.typeName(expected)))", at: 0)
+            notes.insert("expected: " + mask(shown(expected)).shortened(200) + " (\(type(expected)))", at: 0)
         }
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
     }
@@ -50,6 +58,7 @@ extension Run {
     /// the expected one as typed.
     private func outcome(of expectation: Expectation)
         throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
+        if isByteComparison(expectation) { return try byteOutcome(of: expectation) }
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
@@ -71,6 +80,7 @@ extension Run {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let actual else { passed = false; break }
             guard let order = Self.order(actual, expectedValue ?? .null) else {
+                if filteredElement != nil { passed = false; break }
                 throw failure("'\(expectation.op.rawValue)' compares two numbers or two strings", at: expectation.span,
                               notes: ["actual: \(mask(Self.describe(actual)).shortened(200)) (\(Self.typeName(actual))), "
                                       + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(Self.typeName) ?? "nothing"))"])
@@ -114,7 +124,7 @@ extension Run {
     }
 
     /// A value's type as LANGUAGE.md names them: string, number, bool, null, list, object.
-    private static func typeName(_ value: JSONValue) -> String {
+    static func typeName(_ value: JSONValue) -> String {
         switch value {
         case .string: "string"
         case .number: "number"

@@ -9,10 +9,13 @@ extension Run {
         }
         var value: JSONValue?
         var missing = ""
+        var filtersDone = 0
         switch query.source {
         case .status: value = .number(String(response.status))
         case .time: value = .number(String(Int(response.elapsed.milliseconds)))
-        case .body: value = .string(response.text)
+        case .body:
+            try checkBodyKept(response, query)
+            value = .string(response.text)
         case .header(let name):
             value = response.header(name).map(JSONValue.string)
             if value == nil { missing = "no header '\(name)' in the response" }
@@ -24,17 +27,24 @@ extension Run {
         case .version: value = .string(response.httpVersion)
         case .cookie(let name, let attribute):
             (value, missing) = cookieValue(name, attribute, url: response.url)
-        case .path(let steps):
-            if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0, saved <= options.maxBody ?? Int.max,
-               let path = response.request.responseBodyFile {
-                // Within the limit, yet not read back: the file is not a file (/dev/null), or it went away.
-                throw failure("the body (\(ByteText.text(saved))) was written to '\(path.shortened())' and could not be read back from it",
-                              at: query.span, notes: ["write it to a regular file, or leave out > FILE, to query it"])
+        case .bytes:
+            try checkBodyKept(response, query)
+            let bytes = Array(response.body)
+            if let first = query.filters.first {
+                do {
+                    value = try QueryFilters.apply(first, toBytes: bytes)
+                } catch let error as QueryFilters.Failure {
+                    throw failure(mask(error.message), at: query.span)
+                }
+                filtersDone = 1
+            } else {
+                value = .string(ByteLiteral.text(bytes))
             }
-            if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0 {
-                let place = response.request.responseBodyFile == nil ? "printed as it arrived" : "written to its file"
-                throw failure("the body (\(ByteText.text(saved))) was \(place) and, larger than set max-body, not kept for queries",
-                              at: query.span, notes: ["raise the limit to query it: set max-body \(SizeText.text(max(saved, 1 << 20)))"])
+        case .path(let steps):
+            try checkBodyKept(response, query)
+            if let element = filteredElement {
+                (value, missing) = try JSONWalk.walk(element, steps, where: holds)
+                break
             }
             let root: JSONValue
             do {
@@ -43,9 +53,9 @@ extension Run {
                 throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
                               at: query.span, notes: [mask(error.description)])
             }
-            (value, missing) = JSONWalk.walk(root, steps)
+            (value, missing) = try JSONWalk.walk(root, steps, where: holds)
         }
-        for filter in query.filters {
+        for filter in query.filters.dropFirst(filtersDone) {
             guard let current = value else { break }
             do {
                 value = try QueryFilters.apply(filter, to: current)
@@ -54,6 +64,30 @@ extension Run {
             }
         }
         return (value, missing)
+    }
+
+    /// `[? EXPR]` on one element: EXPR's path queries start at it; a comparison of values that do
+    /// not compare (a string with a number) is false, as in JSONPath, not an error.
+    private func holds(_ filter: ElementFilter, _ element: JSONValue) throws -> Bool {
+        let outer = filteredElement
+        filteredElement = element
+        defer { filteredElement = outer }
+        return try holds(filter.condition)
+    }
+
+    /// Fails when the body was streamed past the memory limit, or to a file it cannot be read back from.
+    private func checkBodyKept(_ response: Response, _ query: Query) throws {
+        if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0, saved <= options.maxBody ?? Int.max,
+           let path = response.request.responseBodyFile {
+            // Within the limit, yet not read back: the file is not a file (/dev/null), or it went away.
+            throw failure("the body (\(ByteText.text(saved))) was written to '\(path.shortened())' and could not be read back from it",
+                          at: query.span, notes: ["write it to a regular file, or leave out > FILE, to query it"])
+        }
+        if let saved = response.streamedBodyBytes, response.body.isEmpty, saved > 0 {
+            let place = response.request.responseBodyFile == nil ? "printed as it arrived" : "written to its file"
+            throw failure("the body (\(ByteText.text(saved))) was \(place) and, larger than set max-body, not kept for queries",
+                          at: query.span, notes: ["raise the limit to query it: set max-body \(SizeText.text(max(saved, 1 << 20)))"])
+        }
     }
 
     /// `cookie NAME[.ATTRIBUTE]`: the jar's cookie that a request to `url` would send; a value

@@ -39,6 +39,8 @@ public final class Run {
     var lastResponse: Response? {
         didSet { parent?.lastResponse = lastResponse }
     }
+    /// While a `[? EXPR]` decides on an element: the value EXPR's path queries start at.
+    var filteredElement: JSONValue?
     /// The target and arguments of the last call that sent something, for `target NAME from last`.
     var lastCall: (target: Target, arguments: CallArguments)? {
         didSet { parent?.lastCall = lastCall }

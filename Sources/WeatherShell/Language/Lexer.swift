@@ -25,6 +25,13 @@ public struct Lexer {
         self.bytes = file.bytes
     }
 
+    /// A lexer of the bytes in `range` of `file` only (the inside of `[? ...]`), spans still counted in the file.
+    init(file: SourceFile, range: Range<Int>) {
+        self.file = file
+        self.bytes = Array(file.bytes[..<min(range.upperBound, file.bytes.count)])
+        self.index = range.lowerBound
+    }
+
     /// All tokens of the file, ending with `.endOfInput`.
     public mutating func tokenize() throws(Diagnostic) -> [Token] {
         var tokens: [Token] = []
@@ -159,6 +166,11 @@ public struct Lexer {
                 index += length
                 continue
             }
+            if bytes[index] == UInt8(ascii: "["), let close = Self.elementFilterEnd(bytes, at: index) {
+                // `[? EXPR]` in a query: blanks and strings inside stay in the word, read again when the query is parsed.
+                index = close
+                continue
+            }
             if Self.endsWord(bytes[index]), !Self.isTypeSuffix(bytes, at: index) { break }
             if bytes[index] == UInt8(ascii: "\\"), lineContinuationLength(at: index) != nil { break }
             if bytes[index] == UInt8(ascii: "$"), let variable = try variable(quoted: false) {
@@ -237,6 +249,35 @@ public struct Lexer {
         let text = String(decoding: bytes[(open + 1)..<index], as: UTF8.self)
         parts.append(WordPart(content: .literal(text), quoted: true, span: SourceSpan(start: open + 1, end: index)))
         index += 1
+    }
+
+    /// The end (after its `]`) of a `[? ...]` element filter opening at `position`, on the same line,
+    /// with `[ ]` nested inside and `]` in strings skipped; nil when none opens there or it does not close.
+    static func elementFilterEnd(_ bytes: [UInt8], at position: Int, upTo limit: Int? = nil) -> Int? {
+        let end = limit ?? bytes.count
+        guard position + 1 < end, bytes[position] == UInt8(ascii: "["), bytes[position + 1] == UInt8(ascii: "?") else { return nil }
+        var depth = 0
+        var quote: UInt8?
+        var cursor = position
+        while cursor < end, bytes[cursor] != UInt8(ascii: "\n") {
+            let byte = bytes[cursor]
+            if let open = quote {
+                if byte == open {
+                    quote = nil
+                } else if byte == UInt8(ascii: "\\"), open == UInt8(ascii: "\""), cursor + 1 < end {
+                    cursor += 1
+                }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 { return cursor + 1 }
+            }
+            cursor += 1
+        }
+        return nil
     }
 
     /// Whether `;type=` followed by a media type starts at `position`: part of a word (a multipart

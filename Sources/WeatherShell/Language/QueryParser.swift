@@ -1,7 +1,7 @@
 import Foundation
 
 /// Parses queries on the last response: `.main.temp`, `.list[0]`, `."a key"`, `.list[*].id`,
-/// `.list[1:3]`, `..id`, `status`, `header NAME`, `headers NAME`, `body`, `time`, `url`,
+/// `.list[1:3]`, `..id`, `status`, `header NAME`, `headers NAME`, `body`, `bytes`, `time`, `url`,
 /// `redirects`, `version`, each followed by any number of `| FILTER [ARGUMENTS]`.
 struct QueryParser {
     let file: SourceFile
@@ -25,7 +25,7 @@ struct QueryParser {
         var source: Query.Source
         var filters: [QueryFilter] = []
         var span = first.span
-        let named: [String: Query.Source] = ["status": .status, "body": .body, "time": .time, "url": .url, "redirects": .redirects,
+        let named: [String: Query.Source] = ["status": .status, "body": .body, "bytes": .bytes, "time": .time, "url": .url, "redirects": .redirects,
                                              "version": .version]
         if let text = first.bare, let named = named[text] {
             source = named
@@ -101,11 +101,18 @@ struct QueryParser {
     /// The steps of a path word; `|length` written against the word is accepted too.
     private func path(_ word: Word) throws(Diagnostic) -> ([Query.PathStep], [QueryFilter]) {
         var chars: [(Character, Bool)] = []
+        // Where each character starts in the file: bare text is the source as written.
+        var offsets: [Int] = []
         for part in word.parts {
             guard case .literal(let text) = part.content else {
                 throw Diagnostic(.parse, "variables cannot be used inside a query", file: file, span: part.span)
             }
-            chars += text.map { ($0, part.quoted) }
+            var offset = part.span.start
+            for character in text {
+                chars.append((character, part.quoted))
+                offsets.append(offset)
+                if !part.quoted { offset += character.utf8.count }
+            }
         }
         func fail(_ message: String) -> Diagnostic {
             Diagnostic(.parse, message, file: file, span: word.span,
@@ -148,6 +155,11 @@ struct QueryParser {
                     throw fail("empty key in query")
                 }
                 steps.append(.key(key))
+            } else if char == "[" && !quoted, index + 1 < chars.count, chars[index + 1] == ("?", false) {
+                let start = offsets[index]
+                guard let end = Lexer.elementFilterEnd(file.bytes, at: start) else { throw fail("missing ']' after '[?'") }
+                steps.append(.filter(try elementFilter(start..<end)))
+                while index < chars.count, offsets[index] < end { index += 1 }
             } else if char == "[" && !quoted {
                 guard let close = chars[index...].firstIndex(where: { $0.0 == "]" && !$0.1 }) else { throw fail("missing ']' in query") }
                 let inside = chars[(index + 1)..<close]
@@ -163,7 +175,7 @@ struct QueryParser {
                     guard from.isEmpty || Int(from) != nil, to.isEmpty || Int(to) != nil else { throw fail("a slice is [FROM:TO], whole numbers") }
                     steps.append(.slice(Int(from), Int(to)))
                 } else {
-                    throw fail("expected a number, '*' or a slice inside '[ ]'")
+                    throw fail("expected a number, '*', a slice or '? EXPR' inside '[ ]'")
                 }
                 index = close + 1
             } else {
@@ -174,13 +186,44 @@ struct QueryParser {
         return (steps, [])
     }
 
+    /// The most `[? ...]` one query may hold, nested or not: each nesting parses its inside again.
+    static let maximumElementFilters = 16
+
+    /// `[? EXPR]` spanning `range` of the file: EXPR parsed as `expect` parses its expression.
+    private func elementFilter(_ range: Range<Int>) throws(Diagnostic) -> ElementFilter {
+        let span = SourceSpan(start: range.lowerBound, end: range.upperBound)
+        let inside = (range.lowerBound + 2)..<(range.upperBound - 1)
+        let opened = file.bytes[inside].indices.count { file.bytes[$0] == UInt8(ascii: "[") && $0 + 1 < inside.upperBound && file.bytes[$0 + 1] == UInt8(ascii: "?") }
+        if opened >= Self.maximumElementFilters {
+            throw Diagnostic(.parse, "a query may hold at most \(Self.maximumElementFilters) '[? ...]'", file: file, span: span)
+        }
+        var lexer = Lexer(file: file, range: inside)
+        var words: [Word] = []
+        for token in try lexer.tokenize() {
+            switch token {
+            case .word(let word): words.append(word)
+            case .endOfInput: break
+            default:
+                throw Diagnostic(.parse, "'[? ...]' holds one expression", file: file, span: token.span,
+                                 notes: ["for example: .books[? .price < 10].title"])
+            }
+        }
+        let opener = Word(parts: [WordPart(content: .literal("[?"), quoted: false, span: SourceSpan(start: span.start, end: span.start + 2))],
+                          span: SourceSpan(start: span.start, end: span.start + 2))
+        guard !words.isEmpty else {
+            throw Diagnostic(.parse, "'[?' needs an expression before ']'", file: file, span: span,
+                             notes: ["for example: .books[? .price < 10].title, .tags[? . == \"new\"]"])
+        }
+        return ElementFilter(condition: try Parser(file: file).expectation(words, command: opener), span: span)
+    }
+
     /// The most `[*]`, slices and `..` in one query: each is a level of the walk's recursion.
     static let maximumFanOut = 64
 
     private func checkFanOut(_ steps: [Query.PathStep], _ word: Word) throws(Diagnostic) {
         let count = steps.count { step in
             switch step {
-            case .all, .slice, .descendants: true
+            case .all, .slice, .descendants, .filter: true
             case .key, .index: false
             }
         }

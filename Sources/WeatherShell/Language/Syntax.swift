@@ -70,6 +70,8 @@ public struct Query: Sendable, Equatable {
         /// Every value of a repeated header, as a list.
         case headers(String)
         case body
+        /// The body undecoded: after any Content-Encoding is undone, before its charset is read.
+        case bytes
         case time
         /// The final URL, after redirects.
         case url
@@ -89,10 +91,21 @@ public struct Query: Sendable, Equatable {
         case slice(Int?, Int?)
         /// `..name`: every value of `name` at any depth, the rest of the path over each.
         case descendants(String)
+        /// `[? EXPR]`: the elements for which EXPR (its queries relative to the element) holds, the rest of the path over each.
+        case filter(ElementFilter)
     }
     public var source: Source
     public var filters: [QueryFilter]
     public var span: SourceSpan
+}
+
+/// The condition of a `[? EXPR]` step: an expectation whose path queries start at the element.
+public struct ElementFilter: Sendable, Equatable {
+    public var condition: Expectation
+    /// From `[?` to `]`.
+    public var span: SourceSpan
+
+    public static func == (left: ElementFilter, right: ElementFilter) -> Bool { left.span == right.span }
 }
 
 /// A filter after `|` (LANGUAGE.md, "Filters"), with its arguments.
@@ -111,11 +124,13 @@ public enum QueryFilter: Sendable, Equatable {
     case daysBeforeNow, daysAfterNow
     /// The first capture group of the first match, else the whole match.
     case regex(String)
+    /// Every match of a pattern replaced; `$1` in the replacement is the first group.
+    case replaceRegex(String, String)
 
     /// Each filter's name and how many arguments it takes.
     public static let arities: [(name: String, arguments: Int)] = [
         ("length", 0), ("keys", 0), ("values", 0), ("first", 0), ("last", 0), ("nth", 1),
-        ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2),
+        ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2), ("replaceRegex", 2),
         ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
         ("base64Encode", 0), ("base64Decode", 0), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("htmlUnescape", 0),
         ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0),
@@ -136,6 +151,7 @@ public enum QueryFilter: Sendable, Equatable {
         case ("split", 1): self = .split(arguments[0])
         case ("join", 1): self = .join(arguments[0])
         case ("replace", 2): self = .replace(arguments[0], arguments[1])
+        case ("replaceRegex", 2): self = .replaceRegex(arguments[0], arguments[1])
         case ("upper", 0): self = .upper
         case ("lower", 0): self = .lower
         case ("trim", 0): self = .trim
@@ -172,6 +188,7 @@ public enum QueryFilter: Sendable, Equatable {
         case .split: "split"
         case .join: "join"
         case .replace: "replace"
+        case .replaceRegex: "replaceRegex"
         case .upper: "upper"
         case .lower: "lower"
         case .trim: "trim"

@@ -128,7 +128,7 @@ struct WeatherService: Sendable {
     }
 
     private func value(_ json: JSONValue, _ path: [Query.PathStep]) -> JSONValue? {
-        let found = JSONWalk.walk(json, path).value
+        let found = JSONWalk.walk(json, path, where: { _, _ in false }).value
         if case .null? = found { return nil }
         return found
     }
@@ -141,6 +141,7 @@ struct WeatherService: Sendable {
             case .all: "[*]"
             case .slice(let from, let to): "[\(from.map(String.init) ?? ""):\(to.map(String.init) ?? "")]"
             case .descendants(let key): "..\(key)"
+            case .filter: "[? ...]"
             }
         }.joined()
     }
