@@ -124,7 +124,12 @@ import TestSupport
         try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: try Self.fixture("current.json"))]) { server in
             let result = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temperature_2m > 30"])
             #expect(result.status == 4)
-            #expect(result.stderr.contains("<command line>:9:1: error: expectation failed: .current.temperature_2m > 30"))
+            // The caret is under the expression, as LANGUAGE.md draws it, not under `expect`.
+            #expect(result.stderr.contains("""
+                <command line>:9:8: error: expectation failed: .current.temperature_2m > 30
+                   expect .current.temperature_2m > 30
+                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
+                """), "\(result.stderr)")
             #expect(result.stderr.contains("note: expected: 30 (number)\nnote: actual:   6.8 (number)"), "\(result.stderr)")
             let missing = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\nset output quiet\ncall current\nexpect .current.temprature_2m exists"])
             #expect(missing.status == 4)

@@ -58,7 +58,7 @@ import Testing
             #expect(server.hits("/echo") == 2)
             // One failed expect (the last round's), then the loop's own failure, at the expression.
             #expect(result.stderr.components(separatedBy: "expectation failed: status == 201").count == 2, "\(result.stderr)")
-            #expect(result.stderr.contains("script.wsh:2:1: error: 'status == 201' still does not hold after 2 rounds"), "\(result.stderr)")
+            #expect(result.stderr.contains("script.wsh:2:7: error: 'status == 201' still does not hold after 2 rounds"), "\(result.stderr)")
         }
     }
 

@@ -170,7 +170,7 @@ import Testing
                 ("print .store.books[0].tags | nth 5", "'| nth 5' is outside a list of 2"),
                 ("print .store | frobnicate", "unknown filter 'frobnicate'"),
                 ("print .store | split", "'split' takes 1 value"),
-                ("print .store.books[x]", "expected a number, '*' or a slice inside '[ ]'"),
+                ("print .store.books[x]", "expected a number, '*', a slice or '? EXPR' inside '[ ]'"),
                 ("expect .ok isBool true", "'isBool' takes no value"),
                 ("print ." + String(repeating: "[*]", count: 65), "a query may hold at most 64 of [*], [a:b] and .."),
             ]

@@ -50,8 +50,8 @@ extension Run {
             if try holds(condition) { return }
             if round < rounds { try await Task.sleep(for: pause) }
         }
-        let source = currentFile.text(condition.span.start..<condition.span.end).dropFirst("until ".count)
-        throw failure("'\(mask(String(source)).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
+        let source = currentFile.text(condition.span.start..<condition.span.end)
+        throw failure("'\(mask(source).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
                       at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
                       kind: .expectation)
     }

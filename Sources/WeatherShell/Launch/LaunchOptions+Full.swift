@@ -21,7 +21,7 @@ extension LaunchOptions {
             if parsed.command != nil, parsed.file != nil {
                 throw ValidationError("-c and FILE cannot be used together")
             }
-            return .run(LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.assignments,
+            return .run(LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.variables + parsed.assignments,
                                       stub: parsed.stub, noRC: parsed.noRC))
         } catch {
             let message = WSHCommand.fullMessage(for: error)

@@ -16,6 +16,7 @@ extension LaunchOptions {
         var options = LaunchOptions()
         var index = 0
         var positional: [String] = []
+        var variables: [String] = []
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
@@ -23,6 +24,11 @@ extension LaunchOptions {
                 // swift-argument-parser takes only a value after `-c`: `-c --stub` is its usage error.
                 guard options.command == nil, index + 1 < arguments.count, isValue(arguments[index + 1]) else { return nil }
                 options.command = arguments[index + 1]
+                index += 2
+                continue
+            case "--var":
+                guard index + 1 < arguments.count, isValue(arguments[index + 1]) else { return nil }
+                variables.append(arguments[index + 1])
                 index += 2
                 continue
             case "--stub" where !options.stub: options.stub = true
@@ -42,6 +48,7 @@ extension LaunchOptions {
             options.file = file
             options.assignments = Array(positional.dropFirst())
         }
+        options.assignments = variables + options.assignments
         return .run(options)
     }
 

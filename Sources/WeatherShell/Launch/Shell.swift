@@ -74,15 +74,16 @@ public enum Shell {
         if let serve = options.serve {
             return await serveFiles(serve.files, serve.settings, run, interrupts)
         }
-        if let command = options.command {
-            return await finish(run, interrupts) {
-                try await run.execute(text: command, file: "<command line>", directory: cwd)
-            }
-        }
+        // Script arguments and `--var`s, before `-c`, a script, piped input or the prompt runs.
         for assignment in options.assignments {
             if let problem = run.define(assignment) {
                 io.err("wsh: error: script arguments are NAME=VALUE or NAME:=JSON, got '\(assignment.shortened())': \(problem)\n")
                 return FailureKind.usage.exitCode
+            }
+        }
+        if let command = options.command {
+            return await finish(run, interrupts) {
+                try await run.execute(text: command, file: "<command line>", directory: cwd)
             }
         }
         if let file = options.file, file != "-" {

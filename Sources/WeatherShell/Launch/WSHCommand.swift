@@ -21,6 +21,10 @@ struct WSHCommand: ParsableCommand {
     @Flag(name: .customLong("norc"), help: "Do not run ~/.config/wsh/init.wsh.")
     var noRC = false
 
+    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable, typed: n=3 is a number, n:='\"3\"' a string (JSON).",
+                                                         valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
     @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"))
     var file: String?
 
