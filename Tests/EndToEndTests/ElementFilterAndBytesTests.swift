@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `[? EXPR]` element filters, the `bytes` source with byte literals, `replaceRegex`, and typed
-/// variables, against answers of the loopback server.
+/// `[? EXPR]` element filters, the `bytes` source with byte literals, `replaceRegex`, `jsonpath`
+/// and typed variables, against answers of the loopback server.
 @Suite struct ElementFilterAndBytesTests {
     private static let store = StaticRoute(body: """
         {"books":[{"id":1,"title":"Dune","price":9.5,"tags":["sf","classic"]},
@@ -126,6 +126,29 @@ import Testing
             .2.0.2.6.-.1.1.-.2.5.T.0.8.:.0.0.:.0.0.Z.
 
             """, "\(result.stdout)")
+        }
+    }
+
+    @Test func jsonpathTakesQueriesCopiedFromElsewhere() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let result = try await Self.run("""
+            print . | jsonpath "$.books[?@.price < 10].title"
+            print body | jsonpath "$.owner.phone"
+            print . | jsonpath "$..tags[*]" | length
+            print . | jsonpath "$.books[?search(@.title, 'ss')].id"
+            expect . | jsonpath "$.books[?count(@.tags[*]) == 0]" | length == 1
+            print . | jsonpath "$.books[?lenght(@.x)]"
+            """, server)
+            #expect(result.status == 3, "\(result.stderr)")
+            #expect(result.stdout == """
+            ["Dune"]
+            010-1234-5678
+            3
+            [3]
+
+            """, "\(result.stdout)")
+            #expect(result.stderr.contains("'| jsonpath': '$.books[?lenght(@.x)]' is not a JSONPath query: unknown function 'lenght'"),
+                    "\(result.stderr)")
         }
     }
 

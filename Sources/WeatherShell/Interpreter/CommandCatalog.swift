@@ -8,7 +8,7 @@ enum CommandCatalog {
     }
 
     static let entries: [Entry] = [
-        Entry(name: "let", usage: "let NAME = VALUE | env NAME [or DEFAULT] | QUERY", summary: "set a variable"),
+        Entry(name: "let", usage: "let NAME = VALUE | env NAME [or DEFAULT] | QUERY", summary: "set a variable; it keeps the value's type (3, \"3\", a query's JSON)"),
         Entry(name: "unset", usage: "unset NAME...", summary: "remove variables"),
         Entry(name: "vars", usage: "vars", summary: "list variables (secrets shown as ***)"),
         Entry(name: "cookies", usage: "cookies [clear | save FILE | load FILE]",
@@ -34,7 +34,7 @@ enum CommandCatalog {
     } + [
         Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
         Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema",
-              summary: "check the last response (typed; schema: against its OpenAPI document)"),
+              summary: "check the last response (typed; .list[? .x > 1] filters; bytes == hex:..|base64:..|@FILE; schema: against its OpenAPI document)"),
         Entry(name: "if", usage: "if EXPR { ... } [else { ... }]", summary: "run a block when an expectation's expression holds"),
         Entry(name: "for", usage: "for NAME in QUERY|WORDS... { ... }", summary: "run a block for each value of a query's list, or each word"),
         Entry(name: "repeat", usage: "repeat N { ... }", summary: "run a block N times"),

@@ -46,6 +46,7 @@ enum QueryFilters {
             return .number(trimmed)
         case (.toInt, _), (.toFloat, _): throw refuse("a number, or text that reads as one")
         case (.toString, _): return .string(Run.text(value))
+        case (.jsonpath(let expression), _): return try jsonPath(expression, on: value)
         case (.join(let separator), .array(let elements)):
             return .string(elements.map(Run.text).joined(separator: separator))
         case (.join, _): throw refuse("a list")
@@ -118,6 +119,28 @@ enum QueryFilters {
 
     /// RFC 3986's unreserved characters: everything else is percent-encoded.
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// `jsonpath EXPR`: the value a singular query (`$.a[0]`) names, else the list of every value
+    /// found; text that reads as JSON (`body`) is parsed first.
+    private static func jsonPath(_ expression: String, on value: JSONValue) throws -> JSONValue {
+        let path: JSONPath
+        do {
+            path = try JSONPath(expression)
+        } catch {
+            throw Failure(message: "'| jsonpath': '\(expression.shortened())' is not a JSONPath query: \(error.description)")
+        }
+        var document = value
+        if case .string(let text) = value, let parsed = try? JSONValue.parse(text) { document = parsed }
+        let found: [JSONValue]
+        do {
+            found = try path.values(in: document)
+        } catch {
+            throw Failure(message: "'| jsonpath \(expression.shortened())': \(error.description)")
+        }
+        guard path.isSingular else { return .array(found) }
+        guard let single = found.first else { throw Failure(message: "'| jsonpath \(expression.shortened())' found nothing") }
+        return single
+    }
 
     /// The first capture group of the first match (the whole match when the pattern has no group),
     /// with the linear-time engine `matches` uses; null when nothing matches.
