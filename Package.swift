@@ -67,9 +67,10 @@ let package = Package(
             swiftSettings: runOnCaller
         ),
         .target(name: "Reactor", swiftSettings: runOnCaller),
-        // Checks on answers that know nothing of the shell: a linear-time regular expression engine,
+        // Checks on answers that know nothing of the shell: queries and their filters (sha256 and md5
+        // from swift-crypto), typed comparison, JSONPath, a linear-time regular expression engine,
         // JSON Schema (of JSON values, from Targets).
-        .target(name: "Checks", dependencies: ["Targets"], swiftSettings: runOnCaller),
+        .target(name: "Checks", dependencies: ["Targets", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: runOnCaller),
         // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
         .target(
             name: "MockServer",
@@ -101,8 +102,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // sha256 and md5 filters in queries.
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: runOnCaller
         ),

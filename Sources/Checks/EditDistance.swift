@@ -1,6 +1,18 @@
 /// Levenshtein distance with adjacent transpositions counted as one edit (optimal string
 /// alignment), for did-you-mean suggestions and the mock server's nearest routes.
 public enum EditDistance {
+    /// The candidate closest to `word`, if it is close enough to be a likely typo.
+    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased())
+        var best: (String, Int)?
+        for candidate in candidates where abs(candidate.count - target.count) <= 3 {
+            let distance = between(target, Array(candidate.lowercased()))
+            let limit = max(1, min(3, (max(target.count, candidate.count) + 1) / 3))
+            if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
     /// The number of insertions, deletions, substitutions and adjacent swaps that turn `a` into `b`.
     public static func between<C: Equatable>(_ a: [C], _ b: [C]) -> Int {
         if a.isEmpty { return b.count }

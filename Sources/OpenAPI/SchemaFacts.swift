@@ -45,8 +45,7 @@ struct SchemaFacts {
 
     /// A value as `key=value` writes it: strings as they are, anything else as JSON.
     static func text(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.compactText
+        value.plainText
     }
 
     /// An object schema's properties, its own and its `allOf` parts' (resolved, one level of

@@ -1,6 +1,13 @@
 extension JSONValue {
     /// The value as compact JSON text: no whitespace, members in order, numbers as their literals,
     /// strings escaped only where JSON requires it.
+    /// The value as text where text is wanted (a variable, a query item, `print`): a string as it
+    /// is, anything else as compact JSON.
+    public var plainText: String {
+        if case .string(let text) = self { return text }
+        return compactText
+    }
+
     public var compactText: String {
         var text = ""
         write(to: &text)

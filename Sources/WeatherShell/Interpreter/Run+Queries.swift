@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Targets
 
@@ -114,8 +115,7 @@ extension Run {
 
     /// A JSON value as text: strings without quotes, everything else as compact JSON.
     nonisolated static func text(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.compactText
+        value.plainText
     }
 
     /// The value of a query, for `let` and `print`; a miss is an error.

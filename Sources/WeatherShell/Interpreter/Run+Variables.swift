@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Targets
 
@@ -32,7 +33,7 @@ extension Run {
             guard let variable = variable(named: name) else { throw undefinedVariable(name, at: word.parts[0].span) }
             return variable.typedValue
         }
-        return Self.typedLiteral(try expand(word).text, quoted: word.isQuoted)
+        return TypedValues.literal(try expand(word).text, quoted: word.isQuoted)
     }
 
     /// A variable of this run (an action's parameter, `$error`), else of the session.

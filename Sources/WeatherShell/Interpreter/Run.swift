@@ -279,9 +279,4 @@ public final class Run {
     }
 }
 
-extension String {
-    /// The text cut to `limit` characters with an ellipsis, for quoting user input in messages.
-    func shortened(_ limit: Int = 60) -> String {
-        count <= limit ? self : prefix(limit) + "…"
-    }
-}
+

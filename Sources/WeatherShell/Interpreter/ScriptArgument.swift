@@ -1,3 +1,4 @@
+import Checks
 import Targets
 
 /// A script argument or `--var`: `NAME=VALUE`, typed as Hurl types its variables (`true`,
@@ -15,7 +16,7 @@ struct ScriptArgument {
         let isJSON = name.hasSuffix(":")
         if isJSON { name.removeLast() }
         guard Parser.isName(name) else { return .failure(ArgumentError(message: "expected NAME=VALUE or NAME:=JSON")) }
-        guard isJSON else { return .success(ScriptArgument(name: name, value: Run.typedLiteral(text, quoted: false))) }
+        guard isJSON else { return .success(ScriptArgument(name: name, value: TypedValues.literal(text, quoted: false))) }
         do {
             return .success(ScriptArgument(name: name, value: try JSONValue.parse(text)))
         } catch {

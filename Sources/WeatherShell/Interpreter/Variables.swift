@@ -1,3 +1,4 @@
+import Checks
 import Targets
 
 /// A shell variable; values that came from `env` are secrets.
@@ -26,7 +27,7 @@ struct Variable {
     }
 
     /// The value with its type; text given no type (an action's parameter, `$error`) is typed as a bare word would be.
-    var typedValue: JSONValue { typed ?? Run.typedLiteral(value, quoted: false) }
+    var typedValue: JSONValue { typed ?? TypedValues.literal(value, quoted: false) }
 }
 
 /// A secret variable's value as written (`env KEY or "demo"`, `"Bearer $token"`): `save` writes

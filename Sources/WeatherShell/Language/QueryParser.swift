@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 
 /// Parses queries on the last response: `.main.temp`, `.list[0]`, `."a key"`, `.list[*].id`,

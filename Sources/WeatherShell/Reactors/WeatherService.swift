@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Targets
 

@@ -2,13 +2,13 @@ import Targets
 
 /// Follows a query's path through a JSON value: the one walker for queries, `expect` and the
 /// weather commands' readings.
-enum JSONWalk {
+public enum JSONWalk {
     /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice
     /// or `..name`, the rest of the path goes over each value found, and the result is the list of
     /// what it found (values the rest does not reach are left out, as JSONPath leaves them).
     /// `holds` decides `[? EXPR]` for each element.
-    static func walk(
-        _ root: JSONValue, _ steps: [Query.PathStep], where holds: (ElementFilter, JSONValue) throws -> Bool
+    public static func walk<Condition>(
+        _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool
     ) rethrows -> (value: JSONValue?, missing: String) {
         var current = root
         var path = ""
@@ -20,7 +20,7 @@ enum JSONWalk {
                 }
                 guard let next = members.last(where: { $0.key == key })?.value else {
                     let keys = members.map(\.key)
-                    let guess = Suggestion.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
+                    let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
                     return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))")
                 }
                 current = next
@@ -84,7 +84,7 @@ enum JSONWalk {
     }
 
     /// What kind of value this is, for messages: `a string`, `an array`.
-    static func kind(_ value: JSONValue) -> String {
+    public static func kind(_ value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"

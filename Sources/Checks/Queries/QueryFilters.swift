@@ -5,14 +5,16 @@ import Targets
 
 /// Applies a query's filters (LANGUAGE.md, "Filters") to a JSON value. A filter that cannot apply
 /// throws a message naming the filter, and its input's type and value.
-enum QueryFilters {
-    struct Failure: Error {
-        var message: String
+public enum QueryFilters {
+    /// Why a filter could not apply, in the user's terms.
+    public struct Failure: Error {
+        public var message: String
     }
 
-    static func apply(_ filter: QueryFilter, to value: JSONValue) throws -> JSONValue {
+    /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
+    public static func apply(_ filter: QueryFilter, to value: JSONValue) throws -> JSONValue {
         func refuse(_ needs: String) -> Failure {
-            Failure(message: "'| \(filter.name)' needs \(needs), found \(JSONWalk.kind(value)): \(Run.text(value).shortened(80))")
+            Failure(message: "'| \(filter.name)' needs \(needs), found \(JSONWalk.kind(value)): \(value.plainText.shortened(80))")
         }
         switch (filter, value) {
         case (.length, .array(let elements)): return .number(String(elements.count))
@@ -45,10 +47,10 @@ enum QueryFilters {
             guard ExactNumber(trimmed) != nil else { throw refuse("a number, or text that reads as one") }
             return .number(trimmed)
         case (.toInt, _), (.toFloat, _): throw refuse("a number, or text that reads as one")
-        case (.toString, _): return .string(Run.text(value))
+        case (.toString, _): return .string(value.plainText)
         case (.jsonpath(let expression), _): return try jsonPath(expression, on: value)
         case (.join(let separator), .array(let elements)):
-            return .string(elements.map(Run.text).joined(separator: separator))
+            return .string(elements.map(\.plainText).joined(separator: separator))
         case (.join, _): throw refuse("a list")
         case (.split(let separator), .string(let text)):
             guard !separator.isEmpty else { return .array(text.map { .string(String($0)) }) }
@@ -103,7 +105,7 @@ enum QueryFilters {
 
     /// The first filter after `bytes`, on the body's bytes: their count, digests, hex, base64, or
     /// their text (`toString`, as UTF-8); any other filter needs text and says so.
-    static func apply(_ filter: QueryFilter, toBytes bytes: [UInt8]) throws -> JSONValue {
+    public static func apply(_ filter: QueryFilter, toBytes bytes: [UInt8]) throws -> JSONValue {
         switch filter {
         case .length: return .number(String(bytes.count))
         case .sha256: return .string(hex(SHA256.hash(data: bytes)))

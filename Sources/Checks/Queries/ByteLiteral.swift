@@ -3,13 +3,14 @@ import Targets
 
 /// Bytes as the language writes them (LANGUAGE.md, "Values and types"): `hex:48690a`,
 /// `base64:SGkK`, `@path/to/file` (relative to the current file), or text as its UTF-8 bytes.
-enum ByteLiteral {
-    struct Failure: Error {
-        var message: String
+public enum ByteLiteral {
+    /// Why text is not bytes, in the user's terms.
+    public struct Failure: Error {
+        public var message: String
     }
 
     /// The bytes `text` stands for; `quoted` text is always its own UTF-8 bytes.
-    static func bytes(_ text: String, quoted: Bool, directory: String) throws(Failure) -> [UInt8] {
+    public static func bytes(_ text: String, quoted: Bool, directory: String) throws(Failure) -> [UInt8] {
         guard !quoted else { return Array(text.utf8) }
         if text.hasPrefix("hex:") {
             let digits = Array(text.utf8.dropFirst(4)).filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "_") }
@@ -36,12 +37,12 @@ enum ByteLiteral {
     }
 
     /// Bytes as a literal that reads back as the same bytes: `hex:...`.
-    static func text(_ bytes: some Collection<UInt8>) -> String {
+    public static func text(_ bytes: some Collection<UInt8>) -> String {
         "hex:" + hex(bytes)
     }
 
     /// Lower-case hex digits, two per byte.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)

@@ -1,0 +1,104 @@
+/// A filter after `|` (LANGUAGE.md, "Filters"), with its arguments.
+public enum QueryFilter: Sendable, Equatable {
+    case length, keys, values, first, last, nth(Int)
+    case toInt, toFloat, toString
+    case split(String), join(String), replace(String, String)
+    case upper, lower, trim
+    case urlEncode, urlDecode, base64Encode, base64Decode, htmlUnescape
+    /// Hex digests and the hex of a string's UTF-8 bytes.
+    case sha256, md5, hex
+    /// `toDate [FORMAT]`: ISO 8601 by default, else strftime codes; gives the date in ISO 8601 (UTC).
+    case toDate(String?)
+    /// `format FORMAT`: a date in strftime codes.
+    case format(String)
+    case daysBeforeNow, daysAfterNow
+    /// The first capture group of the first match, else the whole match.
+    case regex(String)
+    /// Every match of a pattern replaced; `$1` in the replacement is the first group.
+    case replaceRegex(String, String)
+    /// An RFC 9535 JSONPath query on the value (JSON text is parsed first).
+    case jsonpath(String)
+
+    /// Each filter's name and how many arguments it takes.
+    public static let arities: [(name: String, arguments: Int)] = [
+        ("length", 0), ("keys", 0), ("values", 0), ("first", 0), ("last", 0), ("nth", 1),
+        ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2), ("replaceRegex", 2),
+        ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
+        ("base64Encode", 0), ("base64Decode", 0), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("htmlUnescape", 0),
+        ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1),
+    ]
+
+    /// The filter `name` with `arguments` (as many as ``arities`` says); nil for an unknown name or a bad number.
+    public init?(name: String, arguments: [String]) {
+        switch (name, arguments.count) {
+        case ("length", 0): self = .length
+        case ("keys", 0): self = .keys
+        case ("values", 0): self = .values
+        case ("first", 0): self = .first
+        case ("last", 0): self = .last
+        case ("nth", 1): guard let n = Int(arguments[0]) else { return nil }; self = .nth(n)
+        case ("toInt", 0): self = .toInt
+        case ("toFloat", 0): self = .toFloat
+        case ("toString", 0): self = .toString
+        case ("split", 1): self = .split(arguments[0])
+        case ("join", 1): self = .join(arguments[0])
+        case ("replace", 2): self = .replace(arguments[0], arguments[1])
+        case ("replaceRegex", 2): self = .replaceRegex(arguments[0], arguments[1])
+        case ("jsonpath", 1): self = .jsonpath(arguments[0])
+        case ("upper", 0): self = .upper
+        case ("lower", 0): self = .lower
+        case ("trim", 0): self = .trim
+        case ("urlEncode", 0): self = .urlEncode
+        case ("urlDecode", 0): self = .urlDecode
+        case ("base64Encode", 0): self = .base64Encode
+        case ("base64Decode", 0): self = .base64Decode
+        case ("regex", 1): self = .regex(arguments[0])
+        case ("htmlUnescape", 0): self = .htmlUnescape
+        case ("sha256", 0): self = .sha256
+        case ("md5", 0): self = .md5
+        case ("hex", 0): self = .hex
+        case ("toDate", 0): self = .toDate(nil)
+        case ("toDate", 1): self = .toDate(arguments[0])
+        case ("format", 1): self = .format(arguments[0])
+        case ("daysBeforeNow", 0): self = .daysBeforeNow
+        case ("daysAfterNow", 0): self = .daysAfterNow
+        default: return nil
+        }
+    }
+
+    /// The filter's name, for messages.
+    public var name: String {
+        switch self {
+        case .length: "length"
+        case .keys: "keys"
+        case .values: "values"
+        case .first: "first"
+        case .last: "last"
+        case .nth: "nth"
+        case .toInt: "toInt"
+        case .toFloat: "toFloat"
+        case .toString: "toString"
+        case .split: "split"
+        case .join: "join"
+        case .replace: "replace"
+        case .replaceRegex: "replaceRegex"
+        case .jsonpath: "jsonpath"
+        case .upper: "upper"
+        case .lower: "lower"
+        case .trim: "trim"
+        case .urlEncode: "urlEncode"
+        case .urlDecode: "urlDecode"
+        case .base64Encode: "base64Encode"
+        case .base64Decode: "base64Decode"
+        case .regex: "regex"
+        case .htmlUnescape: "htmlUnescape"
+        case .sha256: "sha256"
+        case .md5: "md5"
+        case .hex: "hex"
+        case .toDate: "toDate"
+        case .format: "format"
+        case .daysBeforeNow: "daysBeforeNow"
+        case .daysAfterNow: "daysAfterNow"
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Targets
+
+/// Values as LANGUAGE.md types and compares them ("Values and types", "Expectations"): typed
+/// literals, exact numbers, strings ordered by Unicode scalars, and the type predicates.
+public enum TypedValues {
+    /// The type predicates of `expect`.
+    public enum Predicate: String, Sendable, CaseIterable {
+        case isString, isNumber, isInteger, isFloat, isBool, isNull, isList, isObject, isEmpty, isDate, isIsoDate
+    }
+
+    /// A value's type as LANGUAGE.md names them: string, number, bool, null, list, object.
+    public static func typeName(_ value: JSONValue) -> String {
+        switch value {
+        case .string: "string"
+        case .number: "number"
+        case .bool: "bool"
+        case .null: "null"
+        case .array: "list"
+        case .object: "object"
+        }
+    }
+
+    /// The type predicates: `isInteger` is a number written without a fraction or exponent
+    /// (`3`, not `3.0`, as Hurl reads them); `isDate` and `isIsoDate` a string in ISO 8601
+    /// (`2026-11-25`, `2026-11-25T08:00:00Z`, with fractions or an offset).
+    public static func has(_ value: JSONValue, _ predicate: Predicate) -> Bool {
+        switch (predicate, value) {
+        case (.isString, .string), (.isNumber, .number), (.isBool, .bool), (.isNull, .null), (.isList, .array), (.isObject, .object):
+            return true
+        case (.isInteger, .number(let literal)):
+            return !literal.contains(where: { ".eE".contains($0) })
+        case (.isFloat, .number(let literal)):
+            return literal.contains(where: { ".eE".contains($0) })
+        case (.isEmpty, .string(let text)): return text.isEmpty
+        case (.isEmpty, .array(let elements)): return elements.isEmpty
+        case (.isEmpty, .object(let members)): return members.isEmpty
+        case (.isDate, .string(let text)), (.isIsoDate, .string(let text)):
+            return ISODate.parse(text) != nil
+        default:
+            return false
+        }
+    }
+
+    /// Typed equality: a string never equals a number (`"3" != 3`), numbers compare exactly
+    /// (``ExactNumber``: `9007199254740993` is not `9007199254740992`, `1.0 == 1`); a list or object equals the JSON text written for it.
+    public static func equal(_ value: JSONValue, _ expected: JSONValue) -> Bool {
+        switch (value, expected) {
+        case (.number(let left), .number(let right)):
+            guard let left = ExactNumber(left), let right = ExactNumber(right) else { return left == right }
+            return left == right
+        case (.array, .string(let text)), (.object, .string(let text)):
+            return value.compactText == text || ((try? JSONValue.parse(text))?.compactText == value.compactText)
+        default:
+            return value == expected
+        }
+    }
+
+    /// How `value` orders against `expected`: numbers exactly, strings by Unicode scalar values;
+    /// nil for any other pair.
+    public static func order(_ value: JSONValue, _ expected: JSONValue) -> Int? {
+        switch (value, expected) {
+        case (.number(let left), .number(let right)):
+            guard let left = ExactNumber(left), let right = ExactNumber(right) else { return nil }
+            return left < right ? -1 : left == right ? 0 : 1
+        case (.string(let left), .string(let right)):
+            let (a, b) = (Array(left.unicodeScalars), Array(right.unicodeScalars))
+            return a.lexicographicallyPrecedes(b) ? -1 : a == b ? 0 : 1
+        default:
+            return nil
+        }
+    }
+
+    /// A literal as LANGUAGE.md types it: quoted text is a string; a bare word is a number when it
+    /// reads as one, `true`, `false` and `null` are themselves, anything else is a string.
+    public static func literal(_ text: String, quoted: Bool) -> JSONValue {
+        guard !quoted else { return .string(text) }
+        if ExactNumber(text) != nil { return .number(text) }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default: return .string(text)
+        }
+    }
+
+    /// A list contains an element equal to the value (typed); an object, a key; text, the text.
+    public static func contains(_ value: JSONValue, _ expected: String, typed: JSONValue) -> Bool {
+        switch value {
+        case .array(let elements): elements.contains { equal($0, typed) }
+        case .object(let members): members.contains { $0.key == expected }
+        default: value.plainText.contains(expected)
+        }
+    }
+
+    /// A value as an expectation failure shows it: strings quoted, so "" and " " can be told apart.
+    public static func describe(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return JSONValue.quoted(text) }
+        return value.compactText
+    }
+}
