@@ -49,6 +49,14 @@ let package = Package(
             name: "CCompression",
             providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]
         ),
+        // The system's libxml2, for the xpath filter on HTML and XML bodies (scripts/build-release links it statically).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // XPath 1.0 on HTML and XML bodies, with nothing read from disk or the network.
+        .target(name: "XPath", dependencies: ["CLibXML2"], swiftSettings: runOnCaller),
         .target(
             name: "Targets",
             dependencies: [
@@ -70,7 +78,7 @@ let package = Package(
         // Checks on answers that know nothing of the shell: queries and their filters (sha256 and md5
         // from swift-crypto), typed comparison, JSONPath, a linear-time regular expression engine,
         // JSON Schema (of JSON values, from Targets).
-        .target(name: "Checks", dependencies: ["Targets", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: runOnCaller),
+        .target(name: "Checks", dependencies: ["Targets", "XPath", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: runOnCaller),
         // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
         .target(
             name: "MockServer",
@@ -120,7 +128,7 @@ let package = Package(
         .testTarget(name: "TargetsTests", dependencies: ["Targets", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "XPath"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport", "CallHistory"]),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "Checks", "Targets"]),

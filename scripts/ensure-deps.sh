@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what wsh needs from Debian's packages when it is missing: libedit's, SQLite's, zlib's and brotli's headers
+# Installs what wsh needs from Debian's packages when it is missing: libedit's, SQLite's, zlib's, brotli's and libxml2's headers
 # (and their static libraries, which scripts/build-release links), pkg-config, openssl (whose
 # s_server is a TLS server the tests start, and which makes their certificates), and nginx and
 # tinyproxy, the real TLS/HTTP/2/gzip server and proxy of the transport's end-to-end tests; xmllint
@@ -10,6 +10,10 @@ missing=()
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 [ -f /usr/include/brotli/decode.h ] || missing+=(libbrotli-dev)
+# libxml2 for the xpath filter: headers and libxml2.a (libxml2-dev), and liblzma.a, which libxml2.a
+# needs when scripts/build-release links it statically (libxml2-dev does not depend on it).
+[ -f /usr/include/libxml2/libxml/xpath.h ] || missing+=(libxml2-dev)
+dpkg -s liblzma-dev >/dev/null 2>&1 || missing+=(liblzma-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/openssl ] || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)

@@ -18,6 +18,8 @@ public enum QueryFilter: Sendable, Equatable {
     case replaceRegex(String, String)
     /// An RFC 9535 JSONPath query on the value (JSON text is parsed first).
     case jsonpath(String)
+    /// An XPath 1.0 expression on HTML or XML text.
+    case xpath(String)
 
     /// Each filter's name and how many arguments it takes.
     public static let arities: [(name: String, arguments: Int)] = [
@@ -25,7 +27,7 @@ public enum QueryFilter: Sendable, Equatable {
         ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2), ("replaceRegex", 2),
         ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
         ("base64Encode", 0), ("base64Decode", 0), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("htmlUnescape", 0),
-        ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1),
+        ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1), ("xpath", 1),
     ]
 
     /// The filter `name` with `arguments` (as many as ``arities`` says); nil for an unknown name or a bad number.
@@ -45,6 +47,7 @@ public enum QueryFilter: Sendable, Equatable {
         case ("replace", 2): self = .replace(arguments[0], arguments[1])
         case ("replaceRegex", 2): self = .replaceRegex(arguments[0], arguments[1])
         case ("jsonpath", 1): self = .jsonpath(arguments[0])
+        case ("xpath", 1): self = .xpath(arguments[0])
         case ("upper", 0): self = .upper
         case ("lower", 0): self = .lower
         case ("trim", 0): self = .trim
@@ -83,6 +86,7 @@ public enum QueryFilter: Sendable, Equatable {
         case .replace: "replace"
         case .replaceRegex: "replaceRegex"
         case .jsonpath: "jsonpath"
+        case .xpath: "xpath"
         case .upper: "upper"
         case .lower: "lower"
         case .trim: "trim"

@@ -1,6 +1,7 @@
 import Checks
 import Crypto
 import Foundation
+import XPath
 import Targets
 
 /// Applies a query's filters (LANGUAGE.md, "Filters") to a JSON value. A filter that cannot apply
@@ -49,6 +50,7 @@ public enum QueryFilters {
         case (.toInt, _), (.toFloat, _): throw refuse("a number, or text that reads as one")
         case (.toString, _): return .string(value.plainText)
         case (.jsonpath(let expression), _): return try jsonPath(expression, on: value)
+        case (.xpath(let expression), .string(let text)): return try xPath(expression, on: Array(text.utf8), markup: nil, encoding: "UTF-8")
         case (.join(let separator), .array(let elements)):
             return .string(elements.map(\.plainText).joined(separator: separator))
         case (.join, _): throw refuse("a list")
@@ -94,7 +96,7 @@ public enum QueryFilters {
             return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
              (.base64Encode, _), (.base64Decode, _), (.regex, _), (.replaceRegex, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
-             (.daysBeforeNow, _), (.daysAfterNow, _):
+             (.daysBeforeNow, _), (.daysAfterNow, _), (.xpath, _):
             throw refuse("a string")
         }
     }
@@ -113,9 +115,10 @@ public enum QueryFilters {
         case .hex: return .string(hex(bytes))
         case .base64Encode: return .string(Data(bytes).base64EncodedString())
         case .toString: return .string(String(decoding: bytes, as: UTF8.self))
+        case .xpath(let expression): return try xPath(expression, on: bytes, markup: nil, encoding: nil)
         default:
             throw Failure(message: "'| \(filter.name)' needs text, found the body's bytes; "
-                          + "bytes take length, sha256, md5, hex, base64Encode and toString, or query body for its text")
+                          + "bytes take length, sha256, md5, hex, base64Encode, toString and xpath, or query body for its text")
         }
     }
 
@@ -142,6 +145,51 @@ public enum QueryFilters {
         guard path.isSingular else { return .array(found) }
         guard let single = found.first else { throw Failure(message: "'| jsonpath \(expression.shortened())' found nothing") }
         return single
+    }
+
+    /// Whether a body is HTML or XML, when its Content-Type says so.
+    public enum Markup: Sendable {
+        case html, xml
+
+        /// What a Content-Type says: `text/html` is HTML; `*/xml` and `*+xml` are XML; else nil.
+        public init?(contentType: String?) {
+            guard let contentType else { return nil }
+            let essence = MediaType.essence(of: contentType)
+            if essence == "text/html" {
+                self = .html
+            } else if essence.hasSuffix("/xml") || essence.hasSuffix("+xml") {
+                self = .xml
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// `xpath EXPR` on a body's bytes: a node-set gives the list of its nodes' string values, a
+    /// number, string or boolean itself. Without a `markup`, text that opens with `<?xml` or has no
+    /// `<html` in its first kilobyte is XML, else HTML. A nil `encoding` lets the document say
+    /// (a BOM, `<meta charset>`, `<?xml encoding?>`).
+    public static func xPath(_ expression: String, on bytes: [UInt8], markup: Markup?, encoding: String?) throws -> JSONValue {
+        let html: Bool
+        if let markup {
+            html = markup == .html
+        } else {
+            let head = String(decoding: bytes.prefix(1024), as: UTF8.self).lowercased()
+            let start = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            html = !start.hasPrefix("<?xml") && head.contains("<html")
+        }
+        let result: XPathQuery.Result
+        do {
+            result = try XPathQuery.evaluate(expression, on: bytes, html: html, encoding: encoding)
+        } catch {
+            throw Failure(message: "'| xpath': \(error.message)")
+        }
+        switch result {
+        case .nodes(let values): return .array(values.map(JSONValue.string))
+        case .number(let text): return ExactNumber(text) == nil ? .string(text) : .number(text)
+        case .string(let text): return .string(text)
+        case .bool(let value): return .bool(value)
+        }
     }
 
     /// The first capture group of the first match (the whole match when the pattern has no group),

@@ -16,7 +16,19 @@ extension Run {
         case .time: value = .number(String(Int(response.elapsed.milliseconds)))
         case .body:
             try checkBodyKept(response, query)
-            value = .string(response.text)
+            if case .xpath(let expression)? = query.filters.first {
+                // The bytes as sent, so that a page's own <meta charset> counts when the header names none.
+                let contentType = response.header("Content-Type")
+                do {
+                    value = try QueryFilters.xPath(expression, on: Array(response.body), markup: QueryFilters.Markup(contentType: contentType),
+                                                   encoding: CharsetDecoding.charset(of: contentType))
+                } catch let error as QueryFilters.Failure {
+                    throw failure(mask(error.message), at: query.span)
+                }
+                filtersDone = 1
+            } else {
+                value = .string(response.text)
+            }
         case .header(let name):
             value = response.header(name).map(JSONValue.string)
             if value == nil { missing = "no header '\(name)' in the response" }
