@@ -20,11 +20,15 @@ public struct Cookie: Sendable, Equatable {
     public var httpOnly: Bool
     /// When it was first stored; a replacement keeps the creation time of the cookie it replaces.
     public var creation: Date
+    /// `SameSite`: `Strict`, `Lax` or `None` as the server gave it; nil when it gave none (or the
+    /// cookie came from a Netscape file, which has no place for it). Kept to be queried: wsh, an
+    /// HTTP client, has no sites to compare.
+    public var sameSite: String?
 
     /// Makes a cookie; `domain` is lowercased and loses a leading dot.
     public init(
         name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/",
-        expires: Date? = nil, secure: Bool = false, httpOnly: Bool = false, creation: Date = Date()
+        expires: Date? = nil, secure: Bool = false, httpOnly: Bool = false, creation: Date = Date(), sameSite: String? = nil
     ) {
         self.name = name
         self.value = value
@@ -35,6 +39,7 @@ public struct Cookie: Sendable, Equatable {
         self.secure = secure
         self.httpOnly = httpOnly
         self.creation = creation
+        self.sameSite = sameSite
     }
 
     /// Whether it has expired at `now` (a session cookie never does).

@@ -103,7 +103,7 @@ public final class CookieJar: Sendable {
         let cookie = Cookie(
             name: parsed.name, value: parsed.value, domain: domain, hostOnly: hostOnly,
             path: parsed.path ?? CookiePath.defaultPath(for: request.path), expires: expires,
-            secure: parsed.secure, httpOnly: parsed.httpOnly, creation: now)
+            secure: parsed.secure, httpOnly: parsed.httpOnly, creation: now, sameSite: parsed.sameSite)
         return (cookie, cookie.isExpired(at: now))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `Set-Cookie` field value read by RFC 6265 5.2: the name and value, and the attributes the
-/// storage model uses (the last of each name wins; unknown ones, SameSite among them, are ignored).
+/// storage model uses, and SameSite (the last of each name wins; unknown ones are ignored).
 struct SetCookie: Equatable {
     var name: String
     var value: String
@@ -15,6 +15,8 @@ struct SetCookie: Equatable {
     var path: String?
     var secure = false
     var httpOnly = false
+    /// `SameSite` as RFC 6265bis reads it: `Strict`, `Lax` or `None`; nil when absent or another value.
+    var sameSite: String?
 
     /// The cookie in `field`, or `nil` when it has no `=` in its name-value pair or an empty name.
     init?(_ field: String) {
@@ -47,6 +49,8 @@ struct SetCookie: Equatable {
             secure = true
         case "httponly":
             httpOnly = true
+        case "samesite":
+            sameSite = ["strict": "Strict", "lax": "Lax", "none": "None"][attributeValue.lowercased()]
         default:
             break
         }

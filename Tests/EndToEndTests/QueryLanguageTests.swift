@@ -130,7 +130,7 @@ import Testing
 
     @Test func hashesDatesAndCookies() async throws {
         let login = StaticRoute(status: 200, headers: [
-            ("Content-Type", "application/json"), ("Set-Cookie", "sid=abc123; Path=/; HttpOnly"),
+            ("Content-Type", "application/json"), ("Set-Cookie", "sid=abc123; Path=/; HttpOnly; SameSite=lax"),
             ("Set-Cookie", "token=s3cr3t-value; Max-Age=3600"),
         ], body: Array(#"{"day":"2026-11-25","since":"2026-11-25T08:00:00Z","german":"25.11.2026"}"#.utf8))
         try await withLoopbackServer(routes: ["/login": login]) { server in
@@ -145,17 +145,18 @@ import Testing
             print .german | toDate "%d.%m.%Y" | format "%F"
             expect .since | toDate | daysBeforeNow >= 0
             print cookie sid cookie sid.httponly cookie sid.path cookie token
+            print cookie sid.samesite cookie token.samesite
             expect cookie token.max-age > 3500
             expect cookie token.secure == false
             print cookie nope
             """])
             // The digests as `printf %s 2026-11-25 | sha256sum` (and md5sum) print them.
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            #expect(lines.count >= 7, "\(result.stdout)\n\(result.stderr)")
+            #expect(lines.count >= 8, "\(result.stdout)\n\(result.stderr)")
             #expect(lines.prefix(2) == ["059da136dbf487af96e836ebb9e751b446402f1865b6089b797505d77749ae92",
                                         "e8d009afe4d01e7c84830c60fbfe5ec6"], "\(result.stdout)")
-            #expect(lines.dropFirst(2).prefix(5) == ["323032362d31312d3235", "2026-11-25T00:00:00Z", "25/11/2026 08:00", "2026-11-25",
-                                                     "abc123 true / ***"], "\(result.stdout)")
+            #expect(lines.dropFirst(2).prefix(6) == ["323032362d31312d3235", "2026-11-25T00:00:00Z", "25/11/2026 08:00", "2026-11-25",
+                                                     "abc123 true / ***", "Lax null"], "\(result.stdout)")
             #expect(!result.stdout.contains("s3cr3t") && !result.stderr.contains("s3cr3t"))
             #expect(result.status == 3)
             #expect(result.stderr.contains("no cookie 'nope' for \(server.baseURL)/login; cookies: sid, token"), "\(result.stderr)")

@@ -23,6 +23,7 @@ import Testing
         var maxAge: Int?
         var secure = false
         var httpOnly = false
+        var sameSite: String?
         var description: String { field }
     }
 
@@ -37,7 +38,9 @@ import Testing
         ParseRow(field: "", name: nil),
         ParseRow(field: ";a=b", name: nil),
         ParseRow(field: "a=b; Domain=.Example.COM; Path=/x; Secure; HttpOnly; SameSite=Lax", name: "a", value: "b",
-                 domain: "example.com", path: "/x", secure: true, httpOnly: true),
+                 domain: "example.com", path: "/x", secure: true, httpOnly: true, sameSite: "Lax"),
+        ParseRow(field: "a=b; SameSite=STRICT", name: "a", value: "b", sameSite: "Strict"),
+        ParseRow(field: "a=b; SameSite=None; SameSite=sometimes", name: "a", value: "b"),
         ParseRow(field: "a=b; domain=; path=relative", name: "a", value: "b"),
         ParseRow(field: "a=b; Max-Age=60; max-age=-5", name: "a", value: "b", maxAge: -5),
         ParseRow(field: "a=b; Max-Age=6x0; Max-Age=+5; Max-Age=", name: "a", value: "b"),
@@ -56,6 +59,7 @@ import Testing
         #expect(parsed.maxAge == row.maxAge)
         #expect(parsed.secure == row.secure)
         #expect(parsed.httpOnly == row.httpOnly)
+        #expect(parsed.sameSite == row.sameSite)
     }
 
     static let dateRows: [(String, Int64?)] = [

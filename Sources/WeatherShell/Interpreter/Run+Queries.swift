@@ -121,6 +121,7 @@ extension Run {
             return (cookie.expires.map { .number(String(max(0, Int($0.timeIntervalSinceNow.rounded())))) } ?? .null, "")
         case "secure"?: return (.bool(cookie.secure), "")
         case "httponly"?: return (.bool(cookie.httpOnly), "")
+        case "samesite"?: return (cookie.sameSite.map(JSONValue.string) ?? .null, "")
         default: return (.null, "")
         }
     }
