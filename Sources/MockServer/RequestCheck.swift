@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -76,7 +77,8 @@ enum JSONType: Equatable {
         switch value {
         case .null: self = .null
         case .bool: self = .boolean
-        case .number(let literal): self = literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? .number : .integer
+        // An integer as `expect ... isInteger` reads one: written without a fraction or exponent.
+        case .number: self = TypedValues.has(value, .isInteger) ? .integer : .number
         case .string: self = .string
         case .array: self = .array
         case .object: self = .object
