@@ -1,4 +1,3 @@
-import Checks
 import Crypto
 import Foundation
 import XPath
