@@ -137,6 +137,7 @@ import Testing
             print . | jsonpath "$..tags[*]" | length
             print . | jsonpath "$.books[?search(@.title, 'ss')].id"
             expect . | jsonpath "$.books[?count(@.tags[*]) == 0]" | length == 1
+            expect . | jsonpath "$.books[0].isbn" not exists
             print . | jsonpath "$.books[?lenght(@.x)]"
             """, server)
             #expect(result.status == 3, "\(result.stderr)")

@@ -9,6 +9,9 @@ public enum QueryFilters {
     /// Why a filter could not apply, in the user's terms.
     public struct Failure: Error {
         public var message: String
+        /// The filter applied and found nothing (a singular JSONPath query that names no node):
+        /// a miss, as a path to a missing key is, not an error.
+        public var foundNothing = false
     }
 
     /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
@@ -142,7 +145,9 @@ public enum QueryFilters {
             throw Failure(message: "'| jsonpath \(expression.shortened())': \(error.description)")
         }
         guard path.isSingular else { return .array(found) }
-        guard let single = found.first else { throw Failure(message: "'| jsonpath \(expression.shortened())' found nothing") }
+        guard let single = found.first else {
+            throw Failure(message: "'| jsonpath \(expression.shortened())' found nothing", foundNothing: true)
+        }
         return single
     }
 

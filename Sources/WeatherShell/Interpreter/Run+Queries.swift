@@ -72,6 +72,9 @@ extension Run {
             guard let current = value else { break }
             do {
                 value = try QueryFilters.apply(filter, to: current)
+            } catch let error as QueryFilters.Failure where error.foundNothing {
+                // As a path that reaches nothing: `exists` is false, `print` says so.
+                return (nil, mask(error.message))
             } catch let error as QueryFilters.Failure {
                 throw failure(mask(error.message), at: query.span)
             }
