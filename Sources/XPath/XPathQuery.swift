@@ -46,16 +46,16 @@ public enum XPathQuery {
 
         // A NUL would end the C string early and evaluate a different expression.
         guard !expression.utf8.contains(0) else {
-            throw XPathError("invalid XPath expression '\(expression)': it contains a NUL character")
+            throw XPathError("invalid XPath expression '\(quoted(expression))': it contains a NUL character")
         }
         xmlResetLastError()
         guard let compiled = xmlXPathCtxtCompile(context, expression) else {
-            throw XPathError("invalid XPath expression '\(expression)'" + lastErrorDetail())
+            throw XPathError("invalid XPath expression '\(quoted(expression))'" + lastErrorDetail())
         }
         defer { xmlXPathFreeCompExpr(compiled) }
         xmlResetLastError()
         guard let object = xmlXPathCompiledEval(compiled, context) else {
-            throw XPathError("cannot evaluate XPath expression '\(expression)'" + lastErrorDetail())
+            throw XPathError("cannot evaluate XPath expression '\(quoted(expression))'" + lastErrorDetail())
         }
         defer { xmlXPathFreeObject(object) }
 
@@ -78,7 +78,7 @@ public enum XPathQuery {
         case XPATH_BOOLEAN:
             return .bool(object.pointee.boolval != 0)
         default:
-            throw XPathError("XPath expression '\(expression)' gave a result that is not a node-set, number, string or boolean")
+            throw XPathError("XPath expression '\(quoted(expression))' gave a result that is not a node-set, number, string or boolean")
         }
     }
 
@@ -198,11 +198,20 @@ public enum XPathQuery {
         return String(cString: pointer)
     }
 
+    /// libxml2's message without trailing blanks, and without advice about parser options the
+    /// user cannot set ("... use XML_PARSE_HUGE option").
     private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String? {
         guard let message else { return nil }
         var text = String(cString: message)
         while let last = text.last, last.isWhitespace { text.removeLast() }
+        if let advice = text.firstRange(of: " use XML_PARSE_HUGE option") { text.removeSubrange(advice.lowerBound...) }
+        if text.hasSuffix(",") { text.removeLast() }
         return text.isEmpty ? nil : text
+    }
+
+    /// An expression as a message quotes it: cut to 60 characters.
+    private static func quoted(_ expression: String) -> String {
+        expression.count <= 60 ? expression : expression.prefix(60) + "…"
     }
 
     /// ": Invalid expression", from the error libxml2 recorded for this thread, or "".

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import XPath
 import Targets
 
@@ -184,8 +185,8 @@ public enum QueryFilters {
         }
         let result: XPathQuery.Result
         do {
-            result = try XPathQuery.evaluate(expression, on: bytes, html: html, encoding: encoding)
-        } catch {
+            result = try interruptibly { try XPathQuery.evaluate(expression, on: bytes, html: html, encoding: encoding) }
+        } catch let error as XPathError {
             throw Failure(message: "'| xpath': \(error.message)")
         }
         switch result {
@@ -194,6 +195,24 @@ public enum QueryFilters {
         case .string(let text): return .string(text)
         case .bool(let value): return .bool(value)
         }
+    }
+
+    /// `work`'s result, computed on a thread of its own while this one checks for Ctrl-C (task
+    /// cancellation) every 50 ms: libxml2 cannot be stopped in the middle of an evaluation, so a
+    /// cancelled one is left to finish on its thread, its result thrown away, and the prompt comes back.
+    private static func interruptibly<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if Task.isCancelled { throw CancellationError() }
+        }
+        guard let result = outcome.withLock({ $0 }) else { throw CancellationError() }
+        return try result.get()
     }
 
     /// The first capture group of the first match (the whole match when the pattern has no group),

@@ -37,7 +37,10 @@ extension Run {
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
         func type(_ value: JSONValue) -> String {
-            if case .string(let text) = value, isByteComparison(expectation), text.hasPrefix("hex:") { return "bytes: \((text.utf8.count - 4) / 2)" }
+            if case .string(let text) = value, isByteComparison(expectation), text.hasPrefix("hex:") {
+                return "bytes: \(text.dropFirst(4).prefix { $0 != " " }.count / 2)"
+            }
+            if case .string(Redaction.placeholder) = value, isByteComparison(expectation) { return "bytes" }
             return TypedValues.typeName(value)
         }
         func shown(_ value: JSONValue) -> String {

@@ -19,11 +19,19 @@ extension Run {
         _ = try lookUp(query)
         let actual = Array(response.body)
         var expected: [UInt8] = []
+        var expectedIsSecret = false
         if let word = expectation.expected {
-            do {
-                expected = try ByteLiteral.bytes(try expand(word).text, quoted: word.isQuoted, directory: currentFile.directory)
-            } catch let error as ByteLiteral.Failure {
-                throw failure(error.message, at: word.span, notes: ["bytes are written hex:48690a, base64:SGkK or @path/to/file"])
+            let expanded = try expand(word)
+            expectedIsSecret = expanded.isSecret
+            let literal = writesByteSyntax(word)
+            let directory = currentFile.directory
+            let parsed = Result { () throws(ByteLiteral.Failure) -> [UInt8] in
+                try ByteLiteral.bytes(expanded.text, quoted: !literal, directory: directory)
+            }
+            switch parsed {
+            case .success(let bytes): expected = bytes
+            case .failure(let error):
+                throw failure(mask(error.message), at: word.span, notes: ["bytes are written hex:48690a, base64:SGkK or @path/to/file"])
             }
         }
         var passed: Bool
@@ -39,7 +47,29 @@ extension Run {
                           notes: ["for text, query body; for a digest, bytes | sha256"])
         }
         if expectation.negated { passed.toggle() }
-        return (passed, .string(ByteLiteral.text(actual)), expectation.expected == nil ? nil : .string(ByteLiteral.text(expected)), "")
+        let expectedText = expectedIsSecret ? Redaction.placeholder : maskedByteText(expected)
+        return (passed, .string(maskedByteText(actual)), expectation.expected == nil ? nil : .string(expectedText), "")
+    }
+
+    /// Whether `word` is written as bytes: `hex:`, `base64:` or `@FILE` in the script's own text,
+    /// or only `$name` of a variable set from `bytes`. Syntax in a value that came from elsewhere (a
+    /// server's answer in a variable) is text, so that no answer can make `expect` read a file.
+    private func writesByteSyntax(_ word: Word) -> Bool {
+        guard let first = word.parts.first, !first.quoted else { return false }
+        switch first.content {
+        case .literal(let text):
+            return text.hasPrefix("hex:") || text.hasPrefix("base64:") || text.hasPrefix("@")
+        case .variable(let name):
+            return word.parts.count == 1 && variable(named: name)?.holdsBytes == true
+        }
+    }
+
+    /// Bytes as `hex:` text for notes and `print`; when their text holds a secret, the hex of that
+    /// text with the secret masked, so that no secret is shown in hex either.
+    func maskedByteText(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let masked = mask(text)
+        return masked == text ? ByteLiteral.text(bytes) : ByteLiteral.text(Array(masked.utf8)) + " (secrets masked)"
     }
 
     /// Where `needle` first occurs in `haystack`.

@@ -51,7 +51,7 @@ extension Run {
                 }
                 filtersDone = 1
             } else {
-                value = .string(ByteLiteral.text(bytes))
+                value = .string(maskedByteText(bytes))
             }
         case .path(let steps):
             try checkBodyKept(response, query)

@@ -69,6 +69,7 @@ extension Run {
         let source = result.isSecret ? SecretSource(text: currentFile.text(value.span.start..<value.span.end), expression: value) : nil
         var variable = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source)
         variable.typed = result.typed
+        if case .query(let query) = value, query.source == .bytes, query.filters.isEmpty { variable.holdsBytes = true }
         setVariable(key, variable)
         if result.isSecret { session.mask.add(result.text) }
     }
@@ -89,7 +90,7 @@ extension Run {
                 let origin = variable.environmentName.map { "  (env \($0))" } ?? ""
                 io.out("\(name) = ***\(origin)\n")
             } else {
-                io.out(mask("\(name) = \(Self.quoted(variable.value))") + "\n")
+                io.out(mask("\(name) = \(variable.writtenValue)") + "\n")
             }
         }
     }

@@ -77,7 +77,7 @@ struct SessionWriter {
         for name in session.variables.names {
             guard let variable = session.variables[name] else { continue }
             let written = variable.isSecret ? writeSecret(name, variable)
-                : add("let \(name) = \(Run.quoted(variable.value))", unlessSecret: "let \(name): not saved, its value holds a secret")
+                : add("let \(name) = \(variable.writtenValue)", unlessSecret: "let \(name): not saved, its value holds a secret")
             if written { saved.insert(name) }
         }
     }

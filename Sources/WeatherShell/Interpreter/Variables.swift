@@ -26,6 +26,18 @@ struct Variable {
         self.secretSource = secretSource
     }
 
+    /// Set from `bytes` (its `hex:` text): `expect bytes == $name` reads it back as bytes.
+    var holdsBytes = false
+
+    /// The value as `let` would write it to give it back with its type: a string that reads as a
+    /// number, `true`, `false` or `null` is quoted (`"3"`), a number is bare (`3`). A list or
+    /// object is its JSON text, which `let` reads back as a string: the language has no JSON literal.
+    var writtenValue: String {
+        guard case .string(let text)? = typed, Run.quoted(text) == text else { return Run.quoted(value) }
+        if case .string = TypedValues.literal(text, quoted: false) { return text }
+        return "\"" + text.map(Run.escaped).joined() + "\""
+    }
+
     /// The value with its type; text given no type (an action's parameter, `$error`) is typed as a bare word would be.
     var typedValue: JSONValue { typed ?? TypedValues.literal(value, quoted: false) }
 }

@@ -15,6 +15,8 @@ public struct Lexer {
     /// begins a pipe, whose command is the rest of the line.
     private var command: String?
     private var atStatementStart = true
+    /// Where the word being read began: `[? ...]` stays in a word only in a query path (`.list[? ...]`).
+    private var wordStart = 0
 
     /// Statements whose output `| COMMAND` may take; in `print`, `let` and `expect` `|` is a query filter.
     static let pipeable: Set<String> = ["call", "show", "targets", "history", "state", "vars", "help", "echo", "plugins", "serve",
@@ -136,6 +138,7 @@ public struct Lexer {
 
     private mutating func word() throws(Diagnostic) -> Word {
         let start = index
+        wordStart = index
         var parts: [WordPart] = []
         while index < bytes.count, !Self.endsWord(bytes[index]) || Self.templateLength(bytes, at: index) != nil
                 || Self.isTypeSuffix(bytes, at: index) {
@@ -166,7 +169,7 @@ public struct Lexer {
                 index += length
                 continue
             }
-            if bytes[index] == UInt8(ascii: "["), let close = Self.elementFilterEnd(bytes, at: index) {
+            if bytes[index] == UInt8(ascii: "["), bytes[wordStart] == UInt8(ascii: "."), let close = Self.elementFilterEnd(bytes, at: index) {
                 // `[? EXPR]` in a query: blanks and strings inside stay in the word, read again when the query is parsed.
                 index = close
                 continue
