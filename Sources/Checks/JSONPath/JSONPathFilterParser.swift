@@ -22,37 +22,32 @@ struct JSONPathExpression: Sendable {
 extension JSONPathParser {
     /// `a || b || ...` of `&&` chains; also a function argument.
     mutating func parseLogicalExpression() throws(JSONPathError) -> JSONPathExpression {
-        let start = position
-        var items = [try parseConjunction()]
-        while true {
-            let before = position
-            skipBlanks()
-            guard lookingAt("||") else {
-                position = before
-                break
-            }
-            position += 2
-            skipBlanks()
-            items.append(try parseConjunction())
-        }
-        return items.count == 1 ? items[0] : JSONPathExpression(offset: start, kind: .or(items))
+        try parseChain("||", { parser throws(JSONPathError) in try parser.parseConjunction() }, JSONPathExpression.Kind.or)
     }
 
     private mutating func parseConjunction() throws(JSONPathError) -> JSONPathExpression {
+        try parseChain("&&", { parser throws(JSONPathError) in try parser.parseBasic() }, JSONPathExpression.Kind.and)
+    }
+
+    /// `item symbol item ...`, in a loop (a long chain costs no stack); one item is itself.
+    private mutating func parseChain(
+        _ symbol: String, _ item: (inout JSONPathParser) throws(JSONPathError) -> JSONPathExpression,
+        _ kind: ([JSONPathExpression]) -> JSONPathExpression.Kind
+    ) throws(JSONPathError) -> JSONPathExpression {
         let start = position
-        var items = [try parseBasic()]
+        var items = [try item(&self)]
         while true {
             let before = position
             skipBlanks()
-            guard lookingAt("&&") else {
+            guard lookingAt(symbol) else {
                 position = before
                 break
             }
-            position += 2
+            position += symbol.count
             skipBlanks()
-            items.append(try parseBasic())
+            items.append(try item(&self))
         }
-        return items.count == 1 ? items[0] : JSONPathExpression(offset: start, kind: .and(items))
+        return items.count == 1 ? items[0] : JSONPathExpression(offset: start, kind: kind(items))
     }
 
     /// `!` test-or-parenthesis, a comparison, or a primary alone.
