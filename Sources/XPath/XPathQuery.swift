@@ -1,4 +1,5 @@
-import CLibXML2
+// Internal: the headers bring the system's ICU types, which clash with Foundation's own ICU in any module that imports both.
+internal import CLibXML2
 
 /// XPath 1.0 on an HTML or XML body, evaluated by the system's libxml2.
 ///
