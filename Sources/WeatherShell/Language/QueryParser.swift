@@ -215,7 +215,14 @@ struct QueryParser {
             throw Diagnostic(.parse, "'[?' needs an expression before ']'", file: file, span: span,
                              notes: ["for example: .books[? .price < 10].title, .tags[? . == \"new\"]"])
         }
-        return ElementFilter(condition: try Parser(file: file).expectation(words, command: opener), span: span)
+        do {
+            return ElementFilter(condition: try Parser(file: file).expectation(words, command: opener), span: span)
+        } catch {
+            // The expression is expect's, but the usage to show is the filter's.
+            var diagnostic = error
+            diagnostic.notes = diagnostic.notes.map { $0.hasPrefix("usage: expect") ? "usage: [? VALUE OP VALUE], [? VALUE [not] exists]; for example .books[? .price < 10].title" : $0 }
+            throw diagnostic
+        }
     }
 
     /// The most `[*]`, slices and `..` in one query: each is a level of the walk's recursion.
