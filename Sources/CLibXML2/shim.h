@@ -1,4 +1,10 @@
 // The parts of the system's libxml2 (Debian: libxml2-dev) that the xpath filter uses.
+// Debian's libxml2 is built with ICU, and encoding.h then includes the system's <unicode/ucnv.h>,
+// whose UErrorCode clashes with Foundation's own ICU in any Swift module that sees both (a fresh
+// build of WeatherShell failed so). Nothing here uses ICU: only pointers to the encoding handler
+// (whose ICU fields come last) reach Swift, so the headers are read without it.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
