@@ -41,7 +41,7 @@ extension Run {
         case .equal, .notEqual: passed = (actual == expected) == (expectation.op == .equal)
         case .startsWith: passed = actual.starts(with: expected)
         case .endsWith: passed = actual.count >= expected.count && actual.suffix(expected.count).elementsEqual(expected)
-        case .contains: passed = expected.isEmpty || Self.firstRange(of: expected, in: actual) != nil
+        case .contains: passed = expected.isEmpty || actual.firstRange(of: expected) != nil
         default:
             throw failure("bytes compare with == != contains startsWith endsWith exists isEmpty", at: expectation.span,
                           notes: ["for text, query body; for a digest, bytes | sha256"])
@@ -70,16 +70,5 @@ extension Run {
         let text = String(decoding: bytes, as: UTF8.self)
         let masked = mask(text)
         return masked == text ? ByteLiteral.text(bytes) : ByteLiteral.text(Array(masked.utf8)) + " (secrets masked)"
-    }
-
-    /// Where `needle` first occurs in `haystack`.
-    private static func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard needle.count <= haystack.count, let first = needle.first else { return nil }
-        var index = 0
-        while index + needle.count <= haystack.count {
-            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }
