@@ -78,11 +78,21 @@ public struct NetworkTransport: Transport {
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         let sink = request.responseBodyFile.map { FileBodySink(path: $0) } ?? request.responseBodySink
-        let delegate = ResponseBodyDelegate(
-            sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit)
+        let makeDelegate = {
+            ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit)
+        }
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
-            let answer = try await Self.exchange(request, owner: owner, delegate: delegate, deadline: deadline)
+            let delegate = makeDelegate()
+            let answer: ResponseBodyDelegate.Response
+            do {
+                answer = try await Self.exchange(request, owner: owner, delegate: delegate, deadline: deadline)
+            } catch let error as HTTPClientError where error == .remoteConnectionClosed && request.method.isIdempotent && !delegate.receivedHead {
+                // A kept-alive connection that the server closed as the request went out: sent once
+                // more, on a new connection, as curl and browsers do; only a method that may be sent
+                // twice (RFC 9110, 9.2.2), and only when no answer had begun.
+                answer = try await Self.exchange(request, owner: owner, delegate: makeDelegate(), deadline: deadline)
+            }
             (head, received, streamed) = (answer.head, Data(answer.body.readableBytesView), answer.streamed)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)

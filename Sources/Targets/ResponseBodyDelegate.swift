@@ -39,6 +39,9 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         self.limit = limit
     }
 
+    /// Whether any answer came: a head, even one the request failed on.
+    var receivedHead: Bool { state.withLock { $0.head != nil } }
+
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let failure = state.withLock { state -> (any Error)? in
             state.head = head

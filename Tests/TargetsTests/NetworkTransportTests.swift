@@ -178,6 +178,27 @@ import Testing
 
 /// The lifetime of a transport's client and its pooled connections.
 @Suite struct NetworkTransportLifetimeTests {
+    @Test func aStaleKeptAliveConnectionIsRetriedOnceOnANewOneForAnIdempotentMethodOnly() async throws {
+        try await StaleConnectionServer.with { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            let get = Target(name: "item", baseURL: server.baseURL, path: "/item")
+            #expect(try await provider.request(get).body == Data(#"{"connection":1}"#.utf8))
+            // The pooled connection is closed, unanswered, as this request goes out: sent again on a new one.
+            let again = try await provider.request(get)
+            #expect(again.status == 200)
+            #expect(again.body == Data(#"{"connection":2}"#.utf8))
+            #expect(server.requests == 3)
+            #expect(server.connections == 2)
+            // A POST may not be sent twice: the closed connection is the answer.
+            let post = Target(name: "create", baseURL: server.baseURL, path: "/item", method: .post,
+                              task: .data(Data(#"{"a":1}"#.utf8), contentType: "application/json"))
+            let failure = try #require(await providerError { _ = try await provider.request(post) })
+            #expect(failure.isConnectionClosed, "\(failure.description)")
+            #expect(server.requests == 4)
+            #expect(server.connections == 2)
+        }
+    }
+
     @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
         try await withTestServer { server in
             let provider = Provider<Target>(transport: NetworkTransport())
