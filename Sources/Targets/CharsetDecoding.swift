@@ -9,8 +9,8 @@ public enum CharsetDecoding {
         guard let contentType else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
-            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard pair.count == 2, pair[0].trimmingSpacesAndTabs.lowercased() == "charset" else { continue }
+            let value = pair[1].trimmingSpacesAndTabs.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             return value.isEmpty ? nil : value.lowercased()
         }
         return nil

@@ -41,7 +41,7 @@ enum ContentDecoding {
         let values = headers.values(named: "Content-Encoding")
         guard !values.isEmpty else { return [] }
         return values.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingSpacesAndTabs.lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
     }
 

@@ -22,7 +22,7 @@ public enum MediaType {
 
     /// A Content-Type without its parameters, lowercased: `text/html` for `Text/HTML; charset=utf-8`.
     public static func essence(of contentType: String) -> String {
-        contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        contentType.split(separator: ";").first.map { $0.trimmingSpacesAndTabs.lowercased() } ?? ""
     }
 
     /// The extension to save a body of this media type under (`json` for `application/problem+json`);

@@ -22,8 +22,8 @@ struct SetCookie: Equatable {
     init?(_ field: String) {
         let parts = field.split(separator: ";", omittingEmptySubsequences: false)
         guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
-        name = Self.trimmed(pair[..<equals])
-        value = Self.trimmed(pair[pair.index(after: equals)...])
+        name = pair[..<equals].trimmingSpacesAndTabs
+        value = pair[pair.index(after: equals)...].trimmingSpacesAndTabs
         guard !name.isEmpty else { return nil }
         for attribute in parts.dropFirst() {
             let (attributeName, attributeValue) = Self.split(attribute)
@@ -82,16 +82,8 @@ struct SetCookie: Equatable {
 
     /// An attribute's name and value, each trimmed; the value is empty when there is no `=`.
     private static func split(_ attribute: Substring) -> (String, String) {
-        guard let equals = attribute.firstIndex(of: "=") else { return (trimmed(attribute), "") }
-        return (trimmed(attribute[..<equals]), trimmed(attribute[attribute.index(after: equals)...]))
+        guard let equals = attribute.firstIndex(of: "=") else { return (attribute.trimmingSpacesAndTabs, "") }
+        return (attribute[..<equals].trimmingSpacesAndTabs, attribute[attribute.index(after: equals)...].trimmingSpacesAndTabs)
     }
 
-    /// Without leading and trailing spaces and tabs (RFC 6265's WSP).
-    private static func trimmed(_ text: Substring) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(text[first...last])
-    }
 }
