@@ -10,6 +10,8 @@ final class HTTPClientOwner: Sendable {
     let parsedRequests = ParsedRequestCache()
     /// Proxies and unusable TLS settings; nil when every request goes through ``client`` as it is.
     let proxied: ProxiedClients?
+    /// Where the last answer left a connection open (for resending on a connection found closed).
+    let keptAlive = KeptAliveOrigins()
 
     init(configuration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup, proxied: ProxiedClients? = nil) {
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)

@@ -83,16 +83,7 @@ public struct NetworkTransport: Transport {
         }
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
-            let delegate = makeDelegate()
-            let answer: ResponseBodyDelegate.Response
-            do {
-                answer = try await Self.exchange(request, owner: owner, delegate: delegate, deadline: deadline)
-            } catch let error as HTTPClientError where error == .remoteConnectionClosed && request.method.isIdempotent && !delegate.receivedHead {
-                // A kept-alive connection that the server closed as the request went out: sent once
-                // more, on a new connection, as curl and browsers do; only a method that may be sent
-                // twice (RFC 9110, 9.2.2), and only when no answer had begun.
-                answer = try await Self.exchange(request, owner: owner, delegate: makeDelegate(), deadline: deadline)
-            }
+            let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             (head, received, streamed) = (answer.head, Data(answer.body.readableBytesView), answer.streamed)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
@@ -110,16 +101,21 @@ public struct NetworkTransport: Transport {
         return response
     }
 
-    /// What `delegate` makes of the answer.
+    /// What the delegate makes of the answer.
     ///
     /// Uses AsyncHTTPClient's delegate API rather than its async `execute`, which starts an
     /// unstructured task per request on the global executor: that task cost a thread wake-up
     /// per call, about a tenth of a loopback call's time. The request's timeout is AsyncHTTPClient's
     /// deadline, which covers the body too (a test holds it to that), not a task racing the request.
-    private static func exchange<Delegate: HTTPClientResponseDelegate>(
-        _ request: Request, owner: HTTPClientOwner, delegate: Delegate, deadline: NIODeadline?,
+    ///
+    /// A request that meets a connection closed before any answer, when the last answer from that
+    /// origin had left its connection open (so the request went out on that kept-alive connection,
+    /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
+    /// for a method that may be sent twice (RFC 9110, 9.2.2).
+    private static func exchange(
+        _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate, deadline: NIODeadline?,
         isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Delegate.Response {
+    ) async throws -> ResponseBodyDelegate.Response {
         var headers = HTTPHeaders()
         for header in request.headers {
             headers.add(name: header.name, value: header.value)
@@ -128,6 +124,32 @@ public struct NetworkTransport: Transport {
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
         let route = try owner.route(for: outgoing)
+        let delegate = makeDelegate()
+        do {
+            let answer = try await execute(outgoing, on: route, delegate: delegate, deadline: deadline)
+            owner.keptAlive.note(answer.head, answering: outgoing)
+            return answer
+        } catch let error as HTTPClientError where error == .remoteConnectionClosed {
+            guard request.method.isIdempotent, !delegate.receivedHead, owner.keptAlive.forget(outgoing) else {
+                throw await route.explained(error, for: outgoing)
+            }
+        } catch {
+            throw await route.explained(error, for: outgoing)
+        }
+        do {
+            let answer = try await execute(outgoing, on: route, delegate: makeDelegate(), deadline: deadline)
+            owner.keptAlive.note(answer.head, answering: outgoing)
+            return answer
+        } catch {
+            throw await route.explained(error, for: outgoing)
+        }
+    }
+
+    /// Sends `outgoing` once through `route`'s client.
+    private static func execute(
+        _ outgoing: HTTPClient.Request, on route: Route, delegate: ResponseBodyDelegate, deadline: NIODeadline?,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> ResponseBodyDelegate.Response {
         let task = route.client.execute(request: outgoing, delegate: delegate, deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
@@ -135,21 +157,17 @@ public struct NetworkTransport: Transport {
         let settled = task.eventLoop.inEventLoop
             ? task.futureResult
             : task.futureResult.flatMap { response in task.eventLoop.submit { response } }
-        do {
-            return try await withTaskCancellationHandler {
-                // Capturing `isolation` keeps this closure on the caller's executor; without it the
-                // closure, and the resumption below, would run on the global executor. For the same
-                // reason this is not `EventLoopFuture.get()`.
-                _ = isolation
-                return try await withUnsafeThrowingContinuation {
-                    (continuation: UnsafeContinuation<Delegate.Response, any Error>) in
-                    settled.whenComplete { continuation.resume(with: $0) }
-                }
-            } onCancel: {
-                task.cancel()
+        return try await withTaskCancellationHandler {
+            // Capturing `isolation` keeps this closure on the caller's executor; without it the
+            // closure, and the resumption below, would run on the global executor. For the same
+            // reason this is not `EventLoopFuture.get()`.
+            _ = isolation
+            return try await withUnsafeThrowingContinuation {
+                (continuation: UnsafeContinuation<ResponseBodyDelegate.Response, any Error>) in
+                settled.whenComplete { continuation.resume(with: $0) }
             }
-        } catch {
-            throw await route.explained(error, for: outgoing)
+        } onCancel: {
+            task.cancel()
         }
     }
 }

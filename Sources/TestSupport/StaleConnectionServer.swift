@@ -6,7 +6,8 @@ import Synchronization
 /// first request (200, JSON `{"connection":N}`, kept alive), then closes the connection, unanswered,
 /// when a second request arrives on it. So a client's second request on a pooled connection meets a
 /// connection the server has just closed, as it does when a server's keep-alive timeout runs out at
-/// the moment the request goes out.
+/// the moment the request goes out. With `answering: false` it answers nothing: every connection
+/// is closed on its first request, as by a server that crashes on it.
 public final class StaleConnectionServer: Sendable {
     private let channel: any Channel
     private let counts: Counts
@@ -30,14 +31,17 @@ public final class StaleConnectionServer: Sendable {
     }
 
     /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws.
-    public static func with<Result>(_ body: (StaleConnectionServer) async throws -> Result) async throws -> Result {
+    public static func with<Result>(
+        answering: Bool = true, _ body: (StaleConnectionServer) async throws -> Result
+    ) async throws -> Result {
         let counts = Counts()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 let number = counts.connections.add(1, ordering: .relaxed).newValue
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(StaleConnectionHandler(connection: number, counts: counts))
+                    try channel.pipeline.syncOperations.addHandler(
+                        StaleConnectionHandler(connection: number, counts: counts, answered: !answering))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -46,15 +50,8 @@ public final class StaleConnectionServer: Sendable {
             try await channel.close()
             throw TestServerError.noPort
         }
-        let server = StaleConnectionServer(channel: channel, counts: counts, port: port)
-        do {
-            let result = try await body(server)
-            try await channel.close()
-            return result
-        } catch {
-            try? await channel.close()
-            throw error
-        }
+        return try await using(StaleConnectionServer(channel: channel, counts: counts, port: port),
+                               stoppedBy: { try? await $0.channel.close() }, body)
     }
 
     fileprivate final class Counts: Sendable {
@@ -70,11 +67,12 @@ private final class StaleConnectionHandler: ChannelInboundHandler {
     private let connection: Int
     private let counts: StaleConnectionServer.Counts
     private var received: [UInt8] = []
-    private var answered = false
+    private var answered: Bool
 
-    init(connection: Int, counts: StaleConnectionServer.Counts) {
+    init(connection: Int, counts: StaleConnectionServer.Counts, answered: Bool) {
         self.connection = connection
         self.counts = counts
+        self.answered = answered
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,18 +80,19 @@ private final class StaleConnectionHandler: ChannelInboundHandler {
         received += buffer.readBytes(length: buffer.readableBytes) ?? []
         // One request at a time: the head is enough (the second is never read past it).
         guard let headEnd = received.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
+        let length = received[..<headEnd.lowerBound].split(separator: UInt8(ascii: "\n")).lazy
+            .map { String(decoding: $0, as: UTF8.self).lowercased() }
+            .first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).filter { $0 != " " && $0 != "\r" }) } ?? 0
+        // The whole request is read first, so that the client is not still writing when it closes.
+        guard received.count >= headEnd.upperBound + length else { return }
+        received.removeFirst(headEnd.upperBound + length)
         counts.requests.add(1, ordering: .relaxed)
         guard !answered else {
             context.close(promise: nil)
             return
         }
         answered = true
-        let head = received[..<headEnd.lowerBound]
-        let length = head.split(separator: UInt8(ascii: "\n")).lazy
-            .map { String(decoding: $0, as: UTF8.self).lowercased() }
-            .first { $0.hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst("content-length:".count).filter { $0 != " " && $0 != "\r" }) } ?? 0
-        received.removeFirst(min(received.count, headEnd.upperBound + length))
         let body = Array(#"{"connection":\#(connection)}"#.utf8)
         let reply = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: reply)), promise: nil)

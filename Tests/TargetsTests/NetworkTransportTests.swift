@@ -199,6 +199,18 @@ import Testing
         }
     }
 
+    @Test func aNewConnectionClosedUnansweredIsNotRetried() async throws {
+        try await StaleConnectionServer.with(answering: false) { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            let get = Target(name: "item", baseURL: server.baseURL, path: "/item")
+            let failure = try #require(await providerError { _ = try await provider.request(get) })
+            #expect(failure.isConnectionClosed, "\(failure.description)")
+            // No answer from this origin had left a connection open: the closed one was new, not stale.
+            #expect(server.requests == 1)
+            #expect(server.connections == 1)
+        }
+    }
+
     @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
         try await withTestServer { server in
             let provider = Provider<Target>(transport: NetworkTransport())
