@@ -15,7 +15,13 @@ enum ContentDecoding {
         case truncated(coding: String)
         /// A coding wsh does not decode.
         case unknown(coding: String)
+        /// More codings than ``maximumCodings``, one inside another.
+        case tooManyCodings(Int)
     }
+
+    /// The most codings an answer may apply one inside another: curl's limit too (CVE-2022-32206),
+    /// since each is a decoder with buffers of its own.
+    static let maximumCodings = 5
 
     /// The codings the transport asks for (`Accept-Encoding`) and decodes.
     static let acceptedCodings = "gzip, deflate, br"
@@ -70,6 +76,7 @@ final class DecoderPipeline {
 
     /// Throws `.unknown` for a coding wsh does not decode. `limit` bounds the decoded body.
     init(codings: [String], limit: Int) throws(ContentDecoding.Failure) {
+        if codings.count > ContentDecoding.maximumCodings { throw .tooManyCodings(codings.count) }
         var stages: [any StreamDecoder] = []
         for coding in codings.reversed() {
             switch coding {
@@ -120,6 +127,8 @@ extension ContentDecoding.Failure {
         case .truncated(let coding): "says Content-Encoding: \(coding), but its body ends before the \(coding) data does" + seeBytes
         case .unknown(let coding):
             "has Content-Encoding: \(coding), which wsh does not decode (it decodes gzip, deflate and br)" + seeBytes
+        case .tooManyCodings(let count):
+            "applies \(count) Content-Encodings one inside another; wsh decodes at most \(ContentDecoding.maximumCodings)" + seeBytes
         }
     }
 }

@@ -1,12 +1,20 @@
 import CCompression
 import Foundation
 
-/// Where a decoder's output lands before it is appended to the piece's result: allocated once per
-/// decoder, at most 64 KB at a time, and never zero-filled (a zeroed 64 KB array per piece was most
-/// of what decoding a small gzip answer cost, callgrind).
-private struct OutputChunk: ~Copyable {
-    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
-    deinit { buffer.deallocate() }
+/// Where a decoder's output lands before it is appended to the piece's result: allocated on the
+/// decoder's first piece, reused for the rest, 64 KB at a time, and never zero-filled (a zeroed
+/// 64 KB array per piece was most of what decoding a small gzip answer cost, callgrind).
+private final class OutputChunk {
+    private var allocated: UnsafeMutableBufferPointer<UInt8>?
+
+    var buffer: UnsafeMutableBufferPointer<UInt8> {
+        if let allocated { return allocated }
+        let made = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+        allocated = made
+        return made
+    }
+
+    deinit { allocated?.deallocate() }
 }
 
 /// gzip, or deflate in zlib's format or raw, with the system's zlib.

@@ -101,6 +101,8 @@ import Testing
             "/garbage": Self.route(Array(Self.json.utf8), coding: "gzip"),
             "/zstd": Self.route(Array(Self.json.utf8), coding: "zstd"),
             "/brotli-garbage": Self.route(Array("not brotli at all".utf8), coding: "br"),
+            // Six gzips, one more than curl's limit too: refused before any decoder is made.
+            "/six-codings": Self.route(gzipped, coding: Array(repeating: "gzip", count: 6).joined(separator: ", ")),
         ]
         try await withTestServer(routes: routes) { server in
             let expected = [
@@ -108,6 +110,7 @@ import Testing
                 "/garbage": "says Content-Encoding: gzip, but its body is not valid gzip",
                 "/zstd": "has Content-Encoding: zstd, which wsh does not decode (it decodes gzip, deflate and br)",
                 "/brotli-garbage": "says Content-Encoding: br, but its body is not valid br",
+                "/six-codings": "applies 6 Content-Encodings one inside another; wsh decodes at most 5",
             ]
             for (path, words) in expected {
                 let error = await providerError { _ = try await call(server, path) }
