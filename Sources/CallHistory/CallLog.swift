@@ -132,7 +132,8 @@ public final class CallLog: @unchecked Sendable {
             let committer = Thread { [self] in commitLoop() }
             committer.name = "wsh history write"
             committer.start()
-        } else if maskerIdle {
+        } else if maskerIdle || pending.count == Self.maximumBatch {
+            // A full batch ends the masker's linger.
             condition.broadcast()
         }
     }
