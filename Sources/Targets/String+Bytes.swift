@@ -46,7 +46,7 @@ extension StringProtocol {
     /// Without leading and trailing spaces and tabs (HTTP's OWS, RFC 6265's WSP). Foundation's
     /// `trimmingCharacters(in: .whitespaces)` goes through NSString: about 10,000 instructions a
     /// call on the gzip path, where this is a scan of a few bytes.
-    public var trimmingSpacesAndTabs: String {
+    var trimmingSpacesAndTabs: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""
