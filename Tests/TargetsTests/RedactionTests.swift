@@ -26,6 +26,13 @@ import Testing
         #expect(Redaction().including(secretsOf: Request(method: .get, url: "https://h/")).secretValues.isEmpty)
     }
 
+    @Test func theValuesOfCookiesNamedLikeSecretsAreSecrets() {
+        let line = "theme=dark; session_token=tok-abcdef123;\tcsrf_token = x-y-z-123 ;plain=value-9876;;"
+        let request = Request(method: .get, url: "https://h/", headers: [Header(name: "Cookie", value: line)])
+        let redaction = Redaction().including(secretsOf: request)
+        #expect(redaction.mask("dark tok-abcdef123 x-y-z-123 value-9876") == "dark *** *** value-9876")
+    }
+
     @Test func sensitiveHeadersAreMasked() {
         let redaction = Redaction(secrets: ["envvalue"])
         #expect(redaction.maskedHeader(Header(name: "Authorization", value: "Bearer abc")).value == "***")
