@@ -57,10 +57,13 @@ struct CookieStore {
         var header: [UInt8] = []
         header.reserveCapacity(matches.count * 32)
         for (position, match) in matches.enumerated() {
-            if position > 0 { header += [UInt8(ascii: ";"), UInt8(ascii: " ")] }
-            header += lists[match.list][match.index].cookie.name.utf8
+            if position > 0 {
+                header.append(UInt8(ascii: ";"))
+                header.append(UInt8(ascii: " "))
+            }
+            header.appendUTF8(of: lists[match.list][match.index].cookie.name)
             header.append(UInt8(ascii: "="))
-            header += lists[match.list][match.index].cookie.value.utf8
+            header.appendUTF8(of: lists[match.list][match.index].cookie.value)
         }
         return String(decoding: header, as: UTF8.self)
     }
