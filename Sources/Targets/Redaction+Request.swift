@@ -41,19 +41,12 @@ extension Redaction {
         var line = line
         return line.withUTF8 { bytes in
             var values: [String] = []
-            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            let trimmed = { (part: Slice<UnsafeBufferPointer<UInt8>>) -> String in
-                var part = part
-                while let first = part.first, isSpace(first) { part = part.dropFirst() }
-                while let last = part.last, isSpace(last) { part = part.dropLast() }
-                return String(decoding: part, as: UTF8.self)
-            }
             var start = 0
             while start < bytes.count {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
                 let pair = bytes[start..<end]
-                if let equals = pair.firstIndex(of: UInt8(ascii: "=")), isSensitiveKey(trimmed(pair[..<equals])) {
-                    values.append(trimmed(pair[(equals + 1)...]))
+                if let equals = pair.firstIndex(of: UInt8(ascii: "=")), isSensitiveKey(pair[..<equals].textTrimmingSpacesAndTabs) {
+                    values.append(pair[(equals + 1)...].textTrimmingSpacesAndTabs)
                 }
                 start = end + 1
             }

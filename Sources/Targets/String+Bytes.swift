@@ -50,15 +50,24 @@ extension [UInt8] {
     }
 }
 
+extension Slice<UnsafeBufferPointer<UInt8>> {
+    /// These UTF-8 bytes as text, without leading and trailing spaces and tabs (HTTP's OWS, RFC
+    /// 6265's WSP).
+    var textTrimmingSpacesAndTabs: String {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var part = self
+        while let first = part.first, isSpace(first) { part = part.dropFirst() }
+        while let last = part.last, isSpace(last) { part = part.dropLast() }
+        return String(decoding: part, as: UTF8.self)
+    }
+}
+
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (HTTP's OWS, RFC 6265's WSP). Foundation's
     /// `trimmingCharacters(in: .whitespaces)` goes through NSString: about 10,000 instructions a
     /// call on the gzip path, where this is a scan of a few bytes.
     var trimmingSpacesAndTabs: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
+        var text = String(self)
+        return text.withUTF8 { $0[...].textTrimmingSpacesAndTabs }
     }
 }
