@@ -8,7 +8,7 @@ extension Redaction {
         if request.headers.isEmpty, request.body == nil, !request.url.containsByte(UInt8(ascii: "?")) { return self }
         var found: [String] = []
         for header in request.headers
-        where Self.sensitiveHeaderNames.contains(header.name.lowercased()) || isSensitiveKey(header.name) {
+        where isSensitiveName(header.name) {
             // A Cookie is a list: the values of cookies named like secrets (`session_token`) are
             // secrets, as in `cookies`; the whole line, 20 cookies long, cost each recorded call 0.6 ms.
             if header.name.lowercased() == "cookie" {

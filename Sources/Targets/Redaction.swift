@@ -91,9 +91,15 @@ public struct Redaction: Sendable {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
+    /// Whether a header, query or body key names a secret: one of ``sensitiveHeaderNames`` or a
+    /// sensitive key (``isSensitiveKey(_:)``).
+    public func isSensitiveName(_ name: String) -> Bool {
+        Self.isSensitiveHeaderName(name) || isSensitiveKey(name)
+    }
+
     /// The header with its value masked if its name is sensitive, or with secret values masked otherwise.
     public func maskedHeader(_ header: Header) -> Header {
-        let sensitive = Self.isSensitiveHeaderName(header.name) || isSensitiveKey(header.name)
+        let sensitive = isSensitiveName(header.name)
         return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
     }
 

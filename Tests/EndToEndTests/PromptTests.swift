@@ -90,6 +90,7 @@ import Testing
         #expect(second.exitStatus == 0)
     }
 
+    /// Literal credentials of `plugin auth`, of items named like secrets, of a URL and of a secret `let`.
     @Test func aCredentialTypedLiterallyIsStarredInTheHistoryAndMaskedFromThenOn() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
         let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
@@ -99,6 +100,8 @@ import Testing
             terminal.type("plugin auth \\\r", expecting: "...> ")
             terminal.type("bearer continued-98765 host x\r", expecting: "\r\nwsh> ")
             terminal.type("echo abc123xyz done\r", expecting: "*** done\r\nwsh> ")
+            terminal.type("let token = \"tok-55555\"\r", expecting: "\r\nwsh> ")
+            terminal.type("get http://u:pw-7777@127.0.0.1:1/x appid==key-4567 X-API-Key:k-3333\r", expecting: "\r\nwsh> ")
             terminal.type("\u{04}")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
@@ -110,6 +113,8 @@ import Testing
             plugin auth basic alice:*** host x
             plugin auth \\\u{01}bearer *** host x
             echo *** done
+            let token = ***
+            get http://u:***@127.0.0.1:1/x appid==*** X-API-Key:***
 
             """)
     }

@@ -41,6 +41,44 @@ import Testing
         #expect(LiteralCredentials.hidden(in: line) == line)
     }
 
+    @Test(arguments: [
+        ("get :8080/x appid==abc123 units==metric", "get :8080/x appid==*** units==metric"),
+        ("call current X-API-Key:k-123 lat=1", "call current X-API-Key:*** lat=1"),
+        ("get /x Authorization:\"Bearer tok\"", "get /x Authorization:***"),
+        ("get /x 'Cookie: session_token=abc; theme=dark'", "get /x 'Cookie:***'"),
+        ("call create token:='\"abc\"' n:=3", "call create token:=*** n:=3"),
+        ("post /login password=hunter2 name=al", "post /login password=*** name=al"),
+        ("get https://alice:pw-123@h/x?token=t1&a=1", "get https://alice:***@h/x?token=***&a=1"),
+        ("get \"/x?api_key=k1#top\" a==1", "get \"/x?api_key=***#top\" a==1"),
+        ("set proxy http://bob:pr-1@proxy:3128", "set proxy http://bob:***@proxy:3128"),
+        ("target t { query appid=abc lat=1 }", "target t { query appid=*** lat=1 }"),
+        ("let token = \"abc-123\"", "let token = ***"),
+        ("let key = env KEY or \"demo-key\"", "let key = env KEY or ***"),
+        ("import curl curl 'https://h/x?key=q1' -H 'authorization: Bearer tok-123' -u al:pw-999 -b 'sid=abc123' as x",
+         "import curl curl 'https://h/x?key=***' -H 'authorization: ***' -u al:*** -b '***' as x"),
+        ("import curl \"curl https://h/x -H 'X-Api-Key: k-123'\"", "import curl \"curl https://h/x -H 'X-Api-Key: ***'\""),
+        ("call t token=\"abc", "call t ***"),
+    ])
+    func requestItemsNamedLikeSecretsAreHidden(line: String, stored: String) {
+        #expect(LiteralCredentials.hidden(in: line) == stored)
+    }
+
+    @Test(arguments: [
+        "get :8080/x appid==$appid units==metric",
+        "call t Authorization:$auth",
+        "get https://h/x?q=1&page=2",
+        "let city = \"Suwon\"",
+        "let token = .access_token",
+        "let token = $other",
+        "let key = env KEY",
+        "expect status == 200",
+        "echo a=1 b:2",
+        "import curl curl https://h/x -H 'accept: */*'",
+    ])
+    func itemsNotNamedLikeSecretsStayAsTyped(line: String) {
+        #expect(LiteralCredentials.hidden(in: line) == line)
+    }
+
     @Test func aContinuedLineIsHiddenInItsStatement() {
         #expect(LiteralCredentials.hidden(in: "plugin auth \\\nbearer abc123xyz") == "plugin auth \\\nbearer ***")
     }

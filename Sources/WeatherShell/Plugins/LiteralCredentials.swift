@@ -1,30 +1,67 @@
-/// Credentials typed literally in `plugin auth` statements, found so the history file can hold
-/// `***` in their place: the line is remembered before it runs, so the credential is not yet a secret.
+import Targets
+
+/// Credentials typed literally, found so the history file can hold `***` in their place: the line
+/// is remembered before it runs, so the credential is not yet a secret. Variables stay, as the
+/// history may show their names.
 enum LiteralCredentials {
-    /// `text` with the credential after `bearer`, and the part after the `:` of `basic USER:PASS`,
-    /// `digest USER:PASS` and `header NAME:VALUE`, as `***` in every `plugin auth` statement; variables stay, as the
-    /// history may show their names.
+    /// A stretch of the typed text and what the history keeps instead.
+    typealias Replacement = (range: Range<Int>, text: String)
+
+    /// `text` with `***` for: the credential after `bearer`, and the part after the `:` of
+    /// `basic USER:PASS`, `digest USER:PASS` and `header NAME:VALUE`, in every `plugin auth`
+    /// statement; the value of a request item, declaration field or `let` named like a secret
+    /// (`appid==...`, `X-API-Key:...`, `Cookie:...`, `let token = "..."`); a URL's password and its
+    /// query values named like secrets; and the same in an `import curl` command.
     static func hidden(in text: String) -> String {
-        guard text.contains("auth") else { return text }
+        guard mayHoldCredential(text) else { return text }
         let file = SourceFile(name: "<history>", directory: "", text: text)
         var lexer = Lexer(file: file)
         guard let tokens = try? lexer.tokenize() else { return hiddenAfterKeyword(in: text) }
-        var replacements: [(range: Range<Int>, text: String)] = []
-        for statement in statements(tokens) {
-            guard statement.count > 2, statement[0].literal == "plugin", statement[1].literal == "auth" else { continue }
-            for (keyword, value) in zip(statement.dropLast(), statement.dropFirst()) {
-                switch keyword.literal {
-                case "bearer": replacements += hiddenWhole(value)
-                case "basic", "digest", "header": replacements += hiddenAfterColon(value, bytes: file.bytes)
-                default: break
-                }
+        var replacements: [Replacement] = []
+        for statement in statements(tokens) where !statement.isEmpty {
+            if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
+                replacements += pluginAuthCredentials(statement, bytes: file.bytes)
+            } else if statement.count > 2, statement[0].bare == "import", statement[1].bare == "curl" {
+                replacements += curlCommandCredentials(statement, bytes: file.bytes)
+            } else if statement[0].bare == "let" {
+                replacements += letCredentials(statement)
+            } else {
+                replacements += statement.dropFirst().flatMap { itemCredentials($0, bytes: file.bytes) }
             }
         }
+        return replaced(text, replacements)
+    }
+
+    /// Whether `text` may hold anything ``hidden(in:)`` hides: a separator of items, URLs or `let`.
+    private static func mayHoldCredential(_ text: String) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "?") }
+            || text.contains("auth")
+    }
+
+    /// `text` with each replacement made; replacements do not overlap.
+    private static func replaced(_ text: String, _ replacements: [Replacement]) -> String {
+        guard !replacements.isEmpty else { return text }
         var bytes = Array(text.utf8)
-        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+        var previousStart = Int.max
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound })
+        where replacement.range.upperBound <= previousStart {
             bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
+            previousStart = replacement.range.lowerBound
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `bearer TOKEN`, `basic USER:PASS`, `digest USER:PASS`, `header NAME:VALUE`.
+    private static func pluginAuthCredentials(_ statement: [Word], bytes: [UInt8]) -> [Replacement] {
+        var replacements: [Replacement] = []
+        for (keyword, value) in zip(statement.dropLast(), statement.dropFirst()) {
+            switch keyword.bare {
+            case "bearer": replacements += hiddenWhole(value)
+            case "basic", "digest", "header": replacements += hiddenAfterSeparator(value, bytes: bytes)
+            default: break
+            }
+        }
+        return replacements
     }
 
     /// The words of each statement: runs of words between `;`, newlines and braces.
@@ -41,23 +78,39 @@ enum LiteralCredentials {
     }
 
     /// The whole word, unless it is only variables.
-    private static func hiddenWhole(_ word: Word) -> [(range: Range<Int>, text: String)] {
+    static func hiddenWhole(_ word: Word) -> [Replacement] {
         guard hasLiteralText(word.parts[...]) else { return [] }
         return [(word.span.start..<word.span.end, "***")]
     }
 
     /// What follows the first `:` written in the word, unless that is only variables; the whole
     /// word when no `:` is written in it (it may come from a variable, with the secret after it).
-    private static func hiddenAfterColon(_ word: Word, bytes: [UInt8]) -> [(range: Range<Int>, text: String)] {
+    static func hiddenAfterSeparator(_ word: Word, bytes: [UInt8]) -> [Replacement] {
+        guard let (separator, index) = firstSeparator(in: word, bytes: bytes, separators: [UInt8(ascii: ":")]) else {
+            return hiddenWhole(word)
+        }
+        return hiddenAfter(separator, ofPart: index, in: word, bytes: bytes)
+    }
+
+    /// The position of the first of `separators` written in a literal part of the word, and that part's index.
+    static func firstSeparator(in word: Word, bytes: [UInt8], separators: [UInt8]) -> (Int, Int)? {
         for (index, part) in word.parts.enumerated() {
             guard case .literal = part.content,
-                  let colon = bytes[part.span.start..<part.span.end].firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let restOfPart = colon + 1 < part.span.end
-            guard restOfPart || hasLiteralText(word.parts[(index + 1)...]) else { return [] }
-            let closing = openQuote(bytes, from: word.span.start, to: colon).map { String(UnicodeScalar($0)) } ?? ""
-            return [(colon + 1..<word.span.end, "***" + closing)]
+                  let position = bytes[part.span.start..<part.span.end].firstIndex(where: separators.contains) else { continue }
+            return (position, index)
         }
-        return hiddenWhole(word)
+        return nil
+    }
+
+    /// From after `separator` (and any `=` right after it: `==`, `:=`) to the end of the word, as
+    /// `***` and the quote still open there; nothing when only variables follow.
+    static func hiddenAfter(_ separator: Int, ofPart index: Int, in word: Word, bytes: [UInt8]) -> [Replacement] {
+        let part = word.parts[index]
+        var start = separator + 1
+        while start < part.span.end, bytes[start] == UInt8(ascii: "=") { start += 1 }
+        guard start < part.span.end || hasLiteralText(word.parts[(index + 1)...]) else { return [] }
+        let closing = openQuote(bytes, from: word.span.start, to: start).map { String(UnicodeScalar($0)) } ?? ""
+        return [(start..<word.span.end, "***" + closing)]
     }
 
     /// The quote (`"` or `'`) of the string open at `end`, reading the word from `start`; nil outside strings.
@@ -77,7 +130,7 @@ enum LiteralCredentials {
         return quote
     }
 
-    private static func hasLiteralText(_ parts: ArraySlice<WordPart>) -> Bool {
+    static func hasLiteralText(_ parts: ArraySlice<WordPart>) -> Bool {
         parts.contains { part in
             if case .literal(let text) = part.content { return !text.isEmpty }
             return false
@@ -85,12 +138,23 @@ enum LiteralCredentials {
     }
 
     /// For text the lexer refuses (an unterminated string): everything after the first credential
-    /// keyword of a `plugin auth` line.
+    /// keyword of a `plugin auth` line, or from the first item, URL or `let` of a line that holds
+    /// one named like a secret.
     private static func hiddenAfterKeyword(in text: String) -> String {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard let plugin = words.firstIndex(of: "plugin"), words.index(after: plugin) < words.endIndex,
-              words[words.index(after: plugin)] == "auth",
-              let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0) }) else { return text }
-        return String(text[..<keyword.endIndex]) + " ***"
+        if let plugin = words.firstIndex(of: "plugin"), words.index(after: plugin) < words.endIndex,
+           words[words.index(after: plugin)] == "auth",
+           let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0) }) {
+            return String(text[..<keyword.endIndex]) + " ***"
+        }
+        let redaction = Redaction()
+        let first = words.dropFirst().first { word in
+            word.contains("://") || (word.contains("?") && word.contains("="))
+                || (word.firstIndex(where: { $0 == "=" || $0 == ":" }).map { redaction.isSensitiveName(String(word[..<$0])) } ?? false)
+        }
+        guard let first else {
+            return words.first == "let" && words.count > 1 && redaction.isSensitiveName(String(words[1])) ? "let \(words[1]) = ***" : text
+        }
+        return String(text[..<first.startIndex]) + "***"
     }
 }
