@@ -46,6 +46,10 @@ static inline void *wsh_el_get_clientdata(EditLine *el) {
     el_get(el, EL_CLIENTDATA, &data);
     return data;
 }
+/// Puts the terminal in libedit's editing (raw) mode now; el_gets would do it only after printing the prompt.
+static inline int wsh_el_prep_term(EditLine *el, int on) {
+    return el_set(el, EL_PREP_TERM, on);
+}
 static inline int wsh_el_refresh(EditLine *el) {
     return el_set(el, EL_REFRESH);
 }

@@ -79,6 +79,10 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         EditLineCallbacks.continuation = continuation
         EditLineCallbacks.interrupted = false
         var count: Int32 = 0
+        // libedit prints the prompt, then leaves the kernel's cooked mode at its first read: keys
+        // typed as soon as the prompt shows met the kernel's line editing (a Backspace erased in
+        // its buffer, an arrow key was echoed as ^[[D). Editing mode comes first; el_gets ends it.
+        _ = wsh_el_prep_term(editLine, 1)
         guard let raw = el_gets(editLine, &count), count > 0 else {
             // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
             rememberStatement()
