@@ -58,6 +58,8 @@ import Testing
          "import curl curl 'https://h/x?key=***' -H 'authorization: ***' -u al:*** -b '***' as x"),
         ("import curl \"curl https://h/x -H 'X-Api-Key: k-123'\"", "import curl \"curl https://h/x -H 'X-Api-Key: ***'\""),
         ("call t token=\"abc", "call t ***"),
+        ("call login creds:='{\"user\": \"al\", \"password\": \"pw-1\"}' n:=3",
+         "call login creds:='{\"user\":\"al\",\"password\":\"***\"}' n:=3"),
     ])
     func requestItemsNamedLikeSecretsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)
@@ -74,6 +76,7 @@ import Testing
         "expect status == 200",
         "echo a=1 b:2",
         "import curl curl https://h/x -H 'accept: */*'",
+        "call t tags:='[\"a\", \"b\"]' n:=3",
     ])
     func itemsNotNamedLikeSecretsStayAsTyped(line: String) {
         #expect(LiteralCredentials.hidden(in: line) == line)

@@ -1,3 +1,4 @@
+import Foundation
 import Targets
 
 extension LiteralCredentials {
@@ -11,8 +12,21 @@ extension LiteralCredentials {
         guard let first = word.parts.first, case .literal = first.content,
               let (separator, index) = firstSeparator(in: word, bytes: bytes, separators: separators), index == 0 else { return [] }
         let name = String(decoding: bytes[first.span.start..<separator], as: UTF8.self)
-        guard Redaction().isSensitiveName(name) else { return [] }
+        guard Redaction().isSensitiveName(name) else { return jsonMemberCredentials(word, after: separator, bytes: bytes) }
         return hiddenAfter(separator, ofPart: 0, in: word, bytes: bytes)
+    }
+
+    /// For `name:='{"token": "t"}'`, a JSON value written literally: its members named like
+    /// secrets masked, the value written again as a raw string.
+    private static func jsonMemberCredentials(_ word: Word, after separator: Int, bytes: [UInt8]) -> [Replacement] {
+        guard separator + 1 < word.span.end, bytes[separator] == UInt8(ascii: ":"), bytes[separator + 1] == UInt8(ascii: "="),
+              let literal = word.literal, let assign = literal.firstRange(of: ":=") else { return [] }
+        let value = literal[assign.upperBound...]
+        guard value.first == "{" || value.first == "[" else { return [] }
+        let masked = Redaction().maskedBody(Data(value.utf8), contentType: "application/json")
+        guard masked != String(value) else { return [] }
+        let written = masked.contains("'") ? "***" : "'" + masked + "'"
+        return [(separator + 2..<word.span.end, written)]
     }
 
     /// For a word with `://` or `?` written in it, the password of its URL and the values of its
