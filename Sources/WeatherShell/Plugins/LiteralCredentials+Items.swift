@@ -2,18 +2,66 @@ import Foundation
 import Targets
 
 extension LiteralCredentials {
+    /// The verbs whose first argument is a URL.
+    private static let requestVerbs: Set<String> = ["get", "post", "put", "patch", "delete", "head", "options"]
+
+    /// The credentials of any other statement: its items and URLs (``itemCredentials(_:bytes:)``),
+    /// a URL where one is expected (`get URL`, `request METHOD URL`, `set base|proxy URL`, `base URL`),
+    /// and a secret `let`.
+    static func statementCredentials(_ statement: [Word], bytes: [UInt8]) -> [Replacement] {
+        var urlPosition: Int?
+        switch statement[0].bare {
+        case let verb? where requestVerbs.contains(verb): urlPosition = 1
+        case "request": urlPosition = 2
+        case "set" where statement.count > 2 && ["base", "proxy"].contains(statement[1].bare): urlPosition = 2
+        case "base": urlPosition = 1
+        default: break
+        }
+        var replacements = statement[0].bare == "let" ? letCredentials(statement) : []
+        for (position, word) in statement.enumerated().dropFirst() {
+            replacements += position == urlPosition ? urlCredentials(word, bytes: bytes, isURL: true) : itemCredentials(word, bytes: bytes)
+        }
+        return replacements
+    }
+
     /// A request item or declaration field named like a secret (`appid==k`, `token=t`,
-    /// `X-API-Key:k`, `Authorization:"Bearer t"`, `Cookie:sid=1`), with its value hidden; in a
-    /// word that holds a URL, the URL's password and its query values named like secrets.
+    /// `X-API-Key:k`, `Authorization:"Bearer t"`, `Cookie:sid=1`), with its value hidden; else,
+    /// in a word that holds a URL, the URL's password and its query values named like secrets;
+    /// else the members named like secrets of a JSON value after `:=`.
     static func itemCredentials(_ word: Word, bytes: [UInt8]) -> [Replacement] {
-        if let url = urlCredentials(word, bytes: bytes) { return url }
         let separators = [UInt8(ascii: "="), UInt8(ascii: ":")]
-        // The name is written in the word's first part: `"X-Key":v` is not an item a user writes.
-        guard let first = word.parts.first, case .literal = first.content,
-              let (separator, index) = firstSeparator(in: word, bytes: bytes, separators: separators), index == 0 else { return [] }
-        let name = String(decoding: bytes[first.span.start..<separator], as: UTF8.self)
-        guard Redaction().isSensitiveName(name) else { return jsonMemberCredentials(word, after: separator, bytes: bytes) }
-        return hiddenAfter(separator, ofPart: 0, in: word, bytes: bytes)
+        guard let (separator, index) = firstSeparator(in: word, bytes: bytes, separators: separators),
+              word.parts[..<index].allSatisfy({ if case .literal = $0.content { true } else { false } }) else {
+            return urlCredentials(word, bytes: bytes, isURL: false)
+        }
+        let written = word.parts[..<index].map { if case .literal(let text) = $0.content { text } else { "" } }.joined()
+        let name = written + String(decoding: bytes[word.parts[index].span.start..<separator], as: UTF8.self)
+        let isScheme = separator + 2 < word.span.end && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")
+        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`).
+        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.contains(where: { $0 == "/" || $0 == " " || $0 == "[" })
+        if isName, !isScheme, Redaction().isSensitiveName(name) {
+            return hiddenAfter(separator, ofPart: index, in: word, bytes: bytes)
+        }
+        let url = urlCredentials(word, bytes: bytes, isURL: false)
+        return url.isEmpty ? jsonMemberCredentials(word, after: separator, bytes: bytes) : url
+    }
+
+    /// The word's URL with its password and its query values named like secrets as
+    /// ``Redaction/maskedURL(_:)`` shows them, read from the source as written (variables as
+    /// `$name`), when `isURL` or when the word holds `://` or a `?` that is not a query filter's `[?`.
+    static func urlCredentials(_ word: Word, bytes: [UInt8], isURL: Bool) -> [Replacement] {
+        var range = word.span.start..<word.span.end
+        if range.count >= 2, let quote = bytes.indices.contains(range.lowerBound) ? bytes[range.lowerBound] : nil,
+           quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"), bytes[range.upperBound - 1] == quote {
+            range = range.lowerBound + 1..<range.upperBound - 1
+        }
+        let written = String(decoding: bytes[range], as: UTF8.self)
+        let question = written.firstIndex(of: "?")
+        let looksLikeURL = written.contains("://")
+            || (question.map { $0 > written.startIndex && written[written.index(before: $0)] != "[" } ?? false && !written.hasPrefix("."))
+        guard isURL || looksLikeURL else { return [] }
+        let masked = Redaction().maskedURL(written)
+        return masked == written ? [] : [(range, masked)]
     }
 
     /// For `name:='{"token": "t"}'`, a JSON value written literally: its members named like
@@ -21,29 +69,16 @@ extension LiteralCredentials {
     private static func jsonMemberCredentials(_ word: Word, after separator: Int, bytes: [UInt8]) -> [Replacement] {
         guard separator + 1 < word.span.end, bytes[separator] == UInt8(ascii: ":"), bytes[separator + 1] == UInt8(ascii: "="),
               let literal = word.literal, let assign = literal.firstRange(of: ":=") else { return [] }
-        let value = literal[assign.upperBound...]
-        guard value.first == "{" || value.first == "[" else { return [] }
-        let masked = Redaction().maskedBody(Data(value.utf8), contentType: "application/json")
-        guard masked != String(value) else { return [] }
-        let written = masked.contains("'") ? "***" : "'" + masked + "'"
-        return [(separator + 2..<word.span.end, written)]
+        return maskedJSON(literal[assign.upperBound...]).map { [(separator + 2..<word.span.end, $0)] } ?? []
     }
 
-    /// For a word with `://` or `?` written in it, the password of its URL and the values of its
-    /// query keys named like secrets, as ``Redaction/maskedURL(_:)`` shows them; nil for other words.
-    private static func urlCredentials(_ word: Word, bytes: [UInt8]) -> [Replacement]? {
-        var isURL = false
-        var replacements: [Replacement] = []
-        for part in word.parts {
-            guard case .literal = part.content else { continue }
-            let source = bytes[part.span.start..<part.span.end]
-            guard source.contains(UInt8(ascii: "?")) || source.firstRange(of: Array("://".utf8)) != nil else { continue }
-            isURL = true
-            let written = String(decoding: source, as: UTF8.self)
-            let masked = Redaction().maskedURL(written)
-            if masked != written { replacements.append((part.span.start..<part.span.end, masked)) }
-        }
-        return isURL ? replacements : nil
+    /// `text`, a JSON object or array, with its members named like secrets as `***`, written as a
+    /// raw string (`***` alone when it holds a `'`); nil when it is not JSON or names no secret.
+    static func maskedJSON(_ text: Substring) -> String? {
+        guard text.first == "{" || text.first == "[" else { return nil }
+        let masked = Redaction().maskedBody(Data(text.utf8), contentType: "application/json")
+        guard masked != String(text) else { return nil }
+        return masked.contains("'") ? "***" : "'" + masked + "'"
     }
 
     /// `let NAME = VALUE` with NAME named like a secret: VALUE, unless it is a query (`.token`),
@@ -57,69 +92,5 @@ extension LiteralCredentials {
         guard let name = statement[1].bare, Redaction().isSensitiveName(name), statement.count == 4,
               statement[3].bare?.hasPrefix(".") != true else { return [] }
         return hiddenWhole(statement[3])
-    }
-
-    /// In `import curl ...`, the command's credentials as ``CurlCommand`` reads them (header values
-    /// named like secrets, `-u USER:PASS`'s password, `-b` cookies, the URL's password and secret
-    /// query values), hidden wherever they are written in the statement.
-    static func curlCommandCredentials(_ statement: [Word], bytes: [UInt8]) -> [Replacement] {
-        var words = Array(statement.dropFirst(2))
-        if words.count >= 3, words[words.count - 2].bare == "as" { words.removeLast(2) }
-        guard let first = words.first else { return [] }
-        let texts = words.compactMap(\.literal)
-        let command: CurlCommand
-        do {
-            command = try CurlCommand(words: words.count == 1 && first.bare != "curl"
-                                      ? ShellCommandWords.split(texts.first ?? "") : texts)
-        } catch {
-            return []
-        }
-        // A pasted command's URL is a word of its own, masked as any URL is (a value shorter than
-        // three bytes is not looked for by value).
-        let urls = words.count == 1 ? [] : words.flatMap { urlCredentials($0, bytes: bytes) ?? [] }
-        let values = secretValues(of: command)
-        guard !values.isEmpty, let last = words.last else { return urls }
-        return urls + occurrences(of: values, in: bytes, from: first.span.start, to: last.span.end)
-    }
-
-    private static func secretValues(of command: CurlCommand) -> [String] {
-        let redaction = Redaction()
-        var values = command.headers.filter { redaction.isSensitiveName($0.name) }.map(\.value)
-        if let user = command.user, let colon = user.firstIndex(of: ":") {
-            values.append(String(user[user.index(after: colon)...]))
-        }
-        if let url = command.url {
-            values += redaction.including(secretsOf: Request(method: .get, url: url)).secretValues
-            values += userInfoPassword(url).map { [$0] } ?? []
-        }
-        return values.filter { !$0.isEmpty }
-    }
-
-    /// The password of `scheme://user:password@host...`.
-    private static func userInfoPassword(_ url: String) -> String? {
-        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
-        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        return String(authority[authority.index(after: colon)..<at])
-    }
-
-    /// Each place in `bytes[start..<end]` where one of `values` is written, longest values first.
-    private static func occurrences(of values: [String], in bytes: [UInt8], from start: Int, to end: Int) -> [Replacement] {
-        var replacements: [Replacement] = []
-        var taken = [Bool](repeating: false, count: end - start)
-        for value in values.sorted(by: { $0.utf8.count > $1.utf8.count }) {
-            let needle = Array(value.utf8)
-            var index = start
-            while index + needle.count <= end {
-                if bytes[index..<index + needle.count].elementsEqual(needle), !taken[(index - start)..<(index - start + needle.count)].contains(true) {
-                    replacements.append((index..<index + needle.count, "***"))
-                    for offset in index..<index + needle.count { taken[offset - start] = true }
-                    index += needle.count
-                } else {
-                    index += 1
-                }
-            }
-        }
-        return replacements
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Targets
 
 /// Credentials typed literally, found so the history file can hold `***` in their place: the line
@@ -22,11 +23,9 @@ enum LiteralCredentials {
             if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "import", statement[1].bare == "curl" {
-                replacements += curlCommandCredentials(statement, bytes: file.bytes)
-            } else if statement[0].bare == "let" {
-                replacements += letCredentials(statement)
+                replacements += CurlCredentials.hidden(statement, bytes: file.bytes)
             } else {
-                replacements += statement.dropFirst().flatMap { itemCredentials($0, bytes: file.bytes) }
+                replacements += statementCredentials(statement, bytes: file.bytes)
             }
         }
         return replaced(text, replacements)
@@ -38,15 +37,20 @@ enum LiteralCredentials {
             || text.contains("auth")
     }
 
-    /// `text` with each replacement made; replacements do not overlap.
+    /// `text` with each replacement made; replacements that overlap become one `***` over both.
     private static func replaced(_ text: String, _ replacements: [Replacement]) -> String {
         guard !replacements.isEmpty else { return text }
+        var merged: [Replacement] = []
+        for replacement in replacements.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            if let last = merged.last, replacement.range.lowerBound < last.range.upperBound {
+                merged[merged.count - 1] = (last.range.lowerBound..<max(last.range.upperBound, replacement.range.upperBound), "***")
+            } else {
+                merged.append(replacement)
+            }
+        }
         var bytes = Array(text.utf8)
-        var previousStart = Int.max
-        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound })
-        where replacement.range.upperBound <= previousStart {
+        for replacement in merged.reversed() {
             bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
-            previousStart = replacement.range.lowerBound
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -109,6 +113,13 @@ enum LiteralCredentials {
         var start = separator + 1
         while start < part.span.end, bytes[start] == UInt8(ascii: "=") { start += 1 }
         guard start < part.span.end || hasLiteralText(word.parts[(index + 1)...]) else { return [] }
+        // `Authorization:"Bearer $token"`: only a scheme and blanks are written, the secret is a variable.
+        if word.parts[(index + 1)...].contains(where: { if case .variable = $0.content { true } else { false } }) {
+            let written = String(decoding: bytes[start..<part.span.end], as: UTF8.self)
+                + word.parts[(index + 1)...].map { if case .literal(let text) = $0.content { text } else { "" } }.joined()
+            let scheme = written.trimmingCharacters(in: .whitespaces).lowercased()
+            if ["", "bearer", "basic", "digest", "token"].contains(scheme) { return [] }
+        }
         let closing = openQuote(bytes, from: word.span.start, to: start).map { String(UnicodeScalar($0)) } ?? ""
         return [(start..<word.span.end, "***" + closing)]
     }
@@ -138,23 +149,29 @@ enum LiteralCredentials {
     }
 
     /// For text the lexer refuses (an unterminated string): everything after the first credential
-    /// keyword of a `plugin auth` line, or from the first item, URL or `let` of a line that holds
-    /// one named like a secret.
+    /// keyword of a `plugin auth` line; else from the first word that may hold a credential (an
+    /// item named like a secret, a URL, a curl option, the name of a `let`) to the end.
     private static func hiddenAfterKeyword(in text: String) -> String {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == ";" })
         if let plugin = words.firstIndex(of: "plugin"), words.index(after: plugin) < words.endIndex,
            words[words.index(after: plugin)] == "auth",
            let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0) }) {
             return String(text[..<keyword.endIndex]) + " ***"
         }
         let redaction = Redaction()
-        let first = words.dropFirst().first { word in
-            word.contains("://") || (word.contains("?") && word.contains("="))
-                || (word.firstIndex(where: { $0 == "=" || $0 == ":" }).map { redaction.isSensitiveName(String(word[..<$0])) } ?? false)
+        let quotes: Set<Character> = ["\"", "'", "$"]
+        func namesSecret(_ word: Substring) -> Bool {
+            let name = word.drop(while: { quotes.contains($0) }).prefix { $0 != "=" && $0 != ":" }
+            return redaction.isSensitiveName(String(name))
         }
-        guard let first else {
-            return words.first == "let" && words.count > 1 && redaction.isSensitiveName(String(words[1])) ? "let \(words[1]) = ***" : text
+        var previous: Substring = ""
+        for word in words.dropFirst() {
+            defer { previous = word }
+            let suspicious = word.contains("://") || (word.contains("?") && word.contains("="))
+                || (word.contains(where: { $0 == "=" || $0 == ":" }) && namesSecret(word))
+                || CurlCredentials.valueOptions.contains(String(previous)) || (previous == "let" && namesSecret(word))
+            if suspicious { return String(text[..<word.startIndex]) + "***" }
         }
-        return String(text[..<first.startIndex]) + "***"
+        return text
     }
 }
