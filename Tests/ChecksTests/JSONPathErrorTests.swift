@@ -207,6 +207,26 @@ import Targets
         #expect(try quadratic.values(in: document, stepLimit: 10_000_000).count == 1_000 * 999 / 2)
     }
 
+    /// Ctrl-C: the caller's `shouldStop` is asked as the walk goes, and a yes ends it at once.
+    @Test func anEvaluationStopsWhenItsCallerSaysSo() throws {
+        var document = JSONValue.number("1")
+        for _ in 0..<1_000 { document = .array([document]) }
+        let quadratic = try JSONPath("$..*..*")
+        var asked = 0
+        do {
+            _ = try quadratic.values(in: document, stepLimit: 10_000_000) {
+                asked += 1
+                return asked == 3
+            }
+            Issue.record("the evaluation was not stopped")
+        } catch {
+            #expect(error.isInterrupted)
+        }
+        // It was asked at the 16,384th node and each 16,384 after: the third time, it stopped.
+        #expect(asked == 3)
+        #expect(try quadratic.values(in: document, stepLimit: 10_000_000) { false }.count == 1_000 * 999 / 2)
+    }
+
     /// Takes a value apart level by level: releasing a deeply nested value in one go recurses in
     /// the Swift runtime, once per level, and would overflow the stack.
     static func dismantle(_ value: inout JSONValue) {

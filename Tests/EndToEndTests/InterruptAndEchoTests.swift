@@ -61,6 +61,29 @@ import TestSupport
         return (terminal, terminal.waitFor(started, after: mark))
     }
 
+    /// A JSONPath query that would walk 100 million nodes (each of 10,001 runs `$..x` over the
+    /// whole document) stops at Ctrl-C, instead of running on to its step limit.
+    @Test func ctrlCStopsALongJSONPathQuery() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let numbers = "[" + (0..<10_000).map(String.init).joined(separator: ",") + "]"
+        try numbers.write(to: directory.appendingPathComponent("numbers.json"), atomically: true, encoding: .utf8)
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: try promptEnvironment(), directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target numbers { base http://127.0.0.1:9; path /n; sample @numbers.json }\r", expecting: "wsh> ")
+            terminal.type("set output quiet; call numbers\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("echo started; print . | jsonpath \"$..[?$..x]\" | length\r")
+            terminal.expect("started\r\n", after: mark)
+            terminal.interrupt()
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("echo after\r", expecting: "after\r\nwsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("visits more than"), "\(outcome.screen)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     @Test func ctrlCDuringADeclaredActionRunsItsCatchAndTheNextRefreshRuns() async throws {
         try await withLoopbackServer { server in
             let port = server.port

@@ -28,13 +28,15 @@ public struct JSONPath: Sendable {
     ///
     /// Throws a ``JSONPathError`` (without an offset) only when evaluation exceeds a work limit:
     /// ``JSONPath/stepLimit`` nodes visited, or a regular expression's step budget.
-    public func values(in root: JSONValue) throws(JSONPathError) -> [JSONValue] {
-        try values(in: root, stepLimit: Self.stepLimit)
+    /// `shouldStop` is asked every few thousand nodes; when it says yes, the error thrown is
+    /// ``JSONPathError/isInterrupted``.
+    public func values(in root: JSONValue, shouldStop: @escaping () -> Bool = { false }) throws(JSONPathError) -> [JSONValue] {
+        try values(in: root, stepLimit: Self.stepLimit, shouldStop: shouldStop)
     }
 
     /// The values, with a limit of its own on the nodes visited (for tests).
-    func values(in root: JSONValue, stepLimit: Int) throws(JSONPathError) -> [JSONValue] {
-        var evaluator = JSONPathEvaluator(root: root, stepLimit: stepLimit)
+    func values(in root: JSONValue, stepLimit: Int, shouldStop: @escaping () -> Bool = { false }) throws(JSONPathError) -> [JSONValue] {
+        var evaluator = JSONPathEvaluator(root: root, stepLimit: stepLimit, shouldStop: shouldStop)
         return try evaluator.select(query, current: root)
     }
 

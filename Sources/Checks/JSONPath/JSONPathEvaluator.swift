@@ -3,18 +3,20 @@ import Targets
 /// Evaluates a query against a root value. Segments are applied in a loop and descendant
 /// segments walk the document with an explicit stack: nothing recurses along the document's depth
 /// (only along the query's, which the parser bounds). Every node touched counts against
-/// ``JSONPath/stepLimit``.
+/// ``JSONPath/stepLimit``, and every 16,384th asks `shouldStop` whether to give up (Ctrl-C).
 struct JSONPathEvaluator {
     let root: JSONValue
     private let stepLimit: Int
+    private let shouldStop: () -> Bool
     private var steps = 0
     /// Patterns taken from the document (not literals in the query), compiled once per evaluation.
     private var patterns: [[UInt8]: JSONPathCompiledPattern] = [:]
     private static let patternCacheSize = 256
 
-    init(root: JSONValue, stepLimit: Int = JSONPath.stepLimit) {
+    init(root: JSONValue, stepLimit: Int = JSONPath.stepLimit, shouldStop: @escaping () -> Bool = { false }) {
         self.root = root
         self.stepLimit = stepLimit
+        self.shouldStop = shouldStop
     }
 
     /// The nodelist `query` selects, from the root (`$`) or from `current` (`@`).
@@ -109,6 +111,7 @@ struct JSONPathEvaluator {
 
     private mutating func spend() throws(JSONPathError) {
         steps += 1
+        if steps & 0x3FFF == 0, shouldStop() { throw .interrupted }
         if steps > stepLimit {
             throw JSONPathError(message: "the query visits more than \(stepLimit) nodes of this document; narrow it down")
         }

@@ -141,8 +141,9 @@ public enum QueryFilters {
         if case .string(let text) = value, let parsed = try? JSONValue.parse(text) { document = parsed }
         let found: [JSONValue]
         do {
-            found = try path.values(in: document)
+            found = try path.values(in: document, shouldStop: { Task.isCancelled })
         } catch {
+            if error.isInterrupted { throw CancellationError() }
             throw Failure(message: "'| jsonpath \(expression.shortened())': \(error.description)")
         }
         guard path.isSingular else { return .array(found) }

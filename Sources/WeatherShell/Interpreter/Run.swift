@@ -176,6 +176,9 @@ public final class Run {
             }
             try reportOutputFailures()
             reportHistoryNotices()
+            // At a terminal each statement's output shows when it ends (`echo started; call slow`),
+            // as in sh; into a pipe or file it stays buffered, for speed.
+            if io.stdoutIsTerminal { io.flush() }
         }
     }
 
