@@ -28,7 +28,10 @@ public enum XPathQuery {
     /// prefix in XPath 1.0, so its elements are matched with `//*[local-name()='item']`.
     /// `encoding` overrides what the body declares (a BOM, `<meta charset>`, `<?xml encoding?>`):
     /// `UTF-8` for text already decoded; nil lets the body say.
-    public static func evaluate(_ expression: String, on body: [UInt8], html: Bool, encoding: String? = nil) throws(XPathError) -> Result {
+    /// `stop` ends the evaluation early from another thread (``XPathStop``); it then fails with
+    /// "stopped".
+    public static func evaluate(_ expression: String, on body: [UInt8], html: Bool, encoding: String? = nil,
+                                stop: XPathStop? = nil) throws(XPathError) -> Result {
         _ = setUp
         // Errors are recorded (the parser's lastError, xmlGetLastError) and none reaches standard error.
         wsh_xml_silence_errors_on_this_thread()
@@ -41,6 +44,8 @@ public enum XPathQuery {
         }
         defer { xmlXPathFreeContext(context) }
         context.pointee.opLimit = operationLimit
+        stop?.attach(context)
+        defer { stop?.attach(nil) }
         // The document node is the context node, as in xmllint --xpath: `title` and `/title` agree at the top.
         context.pointee.node = UnsafeMutableRawPointer(doc).assumingMemoryBound(to: xmlNode.self)
         registerRootNamespaces(of: doc, in: context)
@@ -56,6 +61,7 @@ public enum XPathQuery {
         defer { xmlXPathFreeCompExpr(compiled) }
         xmlResetLastError()
         guard let object = xmlXPathCompiledEval(compiled, context) else {
+            if stop?.isStopped == true { throw XPathError("the XPath evaluation was stopped") }
             throw XPathError("cannot evaluate XPath expression '\(quoted(expression))'" + lastErrorDetail())
         }
         defer { xmlXPathFreeObject(object) }

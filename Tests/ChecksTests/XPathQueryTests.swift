@@ -24,6 +24,29 @@ private let page = """
     """
 
 @Suite struct XPathQueryTests {
+    /// Ctrl-C: a stopped evaluation fails at its next counted operation instead of running on.
+    @Test func aStoppedEvaluationEndsWithStopped() throws {
+        let stop = XPathStop()
+        stop.stop()
+        #expect(failure { () throws(XPathError) in try XPathQuery.evaluate("count(//p)", on: Array(page.utf8), html: true, stop: stop) }
+                == "the XPath evaluation was stopped")
+        // The same expression, not stopped.
+        #expect(try XPathQuery.evaluate("count(//p)", on: Array(page.utf8), html: true, stop: XPathStop()) == .number("3"))
+    }
+
+    /// Stopped from another thread while it parses or evaluates: `//*[count(//*) > 0]` over 20,000
+    /// elements is 400 million counted operations (past the limit of 100 million, seconds of work)
+    /// unless the stop ends it.
+    @Test func anEvaluationIsStoppedFromAnotherThread() async throws {
+        let body = Array(("<r>" + String(repeating: "<e/>", count: 20_000) + "</r>").utf8)
+        let stop = XPathStop()
+        async let outcome = Task.detached { () -> String? in
+            failure { () throws(XPathError) in try XPathQuery.evaluate("count(//*[count(//*) > 0])", on: body, html: false, stop: stop) }
+        }.value
+        stop.stop()
+        #expect(await outcome == "the XPath evaluation was stopped")
+    }
+
     @Test func htmlTitle() throws {
         #expect(try html(page, "string(//title)") == .string("Hi there"))
         #expect(try html(page, "//title") == .nodes(["Hi there"]))

@@ -186,7 +186,10 @@ public enum QueryFilters {
         }
         let result: XPathQuery.Result
         do {
-            result = try interruptibly { try XPathQuery.evaluate(expression, on: bytes, html: html, encoding: encoding) }
+            let stop = XPathStop()
+            result = try interruptibly(onCancel: stop.stop) {
+                try XPathQuery.evaluate(expression, on: bytes, html: html, encoding: encoding, stop: stop)
+            }
         } catch let error as XPathError {
             throw Failure(message: "'| xpath': \(error.message)")
         }
@@ -199,9 +202,10 @@ public enum QueryFilters {
     }
 
     /// `work`'s result, computed on a thread of its own while this one checks for Ctrl-C (task
-    /// cancellation) every 50 ms: libxml2 cannot be stopped in the middle of an evaluation, so a
-    /// cancelled one is left to finish on its thread, its result thrown away, and the prompt comes back.
-    private static func interruptibly<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+    /// cancellation) every 50 ms. On Ctrl-C the prompt comes back at once: `onCancel` asks libxml2
+    /// to stop (``XPathStop``), and what it does not count (merging node-sets) finishes on that
+    /// thread, its result thrown away.
+    private static func interruptibly<T: Sendable>(onCancel: () -> Void, _ work: @escaping @Sendable () throws -> T) throws -> T {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -210,7 +214,10 @@ public enum QueryFilters {
             done.signal()
         }
         while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if Task.isCancelled { throw CancellationError() }
+            if Task.isCancelled {
+                onCancel()
+                throw CancellationError()
+            }
         }
         guard let result = outcome.withLock({ $0 }) else { throw CancellationError() }
         return try result.get()
