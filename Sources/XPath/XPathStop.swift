@@ -29,7 +29,7 @@ public final class XPathStop: Sendable {
     }
 
     /// Whether ``stop()`` was called.
-    public var isStopped: Bool { state.withLock { $0.stopped } }
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Called by the evaluation with its context, before it evaluates; `nil` when it is done,
     /// before the context is freed.
