@@ -102,6 +102,10 @@ import Testing
          "get /x \"Authorization\":***"),
         ("set base http://user:pw-1@h:8080",
          "set base http://user:***@h:8080"),
+        ("get /headers Authorization: Bearer UNQ-TOK-8", "get /headers Authorization: *** ***"),
+        ("get /x X-API-Key: k-9 a==1", "get /x X-API-Key: *** a==1"),
+        ("get /x Authorization:Bearer\\ SPACE-TOK-5", "get /x Authorization:*** ***"),
+        ("get /x X-API-Key:k-1 > out.json", "get /x X-API-Key:*** > out.json"),
     ])
     func requestItemsNamedLikeSecretsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

@@ -18,10 +18,45 @@ extension LiteralCredentials {
         default: break
         }
         var replacements = statement[0].bare == "let" ? letCredentials(statement) : []
+        var afterSecretHeader = false
         for (position, word) in statement.enumerated().dropFirst() {
-            replacements += position == urlPosition ? urlCredentials(word, bytes: bytes, isURL: true) : itemCredentials(word, bytes: bytes)
+            // `Authorization: Bearer tok`, as curl's -H is written (an error here): the words that
+            // follow a secret header, up to the next item or redirection, are its value.
+            if afterSecretHeader, isPlainWord(word, bytes: bytes) {
+                replacements += hiddenWhole(word)
+                continue
+            }
+            afterSecretHeader = false
+            if position == urlPosition {
+                replacements += urlCredentials(word, bytes: bytes, isURL: true)
+            } else {
+                replacements += itemCredentials(word, bytes: bytes)
+                afterSecretHeader = secretItem(word, bytes: bytes).map { bytes[$0.separator] == UInt8(ascii: ":") && !$0.isAssignment } ?? false
+            }
         }
         return replacements
+    }
+
+    /// A word with no item separator that does not start a redirection or pipe.
+    private static func isPlainWord(_ word: Word, bytes: [UInt8]) -> Bool {
+        let source = bytes[word.span.start..<word.span.end]
+        guard let first = source.first, first != UInt8(ascii: ">"), first != UInt8(ascii: "|") else { return false }
+        return !source.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") }
+    }
+
+    /// Where the item's separator is, when the word is an item whose name is named like a secret.
+    private static func secretItem(_ word: Word, bytes: [UInt8]) -> (separator: Int, index: Int, isAssignment: Bool)? {
+        let separators = [UInt8(ascii: "="), UInt8(ascii: ":")]
+        guard let (separator, index) = firstSeparator(in: word, bytes: bytes, separators: separators),
+              word.parts[..<index].allSatisfy({ if case .literal = $0.content { true } else { false } }) else { return nil }
+        let written = word.parts[..<index].map { if case .literal(let text) = $0.content { text } else { "" } }.joined()
+        let name = written + String(decoding: bytes[word.parts[index].span.start..<separator], as: UTF8.self)
+        let isScheme = separator + 2 < word.span.end && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")
+        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`).
+        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.contains(where: { $0 == "/" || $0 == " " || $0 == "[" })
+        guard isName, !isScheme, Redaction().isSensitiveName(name) else { return nil }
+        let isAssignment = separator + 1 < word.span.end && bytes[separator + 1] == UInt8(ascii: "=")
+        return (separator, index, isAssignment)
     }
 
     /// A request item or declaration field named like a secret (`appid==k`, `token=t`,
@@ -29,21 +64,12 @@ extension LiteralCredentials {
     /// in a word that holds a URL, the URL's password and its query values named like secrets;
     /// else the members named like secrets of a JSON value after `:=`.
     static func itemCredentials(_ word: Word, bytes: [UInt8]) -> [Replacement] {
-        let separators = [UInt8(ascii: "="), UInt8(ascii: ":")]
-        guard let (separator, index) = firstSeparator(in: word, bytes: bytes, separators: separators),
-              word.parts[..<index].allSatisfy({ if case .literal = $0.content { true } else { false } }) else {
-            return urlCredentials(word, bytes: bytes, isURL: false)
-        }
-        let written = word.parts[..<index].map { if case .literal(let text) = $0.content { text } else { "" } }.joined()
-        let name = written + String(decoding: bytes[word.parts[index].span.start..<separator], as: UTF8.self)
-        let isScheme = separator + 2 < word.span.end && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")
-        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`).
-        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.contains(where: { $0 == "/" || $0 == " " || $0 == "[" })
-        if isName, !isScheme, Redaction().isSensitiveName(name) {
-            return hiddenAfter(separator, ofPart: index, in: word, bytes: bytes)
+        if let item = secretItem(word, bytes: bytes) {
+            return hiddenAfter(item.separator, ofPart: item.index, in: word, bytes: bytes)
         }
         let url = urlCredentials(word, bytes: bytes, isURL: false)
-        return url.isEmpty ? jsonMemberCredentials(word, after: separator, bytes: bytes) : url
+        guard url.isEmpty, let (separator, _) = firstSeparator(in: word, bytes: bytes, separators: [UInt8(ascii: ":")]) else { return url }
+        return jsonMemberCredentials(word, after: separator, bytes: bytes)
     }
 
     /// The word's URL with its password and its query values named like secrets as

@@ -50,11 +50,16 @@ extension Run {
         var rawBody: (data: Data, word: Word, contentType: String?)?
         var hasFile = false
         var jsonWord: Word?
+        var previous: String?
         for word in statement.items {
             let text = try expand(word).text
             guard let item = RequestItem(text) else {
-                throw failure("expected an item: name==value, name=value, name:=JSON, Header:value, field@file or @file", at: word.span)
+                // `Authorization: Bearer x`, as curl's -H takes it: the value is in the next words.
+                let header = previous.flatMap { $0.hasSuffix(":") ? String($0.dropLast()) : nil }
+                throw failure("expected an item: name==value, name=value, name:=JSON, Header:value, field@file or @file", at: word.span,
+                              notes: header.map { ["a header's value follows its ':' in the same word; quote a value with blanks: \($0):\"Bearer …\""] } ?? [])
             }
+            previous = text
             switch item {
             case .query(let name, let value):
                 query.append(Parameter(name: name, defaultValue: .text(value)))
