@@ -35,6 +35,19 @@ import Testing
         #expect(!result.stdout.contains("x\n"), "print does not pipe: \(result.stdout) \(result.stderr)")
     }
 
+    /// `set output pretty` asks for pretty JSON: into a pipe it comes without colour, as `jq` needs,
+    /// while the same call to the terminal is coloured.
+    @Test func prettyOutputIntoAPipeHasNoColour() async throws {
+        let script = "use open-meteo; set output pretty; call geocode name=Suwon | tr -dc '\\033' | wc -c; call geocode name=Suwon"
+        // An empty NO_COLOR is no request: the test runner sets NO_COLOR=1 for its own output.
+        let environment = try promptEnvironment(["NO_COLOR": ""])
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub", "-c", script], environment: environment) { terminal in
+            terminal.expect("\u{1B}[34;1m\"results\"")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.screen.contains("\r\n0\r\n"), "\(outcome.screen.debugDescription)")
+    }
+
     @Test func longOutputAtThePromptGoesThroughThePagerAndShortOutputDoesNot() async throws {
         let environment = try promptEnvironment(["PAGER": "sed s/^/paged:/"])
         let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: environment) { terminal in

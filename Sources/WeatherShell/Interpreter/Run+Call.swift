@@ -192,7 +192,7 @@ extension Run {
             return
         }
         let output = outputOverride ?? options.output ?? (io.stdoutIsTerminal ? .pretty : .raw)
-        ResponsePrinter(io: io, color: options.colorEnabled, redaction: redaction, targetName: response.targetName)
+        ResponsePrinter(io: io, color: paintsStdout, redaction: redaction, targetName: response.targetName)
             .print(response, as: output)
     }
 }

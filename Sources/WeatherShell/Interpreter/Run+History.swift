@@ -131,7 +131,7 @@ extension Run {
         let request = Request(method: HTTPMethod(rawValue: summary.method) ?? .get, url: summary.url, headers: call.requestHeaders)
         let response = Response(status: status, reason: call.reason ?? "", headers: call.responseHeaders ?? [], body: call.body ?? Data(),
                                 elapsed: .milliseconds(double: summary.elapsedMilliseconds), request: request, targetName: summary.target)
-        ResponsePrinter(io: io, color: options.colorEnabled, redaction: redaction, targetName: summary.target).print(response, as: .all)
+        ResponsePrinter(io: io, color: paintsStdout, redaction: redaction, targetName: summary.target).print(response, as: .all)
         // Into a pipe the body goes as it came: what follows starts on a line of its own.
         if !io.stdoutIsTerminal, let last = response.body.last, last != UInt8(ascii: "\n") { io.out("\n") }
         if let size = call.bodySize, size > (call.body?.count ?? 0) {

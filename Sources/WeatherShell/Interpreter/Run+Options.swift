@@ -1,6 +1,12 @@
 import Foundation
 
 extension Run {
+    /// Whether stdout gets colour: `set color on`, or `auto` (on at a terminal) when this run's
+    /// stdout is the terminal; output held for `| COMMAND` is not, whatever `set output` says.
+    var paintsStdout: Bool {
+        options.colorEnabled && (options.colorSetting == "on" || io.stdoutIsTerminal)
+    }
+
     func setOption(_ optionWord: Word, _ valueWords: [Word]) throws {
         let name = try expand(optionWord).text
         guard let option = ShellOption(rawValue: name) else {
