@@ -5,6 +5,21 @@ import TestSupport
 /// The call history in the built binary: several processes writing one database at once, and
 /// secrets kept out of it in every form.
 @Suite struct CallHistoryEndToEndTests {
+    /// A call sent and then stopped by Ctrl-C is in the history as `failed`, and `history show` says why.
+    @Test func aCallStoppedByCtrlCIsRecordedAsFailed() async throws {
+        let environment = ["XDG_STATE_HOME": try WSHProcess.temporaryDirectory().path]
+        try await withLoopbackServer { server in
+            // The logger's curl line is written as the request goes out.
+            let running = try RunningWSH(["-c", "plugin logger on curl\nget \(server.baseURL)/never"], environment: environment)
+            #expect(try await offPool { running.waitForOutput("curl ", inStderr: true) })
+            running.interrupt()
+            #expect(try await offPool { running.waitForExit() } == 130)
+        }
+        let listed = try await WSHProcess.run(["-c", "history 1\nhistory show 1"], environment: environment)
+        #expect(listed.stdout.contains("/never") && listed.stdout.contains("failed"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("no answer: interrupted (Ctrl-C)"), "\(listed.stdout)")
+    }
+
     @Test func twoProcessesWritingAtOnceLoseNoCall() async throws {
         let state = try WSHProcess.temporaryDirectory()
         let calls = 60

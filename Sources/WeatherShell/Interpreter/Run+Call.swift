@@ -43,7 +43,13 @@ extension Run {
             response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
-            if error.isCancelled || Task.isCancelled { throw CancellationError() }
+            if error.isCancelled || Task.isCancelled {
+                // Sent, then stopped by Ctrl-C: the history shows it `failed`, saying why.
+                if error.request != nil {
+                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: "interrupted (Ctrl-C)", started: started)
+                }
+                throw CancellationError()
+            }
             var error = error
             error.response = error.response.map(readBack)
             if let response = error.response {
