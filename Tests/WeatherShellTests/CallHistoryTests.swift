@@ -171,7 +171,16 @@ import TestSupport
         other.run.session.callLog = CallLog(path: log.path)
         _ = await other.run("history replay \(calls[0].id)")
         #expect(other.stderr.contains("cannot be sent again as recorded: the history masked its query appid"), "\(other.stderr)")
+        #expect(other.stderr.contains("declare target 'echo'"), "\(other.stderr)")
         #expect(server.hits("/echo/one") == 2)
+        // An ad-hoc request has no target to declare: the note says to type it again.
+        _ = await other.run("set output quiet\nget \(server.baseURL)/echo/adhoc appid==literal-appid-1")
+        let adHocLog = other.run.session.callLog
+        _ = try await offPool { adHocLog?.flush(within: 10) }
+        let adHoc = try #require(try log.recent(1).first)
+        _ = await other.run("history replay \(adHoc.id)")
+        #expect(other.stderr.contains("an ad-hoc request has no target to fill its secrets from"), "\(other.stderr)")
+        #expect(server.hits("/echo/adhoc") == 1)
         _ = await other.run("target open { base \(server.baseURL); path /echo/open; header X-Seen:yes }\nset output quiet\ncall open")
         let otherLog = other.run.session.callLog
         _ = try await offPool { otherLog?.flush(within: 10) }

@@ -200,7 +200,9 @@ extension Run {
             guard call.withheld.isEmpty else {
                 throw failure("call \(call.summary.id) cannot be sent again as recorded: the history masked its "
                               + call.withheld.joined(separator: ", "), at: command.span,
-                              notes: ["declare target '\(name)' (use its pack, or source its file) and replay: its secrets come from the session again"])
+                              notes: [name.hasPrefix("(")
+                                  ? "an ad-hoc request has no target to fill its secrets from: type it again with them as variables from env"
+                                  : "declare target '\(name)' (use its pack, or source its file) and replay: its secrets come from the session again"])
             }
             guard extra.isEmpty else {
                 throw failure("arguments replace a call's own only when its target '\(name)' is declared", at: extra[0].span)
