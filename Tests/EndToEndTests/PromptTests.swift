@@ -102,6 +102,9 @@ import Testing
             terminal.type("echo abc123xyz done\r", expecting: "*** done\r\nwsh> ")
             terminal.type("let token = \"tok-55555\"\r", expecting: "\r\nwsh> ")
             terminal.type("get http://u:pw-7777@127.0.0.1:1/x appid==key-4567 X-API-Key:k-3333\r", expecting: "\r\nwsh> ")
+            // Recalled, the line sends *** as typed, and a note says so.
+            terminal.type("\u{1B}[A\r", expecting: "note: the URL, 'appid', 'X-API-Key' sends *** as typed")
+            terminal.expect("wsh> ")
             terminal.type("\u{04}")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")

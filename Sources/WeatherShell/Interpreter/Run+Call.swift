@@ -14,6 +14,7 @@ extension Run {
         var words = statement.arguments
         let maxPages = try takePagingOptions(&words)
         let (arguments, argumentWords) = try callArguments(words, for: target)
+        noteRecalledPlaceholders(words)
         if let maxPages {
             return try await callAllPages(declared, target, arguments, maxPages: maxPages, statement: statement, argumentWords: argumentWords)
         }

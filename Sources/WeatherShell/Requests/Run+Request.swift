@@ -7,6 +7,7 @@ extension Run {
     /// plugins and history as a declared one, and kept for `target NAME from last`.
     func request(_ statement: RequestStatement) async throws {
         let target = try adHocTarget(statement)
+        noteRecalledPlaceholders([statement.url] + statement.items)
         if options.stub != .off {
             throw failure("a request with no target has no sample to answer with under set stub", at: statement.command.span,
                           notes: ["declare a target with a sample (target NAME from last keeps this one), or answer live with: set stub off"])
