@@ -10,6 +10,10 @@ extension Run {
         let declared = try declaredTarget(nameWord)
         guard arguments.count > 1 else {
             io.out(mask(declared.sourceText) + "\n")
+            // A pack's target follows `set base`: its declaration alone would say another host.
+            if declared.fromPack, options.base != nil, let target = try? compiledTarget(declared) {
+                io.out("# under set base, its calls go to \(redaction.maskedURL(target.baseURL)) (set base off: to its own base)\n")
+            }
             return
         }
         guard let tool = arguments[1].bare.flatMap(Self.commandTool) else { throw failure(usage, at: arguments[1].span) }
