@@ -103,6 +103,10 @@ import Testing
         #expect(shell.stdout.contains("  call     call a target"))
         #expect(shell.stdout.contains("usage: call NAME"))
         #expect(shell.stderr.contains("did you mean 'call'?"))
+        #expect(shell.stdout.contains("send an OPTIONS request") && shell.stdout.contains("send a GET request"))
+        // A curl command line pasted as it is: the note names import curl, not a guess.
+        await shell.run("curl https://example.com/x")
+        #expect(shell.stderr.contains("note: to make a target of a curl command: import curl curl URL ...; or send it as: get URL"), "\(shell.stderr)")
     }
 
     @Test func builtInReactorsCompleteFromTheirRegistryEntry() async {

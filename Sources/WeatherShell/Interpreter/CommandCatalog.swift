@@ -30,7 +30,7 @@ enum CommandCatalog {
               summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page; --stream, print as it arrives"),
     ] + RequestStatement.methodCommands.map { name in
         Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [--stream] [> FILE]",
-              summary: "send a \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")
+              summary: "send \(name == "options" ? "an" : "a") \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")
     } + [
         Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
         Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema",

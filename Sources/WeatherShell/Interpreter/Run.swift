@@ -276,7 +276,13 @@ public final class Run {
         }
         let known = CommandCatalog.names + session.reactorOrder
         var notes: [String] = []
-        if let guess = Suggestion.closest(to: text, in: known) { notes.append("did you mean '\(guess)'?") }
+        if text == "curl" || text == "http" || text == "https" {
+            // A command line pasted from elsewhere: wsh reads curl's, and HTTPie's items are its own.
+            notes.append(text == "curl" ? "to make a target of a curl command: import curl curl URL ...; or send it as: get URL"
+                                        : "HTTPie's items work after a method: get URL name==value Header:value")
+        } else if let guess = Suggestion.closest(to: text, in: known) {
+            notes.append("did you mean '\(guess)'?")
+        }
         notes.append("type 'help' for the list of commands")
         throw failure("unknown command '\(text.shortened())'", at: name.span, notes: notes)
     }
