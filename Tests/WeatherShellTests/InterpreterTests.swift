@@ -128,6 +128,9 @@ import Testing
         let run = shell.run
         #expect(run.completions(for: "se") == ["serve", "set"])
         #expect(run.completions(for: "serve s") == ["start", "stop"])
+        #expect(run.completions(for: "history sh") == ["show"])
+        #expect(run.completions(for: "history ") == ["show", "replay"])
+        #expect(run.completions(for: "cookies ") == ["clear", "save", "load"])
         #expect(run.completions(for: "serve start --c") == ["--cors"])
         #expect(run.completions(for: "s").contains("source"))
         #expect(run.completions(for: "echo $ci") == ["$city", "$cities"])

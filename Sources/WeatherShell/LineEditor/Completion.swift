@@ -193,6 +193,7 @@ extension CompletionSnapshot {
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
         case "source" where previous.count == 1, "save" where previous.count == 1,
+             "cookies" where previous.count == 2 && ["save", "load"].contains(previous[1]),
              "use" where previous.count == 2 && previous[1] == "openapi", "openapi" where previous.count == 2 && previous[1] == "export":
             return Completion.paths(word, directory: directory)
         case "openapi" where previous.count == 1:
@@ -237,6 +238,10 @@ extension CompletionSnapshot {
             return pluginCompletions(after: Array(previous.dropFirst()))
         case "serve" where previous.count == 1:
             return ["start", "stop"]
+        case "history" where previous.count == 1:
+            return ["show", "replay"]
+        case "cookies" where previous.count == 1:
+            return ["clear", "save", "load"]
         case "serve" where previous.count >= 2 && previous[1] == "start":
             return ["--port", "--host", "--delay", "--cors", "--quiet"].filter { !previous.contains($0) }
         case "use" where previous.count == 1:
