@@ -52,6 +52,10 @@ import Testing
     @Test func urlsThatCannotBeResolvedSayWhy() {
         #expect(RequestURL.resolve("/users", base: nil) == .failure(.noBase))
         #expect(RequestURL.resolve("users", base: nil) == .failure(.notAURL))
+        // A mistyped scheme is not a path to put after the base.
+        #expect(RequestURL.resolve("http//127.0.0.1:8765/get", base: "http://h") == .failure(.mistypedScheme))
+        #expect(RequestURL.resolve("https:/h/x", base: "http://h") == .failure(.mistypedScheme))
+        #expect(RequestURL.resolve("http-docs/x", base: "http://h") == .success("http://h/http-docs/x"))
         #expect(RequestURL.resolve("ftp://x/y", base: "https://a") == .failure(.scheme))
     }
 

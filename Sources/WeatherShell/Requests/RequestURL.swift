@@ -19,6 +19,8 @@ enum RequestURL {
             return .success("http://localhost" + (port.isEmpty ? "" : ":" + port) + (after.isEmpty ? "/" : after))
         }
         if schemeSeparator(in: bytes) != nil { return .failure(.scheme) }
+        // `http//host/x` or `https:/host/x`: a scheme mistyped, not a path to put after `set base`.
+        for scheme in ["http//", "https//", "http:/", "https:/"] where text.hasPrefix(scheme) { return .failure(.mistypedScheme) }
         let startsWithSlash = bytes.first == UInt8(ascii: "/")
         let host = bytes.prefix { !endsHost($0) }
         let looksLikeHost = !startsWithSlash
@@ -81,12 +83,15 @@ enum RequestURLProblem: Error, Equatable {
     case noBase
     /// A word that is neither a URL, a host nor a path, with no base.
     case notAURL
+    /// `http//` or `http:/`: the scheme's `://` mistyped.
+    case mistypedScheme
 
     var message: String {
         switch self {
         case .scheme: "only http:// and https:// URLs can be requested"
         case .noBase: "a path needs a base URL"
         case .notAURL: "not a URL"
+        case .mistypedScheme: "the URL's scheme is mistyped"
         }
     }
 
@@ -94,6 +99,7 @@ enum RequestURLProblem: Error, Equatable {
         switch self {
         case .scheme: "give http://HOST/PATH or https://HOST/PATH"
         case .noBase, .notAURL: "give a whole URL (https://HOST/PATH), :PORT/PATH for localhost, or set base URL first"
+        case .mistypedScheme: "write it http://HOST/PATH or https://HOST/PATH"
         }
     }
 }
