@@ -5,6 +5,29 @@ import TestSupport
 /// The call history in the built binary: several processes writing one database at once, and
 /// secrets kept out of it in every form.
 @Suite struct CallHistoryEndToEndTests {
+    /// At a terminal (100 columns here) a long URL is cut so that each row fits; into a pipe it is whole.
+    @Test func theListingFitsTheTerminal() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try #"{"a":1}"#.write(to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        let path = "/" + String(repeating: "segment/", count: 15) + "end"
+        let environment = try promptEnvironment(["XDG_STATE_HOME": try WSHProcess.temporaryDirectory().path])
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: environment, directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target long { base http://127.0.0.1:9; path \(path); sample @a.json }\r", expecting: "wsh> ")
+            terminal.type("set output quiet; call long\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("history 1\r", expecting: "200 stub")
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("exit\r")
+            return String(terminal.screen[mark...])
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        let row = outcome.value.components(separatedBy: "\r\n").first { $0.contains("200 stub") } ?? ""
+        #expect(row.contains("http://127.0.0.1:9/segment/") && row.contains("…") && row.count <= 100, "\(row.debugDescription)")
+        let piped = try await WSHProcess.run(["-c", "history 1"], environment: environment)
+        #expect(piped.stdout.contains("http://127.0.0.1:9\(path)"), "\(piped.stdout)")
+    }
+
     /// A call sent and then stopped by Ctrl-C is in the history as `failed`, and `history show` says why.
     @Test func aCallStoppedByCtrlCIsRecordedAsFailed() async throws {
         let environment = ["XDG_STATE_HOME": try WSHProcess.temporaryDirectory().path]

@@ -71,12 +71,24 @@ extension Run {
     /// `#  time  target  method  URL  status  ms`, in columns, oldest first.
     private func listCalls(_ calls: [CallSummary]) {
         let header = ["#", "time", "target", "method", "URL", "status", "ms"]
-        let rows = calls.map { call in
-            [String(call.id), Self.timeText(call.time), call.target, call.method, call.url,
+        var rows = calls.map { call in
+            [String(call.id), Self.timeText(call.time), call.target, call.method, mask(call.url),
              call.status.map { String($0) + (call.stubbed ? " stub" : "") } ?? "failed",
              String(Int(call.elapsedMilliseconds.rounded()))]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        var widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        // At a terminal a row fits its width: long URLs are cut (`history show N` has them whole).
+        let urlColumn = 4
+        if io.stdoutIsTerminal, let columns = Pager.terminalSize()?.columns {
+            let others = widths.enumerated().filter { $0.offset != urlColumn }.reduce(0) { $0 + $1.element } + 2 * (header.count - 1)
+            let room = max(24, columns - others)
+            if widths[urlColumn] > room {
+                for index in rows.indices where rows[index][urlColumn].count > room {
+                    rows[index][urlColumn] = String(rows[index][urlColumn].prefix(room - 1)) + "…"
+                }
+                widths[urlColumn] = room
+            }
+        }
         let numeric: Set<Int> = [0, 6]
         for row in [header] + rows {
             let cells = row.enumerated().map { column, cell in
