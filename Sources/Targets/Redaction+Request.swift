@@ -9,11 +9,10 @@ extension Redaction {
         var found: [String] = []
         for header in request.headers
         where isSensitiveName(header.name) {
-            // A Cookie is a list: the line as sent (echoed whole by a server that shows the request's
-            // headers) and the values of cookies named like secrets (`session_token`), as in `cookies`.
-            // Each value of a 20-cookie line as a secret cost each recorded call 0.6 ms.
+            // A Cookie is a list: the values of cookies named like secrets or sessions (`session_token`,
+            // `sid`, `PHPSESSID`) are secrets, as in `cookies`. Each value of a 20-cookie line as a
+            // secret cost each recorded call 0.6 ms; the whole line as one, 4 million instructions.
             if header.name.lowercased() == "cookie" {
-                found.append(header.value)
                 found += sensitiveCookieValues(header.value)
                 continue
             }
@@ -47,7 +46,7 @@ extension Redaction {
             while start < bytes.count {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
                 let pair = bytes[start..<end]
-                if let equals = pair.firstIndex(of: UInt8(ascii: "=")), isSensitiveKey(pair[..<equals].textTrimmingSpacesAndTabs) {
+                if let equals = pair.firstIndex(of: UInt8(ascii: "=")), isSensitiveCookieName(pair[..<equals].textTrimmingSpacesAndTabs) {
                     values.append(pair[(equals + 1)...].textTrimmingSpacesAndTabs)
                 }
                 start = end + 1

@@ -52,6 +52,17 @@ public struct Redaction: Sendable {
         return Self.sensitiveKeyParts.contains { lowered.contains($0) }
     }
 
+    /// Whether a cookie's name says its value is a secret: a sensitive key (``isSensitiveKey(_:)``),
+    /// or a session or anti-forgery cookie (`sid`, `PHPSESSID`, `connect.sid`, `auth`, `csrftoken`).
+    public func isSensitiveCookieName(_ name: String) -> Bool {
+        guard !isSensitiveKey(name) else { return true }
+        let lowered = name.lowercased()
+        return Self.sensitiveCookieParts.contains { lowered.contains($0) }
+    }
+
+    /// Substrings that make a cookie's name sensitive besides ``sensitiveKeyParts``, lowercased.
+    public static let sensitiveCookieParts = ["sess", "sid", "auth", "csrf", "xsrf"]
+
     /// The parts of ``sensitiveKeyParts`` as bytes.
     private static let sensitivePartBytes = sensitiveKeyParts.map { Array($0.utf8) }
 

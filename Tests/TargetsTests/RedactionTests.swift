@@ -31,9 +31,10 @@ import Testing
         let request = Request(method: .get, url: "https://h/", headers: [Header(name: "Cookie", value: line)])
         let redaction = Redaction().including(secretsOf: request)
         #expect(redaction.mask("dark tok-abcdef123 x-y-z-123 value-9876") == "dark *** *** value-9876")
-        // The line as sent is a secret too: a server that echoes the header (httpbin's /headers) shows `***`.
-        let sid = Request(method: .get, url: "https://h/", headers: [Header(name: "Cookie", value: "sid=COOK-LOG-3")])
-        #expect(Redaction().including(secretsOf: sid).mask(#"{"headers":{"Cookie":"sid=COOK-LOG-3"}}"#) == #"{"headers":{"Cookie":"***"}}"#)
+        // Session cookies are secrets too: a server that echoes the header (httpbin's /headers) shows them `***`.
+        let sid = Request(method: .get, url: "https://h/", headers: [Header(name: "Cookie", value: "sid=COOK-LOG-3; PHPSESSID=php-1234; theme=dark")])
+        #expect(Redaction().including(secretsOf: sid).mask(#"{"headers":{"Cookie":"sid=COOK-LOG-3; PHPSESSID=php-1234; theme=dark"}}"#)
+                == #"{"headers":{"Cookie":"sid=***; PHPSESSID=***; theme=dark"}}"#)
     }
 
     @Test func sensitiveHeadersAreMasked() {

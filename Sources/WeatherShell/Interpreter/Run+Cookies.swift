@@ -37,7 +37,7 @@ extension Run {
         guard !cookies.isEmpty else { return io.out("(no cookies)\n") }
         let formatter = ISO8601DateFormatter()
         let rows = cookies.map { cookie -> [String] in
-            let value = redaction.isSensitiveKey(cookie.name) ? "***" : mask(cookie.value)
+            let value = redaction.isSensitiveCookieName(cookie.name) ? "***" : mask(cookie.value)
             var flags: [String] = []
             if cookie.secure { flags.append("secure") }
             if cookie.httpOnly { flags.append("httponly") }
