@@ -56,9 +56,19 @@ public struct Redaction: Sendable {
     /// or a session or anti-forgery cookie (`sid`, `PHPSESSID`, `connect.sid`, `auth`, `csrftoken`).
     public func isSensitiveCookieName(_ name: String) -> Bool {
         guard !isSensitiveKey(name) else { return true }
-        let lowered = name.lowercased()
-        return Self.sensitiveCookieParts.contains { lowered.contains($0) }
+        // Compared as ASCII bytes: String.contains goes through NSString, 1,700 instructions a
+        // cookie name on the history's masker thread (callgrind, 21 cookies a call).
+        var name = name
+        return name.withUTF8 { bytes in
+            Self.sensitiveCookiePartBytes.contains { part in
+                bytes.count >= part.count && (0...(bytes.count - part.count)).contains { start in
+                    part.indices.allSatisfy { Self.asciiLowercased(bytes[start + $0]) == part[$0] }
+                }
+            }
+        }
     }
+
+    private static let sensitiveCookiePartBytes = sensitiveCookieParts.map { Array($0.utf8) }
 
     /// Substrings that make a cookie's name sensitive besides ``sensitiveKeyParts``, lowercased.
     public static let sensitiveCookieParts = ["sess", "sid", "auth", "csrf", "xsrf"]
