@@ -103,8 +103,10 @@ import Testing
             terminal.type("let token = \"tok-55555\"\r", expecting: "\r\nwsh> ")
             terminal.type("get http://u:pw-7777@127.0.0.1:1/x appid==key-4567 X-API-Key:k-3333\r", expecting: "\r\nwsh> ")
             // Recalled, the line sends *** as typed, and a note says so.
+            let recalled = terminal.mark
             terminal.type("\u{1B}[A\r", expecting: "note: the URL, 'appid', 'X-API-Key' sends *** as typed")
-            terminal.expect("wsh> ")
+            // The prompt after the error's caret line: Ctrl-D typed while the statement still runs would be lost.
+            terminal.expect("~\r\nwsh> ", after: recalled)
             terminal.type("\u{04}")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
