@@ -60,10 +60,9 @@ public struct Redaction: Sendable {
         // cookie name on the history's masker thread (callgrind, 21 cookies a call).
         var name = name
         return name.withUTF8 { bytes in
-            Self.sensitiveCookiePartBytes.contains { part in
-                bytes.count >= part.count && (0...(bytes.count - part.count)).contains { start in
-                    part.indices.allSatisfy { Self.asciiLowercased(bytes[start + $0]) == part[$0] }
-                }
+            guard let base = bytes.baseAddress else { return false }
+            return Self.sensitiveCookiePartBytes.contains { part in
+                bytes.count >= part.count && (0...(bytes.count - part.count)).contains { Self.holds(part, at: base + $0) }
             }
         }
     }
@@ -98,14 +97,19 @@ public struct Redaction: Sendable {
             // Through raw pointers: a large body is scanned quickly in a debug build too.
             for start in 0...(bytes.count - 3) where starts[Int(base[start]) << 8 | Int(base[start + 1])] {
                 let first = asciiLowercased(base[start])
-                for part in sensitivePartBytes where part[0] == first && start + part.count <= bytes.count {
-                    var index = 1
-                    while index < part.count, Self.asciiLowercased(base[start + index]) == part[index] { index += 1 }
-                    if index == part.count { return true }
+                for part in sensitivePartBytes where part[0] == first && start + part.count <= bytes.count && holds(part, at: base + start) {
+                    return true
                 }
             }
             return false
         }
+    }
+
+    /// Whether the bytes at `start` are `part` (lowercased ASCII) in any case; `part.count` bytes must be there.
+    private static func holds(_ part: [UInt8], at start: UnsafePointer<UInt8>) -> Bool {
+        var index = 0
+        while index < part.count, asciiLowercased(start[index]) == part[index] { index += 1 }
+        return index == part.count
     }
 
     static func asciiLowercased(_ byte: UInt8) -> UInt8 {
