@@ -80,6 +80,15 @@ public struct PrintedCommand: Sendable, Equatable {
     public var text: String
     /// Whether some secret with no environment variable is written `***`, so the command needs it filled in.
     public var maskedSecrets: Bool
+    /// Environment variables whose values are written `***` too: they are sent in an encoded form
+    /// (percent-encoded in a path, JSON-escaped, ...) that the command cannot write as `$VAR`.
+    public var encodedReferences: [String] = []
+
+    public init(text: String, maskedSecrets: Bool, encodedReferences: [String] = []) {
+        self.text = text
+        self.maskedSecrets = maskedSecrets
+        self.encodedReferences = encodedReferences
+    }
 }
 
 /// Why a request cannot be printed as a command.
@@ -95,6 +104,7 @@ private struct CommandBuilder {
     var lines: [[ShellWord]] = []
     var suffix = ""
     var maskedSecrets = false
+    var encodedReferences: [String] = []
 
     init(printer: RequestCommandPrinter) {
         self.printer = printer
@@ -104,7 +114,7 @@ private struct CommandBuilder {
 
     var printed: PrintedCommand {
         let text = prefix + lines.map { $0.map(\.quoted).joined(separator: " ") }.joined(separator: " \\\n  ") + suffix
-        return PrintedCommand(text: text, maskedSecrets: maskedSecrets)
+        return PrintedCommand(text: text, maskedSecrets: maskedSecrets, encodedReferences: encodedReferences)
     }
 
     // MARK: curl
@@ -122,7 +132,17 @@ private struct CommandBuilder {
         } else if request.method != impliedMethod {
             option("-X", request.method.rawValue)
         }
-        line(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
+        let query = running ? QueryWithReferences(url: request.url, references: printer.references) : nil
+        line(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : query?.url ?? request.url))
+        for pair in query?.moved ?? [] {
+            option("--url-query")
+            // `name=$VAR` has curl encode the value; `+name=value` is sent as it is.
+            if let reference = pair.reference {
+                append(ShellWord(pieces: [.text(pair.name + "="), .variable(reference.environmentName)]))
+            } else {
+                append(value("+" + pair.name + (pair.value.map { "=" + $0 } ?? "")))
+            }
+        }
         let parts = multipartParts(of: request)
         let (credential, headerWords) = headers(of: request, multipart: parts != nil, separator: ": ")
         for word in headerWords {
@@ -189,7 +209,17 @@ private struct CommandBuilder {
             append(credential)
         }
         option(request.method.rawValue)
-        append(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : request.url))
+        // HTTPie's `name==value` items carry the decoded pair, which it encodes after the URL's query.
+        let query = running ? QueryWithReferences(url: request.url, references: printer.references, bareKeysMove: false) : nil
+        append(value(printer.purpose == .log ? printer.redaction.maskedURL(request.url) : query?.url ?? request.url))
+        for pair in query?.moved ?? [] {
+            let name = Self.httpieEscaped(PercentEncoding.decode(Substring(pair.name)))
+            if let reference = pair.reference {
+                line(ShellWord(pieces: [.text(name + "=="), .variable(reference.environmentName)]))
+            } else {
+                line(value(name + "==" + PercentEncoding.decode(Substring(pair.value ?? ""))))
+            }
+        }
         lines += headerWords.map { [$0] }
         guard let body else { return }
         if let parts {
@@ -318,11 +348,24 @@ private struct CommandBuilder {
         pieces = pieces.map { piece in
             guard case .text(let text) = piece else { return piece }
             let masked = printer.redaction.mask(text)
-            if masked != text { maskedSecrets = true }
+            if masked != text { noteMasked(text) }
             return .text(masked)
         }
         let nonEmpty = pieces.filter { $0 != .text("") }
         return ShellWord(pieces: nonEmpty.isEmpty ? [.text("")] : nonEmpty)
+    }
+
+    /// Notes what masking `text` hid: the references whose values it holds in an encoded form,
+    /// and whether anything else was a secret (one with no variable behind it).
+    private mutating func noteMasked(_ text: String) {
+        var rest = text
+        for reference in printer.references {
+            let forms = SecretForms.of(reference.value).dropFirst().filter(text.contains)
+            guard !forms.isEmpty else { continue }
+            if !encodedReferences.contains(reference.environmentName) { encodedReferences.append(reference.environmentName) }
+            for form in forms { rest = rest.replacingOccurrences(of: form, with: "") }
+        }
+        if printer.redaction.mask(rest) != rest { maskedSecrets = true }
     }
 
     /// The parts of a multipart body, to give one by one; nil for any other body, and in a log.

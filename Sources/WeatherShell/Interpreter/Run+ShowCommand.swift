@@ -36,6 +36,10 @@ extension Run {
         do {
             let printed = try printer.command(for: request)
             io.out(printed.text + "\n")
+            if !printed.encodedReferences.isEmpty {
+                let names = printed.encodedReferences.map { "$" + $0 }.joined(separator: ", ")
+                io.err("note: \(names) is sent encoded here (percent-encoded or escaped), which the command cannot write as a variable, so it is written ***; fill it in before running\n")
+            }
             if printed.maskedSecrets {
                 io.err("note: a secret with no environment variable behind it is written ***; give it from one, as in: let token = env API_TOKEN\n")
             }
