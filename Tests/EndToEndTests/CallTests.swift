@@ -112,6 +112,30 @@ import TestSupport
         }
     }
 
+    /// With bail off the run goes on after a call that got no answer: `status` and `expect` must
+    /// not read the answer of the call before it, and a later answer is read again.
+    @Test func aCallWithNoAnswerLeavesNoLastResponse() async throws {
+        try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: try Self.fixture("current.json"))]) { server in
+            let closedPort = try await Self.closedPort()
+            let script = """
+                set output quiet
+                set bail off
+                get \(server.baseURL)/forecast
+                get http://127.0.0.1:\(closedPort)/x
+                expect status == 200
+                print status
+                get \(server.baseURL)/forecast
+                print "again" status
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 3)
+            #expect(result.stdout == "again 200\n", "\(result.stdout)")
+            let none = "error: no response: the last call got none (could not connect to 127.0.0.1:\(closedPort)"
+            #expect(result.stderr.contains("<command line>:5:8: " + none), "\(result.stderr)")
+            #expect(result.stderr.contains("<command line>:6:7: " + none), "\(result.stderr)")
+        }
+    }
+
     @Test func bodyOverTheLimitIsAnErrorNotACrash() async throws {
         try await withLoopbackServer { server in
             let result = try await WSHProcess.run(["-c", "target big {\n base \(server.baseURL)\n path /large\n query bytes=\(60 * 1024 * 1024)\n}\nset output quiet\ncall big"])

@@ -44,6 +44,10 @@ extension Run {
             response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
+            if error.response == nil {
+                lastResponse = nil
+                lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
+            }
             if error.isCancelled || Task.isCancelled {
                 // Sent, then stopped by Ctrl-C: the history shows it `failed`, saying why.
                 if error.request != nil {
@@ -55,6 +59,7 @@ extension Run {
             error.response = error.response.map(readBack)
             if let response = error.response {
                 lastResponse = response
+                lastCallGotNoResponse = nil
                 // The call fails for its own reason; a failure to record its answer is said beside it.
                 if let reason = recordAnswer(response, of: target) { io.err(Diagnostic(.runtime, reason).rendered(mask: { self.mask($0) })) }
             }
@@ -66,11 +71,17 @@ extension Run {
             throw error
         }
         lastResponse = response
+        lastCallGotNoResponse = nil
         lastCall = (target, arguments)
         reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
+    }
+
+    /// What a query or `expect` says when there is no last response.
+    var noResponseMessage: String {
+        lastCallGotNoResponse.map { "no response: the last call got none (\($0))" } ?? "no response yet: call a target first"
     }
 
     /// Under `set stub`, a target without a `sample` has nothing to answer with: an error naming

@@ -14,7 +14,7 @@ extension Run {
     /// The values come back as `hex:` text, for the failure's notes.
     func byteOutcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
         guard case .query(let query) = expectation.subject, let response = lastResponse else {
-            throw failure("no response yet: call a target first", at: expectation.span)
+            throw failure(noResponseMessage, at: expectation.span)
         }
         _ = try lookUp(query)
         let actual = Array(response.body)

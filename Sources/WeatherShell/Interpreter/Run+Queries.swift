@@ -6,7 +6,7 @@ extension Run {
     /// The value a query finds in the last response, or nil with the reason it found nothing.
     func lookUp(_ query: Query) throws -> (value: JSONValue?, missing: String) {
         guard let response = lastResponse else {
-            throw failure("no response yet: call a target first", at: query.span)
+            throw failure(noResponseMessage, at: query.span)
         }
         var value: JSONValue?
         var missing = ""

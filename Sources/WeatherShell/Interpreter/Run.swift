@@ -39,6 +39,11 @@ public final class Run {
     var lastResponse: Response? {
         didSet { parent?.lastResponse = lastResponse }
     }
+    /// Why the last call got no response (masked), when it got none: queries and `expect` say
+    /// so instead of reading the answer of the call before it.
+    var lastCallGotNoResponse: String? {
+        didSet { parent?.lastCallGotNoResponse = lastCallGotNoResponse }
+    }
     /// While a `[? EXPR]` decides on an element: the value EXPR's path queries start at.
     var filteredElement: JSONValue?
     /// The target and arguments of the last call that sent something, for `target NAME from last`.
@@ -86,6 +91,7 @@ public final class Run {
         actionContext = context
         actionDepth = parent.actionDepth
         lastResponse = parent.lastResponse
+        lastCallGotNoResponse = parent.lastCallGotNoResponse
         lastCall = parent.lastCall
         locals = parameters
         localNames = Set(parameters.names + ["error"])
@@ -104,6 +110,7 @@ public final class Run {
         sourceStack = parent.sourceStack
         actionDepth = parent.actionDepth
         lastResponse = parent.lastResponse
+        lastCallGotNoResponse = parent.lastCallGotNoResponse
         lastCall = parent.lastCall
         locals = parent.locals
         localNames = parent.localNames

@@ -29,7 +29,7 @@ extension Run {
     /// Every violation of the last answer's schema (see ``expectSchema``); runtime errors when
     /// there is nothing to check against.
     func schemaViolations(at span: SourceSpan) throws -> [SchemaViolation] {
-        guard let response = lastResponse else { throw failure("no response yet: call a target first", at: span) }
+        guard let response = lastResponse else { throw failure(noResponseMessage, at: span) }
         guard let imported = session.targets[response.targetName]?.openAPI else {
             throw failure("expect schema checks answers of targets from an OpenAPI document, and '\(response.targetName.shortened())' is not one",
                           at: span, notes: ["declare targets with: use openapi FILE"])
