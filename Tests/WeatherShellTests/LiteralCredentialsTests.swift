@@ -132,6 +132,29 @@ import Testing
         #expect(LiteralCredentials.hidden(in: line) == line)
     }
 
+    /// The shell command after `|` is read too: curl's options, other commands' items and URLs.
+    @Test(arguments: [
+        ("call t | curl -u al:pw-123 -H 'X-Api-Key: k-9' https://h/x -d @-", "call t | curl -u al:*** -H 'X-Api-Key:***' https://h/x -d @-"),
+        ("history show 3 | curl -s --oauth2-bearer tok-77 https://bob:pw-5@h/up", "history show 3 | curl -s --oauth2-bearer *** https://bob:***@h/up"),
+        ("call t | jq .id | http POST https://h/x token==t-1 a==1", "call t | jq .id | http POST https://h/x token==*** a==1"),
+        ("echo x | wget -q --password=pw-8 -O- https://h/ && echo done", "echo x | wget -q --password=*** -O- https://h/ && echo done"),
+        ("call t | grep -q ok; plugin auth bearer tok-1", "call t | grep -q ok; plugin auth bearer ***"),
+        ("call t | curl -u al:pw-1 \"$(cat x", "call t | curl -u ***"),
+    ])
+    func credentialsInAPipeCommandAreHidden(line: String, stored: String) {
+        #expect(LiteralCredentials.hidden(in: line) == stored)
+    }
+
+    @Test(arguments: [
+        "call t | jq '.[] | select(.key == 1)'",
+        "call t | awk '{print $1; print $2}'",
+        "call t | curl -s -d @- https://h/x",
+        "call t | tee out.json | wc -c",
+    ])
+    func pipeCommandsWithoutCredentialsStayAsTyped(line: String) {
+        #expect(LiteralCredentials.hidden(in: line) == line)
+    }
+
     @Test func aContinuedLineIsHiddenInItsStatement() {
         #expect(LiteralCredentials.hidden(in: "plugin auth \\\nbearer abc123xyz") == "plugin auth \\\nbearer ***")
     }

@@ -21,6 +21,11 @@ enum CurlCredentials {
         return words.count == 1 && first.bare != "curl" ? inOneString(first, bytes: bytes) : inWords(words, bytes: bytes)
     }
 
+    /// The credentials of a curl command line, given the words after `curl`.
+    static func hidden(inCommand words: [Word], bytes: [UInt8]) -> [LiteralCredentials.Replacement] {
+        inWords(words, bytes: bytes)
+    }
+
     /// A pasted command: the word after each option that takes a credential, and every URL.
     private static func inWords(_ words: [Word], bytes: [UInt8]) -> [LiteralCredentials.Replacement] {
         var replacements: [LiteralCredentials.Replacement] = []

@@ -19,6 +19,9 @@ enum LiteralCredentials {
         var lexer = Lexer(file: file)
         guard let tokens = try? lexer.tokenize() else { return hiddenAfterKeyword(in: text) }
         var replacements: [Replacement] = []
+        for token in tokens {
+            if case .pipe(let pipe) = token { replacements += pipeCredentials(pipe, bytes: file.bytes) }
+        }
         for statement in statements(tokens) where !statement.isEmpty {
             if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)
@@ -29,6 +32,35 @@ enum LiteralCredentials {
             }
         }
         return replaced(text, replacements)
+    }
+
+    /// The credentials of the shell command after `|`, read as words: a `curl` command's by its
+    /// options (as `import curl`), any other command's items and URLs (`http ... token==x`,
+    /// `wget --password=x`). Text the lexer refuses is hidden from its first suspicious word.
+    private static func pipeCredentials(_ pipe: PipeCommand, bytes: [UInt8]) -> [Replacement] {
+        let start = pipe.span.start + 1
+        guard start < pipe.span.end else { return [] }
+        let text = String(decoding: bytes[start..<pipe.span.end], as: UTF8.self)
+        guard mayHoldCredential(text) else { return [] }
+        let file = SourceFile(name: "<history>", directory: "", text: text)
+        var lexer = Lexer(file: file)
+        var replacements: [Replacement] = []
+        if let tokens = try? lexer.tokenize() {
+            for statement in statements(tokens) {
+                // `a | b && c`: each command of the sh pipeline or list on its own.
+                for command in statement.split(whereSeparator: { ["|", "||", "&&", "&"].contains($0.bare) }) where !command.isEmpty {
+                    let words = Array(command)
+                    replacements += words[0].bare == "curl"
+                        ? CurlCredentials.hidden(inCommand: Array(words.dropFirst()), bytes: file.bytes)
+                        : statementCredentials(words, bytes: file.bytes)
+                }
+            }
+        } else {
+            let hidden = hiddenAfterKeyword(in: text)
+            let kept = zip(hidden.utf8, text.utf8).prefix { $0 == $1 }.count
+            if hidden != text { replacements.append((kept..<text.utf8.count, "***")) }
+        }
+        return replacements.map { ($0.range.lowerBound + start..<$0.range.upperBound + start, $0.text) }
     }
 
     /// Whether `text` may hold anything ``hidden(in:)`` hides: a separator of items, URLs or `let`.
