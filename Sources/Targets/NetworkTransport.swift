@@ -56,6 +56,7 @@ public struct NetworkTransport: Transport {
 
     /// Shuts the client down; requests sent after this fail. Do not call it on ``shared``.
     public func shutdown() async throws {
+        owner.plain.shutdown()
         try await owner.client.shutdown()
         for client in owner.proxied?.made ?? [] {
             try await client.shutdown()
@@ -124,9 +125,19 @@ public struct NetworkTransport: Transport {
             url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
         let route = try owner.route(for: outgoing)
+        // Plain http straight to the server goes through wsh's own client.
+        let plain = route.proxy == nil ? owner.plainOrigins.origin(of: outgoing, url: request.url) : nil
+        let plainHead = try plain.map { origin in
+            try PlainHTTPRequestHead.make(method: outgoing.method, origin: origin, headers: headers, bodyLength: request.body?.count ?? 0)
+        }
+        let plainBody = request.body.map { ByteBuffer(bytes: $0) }
+        func send(_ delegate: ResponseBodyDelegate) async throws -> ResponseBodyDelegate.Response {
+            guard let plain, let plainHead else { return try await execute(outgoing, on: route, delegate: delegate, deadline: deadline) }
+            return try await executePlain(plainHead, body: plainBody, origin: plain, owner: owner, delegate: delegate, deadline: deadline)
+        }
         let delegate = makeDelegate()
         do {
-            let answer = try await execute(outgoing, on: route, delegate: delegate, deadline: deadline)
+            let answer = try await send(delegate)
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
         } catch let error as HTTPClientError where error == .remoteConnectionClosed {
@@ -137,11 +148,29 @@ public struct NetworkTransport: Transport {
             throw await route.explained(error, for: outgoing)
         }
         do {
-            let answer = try await execute(outgoing, on: route, delegate: makeDelegate(), deadline: deadline)
+            let answer = try await send(makeDelegate())
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
         } catch {
             throw await route.explained(error, for: outgoing)
+        }
+    }
+
+    /// Sends `head` once through wsh's own client (``PlainHTTPConnections``), on the caller's
+    /// event loop when it runs on one, resuming it as ``execute(_:on:delegate:deadline:isolation:)`` does.
+    private static func executePlain(
+        _ head: HTTPRequestHead, body: ByteBuffer?, origin: PlainHTTPOrigin, owner: HTTPClientOwner,
+        delegate: ResponseBodyDelegate, deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> ResponseBodyDelegate.Response {
+        let exchange = owner.plain.execute(head, body: body, origin: origin, delegate: delegate, deadline: deadline)
+        return try await withTaskCancellationHandler {
+            _ = isolation
+            return try await withUnsafeThrowingContinuation {
+                (continuation: UnsafeContinuation<ResponseBodyDelegate.Response, any Error>) in
+                exchange.promise.futureResult.whenComplete { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            owner.plain.cancel(exchange)
         }
     }
 

@@ -43,6 +43,16 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     var receivedHead: Bool { state.withLock { $0.head != nil } }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        do {
+            try receive(head)
+            return task.eventLoop.makeSucceededVoidFuture()
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
+    }
+
+    /// Takes the answer's head: whether the sink takes the body, and a Content-Length past the limit.
+    func receive(_ head: HTTPResponseHead) throws {
         let failure = state.withLock { state -> (any Error)? in
             state.head = head
             do {
@@ -66,7 +76,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             }
             return nil
         }
-        return failure.map(task.eventLoop.makeFailedFuture) ?? task.eventLoop.makeSucceededVoidFuture()
+        if let failure { throw failure }
     }
 
     /// Whether the sink takes this answer: never a redirect that will be followed.
@@ -78,6 +88,16 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        do {
+            try receive(buffer)
+            return task.eventLoop.makeSucceededVoidFuture()
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
+    }
+
+    /// Takes a piece of the body: kept, or decoded and handed to the sink.
+    func receive(_ buffer: ByteBuffer) throws {
         let failure = state.withLock { state -> (any Error)? in
             guard state.streaming else {
                 var buffer = buffer
@@ -85,7 +105,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 return (state.body?.readableBytes ?? 0) > limit ? TransportFailure.bodyTooLarge : nil
             }
             do {
-                let piece = Data(buffer.readableBytesView)
+                let piece = buffer.withUnsafeReadableBytes { Data($0) }
                 let bytes = try state.pipeline.map { pipeline throws(ContentDecoding.Failure) in try pipeline.decode(piece) } ?? piece
                 try sink?.write(bytes)
                 state.streamed += bytes.count
@@ -95,7 +115,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 return error
             }
         }
-        return failure.map(task.eventLoop.makeFailedFuture) ?? task.eventLoop.makeSucceededVoidFuture()
+        if let failure { throw failure }
     }
 
     private func keepCopy(of bytes: Data, in state: inout State) {
@@ -111,6 +131,11 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
+        receiveError()
+    }
+
+    /// The exchange failed: a sink that took the body is ended.
+    func receiveError() {
         state.withLock { state in
             if state.streaming { sink?.end() }
             state.streaming = false
@@ -118,6 +143,11 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        try finish()
+    }
+
+    /// The whole answer, once its end came.
+    func finish() throws -> Response {
         try state.withLock { state in
             guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
             guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil) }

@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// A connection of the plain client: its channel and the handler at the end of its pipeline.
+/// The handler is used only on the channel's event loop.
+struct PlainHTTPConnection: @unchecked Sendable {
+    let channel: any Channel
+    let handler: PlainHTTPExchangeHandler
+    /// Host and port, where the pool keeps it.
+    let key: String
+}
+
+/// Sends each exchange's request and hands its answer, part by part, to the exchange's delegate.
+/// One exchange at a time; the connection's end fails the one in flight.
+final class PlainHTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    private var context: ChannelHandlerContext?
+    private var current: PlainHTTPExchange?
+    private var head: HTTPResponseHead?
+    /// Told when the connection closes, so that the pool forgets it.
+    var closed: (() -> Void)?
+    weak var pool: PlainHTTPConnections?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// Writes the request of `exchange` and waits for its answer.
+    func start(_ exchange: PlainHTTPExchange, head requestHead: HTTPRequestHead, body: ByteBuffer?) {
+        guard let context, context.channel.isActive else {
+            exchange.fail(HTTPClientError.remoteConnectionClosed)
+            return
+        }
+        current = exchange
+        head = nil
+        context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
+        if let body, body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenFailure { [weak self, weak exchange] error in
+            guard let self, let exchange, self.current === exchange else { return }
+            self.fail(error)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let exchange = current else {
+            // Bytes no request asked for: the connection cannot be trusted with another one.
+            context.close(promise: nil)
+            return
+        }
+        switch unwrapInboundIn(data) {
+        case .head(let responseHead):
+            head = responseHead
+            do { try exchange.delegate.receive(responseHead) } catch { fail(error) }
+        case .body(let buffer):
+            do { try exchange.delegate.receive(buffer) } catch { fail(error) }
+        case .end:
+            current = nil
+            guard let head, let pool else {
+                exchange.fail(HTTPClientError.remoteConnectionClosed)
+                return
+            }
+            exchange.finish(head: head, pool: pool)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(HTTPClientError.remoteConnectionClosed)
+        closed?()
+        closed = nil
+        context.fireChannelInactive()
+    }
+
+    private func fail(_ error: any Error) {
+        guard let exchange = current else { return }
+        current = nil
+        exchange.fail(error)
+    }
+}

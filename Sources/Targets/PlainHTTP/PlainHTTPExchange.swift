@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// One request and its answer on a plain connection. Used only on its event loop: the handler
+/// drives it there, and a deadline or a cancel from elsewhere hops there first.
+final class PlainHTTPExchange: @unchecked Sendable {
+    let loop: any EventLoop
+    let delegate: ResponseBodyDelegate
+    let promise: EventLoopPromise<ResponseBodyDelegate.Response>
+    /// The request asked the server to close the connection after the answer.
+    let closesConnection: Bool
+    /// The connection, once there is one.
+    var connection: PlainHTTPConnection?
+    var timer: Scheduled<Void>?
+    /// Settled: answered, failed, timed out or cancelled.
+    private(set) var isDone = false
+
+    init(loop: any EventLoop, delegate: ResponseBodyDelegate, closesConnection: Bool) {
+        self.loop = loop
+        self.delegate = delegate
+        self.closesConnection = closesConnection
+        promise = loop.makePromise()
+    }
+
+    /// Fails the exchange and closes its connection, which cannot carry another request.
+    func fail(_ error: any Error) {
+        guard !isDone else { return }
+        isDone = true
+        timer?.cancel()
+        delegate.receiveError()
+        connection?.channel.close(promise: nil)
+        promise.fail(error)
+    }
+
+    /// The answer is complete: the connection goes back to `pool` when both sides keep it open.
+    func finish(head: HTTPResponseHead, pool: PlainHTTPConnections) {
+        guard !isDone else { return }
+        let response: ResponseBodyDelegate.Response
+        do {
+            response = try delegate.finish()
+        } catch {
+            fail(error)
+            return
+        }
+        isDone = true
+        timer?.cancel()
+        if let connection {
+            if head.isKeepAlive, !closesConnection, connection.channel.isActive {
+                pool.park(connection)
+            } else {
+                connection.channel.close(promise: nil)
+            }
+        }
+        promise.succeed(response)
+    }
+}

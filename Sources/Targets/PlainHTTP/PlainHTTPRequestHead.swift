@@ -1,0 +1,42 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// The request head the plain client sends, framed as AsyncHTTPClient frames one: field names
+/// must be tokens and values may hold no control character but HTAB (the same errors), `host` is
+/// added when missing, and `Content-Length` follows the body (`0` only for a method that expects one).
+enum PlainHTTPRequestHead {
+    static func make(
+        method: NIOHTTP1.HTTPMethod, origin: PlainHTTPOrigin, headers: HTTPHeaders, bodyLength: Int
+    ) throws -> HTTPRequestHead {
+        let badNames = headers.compactMap { name, _ in name.utf8.allSatisfy(isTokenByte) ? nil : name }
+        guard badNames.isEmpty else { throw HTTPClientError.invalidHeaderFieldNames(badNames) }
+        let badValues = headers.compactMap { _, value in
+            value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) } ? nil : value
+        }
+        guard badValues.isEmpty else { throw HTTPClientError.invalidHeaderFieldValues(badValues) }
+        if method == .TRACE, bodyLength > 0 { throw HTTPClientError.traceRequestWithBody }
+        var headers = headers
+        if !headers.contains(name: "host") { headers.add(name: "host", value: origin.hostHeader) }
+        headers.remove(name: "Content-Length")
+        headers.remove(name: "Transfer-Encoding")
+        switch (bodyLength, method) {
+        case (0, .GET), (0, .HEAD), (0, .DELETE), (0, .CONNECT), (0, .TRACE): break
+        default: headers.add(name: "Content-Length", value: String(bodyLength))
+        }
+        return HTTPRequestHead(version: .http1_1, method: method, uri: origin.uri, headers: headers)
+    }
+
+    /// RFC 9110's `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}
