@@ -17,6 +17,20 @@ public enum PercentEncoding {
         return encoded
     }
 
+    /// `text` with every byte but the unreserved characters and `kept` as `%XX`.
+    static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
+        var encoded = ""
+        encoded.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) || kept.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                appendEscape(byte, to: &encoded)
+            }
+        }
+        return encoded
+    }
+
     /// `url` with every byte that may not appear in a URL percent-encoded (spaces, non-ASCII, `"`, `<`, ...,
     /// and a `%` not starting an escape), leaving reserved characters and existing escapes as they are.
     /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.

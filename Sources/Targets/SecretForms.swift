@@ -11,6 +11,8 @@ public enum SecretForms {
     ///   with upper and lower case hex, and with `+` for a space as HTML forms write it;
     /// - written into a URL with only the characters a URL cannot hold escaped, as the Endpoint does
     ///   with a base or path that holds a variable, upper and lower case hex;
+    /// - percent-encoded with the characters a query may hold left as they are (`/:@!$'()*,;?`), or
+    ///   `/` alone, as servers that echo a URL re-encode its query;
     /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``);
     /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has.
     ///
@@ -20,8 +22,12 @@ public enum SecretForms {
         let percent = PercentEncoding.encode(value)
         let inURL = PercentEncoding.encodeIllegalURLCharacters(value)
         let form = percent.replacingOccurrences(of: "%20", with: "+")
+        // A server that echoes the URL re-encodes its query: httpbin (werkzeug) leaves `/` and `:`
+        // as they are, Python's `quote` leaves `/`.
+        let requery = PercentEncoding.encode(value, keeping: queryCharacters)
+        let slashKept = PercentEncoding.encode(value, keeping: [UInt8(ascii: "/")])
         var forms = [value]
-        for encoded in [percent, form, inURL] {
+        for encoded in [percent, form, inURL, requery, slashKept] {
             forms += [encoded, lowercasingEscapes(encoded)]
         }
         forms += jsonForms(value)
@@ -32,6 +38,9 @@ public enum SecretForms {
         var seen: Set<String> = []
         return forms.filter { seen.insert($0).inserted }
     }
+
+    /// What RFC 3986 lets a query hold as it is, but for the three that mean something in one (`&`, `=`, `+`).
+    private static let queryCharacters = Set("/:@!$'()*,;?".utf8)
 
     /// The inside of a JSON string holding `value`: as ``JSONValue/quoted(_:)`` writes it, with `/`
     /// written `\/` (as PHP does), and with every non-ASCII character as `\u` escapes in lower or
