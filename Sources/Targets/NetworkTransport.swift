@@ -76,6 +76,9 @@ public struct NetworkTransport: Transport {
         if let problem = URLPort.problem(in: request.url) {
             throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
         }
+        if let problem = PlainHTTPRequestHead.problem(in: request.headers) {
+            throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
+        }
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         let sink = request.responseBodyFile.map { FileBodySink(path: $0) } ?? request.responseBodySink

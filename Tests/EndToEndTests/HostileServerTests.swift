@@ -124,7 +124,16 @@ import TestSupport
     @Test func aBadHeaderNameInTheRequestIsSaidPlainly() async throws {
         let result = try await WSHProcess.run(["-c", "target t { base http://127.0.0.1:9; header \"A B:x\" }\ncall t"])
         #expect(result.status == 3)
-        #expect(result.stderr.contains("invalid header field names: \"A B\""), "\(result.stderr)")
+        #expect(result.stderr.contains("the header name 'A B' holds characters a header name cannot"), "\(result.stderr)")
+        expectPlainWords(result.stderr)
+    }
+
+    @Test func aLineBreakInAHeaderValueIsSaidWithTheHeadersNameAndNoSecret() async throws {
+        let script = "let k = env WSH_BROKEN\ntarget t { base http://127.0.0.1:9; header X-Key:$k }\ncall t"
+        let result = try await WSHProcess.run(["-c", script], environment: ["WSH_BROKEN": "line1\nline2-secret"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("the value of header X-Key holds a line break, which HTTP does not allow in a header"), "\(result.stderr)")
+        #expect(!result.stderr.contains("line2-secret"), "\(result.stderr)")
         expectPlainWords(result.stderr)
     }
 

@@ -27,8 +27,22 @@ enum PlainHTTPRequestHead {
         return HTTPRequestHead(version: .http1_1, method: method, uri: origin.uri, headers: headers)
     }
 
+    /// What makes `headers` impossible to send, in a user's words: a name that is not a token, a
+    /// value with a control character. Nil when both clients would send them.
+    static func problem(in headers: [Header]) -> String? {
+        for header in headers {
+            if header.name.isEmpty || !header.name.utf8.allSatisfy(isTokenByte) {
+                return "the header name '\(header.name)' holds characters a header name cannot (blanks, ':', quotes, non-ASCII)"
+            }
+            guard let bad = header.value.utf8.first(where: { $0 != UInt8(ascii: "\t") && ($0 < 0x20 || $0 == 0x7F) }) else { continue }
+            let what = bad == UInt8(ascii: "\n") || bad == UInt8(ascii: "\r") ? "a line break" : "a control character"
+            return "the value of header \(header.name) holds \(what), which HTTP does not allow in a header"
+        }
+        return nil
+    }
+
     /// RFC 9110's `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
