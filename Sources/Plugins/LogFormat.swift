@@ -39,7 +39,8 @@ struct LogFormat {
             line.append(" ")
             line.append(response.elapsed.shortDescription)
             line.append(" ")
-            line.append(ByteText.text(response.body.count))
+            // A body that went to a file or a sink as it came is not kept: its size is what went there.
+            line.append(ByteText.text(response.streamedBodyBytes ?? response.body.count))
         case .failure(let error):
             line.append("error: ")
             line.append(error.description(masking: redaction))

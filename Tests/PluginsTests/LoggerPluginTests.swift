@@ -22,6 +22,19 @@ import Testing
         }
     }
 
+    /// A body written to a file as it came is not kept in the response: the line gives what went to the file.
+    @Test func summaryOfABodyWrittenToAFileGivesItsSize() async throws {
+        try await withTestServer(routes: ["/weather": Self.weather]) { server in
+            let recorder = Recorder()
+            let provider = Provider<Target>(plugins: [LoggerPlugin(mode: .summary, output: recorder.output)])
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("logger-\(UUID().uuidString).json").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            _ = try await provider.request(Target(name: "weather", baseURL: server.baseURL, path: "/weather"), writingBodyTo: file)
+            let line = try #require(recorder.lines.first)
+            #expect(line.hasSuffix(" 37 B"), "\(line)")
+        }
+    }
+
     @Test func summaryOfAFailureNamesTheRequestAndTheError() async throws {
         // Port 9 (discard), which nothing here listens on: the port of a server just shut down can be
         // taken at once by a server another test starts, and answer.
