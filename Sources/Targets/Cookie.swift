@@ -113,6 +113,8 @@ enum CookiePath {
     /// RFC 6265 5.1.4 path-match.
     static func matches(requestPath: String, cookiePath: String) -> Bool {
         if requestPath == cookiePath { return true }
+        // `Path=/`, the most common by far: every path under the root matches.
+        if cookiePath.utf8.count == 1, cookiePath.utf8.first == UInt8(ascii: "/") { return requestPath.utf8.first == UInt8(ascii: "/") }
         guard requestPath.utf8.starts(with: cookiePath.utf8) else { return false }
         if cookiePath.utf8.last == UInt8(ascii: "/") { return true }
         let next = requestPath.utf8.index(requestPath.utf8.startIndex, offsetBy: cookiePath.utf8.count)

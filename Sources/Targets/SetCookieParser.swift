@@ -20,20 +20,62 @@ struct SetCookie: Equatable {
 
     /// The cookie in `field`, or `nil` when it has no `=` in its name-value pair or an empty name.
     init?(_ field: String) {
-        // Split as bytes: splitting the characters cost 20,000 instructions a Set-Cookie (callgrind).
-        let parts = field.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { Substring($0) }
-        guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
-        name = pair[..<equals].trimmingSpacesAndTabs
-        value = pair[pair.index(after: equals)...].trimmingSpacesAndTabs
+        // Read as bytes in one pass: splitting the UTF-8 view into substrings cost 15,000
+        // instructions a Set-Cookie (callgrind), and splitting the characters 20,000.
+        var field = field
+        guard let cookie = field.withUTF8(Self.parse) else { return nil }
+        self = cookie
+    }
+
+    private init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
+        let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        guard let equals = bytes[..<semicolon].firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        let name = text(bytes, trimmed(bytes, 0..<equals))
         guard !name.isEmpty else { return nil }
-        for attribute in parts.dropFirst() {
-            let (attributeName, attributeValue) = Self.split(attribute)
-            apply(name: attributeName.lowercased(), value: attributeValue)
+        var cookie = SetCookie(name: name, value: text(bytes, trimmed(bytes, (equals + 1)..<semicolon)))
+        var start = semicolon + 1
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            let separator = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
+            let attributeName = trimmed(bytes, start..<(separator ?? end))
+            if let known = knownAttributes.first(where: { equalsIgnoringCase(bytes, attributeName, $0) }) {
+                let value = separator.map { text(bytes, trimmed(bytes, ($0 + 1)..<end)) } ?? ""
+                cookie.apply(name: known, value: value)
+            }
+            start = end + 1
+        }
+        return cookie
+    }
+
+    private static let knownAttributes: [StaticString] = ["expires", "max-age", "domain", "path", "secure", "httponly", "samesite"]
+
+    /// `range` without the spaces and tabs at either end.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var (lower, upper) = (range.lowerBound, range.upperBound)
+        while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
+        while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") { upper -= 1 }
+        return lower..<upper
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Whether the bytes in `range` are `name` (lowercase ASCII) in any case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        guard range.count == name.utf8CodeUnitCount else { return false }
+        return name.withUTF8Buffer { name in
+            zip(bytes[range], name).allSatisfy { Redaction.asciiLowercased($0) == $1 }
         }
     }
 
-    private mutating func apply(name attributeName: String, value attributeValue: String) {
-        switch attributeName {
+    private mutating func apply(name attributeName: StaticString, value attributeValue: String) {
+        switch attributeName.description {
         case "expires":
             if let date = CookieDate.parse(attributeValue) { expires = date }
         case "max-age":
@@ -79,12 +121,6 @@ struct SetCookie: Equatable {
             return maxAge <= 0 ? .distantPast : min(now.addingTimeInterval(TimeInterval(maxAge)), CookieDate.latest)
         }
         return expires.map { min($0, CookieDate.latest) }
-    }
-
-    /// An attribute's name and value, each trimmed; the value is empty when there is no `=`.
-    private static func split(_ attribute: Substring) -> (String, String) {
-        guard let equals = attribute.firstIndex(of: "=") else { return (attribute.trimmingSpacesAndTabs, "") }
-        return (attribute[..<equals].trimmingSpacesAndTabs, attribute[attribute.index(after: equals)...].trimmingSpacesAndTabs)
     }
 
 }
