@@ -44,9 +44,17 @@ final class PlainHTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHan
         if let body, body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
-        written.futureResult.assumeIsolated().whenFailure { [weak self, weak exchange] error in
-            guard let self, let exchange, self.current === exchange else { return }
-            self.fail(error)
+        written.futureResult.assumeIsolated().whenComplete { [weak self, weak exchange] result in
+            guard let exchange else { return }
+            switch result {
+            case .success:
+                exchange.isWritten = true
+            case .failure(let error):
+                guard let self, self.current === exchange else { return }
+                // Before any answer, a reset on a kept-alive connection is the server having closed it:
+                // said as such, so that the request is sent again on a new one.
+                self.fail(self.head == nil ? HTTPClientError.remoteConnectionClosed : error)
+            }
         }
     }
 

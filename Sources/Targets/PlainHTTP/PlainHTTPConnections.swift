@@ -11,10 +11,25 @@ import Synchronization
 /// IPv6 literals stay with AsyncHTTPClient. The request is framed as AsyncHTTPClient frames it:
 /// the same header checks, `host`, and `Content-Length` rules, so that both send the same bytes.
 final class PlainHTTPConnections: Sendable {
+    private struct Idle {
+        var connection: PlainHTTPConnection
+        /// Closes it when it has waited ``PlainHTTPConnections/idleTimeout``.
+        var timer: Scheduled<Void>
+    }
+
     private struct Pool {
-        var idle: [String: [PlainHTTPConnection]] = [:]
+        var idle: [String: [Idle]] = [:]
+        /// Exchanges under way, failed as cancelled by ``PlainHTTPConnections/shutdown()``.
+        var live: [ObjectIdentifier: PlainHTTPExchange] = [:]
         var isShutDown = false
     }
+
+    /// How long a kept connection waits for the next request, as AsyncHTTPClient's pool does: a
+    /// NAT or load balancer may drop a quiet connection without a word, and a request written
+    /// into it would wait for TCP to give up.
+    static let idleTimeout = TimeAmount.seconds(60)
+    /// How many connections are kept per host and port; more are closed.
+    static let idlePerOrigin = 8
     private let pool = Mutex(Pool())
     let connectTimeout: TimeAmount
     let group: any EventLoopGroup
@@ -32,11 +47,13 @@ final class PlainHTTPConnections: Sendable {
         _ head: HTTPRequestHead, body: ByteBuffer?, origin: PlainHTTPOrigin, delegate: ResponseBodyDelegate, deadline: NIODeadline?
     ) -> PlainHTTPExchange {
         let closes = head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
-        let current = MultiThreadedEventLoopGroup.currentEventLoop
-        let (connection, isShutDown) = take(origin.connectionKey, preferring: current)
-        let loop = connection?.channel.eventLoop ?? current ?? group.next()
+        // The caller's loop when it is one of the group's.
+        let preferred = group.any()
+        let (connection, isShutDown) = take(origin.connectionKey, preferring: preferred)
+        let loop = connection?.channel.eventLoop ?? preferred
         let exchange = PlainHTTPExchange(loop: loop, delegate: delegate, closesConnection: closes)
-        guard !isShutDown else {
+        guard !isShutDown, track(exchange) else {
+            connection?.channel.close(promise: nil)
             exchange.fail(HTTPClientError.alreadyShutdown)
             return exchange
         }
@@ -46,6 +63,22 @@ final class PlainHTTPConnections: Sendable {
             loop.execute { self.start(exchange, on: connection, head: head, body: body, origin: origin, deadline: deadline) }
         }
         return exchange
+    }
+
+    /// Keeps `exchange` among those under way until it settles; false after a shutdown.
+    private func track(_ exchange: PlainHTTPExchange) -> Bool {
+        let key = ObjectIdentifier(exchange)
+        let tracked = pool.withLock { pool in
+            guard !pool.isShutDown else { return false }
+            pool.live[key] = exchange
+            return true
+        }
+        if tracked {
+            exchange.promise.futureResult.whenComplete { [weak self] _ in
+                _ = self?.pool.withLock { $0.live.removeValue(forKey: key) }
+            }
+        }
+        return tracked
     }
 
     /// Fails `exchange` as cancelled, on its loop.
@@ -106,45 +139,67 @@ final class PlainHTTPConnections: Sendable {
 
     /// An open connection to `key`, one on `loop` first, taken out of the pool; and whether the
     /// client is shut down.
-    private func take(_ key: String, preferring loop: (any EventLoop)?) -> (PlainHTTPConnection?, isShutDown: Bool) {
+    private func take(_ key: String, preferring loop: any EventLoop) -> (PlainHTTPConnection?, isShutDown: Bool) {
         pool.withLock { pool in
             guard !pool.isShutDown else { return (nil, true) }
-            guard var connections = pool.idle[key] else { return (nil, false) }
-            defer { pool.idle[key] = connections.isEmpty ? nil : connections }
-            while let index = connections.lastIndex(where: { $0.channel.eventLoop === loop }) ?? connections.indices.last {
-                let connection = connections.remove(at: index)
-                if connection.channel.isActive { return (connection, false) }
+            guard var kept = pool.idle[key] else { return (nil, false) }
+            defer { pool.idle[key] = kept.isEmpty ? nil : kept }
+            while let index = kept.lastIndex(where: { $0.connection.channel.eventLoop === loop }) ?? kept.indices.last {
+                let idle = kept.remove(at: index)
+                idle.timer.cancel()
+                if idle.connection.channel.isActive { return (idle.connection, false) }
             }
             return (nil, false)
         }
     }
 
-    /// Keeps `connection` for the next request to its host and port (closes it after a shutdown).
+    /// Keeps `connection` for the next request to its host and port, for ``idleTimeout``; the
+    /// oldest kept one goes when there are ``idlePerOrigin``. Closes it after a shutdown. Called
+    /// on the connection's loop.
     func park(_ connection: PlainHTTPConnection) {
-        let kept = pool.withLock { pool in
-            guard !pool.isShutDown else { return false }
-            pool.idle[connection.key, default: []].append(connection)
-            return true
+        let channel = connection.channel
+        let timer = channel.eventLoop.scheduleTask(in: Self.idleTimeout) { channel.close(promise: nil) }
+        let dropped: [PlainHTTPConnection] = pool.withLock { pool in
+            guard !pool.isShutDown else { return [connection] }
+            var kept = pool.idle[connection.key, default: []]
+            kept.append(Idle(connection: connection, timer: timer))
+            let surplus = Array(kept.prefix(max(0, kept.count - Self.idlePerOrigin)))
+            kept.removeFirst(surplus.count)
+            pool.idle[connection.key] = kept
+            return surplus.map { idle in
+                idle.timer.cancel()
+                return idle.connection
+            }
         }
-        if !kept { connection.channel.close(promise: nil) }
+        for connection in dropped { connection.channel.close(promise: nil) }
     }
 
     private func forget(_ connection: PlainHTTPConnection) {
         pool.withLock { pool in
-            pool.idle[connection.key]?.removeAll { $0.channel === connection.channel }
+            pool.idle[connection.key]?.removeAll { idle in
+                guard idle.connection.channel === connection.channel else { return false }
+                idle.timer.cancel()
+                return true
+            }
             if pool.idle[connection.key]?.isEmpty == true { pool.idle[connection.key] = nil }
         }
     }
 
-    /// Closes every kept connection; requests sent after this fail.
+    /// Closes every kept connection and fails the exchanges under way as cancelled; requests sent
+    /// after this fail.
     func shutdown() {
-        let all = pool.withLock { pool in
+        let (idle, live) = pool.withLock { pool in
             defer {
                 pool.idle.removeAll()
+                pool.live.removeAll()
                 pool.isShutDown = true
             }
-            return pool.idle.values.flatMap { $0 }
+            return (pool.idle.values.flatMap { $0 }, Array(pool.live.values))
         }
-        for connection in all { connection.channel.close(promise: nil) }
+        for kept in idle {
+            kept.timer.cancel()
+            kept.connection.channel.close(promise: nil)
+        }
+        for exchange in live { cancel(exchange) }
     }
 }

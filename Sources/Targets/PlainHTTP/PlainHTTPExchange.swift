@@ -13,6 +13,8 @@ final class PlainHTTPExchange: @unchecked Sendable {
     /// The connection, once there is one.
     var connection: PlainHTTPConnection?
     var timer: Scheduled<Void>?
+    /// The whole request has been written to the socket.
+    var isWritten = false
     /// Settled: answered, failed, timed out or cancelled.
     private(set) var isDone = false
 
@@ -46,7 +48,9 @@ final class PlainHTTPExchange: @unchecked Sendable {
         isDone = true
         timer?.cancel()
         if let connection {
-            if head.isKeepAlive, !closesConnection, connection.channel.isActive {
+            // Not after a 101 (the decoder stops reading for good), nor while the request's body
+            // is still going out (an early 401 or 413): the next request would queue behind it.
+            if head.isKeepAlive, !closesConnection, head.status.code >= 200, isWritten, connection.channel.isActive {
                 pool.park(connection)
             } else {
                 connection.channel.close(promise: nil)

@@ -1,0 +1,101 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+@testable import Targets
+import TestSupport
+import Testing
+
+/// wsh's own client for plain http://: what its connection pool may keep, and its shutdown.
+@Suite struct PlainHTTPClientTests {
+    /// After a 101 the decoder reads nothing more: the connection must not serve the next request,
+    /// which would wait for an answer that never comes.
+    @Test func aConnectionThatAnsweredSwitchingProtocolsIsNotKept() async throws {
+        let server = try await UpgradeAnsweringServer.start()
+        defer { server.stop() }
+        let provider = Provider<Target>(transport: NetworkTransport())
+        let target = Target(name: "ws", baseURL: server.baseURL, path: "/socket", headers: [Header(name: "Upgrade", value: "websocket"), Header(name: "Connection", value: "Upgrade")],
+                            timeout: .seconds(5))
+        #expect(try await provider.request(target).status == 101)
+        #expect(try await provider.request(target).status == 101, "the second request went out on a new connection")
+        #expect(server.connections == 2)
+    }
+
+    /// A request under way when its transport shuts down fails at once, as AsyncHTTPClient's did.
+    @Test func shutdownFailsARequestUnderWay() async throws {
+        try await withTestServer { server in
+            let transport = NetworkTransport()
+            let started = AsyncStream<Void>.makeStream()
+            let sink = SignallingSink(started.continuation)
+            let target = Target(name: "held", baseURL: server.baseURL, path: "/held")
+            let request = Task {
+                try await Provider<Target>(transport: transport).request(target, streamingBodyTo: sink)
+            }
+            // The answer's head and first part have come: the request is under way.
+            for await _ in started.stream { break }
+            try await transport.shutdown()
+            let failure = await providerError { _ = try await request.value }
+            #expect(failure?.step == .transport, "\(String(describing: failure))")
+        }
+    }
+}
+
+/// Tells when an answer's body begins, and takes it.
+private final class SignallingSink: ResponseBodySink {
+    let continuation: AsyncStream<Void>.Continuation
+    init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
+    func begin(status: Int, headers: [Header]) throws -> Bool { true }
+    func write(_ piece: Data) throws { continuation.yield() }
+    func end() { continuation.finish() }
+    var keepsCopy: Bool { false }
+}
+
+/// Answers every request with `101 Switching Protocols` and keeps the connection open, as a
+/// WebSocket server does; counts connections.
+private final class UpgradeAnsweringServer: Sendable {
+    private let channel: any Channel
+    private let accepted: ConnectionCount
+    let port: Int
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var connections: Int { accepted.value.withLock { $0 } }
+
+    private init(channel: any Channel, port: Int, accepted: ConnectionCount) {
+        self.channel = channel
+        self.port = port
+        self.accepted = accepted
+    }
+
+    static func start() async throws -> UpgradeAnsweringServer {
+        let accepted = ConnectionCount()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                accepted.value.withLock { $0 += 1 }
+                return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(UpgradeAnswer()) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return UpgradeAnsweringServer(channel: channel, port: channel.localAddress?.port ?? 0, accepted: accepted)
+    }
+
+    func stop() {
+        channel.close(promise: nil)
+    }
+}
+
+private final class ConnectionCount: Sendable {
+    let value = Mutex(0)
+}
+
+private final class UpgradeAnswer: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private var received: [UInt8] = []
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        received += buffer.readBytes(length: buffer.readableBytes) ?? []
+        guard received.firstRange(of: Array("\r\n\r\n".utf8)) != nil else { return }
+        received = []
+        let answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
+    }
+}
