@@ -144,7 +144,7 @@ public struct Provider<T: TargetType>: Sendable {
         var hops: [ResponseHop] = []
         while Redirect.isRedirect(response.status), let location = response.header("Location"), !location.isEmpty {
             guard hops.count < limit else {
-                throw ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: target.name)
+                throw ProviderError(.tooManyRedirects(request: request.summary, limit: limit), step: .transport, targetName: target.name)
             }
             hops.append(ResponseHop(request: response.request, status: response.status, reason: response.reason, headers: response.headers))
             // Made from the request before the jar's cookies: the next hop gets those its URL matches.

@@ -34,7 +34,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case cancelled(request: String)
         case bodyTooLarge(request: String, limit: Int)
         case connectionClosed(request: String)
-        case tooManyRedirects(request: String)
+        /// More redirects than `limit` (nil when the HTTP client counted them).
+        case tooManyRedirects(request: String, limit: Int? = nil)
         case unacceptableStatus(ValidationType)
         case retriesExhausted(attempts: Int, note: String?)
         case invalidJSONBody(JSONParseError)
@@ -163,8 +164,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "response to \(request) is larger than the limit of \(ByteText.text(limit))"
         case .connectionClosed(let request):
             "the server closed the connection before the response to \(request) was complete"
-        case .tooManyRedirects(let request):
-            "too many redirects for \(request)"
+        case .tooManyRedirects(let request, let limit):
+            "too many redirects for \(request)" + (limit.map { " (more than \($0) \($0 == 1 ? "is" : "are") followed)" } ?? "")
         case .unacceptableStatus(let validation):
             ValidationFailureMessage(targetName: targetName, condition: "expected \(validation)", response: response, mask: mask).text
         case .retriesExhausted(let attempts, let note):

@@ -44,6 +44,8 @@ import TestSupport
             call logo
             call bytes
             call text
+            get \(server.baseURL)/logo
+            get "\(server.baseURL)/logo?a=1;b"
             """)
         let piped = ShellHarness()
         await piped.run("target logo { base \(server.baseURL); path /logo }\ncall logo")
@@ -51,6 +53,9 @@ import TestSupport
         #expect(terminal.stdout.contains("[binary body: 10 B image/png, not shown at a terminal; save it with: call logo > FILE]"), "\(terminal.stdout)")
         #expect(terminal.stdout.contains("[binary body: 4 B text/plain, not shown at a terminal; save it with: call bytes > FILE]"))
         #expect(terminal.stdout.contains("café ☕\n"))
+        // A request with no target: the command names the URL it went to, quoted when it must be.
+        #expect(terminal.stdout.contains("save it with: get \(server.baseURL)/logo > FILE]"), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("save it with: get '\(server.baseURL)/logo?a=1;b' > FILE]"), "\(terminal.stdout)")
         #expect(piped.stdout.utf8.count > 0 && !piped.stdout.contains("binary body"))
     }
 }

@@ -41,11 +41,15 @@ struct ResponsePrinter {
     }
 
     /// The command that gets the answer again, for the note on a binary body: a request with no
-    /// target (named `(get)`) is sent again by its method and URL.
-    private var savingCommand: String {
+    /// target (named `(get)`) is sent again by its method and the URL it was sent to (masked, in
+    /// single quotes when it holds what the shell would read otherwise).
+    private func savingCommand(_ response: Response) -> String {
         guard targetName.hasPrefix("("), targetName.hasSuffix(")") else { return "call \(targetName)" }
         let method = String(targetName.dropFirst().dropLast())
-        return RequestStatement.methodCommands.contains(method) ? "\(method) URL" : "request \(method.uppercased()) URL"
+        let url = redaction.maskedURL(response.hops.first?.request.url ?? response.request.url)
+        let plain = url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"{};|#\"'$\\".utf8.contains($0) }
+        let word = plain ? url : url.contains("'") ? "URL" : "'" + url + "'"
+        return RequestStatement.methodCommands.contains(method) ? "\(method) \(word)" : "request \(method.uppercased()) \(word)"
     }
 
     private func printBody(_ response: Response) {
@@ -58,7 +62,7 @@ struct ResponsePrinter {
         if io.stdoutIsTerminal, Self.isBinary(text, contentType: response.header("Content-Type")) {
             let type = response.header("Content-Type").map { " " + TerminalText.escaped($0) } ?? ""
             io.out("[binary body: \(ByteText.text(response.body.count))\(type), not shown at a terminal; "
-                   + "save it with: \(savingCommand) > FILE]\n")
+                   + "save it with: \(TerminalText.escaped(savingCommand(response))) > FILE]\n")
             return
         }
         io.out(bytes: text)
