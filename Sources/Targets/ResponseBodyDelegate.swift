@@ -43,11 +43,16 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     var receivedHead: Bool { state.withLock { $0.head != nil } }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        Self.future(on: task.eventLoop) { try receive(head) }
+    }
+
+    /// What AsyncHTTPClient waits for before it reads on: `step` done, or its error.
+    private static func future(on loop: any EventLoop, _ step: () throws -> Void) -> EventLoopFuture<Void> {
         do {
-            try receive(head)
-            return task.eventLoop.makeSucceededVoidFuture()
+            try step()
+            return loop.makeSucceededVoidFuture()
         } catch {
-            return task.eventLoop.makeFailedFuture(error)
+            return loop.makeFailedFuture(error)
         }
     }
 
@@ -88,12 +93,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        do {
-            try receive(buffer)
-            return task.eventLoop.makeSucceededVoidFuture()
-        } catch {
-            return task.eventLoop.makeFailedFuture(error)
-        }
+        Self.future(on: task.eventLoop) { try receive(buffer) }
     }
 
     /// Takes a piece of the body: kept, or decoded and handed to the sink.
