@@ -29,6 +29,14 @@ import Testing
         #expect(!result.stdout.contains("not reached"))
     }
 
+    /// `| .name` as jq's filters are written: sh finds no such command, and the note says how to query.
+    @Test func aQueryAfterTheBarGetsANoteOnHowToQuery() async throws {
+        let result = try await WSHProcess.run(["-c", "echo '{\"a\":1}' | .a"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("'.a' exited with status 127"), "\(result.stderr)")
+        #expect(result.stderr.contains("note: after | comes a shell command; to query the answer, write: print .a (or: | jq '.a')"), "\(result.stderr)")
+    }
+
     @Test func inPrintABarIsAQueryFilterNotAPipe() async throws {
         let result = try await WSHProcess.run(["-c", "echo a | wc -c\nprint \"x\" | cat"])
         #expect(result.stdout.hasPrefix("2\n"), "\(result.stdout)")

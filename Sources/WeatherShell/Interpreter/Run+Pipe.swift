@@ -12,7 +12,10 @@ extension Run {
         io.flush()
         let status = try await ShellCommandPipe.run(pipe.text, input: held.takeHeld())
         if status != 0 {
-            throw failure("'\(pipe.text.shortened())' exited with status \(status)", at: pipe.span)
+            // `get URL | .name`, as jq's filters are written: a query, which sh cannot run.
+            let query = status == 127 && pipe.text.hasPrefix(".") ? pipe.text.prefix { $0 != " " } : nil
+            let notes = query.map { ["after | comes a shell command; to query the answer, write: print \($0) (or: | jq '\($0)')"] } ?? []
+            throw failure("'\(pipe.text.shortened())' exited with status \(status)", at: pipe.span, notes: notes)
         }
     }
 
