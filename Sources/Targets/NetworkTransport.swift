@@ -133,7 +133,7 @@ public struct NetworkTransport: Transport {
         let plainHead = try plain.map { origin in
             try PlainHTTPRequestHead.make(method: outgoing.method, origin: origin, headers: headers, bodyLength: request.body?.count ?? 0)
         }
-        let plainBody = request.body.map { ByteBuffer(bytes: $0) }
+        let plainBody = plain == nil ? nil : request.body.map { ByteBuffer(bytes: $0) }
         func send(_ delegate: ResponseBodyDelegate) async throws -> ResponseBodyDelegate.Response {
             guard let plain, let plainHead else { return try await execute(outgoing, on: route, delegate: delegate, deadline: deadline) }
             return try await executePlain(plainHead, body: plainBody, origin: plain, owner: owner, delegate: delegate, deadline: deadline)

@@ -106,7 +106,7 @@ public struct Redaction: Sendable {
     }
 
     /// Whether the bytes at `start` are `part` (lowercased ASCII) in any case; `part.count` bytes must be there.
-    private static func holds(_ part: [UInt8], at start: UnsafePointer<UInt8>) -> Bool {
+    static func holds(_ part: [UInt8], at start: UnsafePointer<UInt8>) -> Bool {
         var index = 0
         while index < part.count, asciiLowercased(start[index]) == part[index] { index += 1 }
         return index == part.count

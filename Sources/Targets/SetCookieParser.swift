@@ -35,47 +35,30 @@ struct SetCookie: Equatable {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
         let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
         guard let equals = bytes[..<semicolon].firstIndex(of: UInt8(ascii: "=")) else { return nil }
-        let name = text(bytes, trimmed(bytes, 0..<equals))
+        let name = bytes[..<equals].textTrimmingSpacesAndTabs
         guard !name.isEmpty else { return nil }
-        var cookie = SetCookie(name: name, value: text(bytes, trimmed(bytes, (equals + 1)..<semicolon)))
+        var cookie = SetCookie(name: name, value: bytes[(equals + 1)..<semicolon].textTrimmingSpacesAndTabs)
         var start = semicolon + 1
         while start <= bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
             let separator = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
-            let attributeName = trimmed(bytes, start..<(separator ?? end))
-            if let known = knownAttributes.first(where: { equalsIgnoringCase(bytes, attributeName, $0) }) {
-                let value = separator.map { text(bytes, trimmed(bytes, ($0 + 1)..<end)) } ?? ""
-                cookie.apply(name: known, value: value)
+            let attributeName = bytes[start..<(separator ?? end)].trimmingSpacesAndTabs
+            if let base = bytes.baseAddress, let known = knownAttributes.first(where: {
+                $0.bytes.count == attributeName.count && Redaction.holds($0.bytes, at: base + attributeName.startIndex)
+            }) {
+                cookie.apply(name: known.name, value: separator.map { bytes[($0 + 1)..<end].textTrimmingSpacesAndTabs } ?? "")
             }
             start = end + 1
         }
         return cookie
     }
 
-    private static let knownAttributes: [StaticString] = ["expires", "max-age", "domain", "path", "secure", "httponly", "samesite"]
+    /// The attributes the storage model reads, lowercased, with their bytes.
+    private static let knownAttributes = ["expires", "max-age", "domain", "path", "secure", "httponly", "samesite"]
+        .map { (name: $0, bytes: Array($0.utf8)) }
 
-    /// `range` without the spaces and tabs at either end.
-    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var (lower, upper) = (range.lowerBound, range.upperBound)
-        while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
-        while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") { upper -= 1 }
-        return lower..<upper
-    }
-
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    /// Whether the bytes in `range` are `name` (lowercase ASCII) in any case.
-    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
-        guard range.count == name.utf8CodeUnitCount else { return false }
-        return name.withUTF8Buffer { name in
-            zip(bytes[range], name).allSatisfy { Redaction.asciiLowercased($0) == $1 }
-        }
-    }
-
-    private mutating func apply(name attributeName: StaticString, value attributeValue: String) {
-        switch attributeName.description {
+    private mutating func apply(name attributeName: String, value attributeValue: String) {
+        switch attributeName {
         case "expires":
             if let date = CookieDate.parse(attributeValue) { expires = date }
         case "max-age":

@@ -54,11 +54,16 @@ extension Slice<UnsafeBufferPointer<UInt8>> {
     /// These UTF-8 bytes as text, without leading and trailing spaces and tabs (HTTP's OWS, RFC
     /// 6265's WSP).
     var textTrimmingSpacesAndTabs: String {
+        String(decoding: trimmingSpacesAndTabs, as: UTF8.self)
+    }
+
+    /// These bytes without leading and trailing spaces and tabs.
+    var trimmingSpacesAndTabs: Self {
         let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var part = self
         while let first = part.first, isSpace(first) { part = part.dropFirst() }
         while let last = part.last, isSpace(last) { part = part.dropLast() }
-        return String(decoding: part, as: UTF8.self)
+        return part
     }
 }
 

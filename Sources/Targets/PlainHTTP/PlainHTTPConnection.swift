@@ -19,7 +19,6 @@ final class PlainHTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHan
 
     private var context: ChannelHandlerContext?
     private var current: PlainHTTPExchange?
-    private var head: HTTPResponseHead?
     /// Told when the connection closes, so that the pool forgets it.
     var closed: (() -> Void)?
     weak var pool: PlainHTTPConnections?
@@ -39,7 +38,6 @@ final class PlainHTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHan
             return
         }
         current = exchange
-        head = nil
         context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
         if let body, body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         let written = context.eventLoop.makePromise(of: Void.self)
@@ -53,7 +51,7 @@ final class PlainHTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHan
                 guard let self, self.current === exchange else { return }
                 // Before any answer, a reset on a kept-alive connection is the server having closed it:
                 // said as such, so that the request is sent again on a new one.
-                self.fail(self.head == nil ? HTTPClientError.remoteConnectionClosed : error)
+                self.fail(exchange.delegate.receivedHead ? error : HTTPClientError.remoteConnectionClosed)
             }
         }
     }
@@ -65,18 +63,18 @@ final class PlainHTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHan
             return
         }
         switch unwrapInboundIn(data) {
-        case .head(let responseHead):
-            head = responseHead
-            do { try exchange.delegate.receive(responseHead) } catch { fail(error) }
+        case .head(let head):
+            do { try exchange.delegate.receive(head) } catch { fail(error) }
         case .body(let buffer):
             do { try exchange.delegate.receive(buffer) } catch { fail(error) }
         case .end:
             current = nil
-            guard let head, let pool else {
+            // Without a head, the delegate's `finish` fails it as a closed connection.
+            guard let pool else {
                 exchange.fail(HTTPClientError.remoteConnectionClosed)
                 return
             }
-            exchange.finish(head: head, pool: pool)
+            exchange.finish(pool: pool)
         }
     }
 

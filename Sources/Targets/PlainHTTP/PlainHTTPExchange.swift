@@ -36,7 +36,7 @@ final class PlainHTTPExchange: @unchecked Sendable {
     }
 
     /// The answer is complete: the connection goes back to `pool` when both sides keep it open.
-    func finish(head: HTTPResponseHead, pool: PlainHTTPConnections) {
+    func finish(pool: PlainHTTPConnections) {
         guard !isDone else { return }
         let response: ResponseBodyDelegate.Response
         do {
@@ -47,6 +47,7 @@ final class PlainHTTPExchange: @unchecked Sendable {
         }
         isDone = true
         timer?.cancel()
+        let head = response.head
         if let connection {
             // Not after a 101 (the decoder stops reading for good), nor while the request's body
             // is still going out (an early 401 or 413): the next request would queue behind it.

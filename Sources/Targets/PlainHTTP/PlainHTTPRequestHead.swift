@@ -26,7 +26,7 @@ enum PlainHTTPRequestHead {
     /// value with a control character. Nil when both clients would send them.
     static func problem(in headers: [Header]) -> String? {
         for header in headers {
-            if header.name.isEmpty || !header.name.utf8.allSatisfy(isTokenByte) {
+            if header.name.isEmpty || !header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) {
                 return "the header name '\(header.name)' holds characters a header name cannot (blanks, ':', quotes, non-ASCII)"
             }
             var value = header.value
@@ -57,18 +57,5 @@ enum PlainHTTPRequestHead {
             index += 1
         }
         return nil
-    }
-
-    /// RFC 9110's `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
     }
 }
