@@ -12,7 +12,7 @@ extension Redaction {
             // A Cookie is a list: the values of cookies named like secrets or sessions (`session_token`,
             // `sid`, `PHPSESSID`) are secrets, as in `cookies`. Each value of a 20-cookie line as a
             // secret cost each recorded call 0.6 ms; the whole line as one, 4 million instructions.
-            if header.name.lowercased() == "cookie" {
+            if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
                 found += sensitiveCookieValues(header.value)
                 continue
             }
@@ -41,13 +41,20 @@ extension Redaction {
     private func sensitiveCookieValues(_ line: String) -> [String] {
         var line = line
         return line.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return [] }
+            // memchr for the separators: a loop over a 20-cookie line's bytes cost 8,000 instructions.
+            func offset(of byte: UInt8, from start: Int, to end: Int) -> Int? {
+                memchr(base + start, Int32(byte), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+            }
             var values: [String] = []
             var start = 0
             while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-                let pair = bytes[start..<end]
-                if let equals = pair.firstIndex(of: UInt8(ascii: "=")), isSensitiveCookieName(pair[..<equals].textTrimmingSpacesAndTabs) {
-                    values.append(pair[(equals + 1)...].textTrimmingSpacesAndTabs)
+                let end = offset(of: UInt8(ascii: ";"), from: start, to: bytes.count) ?? bytes.count
+                if let equals = offset(of: UInt8(ascii: "="), from: start, to: end) {
+                    let name = bytes[start..<equals].trimmingSpacesAndTabs
+                    let sensitive = Self.isSensitiveCookieName(ascii: UnsafeBufferPointer(rebasing: name))
+                        ?? isSensitiveCookieName(String(decoding: name, as: UTF8.self))
+                    if sensitive { values.append(bytes[(equals + 1)..<end].textTrimmingSpacesAndTabs) }
                 }
                 start = end + 1
             }

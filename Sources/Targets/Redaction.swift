@@ -55,17 +55,30 @@ public struct Redaction: Sendable {
     /// Whether a cookie's name says its value is a secret: a sensitive key (``isSensitiveKey(_:)``),
     /// or a session or anti-forgery cookie (`sid`, `PHPSESSID`, `connect.sid`, `auth`, `csrftoken`).
     public func isSensitiveCookieName(_ name: String) -> Bool {
-        guard !isSensitiveKey(name) else { return true }
-        // Compared as ASCII bytes: String.contains goes through NSString, 1,700 instructions a
-        // cookie name on the history's masker thread (callgrind, 21 cookies a call).
         var name = name
-        return name.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            return Self.sensitiveCookiePartBytes.contains { part in
-                bytes.count >= part.count && (0...(bytes.count - part.count)).contains { Self.holds(part, at: base + $0) }
-            }
+        if let sensitive = name.withUTF8(Self.isSensitiveCookieName(ascii:)) { return sensitive }
+        guard !isSensitiveKey(name) else { return true }
+        return name.withUTF8(Self.holdsSensitiveCookiePart)
+    }
+
+    /// Whether an ASCII cookie name is sensitive, read from its bytes; `nil` when it is not ASCII.
+    /// Compared as bytes: String.contains goes through NSString, 1,700 instructions a cookie name
+    /// on the history's masker thread (callgrind, 21 cookies a call).
+    static func isSensitiveCookieName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return holdsPart(of: sensitiveCookieNamePartBytes, startingWith: startsSensitiveCookieNamePart, in: bytes)
+    }
+
+    private static func holdsSensitiveCookiePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return sensitiveCookiePartBytes.contains { part in
+            bytes.count >= part.count && (0...(bytes.count - part.count)).contains { holds(part, at: base + $0) }
         }
     }
+
+    /// The parts that make a cookie name sensitive: the key parts and the cookie parts.
+    private static let sensitiveCookieNamePartBytes = sensitivePartBytes + sensitiveCookiePartBytes
+    private static let startsSensitiveCookieNamePart = startsTable(sensitiveCookieNamePartBytes)
 
     private static let sensitiveCookiePartBytes = sensitiveCookieParts.map { Array($0.utf8) }
 
@@ -77,9 +90,12 @@ public struct Redaction: Sendable {
 
     /// The pairs of bytes a part of ``sensitiveKeyParts`` starts with, in any case, indexed by
     /// `first << 8 | second`: most bytes of a text are ruled out by this table alone.
-    static let startsSensitivePart: [Bool] = {
+    static let startsSensitivePart = startsTable(sensitivePartBytes)
+
+    /// The pairs of bytes the lowercase ASCII `parts` start with, in any case, indexed by `first << 8 | second`.
+    private static func startsTable(_ parts: [[UInt8]]) -> [Bool] {
         var table = [Bool](repeating: false, count: 1 << 16)
-        for part in sensitivePartBytes {
+        for part in parts {
             for first in [part[0], part[0] & ~0x20] {
                 for second in [part[1], part[1] >= UInt8(ascii: "a") && part[1] <= UInt8(ascii: "z") ? part[1] & ~0x20 : part[1]] {
                     table[Int(first) << 8 | Int(second)] = true
@@ -87,17 +103,23 @@ public struct Redaction: Sendable {
             }
         }
         return table
-    }()
+    }
 
     /// Whether `bytes` hold one of ``sensitiveKeyParts`` in ASCII letters of any case.
     static func holdsSensitivePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        holdsPart(of: sensitivePartBytes, startingWith: startsSensitivePart, in: bytes)
+    }
+
+    /// Whether `bytes` hold one of `parts` (lowercase ASCII, 3 bytes or more) in ASCII letters of
+    /// any case; `starts` is their ``startsTable(_:)``.
+    private static func holdsPart(of parts: [[UInt8]], startingWith starts: [Bool], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 3, let base = bytes.baseAddress else { return false }
-        return startsSensitivePart.withUnsafeBufferPointer { starts in
+        return starts.withUnsafeBufferPointer { starts in
             guard let starts = starts.baseAddress else { return false }
             // Through raw pointers: a large body is scanned quickly in a debug build too.
             for start in 0...(bytes.count - 3) where starts[Int(base[start]) << 8 | Int(base[start + 1])] {
                 let first = asciiLowercased(base[start])
-                for part in sensitivePartBytes where part[0] == first && start + part.count <= bytes.count && holds(part, at: base + start) {
+                for part in parts where part[0] == first && start + part.count <= bytes.count && holds(part, at: base + start) {
                     return true
                 }
             }

@@ -204,6 +204,7 @@ import Testing
         #expect(replaced.httpOnly == false)
         #expect(replaced.creation == Self.now)
         #expect(replaced.expires == Self.now.addingTimeInterval(55))
+        #expect(jar.cookieHeader(for: "http://example.com/p/x", now: Self.now.addingTimeInterval(6)) == "a=2")
     }
 
     @Test func plainHTTPCannotReplaceOrDeleteASecureCookie() {

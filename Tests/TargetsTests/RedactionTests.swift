@@ -35,6 +35,10 @@ import Testing
         let sid = Request(method: .get, url: "https://h/", headers: [Header(name: "Cookie", value: "sid=COOK-LOG-3; PHPSESSID=php-1234; theme=dark")])
         #expect(Redaction().including(secretsOf: sid).mask(#"{"headers":{"Cookie":"sid=COOK-LOG-3; PHPSESSID=php-1234; theme=dark"}}"#)
                 == #"{"headers":{"Cookie":"sid=***; PHPSESSID=***; theme=dark"}}"#)
+        // The header's name in any case; names in any case, not ASCII, or with `=` in the value.
+        let mixed = Request(method: .get, url: "https://h/", headers: [Header(
+            name: "COOKIE", value: "XSRF-TOKEN=xs-rf-value-1; Sessión=non-ascii-2; über_key=a=b=c-3; lang=de-DE-4")])
+        #expect(Redaction().including(secretsOf: mixed).mask("xs-rf-value-1 non-ascii-2 a=b=c-3 de-DE-4") == "*** *** *** de-DE-4")
     }
 
     @Test func sensitiveHeadersAreMasked() {

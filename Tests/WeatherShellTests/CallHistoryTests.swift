@@ -305,4 +305,12 @@ import TestSupport
         #expect(SizeText.parse("MB") == nil && SizeText.parse("-1MB") == nil && SizeText.parse("ten") == nil)
         #expect(SizeText.text(100 << 20) == "100MB" && SizeText.text(1 << 30) == "1GB" && SizeText.text(1000) == "1000B")
     }
+
+    @Test func listsKeptInOneColumnComeBackAsTheyWere() {
+        let items = ["header Cookie", "a\\b", "two\nlines", "ends with \\", "\\n is not a line break", "", "é ü 雪"]
+        let encoded = ListText.encode(items)
+        #expect(encoded.split(separator: "\n", omittingEmptySubsequences: false).count == items.count, "\(encoded)")
+        #expect(ListText.decode(encoded) == items)
+        #expect(ListText.encode([]) == "" && ListText.decode("") == [])
+    }
 }
