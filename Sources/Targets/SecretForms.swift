@@ -14,7 +14,8 @@ public enum SecretForms {
     /// - percent-encoded with the characters a query may hold left as they are (`/:@!$'()*,;?`), or
     ///   `/` alone, as servers that echo a URL re-encode its query;
     /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``);
-    /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has.
+    /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has;
+    /// - as a host name in ASCII (`xn--` and Punycode), when it is not ASCII.
     ///
     /// Empty for a value shorter than ``minimumLength``; no form appears twice.
     public static func of(_ value: String) -> [String] {
@@ -31,12 +32,30 @@ public enum SecretForms {
             forms += [encoded, lowercasingEscapes(encoded)]
         }
         forms += jsonForms(value)
+        // A host name in Unicode is sent, and named in errors, in its ASCII form (xn--…).
+        if couldBeUnicodeHost(value), let host = InternationalHost.asciiName(value) {
+            forms.append(host)
+        }
         if value.contains(":") {
             let base64 = Data(value.utf8).base64EncodedString()
             forms += [base64, String(base64.reversed().drop { $0 == "=" }.reversed())]
         }
         var seen: Set<String> = []
         return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// Whether `value` has characters beyond ASCII and, of ASCII, only those of host names.
+    private static func couldBeUnicodeHost(_ value: String) -> Bool {
+        var hasUnicode = false
+        for byte in value.utf8 {
+            if byte >= 0x80 {
+                hasUnicode = true
+            } else if !(byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
+                return false
+            }
+        }
+        return hasUnicode
     }
 
     /// What RFC 3986 lets a query hold as it is, but for the three that mean something in one (`&`, `=`, `+`).

@@ -46,6 +46,14 @@ import Testing
         #expect(SecretSet(["ab+cd/ef==g h"]).mask("\"url\": \"http://h/anything?q=ab%2Bcd/ef%3D%3Dg%20h\"") == "\"url\": \"http://h/anything?q=***\"")
     }
 
+    /// A Unicode host name goes out, and into errors, as `xn--` and Punycode.
+    @Test func aUnicodeHostNameAlsoHasItsASCIIForm() {
+        #expect(SecretForms.of("secrét-host.example").contains("xn--secrt-host-e7a.example"))
+        #expect(SecretForms.of("Bücher").contains("xn--bcher-kva"))
+        #expect(SecretSet(["secrét-host"]).mask("could not connect to xn--secrt-host-e7a:80") == "could not connect to ***:80")
+        #expect(!SecretForms.of("secret-host.example").contains { $0.hasPrefix("xn--") }, "an ASCII name is sent as it is")
+    }
+
     @Test func aUserAndPasswordAlsoHasItsBase64AsInABasicHeader() throws {
         let credential = "alice:" + Self.secret
         let base64 = Data(credential.utf8).base64EncodedString()
