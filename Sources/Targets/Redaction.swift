@@ -217,9 +217,21 @@ public struct Redaction: Sendable {
         guard address.containsByte(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return address }
         let authorityStart = schemeEnd.upperBound
         let authorityEnd = address[authorityStart...].firstIndex(of: "/") ?? address.endIndex
-        guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@"),
-              let colon = address[authorityStart..<at].firstIndex(of: ":") else { return address }
+        guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@") else {
+            return maskedPasswordWithSlash(address, authority: authorityStart..<authorityEnd)
+        }
+        guard let colon = address[authorityStart..<at].firstIndex(of: ":") else { return address }
         return String(address[..<address.index(after: colon)]) + Self.placeholder + String(address[at...])
+    }
+
+    /// `http://al:pa/ss@host/`: a password with a `/` unescaped, which no client reads as one (the
+    /// host is taken to be `al` and its port `pa`, an error that shows the URL). Masked from the
+    /// `:` to the last `@` when what follows the `:` is no port.
+    private func maskedPasswordWithSlash(_ address: String, authority: Range<String.Index>) -> String {
+        guard let colon = address[authority].firstIndex(of: ":"),
+              !address[address.index(after: colon)..<authority.upperBound].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let at = address[authority.upperBound...].lastIndex(of: "@") else { return address }
+        return String(address[...colon]) + Self.placeholder + String(address[at...])
     }
 
     /// Replaces the values of sensitive keys anywhere in `value`; says whether anything changed.

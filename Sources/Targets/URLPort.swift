@@ -23,7 +23,12 @@ public enum URLPort {
             var port = 0
             for index in (colon + 1)..<end {
                 let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return "port must be a number from 1 to 65535" }
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                    // `http://al:pa/ss@host`: the `/` ended the host, so `pa` was read as the port.
+                    let misreadPassword = bytes[end...].contains(UInt8(ascii: "@"))
+                    return "port must be a number from 1 to 65535"
+                        + (misreadPassword ? " (a '/', '?' or '#' in a user name or password is written %2F, %3F or %23)" : "")
+                }
                 port = port * 10 + Int(byte - UInt8(ascii: "0"))
                 if port > 65535 { return "port must be 1-65535" }
             }

@@ -111,6 +111,17 @@ import TestSupport
         }
     }
 
+    /// A password typed in a URL is starred in the source line an error quotes, and the message
+    /// masks it even when a `/` in it makes the URL unreadable.
+    @Test func aPasswordTypedInAURLIsNotQuotedByItsError() async throws {
+        let script = "set bail off\nget http://al:pw-typed-1@127.0.0.1:1/x\nget http://al:pa/ss-typed-2@127.0.0.1:1/x\n"
+        let (result, _) = try await runScript(script)
+        #expect(result.status == 3)
+        #expect(!result.stderr.contains("pw-typed-1") && !result.stderr.contains("ss-typed-2"), "\(result.stderr)")
+        #expect(result.stderr.contains("   get http://al:**********@127.0.0.1:1/x\n       ^~~"), "\(result.stderr)")
+        #expect(result.stderr.contains("'http://al:***@127.0.0.1:1/x'") && result.stderr.contains("written %2F"), "\(result.stderr)")
+    }
+
     @Test func anExpectNoteCutThroughTheSecretShowsNoPartOfIt() async throws {
         try await withLoopbackServer { server in
             // The note shows 200 characters: paddings from 140 to 170 put the secret across that cut.

@@ -68,6 +68,9 @@ import Testing
         #expect(redaction.maskedURL("http://u:pw@h.example/x?access%5Ftoken=t&q=Suwon#frag")
             == "http://u:***@h.example/x?access%5Ftoken=***&q=***#frag")
         #expect(redaction.maskedURL("http://h/plain") == "http://h/plain")
+        // A password with an unescaped `/`, which ends the host for every client: masked all the same.
+        #expect(redaction.maskedURL("http://al:pa/ss@h.example/x") == "http://al:***@h.example/x")
+        #expect(redaction.maskedURL("http://h.example:8080/users/@me") == "http://h.example:8080/users/@me")
     }
 
     @Test func curlCommandMasksURLHeadersAndBody() throws {

@@ -158,4 +158,21 @@ import Testing
     @Test func aContinuedLineIsHiddenInItsStatement() {
         #expect(LiteralCredentials.hidden(in: "plugin auth \\\nbearer abc123xyz") == "plugin auth \\\nbearer ***")
     }
+
+    /// The source line an error quotes: the credential starred column for column, so the caret
+    /// under it still points at the same word.
+    @Test(arguments: [
+        ("get http://al:secretpw@h:9/x", "get http://al:********@h:9/x"),
+        ("get http://al:pa/ss@h:9/x", "get http://al:*****@h:9/x"),
+        ("get http://h/x appid==abc12345 q==1", "get http://h/x appid==******** q==1"),
+        ("get http://h/x?token=t-ü-1&q=1", "get http://h/x?token=*****&q=1"),
+        ("plugin auth bearer tok-1234567 host h", "plugin auth bearer *********** host h"),
+        ("plugin auth bearer \"abc", "plugin auth bearer ****"),
+        ("get http://h/x q==1", "get http://h/x q==1"),
+    ])
+    func anErrorsSourceLineHidesCredentialsKeepingColumns(line: String, shown: String) {
+        let hidden = LiteralCredentials.hiddenKeepingColumns(in: line)
+        #expect(hidden == shown)
+        #expect(hidden.unicodeScalars.count == line.unicodeScalars.count)
+    }
 }

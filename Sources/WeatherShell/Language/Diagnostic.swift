@@ -55,7 +55,8 @@ public struct Diagnostic: Error, Sendable {
         let lineLength = file.characterCount(from: range.lowerBound, to: range.upperBound)
         let window = 100
         let from = lineLength > window ? max(0, min(startColumn - 20, lineLength - window)) : 0
-        let shown = file.text(range).unicodeScalars.dropFirst(from).prefix(window)
+        // Credentials typed in the line are starred out, as the history keeps them, column for column.
+        let shown = LiteralCredentials.hiddenKeepingColumns(in: file.text(range)).unicodeScalars.dropFirst(from).prefix(window)
         var lineText = ""
         for scalar in shown { lineText += Self.printable(scalar) }
         let caretColumn = startColumn - from

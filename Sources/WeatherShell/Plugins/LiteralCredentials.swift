@@ -15,9 +15,44 @@ enum LiteralCredentials {
     /// query values named like secrets; and the same in an `import curl` command.
     static func hidden(in text: String) -> String {
         guard mayHoldCredential(text) else { return text }
+        guard let replacements = replacements(in: text) else { return hiddenAfterKeyword(in: text) }
+        return replaced(text, replacements)
+    }
+
+    /// `text` with each credential ``hidden(in:)`` finds overwritten by as many `*` as it has
+    /// characters, so that a caret under the line still points where it did: for the source line
+    /// an error quotes.
+    static func hiddenKeepingColumns(in text: String) -> String {
+        guard mayHoldCredential(text) else { return text }
+        let original = Array(text.utf8)
+        var ranges: [Range<Int>]
+        if let replacements = replacements(in: text) {
+            // A replacement that rewrites a word (a URL with its password masked) stars only what
+            // it changed: the part between what it keeps at either end.
+            ranges = merged(replacements).map { range, replacement in
+                let kept = Array(replacement.utf8), old = original[range]
+                let head = zip(kept, old).prefix { $0 == $1 }.count
+                let tail = zip(kept.dropFirst(head).reversed(), old.dropFirst(head).reversed()).prefix { $0 == $1 }.count
+                return (range.lowerBound + head)..<(range.upperBound - tail)
+            }
+        } else {
+            let hidden = hiddenAfterKeyword(in: text)
+            guard hidden != text else { return text }
+            ranges = [zip(hidden.utf8, text.utf8).prefix { $0 == $1 }.count..<text.utf8.count]
+        }
+        var bytes = original
+        for range in ranges.reversed() {
+            let width = String(decoding: bytes[range], as: UTF8.self).unicodeScalars.count
+            bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: "*"), count: width))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where the credentials in `text` are and what replaces each; nil when `text` does not lex.
+    private static func replacements(in text: String) -> [Replacement]? {
         let file = SourceFile(name: "<history>", directory: "", text: text)
         var lexer = Lexer(file: file)
-        guard let tokens = try? lexer.tokenize() else { return hiddenAfterKeyword(in: text) }
+        guard let tokens = try? lexer.tokenize() else { return nil }
         var replacements: [Replacement] = []
         for token in tokens {
             if case .pipe(let pipe) = token { replacements += pipeCredentials(pipe, bytes: file.bytes) }
@@ -31,7 +66,7 @@ enum LiteralCredentials {
                 replacements += statementCredentials(statement, bytes: file.bytes)
             }
         }
-        return replaced(text, replacements)
+        return replacements
     }
 
     /// The credentials of the shell command after `|`, read as words: a `curl` command's by its
@@ -72,6 +107,15 @@ enum LiteralCredentials {
     /// `text` with each replacement made; replacements that overlap become one `***` over both.
     private static func replaced(_ text: String, _ replacements: [Replacement]) -> String {
         guard !replacements.isEmpty else { return text }
+        var bytes = Array(text.utf8)
+        for replacement in merged(replacements).reversed() {
+            bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The replacements in order, those that overlap made one `***` over both.
+    private static func merged(_ replacements: [Replacement]) -> [Replacement] {
         var merged: [Replacement] = []
         for replacement in replacements.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             if let last = merged.last, replacement.range.lowerBound < last.range.upperBound {
@@ -80,11 +124,7 @@ enum LiteralCredentials {
                 merged.append(replacement)
             }
         }
-        var bytes = Array(text.utf8)
-        for replacement in merged.reversed() {
-            bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return merged
     }
 
     /// `bearer TOKEN`, `basic USER:PASS`, `digest USER:PASS`, `header NAME:VALUE`.
