@@ -136,6 +136,22 @@ import Testing
         #expect(parseError("echo { }")?.message == "'echo' does not take a block")
     }
 
+    /// `get URL q={"a":1}`: the brace ends the word, as the lexical rules say; the error says how to send one.
+    @Test func aBraceInsideAWordGetsANoteOnQuotingIt() throws {
+        func notes(_ text: String) -> [String] {
+            do {
+                _ = try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: text))
+                return []
+            } catch {
+                return error.notes
+            }
+        }
+        #expect(notes("get http://h/x?q={\"a\":1}").contains { $0.contains("written inside quotes") })
+        #expect(notes("get http://h/x q=={\"a\":1}").contains { $0.contains("written inside quotes") })
+        #expect(!notes("echo hi { }").contains { $0.contains("written inside quotes") }, "a block after a blank is a block")
+        #expect(try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: "get 'http://h/x?q={\"a\":1}'")).statements.count == 1)
+    }
+
     @Test func unknownCommandsParseAsCommandsForLaterDeclaration() throws {
         let statements = try parse("quote refresh fast")
         guard case .command(let name, let arguments) = statements[0].kind else { Issue.record("command"); return }

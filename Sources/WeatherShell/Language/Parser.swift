@@ -30,8 +30,12 @@ public struct Parser {
             return Statement(kind: kind, span: raw.span, commandSpan: command.span, pipe: nil)
         }
         if raw.block != nil, name != "target", name != "reactor" {
-            throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span,
-                        notes: ["blocks belong to 'target NAME {', 'reactor NAME {', 'if', 'for', 'repeat' and 'until'"])
+            var notes = ["blocks belong to 'target NAME {', 'reactor NAME {', 'if', 'for', 'repeat' and 'until'"]
+            // `get URL q={"a":1}`: a brace inside a word ends it, as in a shell.
+            if let open = raw.block?.open, raw.words.count > 1, raw.words.last?.span.end == open.start {
+                notes.append("a { or } in a URL or an item is written inside quotes: 'q={\"a\":1}'")
+            }
+            throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span, notes: notes)
         }
         if let catchWord = raw.catchWord {
             throw error(catchWord.bare == "else" ? "'else' belongs after an 'if' block" : "'catch' belongs after an action's block inside a reactor",
