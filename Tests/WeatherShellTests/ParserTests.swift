@@ -46,6 +46,16 @@ import Testing
         #expect(piped.filters == [.length])
     }
 
+    /// `bytes|length` and `status|toString`, as `.list|length`: a filter written against a named query.
+    @Test func aNamedQueryTakesAFilterWrittenAgainstIt() throws {
+        let statements = try parse("print bytes|length status|toString bytes")
+        guard case .print(let values) = statements[0].kind else { Issue.record("print"); return }
+        let queries = values.compactMap { if case .query(let query) = $0 { query } else { nil } }
+        #expect(queries.map(\.source) == [.bytes, .status, .bytes])
+        #expect(queries.map(\.filters) == [[.length], [.toString], []])
+        #expect(parseError("print bytes|nope")?.message == "unknown filter 'nope'")
+    }
+
     @Test func targetBlockKeepsFieldsInOrder() throws {
         let statements = try parse("""
         target current {

@@ -30,6 +30,14 @@ struct QueryParser {
                                              "version": .version]
         if let text = first.bare, let named = named[text] {
             source = named
+        } else if let text = first.bare, let bar = text.firstIndex(of: "|"), let named = named[String(text[..<bar])] {
+            // `bytes|length`, as a path takes `.list|length`: one filter written against the word.
+            let name = String(text[text.index(after: bar)...])
+            guard let filter = QueryFilter(name: name, arguments: []) else {
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: first.span, notes: [Self.filterList])
+            }
+            source = named
+            filters = [filter]
         } else if first.bare == "cookie" {
             guard words.count > 1, let spec = words[start + 1].literal, !spec.isEmpty else {
                 throw Diagnostic(.parse, "expected a cookie name after 'cookie'", file: file, span: first.span,
