@@ -322,22 +322,24 @@ enum ListText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Read as bytes: `\r\n` is one Character, and an escaped `n` would join a combining mark after it.
     static func decode(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var result = ""
+        return text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(line.count)
             var escaped = false
-            for character in line {
+            for byte in line {
                 if escaped {
-                    result.append(character == "n" ? "\n" : character)
+                    bytes.append(byte == UInt8(ascii: "n") ? UInt8(ascii: "\n") : byte)
                     escaped = false
-                } else if character == "\\" {
+                } else if byte == UInt8(ascii: "\\") {
                     escaped = true
                 } else {
-                    result.append(character)
+                    bytes.append(byte)
                 }
             }
-            return result
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 }

@@ -51,7 +51,8 @@ struct CookieStore {
     /// The parts of `url`, or `nil` when it has no `scheme://` or no host. The last URL's parts are
     /// kept: a request's cookies are looked up, then its answer's stored, under the same URL.
     mutating func requestURL(_ url: String) -> CookieRequestURL? {
-        if let lastRequest, lastRequest.url == url { return lastRequest.parts }
+        // Compared byte for byte: `==` takes canonically equivalent URLs for the same.
+        if let lastRequest, lastRequest.url.utf8.elementsEqual(url.utf8) { return lastRequest.parts }
         guard let parts = CookieRequestURL(url) else { return nil }
         lastRequest = (url, parts)
         return parts
@@ -90,7 +91,8 @@ struct CookieStore {
             for entry in matches { Self.append(entry.pair, to: &header) }
         }
         guard !header.isEmpty else { return nil }
-        headerCapacity = max(headerCapacity, header.count)
+        // At most 8 KB kept in reserve: one huge header must not make every later request reserve as much.
+        headerCapacity = min(max(headerCapacity, header.count), 8192)
         return String(decoding: header, as: UTF8.self)
     }
 

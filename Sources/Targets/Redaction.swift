@@ -169,6 +169,7 @@ public struct Redaction: Sendable {
     public func maskedURL(_ url: String) -> String {
         // Most URLs have nothing to mask: no user info, no query, no secret values.
         if secrets.isEmpty, !url.containsByte(UInt8(ascii: "@")), !url.containsByte(UInt8(ascii: "?")) { return url }
+        let url = Self.maskedMisreadPassword(url)
         let (beforeFragment, fragment) = url.split(once: UInt8(ascii: "#"))
         let (address, query) = beforeFragment.split(once: UInt8(ascii: "?"))
         var masked = maskedUserInfo(address)
@@ -217,21 +218,26 @@ public struct Redaction: Sendable {
         guard address.containsByte(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return address }
         let authorityStart = schemeEnd.upperBound
         let authorityEnd = address[authorityStart...].firstIndex(of: "/") ?? address.endIndex
-        guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@") else {
-            return maskedPasswordWithSlash(address, authority: authorityStart..<authorityEnd)
-        }
-        guard let colon = address[authorityStart..<at].firstIndex(of: ":") else { return address }
+        guard let at = address[authorityStart..<authorityEnd].lastIndex(of: "@"),
+              let colon = address[authorityStart..<at].firstIndex(of: ":") else { return address }
         return String(address[..<address.index(after: colon)]) + Self.placeholder + String(address[at...])
     }
 
-    /// `http://al:pa/ss@host/`: a password with a `/` unescaped, which no client reads as one (the
-    /// host is taken to be `al` and its port `pa`, an error that shows the URL). Masked from the
-    /// `:` to the last `@` when what follows the `:` is no port.
-    private func maskedPasswordWithSlash(_ address: String, authority: Range<String.Index>) -> String {
-        guard let colon = address[authority].firstIndex(of: ":"),
-              !address[address.index(after: colon)..<authority.upperBound].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let at = address[authority.upperBound...].lastIndex(of: "@") else { return address }
-        return String(address[...colon]) + Self.placeholder + String(address[at...])
+    /// `http://al:pa/ss@host/`: a password with `/`, `?` or `#` unescaped, which no client reads
+    /// as one (the host is taken to be `al` and its port `pa`, an error that shows the URL).
+    /// Masked from the `:` to the URL's last `@` when what follows the `:` is no port: the URL
+    /// cannot be sent as it is, so masking too much costs nothing. `http://al:1234/x@h` reads as
+    /// host `al`, port 1234, and is left as it reads.
+    static func maskedMisreadPassword(_ url: String) -> String {
+        guard url.containsByte(UInt8(ascii: "@")), let schemeEnd = url.firstRange(of: "://") else { return url }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authority = url[authorityStart..<authorityEnd]
+        guard authorityEnd < url.endIndex, !authority.hasPrefix("["), !authority.contains("@"),
+              let colon = authority.firstIndex(of: ":"),
+              !url[url.index(after: colon)..<authorityEnd].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let at = url[authorityEnd...].lastIndex(of: "@") else { return url }
+        return String(url[...colon]) + placeholder + String(url[at...])
     }
 
     /// Replaces the values of sensitive keys anywhere in `value`; says whether anything changed.

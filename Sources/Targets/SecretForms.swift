@@ -33,7 +33,9 @@ public enum SecretForms {
         }
         forms += jsonForms(value)
         // A host name in Unicode is sent, and named in errors, in its ASCII form (xn--…).
-        if couldBeUnicodeHost(value), let host = InternationalHost.asciiName(value) {
+        // Only a form that has a Punycode label: normalizing can fold a value to plain ASCII (the
+        // Kelvin sign is `K`), which would mask every `key` in the text.
+        if couldBeUnicodeHost(value), let host = InternationalHost.asciiName(value), host.contains("xn--") {
             forms.append(host)
         }
         if value.contains(":") {

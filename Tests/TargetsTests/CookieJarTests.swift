@@ -258,6 +258,19 @@ import Testing
         _ = jar.netscapeText(now: Self.now)
     }
 
+    /// The jar keeps the last URL it read: asking for others in between, over http and https,
+    /// still gives each its own cookies.
+    @Test func lookupsOfOtherURLsInBetweenGetTheirOwnCookies() {
+        let jar = jar(["plain=1", "sec=2; Secure"], from: "https://example.com/")
+        jar.store(setCookie: ["deep=3; Path=/a"], from: "http://example.com/a/x", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://example.com/a/b", now: Self.now) == "deep=3; plain=1")
+        #expect(jar.cookieHeader(for: "https://example.com/a/b", now: Self.now) == "deep=3; plain=1; sec=2")
+        jar.store(setCookie: ["other=4"], from: "http://other.example/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://example.com/a/b", now: Self.now) == "deep=3; plain=1")
+        #expect(jar.cookieHeader(for: "http://example.com/", now: Self.now) == "plain=1")
+        #expect(jar.cookieHeader(for: "http://other.example/", now: Self.now) == "other=4")
+    }
+
     @Test func clearEmptiesTheJar() {
         let jar = jar(["a=1", "b=2"])
         #expect(!jar.isEmpty)

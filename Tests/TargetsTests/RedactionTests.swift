@@ -71,6 +71,11 @@ import Testing
         // A password with an unescaped `/`, which ends the host for every client: masked all the same.
         #expect(redaction.maskedURL("http://al:pa/ss@h.example/x") == "http://al:***@h.example/x")
         #expect(redaction.maskedURL("http://h.example:8080/users/@me") == "http://h.example:8080/users/@me")
+        #expect(redaction.maskedURL("http://al:pa?ss@h.example/x") == "http://al:***@h.example/x")
+        #expect(redaction.maskedURL("http://al:pa#ss@h.example/x") == "http://al:***@h.example/x")
+        #expect(redaction.maskedURL("http://[::1]:8080/users/@alice") == "http://[::1]:8080/users/@alice")
+        // Host `al`, port 1234, path `/abcd@h/`: a URL that can be sent as it reads, so left as it reads.
+        #expect(redaction.maskedURL("http://al:1234/abcd@h/") == "http://al:1234/abcd@h/")
     }
 
     @Test func curlCommandMasksURLHeadersAndBody() throws {

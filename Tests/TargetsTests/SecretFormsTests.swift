@@ -52,6 +52,8 @@ import Testing
         #expect(SecretForms.of("Bücher").contains("xn--bcher-kva"))
         #expect(SecretSet(["secrét-host"]).mask("could not connect to xn--secrt-host-e7a:80") == "could not connect to ***:80")
         #expect(!SecretForms.of("secret-host.example").contains { $0.hasPrefix("xn--") }, "an ASCII name is sent as it is")
+        // Normalizing folds the Kelvin sign to K: no plain ASCII form, which would mask every `key`.
+        #expect(!SecretForms.of("\u{212A}EY").contains("key") && !SecretForms.of("\u{3002}\u{3002}\u{3002}").contains("..."))
     }
 
     @Test func aUserAndPasswordAlsoHasItsBase64AsInABasicHeader() throws {

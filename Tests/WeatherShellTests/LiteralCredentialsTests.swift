@@ -169,10 +169,24 @@ import Testing
         ("plugin auth bearer tok-1234567 host h", "plugin auth bearer *********** host h"),
         ("plugin auth bearer \"abc", "plugin auth bearer ****"),
         ("get http://h/x q==1", "get http://h/x q==1"),
+        ("get http://al:pässwört@h/", "get http://al:********@h/"),
+        // A line that does not lex is read word by word: only the credentials are starred.
+        ("get https://api.example.com/x q==\"abc", "get https://api.example.com/x q==\"abc"),
+        ("get http://al:pw-12@h/x token==\"abc q==1", "get http://al:*****@h/x token==**** q==1"),
     ])
     func anErrorsSourceLineHidesCredentialsKeepingColumns(line: String, shown: String) {
         let hidden = LiteralCredentials.hiddenKeepingColumns(in: line)
         #expect(hidden == shown)
         #expect(hidden.unicodeScalars.count == line.unicodeScalars.count)
+    }
+
+    /// A line continued with `\` is read in its whole statement: the credential on the second
+    /// line is an item of the `get` on the first.
+    @Test func anErrorOnAContinuedLineHidesItsCredentials() {
+        let text = "get http://h/x \\\n  token==abc123 zz \\\n  q==1\n"
+        let file = SourceFile(name: "t.wsh", directory: "/", text: text)
+        let start = Array(text.utf8).firstIndex(of: UInt8(ascii: "z")) ?? 0
+        let shown = Diagnostic(.parse, "expected an item", file: file, span: SourceSpan(start: start, end: start + 2)).rendered()
+        #expect(!shown.contains("abc123") && shown.contains("     token==****** zz \\\n   " + String(repeating: " ", count: 16) + "^~\n"), "\(shown)")
     }
 }

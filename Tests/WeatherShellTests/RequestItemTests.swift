@@ -35,6 +35,7 @@ import Testing
     @Test(arguments: [
         ("https://api.example.com/x?y=1", nil as String?, "https://api.example.com/x?y=1"),
         ("HTTP://Example.com", nil, "HTTP://Example.com"),
+        ("hTtPs://h/x", nil, "hTtPs://h/x"),
         (":8080/users", nil, "http://localhost:8080/users"),
         (":8080", nil, "http://localhost:8080/"),
         (":/x", nil, "http://localhost/x"),
@@ -57,6 +58,7 @@ import Testing
         #expect(RequestURL.resolve("https:/h/x", base: "http://h") == .failure(.mistypedScheme))
         #expect(RequestURL.resolve("http-docs/x", base: "http://h") == .success("http://h/http-docs/x"))
         #expect(RequestURL.resolve("ftp://x/y", base: "https://a") == .failure(.scheme))
+        #expect(RequestURL.resolve("httpsx://h/y", base: "https://a") == .failure(.scheme))
     }
 
     @Test func aURLIsABaseAndAPath() {
@@ -64,6 +66,13 @@ import Testing
         #expect(RequestURL.baseAndPath("https://h?q=1") == ("https://h", "?q=1"))
         #expect(RequestURL.baseAndPath("https://h") == ("https://h", ""))
         #expect(RequestURL.baseAndPath("http://h/items/{id}") == ("http://h", "/items/%7Bid%7D"))
+        #expect(RequestURL.baseAndPath("http://h/{a}?b={c}") == ("http://h", "/%7Ba%7D?b=%7Bc%7D"))
+        #expect(RequestURL.baseAndPath("http://h/caf\u{E9}") == ("http://h", "/caf\u{E9}"))
+    }
+
+    @Test func anAdHocTargetIsNamedByItsMethod() throws {
+        #expect(Run.adHocTargetName(.get) == "(get)" && Run.adHocTargetName(.options) == "(options)")
+        #expect(Run.adHocTargetName(try #require(HTTPMethod(rawValue: "PROPFIND"))) == "(propfind)")
     }
 
     @Test func anyMethodTokenIsAMethod() {

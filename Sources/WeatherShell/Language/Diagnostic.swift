@@ -55,8 +55,7 @@ public struct Diagnostic: Error, Sendable {
         let lineLength = file.characterCount(from: range.lowerBound, to: range.upperBound)
         let window = 100
         let from = lineLength > window ? max(0, min(startColumn - 20, lineLength - window)) : 0
-        // Credentials typed in the line are starred out, as the history keeps them, column for column.
-        let shown = LiteralCredentials.hiddenKeepingColumns(in: file.text(range)).unicodeScalars.dropFirst(from).prefix(window)
+        let shown = lineWithCredentialsHidden(file, lineIndex).unicodeScalars.dropFirst(from).prefix(window)
         var lineText = ""
         for scalar in shown { lineText += Self.printable(scalar) }
         let caretColumn = startColumn - from
@@ -64,6 +63,22 @@ public struct Diagnostic: Error, Sendable {
         let caretWidth = max(1, min(width, max(1, shown.count - caretColumn)))
         let caret = String(repeating: " ", count: max(0, caretColumn)) + "^" + String(repeating: "~", count: caretWidth - 1)
         return "   \(lineText)\n   \(caret)\n"
+    }
+
+    /// The line with the credentials typed in it starred out, column for column, as the history
+    /// keeps them: read in its whole statement when `\` continues it over several lines.
+    private static func lineWithCredentialsHidden(_ file: SourceFile, _ lineIndex: Int) -> String {
+        let line = file.text(file.lineRange(lineIndex))
+        func continues(_ index: Int) -> Bool { file.text(file.lineRange(index)).hasSuffix("\\") }
+        var first = lineIndex, last = lineIndex
+        // At most 50 lines each way: enough for any statement written by hand.
+        while first > 0, lineIndex - first < 50, continues(first - 1) { first -= 1 }
+        while last + 1 < file.lineStarts.count, last - lineIndex < 50, continues(last) { last += 1 }
+        guard first != last else { return LiteralCredentials.hiddenKeepingColumns(in: line) }
+        let statement = file.text(file.lineRange(first).lowerBound..<file.lineRange(last).upperBound)
+        let lines = LiteralCredentials.hiddenKeepingColumns(in: statement).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == last - first + 1 else { return LiteralCredentials.hiddenKeepingColumns(in: line) }
+        return String(lines[lineIndex - first]).replacingOccurrences(of: "\r", with: "")
     }
 
     private static func printable(_ scalar: Unicode.Scalar) -> String {

@@ -27,25 +27,56 @@ enum LiteralCredentials {
         let original = Array(text.utf8)
         var ranges: [Range<Int>]
         if let replacements = replacements(in: text) {
-            // A replacement that rewrites a word (a URL with its password masked) stars only what
-            // it changed: the part between what it keeps at either end.
-            ranges = merged(replacements).map { range, replacement in
-                let kept = Array(replacement.utf8), old = original[range]
-                let head = zip(kept, old).prefix { $0 == $1 }.count
-                let tail = zip(kept.dropFirst(head).reversed(), old.dropFirst(head).reversed()).prefix { $0 == $1 }.count
-                return (range.lowerBound + head)..<(range.upperBound - tail)
-            }
+            ranges = merged(replacements).map { changed($0.range, in: original, to: $0.text) }
         } else {
-            let hidden = hiddenAfterKeyword(in: text)
-            guard hidden != text else { return text }
-            ranges = [zip(hidden.utf8, text.utf8).prefix { $0 == $1 }.count..<text.utf8.count]
+            ranges = hiddenWordByWord(original)
         }
         var bytes = original
-        for range in ranges.reversed() {
+        for range in ranges.reversed() where !range.isEmpty {
             let width = String(decoding: bytes[range], as: UTF8.self).unicodeScalars.count
             bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: "*"), count: width))
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The part of `range` that `replacement` changes: a replacement that rewrites a word (a URL
+    /// with its password masked) changes only what lies between what it keeps at either end.
+    private static func changed(_ range: Range<Int>, in bytes: [UInt8], to replacement: String) -> Range<Int> {
+        let kept = Array(replacement.utf8), old = bytes[range]
+        let head = zip(kept, old).prefix { $0 == $1 }.count
+        let tail = zip(kept.dropFirst(head).reversed(), old.dropFirst(head).reversed()).prefix { $0 == $1 }.count
+        return (range.lowerBound + head)..<(range.upperBound - tail)
+    }
+
+    /// For a line that does not lex (an unclosed quote), each blank-separated word on its own: a
+    /// URL's password and secret query values, the value of an item or field named like a secret;
+    /// after `plugin auth`, everything from its credential keyword on.
+    private static func hiddenWordByWord(_ bytes: [UInt8]) -> [Range<Int>] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.contains("plugin"), text.contains("auth") {
+            let hidden = hiddenAfterKeyword(in: text)
+            return hidden == text ? [] : [zip(hidden.utf8, bytes).prefix { $0 == $1 }.count..<bytes.count]
+        }
+        let redaction = Redaction()
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var ranges: [Range<Int>] = []
+        var index = 0
+        while index < bytes.count {
+            while index < bytes.count, isBlank(bytes[index]) { index += 1 }
+            let start = index
+            while index < bytes.count, !isBlank(bytes[index]) { index += 1 }
+            let word = String(decoding: bytes[start..<index], as: UTF8.self)
+            if word.contains("://") {
+                ranges.append(changed(start..<index, in: bytes, to: redaction.maskedURL(word)))
+            } else if let separator = bytes[start..<index].firstIndex(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }) {
+                let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+                let name = String(decoding: bytes[start..<separator].filter { !quotes.contains($0) }, as: UTF8.self)
+                var valueStart = separator + 1
+                while valueStart < index, bytes[valueStart] == UInt8(ascii: "=") { valueStart += 1 }
+                if redaction.isSensitiveName(name) { ranges.append(valueStart..<index) }
+            }
+        }
+        return ranges
     }
 
     /// Where the credentials in `text` are and what replaces each; nil when `text` does not lex.

@@ -36,8 +36,7 @@ extension Run {
             }
             method = token
         } else {
-            // The method commands are the common methods, lowercase and in the same order.
-            method = RequestStatement.methodCommands.firstIndex(of: commandName).map { HTTPMethod.allCases[$0] } ?? .get
+            method = Self.commandMethods[commandName] ?? HTTPMethod(rawValue: commandName.uppercased()) ?? .get
         }
         let typed = try expand(statement.url).text
         let url: String
@@ -118,10 +117,14 @@ extension Run {
 
     /// The name an ad-hoc request's target goes by: `(get)`, `(propfind)`. The common methods'
     /// are made once: interpolating and lowercasing cost every request 1,300 instructions.
-    static func adHocTargetName(_ method: HTTPMethod) -> String {
-        if let common = HTTPMethod.allCases.firstIndex(of: method) { return commonAdHocTargetNames[common] }
-        return "(" + method.rawValue.lowercased() + ")"
+    nonisolated static func adHocTargetName(_ method: HTTPMethod) -> String {
+        commonAdHocTargetNames[method] ?? "(" + method.rawValue.lowercased() + ")"
     }
 
-    private static let commonAdHocTargetNames = HTTPMethod.allCases.map { "(" + $0.rawValue.lowercased() + ")" }
+    private nonisolated static let commonAdHocTargetNames = Dictionary(uniqueKeysWithValues: HTTPMethod.allCases.map {
+        ($0, "(" + $0.rawValue.lowercased() + ")")
+    })
+
+    /// The common methods by their commands (`get`): uppercasing the command cost every request.
+    private static let commandMethods = Dictionary(uniqueKeysWithValues: HTTPMethod.allCases.map { ($0.rawValue.lowercased(), $0) })
 }
