@@ -57,8 +57,10 @@ public struct Redaction: Sendable {
     public func isSensitiveCookieName(_ name: String) -> Bool {
         var name = name
         if let sensitive = name.withUTF8(Self.isSensitiveCookieName(ascii:)) { return sensitive }
-        guard !isSensitiveKey(name) else { return true }
-        return name.withUTF8(Self.holdsSensitiveCookiePart)
+        // Not ASCII: lowercasing can make a key part of it (the Kelvin sign is `k`), so the long way too.
+        return isSensitiveKey(name) || name.withUTF8 {
+            Self.holdsPart(of: Self.sensitiveCookieNamePartBytes, startingWith: Self.startsSensitiveCookieNamePart, in: $0)
+        }
     }
 
     /// Whether an ASCII cookie name is sensitive, read from its bytes; `nil` when it is not ASCII.
@@ -67,13 +69,6 @@ public struct Redaction: Sendable {
     static func isSensitiveCookieName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         return holdsPart(of: sensitiveCookieNamePartBytes, startingWith: startsSensitiveCookieNamePart, in: bytes)
-    }
-
-    private static func holdsSensitiveCookiePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        return sensitiveCookiePartBytes.contains { part in
-            bytes.count >= part.count && (0...(bytes.count - part.count)).contains { holds(part, at: base + $0) }
-        }
     }
 
     /// The parts that make a cookie name sensitive: the key parts and the cookie parts.
