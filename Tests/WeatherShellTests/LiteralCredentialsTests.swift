@@ -182,8 +182,9 @@ import Testing
 
     /// A line continued with `\` is read in its whole statement: the credential on the second
     /// line is an item of the `get` on the first.
-    @Test func anErrorOnAContinuedLineHidesItsCredentials() {
-        let text = "get http://h/x \\\n  token==abc123 zz \\\n  q==1\n"
+    @Test(arguments: ["\n", "\r\n"])
+    func anErrorOnAContinuedLineHidesItsCredentials(lineEnd: String) {
+        let text = ["get http://h/x \\", "  token==abc123 zz \\", "  q==1", ""].joined(separator: lineEnd)
         let file = SourceFile(name: "t.wsh", directory: "/", text: text)
         let start = Array(text.utf8).firstIndex(of: UInt8(ascii: "z")) ?? 0
         let shown = Diagnostic(.parse, "expected an item", file: file, span: SourceSpan(start: start, end: start + 2)).rendered()

@@ -76,9 +76,12 @@ public struct Diagnostic: Error, Sendable {
         while last + 1 < file.lineStarts.count, last - lineIndex < 50, continues(last) { last += 1 }
         guard first != last else { return LiteralCredentials.hiddenKeepingColumns(in: line) }
         let statement = file.text(file.lineRange(first).lowerBound..<file.lineRange(last).upperBound)
-        let lines = LiteralCredentials.hiddenKeepingColumns(in: statement).split(separator: "\n", omittingEmptySubsequences: false)
+        // Split as bytes: `\r\n` is one Character, so a split of the characters at `\n` misses it.
+        let lines = LiteralCredentials.hiddenKeepingColumns(in: statement).utf8
+            .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count == last - first + 1 else { return LiteralCredentials.hiddenKeepingColumns(in: line) }
-        return String(lines[lineIndex - first]).replacingOccurrences(of: "\r", with: "")
+        let shown = lines[lineIndex - first]
+        return String(Substring(shown.last == UInt8(ascii: "\r") ? shown.dropLast() : shown))
     }
 
     private static func printable(_ scalar: Unicode.Scalar) -> String {

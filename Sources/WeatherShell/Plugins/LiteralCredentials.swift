@@ -53,10 +53,7 @@ enum LiteralCredentials {
     /// after `plugin auth`, everything from its credential keyword on.
     private static func hiddenWordByWord(_ bytes: [UInt8]) -> [Range<Int>] {
         let text = String(decoding: bytes, as: UTF8.self)
-        if text.contains("plugin"), text.contains("auth") {
-            let hidden = hiddenAfterKeyword(in: text)
-            return hidden == text ? [] : [zip(hidden.utf8, bytes).prefix { $0 == $1 }.count..<bytes.count]
-        }
+        if text.contains("plugin"), text.contains("auth") { return rangeHiddenAfterKeyword(in: text).map { [$0] } ?? [] }
         let redaction = Redaction()
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var ranges: [Range<Int>] = []
@@ -68,12 +65,11 @@ enum LiteralCredentials {
             let word = String(decoding: bytes[start..<index], as: UTF8.self)
             if word.contains("://") {
                 ranges.append(changed(start..<index, in: bytes, to: redaction.maskedURL(word)))
-            } else if let separator = bytes[start..<index].firstIndex(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }) {
-                let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'")]
-                let name = String(decoding: bytes[start..<separator].filter { !quotes.contains($0) }, as: UTF8.self)
+            } else if let separator = bytes[start..<index].firstIndex(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }),
+                      namesSecret(word[...]) {
                 var valueStart = separator + 1
                 while valueStart < index, bytes[valueStart] == UInt8(ascii: "=") { valueStart += 1 }
-                if redaction.isSensitiveName(name) { ranges.append(valueStart..<index) }
+                ranges.append(valueStart..<index)
             }
         }
         return ranges
@@ -121,10 +117,8 @@ enum LiteralCredentials {
                         : statementCredentials(words, bytes: file.bytes)
                 }
             }
-        } else {
-            let hidden = hiddenAfterKeyword(in: text)
-            let kept = zip(hidden.utf8, text.utf8).prefix { $0 == $1 }.count
-            if hidden != text { replacements.append((kept..<text.utf8.count, "***")) }
+        } else if let hidden = rangeHiddenAfterKeyword(in: text) {
+            replacements.append((hidden, "***"))
         }
         return replacements.map { ($0.range.lowerBound + start..<$0.range.upperBound + start, $0.text) }
     }
@@ -261,12 +255,6 @@ enum LiteralCredentials {
            let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0) }) {
             return String(text[..<keyword.endIndex]) + " ***"
         }
-        let redaction = Redaction()
-        let quotes: Set<Character> = ["\"", "'", "$"]
-        func namesSecret(_ word: Substring) -> Bool {
-            let name = word.drop(while: { quotes.contains($0) }).prefix { $0 != "=" && $0 != ":" }
-            return redaction.isSensitiveName(String(name))
-        }
         var previous: Substring = ""
         for word in words.dropFirst() {
             defer { previous = word }
@@ -276,5 +264,19 @@ enum LiteralCredentials {
             if suspicious { return String(text[..<word.startIndex]) + "***" }
         }
         return text
+    }
+
+    /// Where ``hiddenAfterKeyword(in:)`` starts hiding, to the end of `text`, in UTF-8 offsets;
+    /// nil when it hides nothing.
+    private static func rangeHiddenAfterKeyword(in text: String) -> Range<Int>? {
+        let hidden = hiddenAfterKeyword(in: text)
+        guard hidden != text else { return nil }
+        return zip(hidden.utf8, text.utf8).prefix { $0 == $1 }.count..<text.utf8.count
+    }
+
+    /// Whether a word's name, before its `=` or `:` and past any leading quote or `$`, is named like a secret.
+    private static func namesSecret(_ word: Substring) -> Bool {
+        let name = word.drop(while: { $0 == "\"" || $0 == "'" || $0 == "$" }).prefix { $0 != "=" && $0 != ":" }
+        return Redaction().isSensitiveName(String(name))
     }
 }
