@@ -11,6 +11,14 @@ static inline int wsh_sqlite3_bind_text(sqlite3_stmt *statement, int index, cons
 static inline int wsh_sqlite3_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
+// These bind the caller's bytes where they are (SQLITE_STATIC): they must stay there, unchanged,
+// until the parameter is bound again or cleared.
+static inline int wsh_sqlite3_bind_text_in_place(sqlite3_stmt *statement, int index, const char *text, int length) {
+    return sqlite3_bind_text(statement, index, text, length, SQLITE_STATIC);
+}
+static inline int wsh_sqlite3_bind_blob_in_place(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_STATIC);
+}
 
 // Replaces SQLite's automatic checkpoints with a count: after each commit, `*frames` holds how
 // many frames the write-ahead log has, and the caller checkpoints when it suits it.

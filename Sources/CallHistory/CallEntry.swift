@@ -43,6 +43,20 @@ public struct CallEntry: Sendable {
     }
 }
 
+/// A call in ``CallLog``'s queues, by reference: the queues hand calls from thread to thread in
+/// arrays, and moving a reference costs one count where copying a call cost one for each of its
+/// texts, lists and bodies (about 9,000 instructions a call, callgrind).
+final class QueuedCall: Sendable {
+    let entry: CallEntry
+    /// ``CallEntry/heldBytes``, reckoned once.
+    let heldBytes: Int
+
+    init(_ entry: consuming CallEntry) {
+        heldBytes = entry.heldBytes
+        self.entry = entry
+    }
+}
+
 /// A call as the database keeps it: every secret masked, the bodies cut at ``CallRecord/bodyLimit``.
 struct CallRecord {
     /// The most of a body that is kept: 1 MB.
@@ -65,9 +79,10 @@ struct CallRecord {
     var maskedArguments: [String]
     /// What of the request is not kept as sent: `query appid`, `header Authorization`, `body`, ...
     var withheld: [String]
-    var requestHeaders: String
+    /// `Name: value` lines, as UTF-8.
+    var requestHeaders: [UInt8]
     var requestBody: Data?
-    var responseHeaders: String?
+    var responseHeaders: [UInt8]?
     /// The whole answer's size, masked; ``body`` holds at most ``bodyLimit`` of it.
     var bodySize: Int?
     var body: Data?
@@ -76,8 +91,8 @@ struct CallRecord {
     var size: Int {
         96 + target.utf8.count + method.utf8.count + url.utf8.count + (reason?.utf8.count ?? 0) + (failure?.utf8.count ?? 0)
             + (finalURL?.utf8.count ?? 0) + arguments.reduce(0) { $0 + $1.utf8.count + 3 } + maskedArguments.reduce(0) { $0 + $1.utf8.count + 3 }
-            + withheld.reduce(0) { $0 + $1.utf8.count + 3 } + requestHeaders.utf8.count + (requestBody?.count ?? 0)
-            + (responseHeaders?.utf8.count ?? 0) + (body?.count ?? 0)
+            + withheld.reduce(0) { $0 + $1.utf8.count + 3 } + requestHeaders.count + (requestBody?.count ?? 0)
+            + (responseHeaders?.count ?? 0) + (body?.count ?? 0)
     }
 
     /// Masks `entry`: the URL, both sets of headers and both bodies, with the session's secrets and
@@ -146,23 +161,25 @@ struct CallRecord {
         }
     }
 
-    /// `Name: value` lines, masked; the names of the headers whose values were masked go to `withheld`.
-    /// Built as bytes: appending to a String cost four times as much (callgrind, 2000 calls).
-    private static func text(of headers: [Header], _ redaction: Redaction, withheld: inout [String]) -> String {
+    /// `Name: value` lines, masked, as UTF-8; the names of the headers whose values were masked go
+    /// to `withheld`. Built as bytes (appending to a String cost four times as much), into an
+    /// array of the size it ends up, and with no masked copy of a header that has nothing masked.
+    private static func text(of headers: [Header], _ redaction: Redaction, withheld: inout [String]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(headers.count * 48)
-        let masksNames = !redaction.secrets.isEmpty
+        bytes.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
+        let masksSecrets = !redaction.secrets.isEmpty
         for header in headers {
-            let masked = redaction.maskedHeader(header)
-            let name = masksNames ? redaction.mask(header.name) : header.name
-            if masked.value != header.value { withheld.append("header \(name)") }
+            let name = masksSecrets ? redaction.mask(header.name) : header.name
+            let sensitive = redaction.isSensitiveName(header.name)
+            let value = sensitive ? Redaction.placeholder : masksSecrets ? redaction.mask(header.value) : header.value
+            if sensitive || masksSecrets, value != header.value { withheld.append("header \(name)") }
             bytes.appendUTF8(of: name)
             bytes.append(UInt8(ascii: ":"))
             bytes.append(UInt8(ascii: " "))
-            bytes.appendUTF8(of: masked.value)
+            bytes.appendUTF8(of: value)
             bytes.append(UInt8(ascii: "\n"))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The parts of a URL that masking changes: `URL` for the address (a password, a secret in the

@@ -33,19 +33,19 @@ public final class CallLog: @unchecked Sendable {
     /// The condition's lock guards every `var` below but ``store``.
     private let condition = NSCondition()
     /// Calls not yet masked, oldest first.
-    private var pending: [CallEntry] = []
+    private var pending: [QueuedCall] = []
     /// The batch the masker is masking; a waiter may take it over (``stolen``).
-    private var inFlight: [CallEntry] = []
+    private var inFlight: [QueuedCall] = []
     private var masking = false
     private var stolen = false
     /// Masked batches not yet written, oldest first, with their calls (for counting and freeing).
-    private var masked: [(calls: [CallEntry], records: [CallRecord])] = []
+    private var masked: [(calls: [QueuedCall], records: [CallRecord])] = []
     /// How many calls, and bytes of their bodies, are queued anywhere before the database.
     private var queuedCount = 0
     private var queuedBytes = 0
     /// Calls written, handed back for a recording thread to free: their memory came from its
     /// allocator, and freeing it there keeps the other threads off that allocator's lock.
-    private var written: [CallEntry] = []
+    private var written: [QueuedCall] = []
     /// The committer uses ``store``; a waiter waits for it.
     private var committing = false
     /// A waiter is writing the queue itself, through ``store``.
@@ -107,8 +107,9 @@ public final class CallLog: @unchecked Sendable {
     }
 
     /// Queues a call; returns at once unless the queue is full, when it writes the queue itself.
-    public func record(_ entry: CallEntry, sizeLimit: Int) {
-        var done: [CallEntry] = []
+    public func record(_ entry: consuming CallEntry, sizeLimit: Int) {
+        let call = QueuedCall(entry)
+        var done: [QueuedCall] = []
         condition.lock()
         defer {
             condition.unlock()
@@ -121,9 +122,9 @@ public final class CallLog: @unchecked Sendable {
             guard !disabled else { return }
         }
         self.sizeLimit = sizeLimit
-        pending.append(entry)
+        pending.append(call)
         queuedCount += 1
-        queuedBytes += entry.heldBytes
+        queuedBytes += call.heldBytes
         if !threadsStarted {
             threadsStarted = true
             let masker = Thread { [self] in maskLoop() }
@@ -142,7 +143,7 @@ public final class CallLog: @unchecked Sendable {
     /// writing them itself when the masker is slow; true when they were.
     @discardableResult
     public func flush(within seconds: Double) -> Bool {
-        var done: [CallEntry] = []
+        var done: [QueuedCall] = []
         condition.lock()
         defer {
             swap(&done, &written)
@@ -180,9 +181,9 @@ public final class CallLog: @unchecked Sendable {
     /// Called with the lock held.
     /// The masked batches, as one list of records and one of calls, in order; the queue of masked
     /// batches is left empty. Called with the lock held.
-    private func takeMasked() -> (records: [CallRecord], calls: [CallEntry]) {
+    private func takeMasked() -> (records: [CallRecord], calls: [QueuedCall]) {
         var records: [CallRecord] = []
-        var calls: [CallEntry] = []
+        var calls: [QueuedCall] = []
         for batch in masked {
             records += batch.records
             calls += batch.calls
@@ -219,7 +220,7 @@ public final class CallLog: @unchecked Sendable {
                 continue
             }
             var (records, calls) = takeMasked()
-            var unmasked: [CallEntry] = []
+            var unmasked: [QueuedCall] = []
             if masking {
                 swap(&unmasked, &inFlight)
                 stolen = true
@@ -237,7 +238,7 @@ public final class CallLog: @unchecked Sendable {
             let limit = sizeLimit
             helperBusy = true
             condition.unlock()
-            records += unmasked.map(CallRecord.init)
+            records += unmasked.map { CallRecord($0.entry) }
             // A waiter waits for another process's lock no longer than it may wait in all.
             let wait = Int32(max(1, min(Double(busyTimeout), deadline.timeIntervalSinceNow * 1000)))
             var problem = open(busyTimeout: wait)
@@ -302,7 +303,7 @@ public final class CallLog: @unchecked Sendable {
             masking = true
             let batch = inFlight
             condition.unlock()
-            let records = batch.map(CallRecord.init)
+            let records = batch.map { CallRecord($0.entry) }
             condition.lock()
             if stolen {
                 // A waiter wrote them.

@@ -135,12 +135,8 @@ final class CallStore {
         do {
             let statement = try insertion()
             for record in records {
-                statement.reset(clearingBindings: false)
-                bind(record, to: statement)
-                try statement.step()
+                try statement.step(binding: Self.values(of: record))
             }
-            // The last call's copies of its bodies are not kept until the next batch.
-            statement.reset()
             try applyCap(sizeLimit)
             try database.execute("COMMIT")
         } catch {
@@ -173,26 +169,18 @@ final class CallStore {
         return statement
     }
 
-    private func bind(_ record: CallRecord, to statement: SQLiteStatement) {
-        statement.bind(1, record.time)
-        statement.bind(2, record.target)
-        statement.bind(3, record.method)
-        statement.bind(4, record.url)
-        statement.bind(5, record.status.map(Int64.init))
-        statement.bind(6, record.elapsedMilliseconds)
-        statement.bind(7, Int64(record.stubbed ? 1 : 0))
-        statement.bind(8, record.failure)
-        statement.bind(9, Int64(record.size))
-        statement.bind(10, record.reason)
-        statement.bind(11, record.finalURL)
-        statement.bind(12, ListText.encode(record.arguments))
-        statement.bind(13, ListText.encode(record.maskedArguments))
-        statement.bind(14, ListText.encode(record.withheld))
-        statement.bind(15, record.requestHeaders)
-        statement.bind(16, record.requestBody)
-        statement.bind(17, record.responseHeaders)
-        statement.bind(18, record.bodySize.map(Int64.init))
-        statement.bind(19, record.body)
+    /// The record's columns, in the order of ``insertion()``'s parameters.
+    private static func values(of record: CallRecord) -> [SQLiteValue] {
+        func text(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+        return [
+            .real(record.time), .text(record.target), .text(record.method), .text(record.url),
+            record.status.map { .integer(Int64($0)) } ?? .null, .real(record.elapsedMilliseconds),
+            .integer(record.stubbed ? 1 : 0), text(record.failure), .integer(Int64(record.size)), text(record.reason),
+            text(record.finalURL), .text(ListText.encode(record.arguments)), .text(ListText.encode(record.maskedArguments)),
+            .text(ListText.encode(record.withheld)), .utf8(record.requestHeaders), record.requestBody.map(SQLiteValue.blob) ?? .null,
+            record.responseHeaders.map(SQLiteValue.utf8) ?? .null, record.bodySize.map { .integer(Int64($0)) } ?? .null,
+            record.body.map(SQLiteValue.blob) ?? .null,
+        ]
     }
 
     /// The bytes the database's pages hold (pages on the free list are not counted: they are reused).

@@ -45,7 +45,7 @@ public struct Redaction: Sendable {
         var key = key
         // An ASCII key (nearly every one) is scanned byte by byte; lowercasing other text can make
         // ASCII of it (the Kelvin sign K is k), so it takes the long way.
-        if let sensitive = key.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? Self.holdsSensitivePart(bytes) : nil }) {
+        if let sensitive = key.withUTF8({ bytes in bytes.isASCII ? Self.sensitiveKeyFinder.occurs(in: bytes) : nil }) {
             return sensitive
         }
         let lowered = key.lowercased()
@@ -58,68 +58,27 @@ public struct Redaction: Sendable {
         var name = name
         if let sensitive = name.withUTF8(Self.isSensitiveCookieName(ascii:)) { return sensitive }
         // Not ASCII: lowercasing can make a key part of it (the Kelvin sign is `k`), so the long way too.
-        return isSensitiveKey(name) || name.withUTF8 {
-            Self.holdsPart(of: Self.sensitiveCookieNamePartBytes, startingWith: Self.startsSensitiveCookieNamePart, in: $0)
-        }
+        return isSensitiveKey(name) || name.withUTF8 { Self.sensitiveCookieNameFinder.occurs(in: $0) }
     }
 
     /// Whether an ASCII cookie name is sensitive, read from its bytes; `nil` when it is not ASCII.
     /// Compared as bytes: String.contains goes through NSString, 1,700 instructions a cookie name
     /// on the history's masker thread (callgrind, 21 cookies a call).
     static func isSensitiveCookieName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return holdsPart(of: sensitiveCookieNamePartBytes, startingWith: startsSensitiveCookieNamePart, in: bytes)
+        bytes.isASCII ? sensitiveCookieNameFinder.occurs(in: bytes) : nil
     }
-
-    /// The parts that make a cookie name sensitive: the key parts and the cookie parts.
-    private static let sensitiveCookieNamePartBytes = sensitivePartBytes + sensitiveCookiePartBytes
-    private static let startsSensitiveCookieNamePart = startsTable(sensitiveCookieNamePartBytes)
-
-    private static let sensitiveCookiePartBytes = sensitiveCookieParts.map { Array($0.utf8) }
 
     /// Substrings that make a cookie's name sensitive besides ``sensitiveKeyParts``, lowercased.
     public static let sensitiveCookieParts = ["sess", "sid", "auth", "csrf", "xsrf"]
 
-    /// The parts of ``sensitiveKeyParts`` as bytes.
-    private static let sensitivePartBytes = sensitiveKeyParts.map { Array($0.utf8) }
-
-    /// The pairs of bytes a part of ``sensitiveKeyParts`` starts with, in any case, indexed by
-    /// `first << 8 | second`: most bytes of a text are ruled out by this table alone.
-    static let startsSensitivePart = startsTable(sensitivePartBytes)
-
-    /// The pairs of bytes the lowercase ASCII `parts` start with, in any case, indexed by `first << 8 | second`.
-    private static func startsTable(_ parts: [[UInt8]]) -> [Bool] {
-        var table = [Bool](repeating: false, count: 1 << 16)
-        for part in parts {
-            for first in [part[0], part[0] & ~0x20] {
-                for second in [part[1], part[1] >= UInt8(ascii: "a") && part[1] <= UInt8(ascii: "z") ? part[1] & ~0x20 : part[1]] {
-                    table[Int(first) << 8 | Int(second)] = true
-                }
-            }
-        }
-        return table
-    }
+    /// Finds ``sensitiveKeyParts`` in ASCII text.
+    static let sensitiveKeyFinder = ASCIIPartFinder(sensitiveKeyParts)
+    /// Finds ``sensitiveKeyParts`` and ``sensitiveCookieParts`` in ASCII text.
+    private static let sensitiveCookieNameFinder = ASCIIPartFinder(sensitiveKeyParts + sensitiveCookieParts)
 
     /// Whether `bytes` hold one of ``sensitiveKeyParts`` in ASCII letters of any case.
     static func holdsSensitivePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        holdsPart(of: sensitivePartBytes, startingWith: startsSensitivePart, in: bytes)
-    }
-
-    /// Whether `bytes` hold one of `parts` (lowercase ASCII, 3 bytes or more) in ASCII letters of
-    /// any case; `starts` is their ``startsTable(_:)``.
-    private static func holdsPart(of parts: [[UInt8]], startingWith starts: [Bool], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 3, let base = bytes.baseAddress else { return false }
-        return starts.withUnsafeBufferPointer { starts in
-            guard let starts = starts.baseAddress else { return false }
-            // Through raw pointers: a large body is scanned quickly in a debug build too.
-            for start in 0...(bytes.count - 3) where starts[Int(base[start]) << 8 | Int(base[start + 1])] {
-                let first = asciiLowercased(base[start])
-                for part in parts where part[0] == first && start + part.count <= bytes.count && holds(part, at: base + start) {
-                    return true
-                }
-            }
-            return false
-        }
+        sensitiveKeyFinder.occurs(in: bytes)
     }
 
     /// Whether the bytes at `start` are `part` (lowercased ASCII) in any case; `part.count` bytes must be there.
@@ -136,7 +95,16 @@ public struct Redaction: Sendable {
     /// Whether a header, query or body key names a secret: one of ``sensitiveHeaderNames`` or a
     /// sensitive key (``isSensitiveKey(_:)``).
     public func isSensitiveName(_ name: String) -> Bool {
-        Self.isSensitiveHeaderName(name) || isSensitiveKey(name)
+        var name = name
+        if let sensitive = name.withUTF8(Self.isSensitiveName(ascii:)) { return sensitive }
+        return Self.sensitiveHeaderNames.contains(name.lowercased()) || isSensitiveKey(name)
+    }
+
+    /// ``isSensitiveName(_:)`` of an ASCII name, read once from its bytes; `nil` when it is not
+    /// ASCII. Every header of every recorded call is asked this, twice.
+    static func isSensitiveName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.isASCII else { return nil }
+        return isSensitiveHeaderName(ascii: bytes) || sensitiveKeyFinder.occurs(in: bytes)
     }
 
     /// The header with its value masked if its name is sensitive, or with secret values masked otherwise.
@@ -149,13 +117,20 @@ public struct Redaction: Sendable {
     /// byte by byte, without lowercasing it into a new string.
     static func isSensitiveHeaderName(_ name: String) -> Bool {
         var name = name
-        let ascii: Bool? = name.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return sensitiveHeaderNameBytes.contains { candidate in
-                candidate.count == bytes.count && zip(candidate, bytes).allSatisfy { $0 == asciiLowercased($1) }
-            }
-        }
+        let ascii: Bool? = name.withUTF8 { bytes in bytes.isASCII ? isSensitiveHeaderName(ascii: bytes) : nil }
         return ascii ?? sensitiveHeaderNames.contains(name.lowercased())
+    }
+
+    /// Whether ASCII `bytes` are one of ``sensitiveHeaderNames`` in any case.
+    private static func isSensitiveHeaderName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Their lengths: cookie, set-cookie, authorization, proxy-authorization.
+        switch bytes.count {
+        case 6, 10, 13, 19:
+            guard let base = bytes.baseAddress else { return false }
+            return sensitiveHeaderNameBytes.contains { $0.count == bytes.count && holds($0, at: base) }
+        default:
+            return false
+        }
     }
 
     private static let sensitiveHeaderNameBytes = sensitiveHeaderNames.map { Array($0.utf8) }

@@ -61,6 +61,47 @@ import Testing
         }
     }
 
+    @Test func everySensitiveHeaderNameIsMaskedInAnyCaseAndOnlyItself() {
+        let redaction = Redaction()
+        for name in Redaction.sensitiveHeaderNames {
+            for form in [name, name.uppercased(), name.capitalized] {
+                #expect(redaction.isSensitiveName(form), "\(form)")
+            }
+            #expect(!redaction.isSensitiveName(name + "s") && !redaction.isSensitiveName(String(name.dropFirst())), "\(name)")
+        }
+        #expect(redaction.isSensitiveName("X-Auth-Token") && redaction.isSensitiveName("x-api-KEY"))
+        #expect(!redaction.isSensitiveName("Content-Type") && !redaction.isSensitiveName("Accept-Ranges"))
+        // Not ASCII: the long way, where the Kelvin sign (U+212A) lowercases to k.
+        #expect(redaction.isSensitiveName("X-\u{212A}ey") && !redaction.isSensitiveName("X-Stra\u{DF}e"))
+    }
+
+    /// The key parts are found at every offset, odd and even, at both ends and in any case, as
+    /// reading every offset finds them; and not where only part of one is.
+    @Test func keyPartsAreFoundAtEveryOffsetAsAPlainScanFindsThem() {
+        let redaction = Redaction()
+        for part in Redaction.sensitiveKeyParts {
+            for padding in 0..<4 {
+                for word in [part, part.uppercased(), String(part.enumerated().map { $0.offset.isMultiple(of: 2) ? Character($0.element.uppercased()) : $0.element })] {
+                    let before = String(repeating: "x", count: padding)
+                    for text in [before + word, word + before, before + word + before] {
+                        #expect(redaction.isSensitiveKey(text), "\(text)")
+                    }
+                }
+            }
+            #expect(!redaction.isSensitiveKey(String(part.dropLast())), "\(part)")
+        }
+        #expect(!redaction.isSensitiveKey("ke_y") && !redaction.isSensitiveKey("tokn") && !redaction.isSensitiveKey("apiid"))
+        // Random ASCII text over the letters of the parts, against a plain reading of every offset.
+        var generator = SeededGenerator(seed: 6265)
+        let letters = Array("keytonscrpawdiK_EYTOPA-x")
+        for _ in 0..<3000 {
+            let text = String((0..<Int.random(in: 0...14, using: &generator)).map { _ in letters.randomElement(using: &generator) ?? "x" })
+            let lowered = text.lowercased()
+            let plain = Redaction.sensitiveKeyParts.contains { lowered.contains($0) }
+            #expect(redaction.isSensitiveKey(text) == plain, "\(text)")
+        }
+    }
+
     @Test func urlQueryValuesOfSensitiveKeysAndUserInfoAreMasked() {
         let redaction = Redaction(secrets: ["Suwon"])
         #expect(redaction.maskedURL("https://api.openweathermap.org/data/2.5/weather?lat=51.51&appid=abc123&lon=-0.13")
