@@ -21,6 +21,32 @@ import Testing
         #expect(server.connections == 2)
     }
 
+    /// One watch keeps the deadlines of every request: a request whose deadline comes before the
+    /// watch's moves it earlier, and one whose deadline comes after it is watched for when the watch
+    /// fires. Each times out at its own deadline, neither long before nor never.
+    @Test func eachRequestTimesOutAtItsOwnDeadline() async throws {
+        try await withTestServer { (server: TestServer) async throws in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            func timesOut(after timeout: Duration) async -> Duration {
+                let started = ContinuousClock.now
+                let stuck = Target(name: "stuck", baseURL: server.baseURL, path: "/never", timeout: timeout)
+                let failure = await providerError { _ = try await provider.request(stuck) }
+                #expect(failure?.step == .transport, "\(String(describing: failure))")
+                return .now - started
+            }
+            // Answered at once: the watch is left set for its deadline, 30 s on.
+            let quick = Target(name: "quick", baseURL: server.baseURL, path: "/status/200", timeout: .seconds(30))
+            #expect(try await provider.request(quick).status == 200)
+            let early = await timesOut(after: .milliseconds(300))
+            #expect(early >= .milliseconds(290) && early < .seconds(10), "\(early)")
+            // Answered at once with a deadline 200 ms on; the next one is due after that watch fires.
+            let short = Target(name: "short", baseURL: server.baseURL, path: "/status/200", timeout: .milliseconds(200))
+            #expect(try await provider.request(short).status == 200)
+            let later = await timesOut(after: .milliseconds(700))
+            #expect(later >= .milliseconds(690) && later < .seconds(10), "\(later)")
+        }
+    }
+
     /// A request under way when its transport shuts down fails at once, as AsyncHTTPClient's did.
     @Test func shutdownFailsARequestUnderWay() async throws {
         try await withTestServer { server in

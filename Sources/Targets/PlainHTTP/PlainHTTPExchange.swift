@@ -10,18 +10,22 @@ final class PlainHTTPExchange: @unchecked Sendable {
     let promise: EventLoopPromise<ResponseBodyDelegate.Response>
     /// The request asked the server to close the connection after the answer.
     let closesConnection: Bool
+    /// When the exchange fails as timed out, if ever (``PlainHTTPConnections`` watches it).
+    let deadline: NIODeadline?
     /// The connection, once there is one.
     var connection: PlainHTTPConnection?
-    var timer: Scheduled<Void>?
+    /// The client that tracks it until it settles.
+    weak var pool: PlainHTTPConnections?
     /// The whole request has been written to the socket.
     var isWritten = false
     /// Settled: answered, failed, timed out or cancelled.
     private(set) var isDone = false
 
-    init(loop: any EventLoop, delegate: ResponseBodyDelegate, closesConnection: Bool) {
+    init(loop: any EventLoop, delegate: ResponseBodyDelegate, closesConnection: Bool, deadline: NIODeadline?) {
         self.loop = loop
         self.delegate = delegate
         self.closesConnection = closesConnection
+        self.deadline = deadline
         promise = loop.makePromise()
     }
 
@@ -29,7 +33,7 @@ final class PlainHTTPExchange: @unchecked Sendable {
     func fail(_ error: any Error) {
         guard !isDone else { return }
         isDone = true
-        timer?.cancel()
+        pool?.untrack(self)
         delegate.receiveError()
         connection?.channel.close(promise: nil)
         promise.fail(error)
@@ -46,7 +50,7 @@ final class PlainHTTPExchange: @unchecked Sendable {
             return
         }
         isDone = true
-        timer?.cancel()
+        pool.untrack(self)
         let head = response.head
         if let connection {
             // Not after a 101 (the decoder stops reading for good), nor while the request's body
