@@ -149,7 +149,9 @@ final class SQLiteStatement {
     /// bound only for this step. For a statement that returns no row the caller reads.
     @discardableResult
     func step(binding values: [SQLiteValue]) throws(SQLiteFailure) -> Bool {
-        defer { reset() }
+        // Clearing reads no value; the reset is done where the values are still valid (a trace
+        // callback may read them there).
+        defer { sqlite3_clear_bindings(handle) }
         do {
             return try bind(values, from: 0)
         } catch let failure as SQLiteFailure {
@@ -162,7 +164,10 @@ final class SQLiteStatement {
     /// Binds `values[index...]`, each inside the scope where its bytes are valid, then steps.
     /// As deep as there are values: a statement's parameters, a handful.
     private func bind(_ values: [SQLiteValue], from index: Int) throws -> Bool {
-        guard index < values.count else { return try step() }
+        guard index < values.count else {
+            defer { sqlite3_reset(handle) }
+            return try step()
+        }
         // A statement has at most 32,766 parameters.
         let parameter = Int32(truncatingIfNeeded: index + 1)
         switch values[index] {

@@ -13,11 +13,11 @@ struct ASCIIPartFinder: Sendable {
     /// Whether a pair of bytes (the first in the low byte) is a word's first two or its second and third, in any case.
     private let pairs: [Bool]
 
-    /// A finder of `parts`: lowercase ASCII, each 3 bytes or more.
+    /// A finder of `parts`: lowercase ASCII, each 3 bytes or more (a shorter one is left out).
     init(_ parts: [String]) {
-        self.parts = parts.map { Array($0.utf8) }
+        self.parts = parts.map { Array($0.utf8) }.filter { $0.count >= 3 }
         var pairs = [Bool](repeating: false, count: 1 << 16)
-        for part in self.parts where part.count >= 3 {
+        for part in self.parts {
             for offset in 0...1 {
                 for first in Self.cases(part[offset]) {
                     for second in Self.cases(part[offset + 1]) {

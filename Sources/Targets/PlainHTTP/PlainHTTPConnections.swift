@@ -131,6 +131,12 @@ final class PlainHTTPConnections: Sendable {
         _ exchange: PlainHTTPExchange, on connection: PlainHTTPConnection?, head: HTTPRequestHead, body: ByteBuffer?,
         origin: PlainHTTPOrigin
     ) {
+        // Failed before it started (its deadline had passed, or a cancel): the connection it
+        // took carries nothing and is closed, and no request goes out for it.
+        guard !exchange.isDone else {
+            connection?.channel.close(promise: nil)
+            return
+        }
         if let connection {
             exchange.connection = connection
             connection.handler.start(exchange, head: head, body: body)
