@@ -69,7 +69,7 @@ extension Redaction {
                 from = UnsafeRawPointer(found) + 1
                 left = raw.count - offset - 1
             }
-            return !holdsSensitivePart(bytes)
+            return !sensitiveKeyFinder.occurs(in: bytes)
         }
     }
 

@@ -76,11 +76,6 @@ public struct Redaction: Sendable {
     /// Finds ``sensitiveKeyParts`` and ``sensitiveCookieParts`` in ASCII text.
     private static let sensitiveCookieNameFinder = ASCIIPartFinder(sensitiveKeyParts + sensitiveCookieParts)
 
-    /// Whether `bytes` hold one of ``sensitiveKeyParts`` in ASCII letters of any case.
-    static func holdsSensitivePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        sensitiveKeyFinder.occurs(in: bytes)
-    }
-
     /// Whether the bytes at `start` are `part` (lowercased ASCII) in any case; `part.count` bytes must be there.
     static func holds(_ part: [UInt8], at start: UnsafePointer<UInt8>) -> Bool {
         var index = 0
@@ -113,24 +108,10 @@ public struct Redaction: Sendable {
         return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
     }
 
-    /// Whether the name is one of ``sensitiveHeaderNames`` in any case; an ASCII name is compared
-    /// byte by byte, without lowercasing it into a new string.
-    static func isSensitiveHeaderName(_ name: String) -> Bool {
-        var name = name
-        let ascii: Bool? = name.withUTF8 { bytes in bytes.isASCII ? isSensitiveHeaderName(ascii: bytes) : nil }
-        return ascii ?? sensitiveHeaderNames.contains(name.lowercased())
-    }
-
     /// Whether ASCII `bytes` are one of ``sensitiveHeaderNames`` in any case.
     private static func isSensitiveHeaderName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Their lengths: cookie, set-cookie, authorization, proxy-authorization.
-        switch bytes.count {
-        case 6, 10, 13, 19:
-            guard let base = bytes.baseAddress else { return false }
-            return sensitiveHeaderNameBytes.contains { $0.count == bytes.count && holds($0, at: base) }
-        default:
-            return false
-        }
+        guard let base = bytes.baseAddress else { return false }
+        return sensitiveHeaderNameBytes.contains { $0.count == bytes.count && holds($0, at: base) }
     }
 
     private static let sensitiveHeaderNameBytes = sensitiveHeaderNames.map { Array($0.utf8) }

@@ -13,8 +13,8 @@ import Synchronization
 final class PlainHTTPConnections: Sendable {
     private struct Idle {
         var connection: PlainHTTPConnection
-        /// When it was parked: it is closed once it has waited ``PlainHTTPConnections/idleTimeout``.
-        var since: NIODeadline
+        /// When it is closed: ``PlainHTTPConnections/idleTimeout`` after it was parked.
+        var closesAt: NIODeadline
     }
 
     private struct Pool {
@@ -204,7 +204,7 @@ final class PlainHTTPConnections: Sendable {
         let (dropped, sweep): ([PlainHTTPConnection], Bool) = pool.withLock { pool in
             guard !pool.isShutDown else { return ([connection], false) }
             var kept = pool.idle[connection.key, default: []]
-            kept.append(Idle(connection: connection, since: now))
+            kept.append(Idle(connection: connection, closesAt: now + Self.idleTimeout))
             let surplus = kept.prefix(max(0, kept.count - Self.idlePerOrigin)).map(\.connection)
             kept.removeFirst(surplus.count)
             pool.idle[connection.key] = kept
@@ -230,12 +230,16 @@ final class PlainHTTPConnections: Sendable {
             var expired: [PlainHTTPConnection] = []
             var next: NIODeadline?
             for (key, kept) in pool.idle {
-                let (due, waiting) = (kept.filter { $0.since + Self.idleTimeout <= now }, kept.filter { $0.since + Self.idleTimeout > now })
-                expired += due.map(\.connection)
-                pool.idle[key] = waiting.isEmpty ? nil : waiting
-                for idle in waiting where next.map({ idle.since + Self.idleTimeout < $0 }) ?? true {
-                    next = idle.since + Self.idleTimeout
+                var waiting: [Idle] = []
+                for idle in kept {
+                    if idle.closesAt <= now {
+                        expired.append(idle.connection)
+                    } else {
+                        waiting.append(idle)
+                        if next.map({ idle.closesAt < $0 }) ?? true { next = idle.closesAt }
+                    }
                 }
+                pool.idle[key] = waiting.isEmpty ? nil : waiting
             }
             pool.sweeping = next != nil
             return (expired, next)
