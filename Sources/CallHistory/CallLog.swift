@@ -238,7 +238,8 @@ public final class CallLog: @unchecked Sendable {
             let limit = sizeLimit
             helperBusy = true
             condition.unlock()
-            records += unmasked.map { CallRecord($0.entry) }
+            let memo = CallRecord.Memo()
+            records += unmasked.map { CallRecord($0.entry, memo: memo) }
             // A waiter waits for another process's lock no longer than it may wait in all.
             let wait = Int32(max(1, min(Double(busyTimeout), deadline.timeIntervalSinceNow * 1000)))
             var problem = open(busyTimeout: wait)
@@ -279,6 +280,7 @@ public final class CallLog: @unchecked Sendable {
     /// Masks pending calls in batches, at the lowest priority.
     private func maskLoop() {
         Self.setPriority(nice: 19)
+        let memo = CallRecord.Memo()
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -303,7 +305,7 @@ public final class CallLog: @unchecked Sendable {
             masking = true
             let batch = inFlight
             condition.unlock()
-            let records = batch.map { CallRecord($0.entry) }
+            let records = batch.map { CallRecord($0.entry, memo: memo) }
             condition.lock()
             if stolen {
                 // A waiter wrote them.

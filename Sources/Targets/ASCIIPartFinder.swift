@@ -5,8 +5,8 @@
 /// A word of 3 bytes or more starting at an even offset has its first two bytes at that offset,
 /// and one starting at an odd offset has its second and third at the next, even, one. So only the
 /// pairs at even offsets are read, each as one 16-bit load into a table of those pairs, and the
-/// words are compared only where a pair is in the table: about 3 instructions a byte, where
-/// reading every pair cost 13 (callgrind, the history's masker over a 504-byte JSON body).
+/// words are compared only where a pair is in the table. Eight bytes are read at once, and
+/// passed over when none of their four pairs is in the table.
 struct ASCIIPartFinder: Sendable {
     /// The words, lowercase.
     let parts: [[UInt8]]
@@ -43,6 +43,15 @@ struct ASCIIPartFinder: Sendable {
             var offset = 0
             let lastPair = bytes.count - 2
             while offset <= lastPair {
+                // Eight bytes, four pairs, at once: passed over together when no pair is in the table.
+                if offset + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    if !table[Int(truncatingIfNeeded: word & 0xFFFF)], !table[Int(truncatingIfNeeded: (word >> 16) & 0xFFFF)],
+                       !table[Int(truncatingIfNeeded: (word >> 32) & 0xFFFF)], !table[Int(truncatingIfNeeded: word >> 48)] {
+                        offset += 8
+                        continue
+                    }
+                }
                 let pair = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
                 if table[Int(pair)], (offset > 0 && startsPart(at: offset - 1, in: bytes)) || startsPart(at: offset, in: bytes) {
                     return true

@@ -40,7 +40,7 @@ extension Redaction {
 
     /// Whether a content type says `x-www-form-urlencoded`, in any case.
     static func isForm(_ contentType: String) -> Bool {
-        let form = Array("x-www-form-urlencoded".utf8)
+        let form = formMediaSubtype
         var type = contentType
         return type.withUTF8 { bytes in
             guard bytes.count >= form.count else { return false }
@@ -49,6 +49,9 @@ extension Redaction {
             }
         }
     }
+
+    /// Made once: an array made on each call cost more than the search (every recorded body is asked).
+    private static let formMediaSubtype = Array("x-www-form-urlencoded".utf8)
 
     /// Whether no JSON text in `body` can be or hold a sensitive name (``isSensitiveKey(_:)``):
     /// no part of one in ASCII of any case, no backslash (an escape such as `\u006b` could spell

@@ -80,7 +80,8 @@ import Testing
     @Test func keyPartsAreFoundAtEveryOffsetAsAPlainScanFindsThem() {
         let redaction = Redaction()
         for part in Redaction.sensitiveKeyParts {
-            for padding in 0..<4 {
+            // Past the first eight bytes too, which are read at once.
+            for padding in 0..<12 {
                 for word in [part, part.uppercased(), String(part.enumerated().map { $0.offset.isMultiple(of: 2) ? Character($0.element.uppercased()) : $0.element })] {
                     let before = String(repeating: "x", count: padding)
                     for text in [before + word, word + before, before + word + before] {
@@ -91,11 +92,13 @@ import Testing
             #expect(!redaction.isSensitiveKey(String(part.dropLast())), "\(part)")
         }
         #expect(!redaction.isSensitiveKey("ke_y") && !redaction.isSensitiveKey("tokn") && !redaction.isSensitiveKey("apiid"))
+        // A pair of a part's first letters early on, and the part itself eight bytes after, or not at all.
+        #expect(redaction.isSensitiveKey("toxxxxxxxxxxxxxxxxkey") && !redaction.isSensitiveKey("toxxxxxxxxxxxxxxxxkex"))
         // Random ASCII text over the letters of the parts, against a plain reading of every offset.
         var generator = SeededGenerator(seed: 6265)
         let letters = Array("keytonscrpawdiK_EYTOPA-x")
         for _ in 0..<3000 {
-            let text = String((0..<Int.random(in: 0...14, using: &generator)).map { _ in letters.randomElement(using: &generator) ?? "x" })
+            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in letters.randomElement(using: &generator) ?? "x" })
             let lowered = text.lowercased()
             let plain = Redaction.sensitiveKeyParts.contains { lowered.contains($0) }
             #expect(redaction.isSensitiveKey(text) == plain, "\(text)")

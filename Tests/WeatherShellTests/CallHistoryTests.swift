@@ -306,6 +306,33 @@ import TestSupport
         #expect(SizeText.text(100 << 20) == "100MB" && SizeText.text(1 << 30) == "1GB" && SizeText.text(1000) == "1000B")
     }
 
+    /// A header like the last call's, at the same position, is copied from the last record, not
+    /// masked again: only when both its name and its value are the same, and the secrets too.
+    @Test func headerLinesOfTheLastCallAreCopiedOnlyWhileTheyStillHold() {
+        let memo = CallRecord.Memo()
+        func record(_ headers: [Header], secrets: [String] = []) -> (text: String, withheld: [String]) {
+            let request = Request(method: .get, url: "http://127.0.0.1:1/x", headers: headers)
+            let entry = CallEntry(target: "t", arguments: CallArguments(), request: request, response: nil, failure: "refused",
+                                  elapsed: .zero, stubbed: false, redaction: Redaction(secrets: secrets))
+            let record = CallRecord(entry, memo: memo)
+            return (String(decoding: record.requestHeaders, as: UTF8.self), record.withheld)
+        }
+        let plain = [Header(name: "X-Trace", value: "blue-lagoon-7"), Header(name: "Accept", value: "*/*")]
+        let shown = "X-Trace: blue-lagoon-7\nAccept: */*\n"
+        #expect(record(plain) == (shown, []))
+        #expect(record(plain) == (shown, []))
+        // The same headers, the value now one of the session's secrets.
+        #expect(record(plain, secrets: ["blue-lagoon-7"]) == ("X-Trace: ***\nAccept: */*\n", ["header X-Trace"]))
+        // The same value under a sensitive name, at the same position.
+        let sensitive = [Header(name: "X-Api-Key", value: "blue-lagoon-7"), plain[1]]
+        #expect(record(sensitive) == ("X-Api-Key: ***\nAccept: */*\n", ["header X-Api-Key"]))
+        #expect(record(plain) == (shown, []))
+        // Another value under the same name; a header more, and one less.
+        #expect(record([plain[0], Header(name: "Accept", value: "text/html")]) == ("X-Trace: blue-lagoon-7\nAccept: text/html\n", []))
+        #expect(record(plain + [Header(name: "Cookie", value: "a=b")]) == (shown + "Cookie: ***\n", ["header Cookie"]))
+        #expect(record([plain[1]]) == ("Accept: */*\n", []))
+    }
+
     @Test func listsKeptInOneColumnComeBackAsTheyWere() {
         let items = ["header Cookie", "a\\b", "two\nlines", "ends with \\", "\\n is not a line break", "", "é ü 雪", "a\r", "b", "\n\u{301}"]
         let encoded = ListText.encode(items)

@@ -1,0 +1,43 @@
+import Targets
+
+/// The masked `Name: value` lines of the headers last recorded, by position, for one kind of
+/// header list (a request's or a response's). A call like the one before it (the same target
+/// again) sends and gets mostly the same headers: a header found here at its position is not
+/// checked and masked again, which cost about 600 instructions a header (callgrind).
+///
+/// A line holds only while the secrets it was masked with are the same: a memo told other secrets
+/// forgets every line.
+final class HeaderLineMemo {
+    struct Line {
+        var header: Header
+        /// `Name: value\n`, masked, as UTF-8.
+        var bytes: [UInt8]
+        /// `header Name` when the value was masked.
+        var withheld: String?
+    }
+
+    private var lines: [Line] = []
+    private var secrets: [String] = []
+
+    /// Forgets every line unless `secrets` are those the lines were masked with.
+    func use(secrets: [String]) {
+        guard secrets != self.secrets else { return }
+        self.secrets = secrets
+        lines.removeAll()
+    }
+
+    /// The line kept for `header` at `position`, if the header there was the same.
+    func line(at position: Int, for header: Header) -> Line? {
+        guard position < lines.count, lines[position].header == header else { return nil }
+        return lines[position]
+    }
+
+    /// Keeps `line` for `position`, the lines before it being kept already.
+    func keep(_ line: Line, at position: Int) {
+        if position < lines.count {
+            lines[position] = line
+        } else if position == lines.count {
+            lines.append(line)
+        }
+    }
+}
