@@ -29,6 +29,24 @@ import Testing
             == "https://x/api/items?v=2&page=3&y=1&z=9")
     }
 
+    /// The last URL built is given back only for the same base, path and query.
+    @Test func aURLBuiltBeforeComesBackOnlyForWhatItWasBuiltFrom() throws {
+        let page = [Parameter(name: "page", defaultValue: .text("1"))]
+        for _ in 0..<2 {
+            #expect(try url(base: "http://h/api", path: "/items", query: page) == "http://h/api/items?page=1")
+            #expect(try url(base: "http://h/api", path: "/items", query: page) == "http://h/api/items?page=1")
+            #expect(try url(base: "http://h/v2", path: "/items", query: page) == "http://h/v2/items?page=1")
+            #expect(try url(base: "http://h/v2", path: "/item", query: page) == "http://h/v2/item?page=1")
+            #expect(try url(base: "http://h/v2", path: "/item", query: page, CallArguments(queryItems: [("page", "2")]))
+                == "http://h/v2/item?page=1&page=2")
+            #expect(try url(base: "http://h/v2", path: "/item") == "http://h/v2/item")
+        }
+        // An invalid URL is not kept: it fails each time, and the valid one before it still comes back.
+        #expect(try url(base: "http://h", path: "/x") == "http://h/x")
+        for _ in 0..<2 { #expect(throws: ProviderError.self) { try url(base: "http://h:99999", path: "/x") } }
+        #expect(try url(base: "http://h", path: "/x") == "http://h/x")
+    }
+
     /// RFC 3492 section 7.1: the sample strings' Unicode code points and their Punycode.
     @Test(arguments: [
         // (A) Arabic (Egyptian)
