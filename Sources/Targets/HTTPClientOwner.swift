@@ -8,6 +8,8 @@ final class HTTPClientOwner: Sendable {
     let client: HTTPClient
     /// Requests already parsed, by method and URL.
     let parsedRequests = ParsedRequestCache()
+    /// The last request sent, checked and made for the clients.
+    let lastSent = LastSentRequest()
     /// Proxies and unusable TLS settings; nil when every request goes through ``client`` as it is.
     let proxied: ProxiedClients?
     /// Where the last answer left a connection open (for resending on a connection found closed).

@@ -72,12 +72,15 @@ public struct NetworkTransport: Transport {
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        // Checked here too, for callers of this public API: the client traps on a port past 65535.
-        if let problem = URLPort.problem(in: request.url) {
-            throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
-        }
-        if let problem = PlainHTTPRequestHead.problem(in: request.headers) {
-            throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
+        let made = owner.lastSent.made(for: request)
+        if made == nil {
+            // Checked here too, for callers of this public API: the client traps on a port past 65535.
+            if let problem = URLPort.problem(in: request.url) {
+                throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
+            }
+            if let problem = PlainHTTPRequestHead.problem(in: request.headers) {
+                throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
+            }
         }
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
@@ -87,7 +90,7 @@ public struct NetworkTransport: Transport {
         }
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
-            let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
+            let answer = try await Self.exchange(request, made: made, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             (head, received, streamed) = (answer.head, Data(answer.body.readableBytesView), answer.streamed)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
@@ -116,17 +119,26 @@ public struct NetworkTransport: Transport {
     /// origin had left its connection open (so the request went out on that kept-alive connection,
     /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
     /// for a method that may be sent twice (RFC 9110, 9.2.2).
+    /// `made` is what the last request, with the same URL, method and headers, made (``LastSentRequest``).
     private static func exchange(
-        _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate, deadline: NIODeadline?,
-        isolation: isolated (any Actor)? = #isolation
+        _ request: Request, made: LastSentRequest.Made?, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
+        deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
-        var headers = HTTPHeaders()
-        for header in request.headers {
-            headers.add(name: header.name, value: header.value)
+        let headers: HTTPHeaders
+        var outgoing: HTTPClient.Request
+        if let made {
+            (headers, outgoing) = (made.headers, made.outgoing)
+        } else {
+            var made = HTTPHeaders()
+            for header in request.headers {
+                made.add(name: header.name, value: header.value)
+            }
+            headers = made
+            outgoing = try owner.parsedRequests.request(
+                url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: nil)
+            owner.lastSent.keep(LastSentRequest.Made(headers: headers, outgoing: outgoing), for: request)
         }
-        let outgoing = try owner.parsedRequests.request(
-            url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-            body: request.body.map { .bytes($0) })
+        outgoing.body = request.body.map { .bytes($0) }
         let route = try owner.route(for: outgoing)
         // Plain http straight to the server goes through wsh's own client.
         let plain = route.proxy == nil ? owner.plainOrigins.origin(of: outgoing, url: request.url) : nil

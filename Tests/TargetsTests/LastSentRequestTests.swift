@@ -1,0 +1,34 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+@testable import Targets
+import Testing
+
+/// What the last request made is given back only for the same URL, method and headers.
+@Suite struct LastSentRequestTests {
+    @Test func madeComesBackOnlyForTheSameURLMethodAndHeaders() throws {
+        let last = LastSentRequest()
+        let request = Request(method: .get, url: "http://127.0.0.1:8080/a", headers: [Header(name: "Accept", value: "*/*")])
+        #expect(last.made(for: request) == nil)
+        let made = LastSentRequest.Made(headers: ["Accept": "*/*"], outgoing: try HTTPClient.Request(url: request.url))
+        last.keep(made, for: request)
+        #expect(last.made(for: request)?.outgoing.url.absoluteString == request.url)
+        // With another body it is still the same request head.
+        var withBody = request
+        withBody.body = Data("x".utf8)
+        #expect(last.made(for: withBody) != nil)
+        var other = request
+        other.url = "http://127.0.0.1:8080/b"
+        #expect(last.made(for: other) == nil)
+        other = request
+        other.method = .post
+        #expect(last.made(for: other) == nil)
+        other = request
+        other.headers = [Header(name: "Accept", value: "*/*\r\nX-Injected: 1")]
+        #expect(last.made(for: other) == nil)
+        other.headers = request.headers + [Header(name: "X-More", value: "1")]
+        #expect(last.made(for: other) == nil)
+        other.headers = []
+        #expect(last.made(for: other) == nil)
+    }
+}
