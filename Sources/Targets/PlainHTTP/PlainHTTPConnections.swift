@@ -166,9 +166,12 @@ final class PlainHTTPConnections: Sendable {
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // The request's fields are checked before (``PlainHTTPRequestHead``), as AsyncHTTPClient checks them.
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
-                    try channel.pipeline.syncOperations.addHandler(PlainHTTPExchangeHandler())
+                    // NIO's client handlers with wsh's writer for NIO's encoder; the request's fields are
+                    // checked before (``PlainHTTPRequestHead``), as AsyncHTTPClient checks them.
+                    try channel.pipeline.syncOperations.addHandlers([
+                        PlainHTTPRequestWriter(), ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)),
+                        PlainHTTPExchangeHandler(),
+                    ])
                 }
             }
             .connect(host: origin.host, port: origin.port)
