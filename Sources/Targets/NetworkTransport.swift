@@ -91,7 +91,8 @@ public struct NetworkTransport: Transport {
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
             let answer = try await Self.exchange(request, made: made, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
-            (head, received, streamed) = (answer.head, Data(answer.body.readableBytesView), answer.streamed)
+            // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
+            (head, received, streamed) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }

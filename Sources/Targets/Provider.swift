@@ -100,7 +100,7 @@ public struct Provider<T: TargetType>: Sendable {
             request.timeout = sessionTimeout
         }
         // Credentials in the URL are Basic authentication, as curl sends them; the URL sent has none.
-        if request.url.utf8.contains(UInt8(ascii: "@")), let (url, authorization) = URLCredentials.split(request.url) {
+        if request.url.containsByte(UInt8(ascii: "@")), let (url, authorization) = URLCredentials.split(request.url) {
             request.url = url
             if request.header("Authorization") == nil { request.headers.append(Header(name: "Authorization", value: authorization)) }
         }
