@@ -5,8 +5,8 @@ import Targets
 /// again) sends and gets mostly the same headers: a header found here at its position is not
 /// checked and masked again, which cost about 600 instructions a header (callgrind).
 ///
-/// A line holds only while the secrets it was masked with are the same: a memo told other secrets
-/// forgets every line.
+/// Headers and secrets are compared byte for byte, as masking matches them. A line holds only while
+/// the secrets it was masked with are the same: a memo told other secrets forgets every line.
 final class HeaderLineMemo {
     struct Line {
         var header: Header
@@ -21,14 +21,16 @@ final class HeaderLineMemo {
 
     /// Forgets every line unless `secrets` are those the lines were masked with.
     func use(secrets: [String]) {
-        guard secrets != self.secrets else { return }
+        guard secrets.count != self.secrets.count || !zip(secrets, self.secrets).allSatisfy({ $0.hasSameBytes(as: $1) }) else {
+            return
+        }
         self.secrets = secrets
         lines.removeAll()
     }
 
     /// The line kept for `header` at `position`, if the header there was the same.
     func line(at position: Int, for header: Header) -> Line? {
-        guard position < lines.count, lines[position].header == header else { return nil }
+        guard position < lines.count, lines[position].header.hasSameBytes(as: header) else { return nil }
         return lines[position]
     }
 

@@ -73,9 +73,9 @@ public struct Endpoint: Sendable {
         var query: String
         var url: String
 
-        /// ``url`` when it was built from these.
+        /// ``url`` when it was built from these, byte for byte.
         func url(base: String, path: String, query: String) -> String? {
-            base == self.base && path == self.path && query == self.query ? url : nil
+            base.hasSameBytes(as: self.base) && path.hasSameBytes(as: self.path) && query.hasSameBytes(as: self.query) ? url : nil
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-level searches for the per-call text work (URLs, log lines). Searching a String's
 /// characters or even its `utf8` view went through generic index code at about a hundred
 /// instructions a byte; these scan the contiguous UTF-8 directly.
@@ -6,6 +8,21 @@ extension String {
     func utf8Offset(of byte: UInt8) -> Int? {
         var text = self
         return text.withUTF8 { $0.firstIndex(of: byte) }
+    }
+
+    /// Whether both hold the same UTF-8 bytes. Swift's `==` is canonical equivalence (`é` as one
+    /// scalar equals `e` and a combining accent), but what is sent, and what masking matches, is bytes:
+    /// a value kept for one text must not be given back for another.
+    public func hasSameBytes(as other: String) -> Bool {
+        var text = self
+        var other = other
+        return text.withUTF8 { mine in
+            other.withUTF8 { theirs in
+                guard mine.count == theirs.count else { return false }
+                guard let first = mine.baseAddress, let second = theirs.baseAddress else { return true }
+                return memcmp(first, second, mine.count) == 0
+            }
+        }
     }
 
     /// Whether the UTF-8 of this string contains `byte`.

@@ -41,6 +41,9 @@ import Testing
                 == "http://h/v2/item?page=1&page=2")
             #expect(try url(base: "http://h/v2", path: "/item") == "http://h/v2/item")
         }
+        // Equal as Swift compares text, not as bytes: each is encoded from its own bytes.
+        #expect(try url(base: "http://h", path: "/caf\u{E9}") == "http://h/caf%C3%A9")
+        #expect(try url(base: "http://h", path: "/cafe\u{301}") == "http://h/cafe%CC%81")
         // An invalid URL is not kept: it fails each time, and the valid one before it still comes back.
         #expect(try url(base: "http://h", path: "/x") == "http://h/x")
         for _ in 0..<2 { #expect(throws: ProviderError.self) { try url(base: "http://h:99999", path: "/x") } }

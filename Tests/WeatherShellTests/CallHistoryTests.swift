@@ -323,6 +323,14 @@ import TestSupport
         #expect(record(plain) == (shown, []))
         // The same headers, the value now one of the session's secrets.
         #expect(record(plain, secrets: ["blue-lagoon-7"]) == ("X-Trace: ***\nAccept: */*\n", ["header X-Trace"]))
+        #expect(record(plain, secrets: ["blue-lagoon-7"]) == ("X-Trace: ***\nAccept: */*\n", ["header X-Trace"]))
+        // The same value under a sensitive name that adds no secret: only the name differs.
+        #expect(record([Header(name: "X-Trace", value: "a=b")]) == ("X-Trace: a=b\n", []))
+        #expect(record([Header(name: "Cookie", value: "a=b")]) == ("Cookie: ***\n", ["header Cookie"]))
+        // Equal as Swift compares text, not as bytes: the secret's bytes in the second only.
+        let composed = "caf\u{E9}-lagoon-7", decomposed = "cafe\u{301}-lagoon-7"
+        #expect(record([Header(name: "X-Trace", value: decomposed)], secrets: [composed]).text != "X-Trace: ***\n")
+        #expect(record([Header(name: "X-Trace", value: composed)], secrets: [composed]) == ("X-Trace: ***\n", ["header X-Trace"]))
         // The same value under a sensitive name, at the same position.
         let sensitive = [Header(name: "X-Api-Key", value: "blue-lagoon-7"), plain[1]]
         #expect(record(sensitive) == ("X-Api-Key: ***\nAccept: */*\n", ["header X-Api-Key"]))

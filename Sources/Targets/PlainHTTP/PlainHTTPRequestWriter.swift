@@ -8,7 +8,7 @@ import NIOHTTP1
 /// again. The head comes framed already (``PlainHTTPRequestHead``: a `Content-Length`, or none where
 /// the method takes no body), so the encoder's framing rules would change nothing; there are no
 /// chunks and no trailers.
-final class PlainHTTPRequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
+final class PlainHTTPRequestWriter: ChannelOutboundHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = IOData
 
