@@ -5,7 +5,8 @@ import Synchronization
 /// The last request a transport sent, as checked and made for the clients. Calling a target
 /// again sends the same URL, method and headers; checking them, making NIO's headers of them and
 /// finding the parsed URL again cost about 8,000 instructions a call (callgrind). Only a request
-/// with the same URL, method and headers, byte for byte, takes them from here; its body is its own.
+/// with the same URL, method and headers, byte for byte, takes them all from here; one whose header
+/// values alone differ takes what the URL made. Its body is always its own.
 final class LastSentRequest: Sendable {
     /// What a request's URL, method and headers make, once they were found sendable.
     struct Made {
@@ -24,14 +25,22 @@ final class LastSentRequest: Sendable {
 
     private let last = Mutex<Entry?>(nil)
 
-    /// What the last request made, when `request` has its URL, method and headers.
-    func made(for request: Request) -> Made? {
+    /// What the last request made, when `request` has its URL and method, and headers of the same
+    /// names in the same order. `sameHeaders` when their values are the same too, byte for byte: all
+    /// of it holds. Else the values differ (a cookie that changed since), and only what the URL and
+    /// method made holds: the URL's checks and parse, and the names' check.
+    func made(for request: Request) -> (made: Made, sameHeaders: Bool)? {
         last.withLock { last in
             guard let last, last.url.hasSameBytes(as: request.url), last.method == request.method,
-                  Header.haveSameBytes(last.headers, request.headers) else {
+                  last.headers.count == request.headers.count else {
                 return nil
             }
-            return last.made
+            var sameValues = true
+            for (old, new) in zip(last.headers, request.headers) {
+                guard old.name.hasSameBytes(as: new.name) else { return nil }
+                if sameValues, !old.value.hasSameBytes(as: new.value) { sameValues = false }
+            }
+            return (last.made, sameValues)
         }
     }
 

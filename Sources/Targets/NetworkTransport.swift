@@ -73,14 +73,13 @@ public struct NetworkTransport: Transport {
         let clock = ContinuousClock()
         let start = clock.now
         let made = owner.lastSent.made(for: request)
-        if made == nil {
-            // Checked here too, for callers of this public API: the client traps on a port past 65535.
-            if let problem = URLPort.problem(in: request.url) {
-                throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
-            }
-            if let problem = PlainHTTPRequestHead.problem(in: request.headers) {
-                throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
-            }
+        // Checked here too, for callers of this public API: the client traps on a port past 65535.
+        if made == nil, let problem = URLPort.problem(in: request.url) {
+            throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
+        }
+        if made?.sameHeaders != true,
+           let problem = PlainHTTPRequestHead.problem(in: request.headers, namesChecked: made != nil) {
+            throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
         }
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
@@ -120,23 +119,26 @@ public struct NetworkTransport: Transport {
     /// origin had left its connection open (so the request went out on that kept-alive connection,
     /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
     /// for a method that may be sent twice (RFC 9110, 9.2.2).
-    /// `made` is what the last request, with the same URL, method and headers, made (``LastSentRequest``).
+    /// `made` is what the last request, with the same URL and method, made (``LastSentRequest``).
     private static func exchange(
-        _ request: Request, made: LastSentRequest.Made?, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
+        _ request: Request, made: (made: LastSentRequest.Made, sameHeaders: Bool)?, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
         let headers: HTTPHeaders
         var outgoing: HTTPClient.Request
-        if let made {
-            (headers, outgoing) = (made.headers, made.outgoing)
+        if let made, made.sameHeaders {
+            (headers, outgoing) = (made.made.headers, made.made.outgoing)
         } else {
-            var made = HTTPHeaders()
-            for header in request.headers {
-                made.add(name: header.name, value: header.value)
+            // The names were checked to be tokens (``PlainHTTPRequestHead/problem(in:namesChecked:)``):
+            // `add(name:value:)` would check each is ASCII again, byte by byte.
+            headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
+            if let made {
+                outgoing = made.made.outgoing
+                outgoing.headers = headers
+            } else {
+                outgoing = try owner.parsedRequests.request(
+                    url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: nil)
             }
-            headers = made
-            outgoing = try owner.parsedRequests.request(
-                url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: nil)
             owner.lastSent.keep(LastSentRequest.Made(headers: headers, outgoing: outgoing), for: request)
         }
         outgoing.body = request.body.map { .bytes($0) }

@@ -164,6 +164,22 @@ import Testing
         }
     }
 
+    @Test func aHeaderValueThatChangedSinceTheLastRequestIsSentAsGivenAndCheckedAgain() async throws {
+        try await withTestServer { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            let target = Target(name: "echo", baseURL: server.baseURL, path: "/echo", headers: [Header(name: "X-Value", value: "one")])
+            #expect(try Echo(await provider.request(target)).header("X-Value") == "one")
+            // The same URL, method and header names as the last request, another value.
+            let changed = CallArguments(headers: [Header(name: "X-Value", value: "two")])
+            #expect(try Echo(await provider.request(target, arguments: changed)).header("X-Value") == "two")
+            let injected = CallArguments(headers: [Header(name: "X-Value", value: "two\r\nX-Injected: 1")])
+            let failure = try #require(await providerError { _ = try await provider.request(target, arguments: injected) })
+            #expect(failure.description.contains("the value of header X-Value holds a line break"), "\(failure.description)")
+            #expect(try Echo(await provider.request(target)).header("X-Value") == "one")
+            #expect(server.hits("/echo") == 3)
+        }
+    }
+
     @Test func ownTransportCanBeShutDown() async throws {
         try await withTestServer { server in
             let transport = NetworkTransport()

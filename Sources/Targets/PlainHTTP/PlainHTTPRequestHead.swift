@@ -23,10 +23,11 @@ enum PlainHTTPRequestHead {
     }
 
     /// What makes `headers` impossible to send, in a user's words: a name that is not a token, a
-    /// value with a control character. Nil when both clients would send them.
-    static func problem(in headers: [Header]) -> String? {
+    /// value with a control character. Nil when both clients would send them. With `namesChecked`,
+    /// only the values are checked: the names are those of headers found sendable before.
+    static func problem(in headers: [Header], namesChecked: Bool = false) -> String? {
         for header in headers {
-            if header.name.isEmpty || !header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) {
+            if !namesChecked, header.name.isEmpty || !header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) {
                 return "the header name '\(header.name)' holds characters a header name cannot (blanks, ':', quotes, non-ASCII)"
             }
             var value = header.value
