@@ -35,6 +35,12 @@ import Testing
         #expect(last.made(for: other) == nil)
         other.headers = []
         #expect(last.made(for: other) == nil)
+        // The same names in another order: a miss.
+        let two = Request(method: .get, url: request.url, headers: [Header(name: "A", value: "1"), Header(name: "B", value: "2")])
+        last.keep(made, for: two)
+        other = two
+        other.headers = [Header(name: "B", value: "2"), Header(name: "A", value: "1")]
+        #expect(last.made(for: other) == nil)
         // Equal as Swift compares text, not as bytes: a miss, since the bytes are what is sent.
         let composed = Request(method: .get, url: "http://127.0.0.1:8080/caf\u{E9}", headers: [Header(name: "X-Name", value: "caf\u{E9}")])
         last.keep(made, for: composed)

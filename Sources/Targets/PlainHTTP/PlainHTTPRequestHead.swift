@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 
 /// The request head the plain client sends, framed as AsyncHTTPClient frames one: field names
-/// must be tokens and values may hold no control character but HTAB (``problem(in:)``, which
+/// must be tokens and values may hold no control character but HTAB (``problem(in:namesChecked:)``, which
 /// ``NetworkTransport`` asks before either client sends), `host` is added when missing, and
 /// `Content-Length` follows the body (`0` only for a method that expects one).
 enum PlainHTTPRequestHead {
