@@ -63,6 +63,7 @@ struct CallRecord {
     final class Memo {
         let requestLines = HeaderLineMemo()
         let responseLines = HeaderLineMemo()
+        let responseBody = BodyMemo()
     }
 
     /// The most of a body that is kept: 1 MB.
@@ -159,8 +160,8 @@ struct CallRecord {
             finalURL = response.hops.isEmpty ? nil : redaction.maskedURL(response.url)
             var ignored: [String] = []
             responseHeaders = Self.text(of: response.headers, redaction, withheld: &ignored, memo: memo.responseLines)
-            let (kept, size) = redaction.maskedForRecording(response.body, contentType: response.header("Content-Type"),
-                                                            keeping: Self.bodyLimit)
+            let (kept, size) = memo.responseBody.masked(response.body, contentType: response.header("Content-Type"),
+                                                        redaction, keeping: Self.bodyLimit)
             body = kept
             bodySize = size
         } else {

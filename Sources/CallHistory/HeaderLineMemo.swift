@@ -21,9 +21,7 @@ final class HeaderLineMemo {
 
     /// Forgets every line unless `secrets` are those the lines were masked with.
     func use(secrets: [String]) {
-        guard secrets.count != self.secrets.count || !zip(secrets, self.secrets).allSatisfy({ $0.hasSameBytes(as: $1) }) else {
-            return
-        }
+        guard !secrets.hasSameBytes(as: self.secrets) else { return }
         self.secrets = secrets
         lines.removeAll()
     }

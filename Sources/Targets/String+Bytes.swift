@@ -93,3 +93,11 @@ extension StringProtocol {
         return text.withUTF8 { $0[...].textTrimmingSpacesAndTabs }
     }
 }
+
+extension [String] {
+    /// Whether both hold as many strings, each with the same UTF-8 bytes as its counterpart
+    /// (``Swift/String/hasSameBytes(as:)``).
+    public func hasSameBytes(as other: [String]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0.hasSameBytes(as: $1) }
+    }
+}
