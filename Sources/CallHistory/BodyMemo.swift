@@ -8,17 +8,25 @@ import Targets
 /// The body, its content type and the secrets are compared byte for byte, as masking matches them;
 /// only a body up to `limit` bytes is kept, so the memo never holds a large answer alive.
 final class BodyMemo {
-    private var last: (body: Data, contentType: String?, secrets: [String], kept: Data, size: Int)?
+    // Fields rather than one optional tuple: unwrapping the tuple copied every member, which cost
+    // as much as the scan it saves.
+    private var hasLast = false
+    private var lastBody = Data()
+    private var lastContentType: String?
+    private var lastSecrets: [String] = []
+    private var lastKept = Data()
+    private var lastSize = 0
 
     /// `body` masked for the history as ``Redaction/maskedForRecording(_:contentType:keeping:)`` masks it.
     func masked(_ body: Data, contentType: String?, _ redaction: Redaction, keeping limit: Int) -> (kept: Data, size: Int) {
         let secrets = redaction.secretValues
-        if let last, last.body.count == body.count, last.body == body, last.secrets.hasSameBytes(as: secrets),
-           Self.same(last.contentType, contentType) {
-            return (last.kept, last.size)
+        if hasLast, lastBody.count == body.count, lastBody == body, lastSecrets.hasSameBytes(as: secrets),
+           Self.same(lastContentType, contentType) {
+            return (lastKept, lastSize)
         }
         let (kept, size) = redaction.maskedForRecording(body, contentType: contentType, keeping: limit)
-        last = body.count <= limit ? (body, contentType, secrets, kept, size) : nil
+        hasLast = body.count <= limit
+        (lastBody, lastContentType, lastSecrets, lastKept, lastSize) = hasLast ? (body, contentType, secrets, kept, size) : (Data(), nil, [], Data(), 0)
         return (kept, size)
     }
 
