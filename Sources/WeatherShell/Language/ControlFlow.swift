@@ -31,6 +31,11 @@ public struct Loop: Sendable {
 extension Parser {
     /// `sleep`, `if`, `for`, `repeat` and `until` (LANGUAGE.md, "Control flow"); nil for another command.
     func controlFlow(_ raw: RawStatement, name: String, context: Context) throws(Diagnostic) -> StatementKind? {
+        // Every statement is asked first: another command leaves before its arguments are copied.
+        switch name {
+        case "sleep", "if", "for", "repeat", "until": break
+        default: return nil
+        }
         let command = raw.words[0]
         let arguments = Array(raw.words.dropFirst())
         switch name {

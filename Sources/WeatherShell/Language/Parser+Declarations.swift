@@ -113,9 +113,13 @@ extension Parser {
 
     /// Removes `--stream` and `-S` (HTTPie's spelling) from `words`; whether one was there.
     private static func takeStreamFlag(_ words: inout [Word]) -> Bool {
-        let count = words.count
-        words.removeAll { $0.bare == "--stream" || $0.bare == "-S" }
-        return words.count != count
+        func isFlag(_ word: Word) -> Bool {
+            guard let bare = word.bare else { return false }
+            return bare == "--stream" || bare == "-S"
+        }
+        guard words.contains(where: isFlag) else { return false }
+        words.removeAll(where: isFlag)
+        return true
     }
 
     /// The words before a `> FILE` redirect, and the file's word.

@@ -17,6 +17,11 @@ public struct Word: Sendable, Equatable {
 
     /// The text when the word has no variable references.
     public var literal: String? {
+        // Most words are one piece: asked for it several times a statement, it is not built again.
+        if parts.count == 1 {
+            guard case .literal(let piece) = parts[0].content else { return nil }
+            return piece
+        }
         var text = ""
         for part in parts {
             guard case .literal(let piece) = part.content else { return nil }
