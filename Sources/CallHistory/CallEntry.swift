@@ -178,13 +178,9 @@ struct CallRecord {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
         for (position, header) in headers.enumerated() {
-            let line: HeaderLineMemo.Line
-            if let kept = memo.line(at: position, for: header) {
-                line = kept
-            } else {
-                line = Self.line(of: header, redaction)
-                memo.keep(line, at: position)
-            }
+            if memo.appendLine(at: position, for: header, to: &bytes, withheld: &withheld) { continue }
+            let line = Self.line(of: header, redaction)
+            memo.keep(line, at: position)
             bytes.append(contentsOf: line.bytes)
             if let name = line.withheld { withheld.append(name) }
         }

@@ -26,10 +26,17 @@ final class HeaderLineMemo {
         lines.removeAll()
     }
 
-    /// The line kept for `header` at `position`, if the header there was the same.
-    func line(at position: Int, for header: Header) -> Line? {
-        guard position < lines.count, lines[position].header.hasSameBytes(as: header) else { return nil }
-        return lines[position]
+    /// Appends the line kept for `header` at `position` to `bytes` (and the name it withheld to
+    /// `withheld`), if the header there was the same; false when it was not. Read where it is kept:
+    /// handing out a copy of the line retained and released each of its parts.
+    func appendLine(at position: Int, for header: Header, to bytes: inout [UInt8], withheld: inout [String]) -> Bool {
+        guard position < lines.count else { return false }
+        return lines.withUnsafeBufferPointer { lines in
+            guard lines[position].header.hasSameBytes(as: header) else { return false }
+            bytes.append(contentsOf: lines[position].bytes)
+            if let name = lines[position].withheld { withheld.append(name) }
+            return true
+        }
     }
 
     /// Keeps `line` for `position`, the lines before it being kept already.

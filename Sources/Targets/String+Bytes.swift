@@ -14,15 +14,18 @@ extension String {
     /// scalar equals `e` and a combining accent), but what is sent, and what masking matches, is bytes:
     /// a value kept for one text must not be given back for another.
     public func hasSameBytes(as other: String) -> Bool {
-        var text = self
-        var other = other
-        return text.withUTF8 { mine in
-            other.withUTF8 { theirs in
-                guard mine.count == theirs.count else { return false }
+        // Read in place, not through `withUTF8` on a copy: the memos ask this of every header
+        // of every call, and each copy was a retain and a release.
+        let count = utf8.count
+        guard count == other.utf8.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in
                 guard let first = mine.baseAddress, let second = theirs.baseAddress else { return true }
-                return memcmp(first, second, mine.count) == 0
+                return memcmp(first, second, count) == 0
             }
         }
+        if case let same?? = compared { return same }
+        return utf8.elementsEqual(other.utf8)
     }
 
     /// Whether the UTF-8 of this string contains `byte`.
