@@ -173,12 +173,29 @@ public final class CallLog: @unchecked Sendable {
         releaseStore = true
         condition.broadcast()
         while threadsStarted, !committerDone {
-            if !condition.wait(until: deadline) { break }
+            if !wait(until: deadline) { break }
         }
         if !threadsStarted { store = nil }
     }
 
-    /// Called with the lock held.
+    /// Whether the writer thread is inside a transaction now (for tests that need a write under way).
+    var isCommitting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return committing
+    }
+
+    /// Waits on the condition until woken or until `date`; false when `date` has come. Foundation
+    /// turns the date into nanoseconds since 1970, which traps for `.distantFuture` (the wait of a
+    /// call that finds the queue full): a wait past a minute is made a minute at a time, each
+    /// answering true, and every caller checks its condition again. Called with the lock held.
+    private func wait(until date: Date) -> Bool {
+        let step = Date(timeIntervalSinceNow: 60)
+        guard date > step else { return condition.wait(until: date) }
+        _ = condition.wait(until: step)
+        return true
+    }
+
     /// The masked batches, as one list of records and one of calls, in order; the queue of masked
     /// batches is left empty. Called with the lock held.
     private func takeMasked() -> (records: [CallRecord], calls: [QueuedCall]) {
@@ -216,7 +233,7 @@ public final class CallLog: @unchecked Sendable {
         while queuedCount > 0 || committing || helperBusy {
             // The committer, at its priority, is quick: it is always waited for.
             if helperBusy || committing || Date() < patient {
-                if !condition.wait(until: Date() < patient ? patient : deadline), Date() >= deadline { return false }
+                if !wait(until: Date() < patient ? patient : deadline), Date() >= deadline { return false }
                 continue
             }
             var (records, calls) = takeMasked()
@@ -296,7 +313,7 @@ public final class CallLog: @unchecked Sendable {
             if hurried == 0, pending.count < Self.maximumBatch {
                 let deadline = Date(timeIntervalSinceNow: Self.linger)
                 while hurried == 0, pending.count < Self.maximumBatch, !helperBusy, !closing,
-                      condition.wait(until: deadline) {}
+                      wait(until: deadline) {}
                 if pending.isEmpty || helperBusy || closing { continue }
             }
             let count = min(pending.count, Self.maximumBatch)

@@ -297,6 +297,42 @@ import TestSupport
         #expect(urls.first == "\(server.baseURL)/echo/before" && urls.last == "\(server.baseURL)/echo/after", "\(urls)")
     }
 
+    /// Calls that come faster than the history writes them fill its queue (64 MB of bodies): the
+    /// call that finds it full writes the queue itself, first waiting for a write under way however
+    /// long it takes. That wait trapped in Foundation (a deadline of `.distantFuture`): 120 gets of
+    /// a 1.3 MB answer ended wsh with SIGILL.
+    @Test nonisolated func aCallThatFindsTheQueueFullWhileAWriteIsUnderWayWaitsAndGoesOn() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path, busyTimeout: 300)
+        @Sendable func entry(_ body: Data, path: String = "/big") -> CallEntry {
+            let request = Request(method: .get, url: "http://127.0.0.1:1" + path)
+            return CallEntry(target: "(get)", arguments: CallArguments(), request: request,
+                      response: Response(status: 200, reason: "OK", body: body, request: request), failure: nil,
+                      elapsed: .zero, stubbed: false, redaction: Redaction())
+        }
+        log.record(entry(Data("first".utf8)), sizeLimit: CallLog.defaultSizeLimit)
+        #expect(try await offPool { log.flush(within: 10) })
+        // Another program holds the write lock: the writer's next transaction waits for it (300 ms).
+        let other = try SQLiteDatabase(path: log.path, create: false)
+        try other.execute("BEGIN IMMEDIATE")
+        log.record(entry(Data("second".utf8)), sizeLimit: CallLog.defaultSizeLimit)
+        let clock = ContinuousClock(), start = clock.now
+        while !log.isCommitting, start.duration(to: clock.now) < .seconds(10) { await Task.yield() }
+        #expect(log.isCommitting)
+        // Meanwhile calls fill the queue; the one that finds it full waits for the writer.
+        let body = Data(repeating: UInt8(ascii: "x"), count: 1_300_000)
+        let count = CallLog.maximumQueuedBytes / body.count + 2
+        try await offPool {
+            for _ in 0..<count { log.record(entry(body), sizeLimit: CallLog.defaultSizeLimit) }
+        }
+        try other.execute("COMMIT")
+        log.record(entry(Data("after".utf8), path: "/after"), sizeLimit: CallLog.defaultSizeLimit)
+        #expect(try await offPool { log.flush(within: 60) })
+        #expect(log.takeNotices().contains { $0.contains("is locked by another program") })
+        #expect(try log.recent(1).first?.url == "http://127.0.0.1:1/after", "the call after the lock was written")
+        log.close(within: 10)
+    }
+
     @Test func sizesAsTheLanguageWritesThem() {
         #expect(SizeText.parse("100MB") == 100 << 20)
         #expect(SizeText.parse("64kb") == 64 << 10)
