@@ -69,12 +69,15 @@ final class CallStore {
 
     private let database: SQLiteDatabase
     private var insertStatement: SQLiteStatement?
+    /// How long a statement waits for another connection's lock, in milliseconds.
+    private var busyTimeout: Int32
     /// A reader's database that another process has made but not yet given its table.
     private var isEmpty = false
 
     /// Opens the database for writing, making its directory (0700) and file (0600) when missing,
     /// in write-ahead-log mode, with the schema.
     init(writingTo path: String, busyTimeout: Int32) throws {
+        self.busyTimeout = busyTimeout
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -110,6 +113,7 @@ final class CallStore {
 
     /// Opens an existing database for reading.
     init(readingFrom path: String, busyTimeout: Int32) throws {
+        self.busyTimeout = busyTimeout
         database = try SQLiteDatabase(path: path, create: false, busyTimeout: busyTimeout)
         let version = try database.integer("PRAGMA user_version")
         if version > Self.version { throw CallStoreFailure(kind: .newer, detail: "schema version \(version)") }
@@ -147,14 +151,32 @@ final class CallStore {
 
     /// Folds the write-ahead log into the database once it holds `frames` pages or more (1 MB by
     /// default), without waiting for readers or writers: what it cannot fold now it folds later.
+    ///
+    /// A log past ``truncatedLogFrames`` is also cut to nothing when no other connection uses it.
+    /// Folding alone leaves the file: the next write starts it over only in the same process, and
+    /// wsh leaves its connection open at exit, so the next process found the whole log unfolded
+    /// again (SQLite rebuilds its index of the log on open) and copied all of it once more. A log
+    /// grown to 59 MB by 1 MB answers cost every later `wsh -c 'call ...'` 130 ms that way.
     func checkpointIfLarge(frames: Int = 256) {
-        guard database.framesInLog >= frames else { return }
-        try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        let count = database.framesInLog
+        guard count >= frames else { return }
+        if count >= Self.truncatedLogFrames {
+            // No busy wait: when another connection holds a lock this is a passive checkpoint.
+            database.setBusyTimeout(0)
+            try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            database.setBusyTimeout(busyTimeout)
+        } else {
+            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        }
         database.countLogFrames()
     }
 
+    /// Past this many pages (4 MB, the log's size limit) a checkpoint also truncates the log.
+    static let truncatedLogFrames = 1024
+
     /// Waits up to `milliseconds` for another process's lock from now on.
     func setBusyTimeout(_ milliseconds: Int32) {
+        busyTimeout = milliseconds
         database.setBusyTimeout(milliseconds)
     }
 

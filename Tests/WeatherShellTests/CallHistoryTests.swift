@@ -333,6 +333,26 @@ import TestSupport
         log.close(within: 10)
     }
 
+    /// A write-ahead log grown past 4 MB is cut to nothing when it is folded into the database,
+    /// not only folded: wsh leaves its connection open at exit, and the next process, finding the
+    /// whole log again, copied all of it once more (a 59 MB log cost every later one-call run 130 ms).
+    @Test nonisolated func aLogPastFourMegabytesIsCutWhenItIsFolded() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path)
+        let request = Request(method: .get, url: "http://127.0.0.1:1/big")
+        let response = Response(status: 200, reason: "OK", body: Data(repeating: UInt8(ascii: "x"), count: 900_000), request: request)
+        // Eight calls at once, in one transaction: about 7 MB of log.
+        for _ in 0..<8 {
+            log.record(CallEntry(target: "(get)", arguments: CallArguments(), request: request, response: response, failure: nil,
+                                 elapsed: .zero, stubbed: false, redaction: Redaction()), sizeLimit: CallLog.defaultSizeLimit)
+        }
+        #expect(try await offPool { log.flush(within: 60) })
+        #expect(try log.recent(10).count == 8)
+        let logSize = try FileManager.default.attributesOfItem(atPath: log.path + "-wal")[.size] as? Int
+        #expect(logSize.map { $0 < 4 << 20 } == true, "\(String(describing: logSize))")
+        log.close(within: 10)
+    }
+
     @Test func sizesAsTheLanguageWritesThem() {
         #expect(SizeText.parse("100MB") == 100 << 20)
         #expect(SizeText.parse("64kb") == 64 << 10)
