@@ -178,7 +178,8 @@ public final class CallLog: @unchecked Sendable {
         if !threadsStarted { store = nil }
     }
 
-    /// Whether the writer thread is inside a transaction now (for tests that need a write under way).
+    /// Whether the writer thread is inside a transaction now (for tests that need a write under
+    /// way). Never with the lock held: it takes it.
     var isCommitting: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -258,8 +259,8 @@ public final class CallLog: @unchecked Sendable {
             let memo = CallRecord.Memo()
             records += unmasked.map { CallRecord($0.entry, memo: memo) }
             // A waiter waits for another process's lock no longer than it may wait in all.
-            let wait = Int32(max(1, min(Double(busyTimeout), deadline.timeIntervalSinceNow * 1000)))
-            var problem = open(busyTimeout: wait)
+            let lockWait = Int32(max(1, min(Double(busyTimeout), deadline.timeIntervalSinceNow * 1000)))
+            var problem = open(busyTimeout: lockWait)
             if problem == nil { problem = insert(records, sizeLimit: limit) }
             store?.setBusyTimeout(busyTimeout)
             // Keeps the log from growing when the committer gets no work at all.

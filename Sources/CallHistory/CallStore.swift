@@ -156,7 +156,9 @@ final class CallStore {
     /// Folding alone leaves the file: the next write starts it over only in the same process, and
     /// wsh leaves its connection open at exit, so the next process found the whole log unfolded
     /// again (SQLite rebuilds its index of the log on open) and copied all of it once more. A log
-    /// grown to 59 MB by 1 MB answers cost every later `wsh -c 'call ...'` 130 ms that way.
+    /// grown to 59 MB by 1 MB answers cost every later `wsh -c 'call ...'` 130 ms that way. Unlike
+    /// a passive checkpoint, this one holds the write lock while it copies and syncs: another wsh's
+    /// writes wait that long (a few megabytes' worth), well inside their busy timeout.
     func checkpointIfLarge(frames: Int = 256) {
         let count = database.framesInLog
         guard count >= frames else { return }

@@ -317,8 +317,12 @@ import TestSupport
         try other.execute("BEGIN IMMEDIATE")
         log.record(entry(Data("second".utf8)), sizeLimit: CallLog.defaultSizeLimit)
         let clock = ContinuousClock(), start = clock.now
-        while !log.isCommitting, start.duration(to: clock.now) < .seconds(10) { await Task.yield() }
-        #expect(log.isCommitting)
+        var committing = false
+        while !committing, start.duration(to: clock.now) < .seconds(10) {
+            committing = log.isCommitting
+            if !committing { await Task.yield() }
+        }
+        #expect(committing)
         // Meanwhile calls fill the queue; the one that finds it full waits for the writer.
         let body = Data(repeating: UInt8(ascii: "x"), count: 1_300_000)
         let count = CallLog.maximumQueuedBytes / body.count + 2
@@ -330,7 +334,7 @@ import TestSupport
         #expect(try await offPool { log.flush(within: 60) })
         #expect(log.takeNotices().contains { $0.contains("is locked by another program") })
         #expect(try log.recent(1).first?.url == "http://127.0.0.1:1/after", "the call after the lock was written")
-        log.close(within: 10)
+        _ = try await offPool { log.close(within: 10) }
     }
 
     /// A write-ahead log grown past 4 MB is cut to nothing when it is folded into the database,
@@ -350,7 +354,7 @@ import TestSupport
         #expect(try log.recent(10).count == 8)
         let logSize = try FileManager.default.attributesOfItem(atPath: log.path + "-wal")[.size] as? Int
         #expect(logSize.map { $0 < 4 << 20 } == true, "\(String(describing: logSize))")
-        log.close(within: 10)
+        _ = try await offPool { log.close(within: 10) }
     }
 
     @Test func sizesAsTheLanguageWritesThem() {
