@@ -26,24 +26,6 @@ import Testing
         }
     }
 
-    /// Through a proxy the request goes by AsyncHTTPClient, from the last request's copy when only a
-    /// header value changed: the copy must carry the new value.
-    @Test func aHeaderValueThatChangedSinceTheLastRequestGoesThroughTheProxyAsGiven() async throws {
-        try await withTestServer { server in
-            try await withTinyproxy(connectPorts: [server.port]) { proxy in
-                let transport = NetworkTransport(settings: TransportSettings(proxy: .url(proxy.url())), environment: [:])
-                let provider = Provider<Target>(transport: transport)
-                let target = Target(name: "echo", baseURL: server.baseURL, path: "/echo", headers: [Header(name: "X-Value", value: "one")])
-                #expect(try Echo(await provider.request(target)).header("X-Value") == "one")
-                let changed = CallArguments(headers: [Header(name: "X-Value", value: "two")])
-                #expect(try Echo(await provider.request(target, arguments: changed)).header("X-Value") == "two")
-                #expect(try Echo(await provider.request(target)).header("X-Value") == "one")
-                #expect(proxy.log().components(separatedBy: "CONNECT 127.0.0.1:\(server.port) HTTP/1.1").count >= 2, "\(proxy.log())")
-                try await transport.shutdown()
-            }
-        }
-    }
-
     @Test func aProxyFromTheEnvironmentCarriesTheRequest() async throws {
         try await withNginx { nginx in
             try await withTinyproxy(connectPorts: [nginx.httpPort]) { proxy in
