@@ -20,7 +20,7 @@ final class BodyMemo {
     /// `body` masked for the history as ``Redaction/maskedForRecording(_:contentType:keeping:)`` masks it.
     func masked(_ body: Data, contentType: String?, _ redaction: Redaction, keeping limit: Int) -> (kept: Data, size: Int) {
         let secrets = redaction.secretValues
-        if hasLast, lastBody.count == body.count, lastBody == body, lastSecrets.hasSameBytes(as: secrets),
+        if hasLast, lastBody == body, lastSecrets.hasSameBytes(as: secrets),
            Self.same(lastContentType, contentType) {
             return (lastKept, lastSize)
         }

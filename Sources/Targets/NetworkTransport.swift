@@ -72,13 +72,13 @@ public struct NetworkTransport: Transport {
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        let made = owner.lastSent.made(for: request)
+        let reuse = owner.lastSent.made(for: request)
         // Checked here too, for callers of this public API: the client traps on a port past 65535.
-        if made == nil, let problem = URLPort.problem(in: request.url) {
+        if reuse == nil, let problem = URLPort.problem(in: request.url) {
             throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
         }
-        if made?.sameHeaders != true,
-           let problem = PlainHTTPRequestHead.problem(in: request.headers, namesChecked: made != nil) {
+        if reuse?.sameHeaders != true,
+           let problem = PlainHTTPRequestHead.problem(in: request.headers, namesChecked: reuse != nil) {
             throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
         }
         let limit = request.bodyLimit ?? bodyLimit
@@ -89,7 +89,7 @@ public struct NetworkTransport: Transport {
         }
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
-            let answer = try await Self.exchange(request, made: made, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
+            let answer = try await Self.exchange(request, reuse: reuse, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
             (head, received, streamed) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed)
         } catch {
@@ -119,21 +119,21 @@ public struct NetworkTransport: Transport {
     /// origin had left its connection open (so the request went out on that kept-alive connection,
     /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
     /// for a method that may be sent twice (RFC 9110, 9.2.2).
-    /// `made` is what the last request, with the same URL and method, made (``LastSentRequest``).
+    /// `reuse` is what the last request, with the same URL and method, made (``LastSentRequest``).
     private static func exchange(
-        _ request: Request, made: (made: LastSentRequest.Made, sameHeaders: Bool)?, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
+        _ request: Request, reuse: (made: LastSentRequest.Made, sameHeaders: Bool)?, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
         let headers: HTTPHeaders
         var outgoing: HTTPClient.Request
-        if let made, made.sameHeaders {
-            (headers, outgoing) = (made.made.headers, made.made.outgoing)
+        if let reuse, reuse.sameHeaders {
+            (headers, outgoing) = (reuse.made.headers, reuse.made.outgoing)
         } else {
             // The names were checked to be tokens (``PlainHTTPRequestHead/problem(in:namesChecked:)``):
             // `add(name:value:)` would check each is ASCII again, byte by byte.
             headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
-            if let made {
-                outgoing = made.made.outgoing
+            if let reuse {
+                outgoing = reuse.made.outgoing
                 outgoing.headers = headers
             } else {
                 outgoing = try owner.parsedRequests.request(

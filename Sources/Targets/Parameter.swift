@@ -60,9 +60,4 @@ public struct Header: Sendable, Equatable {
     public func hasSameBytes(as other: Header) -> Bool {
         name.hasSameBytes(as: other.name) && value.hasSameBytes(as: other.value)
     }
-
-    /// Whether both lists hold the same headers, byte for byte, in the same order.
-    public static func haveSameBytes(_ first: [Header], _ second: [Header]) -> Bool {
-        first.count == second.count && zip(first, second).allSatisfy { $0.hasSameBytes(as: $1) }
-    }
 }
