@@ -1,22 +1,50 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Ports on 127.0.0.1 for tests that must name one before a server starts on it.
+///
+/// A port is named, then bound later by another program (nginx, tinyproxy, wsh serve). The kernel's
+/// pick for port 0 came from the ephemeral range, where in that gap it could hand the same port to
+/// a test server binding port 0 or to a client's end of a connection: nginx then failed to bind
+/// it and retried for seconds, while the test, finding the port open, talked to the other server
+/// (connections reset, a certificate from another test's CA). These ports come from below that
+/// range, which the kernel never picks itself, and never twice from one process.
 public enum LoopbackPort {
-    /// A port free now: the kernel's pick for a socket bound to port 0, then closed.
+    /// The ports handed out: below the kernel's ephemeral range (32768 and up, by default).
+    static let range = 20_000..<32_768
+    /// The next port to try; each process starts at its own place, so that two test processes
+    /// running at once seldom try the same ports.
+    private static let next = Mutex(range.lowerBound + Int(getpid()) % range.count)
+
+    /// A port free now, not handed out before by this process (until all of the range has been).
     public static func free() throws -> Int {
+        for _ in 0..<range.count {
+            let port = next.withLock { next in
+                let port = next
+                next = next + 1 < range.upperBound ? next + 1 : range.lowerBound
+                return port
+            }
+            if isFree(port) { return port }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    /// Whether a socket can bind 127.0.0.1:`port` now.
+    private static func isFree(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
