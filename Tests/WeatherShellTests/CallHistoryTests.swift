@@ -357,6 +357,35 @@ import TestSupport
         _ = try await offPool { log.close(within: 10) }
     }
 
+    /// A new history is made with 8 KB pages, which write a call's row in fewer, larger pieces; a
+    /// file made with other pages (by an earlier wsh) keeps them, and its calls are still written.
+    @Test nonisolated func aNewHistoryHasEightKilobytePagesAndAnOlderFileKeepsItsOwn() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        func pageSize(_ path: String) throws -> Int64 {
+            try SQLiteDatabase(path: path, create: false).integer("PRAGMA page_size")
+        }
+        let request = Request(method: .get, url: "http://127.0.0.1:1/pages")
+        let entry = CallEntry(target: "(get)", arguments: CallArguments(), request: request,
+                              response: Response(status: 200, reason: "OK", body: Data("{}".utf8), request: request),
+                              failure: nil, elapsed: .zero, stubbed: false, redaction: Redaction())
+        let new = CallLog(path: directory.appendingPathComponent("new.sqlite").path)
+        new.record(entry, sizeLimit: CallLog.defaultSizeLimit)
+        #expect(try await offPool { new.flush(within: 10) })
+        #expect(try pageSize(new.path) == 8192)
+        _ = try await offPool { new.close(within: 10) }
+
+        let olderPath = directory.appendingPathComponent("older.sqlite").path
+        let older = try SQLiteDatabase(path: olderPath, create: true)
+        try older.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL")
+        try older.execute(CallStore.schema + "PRAGMA user_version = \(CallStore.version)")
+        let log = CallLog(path: olderPath)
+        for _ in 0..<3 { log.record(entry, sizeLimit: CallLog.defaultSizeLimit) }
+        #expect(try await offPool { log.flush(within: 10) })
+        #expect(try log.recent(10).count == 3)
+        #expect(try pageSize(olderPath) == 4096)
+        _ = try await offPool { log.close(within: 10) }
+    }
+
     @Test func sizesAsTheLanguageWritesThem() {
         #expect(SizeText.parse("100MB") == 100 << 20)
         #expect(SizeText.parse("64kb") == 64 << 10)
