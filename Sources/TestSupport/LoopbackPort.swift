@@ -13,11 +13,11 @@ import Glibc
 /// (connections reset, a certificate from another test's CA). These ports come from below that
 /// range, which the kernel never picks itself, and never twice from one process.
 public enum LoopbackPort {
-    /// The ports handed out: below the kernel's ephemeral range (32768 and up, by default).
-    static let range = 20_000..<32_768
-    /// The next port to try; each process starts at its own place, so that two test processes
-    /// running at once seldom try the same ports.
-    private static let next = Mutex(range.lowerBound + Int(getpid()) % range.count)
+    /// The ports handed out: from 20000 up to the kernel's ephemeral range (32768 by default).
+    static let range = 20_000..<max(20_000 + 1024, min(32_768, lowestEphemeralPort ?? 32_768))
+    /// The next port to try. Each process starts at a place of its own, spread over the range, so
+    /// that two test processes running at once seldom try the same ports.
+    private static let next = Mutex(range.lowerBound + Int(UInt32(truncatingIfNeeded: getpid()) &* 2_654_435_761 % UInt32(range.count)))
 
     /// A port free now, not handed out before by this process (until all of the range has been).
     public static func free() throws -> Int {
@@ -33,18 +33,25 @@ public enum LoopbackPort {
     }
 
     /// Whether a socket can bind 127.0.0.1:`port` now.
-    private static func isFree(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    static func isFree(_ port: Int) -> Bool {
+        // Close-on-exec: a server started meanwhile by another thread must not inherit it.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
+        address.sin_port = UInt16(truncatingIfNeeded: port).bigEndian
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    /// The lowest port of the kernel's ephemeral range, when it can be read.
+    private static var lowestEphemeralPort: Int? {
+        (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
     }
 }

@@ -359,7 +359,7 @@ import TestSupport
 
     /// A new history is made with 8 KB pages, which write a call's row in fewer, larger pieces; a
     /// file made with other pages (by an earlier wsh) keeps them, and its calls are still written.
-    @Test nonisolated func aNewHistoryHasEightKilobytePagesAndAnOlderFileKeepsItsOwn() async throws {
+    @Test nonisolated func aNewHistoryHasEightKilobytePagesAndAFileWithOtherPagesStillTakesCalls() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         func pageSize(_ path: String) throws -> Int64 {
             try SQLiteDatabase(path: path, create: false).integer("PRAGMA page_size")
