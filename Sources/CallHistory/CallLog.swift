@@ -264,7 +264,7 @@ public final class CallLog: @unchecked Sendable {
             if problem == nil { problem = insert(records, sizeLimit: limit) }
             store?.setBusyTimeout(busyTimeout)
             // Keeps the log from growing when the committer gets no work at all.
-            store?.checkpointIfLarge(bytes: CallStore.truncatedLogBytes)
+            store?.checkpointIfLarge()
             let count = calls.count
             let bytes = calls.reduce(0) { $0 + $1.heldBytes }
             records.removeAll()

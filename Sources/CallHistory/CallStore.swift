@@ -161,31 +161,25 @@ final class CallStore {
     }
 
     /// Folds the write-ahead log into the database once its pages hold `bytes` or more (1 MB by
-    /// default), without waiting for readers or writers: what it cannot fold now it folds later.
+    /// default), and cuts the log to nothing, without waiting for readers or writers: when another
+    /// connection holds a lock, what it can fold now it folds, and the rest later.
     ///
-    /// A log past ``truncatedLogBytes`` is also cut to nothing when no other connection uses it.
-    /// Folding alone leaves the file: the next write starts it over only in the same process, and
-    /// wsh leaves its connection open at exit, so the next process found the whole log unfolded
-    /// again (SQLite rebuilds its index of the log on open) and copied all of it once more. A log
-    /// grown to 59 MB by 1 MB answers cost every later `wsh -c 'call ...'` 130 ms that way. Unlike
-    /// a passive checkpoint, this one holds the write lock while it copies and syncs: another wsh's
-    /// writes wait that long (a few megabytes' worth), well inside their busy timeout.
+    /// Folding alone (a passive checkpoint) left the log's pages in the file, and the next process
+    /// to open it, rebuilding its index of the log, took every page for unfolded again: when its
+    /// first commit passed the limit, it copied the whole log once more, with three disk syncs, and
+    /// so did every process after it (a one-call `wsh -c` paid 3-5 ms for its history, strace:
+    /// 117 writes and 3 syncs for one call; with 1 MB answers, a 59 MB log cost 130 ms). Cut, the
+    /// log has only pages not yet folded. Unlike a passive checkpoint, this one holds the write
+    /// lock while it copies and syncs: another wsh's writes wait that long, well inside their
+    /// busy timeout.
     func checkpointIfLarge(bytes: Int = 1 << 20) {
-        let size = database.framesInLog * pageSize
-        guard size >= bytes else { return }
-        if size >= Self.truncatedLogBytes {
-            // No busy wait: when another connection holds a lock this is a passive checkpoint.
-            database.setBusyTimeout(0)
-            try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            database.setBusyTimeout(busyTimeout)
-        } else {
-            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        }
+        guard database.framesInLog * pageSize >= bytes else { return }
+        // No busy wait: when another connection holds a lock this is a passive checkpoint.
+        database.setBusyTimeout(0)
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        database.setBusyTimeout(busyTimeout)
         database.countLogFrames()
     }
-
-    /// Past this many bytes of pages (the log's size limit) a checkpoint also truncates the log.
-    static let truncatedLogBytes = 4 << 20
 
     /// Waits up to `milliseconds` for another process's lock from now on.
     func setBusyTimeout(_ milliseconds: Int32) {
