@@ -78,9 +78,9 @@ final class CallStore {
 
     /// Pages of a database this wsh makes: 8 KB. At 4 KB, a call of about 1 KB (its headers and a
     /// 500-byte answer) took a quarter of a page, and 2000 calls about 1,700 writes to the log and
-    /// the file; with 8 KB pages the history added about a sixth less to them (2000 calls to nginx,
-    /// history on against off: 33 ms → 27 ms). 16 KB did no better, and left the smallest size
-    /// cap (64 KB) 4 pages. A file made with other pages keeps them.
+    /// the file; with 8 KB pages the history added 3-6 ms less to them, of about 30 (2000 calls to
+    /// nginx, history on against off, in several comparisons). 16 KB did no better, and left the
+    /// smallest size cap (64 KB) 4 pages. A file made with other pages keeps them.
     static let pageSizeOfNewFiles = 8 << 10
 
     /// Opens the database for writing, making its directory (0700) and file (0600) when missing,
