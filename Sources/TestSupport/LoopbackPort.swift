@@ -34,19 +34,30 @@ public enum LoopbackPort {
 
     /// Whether a socket can bind 127.0.0.1:`port` now.
     static func isFree(_ port: Int) -> Bool {
-        // Close-on-exec: a server started meanwhile by another thread must not inherit it.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard let fd = socket(boundTo: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A socket bound to 127.0.0.1:`port`, close-on-exec (a server started meanwhile by another
+    /// thread must not inherit it), or nil when the port is taken; the caller closes it.
+    static func socket(boundTo port: Int) -> Int32? {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(truncatingIfNeeded: port).bigEndian
-        return withUnsafePointer(to: &address) {
+        let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// The lowest port of the kernel's ephemeral range, when it can be read.

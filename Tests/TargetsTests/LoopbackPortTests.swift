@@ -22,16 +22,9 @@ import Testing
         // A port handed out here is never handed out again by this process: no other test takes it.
         let port = try LoopbackPort.free()
         #expect(LoopbackPort.isFree(port))
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try #require(LoopbackPort.socket(boundTo: port))
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        try #require(bound && listen(fd, 1) == 0)
+        try #require(listen(fd, 1) == 0)
         #expect(!LoopbackPort.isFree(port))
     }
 }

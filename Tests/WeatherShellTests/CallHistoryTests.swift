@@ -29,6 +29,20 @@ import TestSupport
         output.split(separator: "\n").compactMap { Int($0.split(separator: " ").first ?? "") }
     }
 
+    /// A GET of `http://127.0.0.1:1` + `path` answered 200 with `body`, as the shell records it.
+    nonisolated static func getEntry(_ body: Data, path: String = "/big") -> CallEntry {
+        let request = Request(method: .get, url: "http://127.0.0.1:1" + path)
+        return CallEntry(target: "(get)", arguments: CallArguments(), request: request,
+                         response: Response(status: 200, reason: "OK", body: body, request: request), failure: nil,
+                         elapsed: .zero, stubbed: false, redaction: Redaction())
+    }
+
+    /// The size of the write-ahead log beside the database at `path` (`Int.max` when the file
+    /// system gives none, so that no bound on it holds).
+    nonisolated static func logBytes(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? .max
+    }
+
     @Test func callsAreRecordedWithEverySecretMasked() async throws {
         let (variable, secret) = SessionFiles.secretInEnvironment()
         let token = "tok-\(UUID().uuidString)"
@@ -304,18 +318,12 @@ import TestSupport
     @Test nonisolated func aCallThatFindsTheQueueFullWhileAWriteIsUnderWayWaitsAndGoesOn() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path, busyTimeout: 300)
-        @Sendable func entry(_ body: Data, path: String = "/big") -> CallEntry {
-            let request = Request(method: .get, url: "http://127.0.0.1:1" + path)
-            return CallEntry(target: "(get)", arguments: CallArguments(), request: request,
-                      response: Response(status: 200, reason: "OK", body: body, request: request), failure: nil,
-                      elapsed: .zero, stubbed: false, redaction: Redaction())
-        }
-        log.record(entry(Data("first".utf8)), sizeLimit: CallLog.defaultSizeLimit)
+        log.record(Self.getEntry(Data("first".utf8)), sizeLimit: CallLog.defaultSizeLimit)
         #expect(try await offPool { log.flush(within: 10) })
         // Another program holds the write lock: the writer's next transaction waits for it (300 ms).
         let other = try SQLiteDatabase(path: log.path, create: false)
         try other.execute("BEGIN IMMEDIATE")
-        log.record(entry(Data("second".utf8)), sizeLimit: CallLog.defaultSizeLimit)
+        log.record(Self.getEntry(Data("second".utf8)), sizeLimit: CallLog.defaultSizeLimit)
         let clock = ContinuousClock(), start = clock.now
         var committing = false
         while !committing, start.duration(to: clock.now) < .seconds(10) {
@@ -327,10 +335,10 @@ import TestSupport
         let body = Data(repeating: UInt8(ascii: "x"), count: 1_300_000)
         let count = CallLog.maximumQueuedBytes / body.count + 2
         try await offPool {
-            for _ in 0..<count { log.record(entry(body), sizeLimit: CallLog.defaultSizeLimit) }
+            for _ in 0..<count { log.record(Self.getEntry(body), sizeLimit: CallLog.defaultSizeLimit) }
         }
         try other.execute("COMMIT")
-        log.record(entry(Data("after".utf8), path: "/after"), sizeLimit: CallLog.defaultSizeLimit)
+        log.record(Self.getEntry(Data("after".utf8), path: "/after"), sizeLimit: CallLog.defaultSizeLimit)
         #expect(try await offPool { log.flush(within: 60) })
         #expect(log.takeNotices().contains { $0.contains("is locked by another program") })
         #expect(try log.recent(1).first?.url == "http://127.0.0.1:1/after", "the call after the lock was written")
@@ -344,26 +352,20 @@ import TestSupport
     @Test nonisolated func aLogPastOneMegabyteIsCutWhenItIsFolded() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         let path = directory.appendingPathComponent("calls.sqlite").path
-        let request = Request(method: .get, url: "http://127.0.0.1:1/big")
-        let response = Response(status: 200, reason: "OK", body: Data(repeating: UInt8(ascii: "x"), count: 700_000), request: request)
-        let entry = CallEntry(target: "(get)", arguments: CallArguments(), request: request, response: response, failure: nil,
-                              elapsed: .zero, stubbed: false, redaction: Redaction())
-        func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? -1 }
+        let entry = Self.getEntry(Data(repeating: UInt8(ascii: "x"), count: 700_000))
         // Two calls at once, in one transaction: about 1.4 MB of log.
         let log = CallLog(path: path)
         for _ in 0..<2 { log.record(entry, sizeLimit: CallLog.defaultSizeLimit) }
         #expect(try await offPool { log.flush(within: 60) })
-        let folded = try logSize()
+        let folded = try Self.logBytes(path)
         #expect(folded < 1 << 20, "\(folded) bytes of log")
         // The process ends with its connection open; the next one adds a call and finds the log small.
         _ = try await offPool { log.finish(within: 10) }
         let next = CallLog(path: path)
-        next.record(CallEntry(target: "(get)", arguments: CallArguments(), request: request,
-                              response: Response(status: 200, reason: "OK", body: Data("{}".utf8), request: request),
-                              failure: nil, elapsed: .zero, stubbed: false, redaction: Redaction()), sizeLimit: CallLog.defaultSizeLimit)
+        next.record(Self.getEntry(Data("{}".utf8)), sizeLimit: CallLog.defaultSizeLimit)
         #expect(try await offPool { next.flush(within: 10) })
         #expect(try next.recent(10).count == 3)
-        let after = try logSize()
+        let after = try Self.logBytes(path)
         #expect(after < 64 << 10, "\(after) bytes of log")
         _ = try await offPool { next.close(within: 10) }
     }
@@ -372,17 +374,13 @@ import TestSupport
     @Test nonisolated func aLogPastFourMegabytesIsCutWhenItIsFolded() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path)
-        let request = Request(method: .get, url: "http://127.0.0.1:1/big")
-        let response = Response(status: 200, reason: "OK", body: Data(repeating: UInt8(ascii: "x"), count: 900_000), request: request)
+        let entry = Self.getEntry(Data(repeating: UInt8(ascii: "x"), count: 900_000))
         // Eight calls at once, in one transaction: about 7 MB of log.
-        for _ in 0..<8 {
-            log.record(CallEntry(target: "(get)", arguments: CallArguments(), request: request, response: response, failure: nil,
-                                 elapsed: .zero, stubbed: false, redaction: Redaction()), sizeLimit: CallLog.defaultSizeLimit)
-        }
+        for _ in 0..<8 { log.record(entry, sizeLimit: CallLog.defaultSizeLimit) }
         #expect(try await offPool { log.flush(within: 60) })
         #expect(try log.recent(10).count == 8)
-        let logSize = try FileManager.default.attributesOfItem(atPath: log.path + "-wal")[.size] as? Int
-        #expect(logSize.map { $0 < 4 << 20 } == true, "\(String(describing: logSize))")
+        let logSize = try Self.logBytes(log.path)
+        #expect(logSize < 4 << 20, "\(logSize) bytes of log")
         _ = try await offPool { log.close(within: 10) }
     }
 
@@ -393,10 +391,7 @@ import TestSupport
         func pageSize(_ path: String) throws -> Int64 {
             try SQLiteDatabase(path: path, create: false).integer("PRAGMA page_size")
         }
-        let request = Request(method: .get, url: "http://127.0.0.1:1/pages")
-        let entry = CallEntry(target: "(get)", arguments: CallArguments(), request: request,
-                              response: Response(status: 200, reason: "OK", body: Data("{}".utf8), request: request),
-                              failure: nil, elapsed: .zero, stubbed: false, redaction: Redaction())
+        let entry = Self.getEntry(Data("{}".utf8), path: "/pages")
         let new = CallLog(path: directory.appendingPathComponent("new.sqlite").path)
         new.record(entry, sizeLimit: CallLog.defaultSizeLimit)
         #expect(try await offPool { new.flush(within: 10) })
