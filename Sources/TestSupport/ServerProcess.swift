@@ -96,11 +96,10 @@ public final class ServerProcess: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// A new directory under the system's temporary directory, readable by all (nginx's workers run as nobody).
+    /// A new directory under the system's temporary directory, readable by all (nginx's workers
+    /// run as nobody), removed when the process exits.
     public static func temporaryDirectory(_ prefix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        return url
+        try ScratchDirectory.make(prefix, permissions: 0o755)
     }
 
     deinit {

@@ -23,8 +23,7 @@ struct WSHProcess {
 
     /// A scratch directory for one test.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = try ScratchDirectory.make("wsh-e2e")
         return url
     }
 
@@ -45,6 +44,7 @@ struct WSHProcess {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         let home = try temporaryDirectory()
+        defer { ScratchDirectory.remove(home) }
         env["HOME"] = home.path
         env["XDG_CONFIG_HOME"] = nil
         env["XDG_STATE_HOME"] = nil

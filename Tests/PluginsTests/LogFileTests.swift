@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Plugins
 import Targets
 import Testing
@@ -6,8 +7,7 @@ import Testing
 /// The log file writes lines in blocks: at a size, after a delay, on request, and when it goes.
 @Suite struct LogFileTests {
     private func temporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-logfile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-logfile")
         return directory.appendingPathComponent("log.txt").path
     }
 

@@ -112,8 +112,7 @@ import Testing
     }
 
     @Test func fileOutputAppendsEveryBlock() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-log-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-log")
         let path = directory.appendingPathComponent("log.txt").path
         try "earlier\n".write(toFile: path, atomically: true, encoding: .utf8)
         try await withTestServer { server in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import WeatherShell
 
@@ -6,8 +7,7 @@ import Testing
 /// a file written before, one line an entry, reads as it did.
 @Suite struct HistoryFileTests {
     func path() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-history")
         return directory.appendingPathComponent("history").path
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import WeatherShell
 
@@ -6,8 +7,7 @@ import Testing
 @Suite struct InterpreterTests {
     /// A fresh directory of the test's own.
     static func temporaryDirectory(_ purpose: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-\(purpose)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = try ScratchDirectory.make("wsh-\(purpose)")
         return url
     }
 

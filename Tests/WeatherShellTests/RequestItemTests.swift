@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Targets
 import Testing
 @testable import WeatherShell
@@ -91,8 +92,7 @@ import Testing
 /// and file paths after `@` (also in `call`).
 @ShellActor @Suite struct RequestCompletionTests {
     @Test func verbsMethodsHeadersAndFilePaths() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-complete-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-complete")
         try Data("{}".utf8).write(to: directory.appendingPathComponent("item.json"))
         try Data("x".utf8).write(to: directory.appendingPathComponent("note.txt"))
         let run = ShellHarness(mode: .interactive).run

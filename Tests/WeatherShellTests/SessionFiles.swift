@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Targets
 import WeatherShell
 
@@ -6,8 +7,7 @@ import WeatherShell
 enum SessionFiles {
     /// A new empty directory.
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-session-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-session")
         return directory
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import WeatherShell
 
@@ -19,8 +20,7 @@ import Testing
             captured.append(text, isError: isError)
         })
         let run = Run(session: Session(bail: false, color: false), io: io, mode: .script)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-stub-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-stub")
         try #"{"a": 1}"#.write(to: directory.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
         try? await run.execute(text: """
             target s { base http://127.0.0.1:9; path /x; sample @s.json }
@@ -37,8 +37,7 @@ import Testing
 /// `sample @FILE status N` lines give a target several answers; `set stub ... status N` picks one.
 @ShellActor @Suite struct SeveralSampleLinesTests {
     private func directory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wsh-samples")
         try #"{"id": 1}"#.write(to: directory.appendingPathComponent("user.json"), atomically: true, encoding: .utf8)
         try "no such user".write(to: directory.appendingPathComponent("missing.txt"), atomically: true, encoding: .utf8)
         return directory.path
