@@ -47,6 +47,9 @@ struct CookieStore {
     private var lastRequest: (url: String, parts: CookieRequestURL)?
     /// The longest Cookie header made so far: room reserved for the next, which is most often as long.
     private var headerCapacity = 64
+    /// The last header made; dropped when a cookie is added or removed, or one is replaced by a
+    /// cookie sent to other requests (another Secure or host-only flag).
+    private var lastHeader: CookieHeaderMemo?
 
     /// The parts of `url`, or `nil` when it has no `scheme://` or no host. The last URL's parts are
     /// kept: a request's cookies are looked up, then its answer's stored, under the same URL.
@@ -62,13 +65,13 @@ struct CookieStore {
     /// The Cookie header for `request`, evicting expired cookies first when any may have expired.
     mutating func header(for request: CookieRequestURL, now: Date) -> String? {
         if let earliestExpiry, earliestExpiry <= now { removeExpired(now: now) }
+        if lastHeader?.request == request { return lastHeader?.header() }
+        var memo = CookieHeaderMemo(request: request, capacity: headerCapacity)
         var lists: [(domain: String, entries: [Entry])] = []
         for candidate in CookieDomain.candidates(for: request.host) {
             let domain = String(candidate)
             if let entries = byDomain[domain] { lists.append((domain, entries)) }
         }
-        var header: [UInt8] = []
-        header.reserveCapacity(headerCapacity)
         if lists.count == 1 {
             // One domain holds cookies for the host (the usual case): its entries are in order
             // already, and whether the host matches is the same for all. The entries are read where
@@ -83,27 +86,19 @@ struct CookieStore {
                     guard entry.pointee.cookie.hostOnly ? matchesHost : matchesDomain else { continue }
                     guard entry.pointee.isOnRootPath
                         || CookiePath.matches(requestPath: request.path, cookiePath: entry.pointee.cookie.path) else { continue }
-                    Self.append(entry.pointee.pair, to: &header)
+                    memo.append(entry.pointee.pair, order: entry.pointee.order)
                 }
             }
         } else if lists.count > 1 {
             var matches = lists.map(\.entries).joined().filter { $0.cookie.isSent(toHost: request.host, path: request.path, secure: request.isSecure) }
             matches.sort { $0.goesBefore($1) }
-            for entry in matches { Self.append(entry.pair, to: &header) }
+            for entry in matches { memo.append(entry.pair, order: entry.order) }
         }
-        guard !header.isEmpty else { return nil }
         // At most 8 KB kept in reserve: one huge header must not make every later request reserve as much.
-        headerCapacity = min(max(headerCapacity, header.count), 8192)
-        return String(decoding: header, as: UTF8.self)
-    }
-
-    /// A cookie's `name=value`, after a `; ` when the header has a cookie already.
-    private static func append(_ pair: String, to header: inout [UInt8]) {
-        if !header.isEmpty {
-            header.append(UInt8(ascii: ";"))
-            header.append(UInt8(ascii: " "))
-        }
-        header.appendUTF8(of: pair)
+        headerCapacity = min(max(headerCapacity, memo.count), 8192)
+        let header = memo.header()
+        lastHeader = memo
+        return header
     }
 
     /// Stores `cookie`, replacing the one of the same name, domain and path (whose creation time
@@ -111,25 +106,38 @@ struct CookieStore {
     mutating func insert(_ cookie: Cookie, deleting: Bool, fromSecureOrigin: Bool, now: Date) {
         let domain = cookie.domain
         let nameLength = cookie.name.utf8.count
-        let existing = byDomain[domain]?.firstIndex {
+        // The domain's list is found once and changed where it lies: each lookup by key hashed the
+        // domain again, and a replacement through `byDomain[domain]?[index]` cost three.
+        if let slot = byDomain.index(forKey: domain), let existing = byDomain.values[slot].firstIndex(where: {
             // Lengths first: comparing two strings that differ costs a call into the runtime.
             $0.cookie.name.utf8.count == nameLength && $0.cookie.name == cookie.name && $0.cookie.path == cookie.path
-        }
-        if let existing, let old = byDomain[domain]?[existing] {
+        }) {
+            // Read field by field: copying the entry out retained each of its texts.
+            let oldOrder = byDomain.values[slot][existing].order
+            let oldCreation = byDomain.values[slot][existing].cookie.creation
+            let oldSecure = byDomain.values[slot][existing].cookie.secure
+            let oldHostOnly = byDomain.values[slot][existing].cookie.hostOnly
             // A plain http:// answer may not overwrite or delete a Secure cookie (RFC 6265bis).
-            if old.cookie.secure, !fromSecureOrigin { return }
+            if oldSecure, !fromSecureOrigin { return }
             if deleting {
-                removeAll(in: domain) { $0.order == old.order }
+                removeAll(in: domain) { $0.order == oldOrder }
                 return
             }
             // Same path and creation: its place in the sending order stays.
             var replacement = cookie
-            replacement.creation = old.cookie.creation
-            byDomain[domain]?[existing].cookie = replacement
+            replacement.creation = oldCreation
             noteExpiry(of: replacement)
+            let changesWhereSent = replacement.secure != oldSecure || replacement.hostOnly != oldHostOnly
+            byDomain.values[slot][existing].cookie = replacement
+            if changesWhereSent {
+                lastHeader = nil
+            } else {
+                lastHeader?.replace(order: oldOrder, with: byDomain.values[slot][existing].pair)
+            }
             return
         }
         if deleting { return }
+        lastHeader = nil
         makeRoom(in: domain, now: now)
         let entry = Entry(cookie: cookie, order: nextOrder)
         nextOrder += 1
@@ -185,6 +193,7 @@ struct CookieStore {
     /// Removes the entries of `domain` that satisfy `predicate`, keeping ``count`` right.
     private mutating func removeAll(in domain: String, where predicate: (Entry) -> Bool) {
         guard var entries = byDomain[domain], entries.contains(where: predicate) else { return }
+        lastHeader = nil
         byDomain[domain] = nil
         let before = entries.count
         entries.removeAll(where: predicate)
