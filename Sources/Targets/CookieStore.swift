@@ -65,7 +65,7 @@ struct CookieStore {
     /// The Cookie header for `request`, evicting expired cookies first when any may have expired.
     mutating func header(for request: CookieRequestURL, now: Date) -> String? {
         if let earliestExpiry, earliestExpiry <= now { removeExpired(now: now) }
-        if lastHeader?.request == request { return lastHeader?.header() }
+        if lastHeader?.request.hasSameBytes(as: request) == true { return lastHeader?.header() }
         var memo = CookieHeaderMemo(request: request, capacity: headerCapacity)
         var lists: [(domain: String, entries: [Entry])] = []
         for candidate in CookieDomain.candidates(for: request.host) {
@@ -117,6 +117,8 @@ struct CookieStore {
             let oldCreation = byDomain.values[slot][existing].cookie.creation
             let oldSecure = byDomain.values[slot][existing].cookie.secure
             let oldHostOnly = byDomain.values[slot][existing].cookie.hostOnly
+            // Found by `==`, which takes canonically equivalent paths for one; paths match requests byte for byte.
+            let samePathBytes = byDomain.values[slot][existing].cookie.path.hasSameBytes(as: cookie.path)
             // A plain http:// answer may not overwrite or delete a Secure cookie (RFC 6265bis).
             if oldSecure, !fromSecureOrigin { return }
             if deleting {
@@ -127,7 +129,7 @@ struct CookieStore {
             var replacement = cookie
             replacement.creation = oldCreation
             noteExpiry(of: replacement)
-            let changesWhereSent = replacement.secure != oldSecure || replacement.hostOnly != oldHostOnly
+            let changesWhereSent = replacement.secure != oldSecure || replacement.hostOnly != oldHostOnly || !samePathBytes
             byDomain.values[slot][existing].cookie = replacement
             if changesWhereSent {
                 lastHeader = nil

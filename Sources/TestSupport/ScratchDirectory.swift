@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Directories a test process makes under the system's temporary directory, removed when the
-/// process exits. Made by hand and left there, a full run of the tests left about 4,000 behind
+/// process exits normally (`exit`; not when it crashes or is killed). Made by hand and left there, a full run of the tests left about 4,000 behind
 /// (a scratch HOME for every wsh the end-to-end tests ran, nginx's and tinyproxy's work, certificates).
 public enum ScratchDirectory {
     private static let made = Mutex<[URL]>([])
@@ -10,7 +10,7 @@ public enum ScratchDirectory {
         atexit { ScratchDirectory.removeAll() }
     }()
 
-    /// A new directory `PREFIX-UUID` under the temporary directory, removed when the process exits.
+    /// A new directory `PREFIX-UUID` under the temporary directory, removed when the process exits normally.
     /// Readable by all by default: nginx's workers run as nobody.
     public static func make(_ prefix: String, permissions: Int = 0o755) throws -> URL {
         _ = removalAtExit
