@@ -48,7 +48,7 @@ struct CookieStore {
     /// The longest Cookie header made so far: room reserved for the next, which is most often as long.
     private var headerCapacity = 64
     /// The last header made; dropped when a cookie is added or removed, or one is replaced by a
-    /// cookie sent to other requests (another Secure or host-only flag).
+    /// cookie sent to other requests (another Secure or host-only flag, a path of other bytes).
     private var lastHeader: CookieHeaderMemo?
 
     /// The parts of `url`, or `nil` when it has no `scheme://` or no host. The last URL's parts are

@@ -51,7 +51,7 @@ public final class NginxServer: @unchecked Sendable {
     /// once every port accepts connections. Blocks the calling thread.
     public init() throws {
         guard let nginx = ServerProcess.find("nginx") else { throw ServerProcessError.notInstalled("nginx") }
-        let directory = try ServerProcess.temporaryDirectory("wsh-nginx")
+        let directory = try ScratchDirectory.make("wsh-nginx")
         let certificates = try TestCertificates(in: directory)
         documentRoot = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: documentRoot, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])

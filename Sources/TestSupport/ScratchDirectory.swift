@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Directories a test process makes under the system's temporary directory, removed when the
-/// process exits normally (`exit`; not when it crashes or is killed). Made by hand and left there, a full run of the tests left about 4,000 behind
-/// (a scratch HOME for every wsh the end-to-end tests ran, nginx's and tinyproxy's work, certificates).
+/// process exits normally (`exit`; not when it crashes or is killed). Made by hand and left
+/// there, a full run of the tests left about 4,000 behind (a scratch HOME for every wsh the
+/// end-to-end tests ran, nginx's and tinyproxy's work, certificates).
 public enum ScratchDirectory {
     private static let made = Mutex<[URL]>([])
     private static let removalAtExit: Void = {

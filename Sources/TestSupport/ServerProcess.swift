@@ -96,12 +96,6 @@ public final class ServerProcess: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// A new directory under the system's temporary directory, readable by all (nginx's workers
-    /// run as nobody), removed when the process exits.
-    public static func temporaryDirectory(_ prefix: String) throws -> URL {
-        try ScratchDirectory.make(prefix, permissions: 0o755)
-    }
-
     deinit {
         stop()
     }

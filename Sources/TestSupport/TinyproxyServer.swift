@@ -22,7 +22,7 @@ public final class TinyproxyServer: @unchecked Sendable {
     /// none is listed), and asking for Basic credentials when `credentials` are given.
     public init(connectPorts: [Int], credentials: (user: String, password: String)? = nil) throws {
         guard let tinyproxy = ServerProcess.find("tinyproxy") else { throw ServerProcessError.notInstalled("tinyproxy") }
-        let directory = try ServerProcess.temporaryDirectory("wsh-tinyproxy")
+        let directory = try ScratchDirectory.make("wsh-tinyproxy")
         let logFile = directory.appendingPathComponent("tinyproxy.log").path
         self.logFile = logFile
         var attempt = 0

@@ -23,8 +23,7 @@ struct WSHProcess {
 
     /// A scratch directory for one test.
     static func temporaryDirectory() throws -> URL {
-        let url = try ScratchDirectory.make("wsh-e2e")
-        return url
+        try ScratchDirectory.make("wsh-e2e")
     }
 
     /// Runs wsh as ``run(_:stdin:environment:directory:)`` does, on a thread of its own: an async test

@@ -32,7 +32,7 @@ import Testing
         let login = StaticRoute(status: 200, headers: Self.setCookies.map { ("Set-Cookie", $0) }, body: Array("{}".utf8))
         try await TestServer.with(routes: ["/login": login]) { server in
             let directory = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            defer { ScratchDirectory.remove(directory) }
             let file = directory.appendingPathComponent("cookies.txt")
             let url = server.baseURL + "/login"
             let status = try await curl(["-o", "/dev/null", "-c", file.path, url])
@@ -55,7 +55,7 @@ import Testing
     @Test func whatCurlSendsFromTheJarsFileIsTheJarsCookieHeader() async throws {
         try await TestServer.with { server in
             let directory = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            defer { ScratchDirectory.remove(directory) }
             let jar = CookieJar()
             let base = server.baseURL
             jar.store(setCookie: ["root=1; Path=/", "echo=2; Path=/echo; HttpOnly"], from: base + "/")
@@ -80,8 +80,7 @@ import Testing
     }
 
     func temporaryDirectory() throws -> URL {
-        let directory = try ScratchDirectory.make("wsh-cookies")
-        return directory
+        try ScratchDirectory.make("wsh-cookies")
     }
 
     /// Runs /usr/bin/curl with `arguments` and returns its exit status.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct TransportSettingsCheckTests {
     private func certificates() async throws -> TestCertificates {
         try await offPool {
-            try TestCertificates(in: try ServerProcess.temporaryDirectory("wsh-certificates"))
+            try TestCertificates(in: try ScratchDirectory.make("wsh-certificates"))
         }
     }
 
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aFileWithoutCertificatesIsSaidSo() async throws {
-        let directory = try ServerProcess.temporaryDirectory("wsh-certificates")
+        let directory = try ScratchDirectory.make("wsh-certificates")
         let text = directory.appendingPathComponent("notes.txt").path
         try "not a certificate\n".write(toFile: text, atomically: true, encoding: .utf8)
         #expect(message(TransportSettings(caCertificateFile: text)) == "'\(text)' holds no PEM certificate (-----BEGIN CERTIFICATE-----)")

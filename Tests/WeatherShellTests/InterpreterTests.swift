@@ -7,8 +7,7 @@ import Testing
 @Suite struct InterpreterTests {
     /// A fresh directory of the test's own.
     static func temporaryDirectory(_ purpose: String) throws -> URL {
-        let url = try ScratchDirectory.make("wsh-\(purpose)")
-        return url
+        try ScratchDirectory.make("wsh-\(purpose)")
     }
 
     @Test func letAndEchoExpandAtRunTime() async {

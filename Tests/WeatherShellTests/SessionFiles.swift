@@ -7,8 +7,7 @@ import WeatherShell
 enum SessionFiles {
     /// A new empty directory.
     static func temporaryDirectory() throws -> URL {
-        let directory = try ScratchDirectory.make("wsh-session")
-        return directory
+        try ScratchDirectory.make("wsh-session")
     }
 
     /// A secret in the environment under a name no other test uses: `let key = env NAME` reads it.
