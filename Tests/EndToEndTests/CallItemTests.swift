@@ -101,4 +101,28 @@ import TestSupport
             #expect(result.stdout.contains("query a=2 a=3 q=x"), "\(result.stdout)")
         }
     }
+
+    /// A body of bytes that are not UTF-8, sent from a file, is kept as that file (`body @FILE`): the
+    /// kept target sends the same bytes, not text with the bad bytes replaced.
+    @Test func aTargetFromLastKeepsABinaryBodyAsItsFile() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x31, 0x32, 0xFF, 0x00]
+            try Data(png).write(to: directory.appendingPathComponent("img.png"))
+            let script = """
+                put \(server.baseURL)/echo @img.png > one.json
+                target raw from last
+                call raw > two.json
+                show raw
+                """
+            let (result, _) = try await runScript(script, directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let hex = png.map { String(format: "%02x", $0) }.joined()
+            for name in ["one.json", "two.json"] {
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))) as? [String: Any]
+                #expect((json?["bodyHex"] as? String)?.lowercased() == hex, "\(name): \(json ?? [:])")
+            }
+            #expect(result.stdout.contains("body @" + directory.appendingPathComponent("img.png").path), "\(result.stdout)")
+        }
+    }
 }

@@ -91,6 +91,37 @@ import Testing
         }
     }
 
+    @Test func unicodeEscapesAreCharactersAndSurrogatePairsJoin() throws {
+        #expect(try words(#""caf\u00e9 \u00C9""#)[0].literal == "café É")
+        #expect(try words(#""\uD83D\uDE00!""#)[0].literal == "😀!")
+        #expect(try words(#""\u001a\u0009""#)[0].literal == "\u{1A}\t")
+    }
+
+    @Test(arguments: [
+        (#"echo "\u12""#, "'\\u' needs four hex digits", 6),
+        (#"echo "\uzzzz""#, "'\\u' needs four hex digits", 6),
+        (#"echo "\uD83D x""#, "'\\uD83D' must be followed by the second half of its surrogate pair, \\uDC00 to \\uDFFF", 6),
+        (#"echo "\uDE00""#, "'\\uDE00' is the second half of a surrogate pair, with no first half before it", 6),
+    ])
+    func aBadUnicodeEscapeIsAnErrorAtItsBackslash(text: String, message: String, offset: Int) {
+        do {
+            _ = try tokens(text)
+            Issue.record("\(text) lexed")
+        } catch let error as Diagnostic {
+            #expect(error.message == message)
+            #expect(error.span?.start == offset)
+        } catch {
+            Issue.record("expected a Diagnostic, got \(error)")
+        }
+    }
+
+    @Test(arguments: ["a\u{1A}b", "tab\there", "nul\u{0}", "del\u{7F}", "crlf\r\n", "é😀", "$x \"q\" \\"])
+    func aValueWrittenAsTheLanguageWritesItReadsBackTheSame(text: String) throws {
+        let written = Run.quoted(text)
+        #expect(!written.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        #expect(try words("echo " + written)[1].literal == text)
+    }
+
     @Test func unknownEscapeIsAnError() {
         #expect(throws: Diagnostic.self) { try tokens(#"echo "a\qb""#) }
     }

@@ -46,6 +46,10 @@ import Testing
         ("/users/7", "https://api.example.com/v1", "https://api.example.com/v1/users/7"),
         ("/users/7", "https://api.example.com/v1/", "https://api.example.com/v1/users/7"),
         ("users/7", "https://api.example.com/v1", "https://api.example.com/v1/users/7"),
+        // A `://` in the query is a value, not a scheme.
+        ("/redirect-to?url=http://localhost:1/x", "http://h", "http://h/redirect-to?url=http://localhost:1/x"),
+        ("localhost:3000/a?next=https://x.org/", nil, "http://localhost:3000/a?next=https://x.org/"),
+        (":3000/a?next=ws://x", nil, "http://localhost:3000/a?next=ws://x"),
     ])
     func urlsResolveAsHTTPieResolvesThem(text: String, base: String?, url: String) {
         #expect(RequestURL.resolve(text, base: base) == .success(url))
@@ -60,6 +64,7 @@ import Testing
         #expect(RequestURL.resolve("http-docs/x", base: "http://h") == .success("http://h/http-docs/x"))
         #expect(RequestURL.resolve("ftp://x/y", base: "https://a") == .failure(.scheme))
         #expect(RequestURL.resolve("httpsx://h/y", base: "https://a") == .failure(.scheme))
+        #expect(RequestURL.resolve("web+cal://h/y", base: "https://a") == .failure(.scheme))
     }
 
     @Test func aURLIsABaseAndAPath() {

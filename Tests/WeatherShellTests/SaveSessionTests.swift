@@ -71,6 +71,32 @@ import Testing
         #expect(saved.contains("# target leaky: not saved, its declaration holds a secret\n"))
     }
 
+    @Test func aTargetWithASecretNamedValueTypedAsTextIsLeftOutWithAComment() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            target q { base https://api.example.com; path /t; query api_key=k9k9k9 units=metric }
+            target j { base https://api.example.com; path /t; method POST; json name=Ada password=hunter2 }
+            target h { base https://api.example.com; path /t; header X-Api-Key:abc123 }
+            target u { base https://bob:pa55word@api.example.com; path /t }
+            target p { base https://api.example.com; path "/t?token=zzz9&x=1" }
+            target fine { base https://api.example.com; path /t; query units=metric appid; header Accept:x }
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        for secret in ["k9k9k9", "hunter2", "abc123", "pa55word", "zzz9"] {
+            #expect(!saved.contains(secret), "\(secret) in \(saved)")
+        }
+        let note = "holds a secret typed as text (give it from a variable: let NAME = env VAR)\n"
+        #expect(saved.contains("# target q: not saved, its query api_key " + note), "\(saved)")
+        #expect(saved.contains("# target j: not saved, its json password " + note))
+        #expect(saved.contains("# target h: not saved, its header X-Api-Key " + note))
+        #expect(saved.contains("# target u: not saved, its base URL's password " + note))
+        #expect(saved.contains("# target p: not saved, its path query token " + note))
+        #expect(saved.contains("target fine {"))
+    }
+
     @Test func aCredentialTypedLiterallyIsLeftOutWithAComment() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         let shell = ShellHarness()

@@ -98,7 +98,7 @@ extension Run {
     /// A value as the language would write it: bare when it is one plain word, else a string.
     nonisolated static func quoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.value > 0x20 && !"\"';{}#$\\".unicodeScalars.contains(scalar)
+            scalar.value > 0x20 && scalar.value != 0x7F && !"\"';{}#$\\".unicodeScalars.contains(scalar)
         }
         if plain { return text }
         return "\"" + text.map(escaped).joined() + "\""
@@ -114,8 +114,21 @@ extension Run {
         case "\r\n": "\\r\\n"
         case "\t": "\\t"
         case "$": "\\$"
-        default: String(char)
+        default:
+            // Other control characters as `\uXXXX`, so that what is written reads back the same.
+            char.unicodeScalars.contains(where: isControl)
+                ? char.unicodeScalars.map { isControl($0) ? "\\u" + hex4($0.value) : String($0) }.joined()
+                : String(char)
         }
+    }
+
+    private nonisolated static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+
+    private nonisolated static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     func echo(_ words: [Word]) throws {

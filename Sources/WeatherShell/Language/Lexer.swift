@@ -220,10 +220,15 @@ public struct Lexer {
                 case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
                 case UInt8(ascii: "r"): escaped = UInt8(ascii: "\r")
                 case UInt8(ascii: "$"): escaped = UInt8(ascii: "$")
+                case UInt8(ascii: "u"):
+                    let (scalar, length) = try unicodeEscape(at: index)
+                    literal.append(contentsOf: String(scalar).utf8)
+                    index += length
+                    continue
                 default:
                     throw Diagnostic(.parse, "unknown escape '\\\(String(decoding: [bytes[index + 1]], as: UTF8.self))' in string",
                                      file: file, span: SourceSpan(start: index, end: index + 2),
-                                     notes: ["the escapes are \\\" \\\\ \\n \\r \\t \\$"])
+                                     notes: ["the escapes are \\\" \\\\ \\n \\r \\t \\$ \\uXXXX"])
                 }
                 literal.append(escaped)
                 index += 2
@@ -237,6 +242,50 @@ public struct Lexer {
             }
             literal.append(byte)
             index += 1
+        }
+    }
+
+    /// The character of a `\uXXXX` escape at `start` (its backslash) and the bytes it takes: four
+    /// hex digits, or two such escapes for a UTF-16 surrogate pair (`\uD83D\uDE00`), as in JSON.
+    private func unicodeEscape(at start: Int) throws(Diagnostic) -> (Unicode.Scalar, Int) {
+        func unit(at position: Int) -> UInt32? {
+            guard position + 6 <= bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+            else { return nil }
+            var value: UInt32 = 0
+            for byte in bytes[(position + 2)..<(position + 6)] {
+                guard let digit = Self.hexValue(byte) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        func failure(_ message: String, length: Int) -> Diagnostic {
+            Diagnostic(.parse, message, file: file, span: SourceSpan(start: start, end: min(start + length, bytes.count)),
+                       notes: ["\\u takes four hex digits, \\u00e9 for é; a character past U+FFFF is a surrogate pair, \\uD83D\\uDE00"])
+        }
+        guard let first = unit(at: start) else { throw failure("'\\u' needs four hex digits", length: 2) }
+        if (0xD800...0xDBFF).contains(first) {
+            guard let second = unit(at: start + 6), (0xDC00...0xDFFF).contains(second),
+                  let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            else { throw failure("'\\u\(Self.hex(first))' must be followed by the second half of its surrogate pair, \\uDC00 to \\uDFFF", length: 6) }
+            return (scalar, 12)
+        }
+        guard let scalar = Unicode.Scalar(first) else {
+            throw failure("'\\u\(Self.hex(first))' is the second half of a surrogate pair, with no first half before it", length: 6)
+        }
+        return (scalar, 6)
+    }
+
+    private static func hex(_ unit: UInt32) -> String {
+        let digits = String(unit, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
         }
     }
 

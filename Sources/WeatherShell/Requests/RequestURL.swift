@@ -18,7 +18,7 @@ enum RequestURL {
             let after = String(decoding: bytes[portEnd...], as: UTF8.self)
             return .success("http://localhost" + (port.isEmpty ? "" : ":" + port) + (after.isEmpty ? "/" : after))
         }
-        if schemeSeparator(in: bytes) != nil { return .failure(.scheme) }
+        if hasScheme(bytes) { return .failure(.scheme) }
         // `http//host/x` or `https:/host/x`: a scheme mistyped, not a path to put after `set base`.
         for scheme in ["http//", "https//", "http:/", "https:/"] where text.hasPrefix(scheme) { return .failure(.mistypedScheme) }
         let startsWithSlash = bytes.first == UInt8(ascii: "/")
@@ -74,6 +74,20 @@ enum RequestURL {
             return bytes.count >= colon + 3 && bytes[colon] == UInt8(ascii: ":")
                 && bytes[colon + 1] == UInt8(ascii: "/") && bytes[colon + 2] == UInt8(ascii: "/")
         }
+    }
+
+    /// Whether the text begins with a scheme and `://` (`ftp://`, `ws://`): a `://` further on, in
+    /// a path or a query (`/login?next=https://x.org/`), is not one.
+    private static func hasScheme(_ bytes: [UInt8]) -> Bool {
+        guard let separator = schemeSeparator(in: bytes), separator > 0, isLetter(bytes[0]) else { return false }
+        return bytes[1..<separator].allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     /// Where `://` starts, if anywhere.

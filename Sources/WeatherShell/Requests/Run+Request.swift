@@ -6,7 +6,7 @@ extension Run {
     /// no declared target. Its items make a target of their own, sent through the same provider,
     /// plugins and history as a declared one, and kept for `target NAME from last`.
     func request(_ statement: RequestStatement) async throws {
-        let target = try adHocTarget(statement)
+        let (target, rawBody) = try adHocTarget(statement)
         noteRecalledPlaceholders([statement.url] + statement.items)
         if options.stub != .off {
             throw failure("a request with no target has no sample to answer with under set stub", at: statement.command.span,
@@ -14,7 +14,7 @@ extension Run {
         }
         let response: Response
         do {
-            response = try await send(target, CallArguments(), bodyFile: try streamedBodyFile(statement.output),
+            response = try await send(target, CallArguments(body: rawBody), bodyFile: try streamedBodyFile(statement.output),
                                       bodySink: streamedOutput(for: target, output: statement.output, forced: statement.stream))
         } catch let error as ProviderError {
             throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error))
@@ -25,8 +25,10 @@ extension Run {
     }
 
     /// The target an ad-hoc request stands for: its URL as the base, its items as the defaults of
-    /// its query, body and headers, so that calling it with no arguments sends the request.
-    func adHocTarget(_ statement: RequestStatement) throws -> Target {
+    /// its query, body and headers, so that calling it with no arguments sends the request. A
+    /// body from a file (`@FILE`) is also given as the call's whole body, which names its file
+    /// (for the history, and for `target NAME from last` when its bytes are not text).
+    func adHocTarget(_ statement: RequestStatement) throws -> (target: Target, body: RawBody?) {
         let commandName = statement.command.literal ?? "request"
         let method: HTTPMethod
         if let methodWord = statement.method {
@@ -48,7 +50,7 @@ extension Run {
         var query: [Parameter] = []
         var fields: [Parameter] = []
         var headers: [Header] = []
-        var rawBody: (data: Data, word: Word, contentType: String?)?
+        var rawBody: (body: RawBody, word: Word)?
         var hasFile = false
         var jsonWord: Word?
         var previous: String?
@@ -78,8 +80,7 @@ extension Run {
                 fields.append(Parameter(name: name, defaultValue: try filePart(path, type: type, at: word)))
             case .body(let path):
                 if rawBody != nil { throw failure("a request has one body: give one @file", at: word.span) }
-                let body = try bodyFile(path, at: word)
-                rawBody = (body.data, word, body.contentType)
+                rawBody = (try bodyFile(path, at: word), word)
             }
         }
 
@@ -89,7 +90,7 @@ extension Run {
                 throw failure("a body from a file (@file) cannot be sent with fields too", at: rawBody.word.span,
                               notes: ["send the file alone, or its contents as a field: name=@file"])
             }
-            body = .data(rawBody.data, contentType: rawBody.contentType)
+            body = .data(rawBody.body.data, contentType: rawBody.body.contentType)
         } else if !fields.isEmpty {
             switch statement.bodyStyle {
             case .multipart: body = .multipart(fields)
@@ -112,7 +113,8 @@ extension Run {
         // In parentheses, which no declared target's name has: `history` and the logger show `(get)`,
         // and `set record` and `history replay` never take it for a declared target.
         let (base, path) = RequestURL.baseAndPath(url)
-        return Target(name: Self.adHocTargetName(method), baseURL: base, path: path, method: method, task: task, headers: headers)
+        return (Target(name: Self.adHocTargetName(method), baseURL: base, path: path, method: method, task: task, headers: headers),
+                rawBody?.body)
     }
 
     /// The name an ad-hoc request's target goes by: `(get)`, `(propfind)`. The common methods'

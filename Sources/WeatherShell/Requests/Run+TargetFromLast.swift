@@ -11,9 +11,13 @@ extension Run {
             throw failure("no request yet to keep as a target", at: nameWord.span,
                           notes: ["send one first: get URL, or call NAME"])
         }
+        let fields = TargetText(target: target, arguments: arguments, secrets: secretReferences())
+        if !fields.canWriteBody {
+            throw failure("the last request's body is not UTF-8 text and came from no file: a target cannot hold it",
+                          at: nameWord.span, notes: ["send it from a file (@FILE), then keep it: the target reads that file"])
+        }
         let name = nameWord.literal ?? ""
-        let text = "target \(name) {\n" + TargetText(target: target, arguments: arguments, secrets: secretReferences())
-            .fields.map { "  " + $0 + "\n" }.joined() + "}\n"
+        let text = "target \(name) {\n" + fields.fields.map { "  " + $0 + "\n" }.joined() + "}\n"
         let file = SourceFile(name: "<target \(name) from last>", directory: currentFile.directory, text: text)
         guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
             throw failure("cannot keep the last request as a target", at: nameWord.span)
@@ -50,20 +54,34 @@ struct TargetText {
         for header in arguments.headers { headers.replaceOrAppend(header) }
         for header in headers { lines.append("header " + word(header.name + ":" + header.value)) }
         for name in target.requiredHeaders where headers.value(named: name) == nil { lines.append("header " + word(name)) }
-        // A body the call gave whole (`@FILE`) is the one it sent.
-        let body = arguments.body.map { RequestTask.data($0.data, contentType: $0.contentType) } ?? target.task.bodyTask
         switch body {
         case .json(let fields) where !fields.isEmpty: lines.append("json " + items(fields).joined(separator: " "))
         case .form(let fields) where !fields.isEmpty: lines.append("form " + items(fields).joined(separator: " "))
         case .multipart(let fields) where !fields.isEmpty: lines.append("multipart " + items(fields).joined(separator: " "))
         case .data(let data, let contentType):
             if let contentType, headers.value(named: "Content-Type") == nil { lines.append("header " + word("Content-Type:" + contentType)) }
-            lines.append("body " + word(String(decoding: data, as: UTF8.self)))
+            if let text = String(validating: data, as: UTF8.self) {
+                lines.append("body " + word(text))
+            } else if let source = arguments.body?.source {
+                // Bytes that are not UTF-8 cannot be written in a string: the file they came from.
+                lines.append("body @" + word(source))
+            }
         default: break
         }
         if target.validationType != .none { lines.append("validate \(target.validationType)") }
         if let timeout = target.timeout { lines.append("timeout \(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)ms") }
         return lines
+    }
+
+    /// A body the call gave whole (`@FILE`) is the one it sent.
+    private var body: RequestTask? {
+        arguments.body.map { RequestTask.data($0.data, contentType: $0.contentType) } ?? target.task.bodyTask
+    }
+
+    /// False for a body of bytes that are not UTF-8 and came from no file the target could read.
+    var canWriteBody: Bool {
+        guard case .data(let data, _)? = body else { return true }
+        return arguments.body?.source != nil || String(validating: data, as: UTF8.self) != nil
     }
 
     /// The path with the call's values in its `{name}` segments: the request it sent.
