@@ -36,6 +36,7 @@ import Testing
         "plugin auth off",
         "echo bearer abc123 basic a:b",
         "plugin logger on verbose",
+        "get http://h/x?token=$t&api_key=${key}",
     ])
     func variablesAndOtherStatementsStayAsTyped(line: String) {
         #expect(LiteralCredentials.hidden(in: line) == line)
@@ -49,6 +50,7 @@ import Testing
         ("call create token:='\"abc\"' n:=3", "call create token:=*** n:=3"),
         ("post /login password=hunter2 name=al", "post /login password=*** name=al"),
         ("get https://alice:pw-123@h/x?token=t1&a=1", "get https://alice:***@h/x?token=***&a=1"),
+        ("get https://alice:pw-123@h/x?token=$t&key=k1", "get https://alice:***@h/x?token=$t&key=***"),
         ("get \"/x?api_key=k1#top\" a==1", "get \"/x?api_key=***#top\" a==1"),
         ("set proxy http://bob:pr-1@proxy:3128", "set proxy http://bob:***@proxy:3128"),
         ("target t { query appid=abc lat=1 }", "target t { query appid=*** lat=1 }"),
@@ -170,6 +172,11 @@ import Testing
         ("plugin auth bearer \"abc", "plugin auth bearer ****"),
         ("get http://h/x q==1", "get http://h/x q==1"),
         ("get http://al:pässwört@h/", "get http://al:********@h/"),
+        // A password and a query value: each starred on its own, the host and path between them as typed.
+        ("get http://bob:hunter2@h:9/anything?token=abc > /dev/null", "get http://bob:*******@h:9/anything?token=*** > /dev/null"),
+        // A variable is its name, not a secret.
+        ("get http://h/x?token=$t&key=${k}&q=1", "get http://h/x?token=$t&key=${k}&q=1"),
+        ("get http://h/x?token=$t&key=k1", "get http://h/x?token=$t&key=**"),
         // A line that does not lex is read word by word: only the credentials are starred.
         ("get https://api.example.com/x q==\"abc", "get https://api.example.com/x q==\"abc"),
         ("get http://al:pw-12@h/x token==\"abc q==1", "get http://al:*****@h/x token==**** q==1"),

@@ -87,7 +87,68 @@ extension LiteralCredentials {
             || (question.map { $0 > written.startIndex && written[written.index(before: $0)] != "[" } ?? false && !written.hasPrefix("."))
         guard isURL || looksLikeURL else { return [] }
         let masked = Redaction().maskedURL(written)
-        return masked == written ? [] : [(range, masked)]
+        guard masked != written else { return [] }
+        // Each `***` on its own stretch, so that the host and path between a password and a query
+        // value stay as written; a value that is only a variable (`token=$t`) stays too.
+        guard let stretches = maskedStretches(of: Array(written.utf8), in: Array(masked.utf8)) else { return [(range, masked)] }
+        return stretches.filter { !isVariableReference(bytes[(range.lowerBound + $0.lowerBound)..<(range.lowerBound + $0.upperBound)]) }
+            .map { (range.lowerBound + $0.lowerBound..<range.lowerBound + $0.upperBound, "***") }
+    }
+
+    /// Where in `original` each `***` of `masked` stands: `masked` is `original` with stretches
+    /// replaced by `***`. Nil when it cannot be told for certain (then the whole text is replaced).
+    static func maskedStretches(of original: [UInt8], in masked: [UInt8]) -> [Range<Int>]? {
+        let star = UInt8(ascii: "*")
+        var pieces: [ArraySlice<UInt8>] = []
+        var start = 0, index = 0
+        while index + 3 <= masked.count {
+            if masked[index] == star, masked[index + 1] == star, masked[index + 2] == star {
+                pieces.append(masked[start..<index])
+                index += 3
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        pieces.append(masked[start...])
+        guard pieces.count > 1, original.starts(with: pieces[0]) else { return nil }
+        var stretches: [Range<Int>] = []
+        var position = pieces[0].count
+        for (number, piece) in pieces.enumerated().dropFirst() {
+            let found: Int?
+            if number == pieces.count - 1 {
+                let suffix = original.count - piece.count
+                found = suffix > position && original[suffix...].elementsEqual(piece) ? suffix : nil
+            } else if piece.isEmpty {
+                found = nil
+            } else if position + 1 <= original.count - piece.count {
+                found = (position + 1...(original.count - piece.count)).first { original[$0..<($0 + piece.count)].elementsEqual(piece) }
+            } else {
+                found = nil
+            }
+            guard let found else { return nil }
+            stretches.append(position..<found)
+            position = found + piece.count
+        }
+        var rebuilt: [UInt8] = []
+        var last = 0
+        for stretch in stretches {
+            rebuilt += original[last..<stretch.lowerBound] + [star, star, star]
+            last = stretch.upperBound
+        }
+        rebuilt += original[last...]
+        return rebuilt == masked ? stretches : nil
+    }
+
+    /// `$name` or `${name}`, and nothing else.
+    private static func isVariableReference(_ text: ArraySlice<UInt8>) -> Bool {
+        guard text.first == UInt8(ascii: "$"), text.count >= 2 else { return false }
+        let name = text.dropFirst()
+        if name.first == UInt8(ascii: "{") { return name.last == UInt8(ascii: "}") && name.count > 2 && !name.dropFirst().dropLast().contains(UInt8(ascii: "}")) }
+        return name.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+        }
     }
 
     /// For `name:='{"token": "t"}'`, a JSON value written literally: its members named like
