@@ -73,12 +73,18 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The argument the call gave that cannot be sent as given: a path parameter given twice, a
-    /// body field beside `@FILE`, a file for a target with no multipart body.
+    /// body field beside `@FILE`, a file for a target with no multipart body, `name:=` text that is not JSON.
     public var misplacedArgument: String? {
         switch code {
-        case .repeatedPathParameter(let name), .bodyFieldWithRawBody(let name), .fileOutsideMultipart(let name): name
+        case .repeatedPathParameter(let name), .bodyFieldWithRawBody(let name), .fileOutsideMultipart(let name),
+             .invalidJSONArgument(parameter: let name, _): name
         default: nil
         }
+    }
+
+    /// The `name:=` parameter whose text is not JSON, and why.
+    public var invalidJSONArgument: (parameter: String, reason: String)? {
+        if case .invalidJSONArgument(let parameter, let error) = code { (parameter, "\(error)") } else { nil }
     }
 
     /// The required header (`header X-Request-Id` in a target) that the call did not give.

@@ -118,6 +118,10 @@ import TestSupport
             let mixed = try await WSHProcess.run(["-c", "post \(server.baseURL)/echo --form n:=1"])
             #expect(mixed.status == 3)
             #expect(mixed.stderr.contains("name:=JSON is a typed JSON field"), "\(mixed.stderr)")
+            let badJSON = try await WSHProcess.run(["-c", "post \(server.baseURL)/echo a=1 n:=notjson"])
+            #expect(badJSON.status == 3)
+            let column = "post \(server.baseURL)/echo a=1 ".count + 1
+            #expect(badJSON.stderr.contains("<command line>:1:\(column): error: 'n:=' is not valid JSON: "), "\(badJSON.stderr)")
             let badMethod = try await WSHProcess.run(["-c", "request \"GET X\" \(server.baseURL)/echo"])
             #expect(badMethod.status == 3)
             #expect(badMethod.stderr.contains("is not a method"), "\(badMethod.stderr)")

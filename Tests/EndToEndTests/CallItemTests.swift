@@ -40,6 +40,8 @@ import TestSupport
                     "\(field.stderr)")
             let (bodies, _) = try await runScript(declare + "call item id=1 @/etc/hostname @/etc/hostname")
             #expect(bodies.stderr.contains("script.wsh:3:31: error: a call has one body: this is a second @FILE"), "\(bodies.stderr)")
+            let (json, _) = try await runScript(declare + "call item id=1 name:=notjson")
+            #expect(json.stderr.contains("script.wsh:3:16: error: parameter 'name' of target 'item' is not valid JSON"), "\(json.stderr)")
             #expect(server.hits("/echo/1") == 0)
         }
     }

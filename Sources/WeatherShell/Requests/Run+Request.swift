@@ -17,11 +17,25 @@ extension Run {
             response = try await send(target, CallArguments(body: rawBody), bodyFile: try streamedBodyFile(statement.output),
                                       bodySink: streamedOutput(for: target, output: statement.output, forced: statement.stream))
         } catch let error as ProviderError {
+            if let (name, reason) = error.invalidJSONArgument, let word = try itemWord(named: name, in: statement) {
+                throw failure("'\(name):=' is not valid JSON: \(redaction.mask(reason))", at: word.span,
+                              notes: ["a JSON value: name:=42, name:=true, name:='[1, 2]'; text is name=value"])
+            }
             throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error))
         } catch let error as RecordingFailure {
             throw failure(error.description, at: statement.command.span)
         }
         try write(response, to: statement.output)
+    }
+
+    /// The last of the request's items that gives `name` a value.
+    private func itemWord(named name: String, in statement: RequestStatement) throws -> Word? {
+        try statement.items.last { word in
+            switch RequestItem(try expand(word).text) {
+            case .field(name, _)?, .fieldFromFile(name, _, _)?, .query(name, _)?: true
+            default: false
+            }
+        }
     }
 
     /// The target an ad-hoc request stands for: its URL as the base, its items as the defaults of
