@@ -134,6 +134,23 @@ import Testing
         #expect(file.location(of: word.span.start) == (1, 10))
     }
 
+    /// The column in `file:line:col` counts Unicode scalars; the caret under the quoted line counts the
+    /// terminal's columns, two for a wide character, none for a combining mark.
+    @Test(arguments: [
+        ("echo \"서울🎉\" $nope", 12, 14),
+        ("echo \"e\u{301}\" $nope", 11, 9),
+        ("echo \"é\" $nope", 10, 9),
+    ])
+    func theCaretStandsUnderTheWordInTerminalColumns(text: String, column: Int, caretColumn: Int) throws {
+        let file = SourceFile(name: "t", directory: "/", text: text)
+        var lexer = Lexer(file: file)
+        guard case .word(let word) = try lexer.tokenize()[2] else { Issue.record("expected a word"); return }
+        #expect(file.location(of: word.span.start).column == column)
+        let rendered = Diagnostic(.runtime, "x", file: file, span: word.span).rendered()
+        let caretLine = rendered.split(separator: "\n")[2]
+        #expect(caretLine == String(repeating: " ", count: 3 + caretColumn) + "^~~~~", "\(rendered)")
+    }
+
     @Test func continuationIsNeededInsideOpenBlocksOnly() {
         #expect(Lexer.needsMoreInput("target x {\n"))
         #expect(Lexer.needsMoreInput("target x {\n  path /a\n"))

@@ -60,8 +60,10 @@ public struct Diagnostic: Error, Sendable {
         for scalar in shown { lineText += Self.printable(scalar) }
         let caretColumn = startColumn - from
         lineText = mask(lineText)
-        let caretWidth = max(1, min(width, max(1, shown.count - caretColumn)))
-        let caret = String(repeating: " ", count: max(0, caretColumn)) + "^" + String(repeating: "~", count: caretWidth - 1)
+        // Under wide characters (`서울`, emoji) the caret moves two columns for each.
+        let before = shown.prefix(max(0, caretColumn)).reduce(0) { $0 + columns($1) }
+        let under = shown.dropFirst(max(0, caretColumn)).prefix(max(1, min(width, shown.count - caretColumn))).reduce(0) { $0 + columns($1) }
+        let caret = String(repeating: " ", count: before) + "^" + String(repeating: "~", count: max(0, under - 1))
         return "   \(lineText)\n   \(caret)\n"
     }
 
@@ -82,6 +84,11 @@ public struct Diagnostic: Error, Sendable {
         guard lines.count == last - first + 1 else { return LiteralCredentials.hiddenKeepingColumns(in: line) }
         let shown = lines[lineIndex - first]
         return String(Substring(shown.last == UInt8(ascii: "\r") ? shown.dropLast() : shown))
+    }
+
+    /// The columns a scalar of the shown line takes: a tab and a control byte are shown as one.
+    private static func columns(_ scalar: Unicode.Scalar) -> Int {
+        scalar.value < 0x20 || scalar.value == 0x7F ? 1 : TerminalColumns.width(of: scalar)
     }
 
     private static func printable(_ scalar: Unicode.Scalar) -> String {

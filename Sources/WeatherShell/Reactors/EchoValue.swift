@@ -117,12 +117,8 @@ struct EchoStyle: Sendable {
         return result
     }
 
-    /// Columns a character takes at a terminal: two for East Asian wide characters and emoji
-    /// (`서울` is four), one otherwise.
+    /// Columns a character takes at a terminal (``TerminalColumns``).
     static func width(of character: Character) -> Int {
-        guard let value = character.unicodeScalars.first?.value else { return 1 }
-        let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-                                           0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD]
-        return wide.contains { $0.contains(value) } ? 2 : 1
+        TerminalColumns.width(of: character)
     }
 }
