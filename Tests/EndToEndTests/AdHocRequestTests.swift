@@ -129,6 +129,16 @@ import TestSupport
         }
     }
 
+    /// An answer to `head` has no body: shown pretty (as at a terminal), its headers are printed.
+    @Test func aHeadAnswerShowsItsHeaders() async throws {
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["-c", "set output pretty; head \(server.baseURL)/echo; print status"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.lowercased().contains("content-type: application/json\n"), "\(result.stdout)")
+            #expect(result.stdout.hasSuffix("200\n"))
+        }
+    }
+
     /// The request's answer is the last response: queries, `expect`, `> FILE` and pipes work on it.
     @Test func answersAreQueriedCheckedAndSaved() async throws {
         let directory = try WSHProcess.temporaryDirectory()

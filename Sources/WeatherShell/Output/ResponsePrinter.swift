@@ -20,6 +20,9 @@ struct ResponsePrinter {
             io.out(bytes: response.body)
         case .headers:
             printHead(response)
+        case .pretty where response.request.method == .head:
+            // An answer to HEAD has no body: its headers are what was asked for, as HTTPie shows them.
+            printHeaders(response)
         case .pretty:
             printBody(response)
         case .all:
@@ -32,6 +35,10 @@ struct ResponsePrinter {
     private func printHead(_ response: Response) {
         let status = "HTTP \(response.status) \(response.reason)"
         io.out(styled: paint(TerminalText.escaped(status), response.status < 400 ? "32" : "31") + "\n")
+        printHeaders(response)
+    }
+
+    private func printHeaders(_ response: Response) {
         for header in response.headers {
             let masked = redaction.maskedHeader(header)
             let name = io.stdoutIsTerminal ? TerminalText.escaped(masked.name) : masked.name
