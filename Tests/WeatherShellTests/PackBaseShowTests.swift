@@ -15,4 +15,23 @@ import Testing
         await shell.run("target mine { base https://example.com/api; path /x }\nshow mine")
         #expect(shell.stdout.components(separatedBy: "under set base").count == 2, "\(shell.stdout)")
     }
+
+    /// `set base` takes the shorthands a request takes; anything else is an error that says what it takes.
+    @Test(arguments: [
+        ("localhost:4010/v1", "http://localhost:4010/v1"), ("127.0.0.1:4010", "http://127.0.0.1:4010"),
+        (":4010", "http://localhost:4010/"), ("https://h/v1", "https://h/v1"),
+    ])
+    func setBaseTakesTheShorthandsOfARequest(typed: String, base: String) async {
+        let shell = ShellHarness()
+        #expect(await shell.run("set base \(typed)\nset base") == nil, "\(shell.stderr)")
+        #expect(shell.stdout.hasPrefix("base  " + base + "  ("), "\(shell.stdout)")
+    }
+
+    @Test(arguments: ["ftp://h/x", "users", "/v1"])
+    func setBaseRefusesWhatIsNoURL(typed: String) async {
+        let shell = ShellHarness()
+        #expect(await shell.run("set base \(typed)") != nil)
+        #expect(shell.stderr.contains("a base URL starts with http:// or https:// (or is a host such as localhost:8080), or is off"),
+                "\(shell.stderr)")
+    }
 }

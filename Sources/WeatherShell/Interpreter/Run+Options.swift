@@ -85,10 +85,12 @@ extension Run {
                 session.optionOrigins[option] = nil
                 return
             }
-            guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
-                throw failure("a base URL starts with http:// or https://, or is off", at: valueWord.span)
+            // The shorthands a request takes: `localhost:8080/v1`, `api.example.com`, `:8080`.
+            guard case .success(let url) = RequestURL.resolve(value, base: nil) else {
+                throw failure("a base URL starts with http:// or https:// (or is a host such as localhost:8080), or is off",
+                              at: valueWord.span)
             }
-            options.base = value
+            options.base = url
             options.baseWord = written(valueWord)
         case .echo:
             guard let echo = ShellOptions.Echo(rawValue: value) else { throw invalid() }
