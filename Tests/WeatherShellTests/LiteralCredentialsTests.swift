@@ -187,6 +187,19 @@ import Testing
         #expect(hidden.unicodeScalars.count == line.unicodeScalars.count)
     }
 
+    /// The source line an error quotes has `***` for a credential, whatever its length; the caret
+    /// after it moves with it, and a caret on it stands under its `***`.
+    @Test(arguments: [("zz", "^~"), ("abcdef123", "^~~")])
+    func anErrorsSourceLineShowsACredentialAsThreeStars(word: String, caret: String) throws {
+        let text = "get http://h/x token==abcdef123 zz"
+        let file = SourceFile(name: "t.wsh", directory: "/", text: text)
+        let start = try #require(text.range(of: word)).lowerBound.utf16Offset(in: text)
+        let shown = Diagnostic(.parse, "x", file: file, span: SourceSpan(start: start, end: start + word.utf8.count)).rendered()
+        let column = word == "zz" ? "get http://h/x token==*** ".count : "get http://h/x token==".count
+        #expect(shown.contains("   get http://h/x token==*** zz\n   " + String(repeating: " ", count: column) + caret + "\n"), "\(shown)")
+        #expect(!shown.contains("abcdef123"))
+    }
+
     /// A line continued with `\` is read in its whole statement: the credential on the second
     /// line is an item of the `get` on the first.
     @Test(arguments: ["\n", "\r\n"])
@@ -195,6 +208,6 @@ import Testing
         let file = SourceFile(name: "t.wsh", directory: "/", text: text)
         let start = Array(text.utf8).firstIndex(of: UInt8(ascii: "z")) ?? 0
         let shown = Diagnostic(.parse, "expected an item", file: file, span: SourceSpan(start: start, end: start + 2)).rendered()
-        #expect(!shown.contains("abc123") && shown.contains("     token==****** zz \\\n   " + String(repeating: " ", count: 16) + "^~\n"), "\(shown)")
+        #expect(!shown.contains("abc123") && shown.contains("     token==*** zz \\\n   " + String(repeating: " ", count: 13) + "^~\n"), "\(shown)")
     }
 }

@@ -49,13 +49,14 @@ public struct Diagnostic: Error, Sendable {
         // A span is clamped to its line: one from another input must not index past this one.
         let spanStart = min(max(span.start, range.lowerBound), range.upperBound)
         let spanEnd = min(max(span.end, spanStart), range.upperBound)
-        let startColumn = file.characterCount(from: range.lowerBound, to: spanStart)
-        let width = max(1, file.characterCount(from: spanStart, to: spanEnd))
+        let (line, place) = lineWithCredentialsShort(file, lineIndex)
+        let startColumn = place(file.characterCount(from: range.lowerBound, to: spanStart))
+        let endColumn = place(file.characterCount(from: range.lowerBound, to: spanEnd))
+        let width = max(1, endColumn - startColumn)
         // Only the window is made printable: a 500 KB one-line input must not cost a string per character.
-        let lineLength = file.characterCount(from: range.lowerBound, to: range.upperBound)
         let window = 100
-        let from = lineLength > window ? max(0, min(startColumn - 20, lineLength - window)) : 0
-        let shown = lineWithCredentialsHidden(file, lineIndex).unicodeScalars.dropFirst(from).prefix(window)
+        let from = line.count > window ? max(0, min(startColumn - 20, line.count - window)) : 0
+        let shown = line.dropFirst(from).prefix(window)
         var lineText = ""
         for scalar in shown { lineText += Self.printable(scalar) }
         let caretColumn = startColumn - from
@@ -65,6 +66,37 @@ public struct Diagnostic: Error, Sendable {
         let under = shown.dropFirst(max(0, caretColumn)).prefix(max(1, min(width, shown.count - caretColumn))).reduce(0) { $0 + columns($1) }
         let caret = String(repeating: " ", count: before) + "^" + String(repeating: "~", count: max(0, under - 1))
         return "   \(lineText)\n   \(caret)\n"
+    }
+
+    /// The line's scalars with each credential typed in it as `***`, whatever its length (starred
+    /// column for column, the stars would tell it), and where a scalar of the line now stands: a
+    /// caret under a credential stands under its `***`.
+    private static func lineWithCredentialsShort(_ file: SourceFile, _ lineIndex: Int) -> ([Unicode.Scalar], (Int) -> Int) {
+        let original = Array(file.text(file.lineRange(lineIndex)).unicodeScalars)
+        let starred = Array(lineWithCredentialsHidden(file, lineIndex).unicodeScalars)
+        guard starred.count == original.count, starred != original else { return (starred, { $0 }) }
+        var line: [Unicode.Scalar] = []
+        line.reserveCapacity(original.count)
+        // Where each scalar of the line stands in `line`, and one more for the line's end.
+        var places: [Int] = []
+        places.reserveCapacity(original.count + 1)
+        var index = 0
+        while index < original.count {
+            guard starred[index] == "*", original[index] != "*" else {
+                places.append(line.count)
+                line.append(starred[index])
+                index += 1
+                continue
+            }
+            let start = line.count
+            while index < original.count, starred[index] == "*", original[index] != "*" {
+                places.append(start)
+                index += 1
+            }
+            line += ["*", "*", "*"]
+        }
+        places.append(line.count)
+        return (line, { places[min(max(0, $0), places.count - 1)] })
     }
 
     /// The line with the credentials typed in it starred out, column for column, as the history
