@@ -58,9 +58,14 @@ int main(int argc, char **argv) {
     snprintf(sql, sizeof sql, "SELECT %s FROM calls ORDER BY id DESC LIMIT 1", columns);
     sqlite3_stmt *newest;
     if (sqlite3_prepare_v2(source, sql, -1, &newest, NULL) != SQLITE_OK) return fail(source, "source");
-    if (sqlite3_step(newest) != SQLITE_ROW) return fail(source, "no call in the source");
+    if (sqlite3_step(newest) != SQLITE_ROW) {
+        fprintf(stderr, "history-floor: no call in %s\n", argv[1]);
+        return 2;
+    }
 
-    if (sqlite3_open(argv[2], &db) != SQLITE_OK) return fail(db, "destination");
+    /* As wsh opens it: one connection used by one thread at a time, no mutex. */
+    if (sqlite3_open_v2(argv[2], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+        return fail(db, "destination");
     if (sqlite3_exec(db, "PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL;"
                          "PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304; PRAGMA wal_autocheckpoint = 0",
                      NULL, NULL, NULL) != SQLITE_OK) return fail(db, "settings");

@@ -104,8 +104,9 @@ import TestSupport
         }
     }
 
-    /// A body of bytes that are not UTF-8, sent from a file, is kept as that file (`body @FILE`): the
-    /// kept target sends the same bytes, not text with the bad bytes replaced.
+    /// A body of bytes that are not UTF-8, sent from a file (a request's `@FILE` or a target's
+    /// `body @FILE`), is kept as that file: the kept target sends the same bytes, not text with the
+    /// bad bytes replaced.
     @Test func aTargetFromLastKeepsABinaryBodyAsItsFile() async throws {
         try await withLoopbackServer { server in
             let directory = try WSHProcess.temporaryDirectory()
@@ -116,11 +117,15 @@ import TestSupport
                 target raw from last
                 call raw > two.json
                 show raw
+                target img { base \(server.baseURL); path /echo; method PUT; body @img.png }
+                call img > three.json
+                target copy from last
+                call copy > four.json
                 """
             let (result, _) = try await runScript(script, directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             let hex = png.map { String(format: "%02x", $0) }.joined()
-            for name in ["one.json", "two.json"] {
+            for name in ["one.json", "two.json", "three.json", "four.json"] {
                 let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))) as? [String: Any]
                 #expect((json?["bodyHex"] as? String)?.lowercased() == hex, "\(name): \(json ?? [:])")
             }

@@ -102,6 +102,7 @@ import Testing
         (#"echo "\uzzzz""#, "'\\u' needs four hex digits", 6),
         (#"echo "\uD83D x""#, "'\\uD83D' must be followed by the second half of its surrogate pair, \\uDC00 to \\uDFFF", 6),
         (#"echo "\uDE00""#, "'\\uDE00' is the second half of a surrogate pair, with no first half before it", 6),
+        (#"echo "a\u0000.png""#, "'\\u0000' cannot be in a string", 7),
     ])
     func aBadUnicodeEscapeIsAnErrorAtItsBackslash(text: String, message: String, offset: Int) {
         do {
@@ -115,7 +116,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["a\u{1A}b", "tab\there", "nul\u{0}", "del\u{7F}", "crlf\r\n", "é😀", "$x \"q\" \\"])
+    @Test(arguments: ["a\u{1A}b", "tab\there", "bell\u{7}", "del\u{7F}", "crlf\r\n", "é😀", "$x \"q\" \\"])
     func aValueWrittenAsTheLanguageWritesItReadsBackTheSame(text: String) throws {
         let written = Run.quoted(text)
         #expect(!written.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
@@ -140,6 +141,9 @@ import Testing
         ("echo \"서울🎉\" $nope", 12, 14),
         ("echo \"e\u{301}\" $nope", 11, 9),
         ("echo \"é\" $nope", 10, 9),
+        // One family: three people joined by zero-width joiners, drawn in two columns; a skin tone takes none.
+        ("echo \"👨\u{200D}👩\u{200D}👧\" $nope", 14, 10),
+        ("echo \"👍\u{1F3FD}☔\" $nope", 12, 12),
     ])
     func theCaretStandsUnderTheWordInTerminalColumns(text: String, column: Int, caretColumn: Int) throws {
         let file = SourceFile(name: "t", directory: "/", text: text)

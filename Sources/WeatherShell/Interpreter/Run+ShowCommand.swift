@@ -68,7 +68,7 @@ extension Run {
 
     /// The file the body came from, the call's `@FILE` or the target's `body @FILE`, when the
     /// request sends exactly its bytes.
-    private func bodyFile(of declared: DeclaredTarget, arguments: CallArguments, sending body: Data?) -> String? {
+    func bodyFile(of declared: DeclaredTarget, arguments: CallArguments, sending body: Data?) -> String? {
         guard let body else { return nil }
         var candidates = [arguments.body?.source].compactMap { $0 }
         if let field = declared.declaration.fields.last(where: { $0.name == "body" }),

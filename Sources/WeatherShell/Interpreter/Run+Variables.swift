@@ -117,7 +117,7 @@ extension Run {
         default:
             // Other control characters as `\uXXXX`, so that what is written reads back the same.
             char.unicodeScalars.contains(where: isControl)
-                ? char.unicodeScalars.map { isControl($0) ? "\\u" + hex4($0.value) : String($0) }.joined()
+                ? char.unicodeScalars.map { isControl($0) ? Lexer.unicodeEscape($0) : String($0) }.joined()
                 : String(char)
         }
     }
@@ -126,10 +126,6 @@ extension Run {
         scalar.value < 0x20 || scalar.value == 0x7F
     }
 
-    private nonisolated static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
 
     func echo(_ words: [Word]) throws {
         var pieces: [String] = []

@@ -20,52 +20,21 @@ extension SessionWriter {
         }
         for target in targets where !Self.isBundled(target) {
             let text = targetText(target)
-            if isSafe(text), let item = Self.literalSecretItem(in: target.declaration) {
-                comment("target \(target.name): not saved, its \(item) holds a secret typed as text (give it from a variable: let NAME = env VAR)")
+            guard isSafe(text) else {
+                comment("target \(target.name): not saved, its declaration holds a secret")
                 continue
             }
-            add(text, unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
-        }
-    }
-
-    /// `query appid`, `header Authorization`: the first item of the declaration whose name says it
-    /// holds a secret (as the logger judges names) and whose value is typed text, not a variable.
-    /// The logger and the history mask such a value; a saved session must not hold it either.
-    static func literalSecretItem(in declaration: TargetDeclaration) -> String? {
-        let names = Redaction()
-        func secretItem(_ text: Substring, separator: Character) -> Substring? {
-            guard let split = text.firstIndex(of: separator) else { return nil }
-            var name = text[..<split]
-            if name.hasSuffix(":") { name = name.dropLast() }
-            return !text[text.index(after: split)...].isEmpty && names.isSensitiveName(String(name)) ? name : nil
-        }
-        for field in declaration.fields {
-            for word in field.arguments {
-                guard let text = word.literal else { continue }
-                switch field.name {
-                case "query", "form", "json", "multipart", "header":
-                    if let name = secretItem(Substring(text), separator: field.name == "header" ? ":" : "=") {
-                        return "\(field.name) \(name)"
-                    }
-                case "base", "path":
-                    if field.name == "base", Self.hasPassword(text) { return "base URL's password" }
-                    let query = text.split(separator: "?", maxSplits: 1).dropFirst().first?.split(separator: "#").first ?? ""
-                    for item in query.split(separator: "&") {
-                        if let name = secretItem(item, separator: "=") { return "\(field.name) query \(name)" }
-                    }
-                default: continue
-                }
+            // A credential typed as text (`query appid=k`, a URL's password), as the history judges
+            // them: the target is written as a comment, with `***` for the credential.
+            let hidden = LiteralCredentials.hidden(in: text)
+            guard hidden == text else {
+                comment("target \(target.name): not saved, it holds a credential typed as text; give it from a variable "
+                        + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
+                for line in hidden.split(separator: "\n", omittingEmptySubsequences: false) { append("# " + line) }
+                continue
             }
+            append(text)
         }
-        return nil
-    }
-
-    /// `scheme://user:password@host`: a URL with a password in it.
-    private static func hasPassword(_ url: String) -> Bool {
-        guard let scheme = url.range(of: "://") else { return false }
-        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return false }
-        return authority.index(after: colon) < at
     }
 
     /// `reactor` declarations as written, in the order they were declared.

@@ -63,7 +63,7 @@ struct SessionWriter {
         append("# " + session.mask(note))
     }
 
-    private mutating func append(_ line: String) {
+    mutating func append(_ line: String) {
         if startsSection { text += "\n" }
         startsSection = false
         text += line + "\n"
@@ -138,7 +138,12 @@ struct SessionWriter {
     /// `set base $api` as written when it refers to saved variables that still give it, else the URL.
     private mutating func writeBase() {
         guard let base = session.options.base else { return }
-        if let reference = run.savedReference(session.options.baseWord, expandingTo: base, saved: saved), isSafe("set base \(reference)") {
+        // `set base` keeps the URL a shorthand stands for (`localhost:3000` is http://localhost:3000).
+        let taken = { (text: String) -> String in
+            if case .success(let url) = RequestURL.resolve(text, base: nil) { url } else { text }
+        }
+        if let reference = run.savedReference(session.options.baseWord, expandingTo: base, saved: saved, as: taken),
+           isSafe("set base \(reference)") {
             add("set base \(reference)", unlessSecret: "")
         } else {
             add("set base \(Run.quoted(base))", unlessSecret: "set base: not saved, its URL holds a secret")

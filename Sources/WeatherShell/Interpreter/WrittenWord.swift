@@ -14,9 +14,10 @@ extension Run {
 
     /// The written text of a word for `save`, when it refers to variables, all of them among
     /// `saved` (the ones the saved file sets), and still expands to `value`; else nil.
-    func savedReference(_ written: WrittenWord?, expandingTo value: String, saved: Set<String>) -> String? {
+    func savedReference(_ written: WrittenWord?, expandingTo value: String, saved: Set<String>,
+                        as taken: (String) -> String = { $0 }) -> String? {
         guard let written, !written.word.variableNames.isEmpty, written.word.variableNames.allSatisfy(saved.contains),
-              (try? expand(written.word).text) == value else { return nil }
+              let expanded = try? expand(written.word).text, taken(expanded) == value else { return nil }
         return written.text
     }
 }

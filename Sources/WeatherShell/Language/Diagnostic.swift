@@ -62,8 +62,9 @@ public struct Diagnostic: Error, Sendable {
         let caretColumn = startColumn - from
         lineText = mask(lineText)
         // Under wide characters (`서울`, emoji) the caret moves two columns for each.
-        let before = shown.prefix(max(0, caretColumn)).reduce(0) { $0 + columns($1) }
-        let under = shown.dropFirst(max(0, caretColumn)).prefix(max(1, min(width, shown.count - caretColumn))).reduce(0) { $0 + columns($1) }
+        let before = TerminalColumns.width(of: shown.prefix(max(0, caretColumn)), each: columns)
+        let under = TerminalColumns.width(of: shown.dropFirst(max(0, caretColumn)).prefix(max(1, min(width, shown.count - caretColumn))),
+                                          each: columns)
         let caret = String(repeating: " ", count: before) + "^" + String(repeating: "~", count: max(0, under - 1))
         return "   \(lineText)\n   \(caret)\n"
     }

@@ -272,7 +272,14 @@ public struct Lexer {
         guard let scalar = Unicode.Scalar(first) else {
             throw failure("'\\u\(Self.hex(first))' is the second half of a surrogate pair, with no first half before it", length: 6)
         }
+        // A NUL would end the text where C reads it (a file's path), not where wsh does.
+        if first == 0 { throw failure("'\\u0000' cannot be in a string", length: 6) }
         return (scalar, 6)
+    }
+
+    /// `\\u` and four hex digits for a scalar of the Basic Multilingual Plane, as strings write it.
+    static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        "\\u" + hex(scalar.value)
     }
 
     private static func hex(_ unit: UInt32) -> String {

@@ -108,7 +108,7 @@ struct EchoStyle: Sendable {
                 result.append(character)
                 continue
             }
-            visible += Self.width(of: character)
+            visible += TerminalColumns.width(of: character)
             if visible >= columns {
                 return result + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
             }
@@ -117,8 +117,4 @@ struct EchoStyle: Sendable {
         return result
     }
 
-    /// Columns a character takes at a terminal (``TerminalColumns``).
-    static func width(of character: Character) -> Int {
-        TerminalColumns.width(of: character)
-    }
 }

@@ -28,11 +28,11 @@ extension Run {
         try write(response, to: statement.output)
     }
 
-    /// The last of the request's items that gives `name` a value.
+    /// The last of the request's items that gives the body field `name` a JSON value.
     private func itemWord(named name: String, in statement: RequestStatement) throws -> Word? {
         try statement.items.last { word in
             switch RequestItem(try expand(word).text) {
-            case .field(name, _)?, .fieldFromFile(name, _, _)?, .query(name, _)?: true
+            case .field(name, _)?, .fieldFromFile(name, _, true)?: true
             default: false
             }
         }

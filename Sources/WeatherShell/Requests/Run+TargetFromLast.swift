@@ -11,9 +11,14 @@ extension Run {
             throw failure("no request yet to keep as a target", at: nameWord.span,
                           notes: ["send one first: get URL, or call NAME"])
         }
-        let fields = TargetText(target: target, arguments: arguments, secrets: secretReferences())
+        // The file a body of bytes came from: the call's `@FILE`, or the declared target's `body @FILE`.
+        var bodySource = arguments.body?.source
+        if bodySource == nil, let declared = session.targets[target.name], case .data(let data, _) = target.task.bodyTask {
+            bodySource = bodyFile(of: declared, arguments: arguments, sending: data)
+        }
+        let fields = TargetText(target: target, arguments: arguments, bodySource: bodySource, secrets: secretReferences())
         if !fields.canWriteBody {
-            throw failure("the last request's body is not UTF-8 text and came from no file: a target cannot hold it",
+            throw failure("the last request's body is not UTF-8 text, and no file holds it as it was sent: a target cannot hold it",
                           at: nameWord.span, notes: ["send it from a file (@FILE), then keep it: the target reads that file"])
         }
         let name = nameWord.literal ?? ""
@@ -38,6 +43,8 @@ extension Run {
 struct TargetText {
     let target: Target
     let arguments: CallArguments
+    /// The file the body was read from, when it was.
+    let bodySource: String?
     /// Secret values to write as `${name}`.
     let secrets: [(value: String, name: String)]
 
@@ -62,9 +69,9 @@ struct TargetText {
             if let contentType, headers.value(named: "Content-Type") == nil { lines.append("header " + word("Content-Type:" + contentType)) }
             if let text = String(validating: data, as: UTF8.self) {
                 lines.append("body " + word(text))
-            } else if let source = arguments.body?.source {
+            } else if let bodySource {
                 // Bytes that are not UTF-8 cannot be written in a string: the file they came from.
-                lines.append("body @" + word(source))
+                lines.append("body @" + word(bodySource))
             }
         default: break
         }
@@ -81,7 +88,7 @@ struct TargetText {
     /// False for a body of bytes that are not UTF-8 and came from no file the target could read.
     var canWriteBody: Bool {
         guard case .data(let data, _)? = body else { return true }
-        return arguments.body?.source != nil || String(validating: data, as: UTF8.self) != nil
+        return bodySource != nil || String(validating: data, as: UTF8.self) != nil
     }
 
     /// The path with the call's values in its `{name}` segments: the request it sent.
