@@ -98,7 +98,7 @@ extension Run {
     /// A value as the language would write it: bare when it is one plain word, else a string.
     nonisolated static func quoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.value > 0x20 && scalar.value != 0x7F && !"\"';{}#$\\".unicodeScalars.contains(scalar)
+            scalar != " " && !scalar.isASCIIControl && !"\"';{}#$\\".unicodeScalars.contains(scalar)
         }
         if plain { return text }
         return "\"" + text.map(escaped).joined() + "\""
@@ -116,16 +116,11 @@ extension Run {
         case "$": "\\$"
         default:
             // Other control characters as `\uXXXX`, so that what is written reads back the same.
-            char.unicodeScalars.contains(where: isControl)
-                ? char.unicodeScalars.map { isControl($0) ? Lexer.unicodeEscape($0) : String($0) }.joined()
+            char.unicodeScalars.contains(where: \.isASCIIControl)
+                ? char.unicodeScalars.map { $0.isASCIIControl ? Lexer.unicodeEscape($0) : String($0) }.joined()
                 : String(char)
         }
     }
-
-    private nonisolated static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F
-    }
-
 
     func echo(_ words: [Word]) throws {
         var pieces: [String] = []

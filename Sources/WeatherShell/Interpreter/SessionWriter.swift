@@ -63,7 +63,7 @@ struct SessionWriter {
         append("# " + session.mask(note))
     }
 
-    mutating func append(_ line: String) {
+    private mutating func append(_ line: String) {
         if startsSection { text += "\n" }
         startsSection = false
         text += line + "\n"

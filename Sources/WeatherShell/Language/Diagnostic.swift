@@ -121,12 +121,12 @@ public struct Diagnostic: Error, Sendable {
 
     /// The columns a scalar of the shown line takes: a tab and a control byte are shown as one.
     private static func columns(_ scalar: Unicode.Scalar) -> Int {
-        scalar.value < 0x20 || scalar.value == 0x7F ? 1 : TerminalColumns.width(of: scalar)
+        scalar.isASCIIControl ? 1 : TerminalColumns.width(of: scalar)
     }
 
     private static func printable(_ scalar: Unicode.Scalar) -> String {
         if scalar == "\t" { return " " }
-        if scalar.value < 0x20 || scalar.value == 0x7F { return "?" }
+        if scalar.isASCIIControl { return "?" }
         return String(scalar)
     }
 }

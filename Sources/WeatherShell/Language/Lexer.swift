@@ -277,7 +277,7 @@ public struct Lexer {
         return (scalar, 6)
     }
 
-    /// `\\u` and four hex digits for a scalar of the Basic Multilingual Plane, as strings write it.
+    /// `\u` and four hex digits for a scalar of the Basic Multilingual Plane, as strings write it.
     static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
         "\\u" + hex(scalar.value)
     }

@@ -1,3 +1,9 @@
+extension Unicode.Scalar {
+    /// A C0 control character or DEL: shown as one placeholder in a quoted line, written as
+    /// `\uXXXX` in a string.
+    var isASCIIControl: Bool { value < 0x20 || value == 0x7F }
+}
+
 /// How many columns text takes at a terminal: what lines up a caret under a word, or cuts a line
 /// to the screen's width.
 enum TerminalColumns {

@@ -32,7 +32,7 @@ extension Run {
     private func itemWord(named name: String, in statement: RequestStatement) throws -> Word? {
         try statement.items.last { word in
             switch RequestItem(try expand(word).text) {
-            case .field(name, _)?, .fieldFromFile(name, _, true)?: true
+            case .field(name, .json)?, .fieldFromFile(name, _, true)?: true
             default: false
             }
         }
