@@ -79,7 +79,7 @@ import TestSupport
     }
 }
 
-/// SIGTERM ends wsh as the signal would, after the log file's held lines are written.
+/// SIGTERM ends wsh as the signal would, and the log file holds every line logged before it.
 @Suite struct TerminationTests {
     @Test func sigtermEndsAHangingScriptWithTheSignalAndKeepsTheLog() async throws {
         try await withLoopbackServer { server in

@@ -4,7 +4,7 @@ import TestSupport
 import Targets
 import Testing
 
-/// The log file writes lines in blocks: at a size, after a delay, on request, and when it goes.
+/// The log file writes each line as it comes: nothing is held, so no timer decides what is on disk.
 @Suite struct LogFileTests {
     private func temporaryPath() throws -> String {
         let directory = try ScratchDirectory.make("wsh-logfile")
@@ -15,70 +15,54 @@ import Testing
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
-    @Test func flushWritesHeldLinesInOrderAfterWhatWasThere() throws {
+    @Test func eachLineIsInTheFileAsSoonAsItIsAppendedAfterWhatWasThere() throws {
         let path = try temporaryPath()
         try "earlier\n".write(toFile: path, atomically: true, encoding: .utf8)
         let file = try LogFile(path: path)
-        for number in 1...3 { file.append("line \(number)") }
-        file.flush()
-        #expect(contents(path) == "earlier\nline 1\nline 2\nline 3\n")
-    }
-
-    @Test func heldLinesAreWrittenAfterTheDelayWithoutAFlush() async throws {
-        let path = try temporaryPath()
-        let file = try LogFile(path: path)
-        file.append("soon")
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
-        while contents(path).isEmpty, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        var expected = "earlier\n"
+        for number in 1...3 {
+            file.append("line \(number)")
+            expected += "line \(number)\n"
+            #expect(contents(path) == expected)
         }
-        #expect(contents(path) == "soon\n")
         withExtendedLifetime(file) {}
     }
 
-    @Test func aFullBlockIsWrittenAtOnce() throws {
+    @Test func copiesShareTheFile() throws {
         let path = try temporaryPath()
         let file = try LogFile(path: path)
-        let line = String(repeating: "x", count: 99)
-        for _ in 0..<(LogFile.blockSize / 100 + 1) { file.append(line) }
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        #expect(size >= LogFile.blockSize)
-        withExtendedLifetime(file) {}
+        let copy = file
+        file.append("one")
+        copy.append("two")
+        #expect(contents(path) == "one\ntwo\n")
     }
 
-    @Test func flushAllWritesEveryOpenFile() throws {
-        let paths = try [temporaryPath(), temporaryPath()]
-        let files = try paths.map { try LogFile(path: $0) }
-        for (index, file) in files.enumerated() { file.append("file \(index)") }
-        LogFile.flushAll()
-        #expect(paths.map(contents) == ["file 0\n", "file 1\n"])
-        withExtendedLifetime(files) {}
-    }
-
-    @Test func theLastCopyGoingWritesWhatIsHeld() throws {
-        let path = try temporaryPath()
-        do {
-            let file = try LogFile(path: path)
-            let copy = file
-            copy.append("kept")
-        }
-        #expect(contents(path) == "kept\n")
-    }
-
-    @Test func linesFromManyThreadsStayWhole() async throws {
+    /// Eight threads append 200 numbered lines each, some longer than a pipe's atomic write:
+    /// every line arrives whole and exactly once, and each thread's lines in the order it wrote them.
+    @Test func linesFromManyThreadsArriveWholeOnceAndInOrder() async throws {
         let path = try temporaryPath()
         let file = try LogFile(path: path)
-        let line = String(repeating: "y", count: 300)
+        let padding = String(repeating: "y", count: 5000)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
-                group.addTask { for _ in 0..<200 { file.append(line) } }
+            for thread in 0..<8 {
+                group.addTask { for number in 0..<200 { file.append("\(thread) \(number) \(padding)") } }
             }
         }
-        file.flush()
         let lines = contents(path).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 8 * 200 + 1)
-        #expect(lines.dropLast().allSatisfy { $0 == line[...] })
+        #expect(lines.last == "")
+        var next = [Int](repeating: 0, count: 8)
+        for line in lines.dropLast() {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let thread = Int(fields[0]), let number = Int(fields[1]), next.indices.contains(thread),
+                  fields[2] == padding[...] else {
+                Issue.record("a line was cut or mixed with another: \(line.prefix(40))...")
+                return
+            }
+            #expect(number == next[thread], "thread \(thread) wrote line \(number) where \(next[thread]) was next")
+            next[thread] = number + 1
+        }
+        #expect(next == [Int](repeating: 200, count: 8))
     }
 }
 

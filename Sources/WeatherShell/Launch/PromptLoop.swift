@@ -17,8 +17,6 @@ struct PromptLoop {
         let directory = run.currentFile.directory
         while true {
             run.io.flush()
-            // The user may read the log while the prompt waits: its held lines go out now.
-            LogFile.flushAll()
             let snapshot = reader.completes ? run.completionSnapshot() : nil
             let input = await reader.readLine(continuation: !pending.isEmpty, completions: snapshot)
             switch input {

@@ -66,7 +66,6 @@ public enum Shell {
             run.session.options.stub = .immediate
             run.session.optionOrigins[.stub] = "--stub"
         }
-        TerminationSignals.install()
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
         let interrupts = InterruptHandler(interactive: interactive)
         let cwd = FileManager.default.currentDirectoryPath
@@ -143,9 +142,8 @@ public enum Shell {
         return finalCode(run, code)
     }
 
-    /// `code`, or 3 when the log files' last lines could not be written (reported here, as nothing runs after).
+    /// `code`, or 3 when a log file could not be written (reported here, as nothing runs after).
     static func finalCode(_ run: Run, _ code: Int32) -> Int32 {
-        LogFile.flushAll()
         let failures = run.io.takeFailures()
         for message in failures { run.io.err("wsh: error: \(message)\n") }
         return failures.isEmpty || code != 0 ? code : FailureKind.runtime.exitCode

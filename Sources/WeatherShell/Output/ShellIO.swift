@@ -143,12 +143,11 @@ public final class ShellIO: Sendable {
     nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         let failure = bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
         if failure == EPIPE, fd == STDOUT_FILENO || fd == STDERR_FILENO {
-            TerminationSignals.die(of: SIGPIPE)
+            SignalDeath.die(of: SIGPIPE)
         }
         if failure != 0, fd == STDOUT_FILENO {
             let reason = String(cString: strerror(failure)).lowercased()
             Console.writeAll(STDERR_FILENO, "wsh: error: cannot write to standard output: \(reason)\n")
-            LogFile.flushAll()
             exit(FailureKind.runtime.exitCode)
         }
     }
