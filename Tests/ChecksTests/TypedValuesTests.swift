@@ -42,6 +42,10 @@ import Testing
         ("3", TypedValues.Predicate.isInteger, true), ("3.0", .isInteger, false), ("3.0", .isFloat, true), ("1e2", .isFloat, true),
         ("\"3\"", .isNumber, false), ("\"\"", .isEmpty, true), ("[]", .isEmpty, true), ("{}", .isEmpty, true), ("0", .isEmpty, false),
         ("\"2026-11-25\"", .isDate, true), ("\"2026-11-25T08:00:00+09:00\"", .isIsoDate, true), ("\"25/11/2026\"", .isDate, false),
+        // Foundation's parser took a date at the start and ignored the rest.
+        ("\"2026-11-25garbage\"", .isDate, false), ("\"2026-11-25X08:00:00Z\"", .isIsoDate, false),
+        ("\"2026-11-25T08:00:00Zjunk\"", .isIsoDate, false), ("\"2026-11-25T08:00\"", .isDate, true),
+        ("\"2026-11-25T08:00:00.123-0500\"", .isIsoDate, true), ("\"2026-11-25T08:00:00.\"", .isIsoDate, false),
         ("null", .isNull, true), ("[1]", .isList, true), ("{\"a\":1}", .isObject, true), ("true", .isBool, true),
     ])
     func predicatesTellTypes(value: String, predicate: TypedValues.Predicate, holds: Bool) {
@@ -53,5 +57,8 @@ import Testing
         #expect(!TypedValues.contains(Self.json("[1,2]"), "2", typed: .string("2")))
         #expect(TypedValues.contains(Self.json("{\"id\":1}"), "id", typed: .string("id")))
         #expect(TypedValues.contains(.string("application/json"), "json", typed: .string("json")))
+        // Every text contains "", as it starts and ends with it.
+        #expect(TypedValues.contains(.string("abc"), "", typed: .string("")))
+        #expect(TypedValues.contains(.string(""), "", typed: .string("")))
     }
 }

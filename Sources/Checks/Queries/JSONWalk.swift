@@ -3,9 +3,10 @@ import Targets
 /// Follows a query's path through a JSON value: the one walker for queries, `expect` and the
 /// weather commands' readings.
 public enum JSONWalk {
-    /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice
-    /// or `..name`, the rest of the path goes over each value found, and the result is the list of
-    /// what it found (values the rest does not reach are left out, as JSONPath leaves them).
+    /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice,
+    /// `..name` or `[? ]`, the path goes on from each value found, and the result is one flat list
+    /// of every value reached, in order, as RFC 9535's node lists are: a value the rest of the path
+    /// does not reach is left out, and a second `[*]` adds the values it reaches to the same list.
     /// `holds` decides `[? EXPR]` for each element.
     public static func walk<Condition>(
         _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool
@@ -36,22 +37,39 @@ public enum JSONWalk {
                 current = elements[position]
                 path += "[\(index)]"
             case .all, .slice, .descendants, .filter:
-                let found: [JSONValue]
-                switch (step, current) {
-                case (.all, .array(let elements)): found = elements
-                case (.all, .object(let members)): found = members.map(\.value)
-                case (.filter(let filter), .array(let elements)): found = try elements.filter { try holds(filter, $0) }
-                case (.filter(let filter), .object(let members)): found = try members.map(\.value).filter { try holds(filter, $0) }
-                case (.slice(let from, let to), .array(let elements)): found = slice(elements, from, to)
-                case (.descendants(let key), _): found = descendants(named: key, in: current)
-                default:
+                guard let first = try children(of: current, step, where: holds) else {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
                 }
-                let rest = Array(steps[(position + 1)...])
-                return (.array(try found.compactMap { try walk($0, rest, where: holds).value }), "")
+                var nodes = first
+                for next in steps[(position + 1)...] {
+                    nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
+                }
+                return (.array(nodes), "")
             }
         }
         return (current, "")
+    }
+
+    /// The values one step reaches from `value`, as a node list; nil when a fan-out step meets a
+    /// value it cannot go into (a key or index step that reaches nothing gives an empty list).
+    private static func children<Condition>(
+        of value: JSONValue, _ step: QueryStep<Condition>, where holds: (Condition, JSONValue) throws -> Bool
+    ) rethrows -> [JSONValue]? {
+        switch (step, value) {
+        case (.key(let key), .object(let members)): return members.last(where: { $0.key == key }).map { [$0.value] } ?? []
+        case (.key, _): return []
+        case (.index(let index), .array(let elements)):
+            let position = index < 0 ? elements.count + index : index
+            return elements.indices.contains(position) ? [elements[position]] : []
+        case (.index, _): return []
+        case (.all, .array(let elements)): return elements
+        case (.all, .object(let members)): return members.map(\.value)
+        case (.filter(let filter), .array(let elements)): return try elements.filter { try holds(filter, $0) }
+        case (.filter(let filter), .object(let members)): return try members.map(\.value).filter { try holds(filter, $0) }
+        case (.slice(let from, let to), .array(let elements)): return slice(elements, from, to)
+        case (.descendants(let key), _): return descendants(named: key, in: value)
+        case (.all, _), (.filter, _), (.slice, _): return nil
+        }
     }
 
     /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.

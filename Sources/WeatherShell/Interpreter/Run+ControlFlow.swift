@@ -40,15 +40,27 @@ extension Run {
         }
     }
 
-    /// Runs `body`, then checks `condition`, until it holds; its `expect`s count only in the last round.
+    /// Runs `body`, then checks `condition`, until it holds; its `expect`s count only in the last
+    /// round: the one whose condition holds, or the `max`th.
     private func runUntil(_ condition: Expectation, body: [Statement], every pause: Duration, rounds: Int) async throws {
         for round in 1...rounds {
             try Task.checkCancellation()
-            let provisional = expectationsAreProvisional
-            expectationsAreProvisional = provisional || round < rounds
-            defer { expectationsAreProvisional = provisional }
-            try await execute(body)
-            if try holds(condition) { return }
+            let (outerProvisional, outerChecks) = (expectationsAreProvisional, provisionalChecks)
+            // The `max`th round is the last whatever its condition: its checks count as they run.
+            expectationsAreProvisional = outerProvisional || round < rounds
+            provisionalChecks = []
+            let done: Bool
+            do {
+                try await execute(body)
+                done = try holds(condition)
+            } catch {
+                (expectationsAreProvisional, provisionalChecks) = (outerProvisional, outerChecks)
+                throw error
+            }
+            let checks = provisionalChecks
+            (expectationsAreProvisional, provisionalChecks) = (outerProvisional, outerChecks)
+            if done || round == rounds { try settle(checks) }
+            if done { return }
             if round < rounds { try await Task.sleep(for: pause) }
         }
         let source = currentFile.text(condition.span.start..<condition.span.end)

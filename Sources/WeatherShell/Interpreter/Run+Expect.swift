@@ -1,21 +1,52 @@
 import Checks
 import Targets
 
+/// An `expect` run in an `until` round that may not be the last, and why it failed, if it did.
+struct CheckedExpectation {
+    var expectation: Expectation
+    var failure: Error?
+}
+
 extension Run {
     /// `expect`: a failed check prints the expression and the actual value, and is exit code 4.
     /// The reporter sees every `expect` once: passed, failed, or failed because it could not be
     /// evaluated (no response yet, a body that is not JSON, a bad pattern).
+    ///
+    /// Inside an `until` round that may not be the last, the outcome is kept instead
+    /// (``provisionalChecks``): ``settle(_:)`` reports it if the round turns out to be the last.
     func check(_ expectation: Expectation) throws {
-        // Inside `until`, before its last round: a failed check is not a failure yet, and not reported.
-        if expectationsAreProvisional {
-            _ = try? outcome(of: expectation)
-            return
-        }
+        let failure: Error?
         do {
             try evaluate(expectation)
-        } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
-            reportExpectation(expectation, passed: false)
-            throw diagnostic
+            failure = nil
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            failure = error
+        }
+        let checked = CheckedExpectation(expectation: expectation, failure: failure)
+        if expectationsAreProvisional {
+            provisionalChecks.append(checked)
+        } else {
+            reportExpectation(expectation, passed: failure == nil)
+            if let failure { throw failure }
+        }
+    }
+
+    /// The checks of an `until` round that was the last after all: reported (or kept for an
+    /// enclosing `until`) as if they had run as final, the first failure stopping a run that bails.
+    func settle(_ checks: [CheckedExpectation]) throws(Halt) {
+        for checked in checks {
+            if expectationsAreProvisional {
+                provisionalChecks.append(checked)
+                continue
+            }
+            reportExpectation(checked.expectation, passed: checked.failure == nil)
+            switch checked.failure {
+            case nil: break
+            case let diagnostic as Diagnostic: try report(diagnostic)
+            case let other?: try report(Diagnostic(.runtime, "\(other)", file: currentFile, span: checked.expectation.span))
+            }
         }
     }
 
@@ -31,9 +62,9 @@ extension Run {
         try outcome(of: expectation).passed
     }
 
+    /// Throws the failure of `expectation`, if it fails; reports nothing.
     private func evaluate(_ expectation: Expectation) throws {
-        let (passed, actual, expected, missing) = try outcome(of: expectation)
-        reportExpectation(expectation, passed: passed)
+        let (passed, actual, expected, missing) = try outcome(of: expectation, asserting: true)
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
         func type(_ value: JSONValue) -> String {
@@ -49,7 +80,7 @@ extension Run {
         }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
         let actualNote = actual.map { "actual:   " + mask(shown($0)).shortened(200) + " (\(type($0)))" }
-            ?? "actual:   nothing (\(missing.isEmpty ? "no value" : missing))"
+            ?? "actual:   not found (\(missing.isEmpty ? "no value" : missing))"
         var notes = [actualNote]
         if let expected {
             notes.insert("expected: " + mask(shown(expected)).shortened(200) + " (\(type(expected)))", at: 0)
@@ -58,8 +89,10 @@ extension Run {
     }
 
     /// Whether `expectation` holds, with the actual value it looked at (or why there is none) and
-    /// the expected one as typed.
-    private func outcome(of expectation: Expectation)
+    /// the expected one as typed. An `expect` (`asserting`) about a value that is not there fails,
+    /// `not` or no `not`, unless it asks whether the value exists; in a condition (`if`, `until`,
+    /// `[? ]`) a comparison with nothing is false, as in JSONPath, and `not` makes it true.
+    private func outcome(of expectation: Expectation, asserting: Bool = false)
         throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
         if isByteComparison(expectation) { return try byteOutcome(of: expectation) }
         var actual: JSONValue?
@@ -74,7 +107,13 @@ extension Run {
         var passed: Bool
         switch expectation.op {
         case .exists:
-            passed = actual != nil
+            // An empty node list reached nothing (`..nope`, `headers X-Missing`), as in Hurl.
+            if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]) {
+                passed = false
+                (actual, missing) = (nil, "the query reached no value: its list is empty")
+            } else {
+                passed = actual != nil
+            }
         case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate:
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
         case .equal, .notEqual:
@@ -104,6 +143,7 @@ extension Run {
             passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
+        if asserting, actual == nil, expectation.op != .exists { passed = false }
         return (passed, actual, expectedValue, missing)
     }
 

@@ -59,14 +59,16 @@ extension Run {
                 (value, missing) = try JSONWalk.walk(element, steps, where: holds)
                 break
             }
-            let root: JSONValue
+            (value, missing) = try JSONWalk.walk(try jsonBody(response, query), steps, where: holds)
+        case .jsonPath(let expression):
+            try checkBodyKept(response, query)
             do {
-                root = try response.json()
-            } catch {
-                throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
-                              at: query.span, notes: [mask(error.description)])
+                value = try QueryFilters.apply(.jsonpath(expression), to: try jsonBody(response, query))
+            } catch let error as QueryFilters.Failure where error.foundNothing {
+                return (nil, "'\(mask(expression).shortened())' found nothing")
+            } catch let error as QueryFilters.Failure {
+                throw failure(mask(error.message), at: query.span)
             }
-            (value, missing) = try JSONWalk.walk(root, steps, where: holds)
         }
         for filter in query.filters.dropFirst(filtersDone) {
             guard let current = value else { break }
@@ -80,6 +82,16 @@ extension Run {
             }
         }
         return (value, missing)
+    }
+
+    /// The body as JSON, for a path or JSONPath query; an error names the query when it is not JSON.
+    private func jsonBody(_ response: Response, _ query: Query) throws -> JSONValue {
+        do {
+            return try response.json()
+        } catch {
+            throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
+                          at: query.span, notes: [mask(error.description)])
+        }
     }
 
     /// `[? EXPR]` on one element: EXPR's path queries start at it; a comparison of values that do

@@ -61,8 +61,11 @@ public final class Run {
     private(set) var localNames: Set<String> = []
     /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
     var outputOverride: ShellOptions.Output?
-    /// True while an `until` block runs a round that is not its last: its failed `expect`s do not count.
+    /// True while an `until` block runs a round that may not be its last: its `expect`s are kept
+    /// in ``provisionalChecks`` until the round's end says whether they count.
     var expectationsAreProvisional = false
+    /// The `expect`s of the `until` round that is running, while ``expectationsAreProvisional``.
+    var provisionalChecks: [CheckedExpectation] = []
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {

@@ -169,7 +169,7 @@ public struct Lexer {
                 index += length
                 continue
             }
-            if bytes[index] == UInt8(ascii: "["), bytes[wordStart] == UInt8(ascii: "."), let close = Self.elementFilterEnd(bytes, at: index) {
+            if bytes[index] == UInt8(ascii: "["), Self.startsQuery(bytes, at: wordStart), let close = Self.elementFilterEnd(bytes, at: index) {
                 // `[? EXPR]` in a query: blanks and strings inside stay in the word, read again when the query is parsed.
                 index = close
                 continue
@@ -308,6 +308,13 @@ public struct Lexer {
         let text = String(decoding: bytes[(open + 1)..<index], as: UTF8.self)
         parts.append(WordPart(content: .literal(text), quoted: true, span: SourceSpan(start: open + 1, end: index)))
         index += 1
+    }
+
+    /// Whether a query starts at `position`: a path (`.a`) or a JSONPath (`$.a`, `$[0]`).
+    static func startsQuery(_ bytes: [UInt8], at position: Int) -> Bool {
+        if bytes[position] == UInt8(ascii: ".") { return true }
+        return bytes[position] == UInt8(ascii: "$") && position + 1 < bytes.count
+            && (bytes[position + 1] == UInt8(ascii: ".") || bytes[position + 1] == UInt8(ascii: "["))
     }
 
     /// The end (after its `]`) of a `[? ...]` element filter opening at `position`, on the same line,

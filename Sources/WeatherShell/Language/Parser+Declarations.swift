@@ -166,6 +166,7 @@ extension Parser {
             throw error("expected an operator", words.last?.span ?? command.span, notes: ["usage: \(usageText)"])
         }
         let subject = try value(Array(words[..<opIndex]), usage: usageText, near: words[opIndex].span)
+        if case .word(let word) = subject { try checkLiteralSubject(word) }
         var rest = words[opIndex...]
         if rest.first?.bare == "not" {
             negated.toggle()
@@ -183,7 +184,36 @@ extension Parser {
             throw error(operands.isEmpty ? "expected a value after '\(opText)'" : "expected one value; quote text with blanks",
                         operands.count > 1 ? operands[1].span : opWord.span, notes: ["usage: \(usageText)"])
         }
+        if [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) { try checkExpectedValue(operands[0], after: opText) }
         return Expectation(negated: negated, subject: subject, op: op, expected: operands[0], span: expressionStart.union(operands[0].span))
+    }
+
+    /// The names a query may start with, for did-you-mean.
+    static let queryNames = ["status", "header", "headers", "body", "bytes", "time", "url", "redirects", "version", "cookie"]
+
+    /// What `expect` checks is a query, a variable, quoted text or a number: a bare word such as
+    /// `staus` or `$nope` read as text would make a check that cannot fail as meant.
+    private func checkLiteralSubject(_ word: Word) throws(Diagnostic) {
+        guard let text = word.bare, !Self.isPlainNumberOrConstant(text) else { return }
+        var notes = ["a check starts with a query (status, .json.id, $.json.id, header NAME, body, ...), a $variable or \"quoted text\""]
+        if let guess = Suggestion.closest(to: text, in: Self.queryNames) { notes.insert("did you mean '\(guess)'?", at: 0) }
+        throw error("'\(text)' is not a query", word.span, notes: notes)
+    }
+
+    /// The value a comparison compares with is text as written; one that reads as a query (`.id`,
+    /// `$.id`) would be compared as text (`expect .a != .b` could never fail), so it is an error
+    /// unless quoted. After `endsWith` and the like, `.com` is plainly text.
+    private func checkExpectedValue(_ word: Word, after op: String) throws(Diagnostic) {
+        guard let text = word.bare, text.hasPrefix(".") || text.hasPrefix("$.") || text.hasPrefix("$["),
+              !Self.isPlainNumberOrConstant(text) else { return }
+        throw error("'\(text)' after '\(op)' would be compared as text, not as a query", word.span,
+                    notes: ["quote it to mean the text: \"\(text)\"",
+                            "to compare two values of the answer: let other = \(text), then compare with $other"])
+    }
+
+    /// A bare number (`200`, `-1.5`, `.5`) or `true`, `false`, `null`.
+    static func isPlainNumberOrConstant(_ text: String) -> Bool {
+        ["true", "false", "null"].contains(text) || Double(text) != nil && text.allSatisfy { "0123456789.-+eE".contains($0) }
     }
 
     // MARK: - reactor

@@ -58,6 +58,14 @@ struct QueryParser {
             source = keyword == "header" ? .header(name) : .headers(name)
             span = span.union(words[start + 1].span)
             used = 2
+        } else if let expression = jsonPathText(first) {
+            do {
+                _ = try JSONPath(expression)
+            } catch {
+                throw Diagnostic(.parse, "'\(expression)' is not a JSONPath query: \(error.description)", file: file, span: first.span,
+                                 notes: ["JSONPath starts at the body: $.list[0].id, $..id, $.items[?@.n > 4].id"])
+            }
+            source = .jsonPath(expression)
         } else if first.parts.first.map({ !$0.quoted && $0.literalText.hasPrefix(".") }) ?? false {
             let (steps, inlineFilters) = try path(first)
             source = .path(steps)
@@ -106,6 +114,13 @@ struct QueryParser {
     }
 
     static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
+
+    /// A word's text as written when it is a JSONPath query: `$`, `$.a`, `$[0]`, `$..a`.
+    private func jsonPathText(_ word: Word) -> String? {
+        guard let part = word.parts.first, !part.quoted, case .literal(let text) = part.content,
+              text == "$" || text.hasPrefix("$.") || text.hasPrefix("$[") else { return nil }
+        return file.text(word.span.start..<word.span.end)
+    }
 
     /// The steps of a path word; `|length` written against the word is accepted too.
     private func path(_ word: Word) throws(Diagnostic) -> ([Query.PathStep], [QueryFilter]) {

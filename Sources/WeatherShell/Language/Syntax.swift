@@ -83,12 +83,39 @@ public struct Query: Sendable, Equatable {
         case version
         /// `cookie NAME` (its value) or `cookie NAME.ATTRIBUTE`, in the jar for the last URL.
         case cookie(name: String, attribute: String?)
+        /// `$.a.b`, `$[0]`: an RFC 9535 JSONPath query on the body, as Hurl and Postman write it.
+        case jsonPath(String)
     }
     /// A step of a path; `[? EXPR]` holds the shell's expectation.
     public typealias PathStep = QueryStep<ElementFilter>
     public var source: Source
     public var filters: [QueryFilter]
     public var span: SourceSpan
+
+    /// Whether the query gives a list of the values it reached (a node list), not one value:
+    /// `[*]`, a slice, `..name` or `[? ]` in a path, `headers NAME`, `redirects`, a JSONPath that
+    /// is not singular, `xpath`. An empty node list reached nothing, so it does not exist.
+    public var yieldsNodeList: Bool {
+        if let last = filters.last {
+            switch last {
+            case .jsonpath(let expression): return !((try? JSONPath(expression))?.isSingular ?? true)
+            case .xpath: return true
+            default: return false
+            }
+        }
+        switch source {
+        case .path(let steps):
+            return steps.contains { step in
+                switch step {
+                case .all, .slice, .descendants, .filter: true
+                case .key, .index: false
+                }
+            }
+        case .headers, .redirects: return true
+        case .jsonPath(let expression): return !((try? JSONPath(expression))?.isSingular ?? true)
+        case .status, .header, .body, .bytes, .time, .url, .version, .cookie: return false
+        }
+    }
 }
 
 /// The condition of a `[? EXPR]` step: an expectation whose path queries start at the element.

@@ -1,0 +1,272 @@
+import Checks
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// Every form of `expect`, run on an answer where it must hold and again on the same answer with
+/// one thing changed, where it must fail; and `expect not` on the first, where it must fail too.
+/// A check that passes on a wrong answer is the worst defect a test tool can have. The table must
+/// name every operator, every query source and every filter, so none can be added without both cases.
+@Suite struct CheckNetTests {
+    /// An answer as bytes on the wire, so that status line, version and headers can all change.
+    struct Answer {
+        var version = "HTTP/1.1"
+        var status = "200 OK"
+        var headers = ["Content-Type: application/json", "X-Id: 7", "X-Tag: a", "X-Tag: b",
+                       "Set-Cookie: sid=abc; Path=/; HttpOnly"]
+        var body = CheckNetTests.body
+        /// Reached through a 302 from the case's path.
+        var redirected = false
+        /// Served by the test server's `/slow` after this long, instead of these bytes.
+        var delayMilliseconds = 0
+
+        var bytes: [UInt8] {
+            let head = (["\(version) \(status)"] + headers + ["Content-Length: \(body.utf8.count)", "Connection: close"])
+                .joined(separator: "\r\n")
+            return Array((head + "\r\n\r\n" + body).utf8)
+        }
+
+        static let html = Answer(headers: ["Content-Type: text/html; charset=utf-8"], body: "<html><body><b>x</b></body></html>")
+    }
+
+    /// What is changed in the answer where the check holds, to make one where it must fail.
+    enum Change {
+        /// Every occurrence of the text in the body.
+        case body(String, String)
+        case status(String)
+        case version(String)
+        /// Header lines with the first text replaced by the second; nil removes them.
+        case header(String, String?)
+        case notRedirected
+        case notDelayed
+
+        func applied(to answer: Answer) -> Answer {
+            var changed = answer
+            switch self {
+            case .body(let old, let new): changed.body = answer.body.replacingOccurrences(of: old, with: new)
+            case .status(let status): changed.status = status
+            case .version(let version): changed.version = version
+            case .header(let old, let new?): changed.headers = answer.headers.map { $0.replacingOccurrences(of: old, with: new) }
+            case .header(let old, nil): changed.headers = answer.headers.filter { !$0.hasPrefix(old) }
+            case .notRedirected: changed.redirected = false
+            case .notDelayed: changed.delayMilliseconds = 0
+            }
+            return changed
+        }
+    }
+
+    struct Case: CustomTestStringConvertible {
+        var check: String
+        var change: Change
+        var answer = Answer()
+        var testDescription: String { check }
+    }
+
+    static let body = """
+        {"name":"Ada","id":7,"price":9.5,"ok":true,"none":null,"tags":["a","b"],"empty":[],"obj":{"k":"v"},\
+        "when":"2026-11-25T08:00:00Z","day":"25/11/2026","text":"  Hello, World  ","html":"&lt;b&gt;","enc":"a%20b",\
+        "b64":"QWRh","count":"42","items":[{"id":1,"n":5},{"id":2,"n":1}]}
+        """
+
+    static let cases: [Case] = [
+        // Operators.
+        Case(check: #"expect .name == "Ada""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .name != "Bob""#, change: .body("Ada", "Bob")),
+        Case(check: "expect .id < 8", change: .body(#""id":7"#, #""id":8"#)),
+        Case(check: "expect .id <= 7", change: .body(#""id":7"#, #""id":8"#)),
+        Case(check: "expect .id > 6", change: .body(#""id":7"#, #""id":6"#)),
+        Case(check: "expect .id >= 7", change: .body(#""id":7"#, #""id":6"#)),
+        Case(check: #"expect .name contains "d""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .name contains """#, change: .body(#""name""#, #""nome""#)),
+        Case(check: #"expect .name startsWith """#, change: .body(#""name""#, #""nome""#)),
+        Case(check: #"expect .name endsWith """#, change: .body(#""name""#, #""nome""#)),
+        Case(check: #"expect .tags contains "b""#, change: .body(#"["a","b"]"#, #"["a","c"]"#)),
+        Case(check: #"expect .name startsWith "A""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .name endsWith "a""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .name matches "^A[a-z]+$""#, change: .body("Ada", "Bob")),
+        Case(check: "expect .obj.k exists", change: .body(#""k":"#, #""j":"#)),
+        Case(check: "expect .name isString", change: .body(#""name":"Ada""#, #""name":1"#)),
+        Case(check: "expect .id isNumber", change: .body(#""id":7"#, #""id":"7""#)),
+        Case(check: "expect .id isInteger", change: .body(#""id":7"#, #""id":7.5"#)),
+        Case(check: "expect .price isFloat", change: .body(#""price":9.5"#, #""price":9"#)),
+        Case(check: "expect .ok isBool", change: .body(#""ok":true"#, #""ok":"true""#)),
+        Case(check: "expect .none isNull", change: .body(#""none":null"#, #""none":0"#)),
+        Case(check: "expect .tags isList", change: .body(#"["a","b"]"#, #""a,b""#)),
+        Case(check: "expect .obj isObject", change: .body(#"{"k":"v"}"#, #"["k","v"]"#)),
+        Case(check: "expect .empty isEmpty", change: .body(#""empty":[]"#, #""empty":[0]"#)),
+        Case(check: "expect .when isDate", change: .body("2026-11-25T08", "2026-11-25X08")),
+        Case(check: "expect .when isIsoDate", change: .body("2026-11-25T08", "2026-11-25X08")),
+        // Query sources.
+        Case(check: "expect status == 200", change: .status("201 Created")),
+        Case(check: #"expect header X-Id == "7""#, change: .header("X-Id: 7", "X-Id: 8")),
+        Case(check: "expect header X-Id exists", change: .header("X-Id", nil)),
+        Case(check: "expect headers X-Tag | length == 2", change: .header("X-Tag: b", nil)),
+        Case(check: "expect headers X-Tag exists", change: .header("X-Tag", nil)),
+        Case(check: #"expect body contains "Ada""#, change: .body("Ada", "Bob")),
+        Case(check: "expect bytes | length == \(body.utf8.count)", change: .body("Ada", "Adam")),
+        Case(check: "expect time >= 400", change: .notDelayed, answer: Answer(delayMilliseconds: 450)),
+        Case(check: #"expect url endsWith "/end""#, change: .notRedirected, answer: Answer(redirected: true)),
+        Case(check: "expect redirects exists", change: .notRedirected, answer: Answer(redirected: true)),
+        Case(check: "expect redirects | length == 1", change: .notRedirected, answer: Answer(redirected: true)),
+        Case(check: #"expect version == "HTTP/1.1""#, change: .version("HTTP/1.0")),
+        Case(check: #"expect cookie sid == "abc""#, change: .header("sid=abc", "sid=xyz")),
+        Case(check: "expect cookie sid.httponly == true", change: .header("; HttpOnly", "")),
+        Case(check: "expect .items[*].id == [1,2]", change: .body(#""id":2"#, #""id":3"#)),
+        Case(check: "expect .items[-1].id == 2", change: .body(#""id":2"#, #""id":3"#)),
+        Case(check: "expect .items[1:].id == [2]", change: .body(#""id":2"#, #""id":3"#)),
+        Case(check: "expect .items[? .n > 4].id == [1]", change: .body(#""n":5"#, #""n":3"#)),
+        Case(check: "expect .items[? .n > 4] exists", change: .body(#""n":5"#, #""n":3"#)),
+        Case(check: "expect ..n exists", change: .body(#""n":"#, #""m":"#)),
+        Case(check: "expect .items[*].n | length == 2", change: .body(#""n":1"#, #""m":1"#)),
+        Case(check: "expect $.items[0].id == 1", change: .body(#""id":1"#, #""id":9"#)),
+        Case(check: "expect $.items[?@.n > 4] exists", change: .body(#""n":5"#, #""n":3"#)),
+        Case(check: "expect $.obj.k exists", change: .body(#""k":"#, #""j":"#)),
+        // Filters.
+        Case(check: "expect .tags | length == 2", change: .body(#"["a","b"]"#, #"["a"]"#)),
+        Case(check: #"expect .obj | keys == '["k"]'"#, change: .body(#""k":"#, #""j":"#)),
+        Case(check: #"expect .obj | values == '["v"]'"#, change: .body(#""v""#, #""w""#)),
+        Case(check: #"expect .tags | first == "a""#, change: .body(#"["a","b"]"#, #"["b","a"]"#)),
+        Case(check: #"expect .tags | last == "b""#, change: .body(#"["a","b"]"#, #"["b","a"]"#)),
+        Case(check: #"expect .tags | nth 1 == "b""#, change: .body(#"["a","b"]"#, #"["b","a"]"#)),
+        Case(check: "expect .count | toInt == 42", change: .body(#""42""#, #""43""#)),
+        Case(check: "expect .count | toFloat == 42", change: .body(#""42""#, #""42.5""#)),
+        Case(check: #"expect .id | toString == "7""#, change: .body(#""id":7"#, #""id":8"#)),
+        Case(check: #"expect .text | split "," | length == 2"#, change: .body("Hello, World", "Hello World")),
+        Case(check: #"expect .tags | join "-" == "a-b""#, change: .body(#"["a","b"]"#, #"["b","a"]"#)),
+        Case(check: #"expect .name | replace "d" "x" == "Axa""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .name | replaceRegex "[a-z]" "x" == "Axx""#, change: .body("Ada", "ADA")),
+        Case(check: #"expect .name | upper == "ADA""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .name | lower == "ada""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .text | trim == "Hello, World""#, change: .body("World", "world")),
+        Case(check: #"expect .text | trim | urlEncode == "Hello%2C%20World""#, change: .body("World", "world")),
+        Case(check: #"expect .enc | urlDecode == "a b""#, change: .body("a%20b", "a%21b")),
+        Case(check: #"expect .name | base64Encode == "QWRh""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .b64 | base64Decode == "Ada""#, change: .body("QWRh", "Qm9i")),
+        Case(check: #"expect .when | regex "T([0-9]+):" == "08""#, change: .body("T08:", "T09:")),
+        Case(check: #"expect .name | sha256 == "99a563ab2f6e21e96998f9fddd2a2bab82b70ac019579502b8d7fc0032ff62bb""#,
+             change: .body("Ada", "Adb")),
+        Case(check: #"expect .name | md5 == "1a382809b7c03f686e12dd15677c5497""#, change: .body("Ada", "Adb")),
+        Case(check: #"expect .name | hex == "416461""#, change: .body("Ada", "Adb")),
+        Case(check: #"expect .html | htmlUnescape == "<b>""#, change: .body("&lt;b&gt;", "&lt;i&gt;")),
+        Case(check: #"expect .day | toDate "%d/%m/%Y" | format "%Y-%m-%d" == "2026-11-25""#, change: .body("25/11/2026", "26/11/2026")),
+        Case(check: #"expect .when | toDate | format "%Y" == "2026""#, change: .body("2026-11-25T08", "2025-11-25T08")),
+        Case(check: "expect .when | toDate | daysBeforeNow > 0", change: .body("2026-11-25T08", "2996-11-25T08")),
+        Case(check: "expect .when | toDate | daysAfterNow < 0", change: .body("2026-11-25T08", "2996-11-25T08")),
+        Case(check: #"expect body | jsonpath "$.items[1].id" == 2"#, change: .body(#""id":2"#, #""id":3"#)),
+        Case(check: #"expect body | jsonpath "$..n" exists"#, change: .body(#""n":"#, #""m":"#)),
+        Case(check: #"expect body | xpath "string(//b)" == "x""#, change: .body("<b>x</b>", "<b>y</b>"), answer: .html),
+        Case(check: #"expect body | xpath "//b" exists"#, change: .body("<b>x</b>", "<i>x</i>"), answer: .html),
+    ]
+
+    /// Where each case's two answers are served, and the server for the delayed ones.
+    private struct Servers {
+        let raw: RawReplyServer
+        let timed: TestServer
+
+        func url(_ answer: Answer, _ path: String) -> String {
+            answer.delayMilliseconds > 0 ? "\(timed.baseURL)/slow?ms=\(answer.delayMilliseconds)" : raw.baseURL + path
+        }
+    }
+
+    private static var replies: [String: [UInt8]] {
+        var replies: [String: [UInt8]] = [:]
+        for (index, item) in cases.enumerated() {
+            for (name, answer) in [("holds", item.answer), ("fails", item.change.applied(to: item.answer))] {
+                let path = "/\(index)/\(name)"
+                if answer.redirected {
+                    replies[path] = Array("HTTP/1.1 302 Found\r\nLocation: \(path)/end\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+                    replies[path + "/end"] = answer.bytes
+                } else {
+                    replies[path] = answer.bytes
+                }
+            }
+        }
+        return replies
+    }
+
+    /// How `check` ends after a call to `url` in a fresh shell: nil when it held.
+    @ShellActor private static func outcome(of check: String, at url: String) async -> (Halt?, String) {
+        let shell = ShellHarness()
+        let halt = await shell.run("set output quiet\nget \(url)\n\(check)\n")
+        return (halt, shell.stderr)
+    }
+
+    @Test(arguments: Array(cases.indices))
+    func eachCheckHoldsOnItsAnswerAndFailsOnTheChangedOne(_ index: Int) async throws {
+        let item = Self.cases[index]
+        try await RawReplyServer.with(replies: Self.replies) { raw in
+            try await TestServer.with { timed in
+                let servers = Servers(raw: raw, timed: timed)
+                let (held, heldErrors) = await Self.outcome(of: item.check, at: servers.url(item.answer, "/\(index)/holds"))
+                #expect(held == nil && heldErrors.isEmpty, "\(item.check) should hold: \(heldErrors)")
+
+                let negated = item.check.replacingOccurrences(of: "expect ", with: "expect not ", options: .anchored)
+                let (negatedHalt, _) = await Self.outcome(of: negated, at: servers.url(item.answer, "/\(index)/holds"))
+                #expect(Self.isExpectationFailure(negatedHalt), "\(negated) should fail where \(item.check) holds")
+
+                let changed = item.change.applied(to: item.answer)
+                let (failed, failedErrors) = await Self.outcome(of: item.check, at: servers.url(changed, "/\(index)/fails"))
+                #expect(Self.isExpectationFailure(failed), "\(item.check) should fail on the changed answer (\(item.change)): \(failedErrors)")
+            }
+        }
+    }
+
+    private static func isExpectationFailure(_ halt: Halt?) -> Bool {
+        if case .failure(.expectation)? = halt { return true }
+        return false
+    }
+
+    /// The table names every operator, query source and filter the language has.
+    @Test func theTableCoversEveryOperatorSourceAndFilter() throws {
+        var operators: Set<String> = []
+        var sources: Set<String> = []
+        var filters: Set<String> = []
+        for item in Self.cases {
+            let program = try Parser.parse(SourceFile(name: "<net>", directory: "/", text: item.check))
+            guard case .expect(let expectation)? = program.statements.first?.kind else {
+                Issue.record("'\(item.check)' is not an expect")
+                continue
+            }
+            operators.insert(expectation.op.rawValue)
+            guard case .query(let query) = expectation.subject else { continue }
+            sources.insert(Self.sourceName(query.source))
+            filters.formUnion(query.filters.map(\.name))
+            if case .path(let steps) = query.source { sources.formUnion(steps.map(Self.stepName)) }
+        }
+        #expect(Set(Expectation.Operator.allCases.map(\.rawValue)).subtracting(operators).isEmpty)
+        #expect(Set(QueryFilter.arities.map(\.name)).subtracting(filters).isEmpty)
+        let allSources: Set = ["path", "status", "header", "headers", "body", "bytes", "time", "url", "redirects", "version",
+                               "cookie", "jsonPath", "key", "index", "all", "slice", "descendants", "filter"]
+        #expect(allSources.subtracting(sources).isEmpty)
+    }
+
+    /// A name for each source: a new case will not compile until it is named here and in the table.
+    private static func sourceName(_ source: Query.Source) -> String {
+        switch source {
+        case .path: "path"
+        case .status: "status"
+        case .header: "header"
+        case .headers: "headers"
+        case .body: "body"
+        case .bytes: "bytes"
+        case .time: "time"
+        case .url: "url"
+        case .redirects: "redirects"
+        case .version: "version"
+        case .cookie: "cookie"
+        case .jsonPath: "jsonPath"
+        }
+    }
+
+    private static func stepName(_ step: Query.PathStep) -> String {
+        switch step {
+        case .key: "key"
+        case .index: "index"
+        case .all: "all"
+        case .slice: "slice"
+        case .descendants: "descendants"
+        case .filter: "filter"
+        }
+    }
+}
