@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "TargetsTests", dependencies: ["Targets", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Targets", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "XPath"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "XPath", "TestSupport"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport", "CallHistory"]),
         .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "Checks", "Targets"]),

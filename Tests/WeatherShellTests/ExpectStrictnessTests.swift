@@ -14,6 +14,12 @@ import Testing
         return (halt, shell.stderr)
     }
 
+    @ShellActor private static func output(of script: String) async -> (Halt?, String, String) {
+        let shell = ShellHarness()
+        let halt = await shell.run(script)
+        return (halt, shell.stdout, shell.stderr)
+    }
+
     private static func failedCheck(_ halt: Halt?) -> Bool {
         if case .failure(.expectation)? = halt { return true }
         return false
@@ -107,6 +113,31 @@ import Testing
         for line in [#"expect "a" == "a""#, "expect $x == 1", "expect 2 > 1", "expect true == true", #"expect .host endsWith .com"#,
                      #"expect .a == ".b""#, "expect .n == .5"] {
             #expect(parseError(line) == nil, "\(line)")
+        }
+    }
+
+    /// The README's example: a second wildcard, slice or filter adds to one flat list.
+    @Test func pathsFlattenAsTheReadmeSays() async throws {
+        let items = #"{"items":[{"id":1,"n":5,"tags":["a"]},{"id":2,"n":1,"tags":[]},{"id":3,"n":9,"tags":["b","c"]}]}"#
+        try await TestServer.with(routes: ["/items": StaticRoute(body: items)]) { server in
+            let (halt, stdout, stderr) = await Self.output(of: """
+                set output quiet
+                get \(server.baseURL)/items
+                print .items[*].tags[*]
+                print .items[? .n > 4][*] | length
+                print .items[1:].tags[0]
+                print ..tags[*]
+                print $.items[*].tags[*]
+                """)
+            #expect(halt == nil, "\(stderr)")
+            #expect(stdout == #"""
+                ["a","b","c"]
+                6
+                ["b"]
+                ["a","b","c"]
+                ["a","b","c"]
+
+                """#)
         }
     }
 
