@@ -16,7 +16,7 @@ public struct Redaction: Sendable {
     ]
 
     /// Substrings that make a key sensitive, lowercased.
-    public static let sensitiveKeyParts = ["key", "token", "secret", "password", "appid", "api_key", "apikey"]
+    public static let sensitiveKeyParts = ["key", "token", "secret", "password", "appid", "api_key", "apikey", "session"]
 
     /// The secret values and their forms.
     public let secrets: SecretSet
@@ -40,7 +40,7 @@ public struct Redaction: Sendable {
     }
 
     /// Whether a query, body or header key names a secret: it contains `key`, `token`, `secret`,
-    /// `password`, `appid`, `api_key` or `apikey`, in any case.
+    /// `password`, `appid`, `api_key`, `apikey` or `session`, in any case.
     public func isSensitiveKey(_ key: String) -> Bool {
         var key = key
         // An ASCII key (nearly every one) is scanned byte by byte; lowercasing other text can make

@@ -108,6 +108,14 @@ import Testing
         ("get /x X-API-Key: k-9 a==1", "get /x X-API-Key: *** a==1"),
         ("get /x Authorization:Bearer\\ SPACE-TOK-5", "get /x Authorization:*** ***"),
         ("get /x X-API-Key:k-1 > out.json", "get /x X-API-Key:*** > out.json"),
+        // HTTPie's auth flags, and a session id as a query item (issue 35, item 3).
+        ("get :8080/x -a ana:pw", "get :8080/x -a ana:***"),
+        ("get :8080/x --auth ana:pw -A digest", "get :8080/x --auth ana:*** -A digest"),
+        ("get :8080/x -A bearer -a tok-123", "get :8080/x -A bearer -a ***"),
+        ("get :8080/x --auth=ana:pw", "get :8080/x --auth=ana:***"),
+        ("get :8080/x --auth=tok-123 -A bearer", "get :8080/x --auth=*** -A bearer"),
+        ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
+        ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
     ])
     func requestItemsNamedLikeSecretsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)
@@ -115,6 +123,7 @@ import Testing
 
     @Test(arguments: [
         "get :8080/x appid==$appid units==metric",
+        "get :8080/x -a $user:$pass",
         "call t Authorization:$auth",
         "get https://h/x?q=1&page=2",
         "let city = \"Suwon\"",

@@ -19,7 +19,25 @@ extension LiteralCredentials {
         }
         var replacements = statement[0].bare == "let" ? letCredentials(statement) : []
         var afterSecretHeader = false
+        var afterAuthFlag = false
         for (position, word) in statement.enumerated().dropFirst() {
+            // HTTPie's `-a USER:PASS`, `--auth USER:PASS`, `--auth=USER:PASS`; a token alone whole.
+            if afterAuthFlag {
+                replacements += hiddenAfterSeparator(word, bytes: bytes)
+                afterAuthFlag = false
+                continue
+            }
+            if isAuthFlag(word.bare) {
+                afterAuthFlag = true
+                continue
+            }
+            if let text = word.bare, text.hasPrefix("--auth=") {
+                let separator = text.dropFirst(7).contains(":") ? UInt8(ascii: ":") : UInt8(ascii: "=")
+                if let (position, index) = firstSeparator(in: word, bytes: bytes, separators: [separator]) {
+                    replacements += hiddenAfter(position, ofPart: index, in: word, bytes: bytes)
+                }
+                continue
+            }
             // `Authorization: Bearer tok`, as curl's -H is written (an error here): the words that
             // follow a secret header, up to the next item or redirection, are its value.
             if afterSecretHeader, isPlainWord(word, bytes: bytes) {
@@ -35,6 +53,11 @@ extension LiteralCredentials {
             }
         }
         return replacements
+    }
+
+    /// `-a` and `--auth`, whose next word is a credential.
+    static func isAuthFlag(_ text: String?) -> Bool {
+        text == "-a" || text == "--auth"
     }
 
     /// A word with no item separator that does not start a redirection or pipe.

@@ -58,12 +58,19 @@ enum LiteralCredentials {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var ranges: [Range<Int>] = []
         var index = 0
+        var afterAuthFlag = false
         while index < bytes.count {
             while index < bytes.count, isBlank(bytes[index]) { index += 1 }
             let start = index
             while index < bytes.count, !isBlank(bytes[index]) { index += 1 }
             let word = String(decoding: bytes[start..<index], as: UTF8.self)
-            if word.contains("://") {
+            if afterAuthFlag {
+                let colon = bytes[start..<index].firstIndex(of: UInt8(ascii: ":")).map { $0 + 1 } ?? start
+                ranges.append(colon..<index)
+                afterAuthFlag = false
+            } else if isAuthFlag(word) {
+                afterAuthFlag = true
+            } else if word.contains("://") {
                 ranges.append(changed(start..<index, in: bytes, to: redaction.maskedURL(word)))
             } else if let separator = bytes[start..<index].firstIndex(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }),
                       namesSecret(word[...]) {
@@ -261,6 +268,7 @@ enum LiteralCredentials {
             let suspicious = word.contains("://") || (word.contains("?") && word.contains("="))
                 || (word.contains(where: { $0 == "=" || $0 == ":" }) && namesSecret(word))
                 || CurlCredentials.valueOptions.contains(String(previous)) || (previous == "let" && namesSecret(word))
+                || isAuthFlag(String(previous))
             if suspicious { return String(text[..<word.startIndex]) + "***" }
         }
         return text
