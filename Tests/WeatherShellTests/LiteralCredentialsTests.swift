@@ -209,6 +209,20 @@ import Testing
         #expect(!shown.contains("abcdef123"))
     }
 
+    /// A secret value (from `env`) masked in the quoted line moves the caret after it with it
+    /// (issue 35, item 6: it stood 33 columns off), and one the caret is under stands under `***`.
+    @Test(arguments: [("$nope", "^~~~~"), ("abcdefghijklmnopqrstuvwxyz0123456789", "^~~")])
+    func aMaskedSecretValueMovesTheCaretWithIt(word: String, caret: String) throws {
+        let secret = "abcdefghijklmnopqrstuvwxyz0123456789"
+        let text = "let t = env TOK; echo \(secret) $nope"
+        let file = SourceFile(name: "t.wsh", directory: "/", text: text)
+        let start = try #require(text.range(of: word)).lowerBound.utf16Offset(in: text)
+        let mask = { (line: String) in line.replacingOccurrences(of: secret, with: "***") }
+        let shown = Diagnostic(.runtime, "x", file: file, span: SourceSpan(start: start, end: start + word.utf8.count)).rendered(mask: mask)
+        let column = word == "$nope" ? "let t = env TOK; echo *** ".count : "let t = env TOK; echo ".count
+        #expect(shown.contains("   let t = env TOK; echo *** $nope\n   " + String(repeating: " ", count: column) + caret + "\n"), "\(shown)")
+    }
+
     /// A line continued with `\` is read in its whole statement: the credential on the second
     /// line is an item of the `get` on the first.
     @Test(arguments: ["\n", "\r\n"])

@@ -57,16 +57,19 @@ public struct Diagnostic: Error, Sendable {
         let window = 100
         let from = line.count > window ? max(0, min(startColumn - 20, line.count - window)) : 0
         let shown = line.dropFirst(from).prefix(window)
-        var lineText = ""
-        for scalar in shown { lineText += Self.printable(scalar) }
-        let caretColumn = startColumn - from
-        lineText = mask(lineText)
-        // Under wide characters (`서울`, emoji) the caret moves two columns for each.
-        let before = TerminalColumns.width(of: shown.prefix(max(0, caretColumn)), each: columns)
-        let under = TerminalColumns.width(of: shown.dropFirst(max(0, caretColumn)).prefix(max(1, min(width, shown.count - caretColumn))),
-                                          each: columns)
+        let caretColumn = max(0, startColumn - from)
+        let underCount = max(1, min(width, shown.count - caretColumn))
+        // The columns of the first `count` scalars as shown: printable, secrets masked (a secret
+        // of 36 characters shown as `***` moves what follows 33 columns left), wide characters
+        // (`서울`, emoji) two columns each.
+        func shownWidth(_ count: Int) -> Int {
+            let text = mask(shown.prefix(count).map(Self.printable).joined())
+            return TerminalColumns.width(of: text.unicodeScalars, each: columns)
+        }
+        let before = shownWidth(caretColumn)
+        let under = max(1, shownWidth(caretColumn + underCount) - before)
         let caret = String(repeating: " ", count: before) + "^" + String(repeating: "~", count: max(0, under - 1))
-        return "   \(lineText)\n   \(caret)\n"
+        return "   \(mask(shown.map(Self.printable).joined()))\n   \(caret)\n"
     }
 
     /// The line's scalars with each credential typed in it as `***`, whatever its length (starred
