@@ -23,6 +23,21 @@ import TestSupport
         #expect(outcome.exitStatus == 0)
     }
 
+    /// A UTF-8 byte order mark, as some Windows editors start a file with, is skipped in a script,
+    /// a sourced file and piped input; columns count from after it (issue 35, item 7).
+    @Test func aByteOrderMarkAtTheStartIsNotText() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let bom = "\u{FEFF}"
+        try (bom + "echo sourced\n").write(to: directory.appendingPathComponent("lib.wsh"), atomically: true, encoding: .utf8)
+        let script = directory.appendingPathComponent("main.wsh")
+        try (bom + "echo first\nsource lib.wsh\n").write(to: script, atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run([script.path], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "first\nsourced\n")
+        let piped = try await WSHProcess.run(["-"], stdin: bom + "ech x\n")
+        #expect(piped.stderr.hasPrefix("<stdin>:1:1: error: unknown command 'ech'"), "\(piped.stderr)")
+    }
+
     @Test func deepNestingIsAnErrorAtEveryLevel() async throws {
         let blocks = String(repeating: "x { ", count: 1_000_000) + String(repeating: "}", count: 1_000_000)
         let nested = try await WSHProcess.run(["-"], stdin: blocks + "\n")

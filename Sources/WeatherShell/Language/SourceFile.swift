@@ -15,7 +15,10 @@ public final class SourceFile: Sendable {
         self.name = name
         self.directory = directory
         self.firstLine = firstLine
-        self.bytes = Array(text.utf8)
+        // A UTF-8 byte order mark, as some editors start a file with, is not text (as in Python and Hurl).
+        let written = Array(text.utf8)
+        let bytes = firstLine == 1 && written.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(written.dropFirst(3)) : written
+        self.bytes = bytes
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
             starts.append(offset + 1)
