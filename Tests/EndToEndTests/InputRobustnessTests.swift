@@ -111,6 +111,19 @@ import TestSupport
         let result = try await WSHProcess.run(["--stub", "-c", "target h {\n base http://x\n sample @huge.json\n}"], directory: directory)
         #expect(result.status == 3)
         #expect(result.stderr.contains("is 100.0 MB, over the body limit of 50.0 MB"), "\(result.stderr)")
+        // The limit is set max-body's (issue 35, item 8: it was always the default).
+        let sample = directory.appendingPathComponent("small.json")
+        try Data(repeating: UInt8(ascii: " "), count: 2048).write(to: sample)
+        let low = try await WSHProcess.run(["--stub", "-c", "set max-body 1KB\ntarget s {\n base http://x\n sample @small.json\n}"],
+                                           directory: directory)
+        #expect(low.status == 3)
+        #expect(low.stderr.contains("is 2.0 KB, over the body limit of 1.0 KB"), "\(low.stderr)")
+        let raised = try await WSHProcess.run(["--stub", "-c", "set max-body 4KB\ntarget s {\n base http://x\n sample @small.json\n}"],
+                                              directory: directory)
+        #expect(raised.status == 0, "\(raised.stderr)")
+        let off = try await WSHProcess.run(["--stub", "-c", "set max-body off\ntarget h {\n base http://x\n sample @huge.json\n}"],
+                                           directory: directory)
+        #expect(off.status == 0, "\(off.stderr)")
     }
 
     @Test func anUnusableHistoryIsSaidOnceAndAHugeOneIsReadFromItsTail() async throws {

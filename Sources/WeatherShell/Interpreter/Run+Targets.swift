@@ -57,11 +57,12 @@ extension Run {
             return Sample(status: answerStatus, body: bundled, contentType: contentType)
         }
         let resolved = path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
-        // A sample is an answer: one larger than an answer may be is refused before it is read.
+        // A sample is an answer: one larger than an answer may be (`set max-body`) is refused before it is read.
         var status = stat()
-        if stat(resolved, &status) == 0, Int(status.st_size) > NetworkTransport.defaultBodyLimit {
+        if let limit = options.maxBody, stat(resolved, &status) == 0, Int(status.st_size) > limit {
             throw Diagnostic(.runtime, "sample file \(Self.displayPath(resolved)) is \(ByteText.text(Int(status.st_size))), "
-                             + "over the body limit of \(ByteText.text(NetworkTransport.defaultBodyLimit))", file: file, span: pathWord.span)
+                             + "over the body limit of \(ByteText.text(limit))", file: file, span: pathWord.span,
+                             notes: ["raise the limit first: set max-body \(SizeText.text(Int(status.st_size))), or set max-body off"])
         }
         guard let data = FileManager.default.contents(atPath: resolved) else {
             throw Diagnostic(.runtime, "cannot read sample file \(Self.displayPath(resolved))", file: file, span: pathWord.span)
