@@ -38,6 +38,15 @@ import TestSupport
         #expect(piped.stderr.hasPrefix("<stdin>:1:1: error: unknown command 'ech'"), "\(piped.stderr)")
     }
 
+    /// Piped input with an unclosed block 8,000 deep stops at the first error, on line 258, without
+    /// reading to the end (issue 35, item 9: each line scanned the whole entry again).
+    @Test func anUnclosedDeepBlockStopsAtItsFirstError() async throws {
+        let script = "reactor r {\n" + String(repeating: "action refresh {\n", count: 8000)
+        let piped = try await WSHProcess.run(["-"], stdin: script)
+        #expect(piped.status == 2)
+        #expect(piped.stderr.hasPrefix("<stdin>:257:16: error: blocks nested deeper than 256"), "\(piped.stderr.prefix(300))")
+    }
+
     @Test func deepNestingIsAnErrorAtEveryLevel() async throws {
         let blocks = String(repeating: "x { ", count: 1_000_000) + String(repeating: "}", count: 1_000_000)
         let nested = try await WSHProcess.run(["-"], stdin: blocks + "\n")

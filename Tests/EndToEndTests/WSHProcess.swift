@@ -55,6 +55,9 @@ struct WSHProcess {
         return try runToEnd(process, stdin: stdin)
     }
 
+    /// SIGPIPE ignored in the test process, once, so that a write to a child that has exited fails instead.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `process` with `stdin` piped in and its output collected; blocks until it exits.
     static func runToEnd(_ process: Process, stdin: String) throws -> Result {
         let input = Pipe(), output = Pipe(), error = Pipe()
@@ -63,8 +66,11 @@ struct WSHProcess {
         process.standardError = error
         try process.runSerially()
         let stdinData = Data(stdin.utf8)
+        ignoreBrokenPipes
         let writer = Thread {
-            input.fileHandleForWriting.write(stdinData)
+            // wsh may stop reading before the end (a script stopped by its first error): the rest
+            // is not written, and the write fails with EPIPE instead of killing the test process.
+            try? input.fileHandleForWriting.write(contentsOf: stdinData)
             try? input.fileHandleForWriting.close()
         }
         writer.start()

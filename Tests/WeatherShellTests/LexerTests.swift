@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import WeatherShell
 
 @Suite struct LexerTests {
@@ -164,6 +165,25 @@ import Testing
         #expect(!Lexer.needsMoreInput("echo \"unterminated {\n"))
         #expect(!Lexer.needsMoreInput("echo a # {\n"))
         #expect(!Lexer.needsMoreInput("}\n"))
+    }
+
+    /// The prompt feeds an entry line by line, each scanned once: that must decide as a scan of
+    /// the whole entry at once does, for random lines of braces, quotes, comments, templates,
+    /// escapes and trailing backslashes.
+    @Test func scanningLineByLineDecidesAsScanningTheWholeEntry() {
+        let seed = SeededGenerator.seed()
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["{", "}", "\"", "'", "\\", "#", " ", "a", "/{id}", "\\\"", "{x", "\r", ";", "$"]
+        for _ in 0..<5000 {
+            let lines = (0..<Int.random(in: 1...5, using: &random)).map { _ in
+                (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined()
+            }
+            var scanner = EntryScanner()
+            for line in lines { scanner.add(line + "\n") }
+            let whole = lines.map { $0 + "\n" }.joined()
+            #expect(scanner.needsMoreInput == Lexer.needsMoreInput(whole),
+                    "seed \(seed) (\(SeededGenerator.seedVariable)=\(seed)): \(whole.debugDescription)")
+        }
     }
 
     @Test func invalidUTF8AndControlBytesDoNotCrash() throws {

@@ -12,6 +12,7 @@ struct PromptLoop {
     func run() async -> Int32 {
         let interactive = run.mode == .interactive
         var pending = ""
+        var scanner = EntryScanner()
         var lineNumber = 0
         var entryFirstLine = 1
         let directory = run.currentFile.directory
@@ -22,6 +23,7 @@ struct PromptLoop {
             switch input {
             case .interrupted:
                 pending = ""
+                scanner = EntryScanner()
                 continue
             case .endOfInput:
                 if pending.isEmpty { return interactive ? 0 : run.firstFailure?.exitCode ?? 0 }
@@ -30,11 +32,15 @@ struct PromptLoop {
                 // A block recalled from the history comes as one line holding its line breaks.
                 lineNumber += 1 + line.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
                 pending += line + "\n"
-                if Lexer.needsMoreInput(pending) { continue }
+                scanner.add(line + "\n")
+                // Blocks deeper than the reader takes are an error now: reading on to the end would
+                // only hold the error back.
+                if scanner.needsMoreInput, scanner.depth <= RawStatementReader.maximumDepth { continue }
             }
             let text = pending
             let firstLine = entryFirstLine
             pending = ""
+            scanner = EntryScanner()
             let outcome = await Shell.outcome(interrupts) {
                 try await run.execute(text: text, file: "<stdin>", directory: directory, firstLine: firstLine)
             }

@@ -17,6 +17,8 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// The lines read of a statement still open (a `{` block, a line continued with `\\`): they
     /// become one history entry when it is complete, and completion reads them as context.
     private var statementLines: [String] = []
+    /// Whether ``statementLines`` make a complete statement yet.
+    private var statementScanner = EntryScanner()
     /// The session as completion sees it during the current read.
     private var snapshot = CompletionSnapshot()
     /// Hides secrets in a statement (its lines joined by line breaks) before it is written to the
@@ -75,7 +77,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// On the reader's thread.
     private func read(continuation: Bool, completions: CompletionSnapshot?) -> LineInput {
         if let completions { snapshot = completions }
-        if !continuation { statementLines = [] }
+        if !continuation { resetStatement() }
         EditLineCallbacks.continuation = continuation
         EditLineCallbacks.interrupted = false
         var count: Int32 = 0
@@ -86,7 +88,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         guard let raw = el_gets(editLine, &count), count > 0 else {
             // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
             rememberStatement()
-            statementLines = []
+            resetStatement()
             if EditLineCallbacks.interrupted {
                 ShellIO.writeAll(STDOUT_FILENO, Array("^C\n".utf8))
                 return .interrupted
@@ -97,13 +99,19 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         var line = String(cString: raw)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
         statementLines.append(line)
+        statementScanner.add(line + "\n")
         // The prompt loop reads on while the statement needs more (an open `{`, a trailing `\`):
         // the whole statement is one history entry, entered once it is complete.
-        if !Lexer.needsMoreInput(statementLines.joined(separator: "\n") + "\n") {
+        if !statementScanner.needsMoreInput || statementScanner.depth > RawStatementReader.maximumDepth {
             rememberStatement()
-            statementLines = []
+            resetStatement()
         }
         return .line(line)
+    }
+
+    private func resetStatement() {
+        statementLines = []
+        statementScanner = EntryScanner()
     }
 
     /// Enters the statement read so far, its lines joined by line breaks, into the history and its
