@@ -1,18 +1,20 @@
 import Foundation
 
 /// Writes an answer's body to a file (`call ... > FILE`), created or emptied when the answer's head
-/// arrives; a redirect that is followed never reaches it. Keeps no copy: the shell reads a small
-/// file back for queries.
+/// arrives; a redirect that is followed never reaches it. Keeps no copy of a body written to a
+/// regular file, which the shell reads back for queries when it is small; a body written anywhere
+/// else (`> /dev/null`, a pipe, a terminal) cannot be read back, so a copy is kept within the body limit.
 final class FileBodySink: ResponseBodySink, @unchecked Sendable {
     // Unchecked: the transport calls a sink one call at a time, on one event loop.
     private let path: String
     private var descriptor: Int32 = -1
+    let keepsCopy: Bool
 
     init(path: String) {
         self.path = path
+        var status = stat()
+        keepsCopy = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
     }
-
-    var keepsCopy: Bool { false }
 
     func begin(status: Int, headers: [Header]) throws -> Bool {
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

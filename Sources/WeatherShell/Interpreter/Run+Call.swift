@@ -148,8 +148,9 @@ extension Run {
 
     /// An answer whose body went to a file (`> FILE`), with that body read back for queries, `expect`
     /// and the history when it is no larger than `set max-body`; a larger one stays only in the file.
+    /// A body sent to what is not a regular file (`> /dev/null`) was kept as it went.
     private func readBack(_ response: Response) -> Response {
-        guard let saved = response.streamedBodyBytes, let path = response.request.responseBodyFile,
+        guard response.body.isEmpty, let saved = response.streamedBodyBytes, let path = response.request.responseBodyFile,
               saved <= options.maxBody ?? Int.max, let body = FileManager.default.contents(atPath: path) else { return response }
         var response = response
         response.body = body
