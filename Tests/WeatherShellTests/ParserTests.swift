@@ -28,7 +28,7 @@ import Testing
         """)
         guard case .assign(_, .word(let word)) = statements[0].kind else { Issue.record("word"); return }
         #expect(word.literal == "Suwon")
-        guard case .assign(_, .env(let name, let fallback, _)) = statements[1].kind else { Issue.record("env"); return }
+        guard case .assign(_, .env(let name, let fallback, false, _)) = statements[1].kind else { Issue.record("env"); return }
         #expect(name.literal == "OPENWEATHER_API_KEY" && fallback?.literal == "demo")
         guard case .assign(_, .query(let query)) = statements[2].kind else { Issue.record("query"); return }
         #expect(query.source == .path([.key("main"), .key("temp")]))

@@ -40,6 +40,7 @@ extension Run {
               bodySink: (any ResponseBodySink)? = nil) async throws -> Response {
         var response: Response
         let started = ContinuousClock.now
+        noteSecretInURL(target.baseURL)
         do {
             response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
@@ -135,6 +136,20 @@ extension Run {
         var notes = settingNotes(for: error)
         if error.isMissingBaseURL { notes.insert("declare `base` in the target, or give one for all with `set base URL`", at: 0) }
         return failure(error.description(masking: redaction), at: statement.target.span, notes: notes)
+    }
+
+    /// Once a session, when a URL is about to be shown as `***` because it holds an `env` value
+    /// (`let base = env API_BASE`): that the value is a secret, and how to say it is not.
+    private func noteSecretInURL(_ url: String) {
+        guard !session.notedSecretInURL else { return }
+        for name in session.variables.names {
+            guard let variable = session.variables[name], variable.isSecret, let environmentName = variable.environmentName,
+                  variable.value.count >= 4, url.contains(variable.value) else { continue }
+            session.notedSecretInURL = true
+            io.err("wsh: note: URLs show $\(name) as *** (a value from env is a secret); if \(environmentName) is no secret: "
+                   + "let \(name) = env \(environmentName) public\n")
+            return
+        }
     }
 
     /// What a user can set to get past a failure of the transport: the body limit, the redirect limit.

@@ -150,16 +150,16 @@ extension Run {
         case .word(let word):
             let expanded = try expand(word)
             return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret, typed: try typedValue(of: word))
-        case .env(let nameWord, let fallback, _):
+        case .env(let nameWord, let fallback, let isPublic, _):
             let name = try expand(nameWord).text
             if let value = EnvironmentOverlay.value(name) {
-                return EvaluatedValue(text: value, isSecret: true, environmentName: name)
+                return EvaluatedValue(text: value, isSecret: !isPublic, environmentName: name)
             }
             guard let fallback else {
                 throw failure("environment variable '\(name)' is not set", at: nameWord.span,
                               notes: ["set it before starting wsh, or give a default: env \(name) or \"VALUE\""])
             }
-            return EvaluatedValue(text: try expand(fallback).text, isSecret: true, environmentName: name)
+            return EvaluatedValue(text: try expand(fallback).text, isSecret: !isPublic, environmentName: name)
         case .query(let query):
             let value = try queryValue(query)
             return EvaluatedValue(text: Self.text(value), isSecret: false, typed: value)

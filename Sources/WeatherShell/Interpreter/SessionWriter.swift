@@ -93,7 +93,7 @@ struct SessionWriter {
             comment("let \(name): not saved, it holds a secret built from values that are not saved")
             return false
         }
-        if case .env(_, _?, _)? = variable.secretSource?.expression {
+        if case .env(_, _?, _, _)? = variable.secretSource?.expression {
             comment("the default of \(name) is not saved: it is a secret; set \(environmentName) before sourcing this file")
         }
         return add("let \(name) = env \(Run.quoted(environmentName))", unlessSecret: "let \(name): not saved")
@@ -102,7 +102,7 @@ struct SessionWriter {
     private static func variableNames(_ expression: ValueExpression) -> [String] {
         switch expression {
         case .word(let word): word.variableNames
-        case .env(let name, let fallback, _): name.variableNames + (fallback?.variableNames ?? [])
+        case .env(let name, let fallback, _, _): name.variableNames + (fallback?.variableNames ?? [])
         case .query: []
         }
     }

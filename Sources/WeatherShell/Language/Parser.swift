@@ -126,12 +126,16 @@ public struct Parser {
             throw error("missing value", span ?? file.endSpan, notes: ["usage: \(usageText)"])
         }
         if first.bare == "env" {
+            let all = words
+            var words = words
+            let isPublic = words.count > 2 && words.last?.bare == "public"
+            if isPublic { words.removeLast() }
             guard words.count == 2 || (words.count == 4 && words[2].bare == "or") else {
                 let bad = words.count > 2 ? words[2] : first
-                throw error("expected 'env NAME' or 'env NAME or DEFAULT'", bad.span)
+                throw error("expected 'env NAME' or 'env NAME or DEFAULT', then 'public' if it is no secret", bad.span)
             }
-            let span = first.span.union(words[words.count - 1].span)
-            return .env(name: words[1], fallback: words.count == 4 ? words[3] : nil, span: span)
+            let span = first.span.union(all[all.count - 1].span)
+            return .env(name: words[1], fallback: words.count == 4 ? words[3] : nil, isPublic: isPublic, span: span)
         }
         if let query = try QueryParser(file: file).query(words) {
             return .query(query)

@@ -51,13 +51,14 @@ public enum StatementKind: Sendable {
 /// A value on the right of `let`, in `print`, `emit` and `expect`.
 public enum ValueExpression: Sendable {
     case word(Word)
-    case env(name: Word, fallback: Word?, span: SourceSpan)
+    /// `env NAME [or DEFAULT] [public]`: a secret unless `public` says it is not.
+    case env(name: Word, fallback: Word?, isPublic: Bool, span: SourceSpan)
     case query(Query)
 
     public var span: SourceSpan {
         switch self {
         case .word(let word): word.span
-        case .env(_, _, let span): span
+        case .env(_, _, _, let span): span
         case .query(let query): query.span
         }
     }
