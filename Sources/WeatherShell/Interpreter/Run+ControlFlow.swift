@@ -91,7 +91,7 @@ extension Run {
     private func duration(_ word: Word) throws -> Duration {
         let text = try expand(word).text
         guard let duration = DurationText.parse(text), duration >= .zero else {
-            throw failure("'\(text.shortened())' is not a duration", at: word.span, notes: ["a duration is a number and a unit: 500ms, 2s, 1m"])
+            throw failure("'\(text.shortened())' is not a duration", at: word.span, notes: ["a duration is a number of seconds, or a number and a unit: 10, 500ms, 2s, 1m"])
         }
         return duration
     }

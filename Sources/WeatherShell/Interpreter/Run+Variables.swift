@@ -38,7 +38,19 @@ extension Run {
 
     /// A variable of this run (an action's parameter, `$error`), else of the session.
     func variable(named name: String) -> Variable? {
-        localNames.contains(name) ? locals[name] : session.variables[name]
+        localNames.contains(name) ? locals[name] : session.variables[name] ?? answerVariable(name)
+    }
+
+    /// `$status`, `$url` (as the logger shows it) and `$time` (ms): the last answer's, when no
+    /// variable of that name is set, so that `echo "failed: $status"` says what came back.
+    private func answerVariable(_ name: String) -> Variable? {
+        guard let response = lastResponse else { return nil }
+        switch name {
+        case "status": return Variable(typed: .number(String(response.status)))
+        case "url": return Variable(typed: .string(redaction.maskedURL(response.url)))
+        case "time": return Variable(typed: .number(String(Int(response.elapsed.milliseconds))))
+        default: return nil
+        }
     }
 
     /// Sets or removes a variable where ``variable(named:)`` finds it: a run's own, else the session's.

@@ -38,11 +38,13 @@ struct PromptLoop {
                 if scanner.needsMoreInput, scanner.depth <= RawStatementReader.maximumDepth { continue }
             }
             let text = pending
-            let firstLine = entryFirstLine
+            // At the prompt an error names the entry's own line (`prompt:2:5`, its second line); piped
+            // input keeps its numbering, as a file's.
+            let (name, firstLine) = interactive ? ("prompt", 1) : ("<stdin>", entryFirstLine)
             pending = ""
             scanner = EntryScanner()
             let outcome = await Shell.outcome(interrupts) {
-                try await run.execute(text: text, file: "<stdin>", directory: directory, firstLine: firstLine)
+                try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
             }
             switch outcome {
             case .exit(let code): return code
