@@ -19,12 +19,14 @@ enum TAPReport {
             }
             let passed = result.outcome == .passed
             tap += "\(passed ? "ok" : "not ok") \(index + 1) - \(description(result.path))\n"
+            // Every file's time, passed or not: it is what shards are balanced by.
+            var fields: [(String, String)] = []
             if !passed {
-                var fields = [("outcome", result.outcome.rawValue)]
+                fields += [("outcome", result.outcome.rawValue)]
                 if let failure = result.firstFailure { fields += [("message", failure.message), ("at", failure.location)] }
-                fields += [("duration_ms", String(MarkupText.whole(result.milliseconds)))]
-                tap += yaml(fields, indent: "  ")
             }
+            fields += [("duration_ms", String(MarkupText.whole(result.milliseconds)))]
+            tap += yaml(fields, indent: "  ")
         }
         return tap
     }

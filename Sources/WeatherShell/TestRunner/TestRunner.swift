@@ -19,12 +19,13 @@ enum TestRunner {
         let control = TestRunControl()
         let clock = ContinuousClock()
         let started = clock.now
+        let start = RunStart(clock: started, wall: Date().timeIntervalSince1970 * 1000)
         var results: [TestFileResult?] = Array(repeating: nil, count: files.count)
         await withTaskGroup(of: (Int, TestFileResult).self) { group in
             var next = 0
             while next < min(jobs, files.count) {
                 let index = next
-                group.addTask { (index, await runFile(files[index], settings, control)) }
+                group.addTask { (index, await runFile(files[index], settings, control, start)) }
                 next += 1
             }
             while let (index, result) = await group.next() {
@@ -32,7 +33,7 @@ enum TestRunner {
                 FileHandleOutput.standardOutput(TestLines.line(for: result))
                 if next < files.count, !control.isInterrupted {
                     let index = next
-                    group.addTask { (index, await runFile(files[index], settings, control)) }
+                    group.addTask { (index, await runFile(files[index], settings, control, start)) }
                     next += 1
                 }
             }
@@ -50,12 +51,23 @@ enum TestRunner {
         return code
     }
 
-    /// Runs one file in a worker and returns its result; a worker that could not start, or
-    /// stopped without a result, makes an errored file that says so.
-    private static func runFile(_ path: String, _ settings: TestSettings, _ control: TestRunControl) async -> TestFileResult {
+    /// When the run started, on the monotonic clock and the wall clock: a file's start is the
+    /// wall time plus its offset on the monotonic clock, so that starts and lengths agree.
+    struct RunStart: Sendable {
+        var clock: ContinuousClock.Instant
+        var wall: Double
+
+        func wallMilliseconds(at instant: ContinuousClock.Instant) -> Double {
+            wall + TestRecorder.milliseconds(clock.duration(to: instant))
+        }
+    }
+
+    /// Runs one file in a worker and returns its result, timed from its own start to its own end;
+    /// a worker that could not start, or stopped without a result, makes an errored file that says so.
+    private static func runFile(_ path: String, _ settings: TestSettings, _ control: TestRunControl, _ run: RunStart) async -> TestFileResult {
         let clock = ContinuousClock()
         let started = clock.now
-        let startedAt = Date().timeIntervalSince1970 * 1000
+        let startedAt = run.wallMilliseconds(at: started)
         var arguments = ["--worker", path]
         if settings.stub { arguments.append("--stub") }
         for variable in settings.variables { arguments += ["--var", variable] }

@@ -18,12 +18,21 @@ final class TestWorkerProcess: Sendable {
         var status: Int32
     }
 
+    /// Held from making a worker's pipe to closing the parent's copy of its write end.
+    private static let spawning = Mutex(())
+
     /// Starts a worker with `arguments` after `wsh test`.
     init(arguments: [String]) throws(TestRunFailure) {
+        (pid, output) = try Self.spawning.withLock { _ throws(TestRunFailure) in try Self.spawn(arguments) }
+    }
+
+    /// A worker spawned, with the read end of its stdout. Under ``spawning``: a worker spawned
+    /// meanwhile by another job must not inherit this one's write end, or this pipe would not end
+    /// until that worker did (a fast file then took as long as the slow one beside it).
+    private static func spawn(_ arguments: [String]) throws(TestRunFailure) -> (pid_t, Int32) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw TestRunFailure("cannot make a pipe: \(String(cString: strerror(errno)))") }
-        // The read end must not leak into the next children, or their pipes would never end.
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -53,8 +62,7 @@ final class TestWorkerProcess: Sendable {
             close(ends[0])
             throw TestRunFailure("cannot start a wsh worker: \(String(cString: strerror(result)))")
         }
-        self.pid = pid
-        output = ends[0]
+        return (pid, ends[0])
     }
 
     /// This process's own binary, which the workers run.

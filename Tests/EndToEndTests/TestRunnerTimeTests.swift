@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Each file's time in `wsh test` is from its own start to its own end, whatever ran beside it,
+/// on the console and in every report (issue 44: with --jobs 2 a fast file beside a slow one was
+/// given the slow one's time, as the slow worker held the fast one's pipe open).
+@Suite struct TestRunnerTimeTests {
+    static let slowMilliseconds = 1500.0
+
+    /// The slow file's time and the fast one's, as one report or the console gives them.
+    struct Times: CustomStringConvertible {
+        var slow: Double?
+        var fast: Double?
+        var description: String { "slow \(slow.map { "\($0)" } ?? "missing") ms, fast \(fast.map { "\($0)" } ?? "missing") ms" }
+
+        /// Far enough apart to tell a file's own time from its neighbour's.
+        var apart: Bool {
+            guard let slow, let fast else { return false }
+            return slow >= slowMilliseconds && fast < slowMilliseconds - 500
+        }
+    }
+
+    /// The number in the first group of `pattern`'s first match in `text`, times `scale`.
+    static func number(_ pattern: String, in text: String, scale: Double = 1) -> Double? {
+        guard let match = try? NSRegularExpression(pattern: pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(match.range(at: 1), in: text) else { return nil }
+        return Double(text[range]).map { $0 * scale }
+    }
+
+    /// `pattern` with FILE standing for each file's name, read from `text`.
+    static func times(_ pattern: String, in text: String, scale: Double = 1) -> Times {
+        Times(slow: number(pattern.replacingOccurrences(of: "FILE", with: #"a_slow\.wsh"#), in: text, scale: scale),
+              fast: number(pattern.replacingOccurrences(of: "FILE", with: #"b_fast\.wsh"#), in: text, scale: scale))
+    }
+
+    @Test(arguments: ["1", "2"])
+    func eachFileIsTimedFromItsOwnStartToItsOwnEnd(jobs: String) async throws {
+        try await withLoopbackServer { server in
+            let directory = try TestRunnerTests.suite([
+                "a_slow.wsh": "target t { base $base; path /slow; query ms=\(Int(Self.slowMilliseconds)) }\ncall t\nexpect status == 200\n",
+                "b_fast.wsh": "target t { base $base; path /status/200 }\ncall t\nexpect status == 200\n",
+            ])
+            let result = try await WSHProcess.run(
+                ["test", "tests", "--jobs", jobs, "--var", "base=\(server.baseURL)", "--report-junit", "out/junit.xml",
+                 "--report-tap", "out/report.tap", "--report-json", "out/report.json", "--report-html", "out/html"],
+                directory: directory)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let out = directory.appendingPathComponent("out")
+            func read(_ name: String) -> String { (try? String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)) ?? "" }
+
+            let console = Self.times(#"FILE .* ([0-9]+) ms"#, in: result.stdout)
+            #expect(console.apart, "console: \(console)\n\(result.stdout)")
+
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+            let files = json?["files"] as? [[String: Any]] ?? []
+            func jsonTime(_ suffix: String) -> Double? {
+                files.first { ($0["path"] as? String)?.hasSuffix(suffix) == true }?["milliseconds"] as? Double
+            }
+            let jsonTimes = Times(slow: jsonTime("a_slow.wsh"), fast: jsonTime("b_fast.wsh"))
+            #expect(jsonTimes.apart, "JSON: \(jsonTimes)")
+            if let total = json?["milliseconds"] as? Double, let slow = jsonTimes.slow {
+                #expect(total >= slow, "the run's time is its whole wall time")
+            }
+
+            let junit = read("junit.xml")
+            let junitTimes = Self.times(#"<testsuite name="[^"]*FILE"[^>]* time="([0-9.]+)""#, in: junit, scale: 1000)
+            #expect(junitTimes.apart, "JUnit: \(junitTimes)\n\(junit)")
+
+            let tap = read("report.tap")
+            let tapTimes = Self.times(#"FILE\n(?:  .*\n)*?  duration_ms: "([0-9]+)""#, in: tap)
+            #expect(tapTimes.apart, "TAP: \(tapTimes)\n\(tap)")
+
+            let html = read("html/index.html")
+            let seconds = Self.times(#"FILE</span> <span class="meta">[^<]*· ([0-9.]+) s<"#, in: html, scale: 1000)
+            let milliseconds = Self.times(#"FILE</span> <span class="meta">[^<]*· ([0-9]+) ms<"#, in: html)
+            let htmlTimes = Times(slow: seconds.slow ?? milliseconds.slow, fast: seconds.fast ?? milliseconds.fast)
+            #expect(htmlTimes.apart, "HTML: \(htmlTimes)")
+        }
+    }
+}
