@@ -186,6 +186,14 @@ public final class CallLog: @unchecked Sendable {
         return committing
     }
 
+    /// Whether a caller waits for the queue to be written: a flush, or a call that found the queue
+    /// full (for tests that need such a caller waiting). Never with the lock held: it takes it.
+    var hasWaiter: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return hurried > 0
+    }
+
     /// Waits on the condition until woken or until `date`; false when `date` has come. Foundation
     /// turns the date into nanoseconds since 1970, which traps for `.distantFuture` (the wait of a
     /// call that finds the queue full): a wait past a minute is made a minute at a time, each

@@ -85,10 +85,27 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
-    /// The access log's lines so far. nginx writes each line when the request ends, before the
-    /// client has the whole answer, so a line is there once the client has its response.
+    /// The access log's whole lines so far. nginx writes a request's line once it has sent the
+    /// answer, so a client that has its response may look before the line is there: wait for it
+    /// with ``accessLogLine(_:)``.
     public func accessLogLines() -> [String] {
-        ((try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let text = (try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The piece after the last newline is empty, or a line still being written.
+        lines.removeLast()
+        return lines
+    }
+
+    /// The access log's `number`th line (from 1), once nginx has written it; nil when it has not
+    /// after 60 s (a bound that only a failure reaches).
+    public func accessLogLine(_ number: Int) async throws -> String? {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let lines = accessLogLines()
+            if lines.count >= number { return lines[number - 1] }
+            if ContinuousClock.now >= deadline { return nil }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Stops nginx (SIGTERM to the master, which stops its workers) and waits for it to end.

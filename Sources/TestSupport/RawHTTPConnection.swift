@@ -102,15 +102,29 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// not a timeout and not more bytes.
     public func isClosedByServer() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        return count == 0 || (count < 0 && errno == ECONNRESET)
+        let (count, error) = receive(into: &chunk)
+        return count == 0 || (count < 0 && error == ECONNRESET)
     }
 
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw Failure(description: count == 0 ? "the server closed the connection" : "no answer in time") }
+        let (count, error) = receive(into: &chunk)
+        guard count > 0 else {
+            throw Failure(description: count == 0 ? "the server closed the connection"
+                          : error == EAGAIN || error == EWOULDBLOCK ? "no answer in time" : "cannot read: errno \(error)")
+        }
         buffer += chunk[..<count]
+    }
+
+    /// One `recv` into `chunk`, again when a signal interrupted it (the test process gets signals
+    /// of its own, SIGCHLD of the programs it runs): its count, and errno when it is negative.
+    private func receive(into chunk: inout [UInt8]) -> (count: Int, error: Int32) {
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let error = errno
+            if count < 0, error == EINTR { continue }
+            return (count, count < 0 ? error : 0)
+        }
     }
 
     private func find(_ pattern: [UInt8]) -> Int? {

@@ -56,13 +56,15 @@ final class Router: Sendable {
         case "pages" where segments.count == 2:
             return PageRoutes.reply(segments[segments.index(after: segments.startIndex)], request) ?? notFound
         case "held" where segments.count == 1:
-            // `?type=json|octets` chooses another Content-Type than server-sent events.
+            // `?type=json|octets` chooses another Content-Type than server-sent events; `?whole`
+            // holds the whole answer, head included, until the release.
             let type = switch request.queryValue("type") {
             case "json": "application/json"
             case "octets": "application/octet-stream"
             default: "text/event-stream"
             }
-            return .held(contentType: type, first: "data: one\n\n", rest: "data: two\n\n", gate: gate)
+            return .held(contentType: type, first: "data: one\n\n", rest: "data: two\n\n", gate: gate,
+                         whole: request.queryValue("whole") != nil)
         case "held" where segments.last == "release":
             gate.open()
             return .json(200, "{\"released\":true}")

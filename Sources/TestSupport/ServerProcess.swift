@@ -25,10 +25,11 @@ public final class ServerProcess: @unchecked Sendable {
         pid = process.processIdentifier
     }
 
-    /// Waits until something accepts connections on each of `ports` of 127.0.0.1, for 10 s at most;
-    /// throws with what the program wrote to standard error when it ends first or the time runs out.
+    /// Waits until something accepts connections on each of `ports` of 127.0.0.1, for 60 s at most
+    /// (a bound only a failure reaches, generous for a loaded machine); throws with what the
+    /// program wrote to standard error when it ends first or the time runs out.
     public func waitForPorts(_ ports: [Int]) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var waiting = ports
         while let port = waiting.first {
             if Self.accepts(port) {

@@ -35,8 +35,9 @@ indirect enum ServerReply {
     case stallMidBody
     /// A 200 JSON body of this many bytes, written in chunks as the client reads.
     case stream(byteCount: Int)
-    /// A 200 body sent chunked: `first` at once, then `rest` and the end only when `gate` opens.
-    case held(contentType: String, first: String, rest: String, gate: ReleaseGate)
+    /// A 200 body sent chunked: `first` at once, then `rest` and the end only when `gate` opens;
+    /// with `whole`, nothing at all (not even the head) until then.
+    case held(contentType: String, first: String, rest: String, gate: ReleaseGate, whole: Bool)
 
     /// A JSON response.
     static func json(_ status: Int, _ text: String, headers: [(String, String)] = []) -> ServerReply {

@@ -64,15 +64,21 @@ final class TestServerHandler: ChannelInboundHandler {
             writeHead(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "1000"],
                       keepAlive: keepAlive, context: context)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "{\"partial\"")))), promise: nil)
-        case .held(let contentType, let first, let rest, let gate):
+        case .held(let contentType, let first, let rest, let gate, let whole):
             // No Content-Length: NIO sends the body chunked.
-            writeHead(status: 200, headers: ["Content-Type": contentType], keepAlive: keepAlive, context: context)
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: first)))), promise: nil)
+            if !whole {
+                writeHead(status: 200, headers: ["Content-Type": contentType], keepAlive: keepAlive, context: context)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: first)))), promise: nil)
+            }
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             gate.whenOpen {
                 bound.eventLoop.execute {
                     let (handler, context) = bound.value
                     guard context.channel.isActive else { return }
+                    if whole {
+                        handler.writeHead(status: 200, headers: ["Content-Type": contentType], keepAlive: keepAlive, context: context)
+                        context.write(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: first)))), promise: nil)
+                    }
                     context.write(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: rest)))), promise: nil)
                     handler.finish(keepAlive: keepAlive, context: context)
                 }

@@ -160,10 +160,7 @@ private let page = """
             body += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
         }
         body += "]><lolz>&lol9;</lolz>"
-        let clock = ContinuousClock()
-        let start = clock.now
         let message = failure { () throws(XPathError) in try xml(body, "string-length(/lolz)") }
-        #expect(clock.now - start < .seconds(5))
         #expect(message?.hasPrefix("the body is not well-formed XML: line 1: Detected an entity reference loop") == true)
     }
 
@@ -172,10 +169,7 @@ private let page = """
         let entity = String(repeating: "x", count: 100_000)
         let body = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a ""# + entity + #"">]><r>"#
             + String(repeating: "&a;", count: 100_000) + "</r>"
-        let clock = ContinuousClock()
-        let start = clock.now
         let message = failure { () throws(XPathError) in try xml(body, "string-length(/r)") }
-        #expect(clock.now - start < .seconds(5))
         #expect(message?.hasPrefix("the body is not well-formed XML: line 1: Detected an entity reference loop") == true)
     }
 

@@ -138,10 +138,17 @@ import TestSupport
                     port: port, command: "q go", started: "busy=true",
                     reactor: "reactor q { state busy = false; action go { emit busy = true; call slow } catch { call slow } }")
                 guard started else { return terminal.screen }
+                /// Whether `/never` has had `count` requests, waiting up to 60 s for them.
+                func hits(_ count: Int) -> Bool {
+                    let deadline = Date().addingTimeInterval(60)
+                    while server.hits("/never") < count, Date() < deadline { usleep(10_000) }
+                    return server.hits("/never") == count
+                }
+                // The action's call hangs at the server; the first Ctrl-C stops it and runs the catch.
+                guard hits(1) else { return terminal.screen + "\n(the action's call did not reach the server)" }
                 terminal.interrupt()
                 // Once the catch's own call has reached the server and hangs, a second Ctrl-C must end it.
-                let deadline = Date().addingTimeInterval(10)
-                while server.hits("/never") < 2, Date() < deadline { usleep(10_000) }
+                guard hits(2) else { return terminal.screen + "\n(the catch's call did not reach the server)" }
                 var mark = terminal.mark
                 terminal.interrupt()
                 guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }

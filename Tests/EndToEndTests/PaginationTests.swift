@@ -119,7 +119,7 @@ import TestSupport
             let running = try RunningWSH(["-c", "target t { base \(server.baseURL); path /first }\ncall t --all"])
             // Page 2 never answers: wait until wsh has asked for it, then interrupt.
             let asked = try await offPool { () -> Bool in
-                let deadline = Date().addingTimeInterval(10)
+                let deadline = Date().addingTimeInterval(60)
                 while server.hits("/never") == 0, Date() < deadline { usleep(5_000) }
                 return server.hits("/never") == 1
             }

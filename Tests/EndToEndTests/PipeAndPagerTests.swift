@@ -70,11 +70,13 @@ import Testing
             let mark = terminal.mark
             // Piped, the body goes raw to the command: its 525 bytes as the server sent them.
             terminal.type("call geocode name=Suwon | wc -c\r", expecting: "\r\n525\r\n")
+            var step = terminal.mark
             terminal.type("targets\r", expecting: "geocode")
-            terminal.expect("wsh> ", after: mark)
+            terminal.expect("wsh> ", after: step)
             terminal.type("set pager off\r", expecting: "wsh> ")
+            step = terminal.mark
             terminal.type("call hourly\r", expecting: "\"hourly_units\"")
-            terminal.expect("wsh> ")
+            terminal.expect("wsh> ", after: step)
             terminal.type("exit\r")
             return terminal.screen[mark...].contains("paged:")
         }

@@ -9,22 +9,30 @@ import Testing
 
     @Test func spinnerDrawsOnATerminalWhileStdoutGoesToAPipe() async throws {
         try await withLoopbackServer { server in
+            // `/held?whole` sends nothing, not even the head, until the test releases it.
             let script = """
-            target current { base \(server.baseURL); path /slow; query ms=700 }
+            target current { base \(server.baseURL); path /held; query type=json whole=1 }
             plugin loading on
             call current
             """
-            let (sawStatus, status, screen, output) = try await offPool {
+            let (sawFrame, sawStatus, status, screen, output) = try await offPool {
                 let terminal = try PseudoTerminal(arguments: ["-c", script], environment: [:], stdoutIsPipe: true)
+                // The answer is released once the elapsed time has counted up past 0.3 s.
+                let sawFrame = terminal.waitUntil { $0.contains(/current (0\.[3-9]|[1-9]\.\d)s/) }
+                let release = Process()
+                release.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                release.arguments = ["--silent", "--output", "/dev/null", server.baseURL + "/held/release"]
+                try release.runSerially()
+                release.waitUntilExitPolling()
                 let sawStatus = terminal.waitFor("HTTP 200 OK")
                 let status = terminal.waitForExit()
-                return (sawStatus, status, terminal.screen, terminal.pipedOutput())
+                return (sawFrame, sawStatus, status, terminal.screen, terminal.pipedOutput())
             }
+            #expect(sawFrame, "the elapsed time counts up: \(screen.debugDescription)")
             #expect(sawStatus)
             #expect(status == 0)
-            #expect(output == #"{"slept_ms":700}"#)
+            #expect(output == "data: one\n\ndata: two\n\n", "\(output.debugDescription)")
             #expect(screen.contains("⠋ current 0."), "\(screen.debugDescription)")
-            #expect(screen.contains(/current (0\.[3-9]|[1-9]\.\d)s/), "the elapsed time counts up")
             #expect(screen.contains("\r\u{1B}[K"))
             let afterErase = try #require(screen.range(of: "\r\u{1B}[K", options: .backwards))
             #expect(screen[afterErase.upperBound...].hasPrefix("HTTP 200 OK"), "\(screen.debugDescription)")

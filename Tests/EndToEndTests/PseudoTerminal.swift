@@ -64,14 +64,21 @@ final class PseudoTerminal {
         kill(process.processIdentifier, SIGINT)
     }
 
-    /// Reads what the program printed until `text` appears after `position` or the time runs out.
+    /// Reads what the program printed until `text` appears after `position` or the time runs out:
+    /// a bound only a failure reaches, generous for a loaded machine.
     @discardableResult
-    func waitFor(_ text: String, after position: String.Index? = nil, timeout: TimeInterval = 10) -> Bool {
+    func waitFor(_ text: String, after position: String.Index? = nil, timeout: TimeInterval = 60) -> Bool {
+        waitUntil(after: position, timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Reads what the program printed until what came after `position` satisfies `condition` or
+    /// the time runs out.
+    func waitUntil(after position: String.Index? = nil, timeout: TimeInterval = 60, _ condition: (Substring) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             drain()
             let from = position ?? screen.startIndex
-            if screen[from...].contains(text) { return true }
+            if condition(screen[from...]) { return true }
             usleep(20_000)
         }
         return false

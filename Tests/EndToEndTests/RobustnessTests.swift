@@ -105,10 +105,11 @@ import TestSupport
             process.standardError = errors
             try process.runSerially()
             let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(10)
+            let deadline = clock.now + .seconds(60)
             while server.hits("/never") == 0, clock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
+            #expect(server.hits("/never") == 1, "wsh's request reached the server")
             process.terminate()
             // A deadline of its own: under CI's load the wait for the hit could use up the shared one.
             // A wsh that ignored SIGTERM would never end, so any finite wait tells the two apart.

@@ -36,8 +36,9 @@ final class RunningWSH: @unchecked Sendable {
     var stderr: String { output.withLock { $0.stderr } }
     var isRunning: Bool { process.isRunning }
 
-    /// Waits until stdout (or stderr) holds `text`, the process ends, or the time runs out.
-    func waitForOutput(_ text: String, inStderr: Bool = false, timeout: TimeInterval = 10) -> Bool {
+    /// Waits until stdout (or stderr) holds `text`, the process ends, or the time runs out: a
+    /// bound only a failure reaches, generous for a loaded machine.
+    func waitForOutput(_ text: String, inStderr: Bool = false, timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var seen: Bool { (inStderr ? stderr : stdout).contains(text) }
         while Date() < deadline {
@@ -54,7 +55,7 @@ final class RunningWSH: @unchecked Sendable {
     }
 
     /// Waits for the end and returns the exit status; nil when still running after `timeout`.
-    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+    func waitForExit(timeout: TimeInterval = 60) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(5_000) }
         guard !process.isRunning else { return nil }

@@ -37,7 +37,7 @@ import Testing
     static func curl(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-i", "--max-time", "10"] + arguments
+        process.arguments = ["-s", "-i", "--max-time", "60"] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.runSerially()

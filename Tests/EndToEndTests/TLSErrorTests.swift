@@ -41,9 +41,13 @@ final class OpenSSLServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.runSerially()
-        // Ready when it accepts a connection.
-        let deadline = Date().addingTimeInterval(10)
+        // Ready when it accepts a connection; 60 s is a bound only a failure reaches.
+        let deadline = Date().addingTimeInterval(60)
         while !Self.accepts(port), Date() < deadline, process.isRunning { usleep(10_000) }
+        guard Self.accepts(port) else {
+            stop()
+            throw ServerProcessError.notListening(port: port, stderr: "openssl s_server did not start")
+        }
     }
 
     /// SIGKILL: s_server goes on after SIGTERM.

@@ -28,7 +28,8 @@ import Testing
         try await withMockServer([Samples.userTarget, Samples.createTarget]) { server in
             let request = Self.hostile[index]
             let outcome = try await offPool { () -> Int in
-                let connection = try RawHTTPConnection(port: server.port)
+                // A minute to read: a bound only a server that neither answers nor closes reaches.
+                let connection = try RawHTTPConnection(port: server.port, timeout: 60)
                 try? connection.send(request)
                 // Either an answer (4xx) or a closed connection; never silence until the timeout.
                 if let answer = try? connection.readAnswer() { return answer.status }

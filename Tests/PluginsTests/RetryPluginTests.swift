@@ -197,8 +197,11 @@ import Testing
             let provider = Provider<Target>(plugins: [retry(backoff: .seconds(60), max: .seconds(120), recorder)])
             let target = Target(name: "flaky", baseURL: server.baseURL, path: "/flaky/cancel?fail=3")
             let call = Task { try await provider.request(target) }
-            // Cancelled once the backoff has begun: the plugin reports the retry as it starts waiting.
-            while recorder.lines.isEmpty { await Task.yield() }
+            // Cancelled once the backoff has begun: the plugin reports the retry as it starts waiting
+            // (60 s: a bound only a failure reaches).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while recorder.lines.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(!recorder.lines.isEmpty, "the backoff began")
             let (result, elapsed) = await measure {
                 call.cancel()
                 return await call.result

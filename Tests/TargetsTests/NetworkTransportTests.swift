@@ -76,8 +76,11 @@ import Testing
             let call = Task { () async -> ProviderError? in
                 await providerError { _ = try await Provider<Target>().request(target) }
             }
-            // Cancelled once the request is at the server, not after a guess at how long that takes.
-            while server.hits("/never") == 0 { await Task.yield() }
+            // Cancelled once the request is at the server, not after a guess at how long that takes
+            // (60 s: a bound only a failure reaches).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while server.hits("/never") == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(server.hits("/never") == 1, "the request reached the server")
             call.cancel()
             let failure = await call.value
             #expect(failure?.isCancelled == true)

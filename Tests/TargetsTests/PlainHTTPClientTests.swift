@@ -39,12 +39,12 @@ import Testing
             #expect(try await provider.request(quick).status == 200)
             let early = await timesOut(after: .milliseconds(300))
             #expect(early >= .milliseconds(290) && early < .seconds(10), "\(early)")
-            // Answered with a deadline 1 s on (room for a loaded machine); the next one is due after
-            // that watch fires.
-            let short = Target(name: "short", baseURL: server.baseURL, path: "/status/200", timeout: .seconds(1))
+            // Answered with a deadline 5 s on (room for a loaded machine); the next one, started
+            // after it with a deadline 6 s on, is due after that watch fires.
+            let short = Target(name: "short", baseURL: server.baseURL, path: "/status/200", timeout: .seconds(5))
             #expect(try await provider.request(short).status == 200)
-            let later = await timesOut(after: .seconds(2))
-            #expect(later >= .milliseconds(1990) && later < .seconds(10), "\(later)")
+            let later = await timesOut(after: .seconds(6))
+            #expect(later >= .milliseconds(5990) && later < .seconds(14), "\(later)")
         }
     }
 

@@ -16,12 +16,12 @@ import Testing
                 #expect(response.text == nginx.jsonBody)
                 let tunnel = "CONNECT 127.0.0.1:\(nginx.httpPort) HTTP/1.1"
                 #expect(proxy.log().components(separatedBy: tunnel).count == 2, "\(proxy.log())")
-                let seen = try #require(nginx.lastRequestSeen())
+                let seen = try #require(await nginx.requestSeen(1))
                 #expect(seen == "\(nginx.httpPort) \"GET /data.json HTTP/1.1\" 200 - \"-\"")
 
                 _ = try await curl(["-p", "-x", proxy.url(), nginx.httpURL + "/data.json"])
                 #expect(proxy.log().components(separatedBy: tunnel).count == 3)
-                #expect(nginx.lastRequestSeen() == seen)
+                #expect(try await nginx.requestSeen(2) == seen)
             }
         }
     }
@@ -44,7 +44,7 @@ import Testing
                 let response = try await get(nginx.httpURL + "/data.json", through: transport)
                 #expect(response.status == 200)
                 #expect(!proxy.log().contains("127.0.0.1:\(nginx.httpPort)"))
-                #expect(nginx.lastRequestSeen() == "\(nginx.httpPort) \"GET /data.json HTTP/1.1\" 200 - \"-\"")
+                #expect(try await nginx.requestSeen(1) == "\(nginx.httpPort) \"GET /data.json HTTP/1.1\" 200 - \"-\"")
             }
         }
     }
@@ -60,12 +60,12 @@ import Testing
                 #expect(response.httpVersion == "HTTP/2")
                 let tunnel = "CONNECT 127.0.0.1:\(nginx.httpsPort) HTTP/1.1"
                 #expect(proxy.log().components(separatedBy: tunnel).count == 2)
-                let seen = nginx.lastRequestSeen()
+                let seen = try await nginx.requestSeen(1)
                 #expect(seen == "\(nginx.httpsPort) \"GET /tls HTTP/2.0\" 200 TLSv1.3 \"-\"")
 
                 _ = try await curl(["--cacert", ca, "-x", proxy.url(), nginx.httpsURL + "/tls"])
                 #expect(proxy.log().components(separatedBy: tunnel).count == 3)
-                #expect(nginx.lastRequestSeen() == seen)
+                #expect(try await nginx.requestSeen(2) == seen)
             }
         }
     }

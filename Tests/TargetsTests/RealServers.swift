@@ -66,9 +66,10 @@ func curl(_ arguments: [String]) async throws -> String {
 struct CurlFailed: Error { var status: Int32 }
 
 extension NginxServer {
-    /// The last access log line without its `encoding=` field, which depends on what the client accepts.
-    func lastRequestSeen() -> String? {
-        accessLogLines().last.map { $0.components(separatedBy: " encoding=")[0] }
+    /// The `number`th access log line (from 1), once nginx has written it, without its `encoding=`
+    /// field, which depends on what the client accepts; nil when it is not there after 60 s.
+    func requestSeen(_ number: Int) async throws -> String? {
+        try await accessLogLine(number).map { $0.components(separatedBy: " encoding=")[0] }
     }
 }
 

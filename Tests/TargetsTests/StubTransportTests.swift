@@ -23,7 +23,7 @@ import Testing
         #expect(response.header("Content-Type") == "application/json")
         #expect(response.request.url == Self.unreachable + "/data/2.5/weather?appid=k")
         #expect(try response.json()["main"]?["temp"]?.double == 289.92)
-        #expect(response.elapsed < .seconds(1))
+        #expect(response.elapsed < .seconds(30))
     }
 
     @Test func delayedStubWaitsThenAnswers() async throws {

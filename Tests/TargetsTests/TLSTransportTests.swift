@@ -12,12 +12,12 @@ import Testing
             #expect(response.status == 200)
             #expect(response.httpVersion == "HTTP/2")
             #expect(response.text == "TLSv1.3 HTTP/2.0 \n")
-            let seen = try #require(nginx.lastRequestSeen())
+            let seen = try #require(await nginx.requestSeen(1))
             #expect(seen == "\(nginx.httpsPort) \"GET /tls HTTP/2.0\" 200 TLSv1.3 \"-\"")
 
             let curled = try await curl(["--cacert", nginx.certificates.caCertificate, nginx.httpsURL + "/tls"])
             #expect(curled == response.text)
-            #expect(nginx.lastRequestSeen() == seen)
+            #expect(try await nginx.requestSeen(2) == seen)
         }
     }
 
@@ -28,9 +28,9 @@ import Testing
             #expect(response.status == 200)
             #expect(response.httpVersion == "HTTP/1.1")
             #expect(response.text == "TLSv1.3 HTTP/1.1 \n")
-            let seen = nginx.lastRequestSeen()
+            let seen = try #require(await nginx.requestSeen(1))
             _ = try await curl(["--http1.1", "--cacert", nginx.certificates.caCertificate, nginx.httpsURL + "/tls"])
-            #expect(nginx.lastRequestSeen() == seen)
+            #expect(try await nginx.requestSeen(2) == seen)
         }
     }
 
@@ -130,11 +130,11 @@ import Testing
                 #expect(response.status == 200)
                 #expect(response.text == "TLSv1.3 HTTP/2.0 \(certificates.clientSubject)\n")
             }
-            let seen = try #require(nginx.lastRequestSeen())
+            let seen = try #require(await nginx.requestSeen(2))
             #expect(seen.hasSuffix("\"GET /tls HTTP/2.0\" 200 TLSv1.3 \"\(certificates.clientSubject)\""))
             _ = try await curl(["--cacert", certificates.caCertificate, "--cert", certificates.clientCertificate,
                                 "--key", certificates.clientKey, url])
-            #expect(nginx.lastRequestSeen() == seen)
+            #expect(try await nginx.requestSeen(3) == seen)
         }
     }
 

@@ -317,32 +317,45 @@ import TestSupport
     /// a 1.3 MB answer ended wsh with SIGILL.
     @Test nonisolated func aCallThatFindsTheQueueFullWhileAWriteIsUnderWayWaitsAndGoesOn() async throws {
         let directory = try SessionFiles.temporaryDirectory()
-        let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path, busyTimeout: 300)
+        // Waits for another program's lock up to a minute: the test ends that wait itself.
+        let log = CallLog(path: directory.appendingPathComponent("calls.sqlite").path, busyTimeout: 60_000)
         log.record(Self.getEntry(Data("first".utf8)), sizeLimit: CallLog.defaultSizeLimit)
         #expect(try await offPool { log.flush(within: 10) })
-        // Another program holds the write lock: the writer's next transaction waits for it (300 ms).
+        // Another program holds the write lock: the writer's next transaction waits for it.
         let other = try SQLiteDatabase(path: log.path, create: false)
         try other.execute("BEGIN IMMEDIATE")
         log.record(Self.getEntry(Data("second".utf8)), sizeLimit: CallLog.defaultSizeLimit)
-        let clock = ContinuousClock(), start = clock.now
-        var committing = false
-        while !committing, start.duration(to: clock.now) < .seconds(10) {
-            committing = log.isCommitting
-            if !committing { await Task.yield() }
-        }
-        #expect(committing)
+        #expect(try await Self.within(seconds: 60) { log.isCommitting }, "a write under way")
         // Meanwhile calls fill the queue; the one that finds it full waits for the writer.
         let body = Data(repeating: UInt8(ascii: "x"), count: 1_300_000)
         let count = CallLog.maximumQueuedBytes / body.count + 2
-        try await offPool {
-            for _ in 0..<count { log.record(Self.getEntry(body), sizeLimit: CallLog.defaultSizeLimit) }
+        let filling = Task {
+            try await offPool {
+                for _ in 0..<count { log.record(Self.getEntry(body), sizeLimit: CallLog.defaultSizeLimit) }
+            }
         }
+        #expect(try await Self.within(seconds: 60) { log.hasWaiter }, "a call waits for the write")
+        #expect(log.isCommitting, "the write it waits for is still under way")
+        // The other program lets go; the write ends, and the waiting call goes on.
         try other.execute("COMMIT")
+        try await filling.value
         log.record(Self.getEntry(Data("after".utf8), path: "/after"), sizeLimit: CallLog.defaultSizeLimit)
         #expect(try await offPool { log.flush(within: 60) })
-        #expect(log.takeNotices().contains { $0.contains("is locked by another program") })
-        #expect(try log.recent(1).first?.url == "http://127.0.0.1:1/after", "the call after the lock was written")
+        #expect(log.takeNotices().isEmpty)
+        let urls = try log.recent(count + 10).map(\.url)
+        #expect(urls.count == count + 3, "every call written")
+        #expect(urls.last == "http://127.0.0.1:1/after", "the call after the full queue was written last")
         _ = try await offPool { log.close(within: 10) }
+    }
+
+    /// Polls `condition` every millisecond until it holds or `seconds` have passed; whether it held.
+    nonisolated static func within(seconds: Int, _ condition: @Sendable () -> Bool) async throws -> Bool {
+        let clock = ContinuousClock(), deadline = clock.now + .seconds(seconds)
+        while !condition() {
+            if clock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return true
     }
 
     /// A write-ahead log grown past 1 MB is cut to nothing when it is folded into the database,

@@ -81,8 +81,11 @@ final class RecordingReporter: RunReporter {
                 let shared = yes
                 """, file: "<test>", directory: ".")
             let held = Task { @ShellActor in try await waiting.execute(text: "call hold", file: "<a>", directory: ".") }
-            // The first run is parked in its call: wait for the server to have it, not for a time.
-            while server.hits("/never") == 0 { await Task.yield() }
+            // The first run is parked in its call: wait for the server to have it, not for a time
+            // (60 s: a bound only a failure reaches).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while server.hits("/never") == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(server.hits("/never") == 1, "the first run's call reached the server")
             try await other.execute(text: "call quick\nexpect status == 200\necho $shared", file: "<b>", directory: ".")
             #expect(otherOutput.stdout.hasSuffix("yes\n"))
             #expect(otherOutput.stderr.isEmpty)
