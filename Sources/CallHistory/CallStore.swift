@@ -233,12 +233,17 @@ final class CallStore {
         while used > high, rounds < 8 {
             rounds += 1
             let excess = used - low
+            // A row takes more pages than its bytes (a body past a page's room takes overflow pages
+            // of its own): rows are counted by the pages they take on average, or a batch of 8 KB
+            // bodies on 8 KB pages dropped twice what was over, and every call but the newest.
+            let recorded = try database.integer("SELECT CAST(TOTAL(size) AS INTEGER) FROM calls")
+            let pagesPerByte = max(1, Double(used) / Double(max(1, recorded)))
             let oldest = try database.prepare("SELECT id, size FROM calls WHERE id < (SELECT MAX(id) FROM calls) ORDER BY id")
-            var dropped: Int64 = 0
+            var dropped: Double = 0
             var last: Int64?
-            while dropped < excess, try oldest.step() {
+            while dropped < Double(excess), try oldest.step() {
                 last = oldest.integer(0)
-                dropped += oldest.integer(1)
+                dropped += Double(oldest.integer(1)) * pagesPerByte
             }
             oldest.reset()
             guard let last else { break }
