@@ -26,6 +26,19 @@ extension Run {
             throw failure(error.description, at: statement.command.span)
         }
         try write(response, to: statement.output)
+        try checkStatus(response, statement)
+    }
+
+    /// HTTPie's `--check-status`: an answer of 3xx (a redirect not followed), 4xx or 5xx is a
+    /// failure. From the system shell (`wsh get URL`) it is the exit code, 3, 4 or 5, with HTTPie's
+    /// warning when stdout is not a terminal (where the status line is not shown).
+    private func checkStatus(_ response: Response, _ statement: RequestStatement) throws {
+        guard (300..<600).contains(response.status) else { return }
+        let status = "HTTP \(response.status) \(response.reason)"
+        if exitsByStatus {
+            if !io.stdoutIsTerminal { io.err("wsh: warning: \(status)\n") }
+            throw Halt.exit(Int32(response.status / 100))
+        }
     }
 
     /// The last of the request's items that gives the body field `name` a JSON value.
