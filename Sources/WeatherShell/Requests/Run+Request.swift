@@ -76,6 +76,7 @@ extension Run {
 
         var query: [Parameter] = []
         var fields: [Parameter] = []
+        var fieldItems: [FieldItem] = []
         var headers: [Header] = []
         var rawBody: (body: RawBody, word: Word)?
         var hasFile = false
@@ -96,10 +97,12 @@ extension Run {
             case .field(let name, let value):
                 if case .json = value { jsonWord = jsonWord ?? word }
                 fields.append(Parameter(name: name, defaultValue: value))
+                fieldItems.append(FieldItem(name: name, value: value, word: word))
             case .fieldFromFile(let name, let path, let json):
                 let contents = String(decoding: try readItemFile(path, at: word), as: UTF8.self)
                 if json { jsonWord = jsonWord ?? word }
                 fields.append(Parameter(name: name, defaultValue: json ? .json(contents) : .text(contents)))
+                fieldItems.append(FieldItem(name: name, value: json ? .json(contents) : .text(contents), word: word))
             case .header(let header):
                 headers.append(header)
             case .file(let name, let path, let type):
@@ -111,6 +114,13 @@ extension Run {
             }
         }
 
+        if rawBody == nil, !hasFile, statement.bodyStyle == .json, let nested = try nestedJSONBody(fieldItems) {
+            fields = nested.fields
+            if let array = nested.array, let first = fieldItems.first {
+                fields = []
+                rawBody = (array, first.word)
+            }
+        }
         var body: RequestTask?
         if let rawBody {
             if !fields.isEmpty {
