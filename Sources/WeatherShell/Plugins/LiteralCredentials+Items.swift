@@ -19,7 +19,20 @@ extension LiteralCredentials {
         }
         var replacements = statement[0].bare == "let" ? letCredentials(statement) : []
         var afterSecretHeader = false
+        let isRequest = urlPosition != nil && statement[0].bare != "set" && statement[0].bare != "base"
+        let bearer = isRequest && zip(statement, statement.dropFirst()).contains { flag, value in
+            ["-A", "--auth-type"].contains(flag.bare) && value.bare?.lowercased() == "bearer"
+        } || statement.contains { $0.bare?.lowercased() == "--auth-type=bearer" }
         for (position, word) in statement.enumerated().dropFirst() {
+            // A request's `-a USER:PASS` (`--auth`, `--auth=...`): the password, or a bearer token whole.
+            if isRequest, ["-a", "--auth"].contains(statement[position - 1].bare) {
+                replacements += bearer ? hiddenWhole(word) : hiddenAfterSeparator(word, bytes: bytes)
+                continue
+            }
+            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content, text.hasPrefix("--auth=") {
+                replacements += bearer ? hiddenWhole(word) : hiddenAfterSeparator(word, bytes: bytes)
+                continue
+            }
             // `Authorization: Bearer tok`, as curl's -H is written (an error here): the words that
             // follow a secret header, up to the next item or redirection, are its value.
             if afterSecretHeader, isPlainWord(word, bytes: bytes) {

@@ -6,16 +6,39 @@ extension Run {
     /// no declared target. Its items make a target of their own, sent through the same provider,
     /// plugins and history as a declared one, and kept for `target NAME from last`.
     func request(_ statement: RequestStatement) async throws {
-        let (target, rawBody) = try adHocTarget(statement)
+        let (declared, rawBody) = try adHocTarget(statement)
+        var target = declared
         noteRecalledPlaceholders([statement.url] + statement.items)
+        let flags = statement.flags
+        let url = target.baseURL + target.path
+        let plugins = try requestAuthPlugin(statement, url: url).map { [$0 as any Plugin] } ?? []
+        if flags.follow, options.follow == 0 { target.redirectLimit = ShellOptions.defaultRedirectLimit }
+        if flags.offline {
+            do {
+                printRequest(try await provider(adding: plugins).preparedRequest(target, arguments: CallArguments(body: rawBody)))
+            } catch {
+                throw failure(error.description(masking: redaction), at: statement.url.span)
+            }
+            return
+        }
         if options.stub != .off {
             throw failure("a request with no target has no sample to answer with under set stub", at: statement.command.span,
                           notes: ["declare a target with a sample (target NAME from last keeps this one), or answer live with: set stub off"])
         }
+        var output = statement.output
+        if flags.download, output == nil { output = downloadFile(for: url, at: statement.url) }
+        let saved = outputOverride
+        defer { outputOverride = saved }
+        switch flags.print {
+        case .headers?: outputOverride = .headers
+        case .body?: outputOverride = io.stdoutIsTerminal ? .pretty : .raw
+        case .verbose?: outputOverride = .all
+        case nil: break
+        }
         let response: Response
         do {
-            response = try await send(target, CallArguments(body: rawBody), bodyFile: try streamedBodyFile(statement.output),
-                                      bodySink: streamedOutput(for: target, output: statement.output, forced: statement.stream))
+            response = try await send(target, CallArguments(body: rawBody), plugins: plugins, bodyFile: try streamedBodyFile(output),
+                                      bodySink: flags.print == .verbose ? nil : streamedOutput(for: target, output: output, forced: statement.stream))
         } catch let error as ProviderError {
             if let (name, reason) = error.invalidJSONArgument, let word = try itemWord(named: name, in: statement) {
                 throw failure("'\(name):=' is not valid JSON: \(redaction.mask(reason))", at: word.span,
@@ -25,7 +48,12 @@ extension Run {
         } catch let error as RecordingFailure {
             throw failure(error.description, at: statement.command.span)
         }
-        try write(response, to: statement.output)
+        if flags.print == .verbose, output == nil { printRequest(response.request) }
+        try write(response, to: output)
+        if flags.download, let output {
+            let path = try expand(output).text
+            io.err("wsh: saved \(ByteText.text(response.streamedBodyBytes ?? response.body.count)) to \(path)\n")
+        }
         try checkStatus(response, statement)
     }
 
@@ -38,6 +66,10 @@ extension Run {
         if exitsByStatus {
             if !io.stdoutIsTerminal { io.err("wsh: warning: \(status)\n") }
             throw Halt.exit(Int32(response.status / 100))
+        }
+        if statement.flags.checkStatus {
+            throw failure("\(status) (--check-status)", at: statement.url.span,
+                          notes: ["--check-status fails a request whose answer is a redirect not followed (3xx), 4xx or 5xx"])
         }
     }
 
