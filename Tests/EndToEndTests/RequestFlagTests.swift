@@ -57,7 +57,7 @@ import TestSupport
             #expect(body.stdout.hasPrefix("{\"method\":\"GET\""), "\(body.stdout)")
             let verbose = try await WSHProcess.run(["post", "\(server.baseURL)/echo/v", "-v", "name=Ana"])
             let parts = verbose.stdout.components(separatedBy: "\n\n")
-            #expect(parts.count >= 3, "\(verbose.stdout)")
+            try #require(parts.count >= 3, "\(verbose.stdout)")
             #expect(parts[0].hasPrefix("POST /echo/v HTTP/1.1\n") && parts[0].contains("\nContent-Type: application/json"), "\(verbose.stdout)")
             #expect(parts[1] == #"{"name":"Ana"}"#, "\(verbose.stdout)")
             #expect(parts[2].hasPrefix("HTTP 200 OK\n"), "\(verbose.stdout)")
