@@ -56,6 +56,8 @@ import TestSupport
         """)
         let typo = try await WSHProcess.run(["gte"])
         #expect(typo.stderr.contains("note: did you mean 'wsh get ...'?"), "\(typo.stderr)")
+        let late = try await WSHProcess.run(["--norc", "get", "http://127.0.0.1:1/"])
+        #expect(late.stderr.hasSuffix("note: a request's method comes first on the command line: wsh get URL [ITEM...] [FLAGS]\n"), "\(late.stderr)")
         let directory = try WSHProcess.temporaryDirectory()
         let asDirectory = try await WSHProcess.run([directory.path])
         #expect(asDirectory.stderr == "wsh: error: cannot read '\(directory.path)': is a directory\n")

@@ -63,6 +63,7 @@ extension CommandLineRequest {
     /// been meant as a statement or a request, and neither reads a file.
     static func noteForMissingScript(_ file: String, _ problem: ReadableFile.Problem) -> String {
         guard problem.isMissing else { return "" }
+        if isVerb(file) { return "note: a request's method comes first on the command line: wsh \(file) URL [ITEM...] [FLAGS]\n" }
         var note = "note: wsh FILE runs a script; wsh -c 'LINE' runs a line; wsh get URL [ITEM...] sends a request\n"
         if !file.contains("/"), !file.contains("."), let verb = Suggestion.closest(to: file, in: RequestStatement.methodCommands) {
             note = "note: did you mean 'wsh \(verb) ...'? " + note.dropFirst("note: ".count)

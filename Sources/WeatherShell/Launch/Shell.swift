@@ -77,6 +77,11 @@ public enum Shell {
         if let serve = options.serve {
             return await serveFiles(serve.files, serve.settings, run, interrupts)
         }
+        // `wsh --norc get URL`: the verb was read as a script, and its URL as a script argument.
+        if let file = options.file, CommandLineRequest.isVerb(file), case .failure(let problem) = ReadableFile.read(file) {
+            io.err("wsh: error: cannot read '\(file)': \(problem)\n" + CommandLineRequest.noteForMissingScript(file, problem))
+            return FailureKind.usage.exitCode
+        }
         // Script arguments and `--var`s, before `-c`, a script, piped input or the prompt runs.
         for assignment in options.assignments {
             if let problem = run.define(assignment) {
