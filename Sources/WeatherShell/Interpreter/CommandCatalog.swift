@@ -29,10 +29,10 @@ enum CommandCatalog {
         Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [--stream] [> FILE]",
               summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page; --stream, print as it arrives"),
     ] + RequestStatement.methodCommands.map { name in
-        Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [--stream] [> FILE]",
-              summary: "send \(name == "options" ? "an" : "a") \(name.uppercased()) request with no target (HTTPie's items; URL, /path on set base, or :PORT/path)")
+        Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [-a USER:PASS] [-v|-h|-b] [-o FILE] [--offline] [--form|--multipart] [--stream] [> FILE]",
+              summary: "send \(name == "options" ? "an" : "a") \(name.uppercased()) request with no target (HTTPie's items, a[b]=x nested, and flags; URL, /path on set base, or :PORT/path)")
     } + [
-        Entry(name: "request", usage: "request METHOD URL [ITEM...] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
+        Entry(name: "request", usage: "request METHOD URL [ITEM...] [HTTPie's flags: -a -A -v -h -b -o -d -F --offline --check-status] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
         Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema",
               summary: "check the last response (typed; .list[? .x > 1] filters; bytes == hex:..|base64:..|@FILE; schema: against its OpenAPI document)"),
         Entry(name: "if", usage: "if EXPR { ... } [else { ... }]", summary: "run a block when an expectation's expression holds"),

@@ -36,13 +36,13 @@ extension Run {
     /// Sends a call through the provider and keeps its answer (an error's response too) as the
     /// last response, recorded under `set record`; a cancelled call throws `CancellationError`,
     /// any other failure `ProviderError`, and an answer that could not be recorded `RecordingFailure`.
-    func send(_ target: Target, _ arguments: CallArguments, bodyFile: String? = nil,
+    func send(_ target: Target, _ arguments: CallArguments, plugins: [any Plugin] = [], bodyFile: String? = nil,
               bodySink: (any ResponseBodySink)? = nil) async throws -> Response {
         var response: Response
         let started = ContinuousClock.now
         noteSecretInURL(target.baseURL)
         do {
-            response = try await provider().request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
+            response = try await provider(adding: plugins).request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
             if error.response == nil {
@@ -92,15 +92,16 @@ extension Run {
         return "target '\(declared.name)' has no sample to answer with under set stub"
     }
 
-    /// The provider for the next call, with today's options and plugins.
-    func provider() -> Provider<Target> {
+    /// The provider for the next call, with today's options and plugins, and `extra` plugins before
+    /// them for this call only (a request's `-a`, which wins over a session's `plugin auth`).
+    func provider(adding extra: [any Plugin] = []) -> Provider<Target> {
         let stub: StubBehavior = switch options.stub {
         case .off: .never
         case .immediate: .immediate
         case .delayed(let delay): .delayed(delay)
         }
         var provider = Provider<Target>(
-            transport: session.transport, plugins: activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
+            transport: session.transport, plugins: extra + activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
             sessionTimeout: options.timeout, baseURL: options.base)
         provider.redirectLimit = options.follow
         provider.defaultHeaders = options.defaultHeaders

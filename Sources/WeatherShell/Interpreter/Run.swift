@@ -61,6 +61,9 @@ public final class Run {
     private(set) var localNames: Set<String> = []
     /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
     var outputOverride: ShellOptions.Output?
+    /// `wsh get URL` from the system shell: the request's status decides the exit code, as HTTPie's
+    /// `--check-status` (3xx 3, 4xx 4, 5xx 5).
+    var exitsByStatus = false
     /// True while an `until` block runs a round that may not be its last: its `expect`s are kept
     /// in ``provisionalChecks`` until the round's end says whether they count.
     var expectationsAreProvisional = false

@@ -78,29 +78,12 @@ extension Parser {
         let isRequest = name == "request"
         // Made only for an error: building it cost every request statement 700 instructions.
         var usageText: String {
-            (isRequest ? "request METHOD" : name) + " URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [--form|--multipart] [--stream] [> FILE]"
+            (isRequest ? "request METHOD" : name) + " URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [FLAGS] [> FILE]"
         }
         var (rest, output) = try splitRedirect(arguments)
         let stream = Self.takeStreamFlag(&rest)
         var style = RequestStatement.BodyStyle.json
-        var styleWord: Word?
-        for (index, word) in rest.enumerated().reversed() {
-            guard let flag = word.bare, flag.hasPrefix("-"), !flag.contains("=") else { continue }
-            let chosen: RequestStatement.BodyStyle
-            switch flag {
-            case "--form", "-f": chosen = .form
-            case "--multipart": chosen = .multipart
-            case "--json", "-j": chosen = .json
-            default:
-                throw error("unknown option '\(flag)'", word.span, notes: ["options: --form, --multipart, --json, --stream; usage: \(usageText)"])
-            }
-            if let earlier = styleWord, style != chosen {
-                throw error("'\(flag)' and '\(earlier.bare ?? "")' cannot both be given", word.span)
-            }
-            style = chosen
-            styleWord = word
-            rest.remove(at: index)
-        }
+        let flags = try takeRequestFlags(&rest, style: &style, output: &output, usage: { usageText })
         var method: Word?
         if isRequest {
             guard !rest.isEmpty else { throw usage(command, usageText) }
@@ -108,7 +91,8 @@ extension Parser {
         }
         guard !rest.isEmpty else { throw usage(command, usageText) }
         let url = rest.removeFirst()
-        return RequestStatement(command: command, method: method, url: url, items: rest, bodyStyle: style, output: output, stream: stream)
+        return RequestStatement(command: command, method: method, url: url, items: rest, bodyStyle: style, output: output, stream: stream,
+                                flags: flags)
     }
 
     /// Removes `--stream` and `-S` (HTTPie's spelling) from `words`; whether one was there.

@@ -177,6 +177,8 @@ public struct RequestStatement: Sendable {
     public var output: Word?
     /// `--stream` (`-S`), as on `call`.
     public var stream = false
+    /// HTTPie's flags: `-a`, `-v`, `--offline`, ...
+    public var flags = RequestFlags()
 
     /// The commands that send one method each, and `request`.
     public static let methodCommands = ["get", "post", "put", "patch", "delete", "head", "options"]

@@ -14,6 +14,7 @@ extension LaunchOptions {
     /// The full command line, for whatever ``quickParse(_:)`` leaves: every flag spelling,
     /// `--help`, and the messages for usage errors.
     public static func fullParse(_ arguments: [String]) -> FullParse {
+        if let first = arguments.first, CommandLineRequest.isVerb(first) { return .run(LaunchOptions(request: arguments)) }
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
         if arguments.first == "test" { return testParse(Array(arguments.dropFirst())) }
         do {

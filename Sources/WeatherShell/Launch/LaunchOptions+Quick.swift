@@ -10,6 +10,7 @@ extension LaunchOptions {
 
     public static func quickParse(_ arguments: [String]) -> QuickParse? {
         if arguments == ["--version"] { return .version }
+        if let first = arguments.first, CommandLineRequest.isVerb(first) { return .run(LaunchOptions(request: arguments)) }
         // `wsh serve` has a grammar of its own, which swift-argument-parser reads.
         if arguments.first == "test" { return quickTestWorkerParse(arguments).map(QuickParse.run) }
         if arguments.first == "serve" { return nil }

@@ -26,8 +26,12 @@ public struct LaunchOptions: Sendable, Equatable {
     private var serveSettings = ServeSettings()
     /// `wsh test ...`: the files to run as tests, and how.
     public var test: TestSettings?
+    /// `wsh get URL ITEM...`: a method and the request's arguments, sent once.
+    public var request: [String]?
 
-    public init(file: String? = nil, command: String? = nil, assignments: [String] = [], stub: Bool = false, noRC: Bool = false) {
+    public init(file: String? = nil, command: String? = nil, assignments: [String] = [], stub: Bool = false, noRC: Bool = false,
+                request: [String]? = nil) {
+        self.request = request
         self.file = file
         self.command = command
         self.assignments = assignments
@@ -47,7 +51,7 @@ public enum Shell {
             return await test.workerFile == nil ? TestRunner.run(test) : runTestWorker(test)
         }
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
-        let interactive = options.command == nil && options.file == nil && stdinIsTerminal
+        let interactive = options.command == nil && options.file == nil && options.request == nil && stdinIsTerminal
         let io = ShellIO()
         defer { io.flush() }
         let run = Run(io: io, mode: interactive ? .interactive : .script)
@@ -73,11 +77,22 @@ public enum Shell {
         if let serve = options.serve {
             return await serveFiles(serve.files, serve.settings, run, interrupts)
         }
+        // `wsh --norc get URL`: the verb was read as a script, and its URL as a script argument.
+        if let file = options.file, CommandLineRequest.isVerb(file), case .failure(let problem) = ReadableFile.read(file) {
+            io.err("wsh: error: cannot read '\(file)': \(problem)\n" + CommandLineRequest.noteForMissingScript(file, problem))
+            return FailureKind.usage.exitCode
+        }
         // Script arguments and `--var`s, before `-c`, a script, piped input or the prompt runs.
         for assignment in options.assignments {
             if let problem = run.define(assignment) {
                 io.err("wsh: error: script arguments are NAME=VALUE or NAME:=JSON, got '\(assignment.shortened())': \(problem)\n")
                 return FailureKind.usage.exitCode
+            }
+        }
+        if let request = options.request {
+            run.exitsByStatus = true
+            return await finish(run, interrupts) {
+                try await run.execute(text: CommandLineRequest.statement(request), file: "<command line>", directory: cwd)
             }
         }
         if let command = options.command {
@@ -86,8 +101,12 @@ public enum Shell {
             }
         }
         if let file = options.file, file != "-" {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                io.err("wsh: error: cannot read '\(file)'\n")
+            let data: Data
+            switch ReadableFile.read(file) {
+            case .success(let bytes): data = bytes
+            case .failure(let problem):
+                io.err("wsh: error: cannot read '\(file)': \(problem)\n")
+                io.err(CommandLineRequest.noteForMissingScript(file, problem))
                 return FailureKind.usage.exitCode
             }
             run.enterFile(file)

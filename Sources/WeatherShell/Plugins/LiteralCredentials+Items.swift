@@ -19,22 +19,21 @@ extension LiteralCredentials {
         }
         var replacements = statement[0].bare == "let" ? letCredentials(statement) : []
         var afterSecretHeader = false
-        var afterAuthFlag = false
+        let isRequest = urlPosition != nil && statement[0].bare != "set" && statement[0].bare != "base"
+        let bearer = isRequest && zip(statement, statement.dropFirst()).contains { flag, value in
+            ["-A", "--auth-type"].contains(flag.bare) && value.bare?.lowercased() == "bearer"
+        } || statement.contains { $0.bare?.lowercased() == "--auth-type=bearer" }
         for (position, word) in statement.enumerated().dropFirst() {
-            // HTTPie's `-a USER:PASS`, `--auth USER:PASS`, `--auth=USER:PASS`; a token alone whole.
-            if afterAuthFlag {
-                replacements += hiddenAfterSeparator(word, bytes: bytes)
-                afterAuthFlag = false
+            // A request's `-a USER:PASS` (`--auth`, `--auth=...`): the password, or a bearer token whole.
+            if isRequest, isAuthFlag(statement[position - 1].bare) {
+                replacements += bearer ? hiddenWhole(word) : hiddenAfterSeparator(word, bytes: bytes)
                 continue
             }
-            if isAuthFlag(word.bare) {
-                afterAuthFlag = true
-                continue
-            }
-            if let text = word.bare, text.hasPrefix("--auth=") {
-                let separator = text.dropFirst(7).contains(":") ? UInt8(ascii: ":") : UInt8(ascii: "=")
-                if let (position, index) = firstSeparator(in: word, bytes: bytes, separators: [separator]) {
-                    replacements += hiddenAfter(position, ofPart: index, in: word, bytes: bytes)
+            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content, text.hasPrefix("--auth=") {
+                // `--auth=` stays: what follows it is hidden as `-a`'s word would be.
+                let separator = bearer || !text.dropFirst(7).contains(":") ? UInt8(ascii: "=") : UInt8(ascii: ":")
+                if let (place, index) = firstSeparator(in: word, bytes: bytes, separators: [separator]) {
+                    replacements += hiddenAfter(place, ofPart: index, in: word, bytes: bytes)
                 }
                 continue
             }

@@ -133,7 +133,7 @@ enum LiteralCredentials {
     /// Whether `text` may hold anything ``hidden(in:)`` hides: a separator of items, URLs or `let`.
     private static func mayHoldCredential(_ text: String) -> Bool {
         text.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "?") }
-            || text.contains("auth")
+            || text.contains("auth") || text.contains("-a")
     }
 
     /// `text` with each replacement made; replacements that overlap become one `***` over both.

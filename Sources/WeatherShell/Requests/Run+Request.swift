@@ -6,16 +6,39 @@ extension Run {
     /// no declared target. Its items make a target of their own, sent through the same provider,
     /// plugins and history as a declared one, and kept for `target NAME from last`.
     func request(_ statement: RequestStatement) async throws {
-        let (target, rawBody) = try adHocTarget(statement)
+        let (declared, rawBody) = try adHocTarget(statement)
+        var target = declared
         noteRecalledPlaceholders([statement.url] + statement.items)
+        let flags = statement.flags
+        let url = target.baseURL + target.path
+        let plugins = try requestAuthPlugin(statement, url: url).map { [$0 as any Plugin] } ?? []
+        if flags.follow, options.follow == 0 { target.redirectLimit = ShellOptions.defaultRedirectLimit }
+        if flags.offline {
+            do {
+                printRequest(try await provider(adding: plugins).preparedRequest(target, arguments: CallArguments(body: rawBody)))
+            } catch {
+                throw failure(error.description(masking: redaction), at: statement.url.span)
+            }
+            return
+        }
         if options.stub != .off {
             throw failure("a request with no target has no sample to answer with under set stub", at: statement.command.span,
                           notes: ["declare a target with a sample (target NAME from last keeps this one), or answer live with: set stub off"])
         }
+        var output = statement.output
+        if flags.download, output == nil { output = downloadFile(for: url, at: statement.url) }
+        let saved = outputOverride
+        defer { outputOverride = saved }
+        switch flags.print {
+        case .headers?: outputOverride = .headers
+        case .body?: outputOverride = io.stdoutIsTerminal ? .pretty : .raw
+        case .verbose?: outputOverride = .all
+        case nil: break
+        }
         let response: Response
         do {
-            response = try await send(target, CallArguments(body: rawBody), bodyFile: try streamedBodyFile(statement.output),
-                                      bodySink: streamedOutput(for: target, output: statement.output, forced: statement.stream))
+            response = try await send(target, CallArguments(body: rawBody), plugins: plugins, bodyFile: try streamedBodyFile(output),
+                                      bodySink: flags.print == .verbose ? nil : streamedOutput(for: target, output: output, forced: statement.stream))
         } catch let error as ProviderError {
             if let (name, reason) = error.invalidJSONArgument, let word = try itemWord(named: name, in: statement) {
                 throw failure("'\(name):=' is not valid JSON: \(redaction.mask(reason))", at: word.span,
@@ -25,7 +48,29 @@ extension Run {
         } catch let error as RecordingFailure {
             throw failure(error.description, at: statement.command.span)
         }
-        try write(response, to: statement.output)
+        if flags.print == .verbose, output == nil { printRequest(response.request) }
+        try write(response, to: output)
+        if flags.download, let output {
+            let path = try expand(output).text
+            io.err("wsh: saved \(ByteText.text(response.streamedBodyBytes ?? response.body.count)) to \(path)\n")
+        }
+        try checkStatus(response, statement)
+    }
+
+    /// HTTPie's `--check-status`: an answer of 3xx (a redirect not followed), 4xx or 5xx is a
+    /// failure. From the system shell (`wsh get URL`) it is the exit code, 3, 4 or 5, with HTTPie's
+    /// warning when stdout is not a terminal (where the status line is not shown).
+    private func checkStatus(_ response: Response, _ statement: RequestStatement) throws {
+        guard (300..<600).contains(response.status) else { return }
+        let status = "HTTP \(response.status) \(response.reason)"
+        if exitsByStatus {
+            if !io.stdoutIsTerminal { io.err("wsh: warning: \(status)\n") }
+            throw Halt.exit(Int32(response.status / 100))
+        }
+        if statement.flags.checkStatus {
+            throw failure("\(status) (--check-status)", at: statement.url.span,
+                          notes: ["--check-status fails a request whose answer is a redirect not followed (3xx), 4xx or 5xx"])
+        }
     }
 
     /// The last of the request's items that gives the body field `name` a JSON value.
@@ -63,6 +108,7 @@ extension Run {
 
         var query: [Parameter] = []
         var fields: [Parameter] = []
+        var fieldItems: [FieldItem] = []
         var headers: [Header] = []
         var rawBody: (body: RawBody, word: Word)?
         var hasFile = false
@@ -83,10 +129,12 @@ extension Run {
             case .field(let name, let value):
                 if case .json = value { jsonWord = jsonWord ?? word }
                 fields.append(Parameter(name: name, defaultValue: value))
+                fieldItems.append(FieldItem(name: name, value: value, word: word))
             case .fieldFromFile(let name, let path, let json):
                 let contents = String(decoding: try readItemFile(path, at: word), as: UTF8.self)
                 if json { jsonWord = jsonWord ?? word }
                 fields.append(Parameter(name: name, defaultValue: json ? .json(contents) : .text(contents)))
+                fieldItems.append(FieldItem(name: name, value: json ? .json(contents) : .text(contents), word: word))
             case .header(let header):
                 headers.append(header)
             case .file(let name, let path, let type):
@@ -98,6 +146,13 @@ extension Run {
             }
         }
 
+        if rawBody == nil, !hasFile, statement.bodyStyle == .json, let nested = try nestedJSONBody(fieldItems) {
+            fields = nested.fields
+            if let array = nested.array, let first = fieldItems.first {
+                fields = []
+                rawBody = (array, first.word)
+            }
+        }
         var body: RequestTask?
         if let rawBody {
             if !fields.isEmpty {

@@ -26,11 +26,11 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Answer calls the files make from samples too (set stub immediate).")
     var stub = false
 
-    @Argument(help: ArgumentHelp("The .wsh files that declare the targets.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("The .wsh files that declare the targets, or the name of a pack (open-meteo).", valueName: "FILE"))
     var files: [String] = []
 
     mutating func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one .wsh file whose targets to serve") }
+        guard !files.isEmpty else { throw ValidationError("give at least one .wsh file, or a pack's name, whose targets to serve") }
         guard (0...65535).contains(port) else { throw ValidationError("a port is a number from 0 to 65535") }
         if let delay, DurationText.parse(delay) == nil { throw ValidationError("a delay is a duration such as 100ms or 2s") }
     }

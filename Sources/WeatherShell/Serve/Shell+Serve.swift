@@ -8,14 +8,24 @@ extension Shell {
     /// targets until Ctrl-C, which stops the server and exits 0.
     static func serveFiles(_ files: [String], _ settings: ServeSettings, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                run.io.err("wsh: error: cannot read '\(file)'\n")
+            let loaded: Outcome
+            switch ReadableFile.read(file) {
+            case .success(let data):
+                loaded = await outcome(interrupts) {
+                    run.enterFile(file)
+                    defer { run.sourceStack.removeAll() }
+                    try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
+                }
+            case .failure(let problem) where problem.isMissing && Run.availablePacks().contains(file):
+                // `wsh serve open-meteo`: no file by that name, so the pack `use` would load.
+                let directory = FileManager.default.currentDirectoryPath
+                loaded = await outcome(interrupts) {
+                    try await run.execute(text: "use " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
+                }
+            case .failure(let problem):
+                run.io.err("wsh: error: cannot read '\(file)': \(problem)\n")
+                if problem.isMissing { run.io.err(Self.packNote(for: file)) }
                 return FailureKind.usage.exitCode
-            }
-            let loaded = await outcome(interrupts) {
-                run.enterFile(file)
-                defer { run.sourceStack.removeAll() }
-                try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
             }
             switch loaded {
             case .completed: if let failure = run.firstFailure { return finalCode(run, failure.exitCode) }
@@ -47,6 +57,16 @@ extension Shell {
         case .exit(let code): return finalCode(run, code)
         case .failure(let kind): return finalCode(run, kind.exitCode)
         }
+    }
+}
+
+extension Shell {
+    /// After `cannot read 'NAME'` from `wsh serve`: the packs it can serve by name, the closest first.
+    static func packNote(for file: String) -> String {
+        let packs = Run.availablePacks()
+        let guess = Suggestion.closest(to: file.hasSuffix(".wsh") ? String(file.dropLast(4)) : file, in: packs)
+        return (guess.map { "note: did you mean the pack '\($0)'?\n" } ?? "")
+            + "note: wsh serve takes .wsh files or the name of a pack: \(packs.joined(separator: ", "))\n"
     }
 }
 

@@ -1,0 +1,73 @@
+/// `wsh get URL ITEM...` from the system shell, as `http GET URL` and `xh get URL` are run: the
+/// arguments become one ad-hoc request statement, which runs as `-c` would run it.
+enum CommandLineRequest {
+    /// Whether `word`, the first argument, names a request rather than a script: one of the
+    /// method commands (`get`, `post`, ...) or a method token in capitals (`GET`, `PROPFIND`).
+    /// Called on every start with arguments, so it is a set lookup and a scan of the word.
+    static func isVerb(_ word: String) -> Bool {
+        if lowercaseVerbs.contains(word) { return true }
+        var letters = 0
+        for byte in word.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): continue
+            default: return false
+            }
+        }
+        return letters > 0
+    }
+
+    private static let lowercaseVerbs: Set<String> = Set(RequestStatement.methodCommands)
+
+    /// The statement the arguments stand for: `get 'URL' ...`, or `request PROPFIND ...` for a
+    /// method with no command of its own. Each argument is one word, quoted when the shell would
+    /// otherwise read something in it (a blank, `$`, `;`, a quote), so what the system shell
+    /// passed is what the request sends.
+    static func statement(_ arguments: [String]) -> String {
+        guard let verb = arguments.first else { return "" }
+        let lower = verb.lowercased()
+        let command = lowercaseVerbs.contains(lower) ? lower : "request " + verb
+        return ([command] + arguments.dropFirst().map(word)).joined(separator: " ")
+    }
+
+    /// `text` as one word of the language with the same value.
+    static func word(_ text: String) -> String {
+        if !text.isEmpty, !text.hasPrefix("."), !text.hasPrefix("#"), text.utf8.allSatisfy(isPlain) { return text }
+        if !text.contains("'"), !text.contains(where: \.isNewline) { return "'" + text + "'" }
+        var quoted = "\""
+        for character in text {
+            switch character {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "$": quoted += "\\$"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\r\n": quoted += "\\r\\n"
+            case "\t": quoted += "\\t"
+            default: quoted.append(character)
+            }
+        }
+        return quoted + "\""
+    }
+
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-_./:=@%+,~?&!*^[]".utf8.contains(byte)
+        }
+    }
+}
+
+extension CommandLineRequest {
+    /// The note after `cannot read 'FILE'` for a script that is not there: the word may have
+    /// been meant as a statement or a request, and neither reads a file.
+    static func noteForMissingScript(_ file: String, _ problem: ReadableFile.Problem) -> String {
+        guard problem.isMissing else { return "" }
+        if isVerb(file) { return "note: a request's method comes first on the command line: wsh \(file) URL [ITEM...] [FLAGS]\n" }
+        var note = "note: wsh FILE runs a script; wsh -c 'LINE' runs a line; wsh get URL [ITEM...] sends a request\n"
+        if !file.contains("/"), !file.contains("."), let verb = Suggestion.closest(to: file, in: RequestStatement.methodCommands) {
+            note = "note: did you mean 'wsh \(verb) ...'? " + note.dropFirst("note: ".count)
+        }
+        return note
+    }
+}

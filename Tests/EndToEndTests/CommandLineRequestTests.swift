@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `wsh get URL ITEM...` from the system shell, as `http GET URL` runs: one ad-hoc request, its
+/// answer on stdout, the exit code by status as HTTPie's `--check-status` gives it.
+@Suite struct CommandLineRequestTests {
+    @Test func aMethodVerbSendsOneRequestWithItsItems() async throws {
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["post", "\(server.baseURL)/echo/x", "q==a b", "name=it's $HOME", "n:=3", "X-Trace:1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let echo = try AdHocRequestTests.Echo(json: result.stdout)
+            #expect(echo.method == "POST")
+            #expect(echo.path == "/echo/x")
+            #expect(echo.query == "q=a%20b")
+            #expect(echo.headers["x-trace"] == "1")
+            let body = try JSONSerialization.jsonObject(with: Data(echo.body.utf8)) as? [String: Any]
+            #expect(body?["name"] as? String == "it's $HOME")
+            #expect(body?["n"] as? Int == 3)
+        }
+    }
+
+    @Test func aMethodInCapitalsIsSentAsWritten() async throws {
+        try await withLoopbackServer { server in
+            for (verb, method) in [("GET", "GET"), ("PROPFIND", "PROPFIND"), ("delete", "DELETE")] {
+                let result = try await WSHProcess.run([verb, "\(server.baseURL)/echo/m"])
+                #expect(result.status == 0, "\(verb): \(result.stderr)")
+                #expect(try AdHocRequestTests.Echo(json: result.stdout).method == method)
+            }
+        }
+    }
+
+    @Test(arguments: [(301, 3), (404, 4), (418, 4), (500, 5), (503, 5), (204, 0)])
+    func theExitCodeFollowsTheStatus(status: Int, code: Int32) async throws {
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["get", "\(server.baseURL)/status/\(status)"])
+            #expect(result.status == code, "\(status): \(result.stderr)")
+            if code != 0 { #expect(result.stderr.hasPrefix("wsh: warning: HTTP \(status) ")) }
+        }
+    }
+
+    @Test func aRequestThatFailsIsAnErrorAtItsURL() async throws {
+        let port = try LoopbackPort.free()
+        let result = try await WSHProcess.run(["get", "http://127.0.0.1:\(port)/x"])
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("<command line>:1:5: error:"), "\(result.stderr)")
+    }
+
+    @Test func aMissingScriptSaysHowToRunALine() async throws {
+        let result = try await WSHProcess.run(["echo hi"])
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+        wsh: error: cannot read 'echo hi': no such file or directory
+        note: wsh FILE runs a script; wsh -c 'LINE' runs a line; wsh get URL [ITEM...] sends a request
+
+        """)
+        let typo = try await WSHProcess.run(["gte"])
+        #expect(typo.stderr.contains("note: did you mean 'wsh get ...'?"), "\(typo.stderr)")
+        let late = try await WSHProcess.run(["--norc", "get", "http://127.0.0.1:1/"])
+        #expect(late.stderr.hasSuffix("note: a request's method comes first on the command line: wsh get URL [ITEM...] [FLAGS]\n"), "\(late.stderr)")
+        let directory = try WSHProcess.temporaryDirectory()
+        let asDirectory = try await WSHProcess.run([directory.path])
+        #expect(asDirectory.stderr == "wsh: error: cannot read '\(directory.path)': is a directory\n")
+    }
+}

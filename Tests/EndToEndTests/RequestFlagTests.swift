@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// HTTPie's flags on ad-hoc requests (`get URL -a user:pw -v`), at the prompt's language and from
+/// the command line, each compared with what HTTPie does with it.
+@Suite struct RequestFlagTests {
+    static let authCases: [[String]] = [
+        ["-a", "ann:pa ss"],
+        ["--auth=ann:x:y"],
+        ["--auth", "ann:"],
+        ["-A", "bearer", "-a", "tok-123456"],
+        ["--auth-type=basic", "-a", "ann:pw"],
+    ]
+
+    /// The Authorization header HTTPie sends for the same flags, from `http --offline --print=H`.
+    @Test(.enabled(if: httpieProgram != nil, "HTTPie is not installed: scripts/ensure-httpie.sh installs it"), arguments: authCases)
+    func authSendsWhatHTTPieSends(_ flags: [String]) async throws {
+        let program = try #require(httpieProgram)
+        let httpie = try await runHTTPie(program, ["--ignore-stdin", "--offline", "--print=H", "GET", "example.org/a"] + flags)
+        let expected = httpie.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").first { $0.hasPrefix("Authorization: ") }.map { String($0.dropFirst(15)) }
+        #expect(expected != nil, "\(httpie.stdout)\(httpie.stderr)")
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["get", "\(server.baseURL)/echo/a"] + flags)
+            #expect(result.status == 0, "\(flags): \(result.stderr)")
+            #expect(try AdHocRequestTests.Echo(json: result.stdout).headers["authorization"] == expected, "\(flags)")
+        }
+    }
+
+    @Test func aCredentialIsMaskedInErrorsTheRequestShownAndTheHistory() async throws {
+        let port = try LoopbackPort.free()
+        let refused = try await WSHProcess.run(["-c", "get http://127.0.0.1:\(port)/x -a ann:sekret-pw-1"])
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains("-a ann:***"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("sekret"), "\(refused.stderr)")
+        let fromShell = try await WSHProcess.run(["get", "http://127.0.0.1:\(port)/x", "-A", "bearer", "-a", "sekret-token-2"])
+        #expect(!fromShell.stderr.contains("sekret"), "\(fromShell.stderr)")
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/echo/v -v -a ann:sekret-pw-3\nhistory\nhistory show 1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let shown = result.stdout.components(separatedBy: "\n\n").first ?? ""
+            #expect(shown.hasPrefix("GET /echo/v HTTP/1.1\nHost: 127.0.0.1:\(server.port)\n"), "\(result.stdout)")
+            #expect(shown.contains("\nAuthorization: ***"), "\(shown)")
+            let base64 = Data("ann:sekret-pw-3".utf8).base64EncodedString()
+            let afterBody = result.stdout.components(separatedBy: "\"bodyHex\"").last ?? ""
+            #expect(!shown.contains(base64) && !afterBody.contains(base64) && !afterBody.contains("sekret"), "\(afterBody)")
+            #expect(!result.stderr.contains("sekret"))
+        }
+    }
+
+    @Test func headersBodyAndVerboseChooseWhatIsPrinted() async throws {
+        try await withLoopbackServer { server in
+            let headers = try await WSHProcess.run(["get", "\(server.baseURL)/echo/h", "-h"])
+            #expect(headers.stdout.hasPrefix("HTTP 200 OK\n") && headers.stdout.contains("Content-Type: application/json\n"), "\(headers.stdout)")
+            #expect(!headers.stdout.contains("\"method\""))
+            let body = try await WSHProcess.run(["-c", "set output all\nget \(server.baseURL)/echo/b --body"])
+            #expect(body.stdout.hasPrefix("{\"method\":\"GET\""), "\(body.stdout)")
+            let verbose = try await WSHProcess.run(["post", "\(server.baseURL)/echo/v", "-v", "name=Ana"])
+            let parts = verbose.stdout.components(separatedBy: "\n\n")
+            try #require(parts.count >= 3, "\(verbose.stdout)")
+            #expect(parts[0].hasPrefix("POST /echo/v HTTP/1.1\n") && parts[0].contains("\nContent-Type: application/json"), "\(verbose.stdout)")
+            #expect(parts[1] == #"{"name":"Ana"}"#, "\(verbose.stdout)")
+            #expect(parts[2].hasPrefix("HTTP 200 OK\n"), "\(verbose.stdout)")
+        }
+    }
+
+    /// `--offline` prints what HTTPie's prints for the same items (its request line, the items'
+    /// headers, the body) and sends nothing.
+    @Test(.enabled(if: httpieProgram != nil, "HTTPie is not installed: scripts/ensure-httpie.sh installs it"))
+    func offlinePrintsTheRequestAndSendsNothing() async throws {
+        let program = try #require(httpieProgram)
+        let items = ["q==1", "name=Ana", "tags[]=a", "X-Trace:1"]
+        let httpie = try await runHTTPie(program, ["--ignore-stdin", "--offline", "POST", "example.org/echo/o"] + items)
+        let httpieParts = httpie.stdout.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
+        try #require(httpieParts.count >= 2, "\(httpie.stdout)")
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["post", "\(server.baseURL)/echo/o", "--offline"] + items)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(server.hits("/echo/o") == 0)
+            let parts = result.stdout.components(separatedBy: "\n\n")
+            try #require(parts.count >= 2, "\(result.stdout)")
+            let head = parts[0].split(separator: "\n")
+            #expect(head.first == httpieParts[0].split(separator: "\n").first, "\(result.stdout)")
+            #expect(head.contains("X-Trace: 1") && head.contains("Content-Type: application/json"), "\(result.stdout)")
+            let sent = try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? NSObject
+            let expected = try JSONSerialization.jsonObject(with: Data(httpieParts[1].utf8)) as? NSObject
+            #expect(sent == expected, "\(parts[1]) against \(httpieParts[1])")
+        }
+    }
+
+    @Test func outputAndDownloadWriteTheBodyToAFile() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try await withLoopbackServer { server in
+            let output = try await WSHProcess.run(["get", "\(server.baseURL)/echo/o", "-o", "out.json"], directory: directory)
+            #expect(output.status == 0 && output.stdout.isEmpty, "\(output.stderr)")
+            let written = try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8)
+            #expect(written.hasPrefix("{\"method\":\"GET\""))
+            for expected in ["report.json", "report.json-1"] {
+                let download = try await WSHProcess.run(["get", "\(server.baseURL)/echo/report.json", "--download"], directory: directory)
+                #expect(download.status == 0 && download.stdout.isEmpty, "\(download.stderr)")
+                #expect(download.stderr.contains("saved ") && download.stderr.contains(" to \(expected)"), "\(download.stderr)")
+                #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(expected).path))
+            }
+        }
+    }
+
+    @Test func followCheckStatusAndAnUnknownFlag() async throws {
+        try await withLoopbackServer { server in
+            let followed = try await WSHProcess.run(["-c", "set follow off\nget \(server.baseURL)/redirect?n=1 -F\nexpect status == 200"])
+            #expect(followed.status == 0, "\(followed.stderr)")
+            let notFollowed = try await WSHProcess.run(["-c", "set follow off\nget \(server.baseURL)/redirect?n=1\nexpect status == 302"])
+            #expect(notFollowed.status == 0, "\(notFollowed.stderr)")
+            let checked = try await WSHProcess.run(["-c", "get \(server.baseURL)/status/404 --check-status\necho after"])
+            #expect(checked.status == 3)
+            #expect(checked.stderr.contains("error: HTTP 404 Not Found (--check-status)"), "\(checked.stderr)")
+            #expect(!checked.stdout.contains("after"))
+            let unchecked = try await WSHProcess.run(["-c", "get \(server.baseURL)/status/404"])
+            #expect(unchecked.status == 0)
+            let unknown = try await WSHProcess.run(["-c", "get \(server.baseURL)/x --pretty=all"])
+            #expect(unknown.status == 2)
+            #expect(unknown.stderr.contains("error: unknown option '--pretty'"), "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("note: options: -a/--auth USER:PASS, -A/--auth-type basic|bearer|digest, -v/--verbose"))
+        }
+    }
+
+    /// `-A digest` answers httpbin's Digest challenge, as `http -A digest -a ann:PASS` does.
+    @Test func digestIsLetInByHTTPBin() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let route = "\(httpbin.baseURL)/digest-auth/auth/ann/pa55-Digest-9z/MD5"
+            let result = try await WSHProcess.run(["get", route, "-A", "digest", "-a", "ann:pa55-Digest-9z"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"authenticated\""), "\(result.stdout)")
+            let wrong = try await WSHProcess.run(["get", route, "-A", "digest", "-a", "ann:wrong-password"])
+            #expect(wrong.status == 4, "\(wrong.stderr)")
+        }
+    }
+}
