@@ -34,20 +34,7 @@ enum CommandLineRequest {
     static func word(_ text: String) -> String {
         if !text.isEmpty, !text.hasPrefix("."), !text.hasPrefix("#"), text.utf8.allSatisfy(isPlain) { return text }
         if !text.contains("'"), !text.contains(where: \.isNewline) { return "'" + text + "'" }
-        var quoted = "\""
-        for character in text {
-            switch character {
-            case "\\": quoted += "\\\\"
-            case "\"": quoted += "\\\""
-            case "$": quoted += "\\$"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\r\n": quoted += "\\r\\n"
-            case "\t": quoted += "\\t"
-            default: quoted.append(character)
-            }
-        }
-        return quoted + "\""
+        return "\"" + text.map(Run.escaped).joined() + "\""
     }
 
     private static func isPlain(_ byte: UInt8) -> Bool {

@@ -1,3 +1,4 @@
+import Checks
 import Targets
 
 /// The JSON body HTTPie 3 builds from data items whose names are paths (``NestedJSONPath``),
@@ -80,20 +81,10 @@ struct NestedJSONBody {
         case .append: "append"
         }
         let subject = before.isEmpty ? "the body" : "'\(before)'"
-        return PlacementError(message: "'\(access)' access on \(subject) needs \(wanted), and an earlier item made it \(typeName(found))",
+        return PlacementError(message: "'\(access)' access on \(subject) needs \(wanted), and an earlier item made it \(JSONWalk.kind(found))",
                               range: located.range)
     }
 
-    private static func typeName(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
 
     /// A step as a path writes it, for messages: `a`, `[b]`, `[0]`, `[]`.
     private static func text(of step: NestedJSONPath.Step, root: Bool) -> String {
