@@ -59,13 +59,6 @@ final class QueuedCall: Sendable {
 
 /// A call as the database keeps it: every secret masked, the bodies cut at ``CallRecord/bodyLimit``.
 struct CallRecord {
-    /// What one thread's records remember of the last call's header lines (``HeaderLineMemo``).
-    final class Memo {
-        let requestLines = HeaderLineMemo()
-        let responseLines = HeaderLineMemo()
-        let responseBody = BodyMemo()
-    }
-
     /// The most of a body that is kept: 1 MB.
     static let bodyLimit = 1 << 20
 
@@ -104,8 +97,7 @@ struct CallRecord {
 
     /// Masks `entry`: the URL, both sets of headers and both bodies, with the session's secrets and
     /// whatever the request sent under a sensitive name (echoed back in an answer, it is masked there too).
-    /// Header lines like the last call's are taken from `memo`.
-    init(_ entry: CallEntry, memo: Memo = Memo()) {
+    init(_ entry: CallEntry) {
         let sent = entry.response.map { $0.hops.first?.request ?? $0.request } ?? entry.request
         var redaction = entry.redaction.including(secretsOf: sent)
         if let final = entry.response?.request, final != sent { redaction = redaction.including(secretsOf: final) }
@@ -118,7 +110,7 @@ struct CallRecord {
         failure = entry.failure.map { redaction.mask($0) }
         var withheld = url == sent.url ? [] : Self.withheldParts(of: sent.url, redaction)
 
-        requestHeaders = Self.text(of: sent.headers, redaction, withheld: &withheld, memo: memo.requestLines)
+        requestHeaders = Self.text(of: sent.headers, redaction, withheld: &withheld)
         if let body = sent.body {
             let (kept, size) = redaction.maskedForRecording(body, contentType: sent.header("Content-Type"), keeping: Self.bodyLimit)
             if size > Self.bodyLimit {
@@ -159,9 +151,9 @@ struct CallRecord {
             elapsedMilliseconds = response.elapsed.milliseconds
             finalURL = response.hops.isEmpty ? nil : redaction.maskedURL(response.url)
             var ignored: [String] = []
-            responseHeaders = Self.text(of: response.headers, redaction, withheld: &ignored, memo: memo.responseLines)
-            let (kept, size) = memo.responseBody.masked(response.body, contentType: response.header("Content-Type"),
-                                                        redaction, keeping: Self.bodyLimit)
+            responseHeaders = Self.text(of: response.headers, redaction, withheld: &ignored)
+            let (kept, size) = redaction.maskedForRecording(response.body, contentType: response.header("Content-Type"),
+                                                            keeping: Self.bodyLimit)
             body = kept
             bodySize = size
         } else {
@@ -169,39 +161,19 @@ struct CallRecord {
         }
     }
 
-    /// `Name: value` lines, masked, as UTF-8; the names of the headers whose values were masked go
-    /// to `withheld`. Built as bytes (appending to a String cost four times as much); a header at
-    /// the same position as in the last call recorded through `memo` is copied from there.
-    private static func text(of headers: [Header], _ redaction: Redaction, withheld: inout [String],
-                             memo: HeaderLineMemo) -> [UInt8] {
-        memo.use(secrets: redaction.secretValues)
+    /// `Name: value` lines, masked, as UTF-8: a sensitive name's value is `***`, and secrets are
+    /// masked in both. The names of the headers whose values were masked go to `withheld`.
+    private static func text(of headers: [Header], _ redaction: Redaction, withheld: inout [String]) -> [UInt8] {
+        let masksSecrets = !redaction.secrets.isEmpty
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
-        for (position, header) in headers.enumerated() {
-            if memo.appendLine(at: position, for: header, to: &bytes, withheld: &withheld) { continue }
-            let line = Self.line(of: header, redaction)
-            memo.keep(line, at: position)
-            bytes.append(contentsOf: line.bytes)
-            if let name = line.withheld { withheld.append(name) }
+        for header in headers {
+            let name = masksSecrets ? redaction.mask(header.name) : header.name
+            let sensitive = redaction.isSensitiveName(header.name)
+            let value = sensitive ? Redaction.placeholder : masksSecrets ? redaction.mask(header.value) : header.value
+            bytes.appendUTF8(of: name + ": " + value + "\n")
+            if (sensitive || masksSecrets) && value != header.value { withheld.append("header \(name)") }
         }
         return bytes
-    }
-
-    /// One header's line, masked: a sensitive name's value is `***`, and secrets are masked in both.
-    private static func line(of header: Header, _ redaction: Redaction) -> HeaderLineMemo.Line {
-        let masksSecrets = !redaction.secrets.isEmpty
-        let name = masksSecrets ? redaction.mask(header.name) : header.name
-        let sensitive = redaction.isSensitiveName(header.name)
-        let value = sensitive ? Redaction.placeholder : masksSecrets ? redaction.mask(header.value) : header.value
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.utf8.count + value.utf8.count + 3)
-        bytes.appendUTF8(of: name)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
-        bytes.appendUTF8(of: value)
-        bytes.append(UInt8(ascii: "\n"))
-        let masked = (sensitive || masksSecrets) && value != header.value
-        return HeaderLineMemo.Line(header: header, bytes: bytes, withheld: masked ? "header \(name)" : nil)
     }
 
     /// The parts of a URL that masking changes: `URL` for the address (a password, a secret in the

@@ -264,8 +264,7 @@ public final class CallLog: @unchecked Sendable {
             let limit = sizeLimit
             helperBusy = true
             condition.unlock()
-            let memo = CallRecord.Memo()
-            records += unmasked.map { CallRecord($0.entry, memo: memo) }
+            records += unmasked.map { CallRecord($0.entry) }
             // A waiter waits for another process's lock no longer than it may wait in all.
             let lockWait = Int32(max(1, min(Double(busyTimeout), deadline.timeIntervalSinceNow * 1000)))
             var problem = open(busyTimeout: lockWait)
@@ -306,7 +305,6 @@ public final class CallLog: @unchecked Sendable {
     /// Masks pending calls in batches, at the lowest priority.
     private func maskLoop() {
         Self.setPriority(nice: 19)
-        let memo = CallRecord.Memo()
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -331,7 +329,7 @@ public final class CallLog: @unchecked Sendable {
             masking = true
             let batch = inFlight
             condition.unlock()
-            let records = batch.map { CallRecord($0.entry, memo: memo) }
+            let records = batch.map { CallRecord($0.entry) }
             condition.lock()
             if stolen {
                 // A waiter wrote them.

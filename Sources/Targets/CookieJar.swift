@@ -25,7 +25,7 @@ public final class CookieJar: Sendable {
     /// are not sent and are evicted). Longer paths come first, then earlier creation.
     public func cookieHeader(for url: String, now: Date = Date()) -> String? {
         state.withLock { store in
-            guard store.count > 0, let request = store.requestURL(url) else { return nil }
+            guard store.count > 0, let request = CookieRequestURL(url) else { return nil }
             return store.header(for: request, now: now)
         }
     }
@@ -40,7 +40,7 @@ public final class CookieJar: Sendable {
     /// - A `Secure` cookie from `http://` is ignored, and so is a plain one from `http://` that
     ///   would replace a `Secure` one.
     public func store(setCookie values: [String], from url: String, now: Date = Date()) {
-        guard !values.isEmpty, let request = state.withLock({ $0.requestURL(url) }) else { return }
+        guard !values.isEmpty, let request = CookieRequestURL(url) else { return }
         let cookies = values.compactMap { SetCookie($0).flatMap { Self.cookie(from: $0, request: request, now: now) } }
         guard !cookies.isEmpty else { return }
         state.withLock { store in

@@ -8,12 +8,6 @@ struct CookieRequestURL: Equatable {
     /// The path without query or fragment; `/` when the URL has none.
     var path: String
 
-    /// Whether `other` has the same scheme security, host and path, byte for byte (`==` takes
-    /// canonically equivalent texts for the same, but cookie paths match requests by bytes).
-    func hasSameBytes(as other: CookieRequestURL) -> Bool {
-        isSecure == other.isSecure && host.hasSameBytes(as: other.host) && path.hasSameBytes(as: other.path)
-    }
-
     /// The parts of `url`, or `nil` when it has no `scheme://` or no host.
     init?(_ url: String) {
         var url = url

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Moya's Endpoint: the URL, method, headers and body of one target bound to one call's arguments.
 ///
@@ -53,7 +52,6 @@ public struct Endpoint: Sendable {
         }
         let path = PathTemplate(target.path).filled { binding.value($0).text }
         let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters) + extraQuery)
-        if let url = lastURL.withLock({ $0?.url(base: base, path: path, query: query) }) { return url }
         let url = PercentEncoding.encodeIllegalURLCharacters(URLAssembly.url(base: base, path: path, query: query))
         guard hasHTTPSchemeAndHost(url) else {
             throw ProviderError(.invalidURL(url, reason: "a URL starts with http:// or https:// and a host"),
@@ -62,26 +60,8 @@ public struct Endpoint: Sendable {
         if let problem = URLPort.problem(in: url) {
             throw ProviderError(.invalidURL(url, reason: problem), step: .endpoint, targetName: target.name)
         }
-        lastURL.withLock { $0 = BuiltURL(base: base, path: path, query: query, url: url) }
         return url
     }
-
-    /// A URL built and found valid, with the base, filled path and encoded query it was built from.
-    private struct BuiltURL {
-        var base: String
-        var path: String
-        var query: String
-        var url: String
-
-        /// ``url`` when it was built from these, byte for byte.
-        func url(base: String, path: String, query: String) -> String? {
-            base.hasSameBytes(as: self.base) && path.hasSameBytes(as: self.path) && query.hasSameBytes(as: self.query) ? url : nil
-        }
-    }
-
-    /// The last valid URL built: a target called again with the same arguments gets it back, where
-    /// assembling and checking it again cost about 3,500 instructions a call (callgrind).
-    private static let lastURL = Mutex<BuiltURL?>(nil)
 
     /// `http://` or `https://` (any case) followed by a host. The URL is parsed once, by the
     /// HTTP client; parsing it here too cost as much again on every call.

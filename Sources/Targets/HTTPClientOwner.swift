@@ -6,17 +6,12 @@ import NIOCore
 /// The client of ``NetworkTransport/shared`` lives in a global and is never deinitialised.
 final class HTTPClientOwner: Sendable {
     let client: HTTPClient
-    /// Requests already parsed, by method and URL.
-    let parsedRequests = ParsedRequestCache()
-    /// The last request sent, checked and made for the clients.
-    let lastSent = LastSentRequest()
     /// Proxies and unusable TLS settings; nil when every request goes through ``client`` as it is.
     let proxied: ProxiedClients?
     /// Where the last answer left a connection open (for resending on a connection found closed).
     let keptAlive = KeptAliveOrigins()
     /// wsh's own client for plain `http://` requests sent straight to the server, and where they go.
     let plain: PlainHTTPConnections
-    let plainOrigins = PlainHTTPOriginCache()
 
     init(configuration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup, proxied: ProxiedClients? = nil) {
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)

@@ -16,27 +16,17 @@ final class KeptAliveOrigins: Sendable {
         }
     }
 
-    private struct State {
-        var origins: Set<Origin> = []
-        /// The origin last noted open, which is in ``origins``: calls to one origin, one after
-        /// another, find it here and do not hash it again (about 1,100 instructions a call, callgrind).
-        var lastOpen: Origin?
-    }
-
-    private let state = Mutex(State())
+    private let origins = Mutex<Set<Origin>>([])
 
     /// Notes whether `head`, the answer to `request`, left its connection open.
     func note(_ head: HTTPResponseHead, answering request: HTTPClient.Request) {
         let origin = Origin(request)
         let open = head.isKeepAlive
-        state.withLock { state in
+        origins.withLock { origins in
             if open {
-                guard state.lastOpen != origin else { return }
-                state.origins.insert(origin)
-                state.lastOpen = origin
+                origins.insert(origin)
             } else {
-                state.origins.remove(origin)
-                if state.lastOpen == origin { state.lastOpen = nil }
+                origins.remove(origin)
             }
         }
     }
@@ -44,9 +34,6 @@ final class KeptAliveOrigins: Sendable {
     /// Forgets the origin of `request`; whether its last answer had left a connection open.
     func forget(_ request: HTTPClient.Request) -> Bool {
         let origin = Origin(request)
-        return state.withLock { state in
-            if state.lastOpen == origin { state.lastOpen = nil }
-            return state.origins.remove(origin) != nil
-        }
+        return origins.withLock { $0.remove(origin) != nil }
     }
 }

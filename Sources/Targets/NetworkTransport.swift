@@ -72,13 +72,11 @@ public struct NetworkTransport: Transport {
     public func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        let reuse = owner.lastSent.made(for: request)
         // Checked here too, for callers of this public API: the client traps on a port past 65535.
-        if reuse == nil, let problem = URLPort.problem(in: request.url) {
+        if let problem = URLPort.problem(in: request.url) {
             throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
         }
-        if reuse?.sameHeaders != true,
-           let problem = PlainHTTPRequestHead.problem(in: request.headers, namesChecked: reuse != nil) {
+        if let problem = PlainHTTPRequestHead.problem(in: request.headers) {
             throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
         }
         let limit = request.bodyLimit ?? bodyLimit
@@ -89,7 +87,7 @@ public struct NetworkTransport: Transport {
         }
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {
-            let answer = try await Self.exchange(request, reuse: reuse, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
+            let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
             (head, received, streamed) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed)
         } catch {
@@ -119,32 +117,19 @@ public struct NetworkTransport: Transport {
     /// origin had left its connection open (so the request went out on that kept-alive connection,
     /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
     /// for a method that may be sent twice (RFC 9110, 9.2.2).
-    /// `reuse` is what the last request, with the same URL and method, made (``LastSentRequest``).
     private static func exchange(
-        _ request: Request, reuse: (made: LastSentRequest.Made, sameHeaders: Bool)?, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
+        _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
-        let headers: HTTPHeaders
-        var outgoing: HTTPClient.Request
-        if let reuse, reuse.sameHeaders {
-            (headers, outgoing) = (reuse.made.headers, reuse.made.outgoing)
-        } else {
-            // The names were checked to be tokens (``PlainHTTPRequestHead/problem(in:namesChecked:)``):
-            // `add(name:value:)` would check each is ASCII again, byte by byte.
-            headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
-            if let reuse {
-                outgoing = reuse.made.outgoing
-                outgoing.headers = headers
-            } else {
-                outgoing = try owner.parsedRequests.request(
-                    url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: nil)
-            }
-            owner.lastSent.keep(LastSentRequest.Made(headers: headers, outgoing: outgoing), for: request)
-        }
+        // The names were checked to be tokens (``PlainHTTPRequestHead/problem(in:namesChecked:)``):
+        // `add(name:value:)` would check each is ASCII again, byte by byte.
+        let headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
+        var outgoing = try HTTPClient.Request(url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue))
+        outgoing.headers = headers
         outgoing.body = request.body.map { .bytes($0) }
         let route = try owner.route(for: outgoing)
         // Plain http straight to the server goes through wsh's own client.
-        let plain = route.proxy == nil ? owner.plainOrigins.origin(of: outgoing, url: request.url) : nil
+        let plain = route.proxy == nil ? PlainHTTPOrigin(outgoing) : nil
         let plainHead = try plain.map { origin in
             try PlainHTTPRequestHead.make(method: outgoing.method, origin: origin, headers: headers, bodyLength: request.body?.count ?? 0)
         }

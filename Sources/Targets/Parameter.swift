@@ -55,9 +55,4 @@ public struct Header: Sendable, Equatable {
         self.name = name
         self.value = value
     }
-
-    /// Whether name and value hold the same bytes (``Swift/String/hasSameBytes(as:)``).
-    public func hasSameBytes(as other: Header) -> Bool {
-        name.hasSameBytes(as: other.name) && value.hasSameBytes(as: other.value)
-    }
 }

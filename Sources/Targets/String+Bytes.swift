@@ -10,24 +10,6 @@ extension String {
         return text.withUTF8 { $0.firstIndex(of: byte) }
     }
 
-    /// Whether both hold the same UTF-8 bytes. Swift's `==` is canonical equivalence (`é` as one
-    /// scalar equals `e` and a combining accent), but what is sent, and what masking matches, is bytes:
-    /// a value kept for one text must not be given back for another.
-    public func hasSameBytes(as other: String) -> Bool {
-        // Read in place, not through `withUTF8` on a copy: the memos ask this of every header
-        // of every call, and each copy was a retain and a release.
-        let count = utf8.count
-        guard count == other.utf8.count else { return false }
-        let compared = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs in
-                guard let first = mine.baseAddress, let second = theirs.baseAddress else { return true }
-                return memcmp(first, second, count) == 0
-            }
-        }
-        if case let same?? = compared { return same }
-        return utf8.elementsEqual(other.utf8)
-    }
-
     /// Whether the UTF-8 of this string contains `byte`.
     func containsByte(_ byte: UInt8) -> Bool {
         utf8Offset(of: byte) != nil
@@ -94,13 +76,5 @@ extension StringProtocol {
     var trimmingSpacesAndTabs: String {
         var text = String(self)
         return text.withUTF8 { $0[...].textTrimmingSpacesAndTabs }
-    }
-}
-
-extension [String] {
-    /// Whether both hold as many strings, each with the same UTF-8 bytes as its counterpart
-    /// (``Swift/String/hasSameBytes(as:)``).
-    public func hasSameBytes(as other: [String]) -> Bool {
-        count == other.count && zip(self, other).allSatisfy { $0.hasSameBytes(as: $1) }
     }
 }

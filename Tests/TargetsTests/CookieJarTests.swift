@@ -164,6 +164,23 @@ import Testing
         #expect(jar.cookieHeader(for: "http://www.h.com/x/y/z", now: Self.now) == "g=7; h=8; f=6; e=5")
     }
 
+    @Test func aRenewedCookieIsSentWithItsNewValueInItsPlace() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["a=1; Path=/", "sid=short; Path=/", "z=26; Path=/x"], from: "http://h.com/x/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://h.com/x/y", now: Self.now) == "z=26; a=1; sid=short")
+        jar.store(setCookie: ["sid=a-much-longer-value; Path=/"], from: "http://h.com/x/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://h.com/x/y", now: Self.now) == "z=26; a=1; sid=a-much-longer-value")
+        jar.store(setCookie: ["z=; Path=/x", "a=0123; Path=/"], from: "http://h.com/x/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://h.com/x/y", now: Self.now) == "z=; a=0123; sid=a-much-longer-value")
+        // Made Secure, it is no longer sent over http.
+        jar.store(setCookie: ["a=5; Secure; Path=/"], from: "https://h.com/x/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://h.com/x/y", now: Self.now) == "z=; sid=a-much-longer-value")
+        // Made a domain cookie, it goes to subdomains too, and still here.
+        jar.store(setCookie: ["sid=d; Domain=h.com; Path=/"], from: "http://h.com/x/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://www.h.com/x/y", now: Self.now) == "sid=d")
+        #expect(jar.cookieHeader(for: "http://h.com/x/y", now: Self.now) == "z=; sid=d")
+    }
+
     @Test func aReplacementThatLivesLongerIsKeptPastTheOldExpiry() {
         let jar = jar(["a=1; Max-Age=60", "b=2; Max-Age=30"])
         jar.store(setCookie: ["a=2; Max-Age=3600"], from: "http://example.com/", now: Self.now)
@@ -258,8 +275,7 @@ import Testing
         _ = jar.netscapeText(now: Self.now)
     }
 
-    /// The jar keeps the last URL it read: asking for others in between, over http and https,
-    /// still gives each its own cookies.
+    /// Asking for other URLs in between, over http and https, still gives each its own cookies.
     @Test func lookupsOfOtherURLsInBetweenGetTheirOwnCookies() {
         let jar = jar(["plain=1", "sec=2; Secure"], from: "https://example.com/")
         jar.store(setCookie: ["deep=3; Path=/a"], from: "http://example.com/a/x", now: Self.now)

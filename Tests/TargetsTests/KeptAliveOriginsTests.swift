@@ -18,12 +18,12 @@ import Testing
         let origins = KeptAliveOrigins()
         let a = try request("http://127.0.0.1:8080/x")
         let b = try request("http://127.0.0.1:8081/y")
-        // Noted open twice in a row (the second finds it the last one noted), then forgotten once.
+        // Noted open twice in a row, then forgotten once.
         origins.note(head(keepAlive: true), answering: a)
         origins.note(head(keepAlive: true), answering: a)
         #expect(origins.forget(a))
         #expect(!origins.forget(a))
-        // Open again: the last one noted must not stand for it once forgotten.
+        // Open again after being forgotten: kept again.
         origins.note(head(keepAlive: true), answering: a)
         #expect(origins.forget(a))
         origins.note(head(keepAlive: true), answering: a)

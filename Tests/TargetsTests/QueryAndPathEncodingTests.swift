@@ -135,34 +135,6 @@ import Testing
         #expect(!"ｈttp://x".hasASCIIPrefixIgnoringCase("http://"))
     }
 
-    /// What the memos of a call like the last one rely on: the same bytes, not the same text as
-    /// Swift's `==` compares it.
-    @Test func sameBytesMeansEveryByteAlike() {
-        let long = String(repeating: "forecast-", count: 20)
-        let cases: [(String, String, Bool)] = [
-            ("", "", true),
-            ("a", "a", true),
-            ("a", "b", false),
-            ("a", "", false),
-            ("short", "short ", false),
-            // Small (inline) and large (allocated) strings, equal and differing in the last byte.
-            (long, String(decoding: Array(long.utf8), as: UTF8.self), true),
-            (long + "a", long + "b", false),
-            // Canonically equivalent, so `==` says equal, but other bytes.
-            ("caf\u{E9}", "cafe\u{301}", false),
-            ("caf\u{E9}", "caf\u{E9}", true),
-            // A string made from a slice of another.
-            (String(long.dropFirst(9)), String(repeating: "forecast-", count: 19), true),
-        ]
-        for (first, second, same) in cases {
-            #expect(first.hasSameBytes(as: second) == same, "\(first.debugDescription) \(second.debugDescription)")
-            #expect(second.hasSameBytes(as: first) == same)
-        }
-        #expect(["a", long].hasSameBytes(as: ["a", long]))
-        #expect(!["a", long].hasSameBytes(as: ["a"]))
-        #expect(!["caf\u{E9}"].hasSameBytes(as: ["cafe\u{301}"]))
-    }
-
     @Test func urlsWithAnEmptyHostBeforeAQueryOrFragmentFail() {
         for url in ["http://?q=1", "http://#top", "HTTPS://"] {
             #expect(!Endpoint.hasHTTPSchemeAndHost(url), "\(url)")

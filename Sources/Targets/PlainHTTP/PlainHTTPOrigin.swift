@@ -1,10 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-import Synchronization
 
 /// Where a plain `http://` request goes and what its request line and Host header say, worked out
 /// from the URL as AsyncHTTPClient does (Foundation's `URL`, the same path, query and port rules),
-/// so that both clients send the same bytes; kept by URL, since Foundation's parser is slow.
+/// so that both clients send the same bytes.
 struct PlainHTTPOrigin: Hashable, Sendable {
     var host: String
     var port: Int
@@ -30,18 +29,3 @@ struct PlainHTTPOrigin: Hashable, Sendable {
     var connectionKey: String { "\(host):\(port)" }
 }
 
-/// ``PlainHTTPOrigin``s by URL; nil entries for URLs the plain client does not take.
-final class PlainHTTPOriginCache: Sendable {
-    private static let capacity = 64
-    private let entries = Mutex<[String: PlainHTTPOrigin?]>([:])
-
-    func origin(of request: HTTPClient.Request, url: String) -> PlainHTTPOrigin? {
-        if let cached = entries.withLock({ $0[url] }) { return cached }
-        let origin = PlainHTTPOrigin(request)
-        entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[url] = .some(origin)
-        }
-        return origin
-    }
-}
