@@ -1,9 +1,9 @@
 import Targets
 
-/// A spinner with the target's name and the elapsed time, `⠋ current 1.2s`, drawn on the console's
-/// status line while a request is under way and erased (`\r\e[K`) when it ends (Moya's
-/// `NetworkActivityPlugin`). It draws only when the console is a terminal, so nothing reaches a pipe
-/// or a file, and never on stdout.
+/// A spinner with the target's name, the elapsed time and the body bytes received so far,
+/// `⠋ current 1.2s 48 KB`, drawn on the console's status line once a request has gone unanswered
+/// for ``delay`` and erased (`\r\e[K`) when it ends (Moya's `NetworkActivityPlugin`). It draws
+/// only when the console is a terminal, so nothing reaches a pipe or a file, and never on stdout.
 ///
 /// Every attempt is shown: the spinner starts in `willSend` and is erased in `didReceive`, so a retry
 /// plugin's notices appear between attempts on a clean line. Copies of a plugin share one spinner;
@@ -16,22 +16,34 @@ public struct LoadingPlugin: Plugin {
     public let console: Console
     /// How often the spinner is redrawn.
     public let interval: Duration
+    /// How long a request goes unanswered before the spinner shows: a quick answer draws nothing.
+    public let delay: Duration
     private let spinner: Spinner
 
     /// `loading`.
     public var name: String { "loading" }
 
-    /// A spinner on `console` (by default stderr), redrawn every `interval`.
-    public init(console: Console = .standardError, interval: Duration = .milliseconds(80)) {
+    /// A spinner on `console` (by default stderr), shown after `delay` and redrawn every `interval`.
+    public init(console: Console = .standardError, interval: Duration = .milliseconds(80), delay: Duration = .zero) {
         self.console = console
         self.interval = interval
-        self.spinner = Spinner(console: console, interval: interval)
+        self.delay = delay
+        self.spinner = Spinner(console: console, interval: interval, delay: delay)
+    }
+
+    /// Gives the request a counter of the bytes received, which the spinner shows.
+    public func prepare(_ request: Request, target: any TargetType) async throws(ProviderError) -> Request {
+        guard console.isTerminal, request.receivedBytes == nil else { return request }
+        var counted = request
+        counted.receivedBytes = ReceivedBytes()
+        return counted
     }
 
     /// Starts the spinner for this attempt, at a terminal only.
     public func willSend(_ request: Request, target: any TargetType) async {
         guard console.isTerminal else { return }
-        spinner.begin(target.name)
+        request.receivedBytes?.reset()
+        spinner.begin(target.name, received: request.receivedBytes)
     }
 
     /// Stops the spinner of `targetName` now, from any thread, because its answer's body is about to

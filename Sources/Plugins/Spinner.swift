@@ -1,10 +1,12 @@
 import Synchronization
+import Targets
 
 /// The state of a ``LoadingPlugin``'s spinner: the attempts under way and the task that draws.
 final class Spinner: Sendable {
     private struct Activity {
         var name: String
         var start: ContinuousClock.Instant
+        var received: ReceivedBytes?
     }
 
     private struct State {
@@ -14,18 +16,21 @@ final class Spinner: Sendable {
 
     private let console: Console
     private let interval: Duration
+    private let delay: Duration
     private let clock = ContinuousClock()
     private let state = Mutex(State())
 
-    init(console: Console, interval: Duration) {
+    init(console: Console, interval: Duration, delay: Duration) {
         self.console = console
         self.interval = interval
+        self.delay = delay
     }
 
-    /// Shows `name` from now on, starting the drawing task if none runs.
-    func begin(_ name: String) {
+    /// Shows `name`, with the bytes `received` counts, from now on (after the delay), starting the
+    /// drawing task if none runs.
+    func begin(_ name: String, received: ReceivedBytes? = nil) {
         state.withLock { state in
-            state.activities.append(Activity(name: name, start: clock.now))
+            state.activities.append(Activity(name: name, start: clock.now, received: received))
             guard state.drawing == nil else { return }
             state.drawing = Task.detached { [self] in await draw() }
         }
@@ -57,16 +62,19 @@ final class Spinner: Sendable {
         }
     }
 
-    /// Draws `⠋ current 1.2s` for the latest attempt, when there is one and drawing was not stopped.
+    /// Draws `⠋ current 1.2s 48 KB` for the latest attempt (the bytes once some have come), when
+    /// there is one and drawing was not stopped.
     private func drawFrame(tick: Int) {
         state.withLock { state in
             guard let latest = state.activities.last, !Task.isCancelled else { return }
             let frame = LoadingPlugin.frames[tick % LoadingPlugin.frames.count]
-            console.showStatus("\(frame) \(latest.name) \(latest.start.duration(to: clock.now).spinnerText)")
+            let bytes = latest.received.map(\.value).flatMap { $0 > 0 ? " " + ByteText.text($0) : nil } ?? ""
+            console.showStatus("\(frame) \(latest.name) \(latest.start.duration(to: clock.now).spinnerText)\(bytes)")
         }
     }
 
     private func draw() async {
+        if delay > .zero { try? await Task.sleep(for: delay) }
         var tick = 0
         while !Task.isCancelled {
             drawFrame(tick: tick)

@@ -83,7 +83,8 @@ public struct NetworkTransport: Transport {
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
         let sink = request.responseBodyFile.map { FileBodySink(path: $0) } ?? request.responseBodySink
         let makeDelegate = {
-            ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit)
+            ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
+                                 received: request.receivedBytes)
         }
         let head: HTTPResponseHead, received: Data, streamed: Int?
         do {

@@ -49,6 +49,12 @@ public struct Request: Sendable, Equatable {
         get { box.fields.sinkReference?.sink }
         set { makeUnique(); box.fields.sinkReference = newValue.map(ResponseBodySinkReference.init) }
     }
+    /// Where the transport counts the answer's body bytes as they arrive, for a display of
+    /// progress; `nil` counts nothing.
+    public var receivedBytes: ReceivedBytes? {
+        get { box.fields.receivedBytesReference?.counter }
+        set { makeUnique(); box.fields.receivedBytesReference = newValue.map(ReceivedBytesReference.init) }
+    }
     /// Whether a redirect answering this request will be followed: its body is then kept in memory,
     /// never written to ``responseBodyFile`` or a sink. The provider sets it for each hop.
     public var followsRedirects: Bool {
@@ -77,6 +83,7 @@ public struct Request: Sendable, Equatable {
         var decodesContent: Bool = true
         var responseBodyFile: String? = nil
         var sinkReference: ResponseBodySinkReference? = nil
+        var receivedBytesReference: ReceivedBytesReference? = nil
         var followsRedirects: Bool = false
         var credentialHeaderNames: [String] = []
     }
@@ -91,7 +98,7 @@ public struct Request: Sendable, Equatable {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
     }
 
-    /// Equal when every field is (a sink by identity).
+    /// Equal when every field is (a sink and a byte counter by identity).
     public static func == (lhs: Request, rhs: Request) -> Bool {
         lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }

@@ -31,9 +31,11 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     private let decodes: Bool
     private let followsRedirects: Bool
     private let limit: Int
+    private let received: ReceivedBytes?
 
-    init(sink: (any ResponseBodySink)?, decodes: Bool, followsRedirects: Bool, limit: Int) {
+    init(sink: (any ResponseBodySink)?, decodes: Bool, followsRedirects: Bool, limit: Int, received: ReceivedBytes? = nil) {
         self.sink = sink
+        self.received = received
         self.decodes = decodes
         self.followsRedirects = followsRedirects
         self.limit = limit
@@ -98,6 +100,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
 
     /// Takes a piece of the body: kept, or decoded and handed to the sink.
     func receive(_ buffer: ByteBuffer) throws {
+        received?.add(buffer.readableBytes)
         let failure = state.withLock { state -> (any Error)? in
             guard state.streaming else {
                 var buffer = buffer

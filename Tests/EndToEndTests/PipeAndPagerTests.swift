@@ -84,6 +84,64 @@ import Testing
         #expect(outcome.value == false, "short output and pager off are not paged: \(outcome.screen.debugDescription)")
         #expect(outcome.exitStatus == 0)
     }
+
+    /// A pager that does what less does with Ctrl-C: it handles SIGINT (here by saying so) and
+    /// goes on reading keys from the terminal; it leaves the terminal changed (Ctrl-X interrupts),
+    /// as one killed mid-way would. (less itself drops a key typed just as it handles SIGINT, and
+    /// shows nothing for it at its prompt, so a test with it would have to guess when to type.)
+    static let interruptiblePager = """
+        cat > /dev/null
+        trap 'echo pager-interrupted' INT
+        echo pager-ready
+        until read key < /dev/tty; do :; done
+        stty intr ^X < /dev/tty
+        echo "pager-read:$key"
+        """
+
+    /// Issue 35.4: Ctrl-C in the pager is the pager's: wsh waits for it to quit before its prompt
+    /// comes back, so keys are never split between the two, and the terminal's mode is as it was
+    /// before. The pty is wsh's controlling terminal, so a typed ^C is SIGINT to the foreground
+    /// process group (wsh, sh and the pager), as at a real terminal.
+    @Test func ctrlCInThePagerIsThePagersAndThePromptWaitsForItToQuit() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let pager = directory.appendingPathComponent("pager.sh")
+        try Self.interruptiblePager.write(to: pager, atomically: true, encoding: .utf8)
+        try await withLoopbackServer { server in
+            let environment = try promptEnvironment(["PAGER": "sh \(pager.path)"])
+            let outcome = try await onTerminal(environment: environment, controlling: true) { terminal in
+                terminal.expect("wsh> ")
+                let paging = terminal.mark
+                // `help` is longer than the 30-row terminal.
+                terminal.type("help\r")
+                terminal.expect("pager-ready", after: paging)
+                let interrupted = terminal.mark
+                terminal.type("\u{03}")
+                terminal.expect("pager-interrupted", after: interrupted)
+                terminal.type("q\r")
+                terminal.expect("pager-read:q", after: interrupted)
+                terminal.expect("wsh> ", after: interrupted)
+                let afterInterrupt = terminal.screen[interrupted...]
+                // The prompt comes only once the pager has read its key and quit.
+                let promptWhilePaging = (afterInterrupt.range(of: "wsh> ")?.lowerBound ?? afterInterrupt.endIndex)
+                    < (afterInterrupt.range(of: "pager-read:q")?.lowerBound ?? afterInterrupt.endIndex)
+                terminal.type("echo whole-line\r", expecting: "\r\nwhole-line\r\n")
+                // While a statement runs the terminal is in the mode it had before the pager:
+                // Ctrl-C stops a call.
+                let calling = terminal.mark
+                terminal.type("get \(server.baseURL)/held\r")
+                terminal.expect("data: one", after: calling)
+                let stopping = terminal.mark
+                terminal.type("\u{03}")
+                terminal.expect("wsh: interrupted", after: stopping)
+                terminal.expect("wsh> ", after: stopping)
+                terminal.type("exit\r")
+                return promptWhilePaging
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+            #expect(outcome.value == false, "the prompt came back while the pager ran: \(outcome.screen.debugDescription)")
+            #expect(outcome.exitStatus == 0)
+        }
+    }
 }
 
 /// The echo at a terminal, the weather under --stub, and the first-start line.

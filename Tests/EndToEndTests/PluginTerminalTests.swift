@@ -40,6 +40,49 @@ import Testing
         }
     }
 
+    /// Issue 35.13: at the prompt, with stderr a terminal, a call that has gone 300 ms unanswered
+    /// shows the spinner, its elapsed time and the bytes so far, with no `plugin loading on`;
+    /// `plugin loading off` turns it off. `/held` keeps the call open until the spinner was seen.
+    @Test func atThePromptASlowCallShowsTheSpinnerUntilLoadingIsOff() async throws {
+        try await withLoopbackServer { server in
+            let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+                terminal.expect("wsh> ")
+                let calling = terminal.mark
+                terminal.type("get \(server.baseURL)/held?type=json\r")
+                // The first part of the body, `data: one` and two line feeds, has come.
+                terminal.expect("⠋ (get) 0.", after: calling)
+                terminal.expect("s 11 B", after: calling)
+                try StreamedBodyTests.release(server)
+                terminal.expect("HTTP 200 OK", after: calling)
+                terminal.expect("wsh> ", after: calling)
+                terminal.type("plugin loading off\r", expecting: "wsh> ")
+                let quiet = terminal.mark
+                terminal.type("get \(server.baseURL)/slow?ms=700\r")
+                terminal.expect("slept_ms", after: quiet)
+                terminal.expect("wsh> ", after: quiet)
+                let spunWhileOff = terminal.screen[quiet...].contains("(get) 0.")
+                terminal.type("exit\r")
+                return spunWhileOff
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+            #expect(outcome.value == false, "the spinner drew while off: \(outcome.screen.debugDescription)")
+            #expect(outcome.exitStatus == 0)
+        }
+    }
+
+    /// A script at a terminal stays quiet: the spinner is the prompt's default only.
+    @Test func aScriptAtATerminalShowsNoSpinnerByDefault() async throws {
+        try await withLoopbackServer { server in
+            let outcome = try await onTerminal(arguments: ["--norc", "-c", "get \(server.baseURL)/slow?ms=700"],
+                                               environment: try promptEnvironment()) { terminal in
+                terminal.expect("slept_ms")
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+            #expect(!outcome.screen.contains("(get) 0."), "\(outcome.screen.debugDescription)")
+            #expect(outcome.exitStatus == 0)
+        }
+    }
+
     @Test func initFileTabCompletionAndHistoryAtThePrompt() async throws {
         let routes = ["/weather": StaticRoute(body: #"{"name":"Suwon"}"#)]
         try await withLoopbackServer(routes: routes) { server in

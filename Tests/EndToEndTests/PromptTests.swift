@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The interactive prompt on a real pseudo-terminal: completion, history, blocks, Ctrl-C and init.wsh.
@@ -47,6 +48,37 @@ import Testing
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
         #expect(outcome.exitStatus == 0)
+    }
+
+    /// Issue 35.5: Ctrl-D typed while a call runs, with the terminal in its cooked mode then, leaves
+    /// the next prompt as any other: Ctrl-L clears the screen and Tab completes, neither goes into
+    /// the line.
+    @Test func ctrlDWhileACallRunsLeavesTheNextPromptClean() async throws {
+        try await withLoopbackServer { server in
+            let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+            let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
+                terminal.expect("wsh> ")
+                let calling = terminal.mark
+                terminal.type("get \(server.baseURL)/held\r")
+                // The first event, printed as it arrives: the call runs, and the prompt has given the
+                // terminal back in its cooked mode.
+                terminal.expect("data: one", after: calling)
+                // The kernel echoes x and erases it only after it has taken the Ctrl-D before them.
+                let typed = terminal.mark
+                terminal.type("\u{04}x\u{7F}")
+                terminal.expect("\u{08} \u{08}", after: typed)
+                try StreamedBodyTests.release(server)
+                terminal.expect("data: two", after: typed)
+                terminal.expect("wsh> ", after: typed)
+                let next = terminal.mark
+                terminal.type("\u{0C}ech\t")
+                terminal.type("clean-prompt\r")
+                terminal.expect("\r\nclean-prompt\r\n", after: next)
+                terminal.type("exit\r")
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+            #expect(outcome.exitStatus == 0)
+        }
     }
 
     @Test func braceOpensTheContinuationPrompt() async throws {

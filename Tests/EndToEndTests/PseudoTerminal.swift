@@ -14,15 +14,23 @@ final class PseudoTerminal {
 
     /// Starts wsh with the slave side of a new pty as stdin, stdout and stderr; with `stdoutIsPipe`,
     /// stdout is a pipe instead (read it with ``pipedOutput()``), as in `wsh ... > file` at a terminal.
+    /// With `controlling`, the pty is wsh's controlling terminal, in a session of its own (by
+    /// util-linux's `setsid --ctty --wait`), so that a typed ^C sends SIGINT to the foreground
+    /// process group, wsh and the pager it runs, as a real terminal does.
     init(arguments: [String] = ["--norc"], environment: [String: String], stdoutIsPipe: Bool = false,
-         directory: URL? = nil) throws {
+         directory: URL? = nil, controlling: Bool = false) throws {
         var name = [CChar](repeating: 0, count: 128)
         master = wsh_pty_open(&name, Int32(name.count))
         guard master >= 0 else { throw POSIXError(.ENOTTY) }
         let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let slave = FileHandle(forUpdatingAtPath: slavePath) else { throw POSIXError(.ENOTTY) }
-        process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
-        process.arguments = arguments
+        if controlling {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["--ctty", "--wait", WSHProcess.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: WSHProcess.binary)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         // A home of its own unless the test gives one: the call history must not land in the user's.
         env["HOME"] = try WSHProcess.temporaryDirectory().path
@@ -88,9 +96,10 @@ final class PseudoTerminal {
     private(set) var missed: [String] = []
 
     /// Waits for `text` as ``waitFor(_:after:timeout:)`` does, and notes it in ``missed`` when it does
-    /// not come: a session run off the test's task checks its steps this way.
+    /// not come: a session run off the test's task checks its steps this way. The deadline only
+    /// matters when the text never comes, so it is generous: a loaded CI machine is slow.
     func expect(_ text: String, after position: String.Index? = nil) {
-        if !waitFor(text, after: position) { missed.append(text) }
+        if !waitFor(text, after: position, timeout: 60) { missed.append(text) }
     }
 
     /// The end of what has been read so far, to wait for text that comes after it.

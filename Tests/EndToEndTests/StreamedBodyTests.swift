@@ -8,7 +8,7 @@ import Testing
 /// each test sees what wsh printed while the answer was still open.
 @Suite struct StreamedBodyTests {
     /// Opens the server's gate, from a thread that may block (the terminal's steps run on one).
-    private static func release(_ server: TestServer) throws {
+    static func release(_ server: TestServer) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["--silent", "--output", "/dev/null", server.baseURL + "/held/release"]

@@ -13,14 +13,16 @@ struct TerminalOutcome<Value: Sendable>: Sendable {
     var screen: String
 }
 
-/// Starts wsh on a new pseudo-terminal, runs `steps` against it and waits for wsh to exit, all on a
-/// thread of its own: the terminal is polled, which must not hold a thread of the cooperative pool.
+/// Starts wsh on a new pseudo-terminal (its controlling terminal with `controlling`), runs `steps`
+/// against it and waits for wsh to exit, all on a thread of its own: the terminal is polled, which
+/// must not hold a thread of the cooperative pool.
 func onTerminal<Value: Sendable>(
-    arguments: [String] = ["--norc"], environment: [String: String], directory: URL? = nil,
+    arguments: [String] = ["--norc"], environment: [String: String], directory: URL? = nil, controlling: Bool = false,
     _ steps: @escaping @Sendable (PseudoTerminal) throws -> Value
 ) async throws -> TerminalOutcome<Value> {
     try await offPool {
-        let terminal = try PseudoTerminal(arguments: arguments, environment: environment, directory: directory)
+        let terminal = try PseudoTerminal(arguments: arguments, environment: environment, directory: directory,
+                                          controlling: controlling)
         let value = try steps(terminal)
         let status = terminal.waitForExit()
         return TerminalOutcome(value: value, missed: terminal.missed, exitStatus: status, screen: terminal.screen)

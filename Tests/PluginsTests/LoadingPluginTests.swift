@@ -28,6 +28,17 @@ import Testing
         }
     }
 
+    /// A call answered within the delay leaves the terminal untouched: no frame, no erase.
+    @Test func anAnswerWithinTheDelayDrawsNothing() async throws {
+        try await withTestServer { server in
+            let recorder = Recorder()
+            let console = Console(isTerminal: true, write: recorder.output)
+            let plugin = LoadingPlugin(console: console, interval: .milliseconds(10), delay: .seconds(60))
+            _ = try await Provider<Target>(plugins: [plugin]).request(Target(name: "t", baseURL: server.baseURL, path: "/status/204"))
+            #expect(recorder.lines.isEmpty, "\(recorder.lines)")
+        }
+    }
+
     @Test func notAtATerminalNothingIsWritten() async throws {
         try await withTestServer { server in
             let recorder = Recorder()

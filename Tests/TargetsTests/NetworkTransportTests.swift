@@ -25,6 +25,20 @@ import Testing
         #expect(start.duration(to: clock.now) < .seconds(30))
     }
 
+    /// A request's byte counter counts the body as it arrives, for the loading spinner.
+    @Test func aRequestsCounterCountsTheBodyBytesReceived() async throws {
+        try await withTestServer { server in
+            let counter = ReceivedBytes()
+            var request = Request(method: .get, url: server.baseURL + "/large?bytes=70000")
+            request.receivedBytes = counter
+            let response = try await NetworkTransport.shared.send(request, for: Target(name: "large", baseURL: server.baseURL, path: "/large"))
+            #expect(response.body.count == 70000)
+            #expect(counter.value == 70000)
+            counter.reset()
+            #expect(counter.value == 0)
+        }
+    }
+
     @Test func targetTimeoutEndsARequestThatNeverAnswers() async throws {
         try await withTestServer { server in
             let target = Target(name: "stuck", baseURL: server.baseURL, path: "/never", timeout: .milliseconds(300))

@@ -44,7 +44,7 @@ enum CommandCatalog {
         Entry(name: "openapi", usage: "openapi export FILE.yaml|FILE.json", summary: "write the session's targets as an OpenAPI 3.1 document"),
         Entry(name: "plugins", usage: "plugins", summary: "list plugins in order"),
         Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
-        Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve", summary: "answer the targets' samples as a mock server"),
+        Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve log | serve", summary: "answer the targets' samples as a mock server"),
         Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor"),
         Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state"),
         Entry(name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...]",

@@ -212,8 +212,8 @@ extension Run {
 
     /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
     func write(_ response: Response, to outputWord: Word?) throws {
-        // `set output all` prints the status line with the headers, on stdout.
-        if io.stderrIsTerminal, ![.quiet, .all].contains(outputOverride ?? options.output) {
+        // `set output all` and `headers` print the status line with the headers, on stdout.
+        if io.stderrIsTerminal, ![.quiet, .all, .headers].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
         // Already written to its file, or printed, as it arrived (``streamedBodyFile(_:)``,

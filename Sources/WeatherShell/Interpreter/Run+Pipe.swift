@@ -36,7 +36,7 @@ extension Run {
             return
         }
         io.flush()
-        _ = try await ShellCommandPipe.run(pager, input: output)
+        _ = try await ShellCommandPipe.page(pager, input: output)
     }
 
     /// The pager command for a statement at the prompt, or nil when its output is written as it comes.

@@ -46,6 +46,8 @@ public final class Session {
     var server: MockServer?
     /// How the mock server was started.
     var serveSettings: ServeSettings?
+    /// The mock server's request lines at the prompt, until `serve log` shows them.
+    var serveLog: ServeLog?
     /// What the served routes were last made from.
     var servedSignature: ServedSignature?
     private(set) lazy var transport: any Transport = SessionEventLoop.transport

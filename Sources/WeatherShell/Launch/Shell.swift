@@ -115,6 +115,8 @@ public enum Shell {
             }
         }
         if interactive {
+            // Feedback on a slow call where someone is watching; a script's stderr stays quiet.
+            if isatty(STDERR_FILENO) == 1 { run.session.pluginSettings.switchOnByDefault(LoadingShellPlugin.name) }
             if !options.noRC, !FileManager.default.fileExists(atPath: Environment.configDirectory + "/wsh/init.wsh") {
                 // A first start: one line of where to begin, never when an init.wsh says the user knows.
                 io.err("wsh \(version): type help for the commands, weather current to try one, get URL for a quick request\n")

@@ -237,7 +237,7 @@ extension CompletionSnapshot {
         case "plugin":
             return pluginCompletions(after: Array(previous.dropFirst()))
         case "serve" where previous.count == 1:
-            return ["start", "stop"]
+            return ["start", "stop", "log"]
         case "history" where previous.count == 1:
             return ["show", "replay"]
         case "cookies" where previous.count == 1:

@@ -85,6 +85,12 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         // typed as soon as the prompt shows met the kernel's line editing (a Backspace erased in
         // its buffer, an arrow key was echoed as ^[[D). Editing mode comes first; el_gets ends it.
         _ = wsh_el_prep_term(editLine, 1)
+        // Ctrl-D typed while a statement ran (the terminal cooked) is kept by the kernel as an end
+        // of file that the switch to editing mode turns into a NUL byte, and libedit binds NUL to
+        // quoted-insert (it binds each terminal character it disables, and VLNEXT, disabled, is 0):
+        // the next key went into the line as typed. NUL is Ctrl-Space's set-mark again, bound after
+        // the switch, which may rebind the terminal's characters.
+        wsh_el_bind(editLine, "^@", "em-set-mark")
         guard let raw = el_gets(editLine, &count), count > 0 else {
             // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
             rememberStatement()

@@ -39,9 +39,31 @@ enum ShellCommandPipe {
     /// Runs `command` on wsh's own stdin, stdout and stderr (the terminal, for an editor), in
     /// wsh's process group, with `arguments` as `$1`, `$2`...: `"$EDITOR" "$1"`-style quoting
     /// without putting the arguments into the command's text. Returns its exit status (128 + N
-    /// when a signal N ended it); cancelling the task (Ctrl-C) stops it.
+    /// when a signal N ended it); cancelling the task stops it. Run it under
+    /// ``InterruptHandler/leavingKeysToProgram(_:)``: the keys are its own until it exits, and
+    /// the terminal's mode is then put back as it was.
     static func runOnTerminal(_ command: String, arguments: [String]) async throws -> Int32 {
-        try await waitFor(SpawnedCommand(try spawn(command, arguments: arguments, stdin: nil))) {}
+        try await TerminalMode.restoring {
+            try await waitFor(SpawnedCommand(try spawn(outlastingInterrupts(command), arguments: arguments, stdin: nil))) {}
+        }
+    }
+
+    /// Runs the pager `command` fed with `input`, as ``run(_:input:)`` does, but with the keys its
+    /// own: Ctrl-C is the pager's (in less it stops a search and does not quit), wsh waits until it
+    /// quits, and the terminal's mode is then put back as it was, before the prompt returns.
+    static func page(_ command: String, input: [UInt8]) async throws -> Int32 {
+        try await InterruptHandler.leavingKeysToProgram {
+            try await TerminalMode.restoring { try await run(outlastingInterrupts(command), input: input) }
+        }
+    }
+
+    /// `command` in an sh that outlives a Ctrl-C: the terminal sends SIGINT to the whole process
+    /// group, and dash, which does not exec a `-c` command, would die of it and leave a pager that
+    /// handles SIGINT (less) running, re-parented to PID 1, while wsh took its exit for the
+    /// pager's and read the keyboard too. A trap that runs `:` is reset to the default in the
+    /// command itself, so `sed` as a pager still stops on Ctrl-C.
+    private static func outlastingInterrupts(_ command: String) -> String {
+        "trap : INT QUIT; " + command
     }
 
     /// Runs `before` (feeding the command) and then waits for the command, on a thread of their

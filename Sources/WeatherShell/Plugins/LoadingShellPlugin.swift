@@ -1,7 +1,8 @@
 import Plugins
 import Targets
 
-/// `plugin loading on|off`: a spinner on stderr while a call runs.
+/// `plugin loading on|off`: a spinner on stderr while a call runs, once it has gone 300 ms
+/// unanswered. On by default at the prompt when stderr is a terminal (``Shell``), off in scripts.
 struct LoadingShellPlugin: ShellPlugin {
     static let name = "loading"
     static let usage = "plugin loading on|off"
@@ -9,7 +10,7 @@ struct LoadingShellPlugin: ShellPlugin {
 
     /// Switching on makes the spinner the first time; the session keeps this value from then on.
     var enabled = false {
-        didSet { if enabled, plugin == nil { plugin = LoadingPlugin() } }
+        didSet { if enabled, plugin == nil { plugin = LoadingPlugin(delay: .milliseconds(300)) } }
     }
     /// One spinner for the whole session, so that calls share the status line. Not made for the
     /// default value, which the settings make afresh each time a plugin never set is read.

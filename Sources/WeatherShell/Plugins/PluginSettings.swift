@@ -9,6 +9,9 @@ import Targets
 struct PluginSettings {
     private var customOrder: [String]?
     private var changed: [String: any ShellPlugin] = [:]
+    /// Plugins this session has on before any `plugin` statement, unlike a new session elsewhere
+    /// (the loading spinner at a terminal's prompt); `save` writes them only once changed.
+    private var switchedOnByDefault: [String: any ShellPlugin] = [:]
 
     /// Plugin names in the order calls go through them.
     var order: [String] {
@@ -18,8 +21,15 @@ struct PluginSettings {
 
     /// The settings of the plugin `name`: as set, or as a new session has them.
     subscript(name: String) -> (any ShellPlugin)? {
-        get { changed[name] ?? BuiltInPlugins.named(name)?.init() }
+        get { changed[name] ?? switchedOnByDefault[name] ?? BuiltInPlugins.named(name)?.init() }
         set { changed[name] = newValue }
+    }
+
+    /// Makes the plugin `name` on in this session until a `plugin` statement says otherwise.
+    mutating func switchOnByDefault(_ name: String) {
+        guard changed[name] == nil, var plugin = BuiltInPlugins.named(name)?.init() else { return }
+        plugin.enabled = true
+        switchedOnByDefault[name] = plugin
     }
 
     /// Whether `plugin order` has changed the order.

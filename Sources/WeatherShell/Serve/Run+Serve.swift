@@ -5,8 +5,8 @@ import NIOPosix
 import Targets
 
 extension Run {
-    /// `serve start [OPTIONS]`, `serve stop`, `serve`: the session's targets as a mock server in
-    /// the background, while this run goes on.
+    /// `serve start [OPTIONS]`, `serve stop`, `serve`, `serve log`: the session's targets as a mock
+    /// server in the background, while this run goes on.
     func serve(_ arguments: [Word], command: Word) async throws {
         let words = try arguments.map { try expand($0).text }
         switch words.first {
@@ -18,8 +18,10 @@ extension Run {
             }
             switch ServeSettings.parse(Array(words.dropFirst())) {
             case .success(let settings):
-                let server = try await startServing(settings, at: command.span)
-                io.err("serving \(server.routes.routes.count) route\(server.routes.routes.count == 1 ? "" : "s") at \(server.url)\n")
+                // At the prompt the lines wait for `serve log`, not to be written over the line being typed.
+                let server = try await startServing(settings, at: command.span, keepingLog: mode == .interactive)
+                let logged = session.serveLog != nil ? "; requests: serve log" : ""
+                io.err("serving \(server.routes.routes.count) route\(server.routes.routes.count == 1 ? "" : "s") at \(server.url)\(logged)\n")
             case .failure(let error):
                 throw failure(error.message, at: arguments[error.index + 1].span, notes: ["usage: \(ServeSettings.usage)"])
             }
@@ -28,18 +30,25 @@ extension Run {
             session.server = nil
             await server.stop()
             io.err("stopped serving at \(server.url)\n")
+        case "log":
+            if let extra = arguments.dropFirst().first { throw failure("usage: serve log", at: extra.span) }
+            showServeLog()
         default:
-            throw failure("usage: serve start [--port N] | serve stop | serve", at: arguments[0].span)
+            throw failure("usage: serve start [--port N] | serve stop | serve log | serve", at: arguments[0].span)
         }
     }
 
     /// Starts the session's mock server; the routes follow the declarations from now on.
     /// At the prompt the server shares the session's event loops; `wsh serve` gives it its own group.
+    /// Its request lines go to stderr as they come, or with `keepingLog` to ``Session/serveLog``.
     @discardableResult
-    func startServing(_ settings: ServeSettings, at span: SourceSpan?,
+    func startServing(_ settings: ServeSettings, at span: SourceSpan?, keepingLog: Bool = false,
                       group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> MockServer {
-        let log: (@Sendable (String) -> Void)? = settings.quiet ? nil : { @Sendable line in FileHandleOutput.standardError(line + "\n") }
+        let kept = settings.quiet || !keepingLog ? nil : ServeLog()
+        let log: (@Sendable (String) -> Void)? = settings.quiet ? nil : kept.map { kept in { @Sendable line in kept.append(line) } }
+            ?? { @Sendable line in FileHandleOutput.standardError(line + "\n") }
         session.serveSettings = settings
+        session.serveLog = kept
         let configuration = MockServer.Configuration(host: settings.host, port: settings.port, cors: settings.cors, log: log)
         do {
             let server = try await MockServer.start(configuration, routes: servedRoutes().routes, group: group)
@@ -88,6 +97,22 @@ extension Run {
         let (routes, skipped) = servedRoutes()
         io.out("serving at \(server.url)\n")
         io.out(ServedRouteList.text(routes.routes, skipped: skipped))
+        if let waiting = session.serveLog?.count, waiting > 0 {
+            io.out("\(waiting) request\(waiting == 1 ? "" : "s") not shown yet: serve log\n")
+        }
+    }
+
+    /// `serve log`: the request lines kept since the last `serve log` (at the prompt; elsewhere
+    /// they go to stderr as they come).
+    private func showServeLog() {
+        guard let log = session.serveLog else {
+            io.err(session.server == nil ? "not serving; start with: \(ServeSettings.usage)\n"
+                   : "no requests are kept: they go to stderr as they come, or nowhere with --quiet\n")
+            return
+        }
+        let (lines, dropped) = log.take()
+        if dropped > 0 { io.out("(\(dropped) older request\(dropped == 1 ? "" : "s") dropped)\n") }
+        for line in lines { io.out(line + "\n") }
     }
 
     /// What the served routes are made from, apart from variables.
