@@ -2,8 +2,8 @@ import Foundation
 import Targets
 import Yams
 
-/// An OpenAPI document's text as a JSON tree: JSON through wsh's own parser (which keeps number
-/// literals exactly), YAML through Yams.
+/// An OpenAPI document's text as a JSON tree and back: JSON through wsh's own parser (which keeps
+/// number literals exactly), YAML through Yams.
 enum DocumentText {
     struct Failure: Error {
         var message: String
@@ -28,39 +28,49 @@ enum DocumentText {
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure(message: "not UTF-8 text") }
-        do {
-            if let tree = try BlockYAML.parse(bytes) { return tree }
-        } catch {
-            throw Failure(message: "the document nests deeper than \(maxDepth) levels")
-        }
-        // Yams recurses as deep as the document nests: a deeper one is refused before it gets there.
-        guard flowNesting(bytes) < maxDepth else { throw Failure(message: "the document nests deeper than \(maxDepth) levels") }
         return try yams(text)
     }
 
-    /// An upper bound of how deep the text's flow collections and indentation nest.
-    private static func flowNesting(_ bytes: [UInt8]) -> Int {
-        var depth = 0, deepest = 0, column = 0, widest = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-            if byte == 0x0A { column = 0 } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { column += 1; widest = max(widest, column) } else { column = Int.min / 2 }
+    /// The tree as block YAML, members in their order. A string is written plain only when YAML
+    /// 1.1 and 1.2 readers both take it back as that string (`'200'`, `'true'`, `'1.0'` are quoted).
+    static func yaml(_ tree: JSONValue) throws(Failure) -> String {
+        do {
+            return try Yams.serialize(node: node(tree), width: -1, allowUnicode: true)
+        } catch {
+            throw Failure(message: "cannot write YAML: " + (String(describing: error).split(separator: "\n").first.map(String.init) ?? ""))
         }
-        // Each level of block nesting takes at least one column of indentation (or a "- ").
-        return max(deepest, widest / 8)
     }
 
-    /// The tree Yams reads: every YAML, more slowly than ``BlockYAML``.
-    static func yams(_ text: String) throws(Failure) -> JSONValue {
+    private static func node(_ value: JSONValue) -> Node {
+        switch value {
+        case .null: .scalar(.init("null"))
+        case .bool(let flag): .scalar(.init(flag ? "true" : "false"))
+        case .number(let literal): .scalar(.init(literal))
+        case .string(let text): .scalar(stringScalar(text))
+        case .array(let elements): .sequence(.init(elements.map(node)))
+        case .object(let members): .mapping(.init(members.map { (.scalar(stringScalar($0.key)), node($0.value)) }))
+        }
+    }
+
+    private static func stringScalar(_ text: String) -> Node.Scalar {
+        // Yams quotes what YAML 1.1 would read as another type (`yes`, `0x1F`); 1.2's types are checked here.
+        let scalar = text.represented()
+        guard scalar.style == .any, typedPlain(text) == .string(text) else { return .init(text, Tag(.str), .singleQuoted) }
+        return scalar
+    }
+
+    /// The tree of a YAML text, read by Yams.
+    private static func yams(_ text: String) throws(Failure) -> JSONValue {
         let node: Node?
         do {
             // The basic resolver leaves plain scalars untyped: ``scalar(_:)`` types them, much
             // faster than Yams's regular expressions and as YAML 1.2's JSON schema does.
             node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
+            // libyaml stops at 1,000 levels, so Yams never recurses deeper; ``convert`` stops at 256.
+            if case .parser(_, let problem, _, _) = error, problem.hasPrefix("Maximum nesting level") {
+                throw Failure(message: "the document nests deeper than \(maxDepth) levels")
+            }
             throw Failure(message: "not valid YAML: " + Self.describe(error))
         } catch {
             throw Failure(message: "not valid YAML")
@@ -95,14 +105,15 @@ enum DocumentText {
         }
     }
 
-    /// A plain scalar typed as YAML 1.2's JSON-compatible core schema types it; a quoted one is a string.
+    /// A plain scalar typed as YAML 1.2's JSON-compatible core schema types it; a quoted one, or one
+    /// tagged `!!str`, is a string.
     private static func scalar(_ scalar: Node.Scalar) -> JSONValue {
-        guard scalar.style == .plain else { return .string(scalar.string) }
+        guard scalar.style == .plain, scalar.tag.rawValue != Tag.Name.str.rawValue else { return .string(scalar.string) }
         return typedPlain(scalar.string)
     }
 
     /// A plain scalar's value: null, a boolean, a number or a string.
-    static func typedPlain(_ text: String) -> JSONValue {
+    private static func typedPlain(_ text: String) -> JSONValue {
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -115,7 +126,7 @@ enum DocumentText {
 
     /// `text` as a JSON number literal when YAML reads it as a number: JSON's own form, and `+1`,
     /// `.5`, `1.` written as JSON writes them.
-    static func jsonNumber(_ text: String) -> String? {
+    private static func jsonNumber(_ text: String) -> String? {
         guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
             || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return nil }
         if isJSONNumber(text) { return text }
@@ -125,7 +136,7 @@ enum DocumentText {
     }
 
     /// RFC 8259's number grammar.
-    static func isJSONNumber(_ text: String) -> Bool {
+    private static func isJSONNumber(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var index = 0
         func digits() -> Int {

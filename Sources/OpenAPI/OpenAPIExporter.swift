@@ -38,7 +38,12 @@ public enum OpenAPIExporter {
         }
         switch format {
         case .json: return (tree.prettyText + "\n", notes)
-        case .yaml: return (YAMLWriter.text(tree), notes)
+        case .yaml:
+            do {
+                return (try DocumentText.yaml(tree), notes)
+            } catch {
+                throw OpenAPIImportError(message: error.message)
+            }
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// curl picks a multipart part's type from a table of ten extensions (`gif jpg jpeg png svg txt
 /// htm html pdf xml`, lib/mime.c) and sends `application/octet-stream` for any other. This table
 /// gives the same type for those ten, and knows every other extension of Debian's media-types list
-/// (``RegisteredMediaTypes``); where the two differ the types here are the current IANA ones
+/// (``RegisteredMediaTypes``, made by scripts/make-media-types from /etc/mime.types); where the two differ the types here are the current IANA ones
 /// (`wav` is `audio/wav`, `yaml` is `application/yaml`).
 public enum MediaType {
     /// The media type of a file by its extension (case-insensitive); `application/octet-stream`

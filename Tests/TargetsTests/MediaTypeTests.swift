@@ -24,6 +24,11 @@ import Testing
         // The table's own choices win where the list is older: IANA's audio/wav, application/yaml.
         #expect(MediaType.of(file: "a.wav") == "audio/wav")
         #expect(MediaType.of(file: "a.yaml") == "application/yaml")
+        // The list's first type for an extension it gives twice; extensions lowercased.
+        #expect(MediaType.of(file: "run.sh") == "application/x-sh")
+        #expect(MediaType.of(file: "q.CQL") == "text/cql")
+        #expect(MediaType.of(file: "notes.~") == "application/x-trash")
+        #expect(MediaType.of(file: "a.zst") == "application/zstd")
     }
 
     @Test func anUnknownOrMissingExtensionIsOctetStreamAsCurlSendsIt() {
