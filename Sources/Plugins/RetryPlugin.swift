@@ -39,6 +39,8 @@ public struct RetryPlugin: Plugin {
     public var redaction: Redaction
     /// Where each retry is reported; by default ``Console/standardError``.
     public var report: OutputClosure
+    /// How a delay is waited out: `Task.sleep`, or a test's clock that records it.
+    public var sleep: @Sendable (Duration) async throws -> Void
 
     /// `retry`.
     public var name: String { "retry" }
@@ -47,7 +49,8 @@ public struct RetryPlugin: Plugin {
     public init(
         count: Int = 3, backoff: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
         jitter: Double = 0.2, retriesUnsafeMethods: Bool = false, statuses: Set<Int> = defaultStatuses,
-        redaction: Redaction = Redaction(), report: @escaping OutputClosure = { Console.standardError.write(line: $0) }
+        redaction: Redaction = Redaction(), report: @escaping OutputClosure = { Console.standardError.write(line: $0) },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.count = count
         self.backoff = backoff
@@ -57,6 +60,7 @@ public struct RetryPlugin: Plugin {
         self.statuses = statuses
         self.redaction = redaction
         self.report = report
+        self.sleep = sleep
     }
 
     /// Sends, and sends again while the result is worth retrying and retries are left.
@@ -86,7 +90,7 @@ public struct RetryPlugin: Plugin {
             retries += 1
             report("retry \(retries)/\(limit) after \(delay.shortDescription): \(reason)")
             do {
-                try await Task.sleep(for: delay)
+                try await sleep(delay)
             } catch {
                 throw ProviderError.cancelled(request, targetName: target.name)
             }
