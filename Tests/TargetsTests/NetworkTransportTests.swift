@@ -11,18 +11,15 @@ import Testing
         let port = 9
 
         let target = Target(name: "gone", baseURL: "http://127.0.0.1:\(port)", path: "/echo")
-        // The wrong behaviour, retrying until the connect timeout, would take the whole minute; the
-        // bound below is half that, so a machine loaded by other tests cannot fail it.
+        // The wrong behaviour, retrying until the connect timeout, would end after a minute in a
+        // timeout, not a refusal: what the failure says tells the two apart, whatever the load.
         let transport = NetworkTransport(connectTimeout: .seconds(60))
-        let clock = ContinuousClock()
-        let start = clock.now
         let failure = try #require(await providerError { _ = try await Provider<Target>(transport: transport).request(target) })
         #expect(failure.isConnectionFailure)
         #expect(!failure.isTimeout)
         #expect(failure.step == .transport)
         #expect(failure.description == "could not connect to 127.0.0.1:\(port): connection refused")
         #expect(failure.request?.url == "http://127.0.0.1:\(port)/echo")
-        #expect(start.duration(to: clock.now) < .seconds(30))
     }
 
     /// A request's byte counter counts the body as it arrives, for the loading spinner.
@@ -39,7 +36,7 @@ import Testing
         }
     }
 
-    @Test func targetTimeoutEndsARequestThatNeverAnswers() async throws {
+    @Test(.timeLimit(.minutes(2))) func targetTimeoutEndsARequestThatNeverAnswers() async throws {
         try await withTestServer { server in
             let target = Target(name: "stuck", baseURL: server.baseURL, path: "/never", timeout: .milliseconds(300))
             let clock = ContinuousClock()
@@ -49,13 +46,12 @@ import Testing
             #expect(failure.isTimeout)
             #expect(!failure.isConnectionFailure)
             #expect(failure.description == "GET \(server.baseURL)/never timed out after 300 ms")
+            // A request the timeout did not end would never end: the test's time limit says so.
             #expect(elapsed >= .milliseconds(250))
-            // A request the timeout did not end would never end; a loaded machine schedules late.
-            #expect(elapsed < .seconds(30))
         }
     }
 
-    @Test func timeoutCoversABodyThatStopsComing() async throws {
+    @Test(.timeLimit(.minutes(2))) func timeoutCoversABodyThatStopsComing() async throws {
         try await withTestServer { server in
             let target = Target(name: "stalled", baseURL: server.baseURL, path: "/stall-mid-body", timeout: .milliseconds(300))
             let clock = ContinuousClock()
@@ -64,9 +60,8 @@ import Testing
             let elapsed = start.duration(to: clock.now)
             #expect(failure.isTimeout)
             #expect(failure.description == "GET \(server.baseURL)/stall-mid-body timed out after 300 ms")
+            // A request the timeout did not end would never end: the test's time limit says so.
             #expect(elapsed >= .milliseconds(250))
-            // A request the timeout did not end would never end; a loaded machine schedules late.
-            #expect(elapsed < .seconds(30))
         }
     }
 
