@@ -28,8 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // TLS settings of the transport (trust roots, client certificates); AsyncHTTPClient already uses it.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // OpenAPI 3.1's document model (checks what `openapi export` writes), and YAML for reading documents.
-        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        // YAML for reading and writing OpenAPI documents.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -96,7 +95,6 @@ let package = Package(
             name: "OpenAPI",
             dependencies: [
                 "Targets", "Checks",
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: runOnCaller
