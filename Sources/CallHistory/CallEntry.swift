@@ -44,8 +44,8 @@ public struct CallEntry: Sendable {
 }
 
 /// A call in ``CallLog``'s queues, by reference: the queues hand calls from thread to thread in
-/// arrays, and moving a reference costs one count where copying a call cost one for each of its
-/// texts, lists and bodies (about 9,000 instructions a call, callgrind).
+/// arrays, and moving a reference costs one count where copying a call costs one for each of its
+/// texts, lists and bodies.
 final class QueuedCall: Sendable {
     let entry: CallEntry
     /// ``CallEntry/heldBytes``, reckoned once.

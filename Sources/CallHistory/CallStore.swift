@@ -325,7 +325,7 @@ final class CallStore {
 
 /// A list of texts in one column: each item's bytes, with `\` and newlines escaped, one per line.
 enum ListText {
-    /// Built as bytes: Foundation's `replacingOccurrences` cost 12,000 instructions an item (callgrind).
+    /// Built as bytes, each item escaped in one pass.
     static func encode(_ items: [String]) -> String {
         guard !items.isEmpty else { return "" }
         var bytes: [UInt8] = []

@@ -1,5 +1,5 @@
-/// A line of text built as bytes and made a String once: appending to a String cost about
-/// 300 instructions a piece, and the logger builds a line for every attempt of every call.
+/// A line of text built as bytes and made a String once: the logger builds a line for every
+/// attempt of every call.
 struct LineBuffer {
     private var bytes: [UInt8] = []
 

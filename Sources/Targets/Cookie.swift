@@ -73,7 +73,7 @@ enum CookieDomain {
     /// Lowercased, without a leading dot.
     static func canonical(_ domain: String) -> String {
         let trimmed = domain.utf8.first == UInt8(ascii: ".") ? String(domain.dropFirst()) : domain
-        // Most domains are lowercase ASCII already, and `lowercased()` costs a thousand instructions.
+        // Most domains are lowercase ASCII already: they need no new string.
         if trimmed.allBytes({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) { return trimmed }
         return trimmed.lowercased()
     }

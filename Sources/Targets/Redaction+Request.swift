@@ -10,8 +10,7 @@ extension Redaction {
         for header in request.headers
         where isSensitiveName(header.name) {
             // A Cookie is a list: the values of cookies named like secrets or sessions (`session_token`,
-            // `sid`, `PHPSESSID`) are secrets, as in `cookies`. Each value of a 20-cookie line as a
-            // secret cost each recorded call 0.6 ms; the whole line as one, 4 million instructions.
+            // `sid`, `PHPSESSID`) are secrets, as in `cookies`; the others stay readable.
             if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
                 found += sensitiveCookieValues(header.value)
                 continue
@@ -36,13 +35,12 @@ extension Redaction {
         return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
     }
 
-    /// The values of the cookies in a `Cookie` line whose names are sensitive. Split as bytes:
-    /// splitting the line's characters cost 280,000 instructions a call with 21 cookies (callgrind).
+    /// The values of the cookies in a `Cookie` line whose names are sensitive, split as bytes.
     private func sensitiveCookieValues(_ line: String) -> [String] {
         var line = line
         return line.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return [] }
-            // memchr for the separators: a loop over a 20-cookie line's bytes cost 8,000 instructions.
+            // memchr finds the separators.
             func offset(of byte: UInt8, from start: Int, to end: Int) -> Int? {
                 memchr(base + start, Int32(byte), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
             }

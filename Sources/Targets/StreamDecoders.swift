@@ -2,8 +2,8 @@ import CCompression
 import Foundation
 
 /// Where a decoder's output lands before it is appended to the piece's result: allocated on the
-/// decoder's first piece, reused for the rest, 64 KB at a time, and never zero-filled (a zeroed
-/// 64 KB array per piece was most of what decoding a small gzip answer cost, callgrind).
+/// decoder's first piece, reused for the rest, 64 KB at a time, and never zero-filled (the
+/// output is written before it is read).
 private final class OutputChunk {
     private var allocated: UnsafeMutableBufferPointer<UInt8>?
 

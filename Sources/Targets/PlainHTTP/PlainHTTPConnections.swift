@@ -7,7 +7,7 @@ import Synchronization
 /// wsh's own HTTP/1.1 client for plain `http://` requests that go straight to the server: the
 /// calls a shell makes most, one at a time. It keeps connections alive, one pool per host and port,
 /// and takes only what a request needs: NIO's HTTP/1 codec and one handler, without AsyncHTTPClient's
-/// request state machines, which cost a third of each loopback call (callgrind). HTTPS, proxies and
+/// request state machines (docs/dev/performance.md says what that was measured to save). HTTPS, proxies and
 /// IPv6 literals stay with AsyncHTTPClient. The request is framed as AsyncHTTPClient frames it:
 /// the same header checks, `host`, and `Content-Length` rules, so that both send the same bytes.
 final class PlainHTTPConnections: Sendable {
@@ -91,7 +91,7 @@ final class PlainHTTPConnections: Sendable {
     }
 
     // One watch for the deadlines of all the exchanges, rather than a timer for each scheduled
-    // and cancelled on every call (with the idle timers, 9,000 instructions a call, callgrind):
+    // and cancelled on every call:
     // the exchanges of a session share one timeout, so a later one's deadline is later, and
     // the watch is moved only when it fires, to the next deadline still under way.
 

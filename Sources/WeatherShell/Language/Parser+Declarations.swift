@@ -76,7 +76,7 @@ extension Parser {
     /// `get URL items...`, `request METHOD URL items...`, with `--form`, `--multipart` and `> FILE`.
     func requestStatement(_ arguments: [Word], command: Word, name: String) throws(Diagnostic) -> RequestStatement {
         let isRequest = name == "request"
-        // Made only for an error: building it cost every request statement 700 instructions.
+        // Made only for an error.
         var usageText: String {
             (isRequest ? "request METHOD" : name) + " URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [FLAGS] [> FILE]"
         }
