@@ -3,17 +3,18 @@ import Foundation
 /// Writes an answer's body to a file (`call ... > FILE`), created or emptied when the answer's head
 /// arrives; a redirect that is followed never reaches it. Keeps no copy of a body written to a
 /// regular file, which the shell reads back for queries when it is small; a body written anywhere
-/// else (`> /dev/null`, a pipe, a terminal) cannot be read back, so a copy is kept within the body limit.
+/// else (`> /dev/null`, a pipe, a terminal) cannot be read back, so a copy is kept within the body
+/// limit, and none when there is no limit (`set max-body off`: a download to /dev/null stays out of memory).
 final class FileBodySink: ResponseBodySink, @unchecked Sendable {
     // Unchecked: the transport calls a sink one call at a time, on one event loop.
     private let path: String
     private var descriptor: Int32 = -1
     let keepsCopy: Bool
 
-    init(path: String) {
+    init(path: String, bodyLimit: Int) {
         self.path = path
         var status = stat()
-        keepsCopy = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        keepsCopy = bodyLimit < Int.max && stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
     }
 
     func begin(status: Int, headers: [Header]) throws -> Bool {

@@ -81,7 +81,7 @@ public struct NetworkTransport: Transport {
         }
         let limit = request.bodyLimit ?? bodyLimit
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) }
-        let sink = request.responseBodyFile.map { FileBodySink(path: $0) } ?? request.responseBodySink
+        let sink = request.responseBodyFile.map { FileBodySink(path: $0, bodyLimit: limit) } ?? request.responseBodySink
         let makeDelegate = {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
                                  received: request.receivedBytes)

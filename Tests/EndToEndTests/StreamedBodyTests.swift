@@ -89,6 +89,14 @@ import Testing
             let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/echo > /dev/null\nexpect status == 200\nprint .method"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == "GET\n")
+            // With no limit nothing is kept: a download to /dev/null stays out of memory.
+            let unlimited = try await WSHProcess.run(["-c", "set max-body off\nget \(server.baseURL)/echo > /dev/null\nprint .method"])
+            #expect(unlimited.status == 3)
+            #expect(unlimited.stderr.contains("was written to '/dev/null' and could not be read back"), "\(unlimited.stderr)")
+            // An empty answer to a target that is not a file is not read back (it waited forever on a pipe).
+            let empty = try await WSHProcess.run(["-c", "get \(server.baseURL)/status/204 > /dev/stdout\necho done"])
+            #expect(empty.status == 0, "\(empty.stderr)")
+            #expect(empty.stdout == "done\n")
             let large = try await WSHProcess.run(["-c", "set max-body 1KB\nget \(server.baseURL)/large?bytes=4096 > /dev/null\nprint body | length"])
             #expect(large.status == 3)
             #expect(large.stdout == "")

@@ -61,6 +61,41 @@ import Testing
         }
     }
 
+    /// An inner `until` that runs out of rounds inside an outer round that is not the last does not
+    /// fail the run when a later outer round ends the loop.
+    @Test func anInnerUntilThatRunsOutCountsOnlyInTheOuterLastRound() async throws {
+        try await TestServer.with { server in
+            let url = "\(server.baseURL)/flaky/outer?fail=1&status=503"
+            let (passed, stderr) = await Self.run("""
+                until status == 200 every 1ms max 3 {
+                  until status == 200 every 1ms max 1 { get \(url) }
+                }
+                """, on: server)
+            #expect(passed == nil, "\(stderr)")
+            #expect(server.hits("/flaky/outer") == 2)
+            let (failed, _) = await Self.run("until status == 201 every 1ms max 2 { until status == 201 every 1ms max 1 { call e } }", on: server)
+            #expect(Self.failedCheck(failed))
+        }
+    }
+
+    /// A round whose condition cannot be evaluated was the last: its failed check is said.
+    @Test func aRoundEndedByAnErrorStillCountsItsChecks() async throws {
+        try await TestServer.with { server in
+            let (halt, stderr) = await Self.run(#"until .nope.deeper == 1 every 1ms max 3 { get \#(server.baseURL)/status/500; expect status == 200 }"#, on: server)
+            #expect(halt != nil)
+            #expect(stderr.contains("expectation failed: status == 200"), "\(stderr)")
+        }
+    }
+
+    @Test func aLoneDollarOrAPriceIsText() async throws {
+        try await TestServer.with { server in
+            let (halt, stdout, stderr) = await Self.output(of: "echo Price: $ and $.50\nlet unit = $\necho $unit")
+            #expect(halt == nil, "\(stderr)")
+            #expect(stdout == "Price: $ and $.50\n$\n")
+            _ = server
+        }
+    }
+
     @Test func aCheckOnAMissingValueFailsWithOrWithoutNot() async throws {
         try await TestServer.with { server in
             for check in ["expect not .nope == 1", "expect .nope not isEmpty", "expect .nope != 1", "expect not .nope contains x"] {

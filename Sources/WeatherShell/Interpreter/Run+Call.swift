@@ -166,8 +166,10 @@ extension Run {
     /// and the history when it is no larger than `set max-body`; a larger one stays only in the file.
     /// A body sent to what is not a regular file (`> /dev/null`) was kept as it went.
     private func readBack(_ response: Response) -> Response {
-        guard response.body.isEmpty, let saved = response.streamedBodyBytes, let path = response.request.responseBodyFile,
-              saved <= options.maxBody ?? Int.max, let body = FileManager.default.contents(atPath: path) else { return response }
+        // Only a regular file is read back: reading /dev/stdout, a terminal or a FIFO could wait forever.
+        guard response.body.isEmpty, let saved = response.streamedBodyBytes, saved > 0, let path = response.request.responseBodyFile,
+              saved <= options.maxBody ?? Int.max, BodyFile.isRegularFile(path),
+              let body = FileManager.default.contents(atPath: path) else { return response }
         var response = response
         response.body = body
         return response

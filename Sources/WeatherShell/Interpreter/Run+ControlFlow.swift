@@ -54,7 +54,11 @@ extension Run {
                 try await execute(body)
                 done = try holds(condition)
             } catch {
+                let checks = provisionalChecks
                 (expectationsAreProvisional, provisionalChecks) = (outerProvisional, outerChecks)
+                // A round ended by an error (a condition that cannot be evaluated) was the last:
+                // its checks count before the error is said.
+                if !(error is Halt), !(error is CancellationError) { try settle(checks) }
                 throw error
             }
             let checks = provisionalChecks
@@ -64,9 +68,15 @@ extension Run {
             if round < rounds { try await Task.sleep(for: pause) }
         }
         let source = currentFile.text(condition.span.start..<condition.span.end)
-        throw failure("'\(mask(source).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
-                      at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
-                      kind: .expectation)
+        let ranOut = failure("'\(mask(source).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
+                             at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
+                             kind: .expectation)
+        // Inside an outer round that may not be the last, this counts only if that round does.
+        if expectationsAreProvisional {
+            provisionalChecks.append(CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false))
+            return
+        }
+        throw ranOut
     }
 
     /// The values `for` goes over, typed: a query's list, or the words as literals.

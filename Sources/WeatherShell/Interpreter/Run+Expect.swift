@@ -1,10 +1,13 @@
 import Checks
 import Targets
 
-/// An `expect` run in an `until` round that may not be the last, and why it failed, if it did.
+/// An `expect` run in an `until` round that may not be the last, in its file, and why it failed,
+/// if it did; or (not `isCheck`) an inner `until` that ran out of rounds in such a round.
 struct CheckedExpectation {
     var expectation: Expectation
+    var file: SourceFile
     var failure: Error?
+    var isCheck = true
 }
 
 extension Run {
@@ -24,11 +27,10 @@ extension Run {
         } catch {
             failure = error
         }
-        let checked = CheckedExpectation(expectation: expectation, failure: failure)
         if expectationsAreProvisional {
-            provisionalChecks.append(checked)
+            provisionalChecks.append(CheckedExpectation(expectation: expectation, file: currentFile, failure: failure))
         } else {
-            reportExpectation(expectation, passed: failure == nil)
+            reportExpectation(expectation, in: currentFile, passed: failure == nil)
             if let failure { throw failure }
         }
     }
@@ -41,18 +43,18 @@ extension Run {
                 provisionalChecks.append(checked)
                 continue
             }
-            reportExpectation(checked.expectation, passed: checked.failure == nil)
+            if checked.isCheck { reportExpectation(checked.expectation, in: checked.file, passed: checked.failure == nil) }
             switch checked.failure {
             case nil: break
             case let diagnostic as Diagnostic: try report(diagnostic)
-            case let other?: try report(Diagnostic(.runtime, "\(other)", file: currentFile, span: checked.expectation.span))
+            case let other?: try report(Diagnostic(.runtime, "\(other)", file: checked.file, span: checked.expectation.span))
             }
         }
     }
 
-    private func reportExpectation(_ expectation: Expectation, passed: Bool) {
-        let source = currentFile.text(expectation.span.start..<expectation.span.end)
-        reporter?.report(.expect(ExpectationResult(source: source, file: currentFile,
+    private func reportExpectation(_ expectation: Expectation, in file: SourceFile, passed: Bool) {
+        let source = file.text(expectation.span.start..<expectation.span.end)
+        reporter?.report(.expect(ExpectationResult(source: source, file: file,
                                                    span: expectation.span, passed: passed)))
     }
 

@@ -115,10 +115,15 @@ struct QueryParser {
 
     static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
 
-    /// A word's text as written when it is a JSONPath query: `$`, `$.a`, `$[0]`, `$..a`.
+    /// A word's text as written when it is a JSONPath query: `$.a`, `$[0]`, `$..a`, `$.*`; not a
+    /// lone `$` or `$.50` (a price).
     private func jsonPathText(_ word: Word) -> String? {
-        guard let part = word.parts.first, !part.quoted, case .literal(let text) = part.content,
-              text == "$" || text.hasPrefix("$.") || text.hasPrefix("$[") else { return nil }
+        guard let part = word.parts.first, !part.quoted, case .literal(let text) = part.content else { return nil }
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "$"),
+              bytes[1] == UInt8(ascii: "[")
+                || (bytes[1] == UInt8(ascii: ".") && bytes.count > 2 && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[2]))
+        else { return nil }
         return file.text(word.span.start..<word.span.end)
     }
 

@@ -22,6 +22,12 @@ enum BodyFile {
         return nil
     }
 
+    /// Whether `path` is a regular file (not /dev/null, a pipe, a terminal or a directory).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     private static func reason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }
