@@ -18,6 +18,8 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/openssl ] || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ -x /usr/bin/tinyproxy ] || missing+=(tinyproxy)
+# squid with its shipped configuration, which refuses CONNECT to ports but 443: plain http through a proxy must not tunnel.
+[ -x /usr/sbin/squid ] || missing+=(squid)
 [ -x /usr/bin/xmllint ] || missing+=(libxml2-utils)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -10,17 +10,16 @@ final class HTTPClientOwner: Sendable {
     let proxied: ProxiedClients?
     /// Where the last answer left a connection open (for resending on a connection found closed).
     let keptAlive = KeptAliveOrigins()
-    /// wsh's own client for plain `http://` requests sent straight to the server, and where they go.
-    let plain: PlainHTTPConnections
+    /// How long connecting may take, for the requests ``ProxyForwarding`` sends.
+    let connectTimeout: TimeAmount
 
     init(configuration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup, proxied: ProxiedClients? = nil) {
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.proxied = proxied
-        plain = PlainHTTPConnections(connectTimeout: configuration.timeout.connect ?? .seconds(10), group: eventLoopGroup)
+        connectTimeout = configuration.timeout.connect ?? .seconds(10)
     }
 
     deinit {
-        plain.shutdown()
         // The client keeps itself alive until its shutdown completes; an error here means it was
         // already shut down by `NetworkTransport.shutdown()`.
         client.shutdown { _ in }

@@ -56,7 +56,6 @@ public struct NetworkTransport: Transport {
 
     /// Shuts the client down; requests sent after this fail. Do not call it on ``shared``.
     public func shutdown() async throws {
-        owner.plain.shutdown()
         try await owner.client.shutdown()
         for client in owner.proxied?.made ?? [] {
             try await client.shutdown()
@@ -76,7 +75,7 @@ public struct NetworkTransport: Transport {
         if let problem = URLPort.problem(in: request.url) {
             throw ProviderError(.invalidURL(request.url, reason: problem), step: .transport, targetName: target.name)
         }
-        if let problem = PlainHTTPRequestHead.problem(in: request.headers) {
+        if let problem = RequestHeaderCheck.problem(in: request.headers) {
             throw .other("cannot send \(request.summary): \(problem)", step: .transport, targetName: target.name)
         }
         let limit = request.bodyLimit ?? bodyLimit
@@ -122,22 +121,21 @@ public struct NetworkTransport: Transport {
         _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
-        // The names were checked to be tokens (``PlainHTTPRequestHead/problem(in:namesChecked:)``):
-        // `add(name:value:)` would check each is ASCII again, byte by byte.
+        // The names were checked to be tokens (``RequestHeaderCheck``).
         let headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
         var outgoing = try HTTPClient.Request(url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue))
         outgoing.headers = headers
         outgoing.body = request.body.map { .bytes($0) }
         let route = try owner.route(for: outgoing)
-        // Plain http straight to the server goes through wsh's own client.
-        let plain = route.proxy == nil ? PlainHTTPOrigin(outgoing) : nil
-        let plainHead = try plain.map { origin in
-            try PlainHTTPRequestHead.make(method: outgoing.method, origin: origin, headers: headers, bodyLength: request.body?.count ?? 0)
+        // Plain http through an HTTP proxy goes with its whole URL as the target, not through a tunnel.
+        let forwarded = try route.proxy.flatMap { proxy in
+            proxy.kind == .http && outgoing.scheme == "http" ? try ProxyForwarding.plan(outgoing, body: request.body, via: proxy) : nil
         }
-        let plainBody = plain == nil ? nil : request.body.map { ByteBuffer(bytes: $0) }
         func send(_ delegate: ResponseBodyDelegate) async throws -> ResponseBodyDelegate.Response {
-            guard let plain, let plainHead else { return try await execute(outgoing, on: route, delegate: delegate, deadline: deadline) }
-            return try await executePlain(plainHead, body: plainBody, origin: plain, owner: owner, delegate: delegate, deadline: deadline)
+            guard let forwarded else { return try await execute(outgoing, on: route, delegate: delegate, deadline: deadline) }
+            return try await ProxyForwarding.send(
+                forwarded, delegate: delegate, deadline: deadline, connectTimeout: owner.connectTimeout,
+                group: route.client.eventLoopGroup)
         }
         let delegate = makeDelegate()
         do {
@@ -145,7 +143,7 @@ public struct NetworkTransport: Transport {
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
         } catch let error as HTTPClientError where error == .remoteConnectionClosed {
-            guard request.method.isIdempotent, !delegate.receivedHead, owner.keptAlive.forget(outgoing) else {
+            guard forwarded == nil, request.method.isIdempotent, !delegate.receivedHead, owner.keptAlive.forget(outgoing) else {
                 throw await route.explained(error, for: outgoing)
             }
         } catch {
@@ -157,24 +155,6 @@ public struct NetworkTransport: Transport {
             return answer
         } catch {
             throw await route.explained(error, for: outgoing)
-        }
-    }
-
-    /// Sends `head` once through wsh's own client (``PlainHTTPConnections``), on the caller's
-    /// event loop when it runs on one, resuming it as ``execute(_:on:delegate:deadline:isolation:)`` does.
-    private static func executePlain(
-        _ head: HTTPRequestHead, body: ByteBuffer?, origin: PlainHTTPOrigin, owner: HTTPClientOwner,
-        delegate: ResponseBodyDelegate, deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> ResponseBodyDelegate.Response {
-        let exchange = owner.plain.execute(head, body: body, origin: origin, delegate: delegate, deadline: deadline)
-        return try await withTaskCancellationHandler {
-            _ = isolation
-            return try await withUnsafeThrowingContinuation {
-                (continuation: UnsafeContinuation<ResponseBodyDelegate.Response, any Error>) in
-                exchange.promise.futureResult.whenComplete { continuation.resume(with: $0) }
-            }
-        } onCancel: {
-            owner.plain.cancel(exchange)
         }
     }
 

@@ -32,6 +32,19 @@ func withTinyproxy<Result>(
     }
 }
 
+/// Runs `body` with a fresh squid (``SquidServer``), stopped afterwards.
+func withSquid<Result>(_ body: (SquidServer) async throws -> Result) async throws -> Result {
+    let squid = try await offPool { try SquidServer() }
+    do {
+        let result = try await body(squid)
+        _ = try? await offPool { squid.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { squid.stop() }
+        throw error
+    }
+}
+
 /// GET `url` through a provider over `transport`, which is shut down afterwards.
 func get(_ url: String, through transport: NetworkTransport) async throws(ProviderError) -> Response {
     let result: Result<Response, ProviderError>

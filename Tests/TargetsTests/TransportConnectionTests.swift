@@ -6,8 +6,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// wsh's own client for plain http://: what its connection pool may keep, and its shutdown.
-@Suite struct PlainHTTPClientTests {
+/// What the transport keeps of a connection, its deadlines and its shutdown.
+@Suite struct TransportConnectionTests {
     /// After a 101 the decoder reads nothing more: the connection must not serve the next request,
     /// which would wait for an answer that never comes.
     @Test func aConnectionThatAnsweredSwitchingProtocolsIsNotKept() async throws {
@@ -21,9 +21,8 @@ import Testing
         #expect(server.connections == 2)
     }
 
-    /// One watch keeps the deadlines of every request: a request whose deadline comes before the
-    /// watch's moves it earlier, and one whose deadline comes after it is watched for when the watch
-    /// fires. Each times out at its own deadline, neither long before nor never.
+    /// Each request times out at its own deadline, neither long before nor never, whatever the
+    /// deadlines of the requests before it on the same connection.
     @Test func eachRequestTimesOutAtItsOwnDeadline() async throws {
         try await withTestServer { (server: TestServer) async throws in
             let provider = Provider<Target>(transport: NetworkTransport())
