@@ -6,107 +6,29 @@ import Foundation
 /// ``serverMessage`` and the logger's masking read the same parse, made when first needed).
 public struct Response: Sendable {
     /// The HTTP status code.
-    public var status: Int {
-        get { storage.status }
-        _modify { makeUnique(); yield &storage.status }
-    }
+    public var status: Int
     /// The reason phrase for the status, as in `Not Found`.
-    public var reason: String {
-        get { storage.reason }
-        _modify { makeUnique(); yield &storage.reason }
-    }
+    public var reason: String
     /// The header fields as received, in order.
-    public var headers: [Header] {
-        get { storage.headers }
-        _modify { makeUnique(); yield &storage.headers }
-    }
+    public var headers: [Header]
     /// The body as it came over the wire, before any content decoding.
-    public var rawBody: Data {
-        get { storage.rawBody }
-        _modify { makeUnique(); yield &storage.rawBody }
-    }
+    public var rawBody: Data
     /// From handing the request to the transport until the whole body was in.
-    public var elapsed: Duration {
-        get { storage.elapsed }
-        _modify { makeUnique(); yield &storage.elapsed }
-    }
+    public var elapsed: Duration
     /// The request this answers (after plugins' `prepare`; after a redirect, the request sent to its `Location`).
-    public var request: Request {
-        get { storage.request }
-        _modify { makeUnique(); yield &storage.request }
-    }
+    public var request: Request
     /// The name of the target that was called, for messages.
-    public var targetName: String {
-        get { storage.targetName }
-        _modify { makeUnique(); yield &storage.targetName }
-    }
+    public var targetName: String
     /// The redirects that led to this response, in order; empty when the first answer was the final one.
-    public var hops: [ResponseHop] {
-        get { storage.hops }
-        _modify { makeUnique(); yield &storage.hops }
-    }
+    public var hops: [ResponseHop]
     /// How many bytes of body went to the request's ``Request/responseBodyFile`` or
     /// ``Request/responseBodySink`` as they arrived; `nil` when the body was only kept in ``body``. A
     /// sink's copy is in ``body`` unless it passed the body limit.
-    public var streamedBodyBytes: Int? {
-        get { storage.streamedBodyBytes }
-        _modify { makeUnique(); yield &storage.streamedBodyBytes }
-    }
+    public var streamedBodyBytes: Int? = nil
     /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
-    public var httpVersion: String {
-        get { storage.httpVersion }
-        _modify { makeUnique(); yield &storage.httpVersion }
-    }
+    public var httpVersion: String
     /// The decoded body and its parse, shared by copies.
-    private var content: ResponseBody {
-        get { storage.content }
-        _modify { makeUnique(); yield &storage.content }
-    }
-
-    /// The fields, in one box that copies share until one of them changes: a response is copied
-    /// several times a call (kept as the last response, recorded, returned), and a copy of the
-    /// fields themselves retained each of them.
-    private var storage: Storage
-
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: a box is changed only through a `Response` that holds the only reference (``makeUnique()``).
-        var status: Int
-        var reason: String
-        var headers: [Header]
-        var rawBody: Data
-        var elapsed: Duration
-        var request: Request
-        var targetName: String
-        var hops: [ResponseHop]
-        var streamedBodyBytes: Int?
-        var httpVersion: String
-        var content: ResponseBody
-
-        init(status: Int, reason: String, headers: [Header], rawBody: Data, elapsed: Duration, request: Request,
-             targetName: String, hops: [ResponseHop], streamedBodyBytes: Int?, httpVersion: String, content: ResponseBody) {
-            self.status = status
-            self.reason = reason
-            self.headers = headers
-            self.rawBody = rawBody
-            self.elapsed = elapsed
-            self.request = request
-            self.targetName = targetName
-            self.hops = hops
-            self.streamedBodyBytes = streamedBodyBytes
-            self.httpVersion = httpVersion
-            self.content = content
-        }
-
-        func copy() -> Storage {
-            Storage(status: status, reason: reason, headers: headers, rawBody: rawBody, elapsed: elapsed, request: request,
-                    targetName: targetName, hops: hops, streamedBodyBytes: streamedBodyBytes, httpVersion: httpVersion,
-                    content: content)
-        }
-    }
-
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
+    private var content: ResponseBody
 
     /// Makes a response. `rawBody` is the body as received; `nil` means the same bytes as `body`.
     public init(
@@ -114,9 +36,9 @@ public struct Response: Sendable {
         elapsed: Duration = .zero, request: Request, targetName: String = "", hops: [ResponseHop] = [],
         httpVersion: String = "HTTP/1.1"
     ) {
-        storage = Storage(status: status, reason: reason, headers: headers, rawBody: rawBody ?? body, elapsed: elapsed,
-                          request: request, targetName: targetName, hops: hops, streamedBodyBytes: nil,
-                          httpVersion: httpVersion, content: ResponseBody(body))
+        (self.status, self.reason, self.headers, self.rawBody, self.elapsed) = (status, reason, headers, rawBody ?? body, elapsed)
+        (self.request, self.targetName, self.hops, self.httpVersion) = (request, targetName, hops, httpVersion)
+        content = ResponseBody(body)
     }
 
     /// The body as callers read it, decoded from its content coding.

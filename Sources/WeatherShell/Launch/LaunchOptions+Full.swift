@@ -11,8 +11,8 @@ extension LaunchOptions {
         case usageError(String)
     }
 
-    /// The full command line, for whatever ``quickParse(_:)`` leaves: every flag spelling,
-    /// `--help`, and the messages for usage errors.
+    /// The command line: a request verb (`wsh get URL`), `serve`, `test`, or the shell's own
+    /// flags, with `--help`, `--version` and the messages for usage errors.
     public static func fullParse(_ arguments: [String]) -> FullParse {
         if let first = arguments.first, CommandLineRequest.isVerb(first) { return .run(LaunchOptions(request: arguments)) }
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }

@@ -58,7 +58,7 @@ public enum Shell {
         run.session.callLog = CallLog { CallLog.defaultPath(stateDirectory: Environment.stateDirectory) }
         defer { finishHistory(run) }
         // The process exits as soon as this returns: freeing every target and response of the
-        // session first would be wasted work (a tenth of loading 10,000 targets).
+        // session first would be wasted work (docs/dev/performance.md: loading 10,000 targets).
         _ = Unmanaged.passRetained(run)
         if io.stdoutIsTerminal {
             // At a terminal an echo shows what changed, cut to the screen; in pipes whole lines, as scripts expect.

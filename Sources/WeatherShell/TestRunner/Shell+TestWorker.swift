@@ -15,7 +15,6 @@ extension Shell {
         }
         let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { _, _ in })
         let run = Run(io: io, mode: .script)
-        _ = Unmanaged.passRetained(run)
         if settings.stub {
             run.session.options.stub = .immediate
             run.session.optionOrigins[.stub] = "--stub"

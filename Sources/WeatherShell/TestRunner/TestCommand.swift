@@ -75,37 +75,3 @@ extension LaunchOptions {
         }
     }
 }
-
-extension LaunchOptions {
-    /// `wsh test --worker FILE [--stub] [--var NAME=VALUE]...`, exactly as the runner writes it,
-    /// read without swift-argument-parser: its first parse in a worker took about 18 ms of the
-    /// 30 ms a 10-call file took (reflection and conformance lookups over the static binary).
-    /// Anything else is nil, for the full parse.
-    static func quickTestWorkerParse(_ arguments: [String]) -> LaunchOptions? {
-        guard arguments.count >= 3, arguments[0] == "test", arguments[1] == "--worker", !arguments[2].hasPrefix("-") else { return nil }
-        var settings = TestSettings()
-        settings.workerFile = arguments[2]
-        var index = 3
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--stub":
-                settings.stub = true
-                index += 1
-            case "--var" where index + 1 < arguments.count && isAssignment(arguments[index + 1]):
-                settings.variables.append(arguments[index + 1])
-                index += 2
-            default:
-                return nil
-            }
-        }
-        var options = LaunchOptions(stub: settings.stub, noRC: true)
-        options.test = settings
-        return options
-    }
-
-    /// `NAME=VALUE` as `--var` takes it, and not a flag, which swift-argument-parser would not take as a value.
-    private static func isAssignment(_ argument: String) -> Bool {
-        guard !argument.hasPrefix("-"), case .success = ScriptArgument.parse(argument) else { return false }
-        return true
-    }
-}
