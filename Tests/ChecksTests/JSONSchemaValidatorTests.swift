@@ -2,7 +2,7 @@ import Checks
 import Targets
 import Testing
 
-@Suite struct SchemaValidationTests {
+@Suite struct JSONSchemaValidatorTests {
     static let root = try! JSONValue.parse("""
     {"components": {"schemas": {
       "Pet": {"type": "object", "required": ["id", "name"],
