@@ -48,15 +48,7 @@ public final class RawReplyServer: Sendable {
     public static func with<Result>(
         replies: [String: [UInt8]], _ body: (RawReplyServer) async throws -> Result
     ) async throws -> Result {
-        let server = try await start(replies: replies)
-        do {
-            let result = try await body(server)
-            try await server.channel.close()
-            return result
-        } catch {
-            try? await server.channel.close()
-            throw error
-        }
+        try await using(start(replies: replies), stoppedBy: { try? await $0.channel.close() }, body)
     }
 }
 

@@ -88,14 +88,6 @@ extension TestServer {
     public static func with<Result>(
         routes: [String: StaticRoute] = [:], _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
-        let server = try await start(routes: routes)
-        do {
-            let result = try await body(server)
-            try await server.shutdown()
-            return result
-        } catch {
-            try? await server.shutdown()
-            throw error
-        }
+        try await using(start(routes: routes), stoppedBy: { try? await $0.shutdown() }, body)
     }
 }

@@ -1,5 +1,7 @@
 /// Runs `body` with `server`, then stops it with `stop` on every path, also when `body` throws:
-/// how a test server (a mock server, httpbin) is kept to one test.
+/// the one way a test server (nginx, tinyproxy, squid, httpbin, the NIO test servers, a mock
+/// server) is kept to one test. Each server's `with` starts it (waiting until it answers) and
+/// passes it here.
 public func using<Server, Result>(
     _ server: Server, stoppedBy stop: (Server) async -> Void, _ body: (Server) async throws -> Result
 ) async throws -> Result {

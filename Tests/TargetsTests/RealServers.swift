@@ -3,46 +3,25 @@ import Targets
 import TestSupport
 import Testing
 
+// Starting and stopping a program wait for it: off the cooperative pool, whose few threads other tests need.
+
 /// Runs `body` with a fresh nginx (``NginxServer``), stopped afterwards, also when `body` throws.
 func withNginx<Result>(_ body: (NginxServer) async throws -> Result) async throws -> Result {
-    let nginx = try await offPool { try NginxServer() }
-    // Stopping waits for the process: off the cooperative pool, whose few threads other tests need.
-    do {
-        let result = try await body(nginx)
-        _ = try? await offPool { nginx.stop() }
-        return result
-    } catch {
-        _ = try? await offPool { nginx.stop() }
-        throw error
-    }
+    try await using(offPool { try NginxServer() }, stoppedBy: { nginx in _ = try? await offPool { nginx.stop() } }, body)
 }
 
 /// Runs `body` with a fresh tinyproxy (``TinyproxyServer``), stopped afterwards.
 func withTinyproxy<Result>(
     connectPorts: [Int], credentials: (user: String, password: String)? = nil, _ body: (TinyproxyServer) async throws -> Result
 ) async throws -> Result {
-    let proxy = try await offPool { try TinyproxyServer(connectPorts: connectPorts, credentials: credentials) }
-    do {
-        let result = try await body(proxy)
-        _ = try? await offPool { proxy.stop() }
-        return result
-    } catch {
-        _ = try? await offPool { proxy.stop() }
-        throw error
-    }
+    try await using(
+        offPool { try TinyproxyServer(connectPorts: connectPorts, credentials: credentials) },
+        stoppedBy: { proxy in _ = try? await offPool { proxy.stop() } }, body)
 }
 
 /// Runs `body` with a fresh squid (``SquidServer``), stopped afterwards.
 func withSquid<Result>(_ body: (SquidServer) async throws -> Result) async throws -> Result {
-    let squid = try await offPool { try SquidServer() }
-    do {
-        let result = try await body(squid)
-        _ = try? await offPool { squid.stop() }
-        return result
-    } catch {
-        _ = try? await offPool { squid.stop() }
-        throw error
-    }
+    try await using(offPool { try SquidServer() }, stoppedBy: { squid in _ = try? await offPool { squid.stop() } }, body)
 }
 
 /// GET `url` through a provider over `transport`, which is shut down afterwards.
