@@ -123,3 +123,21 @@ extension Run {
     /// Masks env secrets plus sensitive headers and query keys, for everything that shows a request.
     var redaction: Redaction { Redaction(secrets: session.mask.secrets) }
 }
+
+/// `targets`: list targets
+struct TargetsCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "targets", usage: "targets [PATTERN]", summary: "list targets")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.listTargets(arguments)
+    }
+}
+
+/// `forget`: remove a target
+struct ForgetCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "forget", usage: "forget NAME", summary: "remove a target")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.forgetTarget(arguments, command: command)
+    }
+}

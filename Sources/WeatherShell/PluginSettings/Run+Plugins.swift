@@ -83,3 +83,12 @@ extension Run {
     }
 
 }
+
+/// `plugins`: list plugins in order
+struct PluginsCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "plugins", usage: "plugins", summary: "list plugins in order")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.listPlugins(arguments, command: command)
+    }
+}

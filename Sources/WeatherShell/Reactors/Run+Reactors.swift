@@ -174,3 +174,12 @@ extension Run {
         }
     }
 }
+
+/// `state`: print a reactor's state
+struct StateCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try await run.printState(arguments)
+    }
+}

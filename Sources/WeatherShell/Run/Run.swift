@@ -261,28 +261,11 @@ public final class Run {
         return code
     }
 
-    /// Commands that are not keywords: built-in reactors, declared reactors, or an unknown name.
+    /// Commands that are not keywords: those of the catalog, built-in reactors, declared reactors, or an unknown name.
     func command(_ name: Word, _ arguments: [Word], statement: Statement) async throws {
         let text = name.literal ?? ""
-        switch text {
-        case "targets": return try listTargets(arguments)
-        case "show": return try await showTarget(arguments, command: name)
-        case "forget": return try forgetTarget(arguments, command: name)
-        case "use" where arguments.count > 1 && arguments[0].bare == "openapi": return try await useOpenAPI(arguments, command: name)
-        case "expect": return try expectSchema(arguments, command: name, statement: statement)
-        case "openapi": return try openAPICommand(arguments, command: name)
-        case "use":
-            guard let pack = arguments.first else { throw failure("usage: use PACK", at: name.span) }
-            return try await usePack(pack)
-        case "state": return try await printState(arguments)
-        case "plugins": return try listPlugins(arguments, command: name)
-        case "serve": return try await serve(arguments, command: name)
-        case "save": return try saveSession(arguments, command: name)
-        case "edit": return try await editDeclaration(arguments, command: name)
-        case "history": return try await history(arguments, command: name)
-        case "import": return try importTarget(arguments, command: name)
-        case "cookies": return try cookies(arguments, command: name)
-        default: break
+        if let command = CommandCatalog.command(named: text) {
+            return try await command.run(arguments, command: name, statement: statement, in: self)
         }
         if let reactor = shellReactor(named: text) {
             return try await runReactor(reactor, arguments, command: name)

@@ -54,3 +54,13 @@ extension Run {
         }
     }
 }
+
+/// `cookies`: list the session's cookies, empty the jar, or write and read curl's cookie file
+struct CookiesCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "cookies", usage: "cookies [clear | save FILE | load FILE]",
+            summary: "list the session's cookies, empty the jar, or write and read curl's cookie file")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.cookies(arguments, command: command)
+    }
+}

@@ -174,3 +174,12 @@ extension Run {
         }
     }
 }
+
+/// `edit`: change a target's or reactor's declaration in $VISUAL or $EDITOR
+struct EditCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try await run.editDeclaration(arguments, command: command)
+    }
+}

@@ -108,3 +108,13 @@ extension Run {
         violations.prefix(20).map(\.description) + (violations.count > 20 ? ["and \(violations.count - 20) more"] : [])
     }
 }
+
+/// `expect schema`: the last answer checked against its OpenAPI document (the other forms of `expect` are statements of the language).
+struct ExpectSchemaCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema",
+            summary: "check the last response (typed; .list[? .x > 1] filters; bytes == hex:..|base64:..|@FILE; schema: against its OpenAPI document)")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.expectSchema(arguments, command: command, statement: statement)
+    }
+}

@@ -248,3 +248,13 @@ private extension String {
         return text
     }
 }
+
+/// `history`: past calls across sessions
+struct HistoryCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...]",
+            summary: "past calls across sessions; one call's request and answer; send it again")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try await run.history(arguments, command: command)
+    }
+}

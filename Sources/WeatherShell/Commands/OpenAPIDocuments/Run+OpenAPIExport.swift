@@ -35,3 +35,12 @@ extension Run {
         if mode == .interactive { io.err("\(entries.count - notes.count) targets written to \(Self.displayPath(path))\n") }
     }
 }
+
+/// `openapi`: write the session's targets as an OpenAPI 3.1 document
+struct OpenAPICommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "openapi", usage: "openapi export FILE.yaml|FILE.json", summary: "write the session's targets as an OpenAPI 3.1 document")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.openAPICommand(arguments, command: command)
+    }
+}

@@ -90,3 +90,14 @@ extension Run {
         return Array(response.body)
     }
 }
+
+/// `use`: load a pack of targets by name, or one target per operation of an OpenAPI document
+struct UseCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "use", usage: "use PACK | use openapi FILE|URL [as PREFIX]", summary: "load a pack of targets by name, or one target per operation of an OpenAPI document")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        if arguments.count > 1, arguments[0].bare == "openapi" { return try await run.useOpenAPI(arguments, command: command) }
+        guard let pack = arguments.first else { throw run.failure("usage: use PACK", at: command.span) }
+        try await run.usePack(pack)
+    }
+}

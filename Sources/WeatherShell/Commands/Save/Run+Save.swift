@@ -17,3 +17,12 @@ extension Run {
         }
     }
 }
+
+/// `save`: write the session as a file that source restores (secrets as env lines)
+struct SaveCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "save", usage: "save FILE", summary: "write the session as a file that source restores (secrets as env lines)")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.saveSession(arguments, command: command)
+    }
+}

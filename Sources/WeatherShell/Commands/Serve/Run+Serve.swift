@@ -145,3 +145,12 @@ enum ServedRouteList {
         return text
     }
 }
+
+/// `serve`: answer the targets' samples as a mock server
+struct ServeShellCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve log | serve", summary: "answer the targets' samples as a mock server")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try await run.serve(arguments, command: command)
+    }
+}

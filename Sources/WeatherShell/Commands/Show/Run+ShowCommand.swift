@@ -88,3 +88,13 @@ extension Run {
         }
     }
 }
+
+/// `show`: print a target's declaration, or a curl or HTTPie command that sends what call would send
+struct ShowCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "show", usage: "show NAME [--curl | --httpie] [key=value...] [Header:value...]",
+            summary: "print a target's declaration, or a curl or HTTPie command that sends what call would send")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try await run.showTarget(arguments, command: command)
+    }
+}

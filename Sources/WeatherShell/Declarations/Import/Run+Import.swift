@@ -48,3 +48,12 @@ extension Run {
         for note in imported.notes { io.err("note: \(mask(note))\n") }
     }
 }
+
+/// `import`: declare a target from a curl command line (Copy as cURL)
+struct ImportCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "import", usage: "import curl \"curl URL [OPTIONS]\" [as NAME] | import curl curl URL [OPTIONS] [as NAME]", summary: "declare a target from a curl command line (Copy as cURL)")
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        try run.importTarget(arguments, command: command)
+    }
+}
