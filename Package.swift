@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "XPathTests", dependencies: ["XPath"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport", "CallHistory"]),
-        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "Checks", "Targets"]),
+        .testTarget(name: "OpenAPITests", dependencies: ["OpenAPI", "Checks", "Targets", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["wsh", "TestSupport", "CPseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
