@@ -21,8 +21,8 @@ public final class Run {
     public let mode: Mode
     /// Told of every call, `expect` and error.
     public var reporter: (any RunReporter)?
-    /// The run whose reactor action this run executes; it sees this run's last response.
-    private weak var parent: Run?
+    /// What this run shares with the run that started it, if any (``Outcomes``).
+    let outcomes: Outcomes
     /// Canonical paths of the files being run, innermost last: `source` refuses a cycle.
     var sourceStack: [String] = []
     /// How many packs (`use`) are loading: targets declared meanwhile are a pack's.
@@ -32,23 +32,27 @@ public final class Run {
     /// The first failure of a run with bail off; it decides the exit code at the end. An
     /// action's failures are its sender's too.
     public private(set) var firstFailure: FailureKind? {
-        didSet { if let firstFailure, parent?.firstFailure == nil { parent?.firstFailure = firstFailure } }
+        get { outcomes.firstFailure }
+        set { outcomes.firstFailure = newValue }
     }
     /// The answer of the last call, for queries and `expect`; an action's call is its sender's too.
     /// Its body is parsed as JSON once, when a query first needs it.
     var lastResponse: Response? {
-        didSet { parent?.lastResponse = lastResponse }
+        get { outcomes.lastResponse }
+        set { outcomes.lastResponse = newValue }
     }
     /// Why the last call got no response (masked), when it got none: queries and `expect` say
     /// so instead of reading the answer of the call before it.
     var lastCallGotNoResponse: String? {
-        didSet { parent?.lastCallGotNoResponse = lastCallGotNoResponse }
+        get { outcomes.lastCallGotNoResponse }
+        set { outcomes.lastCallGotNoResponse = newValue }
     }
     /// While a `[? EXPR]` decides on an element: the value EXPR's path queries start at.
     var filteredElement: JSONValue?
     /// The target and arguments of the last call that sent something, for `target NAME from last`.
     var lastCall: (target: Target, arguments: CallArguments)? {
-        didSet { parent?.lastCall = lastCall }
+        get { outcomes.lastCall }
+        set { outcomes.lastCall = newValue }
     }
     /// Set in the run of a declared reactor's action: where its `emit`s go.
     private(set) var actionContext: ActionContext?
@@ -76,51 +80,43 @@ public final class Run {
     }
 
     /// A run over `session`.
-    public init(session: Session, io: ShellIO, mode: Mode, reporter: (any RunReporter)? = nil) {
-        self.session = session
-        self.io = io
-        self.mode = mode
-        self.reporter = reporter
-        self.currentFile = SourceFile(name: "<stdin>", directory: FileManager.default.currentDirectoryPath, text: "")
+    public convenience init(session: Session, io: ShellIO, mode: Mode, reporter: (any RunReporter)? = nil) {
+        let file = SourceFile(name: "<stdin>", directory: FileManager.default.currentDirectoryPath, text: "")
+        self.init(session: session, io: io, mode: mode, reporter: reporter, file: file, outcomes: Outcomes())
     }
 
-    /// The run of a reactor action sent from `parent`: same session, output and reporter; the
-    /// action's file, `emit` context and parameters; calls print nothing.
-    init(action context: ActionContext, file: SourceFile, parameters: Variables, parent: Run) {
-        session = parent.session
-        io = parent.io
-        mode = parent.mode
-        reporter = parent.reporter
-        self.parent = parent
-        currentFile = file
-        sourceStack = parent.sourceStack
+    /// The run of a reactor action sent from `parent`: same session, output, reporter and
+    /// outcomes; the action's file, `emit` context and parameters; calls print nothing.
+    convenience init(action context: ActionContext, file: SourceFile, parameters: Variables, parent: Run) {
+        self.init(session: parent.session, io: parent.io, mode: parent.mode, reporter: parent.reporter, file: file,
+                  outcomes: parent.outcomes, within: parent)
         actionContext = context
-        actionDepth = parent.actionDepth
-        lastResponse = parent.lastResponse
-        lastCallGotNoResponse = parent.lastCallGotNoResponse
-        lastCall = parent.lastCall
         locals = parameters
         localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
     }
 
     /// The run of one statement whose output goes to `| COMMAND` or the pager: same session,
-    /// file, parameters and last response as `parent`, output held in `io`.
-    init(piping parent: Run, io: ShellIO) {
-        session = parent.session
-        self.io = io
-        mode = parent.mode
-        reporter = parent.reporter
-        self.parent = parent
-        currentFile = parent.currentFile
-        sourceStack = parent.sourceStack
-        actionDepth = parent.actionDepth
-        lastResponse = parent.lastResponse
-        lastCallGotNoResponse = parent.lastCallGotNoResponse
-        lastCall = parent.lastCall
+    /// file, parameters and outcomes as `parent`, output held in `io`.
+    convenience init(piping parent: Run, io: ShellIO) {
+        self.init(session: parent.session, io: io, mode: parent.mode, reporter: parent.reporter, file: parent.currentFile,
+                  outcomes: parent.outcomes, within: parent)
         locals = parent.locals
         localNames = parent.localNames
         outputOverride = parent.outputOverride
+    }
+
+    /// A run; one started `within` another runs inside its files (``sourceStack``) and reactor actions.
+    private init(session: Session, io: ShellIO, mode: Mode, reporter: (any RunReporter)?, file: SourceFile, outcomes: Outcomes,
+                 within parent: Run? = nil) {
+        self.session = session
+        self.io = io
+        self.mode = mode
+        self.reporter = reporter
+        self.currentFile = file
+        self.outcomes = outcomes
+        sourceStack = parent?.sourceStack ?? []
+        actionDepth = parent?.actionDepth ?? 0
     }
 
     /// Sets a variable from a script argument `NAME=VALUE` or `NAME:=JSON` (typed as LANGUAGE.md
