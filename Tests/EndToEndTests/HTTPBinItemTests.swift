@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every item syntax of a call and of a target's fields, sent by wsh and by curl for the same
 /// intention to httpbin's `/anything`: what httpbin saw (method, URL, args, form, files, json,
-/// data, Content-Type and the headers the item sets) must be the same. The README's table of
+/// data, Content-Type and the headers the item sets) must be the same. The table in docs/requests.md of
 /// item syntaxes lists these rows.
 @Suite(.serialized) struct HTTPBinItemTests {
     struct Row: Sendable, CustomStringConvertible {

@@ -151,7 +151,7 @@ import Testing
         }
     }
 
-    /// The README's example: a second wildcard, slice or filter adds to one flat list.
+    /// The example in docs/queries-and-expect.md: a second wildcard, slice or filter adds to one flat list.
     @Test func pathsFlattenAsTheReadmeSays() async throws {
         let items = #"{"items":[{"id":1,"n":5,"tags":["a"]},{"id":2,"n":1,"tags":[]},{"id":3,"n":9,"tags":["b","c"]}]}"#
         try await TestServer.with(routes: ["/items": StaticRoute(body: items)]) { server in

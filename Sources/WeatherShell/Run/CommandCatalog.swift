@@ -77,7 +77,7 @@ extension Run {
             for entry in CommandCatalog.entries {
                 io.out("  \(entry.name.padding(width))  \(entry.summary)\n")
             }
-            io.out("Type 'help COMMAND' for its usage; the README and examples/ show the whole language.\n")
+            io.out("Type 'help COMMAND' for its usage; docs/ and examples/ show the whole language.\n")
             return
         }
         let name = try expand(topic).text
