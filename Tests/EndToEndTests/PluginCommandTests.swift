@@ -116,9 +116,10 @@ import Testing
             #expect(result.status == 3)
             #expect(!result.stderr.contains(Self.secret), "\(result.stderr)")
             // wsh's own headers come first, as curl -v shows its own; the target's Accept replaces `*/*`.
+            let version = try await WSHProcess.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(result.stderr.contains("""
                 > GET \(server.baseURL)/echo?q=***&city=Suwon
-                > User-Agent: wsh/0.1.0
+                > User-Agent: wsh/\(version)
                 > Accept-Encoding: gzip, deflate, br
                 > Accept: application/json
                 """), "\(result.stderr)")
