@@ -25,7 +25,8 @@ struct WSHCommand: ParsableCommand {
                                                          valueName: "NAME=VALUE"))
     var variables: [String] = []
 
-    @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"),
+              completion: .file(extensions: ["wsh"]))
     var file: String?
 
     @Argument(help: ArgumentHelp("Variables for the script.", valueName: "NAME=VALUE"))
