@@ -65,10 +65,7 @@ enum ProxyForwarding {
             .connectTimeout(connectTimeout)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ForwardedExchangeHandler(exchange))
-                }
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHTTPClientHandlers() }
             }
             .connect(host: plan.proxy.host, port: plan.proxy.port)
             .whenComplete { result in
@@ -77,6 +74,14 @@ enum ProxyForwarding {
                     exchange.channel = channel
                     guard !exchange.isDone else {
                         channel.close(promise: nil)
+                        return
+                    }
+                    // Only the connection that won: with a proxy of both address families, the one
+                    // that lost the race is closed, and its end must not fail the exchange.
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(ForwardedExchangeHandler(exchange))
+                    } catch {
+                        exchange.fail(error)
                         return
                     }
                     channel.write(HTTPClientRequestPart.head(plan.head), promise: nil)

@@ -49,7 +49,7 @@ import Testing
     }
 
     /// A request with a body, a query and headers of its own arrives through squid as sent, with
-    /// its Host and Content-Length, and without the proxy's credentials.
+    /// its Host and Content-Length.
     @Test func aPostThroughSquidArrivesWhole() async throws {
         try await withTestServer { server in
             try await withSquid { squid in
@@ -69,7 +69,7 @@ import Testing
                 let headers = (echo["headers"] as? [[String]] ?? []).map { ($0.first ?? "").lowercased() + ": " + ($0.last ?? "") }
                 #expect(headers.contains("x-mine: 1"), "\(headers)")
                 #expect(headers.contains("content-length: 7"), "\(headers)")
-                #expect(headers.contains { $0.hasPrefix("host: 127.0.0.1:\(server.port)") }, "\(headers)")
+                #expect(headers.contains("host: 127.0.0.1:\(server.port)"), "\(headers)")
                 // Squid leaves the query out of its log (strip_query_terms).
                 let line = try #require(squid.accessLines(count: 1).first)
                 #expect(line.contains(" POST http://127.0.0.1:\(server.port)/echo/a%20b? "), "\(line)")
