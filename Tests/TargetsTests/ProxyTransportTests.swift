@@ -77,6 +77,39 @@ import Testing
         }
     }
 
+    /// A HEAD through squid ends with its head: no body is waited for.
+    @Test(.timeLimit(.minutes(1))) func aHeadRequestThroughSquidEndsWithItsHead() async throws {
+        try await withNginx { nginx in
+            try await withSquid { squid in
+                let transport = NetworkTransport(environment: ["http_proxy": squid.url])
+                let target = Target(name: "head", baseURL: nginx.httpURL, path: "/data.json", method: .head)
+                let response = try await Provider<Target>(transport: transport).request(target)
+                try await transport.shutdown()
+                #expect(response.status == 200)
+                #expect(response.body.isEmpty)
+            }
+        }
+    }
+
+    /// A proxy of our own that answers only the absolute form: what it says, a close before any
+    /// answer, and a 407 to credentials, each as a user needs to hear it.
+    @Test func aProxysAnswerCloseAndRefusalAreSaidSo() async throws {
+        let closed = "http://127.0.0.1:1/closed", refusing = "http://127.0.0.1:1/auth", answered = "http://127.0.0.1:1/x"
+        try await RawReplyServer.with(replies: [
+            answered: RawReplyServer.response(body: Array("ok".utf8)),
+            closed: [],
+            refusing: RawReplyServer.response(status: "407 Proxy Authentication Required"),
+        ]) { proxy in
+            let url = "http://u:pw-7@127.0.0.1:\(proxy.port)"
+            #expect(try await get(answered, through: NetworkTransport(environment: ["http_proxy": url])).text == "ok")
+            let ended = try #require(await failure(of: closed, through: NetworkTransport(environment: ["http_proxy": url])))
+            #expect(ended.step == .transport, "\(ended)")
+            #expect(!ended.description.contains("pw-7"), "\(ended)")
+            let refused = try #require(await failure(of: refusing, through: NetworkTransport(environment: ["http_proxy": url])))
+            #expect(refused.description == "the proxy at 127.0.0.1:\(proxy.port) refused the credentials in the proxy URL (407)")
+        }
+    }
+
     /// The request's timeout holds through a proxy too: an answer that never comes fails the
     /// request at its deadline, as a timeout.
     @Test func aRequestThroughAProxyTimesOut() async throws {
