@@ -70,6 +70,8 @@ enum CommandCatalog {
 }
 
 extension Run {
+    /// `help`: the commands; `help COMMAND`: its usage; `help TARGET`: what the target takes;
+    /// `help TOPIC`: the manual's page of that name (`help NAME.md` when a command has the name too).
     func help(_ topic: Word?) throws {
         guard let topic else {
             io.out("Commands:\n")
@@ -78,19 +80,25 @@ extension Run {
                 io.out("  \(entry.name.padding(width))  \(entry.summary)\n")
             }
             io.out("Type 'help COMMAND' for its usage; docs/ and examples/ show the whole language.\n")
+            let topics = ManualPages.topics
+            if !topics.isEmpty {
+                io.out("The manual's pages, as 'help TOPIC' (TOPIC.md where a command has the name): \(topics.joined(separator: " "))\n")
+            }
             return
         }
         let name = try expand(topic).text
-        if CommandCatalog.entry(name) == nil, let target = session.targets[name] { return targetHelp(target) }
-        guard let entry = CommandCatalog.entry(name) else {
-            var notes: [String] = []
-            if let guess = Suggestion.closest(to: name, in: CommandCatalog.names) { notes.append("did you mean '\(guess)'?") }
-            throw failure("no help for '\(name)'", at: topic.span, notes: notes)
+        if let entry = CommandCatalog.entry(name) {
+            io.out("usage: \(entry.usage)\n  \(entry.summary)\n")
+            if name == "plugin" {
+                for plugin in BuiltInPlugins.all { io.out("  \(plugin.usage)\n") }
+            }
+            return
         }
-        io.out("usage: \(entry.usage)\n  \(entry.summary)\n")
-        if name == "plugin" {
-            for plugin in BuiltInPlugins.all { io.out("  \(plugin.usage)\n") }
-        }
+        if let target = session.targets[name] { return targetHelp(target) }
+        if let page = ManualPages.page(name) { return io.out(page) }
+        var notes: [String] = []
+        if let guess = Suggestion.closest(to: name, in: CommandCatalog.names + ManualPages.topics) { notes.append("did you mean '\(guess)'?") }
+        throw failure("no help for '\(name)'", at: topic.span, notes: notes)
     }
 }
 

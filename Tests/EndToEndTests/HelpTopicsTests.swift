@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// `help TOPIC` prints the manual's page of that name: the text of docs/TOPIC.md, one source.
+@Suite struct HelpTopicsTests {
+    static func page(_ name: String) throws -> String {
+        try String(contentsOf: CallTests.repository.appendingPathComponent("docs/\(name).md"), encoding: .utf8)
+    }
+
+    @Test func aTopicPrintsItsPageAndACommandsNameTakesMD() async throws {
+        let topic = try await WSHProcess.run(["-c", "help coming-from"])
+        #expect(topic.status == 0, "\(topic.stderr)")
+        #expect(topic.stdout == (try Self.page("coming-from")))
+        // `history` is a command: its usage; the page is history.md.
+        let command = try await WSHProcess.run(["-c", "help history"])
+        #expect(command.stdout.hasPrefix("usage: history "), "\(command.stdout)")
+        let page = try await WSHProcess.run(["-c", "help history.md"])
+        #expect(page.stdout == (try Self.page("history")))
+    }
+
+    @Test func helpListsTheTopicsAndAMisspeltOneIsGuessed() async throws {
+        let list = try await WSHProcess.run(["-c", "help"])
+        let pages = try FileManager.default.contentsOfDirectory(atPath: CallTests.repository.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { String($0.dropLast(3)) }.sorted()
+        #expect(list.stdout.contains(": " + pages.joined(separator: " ") + "\n"), "\(list.stdout)")
+        let wrong = try await WSHProcess.run(["-c", "help testin"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("no help for 'testin'") && wrong.stderr.contains("did you mean 'testing'?"), "\(wrong.stderr)")
+    }
+}
