@@ -40,10 +40,7 @@ enum ProxyForwarding {
         case (0, .GET), (0, .HEAD), (0, .DELETE), (0, .CONNECT), (0, .TRACE): break
         default: headers.add(name: "Content-Length", value: String(bodyLength))
         }
-        if let username = proxy.username {
-            let credentials = Data("\(username):\(proxy.password ?? "")".utf8).base64EncodedString()
-            headers.add(name: "Proxy-Authorization", value: "Basic \(credentials)")
-        }
+        if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization.headerValue) }
         let head = HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers)
         return Plan(proxy: proxy, head: head, body: body.map { ByteBuffer(bytes: $0) })
     }

@@ -29,9 +29,13 @@ struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         case .socks5:
             return .socksServer(host: host, port: port)
         case .http:
-            let authorization = username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
             return .server(host: host, port: port, authorization: authorization)
         }
+    }
+
+    /// The credentials as Proxy-Authorization Basic, for a CONNECT and for a request sent in absolute form.
+    var authorization: HTTPClient.Authorization? {
+        username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
     }
 
     /// Reads `text`; `source` names where it came from for the error (`set proxy`, `HTTPS_PROXY`).
