@@ -60,29 +60,18 @@ public final class NginxServer: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: documentRoot.appendingPathComponent("data.json").path)
         accessLog = directory.appendingPathComponent("access.log").path
         self.certificates = certificates
-        // Another process may take a port between its pick and nginx's bind: then start again on others.
-        var attempt = 0
-        while true {
-            attempt += 1
-            let ports = try (0..<6).map { _ in try LoopbackPort.free() }
+        let (root, accessLog) = (documentRoot.path, accessLog)
+        let file = directory.appendingPathComponent("nginx.conf")
+        let (process, ports) = try ServerProcess.startOnFreePorts(6, start: { ports in
             let configuration = Self.configuration(directory: directory, ports: ports, certificates: certificates,
-                                                   root: documentRoot.path, accessLog: accessLog)
-            let file = directory.appendingPathComponent("nginx.conf")
+                                                   root: root, accessLog: accessLog)
             try configuration.write(to: file, atomically: true, encoding: .utf8)
-            let process = try ServerProcess(nginx, ["-p", directory.path, "-c", file.path, "-e", "stderr"],
-                                            errorFile: directory.appendingPathComponent("nginx.stderr"))
-            do {
-                try process.waitForPorts(ports)
-            } catch {
-                process.stop()
-                if attempt < 3, process.errors().contains("Address already in use") { continue }
-                throw error
-            }
-            self.process = process
-            (httpPort, httpsPort, clientCertificatePort) = (ports[0], ports[1], ports[2])
-            (selfSignedPort, otherHostPort, expiredPort) = (ports[3], ports[4], ports[5])
-            return
-        }
+            return try ServerProcess(nginx, ["-p", directory.path, "-c", file.path, "-e", "stderr"],
+                                     errorFile: directory.appendingPathComponent("nginx.stderr"))
+        }, portWasTaken: { $0.errors().contains("Address already in use") })
+        self.process = process
+        (httpPort, httpsPort, clientCertificatePort) = (ports[0], ports[1], ports[2])
+        (selfSignedPort, otherHostPort, expiredPort) = (ports[3], ports[4], ports[5])
     }
 
     /// The access log's whole lines so far. nginx writes a request's line once it has sent the

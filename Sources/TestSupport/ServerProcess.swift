@@ -59,6 +59,29 @@ public final class ServerProcess: @unchecked Sendable {
         process.waitUntilExitPolling()
     }
 
+    /// Starts a server on `count` free loopback ports and waits until it accepts on each. Another
+    /// process may take a port between its pick and the server's bind: when `portWasTaken` says so
+    /// of the stopped process, it starts again on other ports, three times at most. `start` writes
+    /// the server's configuration for the ports and starts it.
+    public static func startOnFreePorts(
+        _ count: Int, start: ([Int]) throws -> ServerProcess, portWasTaken: (ServerProcess) -> Bool
+    ) throws -> (process: ServerProcess, ports: [Int]) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let ports = try (0..<count).map { _ in try LoopbackPort.free() }
+            let process = try start(ports)
+            do {
+                try process.waitForPorts(ports)
+                return (process, ports)
+            } catch {
+                process.stop()
+                if attempt < 3, portWasTaken(process) { continue }
+                throw error
+            }
+        }
+    }
+
     /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
     public static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

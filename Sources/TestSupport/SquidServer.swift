@@ -22,12 +22,11 @@ public final class SquidServer: @unchecked Sendable {
         // Squid started as root works as the user proxy, which must write here.
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
         accessLog = directory.appendingPathComponent("access.log").path
-        var attempt = 0
-        while true {
-            attempt += 1
-            let port = try LoopbackPort.free()
+        let accessLog = accessLog
+        let file = directory.appendingPathComponent("squid.conf")
+        let started = try ServerProcess.startOnFreePorts(1, start: { ports in
             var lines = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-                if line == "http_port 3128" { return "http_port 127.0.0.1:\(port)" }
+                if line == "http_port 3128" { return "http_port 127.0.0.1:\(ports[0])" }
                 if line.hasPrefix("coredump_dir ") { return "coredump_dir \(directory.path)" }
                 return String(line)
             }
@@ -35,21 +34,12 @@ public final class SquidServer: @unchecked Sendable {
                 "pid_filename \(directory.path)/squid.pid", "access_log stdio:\(accessLog)",
                 "cache_log \(directory.path)/cache.log", "netdb_filename none", "shutdown_lifetime 0 seconds",
             ]
-            let file = directory.appendingPathComponent("squid.conf")
             try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-            let process = try ServerProcess(squid, ["-N", "-f", file.path], errorFile: directory.appendingPathComponent("squid.stderr"))
-            do {
-                try process.waitForPorts([port])
-            } catch {
-                process.stop()
-                let said = process.errors() + ((try? String(contentsOfFile: "\(directory.path)/cache.log", encoding: .utf8)) ?? "")
-                if attempt < 3, said.contains("in use") { continue }
-                throw error
-            }
-            self.port = port
-            self.process = process
-            return
-        }
+            return try ServerProcess(squid, ["-N", "-f", file.path], errorFile: directory.appendingPathComponent("squid.stderr"))
+        }, portWasTaken: { process in
+            (process.errors() + ((try? String(contentsOfFile: "\(directory.path)/cache.log", encoding: .utf8)) ?? "")).contains("in use")
+        })
+        (process, port) = (started.process, started.ports[0])
     }
 
     /// The access log's lines of requests, once it holds `count` of them (squid writes a line when a

@@ -25,35 +25,23 @@ public final class TinyproxyServer: @unchecked Sendable {
         let directory = try ScratchDirectory.make("wsh-tinyproxy")
         let logFile = directory.appendingPathComponent("tinyproxy.log").path
         self.logFile = logFile
-        var attempt = 0
-        while true {
-            attempt += 1
-            let port = try LoopbackPort.free()
+        let file = directory.appendingPathComponent("tinyproxy.conf")
+        let started = try ServerProcess.startOnFreePorts(1, start: { ports in
             var lines = [
-                "Port \(port)", "Listen 127.0.0.1", "Timeout 60", "LogFile \"\(logFile)\"", "LogLevel Info",
+                "Port \(ports[0])", "Listen 127.0.0.1", "Timeout 60", "LogFile \"\(logFile)\"", "LogLevel Info",
                 "MaxClients 50", "Allow 127.0.0.1", "DisableViaHeader Yes",
             ]
             lines += connectPorts.map { "ConnectPort \($0)" }
             if let credentials { lines.append("BasicAuth \(credentials.user) \(credentials.password)") }
             // Running as root, tinyproxy would drop to this user; as another user it keeps its own.
             if getuid() == 0 { lines += ["User nobody", "Group nogroup"] }
-            let file = directory.appendingPathComponent("tinyproxy.conf")
             try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
             _ = FileManager.default.createFile(atPath: logFile, contents: nil, attributes: [.posixPermissions: 0o666])
-            let process = try ServerProcess(tinyproxy, ["-d", "-c", file.path],
-                                            errorFile: directory.appendingPathComponent("tinyproxy.stderr"))
-            do {
-                try process.waitForPorts([port])
-            } catch {
-                process.stop()
-                if attempt < 3, process.errors().contains("in use")
-                    || ((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "").contains("in use") { continue }
-                throw error
-            }
-            self.port = port
-            self.process = process
-            return
-        }
+            return try ServerProcess(tinyproxy, ["-d", "-c", file.path], errorFile: directory.appendingPathComponent("tinyproxy.stderr"))
+        }, portWasTaken: { process in
+            process.errors().contains("in use") || ((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "").contains("in use")
+        })
+        (process, port) = (started.process, started.ports[0])
     }
 
     /// The log so far.
