@@ -26,9 +26,14 @@ struct WSHCommand: ParsableCommand {
     var variables: [String] = []
 
     @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"),
-              completion: .file(extensions: ["wsh"]))
+              completion: Self.completion)
     var file: String?
 
-    @Argument(help: ArgumentHelp("Variables for the script.", valueName: "NAME=VALUE"))
+    @Argument(help: ArgumentHelp("Variables for the script.", valueName: "NAME=VALUE"), completion: Self.completion)
     var assignments: [String] = []
+
+    /// `serve`, `test` and `.wsh` files first; after `serve`, packs and files; after `test`, files.
+    static let completion = CompletionKind.custom { arguments, index, word in
+        CommandLineCompletion.candidates(before: CommandLineCompletion.positionals(arguments, before: index), word: word)
+    }
 }

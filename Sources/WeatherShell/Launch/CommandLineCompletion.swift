@@ -1,0 +1,49 @@
+import Foundation
+
+/// What Tab offers for the words of a `wsh` command line, in bash, zsh and fish alike (the
+/// scripts that `wsh --generate-completion-script SHELL` writes ask `wsh` itself). `serve` and
+/// `test` are parsed apart from ``WSHCommand`` (its FILE would take them first), so the script
+/// knows them only through this.
+enum CommandLineCompletion {
+    /// The candidates for the word being typed, `word`, when the words before it on the line
+    /// are `before` (without `wsh` and its options).
+    static func candidates(before: [String], word: String) -> [String] {
+        switch before.first {
+        case nil: return (["serve", "test"] + scripts(word)).filter { $0.hasPrefix(word) }
+        case "serve": return ((word.contains("/") ? [] : BundledPacks.names) + scripts(word)).filter { $0.hasPrefix(word) }
+        case "test": return scripts(word)
+        default: return []
+        }
+    }
+
+    /// The `.wsh` files and the directories in the directory `word` points into, starting with `word`.
+    static func scripts(_ word: String) -> [String] {
+        let directory = word.lastIndex(of: "/").map { String(word[...$0]) } ?? ""
+        let showsHidden = word.dropFirst(directory.count).hasPrefix(".")
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        return entries.sorted().compactMap { name -> String? in
+            let path = directory + name
+            guard path.hasPrefix(word), showsHidden || !name.hasPrefix(".") else { return nil }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+            if isDirectory.boolValue { return path + "/" }
+            return name.hasSuffix(".wsh") ? path : nil
+        }
+    }
+
+    /// The positional words before the one at `index` in `arguments` (the command line as the
+    /// completion script passes it, `wsh` first), without options and their values.
+    static func positionals(_ arguments: [String], before index: Int) -> [String] {
+        var words: [String] = []
+        var skipValue = false
+        for argument in arguments.prefix(index).dropFirst() {
+            if skipValue { skipValue = false; continue }
+            if argument.hasPrefix("-") {
+                skipValue = ["-c", "--var"].contains(argument)
+                continue
+            }
+            words.append(argument)
+        }
+        return words
+    }
+}
