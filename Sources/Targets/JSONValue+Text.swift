@@ -1,6 +1,4 @@
 extension JSONValue {
-    /// The value as compact JSON text: no whitespace, members in order, numbers as their literals,
-    /// strings escaped only where JSON requires it.
     /// The value as text where text is wanted (a variable, a query item, `print`): a string as it
     /// is, anything else as compact JSON.
     public var plainText: String {
@@ -8,6 +6,8 @@ extension JSONValue {
         return compactText
     }
 
+    /// The value as compact JSON text: no whitespace, members in order, numbers as their literals,
+    /// strings escaped only where JSON requires it.
     public var compactText: String {
         var text = ""
         write(to: &text)

@@ -54,7 +54,14 @@ struct TargetCompiler {
         var target = Target(name: declared.name)
         var query: [Parameter] = []
         var body: RequestTask?
+        var bodyTemplate: TargetDeclaration.Field?
         for field in declaration.fields {
+            // A body's variables are written for its kind, which its Content-Type header may say: later.
+            if field.name == "body", !isFileBody(field) {
+                bodyTemplate = field
+                body = nil
+                continue
+            }
             let values = try field.arguments.map { try expand($0) }
             switch field.name {
             case "doc": target.doc = values[0]
@@ -81,7 +88,10 @@ struct TargetCompiler {
             case "json": body = .json(try parameters(field))
             case "form": body = .form(try parameters(field))
             case "multipart": body = .multipart(try parameters(field))
-            case "body": body = try rawBody(values[0], field.arguments[0])
+            case "body":
+                bodyTemplate = nil
+                let file = try run.bodyFile(String(values[0].dropFirst()), at: field.arguments[0])
+                body = .data(file.data, contentType: file.contentType)
             // `validate schema` checks answers against the OpenAPI document (``Run/checkDeclaredSchema``).
             case "validate" where values[0] == "schema": break
             case "validate": target.validationType = try validation(values[0], field.arguments[0])
@@ -103,6 +113,7 @@ struct TargetCompiler {
             default: break
             }
         }
+        if let bodyTemplate { body = try templateBody(bodyTemplate, headers: target.headers) }
         target.samples = try declared.samples ?? run.readSamples(declaration, file: file)
         switch (query.isEmpty, body) {
         case (true, nil): target.task = .plain
@@ -145,14 +156,22 @@ struct TargetCompiler {
         return value
     }
 
-    private func rawBody(_ text: String, _ word: Word) throws -> RequestTask {
-        // `body @file` names a file; `body "text"` (or "@text" in quotes) is the body itself.
-        guard text.hasPrefix("@"), word.parts.first?.quoted == false else {
-            return .data(Data(text.utf8), contentType: nil)
+    /// `body @file` names a file (relative to the declaration's file, the running one while it
+    /// compiles); `body "text"` (or "@text" in quotes) and `body raw "text"` are the body itself.
+    private func isFileBody(_ field: TargetDeclaration.Field) -> Bool {
+        field.arguments.count == 1 && field.arguments[0].parts.first?.quoted == false && field.arguments[0].literal?.hasPrefix("@") == true
+    }
+
+    /// `body "text"` with its variables written for the body's kind (``BodyTemplate``); `body raw "text"` as it is.
+    private func templateBody(_ field: TargetDeclaration.Field, headers: [Header]) throws -> RequestTask {
+        let template = field.arguments[field.arguments.count - 1]
+        let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value
+        let kind = field.arguments.count == 2 ? .raw : BodyTemplate.kind(of: template, contentType: contentType)
+        let text = try BodyTemplate.render(template, kind: kind) { name, span in
+            guard let variable = run.variable(named: name) else { throw run.undefinedVariable(name, at: span) }
+            return variable
         }
-        // The declaration's file is the running one while it compiles: the path is relative to it.
-        let body = try run.bodyFile(String(text.dropFirst()), at: word)
-        return .data(body.data, contentType: body.contentType)
+        return .data(Data(text.utf8), contentType: nil)
     }
 
     private func validation(_ text: String, _ word: Word) throws -> ValidationType {

@@ -42,7 +42,8 @@ extension Parser {
 
     private func checkFieldArity(_ name: String, _ arguments: [Word], _ fieldWord: Word) throws(Diagnostic) {
         let single = ["doc", "base", "path", "method", "validate", "timeout", "retry", "follow", "body"]
-        if single.contains(name), arguments.count != 1 {
+        let isRawBody = name == "body" && arguments.count == 2 && arguments[0].bare == "raw"
+        if single.contains(name), arguments.count != 1, !isRawBody {
             throw error("'\(name)' takes one value", arguments.count > 1 ? arguments[1].span : fieldWord.span,
                         notes: arguments.count > 1 ? ["quote text with blanks: \(name) \"...\""] : [])
         }

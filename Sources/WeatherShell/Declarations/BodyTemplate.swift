@@ -1,0 +1,83 @@
+import Targets
+
+/// How `body "TEXT"` puts a variable into the body it writes: encoded for where it stands, so a
+/// value holding `"`, `&` or `<` cannot break the body or add to it. The body's kind comes from
+/// the target's `Content-Type` header, else from the text's first character (`{` or `[` JSON,
+/// `<` XML). `body raw "TEXT"` puts variables in as they are.
+///
+/// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); elsewhere, the value as JSON of
+///   its type (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).
+/// - Form (`application/x-www-form-urlencoded`): the value percent-encoded.
+/// - XML: `& < > " '` as entities.
+/// - Anything else: the value as it is.
+enum BodyTemplate {
+    enum Kind: Equatable { case json, form, xml, raw }
+
+    /// The kind of a body whose template is `word`, sent as `contentType` (nil when the target names none).
+    static func kind(of word: Word, contentType: String?) -> Kind {
+        if let contentType = contentType?.lowercased() {
+            let essence = contentType.split(separator: ";").first.map(String.init) ?? contentType
+            if essence.hasSuffix("json") { return .json }
+            if essence.hasSuffix("xml") { return .xml }
+            if essence.filter({ $0 != " " }) == "application/x-www-form-urlencoded" { return .form }
+            return .raw
+        }
+        guard case .literal(let text)? = word.parts.first?.content,
+              let first = text.first(where: { !$0.isWhitespace }) else { return .raw }
+        switch first {
+        case "{", "[": return .json
+        case "<": return .xml
+        default: return .raw
+        }
+    }
+
+    /// The text of `word` with each variable, as `variable` gives it, written for a body of `kind`.
+    static func render(_ word: Word, kind: Kind, variable: (String, SourceSpan) throws -> Variable) throws -> String {
+        var text = ""
+        var json = JSONStringState()
+        for part in word.parts {
+            switch part.content {
+            case .literal(let piece):
+                text += piece
+                if kind == .json { json.read(piece) }
+            case .variable(let name):
+                let value = try variable(name, part.span)
+                switch kind {
+                case .json where json.isInString: text += String(JSONValue.quoted(value.value).dropFirst().dropLast())
+                case .json: text += value.typedValue.compactText
+                case .form: text += PercentEncoding.encode(value.value)
+                case .xml: text += xmlEscaped(value.value)
+                case .raw: text += value.value
+                }
+            }
+        }
+        return text
+    }
+
+    /// Whether JSON text read so far ends inside a string.
+    struct JSONStringState {
+        private(set) var isInString = false
+        private var escaping = false
+
+        mutating func read(_ text: String) {
+            for character in text.unicodeScalars {
+                if escaping { escaping = false } else if isInString && character == "\\" { escaping = true } else if character == "\"" { isInString.toggle() }
+            }
+        }
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

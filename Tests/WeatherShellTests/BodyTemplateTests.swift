@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// `body "TEXT"` writes each variable for where it stands (issue 39.1): a value holding `"`, `\n`,
+/// `&` or `<` cannot break the body or add fields to it. Each body is sent to the loopback
+/// server's `/echo`, and what the server received is parsed as the body's kind.
+@Suite struct BodyTemplateTests {
+    /// The body the server received for a POST of target `t`, declared with `fields` after `lets`.
+    @ShellActor private static func received(_ lets: String, _ fields: String, on server: TestServer) async throws -> String {
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            set output quiet
+            \(lets)
+            target t { base \(server.baseURL); path /echo; method POST; \(fields) }
+            call t
+            let sent = .body
+            echo $sent
+            """)
+        #expect(halt == nil, "\(shell.stderr)")
+        return String(shell.stdout.dropLast())
+    }
+
+    static let hostile = #"let v = "a\"b\nc\\"; let n = 3"#
+
+    @Test func inAJSONBodyAValueIsAStringInsideQuotesAndJSONOfItsTypeOutside() async throws {
+        try await TestServer.with { server in
+            let body = try await Self.received(Self.hostile, #"body "{\"name\": \"$v\", \"n\": $n, \"s\": $v}""#, on: server)
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+            #expect(parsed["name"] as? String == "a\"b\nc\\")
+            #expect(parsed["s"] as? String == "a\"b\nc\\")
+            #expect(parsed["n"] as? Int == 3)
+            #expect(parsed.count == 3, "no field added: \(body)")
+        }
+    }
+
+    @Test func aValueCannotAddAFieldToAJSONBody() async throws {
+        try await TestServer.with { server in
+            let body = try await Self.received(#"let v = "x\", \"admin\": true, \"y\": \"""#, #"body "{\"name\": \"$v\"}""#, on: server)
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+            #expect(parsed.keys.sorted() == ["name"], "\(body)")
+        }
+    }
+
+    @Test func theContentTypeHeaderSaysTheKind() async throws {
+        try await TestServer.with { server in
+            let form = try await Self.received(Self.hostile, #"header Content-Type:application/x-www-form-urlencoded; body "q=$v&n=$n""#, on: server)
+            #expect(form == "q=a%22b%0Ac%5C&n=3")
+            let json = try await Self.received(Self.hostile, #"header Content-Type:application/vnd.api+json; body "[$v]""#, on: server)
+            #expect(json == #"["a\"b\nc\\"]"#)
+        }
+    }
+
+    @Test func inAnXMLBodyAValueIsEscaped() async throws {
+        try await TestServer.with { server in
+            let body = try await Self.received(#"let v = "<i a='1'>&\"</i>""#, #"body "<a t=\"$v\">$v</a>""#, on: server)
+            #expect(body == #"<a t="&lt;i a=&apos;1&apos;&gt;&amp;&quot;&lt;/i&gt;">&lt;i a=&apos;1&apos;&gt;&amp;&quot;&lt;/i&gt;</a>"#)
+        }
+    }
+
+    @Test func rawAndPlainTextBodiesTakeValuesAsTheyAre() async throws {
+        try await TestServer.with { server in
+            let raw = try await Self.received(#"let v = "\"x\", \"y\": 1""#, #"body raw "{\"a\": $v}""#, on: server)
+            #expect(raw == #"{"a": "x", "y": 1}"#)
+            let text = try await Self.received(#"let v = "a & <b>""#, #"body "hello $v""#, on: server)
+            #expect(text == "hello a & <b>")
+        }
+    }
+
+    @Test func theStringStateFollowsEscapedQuotes() {
+        var state = BodyTemplate.JSONStringState()
+        state.read(#"{"a\"b": "#)
+        #expect(!state.isInString)
+        state.read(#""c\\"#)
+        #expect(state.isInString)
+        state.read(#"""#)
+        #expect(!state.isInString)
+    }
+}
