@@ -25,6 +25,8 @@ struct QueryParser {
         var used = 1
         var source: Query.Source
         var filters: [QueryFilter] = []
+        var templates: [Query.FilterTemplate] = []
+        var pathVariables: [Query.PathVariable] = []
         var span = first.span
         let named: [String: Query.Source] = ["status": .status, "body": .body, "bytes": .bytes, "time": .time, "url": .url, "redirects": .redirects,
                                              "version": .version]
@@ -66,9 +68,17 @@ struct QueryParser {
                                  notes: ["JSONPath starts at the body: $.list[0].id, $..id, $.items[?@.n > 4].id"])
             }
             source = .jsonPath(expression)
+        } else if let name = first.loneVariable, start + 1 < words.count, let pipe = words[start + 1].bare, pipe.hasPrefix("|"),
+                  QueryFilter.arities.contains(where: { $0.name == (pipe == "|" ? (start + 2 < words.count ? words[start + 2].bare : nil) : String(pipe.dropFirst())) }) {
+            source = .variable(name)
         } else if first.parts.first.map({ !$0.quoted && $0.literalText.hasPrefix(".") }) ?? false {
             let (steps, inlineFilters) = try path(first)
+            guard let variables = Self.pathVariables(steps, names: first.variableNames) else {
+                throw Diagnostic(.parse, "a variable in a query stands for a whole key or index", file: file, span: first.span,
+                                 notes: [".items[$i], .[$key], .$key"])
+            }
             source = .path(steps)
+            pathVariables = variables
             filters = inlineFilters
         } else {
             return (nil, 0)
@@ -88,29 +98,35 @@ struct QueryParser {
             guard let arity = QueryFilter.arities.first(where: { $0.name == name })?.arguments else {
                 throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: [Self.filterList])
             }
-            var arguments: [String] = []
+            var argumentWords: [Word] = []
             // `toDate` takes a format when one follows, quoted: `| toDate "%d/%m/%Y"`.
-            if name == "toDate", start + used < words.count, words[start + used].isQuoted, let format = words[start + used].literal {
-                arguments.append(format)
+            if name == "toDate", start + used < words.count, words[start + used].isQuoted {
+                argumentWords.append(words[start + used])
                 filterSpan = filterSpan.union(words[start + used].span)
                 used += 1
             }
-            while arguments.count < arity {
-                guard start + used < words.count, let argument = words[start + used].literal else {
+            while argumentWords.count < arity {
+                guard start + used < words.count, !(words[start + used].bare?.hasPrefix("|") ?? false) else {
                     throw Diagnostic(.parse, "'\(name)' takes \(arity) value\(arity == 1 ? "" : "s")", file: file, span: filterSpan,
                                      notes: ["quote text with blanks: | split \", \""])
                 }
-                arguments.append(argument)
+                argumentWords.append(words[start + used])
                 filterSpan = filterSpan.union(words[start + used].span)
                 used += 1
             }
+            // Arguments that hold variables are known when the query runs; until then, stand-ins.
+            let literals = argumentWords.map(\.literal)
+            let arguments = literals.map { $0 ?? (name == "nth" ? "0" : "") }
             guard let filter = QueryFilter(name: name, arguments: arguments) else {
                 throw Diagnostic(.parse, "'\(name)' takes a whole number", file: file, span: filterSpan)
+            }
+            if literals.contains(nil) {
+                templates.append(Query.FilterTemplate(index: filters.count, name: name, arguments: argumentWords, span: filterSpan))
             }
             filters.append(filter)
             span = span.union(filterSpan)
         }
-        return (Query(source: source, filters: filters, span: span), used)
+        return (Query(source: source, filters: filters, filterTemplates: templates, pathVariables: pathVariables, span: span), used)
     }
 
     static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
@@ -134,7 +150,11 @@ struct QueryParser {
         var offsets: [Int] = []
         for part in word.parts {
             guard case .literal(let text) = part.content else {
-                throw Diagnostic(.parse, "variables cannot be used inside a query", file: file, span: part.span)
+                // A variable stands for a whole key or index (`.items[$i]`, `.[$key]`, `.$key`): one
+                // quoted stand-in character, given its value when the query runs (``Query/pathVariables``).
+                chars.append((Self.variableStandIn, true))
+                offsets.append(part.span.start)
+                continue
             }
             var offset = part.span.start
             for character in text {
@@ -213,6 +233,26 @@ struct QueryParser {
         }
         try checkFanOut(steps, word)
         return (steps, [])
+    }
+
+    /// The character a variable's place in a path holds until the query runs.
+    static let variableStandIn: Character = "\u{FFFC}"
+
+    /// The steps that hold a variable, in order, and the variables' names; an error when a
+    /// variable is only part of a key or stands where no key or index can.
+    static func pathVariables(_ steps: [Query.PathStep], names: [String]) -> [Query.PathVariable]? {
+        var variables: [Query.PathVariable] = []
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .key(let key) where key == String(variableStandIn):
+                guard variables.count < names.count else { return nil }
+                variables.append(Query.PathVariable(step: index, name: names[variables.count]))
+            case .key(let key) where key.contains(variableStandIn): return nil
+            case .descendants(let key) where key.contains(variableStandIn): return nil
+            default: continue
+            }
+        }
+        return variables.count == names.count ? variables : nil
     }
 
     /// The most `[? ...]` one query may hold, nested or not: each nesting parses its inside again.

@@ -86,11 +86,28 @@ public struct Query: Sendable, Equatable {
         case cookie(name: String, attribute: String?)
         /// `$.a.b`, `$[0]`: an RFC 9535 JSONPath query on the body, as Hurl and Postman write it.
         case jsonPath(String)
+        /// `$name | FILTER...`: a variable's value, filtered.
+        case variable(String)
+    }
+    /// A filter whose arguments hold variables (`| split $sep`): ``filters`` has it at `index`
+    /// with stand-in arguments, and it is made again from these words when the query runs.
+    public struct PathVariable: Sendable, Equatable {
+        public var step: Int
+        public var name: String
+    }
+    public struct FilterTemplate: Sendable, Equatable {
+        public var index: Int
+        public var name: String
+        public var arguments: [Word]
+        public var span: SourceSpan
     }
     /// A step of a path; `[? EXPR]` holds the shell's expectation.
     public typealias PathStep = QueryStep<ElementFilter>
     public var source: Source
     public var filters: [QueryFilter]
+    public var filterTemplates: [FilterTemplate] = []
+    /// The steps of a path that a variable gives when the query runs: a number an index, else a key.
+    public var pathVariables: [PathVariable] = []
     public var span: SourceSpan
 
     /// Whether the query gives a list of the values it reached (a node list), not one value:
@@ -114,7 +131,7 @@ public struct Query: Sendable, Equatable {
             }
         case .headers, .redirects: return true
         case .jsonPath(let expression): return !((try? JSONPath(expression))?.isSingular ?? true)
-        case .status, .header, .body, .bytes, .time, .url, .version, .cookie: return false
+        case .status, .header, .body, .bytes, .time, .url, .version, .cookie, .variable: return false
         }
     }
 }

@@ -36,6 +36,12 @@ public struct Word: Sendable, Equatable {
     /// The text of an unquoted, variable-free word: what keywords and operators are matched against.
     public var bare: String? { isQuoted ? nil : literal }
 
+    /// The name of the variable when the word is only `$name` (or `${name}`), unquoted.
+    public var loneVariable: String? {
+        guard parts.count == 1, !parts[0].quoted, case .variable(let name) = parts[0].content else { return nil }
+        return name
+    }
+
     /// The names of variables the word refers to.
     public var variableNames: [String] {
         parts.compactMap { if case .variable(let name) = $0.content { name } else { nil } }

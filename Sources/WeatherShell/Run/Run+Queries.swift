@@ -5,6 +5,12 @@ import Targets
 extension Run {
     /// The value a query finds in the last response, or nil with the reason it found nothing.
     func lookUp(_ query: Query) throws -> (value: JSONValue?, missing: String) {
+        var query = query
+        query.filters = try resolvedFilters(query)
+        if case .variable(let name) = query.source {
+            guard let variable = variable(named: name) else { throw undefinedVariable(name, at: query.span) }
+            return try filtered(variable.typedValue, by: query.filters, in: query)
+        }
         guard let response = lastResponse else {
             throw failure(noResponseMessage, at: query.span)
         }
@@ -12,6 +18,7 @@ extension Run {
         var missing = ""
         var filtersDone = 0
         switch query.source {
+        case .variable: break
         case .status: value = .number(String(response.status))
         case .time: value = .number(String(Int(response.elapsed.milliseconds)))
         case .body:
@@ -53,7 +60,15 @@ extension Run {
             } else {
                 value = .string(maskedByteText(bytes))
             }
-        case .path(let steps):
+        case .path(var steps):
+            for variable in query.pathVariables {
+                guard let value = self.variable(named: variable.name) else { throw undefinedVariable(variable.name, at: query.span) }
+                if case .number(let text) = value.typedValue, let index = Int(text) {
+                    steps[variable.step] = .index(index)
+                } else {
+                    steps[variable.step] = .key(value.typedValue.plainText)
+                }
+            }
             try checkBodyKept(response, query)
             if let element = filteredElement {
                 (value, missing) = try JSONWalk.walk(element, steps, where: holds)
@@ -70,10 +85,16 @@ extension Run {
                 throw failure(mask(error.message), at: query.span)
             }
         }
-        for filter in query.filters.dropFirst(filtersDone) {
-            guard let current = value else { break }
+        guard let value else { return (nil, missing) }
+        return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
+    }
+
+    /// `value` through `filters`, or nil with the reason a filter found nothing.
+    private func filtered(_ value: JSONValue, by filters: some Sequence<QueryFilter>, in query: Query) throws -> (value: JSONValue?, missing: String) {
+        var value = value
+        for filter in filters {
             do {
-                value = try QueryFilters.apply(filter, to: current)
+                value = try QueryFilters.apply(filter, to: value)
             } catch let error as QueryFilters.Failure where error.foundNothing {
                 // As a path that reaches nothing: `exists` is false, `print` says so.
                 return (nil, mask(error.message))
@@ -81,7 +102,20 @@ extension Run {
                 throw failure(mask(error.message), at: query.span)
             }
         }
-        return (value, missing)
+        return (value, "")
+    }
+
+    /// The query's filters with the arguments that hold variables expanded (`| split $sep`).
+    private func resolvedFilters(_ query: Query) throws -> [QueryFilter] {
+        var filters = query.filters
+        for template in query.filterTemplates {
+            let arguments = try template.arguments.map { try expand($0).text }
+            guard let filter = QueryFilter(name: template.name, arguments: arguments) else {
+                throw failure("'\(template.name)' takes a whole number, not '\(mask(arguments.joined(separator: " ")).shortened())'", at: template.span)
+            }
+            filters[template.index] = filter
+        }
+        return filters
     }
 
     /// The body as JSON, for a path or JSONPath query; an error names the query when it is not JSON.

@@ -15,7 +15,9 @@ struct ScriptArgument {
         let text = String(argument[argument.index(after: equals)...])
         let isJSON = name.hasSuffix(":")
         if isJSON { name.removeLast() }
-        guard Parser.isName(name) else { return .failure(ArgumentError(message: "expected NAME=VALUE or NAME:=JSON")) }
+        guard Parser.isName(name) else {
+            return .failure(ArgumentError(message: "'\(name.shortened())' is not a variable name: a name is letters, digits and _, not starting with a digit"))
+        }
         guard isJSON else { return .success(ScriptArgument(name: name, value: TypedValues.literal(text, quoted: false))) }
         do {
             return .success(ScriptArgument(name: name, value: try JSONValue.parse(text)))

@@ -101,6 +101,9 @@ extension Run {
         var missing = ""
         switch expectation.subject {
         case .query(let query): (actual, missing) = try lookUp(query)
+        // `expect $x exists` asks whether x is set: an undefined x is a value that is not there.
+        case .word(let word) where expectation.op == .exists && word.loneVariable.map { variable(named: $0) == nil } == true:
+            missing = "no variable '\(word.loneVariable ?? "")' is set"
         case .word(let word): actual = try typedValue(of: word)
         default: actual = .string(try evaluate(expectation.subject).text)
         }

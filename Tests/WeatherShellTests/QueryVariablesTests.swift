@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// Variables where a query takes a value (issue 39.2): a filter's argument, a path's key or
+/// index, a variable's own value filtered, and whether a variable is set. Each runs against the
+/// loopback server's `/echo`, which answers `{"method":"GET","path":"/echo",...}`.
+@Suite struct QueryVariablesTests {
+    /// What `script` printed after a GET of `/echo`, and how it ended.
+    @ShellActor private static func run(_ script: String, on server: TestServer) async -> (halt: Halt?, stdout: String, stderr: String) {
+        let shell = ShellHarness()
+        let halt = await shell.run("set output quiet\ntarget e { base \(server.baseURL); path /echo }\ncall e\n\(script)\n")
+        return (halt, shell.stdout, shell.stderr)
+    }
+
+    @Test func aFilterTakesAVariableAsItsArgument() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let sep = "/"; let i = 1; print .path | split $sep | nth $i; print .path | replace $sep "-""#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "echo\n-echo\n")
+        }
+    }
+
+    @Test func aFilterArgumentOfTheWrongKindIsSaidWhenTheQueryRuns() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let i = "one"; print .path | split "/" | nth $i"#, on: server)
+            #expect(result.halt != nil)
+            #expect(result.stderr.contains("'nth' takes a whole number, not 'one'"), "\(result.stderr)")
+        }
+    }
+
+    @Test func aVariableIsAPathsKeyOrIndex() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let k = "method"; let i = 0; print .$k; print .[$k]; print ."$k"; print .headers[$i] | length"#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "GET\nGET\nGET\n2\n")
+        }
+    }
+
+    @Test func aVariableThatIsPartOfAKeyIsAParseError() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let k = "thod"; echo ran; print .me$k"#, on: server)
+            #expect(result.stdout.isEmpty, "nothing runs: \(result.stdout)")
+            #expect(result.stderr.contains("a variable in a query stands for a whole key or index"), "\(result.stderr)")
+        }
+    }
+
+    @Test func aVariablesValueIsFiltered() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let b = "{\"a\": [5, 6]}"; print $b | jsonpath "$.a[1]"; let s = "x-y"; print $s | split "-" | length; expect $s | upper == "X-Y""#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "6\n2\n")
+        }
+    }
+
+    @Test func existsAsksWhetherAVariableIsSet() async throws {
+        try await TestServer.with { server in
+            let set = await Self.run("let x = 1; expect $x exists; expect $nope not exists", on: server)
+            #expect(set.halt == nil, "\(set.stderr)")
+            let unset = await Self.run("expect $nope exists", on: server)
+            guard case .failure(.expectation)? = unset.halt else { Issue.record("\(String(describing: unset.halt))"); return }
+            #expect(unset.stderr.contains("no variable 'nope' is set"), "\(unset.stderr)")
+            let compared = await Self.run("expect $nope == 1", on: server)
+            #expect(compared.stderr.contains("undefined variable 'nope'"), "a comparison still needs the variable: \(compared.stderr)")
+        }
+    }
+
+    @Test func anArgumentNameThatIsNoVariableNameIsSaidSo() {
+        guard case .failure(let error) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was taken"); return }
+        #expect(error.message == "'my-id' is not a variable name: a name is letters, digits and _, not starting with a digit")
+    }
+}
