@@ -38,7 +38,7 @@ extension Run {
 
     /// A variable of this run (an action's parameter, `$error`), else of the session.
     func variable(named name: String) -> Variable? {
-        localNames.contains(name) ? locals[name] : session.variables[name] ?? answerVariable(name)
+        localNames.contains(name) ? locals[name] : session.variables[name] ?? answerVariable(name) ?? GeneratedValue.variable(name)
     }
 
     /// `$status`, `$url` (as the logger shows it) and `$time` (ms): the last answer's, when no
@@ -69,7 +69,7 @@ extension Run {
 
     func undefinedVariable(_ name: String, at span: SourceSpan) -> Diagnostic {
         var notes: [String] = []
-        if let guess = Suggestion.closest(to: name, in: visibleVariableNames) { notes.append("did you mean '$\(guess)'?") }
+        if let guess = Suggestion.closest(to: name, in: visibleVariableNames + GeneratedValue.names) { notes.append("did you mean '$\(guess)'?") }
         if visibleVariableNames.isEmpty { notes.append("no variables are set; set one with 'let \(name) = VALUE'") }
         return failure("undefined variable '\(name)'", at: span, notes: notes)
     }
