@@ -148,6 +148,19 @@ import Testing
         #expect(server.stderr.contains("&hourly=temperature_2m&timezone=auto&forecast_days=2 -> 200 hourly"))
     }
 
+    /// `set units fahrenheit` asks Open-Meteo for it with a query item the pack does not declare
+    /// (it was passed as a parameter, and every weather command failed on it).
+    @Test func fahrenheitIsAskedOfOpenMeteo() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let (server, port) = try await Self.serve([root.appendingPathComponent("packs/open-meteo.wsh").path], directory: root)
+        let result = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\nset units fahrenheit\nweather current Suwon\nweather forecast 4"])
+        server.interrupt()
+        #expect(try await offPool { server.waitForExit() } == 0)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.stderr.contains("&forecast_days=1&temperature_unit=fahrenheit -> 200 current"), "\(server.stderr)")
+        #expect(server.stderr.contains("&forecast_days=2&temperature_unit=fahrenheit -> 200 hourly"), "\(server.stderr)")
+    }
+
     @Test func hostileBytesOnRawSocketsLeaveTheBinaryServing() async throws {
         let directory = try Self.apiDirectory()
         let (server, port) = try await Self.serve(["api.wsh", "--cors", "--delay", "150ms"], directory: directory)

@@ -112,7 +112,12 @@ struct WeatherService: Sendable {
         arguments.values.append((lat, .text(EchoValue.format(place.latitude))))
         arguments.values.append((lon, .text(EchoValue.format(place.longitude))))
         if fahrenheit.value {
-            arguments.values.append(source == .openMeteo ? ("temperature_unit", .text("fahrenheit")) : ("units", .text("imperial")))
+            // The open-meteo pack's targets do not declare temperature_unit: a query item, sent as given.
+            if source == .openMeteo {
+                arguments.queryItems.append(("temperature_unit", "fahrenheit"))
+            } else {
+                arguments.values.append(("units", .text("imperial")))
+            }
         }
         return arguments
     }
