@@ -24,6 +24,19 @@ import Testing
         #expect(EchoValue.parse("inf", quoted: false) == .text("inf"))
     }
 
+    /// `emit f = $v` keeps the type `let` gave v (it echoed `n="5"` for `let v = 5`).
+    @ShellActor
+    @Test func anEmittedVariableKeepsItsType() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            reactor q { state n = 0, ok = false, s = ""; action set { emit n = $v, ok = $b, s = $t } }
+            let v = 5; let b = true; let t = "5"
+            q set
+            """)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.hasSuffix("q | n=5 ok=true s=\"5\"\n"), "\(shell.stdout)")
+    }
+
     @Test func localTimesAddHoursAndRoundToTheNearestHour() {
         #expect(LocalTime.nearestHour(LocalTime.adding(hours: 4, to: "2026-11-21T09:45")) == "2026-11-21T14:00")
         #expect(LocalTime.nearestHour(LocalTime.adding(hours: 4, to: "2026-11-21T21:20")) == "2026-11-22T01:00")
