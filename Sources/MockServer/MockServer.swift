@@ -49,8 +49,9 @@ public final class MockServer: Sendable {
     /// The connections open now, closed by ``stop()``.
     fileprivate let connections = OpenConnections()
 
-    /// The port it listens on (the one picked, when the configuration said 0).
-    public var port: Int { channel.localAddress?.port ?? configuration.port }
+    /// The port it listens on (the one picked, when the configuration said 0), kept once bound:
+    /// a closed channel has no address, and `serve stop` still names the port.
+    public let port: Int
 
     /// `http://127.0.0.1:4010`.
     public var url: String {
@@ -64,6 +65,7 @@ public final class MockServer: Sendable {
     private init(configuration: Configuration, channel: any Channel, routes: MockRoutes) {
         self.configuration = configuration
         self.channel = channel
+        self.port = channel.localAddress?.port ?? configuration.port
         self.table = Mutex(routes)
     }
 
