@@ -46,6 +46,10 @@ public struct RequestCommandPrinter: Sendable {
     public var clientHeaders: [Header] = []
     /// Whether the call follows redirects (`-L`, `--follow` in a command to run).
     public var followsRedirects = true
+    /// How many redirects it follows, when the user said (`--max-redirs`, `--max-redirects`).
+    public var redirectLimit: Int?
+    /// HTTP/1.1 only (`set http 1.1`): `--http1.1` for curl; HTTPie speaks nothing else.
+    public var http1Only = false
 
     /// A printer; see ``Purpose`` for what each purpose prints.
     public init(
@@ -123,6 +127,8 @@ private struct CommandBuilder {
         option("curl")
         let body = request.body
         if running, printer.followsRedirects { append(ShellWord("-L")) }
+        if running, printer.followsRedirects, let limit = printer.redirectLimit { append(ShellWord("--max-redirs")); append(ShellWord("\(limit)")) }
+        if running, printer.http1Only { append(ShellWord("--http1.1")) }
         if request.header("Accept-Encoding") == ContentDecoding.acceptedCodings { append(ShellWord("--compressed")) }
         // curl reads `[...]` and `{...}` in a URL as globs unless told not to.
         if request.url.utf8.contains(where: { "[]{}".utf8.contains($0) }) { append(ShellWord("-g")) }
@@ -201,6 +207,7 @@ private struct CommandBuilder {
         let fromStdin = body != nil && parts == nil && running && (printer.bodyFile != nil || body.flatMap(Self.text(of:)) == nil)
         if !fromStdin { append(ShellWord("--ignore-stdin")) }
         if running, printer.followsRedirects { append(ShellWord("--follow")) }
+        if running, printer.followsRedirects, let limit = printer.redirectLimit { append(ShellWord("--max-redirects=\(limit)")) }
         if let timeout = request.timeout { append(ShellWord("--timeout=\(timeout.secondsText)")) }
         if parts != nil { append(ShellWord("--multipart")) }
         let (credential, headerWords) = headers(of: request, multipart: parts != nil, separator: ":")

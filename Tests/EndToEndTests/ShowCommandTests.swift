@@ -80,6 +80,14 @@ import TestSupport
                  target t { base BASE; path /echo/users/{id}; method DELETE }
                  """,
              arguments: "id=\"7 of 9\""),
+        Case(name: "the session's user agent, redirect limit and HTTP/1.1",
+             declaration: """
+                 set user-agent "my-app/1.0"
+                 set follow 5
+                 set http 1.1
+                 target t { base BASE; path /echo/settings }
+                 """,
+             printedHolds: ["my-app/1.0", "--max-redir"]),
         Case(name: "plugin auth bearer from an env variable",
              declaration: """
                  let token = env WSH_CURL_TOKEN

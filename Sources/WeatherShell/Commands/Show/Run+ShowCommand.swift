@@ -31,8 +31,12 @@ extension Run {
             tool: tool, purpose: .run, redaction: redaction, references: environmentReferences,
             bodyFile: bodyFile(of: declared, arguments: callArguments, sending: request.body),
             partFiles: partFiles(target, callArguments))
-        printer.clientHeaders = options.defaultHeaders
-        printer.followsRedirects = (target.redirectLimit ?? options.follow) > 0
+        // The tools send their own User-Agent for wsh's; one the user set is sent as a header.
+        printer.clientHeaders = options.defaultHeaders.filter { $0.name != "User-Agent" || $0.value == ShellOptions.defaultUserAgent }
+        let redirectLimit = target.redirectLimit ?? options.follow
+        printer.followsRedirects = redirectLimit > 0
+        if redirectLimit != ShellOptions.defaultRedirectLimit { printer.redirectLimit = redirectLimit }
+        printer.http1Only = options.transport.httpVersion == .http1
         do {
             let printed = try printer.command(for: request)
             io.out(printed.text + "\n")
