@@ -142,6 +142,15 @@ struct TargetCompiler {
             }
             switch argument {
             case .parameter(let name, let value):
+                // A typed default is checked where it is written, not when a call first sends it.
+                if case .json(let json)? = value {
+                    do {
+                        _ = try JSONValue.parse(json)
+                    } catch let error as JSONParseError {
+                        throw self.error("'\(name):=' takes JSON: \(error.description)", word.span,
+                                         notes: ["quote a JSON text with sh's raw quotes: \(name):='[\"a\", \"b\"]', or give text: \(name)=VALUE"])
+                    }
+                }
                 return Parameter(name: name, defaultValue: value.map { resolveFile($0) })
             case .optional(let name):
                 return Parameter(name: name, isOptional: true)
@@ -196,7 +205,7 @@ struct TargetCompiler {
         try run.expand(word).text
     }
 
-    private func error(_ message: String, _ span: SourceSpan) -> Diagnostic {
-        Diagnostic(.runtime, message, file: file, span: span)
+    private func error(_ message: String, _ span: SourceSpan, notes: [String] = []) -> Diagnostic {
+        Diagnostic(.runtime, message, file: file, span: span, notes: notes)
     }
 }
