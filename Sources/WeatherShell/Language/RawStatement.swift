@@ -41,7 +41,7 @@ struct RawStatementReader {
             case .endOfInput(let span):
                 if let open {
                     throw Diagnostic(.parse, "unclosed '{'", file: file, span: open,
-                                     notes: ["the block opened here reaches the end of \(file.name) (at offset \(span.start)) without '}'"])
+                                     notes: ["the block opened here reaches the end of the input (line \(file.location(of: span.start).line)) without '}'"])
                 }
                 return result
             case .closeBrace(let span):

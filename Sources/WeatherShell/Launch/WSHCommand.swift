@@ -7,6 +7,7 @@ struct WSHCommand: ParsableCommand {
         commandName: "wsh",
         abstract: "A shell for HTTP APIs: declare targets, call them, check their answers.",
         discussion: "With no FILE and a terminal on stdin, wsh starts its interactive prompt. "
+            + "`wsh get URL [ITEM...]` (or any method: post, PUT, ...) sends one request, as HTTPie does. "
             + "`wsh serve FILE...` answers the files' targets as a mock server (wsh serve --help); "
             + "`wsh test PATH...` runs .wsh files as tests and writes reports (wsh test --help).",
         version: Shell.version

@@ -148,7 +148,7 @@ enum ServedRouteList {
 
 /// `serve`: answer the targets' samples as a mock server
 struct ServeShellCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "serve", usage: "serve start [--port N] [--cors] | serve stop | serve log | serve", summary: "answer the targets' samples as a mock server")
+    static let entry = CommandCatalog.Entry(name: "serve", usage: "\(ServeSettings.usage) | serve stop | serve log | serve", summary: "answer the targets' samples as a mock server")
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try await run.serve(arguments, command: command)
