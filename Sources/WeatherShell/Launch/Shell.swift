@@ -85,6 +85,12 @@ public enum Shell {
         // Script arguments and `--var`s, before `-c`, a script, piped input or the prompt runs.
         for assignment in options.assignments {
             if let problem = run.define(assignment) {
+                // `wsh fuzz x.wsh`: no script named fuzz says more than that x.wsh is no NAME=VALUE.
+                if let file = options.file, file != "-", !FileManager.default.fileExists(atPath: file),
+                   case .failure(let missing) = ReadableFile.read(file) {
+                    io.err("wsh: error: cannot read '\(file)': \(missing)\n" + CommandLineRequest.noteForMissingScript(file, missing))
+                    return FailureKind.usage.exitCode
+                }
                 io.err("wsh: error: script arguments are NAME=VALUE or NAME:=JSON, got '\(assignment.shortened())': \(problem)\n")
                 return FailureKind.usage.exitCode
             }
