@@ -17,7 +17,8 @@ enum Redirect {
     ///   with the method change. 307 and 308 keep method and body.
     /// - On a hop to another origin (scheme, host or port), Authorization, Cookie,
     ///   Proxy-Authorization, every header named like a credential and every header a plugin
-    ///   marked as one (``Request/credentialHeaderNames``) are dropped.
+    ///   marked as one (``Request/credentialHeaderNames``) are dropped (and come back on a hop
+    ///   to the first request's origin: ``returningCredentials(of:to:)``).
     /// Throws ``ProviderError`` `.invalidURL` for a `Location` that is not an http(s) URL with a usable port.
     static func nextRequest(
         after request: Request, status: Int, location: String, targetName: String
@@ -42,17 +43,29 @@ enum Redirect {
             next.headers.removeAll { ["content-type", "content-length", "content-encoding"].contains($0.name.lowercased()) }
         }
         if origin(of: request.url) != origin(of: url) {
-            // Credentials are for the origin they were given to: the standard three, and any header
-            // named like one (an auth plugin's `X-API-Key`, an `X-Auth-Token`).
-            let redaction = Redaction()
-            let added = request.credentialHeaderNames
-            next.headers.removeAll { header in
-                let name = header.name.lowercased()
-                return Redaction.sensitiveHeaderNames.contains(name) || redaction.isSensitiveKey(name) || added.contains(name)
-            }
+            next.headers.removeAll { isCredential($0, of: request) }
             next.credentialHeaderNames = []
         }
         return next
+    }
+
+    /// `next` with the credentials of `first`, the request a redirect chain started with, when
+    /// `next` goes back to `first`'s origin (A -> B -> A): curl and Hurl send them again there.
+    static func returningCredentials(of first: Request, to next: Request) -> Request {
+        guard origin(of: first.url) == origin(of: next.url) else { return next }
+        var returned = next
+        for header in first.headers where isCredential(header, of: first) && returned.header(header.name) == nil {
+            returned.headers.append(header)
+        }
+        returned.credentialHeaderNames = first.credentialHeaderNames
+        return returned
+    }
+
+    /// Credentials are for the origin they were given to: the standard three, any header named
+    /// like one (an auth plugin's `X-API-Key`, an `X-Auth-Token`), and those a plugin marked.
+    private static func isCredential(_ header: Header, of request: Request) -> Bool {
+        let name = header.name.lowercased()
+        return Redaction.sensitiveHeaderNames.contains(name) || Redaction().isSensitiveKey(name) || request.credentialHeaderNames.contains(name)
     }
 
     /// Scheme, host and port, lowercased, the port defaulting by scheme.

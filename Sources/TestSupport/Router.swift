@@ -53,6 +53,10 @@ final class Router: Sendable {
             let remaining = request.intQuery("n") ?? 1
             guard remaining > 0 else { return .json(200, "{\"redirected\":true}") }
             return .respond(status: 302, headers: [("Location", "/redirect?n=\(remaining - 1)")], body: [])
+        case "redirect-to" where segments.count == 1:
+            // httpbin's: `?url=` (percent-encoded) is the Location, `?status=` the code (302).
+            guard let location = request.queryValue("url")?.removingPercentEncoding else { return notFound }
+            return .respond(status: request.intQuery("status") ?? 302, headers: [("Location", location)], body: [])
         case "pages" where segments.count == 2:
             return PageRoutes.reply(segments[segments.index(after: segments.startIndex)], request) ?? notFound
         case "held" where segments.count == 1:

@@ -45,6 +45,27 @@ import TestSupport
         }
     }
 
+    /// A -> B -> A: the credentials dropped for B are sent again back on A, as curl and Hurl do.
+    @Test func credentialsComeBackWithAHopToTheFirstOrigin() async throws {
+        func redirect(_ server: TestServer, to url: String) -> String {
+            server.baseURL + "/redirect-to?status=307&url=" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
+        }
+        try await TestServer.with { other in
+            try await TestServer.with { origin in
+                let start = redirect(origin, to: redirect(other, to: origin.baseURL + "/echo"))
+                let target = Target(name: "r", baseURL: start, path: "", method: .get, headers: Self.credentials)
+                let response = try await Provider<Target>().request(target)
+                let seen = try echoed(response)
+                #expect(response.redirects.count == 2)
+                #expect(response.request.url == origin.baseURL + "/echo")
+                #expect(seen.headers["authorization"] == "Bearer secret-1")
+                #expect(seen.headers["x-api-key"] == "secret-2")
+                #expect(seen.headers["cookie"] == "sid=secret-3")
+                #expect(other.hits("/redirect-to") == 1)
+            }
+        }
+    }
+
     @Test func aHopOnTheSameOriginKeepsCredentialsAnd303BecomesGet() async throws {
         let routes = ["/see-other": StaticRoute(status: 303, headers: [("Location", "/echo")], body: [])]
         try await TestServer.with(routes: routes) { server in
