@@ -159,7 +159,26 @@ import Testing
                                                      "abc123 true / ***", "Lax null"], "\(result.stdout)")
             #expect(!result.stdout.contains("s3cr3t") && !result.stderr.contains("s3cr3t"))
             #expect(result.status == 3)
-            #expect(result.stderr.contains("no cookie 'nope' for \(server.baseURL)/login; cookies: sid, token"), "\(result.stderr)")
+            #expect(result.stderr.contains("no cookie 'nope' set by the answer or for \(server.baseURL)/login; cookies: sid, token"), "\(result.stderr)")
+        }
+    }
+
+    /// `cookie NAME.ATTRIBUTE` reads what the answer set, as Hurl does: an expired cookie (which the
+    /// jar drops) and one for another path (which the jar would not send to this URL) too.
+    @Test func cookiesAreReadAsTheAnswerSetThem() async throws {
+        let login = StaticRoute(status: 200, headers: [
+            ("Set-Cookie", "old=gone; Max-Age=0; Secure"), ("Set-Cookie", "scoped=1; Path=/other; Domain=127.0.0.1"),
+        ], body: [])
+        try await withLoopbackServer(routes: ["/login": login]) { server in
+            let result = try await WSHProcess.run(["-c", """
+            set output quiet
+            get \(server.baseURL)/login
+            print cookie old cookie old.max-age cookie old.secure cookie scoped.path cookie scoped.domain
+            expect cookie old.expires exists
+            cookies
+            """])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("gone 0 true /other 127.0.0.1\n"), "\(result.stdout)")
         }
     }
 

@@ -46,7 +46,7 @@ extension Run {
         case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
         case .version: value = .string(response.httpVersion)
         case .cookie(let name, let attribute):
-            (value, missing) = cookieValue(name, attribute, url: response.url)
+            (value, missing) = cookieValue(name, attribute, response: response)
         case .bytes:
             try checkBodyKept(response, query)
             let bytes = Array(response.body)
@@ -154,11 +154,15 @@ extension Run {
 
     /// `cookie NAME[.ATTRIBUTE]`: the jar's cookie that a request to `url` would send; a value
     /// named like a secret is `***`, as `cookies` lists it.
-    private func cookieValue(_ name: String, _ attribute: String?, url: String) -> (JSONValue?, String) {
+    /// `cookie NAME[.ATTRIBUTE]`: as the last answer set it (expired, or for another path, too),
+    /// else as the jar would send it to the answer's URL.
+    private func cookieValue(_ name: String, _ attribute: String?, response: Response) -> (JSONValue?, String) {
+        let url = response.url
+        let set = CookieJar.cookies(setBy: response.headers(named: "Set-Cookie"), from: url)
         let sent = session.cookieJar.cookies(for: url)
-        guard let cookie = sent.last(where: { $0.name == name }) else {
-            let names = sent.map(\.name)
-            return (nil, "no cookie '\(name)' for \(redaction.maskedURL(url)); cookies: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))")
+        guard let cookie = set.last(where: { $0.name == name }) ?? sent.last(where: { $0.name == name }) else {
+            let names = set.map(\.name) + sent.map(\.name).filter { sentName in !set.contains { $0.name == sentName } }
+            return (nil, "no cookie '\(name)' set by the answer or for \(redaction.maskedURL(url)); cookies: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))")
         }
         switch attribute {
         case nil, "value"?:
