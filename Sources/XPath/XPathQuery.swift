@@ -24,8 +24,9 @@ public enum XPathQuery {
     static let operationLimit: UInt = 100_000_000
 
     /// Evaluates `expression` with the document node as the context node. Prefixes declared on the
-    /// root element (`xmlns:x="…"`) may be used in the expression; a default namespace has no
-    /// prefix in XPath 1.0, so its elements are matched with `//*[local-name()='item']`.
+    /// root element (`xmlns:x="…"`) may be used in the expression, and its default namespace
+    /// (`xmlns="…"`) as `_:`, as Hurl names it (`//_:svg/_:title`): XPath 1.0 has no other way to
+    /// name an element in a default namespace but `//*[local-name()='item']`.
     /// `encoding` overrides what the body declares (a BOM, `<meta charset>`, `<?xml encoding?>`):
     /// `UTF-8` for text already decoded; nil lets the body say.
     /// `stop` ends the evaluation early from another thread (``XPathStop``); it then fails with
@@ -163,12 +164,17 @@ public enum XPathQuery {
         return "the body's character encoding is not supported: \(trimmed(error.message) ?? "unknown encoding")"
     }
 
-    /// Lets the expression use the prefixes declared on the root element (`xmlns:dc="…"` → `//dc:title`).
+    /// Lets the expression use the prefixes declared on the root element (`xmlns:dc="…"` → `//dc:title`),
+    /// and `_` for its default namespace.
     private static func registerRootNamespaces(of doc: xmlDocPtr, in context: xmlXPathContextPtr) {
         var namespace = xmlDocGetRootElement(doc)?.pointee.nsDef
         while let current = namespace {
-            if let prefix = current.pointee.prefix, let href = current.pointee.href {
-                _ = xmlXPathRegisterNs(context, prefix, href)
+            if let href = current.pointee.href {
+                if let prefix = current.pointee.prefix {
+                    _ = xmlXPathRegisterNs(context, prefix, href)
+                } else {
+                    _ = xmlXPathRegisterNs(context, "_", href)
+                }
             }
             namespace = current.pointee.next
         }

@@ -116,6 +116,9 @@ private let page = """
         #expect(try xml(feed, "count(//*[local-name()='item'])") == .number("2"))
         #expect(try xml(feed, "//*[local-name()='title']") == .nodes(["First", "Second"]))
         #expect(try xml(feed, "(//*[local-name()='title' and namespace-uri()='http://www.w3.org/2005/Atom'])[1]") == .nodes(["First"]))
+        // Hurl's `_:` names the root element's default namespace.
+        #expect(try xml(feed, "//_:item/_:title") == .nodes(["First", "Second"]))
+        #expect(try xml(feed, "string(/_:feed/_:item[2]/dc:creator)") == .string("Bob"))
         // Prefixes declared on the root element can be used as they are.
         #expect(try xml(feed, "//dc:creator") == .nodes(["Ann", "Bob"]))
         // A prefix the document does not declare there is an error in the user's terms.
