@@ -60,7 +60,7 @@ public struct Parser {
                 throw usage(command, "use openapi FILE|URL [as PREFIX]", extra: arguments.count > 2 ? arguments[2] : nil)
             }
             kind = .command(name: command, arguments: arguments)
-        case "expect" where arguments.count == 1 && arguments[0].bare == "schema":
+        case "expect" where arguments.first?.bare == "schema" && (arguments.count == 1 || (arguments.count == 2 && arguments[1].literal?.hasPrefix("@") == true)):
             kind = .command(name: command, arguments: arguments)
         case "source", "use":
             guard arguments.count == 1 else { throw usage(command, "\(name) \(name == "use" ? "PACK" : "FILE")", extra: arguments.dropFirst(1).first) }

@@ -87,6 +87,10 @@ extension Run {
         if let expected {
             notes.insert("expected: " + mask(shown(expected)).shortened(200) + " (\(type(expected)))", at: 0)
         }
+        // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
+        if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x == Double(b) {
+            notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
+        }
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
     }
 

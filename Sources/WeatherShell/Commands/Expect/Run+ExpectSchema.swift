@@ -5,7 +5,8 @@ import Targets
 
 extension Run {
     /// `expect schema`: the last answer's body against the schema its target's OpenAPI document
-    /// declares for the answer's status and media type. A failure lists each violation with its
+    /// declares for the answer's status and media type; `expect schema @FILE`, against the JSON
+    /// Schema in FILE (relative to the running file). A failure lists each violation with its
     /// JSON pointer, the expected and the actual value, and is exit code 4 as any `expect`.
     func expectSchema(_ arguments: [Word], command: Word, statement: Statement) throws {
         let span = statement.span
@@ -14,11 +15,13 @@ extension Run {
             reporter?.report(.expect(ExpectationResult(source: String(source.dropFirst("expect ".count)), file: currentFile, span: span, passed: passed)))
         }
         do {
-            let violations = try schemaViolations(at: span)
+            let file = arguments.count == 2 ? String((arguments[1].literal ?? "").dropFirst()) : nil
+            let violations = try file.map { try fileSchemaViolations($0, at: arguments[1].span) } ?? schemaViolations(at: span)
             report(violations.isEmpty)
             guard !violations.isEmpty, let response = lastResponse else { return }
             let media = response.header("Content-Type").map { " " + ResponseSchemaChoice.essence($0) } ?? ""
-            throw failure("expectation failed: schema of '\(response.targetName)' for \(response.status)\(media)", at: span,
+            let what = file.map { "schema \($0)" } ?? "schema of '\(response.targetName)' for \(response.status)\(media)"
+            throw failure("expectation failed: \(what)", at: span,
                           notes: Self.violationNotes(violations).map { mask($0) }, kind: .expectation)
         } catch let diagnostic as Diagnostic where diagnostic.kind != .expectation {
             report(false)
@@ -35,6 +38,30 @@ extension Run {
                           at: span, notes: ["declare targets with: use openapi FILE"])
         }
         return try violations(of: response, imported, at: span)
+    }
+
+    /// The last answer's body against the JSON Schema in `path` (its `$ref`s within the file).
+    func fileSchemaViolations(_ path: String, at span: SourceSpan) throws -> [SchemaViolation] {
+        guard let response = lastResponse else { throw failure(noResponseMessage, at: span) }
+        let resolved = resolvePath(path)
+        let schema: JSONValue
+        switch ReadableFile.read(resolved) {
+        case .failure(let problem):
+            throw failure("cannot read the schema \(Self.displayPath(resolved)): \(problem)", at: span)
+        case .success(let data):
+            do {
+                schema = try JSONValue.parse(data)
+            } catch {
+                throw failure("the schema \(Self.displayPath(resolved)) is not JSON: \(error.description)", at: span)
+            }
+        }
+        let body: JSONValue
+        do {
+            body = try response.json()
+        } catch {
+            throw failure("the response body is not JSON, so it cannot be checked against a schema", at: span, notes: [mask(error.description)])
+        }
+        return JSONSchemaValidator(root: schema).violations(of: body, against: schema)
     }
 
     /// The answer's body against its declared schema.
@@ -111,8 +138,8 @@ extension Run {
 
 /// `expect schema`: the last answer checked against its OpenAPI document (the other forms of `expect` are statements of the language).
 struct ExpectSchemaCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema",
-            summary: "check the last response (typed; .list[? .x > 1] filters; bytes == hex:..|base64:..|@FILE; schema: against its OpenAPI document)")
+    static let entry = CommandCatalog.Entry(name: "expect", usage: "expect [not] VALUE OP VALUE | expect VALUE [not] isInteger|exists|... | expect schema [@FILE]",
+            summary: "check the last response (typed; .list[? .x > 1] filters; bytes == hex:..|base64:..|@FILE; schema: against its OpenAPI document, or a JSON Schema FILE)")
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try run.expectSchema(arguments, command: command, statement: statement)
