@@ -259,7 +259,7 @@ import Testing
         case .cookie: "cookie"
         case .jsonPath: "jsonPath"
         // Not in the table: it reads a variable, not the answer the table changes (QueryVariablesTests).
-        case .variable: "variable"
+        case .value: "value"
         }
     }
 

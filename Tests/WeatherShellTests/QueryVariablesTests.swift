@@ -54,6 +54,15 @@ import Testing
         }
     }
 
+    /// `print "lit" | toDate` and `expect "lit" | toDate` read the same value (`expect` refused it).
+    @Test func aLiteralIsFilteredAlikeInPrintAndExpect() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"print "2026-11-25" | toDate; expect "2026-11-25" | toDate == "2026-11-25T00:00:00Z"; let u = "ab" | upper; echo $u"#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "2026-11-25T00:00:00Z\nAB\n")
+        }
+    }
+
     @Test func existsAsksWhetherAVariableIsSet() async throws {
         try await TestServer.with { server in
             let set = await Self.run("let x = 1; expect $x exists; expect $nope not exists", on: server)

@@ -68,9 +68,6 @@ struct QueryParser {
                                  notes: ["JSONPath starts at the body: $.list[0].id, $..id, $.items[?@.n > 4].id"])
             }
             source = .jsonPath(expression)
-        } else if let name = first.loneVariable, start + 1 < words.count, let pipe = words[start + 1].bare, pipe.hasPrefix("|"),
-                  QueryFilter.arities.contains(where: { $0.name == (pipe == "|" ? (start + 2 < words.count ? words[start + 2].bare : nil) : String(pipe.dropFirst())) }) {
-            source = .variable(name)
         } else if first.parts.first.map({ !$0.quoted && $0.literalText.hasPrefix(".") }) ?? false {
             let (steps, inlineFilters) = try path(first)
             guard let variables = Self.pathVariables(steps, names: first.variableNames) else {
@@ -80,6 +77,9 @@ struct QueryParser {
             source = .path(steps)
             pathVariables = variables
             filters = inlineFilters
+        } else if !(first.bare?.hasPrefix("|") ?? false), Self.filterFollows(words, after: start) {
+            // A value written in the statement, filtered: `$b | jsonpath "$.a"`, `"2026-11-25" | toDate`.
+            source = .value(first)
         } else {
             return (nil, 0)
         }
@@ -130,6 +130,13 @@ struct QueryParser {
     }
 
     static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
+
+    /// Whether the word after `index` is `|` and a filter's name follows it (`| toDate`, `|toDate`).
+    static func filterFollows(_ words: ArraySlice<Word>, after index: Int) -> Bool {
+        guard index + 1 < words.endIndex, let pipe = words[index + 1].bare, pipe.hasPrefix("|") else { return false }
+        let name = pipe == "|" ? (index + 2 < words.endIndex ? words[index + 2].bare : nil) : String(pipe.dropFirst())
+        return QueryFilter.arities.contains { $0.name == name }
+    }
 
     /// A word's text as written when it is a JSONPath query: `$.a`, `$[0]`, `$..a`, `$.*`; not a
     /// lone `$` or `$.50` (a price).

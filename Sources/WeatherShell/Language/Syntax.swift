@@ -86,8 +86,9 @@ public struct Query: Sendable, Equatable {
         case cookie(name: String, attribute: String?)
         /// `$.a.b`, `$[0]`: an RFC 9535 JSONPath query on the body, as Hurl and Postman write it.
         case jsonPath(String)
-        /// `$name | FILTER...`: a variable's value, filtered.
-        case variable(String)
+        /// `$name | FILTER...`, `"2026-11-25" | toDate`: a value the statement writes (a variable, a
+        /// literal), filtered.
+        case value(Word)
     }
     /// A filter whose arguments hold variables (`| split $sep`): ``filters`` has it at `index`
     /// with stand-in arguments, and it is made again from these words when the query runs.
@@ -131,7 +132,7 @@ public struct Query: Sendable, Equatable {
             }
         case .headers, .redirects: return true
         case .jsonPath(let expression): return !((try? JSONPath(expression))?.isSingular ?? true)
-        case .status, .header, .body, .bytes, .time, .url, .version, .cookie, .variable: return false
+        case .status, .header, .body, .bytes, .time, .url, .version, .cookie, .value: return false
         }
     }
 }

@@ -7,9 +7,8 @@ extension Run {
     func lookUp(_ query: Query) throws -> (value: JSONValue?, missing: String) {
         var query = query
         query.filters = try resolvedFilters(query)
-        if case .variable(let name) = query.source {
-            guard let variable = variable(named: name) else { throw undefinedVariable(name, at: query.span) }
-            return try filtered(variable.typedValue, by: query.filters, in: query)
+        if case .value(let word) = query.source {
+            return try filtered(try typedValue(of: word), by: query.filters, in: query)
         }
         guard let response = lastResponse else {
             throw failure(noResponseMessage, at: query.span)
@@ -18,7 +17,7 @@ extension Run {
         var missing = ""
         var filtersDone = 0
         switch query.source {
-        case .variable: break
+        case .value: break
         case .status: value = .number(String(response.status))
         case .time: value = .number(String(Int(response.elapsed.milliseconds)))
         case .body:
