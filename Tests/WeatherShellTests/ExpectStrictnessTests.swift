@@ -192,4 +192,24 @@ import Testing
             #expect(missingErrors.contains("not found ('$.json.id' found nothing)"), "\(missingErrors)")
         }
     }
+
+    /// A node list of one compares as its node, as Hurl compares a JSONPath that found one; its
+    /// length, `contains` and `| first` still see the list, and an empty one does not exist.
+    @Test func aNodeListOfOneComparesAsItsNode() async throws {
+        try await TestServer.with { server in
+            let (halt, stderr) = await Self.run("""
+                call e X-Probe:one-value
+                expect $.headers[?@[0] == 'X-Probe'][1] startsWith "one-"
+                expect $.headers[?@[0] == 'X-Probe'][1] == "one-value"
+                expect $.headers[?@[0] == 'X-Probe'][1] | length == 1
+                expect $.headers[?@[0] == 'X-Probe'][1] contains "one-value"
+                expect $.headers[?@[0] == 'Nope'][1] not exists
+                """, on: server)
+            #expect(halt == nil, "\(stderr)")
+            let (twoNodes, twoErrors) = await Self.run("call e\n" + #"expect $.headers[*][0] == "Host""#, on: server)
+            #expect(Self.failedCheck(twoNodes), "a list of several is no one value: \(twoErrors)")
+            let (oneOfMany, _) = await Self.run("call e X-Probe:x\n" + #"expect $.headers[*][0] == "X-Probe""#, on: server)
+            #expect(Self.failedCheck(oneOfMany))
+        }
+    }
 }

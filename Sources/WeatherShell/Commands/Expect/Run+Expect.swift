@@ -113,6 +113,12 @@ extension Run {
         }
         let expectedValue = try expectation.expected.map { try typedValue(of: $0) }
         let expected = try expectation.expected.map { try expand($0).text }
+        // A node list of one compares as its node, as Hurl compares a JSONPath that found one
+        // (`$.users[?@.id==1].name == "Bob"`); against a list (`== ["Bob"]`) it stays a list.
+        if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
+           Self.comparesOneNode.contains(expectation.op), !(expectation.expected.map { !$0.isQuoted && (expected ?? "").hasPrefix("[") } ?? false) {
+            actual = nodes[0]
+        }
         var passed: Bool
         switch expectation.op {
         case .exists:
@@ -155,6 +161,9 @@ extension Run {
         if asserting, actual == nil, expectation.op != .exists { passed = false }
         return (passed, actual, expectedValue, missing)
     }
+
+    static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
+                                                              .startsWith, .endsWith, .matches]
 
     /// `matches`: in time linear in the text (``LinearRegex``), stopped by Ctrl-C.
     private func matches(_ text: String, _ pattern: String, _ expectation: Expectation) throws -> Bool {
