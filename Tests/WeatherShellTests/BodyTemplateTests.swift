@@ -55,7 +55,7 @@ import Testing
     @Test func inAnXMLBodyAValueIsEscaped() async throws {
         try await TestServer.with { server in
             let body = try await Self.received(#"let v = "<i a='1'>&\"</i>""#, #"body "<a t=\"$v\">$v</a>""#, on: server)
-            #expect(body == #"<a t="&lt;i a=&apos;1&apos;&gt;&amp;&quot;&lt;/i&gt;">&lt;i a=&apos;1&apos;&gt;&amp;&quot;&lt;/i&gt;</a>"#)
+            #expect(body == #"<a t="&lt;i a=&#39;1&#39;&gt;&amp;&quot;&lt;/i&gt;">&lt;i a=&#39;1&#39;&gt;&amp;&quot;&lt;/i&gt;</a>"#)
         }
     }
 

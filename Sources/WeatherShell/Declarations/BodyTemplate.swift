@@ -8,7 +8,7 @@ import Targets
 /// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); elsewhere, the value as JSON of
 ///   its type (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).
 /// - Form (`application/x-www-form-urlencoded`): the value percent-encoded.
-/// - XML: `& < > " '` as entities.
+/// - XML: `& < > " '` as references (``MarkupText``).
 /// - Anything else: the value as it is.
 enum BodyTemplate {
     enum Kind: Equatable { case json, form, xml, raw }
@@ -46,7 +46,7 @@ enum BodyTemplate {
                 case .json where json.isInString: text += String(JSONValue.quoted(value.value).dropFirst().dropLast())
                 case .json: text += value.typedValue.compactText
                 case .form: text += PercentEncoding.encode(value.value)
-                case .xml: text += xmlEscaped(value.value)
+                case .xml: text += MarkupText.escaped(value.value)
                 case .raw: text += value.value
                 }
             }
@@ -64,20 +64,5 @@ enum BodyTemplate {
                 if escaping { escaping = false } else if isInString && character == "\\" { escaping = true } else if character == "\"" { isInString.toggle() }
             }
         }
-    }
-
-    static func xmlEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }
