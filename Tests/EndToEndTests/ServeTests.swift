@@ -135,30 +135,33 @@ import Testing
         #expect(server.stderr.components(separatedBy: " -> 200 user ").count - 1 == 1000)
     }
 
-    @Test func theWeatherPackServedAnswersTheWeatherCommandsOfAnotherWsh() async throws {
+    /// `statements` run by another wsh against the open-meteo pack served by `wsh serve`, and what
+    /// the server logged.
+    static func againstTheServedWeatherPack(_ statements: String) async throws -> (result: WSHProcess.Result, log: String) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let (server, port) = try await Self.serve([root.appendingPathComponent("packs/open-meteo.wsh").path], directory: root)
-        let result = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\nweather current Suwon\nweather forecast 4"])
+        let result = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\n" + statements])
         server.interrupt()
         #expect(try await offPool { server.waitForExit() } == 0)
+        return (result, server.stderr)
+    }
+
+    @Test func theWeatherPackServedAnswersTheWeatherCommandsOfAnotherWsh() async throws {
+        let (result, log) = try await Self.againstTheServedWeatherPack("weather current Suwon\nweather forecast 4")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#"view="current" place="Suwon" source="open-meteo" temperature=6.8 min=1.9 max=12.4"#), "\(result.stdout)")
         #expect(result.stdout.contains(#"view="forecast" place="Suwon" source="open-meteo" temperature=12.1"#), "\(result.stdout)")
-        #expect(server.stderr.contains("GET /v1/search?name=Suwon&count=1&language=en&format=json -> 200 geocode"), "\(server.stderr)")
-        #expect(server.stderr.contains("&hourly=temperature_2m&timezone=auto&forecast_days=2 -> 200 hourly"))
+        #expect(log.contains("GET /v1/search?name=Suwon&count=1&language=en&format=json -> 200 geocode"), "\(log)")
+        #expect(log.contains("&hourly=temperature_2m&timezone=auto&forecast_days=2 -> 200 hourly"))
     }
 
     /// `set units fahrenheit` asks Open-Meteo for it with a query item the pack does not declare
     /// (it was passed as a parameter, and every weather command failed on it).
     @Test func fahrenheitIsAskedOfOpenMeteo() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let (server, port) = try await Self.serve([root.appendingPathComponent("packs/open-meteo.wsh").path], directory: root)
-        let result = try await WSHProcess.run(["-c", "set base http://127.0.0.1:\(port)\nset units fahrenheit\nweather current Suwon\nweather forecast 4"])
-        server.interrupt()
-        #expect(try await offPool { server.waitForExit() } == 0)
+        let (result, log) = try await Self.againstTheServedWeatherPack("set units fahrenheit\nweather current Suwon\nweather forecast 4")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(server.stderr.contains("&forecast_days=1&temperature_unit=fahrenheit -> 200 current"), "\(server.stderr)")
-        #expect(server.stderr.contains("&forecast_days=2&temperature_unit=fahrenheit -> 200 hourly"), "\(server.stderr)")
+        #expect(log.contains("&forecast_days=1&temperature_unit=fahrenheit -> 200 current"), "\(log)")
+        #expect(log.contains("&forecast_days=2&temperature_unit=fahrenheit -> 200 hourly"), "\(log)")
     }
 
     @Test func hostileBytesOnRawSocketsLeaveTheBinaryServing() async throws {
