@@ -67,7 +67,7 @@ public enum QueryFilters {
         case (.lower, .string(let text)): return .string(text.lowercased())
         case (.trim, .string(let text)): return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
         case (.urlEncode, .string(let text)):
-            return .string(text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text)
+            return .string(URLText.encoded(text))
         case (.urlDecode, .string(let text)):
             guard let decoded = text.removingPercentEncoding else { throw refuse("percent-encoded text") }
             return .string(decoded)
@@ -124,9 +124,6 @@ public enum QueryFilters {
                           + "bytes take length, sha256, md5, hex, base64Encode, toString and xpath, or query body for its text")
         }
     }
-
-    /// RFC 3986's unreserved characters: everything else is percent-encoded.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `jsonpath EXPR`: the value a singular query (`$.a[0]`) names, else the list of every value
     /// found; text that reads as JSON (`body`) is parsed first.
