@@ -36,4 +36,33 @@ import Testing
         // filter.hurl: `variable "url" urlEncode urlDecode == "{{url}}"`.
         #expect(try Self.apply([.urlEncode, .urlDecode], to: .string(Self.url)) == .string(Self.url))
     }
+
+    @Test func htmlEscapeWritesTheFiveCharactersAsReferences() throws {
+        // filter.hurl: `jsonpath "$.text" htmlEscape == "a &gt; b &amp;&amp; a &lt; c"`.
+        #expect(try Self.apply([.htmlEscape], to: .string("a > b && a < c")) == .string("a &gt; b &amp;&amp; a &lt; c"))
+        // docs/filters.md, htmlEscape: `htmlEscape == "a &gt; b"`.
+        #expect(try Self.apply([.htmlEscape], to: .string("a > b")) == .string("a &gt; b"))
+        // html/escape.rs (the filter's implementation and test): quotes too, as Python's html.escape.
+        #expect(try Self.apply([.htmlEscape], to: .string(#"string with double quote: "baz" and 'q'"#))
+                == .string("string with double quote: &quot;baz&quot; and &#x27;q&#x27;"))
+        // filter.hurl: `variable "text" htmlEscape htmlUnescape == "{{text}}"`.
+        #expect(try Self.apply([.htmlEscape, .htmlUnescape], to: .string(#"a > b && a < c "q" 'r'"#)) == .string(#"a > b && a < c "q" 'r'"#))
+    }
+
+    @Test(arguments: [
+        // filter.hurl, escaped_html[0..2]; docs/filters.md, htmlUnescape.
+        ("a &gt; b &amp;&amp; a &lt; c", "a > b && a < c"),
+        ("Foo &#xA9; bar &#x1D306; baz &#x2603; qux", "Foo © bar 𝌆 baz ☃ qux"),
+        ("&#65 foo", "A foo"),
+        // The WHATWG HTML standard, "numeric character reference end state": without `;`, leading
+        // zeros, upper-case X, 0 and surrogates and numbers past U+10FFFF as U+FFFD, 0x80-0x9F as windows-1252.
+        ("&#0000065;&#x41X&#X41", "AAXA"), ("&#0;&#xD800;&#x110000;&#99999999999999999999", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+        ("&#x80;&#150;&#x81;", "€–\u{81}"),
+        // Legacy names without `;` (HTML5), the longest first; text that is no reference stays.
+        ("&copy 2026 &ampx &amp;amp; &lt3", "© 2026 &x &amp; <3"),
+        ("& &# &#x &#xy &nosuch; &apos &euro;", "& &# &#x &#xy &nosuch; &apos €"),
+    ])
+    func htmlUnescapeReadsReferencesAsHTML5Does(input: String, expected: String) throws {
+        #expect(try Self.apply([.htmlUnescape], to: .string(input)) == .string(expected))
+    }
 }

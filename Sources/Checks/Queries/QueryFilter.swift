@@ -4,7 +4,7 @@ public enum QueryFilter: Sendable, Equatable {
     case toInt, toFloat, toString
     case split(String), join(String), replace(String, String)
     case upper, lower, trim
-    case urlEncode, urlDecode, base64Encode, base64Decode, htmlUnescape
+    case urlEncode, urlDecode, base64Encode, base64Decode, htmlEscape, htmlUnescape
     /// Hex digests and the hex of a string's UTF-8 bytes.
     case sha256, md5, hex
     /// `toDate [FORMAT]`: ISO 8601 by default, else strftime codes; gives the date in ISO 8601 (UTC).
@@ -26,7 +26,7 @@ public enum QueryFilter: Sendable, Equatable {
         ("length", 0), ("keys", 0), ("values", 0), ("first", 0), ("last", 0), ("nth", 1),
         ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2), ("replaceRegex", 2),
         ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
-        ("base64Encode", 0), ("base64Decode", 0), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("htmlUnescape", 0),
+        ("base64Encode", 0), ("base64Decode", 0), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("htmlEscape", 0), ("htmlUnescape", 0),
         ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1), ("xpath", 1),
     ]
 
@@ -56,6 +56,7 @@ public enum QueryFilter: Sendable, Equatable {
         case ("base64Encode", 0): self = .base64Encode
         case ("base64Decode", 0): self = .base64Decode
         case ("regex", 1): self = .regex(arguments[0])
+        case ("htmlEscape", 0): self = .htmlEscape
         case ("htmlUnescape", 0): self = .htmlUnescape
         case ("sha256", 0): self = .sha256
         case ("md5", 0): self = .md5
@@ -95,6 +96,7 @@ public enum QueryFilter: Sendable, Equatable {
         case .base64Encode: "base64Encode"
         case .base64Decode: "base64Decode"
         case .regex: "regex"
+        case .htmlEscape: "htmlEscape"
         case .htmlUnescape: "htmlUnescape"
         case .sha256: "sha256"
         case .md5: "md5"

@@ -81,6 +81,7 @@ public enum QueryFilters {
             return .string(try matching(pattern, text, filter) { regex, stop throws(RegexMatchFailure) in
                 try regex.replacingMatches(in: text, with: replacement, shouldStop: stop)
             })
+        case (.htmlEscape, .string(let text)): return .string(HTMLEntities.escaped(text))
         case (.htmlUnescape, .string(let text)): return .string(HTMLEntities.unescaped(text))
         case (.sha256, .string(let text)): return .string(hex(SHA256.hash(data: Data(text.utf8))))
         case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
@@ -98,7 +99,7 @@ public enum QueryFilters {
             let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
-             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.replaceRegex, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
+             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
              (.daysBeforeNow, _), (.daysAfterNow, _), (.xpath, _):
             throw refuse("a string")
         }
