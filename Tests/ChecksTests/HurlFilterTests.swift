@@ -7,10 +7,9 @@ import Testing
 /// and examples), integration/hurl/tests_ok/filter/filter.hurl, or a unit test of a filter in
 /// packages/hurl/src/runner/filter/.
 @Suite struct HurlFilterTests {
+    /// The filters in one chain, as a query applies them.
     private static func apply(_ filters: [QueryFilter], to value: JSONValue) throws -> JSONValue {
-        var value = value
-        for filter in filters { value = try QueryFilters.apply(filter, to: value) }
-        return value
+        try QueryFilters.apply(filters, to: value)
     }
 
     private static func failure(_ filters: [QueryFilter], on value: JSONValue) -> String? {
@@ -64,5 +63,88 @@ import Testing
     ])
     func htmlUnescapeReadsReferencesAsHTML5Does(input: String, expected: String) throws {
         #expect(try Self.apply([.htmlUnescape], to: .string(input)) == .string(expected))
+    }
+
+    @Test func base64FiltersGiveBytesToTheNextFilter() throws {
+        // filter.hurl: "file": "0YjQtdC70LvRiw==" and "text_encoded": "PDw_Pz8-Pg".
+        let file = JSONValue.string("0YjQtdC70LvRiw==")
+        #expect(try Self.apply([.base64Decode, .toHex], to: file) == .string("d188d0b5d0bbd0bbd18b"))
+        #expect(try Self.apply([.base64Decode, .base64Encode], to: file) == .string("0YjQtdC70LvRiw=="))
+        #expect(try Self.apply([.base64Decode, .base64UrlSafeEncode], to: file) == .string("0YjQtdC70LvRiw"))
+        let encoded = JSONValue.string("PDw_Pz8-Pg")
+        #expect(try Self.apply([.base64UrlSafeDecode, .toHex], to: encoded) == .string("3c3c3f3f3f3e3e"))
+        #expect(try Self.apply([.base64UrlSafeDecode, .base64Encode], to: encoded) == .string("PDw/Pz8+Pg=="))
+        #expect(try Self.apply([.base64UrlSafeDecode, .base64UrlSafeEncode], to: encoded) == .string("PDw_Pz8-Pg"))
+        // docs/filters.md, base64Encode and base64UrlSafeEncode, on the bytes 3c3c3f3f3f3e3e.
+        let bytes: [UInt8] = [0x3c, 0x3c, 0x3f, 0x3f, 0x3f, 0x3e, 0x3e]
+        #expect(try QueryFilters.apply(.base64Encode, toBytes: bytes) == .string("PDw/Pz8+Pg=="))
+        #expect(try QueryFilters.apply(.base64UrlSafeEncode, toBytes: bytes) == .string("PDw_Pz8-Pg"))
+        // docs/filters.md, toHex: `bytes toHex == "d188d0b5d0bbd0bbd18b"`, the UTF-8 of шеллы.
+        #expect(try QueryFilters.apply(.toHex, toBytes: Array("шеллы".utf8)) == .string("d188d0b5d0bbd0bbd18b"))
+        // Bytes that are not UTF-8 keep every byte (0xff, 0xfb): in hex, and as hex: text at the end.
+        #expect(try Self.apply([.base64Decode, .toHex], to: .string("iVBOR/8=")) == .string("89504e47ff"))
+        #expect(try Self.apply([.base64UrlSafeDecode, .length], to: .string("-_8=")) == .number("2"))
+        #expect(try Self.apply([.base64UrlSafeDecode], to: .string("-_8")) == .string("hex:fbff"))
+        // A query that ends in UTF-8 bytes gives their text, as base64Decode always has.
+        #expect(try Self.apply([.base64Decode], to: .string("QWRh")) == .string("Ada"))
+        #expect(try Self.apply([.base64Decode, .upper], to: .string("QWRh")) == .string("ADA"))
+    }
+
+    @Test func base64UrlSafeDecodeRefusesAnotherAlphabet() throws {
+        // base64_url_safe_decode.rs: "!@#" is not base64. `+` and `/` belong to the other alphabet.
+        #expect(Self.failure([.base64UrlSafeDecode], on: .string("!@#"))?.hasPrefix("'| base64UrlSafeDecode' needs base64url text") == true)
+        #expect(Self.failure([.base64UrlSafeDecode], on: .string("PDw/Pz8+Pg")) != nil)
+        #expect(Self.failure([.base64UrlSafeDecode], on: .string("PDw_Pz8-Pg=")) != nil)
+        // RFC 4648, section 5: padding may be written; Hurl refuses it, wsh reads it.
+        #expect(try Self.apply([.base64UrlSafeDecode, .toHex], to: .string("PDw_Pz8-Pg==")) == .string("3c3c3f3f3f3e3e"))
+    }
+
+    @Test func utf8EncodeAndDecode() throws {
+        // docs/filters.md, utf8Decode: `base64Decode utf8Decode == "Hello World"`.
+        #expect(try Self.apply([.base64Decode, .utf8Decode], to: .string("SGVsbG8gV29ybGQ=")) == .string("Hello World"))
+        // utf8_decode.rs: what is not UTF-8 becomes U+FFFD ("Hello \xF0\x90\x80World").
+        #expect(try Self.apply([.base64Decode, .utf8Decode], to: .string("SGVsbG8g8JCAV29ybGQ=")) == .string("Hello \u{FFFD}World"))
+        #expect(try QueryFilters.apply(.utf8Decode, toBytes: [0xF0, 0x9F, 0x8D, 0x8E, 0xF0, 0x9F, 0x8D, 0x8C]) == .string("🍎🍌"))
+        // docs/filters.md, utf8Encode: `utf8Encode toHex == "636166C3A9"` for café; Hurl's toHex
+        // writes lower-case digits (its filter.hurl: "d188d0b5d0bbd0bbd18b"), as wsh's hex does.
+        #expect(try Self.apply([.utf8Encode, .toHex], to: .string("café")) == .string("636166c3a9"))
+        #expect(try Self.apply([.utf8Encode, .length], to: .string("café")) == .number("5"))
+        #expect(try Self.apply([.length], to: .string("café")) == .number("4"))
+        // Text filters read bytes as UTF-8 text only when they are.
+        #expect(Self.failure([.base64Decode, .upper], on: .string("iVBOR/8="))
+                == "'| upper' needs text, found bytes that are not UTF-8: hex:89504e47ff; utf8Decode or charsetDecode NAME makes text of them")
+        // utf8Decode takes bytes, as Hurl's does; a string is text already.
+        #expect(Self.failure([.utf8Decode], on: .string("abc"))?.hasPrefix("'| utf8Decode' needs bytes") == true)
+    }
+
+    @Test func charsetDecodeReadsBytesInACharset() throws {
+        // charset_decode.rs: 你好世界 in UTF-8 and in gb2312.
+        let chinese: [UInt8] = [0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd, 0xe4, 0xb8, 0x96, 0xe7, 0x95, 0x8c]
+        #expect(try QueryFilters.apply(.charsetDecode("utf-8"), toBytes: chinese) == .string("你好世界"))
+        #expect(try QueryFilters.apply(.charsetDecode("gb2312"), toBytes: [0xc4, 0xe3, 0xba, 0xc3, 0xca, 0xc0, 0xbd, 0xe7]) == .string("你好世界"))
+        #expect(try Self.apply([.base64Decode, .charsetDecode("GB2312")], to: .string("xOO6w8rAvec=")) == .string("你好世界"))
+        // WHATWG Encoding: latin1 is windows-1252, whose 0x80 is the euro sign.
+        #expect(try QueryFilters.apply(.charsetDecode("latin1"), toBytes: [0x63, 0x61, 0x66, 0xe9, 0x80]) == .string("café€"))
+        // charset_decode.rs: an unknown encoding, bytes that are not gb2312, a string.
+        #expect(throws: QueryFilters.Failure.self) { try QueryFilters.apply(.charsetDecode("xxx"), toBytes: []) }
+        do {
+            _ = try QueryFilters.apply(.charsetDecode("gb2312"), toBytes: [0xc4, 0x00])
+            Issue.record("0xc4 0x00 is not gb2312")
+        } catch let failure as QueryFilters.Failure {
+            #expect(failure.message == "'| charsetDecode gb2312': byte 0 starts no gb2312 character (hex:c400...)")
+        }
+        #expect(Self.failure([.charsetDecode("utf-8")], on: .string("café"))?.hasPrefix("'| charsetDecode' needs bytes") == true)
+        #expect(Self.failure([.charsetDecode("nosuch")], on: .string("QQ==")) != nil)
+        #expect(Self.failure([.base64Decode, .charsetDecode("nosuch")], on: .string("QQ=="))
+                == "'| charsetDecode': 'nosuch' is not a charset this system knows (utf-8, latin1, gb2312, shift_jis, ...)")
+    }
+
+    @Test func countIsHurlsNameForLength() throws {
+        // filter.hurl: `jsonpath "$.list" count == 3`, `jsonpath "$.ips" split ", " count == 3`.
+        #expect(try Self.apply([.count], to: .array([.number("1"), .number("2"), .number("3")])) == .number("3"))
+        #expect(try Self.apply([.split(", "), .count], to: .string("192.168.2.1, 10.0.0.20, 10.0.0.10")) == .number("3"))
+        #expect(QueryFilter(name: "count", arguments: []) == .count)
+        #expect(QueryFilter(name: "toHex", arguments: []) == .toHex)
+        #expect(try Self.apply([.toHex], to: .string("Ada")) == Self.apply([.hex], to: .string("Ada")))
     }
 }

@@ -17,14 +17,20 @@ public enum QueryFilters {
 
     /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
     public static func apply(_ filter: QueryFilter, to value: JSONValue) throws -> JSONValue {
+        try apply(CollectionOfOne(filter), to: value)
+    }
+
+    /// `filter` on a value (not bytes, which ``step(_:_:)`` gives to ``byteFilter(_:_:)``); a filter
+    /// that makes bytes of a string gives their text, as the end of a query does.
+    static func valueFilter(_ filter: QueryFilter, _ value: JSONValue) throws -> JSONValue {
         func refuse(_ needs: String) -> Failure {
             Failure(message: "'| \(filter.name)' needs \(needs), found \(JSONWalk.kind(value)): \(value.plainText.shortened(80))")
         }
         switch (filter, value) {
-        case (.length, .array(let elements)): return .number(String(elements.count))
-        case (.length, .object(let members)): return .number(String(members.count))
-        case (.length, .string(let text)): return .number(String(text.count))
-        case (.length, _): throw refuse("a list, object or string")
+        case (.length, .array(let elements)), (.count, .array(let elements)): return .number(String(elements.count))
+        case (.length, .object(let members)), (.count, .object(let members)): return .number(String(members.count))
+        case (.length, .string(let text)), (.count, .string(let text)): return .number(String(text.count))
+        case (.length, _), (.count, _): throw refuse("a list, object or string")
         case (.keys, .object(let members)): return .array(members.map { .string($0.key) })
         case (.values, .object(let members)): return .array(members.map(\.value))
         case (.keys, _), (.values, _): throw refuse("an object")
@@ -72,9 +78,11 @@ public enum QueryFilters {
             guard let decoded = text.removingPercentEncoding else { throw refuse("percent-encoded text") }
             return .string(decoded)
         case (.base64Encode, .string(let text)): return .string(Data(text.utf8).base64EncodedString())
-        case (.base64Decode, .string(let text)):
-            guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw refuse("base64 text") }
-            return .string(String(decoding: data, as: UTF8.self))
+        case (.base64UrlSafeEncode, .string(let text)): return .string(base64URLEncoded(Array(text.utf8)))
+        case (.base64Decode, .string), (.base64UrlSafeDecode, .string), (.utf8Encode, .string):
+            return try apply(CollectionOfOne(filter), to: value)
+        case (.utf8Decode, _), (.charsetDecode, _):
+            throw refuse("bytes (base64Decode, base64UrlSafeDecode and utf8Encode make them, and the query bytes is the body's)")
         case (.regex(let pattern), .string(let text)):
             return try firstMatch(pattern, in: text, filter: filter)
         case (.replaceRegex(let pattern, let replacement), .string(let text)):
@@ -85,7 +93,7 @@ public enum QueryFilters {
         case (.htmlUnescape, .string(let text)): return .string(HTMLEntities.unescaped(text))
         case (.sha256, .string(let text)): return .string(hex(SHA256.hash(data: Data(text.utf8))))
         case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
-        case (.hex, .string(let text)): return .string(hex(Data(text.utf8)))
+        case (.hex, .string(let text)), (.toHex, .string(let text)): return .string(hex(Data(text.utf8)))
         case (.toDate(let format), .string(let text)):
             guard let date = format.map({ DateText.parse(text, strftime: $0) }) ?? ISODate.parse(text) else {
                 throw refuse(format.map { "a date in the format '\($0)'" } ?? "an ISO 8601 date")
@@ -99,7 +107,8 @@ public enum QueryFilters {
             let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
-             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
+             (.base64Encode, _), (.base64Decode, _), (.base64UrlSafeEncode, _), (.base64UrlSafeDecode, _), (.utf8Encode, _),
+             (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toHex, _), (.toDate, _), (.format, _),
              (.daysBeforeNow, _), (.daysAfterNow, _), (.xpath, _):
             throw refuse("a string")
         }
@@ -107,23 +116,6 @@ public enum QueryFilters {
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
         ByteLiteral.hex(bytes)
-    }
-
-    /// The first filter after `bytes`, on the body's bytes: their count, digests, hex, base64, or
-    /// their text (`toString`, as UTF-8); any other filter needs text and says so.
-    public static func apply(_ filter: QueryFilter, toBytes bytes: [UInt8]) throws -> JSONValue {
-        switch filter {
-        case .length: return .number(String(bytes.count))
-        case .sha256: return .string(hex(SHA256.hash(data: bytes)))
-        case .md5: return .string(hex(Insecure.MD5.hash(data: bytes)))
-        case .hex: return .string(hex(bytes))
-        case .base64Encode: return .string(Data(bytes).base64EncodedString())
-        case .toString: return .string(String(decoding: bytes, as: UTF8.self))
-        case .xpath(let expression): return try xPath(expression, on: bytes, markup: nil, encoding: nil)
-        default:
-            throw Failure(message: "'| \(filter.name)' needs text, found the body's bytes; "
-                          + "bytes take length, sha256, md5, hex, base64Encode, toString and xpath, or query body for its text")
-        }
     }
 
     /// `jsonpath EXPR`: the value a singular query (`$.a[0]`) names, else the list of every value

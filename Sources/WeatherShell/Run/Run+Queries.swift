@@ -70,10 +70,10 @@ extension Run {
                 throw failure(mask(error.message), at: query.span)
             }
         }
-        for filter in query.filters.dropFirst(filtersDone) {
-            guard let current = value else { break }
+        if let current = value, query.filters.count > filtersDone {
             do {
-                value = try QueryFilters.apply(filter, to: current)
+                // In one call, so that bytes a filter makes (base64Decode) go on to the next as bytes.
+                value = try QueryFilters.apply(query.filters.dropFirst(filtersDone), to: current)
             } catch let error as QueryFilters.Failure where error.foundNothing {
                 // As a path that reaches nothing: `exists` is false, `print` says so.
                 return (nil, mask(error.message))
