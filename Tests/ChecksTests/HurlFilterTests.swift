@@ -147,4 +147,28 @@ import Testing
         #expect(QueryFilter(name: "toHex", arguments: []) == .toHex)
         #expect(try Self.apply([.toHex], to: .string("Ada")) == Self.apply([.hex], to: .string("Ada")))
     }
+
+    @Test func urlQueryParamGivesAParametersDecodedValue() throws {
+        // filter.hurl: `urlQueryParam "x" == "шеллы"` on the URL as written and percent-encoded.
+        #expect(try Self.apply([.urlQueryParam("x")], to: .string(Self.url)) == .string("шеллы"))
+        #expect(try Self.apply([.urlQueryParam("x")], to: .string("https://mozilla.org/?x=%D1%88%D0%B5%D0%BB%D0%BB%D1%8B")) == .string("шеллы"))
+        // url_query_param.rs.
+        #expect(try Self.apply([.urlQueryParam("text")], to: .string("http://localhost:8000/api/v1/doc?text=你好世界")) == .string("你好世界"))
+        // As a form reads a query (WHATWG URL, application/x-www-form-urlencoded): `+` is a space,
+        // the first of a repeated name counts, a name alone has "", the fragment is not the query.
+        let url = JSONValue.string("/next?a=1&b=x+y%2Bz&a=2&flag&c=3#c=4")
+        #expect(try Self.apply([.urlQueryParam("a")], to: url) == .string("1"))
+        #expect(try Self.apply([.urlQueryParam("b")], to: url) == .string("x y+z"))
+        #expect(try Self.apply([.urlQueryParam("flag")], to: url) == .string(""))
+        #expect(try Self.apply([.urlQueryParam("c")], to: url) == .string("3"))
+        // filter.hurl: `urlQueryParam "y" not exists`: a miss, as a missing key is.
+        do {
+            _ = try Self.apply([.urlQueryParam("y")], to: .string(Self.url))
+            Issue.record("there is no y")
+        } catch let failure as QueryFilters.Failure {
+            #expect(failure.foundNothing)
+            #expect(failure.message == "'| urlQueryParam y' found no parameter 'y' in https://mozilla.org/?x=шеллы")
+        }
+        #expect(Self.failure([.urlQueryParam("x")], on: .number("1")) == "'| urlQueryParam' needs a string, found a number: 1")
+    }
 }

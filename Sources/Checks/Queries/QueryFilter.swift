@@ -6,6 +6,8 @@ public enum QueryFilter: Sendable, Equatable {
     case split(String), join(String), replace(String, String)
     case upper, lower, trim
     case urlEncode, urlDecode, base64Encode, base64Decode, htmlEscape, htmlUnescape
+    /// `urlQueryParam NAME`: the value of a parameter in a URL's query, decoded.
+    case urlQueryParam(String)
     /// Base64 in the URL and file name alphabet (`-` and `_`, RFC 4648 section 5), without `=`.
     case base64UrlSafeEncode, base64UrlSafeDecode
     /// Text to its UTF-8 bytes, and bytes to text (what is not UTF-8 becomes U+FFFD).
@@ -32,7 +34,7 @@ public enum QueryFilter: Sendable, Equatable {
     public static let arities: [(name: String, arguments: Int)] = [
         ("length", 0), ("count", 0), ("keys", 0), ("values", 0), ("first", 0), ("last", 0), ("nth", 1),
         ("toInt", 0), ("toFloat", 0), ("toString", 0), ("split", 1), ("join", 1), ("replace", 2), ("replaceRegex", 2),
-        ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0),
+        ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0), ("urlQueryParam", 1),
         ("base64Encode", 0), ("base64Decode", 0), ("base64UrlSafeEncode", 0), ("base64UrlSafeDecode", 0),
         ("utf8Encode", 0), ("utf8Decode", 0), ("charsetDecode", 1), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("toHex", 0), ("htmlEscape", 0), ("htmlUnescape", 0),
         ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1), ("xpath", 1),
@@ -62,6 +64,7 @@ public enum QueryFilter: Sendable, Equatable {
         case ("trim", 0): self = .trim
         case ("urlEncode", 0): self = .urlEncode
         case ("urlDecode", 0): self = .urlDecode
+        case ("urlQueryParam", 1): self = .urlQueryParam(arguments[0])
         case ("base64Encode", 0): self = .base64Encode
         case ("base64Decode", 0): self = .base64Decode
         case ("base64UrlSafeEncode", 0): self = .base64UrlSafeEncode
@@ -109,6 +112,7 @@ public enum QueryFilter: Sendable, Equatable {
         case .trim: "trim"
         case .urlEncode: "urlEncode"
         case .urlDecode: "urlDecode"
+        case .urlQueryParam: "urlQueryParam"
         case .base64Encode: "base64Encode"
         case .base64Decode: "base64Decode"
         case .base64UrlSafeEncode: "base64UrlSafeEncode"

@@ -10,8 +10,8 @@ public enum QueryFilters {
     /// Why a filter could not apply, in the user's terms.
     public struct Failure: Error {
         public var message: String
-        /// The filter applied and found nothing (a singular JSONPath query that names no node):
-        /// a miss, as a path to a missing key is, not an error.
+        /// The filter applied and found nothing (a singular JSONPath query that names no node, a
+        /// URL without the parameter `urlQueryParam` asks for): a miss, as a path to a missing key is, not an error.
         public var foundNothing = false
     }
 
@@ -77,6 +77,12 @@ public enum QueryFilters {
         case (.urlDecode, .string(let text)):
             guard let decoded = text.removingPercentEncoding else { throw refuse("percent-encoded text") }
             return .string(decoded)
+        case (.urlQueryParam(let name), .string(let text)):
+            guard let parameter = URLText.queryParameter(name, in: text) else {
+                throw Failure(message: "'| urlQueryParam \(name.shortened())' found no parameter '\(name.shortened())' in \(text.shortened(80))",
+                              foundNothing: true)
+            }
+            return .string(parameter)
         case (.base64Encode, .string(let text)): return .string(Data(text.utf8).base64EncodedString())
         case (.base64UrlSafeEncode, .string(let text)): return .string(base64URLEncoded(Array(text.utf8)))
         case (.base64Decode, .string), (.base64UrlSafeDecode, .string), (.utf8Encode, .string):
@@ -106,7 +112,7 @@ public enum QueryFilters {
             guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
             let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
-        case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
+        case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _), (.urlQueryParam, _),
              (.base64Encode, _), (.base64Decode, _), (.base64UrlSafeEncode, _), (.base64UrlSafeDecode, _), (.utf8Encode, _),
              (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toHex, _), (.toDate, _), (.format, _),
              (.daysBeforeNow, _), (.daysAfterNow, _), (.xpath, _):
