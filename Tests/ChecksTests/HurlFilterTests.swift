@@ -171,4 +171,104 @@ import Testing
         }
         #expect(Self.failure([.urlQueryParam("x")], on: .number("1")) == "'| urlQueryParam' needs a string, found a number: 1")
     }
+
+    @Test func toDateReadsFractionsOfASecondAndKeepsThem() throws {
+        // docs/filters.md, toDate: "2023-01-23T18:25:43.511Z" read with %.f and with %+ is a Monday.
+        let published = JSONValue.string("2023-01-23T18:25:43.511Z")
+        #expect(try Self.apply([.toDate("%Y-%m-%dT%H:%M:%S%.fZ"), .dateFormat("%A")], to: published) == .string("Monday"))
+        #expect(try Self.apply([.toDate("%+"), .dateFormat("%A")], to: published) == .string("Monday"))
+        #expect(try Self.apply([.toDate("%Y-%m-%dT%H:%M:%S%.fZ")], to: published) == published)
+        #expect(try Self.apply([.toDate(nil)], to: published) == published)
+        #expect(try Self.apply([.toDate(nil), .format("%H:%M:%S%.3f %.6f %9f")], to: published) == .string("18:25:43.511 .511000 511000000"))
+        // chrono's %.f: 0, 3, 6 or 9 digits, as many as the fraction needs; nine digits are kept exactly.
+        #expect(try Self.apply([.toDate(nil)], to: .string("2026-11-25T08:00:00.1+01:00")) == .string("2026-11-25T07:00:00.100Z"))
+        #expect(try Self.apply([.toDate(nil)], to: .string("2026-11-25T08:00:00.123456789Z")) == .string("2026-11-25T08:00:00.123456789Z"))
+        #expect(try Self.apply([.toDate("%d.%m.%Y %H:%M:%S%.f")], to: .string("25.11.2026 08:00:00.0001")) == .string("2026-11-25T08:00:00.000100Z"))
+    }
+
+    @Test(arguments: [
+        // docs/filters.md, toDate: an Expires header.
+        ("Wed, 21 Oct 2015 07:28:00 GMT", "%a, %d %b %Y %H:%M:%S GMT", "2015-10-21T07:28:00Z"),
+        // to_date.rs: with an offset, without one, a date alone.
+        ("2020-08-27 09:07:46 +02:00", "%Y-%m-%d %H:%M:%S %:z", "2020-08-27T07:07:46Z"),
+        ("2020-08-27 09:07:46", "%Y-%m-%d %H:%M:%S", "2020-08-27T09:07:46Z"),
+        ("2020-08-27", "%Y-%m-%d", "2020-08-27T00:00:00Z"),
+        // chrono's reading: names in any case, %B the long name or three letters, numbers of one
+        // digit, any blanks for a blank, %p, %j, %s, %Z as UTC or GMT, offsets with or without a colon.
+        ("thursday 27 AUGUST 2020", "%A %d %B %Y", "2020-08-27T00:00:00Z"), ("27 Aug 2020", "%d %B %Y", "2020-08-27T00:00:00Z"),
+        ("7/8/2001  9:05 pm", "%m/%d/%Y %I:%M %p", "2001-07-08T21:05:00Z"), ("12:30 AM 2001-189", "%I:%M %p %Y-%j", "2001-07-08T00:30:00Z"),
+        ("994552499", "%s", "2001-07-08T00:34:59Z"), ("2001-07-08 00:34:59 UTC", "%F %T %Z", "2001-07-08T00:34:59Z"),
+        ("2001-07-08T09:34:59+0900", "%FT%T%z", "2001-07-08T00:34:59Z"), ("2001-07-08T00:34:59Z", "%FT%T%z", "2001-07-08T00:34:59Z"),
+        ("20010708", "%Y%m%d", "2001-07-08T00:00:00Z"), ("2001-07-08t00:34:59-00:30", "%+", "2001-07-08T01:04:59Z"),
+    ])
+    func toDateReadsAFormatAsChronoDoes(text: String, format: String, expected: String) throws {
+        #expect(try Self.apply([.toDate(format)], to: .string(text)) == .string(expected))
+    }
+
+    @Test(arguments: [
+        // to_date.rs: "ymd" does not read 2020-08-27. Then: a weekday that is not the date's
+        // (13 Jan 2021 is a Wednesday), %b's three letters, no such day, trailing text, a zone
+        // name that is not UTC (an abbreviation names no one offset), no year.
+        ("2020-08-27", "ymd"), ("Thu, 13 Jan 2021", "%a, %d %b %Y"), ("13 January 2021", "%d %b %Y"),
+        ("2021-02-29", "%Y-%m-%d"), ("2021-02-28 x", "%Y-%m-%d"), ("2021-02-28 08:00 CET", "%Y-%m-%d %H:%M %Z"), ("02-28", "%m-%d"),
+    ])
+    func toDateFailsOnTextThatDoesNotFit(text: String, format: String) {
+        #expect(Self.failure([.toDate(format)], on: .string(text)) == "'| toDate' needs a date in the format '\(format)', found a string: \(text)")
+    }
+
+    @Test func dateFormatWritesChronosCodes() throws {
+        // docs/filters.md, dateFormat (formerly format): the LSID cookie's expiry.
+        #expect(try Self.apply([.dateFormat("%a, %d %b %Y %H:%M:%S")], to: .string("2021-01-13T22:23:01Z")) == .string("Wed, 13 Jan 2021 22:23:01"))
+        // format.rs: 2025-01-01 as %m/%d/%Y.
+        #expect(try Self.apply([.format("%m/%d/%Y")], to: .string("2025-01-01T00:00:00Z")) == .string("01/01/2025"))
+        // chrono's table of specifiers (format::strftime), for Sunday 2001-07-08 00:34:59.026490 UTC.
+        let date = JSONValue.string("2001-07-08T00:34:59.026490Z")
+        let written: [(String, String)] = [
+            ("%Y %C %y %m %b %B %h", "2001 20 01 07 Jul July Jul"), ("%d %e %a %A %w %u", "08  8 Sun Sunday 0 7"),
+            ("%U %W %G %g %V %j", "27 27 2001 01 27 189"), ("%D|%x|%F|%v", "07/08/01|07/08/01|2001-07-08| 8-Jul-2001"),
+            ("%H %k %I %l %P %p %M %S", "00  0 12 12 am AM 34 59"), ("%f|%.f|%.3f|%.6f|%.9f|%3f|%6f|%9f", "026490000|.026490|.026|.026490|.026490000|026|026490|026490000"),
+            ("%R|%T|%X|%r", "00:34|00:34:59|00:34:59|12:34:59 AM"), ("%Z %z %:z %::z %:::z", "UTC +0000 +00:00 +00:00:00 +00"),
+            ("%c", "Sun Jul  8 00:34:59 2001"), ("%+", "2001-07-08T00:34:59.026490+00:00"), ("%s", "994552499"),
+            ("%t|%n|%%", "\t|\n|%"), ("%-d %-j %_m %0e %-H", "8 189  7 08 0"),
+        ]
+        for (format, expected) in written {
+            #expect(try Self.apply([.format(format)], to: date) == .string(expected), "\(format)")
+        }
+        // ISO 8601's week-numbering year: 2027-01-01 is in week 53 of 2026.
+        #expect(try Self.apply([.format("%G-W%V-%u %U %W")], to: .string("2027-01-01")) == .string("2026-W53-5 00 00"))
+    }
+
+    @Test func anUnknownStrftimeCodeIsAnErrorNamingIt() {
+        // format.rs: "%%%" is an invalid format specifier; so is any code chrono does not have.
+        let known = StrftimeFormat.codes
+        #expect(Self.failure([.format("%Q")], on: .string("2026-11-25")) == "'| format': '%Q' is not a strftime code; the codes are \(known)")
+        #expect(Self.failure([.dateFormat("%Y-%Q")], on: .string("2026-11-25")) == "'| dateFormat': '%Q' is not a strftime code; the codes are \(known)")
+        #expect(Self.failure([.toDate("%d %Q")], on: .string("25 x")) == "'| toDate': '%Q' is not a strftime code; the codes are \(known)")
+        #expect(Self.failure([.format("%%%")], on: .string("2026-11-25"))
+                == "'| format': the format ends in '%', a code cut short (write %% for a percent sign)")
+        #expect(Self.failure([.format("%.2f")], on: .string("2026-11-25"))?.hasPrefix("'| format': '%.2' is not a strftime code") == true)
+        #expect(Self.failure([.format("%-Z")], on: .string("2026-11-25")) == "'| format': '%-Z': only a number takes a padding modifier (%-d, %_H, %0e)")
+        #expect(QueryFilter.format("%Q").argumentProblem == "'%Q' is not a strftime code; the codes are \(known)")
+        #expect(QueryFilter.toDate("%F %T%.f").argumentProblem == nil)
+        #expect(QueryFilter.toDate(nil).argumentProblem == nil)
+    }
+
+    @Test func theCalendarAgreesWithItselfOverFourHundredYears() {
+        // The proleptic Gregorian calendar repeats every 400 years (146 097 days): each day's date
+        // read back is the same day, and each next day is the next date.
+        var previous = CivilTime.date(fromDays: -1)
+        for days in 0..<146_097 {
+            let date = CivilTime.date(fromDays: days)
+            let next = date.day > 1 ? (previous.year, previous.month, previous.day + 1)
+                : date.month > 1 ? (previous.year, previous.month + 1, 1) : (previous.year + 1, 1, 1)
+            if date != next || CivilTime.days(year: date.year, month: date.month, day: date.day) != days {
+                Issue.record("\(date) after \(previous) is not day \(days)")
+                break
+            }
+            previous = date
+        }
+        #expect(CivilTime.date(fromDays: 0) == (1970, 1, 1))
+        let before = CivilTime(Moment(seconds: -1, nanoseconds: 0))
+        #expect((before.year, before.month, before.day, before.hour, before.minute, before.second) == (1969, 12, 31, 23, 59, 59))
+    }
 }

@@ -161,6 +161,7 @@ import Testing
         Case(check: #"expect .link | urlQueryParam q == "w+x y""#, change: .body("q=", "r=")),
         Case(check: #"expect .day | toDate "%d/%m/%Y" | format "%Y-%m-%d" == "2026-11-25""#, change: .body("25/11/2026", "26/11/2026")),
         Case(check: #"expect .when | toDate | format "%Y" == "2026""#, change: .body("2026-11-25T08", "2025-11-25T08")),
+        Case(check: #"expect .when | toDate "%+" | dateFormat "%A %-d" == "Wednesday 25""#, change: .body("2026-11-25T08", "2026-11-26T08")),
         Case(check: "expect .when | toDate | daysBeforeNow > 0", change: .body("2026-11-25T08", "2996-11-25T08")),
         Case(check: "expect .when | toDate | daysAfterNow < 0", change: .body("2026-11-25T08", "2996-11-25T08")),
         Case(check: #"expect body | jsonpath "$.items[1].id" == 2"#, change: .body(#""id":2"#, #""id":3"#)),

@@ -18,8 +18,8 @@ public enum QueryFilter: Sendable, Equatable {
     case sha256, md5, hex, toHex
     /// `toDate [FORMAT]`: ISO 8601 by default, else strftime codes; gives the date in ISO 8601 (UTC).
     case toDate(String?)
-    /// `format FORMAT`: a date in strftime codes.
-    case format(String)
+    /// `format FORMAT`: a date in strftime codes (`dateFormat` is Hurl's name for it).
+    case format(String), dateFormat(String)
     case daysBeforeNow, daysAfterNow
     /// The first capture group of the first match, else the whole match.
     case regex(String)
@@ -37,7 +37,7 @@ public enum QueryFilter: Sendable, Equatable {
         ("upper", 0), ("lower", 0), ("trim", 0), ("urlEncode", 0), ("urlDecode", 0), ("urlQueryParam", 1),
         ("base64Encode", 0), ("base64Decode", 0), ("base64UrlSafeEncode", 0), ("base64UrlSafeDecode", 0),
         ("utf8Encode", 0), ("utf8Decode", 0), ("charsetDecode", 1), ("regex", 1), ("sha256", 0), ("md5", 0), ("hex", 0), ("toHex", 0), ("htmlEscape", 0), ("htmlUnescape", 0),
-        ("toDate", 0), ("format", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1), ("xpath", 1),
+        ("toDate", 0), ("format", 1), ("dateFormat", 1), ("daysBeforeNow", 0), ("daysAfterNow", 0), ("jsonpath", 1), ("xpath", 1),
     ]
 
     /// The filter `name` with `arguments` (as many as ``arities`` says); nil for an unknown name or a bad number.
@@ -82,9 +82,26 @@ public enum QueryFilter: Sendable, Equatable {
         case ("toDate", 0): self = .toDate(nil)
         case ("toDate", 1): self = .toDate(arguments[0])
         case ("format", 1): self = .format(arguments[0])
+        case ("dateFormat", 1): self = .dateFormat(arguments[0])
         case ("daysBeforeNow", 0): self = .daysBeforeNow
         case ("daysAfterNow", 0): self = .daysAfterNow
         default: return nil
+        }
+    }
+
+    /// What is wrong with the filter's argument, in the user's words (an unknown strftime code);
+    /// nil when nothing is.
+    public var argumentProblem: String? {
+        let format: String
+        switch self {
+        case .toDate(let written?), .format(let written), .dateFormat(let written): format = written
+        default: return nil
+        }
+        do {
+            _ = try StrftimeFormat(format)
+            return nil
+        } catch {
+            return error.message
         }
     }
 
@@ -129,6 +146,7 @@ public enum QueryFilter: Sendable, Equatable {
         case .toHex: "toHex"
         case .toDate: "toDate"
         case .format: "format"
+        case .dateFormat: "dateFormat"
         case .daysBeforeNow: "daysBeforeNow"
         case .daysAfterNow: "daysAfterNow"
         }

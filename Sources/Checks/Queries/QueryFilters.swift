@@ -101,22 +101,32 @@ public enum QueryFilters {
         case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
         case (.hex, .string(let text)), (.toHex, .string(let text)): return .string(hex(Data(text.utf8)))
         case (.toDate(let format), .string(let text)):
-            guard let date = format.map({ DateText.parse(text, strftime: $0) }) ?? ISODate.parse(text) else {
-                throw refuse(format.map { "a date in the format '\($0)'" } ?? "an ISO 8601 date")
-            }
-            return .string(DateText.iso(date))
-        case (.format(let format), .string(let text)):
-            guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
-            return .string(DateText.format(date, strftime: format))
+            let moment = try format.map { format in try dated(filter) { () throws(StrftimeFormat.Problem) in try DateText.parse(text, strftime: format) } }
+                ?? DateText.readISO(text)
+            guard let moment else { throw refuse(format.map { "a date in the format '\($0)'" } ?? "an ISO 8601 date") }
+            return .string(DateText.iso(moment))
+        case (.format(let format), .string(let text)), (.dateFormat(let format), .string(let text)):
+            guard let moment = DateText.readISO(text) else { throw refuse("a date (toDate first)") }
+            return .string(try dated(filter) { () throws(StrftimeFormat.Problem) in try DateText.format(moment, strftime: format) })
         case (.daysBeforeNow, .string(let text)), (.daysAfterNow, .string(let text)):
-            guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
-            let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
+            guard let moment = DateText.readISO(text) else { throw refuse("a date (toDate first)") }
+            let seconds = Double(moment.seconds) + Double(moment.nanoseconds) / 1e9 - Date().timeIntervalSince1970
+            let days = Int((seconds / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
         case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _), (.urlQueryParam, _),
              (.base64Encode, _), (.base64Decode, _), (.base64UrlSafeEncode, _), (.base64UrlSafeDecode, _), (.utf8Encode, _),
-             (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toHex, _), (.toDate, _), (.format, _),
+             (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toHex, _), (.toDate, _), (.format, _), (.dateFormat, _),
              (.daysBeforeNow, _), (.daysAfterNow, _), (.xpath, _):
             throw refuse("a string")
+        }
+    }
+
+    /// `work` with a strftime format; a format that cannot be used is a failure naming the filter.
+    private static func dated<T>(_ filter: QueryFilter, _ work: () throws(StrftimeFormat.Problem) -> T) throws(Failure) -> T {
+        do {
+            return try work()
+        } catch {
+            throw Failure(message: "'| \(filter.name)': \(error.message)")
         }
     }
 
