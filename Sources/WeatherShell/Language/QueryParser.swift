@@ -34,7 +34,7 @@ struct QueryParser {
             // `bytes|length`, as a path takes `.list|length`: one filter written against the word.
             let name = String(text[text.index(after: bar)...])
             guard let filter = QueryFilter(name: name, arguments: []) else {
-                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: first.span, notes: [Self.filterList])
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: first.span, notes: Self.unknownFilterNotes(name))
             }
             source = named
             filters = [filter]
@@ -86,7 +86,7 @@ struct QueryParser {
                 used += 1
             }
             guard let arity = QueryFilter.arities.first(where: { $0.name == name })?.arguments else {
-                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: [Self.filterList])
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: Self.unknownFilterNotes(name))
             }
             var arguments: [String] = []
             // `toDate` takes a format when one follows, quoted: `| toDate "%d/%m/%Y"`.
@@ -107,6 +107,9 @@ struct QueryParser {
             guard let filter = QueryFilter(name: name, arguments: arguments) else {
                 throw Diagnostic(.parse, "'\(name)' takes a whole number", file: file, span: filterSpan)
             }
+            if let problem = filter.argumentProblem {
+                throw Diagnostic(.parse, "'\(name)': \(problem)", file: file, span: filterSpan)
+            }
             filters.append(filter)
             span = span.union(filterSpan)
         }
@@ -114,6 +117,21 @@ struct QueryParser {
     }
 
     static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
+
+    /// Hurl's filters that wsh writes another way, by Hurl's name.
+    static let hurlForms = [
+        "location": "Hurl's location is where a redirect led: redirects lists the URLs that answered with a redirect, "
+            + "so where the first led is redirects | nth 1, and where the last led is url; under set follow off, "
+            + "header Location is the header as the server wrote it",
+        "decode": "Hurl's decode is charsetDecode NAME: bytes | charsetDecode gb2312",
+    ]
+
+    /// The notes of an unknown filter: the name it likely means, or how wsh writes Hurl's, and the list.
+    static func unknownFilterNotes(_ name: String) -> [String] {
+        if let form = hurlForms[name] { return [form, filterList] }
+        let guess = Suggestion.closest(to: name, in: QueryFilter.arities.map(\.name))
+        return (guess.map { ["did you mean '\($0)'?"] } ?? []) + [filterList]
+    }
 
     /// A word's text as written when it is a JSONPath query: `$.a`, `$[0]`, `$..a`, `$.*`; not a
     /// lone `$` or `$.50` (a price).
@@ -153,7 +171,9 @@ struct QueryParser {
             let (char, quoted) = chars[index]
             if char == "|" && !quoted {
                 let name = String(chars[(index + 1)...].map(\.0))
-                guard let filter = QueryFilter(name: name, arguments: []) else { throw fail("unknown filter '\(name)'") }
+                guard let filter = QueryFilter(name: name, arguments: []) else {
+                    throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: word.span, notes: Self.unknownFilterNotes(name))
+                }
                 try checkFanOut(steps, word)
                 return (steps, [filter])
             }
