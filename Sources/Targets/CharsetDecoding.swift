@@ -43,7 +43,8 @@ public enum CharsetDecoding {
     /// `bytes` read as text in `charset` (a name as a Content-Type writes it: `gb2312`, `latin1`,
     /// `shift_jis`, `utf-16le`), every byte of them: one that is not text in it is a failure.
     public static func text(_ bytes: [UInt8], charset: String) -> Result<String, Failure> {
-        guard let converter = iconv_open("UTF-8", iconvName(charset.lowercased())), converter != iconv_t(bitPattern: -1) else {
+        // iconv reads an empty name as the locale's charset.
+        guard !charset.isEmpty, let converter = iconv_open("UTF-8", iconvName(charset.lowercased())), converter != iconv_t(bitPattern: -1) else {
             return .failure(.unknownCharset)
         }
         defer { iconv_close(converter) }

@@ -135,6 +135,8 @@ import Testing
         }
         #expect(Self.failure([.charsetDecode("utf-8")], on: .string("café"))?.hasPrefix("'| charsetDecode' needs bytes") == true)
         #expect(Self.failure([.charsetDecode("nosuch")], on: .string("QQ==")) != nil)
+        // iconv would read an empty name as the locale's charset.
+        #expect(throws: QueryFilters.Failure.self) { try QueryFilters.apply(.charsetDecode(""), toBytes: [0x41]) }
         #expect(Self.failure([.base64Decode, .charsetDecode("nosuch")], on: .string("QQ=="))
                 == "'| charsetDecode': 'nosuch' is not a charset this system knows (utf-8, latin1, gb2312, shift_jis, ...)")
     }
@@ -211,6 +213,8 @@ import Testing
         // name that is not UTC (an abbreviation names no one offset), no year.
         ("2020-08-27", "ymd"), ("Thu, 13 Jan 2021", "%a, %d %b %Y"), ("13 January 2021", "%d %b %Y"),
         ("2021-02-29", "%Y-%m-%d"), ("2021-02-28 x", "%Y-%m-%d"), ("2021-02-28 08:00 CET", "%Y-%m-%d %H:%M %Z"), ("02-28", "%m-%d"),
+        // More digits than a timestamp can hold, or an hour past 23, do not fit (and stop nothing).
+        ("99999999999999999999", "%s"), ("2021-02-28 24:00", "%Y-%m-%d %H:%M"), ("2021-02-28 13:00 pm", "%Y-%m-%d %I:%M %p"),
     ])
     func toDateFailsOnTextThatDoesNotFit(text: String, format: String) {
         #expect(Self.failure([.toDate(format)], on: .string(text)) == "'| toDate' needs a date in the format '\(format)', found a string: \(text)")

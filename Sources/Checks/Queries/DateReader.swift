@@ -81,7 +81,7 @@ struct DateReader {
         if number == .year || number == .isoYear || number == .timestamp, let first = rest.first, first == "+" || first == "-" {
             sign = first == "-" ? -1 : 1
             rest = rest.dropFirst()
-            width = number == .timestamp ? 18 : 9
+            width = number == .timestamp ? number.width : 9
         }
         guard let digits = digits(upTo: width) else { return false }
         let value = sign * digits.reduce(0) { $0 * 10 + $1 }

@@ -15,7 +15,8 @@ struct StrftimeFormat {
             case .ordinal: 3
             case .weekdayFromSunday, .weekdayFromMonday: 1
             case .nanosecond: 9
-            case .timestamp: 19
+            // As many as an Int holds whatever the digits are.
+            case .timestamp: 18
             default: 2
             }
         }
