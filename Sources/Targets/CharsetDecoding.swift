@@ -27,21 +27,52 @@ public enum CharsetDecoding {
     /// iconv knows; nil when the bytes need no conversion or none is possible (use them as they are).
     public static func utf8(_ body: Data, contentType: String?) -> Data? {
         guard !body.isEmpty, needsConversion(contentType), let charset = charset(of: contentType) else { return nil }
-        // iso-8859-1 in a Content-Type means windows-1252 to every browser (WHATWG Encoding), and
-        // windows-1252 is its superset in the printable range.
-        let name = ["iso-8859-1", "latin1", "iso_8859-1", "l1"].contains(charset) ? "WINDOWS-1252" : charset.uppercased()
-        guard let converter = iconv_open("UTF-8", name), converter != iconv_t(bitPattern: -1) else { return nil }
+        guard let converter = iconv_open("UTF-8", iconvName(charset)), converter != iconv_t(bitPattern: -1) else { return nil }
         defer { iconv_close(converter) }
-        return convert(body, with: converter)
+        return convert(body, with: converter, strictly: false).output
+    }
+
+    /// Why bytes are not text in a charset.
+    public enum Failure: Error, Equatable {
+        /// iconv knows no charset of that name.
+        case unknownCharset
+        /// The byte at this offset (from 0) starts no character of the charset, or one cut off at the end.
+        case notText(at: Int)
+    }
+
+    /// `bytes` read as text in `charset` (a name as a Content-Type writes it: `gb2312`, `latin1`,
+    /// `shift_jis`, `utf-16le`), every byte of them: one that is not text in it is a failure.
+    public static func text(_ bytes: [UInt8], charset: String) -> Result<String, Failure> {
+        // iconv reads an empty name as the locale's charset.
+        guard !charset.isEmpty, let converter = iconv_open("UTF-8", iconvName(charset.lowercased())), converter != iconv_t(bitPattern: -1) else {
+            return .failure(.unknownCharset)
+        }
+        defer { iconv_close(converter) }
+        guard !bytes.isEmpty else { return .success("") }
+        let (output, failedAt) = convert(Data(bytes), with: converter, strictly: true)
+        if let failedAt { return .failure(.notText(at: failedAt)) }
+        return .success(String(decoding: output, as: UTF8.self))
+    }
+
+    /// iconv's name for a charset: as written, except that iso-8859-1 (and ascii) in a Content-Type
+    /// means windows-1252 to every browser (WHATWG Encoding), its superset in the printable range,
+    /// and gb2312 means GBK, its superset.
+    private static func iconvName(_ charset: String) -> String {
+        if ["iso-8859-1", "latin1", "iso_8859-1", "l1", "ascii", "us-ascii"].contains(charset) { return "WINDOWS-1252" }
+        if charset == "gb2312" { return "GBK" }
+        return charset.uppercased()
     }
 
     private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
-    private static func convert(_ body: Data, with converter: iconv_t) -> Data {
+    /// The bytes of `body` as UTF-8; one that is not text becomes U+FFFD, or `strictly`, stops the
+    /// conversion there and gives its offset.
+    private static func convert(_ body: Data, with converter: iconv_t, strictly: Bool) -> (output: Data, failedAt: Int?) {
         var input = [CChar](unsafeUninitializedCapacity: body.count) { buffer, count in
             count = body.copyBytes(to: UnsafeMutableRawBufferPointer(buffer))
         }
         var output = Data()
+        var failedAt: Int?
         var chunk = [CChar](repeating: 0, count: max(64, min(body.count * 4, 1 << 20)))
         input.withUnsafeMutableBufferPointer { inBuffer in
             var inPointer = inBuffer.baseAddress
@@ -57,11 +88,15 @@ public enum CharsetDecoding {
                 guard result == -1 else { break }
                 // E2BIG: the chunk is full, go on; an invalid or cut-off sequence: one U+FFFD, skip a byte.
                 if failure == E2BIG { continue }
+                if strictly {
+                    failedAt = inBuffer.count - inLeft
+                    break
+                }
                 output.append(contentsOf: replacement)
                 inPointer = inPointer.map { $0 + 1 }
                 inLeft -= 1
             }
         }
-        return output
+        return (output, failedAt)
     }
 }

@@ -24,6 +24,8 @@ import Testing
         ([.xpath("count(//li)")], "\"<ul><li>a</li><li>b</li></ul>\"", "2"),
         ([.xpath("//li")], "\"<html><body><ul><li>a<li>b</ul>\"", "[\"a\",\"b\"]"),
         ([.sha256], "\"\"", "\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\""),
+        // toFloat gives the nearest double, shortest: Hurl's `0.1000000000000000055511151231257827 == 0.1` holds.
+        ([.toFloat], "0.1000000000000000055511151231257827", "0.1"), ([.toFloat], "\"3\"", "3.0"), ([.toFloat], "1e2", "100.0"),
     ])
     func filtersChain(filters: [QueryFilter], input: String, expected: String) throws {
         #expect(try Self.apply(filters, to: input) == Self.json(expected), "\(filters) on \(input)")
@@ -37,6 +39,8 @@ import Testing
         (.jsonpath("$.a[?lenght(@)]"), "{}", "'| jsonpath': '$.a[?lenght(@)]' is not a JSONPath query: unknown function 'lenght'"),
         (.xpath("//["), "\"<a/>\"", "'| xpath': invalid XPath expression '//['"),
         (.first, "[]", "'| first' found an empty list"),
+        (.regex("id=([0-9]+)"), "\"no ids\"", "'| regex id=([0-9]+)' found no match"),
+        (.toFloat, "\"1e400\"", "'| toFloat' needs a number, or text that reads as one, within a double's range"),
     ])
     func aFilterThatCannotApplySaysWhy(filter: QueryFilter, input: String, message: String) {
         do {
@@ -44,6 +48,8 @@ import Testing
             Issue.record("\(filter) on \(input) should fail")
         } catch let failure as QueryFilters.Failure {
             #expect(failure.message.hasPrefix(message), "\(failure.message)")
+            // A regex with no match reached nothing, as a path that reaches nothing: `not exists` holds.
+            #expect(failure.foundNothing == message.hasSuffix("found no match") || message.hasSuffix("empty list"), "\(failure)")
         } catch {
             Issue.record("unexpected \(error)")
         }

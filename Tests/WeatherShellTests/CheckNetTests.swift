@@ -66,7 +66,7 @@ import Testing
     static let body = """
         {"name":"Ada","id":7,"price":9.5,"ok":true,"none":null,"tags":["a","b"],"empty":[],"obj":{"k":"v"},\
         "when":"2026-11-25T08:00:00Z","day":"25/11/2026","text":"  Hello, World  ","html":"&lt;b&gt;","enc":"a%20b",\
-        "b64":"QWRh","count":"42","items":[{"id":1,"n":5},{"id":2,"n":1}]}
+        "b64":"QWRh","count":"42","link":"/p?q=w%2Bx+y","items":[{"id":1,"n":5},{"id":2,"n":1}]}
         """
 
     static let cases: [Case] = [
@@ -151,8 +151,17 @@ import Testing
         Case(check: #"expect .name | md5 == "1a382809b7c03f686e12dd15677c5497""#, change: .body("Ada", "Adb")),
         Case(check: #"expect .name | hex == "416461""#, change: .body("Ada", "Adb")),
         Case(check: #"expect .html | htmlUnescape == "<b>""#, change: .body("&lt;b&gt;", "&lt;i&gt;")),
+        Case(check: #"expect .html | htmlUnescape | htmlEscape == "&lt;b&gt;""#, change: .body("&lt;b&gt;", "&lt;i&gt;")),
+        Case(check: "expect .tags | count == 2", change: .body(#"["a","b"]"#, #"["a"]"#)),
+        Case(check: #"expect .name | base64UrlSafeEncode == "QWRh""#, change: .body("Ada", "Bob")),
+        Case(check: #"expect .b64 | base64UrlSafeDecode == "Ada""#, change: .body("QWRh", "Qm9i")),
+        Case(check: #"expect .b64 | base64Decode | utf8Decode == "Ada""#, change: .body("QWRh", "Qm9i")),
+        Case(check: #"expect .b64 | base64Decode | charsetDecode latin1 == "Ada""#, change: .body("QWRh", "Qm9i")),
+        Case(check: #"expect .name | utf8Encode | toHex == "416461""#, change: .body("Ada", "Adb")),
+        Case(check: #"expect .link | urlQueryParam q == "w+x y""#, change: .body("q=", "r=")),
         Case(check: #"expect .day | toDate "%d/%m/%Y" | format "%Y-%m-%d" == "2026-11-25""#, change: .body("25/11/2026", "26/11/2026")),
         Case(check: #"expect .when | toDate | format "%Y" == "2026""#, change: .body("2026-11-25T08", "2025-11-25T08")),
+        Case(check: #"expect .when | toDate "%+" | dateFormat "%A %-d" == "Wednesday 25""#, change: .body("2026-11-25T08", "2026-11-26T08")),
         Case(check: "expect .when | toDate | daysBeforeNow > 0", change: .body("2026-11-25T08", "2996-11-25T08")),
         Case(check: "expect .when | toDate | daysAfterNow < 0", change: .body("2026-11-25T08", "2996-11-25T08")),
         Case(check: #"expect body | jsonpath "$.items[1].id" == 2"#, change: .body(#""id":2"#, #""id":3"#)),

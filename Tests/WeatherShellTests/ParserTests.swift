@@ -56,6 +56,31 @@ import Testing
         #expect(parseError("print bytes|nope")?.message == "unknown filter 'nope'")
     }
 
+    /// A filter name that is not one says which it likely is, or how wsh writes Hurl's; a wrong
+    /// number of values, or a strftime code there is not, is an error where the filter is written.
+    @Test func aWrongFilterSaysWhatIsMeant() throws {
+        func notes(_ text: String) -> [String] {
+            do {
+                _ = try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: text))
+                return []
+            } catch {
+                return [error.message] + error.notes.filter { !$0.hasPrefix("filters: ") }
+            }
+        }
+        #expect(notes("print .a | base64UrlSafeDecod") == ["unknown filter 'base64UrlSafeDecod'", "did you mean 'base64UrlSafeDecode'?"])
+        #expect(notes("print .a | tohex") == ["unknown filter 'tohex'", "did you mean 'toHex'?"])
+        #expect(notes("print .a|utf8decode") == ["unknown filter 'utf8decode'", "did you mean 'utf8Decode'?"])
+        #expect(notes("print bytes|charsetdecode") == ["unknown filter 'charsetdecode'", "did you mean 'charsetDecode'?"])
+        #expect(notes("print redirects | location").first == "unknown filter 'location'")
+        #expect(notes("print redirects | location").dropFirst().first?.hasPrefix("Hurl's location is where a redirect led") == true)
+        #expect(notes("print bytes | decode gb2312").dropFirst().first == "Hurl's decode is charsetDecode NAME: bytes | charsetDecode gb2312")
+        #expect(notes("print .a | urlQueryParam") == ["'urlQueryParam' takes 1 value", "quote text with blanks: | split \", \""])
+        #expect(notes("print .a | charsetDecode") == ["'charsetDecode' takes 1 value", "quote text with blanks: | split \", \""])
+        #expect(notes(#"print .a | dateFormat "%Y %Q""#).first?.hasPrefix("'dateFormat': '%Q' is not a strftime code; the codes are %Y %C") == true)
+        #expect(notes(#"print .a | toDate "%Y %Q""#).first?.hasPrefix("'toDate': '%Q' is not a strftime code") == true)
+        #expect(notes(#"print .a | toDate "%+" | dateFormat "%A" | urlQueryParam x | htmlEscape | toHex | count"#) == [])
+    }
+
     @Test func targetBlockKeepsFieldsInOrder() throws {
         let statements = try parse("""
         target current {

@@ -10,21 +10,27 @@ public enum QueryFilters {
     /// Why a filter could not apply, in the user's terms.
     public struct Failure: Error {
         public var message: String
-        /// The filter applied and found nothing (a singular JSONPath query that names no node):
-        /// a miss, as a path to a missing key is, not an error.
+        /// The filter applied and found nothing (a singular JSONPath query that names no node, a
+        /// URL without the parameter `urlQueryParam` asks for): a miss, as a path to a missing key is, not an error.
         public var foundNothing = false
     }
 
     /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
     public static func apply(_ filter: QueryFilter, to value: JSONValue) throws -> JSONValue {
+        try apply(CollectionOfOne(filter), to: value)
+    }
+
+    /// `filter` on a value (not bytes, which ``step(_:_:)`` gives to ``byteFilter(_:_:)``); a filter
+    /// that makes bytes of a string gives their text, as the end of a query does.
+    static func valueFilter(_ filter: QueryFilter, _ value: JSONValue) throws -> JSONValue {
         func refuse(_ needs: String) -> Failure {
             Failure(message: "'| \(filter.name)' needs \(needs), found \(JSONWalk.kind(value)): \(value.plainText.shortened(80))")
         }
         switch (filter, value) {
-        case (.length, .array(let elements)): return .number(String(elements.count))
-        case (.length, .object(let members)): return .number(String(members.count))
-        case (.length, .string(let text)): return .number(String(text.count))
-        case (.length, _): throw refuse("a list, object or string")
+        case (.length, .array(let elements)), (.count, .array(let elements)): return .number(String(elements.count))
+        case (.length, .object(let members)), (.count, .object(let members)): return .number(String(members.count))
+        case (.length, .string(let text)), (.count, .string(let text)): return .number(String(text.count))
+        case (.length, _), (.count, _): throw refuse("a list, object or string")
         case (.keys, .object(let members)): return .array(members.map { .string($0.key) })
         case (.values, .object(let members)): return .array(members.map(\.value))
         case (.keys, _), (.values, _): throw refuse("an object")
@@ -47,9 +53,13 @@ public enum QueryFilters {
             }
             return .number(integer)
         case (.toFloat, .number(let literal)), (.toFloat, .string(let literal)):
+            // The IEEE-754 double nearest the number, in its shortest form: comparisons after it
+            // are a double's, as Hurl's are (`0.1000000000000000055511151231257827` is `0.1`).
             let trimmed = literal.trimmingCharacters(in: .whitespaces)
-            guard ExactNumber(trimmed) != nil else { throw refuse("a number, or text that reads as one") }
-            return .number(trimmed)
+            guard ExactNumber(trimmed) != nil, let double = Double(trimmed), double.isFinite else {
+                throw refuse("a number, or text that reads as one, within a double's range")
+            }
+            return .number("\(double)")
         case (.toInt, _), (.toFloat, _): throw refuse("a number, or text that reads as one")
         case (.toString, _): return .string(value.plainText)
         case (.jsonpath(let expression), _): return try jsonPath(expression, on: value)
@@ -67,66 +77,66 @@ public enum QueryFilters {
         case (.lower, .string(let text)): return .string(text.lowercased())
         case (.trim, .string(let text)): return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
         case (.urlEncode, .string(let text)):
-            return .string(text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text)
+            return .string(URLText.encoded(text))
         case (.urlDecode, .string(let text)):
             guard let decoded = text.removingPercentEncoding else { throw refuse("percent-encoded text") }
             return .string(decoded)
+        case (.urlQueryParam(let name), .string(let text)):
+            guard let parameter = URLText.queryParameter(name, in: text) else {
+                throw Failure(message: "'| urlQueryParam \(name.shortened())' found no parameter '\(name.shortened())' in \(text.shortened(80))",
+                              foundNothing: true)
+            }
+            return .string(parameter)
         case (.base64Encode, .string(let text)): return .string(Data(text.utf8).base64EncodedString())
-        case (.base64Decode, .string(let text)):
-            guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw refuse("base64 text") }
-            return .string(String(decoding: data, as: UTF8.self))
+        case (.base64UrlSafeEncode, .string(let text)): return .string(base64URLEncoded(Array(text.utf8)))
+        case (.base64Decode, .string), (.base64UrlSafeDecode, .string), (.utf8Encode, .string):
+            return try apply(CollectionOfOne(filter), to: value)
+        case (.utf8Decode, _), (.charsetDecode, _):
+            throw refuse("bytes (base64Decode, base64UrlSafeDecode and utf8Encode make them, and the query bytes is the body's)")
         case (.regex(let pattern), .string(let text)):
             return try firstMatch(pattern, in: text, filter: filter)
         case (.replaceRegex(let pattern, let replacement), .string(let text)):
             return .string(try matching(pattern, text, filter) { regex, stop throws(RegexMatchFailure) in
                 try regex.replacingMatches(in: text, with: replacement, shouldStop: stop)
             })
+        case (.htmlEscape, .string(let text)): return .string(HTMLEntities.escaped(text))
         case (.htmlUnescape, .string(let text)): return .string(HTMLEntities.unescaped(text))
         case (.sha256, .string(let text)): return .string(hex(SHA256.hash(data: Data(text.utf8))))
         case (.md5, .string(let text)): return .string(hex(Insecure.MD5.hash(data: Data(text.utf8))))
-        case (.hex, .string(let text)): return .string(hex(Data(text.utf8)))
+        case (.hex, .string(let text)), (.toHex, .string(let text)): return .string(hex(Data(text.utf8)))
         case (.toDate(let format), .string(let text)):
-            guard let date = format.map({ DateText.parse(text, strftime: $0) }) ?? ISODate.parse(text) else {
-                throw refuse(format.map { "a date in the format '\($0)'" } ?? "an ISO 8601 date")
-            }
-            return .string(DateText.iso(date))
-        case (.format(let format), .string(let text)):
-            guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
-            return .string(DateText.format(date, strftime: format))
+            let moment = try format.map { format in try dated(filter) { () throws(StrftimeFormat.Problem) in try DateText.parse(text, strftime: format) } }
+                ?? DateText.readISO(text)
+            guard let moment else { throw refuse(format.map { "a date in the format '\($0)'" } ?? "an ISO 8601 date") }
+            return .string(DateText.iso(moment))
+        case (.format(let format), .string(let text)), (.dateFormat(let format), .string(let text)):
+            guard let moment = DateText.readISO(text) else { throw refuse("a date (toDate first)") }
+            return .string(try dated(filter) { () throws(StrftimeFormat.Problem) in try DateText.format(moment, strftime: format) })
         case (.daysBeforeNow, .string(let text)), (.daysAfterNow, .string(let text)):
-            guard let date = ISODate.parse(text) else { throw refuse("a date (toDate first)") }
-            let days = Int((date.timeIntervalSinceNow / 86_400).rounded(.towardZero))
+            guard let moment = DateText.readISO(text) else { throw refuse("a date (toDate first)") }
+            let seconds = Double(moment.seconds) + Double(moment.nanoseconds) / 1e9 - Date().timeIntervalSince1970
+            let days = Int((seconds / 86_400).rounded(.towardZero))
             return .number(String(filter == .daysBeforeNow ? -days : days))
-        case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _),
-             (.base64Encode, _), (.base64Decode, _), (.regex, _), (.replaceRegex, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toDate, _), (.format, _),
+        case (.split, _), (.replace, _), (.upper, _), (.lower, _), (.trim, _), (.urlEncode, _), (.urlDecode, _), (.urlQueryParam, _),
+             (.base64Encode, _), (.base64Decode, _), (.base64UrlSafeEncode, _), (.base64UrlSafeDecode, _), (.utf8Encode, _),
+             (.regex, _), (.replaceRegex, _), (.htmlEscape, _), (.htmlUnescape, _), (.sha256, _), (.md5, _), (.hex, _), (.toHex, _), (.toDate, _), (.format, _), (.dateFormat, _),
              (.daysBeforeNow, _), (.daysAfterNow, _), (.xpath, _):
             throw refuse("a string")
+        }
+    }
+
+    /// `work` with a strftime format; a format that cannot be used is a failure naming the filter.
+    private static func dated<T>(_ filter: QueryFilter, _ work: () throws(StrftimeFormat.Problem) -> T) throws(Failure) -> T {
+        do {
+            return try work()
+        } catch {
+            throw Failure(message: "'| \(filter.name)': \(error.message)")
         }
     }
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
         ByteLiteral.hex(bytes)
     }
-
-    /// The first filter after `bytes`, on the body's bytes: their count, digests, hex, base64, or
-    /// their text (`toString`, as UTF-8); any other filter needs text and says so.
-    public static func apply(_ filter: QueryFilter, toBytes bytes: [UInt8]) throws -> JSONValue {
-        switch filter {
-        case .length: return .number(String(bytes.count))
-        case .sha256: return .string(hex(SHA256.hash(data: bytes)))
-        case .md5: return .string(hex(Insecure.MD5.hash(data: bytes)))
-        case .hex: return .string(hex(bytes))
-        case .base64Encode: return .string(Data(bytes).base64EncodedString())
-        case .toString: return .string(String(decoding: bytes, as: UTF8.self))
-        case .xpath(let expression): return try xPath(expression, on: bytes, markup: nil, encoding: nil)
-        default:
-            throw Failure(message: "'| \(filter.name)' needs text, found the body's bytes; "
-                          + "bytes take length, sha256, md5, hex, base64Encode, toString and xpath, or query body for its text")
-        }
-    }
-
-    /// RFC 3986's unreserved characters: everything else is percent-encoded.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `jsonpath EXPR`: the value a singular query (`$.a[0]`) names, else the list of every value
     /// found; text that reads as JSON (`body`) is parsed first.
@@ -229,7 +239,9 @@ public enum QueryFilters {
         let match = try matching(pattern, text, filter) { regex, stop throws(RegexMatchFailure) in
             try regex.firstMatch(in: text, shouldStop: stop)
         }
-        guard let match else { return .null }
+        guard let match else {
+            throw Failure(message: "'| regex \(pattern.shortened())' found no match", foundNothing: true)
+        }
         return .string(match.groups.first.map { $0 ?? "" } ?? match.text)
     }
 

@@ -36,7 +36,7 @@ struct QueryParser {
             // `bytes|length`, as a path takes `.list|length`: one filter written against the word.
             let name = String(text[text.index(after: bar)...])
             guard let filter = QueryFilter(name: name, arguments: []) else {
-                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: first.span, notes: [Self.filterList])
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: first.span, notes: Self.unknownFilterNotes(name))
             }
             source = named
             filters = [filter]
@@ -96,7 +96,7 @@ struct QueryParser {
                 used += 1
             }
             guard let arity = QueryFilter.arities.first(where: { $0.name == name })?.arguments else {
-                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: [Self.filterList])
+                throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: Self.unknownFilterNotes(name))
             }
             var argumentWords: [Word] = []
             // `toDate` takes a format when one follows, quoted: `| toDate "%d/%m/%Y"`.
@@ -122,6 +122,8 @@ struct QueryParser {
             }
             if literals.contains(nil) {
                 templates.append(Query.FilterTemplate(index: filters.count, name: name, arguments: argumentWords, span: filterSpan))
+            } else if let problem = filter.argumentProblem {
+                throw Diagnostic(.parse, "'\(name)': \(problem)", file: file, span: filterSpan)
             }
             filters.append(filter)
             span = span.union(filterSpan)
@@ -136,6 +138,21 @@ struct QueryParser {
         guard index + 1 < words.endIndex, let pipe = words[index + 1].bare, pipe.hasPrefix("|") else { return false }
         let name = pipe == "|" ? (index + 2 < words.endIndex ? words[index + 2].bare : nil) : String(pipe.dropFirst())
         return QueryFilter.arities.contains { $0.name == name }
+    }
+
+    /// Hurl's filters that wsh writes another way, by Hurl's name.
+    static let hurlForms = [
+        "location": "Hurl's location is where a redirect led: redirects lists the URLs that answered with a redirect, "
+            + "so where the first led is redirects | nth 1, and where the last led is url; under set follow off, "
+            + "header Location is the header as the server wrote it",
+        "decode": "Hurl's decode is charsetDecode NAME: bytes | charsetDecode gb2312",
+    ]
+
+    /// The notes of an unknown filter: the name it likely means, or how wsh writes Hurl's, and the list.
+    static func unknownFilterNotes(_ name: String) -> [String] {
+        if let form = hurlForms[name] { return [form, filterList] }
+        let guess = Suggestion.closest(to: name, in: QueryFilter.arities.map(\.name))
+        return (guess.map { ["did you mean '\($0)'?"] } ?? []) + [filterList]
     }
 
     /// A word's text as written when it is a JSONPath query: `$.a`, `$[0]`, `$..a`, `$.*`; not a
@@ -180,7 +197,9 @@ struct QueryParser {
             let (char, quoted) = chars[index]
             if char == "|" && !quoted {
                 let name = String(chars[(index + 1)...].map(\.0))
-                guard let filter = QueryFilter(name: name, arguments: []) else { throw fail("unknown filter '\(name)'") }
+                guard let filter = QueryFilter(name: name, arguments: []) else {
+                    throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: word.span, notes: Self.unknownFilterNotes(name))
+                }
                 try checkFanOut(steps, word)
                 return (steps, [filter])
             }

@@ -8,7 +8,7 @@ extension Run {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
-            return try filtered(try typedValue(of: word), by: query.filters, in: query)
+            return try filtered(try typedValue(of: word), by: query.filters[...], in: query)
         }
         guard let response = lastResponse else {
             throw failure(noResponseMessage, at: query.span)
@@ -89,11 +89,12 @@ extension Run {
     }
 
     /// `value` through `filters`, or nil with the reason a filter found nothing.
-    private func filtered(_ value: JSONValue, by filters: some Sequence<QueryFilter>, in query: Query) throws -> (value: JSONValue?, missing: String) {
+    private func filtered(_ value: JSONValue, by filters: ArraySlice<QueryFilter>, in query: Query) throws -> (value: JSONValue?, missing: String) {
         var value = value
-        for filter in filters {
+        if !filters.isEmpty {
             do {
-                value = try QueryFilters.apply(filter, to: value)
+                // In one call, so that bytes a filter makes (base64Decode) go on to the next as bytes.
+                value = try QueryFilters.apply(filters, to: value)
             } catch let error as QueryFilters.Failure where error.foundNothing {
                 // As a path that reaches nothing: `exists` is false, `print` says so.
                 return (nil, mask(error.message))
@@ -112,6 +113,7 @@ extension Run {
             guard let filter = QueryFilter(name: template.name, arguments: arguments) else {
                 throw failure("'\(template.name)' takes a whole number, not '\(mask(arguments.joined(separator: " ")).shortened())'", at: template.span)
             }
+            if let problem = filter.argumentProblem { throw failure("'\(template.name)': \(mask(problem))", at: template.span) }
             filters[template.index] = filter
         }
         return filters
