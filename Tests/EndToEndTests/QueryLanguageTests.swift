@@ -163,6 +163,35 @@ import Testing
         }
     }
 
+    /// `rawbytes` is the body as it came, before its Content-Encoding is undone (Hurl's
+    /// `rawbytes`); `bytes` is after.
+    @Test func rawBytesAreTheBodyBeforeItsContentEncoding() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let text = "hello, compressed world\n"
+        try Data(text.utf8).write(to: directory.appendingPathComponent("plain.txt"))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
+        gzip.arguments = ["-k", "-n", "plain.txt"]
+        gzip.currentDirectoryURL = directory
+        try gzip.runSerially()
+        gzip.waitUntilExitPolling()
+        let compressed = try Data(contentsOf: directory.appendingPathComponent("plain.txt.gz"))
+        let route = StaticRoute(headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], body: Array(compressed))
+        try await withLoopbackServer(routes: ["/gz": route]) { server in
+            let result = try await WSHProcess.run(["-c", """
+            set output quiet
+            get \(server.baseURL)/gz
+            print bytes | length
+            print rawbytes | length
+            expect rawbytes startsWith hex:1f8b
+            expect rawbytes == @plain.txt.gz
+            expect bytes == @plain.txt
+            """], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "\(text.utf8.count)\n\(compressed.count)\n", "\(result.stdout)")
+        }
+    }
+
     /// `cookie NAME.ATTRIBUTE` reads what the answer set, as Hurl does: an expired cookie (which the
     /// jar drops) and one for another path (which the jar would not send to this URL) too.
     @Test func cookiesAreReadAsTheAnswerSetThem() async throws {

@@ -261,6 +261,7 @@ import Testing
         case .headers: "headers"
         case .body: "body"
         case .bytes: "bytes"
+        case .rawBytes: "rawBytes"
         case .time: "time"
         case .url: "url"
         case .redirects: "redirects"

@@ -28,7 +28,7 @@ struct QueryParser {
         var templates: [Query.FilterTemplate] = []
         var pathVariables: [Query.PathVariable] = []
         var span = first.span
-        let named: [String: Query.Source] = ["status": .status, "body": .body, "bytes": .bytes, "time": .time, "url": .url, "redirects": .redirects,
+        let named: [String: Query.Source] = ["status": .status, "body": .body, "bytes": .bytes, "rawbytes": .rawBytes, "time": .time, "url": .url, "redirects": .redirects,
                                              "version": .version]
         if let text = first.bare, let named = named[text] {
             source = named

@@ -75,6 +75,8 @@ public struct Query: Sendable, Equatable {
         case body
         /// The body undecoded: after any Content-Encoding is undone, before its charset is read.
         case bytes
+        /// The body as it came, before any Content-Encoding is undone (Hurl's `rawbytes`).
+        case rawBytes
         case time
         /// The final URL, after redirects.
         case url
@@ -132,7 +134,7 @@ public struct Query: Sendable, Equatable {
             }
         case .headers, .redirects: return true
         case .jsonPath(let expression): return !((try? JSONPath(expression))?.isSingular ?? true)
-        case .status, .header, .body, .bytes, .time, .url, .version, .cookie, .value: return false
+        case .status, .header, .body, .bytes, .rawBytes, .time, .url, .version, .cookie, .value: return false
         }
     }
 }

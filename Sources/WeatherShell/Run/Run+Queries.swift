@@ -46,9 +46,9 @@ extension Run {
         case .version: value = .string(response.httpVersion)
         case .cookie(let name, let attribute):
             (value, missing) = cookieValue(name, attribute, response: response)
-        case .bytes:
+        case .bytes, .rawBytes:
             try checkBodyKept(response, query)
-            let bytes = Array(response.body)
+            let bytes = Array(query.source == .rawBytes ? response.rawBody : response.body)
             if let first = query.filters.first {
                 do {
                     value = try QueryFilters.apply(first, toBytes: bytes)

@@ -81,7 +81,7 @@ extension Run {
         let source = result.isSecret ? SecretSource(text: currentFile.text(value.span.start..<value.span.end), expression: value) : nil
         var variable = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source)
         variable.typed = result.typed
-        if case .query(let query) = value, query.source == .bytes, query.filters.isEmpty { variable.holdsBytes = true }
+        if case .query(let query) = value, query.source == .bytes || query.source == .rawBytes, query.filters.isEmpty { variable.holdsBytes = true }
         setVariable(key, variable)
         if result.isSecret { session.mask.add(result.text) }
     }

@@ -6,7 +6,7 @@ extension Run {
     /// Whether the expectation compares the body's bytes: `bytes` with no filter.
     func isByteComparison(_ expectation: Expectation) -> Bool {
         guard case .query(let query) = expectation.subject else { return false }
-        return query.source == .bytes && query.filters.isEmpty
+        return (query.source == .bytes || query.source == .rawBytes) && query.filters.isEmpty
     }
 
     /// `expect bytes OP VALUE`: the body's bytes against a byte literal (`hex:`, `base64:`,
@@ -17,7 +17,7 @@ extension Run {
             throw failure(noResponseMessage, at: expectation.span)
         }
         _ = try lookUp(query)
-        let actual = Array(response.body)
+        let actual = Array(query.source == .rawBytes ? response.rawBody : response.body)
         var expected: [UInt8] = []
         var expectedIsSecret = false
         if let word = expectation.expected {
