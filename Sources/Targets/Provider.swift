@@ -17,6 +17,9 @@ public struct Provider<T: TargetType>: Sendable {
     /// How many redirects a call follows when its target does not say (``TargetType/redirectLimit``);
     /// 0 returns a redirect as the answer (`set follow`).
     public var redirectLimit = 10
+    /// Whether a redirect to another origin keeps the request's credentials (curl's
+    /// `--location-trusted`, `set follow trusted`); by default they are dropped there.
+    public var redirectsKeepCredentials = false
     /// Headers every request starts with, before the target's, unless the target or the call gives
     /// one of the same name (the shell's `User-Agent: wsh/VERSION` and `Accept: */*`).
     public var defaultHeaders: [Header] = []
@@ -148,7 +151,8 @@ public struct Provider<T: TargetType>: Sendable {
             }
             hops.append(ResponseHop(request: response.request, status: response.status, reason: response.reason, headers: response.headers))
             // Made from the request before the jar's cookies: the next hop gets those its URL matches.
-            current = try Redirect.nextRequest(after: current, status: response.status, location: location, targetName: target.name)
+            current = try Redirect.nextRequest(after: current, status: response.status, location: location, targetName: target.name,
+                                               keepingCredentials: redirectsKeepCredentials)
             current = Redirect.returningCredentials(of: request, to: current)
             current.followsRedirects = hops.count < limit
             response = try await sendHop(current, target: target, transport: transport)

@@ -21,7 +21,7 @@ enum Redirect {
     ///   to the first request's origin: ``returningCredentials(of:to:)``).
     /// Throws ``ProviderError`` `.invalidURL` for a `Location` that is not an http(s) URL with a usable port.
     static func nextRequest(
-        after request: Request, status: Int, location: String, targetName: String
+        after request: Request, status: Int, location: String, targetName: String, keepingCredentials: Bool = false
     ) throws(ProviderError) -> Request {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard let base = URL(string: request.url), let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
@@ -42,7 +42,7 @@ enum Redirect {
             next.body = nil
             next.headers.removeAll { ["content-type", "content-length", "content-encoding"].contains($0.name.lowercased()) }
         }
-        if origin(of: request.url) != origin(of: url) {
+        if !keepingCredentials, origin(of: request.url) != origin(of: url) {
             next.headers.removeAll { isCredential($0, of: request) }
             next.credentialHeaderNames = []
         }

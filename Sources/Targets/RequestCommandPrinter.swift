@@ -50,6 +50,8 @@ public struct RequestCommandPrinter: Sendable {
     public var redirectLimit: Int?
     /// HTTP/1.1 only (`set http 1.1`): `--http1.1` for curl; HTTPie speaks nothing else.
     public var http1Only = false
+    /// Credentials go to every host of a redirect chain: curl's `--location-trusted` for `-L`.
+    public var followsTrusted = false
 
     /// A printer; see ``Purpose`` for what each purpose prints.
     public init(
@@ -126,7 +128,7 @@ private struct CommandBuilder {
     mutating func curl(_ request: Request) throws(CommandPrintingError) {
         option("curl")
         let body = request.body
-        if running, printer.followsRedirects { append(ShellWord("-L")) }
+        if running, printer.followsRedirects { append(ShellWord(printer.followsTrusted ? "--location-trusted" : "-L")) }
         if running, printer.followsRedirects, let limit = printer.redirectLimit { append(ShellWord("--max-redirs")); append(ShellWord("\(limit)")) }
         if running, printer.http1Only { append(ShellWord("--http1.1")) }
         if request.header("Accept-Encoding") == ContentDecoding.acceptedCodings { append(ShellWord("--compressed")) }

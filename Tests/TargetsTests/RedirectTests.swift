@@ -45,6 +45,21 @@ import TestSupport
         }
     }
 
+    /// `set follow trusted` (curl's `--location-trusted`): the credentials go to the other origin too.
+    @Test func aTrustedChainKeepsCredentialsOnAnotherOrigin() async throws {
+        try await TestServer.with { other in
+            let routes = ["/go": StaticRoute(status: 307, headers: [("Location", other.baseURL + "/echo")], body: [])]
+            try await TestServer.with(routes: routes) { origin in
+                var provider = Provider<Target>()
+                provider.redirectsKeepCredentials = true
+                let seen = try echoed(try await provider.request(post(origin.baseURL, path: "/go")))
+                #expect(seen.headers["authorization"] == "Bearer secret-1")
+                #expect(seen.headers["x-api-key"] == "secret-2")
+                #expect(seen.headers["cookie"] == "sid=secret-3")
+            }
+        }
+    }
+
     /// A -> B -> A: the credentials dropped for B are sent again back on A, as curl and Hurl do.
     @Test func credentialsComeBackWithAHopToTheFirstOrigin() async throws {
         func redirect(_ server: TestServer, to url: String) -> String {

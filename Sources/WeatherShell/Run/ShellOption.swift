@@ -26,7 +26,7 @@ enum ShellOption: String, CaseIterable {
         case .counterDelay: ["500ms"]
         case .history: ["on", "off"]
         case .historySize: ["100MB", "10MB", "1GB"]
-        case .follow: ["on", "off", "5"]
+        case .follow: ["on", "off", "trusted", "5"]
         case .compress, .cookies: ["on", "off"]
         case .maxBody: ["50MB", "off", "1GB"]
         case .userAgent: ["\"wsh/\(Shell.version)\"", "off"]

@@ -33,6 +33,8 @@ struct ShellOptions {
     var historySize = CallLog.defaultSizeLimit
     /// `set follow`: how many redirects a call follows; 0 returns the redirect.
     var follow = ShellOptions.defaultRedirectLimit
+    /// `set follow trusted`: credentials go to every host of a redirect chain (curl's `--location-trusted`).
+    var followTrusted = false
     /// `set cookies`: send and keep cookies in the session's jar.
     var cookies = true
     /// `set compress`: ask for gzip, deflate and br, and decode them.
@@ -99,7 +101,7 @@ extension ShellOptions {
         case .counterDelay: counterDelay.settingText
         case .history: history ? "on" : "off"
         case .historySize: SizeText.text(historySize)
-        case .follow: follow == 0 ? "off" : follow == Self.defaultRedirectLimit ? "on" : String(follow)
+        case .follow: followTrusted ? "trusted" : follow == 0 ? "off" : follow == Self.defaultRedirectLimit ? "on" : String(follow)
         case .compress: compress ? "on" : "off"
         case .cookies: cookies ? "on" : "off"
         case .maxBody: maxBody.map { SizeText.text($0) } ?? "off"

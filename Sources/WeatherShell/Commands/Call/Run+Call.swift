@@ -104,6 +104,7 @@ extension Run {
             transport: session.transport, plugins: extra + activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
             sessionTimeout: options.timeout, baseURL: options.base)
         provider.redirectLimit = options.follow
+        provider.redirectsKeepCredentials = options.followTrusted
         provider.defaultHeaders = options.defaultHeaders
         provider.compress = options.compress
         provider.bodyLimit = options.maxBody ?? Int.max

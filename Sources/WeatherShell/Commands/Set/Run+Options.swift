@@ -108,9 +108,13 @@ extension Run {
         case .historySize:
             guard let size = SizeText.parse(value), size >= Self.smallestHistorySize else { throw invalid() }
             options.historySize = size
+        case .follow where value == "trusted":
+            options.follow = ShellOptions.defaultRedirectLimit
+            options.followTrusted = true
         case .follow:
             guard let limit = Self.redirectLimit(value) else { throw invalid() }
             options.follow = limit
+            options.followTrusted = false
         case .compress:
             guard let on = Self.onOff(value) else { throw invalid() }
             options.compress = on
@@ -222,7 +226,8 @@ extension Run {
         case .pager: ["values: auto (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
         case .record: ["values: off, or the directory to save answers in: set record fixtures"]
         case .historySize: ["a size such as 100MB, 512KB or 1GB, at least \(SizeText.text(Self.smallestHistorySize))"]
-        case .follow: ["values: on (up to \(ShellOptions.defaultRedirectLimit) redirects), off, or a count from 0 to \(Self.mostRedirects)"]
+        case .follow: ["values: on (up to \(ShellOptions.defaultRedirectLimit) redirects), off, a count from 0 to \(Self.mostRedirects), "
+                       + "or trusted (on, with credentials sent to every host, as curl's --location-trusted)"]
         case .maxBody: ["a size such as 50MB, 512KB or 1GB, or off for no limit"]
         case .proxy: ["values: env (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY), off, or a URL: set proxy http://user:pass@proxy:3128"]
         case .cacert: ["values: a PEM file of certificates to trust besides the system's, or off"]

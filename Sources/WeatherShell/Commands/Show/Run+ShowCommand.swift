@@ -37,6 +37,7 @@ extension Run {
         printer.followsRedirects = redirectLimit > 0
         if redirectLimit != ShellOptions.defaultRedirectLimit { printer.redirectLimit = redirectLimit }
         printer.http1Only = options.transport.httpVersion == .http1
+        printer.followsTrusted = options.followTrusted && target.redirectLimit == nil
         do {
             let printed = try printer.command(for: request)
             io.out(printed.text + "\n")
