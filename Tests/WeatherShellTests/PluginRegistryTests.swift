@@ -20,4 +20,19 @@ import Testing
         await shell.run("plugin order \(name)")
         #expect(shell.run.session.pluginSettings.order.first == name)
     }
+
+    /// A wrong setting word is said before anything of the file runs, as a parse error (issue 39.7),
+    /// with its did-you-mean; a file with right settings runs, and opens its log file only then.
+    @Test func aWrongSettingIsAParseErrorBeforeAnythingRuns() async throws {
+        let shell = ShellHarness()
+        let halt = await shell.run("echo before\nplugin logger on verbos\necho after")
+        guard case .failure(.parse)? = halt else { Issue.record("\(String(describing: halt)): \(shell.stderr)"); return }
+        #expect(shell.stdout.isEmpty, "nothing ran: \(shell.stdout)")
+        #expect(shell.stderr.contains("<test>:2:18: error: unknown setting 'verbos' for plugin 'logger'"), "\(shell.stderr)")
+        #expect(shell.stderr.contains("did you mean 'verbose'?"), "\(shell.stderr)")
+        let good = ShellHarness()
+        let ran = await good.run("echo before\nplugin retry on count 2 backoff 10ms\necho after")
+        #expect(ran == nil, "\(good.stderr)")
+        #expect(good.stdout == "before\nafter\n")
+    }
 }

@@ -34,7 +34,8 @@ struct LoggerShellPlugin: ShellPlugin {
                                       notes: ["a number of characters such as 4096, 0 to leave bodies out, or all"])
                 }
             case "file":
-                file = try Self.logFile(try words.value(for: word, "file PATH", in: run), in: run)
+                let path = try words.value(for: word, "file PATH", in: run)
+                if !words.isCheckOnly { file = try Self.logFile(path, in: run) }
             case "stderr":
                 file = nil
             default:

@@ -8,10 +8,13 @@ struct PluginSettingWords {
     let plugin: any ShellPlugin.Type
     private(set) var items: [Item]
     private var index = 0
+    /// Read only to check the words, before the file runs: nothing is opened or changed.
+    let isCheckOnly: Bool
 
-    init(plugin: any ShellPlugin.Type, items: [Item]) {
+    init(plugin: any ShellPlugin.Type, items: [Item], isCheckOnly: Bool = false) {
         self.plugin = plugin
         self.items = items
+        self.isCheckOnly = isCheckOnly
     }
 
     var isEmpty: Bool { index >= items.count }

@@ -33,6 +33,32 @@ extension Run {
         session.pluginSettings[text] = plugin
     }
 
+    /// The `plugin` statements among `statements` whose words hold no variable, read as they will
+    /// be, before anything runs: a wrong setting word (`plugin logger on very_verbose`) is said as
+    /// a parse error would be, with its did-you-mean, and the file runs nothing.
+    func checkPluginSettings(_ statements: [Statement]) -> Diagnostic? {
+        for statement in statements {
+            guard case .plugin(let nameWord, let settingWords) = statement.kind, let name = nameWord.literal,
+                  let type = BuiltInPlugins.named(name) else { continue }
+            var items = settingWords.compactMap { word in word.literal.map { PluginSettingWords.Item(text: $0, word: word) } }
+            guard items.count == settingWords.count, !items.isEmpty else { continue }
+            if let switched = Self.onOff(items[0].text) {
+                items.removeFirst()
+                if !switched { continue }
+            }
+            var words = PluginSettingWords(plugin: type, items: items, isCheckOnly: true)
+            var plugin = type.init()
+            do {
+                try plugin.apply(&words, in: self)
+            } catch let diagnostic as Diagnostic {
+                return Diagnostic(.parse, diagnostic.message, file: diagnostic.file, span: diagnostic.span, notes: diagnostic.notes)
+            } catch {
+                continue
+            }
+        }
+        return nil
+    }
+
     /// `plugins`: each plugin in order, on or off, with its settings.
     func listPlugins(_ arguments: [Word], command: Word) throws {
         if let extra = arguments.first { throw failure("usage: plugins (to change one: plugin NAME on|off ...)", at: extra.span) }

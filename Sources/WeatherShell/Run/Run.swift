@@ -161,6 +161,10 @@ public final class Run {
         let previous = currentFile
         currentFile = program.file
         defer { currentFile = previous }
+        if let problem = checkPluginSettings(program.statements) {
+            try report(problem)
+            return
+        }
         try await execute(program.statements)
     }
 
