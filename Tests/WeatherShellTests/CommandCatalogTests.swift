@@ -29,4 +29,25 @@ import Testing
         await shell.run("histroy")
         #expect(shell.stderr.contains("unknown command 'histroy'") && shell.stderr.contains("did you mean 'history'?"), "\(shell.stderr)")
     }
+
+    /// Tab after a command's name offers what the command itself says it takes (each type
+    /// declares its completions beside its code).
+    @Test func tabAfterACommandOffersWhatTheCommandTakes() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("target users { base http://127.0.0.1:9; path /u }\nreactor quote { state a = 1; action refresh { emit a = 2 } }")
+        let run = shell.run
+        #expect(run.completions(for: "show ") == ["users"])
+        #expect(run.completions(for: "show users --") == ["--curl", "--httpie"])
+        #expect(run.completions(for: "forget u") == ["users"])
+        #expect(run.completions(for: "edit ") == ["users", "quote"])
+        #expect(run.completions(for: "edit reactor ") == ["quote"])
+        #expect(run.completions(for: "state q") == ["quote"])
+        #expect(run.completions(for: "serve ") == ["start", "stop", "log"])
+        #expect(run.completions(for: "serve start --cors --") == ["--port", "--host", "--delay", "--quiet"])
+        #expect(run.completions(for: "history r") == ["replay"])
+        #expect(run.completions(for: "cookies ") == ["clear", "save", "load"])
+        #expect(run.completions(for: "openapi e") == ["export"])
+        #expect(run.completions(for: "use open").contains("open-meteo"))
+        #expect(run.completions(for: "use o").contains("openapi"))
+    }
 }

@@ -137,6 +137,10 @@ struct TargetsCommand: ShellCommand {
 struct ForgetCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "forget", usage: "forget NAME", summary: "remove a target")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        previous.count == 1 ? session.targetNames : []
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try run.forgetTarget(arguments, command: command)
     }

@@ -18,17 +18,7 @@ enum CommandLineCompletion {
 
     /// The `.wsh` files and the directories in the directory `word` points into, starting with `word`.
     static func scripts(_ word: String) -> [String] {
-        let directory = word.lastIndex(of: "/").map { String(word[...$0]) } ?? ""
-        let showsHidden = word.dropFirst(directory.count).hasPrefix(".")
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-        return entries.sorted().compactMap { name -> String? in
-            let path = directory + name
-            guard path.hasPrefix(word), showsHidden || !name.hasPrefix(".") else { return nil }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-            if isDirectory.boolValue { return path + "/" }
-            return name.hasSuffix(".wsh") ? path : nil
-        }
+        Completion.paths(word, directory: FileManager.default.currentDirectoryPath).filter { $0.hasSuffix("/") || $0.hasSuffix(".wsh") }
     }
 
     /// The positional words before the one at `index` in `arguments` (the command line as the

@@ -179,6 +179,10 @@ extension CompletionSnapshot {
             let key = String(word[...equals])
             return values.map { key + $0 }.filter { $0.hasPrefix(word) }
         }
+        if let name = previous.first, let command = CommandCatalog.command(named: name),
+           let offered = command.completions(after: previous, word: word, in: self) {
+            return offered.filter { $0.hasPrefix(word) }
+        }
         switch previous.first {
         case nil:
             candidates = commands
@@ -192,12 +196,8 @@ extension CompletionSnapshot {
             return ShellOption.record.choices.filter { $0.hasPrefix(word) } + Completion.paths(word, directory: directory)
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
-        case "source" where previous.count == 1, "save" where previous.count == 1,
-             "cookies" where previous.count == 2 && ["save", "load"].contains(previous[1]),
-             "use" where previous.count == 2 && previous[1] == "openapi", "openapi" where previous.count == 2 && previous[1] == "export":
+        case "source" where previous.count == 1:
             return Completion.paths(word, directory: directory)
-        case "openapi" where previous.count == 1:
-            candidates = ["export"]
         case "help" where previous.count == 1:
             candidates = CommandCatalog.names
         case "unset":
@@ -214,39 +214,18 @@ extension CompletionSnapshot {
     /// Completions after the first word of other commands.
     func argumentCompletions(_ previous: [String]) -> [String] {
         switch previous[0] {
-        case let command where previous.count == 1 && ["call", "show", "forget"].contains(command):
+        case "call" where previous.count == 1:
             return targetNames
-        case "edit" where previous.count == 1:
-            return targetNames + declaredReactors.filter { !targetNames.contains($0) }
-        case "edit" where previous.count == 2 && previous[1] == "target":
-            return targetNames
-        case "edit" where previous.count == 2 && previous[1] == "reactor":
-            return declaredReactors
         case "call":
             guard let parameters = targetParameters[previous[1]] else { return [] }
             let given = Set(previous.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
             return parameters.filter { !given.contains($0) }.map { $0 + "=" }
-        case "show" where previous.count == 2:
-            return ["--curl", "--httpie"]
         case let name where previous.count == 2 && BuiltInReactor.named(name)?.argumentCompletions[previous[1]] != nil:
             return BuiltInReactor.named(name)?.argumentCompletions[previous[1]] ?? []
-        case "state" where previous.count == 1:
-            return Set(reactorActions.keys).union(BuiltInReactor.names).sorted()
         case let name where previous.count == 1 && (reactorActions[name] != nil || BuiltInReactor.named(name) != nil):
             return reactorActions[name] ?? BuiltInReactor.named(name)?.actions ?? []
         case "plugin":
             return pluginCompletions(after: Array(previous.dropFirst()))
-        case "serve" where previous.count == 1:
-            return ["start", "stop", "log"]
-        case "history" where previous.count == 1:
-            return ["show", "replay"]
-        case "cookies" where previous.count == 1:
-            return ["clear", "save", "load"]
-        case "serve" where previous.count >= 2 && previous[1] == "start":
-            return ["--port", "--host", "--delay", "--cors", "--quiet"].filter { !previous.contains($0) }
-        case "use" where previous.count == 1:
-            // Listed when Tab asks, not before every prompt: the pack folders are read from disk.
-            return Run.availablePacks() + ["openapi"]
         default:
             return []
         }

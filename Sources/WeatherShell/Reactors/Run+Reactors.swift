@@ -186,6 +186,10 @@ extension Run {
 struct StateCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "state", usage: "state [REACTOR]", summary: "print a reactor's state")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        previous.count == 1 ? Set(session.reactorActions.keys).union(BuiltInReactor.names).sorted() : []
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try await run.printState(arguments)
     }

@@ -7,4 +7,11 @@ protocol ShellCommand {
     static var entry: CommandCatalog.Entry { get }
     /// Runs it in `run`: `command` is its name as typed (errors point at it), `statement` the whole line.
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws
+    /// What Tab offers for `word` after `previous` (the words before it, the command's name first),
+    /// from what completion knows of the session; nil leaves it to the prompt's general rules.
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]?
+}
+
+extension ShellCommand {
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? { nil }
 }

@@ -60,6 +60,12 @@ struct CookiesCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "cookies", usage: "cookies [clear | save FILE | load FILE]",
             summary: "list the session's cookies, empty the jar, or write and read curl's cookie file")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        if previous.count == 1 { return ["clear", "save", "load"] }
+        if previous.count == 2, ["save", "load"].contains(previous[1]) { return Completion.paths(word, directory: session.directory) }
+        return []
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try run.cookies(arguments, command: command)
     }

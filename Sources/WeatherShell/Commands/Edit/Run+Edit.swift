@@ -179,6 +179,16 @@ extension Run {
 struct EditCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "edit", usage: "edit [target|reactor] NAME", summary: "change a target's or reactor's declaration in $VISUAL or $EDITOR")
 
+    /// A target or declared reactor, or `target` and `reactor` for a name both have.
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        switch (previous.count, previous.last) {
+        case (1, _): session.targetNames + session.declaredReactors.filter { !session.targetNames.contains($0) }
+        case (2, "target"): session.targetNames
+        case (2, "reactor"): session.declaredReactors
+        default: []
+        }
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try await run.editDeclaration(arguments, command: command)
     }

@@ -254,6 +254,10 @@ struct HistoryCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...]",
             summary: "past calls across sessions; one call's request and answer; send it again")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        previous.count == 1 ? ["show", "replay"] : nil
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try await run.history(arguments, command: command)
     }

@@ -40,6 +40,12 @@ extension Run {
 struct OpenAPICommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "openapi", usage: "openapi export FILE.yaml|FILE.json", summary: "write the session's targets as an OpenAPI 3.1 document")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        if previous.count == 1 { return ["export"] }
+        if previous.count == 2, previous[1] == "export" { return Completion.paths(word, directory: session.directory) }
+        return []
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try run.openAPICommand(arguments, command: command)
     }

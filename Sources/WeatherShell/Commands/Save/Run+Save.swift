@@ -22,6 +22,10 @@ extension Run {
 struct SaveCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "save", usage: "save FILE", summary: "write the session as a file that source restores (secrets as env lines)")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        previous.count == 1 ? Completion.paths(word, directory: session.directory) : []
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try run.saveSession(arguments, command: command)
     }

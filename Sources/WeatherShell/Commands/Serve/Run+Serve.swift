@@ -150,6 +150,12 @@ enum ServedRouteList {
 struct ServeShellCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "serve", usage: "\(ServeSettings.usage) | serve stop | serve log | serve", summary: "answer the targets' samples as a mock server")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        if previous.count == 1 { return ["start", "stop", "log"] }
+        if previous[1] == "start" { return ["--port", "--host", "--delay", "--cors", "--quiet"].filter { !previous.contains($0) } }
+        return []
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try await run.serve(arguments, command: command)
     }

@@ -99,6 +99,14 @@ struct ShowCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(name: "show", usage: "show NAME [--curl | --httpie] [key=value...] [Header:value...]",
             summary: "print a target's declaration, or a curl or HTTPie command that sends what call would send")
 
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        switch previous.count {
+        case 1: session.targetNames
+        case 2: ["--curl", "--httpie"]
+        default: nil
+        }
+    }
+
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         try await run.showTarget(arguments, command: command)
     }
