@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Targets", "TestSupport"]),
         .testTarget(name: "XPathTests", dependencies: ["XPath"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Targets", "TestSupport"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),
         .testTarget(name: "WeatherShellTests", dependencies: ["WeatherShell", "Checks", "TestSupport", "CallHistory"]),
