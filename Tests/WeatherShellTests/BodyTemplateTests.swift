@@ -47,7 +47,7 @@ import Testing
         try await TestServer.with { server in
             let form = try await Self.received(Self.hostile, #"header Content-Type:application/x-www-form-urlencoded; body "q=$v&n=$n""#, on: server)
             #expect(form == "q=a%22b%0Ac%5C&n=3")
-            let json = try await Self.received(Self.hostile, #"header Content-Type:application/vnd.api+json; body "[$v]""#, on: server)
+            let json = try await Self.received(Self.hostile, #"header "Content-Type: application/vnd.api+json ; charset=utf-8"; body "[$v]""#, on: server)
             #expect(json == #"["a\"b\nc\\"]"#)
         }
     }

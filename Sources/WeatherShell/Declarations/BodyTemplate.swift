@@ -16,10 +16,10 @@ enum BodyTemplate {
     /// The kind of a body whose template is `word`, sent as `contentType` (nil when the target names none).
     static func kind(of word: Word, contentType: String?) -> Kind {
         if let contentType = contentType?.lowercased() {
-            let essence = contentType.split(separator: ";").first.map(String.init) ?? contentType
+            let essence = (contentType.split(separator: ";").first.map(String.init) ?? contentType).filter { $0 != " " && $0 != "\t" }
             if essence.hasSuffix("json") { return .json }
             if essence.hasSuffix("xml") { return .xml }
-            if essence.filter({ $0 != " " }) == "application/x-www-form-urlencoded" { return .form }
+            if essence == "application/x-www-form-urlencoded" { return .form }
             return .raw
         }
         guard case .literal(let text)? = word.parts.first?.content,
