@@ -223,8 +223,12 @@ import Testing
         // The credential shows nowhere: the quoted line has `***` for it, and no message or note repeats it.
         #expect(!host.stderr.contains("abc123"), "\(host.stderr)")
         #expect(host.stderr.contains("   plugin auth bearer ***\n          ^~~~\n"), "\(host.stderr)")
-        let unchanged = try await WSHProcess.run(["-c", "set bail off; plugin retry on count 9 max nope; plugins"])
-        #expect(unchanged.stdout.contains("retry    off  count 3 "), "a failed statement changes nothing")
+        // A setting from a variable is read when its line runs: a failed statement changes nothing.
+        let unchanged = try await WSHProcess.run(["-c", "set bail off; let m = nope; plugin retry on count 9 max $m; plugins"])
+        #expect(unchanged.stdout.contains("retry    off  count 3 "), "a failed statement changes nothing: \(unchanged.stdout)\(unchanged.stderr)")
+        // Written out, the same mistake is read before anything runs.
+        let early = try await WSHProcess.run(["-c", "echo ran; plugin retry on count 9 max nope"])
+        #expect(early.status == 2 && early.stdout.isEmpty, "\(early.stdout)\(early.stderr)")
     }
 
     @Test func spinnerIsAbsentWhenStderrIsNotATerminal() async throws {

@@ -114,9 +114,9 @@ extension Run {
         let expectedValue = try expectation.expected.map { try typedValue(of: $0) }
         let expected = try expectation.expected.map { try expand($0).text }
         // A node list of one compares as its node, as Hurl compares a JSONPath that found one
-        // (`$.users[?@.id==1].name == "Bob"`); against a list (`== ["Bob"]`) it stays a list.
+        // (`$.users[?@.id==1].name == "Bob"`); against a list's text (`== ["Bob"]`, `== '["Bob"]'`) it stays a list.
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
-           Self.comparesOneNode.contains(expectation.op), !(expectation.expected.map { !$0.isQuoted && (expected ?? "").hasPrefix("[") } ?? false) {
+           Self.comparesOneNode.contains(expectation.op), !(expected ?? "").hasPrefix("[") {
             actual = nodes[0]
         }
         var passed: Bool
