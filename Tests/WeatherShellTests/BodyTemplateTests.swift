@@ -8,14 +8,16 @@ import Testing
 /// server's `/echo`, and what the server received is parsed as the body's kind.
 @Suite struct BodyTemplateTests {
     /// The body the server received for a POST of target `t`, declared with `fields` after `lets`.
-    @ShellActor private static func received(_ lets: String, _ fields: String, on server: TestServer) async throws -> String {
+    @ShellActor private static func received(_ lets: String, _ fields: String, on server: TestServer, header: String? = nil) async throws -> String {
         let shell = ShellHarness()
+        let query = header.map { "$.headers[?@[0] == '\($0)'][1] | first" } ?? ".body"
         let halt = await shell.run("""
             set output quiet
             \(lets)
             target t { base \(server.baseURL); path /echo; method POST; \(fields) }
             call t
-            let sent = .body
+            let sent = "none"
+            if \(query) exists { let sent = \(query) }
             echo $sent
             """)
         #expect(halt == nil, "\(shell.stderr)")
@@ -65,6 +67,19 @@ import Testing
             #expect(raw == #"{"a": "x", "y": 1}"#)
             let text = try await Self.received(#"let v = "a & <b>""#, #"body "hello $v""#, on: server)
             #expect(text == "hello a & <b>")
+        }
+    }
+
+    /// A body that reads as JSON goes as `application/json` unless the target names a type; text
+    /// goes with none, as before.
+    @Test func aJSONBodyIsSentAsJSON() async throws {
+        try await TestServer.with { server in
+            let json = try await Self.received(#"let v = 1"#, #"body "{\"v\": $v}"; header X-Probe:1"#, on: server, header: "Content-Type")
+            #expect(json == "application/json")
+            let named = try await Self.received(#"let v = 1"#, #"header Content-Type:application/vnd.api+json; body "[$v]""#, on: server, header: "Content-Type")
+            #expect(named == "application/vnd.api+json")
+            let text = try await Self.received(#"let v = 1"#, #"body "v=$v""#, on: server, header: "Content-Type")
+            #expect(text == "none")
         }
     }
 

@@ -35,10 +35,10 @@ public enum QueryFilters {
         case (.values, .object(let members)): return .array(members.map(\.value))
         case (.keys, _), (.values, _): throw refuse("an object")
         case (.first, .array(let elements)):
-            guard let first = elements.first else { throw Failure(message: "'| first' found an empty list") }
+            guard let first = elements.first else { throw Failure(message: "'| first' found an empty list", foundNothing: true) }
             return first
         case (.last, .array(let elements)):
-            guard let last = elements.last else { throw Failure(message: "'| last' found an empty list") }
+            guard let last = elements.last else { throw Failure(message: "'| last' found an empty list", foundNothing: true) }
             return last
         case (.nth(let index), .array(let elements)):
             let position = index < 0 ? elements.count + index : index

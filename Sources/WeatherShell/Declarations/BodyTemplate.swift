@@ -3,7 +3,8 @@ import Targets
 /// How `body "TEXT"` puts a variable into the body it writes: encoded for where it stands, so a
 /// value holding `"`, `&` or `<` cannot break the body or add to it. The body's kind comes from
 /// the target's `Content-Type` header, else from the text's first character (`{` or `[` JSON,
-/// `<` XML). `body raw "TEXT"` puts variables in as they are.
+/// `<` XML; a body read as JSON that way is sent as `application/json`). `body raw "TEXT"` puts
+/// variables in as they are.
 ///
 /// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); elsewhere, the value as JSON of
 ///   its type (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).

@@ -180,7 +180,9 @@ struct TargetCompiler {
             guard let variable = run.variable(named: name) else { throw run.undefinedVariable(name, at: span) }
             return variable
         }
-        return .data(Data(text.utf8), contentType: nil)
+        // A body that reads as JSON says so when the target names no type, as Hurl and HTTPie send it.
+        let sniffedType = contentType == nil && kind == .json ? "application/json" : nil
+        return .data(Data(text.utf8), contentType: sniffedType)
     }
 
     private func validation(_ text: String, _ word: Word) throws -> ValidationType {
