@@ -47,6 +47,10 @@ import Testing
         ("\"2026-11-25T08:00:00Zjunk\"", .isIsoDate, false), ("\"2026-11-25T08:00\"", .isDate, true),
         ("\"2026-11-25T08:00:00.123-0500\"", .isIsoDate, true), ("\"2026-11-25T08:00:00.\"", .isIsoDate, false),
         ("null", .isNull, true), ("[1]", .isList, true), ("{\"a\":1}", .isObject, true), ("true", .isBool, true),
+        // Hurl's isCollection and isUuid.
+        ("[]", .isCollection, true), ("{}", .isCollection, true), ("\"[]\"", .isCollection, false),
+        ("\"3F2B8A9E-1c4d-4e5f-9a7b-0c1d2e3f4a5b\"", .isUuid, true), ("\"3f2b8a9e1c4d4e5f9a7b0c1d2e3f4a5b\"", .isUuid, false),
+        ("\"3f2b8a9e-1c4d-4e5f-9a7b-0c1d2e3f4a5g\"", .isUuid, false),
     ])
     func predicatesTellTypes(value: String, predicate: TypedValues.Predicate, holds: Bool) {
         #expect(TypedValues.has(Self.json(value), predicate) == holds, "\(value) \(predicate)")

@@ -66,7 +66,8 @@ import Testing
     static let body = """
         {"name":"Ada","id":7,"price":9.5,"ok":true,"none":null,"tags":["a","b"],"empty":[],"obj":{"k":"v"},\
         "when":"2026-11-25T08:00:00Z","day":"25/11/2026","text":"  Hello, World  ","html":"&lt;b&gt;","enc":"a%20b",\
-        "b64":"QWRh","count":"42","link":"/p?q=w%2Bx+y","items":[{"id":1,"n":5},{"id":2,"n":1}]}
+        "b64":"QWRh","count":"42","link":"/p?q=w%2Bx+y","items":[{"id":1,"n":5},{"id":2,"n":1}],\
+        "uuid":"3f2b8a9e-1c4d-4e5f-9a7b-0c1d2e3f4a5b"}
         """
 
     static let cases: [Case] = [
@@ -94,6 +95,8 @@ import Testing
         Case(check: "expect .none isNull", change: .body(#""none":null"#, #""none":0"#)),
         Case(check: "expect .tags isList", change: .body(#"["a","b"]"#, #""a,b""#)),
         Case(check: "expect .obj isObject", change: .body(#"{"k":"v"}"#, #"["k","v"]"#)),
+        Case(check: "expect .obj isCollection", change: .body(#"{"k":"v"}"#, #""k""#)),
+        Case(check: "expect .uuid isUuid", change: .body("0c1d2e3f4a5b", "0c1d2e3f4a5")),
         Case(check: "expect .empty isEmpty", change: .body(#""empty":[]"#, #""empty":[0]"#)),
         Case(check: "expect .when isDate", change: .body("2026-11-25T08", "2026-11-25X08")),
         Case(check: "expect .when isIsoDate", change: .body("2026-11-25T08", "2026-11-25X08")),

@@ -6,6 +6,8 @@ public enum TypedValues {
     /// The type predicates of `expect`.
     public enum Predicate: String, Sendable, CaseIterable {
         case isString, isNumber, isInteger, isFloat, isBool, isNull, isList, isObject, isEmpty, isDate, isIsoDate
+        /// Hurl's: a list or an object; a UUID in its 8-4-4-4-12 hex form (any version, either case).
+        case isCollection, isUuid
     }
 
     /// A value's type as LANGUAGE.md names them: string, number, bool, null, list, object.
@@ -36,9 +38,27 @@ public enum TypedValues {
         case (.isEmpty, .object(let members)): return members.isEmpty
         case (.isDate, .string(let text)), (.isIsoDate, .string(let text)):
             return ISODate.parse(text) != nil
+        case (.isCollection, .array), (.isCollection, .object):
+            return true
+        case (.isUuid, .string(let text)):
+            return isUUID(text)
         default:
             return false
         }
+    }
+
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits in either case.
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) else { return false }
+            }
+        }
+        return true
     }
 
     /// Typed equality: a string never equals a number (`"3" != 3`), numbers compare exactly

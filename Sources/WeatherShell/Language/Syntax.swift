@@ -211,6 +211,7 @@ public struct Expectation: Sendable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
         case contains, startsWith, endsWith, matches, exists
         case isString, isNumber, isInteger, isFloat, isBool, isNull, isList, isObject, isEmpty, isDate, isIsoDate
+        case isCollection, isUuid
 
         /// Whether the operator takes no value: `exists` and the type predicates.
         public var isUnary: Bool { self == .exists || rawValue.hasPrefix("is") }

@@ -129,7 +129,8 @@ extension Run {
             } else {
                 passed = actual != nil
             }
-        case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate:
+        case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate,
+             .isCollection, .isUuid:
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
         case .equal, .notEqual:
             passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
