@@ -83,18 +83,6 @@ public final class CookieJar: Sendable {
         }
     }
 
-    /// The cookies `Set-Cookie` fields set, as the answer sent them to `url`: expired ones, those
-    /// for another path and those the jar would refuse included, in the answer's order (Hurl's
-    /// `cookie` query reads these).
-    public static func cookies(setBy values: [String], from url: String, now: Date = Date()) -> [Cookie] {
-        guard let request = CookieRequestURL(url) else { return [] }
-        return values.compactMap { SetCookie($0) }.map { parsed in
-            Cookie(name: parsed.name, value: parsed.value, domain: parsed.domain ?? request.host, hostOnly: parsed.domain == nil,
-                   path: parsed.path ?? CookiePath.defaultPath(for: request.path), expires: parsed.expiry(now: now),
-                   secure: parsed.secure, httpOnly: parsed.httpOnly, creation: now, sameSite: parsed.sameSite)
-        }
-    }
-
     /// The cookie a parsed `Set-Cookie` makes for `request`, and whether it deletes rather than
     /// stores; `nil` when RFC 6265 5.3 says to ignore it.
     private static func cookie(from parsed: SetCookie, request: CookieRequestURL, now: Date) -> (Cookie, Bool)? {

@@ -2,24 +2,24 @@ import Foundation
 
 /// One `Set-Cookie` field value read by RFC 6265 5.2: the name and value, and the attributes the
 /// storage model uses, and SameSite (the last of each name wins; unknown ones are ignored).
-struct SetCookie: Equatable {
-    var name: String
-    var value: String
+public struct SetCookie: Equatable, Sendable {
+    public var name: String
+    public var value: String
     /// `Expires`, when it parsed as a cookie date.
-    var expires: Date?
+    public var expires: Date?
     /// `Max-Age` in seconds, when it was a (possibly negative) integer; it wins over `Expires`.
-    var maxAge: Int?
+    public var maxAge: Int?
     /// `Domain`, lowercased and without a leading dot; `nil` when absent or empty.
-    var domain: String?
+    public var domain: String?
     /// `Path`, when it starts with `/`.
-    var path: String?
-    var secure = false
-    var httpOnly = false
+    public var path: String?
+    public var secure = false
+    public var httpOnly = false
     /// `SameSite` as RFC 6265bis reads it: `Strict`, `Lax` or `None`; nil when absent or another value.
-    var sameSite: String?
+    public var sameSite: String?
 
     /// The cookie in `field`, or `nil` when it has no `=` in its name-value pair or an empty name.
-    init?(_ field: String) {
+    public init?(_ field: String) {
         // Read as bytes in one pass, as every answer of a cookie-setting site has one or more.
         var field = field
         guard let cookie = field.withUTF8(Self.parse) else { return nil }

@@ -155,19 +155,35 @@ extension Run {
 
     /// `cookie NAME[.ATTRIBUTE]`: the jar's cookie that a request to `url` would send; a value
     /// named like a secret is `***`, as `cookies` lists it.
-    /// `cookie NAME[.ATTRIBUTE]`: as the last answer set it (expired, or for another path, too),
-    /// else as the jar would send it to the answer's URL.
+    /// `cookie NAME[.ATTRIBUTE]`: as the last answer set it (`Set-Cookie`), as Hurl reads it: an
+    /// expired cookie or one for another path too, and an attribute the answer did not send is not
+    /// there (`not exists`); else the jar's cookie for the answer's URL, with its stored attributes.
     private func cookieValue(_ name: String, _ attribute: String?, response: Response) -> (JSONValue?, String) {
         let url = response.url
-        let set = CookieJar.cookies(setBy: response.headers(named: "Set-Cookie"), from: url)
+        let set = response.headers(named: "Set-Cookie").compactMap(SetCookie.init)
         let sent = session.cookieJar.cookies(for: url)
-        guard let cookie = set.last(where: { $0.name == name }) ?? sent.last(where: { $0.name == name }) else {
+        let shownValue: (String) -> JSONValue = { [self] value in .string(redaction.isSensitiveKey(name) ? Redaction.placeholder : mask(value)) }
+        if let cookie = set.last(where: { $0.name == name }) {
+            let missing = "the answer's cookie '\(name)' has no \(attribute ?? "value") attribute"
+            let value: JSONValue? = switch attribute {
+            case nil, "value"?: shownValue(cookie.value)
+            case "domain"?: cookie.domain.map(JSONValue.string)
+            case "path"?: cookie.path.map(JSONValue.string)
+            case "expires"?: cookie.expires.map { .string($0.formatted(.iso8601)) }
+            case "max-age"?: cookie.maxAge.map { .number(String($0)) }
+            case "secure"?: .bool(cookie.secure)
+            case "httponly"?: .bool(cookie.httpOnly)
+            case "samesite"?: cookie.sameSite.map(JSONValue.string)
+            default: nil
+            }
+            return (value, value == nil ? missing : "")
+        }
+        guard let cookie = sent.last(where: { $0.name == name }) else {
             let names = set.map(\.name) + sent.map(\.name).filter { sentName in !set.contains { $0.name == sentName } }
             return (nil, "no cookie '\(name)' set by the answer or for \(redaction.maskedURL(url)); cookies: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))")
         }
         switch attribute {
-        case nil, "value"?:
-            return (.string(redaction.isSensitiveKey(cookie.name) ? Redaction.placeholder : mask(cookie.value)), "")
+        case nil, "value"?: return (shownValue(cookie.value), "")
         case "domain"?: return (.string(cookie.domain), "")
         case "path"?: return (.string(cookie.path), "")
         case "expires"?: return (cookie.expires.map { .string($0.formatted(.iso8601)) } ?? .null, "")
