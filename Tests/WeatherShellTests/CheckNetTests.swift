@@ -148,6 +148,9 @@ import Testing
         Case(check: #"expect .enc | urlDecode == "a b""#, change: .body("a%20b", "a%21b")),
         Case(check: #"expect .name | base64Encode == "QWRh""#, change: .body("Ada", "Bob")),
         Case(check: #"expect .b64 | base64Decode == "Ada""#, change: .body("QWRh", "Qm9i")),
+        // Bytes a filter made compare with a byte literal, as Hurl's `base64Decode == hex,416461;` (it
+        // was compared with the text "hex:416461" and failed).
+        Case(check: "expect .b64 | base64Decode == hex:416461", change: .body("QWRh", "Qm9i")),
         Case(check: #"expect .when | regex "T([0-9]+):" == "08""#, change: .body("T08:", "T09:")),
         Case(check: #"expect .name | sha256 == "99a563ab2f6e21e96998f9fddd2a2bab82b70ac019579502b8d7fc0032ff62bb""#,
              change: .body("Ada", "Adb")),

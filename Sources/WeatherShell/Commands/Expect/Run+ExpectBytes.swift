@@ -3,21 +3,31 @@ import Foundation
 import Targets
 
 extension Run {
-    /// Whether the expectation compares the body's bytes: `bytes` with no filter.
+    /// Whether the expectation compares bytes: `bytes` or `rawbytes` with no filter, or a query
+    /// whose last filter makes bytes (`.b64 | base64Decode == hex:416461`, as Hurl writes it).
     func isByteComparison(_ expectation: Expectation) -> Bool {
         guard case .query(let query) = expectation.subject else { return false }
-        return (query.source == .bytes || query.source == .rawBytes) && query.filters.isEmpty
+        if let last = query.filters.last { return [.base64Decode, .base64UrlSafeDecode, .utf8Encode].contains(last) }
+        return query.source == .bytes || query.source == .rawBytes
     }
 
     /// `expect bytes OP VALUE`: the body's bytes against a byte literal (`hex:`, `base64:`,
     /// `@file`, or text as UTF-8), with `== != contains startsWith endsWith`, `exists` and `isEmpty`.
     /// The values come back as `hex:` text, for the failure's notes.
     func byteOutcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
-        guard case .query(let query) = expectation.subject, let response = lastResponse else {
-            throw failure(noResponseMessage, at: expectation.span)
+        guard case .query(let query) = expectation.subject else { throw failure(noResponseMessage, at: expectation.span) }
+        let (value, _) = try lookUp(query)
+        let actual: [UInt8]
+        if query.filters.isEmpty {
+            guard let response = lastResponse else { throw failure(noResponseMessage, at: expectation.span) }
+            actual = Array(query.source == .rawBytes ? response.rawBody : response.body)
+        } else if case .string(let text)? = value, text.hasPrefix("hex:"),
+                  case .success(let bytes) = Result(catching: { () throws(ByteLiteral.Failure) -> [UInt8] in try ByteLiteral.bytes(text, quoted: false, directory: "") }) {
+            // Bytes that are not UTF-8 come from the filters as `hex:` text.
+            actual = bytes
+        } else {
+            actual = Array((value.map(\.plainText) ?? "").utf8)
         }
-        _ = try lookUp(query)
-        let actual = Array(query.source == .rawBytes ? response.rawBody : response.body)
         var expected: [UInt8] = []
         var expectedIsSecret = false
         if let word = expectation.expected {
