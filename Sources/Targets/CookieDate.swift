@@ -3,7 +3,7 @@ import Foundation
 /// The lenient date syntax of a cookie's `Expires` (RFC 6265 5.1.1), parsed by hand: servers write
 /// `Wed, 09 Jun 2021 10:18:14 GMT`, `Wednesday, 09-Jun-21 10:18:14 GMT`, `Wed Jun  9 10:18:14 2021`
 /// and worse, and a DateFormatter per Set-Cookie would cost more than the rest of storing it.
-enum CookieDate {
+package enum CookieDate {
     /// The latest expiry kept, 9999-12-31 23:59:59 UTC; later ones are cut to it.
     static let latest = Date(timeIntervalSince1970: 253_402_300_799)
 
@@ -89,7 +89,7 @@ enum CookieDate {
         return months.firstIndex(of: prefix).map { $0 + 1 }
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -98,7 +98,7 @@ enum CookieDate {
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

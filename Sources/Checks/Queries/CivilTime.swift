@@ -1,3 +1,5 @@
+import Targets
+
 /// A moment in UTC: seconds since 1970-01-01T00:00:00Z and the nanoseconds after them, exactly
 /// as a date's text gives them (`.511`, `.026490123`).
 struct Moment: Equatable, Sendable {
@@ -59,22 +61,14 @@ struct CivilTime: Equatable {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
+    /// The calendar arithmetic the cookie dates of Targets use already (Hinnant's `days_from_civil`).
     static func daysIn(month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        CookieDate.daysIn(month: month, year: year)
     }
 
-    /// Days since 1970-01-01 of a date (Hinnant's `days_from_civil`).
+    /// Days since 1970-01-01 of a date.
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CookieDate.daysSince1970(year: year, month: month, day: day)
     }
 
     /// The date that is `days` after 1970-01-01 (Hinnant's `civil_from_days`).
