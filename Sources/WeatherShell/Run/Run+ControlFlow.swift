@@ -45,24 +45,23 @@ extension Run {
     private func runUntil(_ condition: Expectation, body: [Statement], every pause: Duration, rounds: Int) async throws {
         for round in 1...rounds {
             try Task.checkCancellation()
-            let (outerProvisional, outerChecks) = (expectationsAreProvisional, provisionalChecks)
+            let outerChecks = provisionalChecks
             // The `max`th round is the last whatever its condition: its checks count as they run.
-            expectationsAreProvisional = outerProvisional || round < rounds
-            provisionalChecks = []
+            provisionalChecks = outerChecks != nil || round < rounds ? [] : nil
             let done: Bool
             do {
                 try await execute(body)
                 done = try holds(condition)
             } catch {
-                let checks = provisionalChecks
-                (expectationsAreProvisional, provisionalChecks) = (outerProvisional, outerChecks)
+                let checks = provisionalChecks ?? []
+                provisionalChecks = outerChecks
                 // A round ended by an error (a condition that cannot be evaluated) was the last:
                 // its checks count before the error is said.
                 if !(error is Halt), !(error is CancellationError) { try settle(checks) }
                 throw error
             }
-            let checks = provisionalChecks
-            (expectationsAreProvisional, provisionalChecks) = (outerProvisional, outerChecks)
+            let checks = provisionalChecks ?? []
+            provisionalChecks = outerChecks
             if done || round == rounds { try settle(checks) }
             if done { return }
             if round < rounds { try await Task.sleep(for: pause) }
@@ -72,8 +71,8 @@ extension Run {
                              at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
                              kind: .expectation)
         // Inside an outer round that may not be the last, this counts only if that round does.
-        if expectationsAreProvisional {
-            provisionalChecks.append(CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false))
+        if provisionalChecks != nil {
+            provisionalChecks?.append(CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false))
             return
         }
         throw ranOut

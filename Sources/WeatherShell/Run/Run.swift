@@ -68,11 +68,9 @@ public final class Run {
     /// `wsh get URL` from the system shell: the request's status decides the exit code, as HTTPie's
     /// `--check-status` (3xx 3, 4xx 4, 5xx 5).
     var exitsByStatus = false
-    /// True while an `until` block runs a round that may not be its last: its `expect`s are kept
-    /// in ``provisionalChecks`` until the round's end says whether they count.
-    var expectationsAreProvisional = false
-    /// The `expect`s of the `until` round that is running, while ``expectationsAreProvisional``.
-    var provisionalChecks: [CheckedExpectation] = []
+    /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
+    /// until the round's end says whether they count; nil when checks count as they run.
+    var provisionalChecks: [CheckedExpectation]?
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {

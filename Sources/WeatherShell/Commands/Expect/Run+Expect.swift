@@ -27,8 +27,8 @@ extension Run {
         } catch {
             failure = error
         }
-        if expectationsAreProvisional {
-            provisionalChecks.append(CheckedExpectation(expectation: expectation, file: currentFile, failure: failure))
+        if provisionalChecks != nil {
+            provisionalChecks?.append(CheckedExpectation(expectation: expectation, file: currentFile, failure: failure))
         } else {
             reportExpectation(expectation, in: currentFile, passed: failure == nil)
             if let failure { throw failure }
@@ -39,8 +39,8 @@ extension Run {
     /// enclosing `until`) as if they had run as final, the first failure stopping a run that bails.
     func settle(_ checks: [CheckedExpectation]) throws(Halt) {
         for checked in checks {
-            if expectationsAreProvisional {
-                provisionalChecks.append(checked)
+            if provisionalChecks != nil {
+                provisionalChecks?.append(checked)
                 continue
             }
             if checked.isCheck { reportExpectation(checked.expectation, in: checked.file, passed: checked.failure == nil) }
