@@ -114,6 +114,8 @@ import Testing
         Case(check: #"expect url endsWith "/end""#, change: .notRedirected, answer: Answer(redirected: true)),
         Case(check: "expect redirects exists", change: .notRedirected, answer: Answer(redirected: true)),
         Case(check: "expect redirects | length == 1", change: .notRedirected, answer: Answer(redirected: true)),
+        Case(check: #"expect hops | jsonpath "$[0].status" == 302"#, change: .notRedirected, answer: Answer(redirected: true)),
+        Case(check: #"expect hops | jsonpath "$[0].location" endsWith "/holds/end""#, change: .notRedirected, answer: Answer(redirected: true)),
         Case(check: #"expect version == "HTTP/1.1""#, change: .version("HTTP/1.0")),
         Case(check: #"expect cookie sid == "abc""#, change: .header("sid=abc", "sid=xyz")),
         Case(check: "expect cookie sid.httponly == true", change: .header("; HttpOnly", "")),
@@ -148,6 +150,7 @@ import Testing
         Case(check: #"expect .enc | urlDecode == "a b""#, change: .body("a%20b", "a%21b")),
         Case(check: #"expect .name | base64Encode == "QWRh""#, change: .body("Ada", "Bob")),
         Case(check: #"expect .b64 | base64Decode == "Ada""#, change: .body("QWRh", "Qm9i")),
+        Case(check: #"expect rawbytes contains "Ada""#, change: .body("Ada", "Bob")),
         // Bytes a filter made compare with a byte literal, as Hurl's `base64Decode == hex,416461;` (it
         // was compared with the text "hex:416461" and failed).
         Case(check: "expect .b64 | base64Decode == hex:416461", change: .body("QWRh", "Qm9i")),
@@ -254,7 +257,7 @@ import Testing
         #expect(Set(Expectation.Operator.allCases.map(\.rawValue)).subtracting(operators).isEmpty)
         #expect(Set(QueryFilter.arities.map(\.name)).subtracting(filters).isEmpty)
         let allSources: Set = ["path", "status", "header", "headers", "body", "bytes", "time", "url", "redirects", "version",
-                               "cookie", "jsonPath", "key", "index", "all", "slice", "descendants", "filter"]
+                               "cookie", "jsonPath", "key", "index", "all", "slice", "descendants", "filter", "hops", "rawBytes"]
         #expect(allSources.subtracting(sources).isEmpty)
     }
 
@@ -271,6 +274,7 @@ import Testing
         case .time: "time"
         case .url: "url"
         case .redirects: "redirects"
+        case .hops: "hops"
         case .version: "version"
         case .cookie: "cookie"
         case .jsonPath: "jsonPath"

@@ -72,7 +72,7 @@ import Testing
         #expect(notes("print .a|utf8decode") == ["unknown filter 'utf8decode'", "did you mean 'utf8Decode'?"])
         #expect(notes("print bytes|charsetdecode") == ["unknown filter 'charsetdecode'", "did you mean 'charsetDecode'?"])
         #expect(notes("print redirects | location").first == "unknown filter 'location'")
-        #expect(notes("print redirects | location").dropFirst().first?.hasPrefix("Hurl's location is where a redirect led") == true)
+        #expect(notes("print redirects | location").dropFirst().first?.hasPrefix("Hurl's redirects nth 0 location is hops | jsonpath") == true)
         #expect(notes("print bytes | decode gb2312").dropFirst().first == "Hurl's decode is charsetDecode NAME: bytes | charsetDecode gb2312")
         #expect(notes("print .a | urlQueryParam") == ["'urlQueryParam' takes 1 value", "quote text with blanks: | split \", \""])
         #expect(notes("print .a | charsetDecode") == ["'charsetDecode' takes 1 value", "quote text with blanks: | split \", \""])

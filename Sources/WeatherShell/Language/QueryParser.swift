@@ -28,7 +28,7 @@ struct QueryParser {
         var templates: [Query.FilterTemplate] = []
         var pathVariables: [Query.PathVariable] = []
         var span = first.span
-        let named: [String: Query.Source] = ["status": .status, "body": .body, "bytes": .bytes, "rawbytes": .rawBytes, "time": .time, "url": .url, "redirects": .redirects,
+        let named: [String: Query.Source] = ["status": .status, "body": .body, "bytes": .bytes, "rawbytes": .rawBytes, "time": .time, "url": .url, "redirects": .redirects, "hops": .hops,
                                              "version": .version]
         if let text = first.bare, let named = named[text] {
             source = named
@@ -142,9 +142,8 @@ struct QueryParser {
 
     /// Hurl's filters that wsh writes another way, by Hurl's name.
     static let hurlForms = [
-        "location": "Hurl's location is where a redirect led: redirects lists the URLs that answered with a redirect, "
-            + "so where the first led is redirects | nth 1, and where the last led is url; under set follow off, "
-            + "header Location is the header as the server wrote it",
+        "location": "Hurl's redirects nth 0 location is hops | jsonpath \"$[0].location\": hops lists each redirect's url, "
+            + "status and location; url is where the last led; under set follow off, header Location is the header as sent",
         "decode": "Hurl's decode is charsetDecode NAME: bytes | charsetDecode gb2312",
     ]
 

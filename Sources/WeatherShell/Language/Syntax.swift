@@ -82,6 +82,8 @@ public struct Query: Sendable, Equatable {
         case url
         /// The URLs that answered with a redirect, in order.
         case redirects
+        /// The redirects as objects: `{"url": ..., "status": 302, "location": ...}`, in order.
+        case hops
         /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2`.
         case version
         /// `cookie NAME` (its value) or `cookie NAME.ATTRIBUTE`, in the jar for the last URL.
@@ -132,7 +134,7 @@ public struct Query: Sendable, Equatable {
                 case .key, .index: false
                 }
             }
-        case .headers, .redirects: return true
+        case .headers, .redirects, .hops: return true
         case .jsonPath(let expression): return !((try? JSONPath(expression))?.isSingular ?? true)
         case .status, .header, .body, .bytes, .rawBytes, .time, .url, .version, .cookie, .value: return false
         }

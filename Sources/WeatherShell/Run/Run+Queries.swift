@@ -43,6 +43,13 @@ extension Run {
         // `key`, `token`... are `***`, so that no error, echo or report shows them.
         case .url: value = .string(redaction.maskedURL(response.url))
         case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
+        case .hops:
+            value = .array(response.hops.map { hop in
+                .object([JSONMember(key: "url", value: .string(redaction.maskedURL(hop.url))),
+                         JSONMember(key: "status", value: .number(String(hop.status))),
+                         JSONMember(key: "location", value: hop.headers.first { $0.name.lowercased() == "location" }
+                             .map { .string(redaction.maskedURL($0.value)) } ?? .null)])
+            })
         case .version: value = .string(response.httpVersion)
         case .cookie(let name, let attribute):
             (value, missing) = cookieValue(name, attribute, response: response)
