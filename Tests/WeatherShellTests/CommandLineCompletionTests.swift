@@ -34,6 +34,16 @@ import TestSupport
         #expect(CommandLineCompletion.candidates(before: ["script.wsh"], word: "").isEmpty, "NAME=VALUE after a script")
     }
 
+    /// bash's completion script expands each candidate (`compgen -W`): a file named to run a
+    /// command at Tab is never offered, nor one with a character zsh splits at.
+    @Test func aNameTheShellsWouldExpandIsNotOffered() throws {
+        let folder = try ScratchDirectory.make("wsh-completion-names").path + "/"
+        for name in ["a$(touch PWNED).wsh", "b`id`.wsh", "c:d.wsh", "d;e.wsh", "ok-1_2.wsh", "서울.wsh"] {
+            FileManager.default.createFile(atPath: folder + name, contents: Data())
+        }
+        #expect(CommandLineCompletion.candidates(before: [], word: folder).map { String($0.dropFirst(folder.count)) } == ["ok-1_2.wsh", "서울.wsh"])
+    }
+
     @Test func optionsAndTheirValuesAreNotPositionals() {
         #expect(CommandLineCompletion.positionals(["wsh", "--stub", "--var", "a=1", "serve", "x"], before: 5) == ["serve"])
         #expect(CommandLineCompletion.positionals(["wsh", "-c", "echo", ""], before: 3) == [])

@@ -8,6 +8,21 @@ enum CommandLineCompletion {
     /// The candidates for the word being typed, `word`, when the words before it on the line
     /// are `before` (without `wsh` and its options).
     static func candidates(before: [String], word: String) -> [String] {
+        offered(before: before, word: word).filter(isSafeForShells)
+    }
+
+    /// Whether a candidate can go to the shells as it is: bash's completion script passes the list
+    /// to `compgen -W`, which expands `$(...)`, `$VAR` and backquotes in each word (a file named
+    /// `a$(touch x).wsh` would run a command at Tab), and zsh's splits at `:`. A name with any
+    /// other character than these is left out: type it, or complete it with the shell's own paths.
+    static func isSafeForShells(_ candidate: String) -> Bool {
+        candidate.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x7F || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "._-/+,@%=".unicodeScalars.contains(scalar)
+        }
+    }
+
+    private static func offered(before: [String], word: String) -> [String] {
         switch before.first {
         case nil: return (["serve", "test"] + scripts(word)).filter { $0.hasPrefix(word) }
         case "serve": return ((word.contains("/") ? [] : BundledPacks.names) + scripts(word)).filter { $0.hasPrefix(word) }
