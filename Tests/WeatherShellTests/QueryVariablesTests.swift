@@ -63,6 +63,28 @@ import Testing
         }
     }
 
+    /// A secret filtered is a secret in its new form: its hex, its base64, its upper case never show
+    /// (a review found `print $pw | toHex` printing the secret's hex).
+    @Test func aFilteredSecretStaysSecret() async throws {
+        EnvironmentOverlay.define("WSH_TEST_FILTERED_SECRET", "hunter2secret")
+        try await TestServer.with { server in
+            let result = await Self.run("""
+                let pw = env WSH_TEST_FILTERED_SECRET
+                print $pw | toHex
+                print $pw | base64Encode
+                let u = $pw | upper
+                vars
+                echo $u
+                expect $pw | toHex == "00"
+                """, on: server)
+            let all = result.stdout + result.stderr
+            for form in ["hunter2secret", "68756e746572327365637265", "aHVudGVyMnNlY3JldA", "HUNTER2SECRET"] {
+                #expect(!all.contains(form), "\(form) shows: \(all)")
+            }
+            #expect(result.stdout.contains("u = ***"), "\(result.stdout)")
+        }
+    }
+
     @Test func existsAsksWhetherAVariableIsSet() async throws {
         try await TestServer.with { server in
             let set = await Self.run("let x = 1; expect $x exists; expect $nope not exists", on: server)

@@ -8,7 +8,10 @@ extension Run {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
-            return try filtered(try typedValue(of: word), by: query.filters[...], in: query)
+            let result = try filtered(try typedValue(of: word), by: query.filters[...], in: query)
+            // A secret filtered (`$token | toHex`, `| base64Encode`) is a secret in its new form too.
+            if let value = result.value, try isFilteredSecret(query) { session.mask.add(value.plainText) }
+            return result
         }
         guard let response = lastResponse else {
             throw failure(noResponseMessage, at: query.span)
@@ -110,6 +113,12 @@ extension Run {
             }
         }
         return (value, "")
+    }
+
+    /// Whether `query` filters a value written with a secret (`$token | upper`): what it gives is one too.
+    func isFilteredSecret(_ query: Query) throws -> Bool {
+        guard case .value(let word) = query.source else { return false }
+        return try expand(word).isSecret
     }
 
     /// The query's filters with the arguments that hold variables expanded (`| split $sep`).

@@ -174,7 +174,7 @@ extension Run {
             return EvaluatedValue(text: try expand(fallback).text, isSecret: !isPublic, environmentName: name)
         case .query(let query):
             let value = try queryValue(query)
-            return EvaluatedValue(text: Self.text(value), isSecret: false, typed: value)
+            return EvaluatedValue(text: Self.text(value), isSecret: try isFilteredSecret(query), typed: value)
         }
     }
 }
