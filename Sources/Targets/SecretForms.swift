@@ -14,6 +14,8 @@ public enum SecretForms {
     /// - percent-encoded with the characters a query may hold left as they are (`/:@!$'()*,;?`), or
     ///   `/` alone, as servers that echo a URL re-encode its query;
     /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``);
+    /// - escaped for XML and HTML, as a `body` template writes a variable into XML (`&amp;`, `&lt;`,
+    ///   `&gt;`, `&quot;`, and `'` as `&#39;`, `&apos;` or `&#x27;`);
     /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has;
     /// - as a host name in ASCII (`xn--` and Punycode), when it is not ASCII.
     ///
@@ -32,6 +34,7 @@ public enum SecretForms {
             forms += [encoded, lowercasingEscapes(encoded)]
         }
         forms += jsonForms(value)
+        forms += markupForms(value)
         // A host name in Unicode is sent, and named in errors, in its ASCII form (xn--…).
         // Only a form that has a Punycode label: normalizing can fold a value to plain ASCII (the
         // Kelvin sign is `K`), which would mask every `key` in the text.
@@ -44,6 +47,13 @@ public enum SecretForms {
         }
         var seen: Set<String> = []
         return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// `value` with `& < > "` and `'` as XML's and HTML's references, each spelling of `'`; none
+    /// when it holds none of them.
+    private static func markupForms(_ value: String) -> [String] {
+        guard value.contains(where: { "&<>\"'".contains($0) }) else { return [] }
+        return ["&#39;", "&apos;", "&#x27;"].map { MarkupEscape.escaped(value, apostrophe: $0) }
     }
 
     /// Whether `value` has characters beyond ASCII and, of ASCII, only those of host names.

@@ -83,6 +83,21 @@ import Testing
         }
     }
 
+    /// A secret escaped into an XML body is masked in that form too (a review found `show --curl`
+    /// and the history printing `pa&amp;ss&lt;w&gt;` whole).
+    @ShellActor @Test func aSecretEscapedForXMLIsMasked() async {
+        EnvironmentOverlay.define("WSH_TEST_XML_SECRET", "pa&ss<w>\"x'y")
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let pw = env WSH_TEST_XML_SECRET
+            target x { base http://127.0.0.1:9; method POST; body "<a t=\\"$pw\\">$pw</a>" }
+            show x --curl
+            """)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.contains(#"<a t="***">***</a>"#), "\(shell.stdout)")
+        #expect(!shell.stdout.contains("pa&amp;ss") && !shell.stdout.contains("ss&lt;w"), "\(shell.stdout)")
+    }
+
     @Test func theStringStateFollowsEscapedQuotes() {
         var state = BodyTemplate.JSONStringState()
         state.read(#"{"a\"b": "#)

@@ -1,3 +1,4 @@
+import Targets
 /// HTML character references, for the `htmlEscape` and `htmlUnescape` filters: the named ones
 /// bodies use most, and every numeric one (`&#233;`, `&#xE9;`, `&#65` without its `;`) read as
 /// HTML5 reads them in text; anything else is left as written.
@@ -13,19 +14,7 @@ enum HTMLEntities {
 
     /// `text` with `&`, `<`, `>`, `"` and `'` written as references, as Hurl's `htmlEscape` writes them.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#x27;"
-            default: result.append(character)
-            }
-        }
-        return result
+        MarkupEscape.escaped(text, apostrophe: "&#x27;")
     }
 
     static func unescaped(_ text: String) -> String {

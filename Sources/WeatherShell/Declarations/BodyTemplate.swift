@@ -9,7 +9,7 @@ import Targets
 /// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); elsewhere, the value as JSON of
 ///   its type (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).
 /// - Form (`application/x-www-form-urlencoded`): the value percent-encoded.
-/// - XML: `& < > " '` as references (``MarkupText``).
+/// - XML: `& < > " '` as references (``MarkupEscape``), every other character as it is.
 /// - Anything else: the value as it is.
 enum BodyTemplate {
     enum Kind: Equatable { case json, form, xml, raw }
@@ -47,7 +47,7 @@ enum BodyTemplate {
                 case .json where json.isInString: text += String(JSONValue.quoted(value.value).dropFirst().dropLast())
                 case .json: text += value.typedValue.compactText
                 case .form: text += PercentEncoding.encode(value.value)
-                case .xml: text += MarkupText.escaped(value.value)
+                case .xml: text += MarkupEscape.escaped(value.value)
                 case .raw: text += value.value
                 }
             }

@@ -1,27 +1,16 @@
+import Targets
 /// Text made safe for XML and HTML: the five special characters escaped, and characters XML 1.0
 /// cannot hold at all (controls other than tab and line breaks, U+FFFE, U+FFFF) shown as U+FFFD,
 /// since no escape can carry them.
 enum MarkupText {
     static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
+        var holdable = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF || (0x7F...0x9F).contains(scalar.value) {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+            let cannotBeHeld = (scalar.value < 0x20 && !"\t\n\r".unicodeScalars.contains(scalar))
+                || scalar.value == 0xFFFE || scalar.value == 0xFFFF || (0x7F...0x9F).contains(scalar.value)
+            holdable.append(cannotBeHeld ? "\u{FFFD}" : scalar)
         }
-        return out
+        return MarkupEscape.escaped(String(holdable))
     }
 
     /// For an attribute value: line breaks and tabs as character references, which a parser
