@@ -54,6 +54,15 @@ import Testing
         }
     }
 
+    /// A number kept as written that JSON cannot hold (`--var s=00123`) goes as a string: no value
+    /// breaks the body.
+    @Test func aNumberJSONCannotHoldGoesAsAString() {
+        #expect(BodyTemplate.jsonText(.number("00123")) == #""00123""#)
+        #expect(BodyTemplate.jsonText(.number("+5")) == #""+5""#)
+        #expect(BodyTemplate.jsonText(.number("1.70")) == "1.70")
+        #expect(BodyTemplate.jsonText(.string("a\"b")) == #""a\"b""#)
+    }
+
     @Test func inAnXMLBodyAValueIsEscaped() async throws {
         try await TestServer.with { server in
             let body = try await Self.received(#"let v = "<i a='1'>&\"</i>""#, #"body "<a t=\"$v\">$v</a>""#, on: server)

@@ -54,6 +54,27 @@ import Testing
         }
     }
 
+    /// `| toDate $format` takes the format from a variable; bytes a filter made compare as bytes,
+    /// and bytes that were never made do not exist (a review found `exists` always true there, and
+    /// text that reads `hex:41` compared as the byte 0x41).
+    @Test func aFormatFromAVariableAndBytesFromAFilter() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"""
+                let f = "%d.%m.%Y"
+                print "25.11.2026" | toDate $f
+                let b = "{\"b64\": \"QWRh\", \"h\": \"aGV4OjQx\"}"
+                expect $b | jsonpath "$.b64" | base64Decode == hex:416461
+                expect $b | jsonpath "$.nope" | base64Decode not exists
+                expect $b | jsonpath "$.h" | base64Decode == "hex:41"
+                expect $b | jsonpath "$.h" | base64Decode != hex:41
+                """#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "2026-11-25T00:00:00Z\n")
+            let made = await Self.run(#"let b = "{}"; expect $b | jsonpath "$.nope" | base64Decode exists"#, on: server)
+            guard case .failure(.expectation)? = made.halt else { Issue.record("\(made.stderr)"); return }
+        }
+    }
+
     /// `print "lit" | toDate` and `expect "lit" | toDate` read the same value (`expect` refused it).
     @Test func aLiteralIsFilteredAlikeInPrintAndExpect() async throws {
         try await TestServer.with { server in

@@ -45,7 +45,7 @@ enum BodyTemplate {
                 let value = try variable(name, part.span)
                 switch kind {
                 case .json where json.isInString: text += String(JSONValue.quoted(value.value).dropFirst().dropLast())
-                case .json: text += value.typedValue.compactText
+                case .json: text += Self.jsonText(value.typedValue)
                 case .form: text += PercentEncoding.encode(value.value)
                 case .xml: text += MarkupEscape.escaped(value.value)
                 case .raw: text += value.value
@@ -53,6 +53,13 @@ enum BodyTemplate {
             }
         }
         return text
+    }
+
+    /// A value as JSON; a number kept as written that JSON cannot hold as one (`00123`, `+5`, `5.`,
+    /// from `--var s=00123`) as a string, so that no value breaks the body.
+    static func jsonText(_ value: JSONValue) -> String {
+        if case .number(let literal) = value, (try? JSONValue.parse(literal)) == nil { return JSONValue.quoted(literal) }
+        return value.compactText
     }
 
     /// Whether JSON text read so far ends inside a string.

@@ -147,7 +147,9 @@ struct TargetCompiler {
                     do {
                         _ = try JSONValue.parse(json)
                     } catch let error as JSONParseError {
-                        throw self.error("'\(name):=' takes JSON: \(error.description)", word.span,
+                        // The parser quotes a character of the text: of a secret, not even that.
+                        let why = try run.expand(word).isSecret ? "the secret it was given is not JSON" : error.description
+                        throw self.error("'\(name):=' takes JSON: \(why)", word.span,
                                          notes: ["quote a JSON text with sh's raw quotes: \(name):='[\"a\", \"b\"]', or give text: \(name)=VALUE"])
                     }
                 }

@@ -99,8 +99,8 @@ struct QueryParser {
                 throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: filterSpan, notes: Self.unknownFilterNotes(name))
             }
             var argumentWords: [Word] = []
-            // `toDate` takes a format when one follows, quoted: `| toDate "%d/%m/%Y"`.
-            if name == "toDate", start + used < words.count, words[start + used].isQuoted {
+            // `toDate` takes a format when one follows, quoted or from a variable: `| toDate "%d/%m/%Y"`, `| toDate $format`.
+            if name == "toDate", start + used < words.count, words[start + used].isQuoted || words[start + used].loneVariable != nil {
                 argumentWords.append(words[start + used])
                 filterSpan = filterSpan.union(words[start + used].span)
                 used += 1

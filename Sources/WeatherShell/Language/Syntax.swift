@@ -94,16 +94,23 @@ public struct Query: Sendable, Equatable {
         /// literal), filtered.
         case value(Word)
     }
-    /// A filter whose arguments hold variables (`| split $sep`): ``filters`` has it at `index`
-    /// with stand-in arguments, and it is made again from these words when the query runs.
+    /// A path's step that a variable gives when the query runs (`.items[$i]`).
     public struct PathVariable: Sendable, Equatable {
+        /// The step's place in the path.
         public var step: Int
+        /// The variable's name.
         public var name: String
     }
+    /// A filter whose arguments hold variables (`| split $sep`): ``filters`` has it at `index`
+    /// with stand-in arguments, and it is made again from these words when the query runs.
     public struct FilterTemplate: Sendable, Equatable {
+        /// The filter's place in ``filters``.
         public var index: Int
+        /// The filter's name.
         public var name: String
+        /// Its arguments as written.
         public var arguments: [Word]
+        /// Where the filter and its arguments are, for errors.
         public var span: SourceSpan
     }
     /// A step of a path; `[? EXPR]` holds the shell's expectation.

@@ -169,11 +169,10 @@ extension Run {
         }
     }
 
-    /// `cookie NAME[.ATTRIBUTE]`: the jar's cookie that a request to `url` would send; a value
-    /// named like a secret is `***`, as `cookies` lists it.
     /// `cookie NAME[.ATTRIBUTE]`: as the last answer set it (`Set-Cookie`), as Hurl reads it: an
     /// expired cookie or one for another path too, and an attribute the answer did not send is not
     /// there (`not exists`); else the jar's cookie for the answer's URL, with its stored attributes.
+    /// A value named like a secret is `***`, as `cookies` lists it.
     private func cookieValue(_ name: String, _ attribute: String?, response: Response) -> (JSONValue?, String) {
         let url = response.url
         let set = response.headers(named: "Set-Cookie").compactMap(SetCookie.init)

@@ -114,9 +114,15 @@ extension Run {
         let expectedValue = try expectation.expected.map { try typedValue(of: $0) }
         let expected = try expectation.expected.map { try expand($0).text }
         // A node list of one compares as its node, as Hurl compares a JSONPath that found one
-        // (`$.users[?@.id==1].name == "Bob"`); against a list's text (`== ["Bob"]`, `== '["Bob"]'`) it stays a list.
+        // (`$.users[?@.id==1].name == "Bob"`); `==` and `!=` against a list (`== ["Bob"]`, or its
+        // JSON text `== '["Bob"]'`) compare it as a list.
+        let comparesWithAList: Bool = {
+            guard expectation.op == .equal || expectation.op == .notEqual, let expected else { return false }
+            if case .array? = try? JSONValue.parse(expected) { return true }
+            return expectation.expected?.isQuoted == false && expected.hasPrefix("[")
+        }()
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
-           Self.comparesOneNode.contains(expectation.op), !(expected ?? "").hasPrefix("[") {
+           Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
             actual = nodes[0]
         }
         var passed: Bool

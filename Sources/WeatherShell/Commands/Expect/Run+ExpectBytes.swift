@@ -16,17 +16,24 @@ extension Run {
     /// The values come back as `hex:` text, for the failure's notes.
     func byteOutcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
         guard case .query(let query) = expectation.subject else { throw failure(noResponseMessage, at: expectation.span) }
-        let (value, _) = try lookUp(query)
         let actual: [UInt8]
         if query.filters.isEmpty {
+            _ = try lookUp(query)
             guard let response = lastResponse else { throw failure(noResponseMessage, at: expectation.span) }
             actual = Array(query.source == .rawBytes ? response.rawBody : response.body)
-        } else if case .string(let text)? = value, text.hasPrefix("hex:"),
-                  case .success(let bytes) = Result(catching: { () throws(ByteLiteral.Failure) -> [UInt8] in try ByteLiteral.bytes(text, quoted: false, directory: "") }) {
-            // Bytes that are not UTF-8 come from the filters as `hex:` text.
-            actual = bytes
         } else {
-            actual = Array((value.map(\.plainText) ?? "").utf8)
+            // The filters' bytes as the hex of every byte, which no text they decode to can mimic.
+            var hexQuery = query
+            hexQuery.filters.append(.toHex)
+            let (hex, missing) = try lookUp(hexQuery)
+            guard case .string(let digits)? = hex,
+                  case .success(let bytes) = Result(catching: { () throws(ByteLiteral.Failure) -> [UInt8] in
+                      try ByteLiteral.bytes("hex:" + digits, quoted: false, directory: "")
+                  }) else {
+                // Nothing reached: only `not exists` holds, as for any other query.
+                return (expectation.op == .exists && expectation.negated, nil, nil, missing)
+            }
+            actual = bytes
         }
         var expected: [UInt8] = []
         var expectedIsSecret = false
