@@ -30,6 +30,10 @@ import Testing
         #expect(shell.stdout.isEmpty, "nothing ran: \(shell.stdout)")
         #expect(shell.stderr.contains("<test>:2:18: error: unknown setting 'verbos' for plugin 'logger'"), "\(shell.stderr)")
         #expect(shell.stderr.contains("did you mean 'verbose'?"), "\(shell.stderr)")
+        let nested = ShellHarness()
+        let nestedHalt = await nested.run("echo before\nif 1 == 1 { for x in a b { plugin retry on cuont 3 } }")
+        guard case .failure(.parse)? = nestedHalt else { Issue.record("in a block: \(nested.stderr)"); return }
+        #expect(nested.stdout.isEmpty && nested.stderr.contains("did you mean 'count'?"), "\(nested.stdout)\(nested.stderr)")
         let good = ShellHarness()
         let ran = await good.run("echo before\nplugin retry on count 2 backoff 10ms\necho after")
         #expect(ran == nil, "\(good.stderr)")

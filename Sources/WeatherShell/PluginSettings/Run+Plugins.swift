@@ -33,11 +33,21 @@ extension Run {
         session.pluginSettings[text] = plugin
     }
 
-    /// The `plugin` statements among `statements` whose words hold no variable, read as they will
-    /// be, before anything runs: a wrong setting word (`plugin logger on very_verbose`) is said as
-    /// a parse error would be, with its did-you-mean, and the file runs nothing.
+    /// The `plugin` statements among `statements` and the blocks they hold (`if`, loops) whose words
+    /// hold no variable, read as they will be, before anything runs: a wrong setting word (`plugin
+    /// logger on very_verbose`) is said as a parse error would be, with its did-you-mean, and the
+    /// file runs nothing.
     func checkPluginSettings(_ statements: [Statement]) -> Diagnostic? {
         for statement in statements {
+            switch statement.kind {
+            case .conditional(let conditional):
+                if let problem = checkPluginSettings(conditional.then + (conditional.otherwise ?? [])) { return problem }
+                continue
+            case .loop(let loop):
+                if let problem = checkPluginSettings(loop.body) { return problem }
+                continue
+            default: break
+            }
             guard case .plugin(let nameWord, let settingWords) = statement.kind, let name = nameWord.literal,
                   let type = BuiltInPlugins.named(name) else { continue }
             var items = settingWords.compactMap { word in word.literal.map { PluginSettingWords.Item(text: $0, word: word) } }
