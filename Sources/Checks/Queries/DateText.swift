@@ -1,7 +1,8 @@
+import Foundation
 /// Dates for the query filters: read and written with strftime codes as Hurl's `toDate` and
 /// `dateFormat` read and write them (``StrftimeFormat``), in UTC with English names, and ISO 8601
 /// text, the form a date takes between filters, with its fraction of a second kept to the nanosecond.
-enum DateText {
+public enum DateText {
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                              "October", "November", "December"]
     static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -23,12 +24,22 @@ enum DateText {
         return try StrftimeFormat(format).items.map { text(of: $0, time, moment) }.joined()
     }
 
-    /// `2026-11-25T08:00:00Z`, and `2023-01-23T18:25:43.511Z` with a fraction of a second (3, 6 or 9 digits).
-    static func iso(_ moment: Moment) -> String {
+    /// `2026-11-25T08:00:00Z`, and `2023-01-23T18:25:43.511Z` with a fraction of a second (3, 6 or 9
+    /// digits as it needs, or `fractionDigits` of it).
+    static func iso(_ moment: Moment, fractionDigits: Int? = nil) -> String {
         let time = CivilTime(moment)
         return padded(time.year, 4, year: true) + "-" + padded(time.month, 2) + "-" + padded(time.day, 2) + "T"
             + padded(time.hour, 2) + ":" + padded(time.minute, 2) + ":" + padded(time.second, 2)
-            + fraction(time.nanosecond, digits: nil, dot: true) + "Z"
+            + fraction(time.nanosecond, digits: fractionDigits, dot: true) + "Z"
+    }
+
+    /// `date` in ISO 8601 in UTC with `fractionDigits` digits of a second, as the filters write a
+    /// date: `2026-11-28T23:35:00.123456Z` with 6 (Hurl's `newDate`).
+    public static func iso(_ date: Date, fractionDigits: Int) -> String {
+        let since1970 = date.timeIntervalSince1970
+        let seconds = since1970.rounded(.down)
+        let nanoseconds = min(999_999_999, Int(((since1970 - seconds) * 1e9).rounded(.down)))
+        return iso(Moment(seconds: Int64(seconds), nanoseconds: nanoseconds), fractionDigits: fractionDigits)
     }
 
     /// An ISO 8601 date as APIs write them (``ISODate/hasDateShape(_:)``): `2026-11-25`,

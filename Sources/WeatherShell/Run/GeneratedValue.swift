@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 
 /// Variables whose value is made anew each time one is read, unless a variable of the same name is
@@ -19,19 +20,8 @@ enum GeneratedValue {
         }
     }
 
-    /// `date` as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, in UTC.
+    /// `date` as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, in UTC, as the date filters write it.
     static func rfc3339(_ date: Date) -> String {
-        let since1970 = date.timeIntervalSince1970
-        let seconds = since1970.rounded(.down)
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func padded(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let micros = Int32(min(999_999, ((since1970 - seconds) * 1_000_000).rounded(.down)))
-        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))"
-            + "T\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)).\(padded(micros, 6))Z"
+        DateText.iso(date, fractionDigits: 6)
     }
 }
