@@ -107,6 +107,13 @@ import TestSupport
         try await server.shutdown()
     }
 
+    /// The newest call in `log`, once `shell`'s history writer has written what it holds.
+    @ShellActor static func newestCall(of shell: ShellHarness, in log: CallLog) async throws -> CallSummary {
+        let writer = shell.run.session.callLog
+        _ = try await offPool { writer?.flush(within: 10) }
+        return try #require(try log.recent(1).first)
+    }
+
     @Test func historyShowPrintsTheRequestAndTheAnswer() async throws {
         let (variable, _) = SessionFiles.secretInEnvironment()
         let (shell, log, _) = try Self.shell()
@@ -176,16 +183,12 @@ import TestSupport
         #expect(server.hits("/echo/one") == 2)
         // An ad-hoc request has no target to declare: the note says to type it again.
         _ = await other.run("set output quiet\nget \(server.baseURL)/echo/adhoc appid==literal-appid-1")
-        let adHocLog = other.run.session.callLog
-        _ = try await offPool { adHocLog?.flush(within: 10) }
-        let adHoc = try #require(try log.recent(1).first)
+        let adHoc = try await Self.newestCall(of: other, in: log)
         _ = await other.run("history replay \(adHoc.id)")
         #expect(other.stderr.contains("an ad-hoc request has no target to fill its secrets from"), "\(other.stderr)")
         #expect(server.hits("/echo/adhoc") == 1)
         _ = await other.run("target open { base \(server.baseURL); path /echo/open; header X-Seen:yes }\nset output quiet\ncall open")
-        let otherLog = other.run.session.callLog
-        _ = try await offPool { otherLog?.flush(within: 10) }
-        let open = try #require(try log.recent(1).first)
+        let open = try await Self.newestCall(of: other, in: log)
         let fresh = ShellHarness()
         fresh.run.session.callLog = CallLog(path: log.path)
         _ = await fresh.run("set output raw\nhistory replay \(open.id)")
