@@ -151,9 +151,8 @@ public struct Provider<T: TargetType>: Sendable {
             }
             hops.append(ResponseHop(request: response.request, status: response.status, reason: response.reason, headers: response.headers))
             // Made from the request before the jar's cookies: the next hop gets those its URL matches.
-            current = try Redirect.nextRequest(after: current, status: response.status, location: location, targetName: target.name,
-                                               keepingCredentials: redirectsKeepCredentials)
-            current = Redirect.returningCredentials(of: request, to: current)
+            current = try Redirect.nextRequest(after: current, first: request, status: response.status, location: location,
+                                               targetName: target.name, trusted: redirectsKeepCredentials)
             current.followsRedirects = hops.count < limit
             response = try await sendHop(current, target: target, transport: transport)
         }

@@ -15,13 +15,14 @@ enum Redirect {
     /// The request to send after `request` was answered `status` with `location`.
     /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET; the body goes
     ///   with the method change. 307 and 308 keep method and body.
-    /// - On a hop to another origin (scheme, host or port), Authorization, Cookie,
-    ///   Proxy-Authorization, every header named like a credential and every header a plugin
-    ///   marked as one (``Request/credentialHeaderNames``) are dropped (and come back on a hop
-    ///   to the first request's origin: ``returningCredentials(of:to:)``).
+    /// - Credentials (Authorization, Cookie, Proxy-Authorization, every header named like a
+    ///   credential and every header a plugin marked as one, ``Request/credentialHeaderNames``)
+    ///   go only to the origin (scheme, host and port) of `first`, the request the chain started
+    ///   with: dropped on a hop elsewhere, and sent again on a hop back to it (A -> B -> A), as curl
+    ///   and Hurl do. When the chain is `trusted` (curl's `--location-trusted`) they go everywhere.
     /// Throws ``ProviderError`` `.invalidURL` for a `Location` that is not an http(s) URL with a usable port.
     static func nextRequest(
-        after request: Request, status: Int, location: String, targetName: String, keepingCredentials: Bool = false
+        after request: Request, first: Request, status: Int, location: String, targetName: String, trusted: Bool = false
     ) throws(ProviderError) -> Request {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard let base = URL(string: request.url), let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
@@ -42,23 +43,16 @@ enum Redirect {
             next.body = nil
             next.headers.removeAll { ["content-type", "content-length", "content-encoding"].contains($0.name.lowercased()) }
         }
-        if !keepingCredentials, origin(of: request.url) != origin(of: url) {
+        if trusted || origin(of: url) == origin(of: first.url) {
+            for header in first.headers where isCredential(header, of: first) && next.header(header.name) == nil {
+                next.headers.append(header)
+            }
+            next.credentialHeaderNames = first.credentialHeaderNames
+        } else {
             next.headers.removeAll { isCredential($0, of: request) }
             next.credentialHeaderNames = []
         }
         return next
-    }
-
-    /// `next` with the credentials of `first`, the request a redirect chain started with, when
-    /// `next` goes back to `first`'s origin (A -> B -> A): curl and Hurl send them again there.
-    static func returningCredentials(of first: Request, to next: Request) -> Request {
-        guard origin(of: first.url) == origin(of: next.url) else { return next }
-        var returned = next
-        for header in first.headers where isCredential(header, of: first) && returned.header(header.name) == nil {
-            returned.headers.append(header)
-        }
-        returned.credentialHeaderNames = first.credentialHeaderNames
-        return returned
     }
 
     /// Credentials are for the origin they were given to: the standard three, any header named
