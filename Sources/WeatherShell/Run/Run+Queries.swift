@@ -4,7 +4,8 @@ import Targets
 
 extension Run {
     /// The value a query finds in the last response, or nil with the reason it found nothing.
-    func lookUp(_ query: Query) throws -> (value: JSONValue?, missing: String) {
+    /// Inside a `[? EXPR]`, `element` is the element EXPR decides on: path queries start at it.
+    func lookUp(_ query: Query, element: JSONValue? = nil) throws -> (value: JSONValue?, missing: String) {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
@@ -79,7 +80,7 @@ extension Run {
                 }
             }
             try checkBodyKept(response, query)
-            if let element = filteredElement {
+            if let element {
                 (value, missing) = try JSONWalk.walk(element, steps, where: holds)
                 break
             }
@@ -148,10 +149,7 @@ extension Run {
     /// `[? EXPR]` on one element: EXPR's path queries start at it; a comparison of values that do
     /// not compare (a string with a number) is false, as in JSONPath, not an error.
     private func holds(_ filter: ElementFilter, _ element: JSONValue) throws -> Bool {
-        let outer = filteredElement
-        filteredElement = element
-        defer { filteredElement = outer }
-        return try holds(filter.condition)
+        try holds(filter.condition, element: element)
     }
 
     /// Fails when the body was streamed past the memory limit, or to a file it cannot be read back from.

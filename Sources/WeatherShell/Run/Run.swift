@@ -47,8 +47,6 @@ public final class Run {
         get { outcomes.lastCallGotNoResponse }
         set { outcomes.lastCallGotNoResponse = newValue }
     }
-    /// While a `[? EXPR]` decides on an element: the value EXPR's path queries start at.
-    var filteredElement: JSONValue?
     /// The target and arguments of the last call that sent something, for `target NAME from last`.
     var lastCall: (target: Target, arguments: CallArguments)? {
         get { outcomes.lastCall }

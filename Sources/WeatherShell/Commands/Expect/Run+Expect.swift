@@ -59,9 +59,10 @@ extension Run {
     }
 
     /// Whether the expression holds, for `if` and `until`; an expression that cannot be evaluated
-    /// (no response yet, a body that is not JSON) is an error.
-    func holds(_ expectation: Expectation) throws -> Bool {
-        try outcome(of: expectation).passed
+    /// (no response yet, a body that is not JSON) is an error. In a `[? EXPR]`, `element` is the
+    /// element EXPR decides on.
+    func holds(_ expectation: Expectation, element: JSONValue? = nil) throws -> Bool {
+        try outcome(of: expectation, element: element).passed
     }
 
     /// Throws the failure of `expectation`, if it fails; reports nothing.
@@ -98,13 +99,13 @@ extension Run {
     /// the expected one as typed. An `expect` (`asserting`) about a value that is not there fails,
     /// `not` or no `not`, unless it asks whether the value exists; in a condition (`if`, `until`,
     /// `[? ]`) a comparison with nothing is false, as in JSONPath, and `not` makes it true.
-    private func outcome(of expectation: Expectation, asserting: Bool = false)
+    private func outcome(of expectation: Expectation, asserting: Bool = false, element: JSONValue? = nil)
         throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
         if isByteComparison(expectation) { return try byteOutcome(of: expectation) }
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
-        case .query(let query): (actual, missing) = try lookUp(query)
+        case .query(let query): (actual, missing) = try lookUp(query, element: element)
         // `expect $x exists` asks whether x is set: an undefined x is a value that is not there.
         case .word(let word) where expectation.op == .exists && word.loneVariable.map { variable(named: $0) == nil } == true:
             missing = "no variable '\(word.loneVariable ?? "")' is set"
@@ -144,7 +145,7 @@ extension Run {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let actual else { passed = false; break }
             guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
-                if filteredElement != nil { passed = false; break }
+                if element != nil { passed = false; break }
                 throw failure("'\(expectation.op.rawValue)' compares two numbers or two strings", at: expectation.span,
                               notes: ["actual: \(mask(TypedValues.describe(actual)).shortened(200)) (\(TypedValues.typeName(actual))), "
                                       + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"])
