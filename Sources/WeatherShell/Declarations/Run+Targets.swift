@@ -4,9 +4,10 @@ import Targets
 
 extension Run {
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
-    func declareTarget(_ declaration: TargetDeclaration) throws {
+    /// A pack's target (`fromPack`, or declared while a pack loads) yields its host to `set base`.
+    func declareTarget(_ declaration: TargetDeclaration, fromPack: Bool = false) throws {
         var declared = DeclaredTarget(declaration: declaration)
-        declared.fromPack = packDepth > 0
+        declared.fromPack = fromPack || loading.contains { if case .pack = $0 { true } else { false } }
         // Declared again (`edit`, say), an imported target keeps what its document says of it.
         declared.openAPI = session.targets[declared.name]?.openAPI
         let sampleFields = declaration.fields.filter { $0.name == "sample" }

@@ -115,7 +115,6 @@ public enum Shell {
                 io.err(CommandLineRequest.noteForMissingScript(file, problem))
                 return FailureKind.usage.exitCode
             }
-            run.enterFile(file)
             return await finish(run, interrupts) {
                 try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
             }
@@ -187,8 +186,6 @@ public enum Shell {
         let path = Environment.configDirectory + "/wsh/init.wsh"
         guard let data = FileManager.default.contents(atPath: path) else { return .completed }
         return await outcome(interrupts) {
-            run.enterFile(path)
-            defer { run.sourceStack.removeAll() }
             try await run.runFile(text: String(decoding: data, as: UTF8.self), path: path)
         }
     }

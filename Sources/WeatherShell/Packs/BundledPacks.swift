@@ -48,13 +48,9 @@ extension Run {
     }
 
     private func runPack(text: String, name: String, directory: String, word: Word) async throws {
-        if sourceStack.contains(name) { throw failure("pack '\(name)' is already being loaded", at: word.span) }
-        sourceStack.append(name)
-        packDepth += 1
-        defer {
-            sourceStack.removeLast()
-            packDepth -= 1
-        }
+        if loading.contains(.pack(name)) { throw failure("pack '\(name)' is already being loaded", at: word.span) }
+        loading.append(.pack(name))
+        defer { loading.removeLast() }
         try await execute(text: text, file: name, directory: directory)
     }
 

@@ -6,25 +6,22 @@ extension Run {
     func source(_ pathWord: Word) async throws {
         let path = resolvePath(try expand(pathWord).text)
         let canonical = Self.canonicalPath(path)
-        if sourceStack.contains(canonical) {
-            let chain = (sourceStack.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
+        if loading.contains(.file(canonical)) {
+            let files = loading.compactMap { if case .file(let path) = $0 { path } else { nil } }
+            let chain = (files.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
         }
         let text = try readSourceFile(path, at: pathWord.span)
-        sourceStack.append(canonical)
-        defer { sourceStack.removeLast() }
         try await runFile(text: text, path: path)
     }
 
-    /// Runs a script file's text: parse it all first, then run it.
+    /// Runs a script file's text: parse it all first, then run it. Sourcing the file again while it
+    /// runs is refused as a cycle.
     public func runFile(text: String, path: String) async throws(Halt) {
         let directory = (path as NSString).deletingLastPathComponent
+        loading.append(.file(Self.canonicalPath(path)))
+        defer { loading.removeLast() }
         try await execute(text: text, file: Self.displayPath(path), directory: directory.isEmpty ? "." : directory)
-    }
-
-    /// Marks a file as running, so that sourcing it again is refused as a cycle.
-    public func enterFile(_ path: String) {
-        sourceStack.append(Self.canonicalPath(path))
     }
 
     /// The path with `.`, `..` and symbolic links resolved: what the cycle check compares.

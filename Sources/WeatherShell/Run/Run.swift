@@ -23,10 +23,9 @@ public final class Run {
     public var reporter: (any RunReporter)?
     /// What this run shares with the run that started it, if any (``Outcomes``).
     let outcomes: Outcomes
-    /// Canonical paths of the files being run, innermost last: `source` refuses a cycle.
-    var sourceStack: [String] = []
-    /// How many packs (`use`) are loading: targets declared meanwhile are a pack's.
-    var packDepth = 0
+    /// The files and packs being run, innermost last: `source` and `use` refuse a cycle, and targets
+    /// declared while a pack loads are the pack's.
+    var loading: [Loading] = []
     /// The file whose statements are running, for diagnostics and relative paths.
     var currentFile: SourceFile
     /// The first failure of a run with bail off; it decides the exit code at the end. An
@@ -102,7 +101,7 @@ public final class Run {
         outputOverride = parent.outputOverride
     }
 
-    /// A run; one started `within` another runs inside its files (``sourceStack``) and reactor actions.
+    /// A run; one started `within` another runs inside its files (``loading``) and reactor actions.
     private init(session: Session, io: ShellIO, mode: Mode, reporter: (any RunReporter)?, file: SourceFile, outcomes: Outcomes,
                  within parent: Run? = nil) {
         self.session = session
@@ -111,7 +110,7 @@ public final class Run {
         self.reporter = reporter
         self.currentFile = file
         self.outcomes = outcomes
-        sourceStack = parent?.sourceStack ?? []
+        loading = parent?.loading ?? []
         actionDepth = parent?.actionDepth ?? 0
     }
 

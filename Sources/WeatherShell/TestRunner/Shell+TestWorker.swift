@@ -27,7 +27,6 @@ extension Shell {
         let interrupts = InterruptHandler(interactive: false)
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
-            run.enterFile(path)
             code = await finish(run, interrupts) {
                 try await run.runFile(text: String(decoding: data, as: UTF8.self), path: path)
             }

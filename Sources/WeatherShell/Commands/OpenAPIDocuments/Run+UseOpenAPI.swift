@@ -45,13 +45,9 @@ extension Run {
                 guard case .target(let declaration)? = program.statements.first?.kind else { continue }
                 let previous = currentFile
                 currentFile = file
+                defer { currentFile = previous }
                 // As a pack's, an imported target's host yields to `set base` (a mock, a staging host).
-                packDepth += 1
-                defer {
-                    currentFile = previous
-                    packDepth -= 1
-                }
-                try declareTarget(declaration)
+                try declareTarget(declaration, fromPack: true)
             } catch let diagnostic as Diagnostic {
                 io.err("warning: \(mask(shownSource))#\(operation.pointer): not declared: \(mask(diagnostic.message))\n")
                 continue

@@ -12,8 +12,6 @@ extension Shell {
             switch ReadableFile.read(file) {
             case .success(let data):
                 loaded = await outcome(interrupts) {
-                    run.enterFile(file)
-                    defer { run.sourceStack.removeAll() }
                     try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
                 }
             case .failure(let problem) where problem.isMissing && Run.availablePacks().contains(file):
