@@ -39,6 +39,14 @@ import TestSupport
         }
     }
 
+    @Test func checkStatusWrittenOnTheCommandLineChangesNothing() async throws {
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["get", "\(server.baseURL)/status/404", "--check-status"])
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stderr == "wsh: warning: HTTP 404 Not Found\n")
+        }
+    }
+
     @Test func aRequestThatFailsIsAnErrorAtItsURL() async throws {
         let port = try LoopbackPort.free()
         let result = try await WSHProcess.run(["get", "http://127.0.0.1:\(port)/x"])

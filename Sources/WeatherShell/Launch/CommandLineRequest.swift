@@ -1,3 +1,5 @@
+import Targets
+
 /// `wsh get URL ITEM...` from the system shell, as `http GET URL` and `xh get URL` are run: the
 /// arguments become one ad-hoc request statement, which runs as `-c` would run it.
 enum CommandLineRequest {
@@ -27,7 +29,19 @@ enum CommandLineRequest {
         guard let verb = arguments.first else { return "" }
         let lower = verb.lowercased()
         let command = lowercaseVerbs.contains(lower) ? lower : "request " + verb
-        return ([command] + arguments.dropFirst().map(word)).joined(separator: " ")
+        // From the system shell the status always decides the exit code (exitCode), as if it were given.
+        let rest = arguments.dropFirst().filter { $0 != "--check-status" }
+        return ([command] + rest.map(word)).joined(separator: " ")
+    }
+
+    /// The exit code of `wsh get URL`, given `code`, the run's: as HTTPie's `--check-status`, an
+    /// answer of 3xx (a redirect not followed), 4xx or 5xx exits with 3, 4 or 5, with HTTPie's
+    /// warning when stdout is not a terminal (where the status line is not shown).
+    @ShellActor
+    static func exitCode(_ code: Int32, answer: Response?, io: ShellIO) -> Int32 {
+        guard code == 0, let answer, (300..<600).contains(answer.status) else { return code }
+        if !io.stdoutIsTerminal { io.err("wsh: warning: HTTP \(answer.status) \(answer.reason)\n") }
+        return Int32(answer.status / 100)
     }
 
     /// `text` as one word of the language with the same value.

@@ -96,10 +96,10 @@ public enum Shell {
             }
         }
         if let request = options.request {
-            run.exitsByStatus = true
-            return await finish(run, interrupts) {
+            let code = await finish(run, interrupts) {
                 try await run.execute(text: CommandLineRequest.statement(request), file: "<command line>", directory: cwd)
             }
+            return CommandLineRequest.exitCode(code, answer: run.lastResponse, io: io)
         }
         if let command = options.command {
             return await finish(run, interrupts) {

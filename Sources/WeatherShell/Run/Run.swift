@@ -62,9 +62,6 @@ public final class Run {
     private(set) var localNames: Set<String> = []
     /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
     var outputOverride: ShellOptions.Output?
-    /// `wsh get URL` from the system shell: the request's status decides the exit code, as HTTPie's
-    /// `--check-status` (3xx 3, 4xx 4, 5xx 5).
-    var exitsByStatus = false
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
     /// until the round's end says whether they count; nil when checks count as they run.
     var provisionalChecks: [CheckedExpectation]?

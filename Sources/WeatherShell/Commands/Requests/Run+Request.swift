@@ -58,17 +58,11 @@ extension Run {
     }
 
     /// HTTPie's `--check-status`: an answer of 3xx (a redirect not followed), 4xx or 5xx is a
-    /// failure. From the system shell (`wsh get URL`) it is the exit code, 3, 4 or 5, with HTTPie's
-    /// warning when stdout is not a terminal (where the status line is not shown).
+    /// failure. (From the system shell, `wsh get URL`, it is always on: ``CommandLineRequest/exitCode(_:answer:io:)``.)
     private func checkStatus(_ response: Response, _ statement: RequestStatement) throws {
         guard (300..<600).contains(response.status) else { return }
-        let status = "HTTP \(response.status) \(response.reason)"
-        if exitsByStatus {
-            if !io.stdoutIsTerminal { io.err("wsh: warning: \(status)\n") }
-            throw Halt.exit(Int32(response.status / 100))
-        }
         if statement.flags.checkStatus {
-            throw failure("\(status) (--check-status)", at: statement.url.span,
+            throw failure("HTTP \(response.status) \(response.reason) (--check-status)", at: statement.url.span,
                           notes: ["--check-status fails a request whose answer is a redirect not followed (3xx), 4xx or 5xx"])
         }
     }
