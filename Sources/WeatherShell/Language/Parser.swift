@@ -55,9 +55,10 @@ public struct Parser {
         case "print":
             guard !arguments.isEmpty else { throw usage(command, "print VALUE...") }
             kind = .print(try values(arguments))
-        case "use" where arguments.first?.bare == "openapi" && arguments.count != 1:
+        case "use" where ["openapi", "http"].contains(arguments.first?.bare) && arguments.count != 1:
             guard arguments.count == 2 || (arguments.count == 4 && arguments[2].bare == "as") else {
-                throw usage(command, "use openapi FILE|URL [as PREFIX]", extra: arguments.count > 2 ? arguments[2] : nil)
+                let what = arguments[0].bare == "http" ? "FILE.http" : "FILE|URL"
+                throw usage(command, "use \(arguments[0].bare ?? "") \(what) [as PREFIX]", extra: arguments.count > 2 ? arguments[2] : nil)
             }
             kind = .command(name: command, arguments: arguments)
         case "expect" where arguments.first?.bare == "schema" && (arguments.count == 1 || (arguments.count == 2 && arguments[1].literal?.hasPrefix("@") == true)):

@@ -33,7 +33,7 @@ enum CommandLineCompletion {
 
     /// The `.wsh` files and the directories in the directory `word` points into, starting with `word`.
     static func scripts(_ word: String) -> [String] {
-        Completion.paths(word, directory: FileManager.default.currentDirectoryPath).filter { $0.hasSuffix("/") || $0.hasSuffix(".wsh") }
+        Completion.paths(word, directory: FileManager.default.currentDirectoryPath).filter { $0.hasSuffix("/") || $0.hasSuffix(".wsh") || Run.isHTTPFile($0) }
     }
 
     /// The positional words before the one at `index` in `arguments` (the command line as the

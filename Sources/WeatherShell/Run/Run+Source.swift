@@ -15,13 +15,22 @@ extension Run {
         try await runFile(text: text, path: path)
     }
 
-    /// Runs a script file's text: parse it all first, then run it. Sourcing the file again while it
-    /// runs is refused as a cycle.
+    /// Runs a script file's text: parse it all first, then run it. A `.http` or `.rest` file runs as
+    /// the JetBrains and VS Code clients run it (``runHTTPFile(text:path:)``). Sourcing the file
+    /// again while it runs is refused as a cycle.
     public func runFile(text: String, path: String) async throws(Halt) {
         let directory = (path as NSString).deletingLastPathComponent
         loading.append(.file(Self.canonicalPath(path)))
         defer { loading.removeLast() }
-        try await execute(text: text, file: Self.displayPath(path), directory: directory.isEmpty ? "." : directory)
+        let file = SourceFile(name: Self.displayPath(path), directory: directory.isEmpty ? "." : directory, text: text)
+        if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
+        try await execute(text: text, file: file.name, directory: file.directory)
+    }
+
+    /// Whether a path names a `.http` file (`.http`, or REST Client's `.rest`).
+    nonisolated static func isHTTPFile(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".http") || lower.hasSuffix(".rest")
     }
 
     /// The path with `.`, `..` and symbolic links resolved: what the cycle check compares.

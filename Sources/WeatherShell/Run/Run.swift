@@ -162,29 +162,35 @@ public final class Run {
 
     func execute(_ statements: [Statement]) async throws(Halt) {
         for statement in statements {
-            do {
-                try await execute(statement)
-            } catch let halt as Halt {
-                throw halt
-            } catch let diagnostic as Diagnostic {
-                try report(diagnostic)
-            } catch is CancellationError {
-                reportInterrupted()
-                throw Halt.failure(.interrupted)
-            } catch {
-                try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: statement.span))
-            }
-            refreshServedRoutes()
-            if Task.isCancelled {
-                reportInterrupted()
-                throw Halt.failure(.interrupted)
-            }
-            try reportOutputFailures()
-            reportHistoryNotices()
-            // At a terminal each statement's output shows when it ends (`echo started; call slow`),
-            // as in sh; into a pipe or file it stays buffered, for speed.
-            if io.stdoutIsTerminal { io.flush() }
+            try await runStep(at: statement.span) { try await execute(statement) }
         }
+    }
+
+    /// Runs one statement's work (or a `.http` file's request): reports its error, stops the run
+    /// when it must, and shows its output at a terminal when it ends.
+    func runStep(at span: SourceSpan, _ work: () async throws -> Void) async throws(Halt) {
+        do {
+            try await work()
+        } catch let halt as Halt {
+            throw halt
+        } catch let diagnostic as Diagnostic {
+            try report(diagnostic)
+        } catch is CancellationError {
+            reportInterrupted()
+            throw Halt.failure(.interrupted)
+        } catch {
+            try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: span))
+        }
+        refreshServedRoutes()
+        if Task.isCancelled {
+            reportInterrupted()
+            throw Halt.failure(.interrupted)
+        }
+        try reportOutputFailures()
+        reportHistoryNotices()
+        // At a terminal each statement's output shows when it ends (`echo started; call slow`),
+        // as in sh; into a pipe or file it stays buffered, for speed.
+        if io.stdoutIsTerminal { io.flush() }
     }
 
     /// Reports failures to write output other than stdout (a log file on a full disk) as runtime errors.

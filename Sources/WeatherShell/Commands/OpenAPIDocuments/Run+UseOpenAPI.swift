@@ -89,17 +89,22 @@ extension Run {
 
 /// `use`: load a pack of targets by name, or one target per operation of an OpenAPI document
 struct UseCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "use", usage: "use PACK | use openapi FILE|URL [as PREFIX]", summary: "load a pack of targets by name, or one target per operation of an OpenAPI document")
+    static let entry = CommandCatalog.Entry(name: "use", usage: "use PACK | use openapi FILE|URL [as PREFIX] | use http FILE.http [as PREFIX]",
+                                            summary: "load a pack of targets by name, one target per operation of an OpenAPI document, or per request of a .http file")
 
     /// The packs (read from disk when Tab asks, not before every prompt) and `openapi`, then its file.
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
-        if previous.count == 1 { return Run.availablePacks() + ["openapi"] }
+        if previous.count == 1 { return Run.availablePacks() + ["openapi", "http"] }
         if previous.count == 2, previous[1] == "openapi" { return Completion.paths(word, directory: session.directory) }
+        if previous.count == 2, previous[1] == "http" {
+            return Completion.paths(word, directory: session.directory).filter { $0.hasSuffix("/") || Run.isHTTPFile($0) }
+        }
         return []
     }
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         if arguments.count > 1, arguments[0].bare == "openapi" { return try await run.useOpenAPI(arguments, command: command) }
+        if arguments.count > 1, arguments[0].bare == "http" { return try run.useHTTPFile(arguments) }
         guard let pack = arguments.first else { throw run.failure("usage: use PACK", at: command.span) }
         try await run.usePack(pack)
     }

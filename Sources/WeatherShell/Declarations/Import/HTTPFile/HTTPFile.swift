@@ -1,0 +1,92 @@
+/// A `.http` file as the JetBrains HTTP Client and VS Code's REST Client write it: file variables
+/// and requests, in file order. Read by ``HTTPFileParser``; every span is a byte range of the file.
+struct HTTPFile {
+    /// One thing the file says, in order: a variable to set, or a request to send.
+    enum Item {
+        case variable(Variable)
+        case request(Request)
+    }
+
+    /// `@name = value`: a file variable; its value may use the variables before it.
+    struct Variable {
+        var name: String
+        var value: HTTPTemplate
+        /// The line's span, for errors.
+        var span: Range<Int>
+    }
+
+    /// One request, between `###` separators.
+    struct Request {
+        /// `# @name NAME`, else the `###` line's title, as written.
+        var name: String?
+        var title: String?
+        var method: String
+        var url: HTTPTemplate
+        var headers: [Header]
+        var body: [BodyPiece]
+        /// `# @no-redirect`: a 3xx is the answer.
+        var noRedirect = false
+        /// `# @no-cookie-jar`: no cookie is sent or kept.
+        var noCookieJar = false
+        /// `# @timeout N` (seconds, or with `ms`, `s`, `m`), as written.
+        var timeout: String?
+        /// The request line's span: where errors about the request point.
+        var span: Range<Int>
+    }
+
+    struct Header {
+        var name: String
+        var value: HTTPTemplate
+        var span: Range<Int>
+    }
+
+    /// A piece of a body: lines of text, or `< ./file` (`<@ ./file`: its `{{...}}` are substituted).
+    enum BodyPiece {
+        case text(HTTPTemplate)
+        case file(path: String, substitutes: Bool, span: Range<Int>)
+    }
+
+    var items: [Item]
+
+    var requests: [Request] {
+        items.compactMap { if case .request(let request) = $0 { request } else { nil } }
+    }
+}
+
+/// Text with `{{...}}` in it, as a `.http` file writes URLs, headers, bodies and variable values.
+struct HTTPTemplate: Equatable {
+    enum Part: Equatable {
+        case text(String)
+        case expression(HTTPExpression, span: Range<Int>)
+    }
+
+    var parts: [Part]
+
+    /// The expressions in it, in order.
+    var expressions: [(expression: HTTPExpression, span: Range<Int>)] {
+        parts.compactMap { if case .expression(let expression, let span) = $0 { (expression, span) } else { nil } }
+    }
+}
+
+/// What a `{{...}}` asks for.
+enum HTTPExpression: Hashable {
+    /// `{{name}}`: a file variable, the environment's, or wsh's.
+    case variable(String)
+    /// `{{$uuid}}`, `{{$guid}}`, `{{$random.uuid}}`.
+    case uuid
+    /// `{{$timestamp}}`: seconds since 1970.
+    case timestamp
+    /// `{{$isoTimestamp}}`, `{{$datetime iso8601}}`: the time now in UTC.
+    case isoTimestamp
+    /// `{{$randomInt MIN MAX}}`, `{{$random.integer(MIN, MAX)}}`: MIN up to MAX, MAX left out.
+    case randomInt(Int, Int)
+    /// `{{$processEnv NAME}}`, `{{$env.NAME}}`: an environment variable, a secret.
+    case processEnv(String)
+    /// `{{$dotenv NAME}}`: a variable of the `.env` file beside the `.http` file, a secret.
+    case dotenv(String)
+    /// `{{login.response.body.$.token}}`, `{{login.response.body.*}}`: the body of the last answer
+    /// to the named request, or what a JSONPath finds in it.
+    case responseBody(request: String, path: String)
+    /// `{{login.response.headers.X-Token}}`.
+    case responseHeader(request: String, name: String)
+}

@@ -1,0 +1,301 @@
+/// Reads a `.http` file: what the JetBrains HTTP Client and VS Code's REST Client formats share
+/// (docs/files-from-other-tools.md). A line it does not understand is an error at its place,
+/// never skipped: JavaScript handler scripts (`> {% ... %}`, `< {% ... %}`, `> file.js`) above all.
+struct HTTPFileParser {
+    struct Failure: Error {
+        var message: String
+        var span: Range<Int>
+        var notes: [String] = []
+    }
+
+    private let bytes: [UInt8]
+    /// Each line's byte range, without its line break.
+    private let lines: [Range<Int>]
+
+    private init(_ text: String) {
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = Array(bytes.dropFirst(3)) }
+        self.bytes = bytes
+        var lines: [Range<Int>] = []
+        var start = 0
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            lines.append(start..<(offset > start && bytes[offset - 1] == UInt8(ascii: "\r") ? offset - 1 : offset))
+            start = offset + 1
+        }
+        if start < bytes.count { lines.append(start..<bytes.count) }
+        self.lines = lines
+    }
+
+    /// The file's variables and requests, or the first thing in it that cannot be read.
+    static func parse(_ text: String) throws(Failure) -> HTTPFile {
+        try HTTPFileParser(text).parse()
+    }
+
+    /// The `{{...}}` of a whole text: a file included with `<@ ./file`.
+    static func template(of text: String) throws(Failure) -> HTTPTemplate {
+        let parser = HTTPFileParser(text)
+        return try parser.template(in: 0..<parser.bytes.count)
+    }
+
+    /// Methods a request line may start with; any other word in capitals is one too (`PROPFIND`).
+    private static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
+
+    private enum Place { case beforeRequest, headers, body }
+
+    private func parse() throws(Failure) -> HTTPFile {
+        var items: [HTTPFile.Item] = []
+        var place = Place.beforeRequest
+        var request: HTTPFile.Request?
+        var directives = Directives()
+        var bodyLines: [Range<Int>] = []
+
+        func finishRequest() throws(Failure) {
+            if var done = request {
+                done.body = try body(bodyLines)
+                items.append(.request(done))
+            }
+            request = nil
+            bodyLines = []
+            place = .beforeRequest
+        }
+
+        for line in lines {
+            let text = string(line)
+            let trimmed = text.trimmingBlanks
+            if trimmed.hasPrefix("###") {
+                try finishRequest()
+                directives = Directives()
+                let title = trimmed.dropFirst(3).trimmingBlanks
+                if !title.isEmpty { directives.title = title }
+                continue
+            }
+            switch place {
+            case .beforeRequest:
+                if trimmed.isEmpty { continue }
+                if trimmed.hasPrefix("#") || trimmed.hasPrefix("//") {
+                    try directives.read(comment: trimmed, span: line)
+                    continue
+                }
+                if trimmed.hasPrefix("< {%") || trimmed.hasPrefix("<{%") {
+                    throw Failure(message: "a pre-request script is JavaScript, which wsh does not run", span: line,
+                                  notes: ["set the values it computes as @name = value, with --var, or in an environment file"])
+                }
+                if trimmed.hasPrefix("@") {
+                    items.append(.variable(try variable(line)))
+                    continue
+                }
+                request = try requestLine(line, directives)
+                place = .headers
+            case .headers:
+                if trimmed.isEmpty {
+                    place = .body
+                    continue
+                }
+                if trimmed.hasPrefix("#") || trimmed.hasPrefix("//") { continue }
+                if let first = text.first, first == " " || first == "\t" {
+                    // Indented: the URL goes on (a path or query split over lines, joined with
+                    // nothing between), or, after a header, that header's value (joined with a blank).
+                    let rest = try template(in: firstNonBlank(line)..<line.upperBound).parts
+                    if let last = request?.headers.indices.last {
+                        request?.headers[last].value.parts += [.text(" ")] + rest
+                    } else {
+                        request?.url.parts += rest
+                    }
+                    continue
+                }
+                if trimmed.hasPrefix(">") { throw handlerScript(line) }
+                request?.headers.append(try header(line))
+            case .body:
+                if trimmed.hasPrefix("<>") { continue }  // the IDE's link to a saved answer
+                if trimmed.hasPrefix(">") { throw handlerScript(line) }
+                bodyLines.append(line)
+            }
+        }
+        try finishRequest()
+        return HTTPFile(items: items)
+    }
+
+    /// What the comments before a request say of it: `@name`, `@no-redirect`...
+    private struct Directives {
+        var name: String?
+        var title: String?
+        var noRedirect = false
+        var noCookieJar = false
+        var timeout: String?
+
+        mutating func read(comment: String, span: Range<Int>) throws(Failure) {
+            let body = (comment.hasPrefix("#") ? comment.dropFirst() : comment.dropFirst(2)).trimmingBlanks
+            guard body.hasPrefix("@") else { return }
+            let word = String(body.dropFirst().prefix { !$0.isWhitespace && $0 != "=" })
+            var value = body.dropFirst(1 + word.count).trimmingBlanks
+            if value.hasPrefix("=") { value = value.dropFirst().trimmingBlanks }
+            switch word {
+            case "name":
+                guard !value.isEmpty else { throw Failure(message: "@name needs a name: # @name login", span: span) }
+                name = value
+            case "no-redirect": noRedirect = true
+            case "no-cookie-jar": noCookieJar = true
+            case "timeout":
+                guard !value.isEmpty else { throw Failure(message: "@timeout needs a duration: # @timeout 10 (seconds), 500 ms", span: span) }
+                timeout = value
+            case "no-log", "note", "no-auto-encoding":
+                // Editor matters with nothing to send differently from the command line: wsh has no
+                // response-history panel, asks for no confirmation, and encodes as written.
+                return
+            default:
+                throw Failure(message: "wsh does not know the directive '@\(word)'", span: span,
+                              notes: ["known: @name, @no-redirect, @no-cookie-jar, @timeout, @no-log, @note, @no-auto-encoding"])
+            }
+        }
+    }
+
+    /// `@name = value`.
+    private func variable(_ line: Range<Int>) throws(Failure) -> HTTPFile.Variable {
+        let start = firstNonBlank(line) + 1
+        guard let equals = bytes[start..<line.upperBound].firstIndex(of: UInt8(ascii: "=")) else {
+            throw Failure(message: "a file variable is written @name = value", span: line)
+        }
+        let name = string(start..<equals).trimmingBlanks
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
+            throw Failure(message: "a variable name is letters, digits, '_', '-' and '.'", span: start..<equals)
+        }
+        var valueStart = equals + 1
+        while valueStart < line.upperBound, bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
+        var valueEnd = line.upperBound
+        while valueEnd > valueStart, bytes[valueEnd - 1] == UInt8(ascii: " ") || bytes[valueEnd - 1] == UInt8(ascii: "\t") { valueEnd -= 1 }
+        return HTTPFile.Variable(name: name, value: try template(in: valueStart..<valueEnd), span: line)
+    }
+
+    /// `METHOD URL [HTTP/VERSION]`, or a URL alone (GET).
+    private func requestLine(_ line: Range<Int>, _ directives: Directives) throws(Failure) -> HTTPFile.Request {
+        var words = words(in: line)
+        var method = "GET"
+        if let first = words.first, words.count > 1,
+           Self.methods.contains(string(first)) || string(first).allSatisfy({ $0.isUppercase || $0 == "-" || $0 == "_" }) {
+            method = string(first)
+            words.removeFirst()
+        }
+        if words.count == 2, string(words[1]).hasPrefix("HTTP/") { words.removeLast() }
+        guard words.count == 1, let url = words.first else {
+            throw Failure(message: "a request line is METHOD URL [HTTP/VERSION]", span: line,
+                          notes: ["a URL with a space in it is written with %20"])
+        }
+        return HTTPFile.Request(name: directives.name, title: directives.title, method: method, url: try template(in: url),
+                                headers: [], body: [], noRedirect: directives.noRedirect, noCookieJar: directives.noCookieJar,
+                                timeout: directives.timeout, span: line)
+    }
+
+    /// `Name: value`.
+    private func header(_ line: Range<Int>) throws(Failure) -> HTTPFile.Header {
+        let start = firstNonBlank(line)
+        guard let colon = bytes[start..<line.upperBound].firstIndex(of: UInt8(ascii: ":")), colon > start else {
+            throw Failure(message: "expected a header 'Name: value', or a blank line before the body", span: line)
+        }
+        let name = string(start..<colon).trimmingBlanks
+        guard name.utf8.allSatisfy(Self.isTokenByte) else {
+            throw Failure(message: "'\(name.prefix(60))' cannot be a header name", span: start..<colon)
+        }
+        var valueStart = colon + 1
+        while valueStart < line.upperBound, bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
+        return HTTPFile.Header(name: name, value: try template(in: valueStart..<line.upperBound), span: line)
+    }
+
+    /// The body's lines as pieces, trailing blank lines left out: text, and `< ./file` lines.
+    private func body(_ lines: [Range<Int>]) throws(Failure) -> [HTTPFile.BodyPiece] {
+        var lines = lines
+        while let last = lines.last, string(last).trimmingBlanks.isEmpty { lines.removeLast() }
+        var pieces: [HTTPFile.BodyPiece] = []
+        var text: [HTTPTemplate.Part] = []
+        func endText() {
+            if !text.isEmpty { pieces.append(.text(HTTPTemplate(parts: text))) }
+            text = []
+        }
+        for (index, line) in lines.enumerated() {
+            // Lines are joined by "\n", an included file's line too: "\n" in a body's text parts is
+            // only ever this separator (a multipart body sends it as CRLF).
+            if index > 0 { text.append(.text("\n")) }
+            let trimmed = string(line).trimmingBlanks
+            if trimmed.hasPrefix("< {%") || trimmed.hasPrefix("<{%") {
+                throw Failure(message: "a script is JavaScript, which wsh does not run", span: line)
+            }
+            if trimmed.hasPrefix("<@ ") || trimmed.hasPrefix("< ") {
+                let substitutes = trimmed.hasPrefix("<@")
+                let path = trimmed.dropFirst(substitutes ? 3 : 2).trimmingBlanks
+                guard !path.isEmpty else { throw Failure(message: "'<' names a file to send: < ./body.json", span: line) }
+                endText()
+                pieces.append(.file(path: path, substitutes: substitutes, span: line))
+                continue
+            }
+            text += try template(in: line).parts
+        }
+        endText()
+        return pieces
+    }
+
+    private func handlerScript(_ line: Range<Int>) -> Failure {
+        Failure(message: "a response handler is JavaScript, which wsh does not run", span: line,
+                notes: ["check the answer with wsh instead: expect status == 200, expect .token exists (docs/files-from-other-tools.md)"])
+    }
+
+    /// The `{{...}}` in a span of the file, and the text around them.
+    private func template(in span: Range<Int>) throws(Failure) -> HTTPTemplate {
+        var parts: [HTTPTemplate.Part] = []
+        var index = span.lowerBound
+        var textStart = index
+        while index < span.upperBound {
+            if bytes[index] == UInt8(ascii: "{"), index + 1 < span.upperBound, bytes[index + 1] == UInt8(ascii: "{") {
+                if textStart < index { parts.append(.text(string(textStart..<index))) }
+                var end = index + 2
+                while end + 1 < span.upperBound, !(bytes[end] == UInt8(ascii: "}") && bytes[end + 1] == UInt8(ascii: "}")) { end += 1 }
+                guard end + 1 < span.upperBound else {
+                    throw Failure(message: "'{{' is not closed by '}}' on its line", span: index..<(index + 2))
+                }
+                let whole = index..<(end + 2)
+                parts.append(.expression(try HTTPExpressionReader.read(string((index + 2)..<end).trimmingBlanks, span: whole), span: whole))
+                index = end + 2
+                textStart = index
+                continue
+            }
+            index += 1
+        }
+        if textStart < span.upperBound { parts.append(.text(string(textStart..<span.upperBound))) }
+        return HTTPTemplate(parts: parts)
+    }
+
+    private func words(in line: Range<Int>) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        var index = line.lowerBound
+        while index < line.upperBound {
+            while index < line.upperBound, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+            let start = index
+            while index < line.upperBound, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") { index += 1 }
+            if start < index { words.append(start..<index) }
+        }
+        return words
+    }
+
+    private func firstNonBlank(_ line: Range<Int>) -> Int {
+        bytes[line].firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? line.upperBound
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// RFC 9110's token characters, which a header name is made of.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Without spaces and tabs at either end.
+    var trimmingBlanks: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

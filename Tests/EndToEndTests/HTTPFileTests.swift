@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `.http` files as the JetBrains HTTP Client and VS Code's REST Client write them, run by wsh:
+/// files those projects published (Tests/Files/http, SOURCES.md names each), with only their host
+/// changed to a loopback server, and what the server saw compared with what the format says.
+@Suite struct HTTPFileTests {
+    static let files = HTTPBinServer.repository.appendingPathComponent("Tests/Files/http")
+
+    /// A copy of the published files in a scratch directory, each host replaced as `hosts` says.
+    static func copies(_ hosts: [(String, String)]) throws -> URL {
+        let directory = try WSHProcess.temporaryDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) {
+            var text = try String(contentsOf: files.appendingPathComponent(name), encoding: .utf8)
+            for (from, to) in hosts { text = text.replacingOccurrences(of: from, with: to) }
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    /// The JSON documents printed one after another, as `call` prints bodies into a pipe.
+    static func documents(_ text: String) throws -> [[String: Any]] {
+        var documents: [[String: Any]] = []
+        var depth = 0, start: String.Index?, inString = false, escaped = false
+        for index in text.indices {
+            let char = text[index]
+            if inString {
+                if escaped { escaped = false } else if char == "\\" { escaped = true } else if char == "\"" { inString = false }
+                continue
+            }
+            switch char {
+            case "\"": inString = true
+            case "{":
+                if depth == 0 { start = index }
+                depth += 1
+            case "}":
+                depth -= 1
+                if depth == 0, let begin = start {
+                    let object = try JSONSerialization.jsonObject(with: Data(text[begin...index].utf8)) as? [String: Any]
+                    documents.append(object ?? [:])
+                }
+            default: break
+            }
+        }
+        return documents
+    }
+
+    /// REST Client's own example file: seven requests with the QUERY method and POST, bodies of
+    /// JSON, XML and a form, a file variable. REST Client sends each body as written, its lines
+    /// joined by a line feed and the blank lines before `###` left out, with the headers as written.
+    @Test func restClientsQueryExamplesSendWhatRestClientSends() async throws {
+        try await withLoopbackServer { server in
+            let directory = try Self.copies([("https://httpbin.org/anything", server.baseURL + "/echo/anything")])
+            defer { ScratchDirectory.remove(directory) }
+            let result = try await WSHProcess.run(["rest-client-query-method-examples.http"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let echoes = try Self.documents(result.stdout)
+            #expect(echoes.map { $0["method"] as? String } == ["QUERY", "QUERY", "QUERY", "QUERY", "QUERY", "QUERY", "POST"])
+            let bodies = echoes.map { $0["body"] as? String ?? "" }
+            #expect(bodies.first?.hasPrefix("{\n    \"filters\": {\n        \"status\": \"active\",") == true, "\(bodies)")
+            #expect(bodies.first?.hasSuffix("\"order\": \"desc\"\n    }\n}") == true)
+            #expect(bodies[1].hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<query>"))
+            #expect(bodies[2] == "search=keyword&category=all&page=1")
+            let headers = echoes.map { echo in
+                Dictionary((echo["headers"] as? [[String]] ?? []).map { ($0[0].lowercased(), $0[1]) }, uniquingKeysWith: { $1 })
+            }
+            #expect(headers.map { $0["content-type"] } == ["application/json", "application/xml", "application/x-www-form-urlencoded",
+                                                             "application/json", "application/json", "application/json", "application/json"])
+            #expect(headers[3]["accept"] == "application/json")
+            #expect(headers[4]["authorization"] == "Bearer your-bearer-token")
+            #expect(headers[0]["authorization"] == nil)
+        }
+    }
+
+    /// The JetBrains specification's examples against httpbin: a JSON body (with the typographic
+    /// quotes it was published with, sent as they are), the origin form with a Host header, and a
+    /// multipart body with a file included by `< ./input.txt`, which httpbin parses into a form and a file.
+    @Test func jetBrainsSpecificationExamplesReachHTTPBin() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let authority = httpbin.baseURL.dropFirst("http://".count)
+            let directory = try Self.copies([("http://example.com", httpbin.baseURL + "/anything"), ("Host: example.com", "Host: \(authority)"),
+                                             ("GET /api/get", "GET /anything/api/get")])
+            defer { ScratchDirectory.remove(directory) }
+
+            let add = try await WSHProcess.run(["jetbrains-spec-add.http"], directory: directory)
+            let added = try #require(try Self.documents(add.stdout).first, "\(add.stderr)")
+            #expect(added["method"] as? String == "POST")
+            #expect(added["data"] as? String == "{\n  \u{201C}name\u{201D}: \u{201C}entity\u{201D},\n  \u{201C}value\u{201D}: \u{201C}content\u{201D}\n}")
+            #expect((added["headers"] as? [String: String])?["Content-Type"] == "application/json")
+
+            let origin = try await WSHProcess.run(["jetbrains-spec-origin-form.http"], directory: directory)
+            let got = try #require(try Self.documents(origin.stdout).first, "\(origin.stderr)")
+            #expect(got["url"] as? String == httpbin.baseURL + "/anything/api/get")
+
+            let upload = try await WSHProcess.run(["jetbrains-spec-multipart.http"], directory: directory)
+            let uploaded = try #require(try Self.documents(upload.stdout).first, "\(upload.stderr)")
+            #expect(uploaded["form"] as? [String: String] == ["text": "Text"])
+            #expect(uploaded["files"] as? [String: String] == ["file_to_send": "the file the multipart example sends\n"])
+        }
+    }
+
+    /// What wsh does not run is an error at its place before anything is sent: JavaScript, and a
+    /// value REST Client gets from Azure.
+    @Test func handlerScriptsAndUnknownValuesAreRefusedAtTheirPlace() async throws {
+        let port = try LoopbackPort.free()
+        let directory = try Self.copies([("http://example.com", "http://127.0.0.1:\(port)")])
+        defer { ScratchDirectory.remove(directory) }
+        let handler = try await WSHProcess.run(["jetbrains-spec-handler.http"], directory: directory)
+        #expect(handler.status == 2)
+        #expect(handler.stderr.hasPrefix("jetbrains-spec-handler.http:5:1: error: a response handler is JavaScript, which wsh does not run\n"),
+                "\(handler.stderr)")
+        let azure = try await WSHProcess.run(["rest-client-aad-token.http"], directory: directory)
+        #expect(azure.status == 2)
+        #expect(azure.stderr.hasPrefix("""
+            rest-client-aad-token.http:19:16: error: '{{$aadToken}}': wsh does not know this value
+               Authorization: {{$aadToken}}
+                              ^~~~~~~~~~~~~
+            """), "\(azure.stderr)")
+    }
+
+    /// A named request's answer feeds a later request (REST Client's `{{login.response.body.$.token}}`),
+    /// file variables use each other, `{{$processEnv}}` and `{{$dotenv}}` are secrets: `***` in the
+    /// history and in errors, though sent as they are.
+    @Test func answersVariablesAndSecretsFlowBetweenRequests() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "API_KEY=\"dotenv-secret-123\"\n# a comment\nexport OTHER=${API_KEY}-x\n"
+                .write(to: directory.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+            try """
+                @base = \(server.baseURL)
+                @echo = {{base}}/echo
+
+                ### log in
+                # @name login
+                POST {{echo}}/login?who={{user}}
+                Content-Type: application/json
+
+                {"token": "t-{{$processEnv WSH_TOKEN}}"}
+
+                ###
+                GET {{echo}}/me
+                X-From-Body: {{login.response.body.$.method}}
+                X-Key: {{$dotenv API_KEY}}
+                X-Random: {{$randomInt 5 6}}
+                """.write(to: directory.appendingPathComponent("flow.http"), atomically: true, encoding: .utf8)
+            let state = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(state) }
+            let result = try await WSHProcess.run(["--var", "user=ann", "flow.http"],
+                                                  environment: ["WSH_TOKEN": "env-secret-456", "XDG_STATE_HOME": state.path], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let echoes = try Self.documents(result.stdout).map { try AdHocRequestTests.Echo(json: String(data: JSONSerialization.data(withJSONObject: $0), encoding: .utf8) ?? "") }
+            #expect(echoes.count == 2)
+            #expect(echoes.first?.path == "/echo/login")
+            #expect(echoes.first?.query == "who=ann")
+            #expect(echoes.first?.body == "{\"token\": \"t-env-secret-456\"}")
+            #expect(echoes.last?.headers["x-from-body"] == "POST")
+            #expect(echoes.last?.headers["x-key"] == "dotenv-secret-123")
+            #expect(echoes.last?.headers["x-random"] == "5")
+            var database = ""
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: state.path + "/wsh")) ?? [] {
+                database += String(decoding: FileManager.default.contents(atPath: state.path + "/wsh/" + file) ?? Data(), as: UTF8.self)
+            }
+            #expect(database.contains("/echo/login"), "the calls are in the history")
+            for secret in ["env-secret-456", "dotenv-secret-123"] {
+                let leaks = SecretLeakCheck(secret: secret, basicUser: "").leaks(in: database)
+                #expect(leaks.isEmpty, "the history holds \(secret) as \(leaks)")
+            }
+        }
+    }
+}
