@@ -22,8 +22,10 @@ extension LaunchOptions {
             if parsed.command != nil, parsed.file != nil {
                 throw ValidationError("-c and FILE cannot be used together")
             }
-            return .run(LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.variables + parsed.assignments,
-                                      stub: parsed.stub, noRC: parsed.noRC))
+            var options = LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.variables + parsed.assignments,
+                                        stub: parsed.stub, noRC: parsed.noRC)
+            options.environment = parsed.environment
+            return .run(options)
         } catch {
             let message = WSHCommand.fullMessage(for: error)
             return WSHCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)

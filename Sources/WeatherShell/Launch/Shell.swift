@@ -14,6 +14,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var stub: Bool
     /// `--norc`: skip init.wsh.
     public var noRC: Bool
+    /// `--env NAME`: the environment to choose before anything runs (`set env NAME`).
+    public var environment: String?
     /// `wsh serve FILE...`: the files whose targets to serve, and how.
     public var serve: (files: [String], settings: ServeSettings)? {
         get { serveFiles.map { ($0, serveSettings) } }
@@ -92,6 +94,18 @@ public enum Shell {
                     return FailureKind.usage.exitCode
                 }
                 io.err("wsh: error: script arguments are NAME=VALUE or NAME:=JSON, got '\(assignment.shortened())': \(problem)\n")
+                return FailureKind.usage.exitCode
+            }
+        }
+        // `--env NAME`, from the files beside the script, else in the current directory.
+        if let environment = options.environment {
+            let directory = options.file.flatMap { $0 == "-" ? nil : Run.directory(of: $0) } ?? cwd
+            do {
+                try run.selectEnvironment(environment, directory: directory, at: nil)
+            } catch let diagnostic as Diagnostic {
+                io.err(diagnostic.rendered(mask: { $0 }))
+                return FailureKind.usage.exitCode
+            } catch {
                 return FailureKind.usage.exitCode
             }
         }

@@ -26,7 +26,11 @@ struct WSHCommand: ParsableCommand {
                                                          valueName: "NAME=VALUE"))
     var variables: [String] = []
 
-    @Argument(help: ArgumentHelp("A .wsh script to run, or - to read statements from stdin.", valueName: "FILE"),
+    @Option(name: .customLong("env"), help: ArgumentHelp("Choose an environment of http-client.env.json, REST Client's settings or NAME.env (set env NAME).",
+                                                         valueName: "NAME"))
+    var environment: String?
+
+    @Argument(help: ArgumentHelp("A .wsh script or a .http file to run, or - to read statements from stdin.", valueName: "FILE"),
               completion: Self.completion)
     var file: String?
 

@@ -52,7 +52,7 @@ enum CommandCatalog {
 
     /// The commands that are not keywords, each a type of its own, found by name when a line runs one.
     static let commands: [any ShellCommand.Type] = [
-        TargetsCommand.self, ShowCommand.self, ForgetCommand.self, ImportCommand.self, EditCommand.self, UseCommand.self,
+        TargetsCommand.self, ShowCommand.self, ForgetCommand.self, ImportCommand.self, EditCommand.self, UseCommand.self, EnvCommand.self,
         SaveCommand.self, OpenAPICommand.self, ExpectSchemaCommand.self, HistoryCommand.self, CookiesCommand.self,
         PluginsCommand.self, StateCommand.self, ServeShellCommand.self,
     ]

@@ -74,8 +74,14 @@ extension Run {
         return (currentFile.directory as NSString).appendingPathComponent(expanded)
     }
 
+    /// The directory a file is in, `.` for a bare name.
+    nonisolated static func directory(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+
     /// A path as the user wants to read it: relative to the current directory when it is under it.
-    static func displayPath(_ path: String) -> String {
+    nonisolated static func displayPath(_ path: String) -> String {
         let cwd = FileManager.default.currentDirectoryPath
         let standard = URL(fileURLWithPath: path).standardizedFileURL.path
         if standard.hasPrefix(cwd + "/") { return String(standard.dropFirst(cwd.count + 1)) }

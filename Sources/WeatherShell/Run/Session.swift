@@ -12,6 +12,8 @@ public final class Session {
     /// Variables given as script arguments: like make's command-line variables, a `let` of
     /// the same name in the script leaves them as given, so a script can hold defaults.
     var commandLineNames: Set<String> = []
+    /// The environment `set env NAME` (`--env NAME`) chose, and what it set.
+    var environment: SelectedEnvironment?
     /// Whether the note that an `env` value is masked in URLs has been given (once a session).
     var notedSecretInURL = false
     var mask = SecretMask() {

@@ -8,6 +8,8 @@ enum ShellOption: String, CaseIterable {
     case maxBody = "max-body"
     case userAgent = "user-agent"
     case proxy, cacert, insecure, cert, http
+    /// An environment of http-client.env.json, REST Client's settings or dotenv files (``EnvironmentFiles``).
+    case env
 
     static let names = allCases.map(\.rawValue)
 
@@ -34,7 +36,7 @@ enum ShellOption: String, CaseIterable {
         case .cacert, .cert: ["off"]
         case .insecure: ["on", "off"]
         case .http: ["auto", "1.1", "2"]
-        case .base: []
+        case .base, .env: []
         }
     }
 }

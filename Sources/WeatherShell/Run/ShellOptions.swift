@@ -35,6 +35,8 @@ struct ShellOptions {
     var follow = ShellOptions.defaultRedirectLimit
     /// `set follow trusted`: credentials go to every host of a redirect chain (curl's `--location-trusted`).
     var followTrusted = false
+    /// `set env`: the environment chosen, by name.
+    var environment: String?
     /// `set cookies`: send and keep cookies in the session's jar.
     var cookies = true
     /// `set compress`: ask for gzip, deflate and br, and decode them.
@@ -112,6 +114,7 @@ extension ShellOptions {
             case .off: "off"
             case .url(let url): Run.quoted(url)
             }
+        case .env: environment
         case .cacert: transport.caCertificateFile.map { Run.quoted($0) } ?? "off"
         case .insecure: transport.insecure ? "on" : "off"
         case .cert: transport.clientCertificateFile.map { file in

@@ -28,6 +28,9 @@ struct Variable {
 
     /// Set from `bytes` (its `hex:` text): `expect bytes == $name` reads it back as bytes.
     var holdsBytes = false
+    /// The environment file it came from (`set env NAME`), which `vars` names; `save` writes
+    /// `set env NAME` rather than the value.
+    var environmentFile: String?
 
     /// The value as `let` would write it to give it back with its type: a string that reads as a
     /// number, `true`, `false` or `null` is quoted (`"3"`), a number is bare (`3`). A list or

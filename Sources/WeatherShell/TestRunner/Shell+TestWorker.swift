@@ -24,6 +24,16 @@ extension Shell {
         }
         let recorder = TestRecorder(path: path)
         run.reporter = recorder
+        if let environment = settings.environment {
+            do {
+                try run.selectEnvironment(environment, directory: Run.directory(of: path), at: nil)
+            } catch let diagnostic as Diagnostic {
+                recorder.report(.error(diagnostic))
+                return writeResult(recorder.result(exitCode: FailureKind.runtime.exitCode), code: FailureKind.runtime.exitCode, to: resultFD)
+            } catch {
+                return FailureKind.usage.exitCode
+            }
+        }
         let interrupts = InterruptHandler(interactive: false)
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
@@ -34,9 +44,13 @@ extension Shell {
             recorder.report(.error(Diagnostic(.runtime, "cannot read '\(path)'")))
             code = FailureKind.runtime.exitCode
         }
-        let result = recorder.result(exitCode: code)
+        return writeResult(recorder.result(exitCode: code), code: code, to: resultFD)
+    }
+
+    /// Writes a worker's result as JSON where the runner reads it; returns its exit code.
+    private static func writeResult(_ result: TestFileResult, code: Int32, to descriptor: Int32) -> Int32 {
         let encoded = (try? JSONEncoder().encode(result)) ?? Data()
-        ShellIO.writeAll(resultFD, Array(encoded))
+        ShellIO.writeAll(descriptor, Array(encoded))
         return code
     }
 }

@@ -4,8 +4,8 @@ import ArgumentParser
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh test",
-        abstract: "Run .wsh files as tests, each in a session of its own, several at once, and write reports.",
-        discussion: "A directory means every *.wsh file under it, sorted. Exit status: 0 all passed, "
+        abstract: "Run .wsh and .http files as tests, each in a session of its own, several at once, and write reports.",
+        discussion: "A directory means every *.wsh, *.http and *.rest file under it, sorted. Exit status: 0 all passed, "
             + "3 a file stopped on a runtime or parse error, else 4 an expectation failed; 130 on Ctrl-C."
     )
 
@@ -17,6 +17,10 @@ struct TestCommand: ParsableCommand {
 
     @Flag(help: "Answer calls from targets' sample data (set stub immediate).")
     var stub = false
+
+    @Option(name: .customLong("env"), help: ArgumentHelp("Choose an environment for every file, from the files beside it (set env NAME).",
+                                                         valueName: "NAME"))
+    var environment: String?
 
     @Option(name: .customLong("report-junit"), help: ArgumentHelp("Write a JUnit XML report.", valueName: "FILE"))
     var junit: String?
@@ -34,7 +38,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("worker"), help: .hidden)
     var worker: String?
 
-    @Argument(help: ArgumentHelp("Files and directories of .wsh tests (default: the current directory).", valueName: "PATH"))
+    @Argument(help: ArgumentHelp("Files and directories of .wsh and .http tests (default: the current directory).", valueName: "PATH"))
     var paths: [String] = []
 
     mutating func validate() throws {
@@ -52,6 +56,7 @@ struct TestCommand: ParsableCommand {
         settings.jobs = jobs
         settings.variables = variables
         settings.stub = stub
+        settings.environment = environment
         settings.junitFile = junit
         settings.tapFile = tap
         settings.jsonFile = json

@@ -8,6 +8,8 @@ public struct TestSettings: Equatable, Sendable {
     public var variables: [String] = []
     /// Answer calls from `sample` data.
     public var stub = false
+    /// `--env NAME`: each file's session chooses this environment, from the files beside it.
+    public var environment: String?
     public var junitFile: String?
     public var tapFile: String?
     public var jsonFile: String?

@@ -75,7 +75,7 @@ struct SessionWriter {
     private mutating func writeVariables() {
         beginSection()
         for name in session.variables.names {
-            guard let variable = session.variables[name] else { continue }
+            guard let variable = session.variables[name], variable.environmentFile == nil else { continue }
             let written = variable.isSecret ? writeSecret(name, variable)
                 : add("let \(name) = \(variable.writtenValue)", unlessSecret: "let \(name): not saved, its value holds a secret")
             if written { saved.insert(name) }

@@ -133,6 +133,8 @@ extension Run {
         case .proxy, .cacert, .insecure, .cert, .http:
             // Taken by setTransport above; here only with a wrong number of words.
             throw invalid()
+        case .env:
+            try selectEnvironment(value, directory: currentFile.directory, at: valueWord.span)
         }
         session.optionOrigins[option] = optionOrigin(at: optionWord.span)
     }
