@@ -11,7 +11,7 @@ import TestSupport
     /// A copy of the published files in a scratch directory, each host replaced as `hosts` says.
     static func copies(_ hosts: [(String, String)]) throws -> URL {
         let directory = try WSHProcess.temporaryDirectory()
-        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) where name.contains(".") {
             var text = try String(contentsOf: files.appendingPathComponent(name), encoding: .utf8)
             for (from, to) in hosts { text = text.replacingOccurrences(of: from, with: to) }
             try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
@@ -167,6 +167,81 @@ import TestSupport
                 let leaks = SecretLeakCheck(secret: secret, basicUser: "").leaks(in: database)
                 #expect(leaks.isEmpty, "the history holds \(secret) as \(leaks)")
             }
+        }
+    }
+
+    /// REST Client's README examples of Basic authentication, which REST Client encodes itself, sent
+    /// to httpbin's `/basic-auth/user/passwd`; its Digest shorthand is refused at its line.
+    @Test func restClientsBasicAuthExamplesAuthenticateWithHTTPBin() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try Self.copies([])
+            defer { ScratchDirectory.remove(directory) }
+            for example in ["17", "18", "19"] {
+                let text = try String(contentsOf: Self.files.appendingPathComponent("rest-client-readme/\(example).http"), encoding: .utf8)
+                try text.replacingOccurrences(of: "https://httpbin.org", with: httpbin.baseURL)
+                    .write(to: directory.appendingPathComponent("\(example).http"), atomically: true, encoding: .utf8)
+                let result = try await WSHProcess.run(["\(example).http"], directory: directory)
+                let answer = try Self.documents(result.stdout).first
+                #expect(answer?["authenticated"] as? Bool == true, "example \(example): \(result.stdout) \(result.stderr)")
+            }
+            try String(contentsOf: Self.files.appendingPathComponent("rest-client-readme/20.http"), encoding: .utf8)
+                .write(to: directory.appendingPathComponent("20.http"), atomically: true, encoding: .utf8)
+            let digest = try await WSHProcess.run(["20.http"], directory: directory)
+            #expect(digest.stderr.hasPrefix("20.http:2:1: error: wsh does not sign requests from REST Client's 'Digest ...' shorthand"), "\(digest.stderr)")
+        }
+    }
+
+    /// The issue's "done": a folder of `.http` files with `http-client.env.json` and its private file,
+    /// run with `wsh test --env dev`. Each file is a test that passes when every request is answered;
+    /// the private token reaches httpbin but no report and no history; an XPath reads an XML answer.
+    @Test func aFolderOfHTTPFilesRunsAsTestsInAnEnvironment() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let root = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(root) }
+            let requests = root.appendingPathComponent("requests")
+            try FileManager.default.createDirectory(at: requests, withIntermediateDirectories: true)
+            let token = "private-token-\(UUID().uuidString.prefix(8))"
+            let files = [
+                "http-client.env.json": #"{"dev": {"host": "\#(httpbin.baseURL)", "user": "dev-user"}, "prod": {"host": "http://127.0.0.1:1"}}"#,
+                "http-client.private.env.json": #"{"dev": {"token": "\#(token)"}}"#,
+                "a-headers.http": "GET {{host}}/headers\nAuthorization: Bearer {{token}}\nX-User: {{user}}\n",
+                "b-xml.http": "# @name slides\nGET {{host}}/xml\n\n###\nGET {{host}}/anything?title={{%slides.response.body.//slide[1]/title}}\n",
+            ]
+            for (name, text) in files { try text.write(to: requests.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+            let state = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(state) }
+            let report = root.appendingPathComponent("report.json")
+            let result = try await WSHProcess.run(["test", "--env", "dev", "requests/", "--report-json", report.path],
+                                                  environment: ["XDG_STATE_HOME": state.path], directory: root)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+            let json = try String(contentsOf: report, encoding: .utf8)
+            #expect(json.contains("/anything?title=Wake%20up%20to%20WonderWidgets%21"), "the XPath's value, percent-encoded: \(json)")
+            #expect(SecretLeakCheck(secret: token, basicUser: "").leaks(in: json + result.stdout + result.stderr).isEmpty)
+            var database = ""
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: state.path + "/wsh")) ?? [] {
+                database += String(decoding: FileManager.default.contents(atPath: state.path + "/wsh/" + file) ?? Data(), as: UTF8.self)
+            }
+            #expect(SecretLeakCheck(secret: token, basicUser: "").leaks(in: database).isEmpty)
+
+            // The token did reach httpbin, and the prompt's env and vars say where values came from.
+            let sent = try await WSHProcess.run(["--env", "dev", "requests/a-headers.http"], directory: root)
+            #expect(sent.stdout.contains("\"Authorization\": \"Bearer \(token)\""), "\(sent.stdout)")
+            let listed = try await WSHProcess.run(["-c", "set env dev\nenv\nvars"], directory: requests)
+            #expect(listed.stdout == """
+                * dev
+                  prod
+                  host = \(httpbin.baseURL)  (http-client.env.json)
+                  user = dev-user  (http-client.env.json)
+                  token = ***  (http-client.private.env.json)
+                host = \(httpbin.baseURL)  (http-client.env.json)
+                user = dev-user  (http-client.env.json)
+                token = ***  (http-client.private.env.json)
+
+                """, "\(listed.stderr)")
+            let wrong = try await WSHProcess.run(["test", "--env", "stage", "requests/"], directory: root)
+            #expect(wrong.stdout.contains("no environment named 'stage'"), "\(wrong.stdout)")
+            #expect(wrong.status == 3)
         }
     }
 }

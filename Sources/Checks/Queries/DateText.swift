@@ -42,6 +42,12 @@ public enum DateText {
         return iso(Moment(seconds: Int64(seconds), nanoseconds: nanoseconds), fractionDigits: fractionDigits)
     }
 
+    /// `date` written with strftime `format` in UTC (`%a, %d %b %Y %H:%M:%S GMT` is RFC 1123's),
+    /// whole seconds; nil for a format with a code it does not know.
+    public static func text(_ date: Date, strftime format: String) -> String? {
+        try? self.format(Moment(seconds: Int64(date.timeIntervalSince1970.rounded(.down)), nanoseconds: 0), strftime: format)
+    }
+
     /// An ISO 8601 date as APIs write them (``ISODate/hasDateShape(_:)``): `2026-11-25`,
     /// `2026-11-25T08:00`, `2026-11-25T08:00:00.511Z`, `...+09:00`; a time without an offset is UTC.
     static func readISO(_ text: String) -> Moment? {

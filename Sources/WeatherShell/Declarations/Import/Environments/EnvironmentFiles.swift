@@ -58,11 +58,13 @@ enum EnvironmentFiles {
             }
         }
         if case .object(let environments)? = try restClientEnvironments(in: directory) {
+            var shared: [String: String] = [:]
             for key in ["$shared", name] {
                 guard let environment = environments.last(where: { $0.key == key })?.value else { continue }
                 if key == name { defined = true }
                 for (variable, value) in try members(of: environment, key, in: settingsFile) {
-                    add(variable, value, secret: false, from: settingsFile)
+                    if key == "$shared" { shared[variable] = value }
+                    add(variable, key == "$shared" ? value : Self.expandingShared(value, shared), secret: false, from: settingsFile)
                 }
             }
         }
@@ -75,6 +77,15 @@ enum EnvironmentFiles {
             }
         }
         return defined ? order.compactMap { values[$0] } : nil
+    }
+
+    /// REST Client's `{{$shared NAME}}` in an environment's value: the `$shared` environment's NAME.
+    private static func expandingShared(_ value: String, _ shared: [String: String]) -> String {
+        var result = value
+        for (name, text) in shared {
+            result = result.replacingOccurrences(of: "{{$shared \(name)}}", with: text)
+        }
+        return result
     }
 
     /// An environment's variables as text: strings as they are, other values as JSON text.

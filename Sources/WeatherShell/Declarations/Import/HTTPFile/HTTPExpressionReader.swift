@@ -1,7 +1,8 @@
 /// Reads what is between `{{` and `}}` in a `.http` file: a variable, one of the `$` values both
-/// clients generate, or a reference to a named request's answer.
+/// clients generate, or a reference to a named request's answer or what it sent.
 enum HTTPExpressionReader {
     static func read(_ text: String, span: Range<Int>) throws(HTTPFileParser.Failure) -> HTTPExpression {
+        if text.hasPrefix("%") { return .percentEncoded(try read(String(text.dropFirst()).trimmingBlanks, span: span)) }
         if text.hasPrefix("$") { return try dynamic(text, span: span) }
         let segments = text.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         if segments.count >= 2, segments[1] == "response" || segments[1] == "request" {
@@ -26,25 +27,30 @@ enum HTTPExpressionReader {
             guard words.count == 1 else { throw refuse("\(head) takes nothing after it") }
             return .uuid
         case "$timestamp":
-            guard words.count == 1 else { throw refuse("wsh does not shift $timestamp by an offset") }
-            return .timestamp
+            if words.count == 1 { return .timestamp }
+            return .date(HTTPDate(format: .timestamp, offset: try offset(words.dropFirst(), refuse)))
         case "$isoTimestamp":
             return .isoTimestamp
-        case "$datetime":
-            guard words.count == 2, words[1] == "iso8601" else { throw refuse("wsh writes $datetime iso8601 only, with no offset") }
-            return .isoTimestamp
+        case "$datetime", "$localDatetime":
+            let local = head == "$localDatetime"
+            guard words.count >= 2, words[1] == "iso8601" || words[1] == "rfc1123" else {
+                throw refuse("wsh writes \(head) as rfc1123 or iso8601, not in a format of its own")
+            }
+            let format: HTTPDate.Format = words[1] == "rfc1123" ? .rfc1123 : .iso8601(local: local)
+            return .date(HTTPDate(format: format, offset: try offset(words.dropFirst(2), refuse)))
         case "$randomInt":
             guard words.count == 3, let low = Int(words[1]), let high = Int(words[2]), low < high else {
                 throw refuse("$randomInt takes two whole numbers, the lower first: {{$randomInt 1 100}}")
             }
             return .randomInt(low, high)
-        case "$processEnv", "$dotenv":
-            guard words.count == 2, !words[1].hasPrefix("%") else {
-                throw refuse("\(head) takes the name of one variable (wsh does not read the %NAME form)")
-            }
-            return head == "$dotenv" ? .dotenv(words[1]) : .processEnv(words[1])
+        case "$processEnv":
+            guard words.count == 2, words[1] != "%" else { throw refuse("$processEnv takes the name of one variable") }
+            return words[1].hasPrefix("%") ? .processEnv(String(words[1].dropFirst()), named: true) : .processEnv(words[1], named: false)
+        case "$dotenv":
+            guard words.count == 2, !words[1].hasPrefix("%") else { throw refuse("$dotenv takes the name of one variable") }
+            return .dotenv(words[1])
         default:
-            if head.hasPrefix("$env."), words.count == 1, head.count > 5 { return .processEnv(String(head.dropFirst(5))) }
+            if head.hasPrefix("$env."), words.count == 1, head.count > 5 { return .processEnv(String(head.dropFirst(5)), named: false) }
             if head.hasPrefix("$random.integer("), head.hasSuffix(")") || text.hasSuffix(")") {
                 let inside = text.dropFirst("$random.integer(".count).dropLast().split(separator: ",")
                     .map { $0.trimmingBlanks }
@@ -55,11 +61,24 @@ enum HTTPExpressionReader {
         }
     }
 
-    /// `NAME.response.body.PATH` or `NAME.response.headers.NAME`, as REST Client writes them.
+    /// `{{$timestamp -1 d}}`'s offset: a whole number and one of REST Client's units.
+    private static func offset(_ words: ArraySlice<String>, _ refuse: (String) -> HTTPFileParser.Failure) throws(HTTPFileParser.Failure) -> Int {
+        if words.isEmpty { return 0 }
+        let units = ["y": 365 * 86_400, "M": 30 * 86_400, "w": 7 * 86_400, "d": 86_400, "h": 3_600, "m": 60, "s": 1]
+        guard words.count == 2, let amount = Int(words[words.startIndex]), let unit = units[words[words.startIndex + 1]],
+              abs(amount) <= 100_000 else {
+            throw refuse("an offset is a whole number and a unit of y, M, w, d, h, m, s: -1 d")
+        }
+        return amount * unit
+    }
+
+    /// `NAME.(response|request).(body|headers).(PATH|NAME)`, as REST Client writes them.
     private static func reference(_ segments: [String], text: String, span: Range<Int>) throws(HTTPFileParser.Failure) -> HTTPExpression {
         let request = segments[0]
-        guard segments[1] == "response" else {
-            throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}': wsh reads the answers of named requests, not what they sent",
+        if segments[1] == "request", segments.count == 4 {
+            if segments[2] == "body", segments[3] == "*" { return .requestBody(request: request) }
+            if segments[2] == "headers", !segments[3].isEmpty { return .requestHeader(request: request, name: segments[3]) }
+            throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}': wsh reads what a request sent as its whole body (*) or a header",
                                          span: span)
         }
         guard segments.count == 4, !segments[3].isEmpty else {
@@ -69,8 +88,8 @@ enum HTTPExpressionReader {
         switch segments[2] {
         case "body":
             let path = segments[3]
-            guard path == "*" || path.hasPrefix("$") else {
-                throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}': wsh reads a body with a JSONPath ($.token) or whole (*); XPath is not read",
+            guard path == "*" || path.hasPrefix("$") || path.hasPrefix("/") else {
+                throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}': a body is read whole (*), with a JSONPath ($.token) or an XPath (//token)",
                                              span: span)
             }
             return .responseBody(request: request, path: path)

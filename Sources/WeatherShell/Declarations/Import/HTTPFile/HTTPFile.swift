@@ -76,12 +76,18 @@ enum HTTPExpression: Hashable {
     case uuid
     /// `{{$timestamp}}`: seconds since 1970.
     case timestamp
-    /// `{{$isoTimestamp}}`, `{{$datetime iso8601}}`: the time now in UTC.
+    /// `{{$isoTimestamp}}`: the time now in UTC.
     case isoTimestamp
     /// `{{$randomInt MIN MAX}}`, `{{$random.integer(MIN, MAX)}}`: MIN up to MAX, MAX left out.
     case randomInt(Int, Int)
-    /// `{{$processEnv NAME}}`, `{{$env.NAME}}`: an environment variable, a secret.
-    case processEnv(String)
+    /// `{{$processEnv NAME}}`, `{{$env.NAME}}`: an environment variable, a secret;
+    /// `{{$processEnv %NAME}}`: the one whose name the variable NAME holds.
+    case processEnv(String, named: Bool)
+    /// `{{%name}}`: a value percent-encoded, as REST Client writes it.
+    indirect case percentEncoded(HTTPExpression)
+    /// `{{$datetime rfc1123|iso8601 [OFFSET UNIT]}}`, `{{$timestamp [OFFSET UNIT]}}`,
+    /// `{{$localDatetime ...}}`: the time now, shifted by OFFSET units (`-1 d`).
+    case date(HTTPDate)
     /// `{{$dotenv NAME}}`: a variable of the `.env` file beside the `.http` file, a secret.
     case dotenv(String)
     /// `{{login.response.body.$.token}}`, `{{login.response.body.*}}`: the body of the last answer
@@ -89,4 +95,23 @@ enum HTTPExpression: Hashable {
     case responseBody(request: String, path: String)
     /// `{{login.response.headers.X-Token}}`.
     case responseHeader(request: String, name: String)
+    /// `{{login.request.body.*}}`, `{{login.request.headers.NAME}}`: what the named request sent.
+    case requestBody(request: String)
+    case requestHeader(request: String, name: String)
+}
+
+/// A time REST Client writes: now, shifted by an offset, in one of its formats.
+struct HTTPDate: Hashable {
+    enum Format: Hashable {
+        /// Seconds since 1970.
+        case timestamp
+        /// `2026-11-29T02:15:00.123Z`; local time with its offset for `$localDatetime`.
+        case iso8601(local: Bool)
+        /// `Sun, 29 Nov 2026 02:15:00 GMT`.
+        case rfc1123
+    }
+
+    var format: Format
+    /// The shift in seconds (REST Client's `-1 d`, `2 h`); months and years as 30 and 365 days.
+    var offset: Int
 }

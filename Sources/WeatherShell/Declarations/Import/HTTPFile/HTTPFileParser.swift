@@ -142,6 +142,9 @@ struct HTTPFileParser {
                 // Editor matters with nothing to send differently from the command line: wsh has no
                 // response-history panel, asks for no confirmation, and encodes as written.
                 return
+            case "prompt":
+                throw Failure(message: "wsh does not ask for values while a file runs (@prompt)", span: span,
+                              notes: ["give the value on the command line: --var \(value.split(separator: " ").first ?? "NAME")=VALUE"])
             default:
                 throw Failure(message: "wsh does not know the directive '@\(word)'", span: span,
                               notes: ["known: @name, @no-redirect, @no-cookie-jar, @timeout, @no-log, @note, @no-auto-encoding"])
@@ -262,13 +265,22 @@ struct HTTPFileParser {
         return HTTPTemplate(parts: parts)
     }
 
+    /// The blank-separated words of a line; a `{{...}}` is inside one word, blanks and all.
     private func words(in line: Range<Int>) -> [Range<Int>] {
         var words: [Range<Int>] = []
         var index = line.lowerBound
+        func isBlank(_ index: Int) -> Bool { bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") }
+        func opens(_ index: Int) -> Bool { index + 1 < line.upperBound && bytes[index] == UInt8(ascii: "{") && bytes[index + 1] == UInt8(ascii: "{") }
+        func closes(_ index: Int) -> Bool { index + 1 < line.upperBound && bytes[index] == UInt8(ascii: "}") && bytes[index + 1] == UInt8(ascii: "}") }
         while index < line.upperBound {
-            while index < line.upperBound, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+            while index < line.upperBound, isBlank(index) { index += 1 }
             let start = index
-            while index < line.upperBound, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") { index += 1 }
+            var inside = false
+            while index < line.upperBound, inside || !isBlank(index) {
+                if !inside, opens(index) { inside = true; index += 2; continue }
+                if inside, closes(index) { inside = false; index += 2; continue }
+                index += 1
+            }
             if start < index { words.append(start..<index) }
         }
         return words

@@ -9,6 +9,15 @@ enum HTTPFileTarget {
     static func declaration(_ request: HTTPFile.Request, name: String, directory: String,
                             variableName: (HTTPExpression) -> String) throws(HTTPFileParser.Failure) -> String {
         var headers = request.headers.filter { $0.name.lowercased() != "content-length" }
+        for header in headers where header.name.lowercased() == "authorization" {
+            guard case .text(let text)? = header.value.parts.first else { continue }
+            let words = text.split(separator: " ")
+            // REST Client's shorthands for schemes that need a conversation, not a header.
+            if words.first == "AWS" || words.first == "COGNITO" || (words.first == "Digest" && words.count == 3 && !text.contains("=")) {
+                throw HTTPFileParser.Failure(message: "wsh does not sign requests from REST Client's '\(words[0]) ...' shorthand", span: header.span,
+                                             notes: words.first == "Digest" ? ["in a .wsh file: plugin auth digest USER:PASSWORD"] : [])
+            }
+        }
         var url = request.url.parts
         if case .text(let first)? = url.first, first.hasPrefix("/") {
             // `GET /path` with a `Host:` header, as REST Client reads it.
@@ -82,8 +91,12 @@ enum HTTPFileTarget {
     private static func body(_ request: HTTPFile.Request, headers: [HTTPFile.Header], directory: String,
                              variableName: (HTTPExpression) -> String) throws(HTTPFileParser.Failure) -> String? {
         guard !request.body.isEmpty else { return nil }
-        if request.body.count == 1, case .file(let path, false, _) = request.body[0] {
-            return "body     @" + Run.quoted(resolve(path, in: directory))
+        if request.body.count == 1, case .file(let path, false, let span) = request.body[0] {
+            let full = resolve(path, in: directory)
+            guard FileManager.default.isReadableFile(atPath: full) else {
+                throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
+            }
+            return "body     @" + Run.quoted(full)
         }
         let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value.parts.first
         let multipart = if case .text(let type)? = contentType { type.lowercased().hasPrefix("multipart/") } else { false }
@@ -149,6 +162,18 @@ enum HTTPFileTarget {
         case "m": return "\(number)m"
         default: return nil
         }
+    }
+
+    /// REST Client's `Authorization: Basic USER:PASSWORD` (or `USER PASSWORD`): the header with the
+    /// pair in base64, as REST Client sends it; `text` is the header's value with its variables
+    /// written in. Nil for any other header, or a value already in base64.
+    static func basicAuthorization(_ header: HTTPFile.Header, text: String) -> String? {
+        guard header.name.lowercased() == "authorization", text.hasPrefix("Basic ") else { return nil }
+        let credentials = text.dropFirst(6).trimmingBlanks
+        if credentials.contains(":") { return "Basic " + Data(credentials.utf8).base64EncodedString() }
+        let words = credentials.split(separator: " ", maxSplits: 1)
+        guard words.count == 2 else { return nil }
+        return "Basic " + Data("\(words[0]):\(words[1].trimmingBlanks)".utf8).base64EncodedString()
     }
 
     static func resolve(_ path: String, in directory: String) -> String {

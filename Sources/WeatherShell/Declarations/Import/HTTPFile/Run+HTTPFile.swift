@@ -19,16 +19,9 @@ extension Run {
             try report(Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
             return
         }
-        var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests))
-        for item in parsed.items {
-            try await runStep(at: SourceSpan(item.span)) {
-                switch item {
-                case .variable(let variable):
-                    running.fileVariables[variable.name] = try resolve(variable.value, in: &running)
-                case .request(let request):
-                    try await send(request, in: &running)
-                }
-            }
+        var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
+        for case .request(let request) in parsed.items {
+            try await runStep(at: SourceSpan(request.span)) { try await send(request, in: &running) }
         }
     }
 
@@ -37,6 +30,16 @@ extension Run {
     private func send(_ request: HTTPFile.Request, in running: inout HTTPFileRun) async throws {
         let name = running.names[running.requestIndex]
         running.requestIndex += 1
+        var request = request
+        for index in request.headers.indices {
+            let header = request.headers[index]
+            guard header.name.lowercased() == "authorization" else { continue }
+            let value = try resolve(header.value, in: &running)
+            if let basic = HTTPFileTarget.basicAuthorization(header, text: value.value) {
+                request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
+                if value.isSecret { session.mask.add(String(basic.dropFirst(6))) }
+            }
+        }
         var values: [String: Variable] = [:]
         var expressions = (request.url.expressions + request.headers.flatMap(\.value.expressions))
         for case .text(let template) in request.body { expressions += template.expressions }
@@ -113,18 +116,25 @@ extension Run {
         let previous = currentFile
         currentFile = file
         defer { currentFile = previous }
-        var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests))
+        var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
         for item in parsed.items {
             switch item {
             case .variable(let variable):
-                let value = try resolve(variable.value, in: &running)
-                running.fileVariables[variable.name] = value
-                guard Self.isVariableName(variable.name) else { continue }
-                if session.commandLineNames.contains(variable.name) { continue }
-                setVariable(variable.name, value)
-            case .request(let request):
+                guard Self.isVariableName(variable.name), !session.commandLineNames.contains(variable.name) else { continue }
+                // A value known only when the file runs (an answer, $randomInt) is left for the user to set.
+                guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }) else {
+                    io.err("note: \(file.name): @\(variable.name) is known only while the file runs: set it (let \(variable.name) = ...) before a call that uses it\n")
+                    continue
+                }
+                setVariable(variable.name, try value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running))
+            case .request(var request):
                 let name = prefix + running.names[running.requestIndex]
                 running.requestIndex += 1
+                for index in request.headers.indices {
+                    guard case .text(let text)? = request.headers[index].value.parts.first, request.headers[index].value.parts.count == 1,
+                          let basic = HTTPFileTarget.basicAuthorization(request.headers[index], text: text) else { continue }
+                    request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
+                }
                 var refused: [HTTPExpression] = []
                 let declaration: String
                 do {
@@ -153,18 +163,30 @@ extension Run {
         }
     }
 
+    /// Whether `use http` can give an expression in a file variable its value when it reads the file.
+    private static func isKnownBeforeRunning(_ expression: HTTPExpression) -> Bool {
+        switch expression {
+        case .variable, .uuid, .timestamp, .isoTimestamp, .date, .processEnv, .dotenv: true
+        case .percentEncoded(let inner): isKnownBeforeRunning(inner)
+        case .randomInt, .responseBody, .responseHeader, .requestBody, .requestHeader: false
+        }
+    }
+
     /// A name `${name}` reads whole.
     private static func isVariableName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.enumerated().allSatisfy { Lexer.isNameByte($1, first: $0 == 0) }
     }
 
-    /// The text of a template, for a file variable's value.
+    /// The text of a template, for a file variable's value: `\n`, `\r` and `\t` in its text are
+    /// the characters, as REST Client reads them.
     private func resolve(_ template: HTTPTemplate, in running: inout HTTPFileRun) throws -> Variable {
         var text = ""
         var secret = false
         for part in template.parts {
             switch part {
-            case .text(let literal): text += literal
+            case .text(let literal):
+                text += literal.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\r", with: "\r")
+                    .replacingOccurrences(of: "\\t", with: "\t")
             case .expression(let expression, let span):
                 let value = try value(of: expression, at: SourceSpan(span), in: &running)
                 text += value.value
@@ -178,9 +200,16 @@ extension Run {
     private func value(of expression: HTTPExpression, at span: SourceSpan, in running: inout HTTPFileRun) throws -> Variable {
         switch expression {
         case .variable(let name):
-            // `--var NAME=...` wins over the file's `@NAME`, as over a script's `let`.
+            // `--var NAME=...` wins over the file's `@NAME`, as over a script's `let`; the file's
+            // over the environment's. A file variable holds wherever it is written in the file.
             if session.commandLineNames.contains(name), let given = variable(named: name) { return given }
-            if let fileValue = running.fileVariables[name] { return fileValue }
+            if let template = running.fileVariables[name] {
+                guard running.resolving.insert(name).inserted else {
+                    throw failure("the file variable '\(name)' refers to itself", at: span)
+                }
+                defer { running.resolving.remove(name) }
+                return try resolve(template, in: &running)
+            }
             if let given = variable(named: name) { return given }
             throw failure("no variable '\(name)' is set", at: span,
                           notes: ["set it in the file (@\(name) = VALUE), with --var \(name)=VALUE, or in an environment (--env)"])
@@ -188,7 +217,8 @@ extension Run {
         case .timestamp: return Variable(typed: .number(String(Int64(Date().timeIntervalSince1970.rounded(.down)))))
         case .isoTimestamp: return Variable(typed: .string(GeneratedValue.rfc3339(Date())))
         case .randomInt(let low, let high): return Variable(typed: .number(String(Int.random(in: low..<high))))
-        case .processEnv(let name):
+        case .processEnv(var name, let named):
+            if named { name = try value(of: .variable(name), at: span, in: &running).value }
             guard let value = ProcessInfo.processInfo.environment[name] else {
                 throw failure("the environment variable '\(name)' is not set", at: span)
             }
@@ -201,6 +231,33 @@ extension Run {
             }
             session.mask.add(value)
             return Variable(value: value, isSecret: true)
+        case .percentEncoded(let inner):
+            var value = try value(of: inner, at: span, in: &running)
+            value = Variable(value: PercentEncoding.encode(value.value), isSecret: value.isSecret)
+            if value.isSecret { session.mask.add(value.value) }
+            return value
+        case .date(let date):
+            return Variable(typed: .string(Self.text(of: date)))
+        case .requestBody(let request):
+            let sent = try running.answer(of: request, run: self, at: span).request
+            return Variable(value: sent.body.map { String(decoding: $0, as: UTF8.self) } ?? "", isSecret: false)
+        case .requestHeader(let request, let name):
+            let sent = try running.answer(of: request, run: self, at: span).request
+            guard let value = sent.headers.last(where: { $0.name.lowercased() == name.lowercased() })?.value else {
+                throw failure("'\(request)' sent no header '\(name)'", at: span)
+            }
+            return Variable(value: value, isSecret: false)
+        case .responseBody(let request, let path) where path.hasPrefix("/"):
+            let response = try running.answer(of: request, run: self, at: span)
+            let contentType = response.header("Content-Type")
+            do {
+                let found = try QueryFilters.xPath(path, on: Array(response.body), markup: QueryFilters.Markup(contentType: contentType),
+                                                   encoding: CharsetDecoding.charset(of: contentType))
+                if case .array(let nodes) = found, nodes.count == 1 { return Variable(typed: nodes[0]) }
+                return Variable(typed: found)
+            } catch let error as QueryFilters.Failure {
+                throw failure("\(request).response.body.\(path): \(mask(error.message))", at: span)
+            }
         case .responseBody(let request, let path):
             let response = try running.answer(of: request, run: self, at: span)
             if path == "*" { return Variable(value: response.text, isSecret: false) }
@@ -223,6 +280,22 @@ extension Run {
         }
     }
 
+    /// A REST Client date: the time now shifted, as a number of seconds, RFC 1123 or ISO 8601.
+    private static func text(of date: HTTPDate) -> String {
+        let moment = Date().addingTimeInterval(TimeInterval(date.offset))
+        switch date.format {
+        case .timestamp: return String(Int64(moment.timeIntervalSince1970.rounded(.down)))
+        case .rfc1123: return DateText.text(moment, strftime: "%a, %d %b %Y %H:%M:%S GMT") ?? ""
+        case .iso8601(local: false): return DateText.iso(moment, fractionDigits: 3)
+        case .iso8601(local: true):
+            let offset = TimeZone.current.secondsFromGMT(for: moment)
+            let local = DateText.iso(moment.addingTimeInterval(TimeInterval(offset)), fractionDigits: 3).dropLast()
+            let sign = offset < 0 ? "-" : "+"
+            let hours = abs(offset) / 3600, minutes = abs(offset) % 3600 / 60
+            return local + sign + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
+        }
+    }
+
     /// The `${name}` references in a declaration's text.
     private static func variableReferences(in text: String) -> [String] {
         text.components(separatedBy: "${").dropFirst().compactMap { $0.split(separator: "}", maxSplits: 1).first.map(String.init) }
@@ -238,15 +311,21 @@ struct HTTPFileRun {
     /// Each request's target name, in file order.
     let names: [String]
     var requestIndex = 0
-    var fileVariables: [String: Variable] = [:]
+    /// The file's `@name = value` lines: each holds in the whole file, the last of a name winning.
+    let fileVariables: [String: HTTPTemplate]
+    /// The file variables being resolved, so that one that refers to itself is an error.
+    var resolving: Set<String> = []
     /// The last answer to each request, by its target name and its `@name`.
     var answers: [String: Response] = [:]
     private var expressionNames: [HTTPExpression: String] = [:]
     private var dotenvValues: [String: String]?
 
-    init(file: SourceFile, names: [String]) {
+    init(file: SourceFile, names: [String], items: [HTTPFile.Item]) {
         self.file = file
         self.names = names
+        var variables: [String: HTTPTemplate] = [:]
+        for case .variable(let variable) in items { variables[variable.name] = variable.value }
+        fileVariables = variables
     }
 
     /// The variable a `{{...}}` is sent as: one per distinct expression of the file.

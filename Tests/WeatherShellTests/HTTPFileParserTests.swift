@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+/// The `.http` reader: the REST Client README's own examples, and each rule of the format.
+@Suite struct HTTPFileParserTests {
+    static let readmeExamples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Files/http/rest-client-readme")
+
+    /// Line and column (1-based, in bytes: the examples are ASCII) of an error's start.
+    static func place(_ failure: HTTPFileParser.Failure, in text: String) -> (Int, Int) {
+        let before = Array(text.utf8)[..<failure.span.lowerBound]
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return (line, column)
+    }
+
+    /// Every ```http block of REST Client's README (Tests/Files/http/SOURCES.md) is read, but three,
+    /// refused at their place: a fragment of headers with no request line, `@prompt`, and a date in
+    /// a format of its own (dayjs's `'YYYY-MM-DD'`).
+    @Test func everyExampleOfRESTClientsReadmeIsReadOrRefusedAtItsPlace() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.readmeExamples.path).filter { $0.hasSuffix(".http") }.sorted()
+        #expect(names.count == 30)
+        let refused: [String: (String, Int, Int)] = [
+            "08.http": ("a request line is METHOD URL [HTTP/VERSION]", 1, 1),
+            "25.http": ("wsh does not ask for values while a file runs (@prompt)", 7, 1),
+            "29.http": ("'{{$datetime 'YYYY-MM-DD'}}': wsh writes $datetime as rfc1123 or iso8601, not in a format of its own", 11, 21),
+        ]
+        var requests = 0
+        for name in names {
+            let text = try String(contentsOf: Self.readmeExamples.appendingPathComponent(name), encoding: .utf8)
+            do {
+                let file = try HTTPFileParser.parse(text)
+                #expect(refused[name] == nil, "\(name) was read")
+                requests += file.requests.count
+            } catch {
+                let expected = try #require(refused[name], "\(name): \(error.message)")
+                #expect(error.message == expected.0, "\(name)")
+                #expect(Self.place(error, in: text) == (expected.1, expected.2), "\(name)")
+            }
+        }
+        #expect(requests >= 30, "the examples hold at least one request each")
+    }
+
+    @Test func requestLinesHeadersAndBodies() throws {
+        let text = """
+            @host = http://h
+            ### first one
+            # @name login
+            // a comment
+            POST {{host}}/login?who={{$processEnv USER}} HTTP/1.1
+            Content-Type: application/json
+            X-Folded: one
+              two
+
+            {"a": 1}
+
+
+            ###
+            {{host}}/search
+                ?q=1
+                &r=2
+            # @no-redirect
+            ###
+            # @no-redirect
+            # @no-cookie-jar
+            # @timeout 5 s
+            PROPFIND http://h/dav
+            """
+        let file = try HTTPFileParser.parse(text)
+        let requests = file.requests
+        #expect(requests.count == 3)
+        #expect(requests[0].name == "login")
+        #expect(requests[0].title == "first one")
+        #expect(requests[0].method == "POST")
+        #expect(requests[0].url.expressions.map(\.expression) == [.variable("host"), .processEnv("USER", named: false)])
+        #expect(requests[0].headers.map(\.name) == ["Content-Type", "X-Folded"])
+        #expect(requests[0].headers[1].value.parts == [.text("one"), .text(" "), .text("two")])
+        guard case .text(let body)? = requests[0].body.first else { Issue.record("no body"); return }
+        #expect(body.parts == [.text("{\"a\": 1}")], "blank lines before ### are not the body's")
+        #expect(requests[1].method == "GET")
+        #expect(requests[1].url.parts.dropFirst() == [.text("/search"), .text("?q=1"), .text("&r=2")])
+        #expect(!requests[1].noRedirect, "a directive after a request's lines is not that request's")
+        #expect(requests[2].method == "PROPFIND")
+        #expect(requests[2].noRedirect && requests[2].noCookieJar)
+        #expect(requests[2].timeout == "5 s")
+        guard case .variable(let host)? = file.items.first else { Issue.record("no variable"); return }
+        #expect(host.name == "host")
+    }
+
+    @Test func includedFilesAndMultipartLines() throws {
+        let file = try HTTPFileParser.parse("POST http://h/u\nContent-Type: multipart/form-data; boundary=b\n\n--b\n\n< ./a.txt\n--b--\n")
+        let body = try #require(file.requests.first?.body)
+        #expect(body.count == 3)
+        if case .text(let before) = body[0] { #expect(before.parts == [.text("--b"), .text("\n"), .text("\n")]) }
+        if case .file(let path, let substitutes, _) = body[1] { #expect(path == "./a.txt" && !substitutes) }
+        if case .text(let after) = body[2] { #expect(after.parts == [.text("\n"), .text("--b--")]) }
+    }
+
+    @Test(arguments: [
+        ("GET http://h\n\n> {% client.test() %}", "a response handler is JavaScript, which wsh does not run", 3, 1),
+        ("< {% request.variables.set('a', 1) %}\nGET http://h", "a pre-request script is JavaScript, which wsh does not run", 1, 1),
+        ("GET http://h\n> ./check.js", "a response handler is JavaScript, which wsh does not run", 2, 1),
+        ("# @retries 3\nGET http://h", "wsh does not know the directive '@retries'", 1, 1),
+        ("GET http://h/{{x", "'{{' is not closed by '}}' on its line", 1, 14),
+        ("GET http://h/{{$nope}}", "'{{$nope}}': wsh does not know this value", 1, 14),
+        ("GET http://h/{{a b}}", "'{{a b}}' is not a variable name", 1, 14),
+        ("GET http://h/{{$randomInt 9 1}}", "'{{$randomInt 9 1}}': $randomInt takes two whole numbers, the lower first: {{$randomInt 1 100}}", 1, 14),
+        ("GET http://h\nBad Header: x", "'Bad Header' cannot be a header name", 2, 1),
+        ("GET http://h\nno colon", "expected a header 'Name: value', or a blank line before the body", 2, 1),
+        ("GET http://h/{{login.response.cookies.x}}", "'{{login.response.cookies.x}}': an answer has a body and headers", 1, 14),
+    ])
+    func whatIsNotUnderstoodIsAnErrorAtItsPlace(text: String, message: String, line: Int, column: Int) {
+        #expect(throws: HTTPFileParser.Failure.self) { try HTTPFileParser.parse(text) }
+        do {
+            _ = try HTTPFileParser.parse(text)
+        } catch {
+            #expect(error.message == message)
+            #expect(Self.place(error, in: text) == (line, column))
+        }
+    }
+
+    @Test func valuesBothClientsWrite() throws {
+        func expression(_ text: String) throws -> HTTPExpression {
+            try #require(try HTTPFileParser.parse("GET http://h/{{\(text)}}").requests.first?.url.expressions.first?.expression)
+        }
+        #expect(try expression("$guid") == .uuid)
+        #expect(try expression("$random.uuid") == .uuid)
+        #expect(try expression("$random.integer(1, 10)") == .randomInt(1, 10))
+        #expect(try expression("$env.HOME") == .processEnv("HOME", named: false))
+        #expect(try expression("$processEnv %secretKey") == .processEnv("secretKey", named: true))
+        #expect(try expression("%name") == .percentEncoded(.variable("name")))
+        #expect(try expression("$timestamp -1 d") == .date(HTTPDate(format: .timestamp, offset: -86_400)))
+        #expect(try expression("$datetime rfc1123") == .date(HTTPDate(format: .rfc1123, offset: 0)))
+        #expect(try expression("$localDatetime iso8601 2 h") == .date(HTTPDate(format: .iso8601(local: true), offset: 7_200)))
+        #expect(try expression("login.response.body.//reply[1]/@id") == .responseBody(request: "login", path: "//reply[1]/@id"))
+        #expect(try expression("login.request.headers.X-A") == .requestHeader(request: "login", name: "X-A"))
+    }
+
+    @ShellActor @Test func targetNamesAreWrittenAsTargetNamesAndNeverTwice() throws {
+        let file = try HTTPFileParser.parse("### get a user\nGET http://h\n###\nGET http://h\n### get a user\nGET http://h\n###\n# @name 9lives\nGET http://h")
+        #expect(HTTPFileRun.targetNames(file.requests) == ["get-a-user", "request-2", "get-a-user-2", "request-4"])
+    }
+
+    @Test func basicCredentialsAreSentInBase64AsRESTClientSendsThem() {
+        let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
+        #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic user:passwd") == "Basic dXNlcjpwYXNzd2Q=")
+        #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic user passwd") == "Basic dXNlcjpwYXNzd2Q=")
+        #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic dXNlcjpwYXNzd2Q=") == nil)
+        #expect(HTTPFileTarget.basicAuthorization(header, text: "Bearer a:b") == nil)
+    }
+}
