@@ -17,6 +17,7 @@ enum CommandCatalog {
         Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response"),
         Entry(name: "source", usage: "source FILE", summary: "run a file in this session"),
         UseCommand.entry,
+        EnvCommand.entry,
         SaveCommand.entry,
         Entry(name: "target", usage: "target NAME { FIELD VALUE... } | target NAME from last", summary: "declare an API target, or keep the last request as one"),
         TargetsCommand.entry,
