@@ -98,11 +98,11 @@ extension Run {
     func listVariables() {
         for name in visibleVariableNames {
             guard let variable = variable(named: name) else { continue }
-            let origin = variable.environmentName.map { "  (env \($0))" } ?? variable.environmentFile.map { "  (\($0))" } ?? ""
+            let file = variable.environmentFile.map { "  (\($0))" } ?? ""
             if variable.isSecret {
-                io.out("\(name) = ***\(origin)\n")
+                io.out("\(name) = ***\(variable.environmentName.map { "  (env \($0))" } ?? file)\n")
             } else {
-                io.out(mask("\(name) = \(variable.writtenValue)") + origin + "\n")
+                io.out(mask("\(name) = \(variable.writtenValue)") + file + "\n")
             }
         }
     }
