@@ -244,4 +244,20 @@ import TestSupport
             #expect(wrong.status == 3)
         }
     }
+
+    /// examples/http, as its comment says to run it, against `wsh serve examples/mock-api.wsh`
+    /// (on a free port, given with --var, which wins over the environment's host).
+    @Test func theExampleFolderPassesAgainstTheMockServer() async throws {
+        let examples = HTTPBinServer.repository.appendingPathComponent("examples")
+        let (server, port) = try await ServeTests.serve(["mock-api.wsh"], directory: examples)
+        defer { server.interrupt() }
+        let result = try await WSHProcess.run(["test", "--env", "mock", "--var", "host=http://127.0.0.1:\(port)/api", "http"],
+                                              directory: examples)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("✓ http/users.http"), "\(result.stdout)")
+        let run = try await WSHProcess.run(["--env", "mock", "--var", "host=http://127.0.0.1:\(port)/api", "http/users.http"], directory: examples)
+        let answers = try Self.documents(run.stdout)
+        #expect(answers.map { $0["name"] as? String ?? $0["title"] as? String ?? "\($0["total"] ?? "")" }
+                == ["Ada Lovelace", "Not Found", "Grace", "1"], "\(run.stdout)\(run.stderr)")
+    }
 }
