@@ -3,6 +3,20 @@ import Plugins
 import Targets
 
 extension Run {
+    /// Declares the target an importer wrote (curl, OpenAPI, `.http`, `target NAME from last`), as
+    /// if its declaration had been typed: one path from any format to a target. Errors point into
+    /// `text`, shown as `source` (`<import curl>`); `show NAME` prints it.
+    func declareWritten(_ text: String, source: String, fromPack: Bool = false) throws {
+        let file = SourceFile(name: source, directory: currentFile.directory, text: text)
+        guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
+            throw failure("\(source) wrote no target declaration", at: nil)
+        }
+        let previous = currentFile
+        currentFile = file
+        defer { currentFile = previous }
+        try declareTarget(declaration, fromPack: fromPack)
+    }
+
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
     /// A pack's target (`fromPack`, or declared while a pack loads) yields its host to `set base`.
     func declareTarget(_ declaration: TargetDeclaration, fromPack: Bool = false) throws {

@@ -39,15 +39,9 @@ extension Run {
         }
         var declared = 0
         for operation in document.operations {
-            let file = SourceFile(name: "<openapi \(shownSource)>", directory: currentFile.directory, text: operation.declaration)
             do {
-                let program = try Parser.parse(file)
-                guard case .target(let declaration)? = program.statements.first?.kind else { continue }
-                let previous = currentFile
-                currentFile = file
-                defer { currentFile = previous }
                 // As a pack's, an imported target's host yields to `set base` (a mock, a staging host).
-                try declareTarget(declaration, fromPack: true)
+                try declareWritten(operation.declaration, source: "<openapi \(shownSource)>", fromPack: true)
             } catch let diagnostic as Diagnostic {
                 io.err("warning: \(mask(shownSource))#\(operation.pointer): not declared: \(mask(diagnostic.message))\n")
                 continue

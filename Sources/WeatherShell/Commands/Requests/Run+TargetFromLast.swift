@@ -23,11 +23,7 @@ extension Run {
         }
         let name = nameWord.literal ?? ""
         let text = "target \(name) {\n" + fields.fields.map { "  " + $0 + "\n" }.joined() + "}\n"
-        let file = SourceFile(name: "<target \(name) from last>", directory: currentFile.directory, text: text)
-        guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
-            throw failure("cannot keep the last request as a target", at: nameWord.span)
-        }
-        try declareTarget(declaration)
+        try declareWritten(text, source: "<target \(name) from last>")
     }
 
     /// The session's secret values and the variables that hold them, longest value first.

@@ -36,15 +36,7 @@ extension Run {
         } catch let error as CurlImport.Failure {
             throw failure("cannot make a target of the curl command: \(mask(error.message))", at: span)
         }
-        let file = SourceFile(name: "<import curl>", directory: currentFile.directory, text: imported.text)
-        let program = try Parser.parse(file)
-        guard case .target(let declaration)? = program.statements.first?.kind else {
-            throw failure("cannot make a target of the curl command", at: span)
-        }
-        let previous = currentFile
-        currentFile = file
-        defer { currentFile = previous }
-        try declareTarget(declaration)
+        try declareWritten(imported.text, source: "<import curl>")
         for note in imported.notes { io.err("note: \(mask(note))\n") }
     }
 }

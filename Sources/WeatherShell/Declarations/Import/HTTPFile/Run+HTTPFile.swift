@@ -59,7 +59,7 @@ extension Run {
             guard let expression = running.expression(named: name) else { continue }
             values[name] = try value(of: expression, at: SourceSpan(request.span), in: &running)
         }
-        try declareHTTPTarget(text)
+        try declareWritten(text, source: "<http \(currentFile.name)>")
         for (name, value) in values { session.variables[name] = value }
         let cookies = options.cookies
         if request.noCookieJar { options.cookies = false }
@@ -75,17 +75,6 @@ extension Run {
             running.answers[name] = response
             if let given = request.name { running.answers[given] = response }
         }
-    }
-
-    /// Declares the target `HTTPFileTarget` wrote for a request.
-    private func declareHTTPTarget(_ text: String) throws {
-        let declarationFile = SourceFile(name: "<http \(currentFile.name)>", directory: currentFile.directory, text: text)
-        let program = try Parser.parse(declarationFile)
-        guard case .target(let declaration)? = program.statements.first?.kind else { return }
-        let previousFile = currentFile
-        currentFile = declarationFile
-        defer { currentFile = previousFile }
-        try declareTarget(declaration)
     }
 
     /// `use http FILE.http [as PREFIX]`: declares a target per request of the file, to call with
@@ -158,7 +147,7 @@ extension Run {
                                   at: SourceSpan(span ?? request.span),
                                   notes: ["run the file instead: wsh \(file.name); a {{name}} is a wsh variable: letters, digits and '_'"])
                 }
-                try declareHTTPTarget(declaration)
+                try declareWritten(declaration, source: "<http \(file.name)>")
             }
         }
     }
