@@ -7,7 +7,7 @@ import Testing
 /// random documents and random paths, walked by ``JSONWalk`` and by the RFC's evaluator
 /// (``JSONPath``, checked against the JSONPath compliance test suite's 703 cases), must agree,
 /// node list for node list. Seeded: a failure prints its seed, and `WSH_TEST_SEED` replays it.
-@Suite struct PathAgreementTests {
+@Suite struct JSONWalkTests {
     /// `[? .KEY > VALUE]`, the one filter condition the walk is asked about here.
     struct Greater: Sendable, Equatable {
         var key: String
