@@ -4,7 +4,7 @@ import Testing
 /// `TestServer.with`, which every test that needs a server goes through, stops the server on every
 /// path: a connection kept open to it during the body is closed by the server afterwards. (Not
 /// "its port refuses": a test running beside this one may listen on that port by then.)
-@Suite struct TestServerLifetimeTests {
+@Suite struct TestServerTests {
     struct Planned: Error {}
 
     /// A connection to `server` that has had one answer and stays open.
