@@ -2,7 +2,7 @@ import Testing
 import Reactor
 
 /// The hooks a reactor does not write are identities: what `Reactor+Defaults` gives.
-struct DefaultHooksTests {
+struct ReactorDefaultsTests {
     let reactor = CounterReactor(delay: .zero)
 
     @Test func defaultHooksAreIdentities() async throws {
