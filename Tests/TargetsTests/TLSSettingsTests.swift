@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// TLS settings of the transport against Debian's nginx, with certificates made by openssl.
-@Suite struct TLSTransportTests {
+@Suite struct TLSSettingsTests {
     @Test func aCATrustedBySettingsAnswersOverHTTP2AsCurlSeesIt() async throws {
         try await withNginx { nginx in
             let settings = TransportSettings(caCertificateFile: nginx.certificates.caCertificate)

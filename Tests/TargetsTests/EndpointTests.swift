@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Query strings and `{name}` path segments, as they arrive at a real server.
-@Suite struct QueryAndPathEncodingTests {
+@Suite struct EndpointTests {
     @Test func queryIsEncodedAsCurlDataURLEncodeInDeclarationOrder() async throws {
         try await withTestServer { server in
             let target = Target(
@@ -118,26 +118,21 @@ import Testing
     }
 }
 
-/// The byte-level text helpers behind URL and log-line work.
-@Suite struct StringBytesTests {
-    @Test func splitOnceSplitsAtTheFirstSeparatorOnly() {
-        #expect("a=b=c".split(once: UInt8(ascii: "=")) == ("a", "b=c"))
-        #expect("noseparator".split(once: UInt8(ascii: "=")) == ("noseparator", nil))
-        #expect("ends=".split(once: UInt8(ascii: "=")) == ("ends", ""))
-        #expect("é?ü".split(once: UInt8(ascii: "?")) == ("é", "ü"))
+@Suite struct URLCheckTests {
+    @Test func httpAndHttpsURLsWithAHostPass() {
+        for url in ["http://127.0.0.1:8080/x", "https://api.open-meteo.com/v1/forecast?a=1", "HTTP://Example.com", "http://h"] {
+            #expect(Endpoint.hasHTTPSchemeAndHost(url), "\(url)")
+        }
     }
 
-    @Test func asciiPrefixIgnoresTheCaseOfLettersOnly() {
-        #expect("HTTPS://x".hasASCIIPrefixIgnoringCase("https://"))
-        #expect("hTtP://x".hasASCIIPrefixIgnoringCase("http://"))
-        #expect(!"htt".hasASCIIPrefixIgnoringCase("http://"))
-        #expect(!"http\u{1A}//x".hasASCIIPrefixIgnoringCase("http://"))
-        #expect(!"ｈttp://x".hasASCIIPrefixIgnoringCase("http://"))
-    }
-
-    @Test func urlsWithAnEmptyHostBeforeAQueryOrFragmentFail() {
-        for url in ["http://?q=1", "http://#top", "HTTPS://"] {
+    @Test func otherSchemesAndMissingHostsFail() {
+        for url in ["ftp://host/x", "http://", "https:///path", "http://:80/x", "api.example.com/x", "", "htp://x"] {
             #expect(!Endpoint.hasHTTPSchemeAndHost(url), "\(url)")
         }
+    }
+
+    @Test func aTargetWithABadBaseIsAnEndpointError() {
+        let target = Target(name: "bad", baseURL: "ftp://files.example.com", path: "/x")
+        #expect(throws: ProviderError.self) { _ = try Endpoint(target: target, arguments: CallArguments()) }
     }
 }

@@ -59,7 +59,7 @@ struct RetryOncePlugin: Plugin {
     }
 }
 
-@Suite struct PluginOrderTests {
+@Suite struct ProviderTests {
     @Test func hooksRunInTheDocumentedOrder() async throws {
         try await withTestServer { server in
             let log = EventLog()

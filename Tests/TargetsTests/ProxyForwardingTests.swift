@@ -5,7 +5,7 @@ import Testing
 
 /// Requests through Debian's tinyproxy, checked by tinyproxy's own log and nginx's access log,
 /// side by side with curl through the same proxy.
-@Suite struct ProxyTransportTests {
+@Suite struct ProxyForwardingTests {
     /// Plain http goes to the proxy with its whole URL as the request target, as curl sends it
     /// (RFC 9112 section 3.2.2); no tunnel.
     @Test func aProxyFromSettingsCarriesPlainHTTPAsCurlDoes() async throws {

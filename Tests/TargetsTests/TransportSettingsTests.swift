@@ -5,7 +5,7 @@ import Testing
 
 /// ``TransportSettings/check(environment:)``: what a person typing `set cacert FILE` or `set cert
 /// FILE` hears about the file at once.
-@Suite struct TransportSettingsCheckTests {
+@Suite struct TransportSettingsTests {
     private func certificates() async throws -> TestCertificates {
         try await offPool {
             try TestCertificates(in: try ScratchDirectory.make("wsh-certificates"))

@@ -5,7 +5,7 @@ import Testing
 
 /// A response's body is parsed as JSON at most once, by whichever reader asks first, and never
 /// when nobody asks; copies share that parse, a new body starts a fresh one.
-@Suite struct ResponseParseOnceTests {
+@Suite struct ResponseBodyTests {
     private static let request = Request(method: .get, url: "http://127.0.0.1:9/x")
 
     private func response(_ body: String, status: Int = 200, contentType: String? = "application/json") -> Response {

@@ -5,7 +5,7 @@ import Testing
 
 /// Keys written or given twice, list defaults, query items and a body given whole, as the loopback
 /// server's `/echo` route receives them.
-@Suite struct RepeatedItemsTests {
+@Suite struct ParameterBindingTests {
     func target(_ server: TestServer, _ task: RequestTask, path: String = "/echo") -> Target {
         Target(name: "t", baseURL: server.baseURL, path: path, method: .post, task: task)
     }
@@ -124,6 +124,58 @@ import Testing
             #expect(echo.body.contains("name=\"a\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\nPNG\r\n"))
             #expect(echo.body.contains("name=\"b\"; filename=\"logo.raw\"\r\nContent-Type: application/octet-stream\r\n\r\nRAW\r\n"))
             #expect(echo.body.contains("name=\"c\"; filename=\"logo.raw\"\r\nContent-Type: image/x-raw\r\n\r\nRAW\r\n"))
+        }
+    }
+}
+
+/// Arguments that do not fit the target fail before anything is sent.
+@Suite struct ParameterErrorTests {
+    private func current(_ server: TestServer) -> Target {
+        Target(
+            name: "current", baseURL: server.baseURL, path: "/echo/{station}",
+            task: .query([
+                Parameter(name: "latitude", defaultValue: .text("37.27")),
+                Parameter(name: "longitude", defaultValue: .text("127.11")),
+            ]))
+    }
+
+    @Test func unknownParameterIsNamedWithTheTargetsParameters() async throws {
+        try await withTestServer { server in
+            let arguments = CallArguments(values: [(name: "station", value: .text("s")), (name: "lattitude", value: .text("1"))])
+            let error = await providerError { _ = try await Provider<Target>().request(current(server), arguments: arguments) }
+            let failure = try #require(error)
+            #expect(failure.step == .endpoint)
+            #expect(failure.unknownParameter == "lattitude")
+            #expect(failure.missingParameter == nil)
+            #expect(failure.parameters == ["station", "latitude", "longitude"])
+            #expect(failure.targetName == "current")
+            #expect(failure.description == "unknown parameter 'lattitude' for target 'current'")
+            #expect(server.hits("/echo/s") == 0)
+        }
+    }
+
+    @Test func missingRequiredParameterIsNamed() async throws {
+        try await withTestServer { server in
+            let error = await providerError { _ = try await Provider<Target>().request(current(server)) }
+            let failure = try #require(error)
+            #expect(failure.step == .endpoint)
+            #expect(failure.missingParameter == "station")
+            #expect(failure.unknownParameter == nil)
+            #expect(failure.parameters == ["station", "latitude", "longitude"])
+            #expect(failure.description == "missing required parameter 'station' for target 'current'")
+        }
+    }
+
+    /// A path segment takes one value: a second one for it is an error naming it, not a silent choice
+    /// of one (a query or body parameter given twice is sent twice).
+    @Test func aPathParameterGivenTwiceIsAnError() async throws {
+        try await withTestServer { server in
+            let error = await providerError {
+                _ = try await Provider<Target>().request(current(server), arguments: CallArguments(values: [("station", .text("a")), ("station", .text("b"))]))
+            }
+            #expect(error?.step == .endpoint)
+            #expect(error?.misplacedArgument == "station")
+            #expect(server.hits("/echo/a") + server.hits("/echo/b") == 0)
         }
     }
 }

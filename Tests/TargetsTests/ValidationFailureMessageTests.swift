@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Statuses outside a target's validation range become errors that carry the response.
-@Suite struct ValidationTests {
+@Suite struct ValidationFailureMessageTests {
     @Test func serverErrorOutside2xxQuotesTheJSONMessage() async throws {
         try await withTestServer { server in
             let target = Target(name: "boom", baseURL: server.baseURL, path: "/status/500", validationType: .successCodes)

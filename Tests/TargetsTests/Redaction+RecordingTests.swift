@@ -4,7 +4,7 @@ import Testing
 
 /// A recorded body holds no secret: JSON stays JSON with secret members and values as `***`,
 /// other bodies are masked byte for byte, and a body with nothing to mask is kept as it came.
-@Suite struct RecordingRedactionTests {
+@Suite struct RedactionRecordingTests {
     private let secret = "s3cr3t-value-42"
 
     @Test func jsonMembersNamedLikeSecretsAndSecretValuesBecomeStars() throws {
