@@ -7,7 +7,7 @@ import TestSupport
 
 /// The call history: every call recorded in SQLite with its secrets masked, `history`, `history
 /// show`, `history replay`, `set history off`, the size cap, and a damaged database.
-@ShellActor @Suite struct HistoryCommandTests {
+@ShellActor @Suite struct RunHistoryTests {
     /// A shell whose session records into a database of its own in a new directory.
     static func shell() throws -> (ShellHarness, CallLog, URL) {
         let directory = try SessionFiles.temporaryDirectory()

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `set output all` shows status line, headers and body once; at a terminal a binary body is
 /// described rather than printed.
-@ShellActor @Suite struct OutputAllTests {
+@ShellActor @Suite struct ResponsePrinterTests {
     private static let routes = [
         "/user": StaticRoute(contentType: "application/json", body: Array(#"{"name":"Ada"}"#.utf8)),
         "/logo": StaticRoute(contentType: "image/png", body: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00]),

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Code isolated to an actor on the session's executor is back on the session's loop after a call
 /// through the session's transport, without a detour through another thread.
-@Suite struct SessionExecutorTests {
+@Suite struct SessionEventLoopTests {
     private actor OnTheLoop {
         nonisolated var unownedExecutor: UnownedSerialExecutor { SessionEventLoop.executor.asUnownedSerialExecutor() }
 

@@ -3,7 +3,7 @@ import Testing
 @testable import WeatherShell
 
 /// Tab completion after `plugin`: names, `on`/`off`, each plugin's settings and example values.
-@ShellActor @Suite struct PluginCompletionTests {
+@ShellActor @Suite struct CompletionSnapshotTests {
     @Test func namesThenSettingsThenValues() async {
         let shell = ShellHarness()
         let run = shell.run

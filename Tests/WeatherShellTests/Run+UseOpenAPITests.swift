@@ -3,7 +3,7 @@ import Testing
 @testable import WeatherShell
 
 /// Completion and help from an imported OpenAPI document (the example petstore).
-@Suite @ShellActor struct OpenAPICompletionTests {
+@Suite @ShellActor struct RunUseOpenAPITests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples/openapi").path
 

@@ -3,7 +3,7 @@ import Testing
 @testable import WeatherShell
 
 /// `plugin auth digest USER:PASS` read, listed, masked and saved as `basic` is.
-@ShellActor @Suite struct DigestAuthShellTests {
+@ShellActor @Suite struct AuthShellPluginTests {
     @Test func aDigestCredentialBecomesASecretAndIsListedMasked() async {
         let shell = ShellHarness()
         await shell.run("plugin auth digest ann:pa55word everywhere; echo pa55word ann:pa55word; plugins")

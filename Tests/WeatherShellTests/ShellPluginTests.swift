@@ -3,7 +3,7 @@ import Testing
 
 /// Every plugin in the registry is reachable everywhere the shell names plugins: a new one
 /// added to ``BuiltInPlugins/all`` passes these without other edits.
-@ShellActor @Suite struct PluginRegistryTests {
+@ShellActor @Suite struct ShellPluginTests {
     @Test(arguments: BuiltInPlugins.names)
     func aRegisteredPluginIsListedHelpedCompletedAndSwitched(name: String) async throws {
         let plugin = try #require(BuiltInPlugins.named(name))

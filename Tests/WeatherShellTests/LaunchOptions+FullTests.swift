@@ -2,7 +2,7 @@ import Testing
 import WeatherShell
 
 /// The worker's command line, as the test runner writes it (`wsh test --worker FILE ...`).
-@Suite struct TestWorkerParseTests {
+@Suite struct LaunchOptionsFullTests {
     @Test func theRunnersWorkerLineIsReadWhole() throws {
         let arguments = ["test", "--worker", "dir/b c.wsh", "--var", "base=http://127.0.0.1:1", "--var", "n=1", "--stub"]
         guard case .run(let options) = LaunchOptions.fullParse(arguments) else {

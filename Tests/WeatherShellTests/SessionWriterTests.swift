@@ -3,7 +3,7 @@ import Testing
 @testable import WeatherShell
 
 /// `save FILE` writes the session as a file that `source FILE` restores, and never a secret.
-@ShellActor @Suite struct SaveSessionTests {
+@ShellActor @Suite struct SessionWriterTests {
     @Test func aSavedSessionRestoresVariablesOptionsPluginsTargetsAndReactors() async throws {
         let (variable, _) = SessionFiles.secretInEnvironment()
         let directory = try SessionFiles.temporaryDirectory()

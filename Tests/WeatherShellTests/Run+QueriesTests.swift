@@ -6,7 +6,7 @@ import Testing
 /// Variables where a query takes a value (issue 39.2): a filter's argument, a path's key or
 /// index, a variable's own value filtered, and whether a variable is set. Each runs against the
 /// loopback server's `/echo`, which answers `{"method":"GET","path":"/echo",...}`.
-@Suite struct QueryVariablesTests {
+@Suite struct RunQueriesTests {
     /// What `script` printed after a GET of `/echo`, and how it ended.
     @ShellActor private static func run(_ script: String, on server: TestServer) async -> (halt: Halt?, stdout: String, stderr: String) {
         let shell = ShellHarness()

@@ -6,7 +6,7 @@ import TestSupport
 
 /// `set record DIR` saves each live answer as a sample file, its secrets masked, and gives the
 /// target that `sample` line; `save` writes them into the session file, which replays offline.
-@ShellActor @Suite struct RecordAnswerTests {
+@ShellActor @Suite struct RunRecordTests {
     /// Runs `text` in `shell` with a loopback server whose base URL replaces `BASE`; the server is
     /// shut down before this returns.
     static func run(_ text: String, in shell: ShellHarness, directory: URL, routes: [String: StaticRoute] = [:]) async throws -> Halt? {

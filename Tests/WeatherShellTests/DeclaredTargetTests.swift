@@ -3,7 +3,7 @@ import Testing
 
 /// A target's `key:=JSON` default is JSON where it is declared: `query n:=abc` was taken and sent
 /// as the text `abc`, and `json tags:=[a,b]` failed only at the first call.
-@Suite struct TypedDefaultTests {
+@Suite struct DeclaredTargetTests {
     @ShellActor private static func declare(_ field: String) async -> (Halt?, String) {
         let shell = ShellHarness()
         let halt = await shell.run("target t { base http://127.0.0.1:9; \(field) }\necho declared")

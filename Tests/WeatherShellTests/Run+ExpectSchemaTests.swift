@@ -5,7 +5,7 @@ import Testing
 
 /// `expect schema @FILE`: the last answer against a JSON Schema file, for any target, as a check
 /// (pass, fail with each violation, an error for what cannot be checked).
-@Suite struct ExpectSchemaFileTests {
+@Suite struct RunExpectSchemaTests {
     static let schema = """
         {"type": "object", "required": ["id", "name"],
          "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "email": {"$ref": "#/$defs/email"}},

@@ -4,7 +4,7 @@ import Testing
 
 /// `$status`, `$url` and `$time` are the last answer's, in `echo`, strings and conditions, unless a
 /// variable of that name is set (issue 35, item 15).
-@Suite struct LastAnswerVariableTests {
+@Suite struct RunVariablesTests {
     @ShellActor private static func run(_ script: String) async -> (Halt?, String, String) {
         let shell = ShellHarness()
         let halt = await shell.run(script)

@@ -4,7 +4,7 @@ import Testing
 
 /// Tab completion inside an open block (its earlier lines come first in the text completed),
 /// header names, `validate` values and `edit`'s names.
-@ShellActor @Suite struct BlockCompletionTests {
+@ShellActor @Suite struct CompletionTests {
     @Test func insideATargetBlockFieldsThenTheirValues() {
         let run = ShellHarness(mode: .interactive).run
         #expect(run.completions(for: "target t {\n") == TargetDeclaration.fieldNames)

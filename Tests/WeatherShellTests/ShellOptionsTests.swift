@@ -2,7 +2,7 @@ import Testing
 @testable import WeatherShell
 
 /// Durations as settings and `sleep` take them: a number and a unit, or a bare number of seconds.
-@Suite struct DurationTextTests {
+@Suite struct ShellOptionsTests {
     @Test(arguments: [("10", 10_000), ("0.5", 500), ("2s", 2000), ("500ms", 500), ("1.5m", 90_000), ("0", 0)])
     func durationsRead(text: String, milliseconds: Int64) {
         #expect(DurationText.parse(text) == .milliseconds(milliseconds))
