@@ -6,7 +6,7 @@ import TestSupport
 
 /// The call log on its own: its one writer and full queue, the write-ahead log's size, page sizes,
 /// and what it masks before anything is written. The `history` commands are tested through the
-/// shell in WeatherShellTests (HistoryCommandTests).
+/// shell in WeatherShellTests (RunHistoryTests).
 @Suite struct CallLogTests {
     /// A GET of `http://127.0.0.1:1` + `path` answered 200 with `body`, as the shell records it.
     nonisolated static func getEntry(_ body: Data, path: String = "/big") -> CallEntry {

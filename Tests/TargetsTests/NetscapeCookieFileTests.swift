@@ -1,5 +1,6 @@
 import Foundation
 import Targets
+import TestSupport
 import Testing
 
 /// curl's Netscape cookie file, written and read back by the jar; malformed lines named by number.
@@ -72,5 +73,98 @@ import Testing
 
     @Test func anErrorWithoutAFileNameNamesTheLine() {
         #expect(CookieFileError(source: nil, line: 2, reason: "x").description == "line 2: x")
+    }
+}
+
+/// The jar and the real curl read each other's cookie files: what `curl -c` stored from a loopback
+/// server is what the jar stores from the same answer, and what `curl -b` sends from the jar's file
+/// is the Cookie header the jar makes.
+@Suite struct CookieCurlInteropTests {
+    static let setCookies = [
+        "session=abc123; Path=/; HttpOnly",
+        "pref=dark; Max-Age=3600; Path=/app",
+        "wide=1; Domain=127.0.0.1",
+        "quoted=\"a b\"; Path=/app/deep/",
+        "empty=; Path=/",
+        "old=x; Expires=Wed, 09 Jun 2021 10:18:14 GMT",
+        "deleted=x; Max-Age=0",
+    ]
+
+    /// Compares what matters of two cookies; expiry within a minute (curl and the jar read the clock apart).
+    func sameCookie(_ a: Cookie, _ b: Cookie) -> Bool {
+        let closeExpiry = switch (a.expires, b.expires) {
+        case (nil, nil): true
+        case let (x?, y?): abs(x.timeIntervalSince(y)) < 60
+        default: false
+        }
+        return closeExpiry && a.name == b.name && a.value == b.value && a.domain == b.domain && a.hostOnly == b.hostOnly
+            && a.path == b.path && a.secure == b.secure && a.httpOnly == b.httpOnly
+    }
+
+    @Test func whatCurlStoresIsWhatTheJarStores() async throws {
+        let login = StaticRoute(status: 200, headers: Self.setCookies.map { ("Set-Cookie", $0) }, body: Array("{}".utf8))
+        try await TestServer.with(routes: ["/login": login]) { server in
+            let directory = try temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let file = directory.appendingPathComponent("cookies.txt")
+            let url = server.baseURL + "/login"
+            let status = try await curl(["-o", "/dev/null", "-c", file.path, url])
+            #expect(status == 0)
+
+            let fromCurl = CookieJar()
+            try fromCurl.load(netscapeText: try String(contentsOf: file, encoding: .utf8), source: "cookies.txt")
+            let direct = CookieJar()
+            direct.store(setCookie: Self.setCookies, from: url)
+            let loaded = fromCurl.all
+            let stored = direct.all
+            #expect(loaded.map(\.name) == ["empty", "session", "wide", "pref", "quoted"])
+            #expect(loaded.count == stored.count)
+            for (a, b) in zip(loaded, stored) {
+                #expect(sameCookie(a, b), "curl: \(a)\njar: \(b)")
+            }
+        }
+    }
+
+    @Test func whatCurlSendsFromTheJarsFileIsTheJarsCookieHeader() async throws {
+        try await TestServer.with { server in
+            let directory = try temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let jar = CookieJar()
+            let base = server.baseURL
+            jar.store(setCookie: ["root=1; Path=/", "echo=2; Path=/echo; HttpOnly"], from: base + "/")
+            jar.store(setCookie: ["deep=3; Max-Age=86400", "elsewhere=4; Path=/other"], from: base + "/echo/x/page")
+            jar.store(setCookie: ["other-host=5"], from: "http://localhost:\(server.port)/")
+            let file = directory.appendingPathComponent("jar.txt")
+            try jar.netscapeText().write(to: file, atomically: true, encoding: .utf8)
+
+            let url = base + "/echo/x/y?q=1"
+            let expected = try #require(jar.cookieHeader(for: url))
+            #expect(expected == "deep=3; echo=2; root=1")
+            let output = try await curlOutput(["-b", file.path, url])
+            let echoed = try JSONDecoder().decode(EchoedHeaders.self, from: output)
+            let sent = echoed.headers.filter { $0.first?.lowercased() == "cookie" }.compactMap { $0.last }
+            #expect(sent == [expected])
+        }
+    }
+
+    /// What the test server's `/echo` route returns, the headers only.
+    struct EchoedHeaders: Decodable {
+        var headers: [[String]]
+    }
+
+    func temporaryDirectory() throws -> URL {
+        try ScratchDirectory.make("wsh-cookies")
+    }
+
+    /// Runs /usr/bin/curl with `arguments` and returns its exit status.
+    func curl(_ arguments: [String]) async throws -> Int32 {
+        try await runCurl(arguments).status
+    }
+
+    /// Runs /usr/bin/curl with `arguments`, expects it to succeed, and returns what it wrote on stdout.
+    func curlOutput(_ arguments: [String]) async throws -> Data {
+        let result = try await runCurl(arguments)
+        #expect(result.status == 0)
+        return result.output
     }
 }

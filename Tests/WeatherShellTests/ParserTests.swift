@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import WeatherShell
 
@@ -191,5 +192,24 @@ import Testing
         let statements = try parse("quote refresh fast")
         guard case .command(let name, let arguments) = statements[0].kind else { Issue.record("command"); return }
         #expect(name.literal == "quote" && arguments.count == 2)
+    }
+}
+
+/// Every ```` ```wsh ```` block of README.md and docs/ parses, also the illustrative ones that are
+/// not run (DocumentedExamplesTests runs the others): a statement the language no longer has
+/// fails here with the page and line. A synopsis (`[N]`, `on|off`) belongs in a ```` ```text ```` block.
+@Suite struct DocumentedCodeParsesTests {
+    @Test func everyWshBlockParses() throws {
+        let blocks = try DocumentedBlock.all().filter { $0.language == "wsh" }
+        #expect(blocks.count >= 10)
+        for block in blocks {
+            let input = block.promptInput.isEmpty ? block.lines : block.promptInput
+            let file = SourceFile(name: block.page, directory: "/", text: input.joined(separator: "\n") + "\n")
+            do {
+                _ = try Parser.parse(file)
+            } catch {
+                Issue.record("\(block) (a block of \(block.page) from that line):\n\(error.rendered())")
+            }
+        }
     }
 }

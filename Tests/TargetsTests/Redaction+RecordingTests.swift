@@ -1,0 +1,67 @@
+import Foundation
+import Targets
+import Testing
+
+/// A recorded body holds no secret: JSON stays JSON with secret members and values as `***`,
+/// other bodies are masked byte for byte, and a body with nothing to mask is kept as it came.
+@Suite struct RedactionRecordingTests {
+    private let secret = "s3cr3t-value-42"
+
+    @Test func jsonMembersNamedLikeSecretsAndSecretValuesBecomeStars() throws {
+        let body = Data(#"{"id":1,"token":"tok-abc","nested":{"api_key":{"a":1},"note":"key is s3cr3t-value-42"},"list":[424242424242]}"#.utf8)
+        let masked = Redaction(secrets: [secret, "424242424242"]).maskedForRecording(body, contentType: "application/json; charset=utf-8")
+        let json = try JSONValue.parse(masked)
+        #expect(json == (try JSONValue.parse(#"{"id":1,"token":"***","nested":{"api_key":"***","note":"key is ***"},"list":["***"]}"#)))
+        let text = String(decoding: masked, as: UTF8.self)
+        #expect(!text.contains("tok-abc") && !text.contains(secret) && !text.contains("424242424242"))
+        #expect(text.hasPrefix("{\n  \"id\": 1,"), "written again, indented: \(text)")
+    }
+
+    @Test func aJSONBodyWithNothingToMaskIsKeptByteForByte() {
+        let body = Data("{ \"id\" : 1, \"name\": \"ann\", \"token\": null }".utf8)
+        #expect(Redaction(secrets: [secret]).maskedForRecording(body, contentType: nil) == body)
+    }
+
+    /// A body whose bytes show no sensitive name is kept without parsing it; a name spelled so that
+    /// only decoding shows it (an escape, other case, the Kelvin sign) still takes the long way.
+    @Test func namesSpelledAnyWayAreFoundWithoutParsingPlainBodies() throws {
+        let plain = Data(#"{"latitude":37.25,"units":{"temperature":"°C"},"name":"Suwon"}"#.utf8)
+        #expect(Redaction(secrets: [secret]).maskedForRecording(plain, contentType: "application/json") == plain)
+        for name in [#"\u0074oken"#, "TOKEN", "Api_Key", "\u{212A}ey", #"pass\u0077ord"#] {
+            let body = Data(#"{"id":1,"\#(name)":"hunter22"}"#.utf8)
+            let masked = String(decoding: Redaction().maskedForRecording(body, contentType: "application/json"), as: UTF8.self)
+            #expect(!masked.contains("hunter22"), "\(name): \(masked)")
+        }
+        // A secret only an escape spells, and a secret that is a JSON number, keep the body JSON.
+        let escaped = Data(#"{"note":"\u0073\u0033cr3t-value-42","n":424242424242}"#.utf8)
+        let masked = Redaction(secrets: [secret, "424242424242"]).maskedForRecording(escaped, contentType: nil)
+        #expect(try JSONValue.parse(masked) == (try JSONValue.parse(#"{"note":"***","n":"***"}"#)))
+        #expect(!Redaction().isSensitiveKey("latitude") && Redaction().isSensitiveKey("X-Api-Key")
+                && Redaction().isSensitiveKey("MY_SECRET") && Redaction().isSensitiveKey("\u{212A}EY"))
+    }
+
+    @Test func aJSONBodyServedAsBytesIsMaskedAsJSON() {
+        let body = Data(#"{"password":"hunter22"}"#.utf8)
+        let masked = String(decoding: Redaction().maskedForRecording(body, contentType: "application/octet-stream"), as: UTF8.self)
+        #expect(!masked.contains("hunter22"))
+        #expect(masked.contains(#""password": "***""#), "\(masked)")
+    }
+
+    @Test func otherBodiesAreMaskedByteForByteInEveryForm() {
+        var body: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0xFF, 0x00]
+        body += Array("k=\(secret) k2=p%40ss%20word end".utf8)
+        body += [0xFE, 0x01]
+        let masked = Redaction(secrets: [secret, "p@ss word"]).maskedForRecording(Data(body), contentType: "image/png")
+        var expected: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0xFF, 0x00]
+        expected += Array("k=*** k2=*** end".utf8)
+        expected += [0xFE, 0x01]
+        #expect(Array(masked) == expected)
+    }
+
+    @Test func formBodiesHaveSensitiveFieldsMasked() {
+        let body = Data("name=ann&client_secret=abc123&note=s3cr3t-value-42".utf8)
+        let masked = String(decoding: Redaction(secrets: [secret]).maskedForRecording(body, contentType: "application/x-www-form-urlencoded"),
+                            as: UTF8.self)
+        #expect(masked == "name=ann&client_secret=***&note=***")
+    }
+}

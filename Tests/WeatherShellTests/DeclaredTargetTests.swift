@@ -1,0 +1,26 @@
+import Testing
+@testable import WeatherShell
+
+/// A target's `key:=JSON` default is JSON where it is declared: `query n:=abc` was taken and sent
+/// as the text `abc`, and `json tags:=[a,b]` failed only at the first call.
+@Suite struct DeclaredTargetTests {
+    @ShellActor private static func declare(_ field: String) async -> (Halt?, String) {
+        let shell = ShellHarness()
+        let halt = await shell.run("target t { base http://127.0.0.1:9; \(field) }\necho declared")
+        return (halt, shell.stderr)
+    }
+
+    @Test(arguments: ["query n:=abc", "json tags:=[a,b]", "form f:=\"{\\\"a\\\"\""])
+    func aDefaultThatIsNotJSONIsAnErrorAtItsDeclaration(field: String) async {
+        let (halt, stderr) = await Self.declare(field)
+        #expect(halt != nil)
+        #expect(stderr.contains("takes JSON"), "\(stderr)")
+        #expect(stderr.contains(":='[\"a\", \"b\"]'"), "the note shows the quoting: \(stderr)")
+    }
+
+    @Test(arguments: ["query n:=3", #"query tag:='["a","b"]'"#, "json ok:=true obj:='{\"a\": null}'"])
+    func aJSONDefaultIsTaken(field: String) async {
+        let (halt, stderr) = await Self.declare(field)
+        #expect(halt == nil, "\(stderr)")
+    }
+}

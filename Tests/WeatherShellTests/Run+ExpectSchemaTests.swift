@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// `expect schema @FILE`: the last answer against a JSON Schema file, for any target, as a check
+/// (pass, fail with each violation, an error for what cannot be checked).
+@Suite struct RunExpectSchemaTests {
+    static let schema = """
+        {"type": "object", "required": ["id", "name"],
+         "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "email": {"$ref": "#/$defs/email"}},
+         "$defs": {"email": {"type": "string", "format": "email"}}}
+        """
+
+    /// How `answer`, checked against the schema from a file beside the script, ends.
+    @ShellActor private static func check(_ answer: String, schemaPath: String = "user.schema.json") async throws -> (Halt?, String) {
+        let directory = try ScratchDirectory.make("wsh-schema")
+        defer { ScratchDirectory.remove(directory) }
+        try schema.write(to: directory.appendingPathComponent("user.schema.json"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            set output quiet
+            set stub immediate
+            target u { base http://127.0.0.1:9; sample '\(answer)' }
+            call u
+            expect schema @\(schemaPath)
+            """, directory: directory.path)
+        return (halt, shell.stderr)
+    }
+
+    @Test func anAnswerThatFitsPasses() async throws {
+        let (halt, stderr) = try await Self.check(#"{"id": 1, "name": "Ada", "email": "ada@example.com"}"#)
+        #expect(halt == nil, "\(stderr)")
+    }
+
+    @Test func eachViolationIsANoteWithItsPointer() async throws {
+        let (halt, stderr) = try await Self.check(#"{"id": "1", "email": "nope"}"#)
+        guard case .failure(.expectation)? = halt else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
+        #expect(stderr.contains("expectation failed: schema user.schema.json"), "\(stderr)")
+        #expect(stderr.contains(#"note: (root): expected a property "name", actual none"#), "\(stderr)")
+        #expect(stderr.contains(#"note: /id: expected integer, actual "1" (string)"#), "\(stderr)")
+        #expect(stderr.contains(#"note: /email: expected an email string, actual "nope" (string)"#), "\(stderr)")
+    }
+
+    @Test func aMissingSchemaOrABodyThatIsNotJSONIsAnError() async throws {
+        let (missing, missingErrors) = try await Self.check(#"{"id": 1, "name": "A"}"#, schemaPath: "nope.json")
+        guard case .failure(let kind)? = missing, kind != .expectation else { Issue.record("\(missingErrors)"); return }
+        #expect(missingErrors.contains("cannot read the schema ") && missingErrors.contains("nope.json: no such file or directory"), "\(missingErrors)")
+        let (text, textErrors) = try await Self.check("plain text")
+        #expect(text != nil)
+        #expect(textErrors.contains("the response body is not JSON"), "\(textErrors)")
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// Variables where a query takes a value (issue 39.2): a filter's argument, a path's key or
+/// index, a variable's own value filtered, and whether a variable is set. Each runs against the
+/// loopback server's `/echo`, which answers `{"method":"GET","path":"/echo",...}`.
+@Suite struct RunQueriesTests {
+    /// What `script` printed after a GET of `/echo`, and how it ended.
+    @ShellActor private static func run(_ script: String, on server: TestServer) async -> (halt: Halt?, stdout: String, stderr: String) {
+        let shell = ShellHarness()
+        let halt = await shell.run("set output quiet\ntarget e { base \(server.baseURL); path /echo }\ncall e\n\(script)\n")
+        return (halt, shell.stdout, shell.stderr)
+    }
+
+    @Test func aFilterTakesAVariableAsItsArgument() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let sep = "/"; let i = 1; print .path | split $sep | nth $i; print .path | replace $sep "-""#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "echo\n-echo\n")
+        }
+    }
+
+    @Test func aFilterArgumentOfTheWrongKindIsSaidWhenTheQueryRuns() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let i = "one"; print .path | split "/" | nth $i"#, on: server)
+            #expect(result.halt != nil)
+            #expect(result.stderr.contains("'nth' takes a whole number, not 'one'"), "\(result.stderr)")
+        }
+    }
+
+    @Test func aVariableIsAPathsKeyOrIndex() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let k = "method"; let i = 0; print .$k; print .[$k]; print ."$k"; print .headers[$i] | length"#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "GET\nGET\nGET\n2\n")
+        }
+    }
+
+    @Test func aVariableThatIsPartOfAKeyIsAParseError() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let k = "thod"; echo ran; print .me$k"#, on: server)
+            #expect(result.stdout.isEmpty, "nothing runs: \(result.stdout)")
+            #expect(result.stderr.contains("a variable in a query stands for a whole key or index"), "\(result.stderr)")
+        }
+    }
+
+    @Test func aVariablesValueIsFiltered() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"let b = "{\"a\": [5, 6]}"; print $b | jsonpath "$.a[1]"; let s = "x-y"; print $s | split "-" | length; expect $s | upper == "X-Y""#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "6\n2\n")
+        }
+    }
+
+    /// `| toDate $format` takes the format from a variable; bytes a filter made compare as bytes,
+    /// and bytes that were never made do not exist (a review found `exists` always true there, and
+    /// text that reads `hex:41` compared as the byte 0x41).
+    @Test func aFormatFromAVariableAndBytesFromAFilter() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"""
+                let f = "%d.%m.%Y"
+                print "25.11.2026" | toDate $f
+                let b = "{\"b64\": \"QWRh\", \"h\": \"aGV4OjQx\"}"
+                expect $b | jsonpath "$.b64" | base64Decode == hex:416461
+                expect $b | jsonpath "$.nope" | base64Decode not exists
+                expect $b | jsonpath "$.h" | base64Decode == "hex:41"
+                expect $b | jsonpath "$.h" | base64Decode != hex:41
+                """#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "2026-11-25T00:00:00Z\n")
+            let made = await Self.run(#"let b = "{}"; expect $b | jsonpath "$.nope" | base64Decode exists"#, on: server)
+            guard case .failure(.expectation)? = made.halt else { Issue.record("\(made.stderr)"); return }
+        }
+    }
+
+    /// `print "lit" | toDate` and `expect "lit" | toDate` read the same value (`expect` refused it).
+    @Test func aLiteralIsFilteredAlikeInPrintAndExpect() async throws {
+        try await TestServer.with { server in
+            let result = await Self.run(#"print "2026-11-25" | toDate; expect "2026-11-25" | toDate == "2026-11-25T00:00:00Z"; let u = "ab" | upper; echo $u"#, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            #expect(result.stdout == "2026-11-25T00:00:00Z\nAB\n")
+        }
+    }
+
+    /// A secret filtered is a secret in its new form: its hex, its base64, its upper case never show
+    /// (a review found `print $pw | toHex` printing the secret's hex).
+    @Test func aFilteredSecretStaysSecret() async throws {
+        EnvironmentOverlay.define("WSH_TEST_FILTERED_SECRET", "hunter2secret")
+        try await TestServer.with { server in
+            let result = await Self.run("""
+                let pw = env WSH_TEST_FILTERED_SECRET
+                print $pw | toHex
+                print $pw | base64Encode
+                let u = $pw | upper
+                vars
+                echo $u
+                expect $pw | toHex == "00"
+                """, on: server)
+            let all = result.stdout + result.stderr
+            for form in ["hunter2secret", "68756e746572327365637265", "aHVudGVyMnNlY3JldA", "HUNTER2SECRET"] {
+                #expect(!all.contains(form), "\(form) shows: \(all)")
+            }
+            #expect(result.stdout.contains("u = ***"), "\(result.stdout)")
+        }
+    }
+
+    @Test func existsAsksWhetherAVariableIsSet() async throws {
+        try await TestServer.with { server in
+            let set = await Self.run("let x = 1; expect $x exists; expect $nope not exists", on: server)
+            #expect(set.halt == nil, "\(set.stderr)")
+            let unset = await Self.run("expect $nope exists", on: server)
+            guard case .failure(.expectation)? = unset.halt else { Issue.record("\(String(describing: unset.halt))"); return }
+            #expect(unset.stderr.contains("no variable 'nope' is set"), "\(unset.stderr)")
+            let compared = await Self.run("expect $nope == 1", on: server)
+            #expect(compared.stderr.contains("undefined variable 'nope'"), "a comparison still needs the variable: \(compared.stderr)")
+        }
+    }
+
+    @Test func anArgumentNameThatIsNoVariableNameIsSaidSo() {
+        guard case .failure(let error) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was taken"); return }
+        #expect(error.message == "'my-id' is not a variable name: a name is letters, digits and _, not starting with a digit")
+    }
+}

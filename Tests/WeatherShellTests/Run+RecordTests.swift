@@ -1,0 +1,182 @@
+import Foundation
+import Targets
+import Testing
+import TestSupport
+@testable import WeatherShell
+
+/// `set record DIR` saves each live answer as a sample file, its secrets masked, and gives the
+/// target that `sample` line; `save` writes them into the session file, which replays offline.
+@ShellActor @Suite struct RunRecordTests {
+    /// Runs `text` in `shell` with a loopback server whose base URL replaces `BASE`; the server is
+    /// shut down before this returns.
+    static func run(_ text: String, in shell: ShellHarness, directory: URL, routes: [String: StaticRoute] = [:]) async throws -> Halt? {
+        let server = try await TestServer.start(routes: routes)
+        let halt = await shell.run(text.replacingOccurrences(of: "BASE", with: server.baseURL), directory: directory.path)
+        try await server.shutdown()
+        return halt
+    }
+
+    @Test func liveAnswersBecomeSamplesThatASavedSessionReplaysOffline() async throws {
+        let (variable, secret) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        let routes = [
+            "/item/1": StaticRoute(body: #"{"id": 1, "token": "tok-live-123", "name": "first"}"#),
+            "/item/2": StaticRoute(status: 404, contentType: "application/problem+json", body: #"{"title": "no item 2"}"#),
+        ]
+        let recorder = ShellHarness()
+        let halt = try await Self.run("""
+                let key = env \(variable)
+                set record rec
+                target item {
+                  base BASE
+                  path /item/{id}
+                  query appid=$key
+                  header X-Api-Key:$key
+                }
+                target echo { base BASE; path /echo; query appid=$key; header X-Api-Key:$key }
+                call item id=2
+                call item id=1
+                call echo
+                show item
+                save session.wsh
+                """, in: recorder, directory: directory, routes: routes)
+        #expect(halt == nil, "\(recorder.stderr)")
+        let records = directory.appendingPathComponent("rec")
+        let item = SessionFiles.read(records.appendingPathComponent("item.json"))
+        #expect(try JSONValue.parse(item) == JSONValue.parse(#"{"id": 1, "token": "***", "name": "first"}"#), "\(item)")
+        #expect(SessionFiles.read(records.appendingPathComponent("item-404.json")) == #"{"title": "no item 2"}"#)
+        let echo = SessionFiles.read(records.appendingPathComponent("echo.json"))
+        #expect(echo.contains("***") && SessionFiles.leaks(of: secret, in: echo).isEmpty, "the echoed query and header: \(echo)")
+
+        // The 200 goes before the 404, though recorded after it: the first sample is the default.
+        let shown = recorder.stdout
+        let ok = try #require(shown.range(of: "sample @\(records.path)/item.json\n"), "\(shown)")
+        let missing = try #require(shown.range(of: "sample @\(records.path)/item-404.json status 404\n"), "\(shown)")
+        #expect(ok.lowerBound < missing.lowerBound)
+
+        let saved = SessionFiles.read(directory.appendingPathComponent("session.wsh"))
+        #expect(saved.contains("let key = env \(variable)\n"), "\(saved)")
+        #expect(saved.contains("  sample @rec/item.json\n  sample @rec/item-404.json status 404\n"), "\(saved)")
+        #expect(saved.contains("sample @rec/echo.json"))
+        #expect(!saved.contains("\nset record"), "replaying does not record again: \(saved)")
+        #expect(SessionFiles.leaks(of: secret, in: saved + item + echo).isEmpty)
+
+        // A new session, the server gone: the samples answer with their statuses.
+        let replay = ShellHarness()
+        let replayHalt = await replay.run("""
+            set stub immediate
+            source session.wsh
+            call item id=1
+            print status
+            set stub immediate status 404
+            call item id=1
+            print status
+            """, directory: directory.path)
+        #expect(replayHalt == nil, "\(replay.stderr)")
+        #expect(replay.stdout.contains(#""name": "first""#), "\(replay.stdout)")
+        #expect(replay.stdout.contains("}\n200\n"), "\(replay.stdout)")
+        #expect(replay.stdout.hasSuffix(#"{"title": "no item 2"}"# + "404\n"), "\(replay.stdout)")
+    }
+
+    @Test func aRecordedStatusReplacesTheSampleOfThatStatusAndKeepsTheOthers() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try #"{"old": true}"#.write(to: directory.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try "gone".write(to: directory.appendingPathComponent("gone.txt"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = try await Self.run("""
+                set record \(directory.path)/rec
+                target s { base BASE; path /status/503; sample @old.json; sample @gone.txt status 410 }
+                call s
+                show s
+                set stub immediate status 410
+                call s
+                set stub immediate status 503
+                call s
+                """, in: shell, directory: directory)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.contains("  sample @old.json\n  sample @gone.txt status 410\n  sample @\(directory.path)/rec/s-503.json status 503\n"),
+                "\(shell.stdout)")
+        #expect(shell.stdout.contains("gone"))
+        #expect(shell.stdout.hasSuffix(#"{"status":503,"message":"Service Unavailable"}"#), "\(shell.stdout)")
+    }
+
+    @Test func anAnswerThatCannotBeRecordedIsShownThenAnErrorAtTheCall() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        await shell.run("set record rec", directory: directory.path)
+        // The directory goes, and a file takes its name: the answer has nowhere to go.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("rec"))
+        try "x".write(to: directory.appendingPathComponent("rec"), atomically: true, encoding: .utf8)
+        let halt = try await Self.run("target s { base BASE; path /status/200 }\ncall s", in: shell, directory: directory)
+        guard case .failure(.runtime) = halt else { Issue.record("expected a runtime failure"); return }
+        #expect(shell.stdout == #"{"status":200,"message":"OK"}"#, "the answer is shown first")
+        #expect(shell.stderr.contains("<test>:2:6: error: cannot record the answer of 's' in "), "\(shell.stderr)")
+        #expect(shell.stderr.contains("rec/s.json: not a directory"), "\(shell.stderr)")
+    }
+
+    @Test func stubbedAnswersAreNotRecorded() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try #"{"a": 1}"#.write(to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            set record rec
+            set stub immediate
+            target a { base http://127.0.0.1:9; path /a; sample @a.json }
+            call a
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let recorded = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("rec").path)
+        #expect(recorded.isEmpty)
+    }
+
+    @Test func setRecordNamesItsDirectoryAndOffStopsIt() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        await shell.run("set record deep/rec; set record; set record off; set record", directory: directory.path)
+        #expect(shell.stdout.contains(/record +.*deep\/rec +\(<test>:1\)/), "\(shell.stdout)")
+        #expect(shell.stdout.contains(/record +off +\(<test>:1\)/), "\(shell.stdout)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("deep/rec").path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    @Test func aDirectoryThatCannotBeMadeIsAnErrorAtTheSetLine() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try "x".write(to: directory.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("echo hi\nset record file/rec", directory: directory.path)
+        #expect(halt != nil)
+        #expect(shell.stderr.contains("<test>:2:12: error: cannot record into "), "\(shell.stderr)")
+        #expect(shell.stderr.contains("file/rec: not a directory"), "\(shell.stderr)")
+    }
+
+    @Test func aBundledPackTargetGetsItsSamplesAsFilesSoItCanBeSaved() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let records = directory.appendingPathComponent("rec").path
+        let shell = ShellHarness()
+        #expect(await shell.run("use open-meteo; set record rec", directory: directory.path) == nil)
+        let declared = try #require(shell.run.session.targets["current"])
+        let answer = "\(records)/current-404.json"
+        try #"{"error": true}"#.write(toFile: answer, atomically: true, encoding: .utf8)
+        try shell.run.declareTarget(try shell.run.recordedDeclaration(declared, sample: answer, status: 404, directory: records))
+        await shell.run("show current; save s.wsh", directory: directory.path)
+        #expect(shell.stdout.contains("  sample @\(records)/current.json\n  sample @\(records)/current-404.json status 404\n}"), "\(shell.stdout)")
+        #expect(SessionFiles.read(URL(fileURLWithPath: "\(records)/current.json")).contains("temperature_2m"), "the bundled sample, as a file")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("use open-meteo\n") && saved.contains("sample @rec/current.json\n"), "\(saved)")
+
+        let replay = ShellHarness()
+        let halt = await replay.run("source s.wsh; set stub immediate status 404; call current", directory: directory.path)
+        #expect(halt != nil, "the pack's target validates 2xx")
+        #expect(replay.stderr.contains(#"HTTP 404 Not Found from target 'current' (expected 2xx) body: {"error": true}"#), "\(replay.stderr)")
+    }
+
+    @Test func answerFileNamesFollowStatusAndMediaType() {
+        #expect(RecordedSample.fileName(target: "user", status: 200, fileExtension: "json") == "user.json")
+        #expect(RecordedSample.fileName(target: "user", status: 201, fileExtension: "json") == "user-201.json")
+        #expect(RecordedSample.fileExtension(contentType: "application/problem+json", body: Data()) == "json")
+        #expect(RecordedSample.fileExtension(contentType: "image/png", body: Data([0x89])) == "png")
+        #expect(RecordedSample.fileExtension(contentType: nil, body: Data("[1]".utf8)) == "json")
+        #expect(RecordedSample.fileExtension(contentType: "application/octet-stream", body: Data("{}".utf8)) == "json")
+        #expect(RecordedSample.fileExtension(contentType: "application/x-unknown", body: Data("abc".utf8)) == "bin")
+    }
+}

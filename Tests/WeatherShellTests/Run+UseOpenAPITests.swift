@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+/// Completion and help from an imported OpenAPI document (the example petstore).
+@Suite @ShellActor struct RunUseOpenAPITests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples/openapi").path
+
+    @Test func callListsParametersWithDescriptionsAndEnumValues() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("use openapi petstore.yaml", directory: Self.examples)
+        let run = shell.run
+        #expect(run.completions(for: "call list") == ["listPets"])
+        #expect(run.completions(for: "call listPets ") == ["limit=", "status=", "tags="])
+        #expect(run.completions(for: "call listPets status=") == ["status=available", "status=pending", "status=sold"])
+        #expect(run.completions(for: "call listPets status=p") == ["status=pending"])
+        #expect(run.completions(for: "call listPets limit=") == ["limit="])
+        #expect(run.completions(for: "use open").contains("openapi"))
+        #expect(run.completions(for: "use openapi \(Self.examples)/pet") == ["\(Self.examples)/petstore.wsh", "\(Self.examples)/petstore.yaml"])
+        #expect(run.completions(for: "openapi ") == ["export"])
+        let snapshot = run.completionSnapshot()
+        #expect(snapshot.listing(["limit=", "status=", "tags="], for: "call listPets ") == """
+        limit=   How many pets to return at most
+        status=  Only pets with this status
+        tags=    Only pets with all of these tags
+
+        """)
+        #expect(snapshot.listing(["showPetById", "listPets"], for: "call ") == "showPetById  listPets\n")
+    }
+
+    @Test func helpShowsSummaryParametersAndResponses() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("use openapi petstore.yaml\nhelp showPetById", directory: Self.examples)
+        #expect(shell.stdout == """
+        showPetById: Info for a specific pet
+          GET http://127.0.0.1:8080/v1/pets/{petId}
+        parameters:
+          petId  (path, integer, required) The pet's id
+        responses:
+          200  The pet  [application/json]
+          404  No such pet  [application/json]
+        'show showPetById' prints its declaration
+
+        """)
+        #expect(shell.stderr.contains("4 targets of 'Petstore' declared"))
+        #expect(shell.stderr.contains("note: this API uses bearer auth: plugin auth bearer $token"))
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+/// `save FILE` writes the session as a file that `source FILE` restores, and never a secret.
+@ShellActor @Suite struct SessionWriterTests {
+    @Test func aSavedSessionRestoresVariablesOptionsPluginsTargetsAndReactors() async throws {
+        let (variable, _) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        try #"{"n": 1}"#.write(to: directory.appendingPathComponent("n.json"), atomically: true, encoding: .utf8)
+        let original = ShellHarness()
+        let script = """
+            let key = env \(variable)
+            let auth = "Bearer $key"
+            let city = "Suwon station"
+            set timeout 5s
+            set base https://api.example.com/v1
+            set units fahrenheit
+            plugin retry on count 2 unsafe
+            plugin auth bearer $key host api.example.com
+            plugin order auth retry
+            target n {
+              path /n            # a comment stays
+              query q=$city
+              sample @n.json
+            }
+            reactor counter2 {
+              state count = 0
+              action bump { emit count = 1 }
+            }
+            """
+        let report = "vars; set timeout; set base; set units; plugins; show n; state counter2"
+        #expect(await original.run(script + "\nsave session.wsh\n" + report, directory: directory.path) == nil, "\(original.stderr)")
+
+        let restored = ShellHarness()
+        #expect(await restored.run("source session.wsh\n" + report, directory: directory.path) == nil, "\(restored.stderr)")
+        let expected = original.stdout.replacingOccurrences(of: "(<test>:", with: "(")
+        let restoredOut = restored.stdout.replacingOccurrences(of: "(session.wsh:", with: "(")
+        #expect(restoredOut.replacingOccurrences(of: #"\(\d+\)"#, with: "", options: .regularExpression)
+                == expected.replacingOccurrences(of: #"\(\d+\)"#, with: "", options: .regularExpression))
+        #expect(restored.stdout.contains("key = ***  (env \(variable))"))
+        #expect(restored.stdout.contains("auth     on   bearer *** host api.example.com"), "\(restored.stdout)")
+
+        await restored.run("set stub immediate; call n; counter2 bump")
+        #expect(restored.stdout.hasSuffix(#"{"n": 1}counter2 | count=1"# + "\n"), "\(restored.stdout)")
+    }
+
+    @Test func secretsAreWrittenAsEnvLinesOrReferencesAndNeverAsValues() async throws {
+        let (variable, secret) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let key = env \(variable) or "a-default-here"
+            let header = "Bearer $key"
+            let copied = "\(secret)"
+            let user = alice
+            plugin auth basic $user:$key host api.example.com
+            target t { base https://api.example.com; path /t; query appid=$key }
+            target leaky { base https://api.example.com; path /t; query appid=\(secret) }
+            save session.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("session.wsh"))
+        #expect(SessionFiles.leaks(of: secret, in: saved).isEmpty, "\(saved)")
+        #expect(SessionFiles.leaks(of: "alice:" + secret, in: saved).isEmpty)
+        #expect(saved.contains("let key = env \(variable) or \"a-default-here\"\n"), "\(saved)")
+        #expect(saved.contains("let header = \"Bearer $key\"\n"))
+        #expect(saved.contains("# let copied: not saved, its value holds a secret\n"))
+        #expect(saved.contains("plugin auth on basic $user:$key host api.example.com\n"))
+        #expect(saved.contains("query appid=$key"))
+        #expect(saved.contains("# target leaky: not saved, its declaration holds a secret\n"))
+    }
+
+    /// A target with a credential typed as text (as the history judges them) is written as a
+    /// comment, with `***` for the credential; one that gives it from a variable is saved.
+    @Test func aTargetWithACredentialTypedAsTextIsWrittenAsACommentWithItHidden() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run(#"""
+            let host = api.example.com
+            target q { base https://api.example.com; path /t; query api_key=k9k9k9 units=metric }
+            target j { base https://api.example.com; path /t; method POST; json name=Ada password=hunter2 }
+            target h { base https://api.example.com; path /t; header X-Api-Key:abc123 }
+            target u { base https://bob:pa55word@$host; path /t }
+            target p { base https://api.example.com; path "/t?token=zzz9&x=$host" }
+            target m { base https://api.example.com; path /t; method POST; json creds:='{"password": "pw7788"}' }
+            target fine { base https://api.example.com; path /t; query units=metric appid=$host; header Accept:x }
+            save s.wsh
+            """#, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        for secret in ["k9k9k9", "hunter2", "abc123", "pa55word", "zzz9", "pw7788"] {
+            #expect(!saved.contains(secret), "\(secret) in \(saved)")
+        }
+        let note = ": not saved, it holds a credential typed as text; give it from a variable (let NAME = env VAR) and save again. "
+            + "As written, with the credential hidden:\n"
+        #expect(saved.contains("# target q" + note + "# target q { base https://api.example.com; path /t; query api_key=*** units=metric }\n"),
+                "\(saved)")
+        #expect(saved.contains("# target j { base https://api.example.com; path /t; method POST; json name=Ada password=*** }\n"))
+        #expect(saved.contains("# target u { base https://bob:***@$host; path /t }\n"), "\(saved)")
+        #expect(saved.contains("# target m" + note))
+        for name in ["h", "p"] { #expect(saved.contains("# target \(name)" + note), "\(name): \(saved)") }
+        #expect(saved.contains("\ntarget fine { base https://api.example.com; path /t; query units=metric appid=$host; header Accept:x }\n"))
+    }
+
+    /// `set base $api` with a shorthand in `api` (`localhost:3000`) is saved as the reference.
+    @Test func aBaseFromAVariableHoldingAShorthandIsSavedAsTheReference() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        #expect(await shell.run("let api = localhost:3000\nset base $api\nsave s.wsh", directory: directory.path) == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("set base $api\n"), "\(saved)")
+    }
+
+    @Test func aCredentialTypedLiterallyIsLeftOutWithAComment() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("plugin auth bearer literal-token-123 everywhere\nsave s.wsh", directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.contains("literal-token-123"))
+        #expect(saved.contains("# plugin auth: not saved, its credential was typed literally"), "\(saved)")
+    }
+
+    @Test func anEnvDefaultThatBecameTheSecretIsNotWritten() async throws {
+        let unset = "WSH_SAVE_UNSET_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        await shell.run("let key = env \(unset) or \"fallback-secret\"\nsave s.wsh", directory: directory.path)
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.contains("fallback-secret"), "\(saved)")
+        #expect(saved.contains("let key = env \(unset)\n"))
+        #expect(saved.contains("set \(unset) before sourcing this file"))
+    }
+
+    @Test func samplePathsFromAnotherDirectoryStillResolve() async throws {
+        let root = try SessionFiles.temporaryDirectory()
+        let declaring = root.appendingPathComponent("declared/here")
+        let saving = root.appendingPathComponent("saved")
+        try FileManager.default.createDirectory(at: declaring.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: saving, withIntermediateDirectories: true)
+        try #"{"from": "fixtures"}"#.write(to: declaring.appendingPathComponent("fixtures/a.json"), atomically: true, encoding: .utf8)
+        try "payload".write(to: declaring.appendingPathComponent("body.txt"), atomically: true, encoding: .utf8)
+        try """
+            target a { base http://127.0.0.1:9; path /a; method POST; body @body.txt; sample @fixtures/a.json }
+            target b { base http://127.0.0.1:9; path /b; sample @../here/fixtures/a.json status 201 }
+            """.write(to: declaring.appendingPathComponent("targets.wsh"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        #expect(await shell.run("source ../declared/here/targets.wsh\nsave session.wsh", directory: saving.path) == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(saving.appendingPathComponent("session.wsh"))
+        #expect(saved.contains("body @\(declaring.path)/body.txt; sample @\(declaring.path)/fixtures/a.json }"), "\(saved)")
+        #expect(saved.contains("sample @\(declaring.path)/fixtures/a.json status 201 }"), "\(saved)")
+
+        let inside = ShellHarness()
+        #expect(await inside.run("source targets.wsh\nsave session.wsh", directory: declaring.path) == nil)
+        #expect(SessionFiles.read(declaring.appendingPathComponent("session.wsh")).contains("sample @fixtures/a.json }"), "relative when under the saved file's directory")
+
+        let elsewhere = try SessionFiles.temporaryDirectory()
+        let replay = ShellHarness()
+        let halt = await replay.run("set stub immediate; source \(saving.path)/session.wsh; call a; call b; print status", directory: elsewhere.path)
+        #expect(halt == nil, "\(replay.stderr)")
+        #expect(replay.stdout == #"{"from": "fixtures"}{"from": "fixtures"}201"# + "\n")
+    }
+
+    @Test func optionsOfTheCommandLineStubAndDefaultsAreNotWritten() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        shell.run.session.options.stub = .immediate
+        shell.run.session.optionOrigins[.stub] = "--stub"
+        #expect(await shell.run("set echo json\nsave s.wsh", directory: directory.path) == nil)
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("set echo json\n"))
+        #expect(!saved.contains("set stub"), "\(saved)")
+        #expect(!saved.contains("set bail") && !saved.contains("set timeout"), "defaults are not written: \(saved)")
+    }
+
+    @Test func bundledPackTargetsAreWrittenAsUseWithForgetForTheOnesRemoved() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        #expect(await shell.run("use open-meteo\nforget hourly\nsave s.wsh", directory: directory.path) == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("use open-meteo\nforget hourly\n"), "\(saved)")
+        let restored = ShellHarness()
+        await restored.run("source s.wsh\ntargets", directory: directory.path)
+        #expect(restored.stdout.contains("current") && restored.stdout.contains("geocode") && !restored.stdout.contains("hourly"), "\(restored.stdout)")
+    }
+
+    @Test func saveReplacesAFileAndAnUnwritablePlaceIsAnErrorAtTheWord() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try "old contents".write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        #expect(await shell.run("let a = 1\nsave s.wsh", directory: directory.path) == nil)
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.contains("old contents") && saved.contains("let a = 1\n"))
+
+        let failing = ShellHarness()
+        let halt = await failing.run("let a = 1\nsave no/such/dir/s.wsh", directory: directory.path)
+        guard case .failure(.runtime) = halt else { Issue.record("expected a runtime failure"); return }
+        #expect(failing.stderr.contains("<test>:2:6: error: cannot write 'no/such/dir/s.wsh': no such file or directory"), "\(failing.stderr)")
+        let usage = ShellHarness()
+        await usage.run("save")
+        #expect(usage.stderr.contains("<test>:1:1: error: usage: save FILE"), "\(usage.stderr)")
+    }
+
+    @Test func saveAndSetRecordComplete() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try "".write(to: directory.appendingPathComponent("session.wsh"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("recordings"), withIntermediateDirectories: true)
+        let run = ShellHarness(mode: .interactive).run
+        let path = directory.path
+        #expect(run.completions(for: "save \(path)/se") == ["\(path)/session.wsh"])
+        #expect(run.completions(for: "set record \(path)/re") == ["\(path)/recordings/"])
+        #expect(run.completions(for: "set record o") == ["off"])
+        #expect(run.completions(for: "sa") == ["save"])
+    }
+}
