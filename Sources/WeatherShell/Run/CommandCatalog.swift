@@ -7,56 +7,66 @@ enum CommandCatalog {
         let summary: String
     }
 
-    static let entries: [Entry] = [
-        Entry(name: "let", usage: "let NAME = VALUE | env NAME [or DEFAULT] | QUERY", summary: "set a variable; it keeps the value's type (3, \"3\", a query's JSON)"),
-        Entry(name: "unset", usage: "unset NAME...", summary: "remove variables"),
-        Entry(name: "vars", usage: "vars", summary: "list variables (secrets shown as ***)"),
-        CookiesCommand.entry,
-        Entry(name: "set", usage: "set OPTION VALUE", summary: "set a shell option: \(ShellOption.names.joined(separator: ", "))"),
-        Entry(name: "echo", usage: "echo WORD...", summary: "print words"),
-        Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response"),
-        Entry(name: "source", usage: "source FILE", summary: "run a file in this session"),
-        UseCommand.entry,
-        EnvCommand.entry,
-        SaveCommand.entry,
-        Entry(name: "target", usage: "target NAME { FIELD VALUE... } | target NAME from last", summary: "declare an API target, or keep the last request as one"),
-        TargetsCommand.entry,
-        ShowCommand.entry,
-        ImportCommand.entry,
-        ForgetCommand.entry,
-        EditCommand.entry,
-        Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [--stream] [> FILE]",
-              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page; --stream, print as it arrives"),
-    ] + RequestStatement.methodCommands.map { name in
-        Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [-a USER:PASS] [-v|-h|-b] [-o FILE] [--offline] [--form|--multipart] [--stream] [> FILE]",
-              summary: "send \(name == "options" ? "an" : "a") \(name.uppercased()) request with no target (HTTPie's items, a[b]=x nested, and flags; URL, /path on set base, or :PORT/path)")
+    /// Every command in `help`'s order: a keyword's entry, or a command that is a type of its own
+    /// (a new command is one file and one line here).
+    private static let items: [Item] = [
+        .keyword(Entry(name: "let", usage: "let NAME = VALUE | env NAME [or DEFAULT] | QUERY", summary: "set a variable; it keeps the value's type (3, \"3\", a query's JSON)")),
+        .keyword(Entry(name: "unset", usage: "unset NAME...", summary: "remove variables")),
+        .keyword(Entry(name: "vars", usage: "vars", summary: "list variables (secrets shown as ***)")),
+        .command(CookiesCommand.self),
+        .keyword(Entry(name: "set", usage: "set OPTION VALUE", summary: "set a shell option: \(ShellOption.names.joined(separator: ", "))")),
+        .keyword(Entry(name: "echo", usage: "echo WORD...", summary: "print words")),
+        .keyword(Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response")),
+        .keyword(Entry(name: "source", usage: "source FILE", summary: "run a file in this session")),
+        .command(UseCommand.self),
+        .command(EnvCommand.self),
+        .command(SaveCommand.self),
+        .keyword(Entry(name: "target", usage: "target NAME { FIELD VALUE... } | target NAME from last", summary: "declare an API target, or keep the last request as one")),
+        .command(TargetsCommand.self),
+        .command(ShowCommand.self),
+        .command(ImportCommand.self),
+        .command(ForgetCommand.self),
+        .command(EditCommand.self),
+        .keyword(Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [--stream] [> FILE]",
+              summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page; --stream, print as it arrives")),
+    ] + RequestStatement.methodCommands.map { name -> Item in
+        .keyword(Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [-a USER:PASS] [-v|-h|-b] [-o FILE] [--offline] [--form|--multipart] [--stream] [> FILE]",
+              summary: "send \(name == "options" ? "an" : "a") \(name.uppercased()) request with no target (HTTPie's items, a[b]=x nested, and flags; URL, /path on set base, or :PORT/path)"))
     } + [
-        Entry(name: "request", usage: "request METHOD URL [ITEM...] [HTTPie's flags: -a -A -v -h -b -o -d -F --offline --check-status] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ..."),
-        ExpectSchemaCommand.entry,
-        Entry(name: "if", usage: "if EXPR { ... } [else { ... }]", summary: "run a block when an expectation's expression holds"),
-        Entry(name: "for", usage: "for NAME in QUERY|WORDS... { ... }", summary: "run a block for each value of a query's list, or each word"),
-        Entry(name: "repeat", usage: "repeat N { ... }", summary: "run a block N times"),
-        Entry(name: "until", usage: "until EXPR [every DURATION] [max N] { ... }",
-              summary: "run a block, then check, until the expression holds (default every 1s, max 10)"),
-        Entry(name: "sleep", usage: "sleep DURATION", summary: "wait (500ms, 2s, 1m); Ctrl-C ends it"),
-        OpenAPICommand.entry,
-        PluginsCommand.entry,
-        Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin"),
-        ServeShellCommand.entry,
-        Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor"),
-        StateCommand.entry,
-        HistoryCommand.entry,
-    ] + BuiltInReactor.all.map { Entry(name: $0.name, usage: $0.usage, summary: $0.summary) } + [
-        Entry(name: "help", usage: "help [COMMAND]", summary: "list commands, or show one"),
-        Entry(name: "exit", usage: "exit [CODE]", summary: "leave wsh"),
+        .keyword(Entry(name: "request", usage: "request METHOD URL [ITEM...] [HTTPie's flags: -a -A -v -h -b -o -d -F --offline --check-status] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ...")),
+        .command(ExpectSchemaCommand.self),
+        .keyword(Entry(name: "if", usage: "if EXPR { ... } [else { ... }]", summary: "run a block when an expectation's expression holds")),
+        .keyword(Entry(name: "for", usage: "for NAME in QUERY|WORDS... { ... }", summary: "run a block for each value of a query's list, or each word")),
+        .keyword(Entry(name: "repeat", usage: "repeat N { ... }", summary: "run a block N times")),
+        .keyword(Entry(name: "until", usage: "until EXPR [every DURATION] [max N] { ... }",
+              summary: "run a block, then check, until the expression holds (default every 1s, max 10)")),
+        .keyword(Entry(name: "sleep", usage: "sleep DURATION", summary: "wait (500ms, 2s, 1m); Ctrl-C ends it")),
+        .command(OpenAPICommand.self),
+        .command(PluginsCommand.self),
+        .keyword(Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin")),
+        .command(ServeShellCommand.self),
+        .keyword(Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor")),
+        .command(StateCommand.self),
+        .command(HistoryCommand.self),
+    ] + BuiltInReactor.all.map { Item.keyword(Entry(name: $0.name, usage: $0.usage, summary: $0.summary)) } + [
+        .keyword(Entry(name: "help", usage: "help [COMMAND]", summary: "list commands, or show one")),
+        .keyword(Entry(name: "exit", usage: "exit [CODE]", summary: "leave wsh")),
     ]
 
+    private enum Item: Sendable {
+        case keyword(Entry)
+        case command(any ShellCommand.Type)
+    }
+
+    static let entries: [Entry] = items.map { item in
+        switch item {
+        case .keyword(let entry): entry
+        case .command(let command): command.entry
+        }
+    }
+
     /// The commands that are not keywords, each a type of its own, found by name when a line runs one.
-    static let commands: [any ShellCommand.Type] = [
-        TargetsCommand.self, ShowCommand.self, ForgetCommand.self, ImportCommand.self, EditCommand.self, UseCommand.self, EnvCommand.self,
-        SaveCommand.self, OpenAPICommand.self, ExpectSchemaCommand.self, HistoryCommand.self, CookiesCommand.self,
-        PluginsCommand.self, StateCommand.self, ServeShellCommand.self,
-    ]
+    static let commands: [any ShellCommand.Type] = items.compactMap { if case .command(let command) = $0 { command } else { nil } }
 
     /// The command typed as `name`, if it is one of ``commands``.
     static func command(named name: String) -> (any ShellCommand.Type)? {
