@@ -260,4 +260,47 @@ import TestSupport
         #expect(answers.map { $0["name"] as? String ?? $0["title"] as? String ?? "\($0["total"] ?? "")" }
                 == ["Ada Lovelace", "Not Found", "Grace", "1"], "\(run.stdout)\(run.stderr)")
     }
+
+    /// `export http` writes targets as a `.http` file that sends what `call` sends, with a required
+    /// parameter as `{{name}}` and a secret from the environment as `{{$processEnv NAME}}`, never
+    /// its value; run back with `--var`s, the echo server sees the same requests.
+    @Test func exportedTargetsSendWhatTheirCallsSend() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let secret = "tok/\(UUID().uuidString.prefix(8)) +Ä"
+            let declarations = """
+                let token = env WSH_EXPORT_TOKEN
+                target user { doc "One user"; base \(server.baseURL); path /echo/users/{id}; header Authorization:"Bearer $token" X-Need; query fields=name }
+                target create { base \(server.baseURL); path /echo/users; method POST; json name age:=3 tags:='["a"]'; follow off }
+                """
+            let environment = ["WSH_EXPORT_TOKEN": secret]
+            let called = try await WSHProcess.run(["-c", declarations + "\ncall user id=5 X-Need:1\ncall create name=Zed"],
+                                                  environment: environment, directory: directory)
+            #expect(called.status == 0, "\(called.stderr)")
+            let exported = try await WSHProcess.run(["-c", declarations + "\nexport http > api.http"], environment: environment, directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("api.http"), encoding: .utf8)
+            #expect(file.contains("GET \(server.baseURL)/echo/users/{{id}}?fields=name\n"), "\(file)")
+            #expect(file.contains("Authorization: Bearer {{$processEnv WSH_EXPORT_TOKEN}}\n"), "\(file)")
+            #expect(file.contains("X-Need: {{X_Need}}\n"), "\(file)")
+            #expect(file.contains("# @no-redirect\n"))
+            #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: file).isEmpty)
+            let replayed = try await WSHProcess.run(["--var", "id=5", "--var", "X_Need=1", "--var", "name=Zed", "api.http"],
+                                                    environment: environment, directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let sent = try Self.documents(called.stdout), again = try Self.documents(replayed.stdout)
+            #expect(sent.count == 2)
+            for (one, other) in zip(sent, again) {
+                #expect(one["method"] as? String == other["method"] as? String)
+                #expect(one["path"] as? String == other["path"] as? String)
+                #expect(one["query"] as? String == other["query"] as? String)
+                #expect(one["body"] as? String == other["body"] as? String)
+                let headers = { (echo: [String: Any]) in
+                    (echo["headers"] as? [[String]] ?? []).filter { ["authorization", "x-need", "content-type"].contains($0[0].lowercased()) }
+                }
+                #expect(headers(one) == headers(other))
+            }
+        }
+    }
 }

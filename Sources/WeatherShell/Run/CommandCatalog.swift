@@ -21,6 +21,7 @@ enum CommandCatalog {
         .command(UseCommand.self),
         .command(EnvCommand.self),
         .command(SaveCommand.self),
+        .command(ExportCommand.self),
         .keyword(Entry(name: "target", usage: "target NAME { FIELD VALUE... } | target NAME from last", summary: "declare an API target, or keep the last request as one")),
         .command(TargetsCommand.self),
         .command(ShowCommand.self),

@@ -1,0 +1,53 @@
+import Foundation
+import Targets
+
+/// Requests as a `.http` file writes them (JetBrains HTTP Client, VS Code REST Client): a `###`
+/// title, `# @name`, the request line, headers, a blank line and the body. What wsh reads back with
+/// `use http` or runs with `wsh FILE.http` sends the same request.
+enum HTTPFileWriter {
+    /// One request: its text, with `placeholders` (a value and the `{{...}}` that stands for it:
+    /// a required parameter, a secret) written as their `{{...}}`, percent-encoded forms too.
+    static func request(name: String, summary: String?, request: Request, followsRedirects: Bool,
+                        placeholders: [(value: String, written: String)]) -> String {
+        func placed(_ text: String) -> String {
+            var text = text
+            for (value, written) in placeholders where !value.isEmpty {
+                text = text.replacingOccurrences(of: value, with: written)
+                let encoded = PercentEncoding.encode(value)
+                if encoded != value { text = text.replacingOccurrences(of: encoded, with: written) }
+            }
+            return text
+        }
+        var lines = ["### " + (summary.map { $0.replacingOccurrences(of: "\n", with: " ") } ?? name), "# @name " + name]
+        if !followsRedirects { lines.append("# @no-redirect") }
+        lines.append(request.method.rawValue + " " + placed(request.url))
+        for header in request.headers where header.name.lowercased() != "content-length" {
+            lines.append(header.name + ": " + placed(basicAsPair(header)))
+        }
+        if let body = request.body, !body.isEmpty {
+            lines.append("")
+            lines.append(placed(String(decoding: body, as: UTF8.self)))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Basic credential as REST Client's `Basic USER:PASSWORD`, so that a placeholder can stand
+    /// in it (REST Client and wsh encode it again when they send it).
+    private static func basicAsPair(_ header: Header) -> String {
+        guard header.name.lowercased() == "authorization", header.value.hasPrefix("Basic "),
+              let data = Data(base64Encoded: String(header.value.dropFirst(6))),
+              let pair = String(data: data, encoding: .utf8), pair.contains(":"), !pair.contains("\n") else { return header.value }
+        return "Basic " + pair
+    }
+
+    /// Whether a body can be written in a `.http` file: text, with no line that the format reads
+    /// as something else (`###`, `< file`, `> handler`).
+    static func canWrite(_ body: Data?) -> Bool {
+        guard let body, !body.isEmpty else { return true }
+        guard let text = String(data: body, encoding: .utf8), !text.contains("\0") else { return false }
+        return !text.split(separator: "\n").contains { line in
+            let trimmed = line.trimmingBlanks
+            return trimmed.hasPrefix("###") || trimmed.hasPrefix("< ") || trimmed.hasPrefix("<@") || trimmed.hasPrefix(">")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Targets
+
+extension Run {
+    /// `export http [TARGET...] [> FILE]`: the targets (all, in the order they were declared, when
+    /// none is named) as a `.http` file, each request as the target makes it (plugins such as
+    /// `plugin auth` are the session's, not the target's, and are not written). A required
+    /// parameter with no default is written `{{name}}`; a secret is never written: one from the
+    /// environment is `{{$processEnv NAME}}`, any other `{{variable}}`, to give in
+    /// http-client.private.env.json (a note says which).
+    func exportHTTP(_ arguments: [Word], command: Word) async throws {
+        var words = Array(arguments.dropFirst())
+        var outputPath: String?
+        if let arrow = words.firstIndex(where: { $0.bare == ">" }) {
+            guard arrow == words.count - 2 else {
+                throw failure("usage: export http [TARGET...] [> FILE.http]", at: words[arrow].span)
+            }
+            outputPath = resolvePath(try expand(words[arrow + 1]).text)
+            words.removeLast(2)
+        }
+        let declaredTargets = try words.isEmpty ? session.targets.all : words.map { try declaredTarget($0) }
+        let (placeholders, unsourced) = secretPlaceholders()
+        // The target's own request: no plugin's credential or cookie, none of wsh's client headers
+        // (User-Agent, Accept, Accept-Encoding), which the tool that runs the file sends its own of.
+        var exportProvider = provider()
+        exportProvider.plugins = []
+        exportProvider.defaultHeaders = []
+        exportProvider.compress = false
+        exportProvider.cookieJar = nil
+        var blocks: [String] = []
+        for declared in declaredTargets {
+            let target = try compiledTarget(declared)
+            var values: [(name: String, value: ParameterValue)] = []
+            var extra = placeholders
+            for parameter in target.parameters where parameter.isRequired {
+                let marker = "wsh-export-\(UUID().uuidString)"
+                values.append((parameter.name, .text(marker)))
+                extra.append((marker, "{{\(parameter.name)}}"))
+            }
+            // A header's name as a variable `--var` can set: X-Request-Id is {{X_Request_Id}}.
+            let headers = target.requiredHeaders.map { Header(name: $0, value: "{{\($0.replacingOccurrences(of: "-", with: "_"))}}") }
+            let request: Request
+            do {
+                request = try await exportProvider.preparedRequest(target, arguments: CallArguments(values: values, headers: headers))
+            } catch {
+                throw failure("cannot write '\(declared.name)': \(mask(error.description))", at: command.span)
+            }
+            guard HTTPFileWriter.canWrite(request.body) else {
+                throw failure("'\(declared.name)' sends a body a .http file cannot hold as text (binary, or with lines it reads as ###, < or >)",
+                              at: command.span)
+            }
+            let redirects = target.redirectLimit ?? options.follow
+            let text = HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
+                                              followsRedirects: redirects > 0, placeholders: extra)
+            blocks.append(mask(text))
+        }
+        let file = blocks.joined(separator: "\n")
+        if let outputPath {
+            do {
+                try Data(file.utf8).write(to: URL(fileURLWithPath: outputPath))
+            } catch {
+                throw failure("cannot write \(Self.displayPath(outputPath)): \(error.localizedDescription)", at: command.span)
+            }
+        } else {
+            io.out(file)
+        }
+        if !unsourced.isEmpty {
+            io.err("note: \(unsourced.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
+        }
+    }
+
+    /// Each secret variable's value and what a `.http` file writes for it, longest value first;
+    /// and the names written as plain `{{variables}}`, which the file's user must give.
+    private func secretPlaceholders() -> ([(value: String, written: String)], [String]) {
+        var placeholders: [(value: String, written: String)] = []
+        var unsourced: [String] = []
+        for name in session.variables.names {
+            guard let variable = session.variables[name], variable.isSecret, !variable.value.isEmpty else { continue }
+            if let environmentName = variable.environmentName, EnvironmentOverlay.value(environmentName) == variable.value {
+                placeholders.append((variable.value, "{{$processEnv \(environmentName)}}"))
+            } else {
+                placeholders.append((variable.value, "{{\(name)}}"))
+                unsourced.append(name)
+            }
+        }
+        return (placeholders.sorted { $0.value.count > $1.value.count }, unsourced)
+    }
+}
+
+/// `export`: write targets in another tool's format
+struct ExportCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "export", usage: "export http [TARGET...] [> FILE.http]",
+                                            summary: "write targets as a .http file (JetBrains HTTP Client, VS Code REST Client)")
+
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        previous.count == 1 ? ["http"] : nil
+    }
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        guard arguments.first?.bare == "http" else { throw run.failure("usage: \(entry.usage)", at: arguments.first?.span ?? command.span) }
+        try await run.exportHTTP(arguments, command: command)
+    }
+}
