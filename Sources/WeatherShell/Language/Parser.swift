@@ -55,9 +55,9 @@ public struct Parser {
         case "print":
             guard !arguments.isEmpty else { throw usage(command, "print VALUE...") }
             kind = .print(try values(arguments))
-        case "use" where ["openapi", "http"].contains(arguments.first?.bare) && arguments.count != 1:
+        case "use" where ["openapi", "http", "postman"].contains(arguments.first?.bare) && arguments.count != 1:
             guard arguments.count == 2 || (arguments.count == 4 && arguments[2].bare == "as") else {
-                let what = arguments[0].bare == "http" ? "FILE.http" : "FILE|URL"
+                let what = ["http": "FILE.http", "postman": "FILE.json"][arguments[0].bare ?? ""] ?? "FILE|URL"
                 throw usage(command, "use \(arguments[0].bare ?? "") \(what) [as PREFIX]", extra: arguments.count > 2 ? arguments[2] : nil)
             }
             kind = .command(name: command, arguments: arguments)

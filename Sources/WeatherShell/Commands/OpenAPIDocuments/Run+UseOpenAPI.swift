@@ -83,12 +83,15 @@ extension Run {
 
 /// `use`: load a pack of targets by name, or one target per operation of an OpenAPI document
 struct UseCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "use", usage: "use PACK | use openapi FILE|URL [as PREFIX] | use http FILE.http [as PREFIX]",
-                                            summary: "load a pack of targets by name, one target per operation of an OpenAPI document, or per request of a .http file")
+    static let entry = CommandCatalog.Entry(name: "use", usage: "use PACK | use openapi FILE|URL [as PREFIX] | use http FILE.http [as PREFIX] | use postman FILE.json [as PREFIX]",
+                                            summary: "load a pack of targets by name, one target per operation of an OpenAPI document, or per request of a .http file or a Postman collection")
 
     /// The packs (read from disk when Tab asks, not before every prompt) and `openapi`, then its file.
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
-        if previous.count == 1 { return Run.availablePacks() + ["openapi", "http"] }
+        if previous.count == 1 { return Run.availablePacks() + ["openapi", "http", "postman"] }
+        if previous.count == 2, previous[1] == "postman" {
+            return Completion.paths(word, directory: session.directory).filter { $0.hasSuffix("/") || $0.hasSuffix(".json") }
+        }
         if previous.count == 2, previous[1] == "openapi" { return Completion.paths(word, directory: session.directory) }
         if previous.count == 2, previous[1] == "http" {
             return Completion.paths(word, directory: session.directory).filter { $0.hasSuffix("/") || Run.isHTTPFile($0) }
@@ -99,6 +102,7 @@ struct UseCommand: ShellCommand {
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
         if arguments.count > 1, arguments[0].bare == "openapi" { return try await run.useOpenAPI(arguments, command: command) }
         if arguments.count > 1, arguments[0].bare == "http" { return try run.useHTTPFile(arguments) }
+        if arguments.count > 1, arguments[0].bare == "postman" { return try run.usePostman(arguments) }
         guard let pack = arguments.first else { throw run.failure("usage: use PACK", at: command.span) }
         try await run.usePack(pack)
     }

@@ -4,12 +4,19 @@ import NIOCore
 import NIOPosix
 
 extension Shell {
-    /// `wsh serve FILE...`: runs the files (their declarations and settings), then answers their
-    /// targets until Ctrl-C, which stops the server and exits 0.
+    /// `wsh serve FILE...`: runs the files (their declarations and settings; a `.json` file is a
+    /// Postman collection, read as `use postman` reads it), then answers their targets until
+    /// Ctrl-C, which stops the server and exits 0.
     static func serveFiles(_ files: [String], _ settings: ServeSettings, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         for file in files {
             let loaded: Outcome
             switch ReadableFile.read(file) {
+            case .success where file.lowercased().hasSuffix(".json"):
+                // A Postman collection: each request a route, its saved examples the answers.
+                let directory = FileManager.default.currentDirectoryPath
+                loaded = await outcome(interrupts) {
+                    try await run.execute(text: "use postman " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
+                }
             case .success(let data):
                 loaded = await outcome(interrupts) {
                     try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)

@@ -4,10 +4,12 @@ import Targets
 /// The environments other HTTP clients keep beside their requests, read from one directory:
 /// JetBrains' `http-client.env.json` and `http-client.private.env.json` (`{"dev": {"host": ...}}`),
 /// VS Code REST Client's `rest-client.environmentVariables` in `.vscode/settings.json` (with its
-/// `$shared` values), and dotenv files: `.env` for every environment, `NAME.env` for NAME (as
-/// httpyac reads them). A later source wins: `.env`, `NAME.env`, REST Client's `$shared`, REST
-/// Client's NAME, `http-client.env.json`, `http-client.private.env.json`. Values from the private
-/// file and from dotenv files are secrets.
+/// `$shared` values), Postman's `NAME.postman_environment.json` (its names written as wsh
+/// variables' names, as `use postman` writes its references), and dotenv files: `.env` for every
+/// environment, `NAME.env` for NAME (as httpyac reads them). A later source wins: `.env`,
+/// `NAME.env`, Postman's, REST Client's `$shared`, REST Client's NAME, `http-client.env.json`,
+/// `http-client.private.env.json`. Values from the private file, from dotenv files and Postman's
+/// of type `secret` are secrets.
 enum EnvironmentFiles {
     /// One variable of an environment, and the file it came from.
     struct Value: Equatable {
@@ -24,6 +26,7 @@ enum EnvironmentFiles {
     static let publicFile = "http-client.env.json"
     static let privateFile = "http-client.private.env.json"
     static let settingsFile = ".vscode/settings.json"
+    static let postmanSuffix = ".postman_environment.json"
     private static let settingsKey = "rest-client.environmentVariables"
 
     /// The names of the environments defined in `directory`'s files, sorted.
@@ -37,6 +40,7 @@ enum EnvironmentFiles {
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         names.formUnion(files.filter { $0.hasSuffix(".env") && $0 != ".env" && !$0.hasPrefix(".") }.map { String($0.dropLast(4)) })
+        names.formUnion(files.filter { $0.hasSuffix(postmanSuffix) && $0 != postmanSuffix }.map { String($0.dropLast(postmanSuffix.count)) })
         return names.sorted()
     }
 
@@ -55,6 +59,17 @@ enum EnvironmentFiles {
             if named { defined = true }
             for (key, value) in DotenvFile.values(String(decoding: data, as: UTF8.self)).sorted(by: { $0.key < $1.key }) {
                 add(key, value, secret: true, from: file)
+            }
+        }
+        let postman = name + postmanSuffix
+        if case .object? = try json(at: path(postman, in: directory)), let environment = try json(at: path(postman, in: directory)) {
+            defined = true
+            if case .array(let entries)? = environment["values"] {
+                for entry in entries where entry["enabled"]?.boolValue != false {
+                    guard let key = entry["key"]?.stringValue else { continue }
+                    let value = entry["value"].map { $0.stringValue ?? $0.compactText } ?? ""
+                    add(Run.postmanVariableName(key), value, secret: entry["type"]?.stringValue == "secret", from: postman)
+                }
             }
         }
         if case .object(let environments)? = try restClientEnvironments(in: directory) {

@@ -50,7 +50,7 @@ enum HTTPFileTarget {
     /// The URL's parts before its path (scheme, host, port: what `base` holds) and from its path on.
     /// The path starts at the first `/`, `?` or `#` after `://`, or, for a URL that starts with a
     /// variable (`{{host}}/users`), at the first `/` after it. A `#fragment` is not sent.
-    private static func split(_ parts: [HTTPTemplate.Part]) -> ([HTTPTemplate.Part], [HTTPTemplate.Part]) {
+    static func split(_ parts: [HTTPTemplate.Part]) -> ([HTTPTemplate.Part], [HTTPTemplate.Part]) {
         var base: [HTTPTemplate.Part] = []
         var seenScheme = false
         for (index, part) in parts.enumerated() {
@@ -134,8 +134,8 @@ enum HTTPFileTarget {
     }
 
     /// The parts as one `"..."` string of the language, each expression as `${name}`.
-    private static func written(_ parts: [HTTPTemplate.Part], _ variableName: (HTTPExpression) -> String,
-                                encodingBraces: Bool = false) -> String {
+    static func written(_ parts: [HTTPTemplate.Part], _ variableName: (HTTPExpression) -> String,
+                        encodingBraces: Bool = false) -> String {
         var text = "\""
         for part in parts {
             switch part {

@@ -1,0 +1,220 @@
+import Foundation
+import Targets
+
+/// A Postman collection (format v2.0 or v2.1) read into what wsh declares from it: its variables,
+/// and each request with the folders it is in, its auth (its own, else the nearest folder's, else
+/// the collection's), its saved examples and its scripts (kept as text, never run).
+struct PostmanCollection {
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// One request of the collection.
+    struct Request {
+        /// The folders it is in, outermost first, then its own name, as written.
+        var path: [String]
+        var description: String?
+        var method: String
+        /// The URL as Postman writes it (`{{baseUrl}}/users/:id?page=1`), path variables' defaults apart.
+        var url: String
+        var pathVariables: [(name: String, value: String)]
+        var headers: [(name: String, value: String)]
+        var body: Body?
+        var auth: Auth?
+        var examples: [Example]
+        /// `prerequest` and `test` scripts, as their lines.
+        var scripts: [(kind: String, lines: [String])]
+    }
+
+    enum Body {
+        /// Raw text, with the language Postman's editor gave it (`json`, `xml`, `text`...).
+        case raw(String, language: String?)
+        case urlencoded([(name: String, value: String)])
+        /// Parts: a text value, or a file (`src`, relative to the collection's directory).
+        case formdata([(name: String, value: String, isFile: Bool)])
+        case file(String)
+        case graphql(query: String, variables: String?)
+    }
+
+    /// Auth as Postman stores it: a type and its settings (`token`, `username`, `key`, `in`...).
+    struct Auth {
+        var type: String
+        var settings: [String: String]
+    }
+
+    /// A saved example answer.
+    struct Example {
+        var name: String
+        var status: Int
+        var body: String
+        var contentType: String?
+    }
+
+    var name: String
+    var variables: [(name: String, value: String)]
+    var requests: [Request]
+
+    /// Reads a collection; a file that is not one (or is format v1) is a failure that says so.
+    init(json: JSONValue) throws(Failure) {
+        guard case .object = json, let items = json["item"], case .array = items else {
+            if json["requests"] != nil {
+                throw Failure(message: "this is a Postman collection of format v1: export it again from Postman as Collection v2.1")
+            }
+            throw Failure(message: "not a Postman collection: it has no \"item\" list")
+        }
+        let info = json["info"]
+        name = info?["name"]?.stringValue ?? json["name"]?.stringValue ?? "collection"
+        variables = Self.pairs(json["variable"], key: "key")
+        var requests: [Request] = []
+        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), into: &requests)
+        self.requests = requests
+    }
+
+    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, into requests: inout [Request]) {
+        guard case .array(let list) = items else { return }
+        for item in list {
+            let name = item["name"]?.stringValue ?? "request"
+            let ownAuth = auth(item["auth"])
+            let auth = ownAuth ?? inheritedAuth
+            if let children = item["item"] {
+                walk(children, folders: folders + [name], inheritedAuth: auth, into: &requests)
+                continue
+            }
+            guard let request = item["request"] else { continue }
+            requests.append(read(request, path: folders + [name], item: item, inheritedAuth: inheritedAuth))
+        }
+    }
+
+    private static func read(_ request: JSONValue, path: [String], item: JSONValue, inheritedAuth: Auth?) -> Request {
+        // A request may be a bare URL string (`"request": "https://..."`), a GET with nothing else.
+        let isString = request.stringValue != nil
+        let urlValue = isString ? request : request["url"]
+        var url = urlValue?.stringValue ?? urlValue?["raw"]?.stringValue ?? ""
+        if url.isEmpty, let urlValue { url = rawURL(urlValue) }
+        var headers: [(name: String, value: String)] = []
+        if let header = request["header"] {
+            if let text = header.stringValue {
+                // v2.0 allows the headers as one text: `Name: value` lines.
+                for line in text.split(whereSeparator: \.isNewline) {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers.append((line[..<colon].trimmingBlanks, line[line.index(after: colon)...].trimmingBlanks))
+                }
+            } else {
+                headers = pairs(header, key: "key")
+            }
+        }
+        let requestAuth = auth(request["auth"])
+        var description = request["description"]?.stringValue ?? request["description"]?["content"]?.stringValue
+        if description?.isEmpty == true { description = nil }
+        return Request(
+            path: path, description: description,
+            method: (request["method"]?.stringValue ?? "GET").uppercased(), url: url,
+            pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
+            body: isString || prunesBody(request, item: item) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
+            examples: examples(item["response"]), scripts: scripts(item["event"]))
+    }
+
+    /// Postman leaves out the body of a GET, HEAD, COPY, PURGE or UNLOCK unless the request's
+    /// `protocolProfileBehavior` says `disableBodyPruning`.
+    private static func prunesBody(_ request: JSONValue, item: JSONValue) -> Bool {
+        let method = (request["method"]?.stringValue ?? "GET").uppercased()
+        guard ["GET", "HEAD", "COPY", "PURGE", "UNLOCK"].contains(method) else { return false }
+        return item["protocolProfileBehavior"]?["disableBodyPruning"]?.boolValue != true
+    }
+
+    /// A URL object with no `raw`: its protocol, host, port, path and query put together.
+    private static func rawURL(_ url: JSONValue) -> String {
+        func joined(_ value: JSONValue?, _ separator: String) -> String {
+            if let text = value?.stringValue { return text }
+            guard case .array(let parts)? = value else { return "" }
+            return parts.compactMap(\.stringValue).joined(separator: separator)
+        }
+        var text = url["protocol"]?.stringValue.map { $0 + "://" } ?? ""
+        text += joined(url["host"], ".")
+        if let port = url["port"]?.stringValue { text += ":" + port }
+        let path = joined(url["path"], "/")
+        if !path.isEmpty { text += "/" + path }
+        let query = pairs(url["query"], key: "key")
+        if !query.isEmpty { text += "?" + query.map { $0.name + "=" + $0.value }.joined(separator: "&") }
+        return text
+    }
+
+    private static func body(_ body: JSONValue?) -> Body? {
+        guard let body, body["disabled"]?.boolValue != true, let mode = body["mode"]?.stringValue else { return nil }
+        switch mode {
+        case "raw":
+            let raw = body["raw"]?.stringValue ?? ""
+            return raw.isEmpty ? nil : .raw(raw, language: body["options"]?["raw"]?["language"]?.stringValue)
+        case "urlencoded":
+            return .urlencoded(pairs(body["urlencoded"], key: "key"))
+        case "formdata":
+            guard case .array(let parts)? = body["formdata"] else { return nil }
+            return .formdata(parts.compactMap { part in
+                guard part["disabled"]?.boolValue != true, let name = part["key"]?.stringValue else { return nil }
+                if part["type"]?.stringValue == "file" {
+                    let source = part["src"]?.stringValue ?? part["src"]?[0]?.stringValue ?? ""
+                    return (name, source, true)
+                }
+                return (name, part["value"]?.stringValue ?? "", false)
+            })
+        case "file":
+            return body["file"]?["src"]?.stringValue.map { .file($0) }
+        case "graphql":
+            return .graphql(query: body["graphql"]?["query"]?.stringValue ?? "", variables: body["graphql"]?["variables"]?.stringValue)
+        default:
+            return nil
+        }
+    }
+
+    /// Auth in either form: v2.1's lists of `{key, value}`, v2.0's objects. `noauth` is an auth
+    /// too: it stops a folder's or the collection's from applying.
+    private static func auth(_ auth: JSONValue?) -> Auth? {
+        guard let auth, let type = auth["type"]?.stringValue else { return nil }
+        var settings: [String: String] = [:]
+        if case .array = auth[type] {
+            for pair in pairs(auth[type], key: "key") { settings[pair.name] = pair.value }
+        } else if case .object(let members)? = auth[type] {
+            for member in members { settings[member.key] = member.value.stringValue ?? member.value.compactText }
+        }
+        return Auth(type: type, settings: settings)
+    }
+
+    private static func examples(_ responses: JSONValue?) -> [Example] {
+        guard case .array(let list)? = responses else { return [] }
+        return list.compactMap { response in
+            let status = response["code"].flatMap { $0.intValue } ?? 200
+            let headers = pairs(response["header"], key: "key")
+            let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value
+            return Example(name: response["name"]?.stringValue ?? "", status: status, body: response["body"]?.stringValue ?? "",
+                           contentType: contentType)
+        }
+    }
+
+    private static func scripts(_ events: JSONValue?) -> [(kind: String, lines: [String])] {
+        guard case .array(let list)? = events else { return [] }
+        return list.compactMap { event in
+            guard let kind = event["listen"]?.stringValue else { return nil }
+            let exec = event["script"]?["exec"]
+            let lines = exec?.stringValue.map { $0.components(separatedBy: "\n") }
+                ?? { if case .array(let lines)? = exec { lines.compactMap(\.stringValue) } else { [] } }()
+            let code = lines.filter { !$0.trimmingBlanks.isEmpty }
+            return code.isEmpty ? nil : (kind, code)
+        }
+    }
+
+    /// `[{key, value, disabled}]` as pairs, the disabled ones left out; values that are not text as JSON text.
+    static func pairs(_ list: JSONValue?, key: String) -> [(name: String, value: String)] {
+        guard case .array(let entries)? = list else { return [] }
+        return entries.compactMap { entry in
+            guard entry["disabled"]?.boolValue != true, let name = entry[key]?.stringValue else { return nil }
+            let value = entry["value"]
+            return (name, value?.stringValue ?? (value == nil || value == .null ? "" : value?.compactText ?? ""))
+        }
+    }
+}
+
+extension JSONValue {
+    var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+    var intValue: Int? { if case .number(let text) = self { Int(text) } else { nil } }
+}

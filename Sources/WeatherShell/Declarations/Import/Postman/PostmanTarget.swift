@@ -1,0 +1,141 @@
+import Foundation
+import Targets
+
+/// A Postman request as the target declaration that sends it: `base` and `path` from its URL (a
+/// path variable `:id` is the parameter `{id}`), `method`, headers, the body as `json`-less fields
+/// (`form`, `multipart`, `body raw`, `body @FILE`), its auth as a header, saved examples as
+/// `sample`s and scripts as comments. Each `{{name}}` is the wsh variable `variableName(name)`.
+enum PostmanTarget {
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// The declaration `target NAME { ... }`, and notes on what it leaves out. `credential`
+    /// gives a template's text now (basic auth is sent as base64 of it), nil when it cannot.
+    static func declaration(_ request: PostmanCollection.Request, name: String, directory: String,
+                            variableName: @escaping (String) -> String,
+                            credential: (String) -> String?) throws(Failure) -> (text: String, notes: [String]) {
+        var notes: [String] = []
+        var refused: String?
+        func expression(_ expression: HTTPExpression) -> String {
+            switch expression {
+            case .variable(let name): return variableName(name)
+            case .uuid: return "uuid"
+            case .timestamp: return "timestamp"
+            case .isoTimestamp: return "newDate"
+            default:
+                refused = refused ?? "\(expression)"
+                return "_"
+            }
+        }
+        func template(_ text: String) throws(Failure) -> [HTTPTemplate.Part] {
+            do {
+                return try HTTPFileParser.template(of: text).parts
+            } catch {
+                throw Failure(message: error.message)
+            }
+        }
+        func written(_ text: String, braces: Bool = false) throws(Failure) -> String {
+            HTTPFileTarget.written(try template(text), expression, encodingBraces: braces)
+        }
+
+        var url = request.url
+        if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+        if !url.contains("://"), !url.hasPrefix("{{") { url = "http://" + url }
+        let (base, path) = HTTPFileTarget.split(try template(url))
+        var lines = ["  base     " + HTTPFileTarget.written(base, expression)]
+        if let description = request.description {
+            lines.insert("  doc      " + Run.quoted(description.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""), at: 0)
+        }
+        // `:id` segments are the parameters `{id}`.
+        var pathText = HTTPFileTarget.written(path, expression, encodingBraces: true)
+        for variable in request.pathVariables {
+            pathText = pathText.replacingOccurrences(of: "/:\(variable.name)/", with: "/{\(variable.name)}/")
+            if pathText.hasSuffix("/:\(variable.name)\"") {
+                pathText = String(pathText.dropLast(variable.name.count + 2)) + "{\(variable.name)}\""
+            }
+            pathText = pathText.replacingOccurrences(of: "/:\(variable.name)?", with: "/{\(variable.name)}?")
+        }
+        if pathText != "\"\"" { lines.append("  path     " + pathText) }
+        if request.method != "GET" { lines.append("  method   " + request.method) }
+
+        var headers = request.headers.filter { $0.name.lowercased() != "content-length" }
+        var queryAuth: String?
+        if let auth = request.auth, ["bearer", "basic"].contains(auth.type) {
+            // The request's auth is what Postman sends, over an Authorization header of its own.
+            headers.removeAll { $0.name.lowercased() == "authorization" }
+        }
+        if let auth = request.auth {
+            switch auth.type {
+            case "noauth": break
+            case "bearer":
+                headers.append(("Authorization", "Bearer " + (auth.settings["token"] ?? "")))
+            case "basic":
+                let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
+                if let text = credential(pair) {
+                    headers.append(("Authorization", "Basic " + Data(text.utf8).base64EncodedString()))
+                } else {
+                    notes.append("its basic auth uses variables that are not set: set them, then use the collection again")
+                }
+            case "apikey":
+                let key = auth.settings["key"] ?? "", value = auth.settings["value"] ?? ""
+                if auth.settings["in"] == "query" { queryAuth = key + "=" + value } else { headers.append((key, value)) }
+            default:
+                notes.append("its \(auth.type) auth is not sent: wsh maps bearer, basic and API key (for digest: plugin auth digest USER:PASS host HOST)")
+            }
+        }
+        if let queryAuth {
+            let separator = pathText.contains("?") ? "&" : "?"
+            let withQuery = String(pathText.dropLast()) + separator + String(try written(queryAuth).dropFirst())
+            if let index = lines.firstIndex(where: { $0.hasPrefix("  path") }) { lines[index] = "  path     " + withQuery } else {
+                lines.append("  path     \"/" + separator + String(try written(queryAuth).dropFirst()))
+            }
+        }
+        let hasContentType = headers.contains { $0.name.lowercased() == "content-type" }
+        var bodyLine: String?
+        switch request.body {
+        case nil: break
+        case .raw(let text, let language):
+            if !hasContentType, let type = ["json": "application/json", "xml": "application/xml", "html": "text/html",
+                                            "text": "text/plain", "javascript": "application/javascript"][language ?? ""] {
+                headers.append(("Content-Type", type))
+            }
+            bodyLine = "body     raw " + (try written(text))
+        case .urlencoded(let fields):
+            headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("application/x-www-form-urlencoded") }
+            bodyLine = fields.isEmpty ? nil : "form     " + (try fields.map { field throws(Failure) in try written(field.name + "=" + field.value) })
+                .joined(separator: " ")
+        case .formdata(let parts):
+            headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/") }
+            bodyLine = parts.isEmpty ? nil : "multipart " + (try parts.map { part throws(Failure) in
+                part.isFile ? try written(part.name + "@" + HTTPFileTarget.resolve(part.value, in: directory))
+                    : try written(part.name + "=" + part.value)
+            }).joined(separator: " ")
+        case .file(let source):
+            bodyLine = "body     @" + Run.quoted(HTTPFileTarget.resolve(source, in: directory))
+        case .graphql(let query, let variables):
+            if !hasContentType { headers.append(("Content-Type", "application/json")) }
+            let variablesJSON = variables.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .object([])
+            let json = JSONValue.object([JSONMember(key: "query", value: .string(query)), JSONMember(key: "variables", value: variablesJSON)])
+            bodyLine = "body     raw " + (try written(json.compactText))
+        }
+        for header in headers {
+            lines.append("  header   " + (try written(header.name + ":" + header.value)))
+        }
+        if let bodyLine { lines.append("  " + bodyLine) }
+        // One sample a status, a success first: the answer `wsh serve` gives unless asked for another.
+        var statuses: Set<Int> = []
+        let examples = request.examples.filter { (200...299).contains($0.status) } + request.examples.filter { !(200...299).contains($0.status) }
+        for example in examples where !example.body.isEmpty && statuses.insert(example.status).inserted {
+            lines.append("  sample   " + Run.quoted(example.body) + (example.status == 200 ? "" : " status \(example.status)"))
+        }
+        for script in request.scripts {
+            lines.append("  # Postman \(script.kind) script, not run (JavaScript):")
+            lines += script.lines.map { "  #   " + $0.replacingOccurrences(of: "\r", with: "") }
+        }
+        if let refused {
+            throw Failure(message: "wsh has no value for \(refused) in a target")
+        }
+        return ("target \(name) {\n" + lines.joined(separator: "\n") + "\n}", notes)
+    }
+}

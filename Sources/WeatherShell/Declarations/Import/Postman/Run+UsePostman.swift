@@ -1,0 +1,101 @@
+import Foundation
+import Targets
+
+extension Run {
+    /// `use postman FILE [as PREFIX]`: a target per request of a Postman collection (v2.0, v2.1),
+    /// named by its folders and its name (`users.create`), as if its declaration had been typed;
+    /// the collection's variables are set unless a variable of that name already is (an
+    /// environment's or a `--var` wins, as in Postman). A request wsh cannot declare is a warning
+    /// that names it; the rest are declared.
+    func usePostman(_ arguments: [Word]) throws {
+        let pathWord = arguments[1]
+        var prefix = ""
+        if arguments.count == 4 {
+            let text = try expand(arguments[3]).text
+            guard Parser.isDottedTargetName(text) else {
+                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
+            }
+            prefix = text + "."
+        }
+        let path = resolvePath(try expand(pathWord).text)
+        var bytes = Array(try readFile(path, at: pathWord.span))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let collection: PostmanCollection
+        do {
+            collection = try PostmanCollection(json: try JSONValue.parse(bytes))
+        } catch let error as PostmanCollection.Failure {
+            throw failure("cannot use \(Self.displayPath(path)): \(error.message)", at: pathWord.span)
+        } catch {
+            throw failure("cannot use \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: pathWord.span)
+        }
+        let shown = Self.displayPath(path)
+        for pair in collection.variables {
+            let name = Self.postmanVariableName(pair.name)
+            guard variable(named: name) == nil, !session.commandLineNames.contains(name) else { continue }
+            setVariable(name, Variable(typed: .string(substituted(pair.value) ?? pair.value)))
+        }
+        var taken = Set(session.targets.names)
+        var declared = 0
+        for request in collection.requests {
+            var name = prefix + request.path.map(Self.postmanTargetName).joined(separator: ".")
+            if taken.contains(name) {
+                var counter = 2
+                while taken.contains("\(name)-\(counter)") { counter += 1 }
+                name = "\(name)-\(counter)"
+            }
+            let place = request.path.joined(separator: " / ")
+            do {
+                let (text, notes) = try PostmanTarget.declaration(
+                    request, name: name, directory: Self.directory(of: path), variableName: Self.postmanVariableName,
+                    credential: { [self] pair in
+                        guard let text = substituted(pair) else { return nil }
+                        // A credential is a secret wherever it came from: masked from now on.
+                        session.mask.add(Data(text.utf8).base64EncodedString())
+                        if let password = text.split(separator: ":", maxSplits: 1).last, text.contains(":") { session.mask.add(String(password)) }
+                        return text
+                    })
+                try declareWritten(text, source: "<postman \(shown)>")
+                taken.insert(name)
+                declared += 1
+                for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
+            } catch let error as PostmanTarget.Failure {
+                io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(error.message))\n")
+            } catch let diagnostic as Diagnostic {
+                io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
+            }
+        }
+        if mode == .interactive {
+            io.err("\(declared) target\(declared == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
+        }
+    }
+
+    /// `text` with each `{{name}}` replaced by the variable's value; nil when one is not set.
+    private func substituted(_ text: String) -> String? {
+        var result = ""
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else { return result + rest[open.lowerBound...] }
+            let name = Self.postmanVariableName(rest[open.upperBound..<close.lowerBound].trimmingBlanks)
+            guard let value = variable(named: name) else { return nil }
+            result += value.value
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// A Postman variable's name as a wsh variable's: `base-url` and `api.key` are `base_url` and `api_key`.
+    nonisolated static func postmanVariableName(_ name: String) -> String {
+        var written = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+        if written.first?.isNumber ?? true { written = "_" + written }
+        return written
+    }
+
+    /// A request's or folder's name as part of a target name: `Get a user` is `Get-a-user`.
+    nonisolated static func postmanTargetName(_ name: String) -> String {
+        let written = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "-" })
+            .split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+        guard let first = written.first else { return "request" }
+        return first.isLetter ? written : "r-" + written
+    }
+}
