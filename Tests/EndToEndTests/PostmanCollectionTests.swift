@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Postman collections written by Postman's team (Tests/Files/postman, SOURCES.md names each):
+/// their requests declared as targets and sent to httpbin with only the host changed, what
+/// httpbin saw compared with what Postman's documented semantics send, and their saved examples
+/// served by `wsh serve`.
+@Suite struct PostmanCollectionTests {
+    static let files = HTTPBinServer.repository.appendingPathComponent("Tests/Files/postman")
+
+    /// A copy of the files in a scratch directory, each host replaced as `hosts` says.
+    static func copies(_ hosts: [(String, String)]) throws -> URL {
+        let directory = try WSHProcess.temporaryDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) where name.hasSuffix(".json") {
+            var text = try String(contentsOf: files.appendingPathComponent(name), encoding: .utf8)
+            for (from, to) in hosts { text = text.replacingOccurrences(of: from, with: to) }
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    /// Postman Echo's collection (format v2.0): raw bodies with their Content-Type, the methods,
+    /// query strings, cookies, and a GET whose form body Postman prunes, as it does by default.
+    @Test func postmanEchoRequestsReachHTTPBinAsPostmanSendsThem() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try Self.copies([("https://postman-echo.com", httpbin.baseURL)])
+            defer { ScratchDirectory.remove(directory) }
+            let result = try await WSHProcess.run(["-c", """
+                use postman echo-v2.postman_collection.json as echo
+                set output quiet
+                call echo.Request-Methods.POST-Request
+                print .data .headers.Content-Type
+                call echo.Request-Methods.PUT-Request
+                print .headers.Content-Type
+                call echo.Request-Methods.GET-Request
+                print .args.test
+                print .headers
+                call echo.Cookies.Set-Cookies
+                print .cookies
+                """], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.first?.hasPrefix("Duis posuere augue vel cursus pharetra.") == true, "\(result.stdout)")
+            #expect(lines.count > 1 && lines[1].hasSuffix("volutpat. text/plain"), "the raw body, its two lines, and its Content-Type: \(result.stdout)")
+            #expect(lines.contains("text/plain"), "PUT: \(result.stdout)")
+            #expect(lines.contains("123"), "GET's query: \(result.stdout)")
+            #expect(!result.stdout.contains("multipart/form-data"), "a GET's body is pruned, as Postman does: \(result.stdout)")
+            #expect(lines.contains(#"{"foo1":"bar1","foo2":"bar2"}"#), "\(result.stdout)")
+            #expect(result.stderr.contains("note: echo.Auth-Others.OAuth1-0-Verify-Signature: its oauth1 auth is not sent"), "\(result.stderr)")
+        }
+    }
+
+    /// Collection-level basic auth and variables, and the environment file beside the collection:
+    /// the environment's value wins over the collection's (newman's own test expects "correct").
+    @Test func inheritedAuthAndVariablesWithTheirEnvironment() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try Self.copies([("https://postman-echo.com/basic-auth", httpbin.baseURL + "/basic-auth/postman/password"),
+                                             ("https://postman-echo.com", httpbin.baseURL)])
+            defer { ScratchDirectory.remove(directory) }
+            let result = try await WSHProcess.run(["--env", "inherited-entities", "-c", """
+                use postman inherited-entities.postman_collection.json as inh
+                set output quiet
+                call inh.Collection-level-stuff.Auth
+                print .authenticated
+                print $duplicate_var $collection_var $env_var
+                show inh.Collection-level-stuff.Auth
+                """], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "true", "\(result.stdout)")
+            #expect(lines.dropFirst().first == "correct collection level variable environment value", "\(result.stdout)")
+            #expect(result.stdout.contains("header   \"Authorization:Basic ***\""), "the credential is masked: \(result.stdout)")
+            #expect(!result.stdout.contains(Data("postman:password".utf8).base64EncodedString()))
+        }
+    }
+
+    /// `wsh serve COLLECTION.json` answers each request's route with its saved examples: the
+    /// success by default, another status with `Prefer: code=N`, as Postman's mock server does.
+    @Test func aCollectionIsAMockServerInOneCommand() async throws {
+        let directory = try Self.copies([])
+        defer { ScratchDirectory.remove(directory) }
+        let (server, port) = try await ServeTests.serve(["echo-v2.postman_collection.json"], directory: directory)
+        defer { server.interrupt() }
+        let answers = try await offPool { () -> [String] in
+            [try ServeTests.curl(["http://127.0.0.1:\(port)/basic-auth"]),
+             try ServeTests.curl(["-H", "Prefer: code=401", "http://127.0.0.1:\(port)/basic-auth"])]
+        }
+        #expect(answers[0].hasPrefix("HTTP/1.1 200 OK\n"), "\(answers[0])")
+        #expect(answers[0].hasSuffix("\n\n{\"authenticated\":true}"), "\(answers[0])")
+        #expect(answers[1].hasPrefix("HTTP/1.1 401 Unauthorized\n"), "\(answers[1])")
+        #expect(answers[1].hasSuffix("\n\nUnauthorized"), "\(answers[1])")
+        #expect(server.stderr.contains("GET     /basic-auth        Auth-Others.Basic-Auth                         200, 401"), "\(server.stderr)")
+    }
+
+    @Test func aCollectionOfFormatOneIsRefusedWithWhatToDo() async throws {
+        let directory = try Self.copies([])
+        defer { ScratchDirectory.remove(directory) }
+        let result = try await WSHProcess.run(["-c", "use postman v1.postman_collection.json"], directory: directory)
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("<command line>:1:13: error: cannot use v1.postman_collection.json: this is a Postman collection of format v1: "
+                                        + "export it again from Postman as Collection v2.1\n"), "\(result.stderr)")
+    }
+}

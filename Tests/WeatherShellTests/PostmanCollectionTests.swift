@@ -1,0 +1,79 @@
+import Foundation
+import Targets
+import Testing
+@testable import WeatherShell
+
+/// Reading a Postman collection: both formats' ways of writing auth, URLs and headers, folders,
+/// inheritance of auth, pruning of a GET's body.
+@Suite struct PostmanCollectionTests {
+    static func collection(_ text: String) throws -> PostmanCollection {
+        try PostmanCollection(json: try JSONValue.parse(Array(text.utf8)))
+    }
+
+    @Test func formatTwoPointOneWithFoldersAuthAndExamples() throws {
+        let collection = try Self.collection("""
+            {"info": {"name": "Users", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "baseUrl", "value": "http://h"}, {"key": "off", "value": "x", "disabled": true}],
+             "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}", "type": "string"}]},
+             "item": [{"name": "users", "item": [
+               {"name": "get user", "request": {"method": "GET",
+                 "url": {"raw": "{{baseUrl}}/users/:id?fields=name", "host": ["{{baseUrl}}"], "path": ["users", ":id"],
+                         "variable": [{"key": "id", "value": "7"}]},
+                 "body": {"mode": "raw", "raw": "pruned"}},
+                "response": [{"name": "ok", "code": 200, "body": "{\\"id\\": 7}", "header": [{"key": "Content-Type", "value": "application/json"}]}]},
+               {"name": "create", "request": {"method": "POST", "url": "{{baseUrl}}/users", "auth": {"type": "noauth"},
+                 "header": [{"key": "X-A", "value": "1"}, {"key": "X-Off", "value": "2", "disabled": true}],
+                 "body": {"mode": "urlencoded", "urlencoded": [{"key": "name", "value": "{{name}}"}]}},
+                "event": [{"listen": "test", "script": {"exec": ["pm.test('ok', () => {});", ""]}}]}
+             ]}]}
+            """)
+        #expect(collection.name == "Users")
+        #expect(collection.variables.map(\.name) == ["baseUrl"])
+        let get = try #require(collection.requests.first)
+        #expect(get.path == ["users", "get user"])
+        #expect(get.url == "{{baseUrl}}/users/:id?fields=name")
+        #expect(get.pathVariables.map(\.name) == ["id"])
+        #expect(get.body == nil, "Postman prunes a GET's body")
+        #expect(get.auth?.type == "bearer" && get.auth?.settings["token"] == "{{token}}", "the collection's auth is inherited")
+        #expect(get.examples.first?.status == 200 && get.examples.first?.contentType == "application/json")
+        let create = try #require(collection.requests.last)
+        #expect(create.auth?.type == "noauth", "its own noauth stops the collection's")
+        #expect(create.headers.map(\.name) == ["X-A"])
+        guard case .urlencoded(let fields)? = create.body else { Issue.record("no form"); return }
+        #expect(fields.map(\.name) == ["name"])
+        #expect(create.scripts.map(\.kind) == ["test"])
+        #expect(create.scripts.first?.lines == ["pm.test('ok', () => {});"])
+    }
+
+    @Test func formatTwoPointZerosAuthObjectsHeaderTextAndURLObjects() throws {
+        let collection = try Self.collection("""
+            {"info": {"name": "Old", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"},
+             "item": [{"name": "basic", "request": {"method": "PUT",
+               "url": {"protocol": "https", "host": ["api", "example", "com"], "port": "8443", "path": ["v1", "things"],
+                       "query": [{"key": "a", "value": "1"}]},
+               "header": "X-One: 1\\nX-Two: two words",
+               "auth": {"type": "basic", "basic": {"username": "ann", "password": "pw"}},
+               "body": {"mode": "graphql", "graphql": {"query": "{ me { id } }", "variables": "{\\"a\\": 1}"}}}}]}
+            """)
+        let request = try #require(collection.requests.first)
+        #expect(request.url == "https://api.example.com:8443/v1/things?a=1")
+        #expect(request.headers.map(\.name) == ["X-One", "X-Two"])
+        #expect(request.headers.last?.value == "two words")
+        #expect(request.auth?.settings == ["username": "ann", "password": "pw"])
+        guard case .graphql(let query, let variables)? = request.body else { Issue.record("no GraphQL"); return }
+        #expect(query == "{ me { id } }" && variables == "{\"a\": 1}")
+    }
+
+    @Test func whatIsNotACollectionSaysSo() {
+        #expect(throws: PostmanCollection.Failure.self) { try Self.collection("{\"requests\": []}") }
+        #expect(throws: PostmanCollection.Failure.self) { try Self.collection("{\"info\": {}}") }
+    }
+
+    @Test func namesAsWshWritesThem() {
+        #expect(Run.postmanVariableName("base-url") == "base_url")
+        #expect(Run.postmanVariableName("1st") == "_1st")
+        #expect(Run.postmanTargetName("Get a user (by id)") == "Get-a-user-by-id")
+        #expect(Run.postmanTargetName("[draft] Auth") == "draft-Auth")
+        #expect(Run.postmanTargetName("404 page") == "r-404-page")
+    }
+}
