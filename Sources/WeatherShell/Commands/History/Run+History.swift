@@ -38,6 +38,8 @@ extension Run {
         case "show"?:
             guard texts.count == 2 else { throw failure("usage: history show N", at: command.span) }
             showCall(try storedCall(texts[1], word: arguments[1], in: log))
+        case "export"?:
+            try await exportHistory(texts, arguments, log: log, command: command)
         case "replay"?:
             guard texts.count >= 2 else { throw failure("usage: history replay N [key=value...] [Header:value...]", at: command.span) }
             try await replay(try storedCall(texts[1], word: arguments[1], in: log), extra: Array(arguments.dropFirst(2)), command: command)
@@ -65,6 +67,54 @@ extension Run {
                 return
             }
             listCalls(calls)
+        }
+    }
+
+    /// `history export har [N | FIRST-LAST] [> FILE]`: the calls (the last N, those numbered FIRST
+    /// to LAST, else the newest 10,000) as a HAR 1.2 document (``HARDocument``), as the history
+    /// holds them: secrets masked.
+    private func exportHistory(_ texts: [String], _ words: [Word], log: CallLog, command: Word) async throws {
+        let usage = "usage: history export har [N | FIRST-LAST] [> FILE.har]"
+        guard texts.count >= 2, texts[1] == "har" else { throw failure(usage, at: words.dropFirst().first?.span ?? command.span) }
+        var rest = Array(texts.dropFirst(2))
+        var outputPath: String?
+        if let arrow = rest.firstIndex(of: ">") {
+            guard arrow == rest.count - 2 else { throw failure(usage, at: words[arrow + 2].span) }
+            outputPath = resolvePath(rest[arrow + 1])
+            rest.removeLast(2)
+        }
+        guard rest.count <= 1 else { throw failure(usage, at: words[3].span) }
+        var count = 10_000
+        var range: ClosedRange<Int64>?
+        if let text = rest.first {
+            let bounds = text.split(separator: "-", maxSplits: 1).map { Int64($0) }
+            if bounds.count == 1, let number = bounds[0], number > 0 {
+                count = Int(number)
+            } else if bounds.count == 2, let first = bounds[0], let last = bounds[1], first <= last {
+                range = first...last
+            } else {
+                throw failure(usage, at: words[2].span, notes: ["N is a number of calls, FIRST-LAST the calls' numbers, as history lists them"])
+            }
+        }
+        let calls: [StoredCall]
+        do {
+            let wanted = range == nil ? count : 10_000
+            let summaries = try await offLoop { try log.recent(wanted) }.filter { range?.contains($0.id) ?? true }
+            calls = try await offLoop { try summaries.compactMap { try log.call($0.id) } }
+        } catch {
+            throw failure("\(error)", at: command.span)
+        }
+        // Masked as the history was; again, for a secret set since.
+        let text = mask(HARDocument.text(calls, creatorVersion: Shell.version))
+        if let outputPath {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: outputPath))
+            } catch {
+                throw failure("cannot write \(Self.displayPath(outputPath)): \(error.localizedDescription)", at: command.span)
+            }
+            io.err("wrote \(calls.count) call\(calls.count == 1 ? "" : "s") to \(Self.displayPath(outputPath))\n")
+        } else {
+            io.out(text)
         }
     }
 

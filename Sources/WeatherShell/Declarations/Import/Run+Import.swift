@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 extension Run {
     /// `import curl 'curl ...' [as NAME]`, or `import curl curl URL -H ... [as NAME]`: declares
@@ -39,13 +40,95 @@ extension Run {
         try declareWritten(imported.text, source: "<import curl>")
         for note in imported.notes { io.err("note: \(mask(note))\n") }
     }
+
+    /// `import har FILE.har [as PREFIX] [--samples]`: a target per distinct request of the HAR
+    /// (``HARImport``), made as `import curl` makes one of the request's curl command, named after
+    /// its URL's last segment; `--samples` keeps each status's first answer as a `sample`.
+    func importHAR(_ arguments: [Word], command: Word) throws {
+        let usage = "usage: import har FILE.har [as PREFIX] [--samples]"
+        var words = Array(arguments.dropFirst())
+        let samples = words.last?.bare == "--samples"
+        if samples { words.removeLast() }
+        var prefix = ""
+        if words.count == 3, words[1].bare == "as" {
+            let text = try expand(words[2]).text
+            guard Parser.isDottedTargetName(text) else { throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: words[2].span) }
+            prefix = text + "."
+            words.removeLast(2)
+        }
+        guard words.count == 1 else { throw failure(usage, at: words.dropFirst().first?.span ?? command.span) }
+        let path = resolvePath(try expand(words[0]).text)
+        var bytes = Array(try readFile(path, at: words[0].span))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let har: HARImport
+        do {
+            har = try HARImport(json: try JSONValue.parse(bytes))
+        } catch let error as HARImport.Failure {
+            throw failure("cannot import \(Self.displayPath(path)): \(error.message)", at: words[0].span)
+        } catch {
+            throw failure("cannot import \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: words[0].span)
+        }
+        var taken = Set(session.targets.names)
+        var declared: [String] = []
+        for request in har.requests {
+            do {
+                let command = try CurlCommand(words: ["curl"] + request.curlWords)
+                let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path))
+                var name = prefix + unnamed.name
+                if taken.contains(name) {
+                    var counter = 2
+                    while taken.contains("\(name)-\(counter)") { counter += 1 }
+                    name = "\(name)-\(counter)"
+                }
+                var text = try CurlImport(command, name: name, directory: Self.directory(of: path)).text
+                if samples, !request.answers.isEmpty {
+                    // A success first: the answer `--stub` and `wsh serve` give unless asked for another.
+                    let ordered = request.answers.filter { (200...299).contains($0.status) } + request.answers.filter { !(200...299).contains($0.status) }
+                    let lines = ordered.map { "  sample   " + Run.quoted($0.text) + ($0.status == 200 ? "" : " status \($0.status)") }
+                    text = String(text.dropLast()) + lines.joined(separator: "\n") + "\n}"
+                }
+                try declareWritten(text, source: "<import har \(Self.displayPath(path))>")
+                taken.insert(name)
+                declared.append(name)
+                if request.curlWords.contains(where: { $0.contains(Redaction.placeholder) }) {
+                    io.err("note: \(name) holds \(Redaction.placeholder) where the HAR had a masked secret: give the value in the call, or edit \(name)\n")
+                }
+            } catch let error as CurlCommand.Failure {
+                io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(error.message))\n")
+            } catch let error as CurlImport.Failure {
+                io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(error.message))\n")
+            } catch let diagnostic as Diagnostic {
+                io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(diagnostic.message))\n")
+            }
+        }
+        if !har.invalidHeaderNames.isEmpty {
+            io.err("note: headers whose names no request can send left out: \(mask(har.invalidHeaderNames.joined(separator: ", ")).shortened(200))\n")
+        }
+        if har.leftOut > 0 {
+            io.err("note: \(har.leftOut) request\(har.leftOut == 1 ? "" : "s") for the page itself (images, scripts, styles, fonts, the document) left out\n")
+        }
+        if mode == .interactive {
+            io.err("\(declared.count) target\(declared.count == 1 ? "" : "s") declared: \(declared.joined(separator: ", ").shortened(200))\n")
+        }
+    }
 }
 
-/// `import`: declare a target from a curl command line (Copy as cURL)
+/// `import`: declare a target from a curl command line (Copy as cURL), or targets from a HAR file
 struct ImportCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "import", usage: "import curl \"curl URL [OPTIONS]\" [as NAME] | import curl curl URL [OPTIONS] [as NAME]", summary: "declare a target from a curl command line (Copy as cURL)")
+    static let entry = CommandCatalog.Entry(
+        name: "import", usage: "import curl \"curl URL [OPTIONS]\" [as NAME] | import curl curl URL [OPTIONS] [as NAME] | import har FILE.har [as PREFIX] [--samples]",
+        summary: "declare a target from a curl command line (Copy as cURL), or one per distinct request of a HAR file")
+
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        if previous.count == 1 { return ["curl", "har"] }
+        if previous.count == 2, previous[1] == "har" {
+            return Completion.paths(word, directory: session.directory).filter { $0.hasSuffix("/") || $0.hasSuffix(".har") }
+        }
+        return nil
+    }
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        if arguments.first?.bare == "har" { return try run.importHAR(arguments, command: command) }
         try run.importTarget(arguments, command: command)
     }
 }

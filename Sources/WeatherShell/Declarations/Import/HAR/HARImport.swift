@@ -1,0 +1,113 @@
+import Foundation
+import Targets
+
+/// A HAR 1.2 file's requests as curl command lines, which ``CurlImport`` makes targets of: one per
+/// distinct request (its method and URL without the query), with the headers a person would keep
+/// (cookies, the browser's own and HTTP/2's pseudo-headers left out), and its answers by status,
+/// to keep as samples. What a browser fetched for the page itself (images, scripts, styles, fonts,
+/// the document) is left out; a HAR that wsh wrote keeps every call.
+struct HARImport {
+    struct Failure: Error {
+        var message: String
+    }
+
+    struct Request {
+        /// The curl command's words after `curl`.
+        var curlWords: [String]
+        /// The first answer's body for each status, as text, in the order met.
+        var answers: [(status: Int, text: String)]
+    }
+
+    var requests: [Request]
+    /// How many entries were left out as the page's own resources.
+    var leftOut = 0
+    /// Header names no request can send (`Accept;charset=UTF-8`), left out.
+    var invalidHeaderNames: [String] = []
+
+    /// Headers that say what the browser is, not what the API needs.
+    private static let noise: Set<String> = [
+        "cookie", "user-agent", "accept-encoding", "accept-language", "connection", "host", "content-length", "referer", "origin",
+        "pragma", "cache-control", "upgrade-insecure-requests", "dnt", "priority", "te", "keep-alive", "if-none-match",
+        "if-modified-since", "sec-gpc", "x-requested-with",
+    ]
+
+    init(json: JSONValue) throws(Failure) {
+        guard case .array(let entries)? = json["log"]?["entries"] else {
+            throw Failure(message: "not a HAR file: it has no log.entries list")
+        }
+        let keepsAll = json["log"]?["creator"]?["name"]?.stringValue == "wsh"
+        var seen: [String: Int] = [:]
+        var requests: [Request] = []
+        for entry in entries {
+            guard let request = entry["request"], let method = request["method"]?.stringValue?.uppercased(),
+                  var url = request["url"]?.stringValue else { continue }
+            if !keepsAll, Self.isPageResource(entry) {
+                leftOut += 1
+                continue
+            }
+            if !url.contains("?"), case .array(let query)? = request["queryString"], !query.isEmpty {
+                url += "?" + query.compactMap { item in
+                    item["name"]?.stringValue.map { PercentEncoding.encode($0) + "=" + PercentEncoding.encode(item["value"]?.stringValue ?? "") }
+                }.joined(separator: "&")
+            }
+            let key = method + " " + String(url.prefix { $0 != "?" && $0 != "#" })
+            let answer = Self.answer(entry["response"])
+            if let index = seen[key] {
+                if let answer, !requests[index].answers.contains(where: { $0.status == answer.status }) { requests[index].answers.append(answer) }
+                continue
+            }
+            var words = ["-X", method, url]
+            var contentType: String?
+            if case .array(let headers)? = request["headers"] {
+                for header in headers {
+                    guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue else { continue }
+                    let lower = name.lowercased()
+                    guard !name.hasPrefix(":"), !Self.noise.contains(lower), !lower.hasPrefix("sec-") else { continue }
+                    guard !name.isEmpty, name.utf8.allSatisfy(HTTPFileParser.isTokenByte) else {
+                        if !invalidHeaderNames.contains(name) { invalidHeaderNames.append(name) }
+                        continue
+                    }
+                    if lower == "content-type" { contentType = value }
+                    words += ["-H", "\(name): \(value)"]
+                }
+            }
+            if let postData = request["postData"] {
+                let mimeType = postData["mimeType"]?.stringValue
+                if contentType == nil, let mimeType, !mimeType.lowercased().hasPrefix("multipart/") { words += ["-H", "Content-Type: \(mimeType)"] }
+                if let text = postData["text"]?.stringValue, !text.isEmpty {
+                    words += ["--data-raw", text]
+                } else if case .array(let params)? = postData["params"], !params.isEmpty {
+                    let pairs = params.compactMap { param in param["name"]?.stringValue.map { ($0, param["value"]?.stringValue ?? "") } }
+                    if mimeType?.lowercased().hasPrefix("multipart/") == true {
+                        // A part's value as it is (`--form-string`: no `@file` or `<file` read from this machine).
+                        words = words.filter { !$0.lowercased().hasPrefix("content-type: multipart/") }
+                        for (name, value) in pairs { words += ["--form-string", "\(name)=\(value)"] }
+                    } else {
+                        words += ["--data-raw", pairs.map { "\($0)=\($1)" }.joined(separator: "&")]
+                    }
+                }
+            }
+            seen[key] = requests.count
+            requests.append(Request(curlWords: words, answers: answer.map { [$0] } ?? []))
+        }
+        self.requests = requests
+    }
+
+    /// A browser's fetch for the page itself, by the DevTools resource type when the HAR has it,
+    /// else by the answer's media type.
+    private static func isPageResource(_ entry: JSONValue) -> Bool {
+        if let type = entry["_resourceType"]?.stringValue?.lowercased() { return !["xhr", "fetch"].contains(type) }
+        let mimeType = entry["response"]?["content"]?["mimeType"]?.stringValue?.lowercased() ?? ""
+        return ["image/", "font/", "text/css", "text/javascript", "application/javascript", "text/html"].contains { mimeType.hasPrefix($0) }
+    }
+
+    private static func answer(_ response: JSONValue?) -> (status: Int, text: String)? {
+        guard let response, let status = response["status"]?.intValue, (100...599).contains(status),
+              let text = response["content"]?["text"]?.stringValue, !text.isEmpty else { return nil }
+        if response["content"]?["encoding"]?.stringValue == "base64" {
+            guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8), !decoded.contains("\0") else { return nil }
+            return (status, decoded)
+        }
+        return (status, text)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// HAR out of the call history, checked against the HAR 1.2 JSON Schema (har-schema, with the
+/// jsonschema package: Tests/Schemas/har/SOURCES.md) and read back by `import har`; and HAR files
+/// written by k6's team (Tests/Files/har/SOURCES.md) imported and sent to httpbin.
+@Suite struct HARTests {
+    static let schemas = HTTPBinServer.repository.appendingPathComponent("Tests/Schemas/har")
+    static let files = HTTPBinServer.repository.appendingPathComponent("Tests/Files/har")
+
+    /// What har-schema finds wrong in `file`: nothing, or its errors (PATH: MESSAGE lines).
+    static func schemaErrors(_ file: URL) throws -> String? {
+        let python = (ProcessInfo.processInfo.environment["WSH_OPENAPI_VALIDATOR_VENV"] ?? "/tmp/wsh-openapi-validator") + "/bin/python"
+        #expect(FileManager.default.isExecutableFile(atPath: python), "run scripts/ensure-openapi-spec-validator.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [schemas.appendingPathComponent("validate.py").path, schemas.path, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.runSerially()
+        let text = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
+        process.waitUntilExitPolling()
+        return process.terminationStatus == 0 ? nil : text
+    }
+
+    /// `history export har` writes the session's calls (a secret header, a JSON body, a binary answer,
+    /// a call that got no answer) as a HAR that har-schema accepts, with the secret masked; `import
+    /// har` of it declares targets whose calls send what the first calls sent.
+    @Test func historyExportsValidHARThatImportsBackToTheSameRequests() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let state = try WSHProcess.temporaryDirectory()
+            defer {
+                ScratchDirectory.remove(directory)
+                ScratchDirectory.remove(state)
+            }
+            let secret = "har-secret-\(UUID().uuidString.prefix(8))"
+            let environment = ["XDG_STATE_HOME": state.path, "WSH_HAR_KEY": secret]
+            let sent = try await WSHProcess.run(["-c", """
+                let key = env WSH_HAR_KEY
+                set bail off
+                get \(server.baseURL)/echo/items?page=2 X-Key:$key X-Plain:yes
+                post \(server.baseURL)/echo/items name=Ann age:=3
+                get http://127.0.0.1:1/nothing
+                history export har > calls.har
+                """], environment: environment, directory: directory)
+            #expect(sent.stderr.contains("wrote 3 calls to calls.har"), "\(sent.stderr)")
+            let har = directory.appendingPathComponent("calls.har")
+            let errors = try Self.schemaErrors(har)
+            #expect(errors == nil, "har-schema: \(errors ?? "")")
+            let text = try String(contentsOf: har, encoding: .utf8)
+            #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: text).isEmpty)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let entries = (document["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+            #expect(entries.count == 3)
+            #expect((entries.last?["response"] as? [String: Any])?["status"] as? Int == 0)
+            #expect((entries.last?["_error"] as? String)?.contains("connection refused") == true)
+
+            let replayed = try await WSHProcess.run(["-c", """
+                import har calls.har as h
+                call h.items X-Key:masked-again
+                call h.items-2
+                """], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let first = try HTTPFileTests.documents(sent.stdout), again = try HTTPFileTests.documents(replayed.stdout)
+            #expect(first.count == 2 && again.count == 2, "\(replayed.stdout)")
+            for (one, other) in zip(first, again) {
+                for key in ["method", "path", "query", "body"] {
+                    #expect(one[key] as? String == other[key] as? String, "\(key)")
+                }
+            }
+            let headers = (again.first?["headers"] as? [[String]] ?? []).filter { $0[0].lowercased().hasPrefix("x-") }
+            #expect(headers == [["X-Key", "masked-again"], ["X-Plain", "yes"]], "\(headers)")
+        }
+    }
+
+    /// k6's example HARs: a text body with its media type, a query given as HAR's queryString list,
+    /// a form given as HAR's params (percent-encoded, as k6's test writes them), and HTTP/2
+    /// pseudo-headers, which are not headers and are left out.
+    @Test func k6sHARFilesImportAndReachHTTPBin() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            for name in try FileManager.default.contentsOfDirectory(atPath: Self.files.path) where name.hasSuffix(".har") {
+                let text = try String(contentsOf: Self.files.appendingPathComponent(name), encoding: .utf8)
+                    .replacingOccurrences(of: "https://httpbin.org", with: httpbin.baseURL)
+                    .replacingOccurrences(of: "https://httpbin.test.k6.io", with: httpbin.baseURL)
+                    .replacingOccurrences(of: "http://test.loadimpact.com", with: httpbin.baseURL + "/anything")
+                try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
+            let result = try await WSHProcess.run(["-c", """
+                import har k6-full.har as full
+                import har k6-x-www-form-url-encoded.har as form
+                import har k6-pseudo-headers.har as pseudo
+                set output quiet
+                call full.post
+                print .data .headers.Content-Type
+                call full.get
+                print .args.page
+                call form.post
+                print .form
+                call pseudo.path
+                print .headers.Authorization
+                show pseudo.path
+                """], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "92n2nf093n application/x-www-urlencoded", "\(result.stdout)")
+            #expect(lines.dropFirst().first == "Home", "\(result.stdout)")
+            #expect(lines.dropFirst(2).first == #"{"field[1]":"value[1]","field[2]":"value[2]","field[3]":"value[3]"}"#, "\(result.stdout)")
+            #expect(!result.stdout.contains("header   :"), "pseudo-headers are not headers: \(result.stdout)")
+        }
+    }
+}
