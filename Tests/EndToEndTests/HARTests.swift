@@ -113,4 +113,37 @@ import TestSupport
             #expect(!result.stdout.contains("header   :"), "pseudo-headers are not headers: \(result.stdout)")
         }
     }
+
+    /// `wsh test --report-har` writes every call of every file, bodies included, secrets masked,
+    /// each at its own start; har-schema accepts it.
+    @Test func aTestRunWritesEveryCallAsHAR() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let secret = "report-secret-\(UUID().uuidString.prefix(8))"
+            try """
+                let key = env WSH_REPORT_KEY
+                post \(server.baseURL)/echo/a token=$key
+                expect status == 200
+                get \(server.baseURL)/echo/b
+                """.write(to: directory.appendingPathComponent("one.wsh"), atomically: true, encoding: .utf8)
+            try "get \(server.baseURL)/echo/c\n".write(to: directory.appendingPathComponent("two.wsh"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["test", "--report-har", "run.har", "one.wsh", "two.wsh"],
+                                                  environment: ["WSH_REPORT_KEY": secret], directory: directory)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let har = directory.appendingPathComponent("run.har")
+            let errors = try Self.schemaErrors(har)
+            #expect(errors == nil, "har-schema: \(errors ?? "")")
+            let text = try String(contentsOf: har, encoding: .utf8)
+            #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: text).isEmpty)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let entries = (document["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+            #expect(entries.map { ($0["request"] as? [String: Any])?["url"] as? String ?? "" }
+                    == ["\(server.baseURL)/echo/a", "\(server.baseURL)/echo/b", "\(server.baseURL)/echo/c"])
+            let posted = (entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any]
+            #expect(posted?["text"] as? String == #"{"token":"***"}"#, "\(posted ?? [:])")
+            let answered = ((entries.last?["response"] as? [String: Any])?["content"] as? [String: Any])?["text"] as? String
+            #expect(answered?.contains("/echo/c") == true, "every answer's body is kept: \(answered ?? "none")")
+        }
+    }
 }

@@ -22,7 +22,7 @@ extension Shell {
         for variable in settings.variables {
             _ = run.define(variable)
         }
-        let recorder = TestRecorder(path: path)
+        let recorder = TestRecorder(path: path, keepsEveryBody: settings.keepsBodies)
         run.reporter = recorder
         if let environment = settings.environment {
             do {

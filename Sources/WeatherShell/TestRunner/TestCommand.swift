@@ -34,6 +34,13 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("report-html"), help: ArgumentHelp("Write an HTML report, DIR/index.html.", valueName: "DIR"))
     var html: String?
 
+    @Option(name: .customLong("report-har"), help: ArgumentHelp("Write every call as HAR 1.2 (secrets masked).", valueName: "FILE"))
+    var har: String?
+
+    /// The runner starts workers with this for --report-har: they keep every call's bodies.
+    @Flag(name: .customLong("keep-bodies"), help: .hidden)
+    var keepBodies = false
+
     /// The runner starts one worker per file with this: the file's result goes to stdout as JSON.
     @Option(name: .customLong("worker"), help: .hidden)
     var worker: String?
@@ -61,6 +68,8 @@ struct TestCommand: ParsableCommand {
         settings.tapFile = tap
         settings.jsonFile = json
         settings.htmlDirectory = html
+        settings.harFile = har
+        settings.keepsBodies = keepBodies
         settings.workerFile = worker
         return settings
     }

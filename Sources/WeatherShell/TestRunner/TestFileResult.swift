@@ -59,6 +59,8 @@ public struct TestCallRecord: Codable, Sendable {
     public var body: String?
     public var bodyBytes: Int = 0
     public var bodyCut = false
+    /// The request's body as text, masked and cut as ``body`` is: kept only for `--report-har`.
+    public var requestBody: String?
 }
 
 /// A header name and its (masked) value.

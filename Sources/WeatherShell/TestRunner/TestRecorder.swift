@@ -24,8 +24,12 @@ final class TestRecorder: RunReporter {
     /// made a loop of calls a result of hundreds of MB.
     private var pendingBody: (index: Int, response: Response, redaction: Redaction)?
 
-    init(path: String) {
+    /// Whether every call's bodies are kept (`wsh test --report-har`), not only those a failed check saw.
+    private let keepsEveryBody: Bool
+
+    init(path: String, keepsEveryBody: Bool = false) {
         self.path = path
+        self.keepsEveryBody = keepsEveryBody
     }
 
     private var now: Double { Self.milliseconds(started.duration(to: .now)) }
@@ -66,6 +70,13 @@ final class TestRecorder: RunReporter {
         }
         calls.append(call)
         pendingBody = response.map { (calls.count - 1, $0, redaction) }
+        if keepsEveryBody, let response {
+            if let body = response.request.body, !body.isEmpty, body.count <= Self.maskedBodyLimit {
+                calls[calls.count - 1].requestBody = Self.cut(redaction.maskedBody(body, contentType: response.request.headers.last {
+                    $0.name.lowercased() == "content-type" }?.value), to: Self.keptBodyLimit)
+            }
+            keepPendingBody()
+        }
     }
 
     /// Masks and keeps the body of the last call's answer.

@@ -1,5 +1,6 @@
 import Foundation
 import Plugins
+import Targets
 
 /// Writes the reports `wsh test` was asked for; returns what could not be written, in the user's terms.
 enum TestReports {
@@ -13,10 +14,27 @@ enum TestReports {
         if let path = settings.junitFile { save(JUnitReport.text(summary), to: path) }
         if let path = settings.tapFile { save(TAPReport.text(summary), to: path) }
         if let path = settings.jsonFile { save(JSONReport.text(summary), to: path) }
+        if let path = settings.harFile { save(harText(summary), to: path) }
         if let directory = settings.htmlDirectory {
             save(HTMLReport.text(summary), to: (directory as NSString).appendingPathComponent("index.html"))
         }
         return failures
+    }
+
+    /// Every call of every file as HAR, files in the order they were given, each call at its own
+    /// start (the file's start plus the call's offset in it).
+    private static func harText(_ summary: TestSummary) -> String {
+        let entries = summary.results.flatMap { file in
+            file.calls.map { call in
+                HARDocument.Entry(
+                    started: Date(timeIntervalSince1970: (file.startedAt + call.startMilliseconds) / 1000), milliseconds: call.milliseconds,
+                    method: call.method ?? "GET", url: call.url ?? "", requestHeaders: call.requestHeaders.map { Header(name: $0.name, value: $0.value) },
+                    requestBody: call.requestBody.map { Data($0.utf8) }, status: call.status, reason: call.reason,
+                    responseHeaders: call.responseHeaders.map { Header(name: $0.name, value: $0.value) }, bodySize: call.bodyBytes,
+                    body: call.body.map { Data($0.utf8) }, failure: call.failure, comment: "wsh test \(file.path): \(call.target)")
+            }
+        }
+        return HARDocument.text(entries, creatorVersion: Shell.version)
     }
 
     /// Writes `bytes` to `path`, making its directory first; the reason it could not, as the system says it.

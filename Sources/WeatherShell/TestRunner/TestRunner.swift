@@ -70,6 +70,7 @@ enum TestRunner {
         let startedAt = run.wallMilliseconds(at: started)
         var arguments = ["--worker", path]
         if settings.stub { arguments.append("--stub") }
+        if settings.harFile != nil { arguments.append("--keep-bodies") }
         if let environment = settings.environment { arguments += ["--env", environment] }
         for variable in settings.variables { arguments += ["--var", variable] }
         var result: TestFileResult

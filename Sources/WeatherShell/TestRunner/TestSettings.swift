@@ -15,6 +15,10 @@ public struct TestSettings: Equatable, Sendable {
     public var jsonFile: String?
     /// The directory the HTML report (`index.html`) is written to.
     public var htmlDirectory: String?
+    /// `--report-har FILE`: every call of every file as HAR 1.2.
+    public var harFile: String?
+    /// Set in a worker for `--report-har`: it keeps every call's bodies.
+    public var keepsBodies = false
     /// Set in a worker process: the one file it runs, writing its ``TestFileResult`` as JSON on stdout.
     public var workerFile: String?
 

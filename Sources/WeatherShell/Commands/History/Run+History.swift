@@ -105,7 +105,7 @@ extension Run {
             throw failure("\(error)", at: command.span)
         }
         // Masked as the history was; again, for a secret set since.
-        let text = mask(HARDocument.text(calls, creatorVersion: Shell.version))
+        let text = mask(HARDocument.text(calls.map(HARDocument.Entry.init), creatorVersion: Shell.version))
         if let outputPath {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: outputPath))

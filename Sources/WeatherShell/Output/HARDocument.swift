@@ -3,12 +3,33 @@ import Checks
 import Foundation
 import Targets
 
-/// Calls of the history as a HAR 1.2 document (the format browsers' developer tools export): each
-/// call an entry with its request and answer as the history holds them (secrets already `***`),
-/// its start time, and its time as wsh measured it (all of it as `wait`: wsh does not measure the
-/// parts). A call that got no answer has status 0 and its failure in `_error`, as Chromium writes it.
+/// Calls as a HAR 1.2 document (the format browsers' developer tools export): each call an entry
+/// with its request and answer as given (masked by whoever made the entries), its start time, and
+/// its time as wsh measured it (all of it as `wait`: wsh does not measure the parts). A call that
+/// got no answer has status 0 and its failure in `_error`, as Chromium writes it. The history's
+/// calls (`history export har`) and a test run's (`wsh test --report-har`) are written by it.
 enum HARDocument {
-    static func text(_ calls: [StoredCall], creatorVersion: String) -> String {
+    /// One call, masked.
+    struct Entry {
+        var started: Date
+        var milliseconds: Double
+        var method: String
+        var url: String
+        var requestHeaders: [Header]
+        var requestBody: Data?
+        /// nil when no answer came.
+        var status: Int?
+        var reason: String?
+        var responseHeaders: [Header]
+        /// The whole answer's size, and as much of its body as was kept.
+        var bodySize: Int?
+        var body: Data?
+        var failure: String?
+        /// What made the call: `wsh target NAME`, a test file's path and line.
+        var comment: String
+    }
+
+    static func text(_ calls: [Entry], creatorVersion: String) -> String {
         let entries = calls.map(entry)
         let log: JSONValue = .object([
             member("version", .string("1.2")),
@@ -19,29 +40,29 @@ enum HARDocument {
         return JSONValue.object([member("log", log)]).prettyText + "\n"
     }
 
-    private static func entry(_ call: StoredCall) -> JSONValue {
-        let milliseconds = number(call.summary.elapsedMilliseconds)
+    private static func entry(_ call: Entry) -> JSONValue {
+        let milliseconds = number(call.milliseconds)
         var members = [
-            member("startedDateTime", .string(DateText.iso(call.summary.time, fractionDigits: 3))),
+            member("startedDateTime", .string(DateText.iso(call.started, fractionDigits: 3))),
             member("time", milliseconds),
             member("request", request(call)),
             member("response", response(call)),
             member("cache", .object([])),
             member("timings", .object([member("send", .number("0")), member("wait", milliseconds), member("receive", .number("0"))])),
         ]
-        if let failure = call.summary.failure { members.append(member("_error", .string(failure))) }
-        members.append(member("comment", .string("wsh target " + call.summary.target)))
+        if let failure = call.failure { members.append(member("_error", .string(failure))) }
+        members.append(member("comment", .string(call.comment)))
         return .object(members)
     }
 
-    private static func request(_ call: StoredCall) -> JSONValue {
+    private static func request(_ call: Entry) -> JSONValue {
         var members = [
-            member("method", .string(call.summary.method)),
-            member("url", .string(call.summary.url)),
+            member("method", .string(call.method)),
+            member("url", .string(call.url)),
             member("httpVersion", .string("HTTP/1.1")),
             member("cookies", .array([])),
             member("headers", headers(call.requestHeaders)),
-            member("queryString", .array(queryItems(call.summary.url))),
+            member("queryString", .array(queryItems(call.url))),
             member("headersSize", .number("-1")),
             member("bodySize", .number(String(call.requestBody?.count ?? 0))),
         ]
@@ -53,8 +74,8 @@ enum HARDocument {
         return .object(members)
     }
 
-    private static func response(_ call: StoredCall) -> JSONValue {
-        let headerList = call.responseHeaders ?? []
+    private static func response(_ call: Entry) -> JSONValue {
+        let headerList = call.responseHeaders
         let type = headerList.last { $0.name.lowercased() == "content-type" }?.value ?? ""
         var content = [member("size", .number(String(call.bodySize ?? 0))), member("mimeType", .string(type))]
         if let body = call.body, !body.isEmpty {
@@ -67,7 +88,7 @@ enum HARDocument {
         }
         let location = headerList.last { $0.name.lowercased() == "location" }?.value ?? ""
         return .object([
-            member("status", .number(String(call.summary.status ?? 0))),
+            member("status", .number(String(call.status ?? 0))),
             member("statusText", .string(call.reason ?? "")),
             member("httpVersion", .string("HTTP/1.1")),
             member("cookies", .array([])),
@@ -100,5 +121,15 @@ enum HARDocument {
 
     private static func member(_ key: String, _ value: JSONValue) -> JSONMember {
         JSONMember(key: key, value: value)
+    }
+}
+
+extension HARDocument.Entry {
+    /// A call of the history, as it holds it (masked).
+    init(_ call: StoredCall) {
+        self.init(started: call.summary.time, milliseconds: call.summary.elapsedMilliseconds, method: call.summary.method,
+                  url: call.summary.url, requestHeaders: call.requestHeaders, requestBody: call.requestBody, status: call.summary.status,
+                  reason: call.reason, responseHeaders: call.responseHeaders ?? [], bodySize: call.bodySize, body: call.body,
+                  failure: call.summary.failure, comment: "wsh target " + call.summary.target)
     }
 }
