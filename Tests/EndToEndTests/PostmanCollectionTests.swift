@@ -21,10 +21,12 @@ import TestSupport
     }
 
     /// Postman Echo's collection (format v2.0): raw bodies with their Content-Type, the methods,
-    /// query strings, cookies, and a GET whose form body Postman prunes, as it does by default.
+    /// query strings, cookies, a GET whose form body Postman prunes, as it does by default, and
+    /// digest auth (httpbin's endpoint takes the user and password in its path).
     @Test func postmanEchoRequestsReachHTTPBinAsPostmanSendsThem() async throws {
         try await HTTPBinServer.with { httpbin in
-            let directory = try Self.copies([("https://postman-echo.com", httpbin.baseURL)])
+            let directory = try Self.copies([("https://postman-echo.com/digest-auth", httpbin.baseURL + "/digest-auth/auth/postman/password"),
+                                             ("https://postman-echo.com", httpbin.baseURL)])
             defer { ScratchDirectory.remove(directory) }
             let result = try await WSHProcess.run(["-c", """
                 use postman echo-v2.postman_collection.json as echo
@@ -38,6 +40,8 @@ import TestSupport
                 print .headers
                 call echo.Cookies.Set-Cookies
                 print .cookies
+                call echo.Auth-Digest.DigestAuth-Success
+                print status .authenticated
                 """], directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -47,6 +51,7 @@ import TestSupport
             #expect(lines.contains("123"), "GET's query: \(result.stdout)")
             #expect(!result.stdout.contains("multipart/form-data"), "a GET's body is pruned, as Postman does: \(result.stdout)")
             #expect(lines.contains(#"{"foo1":"bar1","foo2":"bar2"}"#), "\(result.stdout)")
+            #expect(lines.contains("200 true"), "digest auth answered httpbin's challenge: \(result.stdout)")
             #expect(result.stderr.contains("note: echo.Auth-Others.OAuth1-0-Verify-Signature: its oauth1 auth is not sent"), "\(result.stderr)")
         }
     }

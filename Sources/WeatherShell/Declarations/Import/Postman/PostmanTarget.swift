@@ -61,7 +61,7 @@ enum PostmanTarget {
 
         var headers = request.headers.filter { $0.name.lowercased() != "content-length" }
         var queryAuth: String?
-        if let auth = request.auth, ["bearer", "basic"].contains(auth.type) {
+        if let auth = request.auth, ["bearer", "basic", "digest"].contains(auth.type) {
             // The request's auth is what Postman sends, over an Authorization header of its own.
             headers.removeAll { $0.name.lowercased() == "authorization" }
         }
@@ -80,8 +80,11 @@ enum PostmanTarget {
             case "apikey":
                 let key = auth.settings["key"] ?? "", value = auth.settings["value"] ?? ""
                 if auth.settings["in"] == "query" { queryAuth = key + "=" + value } else { headers.append((key, value)) }
+            case "digest":
+                // The session's `plugin auth digest` answers the challenge: use postman sets it for the host.
+                break
             default:
-                notes.append("its \(auth.type) auth is not sent: wsh maps bearer, basic and API key (for digest: plugin auth digest USER:PASS host HOST)")
+                notes.append("its \(auth.type) auth is not sent: wsh maps bearer, basic, API key and digest")
             }
         }
         if let queryAuth {

@@ -8,6 +8,7 @@ extension Run {
     /// environment's or a `--var` wins, as in Postman). A request wsh cannot declare is a warning
     /// that names it; the rest are declared.
     func usePostman(_ arguments: [Word]) throws {
+        var digestHosts: [String: String] = [:]
         let pathWord = arguments[1]
         var prefix = ""
         if arguments.count == 4 {
@@ -58,11 +59,31 @@ extension Run {
                 taken.insert(name)
                 declared += 1
                 for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
+                if request.auth?.type == "digest", let auth = request.auth {
+                    let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
+                    if let credential = substituted(pair), let host = substituted(request.url).flatMap({ URLComponents(string: $0)?.host }) {
+                        digestHosts[host] = credential
+                    } else {
+                        io.err("note: \(mask(name)): its digest auth uses variables that are not set, or a host not known yet: "
+                               + "set them, or give plugin auth digest USER:PASS host HOST\n")
+                    }
+                }
             } catch let error as PostmanTarget.Failure {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(error.message))\n")
             } catch let diagnostic as Diagnostic {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
+        }
+        // Digest answers a challenge, so it is the session's auth plugin for the host, one credential a host.
+        for (host, credential) in digestHosts.sorted(by: { $0.key < $1.key }) {
+            let file = SourceFile(name: "<postman \(shown)>", directory: currentFile.directory,
+                                  text: "plugin auth digest \(Run.quoted(credential)) host \(Run.quoted(host))")
+            guard case .plugin(let name, let settings)? = try Parser.parse(file).statements.first?.kind else { continue }
+            let previous = currentFile
+            currentFile = file
+            defer { currentFile = previous }
+            try runPlugin(name: name, settings: settings)
+            io.err("note: digest auth for \(host): plugin auth digest, with the collection's credential\n")
         }
         if mode == .interactive {
             io.err("\(declared) target\(declared == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
