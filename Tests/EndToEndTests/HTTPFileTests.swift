@@ -303,4 +303,33 @@ import TestSupport
             }
         }
     }
+
+    /// `# @no-redirect` answers with the 3xx itself; `# @no-cookie-jar` sends no cookie of the jar
+    /// and keeps none, while the requests around it do (httpbin sets and echoes cookies).
+    @Test func noRedirectAndNoCookieJarApplyToTheirRequestOnly() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                # @no-redirect
+                GET \(httpbin.baseURL)/cookies/set?kept=1
+
+                ###
+                # @no-cookie-jar
+                GET \(httpbin.baseURL)/cookies
+
+                ###
+                GET \(httpbin.baseURL)/cookies
+                """.write(to: directory.appendingPathComponent("jar.http"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "set output quiet\nsource jar.http\nhistory 3"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let statuses = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            #expect(statuses.first?.contains("302") == true, "the redirect itself: \(result.stdout)")
+            let cookies = try await WSHProcess.run(["jar.http"], directory: directory)
+            let answers = try Self.documents(cookies.stdout)
+            #expect(answers.count == 2, "\(cookies.stdout)")
+            #expect((answers.first?["cookies"] as? [String: String]) == [:], "no cookie with @no-cookie-jar")
+            #expect((answers.last?["cookies"] as? [String: String]) == ["kept": "1"], "the jar's cookie after it")
+        }
+    }
 }
