@@ -320,7 +320,10 @@ final class RecordingReporter: RunReporter {
         #expect(run.completions(for: "set ba") == ["base", "bail"])
         #expect(run.completions(for: "set output r") == ["raw"])
         #expect(run.completions(for: "echo 1; exi") == ["exit"])
-        #expect(run.completions(for: "ex") == ["exit", "expect"])
+        #expect(run.completions(for: "ex") == ["exit", "expect", "export"])
+        #expect(run.completions(for: "export ") == ["http"])
+        #expect(run.completions(for: "import ") == ["curl", "har"])
+        #expect(run.completions(for: "use ").contains("postman"))
         let files = try Self.temporaryDirectory("completion")
         for name in ["host-a.wsh", "host-b.wsh", ".host-hidden.wsh", "other.wsh"] {
             try "".write(to: files.appendingPathComponent(name), atomically: true, encoding: .utf8)
