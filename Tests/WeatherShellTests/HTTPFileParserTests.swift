@@ -136,17 +136,4 @@ import Testing
         #expect(try expression("login.response.body.//reply[1]/@id") == .responseBody(request: "login", path: "//reply[1]/@id"))
         #expect(try expression("login.request.headers.X-A") == .requestHeader(request: "login", name: "X-A"))
     }
-
-    @ShellActor @Test func targetNamesAreWrittenAsTargetNamesAndNeverTwice() throws {
-        let file = try HTTPFileParser.parse("### get a user\nGET http://h\n###\nGET http://h\n### get a user\nGET http://h\n###\n# @name 9lives\nGET http://h")
-        #expect(HTTPFileRun.targetNames(file.requests) == ["get-a-user", "request-2", "get-a-user-2", "request-4"])
-    }
-
-    @Test func basicCredentialsAreSentInBase64AsRESTClientSendsThem() {
-        let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
-        #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic user:passwd") == "Basic dXNlcjpwYXNzd2Q=")
-        #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic user passwd") == "Basic dXNlcjpwYXNzd2Q=")
-        #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic dXNlcjpwYXNzd2Q=") == nil)
-        #expect(HTTPFileTarget.basicAuthorization(header, text: "Bearer a:b") == nil)
-    }
 }

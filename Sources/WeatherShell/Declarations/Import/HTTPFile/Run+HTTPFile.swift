@@ -77,98 +77,9 @@ extension Run {
         }
     }
 
-    /// `use http FILE.http [as PREFIX]`: declares a target per request of the file, to call with
-    /// `call NAME` (`PREFIX.NAME`), and sets its file variables (a `--var` of the same name wins).
-    /// A `{{name}}` is the wsh variable `$name` when the call is made; `{{$uuid}}` and
-    /// `{{$timestamp}}` are wsh's own. What is known only while the file runs (an answer's
-    /// value, `$randomInt`, the environment) is refused: run the file for those.
-    func useHTTPFile(_ arguments: [Word]) throws {
-        let pathWord = arguments[1]
-        var prefix = ""
-        if arguments.count == 4 {
-            let text = try expand(arguments[3]).text
-            guard Parser.isDottedTargetName(text) else {
-                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
-            }
-            prefix = text + "."
-        }
-        let path = resolvePath(try expand(pathWord).text)
-        let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
-        let directory = (path as NSString).deletingLastPathComponent
-        let file = SourceFile(name: Self.displayPath(path), directory: directory.isEmpty ? "." : directory, text: text)
-        let parsed: HTTPFile
-        do {
-            parsed = try HTTPFileParser.parse(file.text(0..<Int.max))
-        } catch {
-            throw Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes)
-        }
-        let previous = currentFile
-        currentFile = file
-        defer { currentFile = previous }
-        var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
-        for item in parsed.items {
-            switch item {
-            case .variable(let variable):
-                guard Self.isVariableName(variable.name), !session.commandLineNames.contains(variable.name) else { continue }
-                // A value known only when the file runs (an answer, $randomInt) is left for the user to set.
-                guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }) else {
-                    io.err("note: \(file.name): @\(variable.name) is known only while the file runs: set it (let \(variable.name) = ...) before a call that uses it\n")
-                    continue
-                }
-                setVariable(variable.name, try value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running))
-            case .request(var request):
-                let name = prefix + running.names[running.requestIndex]
-                running.requestIndex += 1
-                for index in request.headers.indices {
-                    guard case .text(let text)? = request.headers[index].value.parts.first, request.headers[index].value.parts.count == 1,
-                          let basic = HTTPFileTarget.basicAuthorization(request.headers[index], text: text) else { continue }
-                    request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
-                }
-                var refused: [HTTPExpression] = []
-                let declaration: String
-                do {
-                    declaration = try HTTPFileTarget.declaration(request, name: name, directory: file.directory) { expression in
-                        switch expression {
-                        case .variable(let name) where Self.isVariableName(name): return name
-                        case .uuid: return "uuid"
-                        case .timestamp: return "timestamp"
-                        case .isoTimestamp: return "newDate"
-                        default:
-                            refused.append(expression)
-                            return "_"
-                        }
-                    }
-                } catch {
-                    throw failure(error.message, at: SourceSpan(error.span), notes: error.notes)
-                }
-                if let expression = refused.first {
-                    let span = (request.url.expressions + request.headers.flatMap(\.value.expressions)).first { $0.expression == expression }?.span
-                    throw failure("this value is known only while the file runs, so 'use http' cannot make it part of a target",
-                                  at: SourceSpan(span ?? request.span),
-                                  notes: ["run the file instead: wsh \(file.name); a {{name}} is a wsh variable: letters, digits and '_'"])
-                }
-                try declareWritten(declaration, source: "<http \(file.name)>")
-            }
-        }
-    }
-
-    /// Whether `use http` can give an expression in a file variable its value when it reads the file.
-    private static func isKnownBeforeRunning(_ expression: HTTPExpression) -> Bool {
-        switch expression {
-        case .variable, .uuid, .timestamp, .isoTimestamp, .date, .processEnv, .dotenv: true
-        case .percentEncoded(let inner): isKnownBeforeRunning(inner)
-        case .randomInt, .responseBody, .responseHeader, .requestBody, .requestHeader: false
-        }
-    }
-
-    /// A name `${name}` reads whole.
-    private static func isVariableName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.enumerated().allSatisfy { Lexer.isNameByte($1, first: $0 == 0) }
-    }
-
     /// The text of a template, for a file variable's value: `\n`, `\r` and `\t` in its text are
     /// the characters, as REST Client reads them.
-    private func resolve(_ template: HTTPTemplate, in running: inout HTTPFileRun) throws -> Variable {
+    func resolve(_ template: HTTPTemplate, in running: inout HTTPFileRun) throws -> Variable {
         var text = ""
         var secret = false
         for part in template.parts {
@@ -186,7 +97,7 @@ extension Run {
     }
 
     /// What one `{{...}}` stands for now. Values from the environment and `.env` are secrets.
-    private func value(of expression: HTTPExpression, at span: SourceSpan, in running: inout HTTPFileRun) throws -> Variable {
+    func value(of expression: HTTPExpression, at span: SourceSpan, in running: inout HTTPFileRun) throws -> Variable {
         switch expression {
         case .variable(let name):
             // `--var NAME=...` wins over the file's `@NAME`, as over a script's `let`; the file's
@@ -288,101 +199,5 @@ extension Run {
     /// The `${name}` references in a declaration's text.
     private static func variableReferences(in text: String) -> [String] {
         text.components(separatedBy: "${").dropFirst().compactMap { $0.split(separator: "}", maxSplits: 1).first.map(String.init) }
-    }
-}
-
-/// What running one `.http` file keeps between its requests.
-@ShellActor
-struct HTTPFileRun {
-    /// The start of the variables that stand for `{{...}}` while a request is sent.
-    static let prefix = "http_"
-    let file: SourceFile
-    /// Each request's target name, in file order.
-    let names: [String]
-    var requestIndex = 0
-    /// The file's `@name = value` lines: each holds in the whole file, the last of a name winning.
-    let fileVariables: [String: HTTPTemplate]
-    /// The file variables being resolved, so that one that refers to itself is an error.
-    var resolving: Set<String> = []
-    /// The last answer to each request, by its target name and its `@name`.
-    var answers: [String: Response] = [:]
-    private var expressionNames: [HTTPExpression: String] = [:]
-    private var dotenvValues: [String: String]?
-
-    init(file: SourceFile, names: [String], items: [HTTPFile.Item]) {
-        self.file = file
-        self.names = names
-        var variables: [String: HTTPTemplate] = [:]
-        for case .variable(let variable) in items { variables[variable.name] = variable.value }
-        fileVariables = variables
-    }
-
-    /// The variable a `{{...}}` is sent as: one per distinct expression of the file.
-    mutating func variableName(_ expression: HTTPExpression) -> String {
-        if let name = expressionNames[expression] { return name }
-        let name = Self.prefix + String(expressionNames.count + 1)
-        expressionNames[expression] = name
-        return name
-    }
-
-    func expression(named name: String) -> HTTPExpression? {
-        expressionNames.first { $0.value == name }?.key
-    }
-
-    var dotenvPath: String { (file.directory as NSString).appendingPathComponent(".env") }
-
-    mutating func dotenv(run: Run, at span: SourceSpan) throws -> [String: String] {
-        if let dotenvValues { return dotenvValues }
-        guard let data = FileManager.default.contents(atPath: dotenvPath) else {
-            throw run.failure("there is no .env file beside \(file.name) for {{$dotenv}}", at: span)
-        }
-        let values = DotenvFile.values(String(decoding: data, as: UTF8.self))
-        dotenvValues = values
-        return values
-    }
-
-    func answer(of request: String, run: Run, at span: SourceSpan) throws -> Response {
-        guard let response = answers[request] else {
-            let known = names.contains(request)
-            throw run.failure(known ? "the request '\(request)' has not been answered yet: requests run in file order"
-                                    : "no request is named '\(request)'", at: span,
-                              notes: known ? [] : ["name a request with # @name \(request) on a line before it"])
-        }
-        return response
-    }
-
-    /// Target names for the requests: `@name`, else the `###` title, as target names are written
-    /// (letters, digits, `_`, `-`), else `request-N`; a name taken twice gets `-2`, `-3`...
-    static func targetNames(_ requests: [HTTPFile.Request]) -> [String] {
-        var taken: Set<String> = []
-        return requests.enumerated().map { index, request in
-            let written = (request.name ?? request.title).map { text in
-                String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "-" })
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-            }
-            var name = written.flatMap { $0.isEmpty || !($0.first?.isLetter ?? false) ? nil : $0 } ?? "request-\(index + 1)"
-            if taken.contains(name) {
-                var counter = 2
-                while taken.contains("\(name)-\(counter)") { counter += 1 }
-                name = "\(name)-\(counter)"
-            }
-            taken.insert(name)
-            return name
-        }
-    }
-}
-
-extension HTTPFile.Item {
-    var span: Range<Int> {
-        switch self {
-        case .variable(let variable): variable.span
-        case .request(let request): request.span
-        }
-    }
-}
-
-extension SourceSpan {
-    init(_ range: Range<Int>) {
-        self.init(start: range.lowerBound, end: range.upperBound)
     }
 }

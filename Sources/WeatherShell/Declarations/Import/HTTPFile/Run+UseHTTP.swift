@@ -1,0 +1,92 @@
+import Foundation
+
+extension Run {
+    /// `use http FILE.http [as PREFIX]`: declares a target per request of the file, to call with
+    /// `call NAME` (`PREFIX.NAME`), and sets its file variables (a `--var` of the same name wins).
+    /// A `{{name}}` is the wsh variable `$name` when the call is made; `{{$uuid}}` and
+    /// `{{$timestamp}}` are wsh's own. What is known only while the file runs (an answer's
+    /// value, `$randomInt`, the environment) is refused: run the file for those.
+    func useHTTPFile(_ arguments: [Word]) throws {
+        let pathWord = arguments[1]
+        var prefix = ""
+        if arguments.count == 4 {
+            let text = try expand(arguments[3]).text
+            guard Parser.isDottedTargetName(text) else {
+                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
+            }
+            prefix = text + "."
+        }
+        let path = resolvePath(try expand(pathWord).text)
+        let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
+        let directory = (path as NSString).deletingLastPathComponent
+        let file = SourceFile(name: Self.displayPath(path), directory: directory.isEmpty ? "." : directory, text: text)
+        let parsed: HTTPFile
+        do {
+            parsed = try HTTPFileParser.parse(file.text(0..<Int.max))
+        } catch {
+            throw Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes)
+        }
+        let previous = currentFile
+        currentFile = file
+        defer { currentFile = previous }
+        var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
+        for item in parsed.items {
+            switch item {
+            case .variable(let variable):
+                guard Self.isVariableName(variable.name), !session.commandLineNames.contains(variable.name) else { continue }
+                // A value known only when the file runs (an answer, $randomInt) is left for the user to set.
+                guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }) else {
+                    io.err("note: \(file.name): @\(variable.name) is known only while the file runs: set it (let \(variable.name) = ...) before a call that uses it\n")
+                    continue
+                }
+                setVariable(variable.name, try value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running))
+            case .request(var request):
+                let name = prefix + running.names[running.requestIndex]
+                running.requestIndex += 1
+                for index in request.headers.indices {
+                    guard case .text(let text)? = request.headers[index].value.parts.first, request.headers[index].value.parts.count == 1,
+                          let basic = HTTPFileTarget.basicAuthorization(request.headers[index], text: text) else { continue }
+                    request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
+                }
+                var refused: [HTTPExpression] = []
+                let declaration: String
+                do {
+                    declaration = try HTTPFileTarget.declaration(request, name: name, directory: file.directory) { expression in
+                        switch expression {
+                        case .variable(let name) where Self.isVariableName(name): return name
+                        case .uuid: return "uuid"
+                        case .timestamp: return "timestamp"
+                        case .isoTimestamp: return "newDate"
+                        default:
+                            refused.append(expression)
+                            return "_"
+                        }
+                    }
+                } catch {
+                    throw failure(error.message, at: SourceSpan(error.span), notes: error.notes)
+                }
+                if let expression = refused.first {
+                    let span = (request.url.expressions + request.headers.flatMap(\.value.expressions)).first { $0.expression == expression }?.span
+                    throw failure("this value is known only while the file runs, so 'use http' cannot make it part of a target",
+                                  at: SourceSpan(span ?? request.span),
+                                  notes: ["run the file instead: wsh \(file.name); a {{name}} is a wsh variable: letters, digits and '_'"])
+                }
+                try declareWritten(declaration, source: "<http \(file.name)>")
+            }
+        }
+    }
+
+    /// Whether `use http` can give an expression in a file variable its value when it reads the file.
+    private static func isKnownBeforeRunning(_ expression: HTTPExpression) -> Bool {
+        switch expression {
+        case .variable, .uuid, .timestamp, .isoTimestamp, .date, .processEnv, .dotenv: true
+        case .percentEncoded(let inner): isKnownBeforeRunning(inner)
+        case .randomInt, .responseBody, .responseHeader, .requestBody, .requestHeader: false
+        }
+    }
+
+    /// A name `${name}` reads whole.
+    private static func isVariableName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.enumerated().allSatisfy { Lexer.isNameByte($1, first: $0 == 0) }
+    }
+}
