@@ -332,4 +332,28 @@ import TestSupport
             #expect((answers.last?["cookies"] as? [String: String]) == ["kept": "1"], "the jar's cookie after it")
         }
     }
+
+    /// REST Client's README example of environments in `.vscode/settings.json` (with `$shared` and
+    /// `{{$shared NAME}}`) and its request that uses them: "local" gives version v2 and the shared
+    /// non-production token, "production" inherits v1 from `$shared`, as the README says.
+    @Test func restClientsEnvironmentExampleGivesWhatItsReadmeSays() async throws {
+        let directory = Self.files.appendingPathComponent("rest-client-readme-settings")
+        let result = try await WSHProcess.run(["-c", """
+            set env local
+            use http comments.http
+            show request-1 --curl
+            set env production
+            show request-1 --curl
+            """], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            curl -L --compressed \\
+              https://localhost/api/v2comments/1 \\
+              -H 'Authorization: bar'
+            curl -L --compressed \\
+              https://example.com/api/v1comments/1 \\
+              -H 'Authorization: foo'
+
+            """, "\(result.stdout)")
+    }
 }

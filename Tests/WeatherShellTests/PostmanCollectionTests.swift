@@ -15,7 +15,7 @@ import Testing
             {"info": {"name": "Users", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
              "variable": [{"key": "baseUrl", "value": "http://h"}, {"key": "off", "value": "x", "disabled": true}],
              "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}", "type": "string"}]},
-             "item": [{"name": "users", "item": [
+             "item": [{"name": "users", "variable": [{"key": "folderVar", "value": "f"}], "item": [
                {"name": "get user", "request": {"method": "GET",
                  "url": {"raw": "{{baseUrl}}/users/:id?fields=name", "host": ["{{baseUrl}}"], "path": ["users", ":id"],
                          "variable": [{"key": "id", "value": "7"}]},
@@ -28,7 +28,7 @@ import Testing
              ]}]}
             """)
         #expect(collection.name == "Users")
-        #expect(collection.variables.map(\.name) == ["baseUrl"])
+        #expect(collection.variables.map(\.name) == ["baseUrl", "folderVar"])
         let get = try #require(collection.requests.first)
         #expect(get.path == ["users", "get user"])
         #expect(get.url == "{{baseUrl}}/users/:id?fields=name")

@@ -51,6 +51,7 @@ struct PostmanCollection {
     }
 
     var name: String
+    /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds).
     var variables: [(name: String, value: String)]
     var requests: [Request]
 
@@ -64,20 +65,23 @@ struct PostmanCollection {
         }
         let info = json["info"]
         name = info?["name"]?.stringValue ?? json["name"]?.stringValue ?? "collection"
-        variables = Self.pairs(json["variable"], key: "key")
+        var variables = Self.pairs(json["variable"], key: "key")
         var requests: [Request] = []
-        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), into: &requests)
+        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), into: &requests, variables: &variables)
         self.requests = requests
+        self.variables = variables
     }
 
-    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, into requests: inout [Request]) {
+    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, into requests: inout [Request],
+                             variables: inout [(name: String, value: String)]) {
         guard case .array(let list) = items else { return }
         for item in list {
             let name = item["name"]?.stringValue ?? "request"
             let ownAuth = auth(item["auth"])
             let auth = ownAuth ?? inheritedAuth
             if let children = item["item"] {
-                walk(children, folders: folders + [name], inheritedAuth: auth, into: &requests)
+                variables += pairs(item["variable"], key: "key")
+                walk(children, folders: folders + [name], inheritedAuth: auth, into: &requests, variables: &variables)
                 continue
             }
             guard let request = item["request"] else { continue }
