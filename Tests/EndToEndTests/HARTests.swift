@@ -25,6 +25,16 @@ import TestSupport
         return process.terminationStatus == 0 ? nil : text
     }
 
+    /// The entries of a HAR file that har-schema accepts and that gives `secret` away in no form.
+    static func checkedEntries(_ har: URL, secret: String) throws -> [[String: Any]] {
+        let errors = try schemaErrors(har)
+        #expect(errors == nil, "har-schema: \(errors ?? "")")
+        let text = try String(contentsOf: har, encoding: .utf8)
+        #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: text).isEmpty)
+        let document = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        return (document?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+    }
+
     /// `history export har` writes the session's calls (a secret header, a JSON body, a binary answer,
     /// a call that got no answer) as a HAR that har-schema accepts, with the secret masked; `import
     /// har` of it declares targets whose calls send what the first calls sent.
@@ -48,12 +58,7 @@ import TestSupport
                 """], environment: environment, directory: directory)
             #expect(sent.stderr.contains("wrote 3 calls to calls.har"), "\(sent.stderr)")
             let har = directory.appendingPathComponent("calls.har")
-            let errors = try Self.schemaErrors(har)
-            #expect(errors == nil, "har-schema: \(errors ?? "")")
-            let text = try String(contentsOf: har, encoding: .utf8)
-            #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: text).isEmpty)
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            let entries = (document["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+            let entries = try Self.checkedEntries(har, secret: secret)
             #expect(entries.count == 3)
             #expect((entries.last?["response"] as? [String: Any])?["status"] as? Int == 0)
             #expect((entries.last?["_error"] as? String)?.contains("connection refused") == true)
@@ -132,12 +137,7 @@ import TestSupport
                                                   environment: ["WSH_REPORT_KEY": secret], directory: directory)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             let har = directory.appendingPathComponent("run.har")
-            let errors = try Self.schemaErrors(har)
-            #expect(errors == nil, "har-schema: \(errors ?? "")")
-            let text = try String(contentsOf: har, encoding: .utf8)
-            #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: text).isEmpty)
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            let entries = (document["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+            let entries = try Self.checkedEntries(har, secret: secret)
             #expect(entries.map { ($0["request"] as? [String: Any])?["url"] as? String ?? "" }
                     == ["\(server.baseURL)/echo/a", "\(server.baseURL)/echo/b", "\(server.baseURL)/echo/c"])
             let posted = (entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any]

@@ -3,6 +3,17 @@ import Plugins
 import Targets
 
 extension Run {
+    /// The `as PREFIX` of an import (`use openapi|http|postman`, `import har`): the prefix its
+    /// targets' names get, checked; nil when there is none.
+    func namePrefix(_ word: Word?) throws -> String? {
+        guard let word else { return nil }
+        let text = try expand(word).text
+        guard Parser.isDottedTargetName(text) else {
+            throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: word.span)
+        }
+        return text
+    }
+
     /// Declares the target an importer wrote (curl, OpenAPI, `.http`, `target NAME from last`), as
     /// if its declaration had been typed: one path from any format to a target. Errors point into
     /// `text`, shown as `source` (`<import curl>`); `show NAME` prints it.

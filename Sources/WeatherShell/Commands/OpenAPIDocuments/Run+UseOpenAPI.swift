@@ -10,14 +10,7 @@ extension Run {
     func useOpenAPI(_ arguments: [Word], command: Word) async throws {
         let sourceWord = arguments[1]
         let source = try expand(sourceWord).text
-        var prefix: String?
-        if arguments.count == 4 {
-            let text = try expand(arguments[3]).text
-            guard Parser.isDottedTargetName(text) else {
-                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
-            }
-            prefix = text
-        }
+        let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil)
         let bytes: [UInt8]
         var path: String?
         if source.hasPrefix("http://") || source.hasPrefix("https://") {

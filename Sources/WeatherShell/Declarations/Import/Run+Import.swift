@@ -51,9 +51,7 @@ extension Run {
         if samples { words.removeLast() }
         var prefix = ""
         if words.count == 3, words[1].bare == "as" {
-            let text = try expand(words[2]).text
-            guard Parser.isDottedTargetName(text) else { throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: words[2].span) }
-            prefix = text + "."
+            prefix = try namePrefix(words[2]).map { $0 + "." } ?? ""
             words.removeLast(2)
         }
         guard words.count == 1 else { throw failure(usage, at: words.dropFirst().first?.span ?? command.span) }

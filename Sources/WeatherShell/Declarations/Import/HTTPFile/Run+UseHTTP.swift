@@ -8,14 +8,7 @@ extension Run {
     /// value, `$randomInt`, the environment) is refused: run the file for those.
     func useHTTPFile(_ arguments: [Word]) throws {
         let pathWord = arguments[1]
-        var prefix = ""
-        if arguments.count == 4 {
-            let text = try expand(arguments[3]).text
-            guard Parser.isDottedTargetName(text) else {
-                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
-            }
-            prefix = text + "."
-        }
+        let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
         let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
         let directory = (path as NSString).deletingLastPathComponent

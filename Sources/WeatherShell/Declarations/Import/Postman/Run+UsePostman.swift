@@ -10,14 +10,7 @@ extension Run {
     func usePostman(_ arguments: [Word]) throws {
         var digestHosts: [String: String] = [:]
         let pathWord = arguments[1]
-        var prefix = ""
-        if arguments.count == 4 {
-            let text = try expand(arguments[3]).text
-            guard Parser.isDottedTargetName(text) else {
-                throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: arguments[3].span)
-            }
-            prefix = text + "."
-        }
+        let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
         var bytes = Array(try readFile(path, at: pathWord.span))
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
