@@ -356,4 +356,58 @@ import TestSupport
 
             """, "\(result.stdout)")
     }
+
+    /// What a hostile or careless file can do ends in an error at its place, never a crash, and
+    /// what the file itself gets wrong stops it before its first request is sent.
+    @Test func hostileFilesEndInErrorsAndNothingIsSentBeforeAFileProblem() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let chain = (1..<200).map { "@v\($0) = {{v\($0 + 1)}}" }.joined(separator: "\n") + "\n@v200 = end\nGET \(server.baseURL)/echo/{{v1}}\n"
+            let doubling = "@a0 = xxxxxxxx\n" + (1...60).map { "@a\($0) = {{a\($0 - 1)}}{{a\($0 - 1)}}" }.joined(separator: "\n")
+                + "\nGET \(server.baseURL)/echo/{{a60}}\n"
+            let files = [
+                "chain.http": (chain, "file variables refer to one another more than 64 deep"),
+                "doubling.http": (doubling, "doubling.http:20:8: error: a value made of file variables grew past"),
+                "later.http": ("GET \(server.baseURL)/echo/first\n\n###\nPOST \(server.baseURL)/echo/second\n\n< ./missing.json\n",
+                               "later.http:6:1: error: cannot read './missing.json'"),
+                "digest.http": ("@u = ann\nGET \(server.baseURL)/echo/d\nAuthorization: Digest {{u}} pw\n",
+                                "digest.http:3:1: error: wsh does not sign requests from REST Client's 'Digest ...' shorthand"),
+                "timeout.http": ("# @timeout 100000\nGET \(server.baseURL)/echo/t\n", "timeout.http:2:1: error: @timeout takes seconds"),
+            ]
+            for (name, (text, message)) in files {
+                try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+                let result = try await WSHProcess.run([name], directory: directory)
+                #expect(result.status == 3, "\(name): \(result.stderr)")
+                #expect(result.stderr.contains(message), "\(name): \(result.stderr)")
+                #expect(result.stdout.isEmpty, "\(name): nothing was sent: \(result.stdout)")
+            }
+            let served = try await WSHProcess.run(["serve", "later.http"], directory: directory)
+            #expect(served.status == 1)
+            #expect(served.stderr.hasPrefix("wsh: error: 'later.http' is a .http file: it has requests, not answers, to serve\n"), "\(served.stderr)")
+        }
+    }
+
+    /// After a file ran, its requests are targets that `call` sends again, with the file's
+    /// variables and the values computed for them.
+    @Test func afterARunItsRequestsAreCallableAgain() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                @host = \(server.baseURL)
+                # @name login
+                POST {{host}}/echo/login
+                X-Id: {{$uuid}}
+
+                ###
+                # @name me
+                GET {{host}}/echo/me?from={{login.response.body.$.path}}
+                """.write(to: directory.appendingPathComponent("api.http"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "set output quiet\nsource api.http\ncall me\nprint .query\ncall login\nprint .path"],
+                                                  directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "from=/echo/login\n/echo/login\n", "\(result.stdout)")
+        }
+    }
 }

@@ -106,4 +106,30 @@ import TestSupport
         #expect(result.stderr.hasPrefix("<command line>:1:13: error: cannot use v1.postman_collection.json: this is a Postman collection of format v1: "
                                         + "export it again from Postman as Collection v2.1\n"), "\(result.stderr)")
     }
+
+    /// A bearer token and an API key from a collection's auth are credentials: masked in `show`,
+    /// `export http` and errors, though sent; a request with a value wsh has no form for is a
+    /// warning that writes it as the collection does.
+    @Test func authCredentialsOfACollectionAreSecrets() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let token = "pm-token-\(UUID().uuidString.prefix(8))", key = "pm-key-\(UUID().uuidString.prefix(8))"
+        try """
+            {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [
+               {"name": "bearer", "request": {"method": "GET", "url": "http://127.0.0.1:9/a",
+                 "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "\(token)"}]}}},
+               {"name": "apikey", "request": {"method": "GET", "url": "http://127.0.0.1:9/b",
+                 "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "X-Client"}, {"key": "value", "value": "\(key)"}, {"key": "in", "value": "header"}]}}},
+               {"name": "odd", "request": {"method": "GET", "url": "http://127.0.0.1:9/{{%token}}"}}
+             ]}
+            """.write(to: directory.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["-c", "use postman c.json\nshow bearer\nshow apikey\nexport http"], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        for secret in [token, key] {
+            #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: result.stdout + result.stderr).isEmpty, "\(result.stdout)")
+        }
+        #expect(result.stdout.contains("Authorization: Bearer ***"), "\(result.stdout)")
+        #expect(result.stderr.contains("warning: c.json: 'odd' not declared: wsh has no value for {{%token}} in a target"), "\(result.stderr)")
+    }
 }

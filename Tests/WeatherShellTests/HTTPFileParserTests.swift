@@ -109,6 +109,9 @@ import Testing
         ("GET http://h\nBad Header: x", "'Bad Header' cannot be a header name", 2, 1),
         ("GET http://h\nno colon", "expected a header 'Name: value', or a blank line before the body", 2, 1),
         ("GET http://h/{{login.response.cookies.x}}", "'{{login.response.cookies.x}}': an answer has a body and headers", 1, 14),
+        ("GET http://h/{{$timestamp -9223372036854775808 s}}",
+         "'{{$timestamp -9223372036854775808 s}}': an offset is a whole number and a unit of y, M, w, d, h, m, s: -1 d", 1, 14),
+        ("GET http://h/{{%%a}}", "'{{%%a}}': one '%' percent-encodes a value; two are not read", 1, 14),
     ])
     func whatIsNotUnderstoodIsAnErrorAtItsPlace(text: String, message: String, line: Int, column: Int) {
         #expect(throws: HTTPFileParser.Failure.self) { try HTTPFileParser.parse(text) }

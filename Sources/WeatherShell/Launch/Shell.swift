@@ -103,7 +103,7 @@ public enum Shell {
             do {
                 try run.selectEnvironment(environment, directory: directory, at: nil)
             } catch let diagnostic as Diagnostic {
-                io.err(diagnostic.rendered(mask: { $0 }))
+                io.err(diagnostic.rendered(mask: run.mask))
                 return FailureKind.usage.exitCode
             } catch {
                 return FailureKind.usage.exitCode

@@ -75,7 +75,8 @@ extension Run {
         var placeholders: [(value: String, written: String)] = []
         var unsourced: [String] = []
         for name in session.variables.names {
-            guard let variable = session.variables[name], variable.isSecret, !variable.value.isEmpty else { continue }
+            // One too short to be masked anywhere (`DEBUG=1` of a .env) would stand for every `1` of the file.
+            guard let variable = session.variables[name], variable.isSecret, variable.value.count >= SecretForms.minimumLength else { continue }
             if let environmentName = variable.environmentName, EnvironmentOverlay.value(environmentName) == variable.value {
                 placeholders.append((variable.value, "{{$processEnv \(environmentName)}}"))
             } else {

@@ -11,6 +11,11 @@ extension Shell {
         for file in files {
             let loaded: Outcome
             switch ReadableFile.read(file) {
+            case .success where Run.isHTTPFile(file):
+                // Running it would send its requests; it has no answers to serve.
+                run.io.err("wsh: error: '\(file)' is a .http file: it has requests, not answers, to serve\n"
+                           + "note: wsh serve takes .wsh files, Postman collections (.json) and packs\n")
+                return FailureKind.usage.exitCode
             case .success where file.lowercased().hasSuffix(".json"):
                 // A Postman collection: each request a route, its saved examples the answers.
                 let directory = FileManager.default.currentDirectoryPath

@@ -2,7 +2,14 @@
 /// clients generate, or a reference to a named request's answer or what it sent.
 enum HTTPExpressionReader {
     static func read(_ text: String, span: Range<Int>) throws(HTTPFileParser.Failure) -> HTTPExpression {
-        if text.hasPrefix("%") { return .percentEncoded(try read(String(text.dropFirst()).trimmingBlanks, span: span)) }
+        if text.hasPrefix("%") {
+            // One `%`, as REST Client reads it: `{{%%name}}` would encode twice, which it does not do.
+            let inner = String(text.dropFirst()).trimmingBlanks
+            guard !inner.hasPrefix("%") else {
+                throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}': one '%' percent-encodes a value; two are not read", span: span)
+            }
+            return .percentEncoded(try read(inner, span: span))
+        }
         if text.hasPrefix("$") { return try dynamic(text, span: span) }
         let segments = text.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         if segments.count >= 2, segments[1] == "response" || segments[1] == "request" {
@@ -66,7 +73,7 @@ enum HTTPExpressionReader {
         if words.isEmpty { return 0 }
         let units = ["y": 365 * 86_400, "M": 30 * 86_400, "w": 7 * 86_400, "d": 86_400, "h": 3_600, "m": 60, "s": 1]
         guard words.count == 2, let amount = Int(words[words.startIndex]), let unit = units[words[words.startIndex + 1]],
-              abs(amount) <= 100_000 else {
+              (-100_000...100_000).contains(amount) else {
             throw refuse("an offset is a whole number and a unit of y, M, w, d, h, m, s: -1 d")
         }
         return amount * unit

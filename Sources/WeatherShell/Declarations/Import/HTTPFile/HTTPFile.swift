@@ -100,6 +100,34 @@ enum HTTPExpression: Hashable {
     case requestHeader(request: String, name: String)
 }
 
+extension HTTPExpression {
+    /// The expression as a `.http` file writes it, for messages: `{{$randomInt 1 10}}`.
+    var written: String { "{{" + body + "}}" }
+
+    private var body: String {
+        switch self {
+        case .variable(let name): name
+        case .uuid: "$uuid"
+        case .timestamp: "$timestamp"
+        case .isoTimestamp: "$isoTimestamp"
+        case .randomInt(let low, let high): "$randomInt \(low) \(high)"
+        case .processEnv(let name, let named): "$processEnv " + (named ? "%" : "") + name
+        case .percentEncoded(let inner): "%" + inner.body
+        case .date(let date):
+            switch date.format {
+            case .timestamp: "$timestamp \(date.offset) s"
+            case .rfc1123: "$datetime rfc1123" + (date.offset == 0 ? "" : " \(date.offset) s")
+            case .iso8601(let local): (local ? "$localDatetime" : "$datetime") + " iso8601" + (date.offset == 0 ? "" : " \(date.offset) s")
+            }
+        case .dotenv(let name): "$dotenv " + name
+        case .responseBody(let request, let path): "\(request).response.body.\(path)"
+        case .responseHeader(let request, let name): "\(request).response.headers.\(name)"
+        case .requestBody(let request): "\(request).request.body.*"
+        case .requestHeader(let request, let name): "\(request).request.headers.\(name)"
+        }
+    }
+}
+
 /// A time REST Client writes: now, shifted by an offset, in one of its formats.
 struct HTTPDate: Hashable {
     enum Format: Hashable {

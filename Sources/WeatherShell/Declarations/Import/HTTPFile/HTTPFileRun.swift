@@ -14,6 +14,11 @@ struct HTTPFileRun {
     let fileVariables: [String: HTTPTemplate]
     /// The file variables being resolved, so that one that refers to itself is an error.
     var resolving: Set<String> = []
+    /// The file variables' values for the request being sent: each is resolved once a request.
+    var resolved: [String: Variable] = [:]
+    /// How deep file variables may refer to one another, and how long a value may grow.
+    static let deepestReference = 64
+    static let longestValue = 1 << 20
     /// The last answer to each request, by its target name and its `@name`.
     var answers: [String: Response] = [:]
     private var expressionNames: [HTTPExpression: String] = [:]
@@ -27,8 +32,10 @@ struct HTTPFileRun {
         fileVariables = variables
     }
 
-    /// The variable a `{{...}}` is sent as: one per distinct expression of the file.
+    /// The variable a `{{...}}` is sent as: `{{name}}` is `$name` when it can be one, any other
+    /// expression a variable of its own (`http_1`, `http_2`...), one per distinct expression.
     mutating func variableName(_ expression: HTTPExpression) -> String {
+        if case .variable(let name) = expression, Run.isVariableName(name) { return name }
         if let name = expressionNames[expression] { return name }
         let name = Self.prefix + String(expressionNames.count + 1)
         expressionNames[expression] = name

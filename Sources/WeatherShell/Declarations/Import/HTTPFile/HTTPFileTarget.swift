@@ -10,13 +10,8 @@ enum HTTPFileTarget {
                             variableName: (HTTPExpression) -> String) throws(HTTPFileParser.Failure) -> String {
         var headers = request.headers.filter { $0.name.lowercased() != "content-length" }
         for header in headers where header.name.lowercased() == "authorization" {
-            guard case .text(let text)? = header.value.parts.first else { continue }
-            let words = text.split(separator: " ")
-            // REST Client's shorthands for schemes that need a conversation, not a header.
-            if words.first == "AWS" || words.first == "COGNITO" || (words.first == "Digest" && words.count == 3 && !text.contains("=")) {
-                throw HTTPFileParser.Failure(message: "wsh does not sign requests from REST Client's '\(words[0]) ...' shorthand", span: header.span,
-                                             notes: words.first == "Digest" ? ["in a .wsh file: plugin auth digest USER:PASSWORD"] : [])
-            }
+            let literal = header.value.parts.map { if case .text(let text) = $0 { text } else { "x" } }.joined()
+            try refuseShorthand(header, text: literal)
         }
         var url = request.url.parts
         if case .text(let first)? = url.first, first.hasPrefix("/") {
@@ -40,7 +35,8 @@ enum HTTPFileTarget {
         if request.noRedirect { lines.append("  follow   off") }
         if let timeout = request.timeout {
             guard let duration = duration(timeout) else {
-                throw HTTPFileParser.Failure(message: "@timeout takes seconds, or a number with ms, s or m: '\(timeout.prefix(40))'", span: request.span)
+                throw HTTPFileParser.Failure(message: "@timeout takes seconds, or a number with ms, s or m, at most a day: '\(timeout.prefix(40))'",
+                                             span: request.span)
             }
             lines.append("  timeout  " + duration)
         }
@@ -156,11 +152,24 @@ enum HTTPFileTarget {
         let compact = text.filter { $0 != " " }
         let digits = compact.prefix { $0.isNumber }
         guard let number = Int(digits), number > 0 else { return nil }
+        // At most a day, as every wsh duration.
         switch compact.dropFirst(digits.count) {
-        case "", "s": return "\(number)s"
-        case "ms": return "\(number)ms"
-        case "m": return "\(number)m"
+        case "", "s": return number <= 86_400 ? "\(number)s" : nil
+        case "ms": return number <= 86_400_000 ? "\(number)ms" : nil
+        case "m": return number <= 1_440 ? "\(number)m" : nil
         default: return nil
+        }
+    }
+
+    /// REST Client's `Digest USER PASSWORD`, `AWS ...` and `COGNITO ...` are schemes that need a
+    /// conversation or a signature, not a header: refused at the header, `text` being its value
+    /// (with its variables written in, when they are known).
+    static func refuseShorthand(_ header: HTTPFile.Header, text: String) throws(HTTPFileParser.Failure) {
+        guard header.name.lowercased() == "authorization" else { return }
+        let words = text.split(separator: " ")
+        if words.first == "AWS" || words.first == "COGNITO" || (words.first == "Digest" && words.count == 3 && !text.contains("=")) {
+            throw HTTPFileParser.Failure(message: "wsh does not sign requests from REST Client's '\(words[0]) ...' shorthand", span: header.span,
+                                         notes: words.first == "Digest" ? ["in a .wsh file: plugin auth digest USER:PASSWORD"] : [])
         }
     }
 

@@ -19,22 +19,39 @@ extension Run {
             try report(Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
             return
         }
+        // What the file itself gets wrong (a file it includes that is not there, a shorthand wsh
+        // does not send, a timeout too long) is found before anything is sent.
+        for request in parsed.requests {
+            do {
+                _ = try HTTPFileTarget.declaration(request, name: "check", directory: file.directory) { _ in "x" }
+            } catch {
+                try report(Diagnostic(.runtime, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
+                return
+            }
+        }
         var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
         for case .request(let request) in parsed.items {
             try await runStep(at: SourceSpan(request.span)) { try await send(request, in: &running) }
         }
     }
 
-    /// One request: its expressions resolved and set as variables for the call, its target
-    /// declared, then called; its answer kept for `{{NAME.response...}}`.
+    /// One request: its expressions resolved and set as variables (a file variable as `$name`,
+    /// any other expression as `$http_N`, kept after the call so that `call NAME` sends it again),
+    /// its target declared, then called; its answer kept for `{{NAME.response...}}`.
     private func send(_ request: HTTPFile.Request, in running: inout HTTPFileRun) async throws {
         let name = running.names[running.requestIndex]
         running.requestIndex += 1
+        running.resolved = [:]
         var request = request
         for index in request.headers.indices {
             let header = request.headers[index]
             guard header.name.lowercased() == "authorization" else { continue }
             let value = try resolve(header.value, in: &running)
+            do {
+                try HTTPFileTarget.refuseShorthand(header, text: value.value)
+            } catch {
+                throw failure(error.message, at: SourceSpan(error.span), notes: error.notes)
+            }
             if let basic = HTTPFileTarget.basicAuthorization(header, text: value.value) {
                 request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
                 if value.isSecret { session.mask.add(String(basic.dropFirst(6))) }
@@ -44,7 +61,11 @@ extension Run {
         var expressions = (request.url.expressions + request.headers.flatMap(\.value.expressions))
         for case .text(let template) in request.body { expressions += template.expressions }
         for (expression, span) in expressions where values[running.variableName(expression)] == nil {
-            values[running.variableName(expression)] = try value(of: expression, at: SourceSpan(span), in: &running)
+            let value = try value(of: expression, at: SourceSpan(span), in: &running)
+            // A variable already set (an environment's, a --var, the session's) is sent as it is.
+            if case .variable(let variable) = expression, Self.isVariableName(variable),
+               session.commandLineNames.contains(variable) || running.fileVariables[variable] == nil { continue }
+            values[running.variableName(expression)] = value
         }
         let text: String
         do {
@@ -59,14 +80,16 @@ extension Run {
             guard let expression = running.expression(named: name) else { continue }
             values[name] = try value(of: expression, at: SourceSpan(request.span), in: &running)
         }
-        try declareWritten(text, source: "<http \(currentFile.name)>")
-        for (name, value) in values { session.variables[name] = value }
+        do {
+            try declareWritten(text, source: "<http \(currentFile.name)>")
+        } catch let diagnostic as Diagnostic {
+            // Said at the request, not in the declaration wsh wrote for it.
+            throw failure(diagnostic.message, at: SourceSpan(request.span), notes: diagnostic.notes)
+        }
+        for (name, value) in values { setVariable(name, value) }
         let cookies = options.cookies
         if request.noCookieJar { options.cookies = false }
-        defer {
-            options.cookies = cookies
-            for name in values.keys { session.variables[name] = nil }
-        }
+        defer { options.cookies = cookies }
         let span = SourceSpan(request.span)
         lastResponse = nil
         try await call(CallStatement(target: Word(parts: [WordPart(content: .literal(name), quoted: false, span: span)], span: span),
@@ -79,7 +102,7 @@ extension Run {
 
     /// The text of a template, for a file variable's value: `\n`, `\r` and `\t` in its text are
     /// the characters, as REST Client reads them.
-    func resolve(_ template: HTTPTemplate, in running: inout HTTPFileRun) throws -> Variable {
+    func resolve(_ template: HTTPTemplate, in running: inout HTTPFileRun, at place: SourceSpan? = nil) throws -> Variable {
         var text = ""
         var secret = false
         for part in template.parts {
@@ -91,6 +114,9 @@ extension Run {
                 let value = try value(of: expression, at: SourceSpan(span), in: &running)
                 text += value.value
                 secret = secret || value.isSecret
+            }
+            if text.utf8.count > HTTPFileRun.longestValue {
+                throw failure("a value made of file variables grew past \(ByteText.text(HTTPFileRun.longestValue))", at: place)
             }
         }
         return Variable(value: text, isSecret: secret)
@@ -104,11 +130,17 @@ extension Run {
             // over the environment's. A file variable holds wherever it is written in the file.
             if session.commandLineNames.contains(name), let given = variable(named: name) { return given }
             if let template = running.fileVariables[name] {
+                if let known = running.resolved[name] { return known }
+                guard running.resolving.count < HTTPFileRun.deepestReference else {
+                    throw failure("file variables refer to one another more than \(HTTPFileRun.deepestReference) deep", at: span)
+                }
                 guard running.resolving.insert(name).inserted else {
                     throw failure("the file variable '\(name)' refers to itself", at: span)
                 }
                 defer { running.resolving.remove(name) }
-                return try resolve(template, in: &running)
+                let value = try resolve(template, in: &running, at: span)
+                running.resolved[name] = value
+                return value
             }
             if let given = variable(named: name) { return given }
             throw failure("no variable '\(name)' is set", at: span,

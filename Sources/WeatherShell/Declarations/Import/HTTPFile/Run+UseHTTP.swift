@@ -27,19 +27,28 @@ extension Run {
             switch item {
             case .variable(let variable):
                 guard Self.isVariableName(variable.name), !session.commandLineNames.contains(variable.name) else { continue }
-                // A value known only when the file runs (an answer, $randomInt) is left for the user to set.
-                guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }) else {
+                // A value known only when the file runs (an answer, $randomInt, through other
+                // variables too) is left for the user to set.
+                running.resolved = [:]
+                guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }),
+                      let value = try? value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running) else {
                     io.err("note: \(file.name): @\(variable.name) is known only while the file runs: set it (let \(variable.name) = ...) before a call that uses it\n")
                     continue
                 }
-                setVariable(variable.name, try value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running))
+                setVariable(variable.name, value)
             case .request(var request):
                 let name = prefix + running.names[running.requestIndex]
                 running.requestIndex += 1
                 for index in request.headers.indices {
-                    guard case .text(let text)? = request.headers[index].value.parts.first, request.headers[index].value.parts.count == 1,
-                          let basic = HTTPFileTarget.basicAuthorization(request.headers[index], text: text) else { continue }
-                    request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
+                    let header = request.headers[index]
+                    guard case .text(let text)? = header.value.parts.first, header.name.lowercased() == "authorization" else { continue }
+                    if header.value.parts.count == 1, let basic = HTTPFileTarget.basicAuthorization(header, text: text) {
+                        request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
+                    } else if text.hasPrefix("Basic "), header.value.parts.count > 1 {
+                        // REST Client encodes the pair when it sends it; a target holds no step that would.
+                        throw failure("'Basic' with variables is encoded when the file runs, so 'use http' cannot make it part of a target",
+                                      at: SourceSpan(header.span), notes: ["run the file (wsh \(file.name)), or in a .wsh file: plugin auth basic USER:PASS host HOST"])
+                    }
                 }
                 var refused: [HTTPExpression] = []
                 let declaration: String
@@ -60,9 +69,13 @@ extension Run {
                 }
                 if let expression = refused.first {
                     let span = (request.url.expressions + request.headers.flatMap(\.value.expressions)).first { $0.expression == expression }?.span
-                    throw failure("this value is known only while the file runs, so 'use http' cannot make it part of a target",
-                                  at: SourceSpan(span ?? request.span),
-                                  notes: ["run the file instead: wsh \(file.name); a {{name}} is a wsh variable: letters, digits and '_'"])
+                    let why = if case .variable = expression {
+                        "a target reads variables named with letters, digits and '_' only"
+                    } else {
+                        "a target has no way to write it: it is computed when the file runs"
+                    }
+                    throw failure("'use http' cannot make \(expression.written) part of a target: \(why)", at: SourceSpan(span ?? request.span),
+                                  notes: ["run the file instead: wsh \(file.name)"])
                 }
                 try declareWritten(declaration, source: "<http \(file.name)>")
             }
@@ -79,7 +92,7 @@ extension Run {
     }
 
     /// A name `${name}` reads whole.
-    private static func isVariableName(_ name: String) -> Bool {
+    nonisolated static func isVariableName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.enumerated().allSatisfy { Lexer.isNameByte($1, first: $0 == 0) }
     }
 }

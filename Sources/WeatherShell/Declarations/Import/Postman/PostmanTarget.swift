@@ -11,7 +11,8 @@ enum PostmanTarget {
     }
 
     /// The declaration `target NAME { ... }`, and notes on what it leaves out. `credential`
-    /// gives a template's text now (basic auth is sent as base64 of it), nil when it cannot.
+    /// gives a template's text now (basic auth is sent as base64 of it), nil when it cannot, and
+    /// makes what it gives a secret; a bearer token and an API key go through it too, to be masked.
     static func declaration(_ request: PostmanCollection.Request, name: String, directory: String,
                             variableName: @escaping (String) -> String,
                             credential: (String) -> String?) throws(Failure) -> (text: String, notes: [String]) {
@@ -24,7 +25,7 @@ enum PostmanTarget {
             case .timestamp: return "timestamp"
             case .isoTimestamp: return "newDate"
             default:
-                refused = refused ?? "\(expression)"
+                refused = refused ?? expression.written
                 return "_"
             }
         }
@@ -69,6 +70,7 @@ enum PostmanTarget {
             switch auth.type {
             case "noauth": break
             case "bearer":
+                _ = credential(auth.settings["token"] ?? "")
                 headers.append(("Authorization", "Bearer " + (auth.settings["token"] ?? "")))
             case "basic":
                 let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
@@ -79,6 +81,7 @@ enum PostmanTarget {
                 }
             case "apikey":
                 let key = auth.settings["key"] ?? "", value = auth.settings["value"] ?? ""
+                _ = credential(value)
                 if auth.settings["in"] == "query" { queryAuth = key + "=" + value } else { headers.append((key, value)) }
             case "digest":
                 // The session's `plugin auth digest` answers the challenge: use postman sets it for the host.

@@ -26,7 +26,9 @@ extension Run {
         for pair in collection.variables {
             let name = Self.postmanVariableName(pair.name)
             guard variable(named: name) == nil, !session.commandLineNames.contains(name) else { continue }
-            setVariable(name, Variable(typed: .string(substituted(pair.value) ?? pair.value)))
+            // A value made of secrets is one.
+            let made = substituted(pair.value)
+            setVariable(name, made.map { Variable(value: $0.text, isSecret: $0.secret) } ?? Variable(typed: .string(pair.value)))
         }
         var taken = Set(session.targets.names)
         var declared = 0
@@ -41,9 +43,10 @@ extension Run {
             do {
                 let (text, notes) = try PostmanTarget.declaration(
                     request, name: name, directory: Self.directory(of: path), variableName: Self.postmanVariableName,
-                    credential: { [self] pair in
-                        guard let text = substituted(pair) else { return nil }
+                    credential: { [self] written in
+                        guard let text = substituted(written)?.text else { return nil }
                         // A credential is a secret wherever it came from: masked from now on.
+                        session.mask.add(text)
                         session.mask.add(Data(text.utf8).base64EncodedString())
                         if let password = text.split(separator: ":", maxSplits: 1).last, text.contains(":") { session.mask.add(String(password)) }
                         return text
@@ -54,7 +57,7 @@ extension Run {
                 for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
                 if request.auth?.type == "digest", let auth = request.auth {
                     let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
-                    if let credential = substituted(pair), let host = substituted(request.url).flatMap({ URLComponents(string: $0)?.host }) {
+                    if let credential = substituted(pair)?.text, let host = substituted(request.url).flatMap({ URLComponents(string: $0.text)?.host }) {
                         digestHosts[host] = credential
                     } else {
                         io.err("note: \(mask(name)): its digest auth uses variables that are not set, or a host not known yet: "
@@ -83,19 +86,22 @@ extension Run {
         }
     }
 
-    /// `text` with each `{{name}}` replaced by the variable's value; nil when one is not set.
-    private func substituted(_ text: String) -> String? {
+    /// `text` with each `{{name}}` replaced by the variable's value, and whether one was a secret;
+    /// nil when one is not set.
+    private func substituted(_ text: String) -> (text: String, secret: Bool)? {
         var result = ""
+        var secret = false
         var rest = text[...]
         while let open = rest.range(of: "{{") {
             result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "}}") else { return result + rest[open.lowerBound...] }
+            guard let close = rest[open.upperBound...].range(of: "}}") else { return (result + rest[open.lowerBound...], secret) }
             let name = Self.postmanVariableName(rest[open.upperBound..<close.lowerBound].trimmingBlanks)
             guard let value = variable(named: name) else { return nil }
             result += value.value
+            secret = secret || value.isSecret
             rest = rest[close.upperBound...]
         }
-        return result + rest
+        return (result + rest, secret)
     }
 
     /// A Postman variable's name as a wsh variable's: `base-url` and `api.key` are `base_url` and `api_key`.
