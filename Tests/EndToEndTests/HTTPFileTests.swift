@@ -408,6 +408,13 @@ import TestSupport
                                                   directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == "from=/echo/login\n/echo/login\n", "\(result.stdout)")
+            // use http declares what a target can hold, and says which request it cannot, and where.
+            let used = try await WSHProcess.run(["-c", "use http api.http\ntargets"], directory: directory)
+            #expect(used.status == 0, "\(used.stderr)")
+            #expect(used.stdout.hasPrefix("login  POST"), "\(used.stdout)")
+            #expect(!used.stdout.contains("me "), "\(used.stdout)")
+            #expect(used.stderr == "warning: api.http:8:27: 'me' not declared: {{login.response.body.$.path}} cannot be part of a target: "
+                    + "it is computed when the file runs (wsh api.http sends it)\n", "\(used.stderr)")
         }
     }
 }

@@ -4,8 +4,8 @@ extension Run {
     /// `use http FILE.http [as PREFIX]`: declares a target per request of the file, to call with
     /// `call NAME` (`PREFIX.NAME`), and sets its file variables (a `--var` of the same name wins).
     /// A `{{name}}` is the wsh variable `$name` when the call is made; `{{$uuid}}` and
-    /// `{{$timestamp}}` are wsh's own. What is known only while the file runs (an answer's
-    /// value, `$randomInt`, the environment) is refused: run the file for those.
+    /// `{{$timestamp}}` are wsh's own. A request with what is computed only while the file runs
+    /// (an answer's value, `$randomInt`, the environment) is not declared, with a warning at it.
     func useHTTPFile(_ arguments: [Word]) throws {
         let pathWord = arguments[1]
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
@@ -68,14 +68,17 @@ extension Run {
                     throw failure(error.message, at: SourceSpan(error.span), notes: error.notes)
                 }
                 if let expression = refused.first {
-                    let span = (request.url.expressions + request.headers.flatMap(\.value.expressions)).first { $0.expression == expression }?.span
+                    // The other requests are still declared, as `use openapi` declares what it can.
+                    var expressions = request.url.expressions + request.headers.flatMap(\.value.expressions)
+                    for case .text(let template) in request.body { expressions += template.expressions }
+                    let place = file.location(of: (expressions.first { $0.expression == expression }?.span ?? request.span).lowerBound)
                     let why = if case .variable = expression {
                         "a target reads variables named with letters, digits and '_' only"
                     } else {
-                        "a target has no way to write it: it is computed when the file runs"
+                        "it is computed when the file runs (wsh \(file.name) sends it)"
                     }
-                    throw failure("'use http' cannot make \(expression.written) part of a target: \(why)", at: SourceSpan(span ?? request.span),
-                                  notes: ["run the file instead: wsh \(file.name)"])
+                    io.err("warning: \(file.name):\(place.line):\(place.column): '\(name)' not declared: \(mask(expression.written)) cannot be part of a target: \(why)\n")
+                    continue
                 }
                 try declareWritten(declaration, source: "<http \(file.name)>")
             }
