@@ -26,9 +26,10 @@ import TestSupport
     @Test func postmanEchoRequestsReachHTTPBinAsPostmanSendsThem() async throws {
         try await HTTPBinServer.with { httpbin in
             let directory = try Self.copies([("https://postman-echo.com/digest-auth", httpbin.baseURL + "/digest-auth/auth/postman/password"),
-                                             ("https://postman-echo.com", httpbin.baseURL)])
+                                             ("https://postman-echo.com", httpbin.baseURL), ("https://echo.getpostman.com", httpbin.baseURL)])
             defer { ScratchDirectory.remove(directory) }
             let result = try await WSHProcess.run(["-c", """
+                use postman sample-collection.json as sample
                 use postman echo-v2.postman_collection.json as echo
                 set output quiet
                 call echo.Request-Methods.POST-Request
@@ -42,6 +43,8 @@ import TestSupport
                 print .cookies
                 call echo.Auth-Digest.DigestAuth-Success
                 print status .authenticated
+                call sample.A-simple-POST-request-with-JSON-body
+                print .json.text
                 """], directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -51,6 +54,7 @@ import TestSupport
             #expect(lines.contains("123"), "GET's query: \(result.stdout)")
             #expect(!result.stdout.contains("multipart/form-data"), "a GET's body is pruned, as Postman does: \(result.stdout)")
             #expect(lines.contains(#"{"foo1":"bar1","foo2":"bar2"}"#), "\(result.stdout)")
+            #expect(lines.contains("Duis posuere augue vel cursus pharetra. In luctus a ex nec pretium..."), "newman's sample: \(result.stdout)")
             #expect(lines.contains("200 true"), "digest auth answered httpbin's challenge: \(result.stdout)")
             #expect(result.stderr.contains("note: echo.Auth-Others.OAuth1-0-Verify-Signature: its oauth1 auth is not sent"), "\(result.stderr)")
         }
