@@ -26,7 +26,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Answer calls the files make from samples too (set stub immediate).")
     var stub = false
 
-    @Argument(help: ArgumentHelp("The .wsh files that declare the targets, or the name of a pack (open-meteo).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("The .wsh files that declare the targets, Postman collections (.json), or the name of a pack (open-meteo).", valueName: "FILE"))
     var files: [String] = []
 
     mutating func validate() throws {

@@ -76,7 +76,7 @@ extension Shell {
         let packs = Run.availablePacks()
         let guess = Suggestion.closest(to: file.hasSuffix(".wsh") ? String(file.dropLast(4)) : file, in: packs)
         return (guess.map { "note: did you mean the pack '\($0)'?\n" } ?? "")
-            + "note: wsh serve takes .wsh files or the name of a pack: \(packs.joined(separator: ", "))\n"
+            + "note: wsh serve takes .wsh files, Postman collections (.json) or the name of a pack: \(packs.joined(separator: ", "))\n"
     }
 }
 
