@@ -417,4 +417,15 @@ import TestSupport
                     + "it is computed when the file runs (wsh api.http sends it)\n", "\(used.stderr)")
         }
     }
+
+    /// `export http` of targets that read variables writes the variables, set or not, so that the
+    /// file it writes runs in any environment, as the file it came from did.
+    @Test func exportKeepsVariablesAsVariables() async throws {
+        let examples = HTTPBinServer.repository.appendingPathComponent("examples/http")
+        let result = try await WSHProcess.run(["-c", "use http users.http\nexport http user create-a-user"], directory: examples)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("GET {{host}}/users/7\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("POST {{host}}/users\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("X-Request-Id: {{$uuid}}\n"), "\(result.stdout)")
+    }
 }

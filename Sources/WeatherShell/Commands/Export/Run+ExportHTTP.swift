@@ -29,9 +29,28 @@ extension Run {
         exportProvider.cookieJar = nil
         var blocks: [String] = []
         for declared in declaredTargets {
-            let target = try compiledTarget(declared)
-            var values: [(name: String, value: ParameterValue)] = []
+            // The variables the declaration reads stay variables: `$host` is written `{{host}}`,
+            // `$uuid` `{{$uuid}}`, whether set now or not (compiled with a marker for each).
             var extra = placeholders
+            var markers: [(name: String, saved: Variable?)] = []
+            let names = Set(declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) })
+            let inBase = Set(declared.declaration.fields.filter { $0.name == "base" }.flatMap { $0.arguments.flatMap(\.variableNames) })
+            for name in names.sorted() {
+                let current = session.variables[name]
+                if let current, current.isSecret { continue }  // written by secretPlaceholders, from its value
+                // In a base URL the marker must be a URL itself; lowercase, as a host is written.
+                let token = "wshexport" + UUID().uuidString.lowercased().filter { $0 != "-" }
+                let marker = inBase.contains(name) ? "http://\(token).invalid" : token
+                let written = ["uuid": "{{$uuid}}", "newUuid": "{{$uuid}}", "timestamp": "{{$timestamp}}", "newDate": "{{$isoTimestamp}}"][name]
+                    ?? "{{\(name)}}"
+                extra.append((marker, written))
+                markers.append((name, current))
+                session.variables[name] = Variable(value: marker, isSecret: false)
+            }
+            let compiled = Result { try compiledTarget(declared) }
+            for (name, saved) in markers { session.variables[name] = saved }
+            let target = try compiled.get()
+            var values: [(name: String, value: ParameterValue)] = []
             for parameter in target.parameters where parameter.isRequired {
                 let marker = "wsh-export-\(UUID().uuidString)"
                 values.append((parameter.name, .text(marker)))
