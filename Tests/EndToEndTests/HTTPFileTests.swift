@@ -346,6 +346,8 @@ import TestSupport
             show request-1 --curl
             """], directory: directory)
         #expect(result.status == 0, "\(result.stderr)")
+        let unset = try await WSHProcess.run(["-c", "use http comments.http\ncall request-1"], directory: directory)
+        #expect(unset.stderr.contains("note: or choose an environment that sets it: set env local|production\n"), "\(unset.stderr)")
         #expect(result.stdout == """
             curl -L --compressed \\
               https://localhost/api/v2comments/1 \\

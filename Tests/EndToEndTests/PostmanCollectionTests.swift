@@ -109,6 +109,13 @@ import TestSupport
         #expect(result.status == 3)
         #expect(result.stderr.hasPrefix("<command line>:1:13: error: cannot use v1.postman_collection.json: this is a Postman collection of format v1: "
                                         + "export it again from Postman as Collection v2.1\n"), "\(result.stderr)")
+        // A collection given where a script or a .http file goes says what reads it.
+        let run = try await WSHProcess.run(["sample-collection.json"], directory: directory)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("wsh: error: sample-collection.json is JSON: wsh runs .wsh and .http files\n"
+                                     + "note: a Postman collection: use postman sample-collection.json"), "\(run.stderr)")
+        let used = try await WSHProcess.run(["-c", "use http sample-collection.json"], directory: directory)
+        #expect(used.stderr.contains("note: a Postman collection is read with: use postman sample-collection.json"), "\(used.stderr)")
     }
 
     /// A bearer token and an API key from a collection's auth are credentials: masked in `show`,
@@ -125,7 +132,8 @@ import TestSupport
                  "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "\(token)"}]}}},
                {"name": "apikey", "request": {"method": "GET", "url": "http://127.0.0.1:9/b",
                  "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "X-Client"}, {"key": "value", "value": "\(key)"}, {"key": "in", "value": "header"}]}}},
-               {"name": "odd", "request": {"method": "GET", "url": "http://127.0.0.1:9/{{%token}}"}}
+               {"name": "odd", "request": {"method": "GET", "url": "http://127.0.0.1:9/{{%token}}"}},
+               {"name": "random", "request": {"method": "GET", "url": "http://127.0.0.1:9/?n={{$randomInt}}"}}
              ]}
             """.write(to: directory.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
         let result = try await WSHProcess.run(["-c", "use postman c.json\nshow bearer\nshow apikey\nexport http"], directory: directory)
@@ -135,5 +143,26 @@ import TestSupport
         }
         #expect(result.stdout.contains("Authorization: Bearer ***"), "\(result.stdout)")
         #expect(result.stderr.contains("warning: c.json: 'odd' not declared: wsh has no value for {{%token}} in a target"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: c.json: 'random' not declared: wsh has no value for Postman's {{$randomInt}} in a target"),
+                "\(result.stderr)")
+    }
+
+    /// A collection whose auth reads an environment's variable is served with `--env`, from the
+    /// Postman environment file beside it.
+    @Test func aCollectionIsServedInItsEnvironment() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try """
+            {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}"}]},
+             "item": [{"name": "user", "request": {"method": "GET", "url": "{{baseUrl}}/users/1"},
+                       "response": [{"name": "ok", "code": 200, "body": "{\\"id\\": 1}"}]}]}
+            """.write(to: directory.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+        try #"{"name": "dev", "values": [{"key": "token", "value": "t-123456", "type": "secret"}, {"key": "baseUrl", "value": "http://127.0.0.1:9/api"}]}"#
+            .write(to: directory.appendingPathComponent("dev.postman_environment.json"), atomically: true, encoding: .utf8)
+        let (server, port) = try await ServeTests.serve(["c.json", "--env", "dev"], directory: directory)
+        defer { server.interrupt() }
+        let answer = try await offPool { try ServeTests.curl(["http://127.0.0.1:\(port)/api/users/1"]) }
+        #expect(answer.hasSuffix("\n\n{\"id\": 1}"), "\(answer)\n\(server.stderr)")
     }
 }

@@ -40,6 +40,7 @@ extension LaunchOptions {
             let parsed = try ServeCommand.parse(arguments)
             var options = LaunchOptions(stub: parsed.stub, noRC: true)
             options.serve = (parsed.files, parsed.settings)
+            options.environment = parsed.environment
             return .run(options)
         } catch {
             let message = ServeCommand.fullMessage(for: error)

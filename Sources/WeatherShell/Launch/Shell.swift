@@ -77,6 +77,7 @@ public enum Shell {
         let cwd = FileManager.default.currentDirectoryPath
 
         if let serve = options.serve {
+            if let code = chooseEnvironment(options.environment, beside: serve.files.first, run) { return code }
             return await serveFiles(serve.files, serve.settings, run, interrupts)
         }
         // `wsh --norc get URL`: the verb was read as a script, and its URL as a script argument.
@@ -98,17 +99,8 @@ public enum Shell {
             }
         }
         // `--env NAME`, from the files beside the script, else in the current directory.
-        if let environment = options.environment {
-            let directory = options.file.flatMap { $0 == "-" ? nil : Run.directory(of: $0) } ?? cwd
-            do {
-                try run.selectEnvironment(environment, directory: directory, at: nil)
-            } catch let diagnostic as Diagnostic {
-                io.err(diagnostic.rendered(mask: run.mask))
-                return FailureKind.usage.exitCode
-            } catch {
-                return FailureKind.usage.exitCode
-            }
-        }
+        let script = options.file.flatMap { $0 == "-" ? nil : $0 }
+        if let code = chooseEnvironment(options.environment, beside: script, run) { return code }
         if let request = options.request {
             let code = await finish(run, interrupts) {
                 try await run.execute(text: CommandLineRequest.statement(request), file: "<command line>", directory: cwd)
@@ -180,6 +172,21 @@ public enum Shell {
         case .failure(let kind): kind.exitCode
         }
         return finalCode(run, code)
+    }
+
+    /// `--env NAME` chosen from the files beside `file`, else in the current directory; the exit
+    /// code when it cannot be, after saying why.
+    static func chooseEnvironment(_ name: String?, beside file: String?, _ run: Run) -> Int32? {
+        guard let name else { return nil }
+        do {
+            try run.selectEnvironment(name, directory: file.map(Run.directory(of:)) ?? FileManager.default.currentDirectoryPath, at: nil)
+            return nil
+        } catch let diagnostic as Diagnostic {
+            run.io.err(diagnostic.rendered(mask: run.mask))
+        } catch {
+            run.io.err("wsh: error: \(run.mask("\(error)"))\n")
+        }
+        return FailureKind.usage.exitCode
     }
 
     /// `code`, or 3 when a log file could not be written (reported here, as nothing runs after).

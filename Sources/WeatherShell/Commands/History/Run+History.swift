@@ -301,11 +301,14 @@ private extension String {
 
 /// `history`: past calls across sessions
 struct HistoryCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...]",
-            summary: "past calls across sessions; one call's request and answer; send it again")
+    static let entry = CommandCatalog.Entry(
+        name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...] | history export har [N | FIRST-LAST] [> FILE]",
+        summary: "past calls across sessions; one call's request and answer; send it again; write calls as HAR")
 
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
-        previous.count == 1 ? ["show", "replay"] : nil
+        if previous.count == 1 { return ["show", "replay", "export"] }
+        if previous.count == 2, previous[1] == "export" { return ["har"] }
+        return nil
     }
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {

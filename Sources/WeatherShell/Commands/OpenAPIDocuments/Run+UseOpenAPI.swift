@@ -83,7 +83,10 @@ struct UseCommand: ShellCommand {
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
         if previous.count == 1 { return Run.availablePacks() + ["openapi", "http", "postman"] }
         if previous.count == 2, previous[1] == "postman" {
-            return Completion.paths(word, directory: session.directory).filter { $0.hasSuffix("/") || $0.hasSuffix(".json") }
+            // Not the environment files that sit beside a collection.
+            return Completion.paths(word, directory: session.directory).filter {
+                $0.hasSuffix("/") || ($0.hasSuffix(".json") && !$0.hasSuffix("env.json") && !$0.hasSuffix(EnvironmentFiles.postmanSuffix))
+            }
         }
         if previous.count == 2, previous[1] == "openapi" { return Completion.paths(word, directory: session.directory) }
         if previous.count == 2, previous[1] == "http" {

@@ -26,6 +26,10 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Answer calls the files make from samples too (set stub immediate).")
     var stub = false
 
+    @Option(name: .customLong("env"), help: ArgumentHelp("Choose an environment first, from the files beside the first FILE (set env NAME).",
+                                                         valueName: "NAME"))
+    var environment: String?
+
     @Argument(help: ArgumentHelp("The .wsh files that declare the targets, Postman collections (.json), or the name of a pack (open-meteo).", valueName: "FILE"))
     var files: [String] = []
 

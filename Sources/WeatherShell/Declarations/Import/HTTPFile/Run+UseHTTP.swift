@@ -10,6 +10,10 @@ extension Run {
         let pathWord = arguments[1]
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
+        if path.lowercased().hasSuffix(".json") {
+            throw failure("\(Self.displayPath(path)) is JSON, not a .http file", at: pathWord.span,
+                          notes: ["a Postman collection is read with: use postman \(Self.displayPath(path))"])
+        }
         let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
         let directory = (path as NSString).deletingLastPathComponent
         let file = SourceFile(name: Self.displayPath(path), directory: directory.isEmpty ? "." : directory, text: text)

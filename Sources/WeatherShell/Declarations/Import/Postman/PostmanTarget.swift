@@ -30,6 +30,12 @@ enum PostmanTarget {
             }
         }
         func template(_ text: String) throws(Failure) -> [HTTPTemplate.Part] {
+            // Postman's own names for wsh's values; its other `$` values (`{{$randomInt}}`,
+            // `{{$randomEmail}}`...) are made when Postman sends, which a target cannot hold.
+            let text = text.replacingOccurrences(of: "{{$randomUUID}}", with: "{{$uuid}}")
+            if let dynamic = text.firstMatch(of: /\{\{\s*(\$[A-Za-z.]+)\s*\}\}/), !["$guid", "$uuid", "$timestamp", "$isoTimestamp"].contains(String(dynamic.1)) {
+                throw Failure(message: "wsh has no value for Postman's {{\(dynamic.1)}} in a target")
+            }
             do {
                 return try HTTPFileParser.template(of: text).parts
             } catch {
