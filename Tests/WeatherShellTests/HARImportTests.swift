@@ -44,9 +44,12 @@ import Testing
     }
 
     @Test func aHARWshWroteKeepsEveryCall() throws {
-        let har = try Self.imported(#"{"request": {"method": "GET", "url": "http://h/logo.png"}, "response": {"status": 200, "content": {"mimeType": "image/png"}}}"#,
-                                    creator: "wsh")
-        #expect(har.requests.count == 1 && har.leftOut == 0)
+        let har = try Self.imported(#"""
+            {"comment": "wsh target logo", "request": {"method": "GET", "url": "http://h/logo.png"}, "response": {"status": 200, "content": {"mimeType": "image/png"}}},
+            {"comment": "wsh target (get)", "request": {"method": "GET", "url": "http://h/other"}}
+            """#, creator: "wsh")
+        #expect(har.requests.count == 2 && har.leftOut == 0)
+        #expect(har.requests.map(\.name) == ["logo", nil], "the target's name, not an ad-hoc request's")
         #expect(throws: HARImport.Failure.self) { try HARImport(json: .object([])) }
     }
 }

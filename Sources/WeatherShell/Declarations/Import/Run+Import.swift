@@ -72,7 +72,7 @@ extension Run {
             do {
                 let command = try CurlCommand(words: ["curl"] + request.curlWords)
                 let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path))
-                var name = prefix + unnamed.name
+                var name = prefix + (request.name.flatMap { Parser.isDottedTargetName($0) ? $0 : nil } ?? unnamed.name)
                 if taken.contains(name) {
                     var counter = 2
                     while taken.contains("\(name)-\(counter)") { counter += 1 }

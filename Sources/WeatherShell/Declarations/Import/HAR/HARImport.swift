@@ -14,6 +14,8 @@ struct HARImport {
     struct Request {
         /// The curl command's words after `curl`.
         var curlWords: [String]
+        /// The target's name when wsh wrote the HAR (its comment `wsh target NAME`).
+        var name: String?
         /// The first answer's body for each status, as text, in the order met.
         var answers: [(status: Int, text: String)]
     }
@@ -88,7 +90,12 @@ struct HARImport {
                 }
             }
             seen[key] = requests.count
-            requests.append(Request(curlWords: words, answers: answer.map { [$0] } ?? []))
+            // A HAR wsh wrote names each call's target; an ad-hoc request's `(get)` is no name.
+            let name = keepsAll ? entry["comment"]?.stringValue.flatMap { comment -> String? in
+                guard comment.hasPrefix("wsh target "), !comment.hasSuffix(")") else { return nil }
+                return String(comment.dropFirst("wsh target ".count))
+            } : nil
+            requests.append(Request(curlWords: words, name: name, answers: answer.map { [$0] } ?? []))
         }
         self.requests = requests
     }
