@@ -49,7 +49,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CaseIterable {
     }
 
     /// RFC 9110's `tchar`: what a method and a header field name are made of.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true

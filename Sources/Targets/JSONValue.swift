@@ -36,6 +36,16 @@ public enum JSONValue: Sendable, Equatable {
         if case .string(let text) = self { text } else { nil }
     }
 
+    /// The value of `true` or `false`; `nil` for anything else.
+    public var bool: Bool? {
+        if case .bool(let value) = self { value } else { nil }
+    }
+
+    /// A whole number's value as an `Int`; `nil` for anything else, or one out of `Int`'s range.
+    public var int: Int? {
+        if case .number(let literal) = self { Int(literal) } else { nil }
+    }
+
     /// The value of an object's member named `key` (the last one, if the key repeats, as JavaScript and jq read it);
     /// `nil` when there is none or this is not an object.
     public subscript(key: String) -> JSONValue? {

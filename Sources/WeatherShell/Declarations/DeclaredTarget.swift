@@ -125,11 +125,8 @@ struct TargetCompiler {
     }
 
     /// A header field name: RFC 9110's token characters.
-    static func isHeaderName(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+    nonisolated static func isHeaderName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(HTTPMethod.isTokenByte)
     }
 
     /// `key=value`, `key` (required), `key:=JSON` and, in multipart, `key@file` and `key=@file`.
@@ -202,7 +199,7 @@ struct TargetCompiler {
     }
 
     private func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
+        Run.path(path, relativeTo: file.directory)
     }
 
     private func expand(_ word: Word) throws -> String {

@@ -82,7 +82,7 @@ extension Run {
         if let bundled = BundledPacks.file(path, directory: file.directory) {
             return Sample(status: answerStatus, body: bundled, contentType: contentType)
         }
-        let resolved = path.hasPrefix("/") ? path : (file.directory as NSString).appendingPathComponent(path)
+        let resolved = Run.path(path, relativeTo: file.directory)
         // A sample is an answer: one larger than an answer may be (`set max-body`) is refused before it is read.
         var status = stat()
         if let limit = options.maxBody, stat(resolved, &status) == 0, Int(status.st_size) > limit {

@@ -1,5 +1,14 @@
 /// The targets of a session, in declaration order.
 struct TargetRegistry {
+    /// `name`, or `name-2`, `name-3`... the first that `taken` does not hold: what an importer
+    /// names a target whose name another one already has.
+    static func unusedName(_ name: String, among taken: Set<String>) -> String {
+        guard taken.contains(name) else { return name }
+        var counter = 2
+        while taken.contains("\(name)-\(counter)") { counter += 1 }
+        return "\(name)-\(counter)"
+    }
+
     private(set) var names: [String] = []
     /// Boxed: a DeclaredTarget (declaration, samples, compiled Target) is a few hundred bytes, and
     /// the dictionary moved every one each time it grew (2% of loading 10,000 targets).

@@ -16,13 +16,12 @@ extension Run {
     }
 
     /// Runs a script file's text: parse it all first, then run it. A `.http` or `.rest` file runs as
-    /// the JetBrains and VS Code clients run it (``runHTTPFile(text:path:)``). Sourcing the file
+    /// the JetBrains and VS Code clients run it (``runHTTPFile(_:)``). Sourcing the file
     /// again while it runs is refused as a cycle.
     public func runFile(text: String, path: String) async throws(Halt) {
-        let directory = (path as NSString).deletingLastPathComponent
         loading.append(.file(Self.canonicalPath(path)))
         defer { loading.removeLast() }
-        let file = SourceFile(name: Self.displayPath(path), directory: directory.isEmpty ? "." : directory, text: text)
+        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: text)
         if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
         if path.lowercased().hasSuffix(".json") {
             // A Postman collection or a HAR, say: not statements.
@@ -75,8 +74,12 @@ extension Run {
         if expanded == "~" || expanded.hasPrefix("~/") {
             expanded = Environment.home + expanded.dropFirst()
         }
-        if expanded.hasPrefix("/") { return expanded }
-        return (currentFile.directory as NSString).appendingPathComponent(expanded)
+        return Self.path(expanded, relativeTo: currentFile.directory)
+    }
+
+    /// `path` as written in a file in `directory`: itself when absolute, else relative to `directory`.
+    nonisolated static func path(_ path: String, relativeTo directory: String) -> String {
+        path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
     }
 
     /// The directory a file is in, `.` for a bare name.

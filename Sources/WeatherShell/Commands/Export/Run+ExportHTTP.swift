@@ -10,14 +10,7 @@ extension Run {
     /// http-client.private.env.json (a note says which).
     func exportHTTP(_ arguments: [Word], command: Word) async throws {
         var words = Array(arguments.dropFirst())
-        var outputPath: String?
-        if let arrow = words.firstIndex(where: { $0.bare == ">" }) {
-            guard arrow == words.count - 2 else {
-                throw failure("usage: export http [TARGET...] [> FILE.http]", at: words[arrow].span)
-            }
-            outputPath = resolvePath(try expand(words[arrow + 1]).text)
-            words.removeLast(2)
-        }
+        let outputPath = try takeOutputFile(&words, usage: "usage: export http [TARGET...] [> FILE.http]")
         let declaredTargets = try words.isEmpty ? session.targets.all : words.map { try declaredTarget($0) }
         let (placeholders, unsourced) = secretPlaceholders()
         // The target's own request: no plugin's credential or cookie, none of wsh's client headers
@@ -73,16 +66,7 @@ extension Run {
                                               followsRedirects: redirects > 0, placeholders: extra)
             blocks.append(mask(text))
         }
-        let file = blocks.joined(separator: "\n")
-        if let outputPath {
-            do {
-                try Data(file.utf8).write(to: URL(fileURLWithPath: outputPath))
-            } catch {
-                throw failure("cannot write \(Self.displayPath(outputPath)): \(error.localizedDescription)", at: command.span)
-            }
-        } else {
-            io.out(file)
-        }
+        try writeOutput(blocks.joined(separator: "\n"), to: outputPath, at: command.span)
         if !unsourced.isEmpty {
             io.err("note: \(unsourced.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
         }

@@ -76,13 +76,9 @@ extension Run {
     private func exportHistory(_ texts: [String], _ words: [Word], log: CallLog, command: Word) async throws {
         let usage = "usage: history export har [N | FIRST-LAST] [> FILE.har]"
         guard texts.count >= 2, texts[1] == "har" else { throw failure(usage, at: words.dropFirst().first?.span ?? command.span) }
-        var rest = Array(texts.dropFirst(2))
-        var outputPath: String?
-        if let arrow = rest.firstIndex(of: ">") {
-            guard arrow == rest.count - 2 else { throw failure(usage, at: words[arrow + 2].span) }
-            outputPath = resolvePath(rest[arrow + 1])
-            rest.removeLast(2)
-        }
+        var restWords = Array(words.dropFirst(2))
+        let outputPath = try takeOutputFile(&restWords, usage: usage)
+        let rest = try restWords.map { try expand($0).text }
         guard rest.count <= 1 else { throw failure(usage, at: words[3].span) }
         var count = 10_000
         var range: ClosedRange<Int64>?
@@ -106,16 +102,8 @@ extension Run {
         }
         // Masked as the history was; again, for a secret set since.
         let text = mask(HARDocument.text(calls.map(HARDocument.Entry.init), creatorVersion: Shell.version))
-        if let outputPath {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: outputPath))
-            } catch {
-                throw failure("cannot write \(Self.displayPath(outputPath)): \(error.localizedDescription)", at: command.span)
-            }
-            io.err("wrote \(calls.count) call\(calls.count == 1 ? "" : "s") to \(Self.displayPath(outputPath))\n")
-        } else {
-            io.out(text)
-        }
+        try writeOutput(text, to: outputPath, at: command.span)
+        if let outputPath { io.err("wrote \(calls.count) call\(calls.count == 1 ? "" : "s") to \(Self.displayPath(outputPath))\n") }
     }
 
     /// `#  time  target  method  URL  status  ms`, in columns, oldest first.

@@ -88,7 +88,7 @@ extension SessionWriter {
         if fileDirectory == BundledPacks.directory, BundledPacks.file(path, directory: fileDirectory) != nil {
             return BundledPacks.directory + "/" + path
         }
-        let full = path.hasPrefix("/") ? path : (fileDirectory as NSString).appendingPathComponent(path)
+        let full = Run.path(path, relativeTo: fileDirectory)
         let absolute = URL(fileURLWithPath: full).standardizedFileURL.path
         let base = URL(fileURLWithPath: directory).standardizedFileURL.path
         return absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute

@@ -80,7 +80,7 @@ extension Run {
            let word = field.arguments.first, word.parts.first?.quoted == false,
            let text = try? expand(word).text, text.hasPrefix("@") {
             let path = String(text.dropFirst())
-            candidates.append(path.hasPrefix("/") ? path : (declared.declaration.file.directory as NSString).appendingPathComponent(path))
+            candidates.append(Run.path(path, relativeTo: declared.declaration.file.directory))
         }
         return candidates.first { FileManager.default.contents(atPath: $0) == body }
     }

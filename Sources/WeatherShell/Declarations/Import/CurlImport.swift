@@ -45,7 +45,7 @@ struct CurlImport {
         var body: [UInt8]?
         if !command.data.isEmpty {
             if command.data.count == 1, case .binary(let value) = command.data[0], value.hasPrefix("@") {
-                bodyFile = Self.resolve(String(value.dropFirst()), in: directory)
+                bodyFile = Run.path(String(value.dropFirst()), relativeTo: directory)
             }
             let joined: [UInt8] = try Array(command.data.map { piece throws(Failure) in try Self.bytes(of: piece, directory: directory) }
                 .joined(separator: [UInt8(ascii: "&")]))
@@ -157,14 +157,10 @@ struct CurlImport {
     }
 
     private static func read(_ path: String, directory: String) throws(Failure) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: resolve(path, in: directory)) else {
+        guard let data = FileManager.default.contents(atPath: Run.path(path, relativeTo: directory)) else {
             throw Failure(message: "cannot read \(path.prefix(80))")
         }
         return Array(data)
-    }
-
-    private static func resolve(_ path: String, in directory: String) -> String {
-        path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
     }
 
     /// `a=1&b=x+y` as pairs, decoded, when each pair has a `=`, each key can be a parameter name
@@ -221,7 +217,7 @@ struct CurlImport {
             fileSpec = String(fileSpec[..<semicolon])
         }
         if fileSpec.hasPrefix("\""), fileSpec.hasSuffix("\""), fileSpec.count >= 2 { fileSpec = String(fileSpec.dropFirst().dropLast()) }
-        let path = resolve(fileSpec, in: directory)
+        let path = Run.path(fileSpec, relativeTo: directory)
         if first == "<" {
             return Run.quoted(part.name + "=" + String(decoding: try read(path, directory: directory), as: UTF8.self))
         }

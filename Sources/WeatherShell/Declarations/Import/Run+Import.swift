@@ -56,8 +56,7 @@ extension Run {
         }
         guard words.count == 1 else { throw failure(usage, at: words.dropFirst().first?.span ?? command.span) }
         let path = resolvePath(try expand(words[0]).text)
-        var bytes = Array(try readFile(path, at: words[0].span))
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let bytes = Array(try readFile(path, at: words[0].span))
         let har: HARImport
         do {
             har = try HARImport(json: try JSONValue.parse(bytes))
@@ -72,12 +71,8 @@ extension Run {
             do {
                 let command = try CurlCommand(words: ["curl"] + request.curlWords)
                 let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path))
-                var name = prefix + (request.name.flatMap { Parser.isDottedTargetName($0) ? $0 : nil } ?? unnamed.name)
-                if taken.contains(name) {
-                    var counter = 2
-                    while taken.contains("\(name)-\(counter)") { counter += 1 }
-                    name = "\(name)-\(counter)"
-                }
+                let name = TargetRegistry.unusedName(prefix + (request.name.flatMap { Parser.isDottedTargetName($0) ? $0 : nil } ?? unnamed.name),
+                                                     among: taken)
                 var text = try CurlImport(command, name: name, directory: Self.directory(of: path)).text
                 if samples, !request.answers.isEmpty {
                     // A success first: the answer `--stub` and `wsh serve` give unless asked for another.

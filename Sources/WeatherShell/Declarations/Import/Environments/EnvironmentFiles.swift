@@ -62,13 +62,13 @@ enum EnvironmentFiles {
             }
         }
         let postman = name + postmanSuffix
-        if case .object? = try json(at: path(postman, in: directory)), let environment = try json(at: path(postman, in: directory)) {
+        if let environment = try json(at: path(postman, in: directory)), case .object = environment {
             defined = true
             if case .array(let entries)? = environment["values"] {
-                for entry in entries where entry["enabled"]?.boolValue != false {
-                    guard let key = entry["key"]?.stringValue else { continue }
-                    let value = entry["value"].map { $0.stringValue ?? $0.compactText } ?? ""
-                    add(Run.postmanVariableName(key), value, secret: entry["type"]?.stringValue == "secret", from: postman)
+                for entry in entries where entry["enabled"]?.bool != false {
+                    guard let key = entry["key"]?.string else { continue }
+                    let value = entry["value"].map { $0.string ?? $0.compactText } ?? ""
+                    add(Run.postmanVariableName(key), value, secret: entry["type"]?.string == "secret", from: postman)
                 }
             }
         }

@@ -37,19 +37,19 @@ struct HARImport {
         guard case .array(let entries)? = json["log"]?["entries"] else {
             throw Failure(message: "not a HAR file: it has no log.entries list")
         }
-        let keepsAll = json["log"]?["creator"]?["name"]?.stringValue == "wsh"
+        let keepsAll = json["log"]?["creator"]?["name"]?.string == "wsh"
         var seen: [String: Int] = [:]
         var requests: [Request] = []
         for entry in entries {
-            guard let request = entry["request"], let method = request["method"]?.stringValue?.uppercased(),
-                  var url = request["url"]?.stringValue else { continue }
+            guard let request = entry["request"], let method = request["method"]?.string?.uppercased(),
+                  var url = request["url"]?.string else { continue }
             if !keepsAll, Self.isPageResource(entry) {
                 leftOut += 1
                 continue
             }
             if !url.contains("?"), case .array(let query)? = request["queryString"], !query.isEmpty {
                 url += "?" + query.compactMap { item in
-                    item["name"]?.stringValue.map { PercentEncoding.encode($0) + "=" + PercentEncoding.encode(item["value"]?.stringValue ?? "") }
+                    item["name"]?.string.map { PercentEncoding.encode($0) + "=" + PercentEncoding.encode(item["value"]?.string ?? "") }
                 }.joined(separator: "&")
             }
             let key = method + " " + String(url.prefix { $0 != "?" && $0 != "#" })
@@ -62,10 +62,10 @@ struct HARImport {
             var contentType: String?
             if case .array(let headers)? = request["headers"] {
                 for header in headers {
-                    guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue else { continue }
+                    guard let name = header["name"]?.string, let value = header["value"]?.string else { continue }
                     let lower = name.lowercased()
                     guard !name.hasPrefix(":"), !Self.noise.contains(lower), !lower.hasPrefix("sec-") else { continue }
-                    guard !name.isEmpty, name.utf8.allSatisfy(HTTPFileParser.isTokenByte) else {
+                    guard TargetCompiler.isHeaderName(name) else {
                         if !invalidHeaderNames.contains(name) { invalidHeaderNames.append(name) }
                         continue
                     }
@@ -74,12 +74,12 @@ struct HARImport {
                 }
             }
             if let postData = request["postData"] {
-                let mimeType = postData["mimeType"]?.stringValue
+                let mimeType = postData["mimeType"]?.string
                 if contentType == nil, let mimeType, !mimeType.lowercased().hasPrefix("multipart/") { words += ["-H", "Content-Type: \(mimeType)"] }
-                if let text = postData["text"]?.stringValue, !text.isEmpty {
+                if let text = postData["text"]?.string, !text.isEmpty {
                     words += ["--data-raw", text]
                 } else if case .array(let params)? = postData["params"], !params.isEmpty {
-                    let pairs = params.compactMap { param in param["name"]?.stringValue.map { ($0, param["value"]?.stringValue ?? "") } }
+                    let pairs = params.compactMap { param in param["name"]?.string.map { ($0, param["value"]?.string ?? "") } }
                     if mimeType?.lowercased().hasPrefix("multipart/") == true {
                         // A part's value as it is (`--form-string`: no `@file` or `<file` read from this machine).
                         words = words.filter { !$0.lowercased().hasPrefix("content-type: multipart/") }
@@ -91,7 +91,7 @@ struct HARImport {
             }
             seen[key] = requests.count
             // A HAR wsh wrote names each call's target; an ad-hoc request's `(get)` is no name.
-            let name = keepsAll ? entry["comment"]?.stringValue.flatMap { comment -> String? in
+            let name = keepsAll ? entry["comment"]?.string.flatMap { comment -> String? in
                 guard comment.hasPrefix("wsh target "), !comment.hasSuffix(")") else { return nil }
                 return String(comment.dropFirst("wsh target ".count))
             } : nil
@@ -103,15 +103,15 @@ struct HARImport {
     /// A browser's fetch for the page itself, by the DevTools resource type when the HAR has it,
     /// else by the answer's media type.
     private static func isPageResource(_ entry: JSONValue) -> Bool {
-        if let type = entry["_resourceType"]?.stringValue?.lowercased() { return !["xhr", "fetch"].contains(type) }
-        let mimeType = entry["response"]?["content"]?["mimeType"]?.stringValue?.lowercased() ?? ""
+        if let type = entry["_resourceType"]?.string?.lowercased() { return !["xhr", "fetch"].contains(type) }
+        let mimeType = entry["response"]?["content"]?["mimeType"]?.string?.lowercased() ?? ""
         return ["image/", "font/", "text/css", "text/javascript", "application/javascript", "text/html"].contains { mimeType.hasPrefix($0) }
     }
 
     private static func answer(_ response: JSONValue?) -> (status: Int, text: String)? {
-        guard let response, let status = response["status"]?.intValue, (100...599).contains(status),
-              let text = response["content"]?["text"]?.stringValue, !text.isEmpty else { return nil }
-        if response["content"]?["encoding"]?.stringValue == "base64" {
+        guard let response, let status = response["status"]?.int, (100...599).contains(status),
+              let text = response["content"]?["text"]?.string, !text.isEmpty else { return nil }
+        if response["content"]?["encoding"]?.string == "base64" {
             guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8), !decoded.contains("\0") else { return nil }
             return (status, decoded)
         }

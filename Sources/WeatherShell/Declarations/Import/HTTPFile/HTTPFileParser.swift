@@ -195,7 +195,7 @@ struct HTTPFileParser {
             throw Failure(message: "expected a header 'Name: value', or a blank line before the body", span: line)
         }
         let name = string(start..<colon).trimmingBlanks
-        guard name.utf8.allSatisfy(Self.isTokenByte) else {
+        guard TargetCompiler.isHeaderName(name) else {
             throw Failure(message: "'\(name.prefix(60))' cannot be a header name", span: start..<colon)
         }
         var valueStart = colon + 1
@@ -292,14 +292,6 @@ struct HTTPFileParser {
 
     private func string(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
-    }
-
-    /// RFC 9110's token characters, which a header name is made of.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }
 

@@ -77,12 +77,8 @@ struct HTTPFileRun {
                 String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "-" })
                     .trimmingCharacters(in: CharacterSet(charactersIn: "-"))
             }
-            var name = written.flatMap { $0.isEmpty || !($0.first?.isLetter ?? false) ? nil : $0 } ?? "request-\(index + 1)"
-            if taken.contains(name) {
-                var counter = 2
-                while taken.contains("\(name)-\(counter)") { counter += 1 }
-                name = "\(name)-\(counter)"
-            }
+            let name = TargetRegistry.unusedName(written.flatMap { $0.isEmpty || !($0.first?.isLetter ?? false) ? nil : $0 } ?? "request-\(index + 1)",
+                                                 among: taken)
             taken.insert(name)
             return name
         }

@@ -88,7 +88,7 @@ enum HTTPFileTarget {
                              variableName: (HTTPExpression) -> String) throws(HTTPFileParser.Failure) -> String? {
         guard !request.body.isEmpty else { return nil }
         if request.body.count == 1, case .file(let path, false, let span) = request.body[0] {
-            let full = resolve(path, in: directory)
+            let full = Run.path(path, relativeTo: directory)
             guard FileManager.default.isReadableFile(atPath: full) else {
                 throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
             }
@@ -102,7 +102,7 @@ enum HTTPFileTarget {
             case .text(let template):
                 parts += multipart ? template.parts.map(crlf) : template.parts
             case .file(let path, let substitutes, let span):
-                let full = resolve(path, in: directory)
+                let full = Run.path(path, relativeTo: directory)
                 guard let data = FileManager.default.contents(atPath: full) else {
                     throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
                 }
@@ -183,9 +183,5 @@ enum HTTPFileTarget {
         let words = credentials.split(separator: " ", maxSplits: 1)
         guard words.count == 2 else { return nil }
         return "Basic " + Data("\(words[0]):\(words[1].trimmingBlanks)".utf8).base64EncodedString()
-    }
-
-    static func resolve(_ path: String, in directory: String) -> String {
-        path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
     }
 }

@@ -15,8 +15,7 @@ extension Run {
                           notes: ["a Postman collection is read with: use postman \(Self.displayPath(path))"])
         }
         let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
-        let directory = (path as NSString).deletingLastPathComponent
-        let file = SourceFile(name: Self.displayPath(path), directory: directory.isEmpty ? "." : directory, text: text)
+        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: text)
         let parsed: HTTPFile
         do {
             parsed = try HTTPFileParser.parse(file.text(0..<Int.max))

@@ -64,7 +64,7 @@ struct PostmanCollection {
             throw Failure(message: "not a Postman collection: it has no \"item\" list")
         }
         let info = json["info"]
-        name = info?["name"]?.stringValue ?? json["name"]?.stringValue ?? "collection"
+        name = info?["name"]?.string ?? json["name"]?.string ?? "collection"
         var variables = Self.pairs(json["variable"], key: "key")
         var requests: [Request] = []
         Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), into: &requests, variables: &variables)
@@ -76,7 +76,7 @@ struct PostmanCollection {
                              variables: inout [(name: String, value: String)]) {
         guard case .array(let list) = items else { return }
         for item in list {
-            let name = item["name"]?.stringValue ?? "request"
+            let name = item["name"]?.string ?? "request"
             let ownAuth = auth(item["auth"])
             let auth = ownAuth ?? inheritedAuth
             if let children = item["item"] {
@@ -91,13 +91,13 @@ struct PostmanCollection {
 
     private static func read(_ request: JSONValue, path: [String], item: JSONValue, inheritedAuth: Auth?) -> Request {
         // A request may be a bare URL string (`"request": "https://..."`), a GET with nothing else.
-        let isString = request.stringValue != nil
+        let isString = request.string != nil
         let urlValue = isString ? request : request["url"]
-        var url = urlValue?.stringValue ?? urlValue?["raw"]?.stringValue ?? ""
+        var url = urlValue?.string ?? urlValue?["raw"]?.string ?? ""
         if url.isEmpty, let urlValue { url = rawURL(urlValue) }
         var headers: [(name: String, value: String)] = []
         if let header = request["header"] {
-            if let text = header.stringValue {
+            if let text = header.string {
                 // v2.0 allows the headers as one text: `Name: value` lines.
                 for line in text.split(whereSeparator: \.isNewline) {
                     guard let colon = line.firstIndex(of: ":") else { continue }
@@ -108,11 +108,11 @@ struct PostmanCollection {
             }
         }
         let requestAuth = auth(request["auth"])
-        var description = request["description"]?.stringValue ?? request["description"]?["content"]?.stringValue
+        var description = request["description"]?.string ?? request["description"]?["content"]?.string
         if description?.isEmpty == true { description = nil }
         return Request(
             path: path, description: description,
-            method: (request["method"]?.stringValue ?? "GET").uppercased(), url: url,
+            method: (request["method"]?.string ?? "GET").uppercased(), url: url,
             pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
             body: isString || prunesBody(request, item: item) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
             examples: examples(item["response"]), scripts: scripts(item["event"]))
@@ -121,21 +121,21 @@ struct PostmanCollection {
     /// Postman leaves out the body of a GET, HEAD, COPY, PURGE or UNLOCK unless the request's
     /// `protocolProfileBehavior` says `disableBodyPruning`.
     private static func prunesBody(_ request: JSONValue, item: JSONValue) -> Bool {
-        let method = (request["method"]?.stringValue ?? "GET").uppercased()
+        let method = (request["method"]?.string ?? "GET").uppercased()
         guard ["GET", "HEAD", "COPY", "PURGE", "UNLOCK"].contains(method) else { return false }
-        return item["protocolProfileBehavior"]?["disableBodyPruning"]?.boolValue != true
+        return item["protocolProfileBehavior"]?["disableBodyPruning"]?.bool != true
     }
 
     /// A URL object with no `raw`: its protocol, host, port, path and query put together.
     private static func rawURL(_ url: JSONValue) -> String {
         func joined(_ value: JSONValue?, _ separator: String) -> String {
-            if let text = value?.stringValue { return text }
+            if let text = value?.string { return text }
             guard case .array(let parts)? = value else { return "" }
-            return parts.compactMap(\.stringValue).joined(separator: separator)
+            return parts.compactMap(\.string).joined(separator: separator)
         }
-        var text = url["protocol"]?.stringValue.map { $0 + "://" } ?? ""
+        var text = url["protocol"]?.string.map { $0 + "://" } ?? ""
         text += joined(url["host"], ".")
-        if let port = url["port"]?.stringValue { text += ":" + port }
+        if let port = url["port"]?.string { text += ":" + port }
         let path = joined(url["path"], "/")
         if !path.isEmpty { text += "/" + path }
         let query = pairs(url["query"], key: "key")
@@ -144,27 +144,27 @@ struct PostmanCollection {
     }
 
     private static func body(_ body: JSONValue?) -> Body? {
-        guard let body, body["disabled"]?.boolValue != true, let mode = body["mode"]?.stringValue else { return nil }
+        guard let body, body["disabled"]?.bool != true, let mode = body["mode"]?.string else { return nil }
         switch mode {
         case "raw":
-            let raw = body["raw"]?.stringValue ?? ""
-            return raw.isEmpty ? nil : .raw(raw, language: body["options"]?["raw"]?["language"]?.stringValue)
+            let raw = body["raw"]?.string ?? ""
+            return raw.isEmpty ? nil : .raw(raw, language: body["options"]?["raw"]?["language"]?.string)
         case "urlencoded":
             return .urlencoded(pairs(body["urlencoded"], key: "key"))
         case "formdata":
             guard case .array(let parts)? = body["formdata"] else { return nil }
             return .formdata(parts.compactMap { part in
-                guard part["disabled"]?.boolValue != true, let name = part["key"]?.stringValue else { return nil }
-                if part["type"]?.stringValue == "file" {
-                    let source = part["src"]?.stringValue ?? part["src"]?[0]?.stringValue ?? ""
+                guard part["disabled"]?.bool != true, let name = part["key"]?.string else { return nil }
+                if part["type"]?.string == "file" {
+                    let source = part["src"]?.string ?? part["src"]?[0]?.string ?? ""
                     return (name, source, true)
                 }
-                return (name, part["value"]?.stringValue ?? "", false)
+                return (name, part["value"]?.string ?? "", false)
             })
         case "file":
-            return body["file"]?["src"]?.stringValue.map { .file($0) }
+            return body["file"]?["src"]?.string.map { .file($0) }
         case "graphql":
-            return .graphql(query: body["graphql"]?["query"]?.stringValue ?? "", variables: body["graphql"]?["variables"]?.stringValue)
+            return .graphql(query: body["graphql"]?["query"]?.string ?? "", variables: body["graphql"]?["variables"]?.string)
         default:
             return nil
         }
@@ -173,12 +173,12 @@ struct PostmanCollection {
     /// Auth in either form: v2.1's lists of `{key, value}`, v2.0's objects. `noauth` is an auth
     /// too: it stops a folder's or the collection's from applying.
     private static func auth(_ auth: JSONValue?) -> Auth? {
-        guard let auth, let type = auth["type"]?.stringValue else { return nil }
+        guard let auth, let type = auth["type"]?.string else { return nil }
         var settings: [String: String] = [:]
         if case .array = auth[type] {
             for pair in pairs(auth[type], key: "key") { settings[pair.name] = pair.value }
         } else if case .object(let members)? = auth[type] {
-            for member in members { settings[member.key] = member.value.stringValue ?? member.value.compactText }
+            for member in members { settings[member.key] = member.value.string ?? member.value.compactText }
         }
         return Auth(type: type, settings: settings)
     }
@@ -186,10 +186,10 @@ struct PostmanCollection {
     private static func examples(_ responses: JSONValue?) -> [Example] {
         guard case .array(let list)? = responses else { return [] }
         return list.compactMap { response in
-            let status = response["code"].flatMap { $0.intValue } ?? 200
+            let status = response["code"].flatMap { $0.int } ?? 200
             let headers = pairs(response["header"], key: "key")
             let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value
-            return Example(name: response["name"]?.stringValue ?? "", status: status, body: response["body"]?.stringValue ?? "",
+            return Example(name: response["name"]?.string ?? "", status: status, body: response["body"]?.string ?? "",
                            contentType: contentType)
         }
     }
@@ -197,10 +197,10 @@ struct PostmanCollection {
     private static func scripts(_ events: JSONValue?) -> [(kind: String, lines: [String])] {
         guard case .array(let list)? = events else { return [] }
         return list.compactMap { event in
-            guard let kind = event["listen"]?.stringValue else { return nil }
+            guard let kind = event["listen"]?.string else { return nil }
             let exec = event["script"]?["exec"]
-            let lines = exec?.stringValue.map { $0.components(separatedBy: "\n") }
-                ?? { if case .array(let lines)? = exec { lines.compactMap(\.stringValue) } else { [] } }()
+            let lines = exec?.string.map { $0.components(separatedBy: "\n") }
+                ?? { if case .array(let lines)? = exec { lines.compactMap(\.string) } else { [] } }()
             let code = lines.filter { !$0.trimmingBlanks.isEmpty }
             return code.isEmpty ? nil : (kind, code)
         }
@@ -210,15 +210,9 @@ struct PostmanCollection {
     static func pairs(_ list: JSONValue?, key: String) -> [(name: String, value: String)] {
         guard case .array(let entries)? = list else { return [] }
         return entries.compactMap { entry in
-            guard entry["disabled"]?.boolValue != true, let name = entry[key]?.stringValue else { return nil }
+            guard entry["disabled"]?.bool != true, let name = entry[key]?.string else { return nil }
             let value = entry["value"]
-            return (name, value?.stringValue ?? (value == nil || value == .null ? "" : value?.compactText ?? ""))
+            return (name, value?.string ?? (value == nil || value == .null ? "" : value?.compactText ?? ""))
         }
     }
-}
-
-extension JSONValue {
-    var stringValue: String? { if case .string(let text) = self { text } else { nil } }
-    var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
-    var intValue: Int? { if case .number(let text) = self { Int(text) } else { nil } }
 }

@@ -120,11 +120,11 @@ enum PostmanTarget {
         case .formdata(let parts):
             headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/") }
             bodyLine = parts.isEmpty ? nil : "multipart " + (try parts.map { part throws(Failure) in
-                part.isFile ? try written(part.name + "@" + HTTPFileTarget.resolve(part.value, in: directory))
+                part.isFile ? try written(part.name + "@" + Run.path(part.value, relativeTo: directory))
                     : try written(part.name + "=" + part.value)
             }).joined(separator: " ")
         case .file(let source):
-            bodyLine = "body     @" + Run.quoted(HTTPFileTarget.resolve(source, in: directory))
+            bodyLine = "body     @" + Run.quoted(Run.path(source, relativeTo: directory))
         case .graphql(let query, let variables):
             if !hasContentType { headers.append(("Content-Type", "application/json")) }
             let variablesJSON = variables.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .object([])

@@ -12,8 +12,7 @@ extension Run {
         let pathWord = arguments[1]
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
-        var bytes = Array(try readFile(path, at: pathWord.span))
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let bytes = Array(try readFile(path, at: pathWord.span))
         let collection: PostmanCollection
         do {
             collection = try PostmanCollection(json: try JSONValue.parse(bytes))
@@ -33,12 +32,7 @@ extension Run {
         var taken = Set(session.targets.names)
         var declared = 0
         for request in collection.requests {
-            var name = prefix + request.path.map(Self.postmanTargetName).joined(separator: ".")
-            if taken.contains(name) {
-                var counter = 2
-                while taken.contains("\(name)-\(counter)") { counter += 1 }
-                name = "\(name)-\(counter)"
-            }
+            let name = TargetRegistry.unusedName(prefix + request.path.map(Self.postmanTargetName).joined(separator: "."), among: taken)
             let place = request.path.joined(separator: " / ")
             do {
                 let (text, notes) = try PostmanTarget.declaration(
