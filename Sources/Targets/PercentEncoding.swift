@@ -18,7 +18,7 @@ public enum PercentEncoding {
     }
 
     /// `text` with every byte but the unreserved characters and `kept` as `%XX`.
-    static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
+    public static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
         var encoded = ""
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
