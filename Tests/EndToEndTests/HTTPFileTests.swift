@@ -430,4 +430,18 @@ import TestSupport
         #expect(result.stdout.contains("POST {{host}}/users\n"), "\(result.stdout)")
         #expect(result.stdout.contains("X-Request-Id: {{$uuid}}\n"), "\(result.stdout)")
     }
+
+    /// A file included with `<@` has its `{{...}}` written in, a file variable's as a request's own.
+    @Test func anIncludedFileHasItsVariablesWrittenIn() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try #"{"who": "{{name}}", "n": {{$randomInt 7 8}}}"#.write(to: directory.appendingPathComponent("body.json"), atomically: true, encoding: .utf8)
+            try "@name = Ann\nPOST \(server.baseURL)/echo/x\nContent-Type: application/json\n\n<@ ./body.json\n"
+                .write(to: directory.appendingPathComponent("a.http"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["a.http"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try Self.documents(result.stdout).first?["body"] as? String == #"{"who": "Ann", "n": 7}"#, "\(result.stdout)")
+        }
+    }
 }

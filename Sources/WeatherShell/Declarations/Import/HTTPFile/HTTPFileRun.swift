@@ -42,10 +42,6 @@ struct HTTPFileRun {
         return name
     }
 
-    func expression(named name: String) -> HTTPExpression? {
-        expressionNames.first { $0.value == name }?.key
-    }
-
     var dotenvPath: String { (file.directory as NSString).appendingPathComponent(".env") }
 
     mutating func dotenv(run: Run, at span: SourceSpan) throws -> [String: String] {

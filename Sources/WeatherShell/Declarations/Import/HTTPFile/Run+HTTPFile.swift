@@ -57,28 +57,30 @@ extension Run {
                 if value.isSecret { session.mask.add(String(basic.dropFirst(6))) }
             }
         }
-        var values: [String: Variable] = [:]
-        var expressions = (request.url.expressions + request.headers.flatMap(\.value.expressions))
-        for case .text(let template) in request.body { expressions += template.expressions }
-        for (expression, span) in expressions where values[running.variableName(expression)] == nil {
-            let value = try value(of: expression, at: SourceSpan(span), in: &running)
-            // A variable already set (an environment's, a --var, the session's) is sent as it is.
-            if case .variable(let variable) = expression, Self.isVariableName(variable),
-               session.commandLineNames.contains(variable) || running.fileVariables[variable] == nil { continue }
-            values[running.variableName(expression)] = value
-        }
+        // Every expression the declaration writes, those of a file included with `<@` too: that
+        // file is read only as the declaration is made.
+        var used: [HTTPExpression] = []
         let text: String
         do {
             text = try HTTPFileTarget.declaration(request, name: name, directory: currentFile.directory) { expression in
-                running.variableName(expression)
+                used.append(expression)
+                return running.variableName(expression)
             }
         } catch {
             throw failure(error.message, at: SourceSpan(error.span), notes: error.notes)
         }
-        // Expressions in a file included with `<@` are known only now that it has been read.
-        for name in Self.variableReferences(in: text) where values[name] == nil && name.hasPrefix(HTTPFileRun.prefix) {
-            guard let expression = running.expression(named: name) else { continue }
-            values[name] = try value(of: expression, at: SourceSpan(request.span), in: &running)
+        var places: [HTTPExpression: Range<Int>] = [:]
+        var own = request.url.expressions + request.headers.flatMap(\.value.expressions)
+        for case .text(let template) in request.body { own += template.expressions }
+        for (expression, span) in own where places[expression] == nil { places[expression] = span }
+        var values: [String: Variable] = [:]
+        for expression in used where values[running.variableName(expression)] == nil {
+            // One in an included file is said at the request.
+            let value = try value(of: expression, at: SourceSpan(places[expression] ?? request.span), in: &running)
+            // A variable already set (an environment's, a --var, the session's) is sent as it is.
+            if case .variable(let variable) = expression, Self.isVariableName(variable),
+               session.commandLineNames.contains(variable) || running.fileVariables[variable] == nil { continue }
+            values[running.variableName(expression)] = value
         }
         do {
             try declareWritten(text, source: "<http \(currentFile.name)>")
@@ -226,10 +228,5 @@ extension Run {
             let hours = abs(offset) / 3600, minutes = abs(offset) % 3600 / 60
             return local + sign + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
         }
-    }
-
-    /// The `${name}` references in a declaration's text.
-    private static func variableReferences(in text: String) -> [String] {
-        text.components(separatedBy: "${").dropFirst().compactMap { $0.split(separator: "}", maxSplits: 1).first.map(String.init) }
     }
 }
