@@ -78,11 +78,15 @@ let package = Package(
         // from swift-crypto), typed comparison, JSONPath, a linear-time regular expression engine,
         // JSON Schema (of JSON values, from Targets).
         .target(name: "Checks", dependencies: ["Targets", "XPath", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: runOnCaller),
+        // `wsh fuzz`: inputs generated from declarations and JSON Schemas (valid and invalid), the
+        // checks of answers, shrinking and stateful chains; also the values of made-up mock
+        // answers. Knows nothing of the shell.
+        .target(name: "Fuzzing", dependencies: ["Targets", "Checks"], swiftSettings: runOnCaller),
         // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
         .target(
             name: "MockServer",
             dependencies: [
-                "Targets", "Checks",
+                "Targets", "Checks", "Fuzzing",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -104,7 +108,7 @@ let package = Package(
         .target(
             name: "WeatherShell",
             dependencies: [
-                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory", "OpenAPI",
+                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory", "OpenAPI", "Fuzzing",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -128,6 +132,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Targets", "TestSupport"]),
         .testTarget(name: "XPathTests", dependencies: ["XPath"]),
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "Checks", "Targets", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Targets", "TestSupport"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Fuzzing
 import Targets
 
 /// What the mock server answers one request: a pure function of the request and the routes,
@@ -62,7 +63,10 @@ struct MockResponder {
                 answer.targetName = route.targetName
                 return answer
             }
-            var answer = sampleAnswer(route, prefer: head.headers[canonicalForm: "Prefer"])
+            let prefer = head.headers[canonicalForm: "Prefer"]
+            var answer = Self.preference(prefer, named: "dynamic") == "true" || route.answers.isEmpty && !route.schemaAnswers.isEmpty
+                ? schemaAnswer(route, prefer: prefer, request: "\(method) \(head.uri)", body: body)
+                : sampleAnswer(route, prefer: prefer)
             answer.targetName = route.targetName
             return answer
         }
@@ -91,13 +95,44 @@ struct MockResponder {
         return Answer(status: sample.status, headers: headers, body: sample.body)
     }
 
+    /// An answer made up from the schema of the declared answer `Prefer: code=NNN` asks for, else
+    /// the first: the same for the same request (method, URI, body) and seed, valid against the
+    /// schema. With `Prefer: dynamic=false`, the same for every request.
+    private func schemaAnswer(_ route: MockRoute, prefer: [Substring], request: String, body: ByteBuffer?) -> Answer {
+        guard !route.schemaAnswers.isEmpty else {
+            guard !route.answers.isEmpty else { return sampleAnswer(route, prefer: prefer) }
+            return Self.problemAnswer(Problem(status: 501, title: "Not Implemented",
+                                              detail: "Prefer asks for a dynamic answer, but target '\(route.targetName)' has no schema to make one from"))
+        }
+        var chosen = route.schemaAnswers[0]
+        if let wanted = Self.preferredCode(prefer) {
+            guard let found = route.schemaAnswers.first(where: { $0.status == wanted }) else { return sampleAnswer(route, prefer: prefer) }
+            chosen = found
+        }
+        let bodyText = body.map { String(buffer: $0) } ?? ""
+        let part = Self.preference(prefer, named: "dynamic") == "false" ? route.summary : request + "\n" + bodyText
+        var generator = SeededRandom(seed: routes.seed, part: part)
+        guard let value = SchemaSampler(root: route.schemaRoot, style: .plain).validValue(for: chosen.schema, using: &generator) else {
+            return Self.problemAnswer(Problem(status: 500, title: "Internal Server Error",
+                                              detail: "no value fits the schema of target '\(route.targetName)''s \(chosen.status) answer: it may ask for something impossible"))
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: chosen.contentType)
+        return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: value.compactText))
+    }
+
     /// `code=404` in a `Prefer` header (RFC 7240 preferences, as Prism reads them).
     static func preferredCode(_ values: [Substring]) -> Int? {
+        preference(values, named: "code").flatMap { Int($0) }
+    }
+
+    /// The value of the preference `name` in `Prefer` headers, unquoted and lowercased.
+    static func preference(_ values: [Substring], named name: String) -> String? {
         for value in values {
             for preference in value.split(whereSeparator: { $0 == "," || $0 == ";" }) {
                 let parts = preference.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0].lowercased() == "code" {
-                    return Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+                if parts.count == 2, parts[0].lowercased() == name {
+                    return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
                 }
             }
         }

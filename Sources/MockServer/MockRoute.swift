@@ -20,6 +20,24 @@ public struct MockRoute: Sendable {
     /// Headers a request must carry.
     let requiredHeaders: [String]
     private let segments: [PathSegment]
+    /// Answers made up from a schema (an OpenAPI operation's responses), for a route with no
+    /// sample, or when a request prefers `dynamic=true`.
+    public var schemaAnswers: [SchemaAnswer] = []
+    /// The document the schemas' `$ref`s point into.
+    public var schemaRoot: JSONValue = .null
+
+    /// A declared answer whose body is made up from its schema.
+    public struct SchemaAnswer: Sendable {
+        public var status: Int
+        public var contentType: String
+        public var schema: JSONValue
+
+        public init(status: Int, contentType: String, schema: JSONValue) {
+            self.status = status
+            self.contentType = contentType
+            self.schema = schema
+        }
+    }
 
     /// What a request body is checked against.
     enum ExpectedBody: Sendable {

@@ -10,12 +10,15 @@ public struct MockRoutes: Sendable {
     public let redaction: Redaction
     /// Latency added before each answer; nil for none.
     public let delay: Duration?
+    /// The seed of answers made up from schemas: with the request, it fixes the answer.
+    public let seed: UInt64
 
-    /// A table of routes, with the log's masking and the latency to add.
-    public init(routes: [MockRoute], redaction: Redaction = Redaction(), delay: Duration? = nil) {
+    /// A table of routes, with the log's masking, the latency to add and the seed of made-up answers.
+    public init(routes: [MockRoute], redaction: Redaction = Redaction(), delay: Duration? = nil, seed: UInt64 = 0) {
         self.routes = routes
         self.redaction = redaction
         self.delay = delay
+        self.seed = seed
     }
 
     /// How a request's method and path fit the routes.

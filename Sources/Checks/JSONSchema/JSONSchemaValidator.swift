@@ -2,9 +2,11 @@ import Foundation
 import Targets
 
 /// Checks a JSON value against a JSON Schema as OpenAPI 3.0 and 3.1 write them: `type`,
-/// `properties`, `required`, `items`, `enum`, `const`, `oneOf`, `anyOf`, `allOf`, `$ref`
-/// (local, `#/...`), `nullable`, and the formats `date-time`, `uuid` and `email`. Other keywords
-/// are not checked. Work is bounded: schemas nest at most ``maxDepth`` levels (a `$ref` cycle
+/// `properties`, `required`, `additionalProperties`, `items`, `enum`, `const`, `oneOf`, `anyOf`,
+/// `allOf`, `$ref` (local, `#/...`), `nullable`, the bounds (`minimum`, `maximum`, their
+/// exclusive forms as 3.0 and 3.1 write them, `minLength`, `maxLength`, `minItems`, `maxItems`),
+/// `pattern` (by ``LinearRegex``; a pattern it refuses checks nothing), and the formats
+/// `date-time`, `uuid` and `email`. Other keywords are not checked. Work is bounded: schemas nest at most ``maxDepth`` levels (a `$ref` cycle
 /// that never reaches the value's end stops there), at most ``maxSteps`` checks are made, and a
 /// `$ref` that names nothing checks nothing.
 public struct JSONSchemaValidator: Sendable {
@@ -60,6 +62,9 @@ public struct JSONSchemaValidator: Sendable {
         var allOf: [JSONValue]?
         var anyOf: [JSONValue]?
         var oneOf: [JSONValue]?
+        var additionalProperties: JSONValue?
+        var bounds: [(key: String, value: JSONValue)] = []
+        var pattern: String?
 
         init(_ members: [JSONMember]) {
             for member in members {
@@ -76,6 +81,11 @@ public struct JSONSchemaValidator: Sendable {
                 case ("allOf", .array(let list)): allOf = list
                 case ("anyOf", .array(let list)): anyOf = list
                 case ("oneOf", .array(let list)): oneOf = list
+                case ("additionalProperties", _): additionalProperties = member.value
+                case ("pattern", .string(let text)): pattern = text
+                case ("minimum", _), ("maximum", _), ("exclusiveMinimum", _), ("exclusiveMaximum", _),
+                     ("minLength", .number), ("maxLength", .number), ("minItems", .number), ("maxItems", .number):
+                    bounds.append((member.key, member.value))
                 default: break
                 }
             }
@@ -143,6 +153,7 @@ public struct JSONSchemaValidator: Sendable {
         if let format = keywords.format, case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
             progress.add(expected: "\(format == "email" ? "an" : "a") \(format) string", actual: SchemaViolation.show(value))
         }
+        if !keywords.bounds.isEmpty || keywords.pattern != nil { checkBounds(value, keywords, into: &progress) }
         switch value {
         case .object(let valueMembers):
             checkObject(valueMembers, keywords, depth: depth, into: &progress)
@@ -168,12 +179,62 @@ public struct JSONSchemaValidator: Sendable {
                 progress.add(expected: "a property \(JSONValue.quoted(name))", actual: "none")
             }
         }
-        guard let properties = keywords.properties else { return }
+        let properties = keywords.properties ?? []
+        if keywords.properties == nil, keywords.additionalProperties == nil { return }
         for member in members {
-            guard let propertySchema = properties.last(where: { $0.key == member.key })?.value else { continue }
+            guard let propertySchema = properties.last(where: { $0.key == member.key })?.value ?? keywords.additionalProperties else { continue }
+            if propertySchema == .bool(false) {
+                progress.add(expected: "no property \(JSONValue.quoted(member.key)) (additionalProperties is false)", actual: "one")
+                continue
+            }
             progress.path.append(.key(member.key))
             check(member.value, propertySchema, depth: depth + 1, into: &progress)
             progress.path.removeLast()
+        }
+    }
+
+    /// The numeric, length and count bounds, and `pattern`.
+    private func checkBounds(_ value: JSONValue, _ keywords: Keywords, into progress: inout Progress) {
+        var exclusiveMinimum = false, exclusiveMaximum = false
+        for bound in keywords.bounds {
+            if bound.key == "exclusiveMinimum", bound.value == .bool(true) { exclusiveMinimum = true }
+            if bound.key == "exclusiveMaximum", bound.value == .bool(true) { exclusiveMaximum = true }
+        }
+        for bound in keywords.bounds {
+            guard case .number(let limitText) = bound.value, let limit = ExactNumber(limitText) else { continue }
+            switch (bound.key, value) {
+            case ("minimum", .number(let text)), ("exclusiveMinimum", .number(let text)):
+                guard let number = ExactNumber(text) else { continue }
+                let exclusive = bound.key == "exclusiveMinimum" || exclusiveMinimum
+                if exclusive ? !(limit < number) : number < limit {
+                    progress.add(expected: "a number \(exclusive ? ">" : ">=") \(limitText)", actual: text)
+                }
+            case ("maximum", .number(let text)), ("exclusiveMaximum", .number(let text)):
+                guard let number = ExactNumber(text) else { continue }
+                let exclusive = bound.key == "exclusiveMaximum" || exclusiveMaximum
+                if exclusive ? !(number < limit) : limit < number {
+                    progress.add(expected: "a number \(exclusive ? "<" : "<=") \(limitText)", actual: text)
+                }
+            case ("minLength", .string(let text)), ("maxLength", .string(let text)):
+                guard let count = Int(limitText) else { continue }
+                let length = text.unicodeScalars.count
+                let isMinimum = bound.key == "minLength"
+                if isMinimum ? length < count : length > count {
+                    progress.add(expected: "a string of \(isMinimum ? "at least" : "at most") \(count) characters", actual: "\(length) characters")
+                }
+            case ("minItems", .array(let elements)), ("maxItems", .array(let elements)):
+                guard let count = Int(limitText) else { continue }
+                let isMinimum = bound.key == "minItems"
+                if isMinimum ? elements.count < count : elements.count > count {
+                    progress.add(expected: "an array of \(isMinimum ? "at least" : "at most") \(count) items", actual: "\(elements.count) items")
+                }
+            default:
+                break
+            }
+        }
+        if let pattern = keywords.pattern, case .string(let text) = value, let regex = try? LinearRegex(pattern),
+           let matches = try? regex.matches(text), !matches {
+            progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
         }
     }
 
@@ -214,7 +275,7 @@ public struct JSONSchemaValidator: Sendable {
     /// What a local ref names, followed once per check.
     private func resolve(_ ref: String, _ progress: inout Progress) -> JSONValue? {
         if let known = progress.refs[ref] { return known }
-        let target = ref.hasPrefix("#") ? Self.resolve(String(ref.dropFirst()), in: root) : nil
+        let target = ref.hasPrefix("#") ? Self.value(at: String(ref.dropFirst()), in: root) : nil
         progress.refs[ref] = .some(target)
         return target
     }
@@ -269,7 +330,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// The value a local JSON pointer names (percent-decoding left to the importer's bundling).
-    private static func resolve(_ pointer: String, in root: JSONValue) -> JSONValue? {
+    public static func value(at pointer: String, in root: JSONValue) -> JSONValue? {
         if pointer.isEmpty { return root }
         guard pointer.hasPrefix("/") else { return nil }
         var current = root

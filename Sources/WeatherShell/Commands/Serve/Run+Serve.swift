@@ -2,6 +2,7 @@ import Foundation
 import MockServer
 import NIOCore
 import NIOPosix
+import OpenAPI
 import Targets
 
 extension Run {
@@ -77,7 +78,12 @@ extension Run {
         var skipped: [(String, String)] = []
         for declared in session.targets.all {
             do {
-                routes.append(MockRoute(target: try compiledTarget(declared), fallbackBase: options.base))
+                var route = MockRoute(target: try compiledTarget(declared), fallbackBase: options.base)
+                if let operation = declared.openAPI {
+                    route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
+                    route.schemaRoot = operation.schemas.root
+                }
+                routes.append(route)
             } catch {
                 let reason = (error as? Diagnostic)?.message ?? "\(error)"
                 skipped.append((declared.name, mask(reason)))
@@ -85,7 +91,30 @@ extension Run {
         }
         var delay = session.serveSettings?.delay
         if delay == nil, case .delayed(let stubDelay) = options.stub { delay = stubDelay }
-        return (MockRoutes(routes: routes, redaction: redaction, delay: delay), skipped)
+        return (MockRoutes(routes: routes, redaction: redaction, delay: delay, seed: session.serveSettings?.seed ?? 0), skipped)
+    }
+
+    /// The answers an OpenAPI operation declares with a JSON schema, success first (lowest
+    /// status first; `2XX` as 200, `default` left out), as `wsh serve` makes them up.
+    static func schemaAnswers(_ responses: [ResponseInfo]) -> [MockRoute.SchemaAnswer] {
+        var answers: [MockRoute.SchemaAnswer] = []
+        for response in responses {
+            let status = response.status == "2XX" ? 200 : Int(response.status)
+            guard let status, (100...599).contains(status) else { continue }
+            guard let media = response.content.first(where: { $0.schema != nil && Self.isJSONType($0.mediaType) }),
+                  let schema = media.schema else { continue }
+            answers.append(.init(status: status, contentType: media.mediaType, schema: schema))
+        }
+        return answers.enumerated().sorted { left, right in
+            let leftRank = (200...299).contains(left.element.status) ? (0, left.element.status) : (1, left.offset)
+            let rightRank = (200...299).contains(right.element.status) ? (0, right.element.status) : (1, right.offset)
+            return leftRank < rightRank
+        }.map(\.element)
+    }
+
+    private static func isJSONType(_ mediaType: String) -> Bool {
+        let essence = MediaType.essence(of: mediaType)
+        return essence == "application/json" || essence.hasSuffix("+json")
     }
 
     /// `serve`: where it listens and each route with its target and sample statuses.
@@ -136,7 +165,9 @@ enum ServedRouteList {
         let nameWidth = routes.map(\.targetName.count).max() ?? 0
         var text = ""
         for route in routes {
-            let samples = route.sampleStatuses.isEmpty ? "no sample (answers 501)" : route.sampleStatuses.map(String.init).joined(separator: ", ")
+            let samples = route.sampleStatuses.isEmpty
+                ? (route.schemaAnswers.isEmpty ? "no sample (answers 501)" : "made up from its schema: " + route.schemaAnswers.map { String($0.status) }.joined(separator: ", "))
+                : route.sampleStatuses.map(String.init).joined(separator: ", ")
             text += "  \(route.method.padding(methodWidth))  \(route.path.padding(pathWidth))  \(route.targetName.padding(nameWidth))  \(samples)\n"
         }
         for (name, reason) in skipped {
@@ -152,7 +183,7 @@ struct ServeShellCommand: ShellCommand {
 
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
         if previous.count == 1 { return ["start", "stop", "log"] }
-        if previous[1] == "start" { return ["--port", "--host", "--delay", "--cors", "--quiet"].filter { !previous.contains($0) } }
+        if previous[1] == "start" { return ["--port", "--host", "--delay", "--seed", "--cors", "--quiet"].filter { !previous.contains($0) } }
         return []
     }
 

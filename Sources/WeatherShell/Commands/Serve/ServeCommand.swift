@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// `wsh serve FILE... [--port N] [--host H] [--delay D] [--cors] [--quiet]` as swift-argument-parser reads it.
+/// `wsh serve FILE... [--port N] [--host H] [--delay D] [--seed S] [--cors] [--quiet]` as swift-argument-parser reads it.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh serve",
         abstract: "Answer the targets the files declare from their samples, as a mock HTTP server.",
-        discussion: "Each target is a route by method and path. `Prefer: code=404` picks a sample by status. Ctrl-C stops."
+        discussion: "Each target is a route by method and path. `Prefer: code=404` picks a sample by status. An OpenAPI operation with no sample is answered with a value made up from its schema (also with `Prefer: dynamic=true`). Ctrl-C stops."
     )
 
     @Option(help: "The port to listen on; 0 picks a free one.")
@@ -16,6 +16,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Latency before each answer, such as 100ms.", valueName: "DURATION"))
     var delay: String?
+
+    @Option(help: ArgumentHelp("The seed of answers made up from schemas: with it, the same request gets the same answer.", valueName: "S"))
+    var seed: UInt64?
 
     @Flag(help: "Add CORS headers and answer preflight requests.")
     var cors = false
@@ -46,6 +49,7 @@ struct ServeCommand: ParsableCommand {
         settings.delay = delay.flatMap(DurationText.parse)
         settings.cors = cors
         settings.quiet = quiet
+        if let seed { settings.seed = seed }
         return settings
     }
 }

@@ -1,4 +1,4 @@
-/// How `wsh serve` and `serve start` listen: `--port N --host H --delay D --cors --quiet`.
+/// How `wsh serve` and `serve start` listen: `--port N --host H --delay D --seed S --cors --quiet`.
 public struct ServeSettings: Equatable, Sendable {
     /// The address to listen on; loopback unless given.
     public var host = "127.0.0.1"
@@ -10,11 +10,13 @@ public struct ServeSettings: Equatable, Sendable {
     public var cors = false
     /// No request log.
     public var quiet = false
+    /// The seed of answers made up from schemas; a new one each time unless given.
+    public var seed = UInt64.random(in: 0...UInt64.max)
 
     /// The defaults: 127.0.0.1:4010, no delay, no CORS, a request log.
     public init() {}
 
-    static let usage = "serve start [--port N] [--host H] [--delay D] [--cors] [--quiet]"
+    static let usage = "serve start [--port N] [--host H] [--delay D] [--seed S] [--cors] [--quiet]"
 
     /// The settings the words after `serve start` give; the error names the word that is wrong.
     static func parse(_ words: [String]) -> Result<ServeSettings, ServeSettingsError> {
@@ -49,6 +51,15 @@ public struct ServeSettings: Equatable, Sendable {
                         return .failure(.init(index: index, message: "a delay is a duration such as 100ms or 2s"))
                     }
                     settings.delay = delay
+                case .failure(let error): return .failure(error)
+                }
+            case "--seed":
+                switch value(flag) {
+                case .success(let text):
+                    guard let seed = UInt64(text) else {
+                        return .failure(.init(index: index, message: "a seed is a whole number from 0 to \(UInt64.max)"))
+                    }
+                    settings.seed = seed
                 case .failure(let error): return .failure(error)
                 }
             case "--cors": settings.cors = true

@@ -1,0 +1,147 @@
+import Targets
+
+/// What `wsh fuzz` knows of one target: where its inputs go and what they may be, and what its
+/// answers may be. Built by the shell from a declaration, its samples and its OpenAPI operation.
+public struct FuzzOperation: Sendable {
+    /// Where an input is sent.
+    public enum Location: String, Sendable {
+        case path, query, header
+    }
+
+    /// A path, query or header parameter.
+    public struct Parameter: Sendable {
+        public var name: String
+        public var location: Location
+        /// Whether the API needs it: leaving it out makes the input invalid (OpenAPI), and a
+        /// generated valid input always has it.
+        public var required: Bool
+        /// What its values may be; `{}` for anything.
+        public var schema: JSONValue
+        /// Sent as given in every call and never changed (a value that holds a secret, such as an API key).
+        public var fixed: Bool
+
+        public init(name: String, location: Location, required: Bool, schema: JSONValue, fixed: Bool = false) {
+            self.name = name
+            self.location = location
+            self.required = required
+            self.schema = schema
+            self.fixed = fixed
+        }
+    }
+
+    /// How the body is written.
+    public enum BodyKind: String, Sendable {
+        case json, form, multipart
+    }
+
+    /// A declared answer: its status (`200`, `2XX`, `default`), its media types and, for JSON, its schema.
+    public struct Answer: Sendable {
+        public var status: String
+        public var mediaTypes: [String]
+        public var schema: JSONValue?
+
+        public init(status: String, mediaTypes: [String], schema: JSONValue?) {
+            self.status = status
+            self.mediaTypes = mediaTypes
+            self.schema = schema
+        }
+
+        /// Whether this answer is the one declared for `code`: its own number, its `2XX` range, or `default`.
+        func covers(_ code: Int) -> Bool {
+            if status == String(code) { return true }
+            if status.count == 3, status.uppercased().hasSuffix("XX"), let hundred = Int(status.prefix(1)) { return code / 100 == hundred }
+            return status == "default"
+        }
+    }
+
+    /// The target's name, as `call` writes it.
+    public var name: String
+    public var method: String
+    /// The path template, `{name}` for a path parameter.
+    public var path: String
+    public var parameters: [Parameter]
+    public var bodyKind: BodyKind?
+    /// The body's schema (an object whose properties are the fields, for form bodies).
+    public var bodySchema: JSONValue?
+    public var bodyRequired: Bool
+    public var answers: [Answer]
+    /// The document the schemas' `$ref`s point into.
+    public var root: JSONValue
+    /// Whether the schemas are the API's contract (OpenAPI), so an input they refuse is invalid
+    /// and a 2xx to it a failure; a hand-written declaration's inferred types are guesses.
+    public var schemasAreContract: Bool
+
+    public init(name: String, method: String, path: String, parameters: [Parameter] = [], bodyKind: BodyKind? = nil,
+                bodySchema: JSONValue? = nil, bodyRequired: Bool = false, answers: [Answer] = [], root: JSONValue = .null,
+                schemasAreContract: Bool = false) {
+        self.name = name
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.bodyKind = bodyKind
+        self.bodySchema = bodySchema
+        self.bodyRequired = bodyRequired
+        self.answers = answers
+        self.root = root
+        self.schemasAreContract = schemasAreContract
+    }
+
+    /// Whether the method changes state (anything but GET, HEAD and OPTIONS).
+    public var writes: Bool { !["GET", "HEAD", "OPTIONS"].contains(method.uppercased()) }
+
+    /// The declared answer for `code`: its own status first, then its range, then `default`.
+    func answer(for code: Int) -> Answer? {
+        answers.first { $0.status == String(code) } ?? answers.first { $0.status != "default" && $0.covers(code) }
+            ?? answers.first { $0.status == "default" }
+    }
+
+    /// A schema of the shape of a sample answer: the same types at the same paths (an array's
+    /// elements like its first), no property required, a null sample's place open to anything.
+    public static func shape(of sample: JSONValue) -> JSONValue {
+        switch sample {
+        case .null: .object([])
+        case .bool: .object([JSONMember(key: "type", value: .string("boolean"))])
+        case .number: .object([JSONMember(key: "type", value: .string("number"))])
+        case .string: .object([JSONMember(key: "type", value: .string("string"))])
+        case .array(let elements):
+            .object([JSONMember(key: "type", value: .string("array"))] + (elements.first.map { [JSONMember(key: "items", value: shape(of: $0))] } ?? []))
+        case .object(let members):
+            .object([JSONMember(key: "type", value: .string("object")),
+                     JSONMember(key: "properties", value: .object(members.map { JSONMember(key: $0.key, value: shape(of: $0.value)) }))])
+        }
+    }
+
+    /// A schema guessed from a declared default: its JSON type for `key:=JSON`, else integer,
+    /// number or boolean when the text reads so, else string.
+    public static func schema(guessedFrom value: ParameterValue?) -> JSONValue {
+        func typed(_ name: String, _ example: JSONValue) -> JSONValue {
+            .object([JSONMember(key: "type", value: .string(name)), JSONMember(key: "default", value: example)])
+        }
+        switch value {
+        case .json(let text)?:
+            guard let parsed = try? JSONValue.parse(text) else { return .object([]) }
+            return typed(JSONSchemaName.of(parsed), parsed)
+        case .text(let text)?:
+            if Int(text) != nil { return typed("integer", .number(text)) }
+            if Double(text) != nil, text.contains(".") { return typed("number", .number(text)) }
+            if text == "true" || text == "false" { return typed("boolean", .bool(text == "true")) }
+            return typed("string", .string(text))
+        default:
+            return .object([])
+        }
+    }
+}
+
+/// JSON type names as JSON Schema writes them.
+enum JSONSchemaName {
+    static func of(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number(let text): Int(text) != nil ? "integer" : "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}

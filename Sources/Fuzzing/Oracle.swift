@@ -1,0 +1,156 @@
+import Checks
+import Targets
+
+/// The checks `wsh fuzz` makes of each answer; each is on unless `--check` names others.
+public enum Oracle: String, Sendable, CaseIterable, Comparable {
+    /// A 5xx answer.
+    case serverError = "server-error"
+    /// A time-out or a dropped connection.
+    case noAnswer = "no-answer"
+    /// A status the declaration does not list.
+    case status
+    /// A media type the declaration does not list for the status.
+    case contentType = "content-type"
+    /// A body that breaks the declared schema, or the shape of the sample.
+    case schema
+    /// A 2xx to an input the schema refuses.
+    case invalidAccepted = "invalid-accepted"
+    /// (`--stateful`) A created resource does not answer: its 201's Location, or GET on its path.
+    case location
+    /// (`--stateful`) A resource still answered 2xx after its DELETE.
+    case afterDelete = "after-delete"
+
+    public static func < (lhs: Oracle, rhs: Oracle) -> Bool {
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+
+    /// What a failure of this check means, for reports.
+    public var meaning: String {
+        switch self {
+        case .serverError: "the server failed (5xx)"
+        case .noAnswer: "no answer: a time-out or a dropped connection"
+        case .status: "a status the declaration does not list"
+        case .contentType: "a media type the declaration does not list"
+        case .schema: "the body breaks the declared schema or the sample's shape"
+        case .invalidAccepted: "an input the schema refuses was accepted (2xx)"
+        case .location: "a created resource does not answer"
+        case .afterDelete: "a resource still answers after its DELETE"
+        }
+    }
+}
+
+/// What one call brought back.
+public struct FuzzOutcome: Sendable {
+    /// The answer's status; nil when none came.
+    public var status: Int?
+    public var headers: [Header]
+    public var body: [UInt8]
+    /// Why no answer came (a time-out, a dropped connection), in words.
+    public var failure: String?
+    /// The request as a curl command, secrets masked (for the report).
+    public var curl: String?
+
+    public init(status: Int? = nil, headers: [Header] = [], body: [UInt8] = [], failure: String? = nil, curl: String? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.failure = failure
+        self.curl = curl
+    }
+
+    /// The last value of a header, by name in any case.
+    public func header(_ name: String) -> String? {
+        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// A check that failed on one call: which, and in words. Failures with the same `group` are one
+/// cause, reported once.
+public struct Finding: Sendable, Equatable {
+    public var oracle: Oracle
+    /// What went wrong, the same for each failure of one cause: `500`, `status 418`, `/email: ...`.
+    public var summary: String
+    /// This call's particulars.
+    public var detail: String
+}
+
+/// Judges an answer by the declaration: the checks of ``Oracle`` but the stateful ones.
+struct Judge {
+    let operation: FuzzOperation
+    let checks: Set<Oracle>
+    let validator: JSONSchemaValidator
+
+    init(operation: FuzzOperation, checks: Set<Oracle>) {
+        self.operation = operation
+        self.checks = checks
+        validator = JSONSchemaValidator(root: operation.root)
+    }
+
+    func findings(_ outcome: FuzzOutcome, expectation: Expectation) -> [Finding] {
+        guard let status = outcome.status else {
+            let why = outcome.failure ?? "no answer"
+            return checks.contains(.noAnswer) ? [Finding(oracle: .noAnswer, summary: Self.kind(of: why), detail: why)] : []
+        }
+        if status >= 500 {
+            return checks.contains(.serverError) ? [Finding(oracle: .serverError, summary: "\(status)", detail: "answered \(status)")] : []
+        }
+        var found: [Finding] = []
+        if checks.contains(.invalidAccepted), case .invalid(let why) = expectation, (200...299).contains(status) {
+            found.append(Finding(oracle: .invalidAccepted, summary: "\(status)", detail: "answered \(status) to an invalid input: \(why)"))
+        }
+        guard !operation.answers.isEmpty else { return found }
+        guard let answer = operation.answer(for: status) else {
+            // A client error is the right answer to an input the declaration refuses, or cannot judge.
+            let rejected = (400...499).contains(status) && expectation != .valid
+            if checks.contains(.status), !rejected {
+                let listed = operation.answers.map(\.status).joined(separator: ", ")
+                found.append(Finding(oracle: .status, summary: "status \(status)", detail: "answered \(status); the declaration lists \(listed)"))
+            }
+            return found
+        }
+        let mediaType = outcome.header("Content-Type").map(MediaType.essence(of:))
+        if checks.contains(.contentType), !answer.mediaTypes.isEmpty, !outcome.body.isEmpty,
+           !answer.mediaTypes.contains(where: { Self.matches(mediaType ?? "", declared: $0) }) {
+            let listed = answer.mediaTypes.joined(separator: ", ")
+            found.append(Finding(oracle: .contentType, summary: "\(status) \(mediaType ?? "without a media type")",
+                                 detail: "answered \(status) as \(mediaType ?? "a body with no Content-Type"); the declaration lists \(listed)"))
+        }
+        if checks.contains(.schema), let schema = answer.schema, Self.isJSON(mediaType) || (mediaType == nil && !outcome.body.isEmpty) {
+            do {
+                let value = try JSONValue.parse(outcome.body)
+                if let first = validator.violations(of: value, against: schema).first {
+                    found.append(Finding(oracle: .schema, summary: "\(status) \(first.pointer.isEmpty ? "/" : Self.generalized(first.pointer)): \(first.expected)",
+                                         detail: "answered \(status) with a body that breaks the schema: \(first.description)"))
+                }
+            } catch {
+                found.append(Finding(oracle: .schema, summary: "\(status) not JSON", detail: "answered \(status) with a body that is not JSON: \(error.description)"))
+            }
+        }
+        return found
+    }
+
+    /// `/items/3/name` as `/items/*/name`: one cause whatever the element.
+    static func generalized(_ pointer: String) -> String {
+        pointer.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) != nil ? "*" : String($0) }.joined(separator: "/")
+    }
+
+    static func kind(of failure: String) -> String {
+        let lowered = failure.lowercased()
+        if lowered.contains("time") { return "timed out" }
+        if lowered.contains("closed") || lowered.contains("reset") || lowered.contains("dropped") { return "connection dropped" }
+        return "no answer"
+    }
+
+    static func isJSON(_ mediaType: String?) -> Bool {
+        guard let mediaType else { return false }
+        return mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+
+    /// `application/json` against `application/json`, `application/*` or `*/*`.
+    static func matches(_ mediaType: String, declared: String) -> Bool {
+        let declared = MediaType.essence(of: declared)
+        if declared == "*/*" || declared == mediaType { return true }
+        if declared.hasSuffix("/*") { return mediaType.hasPrefix(declared.dropLast()) }
+        return false
+    }
+}
