@@ -26,13 +26,20 @@ public struct CaseGenerator: Sendable {
     func validCase(using generator: inout some RandomNumberGenerator) -> FuzzCase {
         var values: [FuzzCase.Value] = []
         for parameter in operation.parameters where !parameter.fixed {
-            guard parameter.required || parameter.location == .path || Bool.random(using: &generator) else { continue }
+            guard parameter.required || parameter.alwaysSent || parameter.location == .path || Bool.random(using: &generator) else { continue }
             values.append(.init(name: parameter.name, location: parameter.location, value: value(for: parameter, using: &generator)))
         }
         var body: JSONValue?
         if operation.bodyKind != nil, let schema = operation.bodySchema,
            operation.bodyRequired || Int.random(in: 0..<5, using: &generator) != 0 {
             body = sampler.validValue(for: schema, using: &generator) ?? sampler.value(for: schema, depth: 0, using: &generator)
+            if case .object(var members)? = body, !operation.bodyFieldsAlwaysSent.isEmpty {
+                let properties = sampler.resolved(schema)["properties"]
+                for name in operation.bodyFieldsAlwaysSent where !members.contains(where: { $0.key == name }) {
+                    members.append(JSONMember(key: name, value: sampler.value(for: properties?[name] ?? .object([]), depth: 1, using: &generator)))
+                }
+                body = .object(members)
+            }
         }
         return FuzzCase(parameters: values, body: body)
     }
@@ -52,7 +59,7 @@ public struct CaseGenerator: Sendable {
         var ways: [String] = []
         if operation.parameters.contains(where: { $0.required && !$0.fixed && $0.location != .path }) { ways.append("missing") }
         if operation.parameters.contains(where: { !$0.fixed }) { ways.append("parameter") }
-        if operation.bodySchema != nil { ways.append("body") }
+        if operation.bodySchema != nil { ways += ["body", "body"] }
         if operation.bodyRequired { ways.append("no-body") }
         if operation.bodyKind == .json { ways.append("malformed") }
         for _ in 0..<4 {
@@ -88,12 +95,13 @@ public struct CaseGenerator: Sendable {
     public func expectation(of input: FuzzCase) -> Expectation {
         guard operation.schemasAreContract else { return .unknown }
         for parameter in operation.parameters where !parameter.fixed {
-            let given = input.parameters.filter { $0.name == parameter.name && $0.location == parameter.location }
-            guard let first = given.first else {
+            // An empty list sends no query item: the parameter is left out.
+            let given = input.parameters.first { $0.name == parameter.name && $0.location == parameter.location }
+            let texts = given.map { FuzzCase.texts($0.value, in: parameter.location) } ?? []
+            guard !texts.isEmpty else {
                 if parameter.required { return .invalid("the required \(parameter.location.rawValue) parameter '\(parameter.name)' is left out") }
                 continue
             }
-            let texts = FuzzCase.texts(first.value, in: parameter.location)
             let read = readBack(texts, schema: parameter.schema)
             if let why = sampler.violation(of: read, against: parameter.schema) {
                 return .invalid("\(parameter.location.rawValue) parameter '\(parameter.name)': \(why)")
@@ -133,5 +141,47 @@ public struct CaseGenerator: Sendable {
         if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
         if types.contains("null"), text == "null" { return .null }
         return .string(text)
+    }
+}
+
+extension CaseGenerator {
+    /// Inputs that each change one thing of a valid input to a value at an edge of its schema
+    /// (empty, long and Unicode strings, each bound and one past it, zero and negative numbers,
+    /// each enum value, two list items) or leave out one required parameter or body property:
+    /// sent first, so the commonest defects are found whatever the seed.
+    public func edgeCases(using generator: inout some RandomNumberGenerator) -> [FuzzCase] {
+        let base = validCase(using: &generator)
+        var cases: [FuzzCase] = []
+        for parameter in operation.parameters where !parameter.fixed {
+            for value in sampler.edgeValues(for: parameter.schema) {
+                var input = base
+                input.parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
+                input.parameters.append(.init(name: parameter.name, location: parameter.location, value: value))
+                if parameter.location == .path, FuzzCase.texts(value, in: .path)[0].isEmpty { continue }
+                cases.append(input)
+            }
+            if parameter.required, parameter.location != .path {
+                var input = base
+                input.parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
+                cases.append(input)
+            }
+        }
+        if let schema = operation.bodySchema, case .object(let members)? = base.body {
+            let resolved = sampler.resolved(schema)
+            if case .object(let properties)? = resolved["properties"] {
+                for property in properties {
+                    for value in sampler.edgeValues(for: property.value) {
+                        cases.append(FuzzCase(parameters: base.parameters,
+                                              body: .object(members.filter { $0.key != property.key } + [JSONMember(key: property.key, value: value)])))
+                    }
+                }
+            }
+            for name in SchemaSampler.requiredNames(resolved) {
+                cases.append(FuzzCase(parameters: base.parameters, body: .object(members.filter { $0.key != name })))
+            }
+        }
+        var seen: [FuzzCase] = []
+        for input in cases where !seen.contains(input) { seen.append(input) }
+        return seen
     }
 }

@@ -19,13 +19,17 @@ public struct FuzzOperation: Sendable {
         public var schema: JSONValue
         /// Sent as given in every call and never changed (a value that holds a secret, such as an API key).
         public var fixed: Bool
+        /// The declaration gives it a default, which a call sends when it gives none: a generated
+        /// input always has it, so that `call` can say the input again.
+        public var alwaysSent: Bool
 
-        public init(name: String, location: Location, required: Bool, schema: JSONValue, fixed: Bool = false) {
+        public init(name: String, location: Location, required: Bool, schema: JSONValue, fixed: Bool = false, alwaysSent: Bool = false) {
             self.name = name
             self.location = location
             self.required = required
             self.schema = schema
             self.fixed = fixed
+            self.alwaysSent = alwaysSent
         }
     }
 
@@ -64,6 +68,8 @@ public struct FuzzOperation: Sendable {
     /// The body's schema (an object whose properties are the fields, for form bodies).
     public var bodySchema: JSONValue?
     public var bodyRequired: Bool
+    /// Body fields the declaration gives a default, always in a generated body (see ``Parameter/alwaysSent``).
+    public var bodyFieldsAlwaysSent: [String] = []
     public var answers: [Answer]
     /// The document the schemas' `$ref`s point into.
     public var root: JSONValue

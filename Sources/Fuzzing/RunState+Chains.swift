@@ -36,12 +36,13 @@ extension RunState {
         return name.contains("/") || name.contains("{") || name.isEmpty ? nil : String(name)
     }
 
-    /// For each POST, up to three times: create with a valid input; on a 2xx, fetch what it
-    /// created (its Location, and GET on its path), delete it, and fetch it again.
+    /// For each POST in turn, until the budget is spent (at most ten rounds): create with a valid
+    /// input; on a 2xx, fetch what it created (its Location, and GET on its path), delete it, and
+    /// fetch it again.
     mutating func chains(until limit: Int) async {
         let chains = chainsToRun()
         guard !chains.isEmpty else { return }
-        for round in 0..<3 {
+        for round in 0..<10 {
             for chain in chains {
                 guard await run(chain, round: round, limit: limit) else { return }
             }
@@ -77,6 +78,8 @@ extension RunState {
         if let read = chain.read, settings.checks.contains(.location) {
             let request = itemRequest(read)
             guard let fetched = await call(request, limit: limit) else { return false }
+            // The answer about a resource that exists: the one a random id seldom gets.
+            record(fetched, of: request, operation: read, expectation: generators[read].expectation(of: request.input))
             if let code = fetched.status, !(200...299).contains(code) {
                 note(Finding(oracle: .location, summary: "GET \(operations[read].path) answered \(code)",
                              detail: "\(operations[read].name) answered \(code) for the resource \(create.name) had just created"),

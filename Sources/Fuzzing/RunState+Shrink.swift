@@ -57,14 +57,14 @@ extension RunState {
         var candidates: [FuzzCase] = []
         for (index, value) in input.parameters.enumerated() {
             let declared = operation.parameters.first { $0.name == value.name && $0.location == value.location }
-            if value.location != .path, declared?.required != true {
+            if value.location != .path, declared?.required != true, declared?.alwaysSent != true {
                 var candidate = input
                 candidate.parameters.remove(at: index)
                 candidates.append(candidate)
             }
         }
         if case .object(let members)? = input.body {
-            let required = requiredNames(operation)
+            let required = requiredNames(operation).union(operation.bodyFieldsAlwaysSent)
             for (index, member) in members.enumerated() where !required.contains(member.key) {
                 var fewer = members
                 fewer.remove(at: index)
@@ -110,9 +110,9 @@ extension RunState {
             return [.string(""), .string(String(half))]
         case .number(let text):
             guard let number = Int(text), number != 0 else { return text == "0" ? [] : [.number("0")] }
-            return [.number("0"), .number(String(number / 2))]
+            return ([0, number < 0 ? -1 : 1, number / 2].filter { $0 != number }).map { .number(String($0)) }
         case .array(let elements) where !elements.isEmpty:
-            return elements.count > 1 ? [.array([]), .array([elements[0]])] : [.array([])]
+            return [.array([]), .array([elements[0]])] + (elements.count > 2 ? [.array(Array(elements.prefix(2)))] : [])
         case .object(let members) where !members.isEmpty:
             return [.object([])]
         default:

@@ -9,6 +9,8 @@ struct RunState {
     let generators: [CaseGenerator]
     let judges: [Judge]
     var randoms: [SeededRandom]
+    /// Each operation's edge cases not yet sent, sent before its random ones.
+    var edgeCases: [[FuzzCase]]
     let started = ContinuousClock.now
     var calls = 0
     var callsByOperation: [String: Int] = [:]
@@ -23,9 +25,14 @@ struct RunState {
         self.settings = settings
         self.send = send
         self.progress = progress
-        generators = operations.map(CaseGenerator.init(operation:))
+        let generators = operations.map(CaseGenerator.init(operation:))
+        self.generators = generators
         judges = operations.map { Judge(operation: $0, checks: settings.checks) }
-        randoms = operations.map { SeededRandom(seed: settings.seed, part: $0.name) }
+        var randoms = operations.map { SeededRandom(seed: settings.seed, part: $0.name) }
+        var edges: [[FuzzCase]] = []
+        for index in generators.indices { edges.append(generators[index].edgeCases(using: &randoms[index])) }
+        edgeCases = edges
+        self.randoms = randoms
         pacer = Pacer(rate: settings.rate)
     }
 
@@ -57,7 +64,7 @@ struct RunState {
             while calls < limit, !stopping() {
                 let index = nextOperation
                 nextOperation = (nextOperation + 1) % operations.count
-                let input = generators[index].next(using: &randoms[index])
+                let input = edgeCases[index].isEmpty ? generators[index].next(using: &randoms[index]) : edgeCases[index].removeFirst()
                 let expectation = generators[index].expectation(of: input)
                 let request = FuzzRequest(operation: operations[index].name, input: input)
                 await pacer.wait()

@@ -30,7 +30,9 @@ struct NumberSampler {
         let plainLow = lower != nil ? low : max(low, 0), plainHigh = min(high, plainLow + 100)
         var candidate: Double = switch style {
         case .plain: Double.random(in: min(plainLow, high)...max(min(plainLow, high), plainHigh), using: &generator).rounded(.down)
-        case .edges: [low, high, 0, -1, 1, 2_147_483_647, -2_147_483_648, Self.limit, Double(Int.random(in: -1000...1000, using: &generator))]
+        // Small numbers twice over: the ids and counts a real API has.
+        case .edges: [low, high, 0, -1, 1, 2_147_483_647, -2_147_483_648, Self.limit, Double(Int.random(in: -1000...1000, using: &generator)),
+                      Double(Int.random(in: 2...12, using: &generator)), Double(Int.random(in: 2...12, using: &generator))]
             .randomElement(using: &generator) ?? 0
         }
         candidate = min(max(candidate, low), high)

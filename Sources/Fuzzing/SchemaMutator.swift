@@ -48,8 +48,8 @@ struct SchemaMutator {
         if types.contains("object") || (types.isEmpty && schema["properties"] != nil) {
             let valid = sampler.value(for: schema, depth: depth, using: &generator)
             if case .object(let members) = valid {
-                let required = SchemaSampler.requiredNames(schema)
-                if let name = required.randomElement(using: &generator) {
+                // A required property left out: each one a choice, the commonest contract broken.
+                for name in SchemaSampler.requiredNames(schema) {
                     choices.append { _ in .object(members.filter { $0.key != name }) }
                 }
                 if schema["additionalProperties"] == .bool(false) {

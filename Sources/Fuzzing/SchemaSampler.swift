@@ -183,3 +183,38 @@ public struct SchemaSampler: Sendable {
         return .object(members)
     }
 }
+
+extension SchemaSampler {
+    /// The values at the edges of a schema, valid and one step past: for a string the empty one,
+    /// one character, the longest allowed and one longer (or 1,000 characters), Unicode; for a
+    /// number each bound and one past it, zero, one and minus one, a large one; each enum value
+    /// and one not listed; for a list none and two items.
+    func edgeValues(for schema: JSONValue) -> [JSONValue] {
+        let schema = resolved(schema)
+        var values: [JSONValue] = []
+        if case .array(let options)? = schema["enum"] {
+            return Array(options.prefix(8)) + [options.first?.string.map { .string($0 + "-unlisted") } ?? .number("987654321")]
+        }
+        let types = Self.types(schema)
+        if types.contains("string") || types.isEmpty {
+            let maximum = schema["maxLength"]?.int.map { min($0, 100_000) }
+            values += [.string(""), .string("a"), .string(String(repeating: "a", count: maximum ?? 1000)), .string("é日本🙂\u{202E}")]
+            if let maximum { values.append(.string(String(repeating: "a", count: maximum + 1))) }
+            if let minimum = schema["minLength"]?.int, minimum > 1, minimum <= 100_000 { values.append(.string(String(repeating: "a", count: minimum - 1))) }
+        }
+        if types.contains("integer") || types.contains("number") {
+            var numbers: [Double] = [0, 1, -1, 2_147_483_648]
+            if let low = schema["minimum"]?.double { numbers += [low, low - 1] }
+            if let high = schema["maximum"]?.double { numbers += [high, high + 1] }
+            values += numbers.map { .number(NumberSampler.literal($0)) }
+        }
+        if types.contains("boolean") { values += [.bool(true), .bool(false)] }
+        if types.contains("array") {
+            var generator = SeededRandom(seed: 1)
+            let item = schema["items"].map { value(for: $0, depth: 1, using: &generator) } ?? .string("a")
+            let other = schema["items"].map { value(for: $0, depth: 1, using: &generator) } ?? .string("b")
+            values += [.array([]), .array([item, other])]
+        }
+        return values
+    }
+}

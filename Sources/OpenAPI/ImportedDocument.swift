@@ -30,6 +30,10 @@ public struct ImportedOperation: Sendable {
     public var responses: [ResponseInfo]
     /// Where the operation is in the document (`/paths/~1pets/get`).
     public var pointer: String
+    /// The request body's media type (the one the declaration sends) and schema, when it has one.
+    public var requestBody: MediaSchema? = nil
+    /// Whether the document says the body is required.
+    public var requestBodyRequired = false
 }
 
 /// A parameter as help and completion show it.
@@ -48,6 +52,8 @@ public struct ParameterInfo: Sendable, Equatable {
     public var type: String
     /// The default as a call writes it, if any.
     public var defaultValue: String?
+    /// Its schema as the document writes it (`$ref`s point into the ``SchemaDocument``), if any.
+    public var schema: JSONValue? = nil
 }
 
 /// A declared answer: its status (`200`, `2XX`, `default`), description and schema per media type.

@@ -67,7 +67,7 @@ struct OperationReader {
                                      description: parameter["description"]?.string ?? "", required: required,
                                      enumValues: facts.enumValues(schema, pointer: at + "/schema"),
                                      type: facts.typeText(schema, pointer: at + "/schema"),
-                                     defaultValue: defaultValue.map(SchemaFacts.text))
+                                     defaultValue: defaultValue.map(SchemaFacts.text), schema: schema)
             switch location {
             case "path":
                 let clean = Self.templateName(name)
@@ -89,7 +89,7 @@ struct OperationReader {
                         infos.append(ParameterInfo(name: key, location: .query, description: info.description, required: isRequired,
                                                    enumValues: facts.enumValues(property.schema, pointer: property.pointer),
                                                    type: facts.typeText(property.schema, pointer: property.pointer),
-                                                   defaultValue: propertyDefault.map(SchemaFacts.text)))
+                                                   defaultValue: propertyDefault.map(SchemaFacts.text), schema: property.schema))
                     }
                     continue
                 }
@@ -118,8 +118,11 @@ struct OperationReader {
         for header in headers { lines.append("header " + header) }
 
         var bodyLines: [String] = []
-        if let body = operation["requestBody"], let (requestBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
-            bodyLines = self.body(requestBody, pointer: at, infos: &infos)
+        var requestBody: MediaSchema?
+        var requestBodyRequired = false
+        if let body = operation["requestBody"], let (resolvedBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
+            (bodyLines, requestBody) = self.body(resolvedBody, pointer: at, infos: &infos)
+            requestBodyRequired = resolvedBody["required"] == .bool(true)
         }
         lines += bodyLines
 
@@ -128,7 +131,8 @@ struct OperationReader {
         lines.append("validate " + validate)
         let text = "target \(input.name) {\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n}"
         return ImportedOperation(name: input.name, declaration: text, method: input.method, path: path, summary: summary,
-                                 description: description, parameters: infos, responses: responses, pointer: pointer)
+                                 description: description, parameters: infos, responses: responses, pointer: pointer,
+                                 requestBody: requestBody, requestBodyRequired: requestBodyRequired)
     }
 
     // MARK: - Parameters
@@ -171,9 +175,9 @@ struct OperationReader {
     static func jsonLike(_ type: String) -> Bool { type == "application/json" || type.hasSuffix("+json") }
 
     /// The body as `json`, `form` or `multipart` fields (its top-level properties), and a
-    /// Content-Type header for a JSON type other than application/json.
-    private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo]) -> [String] {
-        guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return [] }
+    /// Content-Type header for a JSON type other than application/json; with the media type and schema chosen.
+    private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo]) -> ([String], MediaSchema?) {
+        guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return ([], nil) }
         let types = content.map { $0.key.lowercased() }
         let chosen: (field: String, index: Int)? = if let index = types.firstIndex(where: Self.jsonLike) {
             ("json", index)
@@ -186,7 +190,7 @@ struct OperationReader {
         }
         guard let chosen else {
             // Another media type: the body is given whole at the call (`call NAME @file`).
-            return ["header " + DeclarationText.word("Content-Type:" + content[0].key)]
+            return (["header " + DeclarationText.word("Content-Type:" + content[0].key)], nil)
         }
         let media = content[chosen.index]
         let at = JSONPointer.appending(pointer + "/content", media.key) + "/schema"
@@ -205,14 +209,14 @@ struct OperationReader {
                                        description: resolved?.value["description"]?.string ?? "", required: isRequired,
                                        enumValues: facts.enumValues(property.schema, pointer: property.pointer),
                                        type: isFile ? "file" : facts.typeText(property.schema, pointer: property.pointer),
-                                       defaultValue: defaultValue.map(SchemaFacts.text)))
+                                       defaultValue: defaultValue.map(SchemaFacts.text), schema: property.schema))
         }
         var lines: [String] = []
         if chosen.field == "json", media.key.lowercased() != "application/json" {
             lines.append("header " + DeclarationText.word("Content-Type:" + media.key))
         }
         if !words.isEmpty { lines.append(chosen.field + " " + words.joined(separator: " ")) }
-        return lines
+        return (lines, media.value["schema"].map { MediaSchema(mediaType: media.key, schema: $0, pointer: at) })
     }
 
     // MARK: - Responses

@@ -17,6 +17,7 @@ extension LaunchOptions {
         if let first = arguments.first, CommandLineRequest.isVerb(first) { return .run(LaunchOptions(request: arguments)) }
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
         if arguments.first == "test" { return testParse(Array(arguments.dropFirst())) }
+        if arguments.first == "fuzz" { return fuzzParse(Array(arguments.dropFirst())) }
         do {
             let parsed = try WSHCommand.parse(arguments)
             if parsed.command != nil, parsed.file != nil {
@@ -34,6 +35,20 @@ extension LaunchOptions {
 }
 
 extension LaunchOptions {
+    /// `wsh fuzz ...`.
+    static func fuzzParse(_ arguments: [String]) -> FullParse {
+        do {
+            let parsed = try FuzzCommand.parse(arguments)
+            var options = LaunchOptions(noRC: true)
+            options.fuzz = (parsed.files, try parsed.options)
+            options.environment = parsed.environment
+            return .run(options)
+        } catch {
+            let message = FuzzCommand.fullMessage(for: error)
+            return FuzzCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+        }
+    }
+
     /// `wsh serve ...`.
     static func serveParse(_ arguments: [String]) -> FullParse {
         do {

@@ -26,6 +26,16 @@ public struct LaunchOptions: Sendable, Equatable {
     }
     private var serveFiles: [String]?
     private var serveSettings = ServeSettings()
+    /// `wsh fuzz ...`: the files to run or read first, and what to fuzz how.
+    var fuzz: (files: [String], options: FuzzOptions)? {
+        get { fuzzFiles.map { ($0, fuzzOptions) } }
+        set {
+            fuzzFiles = newValue?.files
+            fuzzOptions = newValue?.options ?? FuzzOptions()
+        }
+    }
+    private var fuzzFiles: [String]?
+    private var fuzzOptions = FuzzOptions()
     /// `wsh test ...`: the files to run as tests, and how.
     public var test: TestSettings?
     /// `wsh get URL ITEM...`: a method and the request's arguments, sent once.
@@ -79,6 +89,10 @@ public enum Shell {
         if let serve = options.serve {
             if let code = chooseEnvironment(options.environment, beside: serve.files.first, run) { return code }
             return await serveFiles(serve.files, serve.settings, run, interrupts)
+        }
+        if let fuzz = options.fuzz {
+            if let code = chooseEnvironment(options.environment, beside: fuzz.files.first, run) { return code }
+            return await fuzzFiles(fuzz.files, fuzz.options, run, interrupts)
         }
         // `wsh --norc get URL`: the verb was read as a script, and its URL as a script argument.
         if let file = options.file, CommandLineRequest.isVerb(file), case .failure(let problem) = ReadableFile.read(file) {

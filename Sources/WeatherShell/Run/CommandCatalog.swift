@@ -46,6 +46,7 @@ enum CommandCatalog {
         .command(PluginsCommand.self),
         .keyword(Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin")),
         .command(ServeShellCommand.self),
+        .command(FuzzShellCommand.self),
         .keyword(Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor")),
         .command(StateCommand.self),
         .command(HistoryCommand.self),

@@ -8,41 +8,7 @@ extension Shell {
     /// Postman collection, read as `use postman` reads it), then answers their targets until
     /// Ctrl-C, which stops the server and exits 0.
     static func serveFiles(_ files: [String], _ settings: ServeSettings, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
-        for file in files {
-            let loaded: Outcome
-            switch ReadableFile.read(file) {
-            case .success where Run.isHTTPFile(file):
-                // Running it would send its requests; it has no answers to serve.
-                run.io.err("wsh: error: '\(file)' is a .http file: it has requests, not answers, to serve\n"
-                           + "note: wsh serve takes .wsh files, Postman collections (.json) and packs\n")
-                return FailureKind.usage.exitCode
-            case .success where file.lowercased().hasSuffix(".json"):
-                // A Postman collection: each request a route, its saved examples the answers.
-                let directory = FileManager.default.currentDirectoryPath
-                loaded = await outcome(interrupts) {
-                    try await run.execute(text: "use postman " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
-                }
-            case .success(let data):
-                loaded = await outcome(interrupts) {
-                    try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
-                }
-            case .failure(let problem) where problem.isMissing && Run.availablePacks().contains(file):
-                // `wsh serve open-meteo`: no file by that name, so the pack `use` would load.
-                let directory = FileManager.default.currentDirectoryPath
-                loaded = await outcome(interrupts) {
-                    try await run.execute(text: "use " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
-                }
-            case .failure(let problem):
-                run.io.err("wsh: error: cannot read '\(file)': \(problem)\n")
-                if problem.isMissing { run.io.err(Self.packNote(for: file)) }
-                return FailureKind.usage.exitCode
-            }
-            switch loaded {
-            case .completed: if let failure = run.firstFailure { return finalCode(run, failure.exitCode) }
-            case .exit(let code): return finalCode(run, code)
-            case .failure(let kind): return finalCode(run, kind.exitCode)
-            }
-        }
+        if let code = await loadFiles(files, run, interrupts, command: "serve") { return code }
         let served = await outcome(interrupts) {
             let server: MockServer
             do {
@@ -71,12 +37,58 @@ extension Shell {
 }
 
 extension Shell {
+    /// The files of `wsh serve` and `wsh fuzz`, loaded in order: a `.wsh` file run (its
+    /// declarations and settings), a `.json` file read as a Postman collection (`use postman`), a
+    /// `.http` file's requests declared (`use http`; `wsh serve` refuses one: it has requests, not
+    /// answers), a pack by its name. The exit code when one fails, else nil.
+    static func loadFiles(_ files: [String], _ run: Run, _ interrupts: InterruptHandler, command: String) async -> Int32? {
+        let directory = FileManager.default.currentDirectoryPath
+        for file in files {
+            let loaded: Outcome
+            switch ReadableFile.read(file) {
+            case .success where Run.isHTTPFile(file) && command == "serve":
+                // Running it would send its requests; it has no answers to serve.
+                run.io.err("wsh: error: '\(file)' is a .http file: it has requests, not answers, to serve\n"
+                           + "note: wsh serve takes .wsh files, Postman collections (.json) and packs\n")
+                return FailureKind.usage.exitCode
+            case .success where Run.isHTTPFile(file):
+                loaded = await outcome(interrupts) {
+                    try await run.execute(text: "use http " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
+                }
+            case .success where file.lowercased().hasSuffix(".json"):
+                // A Postman collection: each request a target (a route, with its saved examples the answers).
+                loaded = await outcome(interrupts) {
+                    try await run.execute(text: "use postman " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
+                }
+            case .success(let data):
+                loaded = await outcome(interrupts) {
+                    try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
+                }
+            case .failure(let problem) where problem.isMissing && Run.availablePacks().contains(file):
+                // `wsh serve open-meteo`: no file by that name, so the pack `use` would load.
+                loaded = await outcome(interrupts) {
+                    try await run.execute(text: "use " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
+                }
+            case .failure(let problem):
+                run.io.err("wsh: error: cannot read '\(file)': \(problem)\n")
+                if problem.isMissing { run.io.err(Self.packNote(for: file, command: command)) }
+                return FailureKind.usage.exitCode
+            }
+            switch loaded {
+            case .completed: if let failure = run.firstFailure { return finalCode(run, failure.exitCode) }
+            case .exit(let code): return finalCode(run, code)
+            case .failure(let kind): return finalCode(run, kind.exitCode)
+            }
+        }
+        return nil
+    }
+
     /// After `cannot read 'NAME'` from `wsh serve`: the packs it can serve by name, the closest first.
-    static func packNote(for file: String) -> String {
+    static func packNote(for file: String, command: String = "serve") -> String {
         let packs = Run.availablePacks()
         let guess = Suggestion.closest(to: file.hasSuffix(".wsh") ? String(file.dropLast(4)) : file, in: packs)
         return (guess.map { "note: did you mean the pack '\($0)'?\n" } ?? "")
-            + "note: wsh serve takes .wsh files, Postman collections (.json) or the name of a pack: \(packs.joined(separator: ", "))\n"
+            + "note: wsh \(command) takes .wsh files, \(command == "fuzz" ? ".http files, " : "")Postman collections (.json) or the name of a pack: \(packs.joined(separator: ", "))\n"
     }
 }
 

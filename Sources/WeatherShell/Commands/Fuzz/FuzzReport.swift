@@ -1,0 +1,129 @@
+import Foundation
+import Fuzzing
+import Targets
+
+/// What `fuzz` prints and writes of a run: each failure once, with its reproducers, then the
+/// targets that passed; the JSON and JUnit reports. Secrets are masked in all of it.
+@ShellActor
+struct FuzzReport {
+    struct Entry {
+        var failure: FuzzFailure
+        /// The statements that show it again, pasted after the same declarations.
+        var wsh: [String]
+        var curl: String?
+    }
+
+    let result: FuzzResult
+    let seed: UInt64
+    let entries: [Entry]
+
+    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], run: Run) {
+        self.result = result
+        self.seed = seed
+        entries = result.failures.map { failure in
+            let lines = Reproducer(targets: targets).lines(for: failure).map { run.mask($0) }
+            return Entry(failure: failure, wsh: lines, curl: failure.curl.map { run.mask($0) })
+        }
+    }
+
+    private var seconds: String {
+        let elapsed = result.elapsed.components
+        return String(format: "%.1f", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+
+    /// The text on stdout.
+    var text: String {
+        var text = ""
+        let stop = switch result.stop {
+        case .budget: ""
+        case .time: ", stopped at the time limit"
+        case .interrupted: ", interrupted"
+        }
+        text += "fuzz: \(result.calls) call\(result.calls == 1 ? "" : "s") in \(seconds)s (seed \(seed))\(stop): "
+        text += entries.isEmpty ? "no failures\n" : "\(entries.count) failure\(entries.count == 1 ? "" : "s")\n"
+        for entry in entries {
+            let failure = entry.failure
+            text += "\n✘ \(failure.operation)  \(failure.oracle.rawValue): \(failure.summary)  (\(failure.count) call\(failure.count == 1 ? "" : "s"))\n"
+            text += "    \(failure.detail)\n"
+            if case .invalid(let why) = failure.expectation, failure.oracle == .invalidAccepted { text += "    invalid because: \(why)\n" }
+            if entry.wsh.isEmpty {
+                text += "    wsh:  (the body cannot be written as items: see the curl command)\n"
+            } else {
+                for (index, line) in entry.wsh.enumerated() { text += (index == 0 ? "    wsh:  " : "          ") + line + "\n" }
+            }
+            if let curl = entry.curl {
+                let lines = curl.split(separator: "\n", omittingEmptySubsequences: false)
+                for (index, line) in lines.enumerated() { text += (index == 0 ? "    curl: " : "          ") + line + "\n" }
+            }
+        }
+        let failing = Set(entries.map(\.failure.operation))
+        let passed = result.operations.filter { !failing.contains($0) }
+        if !passed.isEmpty {
+            text += "\n"
+            for name in passed { text += "✔ \(name): no failures in \(result.callsByOperation[name] ?? 0) calls\n" }
+        }
+        return text
+    }
+
+    /// `--report-json`.
+    var json: String {
+        func string(_ text: String) -> JSONValue { .string(text) }
+        let failures: [JSONValue] = entries.map { entry in
+            let failure = entry.failure
+            var members = [JSONMember(key: "target", value: string(failure.operation)),
+                           JSONMember(key: "oracle", value: string(failure.oracle.rawValue)),
+                           JSONMember(key: "summary", value: string(failure.summary)),
+                           JSONMember(key: "detail", value: string(failure.detail)),
+                           JSONMember(key: "count", value: .number(String(failure.count))),
+                           JSONMember(key: "status", value: failure.status.map { .number(String($0)) } ?? .null),
+                           JSONMember(key: "shrunk", value: .bool(failure.shrunk)),
+                           JSONMember(key: "wsh", value: string(entry.wsh.joined(separator: "\n"))),
+                           JSONMember(key: "curl", value: entry.curl.map(string) ?? .null)]
+            if case .invalid(let why) = failure.expectation { members.append(JSONMember(key: "invalidBecause", value: string(why))) }
+            return .object(members)
+        }
+        let targets: [JSONValue] = result.operations.map { name in
+            .object([JSONMember(key: "name", value: string(name)), JSONMember(key: "calls", value: .number(String(result.callsByOperation[name] ?? 0)))])
+        }
+        let root = JSONValue.object([
+            JSONMember(key: "seed", value: .number(String(seed))),
+            JSONMember(key: "calls", value: .number(String(result.calls))),
+            JSONMember(key: "elapsed", value: .number(seconds)),
+            JSONMember(key: "stop", value: string(result.stop.rawValue)),
+            JSONMember(key: "checks", value: .array(result.checks.sorted().map { string($0.rawValue) })),
+            JSONMember(key: "targets", value: .array(targets)),
+            JSONMember(key: "failures", value: .array(failures)),
+        ])
+        return root.prettyText + "\n"
+    }
+
+    /// `--report-junit`: one test case a target and check, failed when that check failed on that target.
+    var junit: String {
+        let checks = result.checks.sorted()
+        let failed = entries.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"wsh fuzz\" tests=\"\(result.operations.count * checks.count)\" failures=\"\(failed)\" time=\"\(seconds)\">\n"
+        for name in result.operations {
+            let mine = entries.filter { $0.failure.operation == name }
+            let failedChecks = Set(mine.map(\.failure.oracle))
+            xml += "  <testsuite name=\"\(MarkupText.attribute(name))\" tests=\"\(checks.count)\" failures=\"\(failedChecks.count)\">\n"
+            xml += "    <properties><property name=\"seed\" value=\"\(seed)\"/><property name=\"calls\" value=\"\(result.callsByOperation[name] ?? 0)\"/></properties>\n"
+            for check in checks {
+                xml += "    <testcase classname=\"\(MarkupText.attribute(name))\" name=\"\(check.rawValue)\">"
+                let found = mine.filter { $0.failure.oracle == check }
+                if found.isEmpty {
+                    xml += "</testcase>\n"
+                    continue
+                }
+                xml += "\n"
+                for entry in found {
+                    let body = ([entry.failure.detail] + entry.wsh + (entry.curl.map { [$0] } ?? [])).joined(separator: "\n")
+                    xml += "      <failure message=\"\(MarkupText.attribute(entry.failure.summary))\" type=\"\(check.rawValue)\">\(MarkupText.escaped(body))</failure>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+}

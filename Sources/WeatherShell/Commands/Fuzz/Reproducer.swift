@@ -1,0 +1,131 @@
+import Fuzzing
+import Targets
+
+/// The wsh statements that show a failure again, pasted after the same declarations and
+/// settings: `call NAME ...` when the call sends exactly what the fuzzer sent, else the request
+/// written out (`post URL items...`); a chain's id through `let`; then an `expect` that fails.
+struct Reproducer {
+    let targets: [String: FuzzTarget]
+
+    func lines(for failure: FuzzFailure) -> [String] {
+        var lines: [String] = []
+        let variable = failure.capture.map { _ in "id" }
+        for (index, step) in failure.steps.enumerated() {
+            if let url = step.url {
+                lines.append("let location = header Location")
+                lines.append("get " + (url.hasPrefix("/") || url.contains("://") ? "$location" : CommandLineRequest.word(url)))
+                continue
+            }
+            guard let target = targets[step.operation] else { return [] }
+            let substitute = index > 0 ? failure.capture.map { ($0.value, "$" + (variable ?? "id")) } : nil
+            guard let line = callLine(step.input, target, substitute: substitute) ?? requestLine(step.input, target, substitute: substitute) else { return [] }
+            lines.append(line)
+            if index == 0, let capture = failure.capture, failure.steps.count > 1, failure.steps.dropFirst().contains(where: { $0.url == nil }) {
+                lines.append("let \(variable ?? "id") = \(capture.query)")
+            }
+        }
+        if let expect = expectation(failure) { lines.append(expect) }
+        return lines
+    }
+
+    private func expectation(_ failure: FuzzFailure) -> String? {
+        switch failure.oracle {
+        case .serverError: "expect status < 500"
+        case .invalidAccepted: "expect status >= 400"
+        case .afterDelete: "expect status >= 400"
+        case .location: "expect status < 400"
+        case .schema: targets[failure.operation]?.operation.schemasAreContract == true ? "expect schema" : nil
+        case .contentType:
+            targets[failure.operation]?.operation.answers.first { !$0.mediaTypes.isEmpty }.map { answer in
+                "expect header Content-Type startsWith " + CommandLineRequest.word(MediaType.essence(of: answer.mediaTypes[0]))
+            }
+        case .status, .noAnswer: nil
+        }
+    }
+
+    /// `call NAME args`, when the target's own defaults and required parameters leave the call
+    /// sending exactly the input.
+    private func callLine(_ input: FuzzCase, _ fuzzed: FuzzTarget, substitute: (String, String)?) -> String? {
+        guard input.rawBody == nil else { return nil }
+        let target = fuzzed.target
+        let query = target.task.queryParameters
+        let bodyFields = target.task.bodyParameters
+        let operation = fuzzed.operation
+        var words: [String] = []
+        for parameter in query where !operation.parameters.contains(where: { $0.name == parameter.name && $0.fixed }) {
+            let given = input.parameters.contains { $0.name == parameter.name && $0.location == .query }
+            if !given, parameter.defaultValue != nil || parameter.isRequired { return nil }
+        }
+        for value in input.parameters {
+            let texts = FuzzCase.texts(value.value, in: value.location).map { text in
+                if let (captured, reference) = substitute, text == captured { return reference }
+                return text
+            }
+            switch value.location {
+            case .path:
+                words += texts.map { text in text.hasPrefix("$") ? "\(value.name)=\(text)" : CommandLineRequest.word("\(value.name)=\(text)") }
+            case .query:
+                guard query.contains(where: { $0.name == value.name }) else { return nil }
+                words += texts.map { CommandLineRequest.word("\(value.name)=\($0)") }
+            case .header:
+                words += texts.map { CommandLineRequest.word("\(value.name):\($0)") }
+            }
+        }
+        if operation.bodyKind != nil {
+            guard let body = input.body else { return bodyFields.contains { $0.defaultValue != nil || $0.isRequired } ? nil : line(target.name, words) }
+            guard case .object(let members) = body else { return nil }
+            for field in bodyFields where field.defaultValue != nil || field.isRequired {
+                guard members.contains(where: { $0.key == field.name }) else { return nil }
+            }
+            for member in members {
+                guard bodyFields.contains(where: { $0.name == member.key }) else { return nil }
+                if operation.bodyKind == .json {
+                    words.append(CommandLineRequest.word("\(member.key):=\(member.value.compactText)"))
+                } else {
+                    words += FuzzCase.texts(member.value, in: .query).map { CommandLineRequest.word("\(member.key)=\($0)") }
+                }
+            }
+        }
+        return line(target.name, words)
+    }
+
+    private func line(_ name: String, _ words: [String]) -> String {
+        (["call", CommandLineRequest.word(name)] + words).joined(separator: " ")
+    }
+
+    /// The request written out: `METHOD URL name==value Header:value key:=json`, with the path
+    /// filled in; nil for a body that is not an object's fields.
+    private func requestLine(_ input: FuzzCase, _ fuzzed: FuzzTarget, substitute: (String, String)?) -> String? {
+        guard input.rawBody == nil else { return nil }
+        var path = fuzzed.target.path
+        var words: [String] = []
+        for value in input.parameters {
+            let texts = FuzzCase.texts(value.value, in: value.location)
+            switch value.location {
+            case .path:
+                let text = texts.first ?? ""
+                let written = substitute.flatMap { text == $0.0 ? $0.1 : nil } ?? PercentEncoding.encode(text)
+                path = path.replacingOccurrences(of: "{\(value.name)}", with: written)
+            case .query: words += texts.map { CommandLineRequest.word("\(value.name)==\($0)") }
+            case .header: words += texts.map { CommandLineRequest.word("\(value.name):\($0)") }
+            }
+        }
+        for parameter in fuzzed.operation.parameters where parameter.fixed {
+            if let declared = fuzzed.target.task.queryParameters.first(where: { $0.name == parameter.name }), let value = declared.defaultValue {
+                words.append(CommandLineRequest.word("\(parameter.name)==\(value.text)"))
+            }
+        }
+        if let body = input.body {
+            guard case .object(let members) = body else { return nil }
+            if fuzzed.operation.bodyKind == .form { words.insert("--form", at: 0) }
+            if fuzzed.operation.bodyKind == .multipart { words.insert("--multipart", at: 0) }
+            for member in members {
+                words.append(CommandLineRequest.word(fuzzed.operation.bodyKind == .json ? "\(member.key):=\(member.value.compactText)" : "\(member.key)=\(member.value.plainText)"))
+            }
+        }
+        let base = fuzzed.base.hasSuffix("/") && path.hasPrefix("/") ? String(fuzzed.base.dropLast()) : fuzzed.base
+        let method = fuzzed.operation.method.lowercased()
+        let verb = RequestStatement.methodCommands.contains(method) ? method : "request " + fuzzed.operation.method
+        return ([verb, CommandLineRequest.word(base + path)] + words).joined(separator: " ")
+    }
+}

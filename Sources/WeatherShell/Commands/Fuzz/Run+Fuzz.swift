@@ -1,0 +1,147 @@
+import Foundation
+import Fuzzing
+import Synchronization
+import Targets
+
+extension Run {
+    /// `fuzz [TARGET...] [options]`: calls the targets with generated inputs and checks the
+    /// answers (docs/fuzzing.md). Refuses hosts other than loopback unless allowed, leaves out
+    /// targets that write unless allowed, says its plan first, shows a progress line at a
+    /// terminal, prints what it found (each failure once, shrunk, with a wsh and a curl
+    /// reproducer), writes the reports asked for, and fails (exit 4) when it found anything.
+    /// Ctrl-C stops it with the report of what it found so far.
+    func fuzz(_ options: FuzzOptions, at span: SourceSpan?) async throws {
+        let names = options.targets.isEmpty ? session.targets.names : options.targets
+        guard !names.isEmpty else {
+            throw failure("no targets to fuzz: declare some first (use openapi FILE, use http FILE, target NAME { ... })", at: span)
+        }
+        var fuzzed: [FuzzTarget] = []
+        var leftOut: [String] = []
+        for name in names {
+            guard let declared = session.targets[name] else {
+                var notes: [String] = []
+                if let guess = Suggestion.closest(to: name, in: session.targets.names) { notes.append("did you mean '\(guess)'?") }
+                throw failure("unknown target '\(name.shortened())'", at: span, notes: notes)
+            }
+            let target = try fuzzTarget(declared)
+            try checkFuzzHost(target, allowed: options.allowedHosts, at: span)
+            if target.operation.writes, !options.allowWrites, !isServedHere(target.base) {
+                leftOut.append("\(target.operation.method) \(name)")
+                continue
+            }
+            fuzzed.append(target)
+        }
+        if !leftOut.isEmpty {
+            io.err("wsh fuzz: left out, as they write: \(leftOut.joined(separator: ", ")) (give --allow-writes to send them)\n")
+        }
+        guard !fuzzed.isEmpty else { throw failure("nothing to fuzz: every target named writes; give --allow-writes to send them", at: span) }
+
+        let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
+        var checks = options.checks.isEmpty ? Set(Oracle.allCases) : Set(options.checks)
+        if !options.stateful { checks.subtract([.location, .afterDelete]) }
+        let settings = FuzzSettings(calls: options.calls ?? 100 * fuzzed.count, seed: seed, duration: options.duration, jobs: options.jobs,
+                                    rate: options.rate, stateful: options.stateful, checks: checks)
+        let bases = Set(fuzzed.map { redaction.maskedURL($0.base) }).sorted()
+        io.err("wsh fuzz: \(fuzzed.count) target\(fuzzed.count == 1 ? "" : "s") at \(bases.joined(separator: ", ")), "
+               + "up to \(settings.calls) calls\(options.duration.map { " or \($0.settingText)" } ?? ""), seed \(seed)\n")
+        io.flush()
+
+        let byName = Dictionary(fuzzed.map { ($0.operation.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let campaign = FuzzCampaign(operations: fuzzed.map(\.operation), settings: settings)
+        let line = ProgressLine(total: settings.calls, shown: io.stderrIsTerminal)
+        let timeout = options.timeout
+        let result = await campaign.run(send: { request in
+            guard let target = byName[request.operation] else { return FuzzOutcome(failure: "no such target") }
+            return await self.fuzzCall(request, target, timeout: timeout)
+        }, progress: { line.show($0) })
+        line.clear()
+        let report = FuzzReport(result: result, seed: seed, targets: byName, run: self)
+        io.out(report.text)
+        if let path = options.junitReport { try writeFuzzReport(report.junit, to: path, at: span) }
+        if let path = options.jsonReport { try writeFuzzReport(report.json, to: path, at: span) }
+        if result.stop == .interrupted { throw CancellationError() }
+        if !result.failures.isEmpty {
+            throw failure("fuzzing found \(result.failures.count) failure\(result.failures.count == 1 ? "" : "s") (seed \(seed))", at: span,
+                          notes: ["run again with --seed \(seed) to repeat it"], kind: .expectation)
+        }
+    }
+
+    private func writeFuzzReport(_ text: String, to path: String, at span: SourceSpan?) throws {
+        let resolved = resolvePath(path)
+        if let reason = BodyFile.write(Data(text.utf8), to: resolved) {
+            throw failure("cannot write '\(Self.displayPath(resolved))': \(reason)", at: span)
+        }
+    }
+
+    /// Fuzzing a host that is not this machine sends it thousands of requests: only loopback, or a
+    /// host `--allow-host` names.
+    private func checkFuzzHost(_ target: FuzzTarget, allowed: [String], at span: SourceSpan?) throws {
+        guard let host = URL(string: target.base)?.host?.lowercased(), !target.base.isEmpty else {
+            throw failure("target '\(target.operation.name)' has no base URL to fuzz", at: span,
+                          notes: ["declare `base` in the target, or give one for all with `set base URL`"])
+        }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let loopback = bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
+        guard loopback || allowed.contains(bare) || allowed.contains(host) else {
+            throw failure("will not fuzz \(host) (target '\(target.operation.name)'): it is not this machine", at: span,
+                          notes: ["fuzzing sends many requests, some of them malformed; if \(host) is yours to test, give --allow-host \(host)"])
+        }
+    }
+
+    /// Whether `base` is this session's own mock server (`serve start`), which writes may reach.
+    private func isServedHere(_ base: String) -> Bool {
+        guard let server = session.server, let url = URL(string: base), let port = url.port else { return false }
+        return port == server.port && ["127.0.0.1", "localhost", "::1", server.configuration.host].contains(url.host ?? "")
+    }
+}
+
+/// The progress line at a terminal, redrawn at most ten times a second: calls, failures, rate, time.
+final class ProgressLine: Sendable {
+    private let total: Int
+    private let shown: Bool
+    private let lastDrawn = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(total: Int, shown: Bool) {
+        self.total = total
+        self.shown = shown
+    }
+
+    func show(_ progress: FuzzProgress) {
+        guard shown else { return }
+        let now = ContinuousClock.now
+        let due = lastDrawn.withLock { last in
+            if let last, now - last < .milliseconds(100) { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Int(Double(progress.calls) / seconds) : 0
+        FileHandleOutput.standardError("\r\u{1B}[Kfuzz: \(progress.calls)/\(total) calls, \(progress.failures) failure\(progress.failures == 1 ? "" : "s"), \(rate) calls/s, \(Int(seconds))s")
+    }
+
+    func clear() {
+        if shown { FileHandleOutput.standardError("\r\u{1B}[K") }
+    }
+}
+
+/// `fuzz`: call targets with generated inputs and check the answers
+struct FuzzShellCommand: ShellCommand {
+    static let entry = CommandCatalog.Entry(name: "fuzz", usage: FuzzOptions.usage,
+                                            summary: "call targets with generated inputs, valid and invalid, and report answers that break their declaration")
+
+    static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
+        if previous.last == "--check" { return Oracle.allCases.map(\.rawValue) }
+        if word.hasPrefix("-") { return FuzzOptions.flags.filter { !previous.contains($0) || $0 == "--check" || $0 == "--allow-host" } }
+        return nil
+    }
+
+    @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
+        let words = try arguments.map { try run.expand($0).text }
+        switch FuzzOptions.parse(words) {
+        case .success(let options): try await run.fuzz(options, at: command.span)
+        case .failure(let problem):
+            throw run.failure(problem.message, at: arguments[problem.index].span, notes: ["usage: \(FuzzOptions.usage)"], kind: .usage)
+        }
+    }
+}

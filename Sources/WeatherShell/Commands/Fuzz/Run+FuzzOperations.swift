@@ -1,0 +1,175 @@
+import Foundation
+import Fuzzing
+import OpenAPI
+import Plugins
+import Targets
+
+/// A target as `fuzz` sends it: the compiled target, where it is sent, and what the fuzzer knows of it.
+struct FuzzTarget {
+    var target: Target
+    /// The base URL calls go to.
+    var base: String
+    var operation: FuzzOperation
+}
+
+extension Run {
+    /// What the fuzzer knows of a target: its parameters with their schemas (its OpenAPI
+    /// operation's, else guessed from the declared defaults), its body, and its answers (the
+    /// operation's responses, else its samples' statuses and shapes).
+    func fuzzTarget(_ declared: DeclaredTarget) throws -> FuzzTarget {
+        let target = try compiledTarget(declared)
+        let base = target.baseURL.isEmpty ? options.base ?? "" : target.baseURL
+        let query = target.task.queryParameters
+        let bodyFields = target.task.bodyParameters
+        let placed = Set((query + bodyFields).map(\.name))
+        let pathNames = target.parameters.map(\.name).filter { !placed.contains($0) }
+        let document = declared.openAPI?.operation
+        func info(_ name: String, _ location: ParameterInfo.Location) -> ParameterInfo? {
+            document?.parameters.first { $0.name == name && $0.location == location }
+        }
+        func isSecret(_ value: ParameterValue?) -> Bool {
+            guard let value else { return false }
+            return mask(value.text) != value.text
+        }
+        var parameters: [FuzzOperation.Parameter] = []
+        for name in pathNames {
+            let schema = info(name, .path)?.schema ?? .object([JSONMember(key: "type", value: .string("string"))])
+            parameters.append(.init(name: name, location: .path, required: true, schema: schema))
+        }
+        for parameter in query {
+            let documented = info(parameter.name, .query)
+            parameters.append(.init(name: parameter.name, location: .query, required: documented?.required ?? parameter.isRequired,
+                                    schema: documented?.schema ?? FuzzOperation.schema(guessedFrom: parameter.defaultValue),
+                                    fixed: isSecret(parameter.defaultValue), alwaysSent: parameter.defaultValue != nil))
+        }
+        for header in target.requiredHeaders {
+            parameters.append(.init(name: header, location: .header, required: true,
+                                    schema: info(header, .header)?.schema ?? .object([JSONMember(key: "type", value: .string("string"))])))
+        }
+        var operation = FuzzOperation(name: target.name, method: target.method.rawValue, path: target.path, parameters: parameters,
+                                      root: declared.openAPI?.schemas.root ?? .null, schemasAreContract: document != nil)
+        switch target.task.bodyTask {
+        case .json: operation.bodyKind = .json
+        case .form: operation.bodyKind = .form
+        case .multipart: operation.bodyKind = .multipart
+        default: break
+        }
+        if operation.bodyKind != nil {
+            let fixedFields = bodyFields.filter { isSecret($0.defaultValue) }
+            if let schema = document?.requestBody?.schema, fixedFields.isEmpty {
+                operation.bodySchema = schema
+                operation.bodyRequired = document?.requestBodyRequired ?? false
+            } else {
+                // The declared fields as an object's properties, each typed by its default.
+                let properties = bodyFields.map { JSONMember(key: $0.name, value: FuzzOperation.schema(guessedFrom: $0.defaultValue)) }
+                let required = bodyFields.filter(\.isRequired).map { JSONValue.string($0.name) }
+                operation.bodySchema = .object([JSONMember(key: "type", value: .string("object")),
+                                                JSONMember(key: "properties", value: .object(properties)),
+                                                JSONMember(key: "required", value: .array(required))])
+                operation.bodyRequired = true
+            }
+            operation.bodyFieldsAlwaysSent = bodyFields.filter { $0.defaultValue != nil }.map(\.name)
+        }
+        if let document {
+            operation.answers = document.responses.map { response in
+                let json = response.content.first { Self.isJSONMediaType($0.mediaType) && $0.schema != nil }
+                return FuzzOperation.Answer(status: response.status, mediaTypes: response.content.map(\.mediaType), schema: json?.schema)
+            }
+        } else {
+            operation.answers = target.samples.map { sample in
+                let shape = (try? JSONValue.parse(sample.body)).map(FuzzOperation.shape(of:))
+                return FuzzOperation.Answer(status: String(sample.status), mediaTypes: [], schema: shape)
+            }
+        }
+        return FuzzTarget(target: target, base: base, operation: operation)
+    }
+
+    static func isJSONMediaType(_ mediaType: String) -> Bool {
+        let essence = MediaType.essence(of: mediaType)
+        return essence == "application/json" || essence.hasSuffix("+json")
+    }
+
+    /// One fuzz call: the target with every parameter left to the input (a secret's default
+    /// kept), no status validation and no retries, through the session's provider with its auth
+    /// plugins only (no log line, spinner or retry per call).
+    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration) async -> FuzzOutcome {
+        var target = fuzzed.target
+        var arguments = CallArguments()
+        if let url = request.url {
+            target = Target(name: target.name)
+            target.baseURL = URL(string: url, relativeTo: URL(string: fuzzed.base)).map(\.absoluteString) ?? url
+            target.path = ""
+        } else {
+            (target, arguments) = Self.fuzzRequest(request.input, for: fuzzed)
+        }
+        target.validationType = .none
+        target.retryCount = 0
+        target.timeout = timeout
+        var provider = provider()
+        provider.plugins = provider.plugins.filter { $0 is AuthPlugin }
+        provider.stubBehavior = .never
+        do {
+            let response = try await provider.request(target, arguments: arguments)
+            return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request))
+        } catch {
+            if let response = error.response {
+                return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request))
+            }
+            return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: error.request.flatMap(curl(for:)))
+        }
+    }
+
+    /// The target and arguments that send `input`: path, query and header values as given, a JSON
+    /// body as one piece of JSON text (so a generated body may be any value), form and multipart
+    /// fields each by name.
+    static func fuzzRequest(_ input: FuzzCase, for fuzzed: FuzzTarget) -> (Target, CallArguments) {
+        var target = fuzzed.target
+        let query = target.task.queryParameters.map { declared in
+            fuzzed.operation.parameters.first { $0.name == declared.name && $0.fixed } != nil ? declared : Parameter(name: declared.name, isOptional: true)
+        }
+        var values: [(name: String, value: ParameterValue)] = []
+        var headers: [Header] = []
+        for value in input.parameters {
+            let texts = FuzzCase.texts(value.value, in: value.location)
+            switch value.location {
+            case .path, .query: values += texts.map { (value.name, .text($0)) }
+            case .header: headers.append(Header(name: value.name, value: texts.first ?? ""))
+            }
+        }
+        var body: RawBody?
+        var bodyTask: RequestTask?
+        let contentType = target.headers.last { $0.name.lowercased() == "content-type" }?.value
+        if let raw = input.rawBody {
+            body = RawBody(data: Data(raw.utf8), contentType: contentType ?? "application/json")
+        } else if let sent = input.body {
+            switch fuzzed.operation.bodyKind {
+            case .json?:
+                body = RawBody(data: Data(sent.compactText.utf8), contentType: contentType ?? "application/json")
+            case .form?, .multipart?:
+                let members: [JSONMember] = if case .object(let list) = sent { list } else { [] }
+                var declaredFields: [Parameter] = []
+                for member in members where !declaredFields.contains(where: { $0.name == member.key }) {
+                    declaredFields.append(Parameter(name: member.key, isOptional: true))
+                    values += FuzzCase.texts(member.value, in: .query).map { (member.key, .text($0)) }
+                }
+                bodyTask = fuzzed.operation.bodyKind == .form ? .form(declaredFields) : .multipart(declaredFields)
+            case nil:
+                break
+            }
+        }
+        let bodyPart: RequestTask? = body != nil ? nil : bodyTask
+        switch (query.isEmpty, bodyPart) {
+        case (true, nil): target.task = .plain
+        case (false, nil): target.task = .query(query)
+        case (true, let task?): target.task = task
+        case (false, let task?): target.task = .composite(query: query, body: task)
+        }
+        return (target, CallArguments(values: values, headers: headers, body: body))
+    }
+
+    /// The request as a curl command to run, secrets masked or written as their environment variables.
+    func curl(for request: Request) -> String? {
+        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: redaction, references: environmentReferences)
+        return (try? printer.command(for: request))?.text
+    }
+}
