@@ -435,6 +435,9 @@ class API:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without this, Nagle and the client's delayed ACK
+    # hold each keep-alive answer some 40 ms.
+    disable_nagle_algorithm = True
     server_version = "planted/1.0"
 
     def log_message(self, *args):

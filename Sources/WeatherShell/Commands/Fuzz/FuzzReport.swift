@@ -17,11 +17,11 @@ struct FuzzReport {
     let seed: UInt64
     let entries: [Entry]
 
-    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], run: Run) {
+    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run) {
         self.result = result
         self.seed = seed
         entries = result.failures.map { failure in
-            let lines = Reproducer(targets: targets).lines(for: failure).map { run.mask($0) }
+            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: failure).map { run.mask($0) }
             return Entry(failure: failure, wsh: lines, curl: failure.curl.map { run.mask($0) })
         }
     }

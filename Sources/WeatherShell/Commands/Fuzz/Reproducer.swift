@@ -6,9 +6,11 @@ import Targets
 /// written out (`post URL items...`); a chain's id through `let`; then an `expect` that fails.
 struct Reproducer {
     let targets: [String: FuzzTarget]
+    /// The fuzz run's time-out for one call, which a `no-answer` reproducer sets.
+    let timeout: Duration
 
     func lines(for failure: FuzzFailure) -> [String] {
-        var lines: [String] = []
+        var lines: [String] = failure.oracle == .noAnswer ? ["set timeout \(timeout.settingText)"] : []
         let variable = failure.capture.map { _ in "id" }
         for (index, step) in failure.steps.enumerated() {
             if let url = step.url {
@@ -39,7 +41,8 @@ struct Reproducer {
             targets[failure.operation]?.operation.answers.first { !$0.mediaTypes.isEmpty }.map { answer in
                 "expect header Content-Type startsWith " + CommandLineRequest.word(MediaType.essence(of: answer.mediaTypes[0]))
             }
-        case .status, .noAnswer: nil
+        case .status: failure.status.map { "expect status != \($0)" }
+        case .noAnswer: nil
         }
     }
 

@@ -55,7 +55,7 @@ extension Run {
             return await self.fuzzCall(request, target, timeout: timeout)
         }, progress: { line.show($0) })
         line.clear()
-        let report = FuzzReport(result: result, seed: seed, targets: byName, run: self)
+        let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self)
         io.out(report.text)
         if let path = options.junitReport { try writeFuzzReport(report.junit, to: path, at: span) }
         if let path = options.jsonReport { try writeFuzzReport(report.json, to: path, at: span) }
