@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Targets", "TestSupport"]),
         .testTarget(name: "XPathTests", dependencies: ["XPath"]),
-        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "Checks", "Targets", "TestSupport"]),
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "Checks", "Targets", "OpenAPI", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Targets", "TestSupport"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Targets", "TestSupport"]),

@@ -72,6 +72,8 @@ public struct CaseGenerator: Sendable {
             case "parameter":
                 guard let parameter = operation.parameters.filter({ !$0.fixed }).randomElement(using: &generator),
                       let (bad, _) = mutator.invalidValue(for: parameter.schema, using: &generator) else { continue }
+                // An empty path segment names another route, not this one with a bad value.
+                if parameter.location == .path, FuzzCase.texts(bad, in: .path)[0].isEmpty { continue }
                 candidate.parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
                 candidate.parameters.append(.init(name: parameter.name, location: parameter.location, value: bad))
             case "body":

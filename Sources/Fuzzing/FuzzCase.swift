@@ -7,6 +7,12 @@ public struct FuzzCase: Sendable, Equatable {
         public var name: String
         public var location: FuzzOperation.Location
         public var value: JSONValue
+
+        public init(name: String, location: FuzzOperation.Location, value: JSONValue) {
+            self.name = name
+            self.location = location
+            self.value = value
+        }
     }
 
     /// The parameters sent, in the operation's order; one left out is not sent.

@@ -17,6 +17,7 @@ extension Run {
         }
         var fuzzed: [FuzzTarget] = []
         var leftOut: [String] = []
+        var unusable: [String] = []
         for name in names {
             guard let declared = session.targets[name] else {
                 var notes: [String] = []
@@ -25,6 +26,11 @@ extension Run {
             }
             let target = try fuzzTarget(declared)
             try checkFuzzHost(target, allowed: options.allowedHosts, at: span)
+            if let problem = target.operation.schemaProblems.first {
+                io.err("wsh fuzz: left out \(name): \(mask(problem))\n")
+                unusable.append(name)
+                continue
+            }
             if target.operation.writes, !options.allowWrites, !isServedHere(target.base) {
                 leftOut.append("\(target.operation.method) \(name)")
                 continue
@@ -34,7 +40,10 @@ extension Run {
         if !leftOut.isEmpty {
             io.err("wsh fuzz: left out, as they write: \(leftOut.joined(separator: ", ")) (give --allow-writes to send them)\n")
         }
-        guard !fuzzed.isEmpty else { throw failure("nothing to fuzz: every target named writes; give --allow-writes to send them", at: span) }
+        guard !fuzzed.isEmpty else {
+            throw failure("nothing to fuzz: " + (unusable.isEmpty ? "every target named writes; give --allow-writes to send them"
+                                                                  : "no target named can be fuzzed (said above)"), at: span)
+        }
 
         let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
         var checks = options.checks.isEmpty ? Set(Oracle.allCases) : Set(options.checks)
