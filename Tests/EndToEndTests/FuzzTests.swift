@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `wsh fuzz` as a user runs it, against servers it did not write: the planted-defect server
+/// (Tests/Files/planted) after `use openapi` of its document, and targets declared by hand
+/// against the loopback test server.
+@Suite struct FuzzTests {
+    static func script(_ server: PlantedServer, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("planted.wsh")
+        try "use openapi \(PlantedServer.document)\nset base \(server.baseURL)\n".write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    /// Every planted defect found in 600 calls, each failure with a reproducer that fails again:
+    /// its wsh lines pasted after the same two lines (exit 4 for its `expect`, or 3 where the
+    /// call fails on its own: the time-out, a status the target's `validate` refuses), its curl
+    /// command getting the status the fuzzer got.
+    @Test func findsEveryPlantedDefectAndEachReproducerFailsAgain() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let script = try Self.script(server, in: directory)
+            let report = directory.appendingPathComponent("report.json")
+            let junit = directory.appendingPathComponent("report.xml")
+            let result = try await WSHProcess.run(["fuzz", script, "--calls", "600", "--seed", "1", "--stateful", "--allow-writes",
+                                                   "--timeout", "2s", "--report-json", report.path, "--report-junit", junit.path], directory: directory)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stderr.contains("wsh fuzz: 16 targets at \(server.baseURL), up to 600 calls, seed 1"), "\(result.stderr)")
+            #expect(try server.requests().count == 600)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+            let failures = try #require(json["failures"] as? [[String: Any]])
+            let defects = try PlantedServer.defects()
+            var found: Set<String> = []
+            for failure in failures {
+                let target = failure["target"] as? String ?? "", oracle = failure["oracle"] as? String ?? ""
+                let shown = defects.filter { $0.isShown(byTarget: target, oracle: oracle) }.map(\.id)
+                #expect(!shown.isEmpty, "a failure that is no planted defect: \(failure)")
+                found.formUnion(shown)
+            }
+            #expect(found.count == 13, "found \(found.sorted()); stdout:\n\(result.stdout)")
+            let xml = try String(contentsOf: junit, encoding: .utf8)
+            #expect(xml.contains(#"<testcase classname="searchNotes" name="server-error">"#) && xml.contains(#"<failure message="500" type="server-error">"#))
+
+            for failure in failures {
+                let lines = try #require(failure["wsh"] as? String)
+                let again = try await WSHProcess.run(["-c", "use openapi \(PlantedServer.document)\nset base \(server.baseURL)\n" + lines], directory: directory)
+                let expected: Int32 = lines.contains("\nexpect ") || lines.hasPrefix("expect ") ? 4 : 3
+                #expect(again.status == expected, "\(lines)\n\(again.stderr)")
+                #expect(failure["oracle"] as? String != "server-error" || again.stderr.contains("HTTP 500"), "\(again.stderr)")
+                if let curl = failure["curl"] as? String, let status = failure["status"] as? Int {
+                    let sent = try await offPool { try Self.shell(curl + " -s -o /dev/null -w '%{http_code}'", in: directory) }
+                    #expect(sent == String(status), "\(curl)")
+                }
+            }
+        }
+    }
+
+    /// The same seed sends the same requests, in the same order, to a fresh server.
+    @Test func theSameSeedSendsTheSameRequests() async throws {
+        var runs: [[String]] = []
+        for _ in 0..<2 {
+            try await PlantedServer.with { server in
+                let directory = try WSHProcess.temporaryDirectory()
+                let result = try await WSHProcess.run(["fuzz", try Self.script(server, in: directory), "searchNotes", "getUser", "greet",
+                                                       "--calls", "80", "--seed", "42"], directory: directory)
+                #expect(result.status == 4, "\(result.stderr)")
+                runs.append(try server.requests().map(\.line))
+            }
+        }
+        #expect(runs[0].count == 80)
+        #expect(runs[0] == runs[1])
+    }
+
+    /// Only loopback unless allowed; writes left out unless allowed, and said so; bad options
+    /// and unknown targets are errors in the user's words.
+    @Test func refusesOtherHostsLeavesOutWritesAndSaysWhatIsWrong() async throws {
+        let away = try await WSHProcess.run(["-c", "target t {\n base https://api.example.com\n path /x\n}\nfuzz t"])
+        #expect(away.status == 3)
+        #expect(away.stderr.contains("will not fuzz api.example.com (target 't'): it is not this machine"), "\(away.stderr)")
+        #expect(away.stderr.contains("give --allow-host api.example.com"), "\(away.stderr)")
+
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let script = try Self.script(server, in: directory)
+            let writes = try await WSHProcess.run(["fuzz", script, "createUser", "searchNotes", "--calls", "20", "--seed", "3"], directory: directory)
+            #expect(writes.stderr.contains("left out, as they write: POST createUser (give --allow-writes to send them)"), "\(writes.stderr)")
+            #expect(try server.requests().allSatisfy { $0.line.hasPrefix("GET ") })
+            let unknown = try await WSHProcess.run(["fuzz", script, "searchNote"], directory: directory)
+            #expect(unknown.status == 3 && unknown.stderr.contains("unknown target 'searchNote'") && unknown.stderr.contains("did you mean 'searchNotes'?"), "\(unknown.stderr)")
+            let badCheck = try await WSHProcess.run(["fuzz", script, "--check", "speed"], directory: directory)
+            #expect(badCheck.status == 1 && badCheck.stderr.contains("unknown check 'speed': the checks are server-error, no-answer"), "\(badCheck.stderr)")
+        }
+    }
+
+    /// Targets declared by hand: the shape of the sample is the schema, a 5xx is found, and the
+    /// reproducer is the target's own call.
+    @Test func handDeclaredTargetsAreCheckedAgainstTheirSamples() async throws {
+        let routes: [String: StaticRoute] = ["/weather": StaticRoute(body: #"{"city": "Suwon", "temp": "hot"}"#)]
+        try await TestServer.with(routes: routes) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try #"{"city": "Suwon", "temp": 21.5}"#.write(to: directory.appendingPathComponent("weather.json"), atomically: true, encoding: .utf8)
+            let script = """
+                target weather {
+                  base \(server.baseURL)
+                  path /weather
+                  query city=Suwon days=3
+                  sample @weather.json
+                }
+                fuzz weather --calls 30 --seed 5
+                """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.contains("✘ weather  schema: 200 /temp: number"), "\(result.stdout)")
+            #expect(result.stdout.contains("wsh:  call weather "), "\(result.stdout)")
+        }
+    }
+
+    /// Ctrl-C stops the run: the report of what ran is printed, and the exit status is 130.
+    @Test func interruptingPrintsWhatRanAndExits130() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            // listItems sleeps 8 s past page_size 500: a time-out of a minute keeps calls in flight.
+            let running = try RunningWSH(["fuzz", try Self.script(server, in: directory), "listItems", "--calls", "100000", "--seed", "1",
+                                          "--timeout", "60s"], directory: directory)
+            #expect(running.waitForOutput("up to 100000 calls", inStderr: true))
+            #expect(try await Self.wait { try server.requests().count >= 5 })
+            running.interrupt()
+            #expect(running.waitForExit() == 130)
+            #expect(running.stdout.contains(", interrupted: "), "\(running.stdout)")
+        }
+    }
+
+    static func wait(_ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    static func shell(_ command: String, in directory: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.runSerially()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExitPolling()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
