@@ -9,7 +9,8 @@ struct WSHCommand: ParsableCommand {
         discussion: "With no FILE and a terminal on stdin, wsh starts its interactive prompt. "
             + "`wsh get URL [ITEM...]` (or any method: post, PUT, ...) sends one request, as HTTPie does. "
             + "`wsh serve FILE...` answers the files' targets as a mock server (wsh serve --help); "
-            + "`wsh test PATH...` runs .wsh and .http files as tests and writes reports (wsh test --help).",
+            + "`wsh test PATH...` runs .wsh and .http files as tests and writes reports (wsh test --help); "
+            + "`wsh fuzz FILE... [TARGET...]` calls the targets with generated inputs and reports answers that break their declaration (wsh fuzz --help).",
         version: Shell.version
     )
 

@@ -45,7 +45,6 @@ struct FuzzReport {
             let failure = entry.failure
             text += "\n✘ \(failure.operation)  \(failure.oracle.rawValue): \(failure.summary)  (\(failure.count) call\(failure.count == 1 ? "" : "s"))\n"
             text += "    \(failure.detail)\n"
-            if case .invalid(let why) = failure.expectation, failure.oracle == .invalidAccepted { text += "    invalid because: \(why)\n" }
             if entry.wsh.isEmpty {
                 text += "    wsh:  (the body cannot be written as items: see the curl command)\n"
             } else {

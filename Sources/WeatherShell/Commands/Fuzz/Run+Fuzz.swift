@@ -11,6 +11,10 @@ extension Run {
     /// reproducer), writes the reports asked for, and fails (exit 4) when it found anything.
     /// Ctrl-C stops it with the report of what it found so far.
     func fuzz(_ options: FuzzOptions, at span: SourceSpan?) async throws {
+        guard self.options.stub == .off else {
+            throw failure("fuzz sends real calls, and set stub answers every call from samples", at: span,
+                          notes: ["fuzz a server: set stub off (a mock of your own: serve start, then set base to it)"])
+        }
         let names = options.targets.isEmpty ? session.targets.names : options.targets
         guard !names.isEmpty else {
             throw failure("no targets to fuzz: declare some first (use openapi FILE, use http FILE, target NAME { ... })", at: span)
