@@ -9,6 +9,16 @@ extension Process {
     public func waitUntilExitPolling() {
         while isRunning { usleep(1_000) }
     }
+
+    /// Sends SIGTERM by its PID, if it still runs, and waits off the cooperative pool for its end:
+    /// how the tests stop the servers they start.
+    public func terminateAndWait() async {
+        let process = self
+        _ = try? await offPool {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            process.waitUntilExitPolling()
+        }
+    }
 }
 
 /// One process started at a time across the test process's threads: Foundation's `Process.run`

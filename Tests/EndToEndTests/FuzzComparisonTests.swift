@@ -11,10 +11,8 @@ import TestSupport
     @Test func wshFindsAtLeastWhatSchemathesisFindsWithTheSameCalls() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         let output = directory.appendingPathComponent("compare.json")
-        let table = try await offPool {
-            try FuzzTests.shell("python3 \(HTTPBinServer.repository.path)/bench/fuzz-compare --wsh \(WSHProcess.binary) --json \(output.path) 2>&1",
-                                in: directory)
-        }
+        let table = try await FuzzTests.shell("python3 \(HTTPBinServer.repository.path)/bench/fuzz-compare --wsh \(WSHProcess.binary) --json \(output.path) 2>&1",
+                                              in: directory)
         print(table)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any], "\(table)")
         let tools = try #require(json["tools"] as? [[String: Any]])

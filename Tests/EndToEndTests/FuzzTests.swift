@@ -48,7 +48,7 @@ import TestSupport
                 #expect(again.status == expected, "\(lines)\n\(again.stderr)")
                 #expect(failure["oracle"] as? String != "server-error" || again.stderr.contains("HTTP 500"), "\(again.stderr)")
                 if let curl = failure["curl"] as? String, let status = failure["status"] as? Int {
-                    let sent = try await offPool { try Self.shell(curl + " -s -o /dev/null -w '%{http_code}'", in: directory) }
+                    let sent = try await Self.shell(curl + " -s -o /dev/null -w '%{http_code}'", in: directory)
                     #expect(sent == String(status), "\(curl)")
                 }
             }
@@ -139,17 +139,8 @@ import TestSupport
         return false
     }
 
-    static func shell(_ command: String, in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.runSerially()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExitPolling()
-        return String(decoding: data, as: UTF8.self)
+    /// `command` run by sh in `directory`: its standard output.
+    static func shell(_ command: String, in directory: URL) async throws -> String {
+        String(decoding: try await runProgram("/bin/sh", ["-c", command], directory: directory).output, as: UTF8.self)
     }
 }

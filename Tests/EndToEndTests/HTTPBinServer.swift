@@ -88,11 +88,7 @@ final class HTTPBinServer: @unchecked Sendable {
 
     /// Stops gunicorn by its PID (SIGTERM: it stops its worker and exits) and waits for it.
     func stop() async {
-        let process = self.process
-        _ = try? await offPool {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExitPolling()
-        }
+        await process.terminateAndWait()
     }
 
     struct StartFailure: Error, CustomStringConvertible {

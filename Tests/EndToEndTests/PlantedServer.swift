@@ -60,11 +60,7 @@ final class PlantedServer: @unchecked Sendable {
     }
 
     func stop() async {
-        let process = self.process
-        _ = try? await offPool {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExitPolling()
-        }
+        await process.terminateAndWait()
     }
 
     struct StartFailure: Error, CustomStringConvertible {
