@@ -101,19 +101,27 @@ public struct FuzzOperation: Sendable {
             ?? answers.first { $0.status == "default" }
     }
 
-    /// A schema of the shape of a sample answer: the same types at the same paths (an array's
-    /// elements like its first), no property required, a null sample's place open to anything.
-    public static func shape(of sample: JSONValue) -> JSONValue {
+    /// A schema of the shape of a sample: the same types at the same paths (an array's elements
+    /// like its first), a null's place open to anything, each value its place's `default`. For an
+    /// answer no property is required; for a request body written out (a `.http` file's JSON)
+    /// `requiringKeys` keeps every key in generated bodies.
+    public static func shape(of sample: JSONValue, requiringKeys: Bool = false) -> JSONValue {
+        func typed(_ name: String) -> [JSONMember] {
+            [JSONMember(key: "type", value: .string(name)), JSONMember(key: "default", value: sample)]
+        }
         switch sample {
-        case .null: .object([])
-        case .bool: .object([JSONMember(key: "type", value: .string("boolean"))])
-        case .number: .object([JSONMember(key: "type", value: .string("number"))])
-        case .string: .object([JSONMember(key: "type", value: .string("string"))])
+        case .null: return .object([])
+        case .bool: return .object(typed("boolean"))
+        case .number: return .object(typed("number"))
+        case .string: return .object(typed("string"))
         case .array(let elements):
-            .object([JSONMember(key: "type", value: .string("array"))] + (elements.first.map { [JSONMember(key: "items", value: shape(of: $0))] } ?? []))
+            return .object([JSONMember(key: "type", value: .string("array"))]
+                           + (elements.first.map { [JSONMember(key: "items", value: shape(of: $0, requiringKeys: requiringKeys))] } ?? []))
         case .object(let members):
-            .object([JSONMember(key: "type", value: .string("object")),
-                     JSONMember(key: "properties", value: .object(members.map { JSONMember(key: $0.key, value: shape(of: $0.value)) }))])
+            var schema = [JSONMember(key: "type", value: .string("object")),
+                          JSONMember(key: "properties", value: .object(members.map { JSONMember(key: $0.key, value: shape(of: $0.value, requiringKeys: requiringKeys)) }))]
+            if requiringKeys { schema.append(JSONMember(key: "required", value: .array(members.map { .string($0.key) }))) }
+            return .object(schema)
         }
     }
 

@@ -115,6 +115,43 @@ import TestSupport
         }
     }
 
+    /// The requests of a .http file and of a Postman collection are fuzzed as declared targets
+    /// are: the query items of their URLs and the fields of their JSON bodies, typed by their values;
+    /// the reproducer writes the request out, since `call` would send the URL's own items too.
+    @Test func fuzzesTheRequestsOfHTTPFilesAndPostmanCollections() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try """
+                @host = \(server.baseURL)
+
+                ### Search notes
+                GET {{host}}/search?q=hello
+
+                ### Make a user
+                POST {{host}}/users
+                Content-Type: application/json
+
+                {"name": "Ada", "email": "ada@example.com"}
+                """.write(to: directory.appendingPathComponent("planted.http"), atomically: true, encoding: .utf8)
+            let http = try await WSHProcess.run(["fuzz", "planted.http", "--calls", "200", "--seed", "3", "--allow-writes"], directory: directory)
+            #expect(http.status == 4, "\(http.stderr)")
+            #expect(http.stdout.contains("✘ Search-notes  server-error: 500"), "\(http.stdout)")
+            #expect(http.stdout.contains("wsh:  get \(server.baseURL)/search q=="), "\(http.stdout)")
+            #expect(http.stdout.contains("✘ Make-a-user  server-error: 500"), "\(http.stdout)")
+            #expect(try server.requests().contains { $0.line == "POST /users" && $0.defect == "D3" })
+
+            try """
+                {"info": {"name": "Planted", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "base", "value": "\(server.baseURL)"}],
+                 "item": [{"name": "Greet", "request": {"method": "GET", "url": {"raw": "{{base}}/greet?name=Ada", "host": ["{{base}}"],
+                           "path": ["greet"], "query": [{"key": "name", "value": "Ada"}]}}}]}
+                """.write(to: directory.appendingPathComponent("planted.postman_collection.json"), atomically: true, encoding: .utf8)
+            let postman = try await WSHProcess.run(["fuzz", "planted.postman_collection.json", "--calls", "60", "--seed", "3"], directory: directory)
+            #expect(postman.status == 4, "\(postman.stderr)")
+            #expect(postman.stdout.contains("✘ Greet  server-error: 500"), "\(postman.stdout)")
+        }
+    }
+
     /// Ctrl-C stops the run: the report of what ran is printed, and the exit status is 130.
     @Test func interruptingPrintsWhatRanAndExits130() async throws {
         try await PlantedServer.with { server in

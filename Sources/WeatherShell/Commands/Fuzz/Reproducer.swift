@@ -54,7 +54,7 @@ struct Reproducer {
     /// `call NAME args`, when the target's own defaults and required parameters leave the call
     /// sending exactly the input.
     private func callLine(_ input: FuzzCase, _ fuzzed: FuzzTarget, substitute: (String, String)?) -> String? {
-        guard input.rawBody == nil else { return nil }
+        guard input.rawBody == nil, fuzzed.callSaysInputs else { return nil }
         let target = fuzzed.target
         let query = target.task.queryParameters
         let bodyFields = target.task.bodyParameters
@@ -117,6 +117,10 @@ struct Reproducer {
             case .query: words += texts.map { CommandLineRequest.word("\(value.name)==\($0)") }
             case .header: words += texts.map { CommandLineRequest.word("\(value.name):\($0)") }
             }
+        }
+        // The target's own headers, which a request written out does not have; a header the input gives wins.
+        for header in fuzzed.target.headers where !input.parameters.contains(where: { $0.location == .header && $0.name.lowercased() == header.name.lowercased() }) {
+            words.append(CommandLineRequest.word("\(header.name):\(header.value)"))
         }
         for parameter in fuzzed.operation.parameters where parameter.fixed {
             if let declared = fuzzed.target.task.queryParameters.first(where: { $0.name == parameter.name }), let value = declared.defaultValue {

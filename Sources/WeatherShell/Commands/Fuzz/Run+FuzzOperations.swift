@@ -10,6 +10,9 @@ struct FuzzTarget {
     /// The base URL calls go to.
     var base: String
     var operation: FuzzOperation
+    /// Whether `call NAME` can say an input again: not when the declared path carries the query
+    /// items the fuzzer sends as parameters (a .http file's URL).
+    var callSaysInputs = true
 }
 
 extension Run {
@@ -17,7 +20,8 @@ extension Run {
     /// operation's, else guessed from the declared defaults), its body, and its answers (the
     /// operation's responses, else its samples' statuses and shapes).
     func fuzzTarget(_ declared: DeclaredTarget) throws -> FuzzTarget {
-        let target = try compiledTarget(declared)
+        let compiled = try compiledTarget(declared)
+        let target = Self.queryItemsAsParameters(compiled)
         let base = target.baseURL.isEmpty ? options.base ?? "" : target.baseURL
         let query = target.task.queryParameters
         let bodyFields = target.task.bodyParameters
@@ -52,9 +56,16 @@ extension Run {
         case .json: operation.bodyKind = .json
         case .form: operation.bodyKind = .form
         case .multipart: operation.bodyKind = .multipart
+        case .data(let data, _):
+            // A JSON body written out (a .http file's, a curl command's): its fields fuzzed, typed by their values.
+            if case .object? = try? JSONValue.parse(data), let body = try? JSONValue.parse(data) {
+                operation.bodyKind = .json
+                operation.bodySchema = FuzzOperation.shape(of: body, requiringKeys: true)
+                operation.bodyRequired = true
+            }
         default: break
         }
-        if operation.bodyKind != nil {
+        if operation.bodyKind != nil, operation.bodySchema == nil {
             let fixedFields = bodyFields.filter { isSecret($0.defaultValue) }
             if let schema = document?.requestBody?.schema, fixedFields.isEmpty {
                 operation.bodySchema = schema
@@ -77,11 +88,30 @@ extension Run {
             }
         } else {
             operation.answers = target.samples.map { sample in
-                let shape = (try? JSONValue.parse(sample.body)).map(FuzzOperation.shape(of:))
+                let shape = (try? JSONValue.parse(sample.body)).map { FuzzOperation.shape(of: $0) }
                 return FuzzOperation.Answer(status: String(sample.status), mediaTypes: [], schema: shape)
             }
         }
-        return FuzzTarget(target: target, base: base, operation: operation)
+        return FuzzTarget(target: target, base: base, operation: operation, callSaysInputs: !compiled.path.contains("?"))
+    }
+
+    /// A path's own query (`/search?q=hello`, as a .http file writes a URL) as query parameters
+    /// with those values as defaults, so that they are fuzzed as declared ones are.
+    static func queryItemsAsParameters(_ target: Target) -> Target {
+        guard let mark = target.path.firstIndex(of: "?") else { return target }
+        var target = target
+        let items = target.path[target.path.index(after: mark)...].split(separator: "&").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return Parameter(name: PercentEncoding.decode(parts[0]), defaultValue: .text(parts.count > 1 ? PercentEncoding.decode(parts[1]) : ""))
+        }.filter { !$0.name.isEmpty }
+        target.path = String(target.path[..<mark])
+        target.task = switch target.task {
+        case .plain: .query(items)
+        case .query(let query): .query(items + query)
+        case .composite(let query, let body): .composite(query: items + query, body: body)
+        case let body: .composite(query: items, body: body)
+        }
+        return target
     }
 
     static func isJSONMediaType(_ mediaType: String) -> Bool {
