@@ -152,6 +152,37 @@ import TestSupport
         }
     }
 
+    /// A key from the environment, sent in every call and echoed back by the server inside a
+    /// value that breaks the sample's shape, is in no form in the output, the reproducers or the
+    /// reports; the key is never changed by the fuzzer.
+    @Test func aSecretIsNeverShownOrFuzzed() async throws {
+        let secret = "s3cr3t-Key/with+chars"
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try #"{"method": "GET", "query": 1}"#.write(to: directory.appendingPathComponent("echo.json"), atomically: true, encoding: .utf8)
+            let script = """
+                let key = env FUZZ_KEY
+                target echo {
+                  base \(server.baseURL)
+                  path /echo
+                  query appid=$key q=hello
+                  sample @echo.json
+                }
+                fuzz echo --calls 40 --seed 9 --report-json report.json --report-junit report.xml
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["FUZZ_KEY": secret], directory: directory)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.contains("✘ echo  schema: 200 /query: number"), "\(result.stdout)")
+            // The key was sent, and is shown masked where the answer quotes it.
+            #expect(result.stdout.contains("appid=***"), "\(result.stdout)")
+            let check = SecretLeakCheck(secret: secret, basicUser: "")
+            for text in [result.stdout, result.stderr, try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8),
+                         try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)] {
+                #expect(check.leaks(in: text).isEmpty, "\(text)")
+            }
+        }
+    }
+
     /// Ctrl-C stops the run: the report of what ran is printed, and the exit status is 130.
     @Test func interruptingPrintsWhatRanAndExits130() async throws {
         try await PlantedServer.with { server in

@@ -20,9 +20,14 @@ struct FuzzReport {
     init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run) {
         self.result = result
         self.seed = seed
-        entries = result.failures.map { failure in
-            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: failure).map { run.mask($0) }
-            return Entry(failure: failure, wsh: lines, curl: failure.curl.map { run.mask($0) })
+        entries = result.failures.map { found in
+            // An answer's values are quoted in the details: a server that echoes a key must not show it.
+            var failure = found
+            failure.summary = run.mask(found.summary)
+            failure.detail = run.mask(found.detail)
+            if case .invalid(let why) = found.expectation { failure.expectation = .invalid(run.mask(why)) }
+            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: found).map { run.mask($0) }
+            return Entry(failure: failure, wsh: lines, curl: found.curl.map { run.mask($0) })
         }
     }
 
