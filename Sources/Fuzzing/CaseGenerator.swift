@@ -10,7 +10,7 @@ public struct CaseGenerator: Sendable {
 
     public init(operation: FuzzOperation) {
         self.operation = operation
-        sampler = SchemaSampler(root: operation.root, style: .edges)
+        sampler = SchemaSampler(root: operation.root, style: .edges, direction: .request)
         mutator = SchemaMutator(sampler: sampler)
     }
 
@@ -59,7 +59,7 @@ public struct CaseGenerator: Sendable {
         var ways: [String] = []
         if operation.parameters.contains(where: { $0.required && !$0.fixed && $0.location != .path }) { ways.append("missing") }
         if operation.parameters.contains(where: { !$0.fixed }) { ways.append("parameter") }
-        if operation.bodySchema != nil { ways += ["body", "body"] }
+        if operation.bodySchema != nil, operation.bodySchemaIsContract { ways += ["body", "body"] }
         if operation.bodyRequired { ways.append("no-body") }
         if operation.bodyKind == .json { ways.append("malformed") }
         for _ in 0..<4 {
@@ -96,7 +96,7 @@ public struct CaseGenerator: Sendable {
     /// read back as the number or boolean its schema asks for).
     public func expectation(of input: FuzzCase) -> Expectation {
         guard operation.schemasAreContract else { return .unknown }
-        for parameter in operation.parameters where !parameter.fixed {
+        for parameter in operation.parameters where !parameter.fixed && !parameter.schemaIsGuess {
             // An empty list sends no query item: the parameter is left out.
             let given = input.parameters.first { $0.name == parameter.name && $0.location == parameter.location }
             let texts = given.map { FuzzCase.texts($0.value, in: parameter.location) } ?? []
@@ -113,7 +113,7 @@ public struct CaseGenerator: Sendable {
         guard let body = input.body else {
             return operation.bodyRequired ? .invalid("the required body is left out") : .valid
         }
-        guard let schema = operation.bodySchema else { return .valid }
+        guard let schema = operation.bodySchema, operation.bodySchemaIsContract else { return .valid }
         var sent = body
         if operation.bodyKind != .json, case .object(let members) = body {
             let properties = sampler.resolved(schema)["properties"]

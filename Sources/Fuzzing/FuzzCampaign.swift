@@ -83,6 +83,8 @@ public struct FuzzResult: Sendable {
     /// By target, then check.
     public var failures: [FuzzFailure]
     public var callsByOperation: [String: Int]
+    /// Calls of a target its server answered 4xx (generated inputs; not the chains' or shrinking's).
+    public var refusedByOperation: [String: Int]
     public var stop: Stop
     public var operations: [String]
     public var checks: Set<Oracle>

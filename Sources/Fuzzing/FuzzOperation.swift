@@ -1,3 +1,4 @@
+import Checks
 import Targets
 
 /// What `wsh fuzz` knows of one target: where its inputs go and what they may be, and what its
@@ -22,14 +23,19 @@ public struct FuzzOperation: Sendable {
         /// The declaration gives it a default, which a call sends when it gives none: a generated
         /// input always has it, so that `call` can say the input again.
         public var alwaysSent: Bool
+        /// The schema is guessed (from a default), not the API's contract, even in an operation
+        /// whose schemas are: a value it refuses is not an invalid input.
+        public var schemaIsGuess: Bool
 
-        public init(name: String, location: Location, required: Bool, schema: JSONValue, fixed: Bool = false, alwaysSent: Bool = false) {
+        public init(name: String, location: Location, required: Bool, schema: JSONValue, fixed: Bool = false, alwaysSent: Bool = false,
+                    schemaIsGuess: Bool = false) {
             self.name = name
             self.location = location
             self.required = required
             self.schema = schema
             self.fixed = fixed
             self.alwaysSent = alwaysSent
+            self.schemaIsGuess = schemaIsGuess
         }
     }
 
@@ -38,17 +44,32 @@ public struct FuzzOperation: Sendable {
         case json, form, multipart
     }
 
-    /// A declared answer: its status (`200`, `2XX`, `default`), its media types and, for JSON, its schema.
+    /// A declared answer: its status (`200`, `2XX`, `default`) and its media types, each with its
+    /// schema when it has one.
     public struct Answer: Sendable {
-        public var status: String
-        public var mediaTypes: [String]
-        public var schema: JSONValue?
+        /// A media type and its schema.
+        public struct Content: Sendable {
+            /// `application/json`, `text/*`; empty when the declaration says none (a sample's shape).
+            public var mediaType: String
+            public var schema: JSONValue?
 
-        public init(status: String, mediaTypes: [String], schema: JSONValue?) {
-            self.status = status
-            self.mediaTypes = mediaTypes
-            self.schema = schema
+            public init(mediaType: String, schema: JSONValue?) {
+                self.mediaType = mediaType
+                self.schema = schema
+            }
         }
+
+        /// `200`, `2XX` or `default`.
+        public var status: String
+        public var content: [Content]
+
+        public init(status: String, content: [Content]) {
+            self.status = status
+            self.content = content
+        }
+
+        /// The media types declared (none for a sample's shape, whose media type is not checked).
+        public var mediaTypes: [String] { content.map(\.mediaType).filter { !$0.isEmpty } }
 
         /// Whether this answer is the one declared for `code`: its own number, its `2XX` range, or `default`.
         func covers(_ code: Int) -> Bool {
@@ -67,6 +88,9 @@ public struct FuzzOperation: Sendable {
     public var bodyKind: BodyKind?
     /// The body's schema (an object whose properties are the fields, for form bodies).
     public var bodySchema: JSONValue?
+    /// Whether the body's schema is the API's contract: not when it is guessed from declared
+    /// defaults, even in an operation whose other schemas are.
+    public var bodySchemaIsContract = true
     public var bodyRequired: Bool
     /// Body fields the declaration gives a default, always in a generated body (see ``Parameter/alwaysSent``).
     public var bodyFieldsAlwaysSent: [String] = []
@@ -96,7 +120,7 @@ public struct FuzzOperation: Sendable {
     public var writes: Bool { !["GET", "HEAD", "OPTIONS"].contains(method.uppercased()) }
 
     /// The declared answer for `code`: its own status first, then its range, then `default`.
-    func answer(for code: Int) -> Answer? {
+    public func answer(for code: Int) -> Answer? {
         answers.first { $0.status == String(code) } ?? answers.first { $0.status != "default" && $0.covers(code) }
             ?? answers.first { $0.status == "default" }
     }
@@ -134,7 +158,7 @@ public struct FuzzOperation: Sendable {
         switch value {
         case .json(let text)?:
             guard let parsed = try? JSONValue.parse(text) else { return .object([]) }
-            return typed(JSONSchemaName.of(parsed), parsed)
+            return typed(JSONSchemaValidator.typeName(parsed), parsed)
         case .text(let text)?:
             if Int(text) != nil { return typed("integer", .number(text)) }
             if Double(text) != nil, text.contains(".") { return typed("number", .number(text)) }
@@ -142,20 +166,6 @@ public struct FuzzOperation: Sendable {
             return typed("string", .string(text))
         default:
             return .object([])
-        }
-    }
-}
-
-/// JSON type names as JSON Schema writes them.
-enum JSONSchemaName {
-    static func of(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .number(let text): Int(text) != nil ? "integer" : "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
         }
     }
 }

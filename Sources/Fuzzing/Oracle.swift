@@ -49,13 +49,18 @@ public struct FuzzOutcome: Sendable {
     public var failure: String?
     /// The request as a curl command, secrets masked (for the report).
     public var curl: String?
+    /// Why the call was not sent at all (wsh could not make a request of the input, or would not
+    /// send it): nothing to judge.
+    public var notSent: String?
 
-    public init(status: Int? = nil, headers: [Header] = [], body: [UInt8] = [], failure: String? = nil, curl: String? = nil) {
+    public init(status: Int? = nil, headers: [Header] = [], body: [UInt8] = [], failure: String? = nil, curl: String? = nil,
+                notSent: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.failure = failure
         self.curl = curl
+        self.notSent = notSent
     }
 
     /// The last value of a header, by name in any case.
@@ -83,16 +88,20 @@ struct Judge {
     init(operation: FuzzOperation, checks: Set<Oracle>) {
         self.operation = operation
         self.checks = checks
-        validator = JSONSchemaValidator(root: operation.root)
+        var validator = JSONSchemaValidator(root: operation.root)
+        validator.direction = .response
+        self.validator = validator
     }
 
     func findings(_ outcome: FuzzOutcome, expectation: Expectation) -> [Finding] {
+        if outcome.notSent != nil { return [] }
         guard let status = outcome.status else {
             let why = outcome.failure ?? "no answer"
             return checks.contains(.noAnswer) ? [Finding(oracle: .noAnswer, summary: Self.kind(of: why), detail: why)] : []
         }
-        if status >= 500 {
-            return checks.contains(.serverError) ? [Finding(oracle: .serverError, summary: "\(status)", detail: "answered \(status)")] : []
+        // A 5xx is the server's failure whatever was declared; with that check off, `status` still sees an undeclared one.
+        if status >= 500, checks.contains(.serverError) {
+            return [Finding(oracle: .serverError, summary: "\(status)", detail: "answered \(status)")]
         }
         var found: [Finding] = []
         if checks.contains(.invalidAccepted), case .invalid(let why) = expectation, (200...299).contains(status) {
@@ -115,7 +124,10 @@ struct Judge {
             found.append(Finding(oracle: .contentType, summary: "\(status) \(mediaType ?? "without a media type")",
                                  detail: "answered \(status) as \(mediaType ?? "a body with no Content-Type"); the declaration lists \(listed)"))
         }
-        if checks.contains(.schema), let schema = answer.schema, Self.isJSON(mediaType) || (mediaType == nil && !outcome.body.isEmpty) {
+        // The schema of the declared media type the answer has (a sample's shape has none): JSON only, and only a body.
+        let content = answer.content.first { !$0.mediaType.isEmpty && Self.matches(mediaType ?? "", declared: $0.mediaType) }
+            ?? answer.content.first { $0.mediaType.isEmpty || (mediaType == nil && MediaType.isJSON($0.mediaType)) }
+        if checks.contains(.schema), !outcome.body.isEmpty, let schema = content?.schema, mediaType.map(MediaType.isJSON) ?? true {
             do {
                 let value = try JSONValue.parse(outcome.body)
                 if let first = validator.violations(of: value, against: schema).first {
@@ -139,11 +151,6 @@ struct Judge {
         if lowered.contains("time") { return "timed out" }
         if lowered.contains("closed") || lowered.contains("reset") || lowered.contains("dropped") { return "connection dropped" }
         return "no answer"
-    }
-
-    static func isJSON(_ mediaType: String?) -> Bool {
-        guard let mediaType else { return false }
-        return mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 
     /// `application/json` against `application/json`, `application/*` or `*/*`.

@@ -5,21 +5,23 @@ extension RunState {
     /// others) on `/notes/{id}`.
     struct Chain {
         var create: Int
-        var parameter: String
-        var read: Int?
-        var delete: Int?
+        /// The operations on the created item, each with the name of its path's item parameter.
+        var read: (index: Int, parameter: String)?
+        var delete: (index: Int, parameter: String)?
+
+        /// The name the created item's id is read from the answer by (`id` is tried after it).
+        var itemParameterName: String { read?.parameter ?? delete?.parameter ?? "" }
     }
 
     func chainsToRun() -> [Chain] {
         var chains: [Chain] = []
         for (index, operation) in operations.enumerated() where operation.method.uppercased() == "POST" {
-            var chain = Chain(create: index, parameter: "", read: nil, delete: nil)
+            var chain = Chain(create: index, read: nil, delete: nil)
             for (other, candidate) in operations.enumerated() {
                 guard let name = Self.itemParameter(candidate.path, under: operation.path) else { continue }
-                chain.parameter = name
                 switch candidate.method.uppercased() {
-                case "GET": chain.read = chain.read ?? other
-                case "DELETE": chain.delete = chain.delete ?? other
+                case "GET": chain.read = chain.read ?? (other, name)
+                case "DELETE": chain.delete = chain.delete ?? (other, name)
                 default: break
                 }
             }
@@ -49,7 +51,8 @@ extension RunState {
         }
     }
 
-    /// One chain; false when the run must stop.
+    /// One chain; false when the run must stop. What its calls find is noted with the calls
+    /// before them (the create, then the delete), which a reproducer needs.
     private mutating func run(_ chain: Chain, round: Int, limit: Int) async -> Bool {
         let create = operations[chain.create]
         let input = generators[chain.create].validCase(using: &randoms[chain.create])
@@ -58,46 +61,63 @@ extension RunState {
         record(created, of: createRequest, operation: chain.create, expectation: generators[chain.create].expectation(of: input))
         guard let status = created.status, (200...299).contains(status) else { return true }
         var steps = [createRequest]
-        let capture = Self.capture(created, parameter: chain.parameter)
+        var curls = [created.curl].compactMap { $0 }
+        let capture = Self.capture(created, parameter: chain.itemParameterName)
 
         if settings.checks.contains(.location), status == 201, let location = created.header("Location"), !location.isEmpty {
             let request = FuzzRequest(operation: create.name, input: FuzzCase(), url: location)
             guard let fetched = await call(request, limit: limit) else { return false }
             if let code = fetched.status, !(200...299).contains(code) {
                 note(Finding(oracle: .location, summary: "Location answered \(code)", detail: "the 201's Location \(location) answered \(code)"),
-                     operation: create.name, steps: steps + [request], outcome: fetched, expectation: .valid)
+                     operation: create.name, steps: steps + [request], outcome: fetched, expectation: .valid, earlierCurls: curls)
             }
         }
         guard let capture else { return true }
-        func itemRequest(_ index: Int) -> FuzzRequest {
-            var input = generators[index].validCase(using: &randoms[index])
-            input.parameters.removeAll { $0.name == chain.parameter && $0.location == .path }
-            input.parameters.insert(.init(name: chain.parameter, location: .path, value: .string(capture.value)), at: 0)
-            return FuzzRequest(operation: operations[index].name, input: input)
+        func itemRequest(_ operation: (index: Int, parameter: String)) -> FuzzRequest {
+            var input = generators[operation.index].validCase(using: &randoms[operation.index])
+            input.parameters.removeAll { $0.name == operation.parameter && $0.location == .path }
+            input.parameters.insert(.init(name: operation.parameter, location: .path, value: .string(capture.value)), at: 0)
+            return FuzzRequest(operation: operations[operation.index].name, input: input)
         }
-        if let read = chain.read, settings.checks.contains(.location) {
+        /// The checks of one answer about the created item, noted with the calls that led to it;
+        /// alone, with the item's id written out, when nothing deletes it (the item stays, and an
+        /// answer that depends on the id shows again).
+        func judge(_ outcome: FuzzOutcome, of request: FuzzRequest, operation index: Int, after steps: [FuzzRequest]) {
+            for finding in judges[index].findings(outcome, expectation: generators[index].expectation(of: request.input)) {
+                if chain.delete == nil {
+                    note(finding, operation: request.operation, steps: [request], outcome: outcome, expectation: .valid)
+                } else {
+                    note(finding, operation: request.operation, steps: steps + [request], capture: capture, outcome: outcome, expectation: .valid,
+                         earlierCurls: curls)
+                }
+            }
+        }
+        if let read = chain.read {
             let request = itemRequest(read)
             guard let fetched = await call(request, limit: limit) else { return false }
             // The answer about a resource that exists: the one a random id seldom gets.
-            record(fetched, of: request, operation: read, expectation: generators[read].expectation(of: request.input))
-            if let code = fetched.status, !(200...299).contains(code) {
-                note(Finding(oracle: .location, summary: "GET \(operations[read].path) answered \(code)",
-                             detail: "\(operations[read].name) answered \(code) for the resource \(create.name) had just created"),
-                     operation: create.name, steps: steps + [request], capture: capture, outcome: fetched, expectation: .valid)
+            judge(fetched, of: request, operation: read.index, after: steps)
+            if settings.checks.contains(.location), let code = fetched.status, !(200...299).contains(code) {
+                note(Finding(oracle: .location, summary: "GET \(operations[read.index].path) answered \(code)",
+                             detail: "\(operations[read.index].name) answered \(code) for the resource \(create.name) had just created"),
+                     operation: create.name, steps: steps + [request], capture: capture, outcome: fetched, expectation: .valid,
+                     earlierCurls: curls)
             }
         }
         guard let delete = chain.delete else { return true }
         let deleteRequest = itemRequest(delete)
         guard let deleted = await call(deleteRequest, limit: limit) else { return false }
-        record(deleted, of: deleteRequest, operation: delete, expectation: generators[delete].expectation(of: deleteRequest.input))
+        judge(deleted, of: deleteRequest, operation: delete.index, after: steps)
         guard let code = deleted.status, (200...299).contains(code), let read = chain.read, settings.checks.contains(.afterDelete) else { return true }
         steps.append(deleteRequest)
+        curls += [deleted.curl].compactMap { $0 }
         let again = itemRequest(read)
         guard let fetched = await call(again, limit: limit) else { return false }
         if let after = fetched.status, (200...299).contains(after) {
             note(Finding(oracle: .afterDelete, summary: "GET answered \(after) after DELETE",
-                         detail: "\(operations[read].name) answered \(after) after \(operations[delete].name) answered \(code)"),
-                 operation: operations[delete].name, steps: steps + [again], capture: capture, outcome: fetched, expectation: .valid)
+                         detail: "\(operations[read.index].name) answered \(after) after \(operations[delete.index].name) answered \(code)"),
+                 operation: operations[delete.index].name, steps: steps + [again], capture: capture, outcome: fetched, expectation: .valid,
+                 earlierCurls: curls)
         }
         return true
     }

@@ -14,6 +14,8 @@ struct RunState {
     let started = ContinuousClock.now
     var calls = 0
     var callsByOperation: [String: Int] = [:]
+    /// Calls a target's server answered 4xx: all of them says the inputs do not fit it.
+    var refusedByOperation: [String: Int] = [:]
     var failures: [FuzzFailure] = []
     var stop: FuzzResult.Stop = .budget
     var nextOperation = 0
@@ -39,7 +41,8 @@ struct RunState {
     var result: FuzzResult {
         FuzzResult(calls: calls, elapsed: ContinuousClock.now - started,
                    failures: failures.sorted { ($0.operation, $0.oracle, $0.summary) < ($1.operation, $1.oracle, $1.summary) },
-                   callsByOperation: callsByOperation, stop: stop, operations: operations.map(\.name), checks: settings.checks)
+                   callsByOperation: callsByOperation, refusedByOperation: refusedByOperation, stop: stop,
+                   operations: operations.map(\.name), checks: settings.checks)
     }
 
     /// Whether to send no more: cancelled (Ctrl-C) or out of time.
@@ -91,21 +94,33 @@ struct RunState {
     mutating func record(_ outcome: FuzzOutcome, of request: FuzzRequest, operation index: Int, expectation: Expectation) {
         guard !Task.isCancelled else { return }
         pacer.heed(outcome)
+        if let status = outcome.status, (400...499).contains(status) { refusedByOperation[request.operation, default: 0] += 1 }
         for finding in judges[index].findings(outcome, expectation: expectation) {
             note(finding, operation: request.operation, steps: [request], outcome: outcome, expectation: expectation)
         }
         progress(FuzzProgress(calls: calls, failures: failures.count, elapsed: ContinuousClock.now - started))
     }
 
+    /// Notes a failure, or one more call of a cause noted before; `earlierCurls` are the chain's
+    /// calls before this one, as curl commands.
     mutating func note(_ finding: Finding, operation: String, steps: [FuzzRequest], capture: FuzzFailure.Capture? = nil,
-                       outcome: FuzzOutcome, expectation: Expectation) {
+                       outcome: FuzzOutcome, expectation: Expectation, earlierCurls: [String] = []) {
         if let index = failures.firstIndex(where: { $0.operation == operation && $0.oracle == finding.oracle && $0.summary == finding.summary }) {
             failures[index].count += 1
+            // One call shows a cause better than a chain, whose resource is new each time.
+            if failures[index].steps.count > 1, steps.count == 1 {
+                failures[index].steps = steps
+                failures[index].capture = nil
+                failures[index].detail = finding.detail
+                failures[index].curl = outcome.curl
+                failures[index].status = outcome.status
+                failures[index].expectation = expectation
+            }
             return
         }
         failures.append(FuzzFailure(operation: operation, oracle: finding.oracle, summary: finding.summary, detail: finding.detail, count: 1,
                                     steps: steps, capture: capture, expectation: expectation, status: outcome.status,
-                                    curl: outcome.curl, shrunk: false))
+                                    curl: outcome.curl.map { (earlierCurls + [$0]).joined(separator: "\n") }, shrunk: false))
     }
 
     /// One call made now, counted and paced; nil when the run must stop or the budget is spent.
@@ -130,7 +145,8 @@ struct Pacer {
     var next = ContinuousClock.now
 
     init(rate: Double?) {
-        interval = rate.flatMap { $0 > 0 ? Duration.nanoseconds(Int64(1_000_000_000 / $0)) : nil }
+        // At least one call an hour, at most a million a second: the interval is a whole number of nanoseconds.
+        interval = rate.flatMap { $0 > 0 ? Duration.nanoseconds(Int64(1_000_000_000 / min(max($0, 1.0 / 3600), 1_000_000))) : nil }
     }
 
     mutating func wait() async {

@@ -10,14 +10,17 @@ struct NumberSampler {
 
     init(schema: JSONValue, style: SchemaSampler.Style) {
         self.style = style
-        lower = schema["minimum"]?.double
-        upper = schema["maximum"]?.double
-        // 3.1 writes the exclusive bound as a number, 3.0 as a flag beside minimum/maximum.
-        if let bound = schema["exclusiveMinimum"]?.double { lower = bound.nextUp }
+        // A bound too large for a Double (1e400) says nothing a number here can meet: left out.
+        func finite(_ key: String) -> Double? { schema[key]?.double.flatMap { $0.isFinite ? $0 : nil } }
+        lower = finite("minimum")
+        upper = finite("maximum")
+        // 3.1 writes the exclusive bound as a number, 3.0 as a flag beside minimum/maximum; with
+        // both, the tighter one holds.
+        if let bound = finite("exclusiveMinimum") { lower = max(lower ?? -.infinity, bound.nextUp) }
         else if schema["exclusiveMinimum"] == .bool(true), let bound = lower { lower = bound.nextUp }
-        if let bound = schema["exclusiveMaximum"]?.double { upper = bound.nextDown }
+        if let bound = finite("exclusiveMaximum") { upper = min(upper ?? .infinity, bound.nextDown) }
         else if schema["exclusiveMaximum"] == .bool(true), let bound = upper { upper = bound.nextDown }
-        multipleOf = schema["multipleOf"]?.double.flatMap { $0 > 0 ? $0 : nil }
+        multipleOf = finite("multipleOf").flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Far enough inside `Int`'s range that no conversion traps, and exact as a Double.
@@ -26,7 +29,7 @@ struct NumberSampler {
     func integer(using generator: inout some RandomNumberGenerator) -> String {
         let low = max(-Self.limit, (lower ?? -Self.limit).rounded(.up))
         let high = min(Self.limit, (upper ?? Self.limit).rounded(.down))
-        guard low <= high else { return String(Int(low)) }
+        guard low <= high else { return Self.literal(low) }
         let plainLow = lower != nil ? low : max(low, 0), plainHigh = min(high, plainLow + 100)
         var candidate: Double = switch style {
         case .plain: Double.random(in: min(plainLow, high)...max(min(plainLow, high), plainHigh), using: &generator).rounded(.down)
@@ -58,6 +61,7 @@ struct NumberSampler {
 
     /// A whole number without a fraction, else Swift's shortest text that reads back the same.
     static func literal(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
         if value == value.rounded(), abs(value) <= limit { return String(Int(value)) }
         return "\(value)"
     }
@@ -87,7 +91,10 @@ struct StringSampler {
     static let letters = Array("abcdefghijklmnopqrstuvwxyz")
 
     func string(using generator: inout some RandomNumberGenerator) -> String {
-        if let format, let text = formatted(format, using: &generator) { return text }
+        if let format, let text = formatted(format, using: &generator), text.unicodeScalars.count >= minimum,
+           text.unicodeScalars.count <= (maximum ?? Int.max) {
+            return text
+        }
         if let pattern, let sampler = try? RegexSampler(pattern), let regex = try? LinearRegex(pattern) {
             for _ in 0..<16 {
                 let text = sampler.sample(using: &generator)

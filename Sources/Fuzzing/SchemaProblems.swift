@@ -15,13 +15,30 @@ extension FuzzOperation {
         return problems
     }
 
+    private static func propertyNames(_ schema: JSONValue) -> [String] {
+        guard case .object(let properties)? = schema["properties"] else { return [] }
+        return properties.map(\.key)
+    }
+
     private static func collect(in schema: JSONValue, sampler: SchemaSampler, at place: String, depth: Int, into problems: inout [String]) {
         guard depth < 12, problems.count < 10 else { return }
+        // The allOf trap: a part that forbids other properties, beside a part that declares some.
+        if case .array(let parts)? = sampler.dereferenced(schema)["allOf"], parts.count > 1 {
+            let resolvedParts = parts.map { sampler.resolved($0) }
+            for (index, part) in resolvedParts.enumerated() where part["additionalProperties"] == .bool(false) {
+                let own = Set(Self.propertyNames(part))
+                let others = resolvedParts.enumerated().filter { $0.offset != index }.flatMap { Self.propertyNames($0.element) }
+                if let foreign = others.first(where: { !own.contains($0) }) {
+                    problems.append("\(place): no value fits: part \(index + 1) of its allOf forbids other properties (additionalProperties: false), and another part declares '\(foreign)'")
+                }
+            }
+        }
         let schema = sampler.resolved(schema)
         guard case .object = schema else { return }
         if let pattern = schema["pattern"]?.string {
             do {
                 _ = try RegexSampler(pattern)
+                _ = try LinearRegex(pattern)
             } catch {
                 problems.append("\(place): the pattern \(JSONValue.quoted(pattern)) cannot be used: \(error.description)")
             }

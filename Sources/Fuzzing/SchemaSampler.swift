@@ -17,16 +17,22 @@ public struct SchemaSampler: Sendable {
 
     /// The document `$ref`s point into.
     public let root: JSONValue
+    /// What kind of values it prefers.
     public let style: Style
+    /// Which way the values go: a request leaves out `readOnly` properties, an answer `writeOnly` ones.
+    public let direction: JSONSchemaValidator.Direction
     private let validator: JSONSchemaValidator
     /// Objects nest at most this deep; deeper, only required properties are written.
     static let maximumDepth = 6
 
     /// A sampler over the schemas of `root` (an OpenAPI document, or any JSON for a schema without `$ref`s).
-    public init(root: JSONValue, style: Style) {
+    public init(root: JSONValue, style: Style, direction: JSONSchemaValidator.Direction = .response) {
         self.root = root
         self.style = style
-        validator = JSONSchemaValidator(root: root)
+        self.direction = direction
+        var validator = JSONSchemaValidator(root: root)
+        validator.direction = direction
+        self.validator = validator
     }
 
     /// A value `schema` accepts, or nil when a dozen attempts all break it.
@@ -46,17 +52,23 @@ public struct SchemaSampler: Sendable {
     // MARK: - Resolving
 
     /// The schema a `$ref` chain ends at (local refs only), merged with its `allOf` parts.
-    func resolved(_ schema: JSONValue) -> JSONValue {
+    func resolved(_ schema: JSONValue, depth: Int = 0) -> JSONValue {
+        let current = dereferenced(schema)
+        guard case .array(let parts)? = current["allOf"], case .object(var members) = current, depth < 16 else { return current }
+        members.removeAll { $0.key == "allOf" }
+        for part in parts { members = Self.merge(members, resolved(part, depth: depth + 1)) }
+        return .object(members)
+    }
+
+    /// The schema a `$ref` chain ends at (local refs only), its `allOf` left as it is.
+    func dereferenced(_ schema: JSONValue) -> JSONValue {
         var current = schema
         for _ in 0..<32 {
             guard case .string(let ref)? = current["$ref"], ref.hasPrefix("#"),
                   let target = JSONSchemaValidator.value(at: String(ref.dropFirst()), in: root) else { break }
             current = target
         }
-        guard case .array(let parts)? = current["allOf"], case .object(var members) = current else { return current }
-        members.removeAll { $0.key == "allOf" }
-        for part in parts { members = Self.merge(members, resolved(part)) }
-        return .object(members)
+        return current
     }
 
     /// `base` with `part`'s keywords: properties and required joined, other keywords kept from `base` when it has them.
@@ -106,6 +118,8 @@ public struct SchemaSampler: Sendable {
     // MARK: - Values
 
     func value(for schema: JSONValue, depth: Int, using generator: inout some RandomNumberGenerator) -> JSONValue {
+        // A schema that requires itself has no finite value: this one breaks it, and validValue says nil.
+        guard depth < Self.maximumDepth * 4 else { return .null }
         let schema = resolved(schema)
         guard case .object = schema else { return schema == .bool(false) ? .null : anyValue(using: &generator) }
         if let constant = schema["const"] { return constant }
@@ -141,11 +155,17 @@ public struct SchemaSampler: Sendable {
     }
 
     private func array(_ schema: JSONValue, depth: Int, using generator: inout some RandomNumberGenerator) -> JSONValue {
-        let minimum = max(0, schema["minItems"]?.int ?? 0)
-        let maximum = max(minimum, schema["maxItems"]?.int ?? (minimum + (style == .plain ? 3 : 5)))
-        let count: Int = switch style {
-        case .plain: Int.random(in: max(minimum, 1)...max(min(maximum, minimum + 3), max(minimum, 1)), using: &generator)
-        case .edges: [minimum, minimum, min(maximum, minimum + 1), min(maximum, minimum + 5)].randomElement(using: &generator) ?? minimum
+        let minimum = min(max(0, schema["minItems"]?.int ?? 0), 1000)
+        let maximum = max(minimum, min(schema["maxItems"]?.int ?? (minimum + (style == .plain ? 3 : 5)), minimum + 1000))
+        // Past the depth for optional parts, lists are as short as allowed: a schema whose items
+        // hold itself ends there.
+        let count: Int = if depth >= Self.maximumDepth {
+            minimum
+        } else {
+            switch style {
+            case .plain: Int.random(in: min(max(minimum, 1), maximum)...min(minimum + 3, maximum), using: &generator)
+            case .edges: [minimum, minimum, min(maximum, minimum + 1), min(maximum, minimum + 5)].randomElement(using: &generator) ?? minimum
+            }
         }
         let items = schema["items"] ?? .object([])
         let tuple: [JSONValue]? = if case .array(let list) = items { list } else { nil }
@@ -165,7 +185,8 @@ public struct SchemaSampler: Sendable {
         if case .object(let properties)? = schema["properties"] {
             for property in properties {
                 let resolvedProperty = resolved(property.value)
-                if resolvedProperty["readOnly"] == .bool(true), !required.contains(property.key), style == .edges { continue }
+                if direction == .request, resolvedProperty["readOnly"] == .bool(true) { continue }
+                if direction == .response, resolvedProperty["writeOnly"] == .bool(true) { continue }
                 if !required.contains(property.key) {
                     if depth >= Self.maximumDepth { continue }
                     let keep = style == .plain ? Int.random(in: 0..<10, using: &generator) < 8 : Bool.random(using: &generator)
@@ -197,7 +218,7 @@ extension SchemaSampler {
         }
         let types = Self.types(schema)
         if types.contains("string") || types.isEmpty {
-            let maximum = schema["maxLength"]?.int.map { min($0, 100_000) }
+            let maximum = schema["maxLength"]?.int.map { min(max($0, 0), 100_000) }
             values += [.string(""), .string("a"), .string(String(repeating: "a", count: maximum ?? 1000)), .string("é日本🙂\u{202E}")]
             if let maximum { values.append(.string(String(repeating: "a", count: maximum + 1))) }
             if let minimum = schema["minLength"]?.int, minimum > 1, minimum <= 100_000 { values.append(.string(String(repeating: "a", count: minimum - 1))) }

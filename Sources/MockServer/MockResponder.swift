@@ -64,9 +64,12 @@ struct MockResponder {
                 return answer
             }
             let prefer = head.headers[canonicalForm: "Prefer"]
-            var answer = Self.preference(prefer, named: "dynamic") == "true" || route.answers.isEmpty && !route.schemaAnswers.isEmpty
-                ? schemaAnswer(route, prefer: prefer, request: "\(method) \(head.uri)", body: body)
-                : sampleAnswer(route, prefer: prefer)
+            // Made up from a schema when asked, when there is no sample, or when only a schema has the status asked for.
+            let code = Self.preferredCode(prefer)
+            let dynamic = Self.preference(prefer, named: "dynamic") == "true" || (route.answers.isEmpty && !route.schemaAnswers.isEmpty)
+                || code.map { code in !route.answers.contains { $0.status == code } && route.schemaAnswers.contains { $0.status == code } } == true
+            var answer = dynamic ? schemaAnswer(route, prefer: prefer, request: "\(method) \(head.uri)", body: body)
+                                 : sampleAnswer(route, prefer: prefer)
             answer.targetName = route.targetName
             return answer
         }
@@ -81,13 +84,7 @@ struct MockResponder {
         }
         var sample = route.answers[0]
         if let wanted = Self.preferredCode(prefer) {
-            guard let found = route.answers.first(where: { $0.status == wanted }) else {
-                let statuses = route.sampleStatuses.map(String.init).joined(separator: ", ")
-                return Self.problemAnswer(Problem(
-                    status: 500, title: "Internal Server Error",
-                    detail: "Prefer asks for status \(wanted), but target '\(route.targetName)' has samples for \(statuses) only",
-                    extensions: [("statuses", .array(route.sampleStatuses.map { .number(String($0)) }))]))
-            }
+            guard let found = route.answers.first(where: { $0.status == wanted }) else { return Self.noAnswer(for: wanted, route) }
             sample = found
         }
         var headers = HTTPHeaders()
@@ -106,7 +103,9 @@ struct MockResponder {
         }
         var chosen = route.schemaAnswers[0]
         if let wanted = Self.preferredCode(prefer) {
-            guard let found = route.schemaAnswers.first(where: { $0.status == wanted }) else { return sampleAnswer(route, prefer: prefer) }
+            guard let found = route.schemaAnswers.first(where: { $0.status == wanted }) else {
+                return route.answers.contains { $0.status == wanted } ? sampleAnswer(route, prefer: prefer) : Self.noAnswer(for: wanted, route)
+            }
             chosen = found
         }
         let bodyText = body.map { String(buffer: $0) } ?? ""
@@ -119,6 +118,16 @@ struct MockResponder {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: chosen.contentType)
         return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: value.compactText))
+    }
+
+    /// A 500 saying which statuses the route can answer, when `Prefer: code=` asks for another.
+    private static func noAnswer(for wanted: Int, _ route: MockRoute) -> Answer {
+        let statuses = Array(Set(route.sampleStatuses + route.schemaAnswers.map(\.status))).sorted()
+        let listed = statuses.map(String.init).joined(separator: ", ")
+        return problemAnswer(Problem(
+            status: 500, title: "Internal Server Error",
+            detail: "Prefer asks for status \(wanted), but target '\(route.targetName)' answers \(listed) only",
+            extensions: [("statuses", .array(statuses.map { .number(String($0)) }))]))
     }
 
     /// `code=404` in a `Prefer` header (RFC 7240 preferences, as Prism reads them).

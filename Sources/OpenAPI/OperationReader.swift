@@ -172,14 +172,12 @@ struct OperationReader {
 
     // MARK: - Body
 
-    static func jsonLike(_ type: String) -> Bool { type == "application/json" || type.hasSuffix("+json") }
-
     /// The body as `json`, `form` or `multipart` fields (its top-level properties), and a
     /// Content-Type header for a JSON type other than application/json; with the media type and schema chosen.
     private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo]) -> ([String], MediaSchema?) {
         guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return ([], nil) }
         let types = content.map { $0.key.lowercased() }
-        let chosen: (field: String, index: Int)? = if let index = types.firstIndex(where: Self.jsonLike) {
+        let chosen: (field: String, index: Int)? = if let index = types.firstIndex(where: MediaType.isJSON) {
             ("json", index)
         } else if let index = types.firstIndex(where: { $0.hasPrefix("application/x-www-form-urlencoded") }) {
             ("form", index)
@@ -293,7 +291,7 @@ struct OperationReader {
             }
         }
         guard let candidate else { return nil }
-        let isJSON = Self.jsonLike(MediaType.essence(of: mediaType))
+        let isJSON = MediaType.isJSON(mediaType)
         if isJSON, let schema = media["schema"] {
             let violations = validator.violations(of: candidate.value, against: schema, at: pointer + "/schema")
             if let first = violations.first {

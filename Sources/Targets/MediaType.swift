@@ -25,11 +25,18 @@ public enum MediaType {
         contentType.split(separator: ";").first.map { $0.trimmingSpacesAndTabs.lowercased() } ?? ""
     }
 
+    /// Whether a media type is JSON: `application/json` or a `+json` type (`application/problem+json`),
+    /// whatever its parameters and case.
+    public static func isJSON(_ contentType: String) -> Bool {
+        let essence = essence(of: contentType)
+        return essence == "application/json" || essence.hasSuffix("+json")
+    }
+
     /// The extension to save a body of this media type under (`json` for `application/problem+json`);
     /// `nil` when none is known.
     public static func fileExtension(for contentType: String) -> String? {
         let essence = essence(of: contentType)
-        if essence == "application/json" || essence.hasSuffix("+json") { return "json" }
+        if isJSON(essence) { return "json" }
         if essence.hasSuffix("+xml") { return "xml" }
         return preferredExtension[essence]
     }

@@ -73,10 +73,10 @@ import TestSupport
         #expect(result.stdout == "hello Ann from Suwon Si\n")
         #expect(result.status == 0)
         #expect(try await WSHProcess.run([script.path, "oops"]).status == 1)
-        // A script that is not there is said before its arguments (`wsh fuzz x.wsh`).
-        let missing = try await WSHProcess.run(["fuzz", "x.wsh"], directory: directory)
+        // A script that is not there is said before its arguments (`wsh fuzzy x.wsh`).
+        let missing = try await WSHProcess.run(["fuzzy", "x.wsh"], directory: directory)
         #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("wsh: error: cannot read 'fuzz': no such file or directory\n"), "\(missing.stderr)")
+        #expect(missing.stderr.hasPrefix("wsh: error: cannot read 'fuzzy': no such file or directory\n"), "\(missing.stderr)")
     }
 
     @Test func exitCodesFollowTheLanguage() async throws {

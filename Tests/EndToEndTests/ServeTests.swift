@@ -78,7 +78,7 @@ import Testing
         #expect(answers[6].hasPrefix("HTTP/1.1 404 ") && answers[6].contains(#""nearest":["GET /api/users/{id} (user)""#), "\(answers[6])")
         #expect(answers[7].hasPrefix("HTTP/1.1 405 ") && answers[7].contains("Allow: GET, HEAD\n"), "\(answers[7])")
         #expect(answers[8].hasPrefix("HTTP/1.1 413 "), "\(answers[8].prefix(300))")
-        #expect(answers[9].hasPrefix("HTTP/1.1 500 ") && answers[9].contains("has samples for 200, 404 only"), "\(answers[9])")
+        #expect(answers[9].hasPrefix("HTTP/1.1 500 ") && answers[9].contains("answers 200, 404 only"), "\(answers[9])")
         let log = server.stderr
         #expect(log.contains("GET /api/users/7 -> 200 user "), "\(log)")
         #expect(log.contains("GET /api/search -> 400 search "))

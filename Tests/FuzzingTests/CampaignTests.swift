@@ -13,8 +13,8 @@ import TestSupport
         parameters: [.init(name: "q", location: .query, required: true, schema: CaseGeneratorTests.schema(#"{"type": "string", "maxLength": 300}"#)),
                      .init(name: "page", location: .query, required: false, schema: CaseGeneratorTests.schema(#"{"type": "integer"}"#)),
                      .init(name: "lang", location: .query, required: false, schema: CaseGeneratorTests.schema(#"{"enum": ["en", "fr"]}"#))],
-        answers: [.init(status: "200", mediaTypes: ["application/json"], schema: CaseGeneratorTests.schema(#"{"type": "object", "required": ["hits"]}"#)),
-                  .init(status: "400", mediaTypes: ["application/json"], schema: nil)],
+        answers: [.init(status: "200", content: [.init(mediaType: "application/json", schema: CaseGeneratorTests.schema(#"{"type": "object", "required": ["hits"]}"#))]),
+                  .init(status: "400", content: [.init(mediaType: "application/json", schema: nil)])],
         schemasAreContract: true)
 
     /// A server with three defects: a 500 on a long q, answers without `hits` past page 5, and

@@ -33,7 +33,7 @@ import Testing
             let unknown = try await rawRequest(server.port, "GET /users/9 HTTP/1.1\r\nHost: x\r\nPrefer: code=418\r\n\r\n")
             #expect(unknown.status == 500)
             #expect(unknown.header("Content-Type") == "application/problem+json")
-            #expect(unknown.text.contains(#""detail":"Prefer asks for status 418, but target 'user' has samples for 200, 404 only""#), "\(unknown.text)")
+            #expect(unknown.text.contains(#""detail":"Prefer asks for status 418, but target 'user' answers 200, 404 only""#), "\(unknown.text)")
             #expect(unknown.text.contains(#""statuses":[200,404]"#))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 import Testing
 import TestSupport
 @testable import OpenAPI
@@ -100,7 +101,8 @@ import TestSupport
         #expect(operation.summary == "List pets")
         let limit = try #require(operation.parameters.first { $0.name == "limit" })
         #expect(limit == ParameterInfo(name: "limit", location: .query, description: "At most this many", required: false,
-                                       enumValues: [], type: "integer", defaultValue: "20"))
+                                       enumValues: [], type: "integer", defaultValue: "20",
+                                       schema: try JSONValue.parse(#"{"type": "integer", "default": 20}"#)))
         #expect(operation.parameters.first { $0.name == "kind" }?.enumValues == ["dog", "cat"])
         #expect(operation.parameters.map(\.name) == ["limit", "kind", "X-Trace", "X-Request-Id"])
         #expect(operation.responses.map(\.status) == ["200"])

@@ -17,6 +17,15 @@ public struct JSONSchemaValidator: Sendable {
     /// How many (value, schema) checks one call may make: `anyOf` inside a `$ref` cycle could
     /// otherwise double the work at each level.
     public var maxSteps = 20_000_000
+    /// Which way the value goes, for `readOnly` and `writeOnly`: a required `readOnly` property
+    /// (an id the server assigns) may be absent from a request, a required `writeOnly` one (a
+    /// password) from an answer, as OpenAPI says.
+    public var direction: Direction = .either
+
+    /// Which way a value goes.
+    public enum Direction: Sendable {
+        case either, request, response
+    }
 
     /// One step of the place being checked; the pointer is written only for a violation (a 1 MB
     /// answer has some 50,000 values, and writing each one's pointer was a third of the check).
@@ -33,6 +42,15 @@ public struct JSONSchemaValidator: Sendable {
         var path: [Token] = []
         /// Each `$ref` followed so far and what it named (nil: nothing).
         var refs: [String: JSONValue?] = [:]
+        /// Each pattern compiled so far (nil: refused by the engine, so not checked).
+        var regexes: [String: LinearRegex?] = [:]
+
+        mutating func regex(_ pattern: String) -> LinearRegex? {
+            if let known = regexes[pattern] { return known }
+            let compiled = try? LinearRegex(pattern)
+            regexes[pattern] = .some(compiled)
+            return compiled
+        }
 
         var pointer: String {
             path.map { token in
@@ -63,6 +81,7 @@ public struct JSONSchemaValidator: Sendable {
         var anyOf: [JSONValue]?
         var oneOf: [JSONValue]?
         var additionalProperties: JSONValue?
+        var patternProperties: [JSONMember]?
         var bounds: [(key: String, value: JSONValue)] = []
         var pattern: String?
 
@@ -82,6 +101,7 @@ public struct JSONSchemaValidator: Sendable {
                 case ("anyOf", .array(let list)): anyOf = list
                 case ("oneOf", .array(let list)): oneOf = list
                 case ("additionalProperties", _): additionalProperties = member.value
+                case ("patternProperties", .object(let list)): patternProperties = list
                 case ("pattern", .string(let text)): pattern = text
                 case ("minimum", _), ("maximum", _), ("exclusiveMinimum", _), ("exclusiveMaximum", _),
                      ("minLength", .number), ("maxLength", .number), ("minItems", .number), ("maxItems", .number):
@@ -174,15 +194,34 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     private func checkObject(_ members: [JSONMember], _ keywords: Keywords, depth: Int, into progress: inout Progress) {
+        let properties = keywords.properties ?? []
         if let required = keywords.required {
             for case .string(let name) in required where !members.contains(where: { $0.key == name }) {
+                if direction != .either, let schema = properties.last(where: { $0.key == name })?.value,
+                   isOneWay(schema, progress: &progress) { continue }
                 progress.add(expected: "a property \(JSONValue.quoted(name))", actual: "none")
             }
         }
-        let properties = keywords.properties ?? []
-        if keywords.properties == nil, keywords.additionalProperties == nil { return }
+        if keywords.properties == nil, keywords.additionalProperties == nil, keywords.patternProperties == nil { return }
         for member in members {
-            guard let propertySchema = properties.last(where: { $0.key == member.key })?.value ?? keywords.additionalProperties else { continue }
+            if let declared = properties.last(where: { $0.key == member.key })?.value {
+                progress.path.append(.key(member.key))
+                check(member.value, declared, depth: depth + 1, into: &progress)
+                progress.path.removeLast()
+                continue
+            }
+            // A name a pattern of patternProperties matches is checked against that pattern's
+            // schema, not additionalProperties; a pattern the engine refuses matches every name.
+            var matchedPattern = false
+            for pattern in keywords.patternProperties ?? [] {
+                guard let regex = progress.regex(pattern.key) else { matchedPattern = true; continue }
+                guard (try? regex.matches(member.key)) ?? true else { continue }
+                matchedPattern = true
+                progress.path.append(.key(member.key))
+                check(member.value, pattern.value, depth: depth + 1, into: &progress)
+                progress.path.removeLast()
+            }
+            guard !matchedPattern, let propertySchema = keywords.additionalProperties else { continue }
             if propertySchema == .bool(false) {
                 progress.add(expected: "no property \(JSONValue.quoted(member.key)) (additionalProperties is false)", actual: "one")
                 continue
@@ -190,6 +229,26 @@ public struct JSONSchemaValidator: Sendable {
             progress.path.append(.key(member.key))
             check(member.value, propertySchema, depth: depth + 1, into: &progress)
             progress.path.removeLast()
+        }
+    }
+
+    /// `1 item`, `2 items`.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// Whether a property's schema marks it for the other way: `readOnly` in a request,
+    /// `writeOnly` in an answer.
+    private func isOneWay(_ schema: JSONValue, progress: inout Progress) -> Bool {
+        var current = schema
+        for _ in 0..<8 {
+            guard case .string(let ref)? = current["$ref"], let target = resolve(ref, &progress) else { break }
+            current = target
+        }
+        switch direction {
+        case .request: return current["readOnly"] == .bool(true)
+        case .response: return current["writeOnly"] == .bool(true)
+        case .either: return false
         }
     }
 
@@ -220,19 +279,19 @@ public struct JSONSchemaValidator: Sendable {
                 let length = text.unicodeScalars.count
                 let isMinimum = bound.key == "minLength"
                 if isMinimum ? length < count : length > count {
-                    progress.add(expected: "a string of \(isMinimum ? "at least" : "at most") \(count) characters", actual: "\(length) characters")
+                    progress.add(expected: "a string of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "character"))", actual: Self.counted(length, "character"))
                 }
             case ("minItems", .array(let elements)), ("maxItems", .array(let elements)):
                 guard let count = Int(limitText) else { continue }
                 let isMinimum = bound.key == "minItems"
                 if isMinimum ? elements.count < count : elements.count > count {
-                    progress.add(expected: "an array of \(isMinimum ? "at least" : "at most") \(count) items", actual: "\(elements.count) items")
+                    progress.add(expected: "an array of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "item"))", actual: Self.counted(elements.count, "item"))
                 }
             default:
                 break
             }
         }
-        if let pattern = keywords.pattern, case .string(let text) = value, let regex = try? LinearRegex(pattern),
+        if let pattern = keywords.pattern, case .string(let text) = value, let regex = progress.regex(pattern),
            let matches = try? regex.matches(text), !matches {
             progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
         }

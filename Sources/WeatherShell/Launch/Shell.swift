@@ -63,7 +63,8 @@ public enum Shell {
             return await test.workerFile == nil ? TestRunner.run(test) : runTestWorker(test)
         }
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
-        let interactive = options.command == nil && options.file == nil && options.request == nil && stdinIsTerminal
+        let interactive = options.command == nil && options.file == nil && options.request == nil && options.serve == nil
+            && options.fuzz == nil && stdinIsTerminal
         let io = ShellIO()
         defer { io.flush() }
         let run = Run(io: io, mode: interactive ? .interactive : .script)

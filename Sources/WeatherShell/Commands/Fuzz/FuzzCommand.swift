@@ -7,19 +7,21 @@ struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh fuzz",
         abstract: "Call the targets the files declare with generated inputs, valid and invalid, and report answers that break their declaration.",
-        discussion: "FILE is a .wsh script (run first: its `use openapi`, `set base` and plugins apply), a .http file or a Postman "
-            + "collection (their requests declared, not sent). TARGET names the targets to fuzz; none fuzzes every declared one. "
+        discussion: "FILE is a .wsh script (run first: its `use openapi`, `set base` and plugins apply), an OpenAPI document, a .http file "
+            + "or a Postman collection (their requests declared, not sent). TARGET names the targets to fuzz; none fuzzes every declared one. "
             + "Only loopback hosts are fuzzed unless --allow-host names another; only GET, HEAD and OPTIONS are sent unless "
             + "--allow-writes. The checks: \(Oracle.allCases.map(\.rawValue).joined(separator: ", ")). "
-            + "Exit status: 0 no failure, 4 failures found, 130 interrupted (the report of what ran is printed)."
+            + "Exit status: 0 no failure, 4 failures found, 3 an error (an unknown target, a host refused, nothing answering), "
+            + "1 a usage error, 130 interrupted (the report of what ran is printed)."
     )
 
-    @Option(help: ArgumentHelp("Calls in all (default 100 a target).", valueName: "N")) var calls: String?
-    @Option(help: ArgumentHelp("The seed; printed on every run, so a run can be repeated.", valueName: "S")) var seed: String?
+    // Unconditional: `--calls -5` is a value to refuse in words, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Calls in all (default 100 a target).", valueName: "N")) var calls: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The seed; printed on every run, so a run can be repeated.", valueName: "S")) var seed: String?
     @Option(help: ArgumentHelp("Stop after this long, such as 30s or 5m.", valueName: "DURATION")) var time: String?
     @Option(help: ArgumentHelp("How long a call may take before it counts as no answer (default 5s).", valueName: "DURATION")) var timeout: String?
-    @Option(help: ArgumentHelp("Calls in flight at once (default 1).", valueName: "N")) var jobs: String?
-    @Option(help: ArgumentHelp("At most this many calls a second, such as 50/s.", valueName: "R")) var rate: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Calls in flight at once (default 1).", valueName: "N")) var jobs: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many calls a second, such as 50/s.", valueName: "R")) var rate: String?
     @Flag(help: "Chain calls: a POST's new resource fetched, deleted and fetched again.") var stateful = false
     @Option(help: ArgumentHelp("Make only these checks (repeat, or join with commas).", valueName: "NAME")) var check: [String] = []
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Fuzz this host too (only loopback otherwise).", valueName: "HOST")) var allowHost: [String] = []
@@ -57,6 +59,6 @@ struct FuzzCommand: ParsableCommand {
 
     static func isFile(_ input: String) -> Bool {
         let lowered = input.lowercased()
-        return [".wsh", ".http", ".rest", ".json"].contains { lowered.hasSuffix($0) } || input.contains("/")
+        return [".wsh", ".http", ".rest", ".json", ".yaml", ".yml"].contains { lowered.hasSuffix($0) } || input.contains("/")
     }
 }

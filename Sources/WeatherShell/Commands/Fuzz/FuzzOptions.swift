@@ -78,7 +78,9 @@ struct FuzzOptions: Equatable, Sendable {
             jobs = count
         case "--rate":
             let number = value.hasSuffix("/s") ? String(value.dropLast(2)) : value
-            guard let perSecond = Double(number), perSecond > 0, perSecond <= 1_000_000 else { return "--rate takes calls a second, such as 50 or 50/s" }
+            guard let perSecond = Double(number), perSecond >= 0.01, perSecond <= 1_000_000 else {
+                return "--rate takes calls a second from 0.01 to 1000000, such as 50 or 50/s"
+            }
             rate = perSecond
         case "--check":
             for name in value.split(separator: ",") {

@@ -31,6 +31,9 @@ struct FuzzReport {
         }
     }
 
+    /// `1 call`, `2 calls`.
+    static func calls(_ count: Int) -> String { "\(count) call\(count == 1 ? "" : "s")" }
+
     private var seconds: String {
         let elapsed = result.elapsed.components
         return String(format: "%.1f", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
@@ -44,11 +47,11 @@ struct FuzzReport {
         case .time: ", stopped at the time limit"
         case .interrupted: ", interrupted"
         }
-        text += "fuzz: \(result.calls) call\(result.calls == 1 ? "" : "s") in \(seconds)s (seed \(seed))\(stop): "
+        text += "fuzz: \(Self.calls(result.calls)) in \(seconds)s (seed \(seed))\(stop): "
         text += entries.isEmpty ? "no failures\n" : "\(entries.count) failure\(entries.count == 1 ? "" : "s")\n"
         for entry in entries {
             let failure = entry.failure
-            text += "\n✘ \(failure.operation)  \(failure.oracle.rawValue): \(failure.summary)  (\(failure.count) call\(failure.count == 1 ? "" : "s"))\n"
+            text += "\n✘ \(failure.operation)  \(failure.oracle.rawValue): \(failure.summary)  (\(Self.calls(failure.count)))\n"
             text += "    \(failure.detail)\n"
             if entry.wsh.isEmpty {
                 text += "    wsh:  (the body cannot be written as items: see the curl command)\n"
@@ -64,7 +67,17 @@ struct FuzzReport {
         let passed = result.operations.filter { !failing.contains($0) }
         if !passed.isEmpty {
             text += "\n"
-            for name in passed { text += "✔ \(name): no failures in \(result.callsByOperation[name] ?? 0) calls\n" }
+            for name in passed {
+                let calls = result.callsByOperation[name] ?? 0
+                if calls == 0 {
+                    text += "- \(name): not called: the calls ran out first (give more with --calls)\n"
+                } else if result.refusedByOperation[name] == calls {
+                    text += "? \(name): no failures, but every one of \(Self.calls(calls)) was answered 4xx: the inputs may not fit it "
+                        + "(types come from declared defaults; an OpenAPI document says more)\n"
+                } else {
+                    text += "✔ \(name): no failures in \(Self.calls(calls))\n"
+                }
+            }
         }
         return text
     }

@@ -12,28 +12,38 @@ struct Reproducer {
     func lines(for failure: FuzzFailure) -> [String] {
         var lines: [String] = failure.oracle == .noAnswer ? ["set timeout \(timeout.settingText)"] : []
         let variable = failure.capture.map { _ in "id" }
+        // Whether the last line is `call NAME`, whose target's `validate` fails on its own.
+        var lastIsCall = false
         for (index, step) in failure.steps.enumerated() {
             if let url = step.url {
                 lines.append("let location = header Location")
                 lines.append("get " + (url.hasPrefix("/") || url.contains("://") ? "$location" : CommandLineRequest.word(url)))
+                lastIsCall = false
                 continue
             }
             guard let target = targets[step.operation] else { return [] }
             let substitute = index > 0 ? failure.capture.map { ($0.value, "$" + (variable ?? "id")) } : nil
-            guard let line = callLine(step.input, target, substitute: substitute) ?? requestLine(step.input, target, substitute: substitute) else { return [] }
-            lines.append(line)
+            if let line = callLine(step.input, target, substitute: substitute) {
+                lines.append(line)
+                lastIsCall = true
+            } else if let line = requestLine(step.input, target, substitute: substitute) {
+                lines.append(line)
+                lastIsCall = false
+            } else {
+                return []
+            }
             if index == 0, let capture = failure.capture, failure.steps.count > 1, failure.steps.dropFirst().contains(where: { $0.url == nil }) {
                 lines.append("let \(variable ?? "id") = \(capture.query)")
             }
         }
-        if let expect = expectation(failure) { lines.append(expect) }
+        if let expect = expectation(failure, afterCall: lastIsCall) { lines.append(expect) }
         return lines
     }
 
-    private func expectation(_ failure: FuzzFailure) -> String? {
-        // The call fails on its own when the target's `validate` refuses the status: no expect needed.
-        if let status = failure.status, failure.steps.last?.url == nil,
-           let target = failure.steps.last.flatMap({ targets[$0.operation] }), !target.target.validationType.accepts(status) {
+    private func expectation(_ failure: FuzzFailure, afterCall: Bool) -> String? {
+        // A `call` fails on its own when the target's `validate` refuses the status: no expect needed.
+        if afterCall, let status = failure.status, let target = failure.steps.last.flatMap({ targets[$0.operation] }),
+           !target.target.validationType.accepts(status) {
             return nil
         }
         return switch failure.oracle {
@@ -43,8 +53,8 @@ struct Reproducer {
         case .location: "expect status < 400"
         case .schema: targets[failure.operation]?.operation.schemasAreContract == true ? "expect schema" : nil
         case .contentType:
-            targets[failure.operation]?.operation.answers.first { !$0.mediaTypes.isEmpty }.map { answer in
-                "expect header Content-Type startsWith " + CommandLineRequest.word(MediaType.essence(of: answer.mediaTypes[0]))
+            failure.status.flatMap { targets[failure.operation]?.operation.answer(for: $0)?.mediaTypes.first }.map { mediaType in
+                "expect header Content-Type startsWith " + CommandLineRequest.word(MediaType.essence(of: mediaType))
             }
         case .status: failure.status.map { "expect status != \($0)" }
         case .noAnswer: nil
@@ -71,7 +81,9 @@ struct Reproducer {
             }
             switch value.location {
             case .path:
-                words += texts.map { text in text.hasPrefix("$") ? "\(value.name)=\(text)" : CommandLineRequest.word("\(value.name)=\(text)") }
+                words += texts.map { text in
+                    substitute?.1 == text ? "\(value.name)=\(text)" : CommandLineRequest.word("\(value.name)=\(text)")
+                }
             case .query:
                 guard query.contains(where: { $0.name == value.name }) else { return nil }
                 words += texts.map { CommandLineRequest.word("\(value.name)=\($0)") }
@@ -82,7 +94,8 @@ struct Reproducer {
         if operation.bodyKind != nil {
             guard let body = input.body else { return bodyFields.contains { $0.defaultValue != nil || $0.isRequired } ? nil : line(target.name, words) }
             guard case .object(let members) = body else { return nil }
-            for field in bodyFields where field.defaultValue != nil || field.isRequired {
+            // A secret's field is the target's own default, which the call sends.
+            for field in bodyFields where (field.defaultValue != nil || field.isRequired) && !fuzzed.fixedBodyFields.contains(where: { $0.name == field.name }) {
                 guard members.contains(where: { $0.key == field.name }) else { return nil }
             }
             for member in members {
@@ -128,11 +141,18 @@ struct Reproducer {
             }
         }
         if let body = input.body {
-            guard case .object(let members) = body else { return nil }
+            // Items say an object's fields; an empty object or any other JSON value they cannot say.
+            guard case .object(let members) = body, !members.isEmpty else { return nil }
             if fuzzed.operation.bodyKind == .form { words.insert("--form", at: 0) }
             if fuzzed.operation.bodyKind == .multipart { words.insert("--multipart", at: 0) }
-            for member in members {
-                words.append(CommandLineRequest.word(fuzzed.operation.bodyKind == .json ? "\(member.key):=\(member.value.compactText)" : "\(member.key)=\(member.value.plainText)"))
+            let fixed = fuzzed.fixedBodyFields.compactMap { field in field.defaultValue.map { JSONMember(key: field.name, value: Run.jsonValue(of: $0)) } }
+            for member in members + fixed {
+                if fuzzed.operation.bodyKind == .json {
+                    words.append(CommandLineRequest.word("\(member.key):=\(member.value.compactText)"))
+                } else {
+                    // Sent as the fuzzer sent them: a list as the field repeated.
+                    words += FuzzCase.texts(member.value, in: .query).map { CommandLineRequest.word("\(member.key)=\($0)") }
+                }
             }
         }
         let base = fuzzed.base.hasSuffix("/") && path.hasPrefix("/") ? String(fuzzed.base.dropLast()) : fuzzed.base

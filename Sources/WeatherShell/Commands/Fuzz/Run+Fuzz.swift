@@ -49,6 +49,8 @@ extension Run {
                                                                   : "no target named can be fuzzed (said above)"), at: span)
         }
 
+        // A report that cannot be written is said now, not after a long run.
+        for path in [options.junitReport, options.jsonReport].compactMap({ $0 }) { try checkWritable(path, at: span) }
         let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
         var checks = options.checks.isEmpty ? Set(Oracle.allCases) : Set(options.checks)
         if !options.stateful { checks.subtract([.location, .afterDelete]) }
@@ -62,12 +64,28 @@ extension Run {
         let byName = Dictionary(fuzzed.map { ($0.operation.name, $0) }, uniquingKeysWith: { first, _ in first })
         let campaign = FuzzCampaign(operations: fuzzed.map(\.operation), settings: settings)
         let line = ProgressLine(total: settings.calls, shown: io.stderrIsTerminal)
+        // The line's clock goes on while a slow call is out.
+        let ticker = line.shown ? Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                line.tick()
+            }
+        } : nil
         let timeout = options.timeout
+        let answered = AnswerSeen()
         let result = await campaign.run(send: { request in
             guard let target = byName[request.operation] else { return FuzzOutcome(failure: "no such target") }
-            return await self.fuzzCall(request, target, timeout: timeout)
+            let outcome = await self.fuzzCall(request, target, timeout: timeout)
+            if outcome.status != nil { answered.seen.withLock { $0 = true } }
+            return outcome
         }, progress: { line.show($0) })
+        ticker?.cancel()
         line.clear()
+        // No answer at all is no server there, not a defect of one.
+        if result.stop != .interrupted, !answered.seen.withLock({ $0 }), let first = result.failures.first(where: { $0.oracle == .noAnswer }) {
+            throw failure("nothing answered at \(bases.joined(separator: ", ")): \(mask(first.detail))", at: span,
+                          notes: ["is the server running? point the targets at it with: set base URL"])
+        }
         let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self)
         io.out(report.text)
         if let path = options.junitReport { try writeFuzzReport(report.junit, to: path, at: span) }
@@ -76,6 +94,18 @@ extension Run {
         if !result.failures.isEmpty {
             throw failure("fuzzing found \(result.failures.count) failure\(result.failures.count == 1 ? "" : "s") (seed \(seed))", at: span,
                           notes: ["run again with --seed \(seed) to repeat it"], kind: .expectation)
+        }
+    }
+
+    private func checkWritable(_ path: String, at span: SourceSpan?) throws {
+        let resolved = resolvePath(path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue {
+            throw failure("cannot write the report '\(Self.displayPath(resolved))': it is a folder", at: span)
+        }
+        let folder = (resolved as NSString).deletingLastPathComponent
+        guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            throw failure("cannot write the report '\(Self.displayPath(resolved))': \(FileManager.default.fileExists(atPath: folder) ? "its folder is not writable" : "no folder \(Self.displayPath(folder))")", at: span)
         }
     }
 
@@ -94,7 +124,10 @@ extension Run {
                           notes: ["declare `base` in the target, or give one for all with `set base URL`"])
         }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        let loopback = bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
+        // 127.0.0.0/8 as an address, not a name that starts so (127.0.0.1.nip.io).
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        let loopbackIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil } && octets[0] == "127"
+        let loopback = bare == "localhost" || bare == "::1" || loopbackIPv4
         guard loopback || allowed.contains(bare) || allowed.contains(host) else {
             throw failure("will not fuzz \(host) (target '\(target.operation.name)'): it is not this machine", at: span,
                           notes: ["fuzzing sends many requests, some of them malformed; if \(host) is yours to test, give --allow-host \(host)"])
@@ -108,11 +141,18 @@ extension Run {
     }
 }
 
-/// The progress line at a terminal, redrawn at most ten times a second: calls, failures, rate, time.
+/// Whether any fuzz call got an answer.
+final class AnswerSeen: Sendable {
+    let seen = Mutex(false)
+}
+
+/// The progress line at a terminal, redrawn at most ten times a second after a call, and each
+/// second by ``tick()`` while a slow one is out: calls, failures, rate, time.
 final class ProgressLine: Sendable {
     private let total: Int
-    private let shown: Bool
-    private let lastDrawn = Mutex<ContinuousClock.Instant?>(nil)
+    let shown: Bool
+    private let started = ContinuousClock.now
+    private let state = Mutex<(drawn: ContinuousClock.Instant?, calls: Int, failures: Int)>((nil, 0, 0))
 
     init(total: Int, shown: Bool) {
         self.total = total
@@ -122,15 +162,27 @@ final class ProgressLine: Sendable {
     func show(_ progress: FuzzProgress) {
         guard shown else { return }
         let now = ContinuousClock.now
-        let due = lastDrawn.withLock { last in
-            if let last, now - last < .milliseconds(100) { return false }
-            last = now
+        let due = state.withLock { state in
+            state.calls = progress.calls
+            state.failures = progress.failures
+            if let last = state.drawn, now - last < .milliseconds(100) { return false }
+            state.drawn = now
             return true
         }
-        guard due else { return }
-        let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
-        let rate = seconds > 0 ? Int(Double(progress.calls) / seconds) : 0
-        FileHandleOutput.standardError("\r\u{1B}[Kfuzz: \(progress.calls)/\(total) calls, \(progress.failures) failure\(progress.failures == 1 ? "" : "s"), \(rate) calls/s, \(Int(seconds))s")
+        if due { draw() }
+    }
+
+    func tick() {
+        state.withLock { $0.drawn = ContinuousClock.now }
+        draw()
+    }
+
+    private func draw() {
+        let (calls, failures) = state.withLock { ($0.calls, $0.failures) }
+        let elapsed = (ContinuousClock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let rate = seconds > 0 ? Int(Double(calls) / seconds) : 0
+        FileHandleOutput.standardError("\r\u{1B}[Kfuzz: \(calls)/\(total) calls, \(failures) failure\(failures == 1 ? "" : "s"), \(rate) calls/s, \(Int(seconds))s")
     }
 
     func clear() {
@@ -146,7 +198,9 @@ struct FuzzShellCommand: ShellCommand {
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
         if previous.last == "--check" { return Oracle.allCases.map(\.rawValue) }
         if word.hasPrefix("-") { return FuzzOptions.flags.filter { !previous.contains($0) || $0 == "--check" || $0 == "--allow-host" } }
-        return nil
+        // After an option that takes a value, the value; else a target not named yet.
+        if let last = previous.last, FuzzOptions.flags.contains(last), !["--stateful", "--allow-writes"].contains(last) { return [] }
+        return session.targetNames.filter { !previous.contains($0) }
     }
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {

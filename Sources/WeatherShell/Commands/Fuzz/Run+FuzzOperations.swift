@@ -13,6 +13,8 @@ struct FuzzTarget {
     /// Whether `call NAME` can say an input again: not when the declared path carries the query
     /// items the fuzzer sends as parameters (a .http file's URL).
     var callSaysInputs = true
+    /// Body fields whose default holds a secret: sent as declared in every call, never generated.
+    var fixedBodyFields: [Parameter] = []
 }
 
 extension Run {
@@ -41,10 +43,10 @@ extension Run {
             parameters.append(.init(name: name, location: .path, required: true, schema: schema))
         }
         for parameter in query {
-            let documented = info(parameter.name, .query)
-            parameters.append(.init(name: parameter.name, location: .query, required: documented?.required ?? parameter.isRequired,
-                                    schema: documented?.schema ?? FuzzOperation.schema(guessedFrom: parameter.defaultValue),
-                                    fixed: isSecret(parameter.defaultValue), alwaysSent: parameter.defaultValue != nil))
+            let documented = info(parameter.name, .query)?.schema
+            parameters.append(.init(name: parameter.name, location: .query, required: info(parameter.name, .query)?.required ?? parameter.isRequired,
+                                    schema: documented ?? FuzzOperation.schema(guessedFrom: parameter.defaultValue),
+                                    fixed: isSecret(parameter.defaultValue), alwaysSent: parameter.defaultValue != nil, schemaIsGuess: documented == nil))
         }
         for header in target.requiredHeaders {
             parameters.append(.init(name: header, location: .header, required: true,
@@ -65,34 +67,38 @@ extension Run {
             }
         default: break
         }
+        let fixedFields = bodyFields.filter { isSecret($0.defaultValue) }
         if operation.bodyKind != nil, operation.bodySchema == nil {
-            let fixedFields = bodyFields.filter { isSecret($0.defaultValue) }
             if let schema = document?.requestBody?.schema, fixedFields.isEmpty {
                 operation.bodySchema = schema
                 operation.bodyRequired = document?.requestBodyRequired ?? false
             } else {
-                // The declared fields as an object's properties, each typed by its default.
-                let properties = bodyFields.map { JSONMember(key: $0.name, value: FuzzOperation.schema(guessedFrom: $0.defaultValue)) }
-                let required = bodyFields.filter(\.isRequired).map { JSONValue.string($0.name) }
+                // The declared fields as an object's properties, each typed by its default; a
+                // secret's field is left to its declared value (FuzzTarget.fixedBodyFields).
+                let generated = bodyFields.filter { !isSecret($0.defaultValue) }
+                let properties = generated.map { JSONMember(key: $0.name, value: FuzzOperation.schema(guessedFrom: $0.defaultValue)) }
+                let required = generated.filter(\.isRequired).map { JSONValue.string($0.name) }
+                operation.bodySchemaIsContract = false
                 operation.bodySchema = .object([JSONMember(key: "type", value: .string("object")),
                                                 JSONMember(key: "properties", value: .object(properties)),
                                                 JSONMember(key: "required", value: .array(required))])
                 operation.bodyRequired = true
             }
-            operation.bodyFieldsAlwaysSent = bodyFields.filter { $0.defaultValue != nil }.map(\.name)
+            operation.bodyFieldsAlwaysSent = bodyFields.filter { $0.defaultValue != nil && !isSecret($0.defaultValue) }.map(\.name)
         }
         if let document {
             operation.answers = document.responses.map { response in
-                let json = response.content.first { Self.isJSONMediaType($0.mediaType) && $0.schema != nil }
-                return FuzzOperation.Answer(status: response.status, mediaTypes: response.content.map(\.mediaType), schema: json?.schema)
+                FuzzOperation.Answer(status: response.status, content: response.content.map { media in
+                    .init(mediaType: media.mediaType, schema: MediaType.isJSON(media.mediaType) ? media.schema : nil)
+                })
             }
         } else {
             operation.answers = target.samples.map { sample in
                 let shape = (try? JSONValue.parse(sample.body)).map { FuzzOperation.shape(of: $0) }
-                return FuzzOperation.Answer(status: String(sample.status), mediaTypes: [], schema: shape)
+                return FuzzOperation.Answer(status: String(sample.status), content: [.init(mediaType: "", schema: shape)])
             }
         }
-        return FuzzTarget(target: target, base: base, operation: operation, callSaysInputs: !compiled.path.contains("?"))
+        return FuzzTarget(target: target, base: base, operation: operation, callSaysInputs: !compiled.path.contains("?"), fixedBodyFields: fixedFields)
     }
 
     /// A path's own query (`/search?q=hello`, as a .http file writes a URL) as query parameters
@@ -114,11 +120,6 @@ extension Run {
         return target
     }
 
-    static func isJSONMediaType(_ mediaType: String) -> Bool {
-        let essence = MediaType.essence(of: mediaType)
-        return essence == "application/json" || essence.hasSuffix("+json")
-    }
-
     /// One fuzz call: the target with every parameter left to the input (a secret's default
     /// kept), no status validation and no retries, through the session's provider with its auth
     /// plugins only (no log line, spinner or retry per call).
@@ -126,11 +127,16 @@ extension Run {
         var target = fuzzed.target
         var arguments = CallArguments()
         if let url = request.url {
+            // A Location on another origin is not followed: the fuzz run was allowed this one only.
+            guard let resolved = URL(string: url, relativeTo: URL(string: fuzzed.base))?.absoluteURL,
+                  let base = URL(string: fuzzed.base), resolved.scheme == base.scheme, resolved.host == base.host, resolved.port == base.port else {
+                return FuzzOutcome(notSent: "the Location \(redaction.maskedURL(url)) is on another origin than \(redaction.maskedURL(fuzzed.base))")
+            }
             target = Target(name: target.name)
-            target.baseURL = URL(string: url, relativeTo: URL(string: fuzzed.base)).map(\.absoluteString) ?? url
+            target.baseURL = resolved.absoluteString
             target.path = ""
         } else {
-            (target, arguments) = Self.fuzzRequest(request.input, for: fuzzed)
+            (target, arguments) = Self.wireRequest(request.input, for: fuzzed)
         }
         target.validationType = .none
         target.retryCount = 0
@@ -145,6 +151,8 @@ extension Run {
             if let response = error.response {
                 return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request))
             }
+            // An input wsh cannot make a request of (a path value that breaks the URL) was not sent.
+            if error.step == .endpoint || error.step == .encoding { return FuzzOutcome(notSent: error.description(masking: redaction)) }
             return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: error.request.flatMap(curl(for:)))
         }
     }
@@ -152,8 +160,10 @@ extension Run {
     /// The target and arguments that send `input`: path, query and header values as given, a JSON
     /// body as one piece of JSON text (so a generated body may be any value), form and multipart
     /// fields each by name.
-    static func fuzzRequest(_ input: FuzzCase, for fuzzed: FuzzTarget) -> (Target, CallArguments) {
+    static func wireRequest(_ input: FuzzCase, for fuzzed: FuzzTarget) -> (Target, CallArguments) {
         var target = fuzzed.target
+        // The input says which headers are sent: a required one left out is a case to try.
+        target.requiredHeaders = []
         let query = target.task.queryParameters.map { declared in
             fuzzed.operation.parameters.first { $0.name == declared.name && $0.fixed } != nil ? declared : Parameter(name: declared.name, isOptional: true)
         }
@@ -174,10 +184,17 @@ extension Run {
         } else if let sent = input.body {
             switch fuzzed.operation.bodyKind {
             case .json?:
-                body = RawBody(data: Data(sent.compactText.utf8), contentType: contentType ?? "application/json")
+                var whole = sent
+                if case .object(let members) = sent, !fuzzed.fixedBodyFields.isEmpty {
+                    let fixed = fuzzed.fixedBodyFields.compactMap { field in
+                        field.defaultValue.map { JSONMember(key: field.name, value: Self.jsonValue(of: $0)) }
+                    }
+                    whole = .object(members.filter { member in !fixed.contains { $0.key == member.key } } + fixed)
+                }
+                body = RawBody(data: Data(whole.compactText.utf8), contentType: contentType ?? "application/json")
             case .form?, .multipart?:
                 let members: [JSONMember] = if case .object(let list) = sent { list } else { [] }
-                var declaredFields: [Parameter] = []
+                var declaredFields = fuzzed.fixedBodyFields
                 for member in members where !declaredFields.contains(where: { $0.name == member.key }) {
                     declaredFields.append(Parameter(name: member.key, isOptional: true))
                     values += FuzzCase.texts(member.value, in: .query).map { (member.key, .text($0)) }
@@ -195,6 +212,12 @@ extension Run {
         case (false, let task?): target.task = .composite(query: query, body: task)
         }
         return (target, CallArguments(values: values, headers: headers, body: body))
+    }
+
+    /// A declared value as JSON: `key:=JSON` as it parses, anything else as a string.
+    nonisolated static func jsonValue(of value: ParameterValue) -> JSONValue {
+        if case .json(let text) = value, let parsed = try? JSONValue.parse(text) { return parsed }
+        return .string(value.text)
     }
 
     /// The request as a curl command to run, secrets masked or written as their environment variables.

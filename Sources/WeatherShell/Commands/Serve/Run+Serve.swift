@@ -101,7 +101,7 @@ extension Run {
         for response in responses {
             let status = response.status == "2XX" ? 200 : Int(response.status)
             guard let status, (100...599).contains(status) else { continue }
-            guard let media = response.content.first(where: { $0.schema != nil && Self.isJSONType($0.mediaType) }),
+            guard let media = response.content.first(where: { $0.schema != nil && MediaType.isJSON($0.mediaType) }),
                   let schema = media.schema else { continue }
             answers.append(.init(status: status, contentType: media.mediaType, schema: schema))
         }
@@ -110,11 +110,6 @@ extension Run {
             let rightRank = (200...299).contains(right.element.status) ? (0, right.element.status) : (1, right.offset)
             return leftRank < rightRank
         }.map(\.element)
-    }
-
-    private static func isJSONType(_ mediaType: String) -> Bool {
-        let essence = MediaType.essence(of: mediaType)
-        return essence == "application/json" || essence.hasSuffix("+json")
     }
 
     /// `serve`: where it listens and each route with its target and sample statuses.

@@ -33,7 +33,7 @@ struct ServeCommand: ParsableCommand {
                                                          valueName: "NAME"))
     var environment: String?
 
-    @Argument(help: ArgumentHelp("The .wsh files that declare the targets, Postman collections (.json), or the name of a pack (open-meteo).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("The .wsh files that declare the targets, OpenAPI documents, Postman collections (.json), or the name of a pack (open-meteo).", valueName: "FILE"))
     var files: [String] = []
 
     mutating func validate() throws {

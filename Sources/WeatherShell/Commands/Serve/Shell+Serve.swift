@@ -38,7 +38,8 @@ extension Shell {
 
 extension Shell {
     /// The files of `wsh serve` and `wsh fuzz`, loaded in order: a `.wsh` file run (its
-    /// declarations and settings), a `.json` file read as a Postman collection (`use postman`), a
+    /// declarations and settings), an OpenAPI document (`.yaml`, `.yml`, or `.json` with an
+    /// `openapi` member) read as `use openapi` reads it, another `.json` file read as a Postman collection (`use postman`), a
     /// `.http` file's requests declared (`use http`; `wsh serve` refuses one: it has requests, not
     /// answers), a pack by its name. The exit code when one fails, else nil.
     static func loadFiles(_ files: [String], _ run: Run, _ interrupts: InterruptHandler, command: String) async -> Int32? {
@@ -49,11 +50,15 @@ extension Shell {
             case .success where Run.isHTTPFile(file) && command == "serve":
                 // Running it would send its requests; it has no answers to serve.
                 run.io.err("wsh: error: '\(file)' is a .http file: it has requests, not answers, to serve\n"
-                           + "note: wsh serve takes .wsh files, Postman collections (.json) and packs\n")
+                           + "note: wsh serve takes .wsh files, OpenAPI documents, Postman collections (.json) and packs\n")
                 return FailureKind.usage.exitCode
             case .success where Run.isHTTPFile(file):
                 loaded = await outcome(interrupts) {
                     try await run.execute(text: "use http " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
+                }
+            case .success(let data) where Self.isOpenAPIDocument(file, data):
+                loaded = await outcome(interrupts) {
+                    try await run.execute(text: "use openapi " + CommandLineRequest.word(file), file: "<command line>", directory: directory)
                 }
             case .success where file.lowercased().hasSuffix(".json"):
                 // A Postman collection: each request a target (a route, with its saved examples the answers).
@@ -83,12 +88,19 @@ extension Shell {
         return nil
     }
 
+    /// A `.yaml` or `.yml` file, or a `.json` one whose text names `openapi` near its start.
+    static func isOpenAPIDocument(_ file: String, _ data: Data) -> Bool {
+        let lowered = file.lowercased()
+        if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return true }
+        return lowered.hasSuffix(".json") && String(decoding: data.prefix(2048), as: UTF8.self).contains("\"openapi\"")
+    }
+
     /// After `cannot read 'NAME'` from `wsh serve`: the packs it can serve by name, the closest first.
     static func packNote(for file: String, command: String = "serve") -> String {
         let packs = Run.availablePacks()
         let guess = Suggestion.closest(to: file.hasSuffix(".wsh") ? String(file.dropLast(4)) : file, in: packs)
         return (guess.map { "note: did you mean the pack '\($0)'?\n" } ?? "")
-            + "note: wsh \(command) takes .wsh files, \(command == "fuzz" ? ".http files, " : "")Postman collections (.json) or the name of a pack: \(packs.joined(separator: ", "))\n"
+            + "note: wsh \(command) takes .wsh files, \(command == "fuzz" ? ".http files, " : "")OpenAPI documents, Postman collections (.json) or the name of a pack: \(packs.joined(separator: ", "))\n"
     }
 }
 
