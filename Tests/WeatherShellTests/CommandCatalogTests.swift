@@ -43,7 +43,7 @@ import Testing
         #expect(run.completions(for: "edit reactor ") == ["quote"])
         #expect(run.completions(for: "state q") == ["quote"])
         #expect(run.completions(for: "serve ") == ["start", "stop", "log"])
-        #expect(run.completions(for: "serve start --cors --") == ["--port", "--host", "--delay", "--quiet"])
+        #expect(run.completions(for: "serve start --cors --") == ["--port", "--host", "--delay", "--seed", "--quiet"])
         #expect(run.completions(for: "history r") == ["replay"])
         #expect(run.completions(for: "cookies ") == ["clear", "save", "load"])
         #expect(run.completions(for: "openapi e") == ["export"])
