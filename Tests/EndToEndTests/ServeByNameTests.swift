@@ -26,7 +26,7 @@ import TestSupport
         #expect(missing.stderr.hasPrefix("""
             wsh: error: cannot read 'open-meteoo': no such file or directory
             note: did you mean the pack 'open-meteo'?
-            note: wsh serve takes .wsh files, Postman collections (.json) or the name of a pack: open-meteo, openweathermap
+            note: wsh serve takes .wsh files, OpenAPI documents, Postman collections (.json) or the name of a pack: open-meteo, openweathermap
             """), "\(missing.stderr)")
     }
 
