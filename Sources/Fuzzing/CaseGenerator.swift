@@ -4,10 +4,12 @@ import Targets
 /// Makes the inputs of one operation, valid and (for an OpenAPI contract) invalid, and says of
 /// any input whether the declaration accepts it.
 public struct CaseGenerator: Sendable {
+    /// The operation whose inputs it makes.
     public let operation: FuzzOperation
     let sampler: SchemaSampler
     private let mutator: SchemaMutator
 
+    /// A generator of inputs for `operation`, at the edges of its schemas.
     public init(operation: FuzzOperation) {
         self.operation = operation
         sampler = SchemaSampler(root: operation.root, style: .edges, direction: .request)

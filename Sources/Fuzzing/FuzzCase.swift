@@ -4,10 +4,14 @@ import Targets
 public struct FuzzCase: Sendable, Equatable {
     /// A parameter's value.
     public struct Value: Sendable, Equatable {
+        /// The parameter's name.
         public var name: String
+        /// Where it is sent.
         public var location: FuzzOperation.Location
+        /// The value, sent as ``FuzzCase/texts(_:in:)`` writes it.
         public var value: JSONValue
 
+        /// A value for the parameter `name` in `location`.
         public init(name: String, location: FuzzOperation.Location, value: JSONValue) {
             self.name = name
             self.location = location
@@ -22,6 +26,7 @@ public struct FuzzCase: Sendable, Equatable {
     /// A body sent as this text instead, with the body's media type: malformed JSON.
     public var rawBody: String?
 
+    /// An input of these parameters and body.
     public init(parameters: [Value] = [], body: JSONValue? = nil, rawBody: String? = nil) {
         self.parameters = parameters
         self.body = body

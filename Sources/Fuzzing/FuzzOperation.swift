@@ -11,7 +11,9 @@ public struct FuzzOperation: Sendable {
 
     /// A path, query or header parameter.
     public struct Parameter: Sendable {
+        /// The name a call gives it by.
         public var name: String
+        /// Where it is sent.
         public var location: Location
         /// Whether the API needs it: leaving it out makes the input invalid (OpenAPI), and a
         /// generated valid input always has it.
@@ -27,6 +29,7 @@ public struct FuzzOperation: Sendable {
         /// whose schemas are: a value it refuses is not an invalid input.
         public var schemaIsGuess: Bool
 
+        /// A parameter; see each property for what it means.
         public init(name: String, location: Location, required: Bool, schema: JSONValue, fixed: Bool = false, alwaysSent: Bool = false,
                     schemaIsGuess: Bool = false) {
             self.name = name
@@ -51,8 +54,10 @@ public struct FuzzOperation: Sendable {
         public struct Content: Sendable {
             /// `application/json`, `text/*`; empty when the declaration says none (a sample's shape).
             public var mediaType: String
+            /// Its schema, for JSON; nil when the declaration gives none.
             public var schema: JSONValue?
 
+            /// A media type with its schema, if any.
             public init(mediaType: String, schema: JSONValue?) {
                 self.mediaType = mediaType
                 self.schema = schema
@@ -61,8 +66,10 @@ public struct FuzzOperation: Sendable {
 
         /// `200`, `2XX` or `default`.
         public var status: String
+        /// The media types declared, each with its schema.
         public var content: [Content]
 
+        /// An answer of `status` with `content`.
         public init(status: String, content: [Content]) {
             self.status = status
             self.content = content
@@ -81,19 +88,24 @@ public struct FuzzOperation: Sendable {
 
     /// The target's name, as `call` writes it.
     public var name: String
+    /// The HTTP method, as the declaration writes it.
     public var method: String
     /// The path template, `{name}` for a path parameter.
     public var path: String
+    /// The path, query and header parameters.
     public var parameters: [Parameter]
+    /// How the body is written; nil for no body.
     public var bodyKind: BodyKind?
     /// The body's schema (an object whose properties are the fields, for form bodies).
     public var bodySchema: JSONValue?
     /// Whether the body's schema is the API's contract: not when it is guessed from declared
     /// defaults, even in an operation whose other schemas are.
     public var bodySchemaIsContract = true
+    /// Whether an input without a body is invalid (OpenAPI `requestBody.required`).
     public var bodyRequired: Bool
     /// Body fields the declaration gives a default, always in a generated body (see ``Parameter/alwaysSent``).
     public var bodyFieldsAlwaysSent: [String] = []
+    /// The answers declared: OpenAPI responses, or the samples' statuses and shapes.
     public var answers: [Answer]
     /// The document the schemas' `$ref`s point into.
     public var root: JSONValue
@@ -101,6 +113,7 @@ public struct FuzzOperation: Sendable {
     /// and a 2xx to it a failure; a hand-written declaration's inferred types are guesses.
     public var schemasAreContract: Bool
 
+    /// An operation; see each property for what it means.
     public init(name: String, method: String, path: String, parameters: [Parameter] = [], bodyKind: BodyKind? = nil,
                 bodySchema: JSONValue? = nil, bodyRequired: Bool = false, answers: [Answer] = [], root: JSONValue = .null,
                 schemasAreContract: Bool = false) {

@@ -20,6 +20,7 @@ public enum Oracle: String, Sendable, CaseIterable, Comparable {
     /// (`--stateful`) A resource still answered 2xx after its DELETE.
     case afterDelete = "after-delete"
 
+    /// In the order the checks are listed.
     public static func < (lhs: Oracle, rhs: Oracle) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }
@@ -43,7 +44,9 @@ public enum Oracle: String, Sendable, CaseIterable, Comparable {
 public struct FuzzOutcome: Sendable {
     /// The answer's status; nil when none came.
     public var status: Int?
+    /// The answer's headers.
     public var headers: [Header]
+    /// The answer's body, decoded from its Content-Encoding.
     public var body: [UInt8]
     /// Why no answer came (a time-out, a dropped connection), in words.
     public var failure: String?
@@ -53,6 +56,7 @@ public struct FuzzOutcome: Sendable {
     /// send it): nothing to judge.
     public var notSent: String?
 
+    /// What a call brought back; see each property.
     public init(status: Int? = nil, headers: [Header] = [], body: [UInt8] = [], failure: String? = nil, curl: String? = nil,
                 notSent: String? = nil) {
         self.status = status
@@ -72,6 +76,7 @@ public struct FuzzOutcome: Sendable {
 /// A check that failed on one call: which, and in words. Failures with the same `group` are one
 /// cause, reported once.
 public struct Finding: Sendable, Equatable {
+    /// The check that failed.
     public var oracle: Oracle
     /// What went wrong, the same for each failure of one cause: `500`, `status 418`, `/email: ...`.
     public var summary: String

@@ -19,6 +19,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         state = seed ^ hash
     }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

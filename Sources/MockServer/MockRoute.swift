@@ -28,10 +28,14 @@ public struct MockRoute: Sendable {
 
     /// A declared answer whose body is made up from its schema.
     public struct SchemaAnswer: Sendable {
+        /// The status answered.
         public var status: Int
+        /// The media type answered.
         public var contentType: String
+        /// The schema the body is made from (`$ref`s into the route's ``MockRoute/schemaRoot``).
         public var schema: JSONValue
 
+        /// An answer of `status` and `contentType` made up from `schema`.
         public init(status: Int, contentType: String, schema: JSONValue) {
             self.status = status
             self.contentType = contentType

@@ -112,6 +112,7 @@ public struct JSONSchemaValidator: Sendable {
         }
     }
 
+    /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas without refs).
     public init(root: JSONValue) {
         self.root = root
     }

@@ -39,8 +39,8 @@ extension Run {
         }
         var parameters: [FuzzOperation.Parameter] = []
         for name in pathNames {
-            let schema = info(name, .path)?.schema ?? .object([JSONMember(key: "type", value: .string("string"))])
-            parameters.append(.init(name: name, location: .path, required: true, schema: schema))
+            let schema = info(name, .path)?.schema ?? Self.pathSchema(name, samples: target.samples, last: name == pathNames.last)
+            parameters.append(.init(name: name, location: .path, required: true, schema: schema, schemaIsGuess: info(name, .path)?.schema == nil))
         }
         for parameter in query {
             let documented = info(parameter.name, .query)?.schema
@@ -99,6 +99,19 @@ extension Run {
             }
         }
         return FuzzTarget(target: target, base: base, operation: operation, callSaysInputs: !compiled.path.contains("?"), fixedBodyFields: fixedFields)
+    }
+
+    /// A path parameter's schema guessed from the samples: typed by the sample's member of that
+    /// name, or its `id` for the path's last parameter (`/orders/{id}` answers `{"id": 7, ...}`);
+    /// a string otherwise.
+    static func pathSchema(_ name: String, samples: [Sample], last: Bool) -> JSONValue {
+        for sample in samples where (200...299).contains(sample.status) {
+            guard let body = try? JSONValue.parse(sample.body) else { continue }
+            if let value = body[name] ?? (last ? body["id"] : nil), value.string != nil || value.double != nil {
+                return FuzzOperation.schema(guessedFrom: .json(value.compactText))
+            }
+        }
+        return .object([JSONMember(key: "type", value: .string("string"))])
     }
 
     /// A path's own query (`/search?q=hello`, as a .http file writes a URL) as query parameters

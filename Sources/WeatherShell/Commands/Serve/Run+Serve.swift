@@ -48,6 +48,8 @@ extension Run {
         let kept = settings.quiet || !keepingLog ? nil : ServeLog()
         let log: (@Sendable (String) -> Void)? = settings.quiet ? nil : kept.map { kept in { @Sendable line in kept.append(line) } }
             ?? { @Sendable line in FileHandleOutput.standardError(line + "\n") }
+        var settings = settings
+        if settings.seed == nil { settings.seed = UInt64.random(in: 0...UInt64.max) }
         session.serveSettings = settings
         session.serveLog = kept
         let configuration = MockServer.Configuration(host: settings.host, port: settings.port, cors: settings.cors, log: log)

@@ -10,8 +10,8 @@ public struct ServeSettings: Equatable, Sendable {
     public var cors = false
     /// No request log.
     public var quiet = false
-    /// The seed of answers made up from schemas; a new one each time unless given.
-    public var seed = UInt64.random(in: 0...UInt64.max)
+    /// The seed of answers made up from schemas; nil picks a new one when the server starts.
+    public var seed: UInt64?
 
     /// The defaults: 127.0.0.1:4010, no delay, no CORS, a request log.
     public init() {}
