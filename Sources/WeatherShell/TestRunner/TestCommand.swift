@@ -34,6 +34,12 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("report-html"), help: ArgumentHelp("Write an HTML report, DIR/index.html.", valueName: "DIR"))
     var html: String?
 
+    @Option(help: ArgumentHelp("Run the K-th of N slices of the files (for a CI matrix of N machines).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard: balance the slices by the times in an earlier run's JSON report.", valueName: "FILE"))
+    var durations: String?
+
     @Option(name: .customLong("report-har"), help: ArgumentHelp("Write every call as HAR 1.2 (secrets masked).", valueName: "FILE"))
     var har: String?
 
@@ -50,6 +56,8 @@ struct TestCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
+        if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
+        if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
         for variable in variables {
             if case .failure(let error) = ScriptArgument.parse(variable) {
                 throw ValidationError("--var takes NAME=VALUE or NAME:=JSON, got '\(variable.shortened())': \(error.message)")
@@ -71,6 +79,8 @@ struct TestCommand: ParsableCommand {
         settings.harFile = har
         settings.keepsBodies = keepBodies
         settings.workerFile = worker
+        settings.shard = shard.flatMap(TestShard.init)
+        settings.durationsFile = durations
         return settings
     }
 }

@@ -10,7 +10,7 @@ enum TestRunner {
     static func run(_ settings: TestSettings) async -> Int32 {
         let files: [String]
         do {
-            files = try TestFiles.collect(settings.paths)
+            files = try selectedFiles(settings)
         } catch {
             FileHandleOutput.standardError("wsh test: error: \(error.description)\n")
             return FailureKind.usage.exitCode
@@ -49,6 +49,20 @@ enum TestRunner {
         }
         if summary.interrupted { FileHandleOutput.standardError("wsh: interrupted\n") }
         return code
+    }
+
+    /// The files the paths name, or this shard's slice of them (said on stdout).
+    private static func selectedFiles(_ settings: TestSettings) throws(TestRunFailure) -> [String] {
+        let files = try TestFiles.collect(settings.paths)
+        guard let shard = settings.shard else { return files }
+        var durations: [String: Double] = [:]
+        if let path = settings.durationsFile {
+            guard let bytes = FileManager.default.contents(atPath: path) else { throw TestRunFailure("cannot read --durations \(path)") }
+            durations = try TestShard.durations(fromReport: Array(bytes))
+        }
+        let selected = shard.select(files, durations: durations)
+        FileHandleOutput.standardOutput("shard \(shard.index)/\(shard.count): \(selected.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n")
+        return selected
     }
 
     /// When the run started, on the monotonic clock and the wall clock: a file's start is the

@@ -21,6 +21,10 @@ public struct TestSettings: Equatable, Sendable {
     public var keepsBodies = false
     /// Set in a worker process: the one file it runs, writing its ``TestFileResult`` as JSON on stdout.
     public var workerFile: String?
+    /// `--shard K/N`: only this slice of the files.
+    var shard: TestShard?
+    /// `--durations FILE`: an earlier run's JSON report, whose times balance the slices.
+    var durationsFile: String?
 
     public init() {}
 }

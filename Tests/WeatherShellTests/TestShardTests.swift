@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import WeatherShell
+
+@Suite struct TestShardTests {
+    @Test func slicesByCountCoverEveryFileOnce() throws {
+        let files = (1...10).map { "t/f\($0).wsh" }
+        let slices = try (1...3).map { try #require(TestShard("\($0)/3")).select(files) }
+        #expect(slices[0] == ["t/f1.wsh", "t/f4.wsh", "t/f7.wsh", "t/f10.wsh"])
+        #expect(slices.map(\.count) == [4, 3, 3])
+        #expect(Set(slices.flatMap { $0 }) == Set(files) && slices.flatMap { $0 }.count == files.count)
+        #expect(TestShard("0/3") == nil && TestShard("4/3") == nil && TestShard("1/0") == nil && TestShard("a/b") == nil && TestShard("1/3/4") == nil)
+        #expect(try #require(TestShard("1/1")).select(files) == files)
+    }
+
+    /// With an earlier run's times: the longest first, each where the least time is so far; a
+    /// file the report does not name weighs the median.
+    @Test func slicesByDurationBalanceTheTime() throws {
+        let files = ["a.wsh", "b.wsh", "c.wsh", "d.wsh", "e.wsh", "new.wsh"]
+        let durations = ["a.wsh": 900.0, "b.wsh": 300, "c.wsh": 300, "d.wsh": 200, "e.wsh": 100].reduce(into: [String: Double]()) {
+            $0[TestShard.key($1.key)] = $1.value
+        }
+        let first = try #require(TestShard("1/2")).select(files, durations: durations)
+        let second = try #require(TestShard("2/2")).select(files, durations: durations)
+        // a (900) | b, c, new (300 each, new by the median) = 900; then d (200) to the first on the
+        // tie, e (100) to the second: 1100 against 1000.
+        #expect(first == ["a.wsh", "d.wsh"])
+        #expect(second == ["b.wsh", "c.wsh", "e.wsh", "new.wsh"])
+    }
+
+    @Test func durationsComeFromAJSONReport() throws {
+        let report = #"{"files": [{"path": "t/a.wsh", "milliseconds": 12.5, "outcome": "passed"}, {"path": "t/b.wsh", "milliseconds": 3}]}"#
+        let durations = try TestShard.durations(fromReport: Array(report.utf8))
+        #expect(durations == [TestShard.key("t/a.wsh"): 12.5, TestShard.key("t/b.wsh"): 3])
+        #expect(throws: TestRunFailure.self) { try TestShard.durations(fromReport: Array("[1]".utf8)) }
+    }
+}
