@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // YAML for reading and writing OpenAPI documents.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // HDR histograms of latencies for `wsh load` (the algorithm's own Swift port, with its tests).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +84,9 @@ let package = Package(
         // checks of answers, shrinking and stateful chains; also the values of made-up mock
         // answers. Knows nothing of the shell.
         .target(name: "Fuzzing", dependencies: ["Targets", "Checks"], swiftSettings: runOnCaller),
+        // `wsh load`: latencies in HDR histograms, per second and for the run, thresholds, and the live
+        // view and reports drawn from them. Knows nothing of the shell.
+        .target(name: "Load", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], swiftSettings: runOnCaller),
         // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
         .target(
             name: "MockServer",
@@ -108,7 +113,7 @@ let package = Package(
         .target(
             name: "WeatherShell",
             dependencies: [
-                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory", "OpenAPI", "Fuzzing",
+                "Targets", "Plugins", "Reactor", "Checks", "MockServer", "CEdit", "CallHistory", "OpenAPI", "Fuzzing", "Load",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -132,6 +137,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Reactor"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Targets", "TestSupport"]),
         .testTarget(name: "XPathTests", dependencies: ["XPath"]),
+        .testTarget(name: "LoadTests", dependencies: ["Load"]),
         .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "Checks", "Targets", "OpenAPI", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "CallHistoryTests", dependencies: ["CallHistory", "Targets", "TestSupport"]),

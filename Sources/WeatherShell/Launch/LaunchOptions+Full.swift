@@ -18,6 +18,7 @@ extension LaunchOptions {
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
         if arguments.first == "test" { return testParse(Array(arguments.dropFirst())) }
         if arguments.first == "fuzz" { return fuzzParse(Array(arguments.dropFirst())) }
+        if arguments.first == "load" { return loadParse(Array(arguments.dropFirst())) }
         do {
             let parsed = try WSHCommand.parse(arguments)
             if parsed.command != nil, parsed.file != nil {
@@ -46,6 +47,20 @@ extension LaunchOptions {
         } catch {
             let message = FuzzCommand.fullMessage(for: error)
             return FuzzCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+        }
+    }
+
+    /// `wsh load ...`.
+    static func loadParse(_ arguments: [String]) -> FullParse {
+        do {
+            let parsed = try LoadCommand.parse(arguments)
+            var options = LaunchOptions(noRC: true)
+            options.load = try parsed.options
+            options.environment = parsed.environment
+            return .run(options)
+        } catch {
+            let message = LoadCommand.fullMessage(for: error)
+            return LoadCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
         }
     }
 

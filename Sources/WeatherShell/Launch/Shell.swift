@@ -35,6 +35,8 @@ public struct LaunchOptions: Sendable, Equatable {
         }
     }
     private var fuzzFiles: [String]?
+    /// `wsh load ...`: the scenario and how hard.
+    var load: LoadOptions?
     private var fuzzOptions = FuzzOptions()
     /// `wsh test ...`: the files to run as tests, and how.
     public var test: TestSettings?
@@ -64,7 +66,7 @@ public enum Shell {
         }
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
         let interactive = options.command == nil && options.file == nil && options.request == nil && options.serve == nil
-            && options.fuzz == nil && stdinIsTerminal
+            && options.fuzz == nil && options.load == nil && stdinIsTerminal
         let io = ShellIO()
         defer { io.flush() }
         let run = Run(io: io, mode: interactive ? .interactive : .script)
@@ -90,6 +92,10 @@ public enum Shell {
         if let serve = options.serve {
             if let code = chooseEnvironment(options.environment, beside: serve.files.first, run) { return code }
             return await serveFiles(serve.files, serve.settings, run, interrupts)
+        }
+        if let load = options.load {
+            if let code = chooseEnvironment(options.environment, beside: load.files.first, run) { return code }
+            return await LoadRun.run(load, run, interrupts)
         }
         if let fuzz = options.fuzz {
             if let code = chooseEnvironment(options.environment, beside: fuzz.files.first, run) { return code }

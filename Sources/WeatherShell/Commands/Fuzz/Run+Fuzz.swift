@@ -119,19 +119,25 @@ extension Run {
     /// Fuzzing a host that is not this machine sends it thousands of requests: only loopback, or a
     /// host `--allow-host` names.
     private func checkFuzzHost(_ target: FuzzTarget, allowed: [String], at span: SourceSpan?) throws {
-        guard let host = URL(string: target.base)?.host?.lowercased(), !target.base.isEmpty else {
+        guard let host = Self.refusedHost(target.base, allowed: allowed) else { return }
+        guard !host.isEmpty else {
             throw failure("target '\(target.operation.name)' has no base URL to fuzz", at: span,
                           notes: ["declare `base` in the target, or give one for all with `set base URL`"])
         }
+        throw failure("will not fuzz \(host) (target '\(target.operation.name)'): it is not this machine", at: span,
+                      notes: ["fuzzing sends many requests, some of them malformed; if \(host) is yours to test, give --allow-host \(host)"])
+    }
+
+    /// The host of `base` when it is neither this machine (localhost, 127.0.0.0/8 as an address,
+    /// ::1) nor among `allowed`; empty when `base` has no host; nil when it may be sent to.
+    nonisolated static func refusedHost(_ base: String, allowed: [String]) -> String? {
+        guard let host = URL(string: base)?.host?.lowercased(), !base.isEmpty else { return "" }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         // 127.0.0.0/8 as an address, not a name that starts so (127.0.0.1.nip.io).
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         let loopbackIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil } && octets[0] == "127"
         let loopback = bare == "localhost" || bare == "::1" || loopbackIPv4
-        guard loopback || allowed.contains(bare) || allowed.contains(host) else {
-            throw failure("will not fuzz \(host) (target '\(target.operation.name)'): it is not this machine", at: span,
-                          notes: ["fuzzing sends many requests, some of them malformed; if \(host) is yours to test, give --allow-host \(host)"])
-        }
+        return loopback || allowed.contains(bare) || allowed.contains(host) ? nil : host
     }
 
     /// Whether `base` is this session's own mock server (`serve start`), which writes may reach.

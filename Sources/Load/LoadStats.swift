@@ -1,0 +1,88 @@
+import Histogram
+import Synchronization
+
+/// What a load run has measured so far: every call's latency in an HDR histogram (microseconds,
+/// three significant digits), the same per second of the run for the live view and the report's
+/// plots, errors by kind and failed `expect`s by place. Shared by the virtual users.
+public final class LoadStats: Sendable {
+    /// One second of the run.
+    public struct Second: Sendable {
+        public var calls = 0
+        public var errors = 0
+        public var latencies = Histogram<UInt64>(highestTrackableValue: LoadStats.highest, numberOfSignificantValueDigits: .three)
+    }
+
+    /// A snapshot: the whole run and each second so far.
+    public struct Snapshot: Sendable {
+        public var calls = 0
+        public var errors = 0
+        public var latencies = Histogram<UInt64>(highestTrackableValue: LoadStats.highest, numberOfSignificantValueDigits: .three)
+        /// Errors by kind: `timeout`, `connection refused`, `status 500`.
+        public var errorsByKind: [String: Int] = [:]
+        /// Failed `expect`s by place: `file.wsh:12: .id exists`.
+        public var failedExpectations: [String: Int] = [:]
+        /// Arrivals the open model could not start: every user was busy.
+        public var dropped = 0
+        public var seconds: [Second] = []
+    }
+
+    /// An hour in microseconds: a call slower than that is recorded as an hour.
+    public static let highest: UInt64 = 3_600_000_000
+
+    private let state = Mutex(Snapshot())
+    private let started: ContinuousClock.Instant
+
+    public init(started: ContinuousClock.Instant = .now) {
+        self.started = started
+    }
+
+    /// A call that took `latency`, at `now`; `error` its kind when it failed.
+    public func record(latency: Duration, error: String?, at now: ContinuousClock.Instant = .now) {
+        let micros = Self.microseconds(latency)
+        let second = max(0, Int((now - started).components.seconds))
+        state.withLock { state in
+            state.calls += 1
+            _ = state.latencies.record(micros)
+            while state.seconds.count <= second { state.seconds.append(Second()) }
+            state.seconds[second].calls += 1
+            _ = state.seconds[second].latencies.record(micros)
+            if let error {
+                state.errors += 1
+                state.seconds[second].errors += 1
+                state.errorsByKind[error, default: 0] += 1
+            }
+        }
+    }
+
+    /// A call that got no answer, of this kind (`timeout`): counted, with no latency.
+    public func recordError(_ kind: String, at now: ContinuousClock.Instant = .now) {
+        let second = max(0, Int((now - started).components.seconds))
+        state.withLock { state in
+            state.calls += 1
+            state.errors += 1
+            while state.seconds.count <= second { state.seconds.append(Second()) }
+            state.seconds[second].calls += 1
+            state.seconds[second].errors += 1
+            state.errorsByKind[kind, default: 0] += 1
+        }
+    }
+
+    /// A failed `expect`, by its place and text.
+    public func recordFailedExpectation(_ place: String) {
+        state.withLock { $0.failedExpectations[place, default: 0] += 1 }
+    }
+
+    /// An arrival that found no free user.
+    public func recordDropped() {
+        state.withLock { $0.dropped += 1 }
+    }
+
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    static func microseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 1 }
+        let micros = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
+        return Swift.min(Swift.max(micros, 1), highest)
+    }
+}
