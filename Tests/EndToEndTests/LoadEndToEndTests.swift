@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `wsh load` as a user runs it, against the planted-defect server (Python's http.server, which
+/// logs every request): a scenario's calls in both models, thresholds, the reports, Ctrl-C.
+@Suite struct LoadEndToEndTests {
+    static func scenario(_ server: PlantedServer, in directory: URL, name: String = "scenario.wsh", body: String) throws {
+        try "target user { base \(server.baseURL); path /users/{id} }\ntarget greet { base \(server.baseURL); path /greet; query name=Ada; validate none }\n\(body)"
+            .write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    static func report(_ directory: URL) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("load.json"))) as? [String: Any] ?? [:]
+    }
+
+    /// The closed model: every call the report counts reached the server, captures and checks
+    /// ran each iteration, and the timeline adds up to the total.
+    @Test func usersRunTheScenarioOverAndOver() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.scenario(server, in: directory, body: "call user id=3\nexpect .name == \"user3\"\nlet name = .name\ncall greet name=$name\nexpect status == 200\n")
+            let result = try await WSHProcess.run(["load", "scenario.wsh", "--users", "3", "--duration", "2s", "--threshold", "errors<1%",
+                                                   "--threshold", "p99<2s", "--report-json", "load.json"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("wsh load: scenario.wsh: 3 users, for 2s"), "\(result.stderr)")
+            #expect(result.stdout.contains("✔ errors<1%") && result.stdout.contains("✔ p99<2s"), "\(result.stdout)")
+            let report = try Self.report(directory)
+            let calls = try #require(report["calls"] as? Int)
+            let requests = try server.requests()
+            #expect(calls > 20, "\(result.stdout)")
+            // Calls stopped at the end may have reached the server without an answer counted.
+            #expect(requests.count >= calls && requests.count <= calls + 3, "\(requests.count) requests, \(calls) calls")
+            #expect(requests.filter { $0.line == "GET /greet?name=user3" }.count >= calls / 2 - 3, "the capture went into the next call")
+            let timeline = try #require(report["timeline"] as? [[String: Any]])
+            #expect(timeline.compactMap { $0["calls"] as? Int }.reduce(0, +) == calls)
+            #expect(report["errors"] as? Int == 0)
+        }
+    }
+
+    /// The open model sends its arrivals on time whatever the answers; a failing check and a 5xx
+    /// are counted by line and by kind, and a failed threshold is exit 4.
+    @Test func arrivalsComeOnTimeAndThresholdsDecideTheExit() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.scenario(server, in: directory, body: "call greet name=é\nexpect status == 200\n")
+            let result = try await WSHProcess.run(["load", "scenario.wsh", "--rate", "40/s", "--duration", "2s", "--threshold", "errors<1%",
+                                                   "--report-json", "load.json", "--report-html", "html"], directory: directory)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(try server.requests().count == 80)
+            #expect(result.stdout.contains("errors: status 500 ×"), "\(result.stdout)")
+            #expect(result.stdout.contains("failed: scenario.wsh:4: status == 200 ×"), "\(result.stdout)")
+            #expect(result.stdout.contains("✘ errors<1%  (100.0%)"), "\(result.stdout)")
+            let report = try Self.report(directory)
+            #expect((78...80).contains(report["calls"] as? Int ?? 0), "\(report)")
+            #expect(report["dropped"] as? Int == 0)
+
+            // The page, drawn by a browser: the plots and the failed threshold are there.
+            let page = directory.appendingPathComponent("html/index.html")
+            let profile = try WSHProcess.temporaryDirectory()
+            let png = directory.appendingPathComponent("report.png")
+            let shot = try await offPool {
+                try TestRunnerReportTests.tool("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+                                                                     "--window-size=900,1400", "--screenshot=\(png.path)", page.absoluteString])
+            }
+            #expect(shot.status == 0, "\(shot.output.suffix(2000))")
+            let image = try Data(contentsOf: png)
+            #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]) && image.count > 20_000, "a PNG with something drawn: \(image.count) bytes")
+            let dom = try await offPool {
+                try TestRunnerReportTests.tool("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+                                                                     "--dump-dom", page.absoluteString])
+            }
+            #expect(dom.output.contains("<polyline") && dom.output.contains("errors&lt;1%") && dom.output.contains("failed: scenario.wsh:4"),
+                    "\(dom.output.prefix(3000))")
+        }
+    }
+
+    /// Ctrl-C stops the run with the summary of what ran (exit 130); hosts other than this
+    /// machine are refused before anything is sent.
+    @Test func interruptingPrintsWhatRanAndOtherHostsAreRefused() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.scenario(server, in: directory, body: "call user id=4\n")
+            let running = try RunningWSH(["load", "scenario.wsh", "--users", "2", "--duration", "10m"], directory: directory)
+            #expect(running.waitForOutput("1s: ", inStderr: true))
+            running.interrupt()
+            #expect(running.waitForExit() == 130)
+            #expect(running.stdout.contains(", interrupted"), "\(running.stdout)")
+
+            try "target away { base https://api.example.com; path /x }\ncall away\n".write(to: directory.appendingPathComponent("away.wsh"), atomically: true, encoding: .utf8)
+            let away = try await WSHProcess.run(["load", "away.wsh", "--duration", "1s"], directory: directory)
+            #expect(away.status == 3 && away.stderr.contains("will not load api.example.com (target 'away')"), "\(away.stderr)")
+        }
+    }
+}

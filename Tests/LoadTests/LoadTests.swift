@@ -1,0 +1,51 @@
+import Load
+import Testing
+
+@Suite struct ThresholdTests {
+    @Test func readsK6StyleThresholds() throws {
+        #expect(try Threshold("p95<200ms").metric == .percentile(95))
+        #expect(try Threshold("p95<200ms").limit == 200_000)
+        #expect(try Threshold(" p99.9 <= 1.5s ").comparison == .lessOrEqual)
+        #expect(try Threshold("p99.9<=1.5s").limit == 1_500_000)
+        #expect(try Threshold("max<2s").metric == .maximum)
+        #expect(try Threshold("avg<100ms").metric == .average)
+        #expect(try Threshold("errors<1%").metric == .errorRate)
+        #expect(try Threshold("rps>=100/s").limit == 100)
+        for bad in ["p95", "p95<", "p95<200", "q95<2ms", "errors<1", "p0<1ms", "p101<1ms", "rps>x", "p95=1ms"] {
+            #expect(throws: ThresholdError.self, "\(bad)") { try Threshold(bad) }
+        }
+    }
+
+    @Test func judgesARun() throws {
+        let stats = LoadStats()
+        for milliseconds in 1...100 { stats.record(latency: .milliseconds(milliseconds), error: milliseconds > 98 ? "status 500" : nil) }
+        let snapshot = stats.snapshot
+        #expect(snapshot.calls == 100 && snapshot.errors == 2 && snapshot.errorsByKind == ["status 500": 2])
+        #expect(try Threshold("p50<=51ms").evaluate(snapshot, seconds: 10).passed)
+        #expect(try !Threshold("p99<90ms").evaluate(snapshot, seconds: 10).passed)
+        #expect(try Threshold("errors<3%").evaluate(snapshot, seconds: 10) == (2, true))
+        #expect(try !Threshold("errors<2%").evaluate(snapshot, seconds: 10).passed)
+        #expect(try Threshold("rps>=10").evaluate(snapshot, seconds: 10) == (10, true))
+        // The HDR histogram keeps three significant digits.
+        let p90 = try Threshold("p90<1s").evaluate(snapshot, seconds: 10).value
+        #expect(abs(p90 - 90_000) <= 90, "\(p90)")
+    }
+}
+
+@Suite struct LoadReportTests {
+    @Test func theReportAndItsPageSayWhatRan() throws {
+        let stats = LoadStats()
+        for milliseconds in [2, 4, 8, 300] { stats.record(latency: .milliseconds(milliseconds), error: nil) }
+        stats.recordError("timeout")
+        stats.recordFailedExpectation("s.wsh:3: .id exists")
+        let report = LoadReport(scenario: "s.wsh", plan: "2 users", snapshot: stats.snapshot, seconds: 1,
+                                thresholds: [try Threshold("p99<100ms")], interrupted: false)
+        #expect(report.calls == 5 && report.errors == 1 && !report.passed)
+        #expect(report.timeline.map(\.calls) == [5])
+        #expect(report.json.contains("\"failedExpectations\" : {\n    \"s.wsh:3: .id exists\" : 1"))
+        let html = LoadHTMLReport.text(report)
+        #expect(html.contains("<polyline") && html.contains("p99&lt;100ms") && html.contains("failed: s.wsh:3: .id exists"))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"), "self-contained")
+        #expect(LoadView.latency(950) == "950 µs" && LoadView.latency(1_234) == "1.23 ms" && LoadView.latency(2_500_000) == "2.50 s")
+    }
+}
