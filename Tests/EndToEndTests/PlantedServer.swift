@@ -59,6 +59,13 @@ final class PlantedServer: @unchecked Sendable {
         }
     }
 
+    /// Each request's log line as JSON: method, path, query, headers (names lowercased), body.
+    func loggedRequests() throws -> [[String: Any]] {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
     func stop() async {
         await process.terminateAndWait()
     }

@@ -4,7 +4,7 @@
     python3 planted_server.py --port P [--log FILE]
 
 Port 0 picks a free port. Once it listens it prints one line, `listening on http://127.0.0.1:PORT`.
-With --log FILE it appends one JSON line per request: {"method", "path", "query", "defect", "status"},
+With --log FILE it appends one JSON line per request: {"method", "path", "query", "defect", "status", "headers", "body"},
 where defect is the id of the planted defect the request triggered (see defects.json) or null.
 
 planted.yaml describes the intended behaviour. Apart from the 13 planted defects, the server keeps to
@@ -476,7 +476,7 @@ class Handler(BaseHTTPRequestHandler):
         except Exception as e:  # a real bug in this server, not a planted one: still a 500
             answer = Answer(500, {"title": "Internal Server Error", "status": 500, "detail": repr(e)},
                             content_type="application/problem+json")
-        self.server.log(self.command, split.path, split.query, answer)
+        self.server.log(self.command, split.path, split.query, answer, self.headers, raw)
         if answer.delay:
             time.sleep(answer.delay)
         payload = b"" if answer.body is None else json.dumps(answer.body).encode("utf-8")
@@ -511,11 +511,14 @@ class Server(ThreadingHTTPServer):
         self.log_lock = threading.Lock()
         self.log_file = open(log_path, "a", encoding="utf-8") if log_path else None
 
-    def log(self, method, path, query, answer):
+    def log(self, method, path, query, answer, headers, body):
         if not self.log_file:
             return
+        # The request's headers (names lowercased) and its body's first 1000 characters, so that a
+        # test can check what a client sent (a generated locustfile's requests).
         line = json.dumps({"method": method, "path": path, "query": query, "defect": answer.defect,
-                           "status": answer.status})
+                           "status": answer.status, "headers": {k.lower(): v for k, v in headers.items()},
+                           "body": body[:1000].decode("utf-8", "replace")})
         with self.log_lock:
             self.log_file.write(line + "\n")
             self.log_file.flush()

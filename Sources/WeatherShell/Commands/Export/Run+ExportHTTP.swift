@@ -93,15 +93,18 @@ extension Run {
 
 /// `export`: write targets in another tool's format
 struct ExportCommand: ShellCommand {
-    static let entry = CommandCatalog.Entry(name: "export", usage: "export http [TARGET...] [> FILE.http]",
-                                            summary: "write targets as a .http file (JetBrains HTTP Client, VS Code REST Client)")
+    static let entry = CommandCatalog.Entry(name: "export", usage: "export http [TARGET...] [> FILE.http] | export locust [TARGET... | FILE.wsh] [> locustfile.py]",
+                                            summary: "write targets as a .http file (JetBrains HTTP Client, VS Code REST Client), or a scenario as a locustfile")
 
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
-        previous.count == 1 ? ["http"] : nil
+        previous.count == 1 ? ["http", "locust"] : nil
     }
 
     @ShellActor static func run(_ arguments: [Word], command: Word, statement: Statement, in run: Run) async throws {
-        guard arguments.first?.bare == "http" else { throw run.failure("usage: \(entry.usage)", at: arguments.first?.span ?? command.span) }
-        try await run.exportHTTP(arguments, command: command)
+        switch arguments.first?.bare {
+        case "http": try await run.exportHTTP(arguments, command: command)
+        case "locust": try await run.exportLocust(arguments, command: command)
+        default: throw run.failure("usage: \(entry.usage)", at: arguments.first?.span ?? command.span)
+        }
     }
 }

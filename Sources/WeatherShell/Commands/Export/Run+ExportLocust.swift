@@ -1,0 +1,312 @@
+import Foundation
+import Targets
+
+extension Run {
+    /// `export locust [TARGET... | FILE.wsh] [> locustfile.py]`: a locustfile that does the work
+    /// `wsh load` does (docs/load.md): one `FastHttpUser`, whose task is the scenario's calls,
+    /// captures and `expect`s in order (a failed one reported to Locust with its wsh line), or
+    /// one task per target. Each request is the one wsh would send; a variable stays a variable
+    /// (`self.v["name"]`), a secret is read from the environment, never written.
+    func exportLocust(_ arguments: [Word], command: Word) async throws {
+        var words = Array(arguments.dropFirst())
+        let outputPath = try takeOutputFile(&words, usage: "usage: export locust [TARGET... | FILE.wsh] [> locustfile.py]")
+        var writer = LocustWriter()
+        if words.count == 1, let name = try? expand(words[0]).text, name.lowercased().hasSuffix(".wsh") {
+            let path = resolvePath(name)
+            let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: try readSourceFile(path, at: words[0].span))
+            let program: Program
+            do {
+                program = try Parser.parse(file)
+            } catch {
+                throw error
+            }
+            // The setup (targets, use, set) runs here, as each user of wsh load runs it first.
+            try await execute(Program(file: file, statements: program.statements.filter(LoadRun.isSetup)))
+            let previous = currentFile
+            currentFile = file
+            defer { currentFile = previous }
+            try await writer.task(named: "scenario", program.statements.filter { !LoadRun.isSetup($0) }, in: self)
+        } else {
+            let declared = try words.isEmpty ? session.targets.all : words.map { try declaredTarget($0) }
+            guard !declared.isEmpty else { throw failure("no targets to export: declare some first", at: command.span) }
+            for target in declared {
+                let statement = Statement(kind: .call(CallStatement(target: Word(parts: [WordPart(content: .literal(target.name), quoted: false, span: command.span)], span: command.span), arguments: [], output: nil)),
+                                          span: command.span, commandSpan: command.span)
+                try await writer.task(named: target.name, [statement], in: self)
+            }
+        }
+        try writeOutput(mask(writer.text(run: self)), to: outputPath, at: command.span)
+    }
+}
+
+/// Writes a locustfile from statements: a call is a request in a `with ... catch_response=True`
+/// block, and the captures and `expect`s after it go in that block.
+@ShellActor
+struct LocustWriter {
+    private var tasks: [String] = []
+    /// The variables the file reads: each set in `on_start` from its value now, or from the
+    /// environment for a secret; those the scenario sets itself are left to it.
+    private var read: Set<String> = []
+    private var assigned: Set<String> = []
+    private var host: String?
+
+    mutating func task(named name: String, _ statements: [Statement], in run: Run) async throws {
+        var lines = ["    @task", "    def \(Self.identifier(name))(self):"]
+        var inCall = false
+        for statement in statements {
+            let indent = inCall ? "            " : "        "
+            switch statement.kind {
+            case .call(let call):
+                lines += try await request(call, in: run, at: statement)
+                inCall = true
+            case .assign(let name, let value):
+                guard let variable = name.literal else { throw run.failure("export locust: a variable's name must be written out", at: name.span) }
+                assigned.insert(variable)
+                switch value {
+                case .query(let query):
+                    guard inCall else { throw run.failure("export locust: a query needs a call before it", at: statement.span) }
+                    lines.append(indent + "self.v[\(Self.python(variable))] = " + (try Self.query(query, run: run)))
+                case .word(let word):
+                    lines.append(indent + "self.v[\(Self.python(variable))] = " + (try expression(word, run: run)))
+                case .env(let env, _, _, _):
+                    lines.append(indent + "self.v[\(Self.python(variable))] = os.environ[\(Self.python(env.literal ?? variable))]")
+                }
+            case .expect(let expectation):
+                guard inCall else { throw run.failure("export locust: an expect needs a call before it", at: statement.span) }
+                let source = run.currentFile.text(statement.span.start..<statement.span.end)
+                let line = run.currentFile.location(of: statement.span.start).line
+                let message = Self.python("\(run.currentFile.name):\(line): \(source)")
+                lines.append(indent + "if not (\(try condition(expectation, run: run))):")
+                lines.append(indent + "    resp.failure(\(message))")
+            case .sleep(let word):
+                guard let duration = DurationText.parse(try run.expand(word).text) else { throw run.failure("export locust: sleep takes a duration", at: word.span) }
+                let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                lines.append(indent + "time.sleep(\(seconds))")
+            case .echo, .print:
+                continue
+            default:
+                let source = run.currentFile.text(statement.span.start..<statement.span.end)
+                throw run.failure("export locust cannot write this statement: \(source.shortened()); a locustfile takes calls, let captures, expect, sleep",
+                                  at: statement.span)
+            }
+        }
+        if lines.count == 2 { lines.append("        pass") }
+        tasks.append(lines.joined(separator: "\n"))
+    }
+
+    /// The call as wsh would send it: the request prepared with a marker for each variable,
+    /// each marker then written as the variable.
+    private mutating func request(_ call: CallStatement, in run: Run, at statement: Statement) async throws -> [String] {
+        let declared = try run.declaredTarget(call.target)
+        var names = Set(call.arguments.flatMap(\.variableNames))
+        names.formUnion(declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) })
+        var markers: [String: String] = [:]
+        var saved: [(String, Variable?)] = []
+        for name in names {
+            let marker = "wshlocust" + UUID().uuidString.lowercased().filter { $0 != "-" }
+            markers[marker] = name
+            saved.append((name, run.session.variables[name]))
+            run.session.variables[name] = Variable(value: marker, isSecret: false)
+        }
+        defer { for (name, value) in saved { run.session.variables[name] = value } }
+        read.formUnion(names)
+        let target = try run.compiledTarget(declared)
+        let (arguments, _) = try run.callArguments(call.arguments, for: target)
+        var provider = run.provider()
+        // The target's own request: a plugin's credential is the session's, not the file's.
+        provider.plugins = []
+        provider.defaultHeaders = []
+        provider.cookieJar = nil
+        provider.compress = false
+        let request: Request
+        do {
+            request = try await provider.preparedRequest(target, arguments: arguments)
+        } catch {
+            throw run.failure("export locust: cannot write call \(declared.name): \(run.mask(error.description(masking: run.redaction)))", at: statement.span)
+        }
+        guard let url = URL(string: request.url), let scheme = url.scheme, let hostName = url.host else {
+            throw run.failure("export locust: call \(declared.name) has no absolute URL", at: statement.span)
+        }
+        let origin = "\(scheme)://\(hostName.contains(":") ? "[\(hostName)]" : hostName)" + (url.port.map { ":\($0)" } ?? "")
+        if host == nil { host = origin }
+        let path = request.url.hasPrefix(origin) && origin == host ? String(request.url.dropFirst(origin.count)) : request.url
+        var parts = ["\(Self.python(request.method.rawValue))", Self.expression(path.isEmpty ? "/" : path, markers: markers, escaping: .url)]
+        let headers = request.headers.filter { !["content-length", "host"].contains($0.name.lowercased()) }
+        if !headers.isEmpty {
+            parts.append("headers={" + headers.map { "\(Self.python($0.name)): \(Self.expression($0.value, markers: markers, escaping: .none))" }.joined(separator: ", ") + "}")
+        }
+        if let body = request.body, !body.isEmpty {
+            let json = request.headers.contains { $0.name.lowercased() == "content-type" && MediaType.isJSON($0.value) }
+            parts.append("data=(" + Self.expression(String(decoding: body, as: UTF8.self), markers: markers, escaping: json ? .json : .none) + ").encode()")
+        }
+        parts.append("name=\(Self.python(declared.name))")
+        parts.append("catch_response=True")
+        return ["        with self.client.request(\(parts.joined(separator: ", "))) as resp:", "            pass"]
+    }
+
+    /// A word's value as Python: text with its variables.
+    private func expression(_ word: Word, run: Run) throws -> String {
+        if let literal = word.literal {
+            if let number = Double(literal), !word.isQuoted { return literal.contains(".") || literal.contains("e") ? "\(number)" : literal }
+            return Self.python(literal)
+        }
+        let names = word.variableNames
+        if names.count == 1, word.parts.count == 1 { return "self.v.get(\(Self.python(names[0])))" }
+        throw run.failure("export locust: write a variable alone ($name), not inside other text", at: word.span)
+    }
+
+    /// `.a.b[0]`, `status`, `header NAME` as Python over `resp`.
+    static func query(_ query: Query, run: Run) throws -> String {
+        guard query.filters.isEmpty, query.pathVariables.isEmpty else {
+            throw run.failure("export locust: a query with filters or variables cannot be written in Python here", at: query.span)
+        }
+        switch query.source {
+        case .status: return "resp.status_code"
+        case .header(let name): return "resp.headers.get(\(python(name)))"
+        case .body: return "resp.text"
+        case .path(let steps):
+            var path: [String] = []
+            for step in steps {
+                switch step {
+                case .key(let key): path.append(python(key))
+                case .index(let index): path.append(String(index))
+                default: throw run.failure("export locust: only .key and [index] steps can be written in Python here", at: query.span)
+                }
+            }
+            return "wsh_value(resp, [\(path.joined(separator: ", "))])"
+        default:
+            throw run.failure("export locust: this query cannot be written in Python here: write status, header NAME or a .path", at: query.span)
+        }
+    }
+
+    private func condition(_ expectation: Expectation, run: Run) throws -> String {
+        guard case .query(let query) = expectation.subject else {
+            throw run.failure("export locust: an expect on a query of the answer can be written", at: expectation.span)
+        }
+        let subject = try Self.query(query, run: run)
+        let expected = try expectation.expected.map { try expression($0, run: run) } ?? "None"
+        let test: String = switch expectation.op {
+        case .equal: "\(subject) == \(expected)"
+        case .notEqual: "\(subject) != \(expected)"
+        case .less: "wsh_compare(\(subject), \(expected)) < 0"
+        case .lessOrEqual: "wsh_compare(\(subject), \(expected)) <= 0"
+        case .greater: "wsh_compare(\(subject), \(expected)) > 0"
+        case .greaterOrEqual: "wsh_compare(\(subject), \(expected)) >= 0"
+        case .contains: "\(expected) in (\(subject) or \"\")"
+        case .startsWith: "str(\(subject) or \"\").startswith(\(expected))"
+        case .endsWith: "str(\(subject) or \"\").endswith(\(expected))"
+        case .exists: "\(subject) is not None"
+        default: throw run.failure("export locust: expect \(expectation.op.rawValue) cannot be written in Python here", at: expectation.span)
+        }
+        return expectation.negated ? "not (\(test))" : test
+    }
+
+    /// The file: imports, the helpers, the user with its variables, the tasks.
+    func text(run: Run) -> String {
+        var start: [String] = []
+        let references = Dictionary(run.environmentReferences.map { ($0.value, $0.environmentName) }, uniquingKeysWith: { first, _ in first })
+        for name in read.subtracting(assigned).sorted() {
+            guard let variable = run.session.variables[name] else { continue }
+            if variable.isSecret {
+                // A secret is never written: its environment variable is read when the file runs.
+                let environment = references[variable.value] ?? name.uppercased()
+                start.append("        self.v[\(Self.python(name))] = os.environ[\(Self.python(environment))]")
+            } else {
+                start.append("        self.v[\(Self.python(name))] = \(Self.python(variable.value))")
+            }
+        }
+        return """
+            # A locustfile written by wsh \(Shell.version) (export locust): the same requests, captures and checks as wsh load.
+            # Run it: locust -f locustfile.py --headless -u 10 -r 10 -t 30s
+            import json
+            import os
+            import time
+            from urllib.parse import quote
+
+            from locust import FastHttpUser, constant, task
+
+
+            def wsh_value(resp, path):
+                \"\"\"The value at a path of keys and indexes in a JSON answer, or None.\"\"\"
+                try:
+                    value = resp.json()
+                except Exception:
+                    return None
+                for step in path:
+                    if isinstance(step, int) and isinstance(value, list) and -len(value) <= step < len(value):
+                        value = value[step]
+                    elif isinstance(step, str) and isinstance(value, dict) and step in value:
+                        value = value[step]
+                    else:
+                        return None
+                return value
+
+
+            def wsh_compare(left, right):
+                \"\"\"-1, 0 or 1 as wsh compares: numbers as numbers, anything else as text.\"\"\"
+                if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+                    return (left > right) - (left < right)
+                left, right = str(left), str(right)
+                return (left > right) - (left < right)
+
+
+            class WshUser(FastHttpUser):
+                host = \(host.map(Self.python) ?? "None")
+                wait_time = constant(0)
+
+                def on_start(self):
+                    self.v = {}
+            \(start.joined(separator: "\n"))
+
+            \(tasks.joined(separator: "\n\n"))
+
+            """
+    }
+
+    /// A Python string literal.
+    static func python(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { result += String(format: "\\x%02x", scalar.value) } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result + "\""
+    }
+
+    /// How a variable's value is written where its marker was.
+    enum Escaping {
+        case none, url, json
+    }
+
+    /// Text with markers in it as a Python expression: the literal parts, and each marker as its
+    /// variable (percent-encoded in a URL, escaped inside a JSON string).
+    static func expression(_ text: String, markers: [String: String], escaping: Escaping) -> String {
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while let found = markers.keys.compactMap({ marker in rest.range(of: marker).map { (marker, $0) } }).min(by: { $0.1.lowerBound < $1.1.lowerBound }) {
+            if found.1.lowerBound > rest.startIndex { pieces.append(python(String(rest[..<found.1.lowerBound]))) }
+            let value = "str(self.v.get(\(python(markers[found.0] ?? ""))))"
+            switch escaping {
+            case .none: pieces.append(value)
+            case .url: pieces.append("quote(\(value), safe=\"\")")
+            case .json: pieces.append("json.dumps(\(value))[1:-1]")
+            }
+            rest = rest[found.1.upperBound...]
+        }
+        if !rest.isEmpty || pieces.isEmpty { pieces.append(python(String(rest))) }
+        return pieces.joined(separator: " + ")
+    }
+
+    /// A Python name from a target's name.
+    static func identifier(_ name: String) -> String {
+        let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        return cleaned.first?.isNumber == false ? cleaned : "t_" + cleaned
+    }
+}

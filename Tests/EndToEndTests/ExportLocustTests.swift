@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `export locust`: the locustfile it writes, run by Locust (PyPI, scripts/ensure-locust.sh)
+/// against the planted server, sends what wsh sends (methods, paths, headers, bodies, the
+/// capture in the next call, the secret from the environment), in one process and as a master
+/// with two workers; the server's log and Locust's final stats agree.
+@Suite struct ExportLocustTests {
+    static var locust: String { (ProcessInfo.processInfo.environment["WSH_LOCUST_VENV"] ?? "/tmp/wsh-locust") + "/bin/locust" }
+    static let secret = "locust-Key-7f3a9"
+
+    static func write(_ server: PlantedServer, in directory: URL) async throws -> String {
+        let scenario = """
+            target user { base \(server.baseURL); path /users/{id}; header X-Client:wsh X-Key:$key }
+            target create { base \(server.baseURL); path /notes; method POST; json title body=hello }
+            let key = env LOCUST_KEY
+            call user id=3
+            expect status == 200
+            expect .name == "user3"
+            let name = .name
+            call create title=$name
+            expect .id exists
+            """
+        try scenario.write(to: directory.appendingPathComponent("scenario.wsh"), atomically: true, encoding: .utf8)
+        let export = try await WSHProcess.run(["-c", "export locust scenario.wsh > locustfile.py"], environment: ["LOCUST_KEY": secret], directory: directory)
+        #expect(export.status == 0, "\(export.stderr)")
+        let file = try String(contentsOf: directory.appendingPathComponent("locustfile.py"), encoding: .utf8)
+        #expect(!file.contains(secret), "the secret is never written")
+        #expect(file.contains(#"os.environ["LOCUST_KEY"]"#) && file.contains("class WshUser(FastHttpUser):"), "\(file)")
+        #expect(file.contains(#"resp.failure("scenario.wsh:6: expect .name == \"user3\"")"#), "\(file)")
+        return file
+    }
+
+    /// The requests the server saw: each of the scenario's, with its headers and body.
+    static func checkRequests(_ server: PlantedServer) throws -> Int {
+        let requests = try server.loggedRequests()
+        for request in requests {
+            let headers = request["headers"] as? [String: String] ?? [:]
+            switch (request["method"] as? String, request["path"] as? String) {
+            case ("GET", "/users/3"):
+                #expect(headers["x-client"] == "wsh" && headers["x-key"] == secret, "\(headers)")
+            case ("POST", "/notes"):
+                #expect(headers["content-type"] == "application/json")
+                #expect(request["body"] as? String == #"{"title":"user3","body":"hello"}"#, "\(request)")
+                #expect(request["status"] as? Int == 201)
+            default:
+                Issue.record("a request the scenario does not make: \(request)")
+            }
+        }
+        return requests.count
+    }
+
+    static func locustCount(_ json: String) throws -> (requests: Int, failures: Int) {
+        let entries = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+        return (entries.compactMap { $0["num_requests"] as? Int }.reduce(0, +), entries.compactMap { $0["num_failures"] as? Int }.reduce(0, +))
+    }
+
+    @Test func theLocustfileSendsWhatWshSendsInOneProcess() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            _ = try await Self.write(server, in: directory)
+            let run = try await runProgram(Self.locust, ["-f", "locustfile.py", "--headless", "-u", "2", "-r", "2", "-t", "2s", "--json", "--skip-log"],
+                                           directory: directory, environment: ProcessInfo.processInfo.environment.merging(["LOCUST_KEY": Self.secret]) { $1 })
+            let (requests, failures) = try Self.locustCount(String(decoding: run.output, as: UTF8.self))
+            let seen = try Self.checkRequests(server)
+            #expect(requests > 20 && failures == 0, "\(String(decoding: run.output, as: UTF8.self).prefix(2000))")
+            #expect(seen == requests, "the server saw \(seen), Locust counted \(requests)")
+        }
+    }
+
+    @Test func theLocustfileRunsOnAMasterAndTwoWorkers() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            _ = try await Self.write(server, in: directory)
+            let port = try LoopbackPort.free()
+            let environment = ProcessInfo.processInfo.environment.merging(["LOCUST_KEY": Self.secret]) { $1 }
+            async let master = runProgram(Self.locust, ["-f", "locustfile.py", "--master", "--headless", "--expect-workers", "2", "-u", "4", "-r", "4",
+                                                        "-t", "3s", "--json", "--skip-log", "--master-bind-port", String(port)],
+                                          directory: directory, environment: environment)
+            // Each worker retries until the master listens; the master waits for both before it starts.
+            async let first = runProgram(Self.locust, ["-f", "locustfile.py", "--worker", "--master-port", String(port)], directory: directory, environment: environment)
+            async let second = runProgram(Self.locust, ["-f", "locustfile.py", "--worker", "--master-port", String(port)], directory: directory, environment: environment)
+            let (result, _, _) = try await (master, first, second)
+            let (requests, failures) = try Self.locustCount(String(decoding: result.output, as: UTF8.self))
+            let seen = try Self.checkRequests(server)
+            #expect(requests > 20 && failures == 0, "\(String(decoding: result.output, as: UTF8.self).prefix(2000))")
+            // A worker's last report may miss the calls in flight when the master stops it: one per user at most.
+            #expect(seen >= requests && seen <= requests + 4, "the server saw \(seen), Locust counted \(requests)")
+        }
+    }
+}

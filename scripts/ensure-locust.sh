@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs Locust from PyPI into a venv (WSH_LOCUST_VENV, default /tmp/wsh-locust) when it is
+# missing, pinned to one version: the end-to-end tests run the locustfiles `export locust` writes
+# with it, in one process and as a master with two workers.
+set -euo pipefail
+source "$(dirname "$0")/make-venv.sh"
+version="2.47.0"
+venv="${WSH_LOCUST_VENV:-/tmp/wsh-locust}"
+if [ ! -x "$venv/bin/locust" ] \
+   || [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("locust"))' 2>/dev/null)" != "$version" ]; then
+  make_venv "$venv" "locust==$version"
+fi
