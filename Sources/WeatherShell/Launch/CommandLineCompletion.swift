@@ -24,9 +24,9 @@ enum CommandLineCompletion {
 
     private static func offered(before: [String], word: String) -> [String] {
         switch before.first {
-        case nil: return (["serve", "test", "fuzz"] + scripts(word)).filter { $0.hasPrefix(word) }
+        case nil: return (["serve", "test", "fuzz", "load"] + scripts(word)).filter { $0.hasPrefix(word) }
         case "serve": return ((word.contains("/") ? [] : BundledPacks.names) + scripts(word)).filter { $0.hasPrefix(word) }
-        case "test", "fuzz": return scripts(word)
+        case "test", "fuzz", "load": return scripts(word)
         default: return []
         }
     }

@@ -10,7 +10,8 @@ struct WSHCommand: ParsableCommand {
             + "`wsh get URL [ITEM...]` (or any method: post, PUT, ...) sends one request, as HTTPie does. "
             + "`wsh serve FILE...` answers the files' targets as a mock server (wsh serve --help); "
             + "`wsh test PATH...` runs .wsh and .http files as tests and writes reports (wsh test --help); "
-            + "`wsh fuzz FILE... [TARGET...]` calls the targets with generated inputs and reports answers that break their declaration (wsh fuzz --help).",
+            + "`wsh fuzz FILE... [TARGET...]` calls the targets with generated inputs and reports answers that break their declaration (wsh fuzz --help); "
+            + "`wsh load FILE.wsh` runs a scenario as many users, with a live view and thresholds (wsh load --help).",
         version: Shell.version
     )
 
