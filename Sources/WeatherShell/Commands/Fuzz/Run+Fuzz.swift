@@ -68,6 +68,8 @@ extension Run {
         let ticker = line.shown ? Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
+                // Cancelled while asleep: the run is over, and the line cleared or about to be.
+                guard !Task.isCancelled else { break }
                 line.tick()
             }
         } : nil
