@@ -55,7 +55,7 @@ public struct LoadReport: Codable, Sendable {
             let (value, passed) = threshold.evaluate(snapshot, seconds: seconds)
             let shown: Double = switch threshold.metric {
             case .percentile, .maximum, .average: (value / 10).rounded() / 100
-            case .errorRate, .rate: (value * 100).rounded() / 100
+            case .errorRate, .rate, .checks: (value * 100).rounded() / 100
             }
             return ThresholdResult(threshold: threshold.description, value: shown, passed: passed)
         }

@@ -23,6 +23,9 @@ public final class LoadStats: Sendable {
         public var failedExpectations: [String: Int] = [:]
         /// Arrivals the open model could not start: every user was busy.
         public var dropped = 0
+        /// `expect`s that held, and that did not.
+        public var passedChecks = 0
+        public var failedChecks = 0
         public var seconds: [Second] = []
     }
 
@@ -69,7 +72,15 @@ public final class LoadStats: Sendable {
 
     /// A failed `expect`, by its place and text.
     public func recordFailedExpectation(_ place: String) {
-        state.withLock { $0.failedExpectations[place, default: 0] += 1 }
+        state.withLock { state in
+            state.failedExpectations[place, default: 0] += 1
+            state.failedChecks += 1
+        }
+    }
+
+    /// An `expect` that held.
+    public func recordPassedExpectation() {
+        state.withLock { $0.passedChecks += 1 }
     }
 
     /// An arrival that found no free user.

@@ -10,6 +10,8 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case errorRate
         /// Calls a second over the run.
         case rate
+        /// The share of `expect`s that held, in percent.
+        case checks
     }
 
     public enum Comparison: String, Sendable {
@@ -33,9 +35,9 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         rest = rest.dropFirst(symbol.count)
         guard let comparison = Comparison(rawValue: symbol) else { throw ThresholdError(text) }
         switch name {
-        case "errors", "error-rate", "error_rate":
-            guard rest.hasSuffix("%"), let percent = Double(rest.dropLast()), percent >= 0 else { throw ThresholdError(text) }
-            metric = .errorRate
+        case "errors", "error-rate", "error_rate", "checks":
+            guard rest.hasSuffix("%"), let percent = Double(rest.dropLast()), percent >= 0, percent <= 100 else { throw ThresholdError(text) }
+            metric = name == "checks" ? .checks : .errorRate
             limit = percent
         case "rps":
             guard let value = Double(rest.hasSuffix("/s") ? rest.dropLast(2) : rest), value >= 0 else { throw ThresholdError(text) }
@@ -70,6 +72,12 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case .average: snapshot.latencies.mean
         case .errorRate: snapshot.calls == 0 ? 0 : Double(snapshot.errors) * 100 / Double(snapshot.calls)
         case .rate: seconds > 0 ? Double(snapshot.calls) / seconds : 0
+        case .checks:
+            snapshot.passedChecks + snapshot.failedChecks == 0 ? 100 : Double(snapshot.passedChecks) * 100 / Double(snapshot.passedChecks + snapshot.failedChecks)
+        }
+        // A run with no answered call has no latency to judge: it does not pass a latency mark.
+        if snapshot.latencies.totalCount == 0, [.maximum, .average].contains(metric) || { if case .percentile = metric { true } else { false } }() {
+            return (0, false)
         }
         let passed = switch comparison {
         case .less: value < limit
@@ -86,6 +94,6 @@ public struct ThresholdError: Error, Sendable, CustomStringConvertible {
     public let text: String
     init(_ text: String) { self.text = text }
     public var description: String {
-        "'\(text)' is not a threshold: write p95<200ms, p99<=1s, max<2s, avg<100ms, errors<1% or rps>=100"
+        "'\(text)' is not a threshold: write p95<200ms, p99<=1s, max<2s, avg<100ms (a unit: us, ms, s, m), errors<1%, checks>=99% or rps>=100"
     }
 }

@@ -65,7 +65,8 @@ import TestSupport
             let (requests, failures) = try Self.locustCount(String(decoding: run.output, as: UTF8.self))
             let seen = try Self.checkRequests(server)
             #expect(requests > 20 && failures == 0, "\(String(decoding: run.output, as: UTF8.self).prefix(2000))")
-            #expect(seen == requests, "the server saw \(seen), Locust counted \(requests)")
+            // A call in flight when Locust stops reaches the server uncounted: one per user at most.
+            #expect(seen >= requests && seen <= requests + 2, "the server saw \(seen), Locust counted \(requests)")
         }
     }
 

@@ -75,6 +75,29 @@ import TestSupport
         }
     }
 
+    /// What would pass unseen is counted: a call still unanswered at the end (past its grace), a
+    /// step that fails without a call (an unknown target), a request to a host that is not
+    /// loopback (refused before it is sent); a run with no answered call passes no latency mark.
+    @Test func hungCallsBrokenStepsAndOtherHostsCountAsErrors() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            // page_size above 500 sleeps 8 s: past the 1 s run and its 1 s of grace.
+            try Self.scenario(server, in: directory, name: "hung.wsh", body: "target items { base \(server.baseURL); path /items; query page_size=1000 }\ncall items\n")
+            let hung = try await WSHProcess.run(["load", "hung.wsh", "--users", "2", "--duration", "1s", "--threshold", "p95<5s"], directory: directory)
+            #expect(hung.status == 4, "\(hung.stdout)")
+            #expect(hung.stdout.contains("cut off: no answer by the end of the run and 1s more ×2"), "\(hung.stdout)")
+            #expect(hung.stdout.contains("✘ p95<5s"), "\(hung.stdout)")
+
+            try Self.scenario(server, in: directory, name: "broken.wsh", body: "call nosuch\nget http://192.0.2.1:9/x\n")
+            let broken = try await WSHProcess.run(["load", "broken.wsh", "--users", "1", "--duration", "1s", "--threshold", "errors<1%"], directory: directory)
+            #expect(broken.status == 4, "\(broken.stdout)")
+            #expect(broken.stdout.contains("unknown target 'nosuch'"), "\(broken.stdout)")
+            try Self.scenario(server, in: directory, name: "away.wsh", body: "get http://192.0.2.1:9/x\n")
+            let away = try await WSHProcess.run(["load", "away.wsh", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(away.stdout.contains("will not load 192.0.2.1: it is not a loopback address"), "\(away.stdout)")
+        }
+    }
+
     /// Ctrl-C stops the run with the summary of what ran (exit 130); hosts other than this
     /// machine are refused before anything is sent.
     @Test func interruptingPrintsWhatRanAndOtherHostsAreRefused() async throws {

@@ -322,7 +322,7 @@ final class RecordingReporter: RunReporter {
         #expect(run.completions(for: "set output r") == ["raw"])
         #expect(run.completions(for: "echo 1; exi") == ["exit"])
         #expect(run.completions(for: "ex") == ["exit", "expect", "export"])
-        #expect(run.completions(for: "export ") == ["http"])
+        #expect(run.completions(for: "export ") == ["http", "locust"])
         #expect(run.completions(for: "import ") == ["curl", "har"])
         #expect(run.completions(for: "use ").contains("postman"))
         let files = try Self.temporaryDirectory("completion")

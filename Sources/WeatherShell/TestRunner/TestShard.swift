@@ -2,7 +2,7 @@ import Foundation
 import Targets
 
 /// `wsh test --shard K/N`: the K-th of N slices of the files, the same on every machine that is
-/// given the same files. By count, file i goes to slice i mod N; with the durations of an
+/// given the same files in whatever order. By count, the i-th file in sorted order goes to slice i mod N; with the durations of an
 /// earlier run (`--durations FILE`, that run's JSON report), the longest files are placed first,
 /// each in the slice with the least time so far, and a file the report does not name counts as
 /// the median of those it does. Within a slice, files keep their order.
@@ -25,17 +25,19 @@ struct TestShard: Equatable, Sendable {
     func select(_ files: [String], durations: [String: Double] = [:]) -> [String] {
         guard count > 1 else { return files }
         var slices = [Int](repeating: 0, count: files.count)
+        // Each file's place among the files sorted by path: the order every machine agrees on.
+        let ranks = Dictionary(uniqueKeysWithValues: files.indices.sorted { (files[$0], $0) < (files[$1], $1) }.enumerated().map { ($1, $0) })
         if durations.isEmpty {
-            for position in files.indices { slices[position] = position % count }
+            for position in files.indices { slices[position] = (ranks[position] ?? position) % count }
         } else {
             let known = files.compactMap { durations[Self.key($0)] }.sorted()
             let median = known.isEmpty ? 1 : known[known.count / 2]
-            let weighed = files.indices.map { (position: $0, milliseconds: durations[Self.key(files[$0])] ?? median) }
+            let weighed = files.indices.map { (position: ranks[$0] ?? $0, index: $0, milliseconds: durations[Self.key(files[$0])] ?? median) }
             var totals = [Double](repeating: 0, count: count)
             // Longest first; equal ones in file order, so every machine places them alike.
             for file in weighed.sorted(by: { ($0.milliseconds, -$0.position) > ($1.milliseconds, -$1.position) }) {
                 let lightest = totals.indices.min { (totals[$0], $0) < (totals[$1], $1) } ?? 0
-                slices[file.position] = lightest
+                slices[file.index] = lightest
                 totals[lightest] += file.milliseconds
             }
         }

@@ -25,7 +25,12 @@ extension Run {
             let previous = currentFile
             currentFile = file
             defer { currentFile = previous }
-            try await writer.task(named: "scenario", program.statements.filter { !LoadRun.isSetup($0) }, in: self)
+            let scenario = program.statements.filter { !LoadRun.isSetup($0) }
+            guard scenario.contains(where: { if case .call = $0.kind { true } else { false } }) else {
+                throw failure("\(file.name) has no calls to write: a scenario is calls, captures and expects", at: words[0].span,
+                              notes: ["for a task per target: export locust TARGET..."])
+            }
+            try await writer.task(named: "scenario", scenario, in: self)
         } else {
             let declared = try words.isEmpty ? session.targets.all : words.map { try declaredTarget($0) }
             guard !declared.isEmpty else { throw failure("no targets to export: declare some first", at: command.span) }
@@ -78,6 +83,8 @@ struct LocustWriter {
                 let message = Self.python("\(run.currentFile.name):\(line): \(source)")
                 lines.append(indent + "if not (\(try condition(expectation, run: run))):")
                 lines.append(indent + "    resp.failure(\(message))")
+                // As bail does in wsh: the rest of the iteration is not run.
+                lines.append(indent + "    return")
             case .sleep(let word):
                 guard let duration = DurationText.parse(try run.expand(word).text) else { throw run.failure("export locust: sleep takes a duration", at: word.span) }
                 let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -181,7 +188,7 @@ struct LocustWriter {
 
     private func condition(_ expectation: Expectation, run: Run) throws -> String {
         guard case .query(let query) = expectation.subject else {
-            throw run.failure("export locust: an expect on a query of the answer can be written", at: expectation.span)
+            throw run.failure("export locust writes an expect only on a query of the answer (status, header NAME, .path)", at: expectation.span)
         }
         let subject = try Self.query(query, run: run)
         let expected = try expectation.expected.map { try expression($0, run: run) } ?? "None"

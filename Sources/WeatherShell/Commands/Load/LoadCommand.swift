@@ -15,7 +15,7 @@ struct LoadCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Users at once, each calling again when answered (default 10).", valueName: "N")) var users: Int?
     @Option(help: ArgumentHelp("Arrivals a second, such as 200/s: the open model.", valueName: "R")) var rate: String?
-    @Option(help: ArgumentHelp("How long, such as 30s or 5m (default 10s).", valueName: "DURATION")) var duration: String = "10s"
+    @Option(help: ArgumentHelp("How long, such as 30s or 5m.", valueName: "DURATION")) var duration: String = "10s"
     @Option(help: ArgumentHelp("Reach the users or the rate linearly over this long first.", valueName: "DURATION")) var ramp: String?
     @Option(help: ArgumentHelp("With --rate: at most this many calls in flight (default 1000); more arrivals are dropped and counted.",
                                valueName: "N")) var connections: Int?
@@ -50,7 +50,7 @@ struct LoadCommand: ParsableCommand {
             }
             if users != nil, rate != nil { throw ValidationError("--users is the closed model and --rate the open one: give one") }
             if let users {
-                guard (1...100_000).contains(users) else { throw ValidationError("--users takes a number from 1 to 100000") }
+                guard (1...10_000).contains(users) else { throw ValidationError("--users takes a number from 1 to 10000") }
                 options.users = users
             }
             if let rate {
@@ -60,6 +60,7 @@ struct LoadCommand: ParsableCommand {
                 }
                 options.rate = perSecond
             }
+            if connections != nil, rate == nil { throw ValidationError("--connections bounds the open model's calls in flight: give it with --rate") }
             if let connections {
                 guard (1...100_000).contains(connections) else { throw ValidationError("--connections takes a number from 1 to 100000") }
                 options.connections = connections

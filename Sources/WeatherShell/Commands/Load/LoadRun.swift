@@ -57,11 +57,12 @@ enum LoadRun {
 
         let state = LoadState(options: options)
         // The first user sets up now: where its targets go is checked before anything is sent.
-        let first = VirtualUser(stats: state.stats, from: run)
+        let first = state.user(from: run)
         await first.setUp(setup)
         if let target = options.target {
             guard let declared = first.run.session.targets[target] else {
-                io.err("wsh: error: unknown target '\(target)'\n")
+                let guess = Suggestion.closest(to: target, in: first.run.session.targets.names).map { "note: did you mean '\($0)'?\n" } ?? ""
+                io.err("wsh: error: unknown target '\(target)'\n" + guess)
                 return FailureKind.runtime.exitCode
             }
             // A call that cannot be made (a required parameter) would fail the same way every time.
@@ -77,7 +78,7 @@ enum LoadRun {
             guard let compiled = try? first.run.compiledTarget(declared) else { continue }
             let base = compiled.baseURL.isEmpty ? first.run.options.base ?? "" : compiled.baseURL
             if let host = Run.refusedHost(base, allowed: options.allowedHosts), !host.isEmpty {
-                io.err("wsh: error: will not load \(host) (target '\(declared.name)'): it is not this machine\n"
+                io.err("wsh: error: will not load \(host) (target '\(declared.name)'): it is not a loopback address\n"
                        + "note: a load test is many requests at once; if \(host) is yours to test, give --allow-host \(host)\n")
                 return FailureKind.runtime.exitCode
             }
@@ -86,6 +87,15 @@ enum LoadRun {
                + (options.ramp > .zero ? " (ramp \(options.ramp.settingText))" : "") + state.totalCalls + "\n")
         io.flush()
 
+        // A report that cannot be written is said now, not after the run; its folder is made.
+        for path in [options.jsonReport, options.htmlReport.map { ($0 as NSString).appendingPathComponent("index.html") }].compactMap({ $0 }) {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+                io.err("wsh: error: cannot write the report '\(path)': its folder cannot be made or written\n")
+                return FailureKind.runtime.exitCode
+            }
+        }
         let live = LiveLines(terminal: io.stderrIsTerminal)
         let ticker = Task { @ShellActor in
             var second = 0
@@ -113,7 +123,8 @@ enum LoadRun {
         if case .failure(.interrupted) = outcome { state.interrupted = true }
         live.clear()
 
-        let elapsed = state.elapsed
+        // Rates are over the run's duration (or until Ctrl-C), not its wind-down.
+        let elapsed = state.interrupted ? state.elapsed : min(state.elapsed, state.seconds(options.duration))
         let snapshot = state.stats.snapshot
         let report = LoadReport(scenario: scenarioName, plan: state.plan, snapshot: snapshot, seconds: elapsed,
                                 thresholds: options.thresholds, interrupted: state.interrupted)
@@ -149,7 +160,21 @@ enum LoadRun {
                 }
             }
             try? await Task.sleep(until: deadline, clock: .continuous)
+            await windDown(state, from: deadline)
             group.cancelAll()
+        }
+    }
+
+    /// After the end: iterations still running get `grace` to finish (and count); those that do
+    /// not are counted as cut off, then stopped.
+    private static func windDown(_ state: LoadState, from deadline: ContinuousClock.Instant) async {
+        let end = deadline + state.grace
+        while ContinuousClock.now < end, !Task.isCancelled, state.users.contains(where: \.isBusy) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        guard !Task.isCancelled else { return }
+        for _ in state.users.filter(\.isBusy) {
+            state.stats.recordError("cut off: no answer by the end of the run and \(state.grace.settingText) more")
         }
     }
 
@@ -176,12 +201,15 @@ enum LoadRun {
                     state.stats.recordDropped()
                     continue
                 }
-                let user = pool.take() ?? VirtualUser(stats: state.stats, from: parent)
+                let user = pool.take() ?? state.user(from: parent)
                 group.addTask {
                     await iterateOnce(user, pool: pool, setup: setup, scenario: scenario)
                 }
             }
-            if !Task.isCancelled { try? await Task.sleep(until: deadline, clock: .continuous) }
+            if !Task.isCancelled {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                await windDown(state, from: deadline)
+            }
             group.cancelAll()
         }
     }
@@ -189,7 +217,7 @@ enum LoadRun {
     /// A closed-model user's loop: `user`, or a new one, iterates until `deadline`.
     private static func iterateUntil(_ deadline: ContinuousClock.Instant, user: VirtualUser?, state: LoadState, setup: [Program],
                                      scenario: Program, parent: Run) async {
-        let user = user ?? VirtualUser(stats: state.stats, from: parent)
+        let user = user ?? state.user(from: parent)
         while ContinuousClock.now < deadline, !Task.isCancelled {
             await user.iterate(setup: setup, scenario: scenario)
         }
@@ -250,9 +278,22 @@ final class LoadState {
     let stats: LoadStats
     var interrupted = false
 
+    /// Every user made so far.
+    private(set) var users: [VirtualUser] = []
+    /// How long iterations still running at the end get to finish.
+    let grace: Duration
+
     init(options: LoadOptions) {
         self.options = options
         stats = LoadStats(started: started)
+        grace = min(.seconds(5), options.duration)
+    }
+
+    /// A new user, its calls going where the run may send them.
+    func user(from parent: Run) -> VirtualUser {
+        let user = VirtualUser(stats: stats, from: parent, allowedHosts: options.allowedHosts)
+        users.append(user)
+        return user
     }
 
     var elapsed: Double { seconds(ContinuousClock.now - started) }

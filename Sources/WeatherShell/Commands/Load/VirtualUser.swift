@@ -10,10 +10,15 @@ final class VirtualUser: RunReporter {
     private let stats: LoadStats
     private(set) var run: Run!
     private var isSetUp = false
+    /// Whether the last call failed: its error, reported next, is that call's, already counted.
+    private var callFailed = false
+    /// Whether an iteration is running: one still running when the run ends is counted as cut off.
+    private(set) var isBusy = false
 
-    init(stats: LoadStats, from parent: Run) {
+    init(stats: LoadStats, from parent: Run, allowedHosts: [String]) {
         self.stats = stats
-        let session = Session(bail: true, color: false)
+        // Every call a user makes, a request with no target too, goes to this machine or an allowed host.
+        let session = Session(bail: true, color: false, transport: AllowedHostsTransport(allowed: allowedHosts))
         // The variables and settings the command line gave (--var, --env, script arguments).
         session.variables = parent.session.variables
         session.options = parent.session.options
@@ -24,6 +29,8 @@ final class VirtualUser: RunReporter {
 
     /// One iteration: the setup first, the first time.
     func iterate(setup: [Program], scenario: Program) async {
+        isBusy = true
+        defer { isBusy = false }
         if !isSetUp {
             isSetUp = true
             for program in setup { try? await run.execute(program) }
@@ -41,17 +48,27 @@ final class VirtualUser: RunReporter {
     func report(_ event: RunEvent) {
         switch event {
         case .call(_, let response, let failure, _):
+            callFailed = failure != nil
             if let response {
                 let failed = failure != nil || response.status >= 400
                 stats.record(latency: response.elapsed, error: failed ? "status \(response.status)" : nil)
             } else if !Task.isCancelled {
                 stats.recordError(Self.kind(of: failure ?? "no answer"))
             }
-        case .expect(let result) where !result.passed:
-            let line = result.file.location(of: result.span.start).line
-            stats.recordFailedExpectation("\(result.file.name):\(line): \(result.source)")
-        default:
-            break
+        case .expect(let result):
+            if result.passed {
+                stats.recordPassedExpectation()
+            } else {
+                let line = result.file.location(of: result.span.start).line
+                stats.recordFailedExpectation("\(result.file.name):\(line): \(result.source)")
+            }
+        case .error(let diagnostic):
+            // A step that failed without a call or a check to show it (an unknown target, an unset
+            // variable, a query with nothing there): counted, or a broken scenario would pass.
+            if diagnostic.kind != .expectation, !callFailed, !Task.isCancelled {
+                stats.recordError(Self.kind(of: diagnostic.message))
+            }
+            callFailed = false
         }
     }
 
@@ -62,5 +79,19 @@ final class VirtualUser: RunReporter {
         if lowered.contains("refused") { return "connection refused" }
         if lowered.contains("reset") || lowered.contains("closed") { return "connection dropped" }
         return failure.count > 80 ? String(failure.prefix(80)) + "…" : failure
+    }
+}
+
+/// The transport of `wsh load`'s users: the shell's, for loopback hosts and those `--allow-host`
+/// names; any other is refused before a byte is sent.
+struct AllowedHostsTransport: Transport {
+    let allowed: [String]
+
+    func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
+        if let host = Run.refusedHost(request.url, allowed: allowed) {
+            throw ProviderError.other("will not load \(host.isEmpty ? request.url : host): it is not a loopback address; give --allow-host \(host) if it is yours to test",
+                                      step: .transport, targetName: target.name)
+        }
+        return try await SessionEventLoop.transport.send(request, for: target)
     }
 }
