@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "Fuzzing", dependencies: ["Targets", "Checks"], swiftSettings: runOnCaller),
         // `wsh load`: latencies in HDR histograms, per second and for the run, thresholds, and the live
         // view and reports drawn from them. Knows nothing of the shell.
-        .target(name: "Load", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], swiftSettings: runOnCaller),
+        .target(name: "Load", dependencies: ["Targets", .product(name: "Histogram", package: "hdrhistogram-swift")], swiftSettings: runOnCaller),
         // `wsh serve`: routes from declared targets, answered from their samples; knows nothing of the shell.
         .target(
             name: "MockServer",

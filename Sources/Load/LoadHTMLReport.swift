@@ -1,3 +1,5 @@
+import Targets
+
 /// `--report-html DIR`: one self-contained page (inline SVG and CSS, no script, nothing from the
 /// network) with the summary, the thresholds, plots over time of calls and errors a second and of
 /// the p50, p95 and p99 latencies, the latency histogram, and the errors and failed `expect`s.
@@ -73,16 +75,6 @@ public enum LoadHTMLReport {
     }
 
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
+        MarkupEscape.escaped(text)
     }
 }

@@ -270,21 +270,9 @@ struct LocustWriter {
             """
     }
 
-    /// A Python string literal.
+    /// A Python string literal: a JSON one is, with the same escapes.
     static func python(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { result += String(format: "\\x%02x", scalar.value) } else { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result + "\""
+        JSONValue.quoted(text)
     }
 
     /// How a variable's value is written where its marker was.
