@@ -30,7 +30,7 @@ public enum LoadHTMLReport {
         if !report.thresholds.isEmpty {
             html += "<h2>Thresholds</h2><table>"
             for result in report.thresholds {
-                html += "<tr><td class=\"\(result.passed ? "pass" : "fail")\">\(result.passed ? "passed" : "failed")</td><td>\(escaped(result.threshold))</td><td>\(result.value)</td></tr>"
+                html += "<tr><td class=\"\(result.passed ? "pass" : "fail")\">\(result.passed ? "passed" : "failed")</td><td>\(escaped(result.threshold))</td><td>\(escaped(result.valueText))</td></tr>"
             }
             html += "</table>\n"
         }

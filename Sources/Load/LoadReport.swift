@@ -12,7 +12,12 @@ public struct LoadReport: Codable, Sendable {
         public var threshold: String
         /// The run's value: milliseconds for a latency, percent for errors, calls a second for rps.
         public var value: Double
+        /// `ms`, `%` or `calls/s`.
+        public var unit: String
         public var passed: Bool
+
+        /// `3.12 ms`, `0.5%`, `120.4 calls/s`.
+        public var valueText: String { unit == "%" ? "\(value)%" : "\(value) \(unit)" }
     }
 
     public struct Second: Codable, Sendable {
@@ -53,11 +58,12 @@ public struct LoadReport: Codable, Sendable {
         failedExpectations = snapshot.failedExpectations
         self.thresholds = thresholds.map { threshold in
             let (value, passed) = threshold.evaluate(snapshot, seconds: seconds)
-            let shown: Double = switch threshold.metric {
-            case .percentile, .maximum, .average: (value / 10).rounded() / 100
-            case .errorRate, .rate, .checks: (value * 100).rounded() / 100
+            let (shown, unit): (Double, String) = switch threshold.metric {
+            case .percentile, .maximum, .average: ((value / 10).rounded() / 100, "ms")
+            case .errorRate, .checks: ((value * 100).rounded() / 100, "%")
+            case .rate: ((value * 100).rounded() / 100, "calls/s")
             }
-            return ThresholdResult(threshold: threshold.description, value: shown, passed: passed)
+            return ThresholdResult(threshold: threshold.description, value: shown, unit: unit, passed: passed)
         }
         self.interrupted = interrupted
         timeline = snapshot.seconds.enumerated().map { index, second in

@@ -240,8 +240,7 @@ enum LoadRun {
         if !report.thresholds.isEmpty {
             lines.append("thresholds:")
             for result in report.thresholds {
-                let unit = result.threshold.lowercased().hasPrefix("error") ? "%" : result.threshold.lowercased().hasPrefix("rps") ? " calls/s" : " ms"
-                lines.append("  \(result.passed ? "✔" : "✘") \(result.threshold)  (\(result.value)\(unit))")
+                lines.append("  \(result.passed ? "✔" : "✘") \(result.threshold)  (\(result.valueText))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
