@@ -31,10 +31,7 @@ final class VirtualUser: RunReporter {
     func iterate(setup: [Program], scenario: Program) async {
         isBusy = true
         defer { isBusy = false }
-        if !isSetUp {
-            isSetUp = true
-            for program in setup { try? await run.execute(program) }
-        }
+        if !isSetUp { await setUp(setup) }
         try? await run.execute(scenario)
     }
 
@@ -43,6 +40,8 @@ final class VirtualUser: RunReporter {
         guard !isSetUp else { return }
         isSetUp = true
         for program in setup { try? await run.execute(program) }
+        // Nobody reads a user's output: answers are not written to it, whatever the setup set.
+        run.session.options.output = .quiet
     }
 
     func report(_ event: RunEvent) {
