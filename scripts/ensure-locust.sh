@@ -4,9 +4,4 @@
 # with it, in one process and as a master with two workers.
 set -euo pipefail
 source "$(dirname "$0")/make-venv.sh"
-version="2.47.0"
-venv="${WSH_LOCUST_VENV:-/tmp/wsh-locust}"
-if [ ! -x "$venv/bin/locust" ] \
-   || [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("locust"))' 2>/dev/null)" != "$version" ]; then
-  make_venv "$venv" "locust==$version"
-fi
+make_pinned_venv "${WSH_LOCUST_VENV:-/tmp/wsh-locust}" locust locust 2.47.0

@@ -14,3 +14,13 @@ make_venv() {
   fi
   "$venv/bin/pip" install -q "$@"
 }
+
+# make_pinned_venv VENV COMMAND PACKAGE VERSION: the venv at VENV made (or made again) unless it
+# has VENV/bin/COMMAND and PACKAGE at exactly VERSION, so that measured runs compare like with like.
+make_pinned_venv() {
+  local venv="$1" command="$2" package="$3" version="$4"
+  if [ ! -x "$venv/bin/$command" ] \
+     || [ "$("$venv/bin/python" -c "import importlib.metadata as m; print(m.version('$package'))" 2>/dev/null)" != "$version" ]; then
+    make_venv "$venv" "$package==$version"
+  fi
+}

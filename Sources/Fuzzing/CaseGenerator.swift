@@ -58,9 +58,12 @@ public struct CaseGenerator: Sendable {
     /// One way of breaking the contract, chosen at random among those the operation allows.
     func invalidCase(using generator: inout some RandomNumberGenerator) -> FuzzCase? {
         var base = validCase(using: &generator)
+        // Parameters the input may change, and those of them it may leave out.
+        let changeable = operation.parameters.filter { !$0.fixed }
+        let omittable = changeable.filter { $0.required && $0.location != .path }
         var ways: [String] = []
-        if operation.parameters.contains(where: { $0.required && !$0.fixed && $0.location != .path }) { ways.append("missing") }
-        if operation.parameters.contains(where: { !$0.fixed }) { ways.append("parameter") }
+        if !omittable.isEmpty { ways.append("missing") }
+        if !changeable.isEmpty { ways.append("parameter") }
         if operation.bodySchema != nil, operation.bodySchemaIsContract { ways += ["body", "body"] }
         if operation.bodyRequired { ways.append("no-body") }
         if operation.bodyKind == .json { ways.append("malformed") }
@@ -69,17 +72,17 @@ public struct CaseGenerator: Sendable {
             var candidate = base
             switch way {
             case "missing":
-                guard let name = operation.parameters.filter({ $0.required && !$0.fixed && $0.location != .path }).randomElement(using: &generator)?.name else { continue }
+                guard let name = omittable.randomElement(using: &generator)?.name else { continue }
                 candidate.parameters.removeAll { $0.name == name }
             case "parameter":
-                guard let parameter = operation.parameters.filter({ !$0.fixed }).randomElement(using: &generator),
-                      let (bad, _) = mutator.invalidValue(for: parameter.schema, using: &generator) else { continue }
+                guard let parameter = changeable.randomElement(using: &generator),
+                      let bad = mutator.invalidValue(for: parameter.schema, using: &generator) else { continue }
                 // An empty path segment names another route, not this one with a bad value.
                 if parameter.location == .path, FuzzCase.texts(bad, in: .path)[0].isEmpty { continue }
                 candidate.parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
                 candidate.parameters.append(.init(name: parameter.name, location: parameter.location, value: bad))
             case "body":
-                guard let schema = operation.bodySchema, let (bad, _) = mutator.invalidValue(for: schema, using: &generator) else { continue }
+                guard let schema = operation.bodySchema, let bad = mutator.invalidValue(for: schema, using: &generator) else { continue }
                 candidate.body = bad
             case "no-body":
                 candidate.body = nil

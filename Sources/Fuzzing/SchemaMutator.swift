@@ -7,12 +7,13 @@ import Targets
 struct SchemaMutator {
     let sampler: SchemaSampler
 
-    /// A value `schema` refuses, with the validator's reason; nil when no mutation was refused
-    /// (a schema that accepts anything).
-    func invalidValue(for schema: JSONValue, using generator: inout some RandomNumberGenerator) -> (value: JSONValue, reason: String)? {
+    /// A value `schema` refuses (the validator says so); nil when no mutation was refused (a
+    /// schema that accepts anything). Why it is refused is said of the input as sent, by
+    /// ``CaseGenerator/expectation(of:)``.
+    func invalidValue(for schema: JSONValue, using generator: inout some RandomNumberGenerator) -> JSONValue? {
         for _ in 0..<8 {
             guard let candidate = mutation(of: schema, depth: 0, using: &generator) else { return nil }
-            if let reason = sampler.violation(of: candidate, against: schema) { return (candidate, reason) }
+            if sampler.violation(of: candidate, against: schema) != nil { return candidate }
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import Histogram
+import Targets
 import Synchronization
 
 /// What a load run has measured so far: every call's latency in an HDR histogram (microseconds,
@@ -41,32 +42,30 @@ public final class LoadStats: Sendable {
 
     /// A call that took `latency`, at `now`; `error` its kind when it failed.
     public func record(latency: Duration, error: String?, at now: ContinuousClock.Instant = .now) {
-        let micros = Self.microseconds(latency)
+        count(latency: Self.microseconds(latency), error: error, at: now)
+    }
+
+    /// A call that got no answer, of this kind (`timeout`): counted, with no latency.
+    public func recordError(_ kind: String, at now: ContinuousClock.Instant = .now) {
+        count(latency: nil, error: kind, at: now)
+    }
+
+    /// One call in the run's totals and its second's.
+    private func count(latency micros: UInt64?, error: String?, at now: ContinuousClock.Instant) {
         let second = max(0, Int((now - started).components.seconds))
         state.withLock { state in
-            state.calls += 1
-            _ = state.latencies.record(micros)
             while state.seconds.count <= second { state.seconds.append(Second()) }
+            state.calls += 1
             state.seconds[second].calls += 1
-            _ = state.seconds[second].latencies.record(micros)
+            if let micros {
+                _ = state.latencies.record(micros)
+                _ = state.seconds[second].latencies.record(micros)
+            }
             if let error {
                 state.errors += 1
                 state.seconds[second].errors += 1
                 state.errorsByKind[error, default: 0] += 1
             }
-        }
-    }
-
-    /// A call that got no answer, of this kind (`timeout`): counted, with no latency.
-    public func recordError(_ kind: String, at now: ContinuousClock.Instant = .now) {
-        let second = max(0, Int((now - started).components.seconds))
-        state.withLock { state in
-            state.calls += 1
-            state.errors += 1
-            while state.seconds.count <= second { state.seconds.append(Second()) }
-            state.seconds[second].calls += 1
-            state.seconds[second].errors += 1
-            state.errorsByKind[kind, default: 0] += 1
         }
     }
 
@@ -90,10 +89,8 @@ public final class LoadStats: Sendable {
 
     public var snapshot: Snapshot { state.withLock { $0 } }
 
+    /// Whole microseconds, from 1 to ``highest``.
     static func microseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 1 }
-        let micros = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
-        return Swift.min(Swift.max(micros, 1), highest)
+        UInt64(Swift.min(Swift.max(duration.milliseconds * 1000, 1), Double(highest)))
     }
 }

@@ -36,45 +36,45 @@ extension LaunchOptions {
 }
 
 extension LaunchOptions {
+    /// `wsh SUBCOMMAND ...` read by `Command`, then made into options by `options`; its help, or
+    /// its usage error with the usage, as swift-argument-parser says them.
+    static func subcommandParse<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String],
+                                                          _ options: (Command) throws -> LaunchOptions) -> FullParse {
+        do {
+            return .run(try options(try Command.parse(arguments)))
+        } catch {
+            let message = Command.fullMessage(for: error)
+            return Command.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+        }
+    }
+
     /// `wsh fuzz ...`.
     static func fuzzParse(_ arguments: [String]) -> FullParse {
-        do {
-            let parsed = try FuzzCommand.parse(arguments)
+        subcommandParse(FuzzCommand.self, arguments) { parsed in
             var options = LaunchOptions(noRC: true)
             options.fuzz = (parsed.files, try parsed.options)
             options.environment = parsed.environment
-            return .run(options)
-        } catch {
-            let message = FuzzCommand.fullMessage(for: error)
-            return FuzzCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+            return options
         }
     }
 
     /// `wsh load ...`.
     static func loadParse(_ arguments: [String]) -> FullParse {
-        do {
-            let parsed = try LoadCommand.parse(arguments)
+        subcommandParse(LoadCommand.self, arguments) { parsed in
             var options = LaunchOptions(noRC: true)
             options.load = try parsed.options
             options.environment = parsed.environment
-            return .run(options)
-        } catch {
-            let message = LoadCommand.fullMessage(for: error)
-            return LoadCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+            return options
         }
     }
 
     /// `wsh serve ...`.
     static func serveParse(_ arguments: [String]) -> FullParse {
-        do {
-            let parsed = try ServeCommand.parse(arguments)
+        subcommandParse(ServeCommand.self, arguments) { parsed in
             var options = LaunchOptions(stub: parsed.stub, noRC: true)
             options.serve = (parsed.files, parsed.settings)
             options.environment = parsed.environment
-            return .run(options)
-        } catch {
-            let message = ServeCommand.fullMessage(for: error)
-            return ServeCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+            return options
         }
     }
 }

@@ -12,7 +12,7 @@ extension Run {
     }
 
     /// `text` written to `path` (replacing the file), or on stdout when there is none.
-    func writeOutput(_ text: String, to path: String?, at span: SourceSpan) throws {
+    func writeOutput(_ text: String, to path: String?, at span: SourceSpan?) throws {
         guard let path else { return io.out(text) }
         if let reason = BodyFile.write(Data(text.utf8), to: path) {
             throw failure("cannot write '\(Self.displayPath(path))': \(reason)", at: span)

@@ -88,14 +88,10 @@ struct TestCommand: ParsableCommand {
 extension LaunchOptions {
     /// `wsh test ...`.
     static func testParse(_ arguments: [String]) -> FullParse {
-        do {
-            let parsed = try TestCommand.parse(arguments)
+        subcommandParse(TestCommand.self, arguments) { parsed in
             var options = LaunchOptions(stub: parsed.stub, noRC: true)
             options.test = parsed.settings
-            return .run(options)
-        } catch {
-            let message = TestCommand.fullMessage(for: error)
-            return TestCommand.exitCode(for: error) == .success ? .exit(output: message) : .usageError(message)
+            return options
         }
     }
 }

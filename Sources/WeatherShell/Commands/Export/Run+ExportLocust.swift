@@ -14,12 +14,7 @@ extension Run {
         if words.count == 1, let name = try? expand(words[0]).text, name.lowercased().hasSuffix(".wsh") {
             let path = resolvePath(name)
             let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: try readSourceFile(path, at: words[0].span))
-            let program: Program
-            do {
-                program = try Parser.parse(file)
-            } catch {
-                throw error
-            }
+            let program = try Parser.parse(file)
             // The setup (targets, use, set) runs here, as each user of wsh load runs it first.
             try await execute(Program(file: file, statements: program.statements.filter(LoadRun.isSetup)))
             let previous = currentFile
@@ -87,8 +82,7 @@ struct LocustWriter {
                 lines.append(indent + "    return")
             case .sleep(let word):
                 guard let duration = DurationText.parse(try run.expand(word).text) else { throw run.failure("export locust: sleep takes a duration", at: word.span) }
-                let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-                lines.append(indent + "time.sleep(\(seconds))")
+                lines.append(indent + "time.sleep(\(duration.milliseconds / 1000))")
             case .echo, .print:
                 continue
             default:

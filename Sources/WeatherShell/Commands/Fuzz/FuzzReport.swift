@@ -35,8 +35,7 @@ struct FuzzReport {
     static func calls(_ count: Int) -> String { "\(count) call\(count == 1 ? "" : "s")" }
 
     private var seconds: String {
-        let elapsed = result.elapsed.components
-        return String(format: "%.1f", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        String(format: "%.1f", result.elapsed.milliseconds / 1000)
     }
 
     /// The text on stdout.

@@ -50,7 +50,9 @@ extension Run {
         }
 
         // A report that cannot be written is said now, not after a long run.
-        for path in [options.junitReport, options.jsonReport].compactMap({ $0 }) { try checkWritable(path, at: span) }
+        for path in [options.junitReport, options.jsonReport].compactMap({ $0 }).map(resolvePath) {
+            if let reason = BodyFile.checkWritable(path) { throw failure("cannot write '\(Self.displayPath(path))': \(reason)", at: span) }
+        }
         let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
         var checks = options.checks.isEmpty ? Set(Oracle.allCases) : Set(options.checks)
         if !options.stateful { checks.subtract([.location, .afterDelete]) }
@@ -90,31 +92,12 @@ extension Run {
         }
         let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self)
         io.out(report.text)
-        if let path = options.junitReport { try writeFuzzReport(report.junit, to: path, at: span) }
-        if let path = options.jsonReport { try writeFuzzReport(report.json, to: path, at: span) }
+        if let path = options.junitReport { try writeOutput(report.junit, to: resolvePath(path), at: span) }
+        if let path = options.jsonReport { try writeOutput(report.json, to: resolvePath(path), at: span) }
         if result.stop == .interrupted { throw CancellationError() }
         if !result.failures.isEmpty {
             throw failure("fuzzing found \(result.failures.count) failure\(result.failures.count == 1 ? "" : "s") (seed \(seed))", at: span,
                           notes: ["run again with --seed \(seed) to repeat it"], kind: .expectation)
-        }
-    }
-
-    private func checkWritable(_ path: String, at span: SourceSpan?) throws {
-        let resolved = resolvePath(path)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue {
-            throw failure("cannot write the report '\(Self.displayPath(resolved))': it is a folder", at: span)
-        }
-        let folder = (resolved as NSString).deletingLastPathComponent
-        guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
-            throw failure("cannot write the report '\(Self.displayPath(resolved))': \(FileManager.default.fileExists(atPath: folder) ? "its folder is not writable" : "no folder \(Self.displayPath(folder))")", at: span)
-        }
-    }
-
-    private func writeFuzzReport(_ text: String, to path: String, at span: SourceSpan?) throws {
-        let resolved = resolvePath(path)
-        if let reason = BodyFile.write(Data(text.utf8), to: resolved) {
-            throw failure("cannot write '\(Self.displayPath(resolved))': \(reason)", at: span)
         }
     }
 
@@ -187,8 +170,7 @@ final class ProgressLine: Sendable {
 
     private func draw() {
         let (calls, failures) = state.withLock { ($0.calls, $0.failures) }
-        let elapsed = (ContinuousClock.now - started).components
-        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - started).milliseconds / 1000
         let rate = seconds > 0 ? Int(Double(calls) / seconds) : 0
         FileHandleOutput.standardError("\r\u{1B}[Kfuzz: \(calls)/\(total) calls, \(failures) failure\(failures == 1 ? "" : "s"), \(rate) calls/s, \(Int(seconds))s")
     }

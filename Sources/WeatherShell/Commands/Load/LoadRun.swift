@@ -23,8 +23,11 @@ enum LoadRun {
         // The files: each read and parsed now, so that a mistake stops the run before it starts.
         var programs: [Program] = []
         for path in options.files {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                io.err("wsh: error: cannot read '\(path)'\n")
+            let data: Data
+            switch ReadableFile.read(path) {
+            case .success(let bytes): data = bytes
+            case .failure(let problem):
+                io.err("wsh: error: cannot read '\(path)': \(problem)\n")
                 return FailureKind.usage.exitCode
             }
             let file = SourceFile(name: Run.displayPath(path), directory: Run.directory(of: path), text: String(decoding: data, as: UTF8.self))
@@ -91,8 +94,8 @@ enum LoadRun {
         for path in [options.jsonReport, options.htmlReport.map { ($0 as NSString).appendingPathComponent("index.html") }].compactMap({ $0 }) {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
-                io.err("wsh: error: cannot write the report '\(path)': its folder cannot be made or written\n")
+            if let reason = BodyFile.checkWritable(path) {
+                io.err("wsh: error: cannot write the report '\(path)': \(reason)\n")
                 return FailureKind.runtime.exitCode
             }
         }
@@ -298,7 +301,7 @@ final class LoadState {
     var elapsed: Double { seconds(ContinuousClock.now - started) }
 
     func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.milliseconds / 1000
     }
 
     /// `10 users` or `200 arrivals/s`.
