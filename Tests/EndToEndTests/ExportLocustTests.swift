@@ -60,7 +60,7 @@ import TestSupport
         try await PlantedServer.with { server in
             let directory = try WSHProcess.temporaryDirectory()
             _ = try await Self.write(server, in: directory)
-            let run = try await runProgram(Self.locust, ["-f", "locustfile.py", "--headless", "-u", "2", "-r", "2", "-t", "2s", "--json", "--skip-log"],
+            let run = try await runProgram(Self.locust, ["-f", "locustfile.py", "--headless", "-u", "2", "-r", "2", "-t", "5s", "--json", "--skip-log"],
                                            directory: directory, environment: ProcessInfo.processInfo.environment.merging(["LOCUST_KEY": Self.secret]) { $1 })
             let (requests, failures) = try Self.locustCount(String(decoding: run.output, as: UTF8.self))
             let seen = try Self.checkRequests(server)
@@ -77,7 +77,7 @@ import TestSupport
             let port = try LoopbackPort.free()
             let environment = ProcessInfo.processInfo.environment.merging(["LOCUST_KEY": Self.secret]) { $1 }
             async let master = runProgram(Self.locust, ["-f", "locustfile.py", "--master", "--headless", "--expect-workers", "2", "-u", "4", "-r", "4",
-                                                        "-t", "3s", "--json", "--skip-log", "--master-bind-port", String(port)],
+                                                        "-t", "5s", "--json", "--skip-log", "--master-bind-port", String(port)],
                                           directory: directory, environment: environment)
             // Each worker retries until the master listens; the master waits for both before it starts.
             async let first = runProgram(Self.locust, ["-f", "locustfile.py", "--worker", "--master-port", String(port)], directory: directory, environment: environment)
