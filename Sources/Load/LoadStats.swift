@@ -27,7 +27,10 @@ public final class LoadStats: Sendable {
         /// `expect`s that held, and that did not.
         public var passedChecks = 0
         public var failedChecks = 0
+        /// The run's seconds from ``firstSecond`` on: a worker process sends what it measured
+        /// since its last report (``LoadStats/drain()``), which starts in the second it left off.
         public var seconds: [Second] = []
+        public var firstSecond = 0
     }
 
     /// An hour in microseconds: a call slower than that is recorded as an hour.
@@ -54,16 +57,17 @@ public final class LoadStats: Sendable {
     private func count(latency micros: UInt64?, error: String?, at now: ContinuousClock.Instant) {
         let second = max(0, Int((now - started).components.seconds))
         state.withLock { state in
-            while state.seconds.count <= second { state.seconds.append(Second()) }
+            let index = max(0, second - state.firstSecond)
+            while state.seconds.count <= index { state.seconds.append(Second()) }
             state.calls += 1
-            state.seconds[second].calls += 1
+            state.seconds[index].calls += 1
             if let micros {
                 _ = state.latencies.record(micros)
-                _ = state.seconds[second].latencies.record(micros)
+                _ = state.seconds[index].latencies.record(micros)
             }
             if let error {
                 state.errors += 1
-                state.seconds[second].errors += 1
+                state.seconds[index].errors += 1
                 state.errorsByKind[error, default: 0] += 1
             }
         }
@@ -88,6 +92,38 @@ public final class LoadStats: Sendable {
     }
 
     public var snapshot: Snapshot { state.withLock { $0 } }
+
+    /// What was measured since the last drain, and a fresh start from the second it is in.
+    public func drain() -> Snapshot {
+        state.withLock { state in
+            let drained = state
+            state = Snapshot()
+            state.firstSecond = drained.firstSecond + max(0, drained.seconds.count - 1)
+            return drained
+        }
+    }
+
+    /// Adds what another process measured (a ``drain()`` of its stats): its seconds to the same seconds here.
+    public func merge(_ other: Snapshot) {
+        state.withLock { state in
+            state.calls += other.calls
+            state.errors += other.errors
+            state.latencies.add(other.latencies)
+            state.errorsByKind.merge(other.errorsByKind, uniquingKeysWith: +)
+            state.failedExpectations.merge(other.failedExpectations, uniquingKeysWith: +)
+            state.dropped += other.dropped
+            state.passedChecks += other.passedChecks
+            state.failedChecks += other.failedChecks
+            for (offset, second) in other.seconds.enumerated() {
+                let index = other.firstSecond + offset - state.firstSecond
+                guard index >= 0 else { continue }
+                while state.seconds.count <= index { state.seconds.append(Second()) }
+                state.seconds[index].calls += second.calls
+                state.seconds[index].errors += second.errors
+                state.seconds[index].latencies.add(second.latencies)
+            }
+        }
+    }
 
     /// Whole microseconds, from 1 to ``highest``.
     static func microseconds(_ duration: Duration) -> UInt64 {

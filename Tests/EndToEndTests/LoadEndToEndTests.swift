@@ -115,4 +115,49 @@ import TestSupport
             #expect(away.status == 3 && away.stderr.contains("will not load api.example.com (target 'away')"), "\(away.stderr)")
         }
     }
+
+    /// `--processes 2`: two workers of wsh's own binary share the users, and what they measured
+    /// adds up in the parent's summary, report and thresholds as if one process had run it all.
+    /// Ctrl-C stops the workers too: none is left running when wsh exits.
+    @Test func processesShareTheUsersAndTheirCountsAddUp() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.scenario(server, in: directory, body: "call user id=3\nexpect .name == \"user3\"\nexpect .id == 4\n")
+            let result = try await WSHProcess.run(["load", "scenario.wsh", "--users", "3", "--processes", "2", "--duration", "2s",
+                                                   "--threshold", "errors<1%", "--report-json", "load.json"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("wsh load: scenario.wsh: 3 users in 2 processes, for 2s"), "\(result.stderr)")
+            #expect(result.stdout.contains("✔ errors<1%"), "\(result.stdout)")
+            let report = try Self.report(directory)
+            let calls = try #require(report["calls"] as? Int)
+            let requests = try server.requests()
+            #expect(calls > 20, "\(result.stdout)")
+            // Calls stopped at the end may have reached the server without an answer counted.
+            #expect(requests.count >= calls && requests.count <= calls + 3, "\(requests.count) requests, \(calls) calls")
+            let timeline = try #require(report["timeline"] as? [[String: Any]])
+            #expect(timeline.compactMap { $0["calls"] as? Int }.reduce(0, +) == calls)
+            // Each iteration's first check holds and its second fails, in whichever process ran it.
+            #expect(result.stdout.contains("failed: scenario.wsh:5: .id == 4 ×\(calls)"), "\(result.stdout)")
+
+            let running = try RunningWSH(["load", "scenario.wsh", "--users", "2", "--processes", "2", "--duration", "10m"], directory: directory)
+            #expect(running.waitForOutput("calls, 0 errors, p50", inStderr: true))
+            #expect(Self.processes(workingIn: directory).count == 3, "wsh and its two workers")
+            running.interrupt()
+            #expect(running.waitForExit() == 130)
+            #expect(running.stdout.contains(", interrupted"), "\(running.stdout)")
+            #expect(!running.stdout.contains("wsh load: 0 calls"), "\(running.stdout)")
+            #expect(Self.processes(workingIn: directory).isEmpty, "workers left running")
+        }
+    }
+
+    /// The pids of wsh processes working in `directory`.
+    static func processes(workingIn directory: URL) -> [String] {
+        let path = directory.resolvingSymlinksInPath().path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard entry.allSatisfy(\.isNumber), let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
+                  let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            return cwd == path && String(decoding: command, as: UTF8.self).contains("load")
+        }
+    }
 }

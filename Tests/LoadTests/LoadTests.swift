@@ -49,3 +49,46 @@ import Testing
         #expect(LoadView.latency(950) == "950 µs" && LoadView.latency(1_234) == "1.23 ms" && LoadView.latency(2_500_000) == "2.50 s")
     }
 }
+
+/// How a worker process of `wsh load --processes` hands over what it measured: drained a second
+/// at a time, sent as a line, and merged into the parent's stats as if measured there.
+@Suite struct LoadStatsTransferTests {
+    @Test func drainedLinesMergeIntoTheSameTotalsAndSeconds() throws {
+        let started = ContinuousClock.now
+        let worker = LoadStats(started: started)
+        let whole = LoadStats(started: started)
+        let parent = LoadStats(started: started)
+        // Three seconds of calls, drained after each (a drain may fall inside a second).
+        for second in 0..<3 {
+            for milliseconds in 1...(10 * (second + 1)) {
+                let at = started + .seconds(second) + .milliseconds(milliseconds * 10)
+                let error = milliseconds % 7 == 0 ? "status 500" : nil
+                worker.record(latency: .milliseconds(milliseconds), error: error, at: at)
+                whole.record(latency: .milliseconds(milliseconds), error: error, at: at)
+            }
+            worker.recordFailedExpectation("s.wsh:3: .id exists")
+            whole.recordFailedExpectation("s.wsh:3: .id exists")
+            worker.recordPassedExpectation()
+            whole.recordPassedExpectation()
+            let line = worker.drain().line
+            #expect(!line.contains("\n"))
+            parent.merge(try #require(LoadStats.Snapshot(line: line)))
+        }
+        worker.recordError("timeout", at: started + .milliseconds(2500))
+        whole.recordError("timeout", at: started + .milliseconds(2500))
+        parent.merge(try #require(LoadStats.Snapshot(line: worker.drain().line)))
+
+        let merged = parent.snapshot, expected = whole.snapshot
+        #expect(merged.calls == expected.calls && merged.errors == expected.errors)
+        #expect(merged.errorsByKind == expected.errorsByKind && merged.failedExpectations == expected.failedExpectations)
+        #expect(merged.passedChecks == 3 && merged.failedChecks == 3)
+        #expect(merged.seconds.map(\.calls) == expected.seconds.map(\.calls))
+        #expect(merged.seconds.map(\.errors) == expected.seconds.map(\.errors))
+        for percentile in [50.0, 90, 99, 100] {
+            #expect(merged.latencies.valueAtPercentile(percentile) == expected.latencies.valueAtPercentile(percentile))
+            #expect(merged.seconds[2].latencies.valueAtPercentile(percentile) == expected.seconds[2].latencies.valueAtPercentile(percentile))
+        }
+        #expect(LoadStats.Snapshot(line: "not json") == nil)
+        #expect(LoadStats.Snapshot(line: "{\"calls\":1}") == nil)
+    }
+}

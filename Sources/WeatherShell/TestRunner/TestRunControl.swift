@@ -9,7 +9,7 @@ final class TestRunControl: @unchecked Sendable {
     // Unchecked only for `source`, set in init and never changed (Dispatch does not declare it
     // Sendable); the mutable state is behind its Mutex.
     private struct State {
-        var running: [Int: TestWorkerProcess] = [:]
+        var running: [Int: WorkerProcess] = [:]
         var nextID = 0
         var interrupts = 0
     }
@@ -28,7 +28,7 @@ final class TestRunControl: @unchecked Sendable {
     var isInterrupted: Bool { state.withLock { $0.interrupts > 0 } }
 
     /// Keeps `worker` to pass Ctrl-C to; interrupts it at once if Ctrl-C came already.
-    func add(_ worker: TestWorkerProcess) -> Int {
+    func add(_ worker: WorkerProcess) -> Int {
         let (id, interrupted) = state.withLock { state in
             state.nextID += 1
             state.running[state.nextID] = worker

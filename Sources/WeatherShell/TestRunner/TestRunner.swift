@@ -89,7 +89,7 @@ enum TestRunner {
         for variable in settings.variables { arguments += ["--var", variable] }
         var result: TestFileResult
         do {
-            let worker = try TestWorkerProcess(arguments: arguments)
+            let worker = try WorkerProcess("test", arguments: arguments)
             let id = control.add(worker)
             let ending = await worker.ending()
             control.remove(id)
@@ -170,4 +170,10 @@ enum TestLines {
     static func oneLine(_ text: String) -> String {
         String(text.map { $0.isNewline ? " " : $0 })
     }
+}
+
+/// Why `wsh test` could not run, in the user's terms.
+struct TestRunFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

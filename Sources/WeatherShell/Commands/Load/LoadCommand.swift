@@ -24,6 +24,9 @@ struct LoadCommand: ParsableCommand {
     @Option(name: .customLong("report-json"), help: ArgumentHelp("Write the report as JSON.", valueName: "FILE")) var json: String?
     @Option(name: .customLong("report-html"), help: ArgumentHelp("Write DIR/index.html: plots over time, no network needed.", valueName: "DIR")) var html: String?
     @Option(name: .customLong("env"), help: ArgumentHelp("Choose an environment first (set env NAME).", valueName: "NAME")) var environment: String?
+    @Option(help: ArgumentHelp("Split the users (or the rate) over this many processes, one a core: one process uses one core (default 1).",
+                               valueName: "N")) var processes: Int = 1
+    @Option(help: .hidden) var worker: String?
 
     @Argument(help: ArgumentHelp("The .wsh scenario (or files that declare targets), then the target to call, if any.", valueName: "FILE|TARGET"))
     var inputs: [String] = []
@@ -73,6 +76,14 @@ struct LoadCommand: ParsableCommand {
                 }
             }
             options.allowedHosts = allowHost.map { $0.lowercased() }
+            guard (1...256).contains(processes) else { throw ValidationError("--processes takes a number from 1 to 256") }
+            options.processes = options.rate == nil ? min(processes, options.users) : processes
+            if let worker {
+                let parts = worker.split(separator: "/").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1] else { throw ValidationError("--worker takes K/N") }
+                options.worker = LoadOptions.Slot(index: parts[0], count: parts[1])
+            }
+            options.environment = environment
             options.jsonReport = json
             options.htmlReport = html
             return options
@@ -95,4 +106,16 @@ struct LoadOptions: Equatable, Sendable {
     var allowedHosts: [String] = []
     var jsonReport: String?
     var htmlReport: String?
+    /// `--env`, which each worker process chooses too.
+    var environment: String?
+    /// How many processes run the users.
+    var processes = 1
+    /// Which of the processes this one is, when it is a worker of another `wsh load`.
+    var worker: Slot?
+
+    /// Worker `index` (from 1) of `count`.
+    struct Slot: Equatable, Sendable {
+        var index: Int
+        var count: Int
+    }
 }

@@ -18,8 +18,11 @@ enum LoadRun {
         }
     }
 
-    static func run(_ options: LoadOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
+    static func run(_ given: LoadOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         let io = run.io
+        // A worker of `--processes` runs its share, and tells its parent what it measured.
+        let options = given.worker.map { LoadProcesses.share(of: given, for: $0) } ?? given
+        if options.worker != nil { LoadProcesses.stopWhenInputCloses() }
         // The files: each read and parsed now, so that a mistake stops the run before it starts.
         var programs: [Program] = []
         for path in options.files {
@@ -86,6 +89,7 @@ enum LoadRun {
                 return FailureKind.runtime.exitCode
             }
         }
+        if options.worker != nil { return await work(options, state, interrupts, first: first, setup: setup, scenario: scenario, parent: run) }
         io.err("wsh load: \(scenarioName): \(state.plan), for \(options.duration.settingText)"
                + (options.ramp > .zero ? " (ramp \(options.ramp.settingText))" : "") + state.totalCalls + "\n")
         io.flush()
@@ -102,6 +106,8 @@ enum LoadRun {
         let live = LiveLines(terminal: io.stderrIsTerminal)
         let ticker = Task { @ShellActor in
             var second = 0
+            // Workers report each second as it ends: the view of it waits for their lines.
+            if options.processes > 1 { try? await Task.sleep(for: .milliseconds(500)) }
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 guard !Task.isCancelled else { break }
@@ -114,17 +120,19 @@ enum LoadRun {
                 second += 1
             }
         }
+        var workerProblem: String?
         let outcome = await Shell.outcome(interrupts) {
-            if let rate = options.rate {
-                await openModel(rate: rate, options: options, state: state, first: first, setup: setup, scenario: scenario, parent: run)
+            if options.processes > 1 {
+                workerProblem = await LoadProcesses.run(options, stats: state.stats)
             } else {
-                await closedModel(options: options, state: state, first: first, setup: setup, scenario: scenario, parent: run)
+                await runUsers(options, state, first: first, setup: setup, scenario: scenario, parent: run)
             }
             if Task.isCancelled { state.interrupted = true }
         }
         ticker.cancel()
         if case .failure(.interrupted) = outcome { state.interrupted = true }
         live.clear()
+        if let workerProblem { io.err("wsh: error: \(workerProblem)\n") }
 
         // Rates are over the run's duration (or until Ctrl-C), not its wind-down.
         let elapsed = state.interrupted ? state.elapsed : min(state.elapsed, state.seconds(options.duration))
@@ -133,6 +141,7 @@ enum LoadRun {
                                 thresholds: options.thresholds, interrupted: state.interrupted)
         io.out(summary(report, snapshot: snapshot))
         var code: Int32 = state.interrupted ? FailureKind.interrupted.exitCode : (report.passed ? 0 : FailureKind.expectation.exitCode)
+        if workerProblem != nil, code == 0 { code = FailureKind.runtime.exitCode }
         if let path = options.jsonReport, let reason = BodyFile.write(Data(report.json.utf8), to: path) {
             io.err("wsh: error: cannot write '\(path)': \(reason)\n")
             if code == 0 { code = FailureKind.runtime.exitCode }
@@ -148,6 +157,36 @@ enum LoadRun {
         if state.interrupted { io.err("wsh: interrupted\n") }
         io.flush()
         return code
+    }
+
+    /// The users of this process, in the open or the closed model.
+    private static func runUsers(_ options: LoadOptions, _ state: LoadState, first: VirtualUser, setup: [Program], scenario: Program,
+                                 parent: Run) async {
+        if let rate = options.rate {
+            await openModel(rate: rate, options: options, state: state, first: first, setup: setup, scenario: scenario, parent: parent)
+        } else {
+            await closedModel(options: options, state: state, first: first, setup: setup, scenario: scenario, parent: parent)
+        }
+    }
+
+    /// A worker's run: its users, what they measured written to stdout every second and at the
+    /// end; no plan, view or report of its own (its parent has those).
+    private static func work(_ options: LoadOptions, _ state: LoadState, _ interrupts: InterruptHandler, first: VirtualUser,
+                             setup: [Program], scenario: Program, parent: Run) async -> Int32 {
+        let ticker = Task { @ShellActor in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled else { break }
+                LoadProcesses.report(state.stats)
+            }
+        }
+        let outcome = await Shell.outcome(interrupts) {
+            await runUsers(options, state, first: first, setup: setup, scenario: scenario, parent: parent)
+        }
+        ticker.cancel()
+        LoadProcesses.report(state.stats)
+        if case .failure(.interrupted) = outcome { return FailureKind.interrupted.exitCode }
+        return 0
     }
 
     /// N users, each iterating until the end; with a ramp, user i starts at i/N of it. At the
@@ -306,8 +345,9 @@ final class LoadState {
 
     /// `10 users` or `200 arrivals/s`.
     var plan: String {
-        if let rate = options.rate { return "\(LoadView.formatted(rate, digits: 1)) arrivals/s (at most \(options.connections) at once)" }
-        return "\(options.users) user\(options.users == 1 ? "" : "s")"
+        let processes = options.processes > 1 ? " in \(options.processes) processes" : ""
+        if let rate = options.rate { return "\(LoadView.formatted(rate, digits: 1)) arrivals/s (at most \(options.connections) at once)" + processes }
+        return "\(options.users) user\(options.users == 1 ? "" : "s")" + processes
     }
 
     /// `, 2000 arrivals` for the open model, whose count is known.

@@ -1,16 +1,26 @@
 import Foundation
 import Synchronization
 
-/// One `wsh test --worker FILE` child: spawned from wsh's own binary, its stdout a pipe the
-/// runner reads to the end, its stdin and stderr /dev/null.
+/// A child of `wsh test --jobs` (`wsh test --worker FILE`) or of `wsh load --processes`
+/// (`wsh load --worker K/N`): spawned from wsh's own binary, its stdout a pipe the parent reads
+/// to the end.
 ///
 /// Children run in a process group of their own, so Ctrl-C at the terminal reaches only the
-/// runner, which passes it on once (``interrupt()``): each child then stops its file as a script
-/// would, and still writes what it did.
-final class TestWorkerProcess: Sendable {
+/// parent, which passes it on once (``interrupt()``): each child then stops as a script would,
+/// and still writes what it did.
+final class WorkerProcess: Sendable {
+    /// How a child is told to stop besides Ctrl-C passed on.
+    enum Input {
+        /// Its stdin is /dev/null.
+        case none
+        /// Its stdin is a pipe the parent holds: it ends when the parent closes it (``closeInput()``)
+        /// or ends itself, however, and the child stops then (a load must not outlive its run).
+        case stopWhenClosed
+    }
+
     private let pid: pid_t
     private let output: Int32
-    private let state = Mutex((interrupted: false, exited: false))
+    private let state = Mutex((interrupted: false, exited: false, input: Int32(-1)))
 
     /// What the child wrote and how it ended (its exit status, or 128 + the signal that ended it).
     struct Ending: Sendable {
@@ -21,25 +31,40 @@ final class TestWorkerProcess: Sendable {
     /// Held from making a worker's pipe to closing the parent's copy of its write end.
     private static let spawning = Mutex(())
 
-    /// Starts a worker with `arguments` after `wsh test`.
-    init(arguments: [String]) throws(TestRunFailure) {
-        (pid, output) = try Self.spawning.withLock { _ throws(TestRunFailure) in try Self.spawn(arguments) }
+    /// Starts `wsh SUBCOMMAND ARGUMENTS...`; its stderr is the parent's, or /dev/null.
+    init(_ subcommand: String, arguments: [String], input: Input = .none, keepsStderr: Bool = false) throws(WorkerStartFailure) {
+        let (pid, output, inputEnd) = try Self.spawning.withLock { _ throws(WorkerStartFailure) in
+            try Self.spawn([subcommand] + arguments, input: input, keepsStderr: keepsStderr)
+        }
+        self.pid = pid
+        self.output = output
+        state.withLock { $0.input = inputEnd }
     }
 
     /// A worker spawned, with the read end of its stdout. Under ``spawning``: a worker spawned
     /// meanwhile by another job must not inherit this one's write end, or this pipe would not end
     /// until that worker did (a fast file then took as long as the slow one beside it).
-    private static func spawn(_ arguments: [String]) throws(TestRunFailure) -> (pid_t, Int32) {
+    private static func spawn(_ arguments: [String], input: Input, keepsStderr: Bool) throws(WorkerStartFailure) -> (pid_t, Int32, Int32) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw TestRunFailure("cannot make a pipe: \(String(cString: strerror(errno)))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var inputEnds: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0, input == .none || pipe(&inputEnds) == 0 else {
+            let reason = String(cString: strerror(errno))
+            for end in ends + inputEnds where end >= 0 { close(end) }
+            throw WorkerStartFailure("cannot make a pipe: \(reason)")
+        }
+        for end in ends + inputEnds where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        if input == .none {
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, inputEnds[0], STDIN_FILENO)
+            posix_spawn_file_actions_addclose(&actions, inputEnds[0])
+        }
         posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
         posix_spawn_file_actions_addclose(&actions, ends[1])
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        if !keepsStderr { posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -53,16 +78,18 @@ final class TestWorkerProcess: Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let executable = Self.executable
-        let argv = ([executable, "test"] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(ends[1])
+        if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard result == 0 else {
             close(ends[0])
-            throw TestRunFailure("cannot start a wsh worker: \(String(cString: strerror(result)))")
+            if inputEnds[1] >= 0 { close(inputEnds[1]) }
+            throw WorkerStartFailure("cannot start a wsh worker: \(String(cString: strerror(result)))")
         }
-        return (pid, ends[0])
+        return (pid, ends[0], inputEnds[1])
     }
 
     /// This process's own binary, which the workers run.
@@ -73,22 +100,28 @@ final class TestWorkerProcess: Sendable {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 
-    /// Reads the child's output to its end and waits for it, on a thread of its own.
-    func ending() async -> Ending {
+    /// Reads the child's output to its end and waits for it, on a thread of its own. With
+    /// `eachLine`, each whole line goes to it as it comes (without its newline), and the ending's
+    /// output is only what followed the last newline.
+    func ending(eachLine: (@Sendable ([UInt8]) -> Void)? = nil) async -> Ending {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { [self] in
-                continuation.resume(returning: readAndWait())
+                continuation.resume(returning: readAndWait(eachLine))
             }
         }
     }
 
-    private func readAndWait() -> Ending {
+    private func readAndWait(_ eachLine: (@Sendable ([UInt8]) -> Void)?) -> Ending {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(self.output, $0.baseAddress, $0.count) }
             if count > 0 {
                 output += chunk[..<count]
+                if let eachLine, let last = output.lastIndex(of: UInt8(ascii: "\n")) {
+                    for line in output[..<last].split(separator: UInt8(ascii: "\n")) { eachLine(Array(line)) }
+                    output.removeSubrange(...last)
+                }
             } else if count == 0 || errno != EINTR {
                 break
             }
@@ -96,7 +129,16 @@ final class TestWorkerProcess: Sendable {
         close(self.output)
         // `interrupt` may signal the child up to the moment `exited` is set.
         let status = ChildExit.wait(for: pid) { state.withLock { $0.exited = true } }
+        closeInput()
         return Ending(output: output, status: status)
+    }
+
+    /// Closes the child's stdin (``Input/stopWhenClosed``): it stops, and still writes what it did.
+    func closeInput() {
+        state.withLock { state in
+            if state.input >= 0 { close(state.input) }
+            state.input = -1
+        }
     }
 
     /// Ends the child now (a second Ctrl-C).
@@ -116,8 +158,8 @@ final class TestWorkerProcess: Sendable {
     }
 }
 
-/// Why `wsh test` could not run, in the user's terms.
-struct TestRunFailure: Error, CustomStringConvertible {
+/// Why a worker could not be started, in the user's terms.
+struct WorkerStartFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import Load
+import Synchronization
+
+/// `wsh load --processes N`: the users (or the arrivals) split over N worker processes of wsh's
+/// own binary, each `wsh load --worker K/N` with its share, so that a load uses N cores. One
+/// process runs every user on one event loop, one core (docs/dev/performance.md has the rates).
+///
+/// Each worker writes, every second and at its end, what it measured since as one line
+/// (``LoadStats/Snapshot/line``); the parent adds the lines into its stats, which its live view,
+/// summary, thresholds and reports read as if one process had measured it all. A worker stops
+/// early when its stdin closes: on Ctrl-C, the parent closes it; if the parent dies, so does the pipe.
+@ShellActor
+enum LoadProcesses {
+    /// Worker `slot`'s share of `options`: its users, or its part of the rate and the connections.
+    static func share(of options: LoadOptions, for slot: LoadOptions.Slot) -> LoadOptions {
+        var share = options
+        share.users = options.users / slot.count + (slot.index <= options.users % slot.count ? 1 : 0)
+        share.rate = options.rate.map { $0 / Double(slot.count) }
+        share.connections = max(1, (options.connections + slot.count - 1) / slot.count)
+        return share
+    }
+
+    /// The command line after `wsh load` of worker `index` of `options.processes`.
+    static func arguments(_ options: LoadOptions, worker index: Int) -> [String] {
+        var arguments = options.files + (options.target.map { [$0] } ?? [])
+        arguments += ["--duration", "\(Int64(options.duration.milliseconds))ms", "--ramp", "\(Int64(options.ramp.milliseconds))ms"]
+        if let rate = options.rate {
+            arguments += ["--rate", "\(rate)", "--connections", "\(options.connections)"]
+        } else {
+            arguments += ["--users", "\(options.users)"]
+        }
+        for host in options.allowedHosts { arguments += ["--allow-host", host] }
+        if let environment = options.environment { arguments += ["--env", environment] }
+        return arguments + ["--worker", "\(index)/\(options.processes)"]
+    }
+
+    /// Runs the workers to their end, adding what each reports into `stats`. Cancelled (Ctrl-C),
+    /// it stops them and still waits for what they did. Returns what went wrong, if anything.
+    static func run(_ options: LoadOptions, stats: LoadStats) async -> String? {
+        var started: [WorkerProcess] = []
+        for index in 1...options.processes {
+            do {
+                started.append(try WorkerProcess("load", arguments: arguments(options, worker: index), input: .stopWhenClosed, keepsStderr: true))
+            } catch {
+                started.forEach { $0.closeInput() }
+                return error.description
+            }
+        }
+        let workers = started
+        let endings = await withTaskCancellationHandler {
+            await withTaskGroup(of: (Int, Int32).self) { group in
+                for (index, worker) in workers.enumerated() {
+                    group.addTask {
+                        let ending = await worker.ending { line in
+                            if let snapshot = LoadStats.Snapshot(line: String(decoding: line, as: UTF8.self)) { stats.merge(snapshot) }
+                        }
+                        return (index + 1, ending.status)
+                    }
+                }
+                var endings: [(Int, Int32)] = []
+                for await ending in group { endings.append(ending) }
+                return endings
+            }
+        } onCancel: {
+            workers.forEach { $0.closeInput() }
+        }
+        let failed = endings.filter { $0.1 != 0 && $0.1 != FailureKind.interrupted.exitCode }.sorted { $0.0 < $1.0 }
+        return failed.first.map { "load worker \($0.0) of \(options.processes) stopped with exit status \($0.1)" }
+    }
+
+    /// In a worker: a closed stdin is Ctrl-C (the parent stopping the run, or gone).
+    static func stopWhenInputCloses() {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            kill(getpid(), SIGINT)
+        }
+    }
+
+    /// In a worker: what `stats` measured since the last report, as one line on stdout.
+    static func report(_ stats: LoadStats) {
+        FileHandleOutput.standardOutput(stats.drain().line + "\n")
+    }
+}
