@@ -88,11 +88,11 @@ public struct NetworkTransport: Transport {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
                                  received: request.receivedBytes)
         }
-        let head: HTTPResponseHead, received: Data, streamed: Int?
+        let head: HTTPResponseHead, received: Data, streamed: Int?, latency: Duration?
         do {
             let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
-            (head, received, streamed) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed)
+            (head, received, streamed, latency) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed, answer.latency)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
@@ -106,6 +106,7 @@ public struct NetworkTransport: Transport {
             rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
             httpVersion: head.version.wireName)
         response.streamedBodyBytes = streamed
+        response.latency = latency
         return response
     }
 

@@ -159,6 +159,7 @@ public struct Provider<T: TargetType>: Sendable {
         if !hops.isEmpty {
             response.hops = hops
             response.elapsed = start.duration(to: clock.now)
+            response.latency = nil
         }
         return response
     }

@@ -15,6 +15,10 @@ public struct Response: Sendable {
     public var rawBody: Data
     /// From handing the request to the transport until the whole body was in.
     public var elapsed: Duration
+    /// From the request's head written to the answer's last byte, as k6's `http_req_duration`
+    /// and wrk measure: without connecting, or wsh's own work on the request and the answer.
+    /// `nil` when the transport does not say (a stub, a proxy forwarding), and after redirects.
+    public var latency: Duration?
     /// The request this answers (after plugins' `prepare`; after a redirect, the request sent to its `Location`).
     public var request: Request
     /// The name of the target that was called, for messages.

@@ -13,8 +13,9 @@ import Synchronization
 /// for the future each returns before reading on; the lock only satisfies `Sendable`.
 final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// The head; the body as received, or the sink's copy of it decoded (empty when none was kept);
-    /// how many decoded bytes went to the sink, `nil` when none did.
-    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?)
+    /// how many decoded bytes went to the sink, `nil` when none did; from the request's head written
+    /// to the answer's end (``Targets/Response/latency``).
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?)
 
     private struct State {
         var head: HTTPResponseHead?
@@ -25,6 +26,8 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         /// The sink's copy passed the limit and was let go.
         var copyDropped = false
         var pipeline: DecoderPipeline?
+        /// When the request's head was written.
+        var sent: ContinuousClock.Instant?
     }
     private let state = Mutex(State())
     private let sink: (any ResponseBodySink)?
@@ -43,6 +46,10 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
 
     /// Whether any answer came: a head, even one the request failed on.
     var receivedHead: Bool { state.withLock { $0.head != nil } }
+
+    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        state.withLock { $0.sent = .now }
+    }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         Self.future(on: task.eventLoop) { try receive(head) }
@@ -153,11 +160,12 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     func finish() throws -> Response {
         try state.withLock { state in
             guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
-            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil) }
+            let latency = state.sent.map { $0.duration(to: .now) }
+            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency) }
             state.streaming = false
             defer { sink?.end() }
             try state.pipeline?.finish()
-            return (head, state.body ?? ByteBuffer(), state.streamed)
+            return (head, state.body ?? ByteBuffer(), state.streamed, latency)
         }
     }
 }

@@ -50,7 +50,7 @@ final class VirtualUser: RunReporter {
             callFailed = failure != nil
             if let response {
                 let failed = failure != nil || response.status >= 400
-                stats.record(latency: response.elapsed, error: failed ? "status \(response.status)" : nil)
+                stats.record(latency: response.latency ?? response.elapsed, error: failed ? "status \(response.status)" : nil)
             } else if !Task.isCancelled {
                 stats.recordError(Self.kind(of: failure ?? "no answer"))
             }
