@@ -125,6 +125,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                // Its seeded generator: the random tests and `wsh fuzz` draw from one SplitMix64.
+                "Fuzzing",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
