@@ -489,8 +489,9 @@ import Testing
         case .version: "version"
         case .cookie: "cookie"
         case .jsonPath: "jsonPath"
-        // Not in the table: it reads a variable, not the answer the table changes (RunQueriesTests).
+        // Not in the table: they read a variable, not the answer the table changes (RunQueriesTests).
         case .value: "value"
+        case .variablePath: "variablePath"
         }
     }
 

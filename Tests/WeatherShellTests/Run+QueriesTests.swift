@@ -118,6 +118,52 @@ import Testing
         }
     }
 
+    /// `$name.key` is a path into the variable's value, as jq reads it: a newcomer found
+    /// `expect $show.no_such_field exists` holding, the word read as the value's text with
+    /// `.no_such_field` after it. A JSON text held as a string is read as JSON; a secret's parts stay secret.
+    @Test func aVariableFollowedByAPathIsAPathIntoItsValue() async throws {
+        EnvironmentOverlay.define("WSH_TEST_PATH_SECRET", #"{"user":"ada","token":"s3cr3t-path-token"}"#)
+        try await TestServer.with { server in
+            let found = await Self.run("""
+                let e = .
+                print $e.method
+                print $e.headers[0] | length
+                let raw = body
+                print $raw.path
+                let k = "method"
+                expect $e.$k == "GET"
+                expect $e.no_such_field not exists
+                expect $e.headers[*].typo not exists
+                let s = env WSH_TEST_PATH_SECRET
+                print $s.token
+                """, on: server)
+            #expect(found.halt == nil, "\(found.stderr)")
+            #expect(found.stdout == "GET\n2\n/echo\n***\n", "\(found.stdout)")
+            for check in ["expect $e.no_such_field exists", #"expect $e.no_such_field contains "GET""#, "expect $e.no_such_field isString",
+                          #"expect $e.headers[*].typo != "x""#] {
+                let failed = await Self.run("let e = .\n\(check)", on: server)
+                guard case .failure(.expectation)? = failed.halt else { Issue.record("\(check) held: \(failed.stderr)"); continue }
+                #expect(failed.stderr.contains("not found"), "\(failed.stderr)")
+            }
+        }
+    }
+
+    /// An empty node list reached nothing: no comparison holds on it, `!=` and `not` included (a
+    /// newcomer found `expect ..nothere != 3` and `expect .items[*].typo != "none"` passing).
+    @Test func anEmptyNodeListHoldsNoCheck() async throws {
+        try await TestServer.with { server in
+            for check in [#"expect ..nothere != 3"#, #"expect $..nothere != 3"#, #"expect not ..nothere == 3"#, #"expect ..nothere not contains 1"#,
+                          #"expect headers X-Nope != "a""#, #"expect .headers[*].typo != "none""#] {
+                let result = await Self.run(check, on: server)
+                guard case .failure(.expectation)? = result.halt else { Issue.record("\(check) held"); continue }
+                #expect(result.stderr.contains("the query reached no value: its list is empty"), "\(check): \(result.stderr)")
+            }
+            let held = await Self.run("expect ..nothere not exists; expect .headers[*].typo == []; expect ..nothere isEmpty; expect redirects isEmpty; expect ..method != \"POST\"",
+                                      on: server)
+            #expect(held.halt == nil, "\(held.stderr)")
+        }
+    }
+
     @Test func anArgumentNameThatIsNoVariableNameIsSaidSo() {
         guard case .failure(let error) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was taken"); return }
         #expect(error.message == "'my-id' is not a variable name: a name is letters, digits and _, not starting with a digit")

@@ -77,6 +77,17 @@ struct QueryParser {
             source = .path(steps)
             pathVariables = variables
             filters = inlineFilters
+        } else if let name = first.loneVariable(followedByPath: true) {
+            // `$show.author`, `$list[0]`: a path into the variable's value, not its text with `.author` after.
+            let rest = Word(parts: Array(first.parts.dropFirst()), span: SourceSpan(start: first.parts[1].span.start, end: first.span.end))
+            let (steps, inlineFilters) = try path(rest)
+            guard let variables = Self.pathVariables(steps, names: rest.variableNames) else {
+                throw Diagnostic(.parse, "a variable in a query stands for a whole key or index", file: file, span: first.span,
+                                 notes: ["$list[$i], $object.$key"])
+            }
+            source = .variablePath(name: name, steps: steps)
+            pathVariables = variables
+            filters = inlineFilters
         } else if !(first.bare?.hasPrefix("|") ?? false), Self.filterFollows(words, after: start) {
             // A value written in the statement, filtered: `$b | jsonpath "$.a"`, `"2026-11-25" | toDate`.
             source = .value(first)

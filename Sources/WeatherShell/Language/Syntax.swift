@@ -93,6 +93,9 @@ public struct Query: Sendable, Equatable {
         /// `$name | FILTER...`, `"2026-11-25" | toDate`: a value the statement writes (a variable, a
         /// literal), filtered.
         case value(Word)
+        /// `$name.key[0]`: a path into a variable's value (a JSON text held as a string is read
+        /// as JSON), as jq reads `$name.key`.
+        case variablePath(name: String, steps: [PathStep])
     }
     /// A path's step that a variable gives when the query runs (`.items[$i]`).
     public struct PathVariable: Sendable, Equatable {
@@ -134,7 +137,7 @@ public struct Query: Sendable, Equatable {
             }
         }
         switch source {
-        case .path(let steps):
+        case .path(let steps), .variablePath(_, let steps):
             return steps.contains { step in
                 switch step {
                 case .all, .slice, .descendants, .filter: true

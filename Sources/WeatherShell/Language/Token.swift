@@ -42,6 +42,14 @@ public struct Word: Sendable, Equatable {
         return name
     }
 
+    /// The name of the variable when the word is `$name` followed at once by a path (`$name.key`,
+    /// `$name[0]`), unquoted.
+    public func loneVariable(followedByPath: Bool) -> String? {
+        guard parts.count >= 2, !parts[0].quoted, !parts[1].quoted, case .variable(let name) = parts[0].content,
+              case .literal(let text) = parts[1].content, text.hasPrefix(".") || text.hasPrefix("[") else { return nil }
+        return name
+    }
+
     /// The names of variables the word refers to.
     public var variableNames: [String] {
         parts.compactMap { if case .variable(let name) = $0.content { name } else { nil } }

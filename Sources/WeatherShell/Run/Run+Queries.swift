@@ -14,6 +14,16 @@ extension Run {
             if let value = result.value, try isFilteredSecret(query) { session.mask.add(value.plainText) }
             return result
         }
+        if case .variablePath(let name, let written) = query.source {
+            guard let variable = variable(named: name) else { throw undefinedVariable(name, at: query.span) }
+            var root = variable.typedValue
+            if case .string(let text) = root, let parsed = try? JSONValue.parse(text), parsed.isObjectOrArray { root = parsed }
+            let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds)
+            guard let value else { return (nil, missing) }
+            let result = try filtered(value, by: query.filters[...], in: query)
+            if let found = result.value, variable.isSecret { session.mask.add(found.plainText) }
+            return result
+        }
         guard let response = lastResponse else {
             throw failure(noResponseMessage, at: query.span)
         }
@@ -21,7 +31,7 @@ extension Run {
         var missing = ""
         var filtersDone = 0
         switch query.source {
-        case .value: break
+        case .value, .variablePath: break
         case .status: value = .number(String(response.status))
         case .time: value = .number(String(Int(response.elapsed.milliseconds)))
         case .body:
@@ -70,15 +80,8 @@ extension Run {
             } else {
                 value = .string(maskedByteText(bytes))
             }
-        case .path(var steps):
-            for variable in query.pathVariables {
-                guard let value = self.variable(named: variable.name) else { throw undefinedVariable(variable.name, at: query.span) }
-                if case .number(let text) = value.typedValue, let index = Int(text) {
-                    steps[variable.step] = .index(index)
-                } else {
-                    steps[variable.step] = .key(value.typedValue.plainText)
-                }
-            }
+        case .path(let written):
+            let steps = try resolved(written, query)
             try checkBodyKept(response, query)
             if let element {
                 (value, missing) = try JSONWalk.walk(element, steps, where: holds)
@@ -97,6 +100,20 @@ extension Run {
         }
         guard let value else { return (nil, missing) }
         return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
+    }
+
+    /// A path's steps with the variables in it given their values (`.items[$i]`).
+    private func resolved(_ written: [Query.PathStep], _ query: Query) throws -> [Query.PathStep] {
+        var steps = written
+        for variable in query.pathVariables {
+            guard let value = self.variable(named: variable.name) else { throw undefinedVariable(variable.name, at: query.span) }
+            if case .number(let text) = value.typedValue, let index = Int(text) {
+                steps[variable.step] = .index(index)
+            } else {
+                steps[variable.step] = .key(value.typedValue.plainText)
+            }
+        }
+        return steps
     }
 
     /// `value` through `filters`, or nil with the reason a filter found nothing.
@@ -221,5 +238,15 @@ extension Run {
             throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span, notes: [missing])
         }
         return value
+    }
+}
+
+extension JSONValue {
+    /// An object or a list: what a path goes into.
+    var isObjectOrArray: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
+        }
     }
 }

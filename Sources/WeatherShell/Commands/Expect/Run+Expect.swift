@@ -126,16 +126,17 @@ extension Run {
            Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
             actual = nodes[0]
         }
+        // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
+        // Hurl: no check holds on it, `!=` and `not` included, but those that ask about the list on
+        // purpose (`isEmpty`, `== []`).
+        if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithAList,
+           !Self.asksAboutTheList.contains(expectation.op) {
+            (actual, missing) = (nil, "the query reached no value: its list is empty")
+        }
         var passed: Bool
         switch expectation.op {
         case .exists:
-            // An empty node list reached nothing (`..nope`, `headers X-Missing`), as in Hurl.
-            if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]) {
-                passed = false
-                (actual, missing) = (nil, "the query reached no value: its list is empty")
-            } else {
-                passed = actual != nil
-            }
+            passed = actual != nil
         case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate,
              .isCollection, .isUuid:
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
@@ -169,6 +170,9 @@ extension Run {
         if asserting, actual == nil, expectation.op != .exists { passed = false }
         return (passed, actual, expectedValue, missing)
     }
+
+    /// The checks that hold or fail on an empty node list as a list.
+    static let asksAboutTheList: Set<Expectation.Operator> = [.isEmpty, .isList, .isCollection]
 
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
                                                               .startsWith, .endsWith, .matches]
