@@ -1,14 +1,19 @@
 import Foundation
 import Targets
 
-/// Checks a JSON value against a JSON Schema as OpenAPI 3.0 and 3.1 write them: `type`,
-/// `properties`, `required`, `additionalProperties`, `items`, `enum`, `const`, `oneOf`, `anyOf`,
-/// `allOf`, `$ref` (local, `#/...`), `nullable`, the bounds (`minimum`, `maximum`, their
-/// exclusive forms as 3.0 and 3.1 write them, `minLength`, `maxLength`, `minItems`, `maxItems`),
-/// `pattern` (by ``LinearRegex``; a pattern it refuses checks nothing), and the formats
-/// `date-time`, `uuid` and `email`. Other keywords are not checked. Work is bounded: schemas nest at most ``maxDepth`` levels (a `$ref` cycle
-/// that never reaches the value's end stops there), at most ``maxSteps`` checks are made, and a
-/// `$ref` that names nothing checks nothing.
+/// Checks a JSON value against a JSON Schema as OpenAPI 3.0 and 3.1 and draft 2020-12 write
+/// them: `type`, `enum`, `const`, the bounds (`minimum`, `maximum`, their exclusive forms as 3.0
+/// and 3.1 write them, `multipleOf`, `minLength`, `maxLength`, `minItems`, `maxItems`,
+/// `minProperties`, `maxProperties`), `pattern` (by ``LinearRegex``), `required`,
+/// `dependentRequired`, `uniqueItems`, `properties`, `patternProperties`, `additionalProperties`,
+/// `unevaluatedProperties`, `propertyNames`, `dependentSchemas`, `items` (a schema, or a list with
+/// `additionalItems` as older drafts write it), `prefixItems`, `unevaluatedItems`, `contains`
+/// (with `minContains`, `maxContains`), `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
+/// `$ref` (local, `#/...`), `nullable`, `readOnly`/`writeOnly` by direction, and the formats of
+/// ``SchemaFormats``. A check cannot pass by accident: a `$ref` that names nothing here (or
+/// another file) and a pattern the engine refuses are violations, not skipped. Work is bounded:
+/// schemas nest at most ``maxDepth`` levels (a `$ref` cycle that never reaches the value's end
+/// stops there) and at most ``maxSteps`` checks are made.
 public struct JSONSchemaValidator: Sendable {
     /// The document `$ref`s point into.
     public let root: JSONValue
@@ -29,13 +34,13 @@ public struct JSONSchemaValidator: Sendable {
 
     /// One step of the place being checked; the pointer is written only for a violation (a 1 MB
     /// answer has some 50,000 values, and writing each one's pointer was a third of the check).
-    private enum Token {
+    enum Token {
         case key(String)
         case index(Int)
     }
 
     /// What one call to ``violations(of:against:at:)`` has found and spent.
-    private struct Progress {
+    struct Progress {
         var found: [SchemaViolation] = []
         var steps = 0
         var stopped = false
@@ -67,7 +72,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// The keywords of one schema object, read in one pass over its members.
-    private struct Keywords {
+    struct Keywords {
         var ref: String?
         var nullable = false
         var type: JSONValue?
@@ -84,6 +89,26 @@ public struct JSONSchemaValidator: Sendable {
         var patternProperties: [JSONMember]?
         var bounds: [(key: String, value: JSONValue)] = []
         var pattern: String?
+        var not: JSONValue?
+        var ifSchema: JSONValue?
+        var thenSchema: JSONValue?
+        var elseSchema: JSONValue?
+        var contains: JSONValue?
+        var prefixItems: [JSONValue]?
+        var additionalItems: JSONValue?
+        var dependentRequired: [JSONMember]?
+        var dependentSchemas: [JSONMember]?
+        var propertyNames: JSONValue?
+        var uniqueItems = false
+        var multipleOf: String?
+        var unevaluatedProperties: JSONValue?
+        var unevaluatedItems: JSONValue?
+
+        /// Whether any keyword that reads the parts of an object or a list is there.
+        var readsParts: Bool {
+            properties != nil || additionalProperties != nil || patternProperties != nil || dependentRequired != nil
+                || dependentSchemas != nil || propertyNames != nil || unevaluatedProperties != nil
+        }
 
         init(_ members: [JSONMember]) {
             for member in members {
@@ -104,8 +129,23 @@ public struct JSONSchemaValidator: Sendable {
                 case ("patternProperties", .object(let list)): patternProperties = list
                 case ("pattern", .string(let text)): pattern = text
                 case ("minimum", _), ("maximum", _), ("exclusiveMinimum", _), ("exclusiveMaximum", _),
-                     ("minLength", .number), ("maxLength", .number), ("minItems", .number), ("maxItems", .number):
+                     ("minLength", .number), ("maxLength", .number), ("minItems", .number), ("maxItems", .number),
+                     ("minProperties", .number), ("maxProperties", .number), ("minContains", .number), ("maxContains", .number):
                     bounds.append((member.key, member.value))
+                case ("not", _): not = member.value
+                case ("if", _): ifSchema = member.value
+                case ("then", _): thenSchema = member.value
+                case ("else", _): elseSchema = member.value
+                case ("contains", _): contains = member.value
+                case ("prefixItems", .array(let list)): prefixItems = list
+                case ("additionalItems", _): additionalItems = member.value
+                case ("dependentRequired", .object(let list)): dependentRequired = list
+                case ("dependentSchemas", .object(let list)): dependentSchemas = list
+                case ("propertyNames", _): propertyNames = member.value
+                case ("uniqueItems", .bool(let flag)): uniqueItems = flag
+                case ("multipleOf", .number(let text)): multipleOf = text
+                case ("unevaluatedProperties", _): unevaluatedProperties = member.value
+                case ("unevaluatedItems", _): unevaluatedItems = member.value
                 default: break
                 }
             }
@@ -146,7 +186,7 @@ public struct JSONSchemaValidator: Sendable {
         return ExactNumber(literal)?.isInteger == true
     }
 
-    private func check(_ value: JSONValue, _ schema: JSONValue, depth: Int, into progress: inout Progress) {
+    func check(_ value: JSONValue, _ schema: JSONValue, depth: Int, into progress: inout Progress) {
         progress.steps += 1
         if progress.steps > maxSteps { progress.stopped = true }
         guard !progress.stopped, depth < maxDepth, case .object(let members) = schema else {
@@ -155,9 +195,15 @@ public struct JSONSchemaValidator: Sendable {
             return
         }
         let keywords = Keywords(members)
-        if let ref = keywords.ref, let target = resolve(ref, &progress) {
+        if let ref = keywords.ref {
             // In 3.0 a $ref's siblings are ignored; in 3.1 they apply, and are rarely there: check them too.
-            check(value, target, depth: depth + 1, into: &progress)
+            if let target = resolve(ref, &progress) {
+                check(value, target, depth: depth + 1, into: &progress)
+            } else {
+                progress.add(expected: "the schema $ref \(JSONValue.quoted(ref)) names",
+                             actual: ref.hasPrefix("#/") || ref == "#" ? "nothing: no such place in the document"
+                                 : "not followed: only refs within the document (#/...) are")
+            }
         }
         if value == .null, keywords.nullable { return }
         if let types = Self.types(keywords), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
@@ -172,29 +218,23 @@ public struct JSONSchemaValidator: Sendable {
             progress.add(expected: constant.compactText, actual: SchemaViolation.show(value))
         }
         if let format = keywords.format, case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
-            progress.add(expected: "\(format == "email" ? "an" : "a") \(format) string", actual: SchemaViolation.show(value))
+            progress.add(expected: "\(["email", "ipv4", "ipv6"].contains(format) ? "an" : "a") \(format) string", actual: SchemaViolation.show(value))
         }
-        if !keywords.bounds.isEmpty || keywords.pattern != nil { checkBounds(value, keywords, into: &progress) }
+        if !keywords.bounds.isEmpty || keywords.pattern != nil || keywords.multipleOf != nil { checkBounds(value, keywords, into: &progress) }
         switch value {
         case .object(let valueMembers):
             checkObject(valueMembers, keywords, depth: depth, into: &progress)
+            if keywords.readsParts { checkObjectParts(value, valueMembers, keywords, depth: depth, into: &progress) }
         case .array(let elements):
-            if let items = keywords.items {
-                let tuple: [JSONValue]? = if case .array(let list) = items { list } else { nil }
-                for (index, element) in elements.enumerated() {
-                    guard let schema = tuple.map({ index < $0.count ? $0[index] : nil }) ?? items else { continue }
-                    progress.path.append(.index(index))
-                    check(element, schema, depth: depth + 1, into: &progress)
-                    progress.path.removeLast()
-                }
-            }
+            checkArray(value, elements, keywords, depth: depth, into: &progress)
         default:
             break
         }
         checkCombinators(value, keywords, depth: depth, into: &progress)
+        checkConditionals(value, keywords, depth: depth, into: &progress)
     }
 
-    private func checkObject(_ members: [JSONMember], _ keywords: Keywords, depth: Int, into progress: inout Progress) {
+    func checkObject(_ members: [JSONMember], _ keywords: Keywords, depth: Int, into progress: inout Progress) {
         let properties = keywords.properties ?? []
         if let required = keywords.required {
             for case .string(let name) in required where !members.contains(where: { $0.key == name }) {
@@ -235,7 +275,7 @@ public struct JSONSchemaValidator: Sendable {
 
     /// `1 item`, `2 items`.
     static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+        count == 1 ? "1 \(noun)" : "\(count) " + (noun.hasSuffix("y") ? noun.dropLast() + "ies" : noun + "s")
     }
 
     /// Whether a property's schema marks it for the other way: `readOnly` in a request,
@@ -282,6 +322,13 @@ public struct JSONSchemaValidator: Sendable {
                 if isMinimum ? length < count : length > count {
                     progress.add(expected: "a string of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "character"))", actual: Self.counted(length, "character"))
                 }
+            case ("minProperties", .object(let members)), ("maxProperties", .object(let members)):
+                guard let count = Int(limitText) else { continue }
+                let isMinimum = bound.key == "minProperties"
+                if isMinimum ? members.count < count : members.count > count {
+                    progress.add(expected: "an object of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "property"))",
+                                 actual: Self.counted(members.count, "property"))
+                }
             case ("minItems", .array(let elements)), ("maxItems", .array(let elements)):
                 guard let count = Int(limitText) else { continue }
                 let isMinimum = bound.key == "minItems"
@@ -292,9 +339,18 @@ public struct JSONSchemaValidator: Sendable {
                 break
             }
         }
-        if let pattern = keywords.pattern, case .string(let text) = value, let regex = progress.regex(pattern),
-           let matches = try? regex.matches(text), !matches {
-            progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
+        if let pattern = keywords.pattern, case .string(let text) = value {
+            if let regex = progress.regex(pattern) {
+                if let matches = try? regex.matches(text), !matches {
+                    progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
+                }
+            } else {
+                progress.add(expected: "a string matching \(JSONValue.quoted(pattern))",
+                             actual: "not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)")
+            }
+        }
+        if let divisor = keywords.multipleOf, case .number(let text) = value, let isMultiple = Self.isMultiple(text, of: divisor), !isMultiple {
+            progress.add(expected: "a multiple of \(divisor)", actual: text)
         }
     }
 
@@ -323,7 +379,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// Whether `value` conforms, its violations kept apart (they are not the answer's: another part may match).
-    private func conforms(_ value: JSONValue, _ schema: JSONValue, depth: Int, progress: inout Progress) -> Bool {
+    func conforms(_ value: JSONValue, _ schema: JSONValue, depth: Int, progress: inout Progress) -> Bool {
         let found = progress.found
         progress.found = []
         check(value, schema, depth: depth, into: &progress)
@@ -333,7 +389,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// What a local ref names, followed once per check.
-    private func resolve(_ ref: String, _ progress: inout Progress) -> JSONValue? {
+    func resolve(_ ref: String, _ progress: inout Progress) -> JSONValue? {
         if let known = progress.refs[ref] { return known }
         let target = ref.hasPrefix("#") ? Self.value(at: String(ref.dropFirst()), in: root) : nil
         progress.refs[ref] = .some(target)

@@ -1,12 +1,25 @@
-/// The string formats schemas are checked for: `date-time` (RFC 3339), `uuid` (RFC 9562's
-/// 8-4-4-4-12 hex digits) and `email` (a light check: one `@`, no blanks, a dot in the domain).
+import Foundation
+import Targets
+
+/// The string formats schemas are checked for, as draft 2020-12's format-assertion vocabulary
+/// names them: `date-time`, `date` and `time` (RFC 3339), `uuid` (RFC 9562's 8-4-4-4-12 hex
+/// digits), `email` (a light check: one `@`, no blanks, a dot in the domain), `uri` and
+/// `uri-reference` (RFC 3986's characters; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
+/// (RFC 1123 labels). Any other format is an annotation, as the specification has it: not checked.
 enum SchemaFormats {
     /// Whether `text` has the format; nil for a format that is not checked.
     static func check(_ format: String, _ text: String) -> Bool? {
         switch format {
         case "date-time": dateTime(Array(text.utf8))
+        case "date": text.utf8.count == 10 && date(Array(text.utf8))
+        case "time": time(Array(text.utf8), from: 0)
         case "uuid": uuid(Array(text.utf8))
         case "email": email(text)
+        case "uri": uri(text, absolute: true)
+        case "uri-reference": uri(text, absolute: false)
+        case "ipv4": ipv4(text)
+        case "ipv6": ipv6(text)
+        case "hostname": hostname(text)
         default: nil
         }
     }
@@ -23,19 +36,31 @@ enum SchemaFormats {
 
     /// `2024-05-01T12:30:00Z`, `...T12:30:00.123+09:00`; `t`, `z` and a blank for `T` accepted as RFC 3339 allows.
     private static func dateTime(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 20, digits(bytes, 0..<4) != nil, bytes[4] == UInt8(ascii: "-"),
+        guard bytes.count >= 20, date(bytes), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]) else { return false }
+        return time(bytes, from: 11)
+    }
+
+    /// `2024-05-01` at the start of `bytes`, its day within its month.
+    private static func date(_ bytes: [UInt8]) -> Bool {
+        guard let year = digits(bytes, 0..<4), bytes.count >= 10, bytes[4] == UInt8(ascii: "-"),
               let month = digits(bytes, 5..<7), (1...12).contains(month), bytes[7] == UInt8(ascii: "-"),
-              let day = digits(bytes, 8..<10), (1...31).contains(day),
-              [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
-              let hour = digits(bytes, 11..<13), hour < 24, bytes[13] == UInt8(ascii: ":"),
-              let minute = digits(bytes, 14..<16), minute < 60, bytes[16] == UInt8(ascii: ":"),
-              let second = digits(bytes, 17..<19), second <= 60 else { return false }
-        var index = 19
+              let day = digits(bytes, 8..<10), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return day <= days
+    }
+
+    /// `12:30:00Z`, `12:30:00.123+09:00` from `start` to the end of `bytes`.
+    private static func time(_ bytes: [UInt8], from start: Int) -> Bool {
+        guard let hour = digits(bytes, start..<start + 2), hour < 24, bytes.count > start + 8, bytes[start + 2] == UInt8(ascii: ":"),
+              let minute = digits(bytes, start + 3..<start + 5), minute < 60, bytes[start + 5] == UInt8(ascii: ":"),
+              let second = digits(bytes, start + 6..<start + 8), second <= 60 else { return false }
+        var index = start + 8
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            let start = index
+            let fraction = index
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            guard index > start else { return false }
+            guard index > fraction else { return false }
         }
         guard index < bytes.count else { return false }
         if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") { return index + 1 == bytes.count }
@@ -43,6 +68,55 @@ enum SchemaFormats {
               let offsetHour = digits(bytes, index + 1..<index + 3), offsetHour < 24, bytes[index + 3] == UInt8(ascii: ":"),
               let offsetMinute = digits(bytes, index + 4..<index + 6), offsetMinute < 60 else { return false }
         return true
+    }
+
+    /// RFC 3986's characters (unreserved, reserved, `%` with two hex digits); with `absolute`, a
+    /// scheme first (`https:`).
+    private static func uri(_ text: String, absolute: Bool) -> Bool {
+        let bytes = Array(text.utf8)
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, hexDigitValue(bytes[index + 1]) != nil, hexDigitValue(bytes[index + 2]) != nil else { return false }
+                index += 3
+                continue
+            }
+            guard allowed.contains(bytes[index]) else { return false }
+            index += 1
+        }
+        guard absolute else { return true }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              bytes[0] < 0x80, Character(UnicodeScalar(bytes[0])).isLetter else { return false }
+        return bytes[1..<colon].allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains(byte)
+        }
+    }
+
+    /// Four decimal octets, 0 to 255, without leading zeros.
+    private static func ipv4(_ text: String) -> Bool {
+        let octets = text.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { octet in
+            !octet.isEmpty && octet.count <= 3 && octet.allSatisfy(\.isASCII) && octet.allSatisfy(\.isNumber)
+                && (octet.count == 1 || octet.first != "0") && (Int(octet) ?? 256) <= 255
+        }
+    }
+
+    /// What the system's own reader of IPv6 addresses takes (`inet_pton`), with no zone.
+    private static func ipv6(_ text: String) -> Bool {
+        var address = in6_addr()
+        return !text.contains("%") && inet_pton(AF_INET6, text, &address) == 1
+    }
+
+    /// Labels of letters, digits and `-`, 1 to 63 characters, not starting or ending with `-`;
+    /// 253 characters at most.
+    private static func hostname(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 253 else { return false }
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.allSatisfy { label in
+            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+                && label.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == UInt8(ascii: "-") }
+        }
     }
 
     private static func uuid(_ bytes: [UInt8]) -> Bool {
