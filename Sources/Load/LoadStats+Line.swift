@@ -13,9 +13,9 @@ extension LoadStats.Snapshot {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The snapshot a ``line`` holds; nil when the text is not one.
-    public init?(line text: some StringProtocol) {
-        guard let line = try? JSONDecoder().decode(Line.self, from: Data(text.utf8)), line.firstSecond >= 0 else { return nil }
+    /// The snapshot a ``line`` holds; nil when the bytes are not one.
+    public init?(line bytes: some Collection<UInt8>) {
+        guard let line = try? JSONDecoder().decode(Line.self, from: Data(bytes)), line.firstSecond >= 0 else { return nil }
         self.init()
         calls = line.calls
         errors = line.errors

@@ -145,6 +145,7 @@ public struct Provider<T: TargetType>: Sendable {
         var response = try await sendHop(current, target: target, transport: transport)
         guard limit > 0 else { return response }
         var hops: [ResponseHop] = []
+        var latency = response.latency
         while Redirect.isRedirect(response.status), let location = response.header("Location"), !location.isEmpty {
             guard hops.count < limit else {
                 throw ProviderError(.tooManyRedirects(request: request.summary, limit: limit), step: .transport, targetName: target.name)
@@ -155,11 +156,12 @@ public struct Provider<T: TargetType>: Sendable {
                                                targetName: target.name, trusted: redirectsKeepCredentials)
             current.followsRedirects = hops.count < limit
             response = try await sendHop(current, target: target, transport: transport)
+            latency = latency.flatMap { sum in response.latency.map { sum + $0 } }
         }
         if !hops.isEmpty {
             response.hops = hops
             response.elapsed = start.duration(to: clock.now)
-            response.latency = nil
+            response.latency = latency
         }
         return response
     }

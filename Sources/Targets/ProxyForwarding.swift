@@ -86,6 +86,7 @@ enum ProxyForwarding {
                         channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
                     }
                     channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+                    delegate.noteSent()
                 case .failure(ChannelError.connectTimeout):
                     exchange.fail(HTTPClientError.connectTimeout)
                 case .failure(let error):

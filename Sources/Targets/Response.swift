@@ -16,8 +16,8 @@ public struct Response: Sendable {
     /// From handing the request to the transport until the whole body was in.
     public var elapsed: Duration
     /// From the request's head written to the answer's last byte, as k6's `http_req_duration`
-    /// and wrk measure: without connecting, or wsh's own work on the request and the answer.
-    /// `nil` when the transport does not say (a stub, a proxy forwarding), and after redirects.
+    /// and wrk measure: without connecting, or wsh's own work on the request and the answer;
+    /// after redirects, the sum of each hop's. `nil` when the transport does not say (a stub).
     public var latency: Duration?
     /// The request this answers (after plugins' `prepare`; after a redirect, the request sent to its `Location`).
     public var request: Request

@@ -48,6 +48,11 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     var receivedHead: Bool { state.withLock { $0.head != nil } }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        noteSent()
+    }
+
+    /// The request's head is written: the answer's latency counts from now.
+    func noteSent() {
         state.withLock { $0.sent = .now }
     }
 

@@ -123,7 +123,9 @@ import TestSupport
         try await PlantedServer.with { server in
             let directory = try WSHProcess.temporaryDirectory()
             try Self.scenario(server, in: directory, body: "call user id=3\nexpect .name == \"user3\"\nexpect .id == 4\n")
-            let result = try await WSHProcess.run(["load", "scenario.wsh", "--users", "3", "--processes", "2", "--duration", "2s",
+            // A file before the scenario is each user's setup, run once by each: not by wsh itself too.
+            try Self.scenario(server, in: directory, name: "setup.wsh", body: "call greet name=setup\n")
+            let result = try await WSHProcess.run(["load", "setup.wsh", "scenario.wsh", "--users", "3", "--processes", "2", "--duration", "2s",
                                                    "--threshold", "errors<1%", "--report-json", "load.json"], directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("wsh load: scenario.wsh: 3 users in 2 processes, for 2s"), "\(result.stderr)")
@@ -134,10 +136,11 @@ import TestSupport
             #expect(calls > 20, "\(result.stdout)")
             // Calls stopped at the end may have reached the server without an answer counted.
             #expect(requests.count >= calls && requests.count <= calls + 3, "\(requests.count) requests, \(calls) calls")
+            #expect(requests.filter { $0.line == "GET /greet?name=setup" }.count == 3, "one setup a user")
             let timeline = try #require(report["timeline"] as? [[String: Any]])
             #expect(timeline.compactMap { $0["calls"] as? Int }.reduce(0, +) == calls)
             // Each iteration's first check holds and its second fails, in whichever process ran it.
-            #expect(result.stdout.contains("failed: scenario.wsh:5: .id == 4 ×\(calls)"), "\(result.stdout)")
+            #expect(result.stdout.contains("failed: scenario.wsh:5: .id == 4 ×\(calls - 3)"), "\(result.stdout)")
 
             let running = try RunningWSH(["load", "scenario.wsh", "--users", "2", "--processes", "2", "--duration", "10m"], directory: directory)
             #expect(running.waitForOutput("calls, 0 errors, p50", inStderr: true))
@@ -147,6 +150,34 @@ import TestSupport
             #expect(running.stdout.contains(", interrupted"), "\(running.stdout)")
             #expect(!running.stdout.contains("wsh load: 0 calls"), "\(running.stdout)")
             #expect(Self.processes(workingIn: directory).isEmpty, "workers left running")
+        }
+    }
+
+    /// The processes run one plan: the second of two users starts halfway through a ramp, not
+    /// with the first (each process ramping its own users started one per process at once), and
+    /// the arrivals of `--rate` are the rate's, not rounded up in each process; more processes
+    /// than the open model's connections are not started. Against answers that take 100 ms, so
+    /// that calls a second follow the users.
+    @Test func processesShareOnePlan() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target slow { base \(server.baseURL); path /slow; query ms=100 }\ncall slow\n"
+                .write(to: directory.appendingPathComponent("slow.wsh"), atomically: true, encoding: .utf8)
+            let ramped = try await WSHProcess.run(["load", "slow.wsh", "--users", "2", "--processes", "2", "--ramp", "2s", "--duration", "2s",
+                                                   "--report-json", "load.json"], directory: directory)
+            #expect(ramped.status == 0, "\(ramped.stderr)")
+            let timeline = try #require(try Self.report(directory)["timeline"] as? [[String: Any]]).compactMap { $0["calls"] as? Int }
+            // One user for the first second (10 calls), two for the second (20).
+            #expect(timeline.count >= 2 && timeline[0] <= 12 && timeline[1] >= 15, "\(timeline)")
+
+            let rated = try await WSHProcess.run(["load", "slow.wsh", "--rate", "10/s", "--processes", "4", "--duration", "1s",
+                                                  "--report-json", "load.json"], directory: directory)
+            #expect(rated.status == 0, "\(rated.stderr)")
+            #expect(try Self.report(directory)["calls"] as? Int == 10, "\(rated.stdout)")
+
+            let bounded = try await WSHProcess.run(["load", "slow.wsh", "--rate", "10/s", "--connections", "1", "--processes", "4", "--duration", "1s"],
+                                                   directory: directory)
+            #expect(bounded.stderr.contains("10.0 arrivals/s (at most 1 at once), for 1s"), "one process for one connection: \(bounded.stderr)")
         }
     }
 

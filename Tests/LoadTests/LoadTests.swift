@@ -70,25 +70,27 @@ import Testing
             whole.recordFailedExpectation("s.wsh:3: .id exists")
             worker.recordPassedExpectation()
             whole.recordPassedExpectation()
+            worker.recordDropped()
+            whole.recordDropped()
             let line = worker.drain().line
             #expect(!line.contains("\n"))
-            parent.merge(try #require(LoadStats.Snapshot(line: line)))
+            parent.merge(try #require(LoadStats.Snapshot(line: line.utf8)))
         }
         worker.recordError("timeout", at: started + .milliseconds(2500))
         whole.recordError("timeout", at: started + .milliseconds(2500))
-        parent.merge(try #require(LoadStats.Snapshot(line: worker.drain().line)))
+        parent.merge(try #require(LoadStats.Snapshot(line: worker.drain().line.utf8)))
 
         let merged = parent.snapshot, expected = whole.snapshot
         #expect(merged.calls == expected.calls && merged.errors == expected.errors)
         #expect(merged.errorsByKind == expected.errorsByKind && merged.failedExpectations == expected.failedExpectations)
-        #expect(merged.passedChecks == 3 && merged.failedChecks == 3)
+        #expect(merged.passedChecks == 3 && merged.failedChecks == 3 && merged.dropped == 3)
         #expect(merged.seconds.map(\.calls) == expected.seconds.map(\.calls))
         #expect(merged.seconds.map(\.errors) == expected.seconds.map(\.errors))
         for percentile in [50.0, 90, 99, 100] {
             #expect(merged.latencies.valueAtPercentile(percentile) == expected.latencies.valueAtPercentile(percentile))
             #expect(merged.seconds[2].latencies.valueAtPercentile(percentile) == expected.seconds[2].latencies.valueAtPercentile(percentile))
         }
-        #expect(LoadStats.Snapshot(line: "not json") == nil)
-        #expect(LoadStats.Snapshot(line: "{\"calls\":1}") == nil)
+        #expect(LoadStats.Snapshot(line: "not json".utf8) == nil)
+        #expect(LoadStats.Snapshot(line: "{\"calls\":1}".utf8) == nil)
     }
 }

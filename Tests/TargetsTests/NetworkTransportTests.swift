@@ -83,14 +83,15 @@ import Testing
     }
 
     /// A load test's latency: from the request written to the answer's end, within the call's
-    /// elapsed time; a call that followed redirects has none of its own (its elapsed is the chain's).
+    /// elapsed time; after redirects, the hops' together.
     @Test func latencyRunsFromTheRequestWrittenToTheAnswersEnd() async throws {
         try await withTestServer { server in
             let slow = try await Provider<Target>().request(Target(name: "slow", baseURL: server.baseURL, path: "/slow?ms=50"))
             let latency = try #require(slow.latency)
             #expect(latency >= .milliseconds(50) && latency <= slow.elapsed, "\(latency) of \(slow.elapsed)")
-            let redirected = try await Provider<Target>().request(Target(name: "hops", baseURL: server.baseURL, path: "/redirect?n=1"))
-            #expect(redirected.hops.count == 1 && redirected.latency == nil)
+            let redirected = try await Provider<Target>().request(Target(name: "hops", baseURL: server.baseURL, path: "/redirect?n=2"))
+            let hops = try #require(redirected.latency)
+            #expect(redirected.hops.count == 2 && hops > .zero && hops <= redirected.elapsed, "\(hops) of \(redirected.elapsed)")
         }
     }
 

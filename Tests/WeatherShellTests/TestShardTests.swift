@@ -34,6 +34,6 @@ import Testing
         let report = #"{"files": [{"path": "t/a.wsh", "milliseconds": 12.5, "outcome": "passed"}, {"path": "t/b.wsh", "milliseconds": 3}]}"#
         let durations = try TestShard.durations(fromReport: Array(report.utf8))
         #expect(durations == [TestShard.key("t/a.wsh"): 12.5, TestShard.key("t/b.wsh"): 3])
-        #expect(throws: TestRunFailure.self) { try TestShard.durations(fromReport: Array("[1]".utf8)) }
+        #expect(throws: CommandFailure.self) { try TestShard.durations(fromReport: Array("[1]".utf8)) }
     }
 }

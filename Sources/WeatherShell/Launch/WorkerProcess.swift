@@ -28,12 +28,12 @@ final class WorkerProcess: Sendable {
         var status: Int32
     }
 
-    /// Held from making a worker's pipe to closing the parent's copy of its write end.
+    /// Held from making a worker's pipes to closing the parent's copies of the child's ends.
     private static let spawning = Mutex(())
 
     /// Starts `wsh SUBCOMMAND ARGUMENTS...`; its stderr is the parent's, or /dev/null.
-    init(_ subcommand: String, arguments: [String], input: Input = .none, keepsStderr: Bool = false) throws(WorkerStartFailure) {
-        let (pid, output, inputEnd) = try Self.spawning.withLock { _ throws(WorkerStartFailure) in
+    init(_ subcommand: String, arguments: [String], input: Input = .none, keepsStderr: Bool = false) throws(CommandFailure) {
+        let (pid, output, inputEnd) = try Self.spawning.withLock { _ throws(CommandFailure) in
             try Self.spawn([subcommand] + arguments, input: input, keepsStderr: keepsStderr)
         }
         self.pid = pid
@@ -41,16 +41,17 @@ final class WorkerProcess: Sendable {
         state.withLock { $0.input = inputEnd }
     }
 
-    /// A worker spawned, with the read end of its stdout. Under ``spawning``: a worker spawned
-    /// meanwhile by another job must not inherit this one's write end, or this pipe would not end
-    /// until that worker did (a fast file then took as long as the slow one beside it).
-    private static func spawn(_ arguments: [String], input: Input, keepsStderr: Bool) throws(WorkerStartFailure) -> (pid_t, Int32, Int32) {
-        var ends: [Int32] = [0, 0]
+    /// A worker spawned, with the read end of its stdout and the write end of its stdin. Under
+    /// ``spawning``: a worker spawned meanwhile by another job must not inherit this one's write
+    /// end, or this pipe would not end until that worker did (a fast file then took as long as
+    /// the slow one beside it).
+    private static func spawn(_ arguments: [String], input: Input, keepsStderr: Bool) throws(CommandFailure) -> (pid_t, Int32, Int32) {
+        var ends: [Int32] = [-1, -1]
         var inputEnds: [Int32] = [-1, -1]
         guard pipe(&ends) == 0, input == .none || pipe(&inputEnds) == 0 else {
             let reason = String(cString: strerror(errno))
             for end in ends + inputEnds where end >= 0 { close(end) }
-            throw WorkerStartFailure("cannot make a pipe: \(reason)")
+            throw CommandFailure("cannot make a pipe: \(reason)")
         }
         for end in ends + inputEnds where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -87,7 +88,7 @@ final class WorkerProcess: Sendable {
         guard result == 0 else {
             close(ends[0])
             if inputEnds[1] >= 0 { close(inputEnds[1]) }
-            throw WorkerStartFailure("cannot start a wsh worker: \(String(cString: strerror(result)))")
+            throw CommandFailure("cannot start a wsh worker: \(String(cString: strerror(result)))")
         }
         return (pid, ends[0], inputEnds[1])
     }
@@ -158,8 +159,3 @@ final class WorkerProcess: Sendable {
     }
 }
 
-/// Why a worker could not be started, in the user's terms.
-struct WorkerStartFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -3,16 +3,16 @@ import Foundation
 /// The files `wsh test PATH...` runs: a file as given, a directory as every `*.wsh` under it,
 /// sorted by path; hidden directories (`.git`, `.build`) are skipped. A file named twice runs once.
 enum TestFiles {
-    static func collect(_ paths: [String]) throws(TestRunFailure) -> [String] {
+    static func collect(_ paths: [String]) throws(CommandFailure) -> [String] {
         var files: [String] = []
         for path in paths.isEmpty ? ["."] : paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw TestRunFailure("no such file or directory: \(path)")
+                throw CommandFailure("no such file or directory: \(path)")
             }
             if isDirectory.boolValue {
                 let found = scripts(under: path)
-                guard !found.isEmpty else { throw TestRunFailure("no .wsh files under \(path)") }
+                guard !found.isEmpty else { throw CommandFailure("no .wsh files under \(path)") }
                 files += found
             } else {
                 files.append(path)

@@ -52,12 +52,12 @@ enum TestRunner {
     }
 
     /// The files the paths name, or this shard's slice of them (said on stdout).
-    private static func selectedFiles(_ settings: TestSettings) throws(TestRunFailure) -> [String] {
+    private static func selectedFiles(_ settings: TestSettings) throws(CommandFailure) -> [String] {
         let files = try TestFiles.collect(settings.paths)
         guard let shard = settings.shard else { return files }
         var durations: [String: Double] = [:]
         if let path = settings.durationsFile {
-            guard let bytes = FileManager.default.contents(atPath: path) else { throw TestRunFailure("cannot read --durations \(path)") }
+            guard let bytes = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read --durations \(path)") }
             durations = try TestShard.durations(fromReport: Array(bytes))
         }
         let selected = shard.select(files, durations: durations)
@@ -170,10 +170,4 @@ enum TestLines {
     static func oneLine(_ text: String) -> String {
         String(text.map { $0.isNewline ? " " : $0 })
     }
-}
-
-/// Why `wsh test` could not run, in the user's terms.
-struct TestRunFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

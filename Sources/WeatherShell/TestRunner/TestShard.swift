@@ -50,9 +50,9 @@ struct TestShard: Equatable, Sendable {
     }
 
     /// Each file's milliseconds in a JSON report of `wsh test` (`--report-json`), by path.
-    static func durations(fromReport bytes: [UInt8]) throws(TestRunFailure) -> [String: Double] {
+    static func durations(fromReport bytes: [UInt8]) throws(CommandFailure) -> [String: Double] {
         guard let report = try? JSONValue.parse(bytes), case .array(let files)? = report["files"] else {
-            throw TestRunFailure("--durations takes the JSON report of an earlier run (wsh test --report-json FILE)")
+            throw CommandFailure("--durations takes the JSON report of an earlier run (wsh test --report-json FILE)")
         }
         var durations: [String: Double] = [:]
         for file in files {

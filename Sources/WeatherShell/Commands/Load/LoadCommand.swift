@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Load
 
@@ -27,6 +28,7 @@ struct LoadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Split the users (or the rate) over this many processes, one a core: one process uses one core (default 1).",
                                valueName: "N")) var processes: Int = 1
     @Option(help: .hidden) var worker: String?
+    @Option(name: .customLong("worker-started"), help: .hidden) var workerStarted: String?
 
     @Argument(help: ArgumentHelp("The .wsh scenario (or files that declare targets), then the target to call, if any.", valueName: "FILE|TARGET"))
     var inputs: [String] = []
@@ -77,11 +79,18 @@ struct LoadCommand: ParsableCommand {
             }
             options.allowedHosts = allowHost.map { $0.lowercased() }
             guard (1...256).contains(processes) else { throw ValidationError("--processes takes a number from 1 to 256") }
-            options.processes = options.rate == nil ? min(processes, options.users) : processes
+            // Each process has at least one user, or one connection of the open model's.
+            options.processes = min(processes, options.rate == nil ? options.users : options.connections)
             if let worker {
                 let parts = worker.split(separator: "/").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1] else { throw ValidationError("--worker takes K/N") }
-                options.worker = LoadOptions.Slot(index: parts[0], count: parts[1])
+                guard parts.count == 2, (1...256).contains(parts[1]), (1...parts[1]).contains(parts[0]),
+                      let started = workerStarted.flatMap({ try? JSONDecoder().decode(ContinuousClock.Instant.self, from: Data($0.utf8)) }) else {
+                    throw ValidationError("--worker is for wsh's own processes of --processes")
+                }
+                guard threshold.isEmpty, json == nil, html == nil, processes == 1 else {
+                    throw ValidationError("--worker is for wsh's own processes of --processes, and takes no reports, thresholds or processes")
+                }
+                options.worker = LoadOptions.Slot(index: parts[0], count: parts[1], started: started)
             }
             options.environment = environment
             options.jsonReport = json
@@ -113,9 +122,19 @@ struct LoadOptions: Equatable, Sendable {
     /// Which of the processes this one is, when it is a worker of another `wsh load`.
     var worker: Slot?
 
-    /// Worker `index` (from 1) of `count`.
+    /// Worker `index` (from 1) of `count`, in a run that started at `started` (its parent's clock).
     struct Slot: Equatable, Sendable {
         var index: Int
         var count: Int
+        var started: ContinuousClock.Instant?
+
+        /// The one process of a run without `--processes`.
+        static let whole = Slot(index: 1, count: 1)
+
+        /// This slot's part of `total` (connections): an equal part, the first slots one more
+        /// while some are left over.
+        func share(of total: Int) -> Int {
+            total / count + (index <= total % count ? 1 : 0)
+        }
     }
 }

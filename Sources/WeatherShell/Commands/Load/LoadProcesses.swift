@@ -12,17 +12,8 @@ import Synchronization
 /// early when its stdin closes: on Ctrl-C, the parent closes it; if the parent dies, so does the pipe.
 @ShellActor
 enum LoadProcesses {
-    /// Worker `slot`'s share of `options`: its users, or its part of the rate and the connections.
-    static func share(of options: LoadOptions, for slot: LoadOptions.Slot) -> LoadOptions {
-        var share = options
-        share.users = options.users / slot.count + (slot.index <= options.users % slot.count ? 1 : 0)
-        share.rate = options.rate.map { $0 / Double(slot.count) }
-        share.connections = max(1, (options.connections + slot.count - 1) / slot.count)
-        return share
-    }
-
     /// The command line after `wsh load` of worker `index` of `options.processes`.
-    static func arguments(_ options: LoadOptions, worker index: Int) -> [String] {
+    static func arguments(_ options: LoadOptions, worker index: Int, startedAt: ContinuousClock.Instant) -> [String] {
         var arguments = options.files + (options.target.map { [$0] } ?? [])
         arguments += ["--duration", "\(Int64(options.duration.milliseconds))ms", "--ramp", "\(Int64(options.ramp.milliseconds))ms"]
         if let rate = options.rate {
@@ -32,18 +23,23 @@ enum LoadProcesses {
         }
         for host in options.allowedHosts { arguments += ["--allow-host", host] }
         if let environment = options.environment { arguments += ["--env", environment] }
-        return arguments + ["--worker", "\(index)/\(options.processes)"]
+        let started = (try? JSONEncoder().encode(startedAt)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return arguments + ["--worker", "\(index)/\(options.processes)", "--worker-started", started]
     }
 
     /// Runs the workers to their end, adding what each reports into `stats`. Cancelled (Ctrl-C),
     /// it stops them and still waits for what they did. Returns what went wrong, if anything.
-    static func run(_ options: LoadOptions, stats: LoadStats) async -> String? {
+    static func run(_ options: LoadOptions, startedAt: ContinuousClock.Instant, stats: LoadStats) async -> String? {
         var started: [WorkerProcess] = []
         for index in 1...options.processes {
             do {
-                started.append(try WorkerProcess("load", arguments: arguments(options, worker: index), input: .stopWhenClosed, keepsStderr: true))
+                started.append(try WorkerProcess("load", arguments: arguments(options, worker: index, startedAt: startedAt),
+                                                 input: .stopWhenClosed, keepsStderr: true))
             } catch {
-                started.forEach { $0.closeInput() }
+                for worker in started {
+                    worker.closeInput()
+                    _ = await worker.ending()
+                }
                 return error.description
             }
         }
@@ -53,7 +49,7 @@ enum LoadProcesses {
                 for (index, worker) in workers.enumerated() {
                     group.addTask {
                         let ending = await worker.ending { line in
-                            if let snapshot = LoadStats.Snapshot(line: String(decoding: line, as: UTF8.self)) { stats.merge(snapshot) }
+                            if let snapshot = LoadStats.Snapshot(line: line) { stats.merge(snapshot) }
                         }
                         return (index + 1, ending.status)
                     }
@@ -65,20 +61,27 @@ enum LoadProcesses {
         } onCancel: {
             workers.forEach { $0.closeInput() }
         }
-        let failed = endings.filter { $0.1 != 0 && $0.1 != FailureKind.interrupted.exitCode }.sorted { $0.0 < $1.0 }
-        return failed.first.map { "load worker \($0.0) of \(options.processes) stopped with exit status \($0.1)" }
+        // A worker stopped by Ctrl-C here ends with 130; one that stopped by itself did not finish its part.
+        let stopped: Int32 = Task.isCancelled ? FailureKind.interrupted.exitCode : 0
+        guard let failed = endings.filter({ (_, status) in status != 0 && status != stopped }).min(by: { $0.0 < $1.0 }) else { return nil }
+        return "load worker \(failed.0) of \(options.processes) stopped with exit status \(failed.1)"
     }
 
-    /// In a worker: a closed stdin is Ctrl-C (the parent stopping the run, or gone).
-    static func stopWhenInputCloses() {
+    /// In a worker: runs `work` until it ends, or until stdin closes (the parent stopping the run,
+    /// or gone), which cancels it; then returns whether it was stopped so. Not through SIGINT, so
+    /// that what the worker measured is written whenever the stop comes.
+    static func runUntilInputCloses(_ work: @escaping @ShellActor @Sendable () async -> Void) async -> Bool {
+        let task = Task(executorPreference: SessionEventLoop.executor) { await work() }
         Thread.detachNewThread {
             var byte: UInt8 = 0
             while true {
                 let count = read(STDIN_FILENO, &byte, 1)
                 if count == 0 || (count < 0 && errno != EINTR) { break }
             }
-            kill(getpid(), SIGINT)
+            task.cancel()
         }
+        await task.value
+        return task.isCancelled
     }
 
     /// In a worker: what `stats` measured since the last report, as one line on stdout.

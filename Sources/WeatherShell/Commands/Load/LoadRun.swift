@@ -18,11 +18,8 @@ enum LoadRun {
         }
     }
 
-    static func run(_ given: LoadOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
+    static func run(_ options: LoadOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         let io = run.io
-        // A worker of `--processes` runs its share, and tells its parent what it measured.
-        let options = given.worker.map { LoadProcesses.share(of: given, for: $0) } ?? given
-        if options.worker != nil { LoadProcesses.stopWhenInputCloses() }
         // The files: each read and parsed now, so that a mistake stops the run before it starts.
         var programs: [Program] = []
         for path in options.files {
@@ -63,7 +60,9 @@ enum LoadRun {
 
         let state = LoadState(options: options)
         // The first user sets up now: where its targets go is checked before anything is sent.
-        let first = state.user(from: run)
+        // With --processes its calls are the workers' to make and count: this one only checks.
+        let first = options.processes > 1 ? VirtualUser(stats: LoadStats(), from: run, allowedHosts: options.allowedHosts, sendsCalls: false)
+            : state.user(from: run)
         await first.setUp(setup)
         if let target = options.target {
             guard let declared = first.run.session.targets[target] else {
@@ -89,7 +88,7 @@ enum LoadRun {
                 return FailureKind.runtime.exitCode
             }
         }
-        if options.worker != nil { return await work(options, state, interrupts, first: first, setup: setup, scenario: scenario, parent: run) }
+        if options.worker != nil { return await work(options, state, first: first, setup: setup, scenario: scenario, parent: run) }
         io.err("wsh load: \(scenarioName): \(state.plan), for \(options.duration.settingText)"
                + (options.ramp > .zero ? " (ramp \(options.ramp.settingText))" : "") + state.totalCalls + "\n")
         io.flush()
@@ -104,34 +103,29 @@ enum LoadRun {
             }
         }
         let live = LiveLines(terminal: io.stderrIsTerminal)
-        let ticker = Task { @ShellActor in
-            var second = 0
-            // Workers report each second as it ends: the view of it waits for their lines.
-            if options.processes > 1 { try? await Task.sleep(for: .milliseconds(500)) }
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                guard !Task.isCancelled else { break }
-                let snapshot = state.stats.snapshot
-                if live.terminal {
-                    live.draw(LoadView.live(snapshot, elapsed: state.elapsed, duration: state.seconds(options.duration), plan: state.plan))
-                } else {
-                    live.draw([LoadView.plain(snapshot, second: second)])
-                }
-                second += 1
+        // Workers report each second as it ends: the view of it waits half a second for their lines.
+        let ticker = everySecond(after: options.processes > 1 ? .milliseconds(500) : .zero) {
+            let snapshot = state.stats.snapshot
+            if live.terminal {
+                live.draw(LoadView.live(snapshot, elapsed: state.elapsed, duration: state.seconds(options.duration), plan: state.plan))
+            } else {
+                live.drawPlain(snapshot, upTo: live.secondsShown + 1)
             }
         }
         var workerProblem: String?
         let outcome = await Shell.outcome(interrupts) {
             if options.processes > 1 {
-                workerProblem = await LoadProcesses.run(options, stats: state.stats)
+                workerProblem = await LoadProcesses.run(options, startedAt: state.started, stats: state.stats)
             } else {
-                await runUsers(options, state, first: first, setup: setup, scenario: scenario, parent: run)
+                await LoadModels.run(options, state, first: first, setup: setup, scenario: scenario, parent: run)
             }
             if Task.isCancelled { state.interrupted = true }
         }
         ticker.cancel()
         if case .failure(.interrupted) = outcome { state.interrupted = true }
         live.clear()
+        // In a pipe, a line for each whole second of the run, those the ticker had not reached too.
+        if !live.terminal { live.drawPlain(state.stats.snapshot, upTo: Int(min(state.elapsed, state.seconds(options.duration)))) }
         if let workerProblem { io.err("wsh: error: \(workerProblem)\n") }
 
         // Rates are over the run's duration (or until Ctrl-C), not its wind-down.
@@ -159,116 +153,30 @@ enum LoadRun {
         return code
     }
 
-    /// The users of this process, in the open or the closed model.
-    private static func runUsers(_ options: LoadOptions, _ state: LoadState, first: VirtualUser, setup: [Program], scenario: Program,
-                                 parent: Run) async {
-        if let rate = options.rate {
-            await openModel(rate: rate, options: options, state: state, first: first, setup: setup, scenario: scenario, parent: parent)
-        } else {
-            await closedModel(options: options, state: state, first: first, setup: setup, scenario: scenario, parent: parent)
-        }
-    }
-
-    /// A worker's run: its users, what they measured written to stdout every second and at the
-    /// end; no plan, view or report of its own (its parent has those).
-    private static func work(_ options: LoadOptions, _ state: LoadState, _ interrupts: InterruptHandler, first: VirtualUser,
-                             setup: [Program], scenario: Program, parent: Run) async -> Int32 {
-        let ticker = Task { @ShellActor in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                guard !Task.isCancelled else { break }
-                LoadProcesses.report(state.stats)
-            }
-        }
-        let outcome = await Shell.outcome(interrupts) {
-            await runUsers(options, state, first: first, setup: setup, scenario: scenario, parent: parent)
+    /// A worker's run (`--worker`): its part of the users, what they measured written to stdout
+    /// every second and at the end; no plan, view or report of its own (its parent has those).
+    /// It stops when its stdin closes; 130 then.
+    private static func work(_ options: LoadOptions, _ state: LoadState, first: VirtualUser, setup: [Program], scenario: Program,
+                             parent: Run) async -> Int32 {
+        let ticker = everySecond { LoadProcesses.report(state.stats) }
+        let stopped = await LoadProcesses.runUntilInputCloses {
+            await LoadModels.run(options, state, first: first, setup: setup, scenario: scenario, parent: parent)
         }
         ticker.cancel()
         LoadProcesses.report(state.stats)
-        if case .failure(.interrupted) = outcome { return FailureKind.interrupted.exitCode }
-        return 0
+        return stopped ? FailureKind.interrupted.exitCode : 0
     }
 
-    /// N users, each iterating until the end; with a ramp, user i starts at i/N of it. At the
-    /// end, what is still in flight is stopped, not waited for.
-    private static func closedModel(options: LoadOptions, state: LoadState, first: VirtualUser, setup: [Program], scenario: Program, parent: Run) async {
-        let deadline = state.started + options.duration
-        await withDiscardingTaskGroup { group in
-            for index in 0..<options.users {
-                let delay = options.ramp * Double(index) / Double(options.users)
-                group.addTask {
-                    if delay > .zero { try? await Task.sleep(until: state.started + delay, clock: .continuous) }
-                    await iterateUntil(deadline, user: index == 0 ? first : nil, state: state, setup: setup, scenario: scenario, parent: parent)
-                }
-            }
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            await windDown(state, from: deadline)
-            group.cancelAll()
-        }
-    }
-
-    /// After the end: iterations still running get `grace` to finish (and count); those that do
-    /// not are counted as cut off, then stopped.
-    private static func windDown(_ state: LoadState, from deadline: ContinuousClock.Instant) async {
-        let end = deadline + state.grace
-        while ContinuousClock.now < end, !Task.isCancelled, state.users.contains(where: \.isBusy) {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        guard !Task.isCancelled else { return }
-        for _ in state.users.filter(\.isBusy) {
-            state.stats.recordError("cut off: no answer by the end of the run and \(state.grace.settingText) more")
-        }
-    }
-
-    /// Arrivals at `rate` a second (rising linearly over the ramp), each an iteration by a free
-    /// user (a new one when none is free), at most `connections` at once: an arrival past that is
-    /// dropped and counted, never delayed, so a slow server cannot slow the arrivals.
-    private static func openModel(rate: Double, options: LoadOptions, state: LoadState, first: VirtualUser, setup: [Program],
-                                  scenario: Program, parent: Run) async {
-        let deadline = state.started + options.duration
-        let ramp = state.seconds(options.ramp)
-        let pool = UserPool(first)
-        await withDiscardingTaskGroup { group in
-            var arrival = 0
+    /// A task that runs `body` each second, after `delay`, until cancelled.
+    private static func everySecond(after delay: Duration = .zero, _ body: @escaping @ShellActor () -> Void) -> Task<Void, Never> {
+        Task { @ShellActor in
+            if delay > .zero { try? await Task.sleep(for: delay) }
             while !Task.isCancelled {
-                // Arrival k's time: k/R after the ramp; during it the rate is R·t/ramp, so the k-th comes at sqrt(2·ramp·k/R).
-                let k = Double(arrival)
-                let offset = ramp > 0 && k < rate * ramp / 2 ? (2 * ramp * k / rate).squareRoot() : k / rate + ramp / 2
-                let due = state.started + .nanoseconds(Int64(offset * 1_000_000_000))
-                guard due < deadline else { break }
-                if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
+                try? await Task.sleep(for: .seconds(1))
                 guard !Task.isCancelled else { break }
-                arrival += 1
-                guard pool.busy < options.connections else {
-                    state.stats.recordDropped()
-                    continue
-                }
-                let user = pool.take() ?? state.user(from: parent)
-                group.addTask {
-                    await iterateOnce(user, pool: pool, setup: setup, scenario: scenario)
-                }
+                body()
             }
-            if !Task.isCancelled {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                await windDown(state, from: deadline)
-            }
-            group.cancelAll()
         }
-    }
-
-    /// A closed-model user's loop: `user`, or a new one, iterates until `deadline`.
-    private static func iterateUntil(_ deadline: ContinuousClock.Instant, user: VirtualUser?, state: LoadState, setup: [Program],
-                                     scenario: Program, parent: Run) async {
-        let user = user ?? state.user(from: parent)
-        while ContinuousClock.now < deadline, !Task.isCancelled {
-            await user.iterate(setup: setup, scenario: scenario)
-        }
-    }
-
-    /// An open-model arrival: one iteration, then the user is free again.
-    private static func iterateOnce(_ user: VirtualUser, pool: UserPool, setup: [Program], scenario: Program) async {
-        await user.iterate(setup: setup, scenario: scenario)
-        pool.give(back: user)
     }
 
     static func summary(_ report: LoadReport, snapshot: LoadStats.Snapshot) -> String {
@@ -286,105 +194,5 @@ enum LoadRun {
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// The open model's users not in an iteration now.
-@ShellActor
-final class UserPool {
-    private var idle: [VirtualUser]
-    private(set) var busy = 0
-
-    init(_ first: VirtualUser) {
-        idle = [first]
-    }
-
-    /// A free user, counted busy; nil when a new one is needed (it is counted busy too).
-    func take() -> VirtualUser? {
-        busy += 1
-        return idle.popLast()
-    }
-
-    func give(back user: VirtualUser) {
-        busy -= 1
-        idle.append(user)
-    }
-}
-
-/// A run's plan and what it has done so far.
-@ShellActor
-final class LoadState {
-    let options: LoadOptions
-    let started = ContinuousClock.now
-    let stats: LoadStats
-    var interrupted = false
-
-    /// Every user made so far.
-    private(set) var users: [VirtualUser] = []
-    /// How long iterations still running at the end get to finish.
-    let grace: Duration
-
-    init(options: LoadOptions) {
-        self.options = options
-        stats = LoadStats(started: started)
-        grace = min(.seconds(5), options.duration)
-    }
-
-    /// A new user, its calls going where the run may send them.
-    func user(from parent: Run) -> VirtualUser {
-        let user = VirtualUser(stats: stats, from: parent, allowedHosts: options.allowedHosts)
-        users.append(user)
-        return user
-    }
-
-    var elapsed: Double { seconds(ContinuousClock.now - started) }
-
-    func seconds(_ duration: Duration) -> Double {
-        duration.milliseconds / 1000
-    }
-
-    /// `10 users` or `200 arrivals/s`.
-    var plan: String {
-        let processes = options.processes > 1 ? " in \(options.processes) processes" : ""
-        if let rate = options.rate { return "\(LoadView.formatted(rate, digits: 1)) arrivals/s (at most \(options.connections) at once)" + processes }
-        return "\(options.users) user\(options.users == 1 ? "" : "s")" + processes
-    }
-
-    /// `, 2000 arrivals` for the open model, whose count is known.
-    var totalCalls: String {
-        guard let rate = options.rate else { return "" }
-        let arrivals = Int(rate * (seconds(options.duration) - seconds(options.ramp) / 2))
-        return ", about \(arrivals) iterations"
-    }
-}
-
-/// The live view's lines on stderr: at a terminal redrawn in place, in a pipe one line a second.
-@ShellActor
-final class LiveLines {
-    let terminal: Bool
-    private var drawn = 0
-
-    init(terminal: Bool) {
-        self.terminal = terminal
-    }
-
-    func draw(_ lines: [String]) {
-        var text = ""
-        if terminal {
-            if drawn > 0 { text += "\u{1B}[\(drawn)A" }
-            text += lines.map { "\r\u{1B}[K" + $0 }.joined(separator: "\n") + "\n"
-            // Lines left from a longer frame are cleared.
-            if drawn > lines.count { text += String(repeating: "\u{1B}[K\n", count: drawn - lines.count) + "\u{1B}[\(drawn - lines.count)A" }
-            drawn = lines.count
-        } else {
-            text = lines.joined(separator: "\n") + "\n"
-        }
-        FileHandleOutput.standardError(text)
-    }
-
-    func clear() {
-        guard terminal, drawn > 0 else { return }
-        FileHandleOutput.standardError("\u{1B}[\(drawn)A" + String(repeating: "\r\u{1B}[K\n", count: drawn) + "\u{1B}[\(drawn)A")
-        drawn = 0
     }
 }

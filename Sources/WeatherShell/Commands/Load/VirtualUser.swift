@@ -15,10 +15,14 @@ final class VirtualUser: RunReporter {
     /// Whether an iteration is running: one still running when the run ends is counted as cut off.
     private(set) var isBusy = false
 
-    init(stats: LoadStats, from parent: Run, allowedHosts: [String]) {
+    /// A user whose calls go to this machine or the allowed hosts; with `sendsCalls` false, one
+    /// that only declares (the parent of `--processes` checking the setup: its workers call),
+    /// its calls refused unsent and the setup run to its end past them.
+    init(stats: LoadStats, from parent: Run, allowedHosts: [String], sendsCalls: Bool = true) {
         self.stats = stats
         // Every call a user makes, a request with no target too, goes to this machine or an allowed host.
-        let session = Session(bail: true, color: false, transport: AllowedHostsTransport(allowed: allowedHosts))
+        let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts) : UnsentTransport()
+        let session = Session(bail: sendsCalls, color: false, transport: transport)
         // The variables and settings the command line gave (--var, --env, script arguments).
         session.variables = parent.session.variables
         session.options = parent.session.options
@@ -27,9 +31,15 @@ final class VirtualUser: RunReporter {
         run = Run(session: session, io: io, mode: .script, reporter: self)
     }
 
+    /// When the open model's arrival this iteration serves was due: its first call's latency
+    /// counts from then, so that a wait before the call was sent (a busy process, a full
+    /// connection pool) is not hidden.
+    private var due: ContinuousClock.Instant?
+
     /// One iteration: the setup first, the first time.
-    func iterate(setup: [Program], scenario: Program) async {
+    func iterate(setup: [Program], scenario: Program, due: ContinuousClock.Instant? = nil) async {
         isBusy = true
+        self.due = due
         defer { isBusy = false }
         if !isSetUp { await setUp(setup) }
         try? await run.execute(scenario)
@@ -48,9 +58,12 @@ final class VirtualUser: RunReporter {
         switch event {
         case .call(_, let response, let failure, _):
             callFailed = failure != nil
+            let arrival = due
+            due = nil
             if let response {
                 let failed = failure != nil || response.status >= 400
-                stats.record(latency: response.latency ?? response.elapsed, error: failed ? "status \(response.status)" : nil)
+                let latency = arrival.map { $0.duration(to: .now) } ?? response.latency ?? response.elapsed
+                stats.record(latency: latency, error: failed ? "status \(response.status)" : nil)
             } else if !Task.isCancelled {
                 stats.recordError(Self.kind(of: failure ?? "no answer"))
             }
@@ -92,5 +105,12 @@ struct AllowedHostsTransport: Transport {
                                       step: .transport, targetName: target.name)
         }
         return try await SessionEventLoop.transport.send(request, for: target)
+    }
+}
+
+/// The transport of a user that only declares: every call refused before a byte is sent.
+struct UnsentTransport: Transport {
+    func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
+        throw ProviderError.other("not sent: the workers of --processes make the calls", step: .transport, targetName: target.name)
     }
 }
