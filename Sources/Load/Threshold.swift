@@ -73,12 +73,15 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case .errorRate: snapshot.calls == 0 ? 0 : Double(snapshot.errors) * 100 / Double(snapshot.calls)
         case .rate: seconds > 0 ? Double(snapshot.calls) / seconds : 0
         case .checks:
-            snapshot.passedChecks + snapshot.failedChecks == 0 ? 100 : Double(snapshot.passedChecks) * 100 / Double(snapshot.passedChecks + snapshot.failedChecks)
+            snapshot.passedChecks + snapshot.failedChecks == 0 ? 0 : Double(snapshot.passedChecks) * 100 / Double(snapshot.passedChecks + snapshot.failedChecks)
         }
-        // A run with no answered call has no latency to judge: it does not pass a latency mark.
+        // A run with no answered call has no latency to judge, one with no call no error rate, one
+        // with no `expect` no share of checks that held: none passes such a mark.
         if snapshot.latencies.totalCount == 0, [.maximum, .average].contains(metric) || { if case .percentile = metric { true } else { false } }() {
             return (0, false)
         }
+        if metric == .errorRate, snapshot.calls == 0 { return (0, false) }
+        if metric == .checks, snapshot.passedChecks + snapshot.failedChecks == 0 { return (0, false) }
         let passed = switch comparison {
         case .less: value < limit
         case .lessOrEqual: value <= limit

@@ -26,6 +26,9 @@ import Testing
         #expect(try Threshold("errors<3%").evaluate(snapshot, seconds: 10) == (2, true))
         #expect(try !Threshold("errors<2%").evaluate(snapshot, seconds: 10).passed)
         #expect(try Threshold("rps>=10").evaluate(snapshot, seconds: 10) == (10, true))
+        // Nothing to judge passes nothing: no `expect` ran, no call was made.
+        #expect(try Threshold("checks>=99%").evaluate(snapshot, seconds: 10) == (0, false))
+        #expect(try Threshold("errors<1%").evaluate(LoadStats().snapshot, seconds: 10) == (0, false))
         // The HDR histogram keeps three significant digits.
         let p90 = try Threshold("p90<1s").evaluate(snapshot, seconds: 10).value
         #expect(abs(p90 - 90_000) <= 90, "\(p90)")
