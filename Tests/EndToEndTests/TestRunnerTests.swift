@@ -58,6 +58,23 @@ import TestSupport
         }
     }
 
+    /// A file with `set bail off` runs on past a failed check: its line lists every failed check,
+    /// as its reports do (a newcomer saw one on the console and two in the JUnit report).
+    @Test func everyFailedCheckOfAFileIsListed() async throws {
+        try await withLoopbackServer { server in
+            let directory = try Self.suite(["d.wsh": "set bail off\nget \(server.baseURL)/status/200\nexpect status == 201\nexpect status == 202\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--report-tap", "d.tap"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.contains("✗ tests/d.wsh:3:8 expectation failed: status == 201"), "\(result.stdout)")
+            #expect(lines.contains("✗ tests/d.wsh:4:8 expectation failed: status == 202"), "\(result.stdout)")
+            // Each failed check's notes are one YAML list: a repeated key would keep only its last value.
+            let tap = try String(contentsOf: directory.appendingPathComponent("d.tap"), encoding: .utf8)
+            #expect(tap.contains("      notes:\n        - \"expected: 201 (number)\"\n        - \"actual:   200 (number)\"\n"), "\(tap)")
+            #expect(!tap.contains("note: "), "\(tap)")
+        }
+    }
+
     @Test func eachFileHasASessionOfItsOwn() async throws {
         try await withLoopbackServer { server in
             // The first sorted file declares a variable and a target; the second must see neither.

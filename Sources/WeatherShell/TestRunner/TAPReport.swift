@@ -13,8 +13,8 @@ enum TAPReport {
                 let point = "\(check.passed ? "ok" : "not ok") \(number + 1) - \(description("expect " + check.source))"
                 tap += "    \(point)\n"
                 if !check.passed {
-                    tap += yaml([("message", check.message ?? "expectation failed"), ("at", "\(check.file):\(check.line):\(check.column)")]
-                                + check.notes.map { ("note", $0) }, indent: "      ")
+                    tap += yaml([("message", check.message ?? "expectation failed"), ("at", "\(check.file):\(check.line):\(check.column)")],
+                                notes: check.notes, indent: "      ")
                 }
             }
             let passed = result.outcome == .passed
@@ -36,9 +36,14 @@ enum TAPReport {
         TestLines.oneLine(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
     }
 
-    private static func yaml(_ fields: [(String, String)], indent: String) -> String {
+    /// A YAML block of `fields`, then `notes` as one list (a key once: YAML readers keep only the last of a repeated key).
+    private static func yaml(_ fields: [(String, String)], notes: [String] = [], indent: String) -> String {
         var block = "\(indent)---\n"
         for (key, value) in fields { block += "\(indent)\(key): \(JSONValue.quoted(value))\n" }
+        if !notes.isEmpty {
+            block += "\(indent)notes:\n"
+            for note in notes { block += "\(indent)  - \(JSONValue.quoted(note))\n" }
+        }
         return block + "\(indent)...\n"
     }
 }

@@ -159,9 +159,19 @@ enum TestLines {
         case .interrupted:
             return "✗ \(result.path)  interrupted  \(time)\n"
         case .failed, .errored:
-            guard let failure = result.firstFailure else { return "✗ \(result.path)  \(result.outcome.rawValue)  \(time)\n" }
-            var text = "✗ \(failure.location) \(oneLine(failure.message))\n"
-            for note in failure.notes { text += "    note: \(oneLine(note))\n" }
+            // Every failed check (a file with `set bail off` runs on past the first), then the error that stopped it.
+            var failures = result.checks.filter { !$0.passed }.map { check in
+                TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: check.message ?? "expectation failed", notes: check.notes)
+            }
+            if let first = result.firstFailure, !failures.contains(where: { $0.location == first.location && $0.message == first.message }) {
+                failures.append(first)
+            }
+            guard !failures.isEmpty else { return "✗ \(result.path)  \(result.outcome.rawValue)  \(time)\n" }
+            var text = ""
+            for failure in failures {
+                text += "✗ \(failure.location) \(oneLine(failure.message))\n"
+                for note in failure.notes { text += "    note: \(oneLine(note))\n" }
+            }
             return text
         }
     }
