@@ -21,11 +21,16 @@ enum ErrorWording {
         }
         // Already words (`invalid constant string`), not a case name.
         guard rest.isEmpty || rest.first == "(" else { return text }
-        var spaced = ""
-        for character in name {
-            if character.isUppercase, !spaced.isEmpty { spaced.append(" ") }
-            spaced += character.lowercased()
+        // Words split at each capital; a run of capitals is one word, kept as written (`invalidURL`: `invalid URL`).
+        var words: [String] = []
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            let startsWord = character.isUppercase && index > 0
+                && (characters[index - 1].isLowercase || (index + 1 < characters.count && characters[index + 1].isLowercase))
+            if words.isEmpty || startsWord { words.append("") }
+            words[words.count - 1].append(character)
         }
+        let spaced = words.map { $0.count > 1 && $0.allSatisfy(\.isUppercase) ? $0 : $0.lowercased() }.joined(separator: " ")
         let detail = rest.trimmingCharacters(in: ["(", ")", " "]).replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
         return detail.isEmpty ? spaced : "\(spaced): \(detail)"
     }

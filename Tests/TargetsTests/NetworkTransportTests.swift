@@ -445,3 +445,18 @@ private final class UpgradeAnswer: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
     }
 }
+
+/// A library error said in words: a case name spaced, its capitals' runs kept (a newcomer read `invalid u r l`).
+@Suite struct ErrorWordingTests {
+    enum Sample: Error {
+        case invalidURL
+        case invalidHeaderFieldNames([String])
+        case remoteConnectionClosed
+    }
+
+    @Test func caseNamesBecomeWords() {
+        #expect(ErrorWording.words(Sample.invalidURL) == "invalid URL")
+        #expect(ErrorWording.words(Sample.invalidHeaderFieldNames(["a b"])) == #"invalid header field names: "a b""#)
+        #expect(ErrorWording.words(Sample.remoteConnectionClosed) == "remote connection closed")
+    }
+}

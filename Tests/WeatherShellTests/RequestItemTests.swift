@@ -64,6 +64,9 @@ import Testing
         #expect(RequestURL.resolve("http-docs/x", base: "http://h") == .success("http://h/http-docs/x"))
         #expect(RequestURL.resolve("ftp://x/y", base: "https://a") == .failure(.scheme))
         #expect(RequestURL.resolve("httpsx://h/y", base: "https://a") == .failure(.scheme))
+        // What is meant as a scheme, though no scheme can be spelt so (a newcomer's `ht!tp://` looked up host `ht!tp`).
+        #expect(RequestURL.resolve("ht!tp://foo", base: nil) == .failure(.scheme))
+        #expect(RequestURL.resolve("localhost:8080/r?to=http://x", base: nil) == .success("http://localhost:8080/r?to=http://x"))
         #expect(RequestURL.resolve("web+cal://h/y", base: "https://a") == .failure(.scheme))
     }
 

@@ -17,7 +17,9 @@ enum RequestURL {
             let after = String(decoding: bytes[portEnd...], as: UTF8.self)
             return .success("http://localhost" + (port.isEmpty ? "" : ":" + port) + (after.isEmpty ? "/" : after))
         }
+        // A scheme other than http(s), or what is meant as one (`ht!tp://`): `://` before any path.
         if hasScheme(bytes) { return .failure(.scheme) }
+        if let separator = schemeSeparator(in: bytes), !bytes[..<separator].contains(where: endsHost) { return .failure(.scheme) }
         // `http//host/x` or `https:/host/x`: a scheme mistyped, not a path to put after `set base`.
         for scheme in ["http//", "https//", "http:/", "https:/"] where text.hasPrefix(scheme) { return .failure(.mistypedScheme) }
         let startsWithSlash = bytes.first == UInt8(ascii: "/")
