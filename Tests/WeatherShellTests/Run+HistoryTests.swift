@@ -162,6 +162,14 @@ import TestSupport
         #expect(server.hits("/echo/one") == 2)
         #expect(shell.stdout.contains(#""query":"appid=\#(secret)&q=plain""#), "the server got the secret again: \(shell.stdout)")
 
+        // `> FILE` writes the answer to the file, as after `call` (a newcomer got it read as arguments).
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let written = await shell.run("history replay \(calls[0].id) > \(file.path)")
+        #expect(written == nil, "\(shell.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains(#""path":"/echo/one""#))
+        #expect(server.hits("/echo/one") == 3)
+
         // An argument that held a secret was not kept: it must be given again.
         _ = await shell.run("history replay \(calls[1].id)")
         #expect(shell.stderr.contains("call \(calls[1].id) gave 'q' a secret, which the history does not keep"), "\(shell.stderr)")
@@ -172,7 +180,7 @@ import TestSupport
 
         // A replay is a call too.
         let after = try log.recent(10)
-        #expect(after.count == 4 && after.last?.url == "\(server.baseURL)/echo/two?appid=***&q=***")
+        #expect(after.count == 5 && after.last?.url == "\(server.baseURL)/echo/two?appid=***&q=***")
 
         // In another session, without the target: the request as recorded, unless it held a secret.
         let other = ShellHarness()
@@ -180,7 +188,7 @@ import TestSupport
         _ = await other.run("history replay \(calls[0].id)")
         #expect(other.stderr.contains("cannot be sent again as recorded: the history masked its query appid"), "\(other.stderr)")
         #expect(other.stderr.contains("declare target 'echo'"), "\(other.stderr)")
-        #expect(server.hits("/echo/one") == 2)
+        #expect(server.hits("/echo/one") == 3)
         // An ad-hoc request has no target to declare: the note says to type it again.
         _ = await other.run("set output quiet\nget \(server.baseURL)/echo/adhoc appid==literal-appid-1")
         let adHoc = try await Self.newestCall(of: other, in: log)

@@ -41,8 +41,17 @@ extension Run {
         case "export"?:
             try await exportHistory(texts, arguments, log: log, command: command)
         case "replay"?:
-            guard texts.count >= 2 else { throw failure("usage: history replay N [key=value...] [Header:value...]", at: command.span) }
-            try await replay(try storedCall(texts[1], word: arguments[1], in: log), extra: Array(arguments.dropFirst(2)), command: command)
+            let usage = "usage: history replay N [key=value...] [Header:value...] [> FILE]"
+            guard texts.count >= 2 else { throw failure(usage, at: command.span) }
+            // `> FILE` writes the answer's body to FILE, as after `call`.
+            var extra = Array(arguments.dropFirst(2))
+            var output: Word?
+            if let arrow = extra.firstIndex(where: { $0.bare == ">" }) {
+                guard arrow == extra.count - 2 else { throw failure(usage, at: extra[arrow].span) }
+                output = extra[arrow + 1]
+                extra.removeLast(2)
+            }
+            try await replay(try storedCall(texts[1], word: arguments[1], in: log), extra: extra, output: output, command: command)
         default:
             var pattern: String?
             var count = 20
@@ -204,7 +213,7 @@ extension Run {
     /// so every secret the target or a plugin adds is filled again from this session; an
     /// argument that held a secret was not kept and must be given again. Without the target, the
     /// recorded request is sent as it is, unless the history masked part of it.
-    private func replay(_ call: StoredCall, extra: [Word], command: Word) async throws {
+    private func replay(_ call: StoredCall, extra: [Word], output: Word?, command: Word) async throws {
         let name = call.summary.target
         let target: Target
         var arguments = CallArguments()
@@ -272,10 +281,10 @@ extension Run {
         } catch let error as ProviderError {
             throw failure(error.description(masking: redaction), at: command.span)
         } catch let error as RecordingFailure {
-            if let answer = lastResponse { try write(answer, to: nil) }
+            if let answer = lastResponse { try write(answer, to: output) }
             throw failure(error.description, at: command.span)
         }
-        try write(response, to: nil)
+        try write(response, to: output)
     }
 }
 
@@ -290,7 +299,7 @@ private extension String {
 /// `history`: past calls across sessions
 struct HistoryCommand: ShellCommand {
     static let entry = CommandCatalog.Entry(
-        name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...] | history export har [N | FIRST-LAST] [> FILE]",
+        name: "history", usage: "history [N | PATTERN [N]] | history show N | history replay N [key=value...] [Header:value...] [> FILE] | history export har [N | FIRST-LAST] [> FILE]",
         summary: "past calls across sessions; one call's request and answer; send it again; write calls as HAR")
 
     static func completions(after previous: [String], word: String, in session: CompletionSnapshot) -> [String]? {
