@@ -51,7 +51,7 @@ import Testing
             let cases: [(String, String)] = [
                 ("print .books[? ]", "3:13: error: '[?' needs an expression before ']'\n   print .books[? ]\n               ^~~~\n"),
                 ("print .books[? .id == 1", "error: missing ']' after '[?'"),
-                ("print .books[? .id = 1]", "3:22: error: expected an operator"),
+                ("print .books[? .id = 1]", "3:20: error: '=' is not an operator; did you mean '=='?"),
                 ("print .books[? .id = 1]", "note: usage: [? VALUE OP VALUE], [? VALUE [not] exists]; for example .books[? .price < 10].title"),
                 ("print .books[? .id ; 1]", "'[? ...]' holds one expression"),
                 ("print .a" + String(repeating: "[? .b", count: 17) + String(repeating: "]", count: 17), "a query may hold at most 16 '[? ...]'"),

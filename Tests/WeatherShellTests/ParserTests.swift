@@ -134,6 +134,11 @@ import Testing
 
     @Test func expectationWithoutOperatorIsAnError() {
         #expect(parseError("expect .main.temp 5")?.message == "expected an operator")
+        // A mistyped operator is named, with the caret under it (a newcomer's caret was under `404`).
+        let equals = parseError("expect status = 404")
+        #expect(equals?.message == "'=' is not an operator; did you mean '=='?")
+        #expect(equals?.column == 15)
+        #expect(parseError("expect .a contain \"x\"")?.message == "'contain' is not an operator; did you mean 'contains'?")
     }
 
     @Test func reactorDeclaration() throws {

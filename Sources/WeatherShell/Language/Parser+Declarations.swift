@@ -148,6 +148,16 @@ extension Parser {
             guard let text = word.bare else { return false }
             return Expectation.Operator(rawValue: text) != nil || text == "not"
         }) else {
+            // A word that reads as a mistyped operator (`=`, `=>`, `contain`) is where the caret goes.
+            let operators = Expectation.Operator.allCases.map(\.rawValue)
+            for word in words.dropFirst() {
+                guard let text = word.bare else { continue }
+                let symbols = !text.isEmpty && text.allSatisfy { "=<>!".contains($0) }
+                let letters = text.count > 2 && text.allSatisfy(\.isLetter)
+                guard symbols || letters,
+                      let guess = text == "=" || text == "===" ? "==" : Suggestion.closest(to: text, in: operators) else { continue }
+                throw error("'\(text)' is not an operator; did you mean '\(guess)'?", word.span, notes: ["usage: \(usageText)"])
+            }
             throw error("expected an operator", words.last?.span ?? command.span, notes: ["usage: \(usageText)"])
         }
         let subject = try value(Array(words[..<opIndex]), usage: usageText, near: words[opIndex].span)
