@@ -24,33 +24,37 @@ enum ISODate {
     }
 
     /// Whether all of `text` is `YYYY-MM-DD`, optionally followed by `THH:MM`, `:SS`, a fraction,
-    /// and `Z` or an offset `+HH:MM`.
+    /// and `Z` or an offset `+HH:MM`, each part in its range: a day its month has (`2025-02-29` is
+    /// none), an hour below 24, a minute below 60 (Foundation's parser rolls such dates over).
     static func hasDateShape(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var index = 0
-        func digits(_ count: Int) -> Bool {
-            guard index + count <= bytes.count, bytes[index..<(index + count)].allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
-            index += count
-            return true
+        func number(_ count: Int) -> Int? {
+            guard index + count <= bytes.count, bytes[index..<(index + count)].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            defer { index += count }
+            return bytes[index..<(index + count)].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
         func take(_ character: Unicode.Scalar) -> Bool {
             guard index < bytes.count, bytes[index] == UInt8(character.value) else { return false }
             index += 1
             return true
         }
-        guard digits(4), take("-"), digits(2), take("-"), digits(2) else { return false }
+        guard let year = number(4), take("-"), let month = number(2), (1...12).contains(month), take("-"), let day = number(2), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        guard day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] else { return false }
         if index == bytes.count { return true }
-        guard take("T"), digits(2), take(":"), digits(2) else { return false }
+        guard take("T"), let hour = number(2), hour < 24, take(":"), let minute = number(2), minute < 60 else { return false }
         if take(":") {
-            guard digits(2) else { return false }
+            guard let second = number(2), second <= 60 else { return false }
             if take(".") {
-                guard digits(1) else { return false }
-                while digits(1) {}
+                guard number(1) != nil else { return false }
+                while number(1) != nil {}
             }
         }
         if index == bytes.count || take("Z") { return index == bytes.count }
-        guard take("+") || take("-"), digits(2) else { return false }
+        guard take("+") || take("-"), let offsetHours = number(2), offsetHours < 24 else { return false }
         _ = take(":")
-        return digits(2) && index == bytes.count
+        guard let offsetMinutes = number(2), offsetMinutes < 60 else { return false }
+        return index == bytes.count
     }
 }

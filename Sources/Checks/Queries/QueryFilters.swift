@@ -139,7 +139,8 @@ public enum QueryFilters {
     }
 
     /// `jsonpath EXPR`: the value a singular query (`$.a[0]`) names, else the list of every value
-    /// found; text that reads as JSON (`body`) is parsed first.
+    /// found; text (`body`) is parsed as JSON first, and text that is not JSON (an HTML error
+    /// page) is a failure, not a string to find nothing in.
     private static func jsonPath(_ expression: String, on value: JSONValue) throws -> JSONValue {
         let path: JSONPath
         do {
@@ -148,7 +149,13 @@ public enum QueryFilters {
             throw Failure(message: "'| jsonpath': '\(expression.shortened())' is not a JSONPath query: \(error.description)")
         }
         var document = value
-        if case .string(let text) = value, let parsed = try? JSONValue.parse(text) { document = parsed }
+        if case .string(let text) = value {
+            do {
+                document = try JSONValue.parse(text)
+            } catch {
+                throw Failure(message: "'| jsonpath \(expression.shortened())' needs JSON, and the text is not JSON: \(error.description)")
+            }
+        }
         let found: [JSONValue]
         do {
             found = try path.values(in: document, shouldStop: { Task.isCancelled })
@@ -242,7 +249,12 @@ public enum QueryFilters {
         guard let match else {
             throw Failure(message: "'| regex \(pattern.shortened())' found no match", foundNothing: true)
         }
-        return .string(match.groups.first.map { $0 ?? "" } ?? match.text)
+        // The first group, else the whole match; a group that took no part in the match is nothing, not "".
+        guard let group = match.groups.first else { return .string(match.text) }
+        guard let text = group else {
+            throw Failure(message: "'| regex \(pattern.shortened())' matched, but its first group took no part", foundNothing: true)
+        }
+        return .string(text)
     }
 
     /// `work` with the pattern compiled, stopped by Ctrl-C; a bad pattern or a match past the

@@ -62,17 +62,46 @@ public enum TypedValues {
     }
 
     /// Typed equality: a string never equals a number (`"3" != 3`), numbers compare exactly
-    /// (``ExactNumber``: `9007199254740993` is not `9007199254740992`, `1.0 == 1`); a list or object equals the JSON text written for it.
+    /// (``ExactNumber``: `9007199254740993` is not `9007199254740992`, `1.0 == 1`), strings by
+    /// their Unicode scalars as JSON and jq compare them (`"\u{212A}"`, the Kelvin sign, is not
+    /// `K`; a decomposed `é` is not the composed one), objects whatever their members' order; a
+    /// list or object equals the JSON text written for it.
     public static func equal(_ value: JSONValue, _ expected: JSONValue) -> Bool {
         switch (value, expected) {
         case (.number(let left), .number(let right)):
             guard let left = ExactNumber(left), let right = ExactNumber(right) else { return left == right }
             return left == right
+        case (.string(let left), .string(let right)):
+            return left.unicodeScalars.elementsEqual(right.unicodeScalars)
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
+        case (.object(let left), .object(let right)):
+            return left.count == right.count && left.allSatisfy { member in
+                right.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal(member.value, $0.value) }
+            }
         case (.array, .string(let text)), (.object, .string(let text)):
-            return value.compactText == text || ((try? JSONValue.parse(text))?.compactText == value.compactText)
+            return (try? JSONValue.parse(text)).map { equal(value, $0) } ?? false
         default:
             return value == expected
         }
+    }
+
+    /// Whether `text` starts with `prefix`, Unicode scalar by scalar.
+    public static func starts(_ text: String, with prefix: String) -> Bool {
+        text.unicodeScalars.starts(with: prefix.unicodeScalars)
+    }
+
+    /// Whether `text` ends with `suffix`, Unicode scalar by scalar.
+    public static func ends(_ text: String, with suffix: String) -> Bool {
+        text.unicodeScalars.reversed().starts(with: suffix.unicodeScalars.reversed())
+    }
+
+    /// Whether `text` holds `part`, Unicode scalar by scalar (`"cafe\u{301}"` holds `e`).
+    public static func holds(_ text: String, _ part: String) -> Bool {
+        let (whole, piece) = (Array(text.unicodeScalars), Array(part.unicodeScalars))
+        guard !piece.isEmpty else { return true }
+        guard piece.count <= whole.count else { return false }
+        return (0...(whole.count - piece.count)).contains { start in whole[start..<(start + piece.count)].elementsEqual(piece) }
     }
 
     /// How `value` orders against `expected`: numbers exactly, strings by Unicode scalar values;
@@ -91,10 +120,12 @@ public enum TypedValues {
     }
 
     /// A literal as LANGUAGE.md types it: quoted text is a string; a bare word is a number when it
-    /// reads as one, `true`, `false` and `null` are themselves, anything else is a string.
+    /// reads as one, `true`, `false` and `null` are themselves, a list or an object when it is
+    /// one written in JSON (`[1,2]`, `{}`), anything else is a string.
     public static func literal(_ text: String, quoted: Bool) -> JSONValue {
         guard !quoted else { return .string(text) }
         if ExactNumber(text) != nil { return .number(text) }
+        if text.hasPrefix("[") || text.hasPrefix("{"), let parsed = try? JSONValue.parse(text) { return parsed }
         switch text {
         case "true": return .bool(true)
         case "false": return .bool(false)
@@ -104,12 +135,13 @@ public enum TypedValues {
     }
 
     /// A list contains an element equal to the value (typed); an object, a key; text, the text.
+    /// A number, a boolean or null contains nothing: `contains` is not a test of their digits.
     public static func contains(_ value: JSONValue, _ expected: String, typed: JSONValue) -> Bool {
         switch value {
         case .array(let elements): elements.contains { equal($0, typed) }
-        case .object(let members): members.contains { $0.key == expected }
-        // Every text contains "", as every text starts and ends with it (Foundation's contains("") is false).
-        default: expected.isEmpty || value.plainText.contains(expected)
+        case .object(let members): members.contains { $0.key.unicodeScalars.elementsEqual(expected.unicodeScalars) }
+        case .string(let text): holds(text, expected)
+        case .number, .bool, .null: false
         }
     }
 

@@ -18,6 +18,11 @@ extension Run {
             guard let variable = variable(named: name) else { throw undefinedVariable(name, at: query.span) }
             var root = variable.typedValue
             if case .string(let text) = root, let parsed = try? JSONValue.parse(text), parsed.isObjectOrArray { root = parsed }
+            // A path goes into an object or a list: into text that is not JSON (an HTML page) it would find nothing, every time.
+            guard root.isObjectOrArray else {
+                throw failure("'$\(name)' holds \(TypedValues.typeName(root) == "string" ? "text that is not JSON" : "a \(TypedValues.typeName(root))"): "
+                              + "a path goes into an object or a list", at: query.span)
+            }
             let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds)
             guard let value else { return (nil, missing) }
             let result = try filtered(value, by: query.filters[...], in: query)
@@ -50,26 +55,31 @@ extension Run {
                 value = .string(response.text)
             }
         case .header(let name):
-            value = response.header(name).map(JSONValue.string)
+            // A repeated field is its values joined with ", ", as RFC 9110 (5.3) combines them, so a
+            // check reads them all (`header Cache-Control contains no-store` with two lines);
+            // Set-Cookie, which cannot be combined so, is its list.
+            let values = response.headers(named: name)
+            value = values.count <= 1 ? values.first.map(JSONValue.string)
+                : name.lowercased() == "set-cookie" ? .array(values.map(JSONValue.string)) : .string(values.joined(separator: ", "))
             if value == nil { missing = "no header '\(name)' in the response" }
         case .headers(let name): value = .array(response.headers(named: name).map(JSONValue.string))
-        // URLs as the logger shows them: a password in user info and the values of `appid`,
-        // `key`, `token`... are `***`, so that no error, echo or report shows them.
-        case .url: value = .string(redaction.maskedURL(response.url))
-        case .redirects: value = .array(response.redirects.map { .string(redaction.maskedURL($0)) })
+        // URLs as they are, so that a check compares the real values; a password in user info and
+        // the values of `appid`, `key`, `token`... join the mask, so that no error, echo or report shows them.
+        case .url: value = .string(unmaskedURL(response.url))
+        case .redirects: value = .array(response.redirects.map { .string(unmaskedURL($0)) })
         case .hops:
             value = .array(response.hops.map { hop in
-                .object([JSONMember(key: "url", value: .string(redaction.maskedURL(hop.url))),
+                .object([JSONMember(key: "url", value: .string(unmaskedURL(hop.url))),
                          JSONMember(key: "status", value: .number(String(hop.status))),
                          JSONMember(key: "location", value: hop.headers.first { $0.name.lowercased() == "location" }
-                             .map { .string(redaction.maskedURL($0.value)) } ?? .null)])
+                             .map { .string(unmaskedURL($0.value)) } ?? .null)])
             })
         case .version: value = .string(response.httpVersion)
         case .cookie(let name, let attribute):
             (value, missing) = cookieValue(name, attribute, response: response)
         case .bytes, .rawBytes:
             try checkBodyKept(response, query)
-            let bytes = Array(query.source == .rawBytes ? response.rawBody : response.body)
+            let bytes = Array(query.source == .rawBytes ? try rawBody(of: response, query) : response.body)
             if let first = query.filters.first {
                 do {
                     value = try QueryFilters.apply(first, toBytes: bytes)
@@ -184,15 +194,39 @@ extension Run {
         }
     }
 
+    /// `url` as it is, its secret parts added to the session's mask (``Redaction/secretParts(ofURL:)``).
+    private func unmaskedURL(_ url: String) -> String {
+        for part in redaction.secretParts(ofURL: url) { session.mask.add(part) }
+        return url
+    }
+
+    /// The body as it came (`rawbytes`). An answer written to a file or printed as it arrived was
+    /// decoded on its way there, and its coded bytes were not kept: said so, rather than checking
+    /// the decoded bytes (or none) as if they were the raw ones.
+    func rawBody(of response: Response, _ query: Query) throws -> Data {
+        guard response.streamedBodyBytes != nil else { return response.rawBody }
+        let codings = response.headers(named: "Content-Encoding").joined(separator: ",").trimmingCharacters(in: .whitespaces)
+        guard codings.isEmpty || codings.lowercased() == "identity" else {
+            throw failure("rawbytes: the answer (\(codings)) was decoded as it was written to its file or printed, and its raw bytes were not kept",
+                          at: query.span, notes: ["leave out > FILE to query rawbytes"])
+        }
+        return response.body
+    }
+
     /// `cookie NAME[.ATTRIBUTE]`: as the last answer set it (`Set-Cookie`), as Hurl reads it: an
     /// expired cookie or one for another path too, and an attribute the answer did not send is not
     /// there (`not exists`); else the jar's cookie for the answer's URL, with its stored attributes.
-    /// A value named like a secret is `***`, as `cookies` lists it.
+    /// A value named like a secret is compared as it is and shown as `***`, as `cookies` lists it.
     private func cookieValue(_ name: String, _ attribute: String?, response: Response) -> (JSONValue?, String) {
         let url = response.url
         let set = response.headers(named: "Set-Cookie").compactMap(SetCookie.init)
         let sent = session.cookieJar.cookies(for: url)
-        let shownValue: (String) -> JSONValue = { [self] value in .string(redaction.isSensitiveKey(name) ? Redaction.placeholder : mask(value)) }
+        // The value as it is, so that a check compares it; one named like a secret joins the mask,
+        // so that whatever shows it (a failure's notes, print) shows `***`.
+        let shownValue: (String) -> JSONValue = { [self] value in
+            if redaction.isSensitiveKey(name), !value.isEmpty { session.mask.add(value) }
+            return .string(value)
+        }
         if let cookie = set.last(where: { $0.name == name }) {
             let missing = "the answer's cookie '\(name)' has no \(attribute ?? "value") attribute"
             let value: JSONValue? = switch attribute {

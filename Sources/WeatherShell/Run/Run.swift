@@ -250,8 +250,10 @@ public final class Run {
         }
     }
 
+    /// `exit N`, or a bare `exit`: in a script, the code of the first failure so far (with bail
+    /// off, a failed `expect` is still 4), else 0.
     private func exitCode(_ word: Word?) throws -> Int32 {
-        guard let word else { return 0 }
+        guard let word else { return mode == .script ? firstFailure?.exitCode ?? 0 : 0 }
         let text = try expand(word).text
         guard let code = Int32(text), (0...255).contains(code) else {
             throw failure("exit code must be a number from 0 to 255", at: word.span)

@@ -142,7 +142,9 @@ extension Run {
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
         case .equal, .notEqual:
             passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
-            if expectation.op == .notEqual { passed = actual != nil && !passed }
+            // In a condition, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps an
+            // element without `st`); in an `expect`, a value that is not there fails below.
+            if expectation.op == .notEqual { passed.toggle() }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let actual else { passed = false; break }
             guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
@@ -159,12 +161,13 @@ extension Run {
             }
         case .contains:
             passed = actual.map { TypedValues.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
+        // Tests of text hold only on text: `null`, `123` and `false` are not text that starts with `nu`, `12` or `f`.
         case .startsWith:
-            passed = actual.map { Self.text($0).hasPrefix(expected ?? "") } ?? false
+            passed = actual?.string.map { TypedValues.starts($0, with: expected ?? "") } ?? false
         case .endsWith:
-            passed = actual.map { Self.text($0).hasSuffix(expected ?? "") } ?? false
+            passed = actual?.string.map { TypedValues.ends($0, with: expected ?? "") } ?? false
         case .matches:
-            passed = try actual.map { try matches(Self.text($0), expected ?? "", expectation) } ?? false
+            passed = try actual?.string.map { try matches($0, expected ?? "", expectation) } ?? false
         }
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }

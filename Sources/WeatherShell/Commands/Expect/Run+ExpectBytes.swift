@@ -8,10 +8,12 @@ extension Run {
     func isByteComparison(_ expectation: Expectation) -> Bool {
         guard case .query(let query) = expectation.subject else { return false }
         if let last = query.filters.last { return [.base64Decode, .base64UrlSafeDecode, .utf8Encode].contains(last) }
+        // `body == @file` and `body == hex:...` compare the body's bytes with those, as Hurl's `body == file,...;`.
+        if query.source == .body, let word = expectation.expected, writesByteSyntax(word) { return true }
         return query.source == .bytes || query.source == .rawBytes
     }
 
-    /// `expect bytes OP VALUE`: the body's bytes against a byte literal (`hex:`, `base64:`,
+    /// `expect bytes OP VALUE` (or `body`, against a literal in byte syntax): the body's bytes against a byte literal (`hex:`, `base64:`,
     /// `@file`, or text as UTF-8), with `== != contains startsWith endsWith`, `exists` and `isEmpty`.
     /// The values come back as `hex:` text, for the failure's notes.
     func byteOutcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
@@ -20,7 +22,7 @@ extension Run {
         if query.filters.isEmpty {
             _ = try lookUp(query)
             guard let response = lastResponse else { throw failure(noResponseMessage, at: expectation.span) }
-            actual = Array(query.source == .rawBytes ? response.rawBody : response.body)
+            actual = Array(query.source == .rawBytes ? try rawBody(of: response, query) : response.body)
         } else {
             // The filters' bytes as the hex of every byte, which no text they decode to can mimic.
             var hexQuery = query

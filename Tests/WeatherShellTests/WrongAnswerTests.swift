@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// Checks that must fail on a wrong answer, and hold on the right one: each row an answer, a
+/// check that passed on it though it was wrong (found by an adversarial tester), and the check
+/// that holds. A test tool's first duty.
+@Suite struct WrongAnswerTests {
+    /// `{"a":1}`, gzip-compressed.
+    static let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0]
+    static let routes: [String: StaticRoute] = [
+        "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301"}"#),
+        "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
+        "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
+        "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
+        "/html": StaticRoute(status: 502, contentType: "text/html", body: "<html><h1>502 Bad Gateway</h1></html>"),
+        "/cookie": StaticRoute(headers: [("Set-Cookie", "token=; Path=/"), ("Set-Cookie", "session=deleted; Max-Age=0"), ("Content-Type", "application/json")],
+                               body: Array("{}".utf8)),
+        "/gz": StaticRoute(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzipped),
+        "/hello": StaticRoute(contentType: "text/plain", body: "hello\n"),
+    ]
+
+    /// What `script` did after a GET of `path`: how it ended and what it said.
+    @ShellActor static func run(_ path: String, _ script: String, on server: TestServer) async -> (halt: Halt?, stderr: String) {
+        let shell = ShellHarness()
+        let halt = await shell.run("set output quiet\nget \(server.baseURL)\(path)\n\(script)\n")
+        return (halt, shell.stderr)
+    }
+
+    static let rows: [(path: String, wrong: [String], right: [String])] = [
+        // Tests of text hold only on text.
+        ("/t2", [#"expect .tok matches "^[a-z]+$""#, "expect .tok startsWith nu", "expect .num startsWith 12", "expect .b contains f",
+                 #"expect .arr matches "admin""#, "expect status startsWith 2"],
+         [#"expect .arr contains "not-admin""#, "expect status < 300"]),
+        // A list written bare is a list, never a string.
+        ("/t2", ["expect .e == []", "expect .x == [1,2]"], [#"expect .x == "[1,2]""#, #"expect .arr == '["not-admin"]'"#]),
+        // Strings by their Unicode scalars.
+        ("/t2", [#"expect .kelvin == "KEVIN""#, "expect .kelvin startsWith K", "expect .nfd == \"caf\u{E9}\""],
+         ["expect .nfd startsWith cafe", "expect .nfd contains e"]),
+        // Nothing is unequal to anything in a filter, as in JSONPath; a regex group that took no part is nothing.
+        ("/items", [#"expect .items[? .st != "ok"] isEmpty"#, #"expect .s | regex "b(x)?" exists"#],
+         [#"expect .items[? .st != "ok"].id == 2"#, #"expect .s | regex "b(c)?" == c"#]),
+        // Dates that are none.
+        ("/dates", ["expect .feb isDate", "expect .hour isIsoDate"], ["expect .ok isDate"]),
+        // A repeated header is all of its values.
+        ("/repeated", [#"expect header Cache-Control not contains "no-store""#, #"expect header Cache-Control == "public""#],
+         [#"expect header Cache-Control == "public, no-store""#]),
+        // Cookies named like secrets are compared as they are.
+        ("/cookie", ["expect cookie token not isEmpty", #"expect cookie token == "***""#, #"expect cookie session != "deleted""#],
+         ["expect cookie token isEmpty", #"expect cookie session == "deleted""#]),
+        // The body as bytes.
+        ("/hello", ["expect body != hex:68656c6c6f0a", "expect body == hex:68656c6c6f"], ["expect body == hex:68656c6c6f0a"]),
+    ]
+
+    @Test(arguments: rows.indices)
+    func aWrongAnswerFailsAndTheRightOneHolds(_ index: Int) async throws {
+        let row = Self.rows[index]
+        try await TestServer.with(routes: Self.routes) { server in
+            for check in row.wrong {
+                let result = await Self.run(row.path, check, on: server)
+                guard case .failure? = result.halt else { Issue.record("\(row.path): '\(check)' held on a wrong answer"); continue }
+            }
+            for check in row.right {
+                let result = await Self.run(row.path, check, on: server)
+                #expect(result.halt == nil, "\(row.path): '\(check)' failed on the right answer: \(result.stderr)")
+            }
+        }
+    }
+
+    /// Errors where a check cannot be made: a JSONPath on a body that is not JSON, a path into a
+    /// variable holding text, rawbytes of an answer decoded on its way to a file, `for` over
+    /// nothing, `let` of nothing.
+    @Test func aCheckThatCannotBeMadeIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for (path, script, said) in [
+                ("/html", #"expect body | jsonpath "$.error" not exists"#, "needs JSON, and the text is not JSON"),
+                ("/html", "let raw = body\nexpect $raw.error not exists", "'$raw' holds text that is not JSON"),
+                ("/items", "for x in ..nope { expect $x == 1 }", "nothing to go over"),
+                ("/items", "let v = ..nope", "'..nope' found nothing"),
+            ] {
+                let result = await Self.run(path, script, on: server)
+                #expect(result.halt != nil && result.stderr.contains(said), "\(script): \(result.stderr)")
+            }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("gz-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let written = await Self.run("/gz > \(file.path)", "expect rawbytes startsWith hex:1f8b", on: server)
+            #expect(written.halt != nil && written.stderr.contains("its raw bytes were not kept"), "\(written.stderr)")
+            let kept = await Self.run("/gz", "expect rawbytes startsWith hex:1f8b\nexpect .a == 1", on: server)
+            #expect(kept.halt == nil, "\(kept.stderr)")
+            // `body == @FILE` compares the body with the file's bytes, not with the text `@FILE`.
+            let hello = FileManager.default.temporaryDirectory.appendingPathComponent("hello-\(UUID().uuidString).txt")
+            defer { try? FileManager.default.removeItem(at: hello) }
+            try Data("hello\n".utf8).write(to: hello)
+            let same = await Self.run("/hello", "expect body == @\(hello.path)", on: server)
+            #expect(same.halt == nil, "\(same.stderr)")
+            let differs = await Self.run("/hello", "expect body != @\(hello.path)", on: server)
+            #expect(differs.halt != nil, "body != @FILE held on the file's own bytes")
+        }
+    }
+
+    /// A bare `exit` in a script after a failed check (bail off) exits with the check's code.
+    @Test func aBareExitAfterAFailedCheckIsItsCode() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            let result = await Self.run("/items", "set bail off\nexpect .s == x\nexit", on: server)
+            guard case .exit(let code)? = result.halt else { Issue.record("\(String(describing: result.halt))"); return }
+            #expect(code == FailureKind.expectation.exitCode)
+        }
+    }
+}
