@@ -136,8 +136,12 @@ struct JSONParser {
             guard let byte = current else { throw error("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
+                // JSON is UTF-8 (RFC 8259, 8.1): bytes that are not are an error, not U+FFFD to compare against.
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw error("the string is not UTF-8 (JSON text must be)")
+                }
                 position += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return text
             case UInt8(ascii: "\\"):
                 position += 1
                 try parseEscape(into: &scalars)

@@ -356,3 +356,16 @@ import Testing
         #expect((before.year, before.month, before.day, before.hour, before.minute, before.second) == (1969, 12, 31, 23, 59, 59))
     }
 }
+
+/// Strings are cut and counted by Unicode scalars, as jq and RFC 9535 do: `\r\n` is two, and a
+/// decomposed `é` holds an `e` (by Swift's characters, `"a\r\nb" | split "\n"` found no `\n`).
+@Suite struct ScalarTextTests {
+    @Test func lengthSplitAndReplaceGoByScalars() throws {
+        #expect(try QueryFilters.apply([.length], to: .string("a\r\nb")) == .number("4"))
+        #expect(try QueryFilters.apply([.length], to: .string("cafe\u{301}")) == .number("5"))
+        #expect(try QueryFilters.apply([.split("\n"), .length], to: .string("a\r\nb")) == .number("2"))
+        #expect(try QueryFilters.apply([.split("e")], to: .string("cafe\u{301}")) == .array([.string("caf"), .string("\u{301}")]))
+        #expect(try QueryFilters.apply([.replace("e", "E")], to: .string("cafe\u{301}!")) == .string("cafE\u{301}!"))
+        #expect(try QueryFilters.apply([.split(",")], to: .string(",a,,b,")) == .array(["", "a", "", "b", ""].map(JSONValue.string)))
+    }
+}

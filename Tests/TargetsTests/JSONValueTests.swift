@@ -66,6 +66,13 @@ import Testing
         }
     }
 
+    /// JSON is UTF-8: a Latin-1 `é` is an error, not U+FFFD a check could compare against.
+    @Test func bytesThatAreNotUTF8AreRefused() throws {
+        let latin1: [UInt8] = Array(#"{"a":"caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(latin1) }
+        #expect(try JSONValue.parse(Array(#"{"a":"café","b":"\ud800"}"#.utf8))["a"] == .string("café"))
+    }
+
     @Test func deepNestingIsRefusedNotCrashed() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }

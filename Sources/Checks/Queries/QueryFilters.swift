@@ -29,7 +29,8 @@ public enum QueryFilters {
         switch (filter, value) {
         case (.length, .array(let elements)), (.count, .array(let elements)): return .number(String(elements.count))
         case (.length, .object(let members)), (.count, .object(let members)): return .number(String(members.count))
-        case (.length, .string(let text)), (.count, .string(let text)): return .number(String(text.count))
+        // Unicode scalars, as jq and RFC 9535's length() count (a flag or a decomposed `é` is two, `\r\n` two).
+        case (.length, .string(let text)), (.count, .string(let text)): return .number(String(text.unicodeScalars.count))
         case (.length, _), (.count, _): throw refuse("a list, object or string")
         case (.keys, .object(let members)): return .array(members.map { .string($0.key) })
         case (.values, .object(let members)): return .array(members.map(\.value))
@@ -68,11 +69,11 @@ public enum QueryFilters {
             return .string(elements.map(\.plainText).joined(separator: separator))
         case (.join, _): throw refuse("a list")
         case (.split(let separator), .string(let text)):
-            guard !separator.isEmpty else { return .array(text.map { .string(String($0)) }) }
-            return .array(text.components(separatedBy: separator).map(JSONValue.string))
+            guard !separator.isEmpty else { return .array(text.unicodeScalars.map { .string(String($0)) }) }
+            return .array(ScalarText.split(text, by: separator).map(JSONValue.string))
         case (.replace(let old, let new), .string(let text)):
             guard !old.isEmpty else { return value }
-            return .string(text.replacingOccurrences(of: old, with: new))
+            return .string(ScalarText.split(text, by: old).joined(separator: new))
         case (.upper, .string(let text)): return .string(text.uppercased())
         case (.lower, .string(let text)): return .string(text.lowercased())
         case (.trim, .string(let text)): return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
