@@ -35,22 +35,6 @@ extension Redaction {
         return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
     }
 
-    /// The parts of `url` that ``maskedURL(_:)`` masks: the password of its user info and the
-    /// values of its sensitive query keys. A check compares the URL as it is; these go into the
-    /// session's mask so that whatever shows it, shows them as `***`.
-    public func secretParts(ofURL url: String) -> [String] {
-        let (beforeFragment, _) = url.split(once: UInt8(ascii: "#"))
-        let (address, query) = beforeFragment.split(once: UInt8(ascii: "?"))
-        var found = query.map { sensitivePairValues($0) } ?? []
-        if let schemeEnd = address.firstRange(of: "://") {
-            let authority = address[schemeEnd.upperBound...].prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                found.append(String(authority[authority.index(after: colon)..<at]))
-            }
-        }
-        return found.filter { !$0.isEmpty && $0 != Self.placeholder }
-    }
-
     /// The values of the cookies in a `Cookie` line whose names are sensitive, split as bytes.
     private func sensitiveCookieValues(_ line: String) -> [String] {
         var line = line

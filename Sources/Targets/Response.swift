@@ -103,7 +103,7 @@ public struct Response: Sendable {
 
     /// The body's one parse as JSON, made now if nobody asked before.
     var parsedBody: Result<JSONValue, JSONParseError> {
-        content.json
+        content.json(contentType: header("Content-Type"))
     }
 
     /// How many times this body was parsed as JSON: 0 or 1. For tests of the at-most-once rule.

@@ -23,11 +23,13 @@ final class ResponseBody: Sendable {
         self.bytes = bytes
     }
 
-    /// The bytes parsed as JSON, parsing them on the first call.
-    var json: Result<JSONValue, JSONParseError> {
+    /// The bytes parsed as JSON, parsing them on the first call. JSON is UTF-8; bytes a
+    /// Content-Type says are in another charset (`charset=iso-8859-1`) are read in that one.
+    func json(contentType: String?) -> Result<JSONValue, JSONParseError> {
         parse.withLock { parse in
             if let result = parse.result { return result }
-            let result = Result { () throws(JSONParseError) -> JSONValue in try JSONValue.parse(bytes) }
+            let text = CharsetDecoding.utf8(bytes, contentType: contentType) ?? bytes
+            let result = Result { () throws(JSONParseError) -> JSONValue in try JSONValue.parse(text) }
             parse.result = result
             parse.count += 1
             return result

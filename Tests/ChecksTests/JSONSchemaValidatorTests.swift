@@ -55,6 +55,12 @@ import Testing
         (##"{"$ref": "#/components/schemas/Nope"}"##, "1", [##"(root): expected the schema $ref "#/components/schemas/Nope" names, actual nothing: no such place in the document"##]),
         (##"{"$ref": "other.json#/Pet"}"##, "1", [##"(root): expected the schema $ref "other.json#/Pet" names, actual not followed: only refs within the document (#/...) are"##]),
         (#"{"pattern": "^(?=Z)"}"#, #""Z""#, [#"(root): expected a string matching "^(?=Z)", actual not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)"#]),
+        // What cannot be checked stays a violation inside `not`, `if` and `anyOf`.
+        (##"{"not": {"$ref": "#/$defs/missing"}}"##, "1", [##"(root): expected the schema $ref "#/$defs/missing" names, actual nothing: no such place in the document"##]),
+        (#"{"patternProperties": {"^(?!x)": {"type": "string"}}, "additionalProperties": false}"#, #"{"n": 5}"#,
+         [#"(root): expected property names checked against patternProperties "^(?!x)", actual not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)"#]),
+        (#"{"multipleOf": 2}"#, "100000000000000000000000000000000000000001",
+         ["(root): expected a multiple of 2, actual 100000000000000000000000000000000000000001, which is past the 38 digits wsh checks this for"]),
         // Draft 2020-12's keywords a newcomer found skipped.
         (#"{"not": {"type": "string"}}"#, "1", []),
         (#"{"not": {"type": "string"}}"#, #""a""#, [#"(root): expected a value that does not match its not schema, actual "a" (string), which matches it"#]),
@@ -109,6 +115,21 @@ import Testing
         let long = String(repeating: "x", count: 200)
         let found = JSONSchemaValidator(root: .null).violations(of: .string(long), against: try JSONValue.parse(#"{"type": "integer"}"#))
         #expect(found.first?.actual == "\"" + String(repeating: "x", count: 78) + "… (string)")
+    }
+
+    /// Work a hostile schema or value could make unbounded stays within the budget: 20,000 items
+    /// checked for uniqueness in one pass, an `allOf` tree under `unevaluatedProperties` stopped.
+    @Test func uniqueItemsAndUnevaluatedPropertiesStayWithinTheBudget() throws {
+        let many = JSONValue.array((0..<20_000).map { .number(String($0)) })
+        #expect(JSONSchemaValidator(root: .null).violations(of: many, against: try JSONValue.parse(#"{"uniqueItems": true}"#)).isEmpty)
+        var defs: [String] = []
+        for level in 0..<41 { defs.append(##""d\##(level)": {"allOf": [{"$ref": "#/$defs/d\##(level + 1)"}, {"$ref": "#/$defs/d\##(level + 1)"}]}"##) }
+        defs.append(#""d41": {"properties": {"a": true}}"#)
+        let root = try JSONValue.parse(##"{"$defs": {"## + defs.joined(separator: ", ") + ##"}, "$ref": "#/$defs/d0", "unevaluatedProperties": false}"##)
+        var validator = JSONSchemaValidator(root: root)
+        validator.maxSteps = 100_000
+        let found = validator.violations(of: try JSONValue.parse(#"{"a": 1}"#), against: root)
+        #expect(found.contains { $0.description.contains("a check of at most 100000 steps") }, "\(found.map(\.description))")
     }
 
     @Test func anyOfInACycleStopsAtItsBudget() throws {

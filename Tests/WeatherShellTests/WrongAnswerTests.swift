@@ -19,6 +19,8 @@ import Testing
                                body: Array("{}".utf8)),
         "/gz": StaticRoute(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzipped),
         "/hello": StaticRoute(contentType: "text/plain", body: "hello\n"),
+        "/latin1": StaticRoute(contentType: "application/json; charset=iso-8859-1", body: Array(#"{"name":"caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)),
+        "/notutf8": StaticRoute(contentType: "application/json", body: Array(#"{"name":"caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)),
     ]
 
     /// What `script` did after a GET of `path`: how it ended and what it said.
@@ -49,6 +51,8 @@ import Testing
         // Cookies named like secrets are compared as they are.
         ("/cookie", ["expect cookie token not isEmpty", #"expect cookie token == "***""#, #"expect cookie session != "deleted""#],
          ["expect cookie token isEmpty", #"expect cookie session == "deleted""#]),
+        // JSON in the charset its Content-Type names; not U+FFFD.
+        ("/latin1", ["expect .name == \"caf\u{FFFD}\""], ["expect .name == \"caf\u{E9}\""]),
         // The body as bytes.
         ("/hello", ["expect body != hex:68656c6c6f0a", "expect body == hex:68656c6c6f"], ["expect body == hex:68656c6c6f0a"]),
     ]
@@ -59,7 +63,7 @@ import Testing
         try await TestServer.with(routes: Self.routes) { server in
             for check in row.wrong {
                 let result = await Self.run(row.path, check, on: server)
-                guard case .failure? = result.halt else { Issue.record("\(row.path): '\(check)' held on a wrong answer"); continue }
+                guard case .failure(.expectation)? = result.halt else { Issue.record("\(row.path): '\(check)' did not fail as a check: \(result.stderr)"); continue }
             }
             for check in row.right {
                 let result = await Self.run(row.path, check, on: server)
@@ -68,20 +72,21 @@ import Testing
         }
     }
 
-    /// Errors where a check cannot be made: a JSONPath on a body that is not JSON, a path into a
-    /// variable holding text, rawbytes of an answer decoded on its way to a file, `for` over
-    /// nothing, `let` of nothing.
+    /// Errors where a check cannot be made: a JSONPath on a body that is not JSON, rawbytes of an
+    /// answer decoded on its way to a file; a path into a variable holding text is that text.
     @Test func aCheckThatCannotBeMadeIsAnError() async throws {
         try await TestServer.with(routes: Self.routes) { server in
             for (path, script, said) in [
                 ("/html", #"expect body | jsonpath "$.error" not exists"#, "needs JSON, and the text is not JSON"),
-                ("/html", "let raw = body\nexpect $raw.error not exists", "'$raw' holds text that is not JSON"),
-                ("/items", "for x in ..nope { expect $x == 1 }", "nothing to go over"),
-                ("/items", "let v = ..nope", "'..nope' found nothing"),
+                ("/html", "let raw = body\nexpect $raw.error not exists", "expectation failed"),
+                ("/notutf8", "expect .name isString", "the string is not UTF-8"),
             ] {
                 let result = await Self.run(path, script, on: server)
                 #expect(result.halt != nil && result.stderr.contains(said), "\(script): \(result.stderr)")
             }
+            // A path into text is the text, as a file name is written: `$name.json`.
+            let named = await Self.run("/items", "let name = report\nlet file = $name.json\nexpect $file == report.json", on: server)
+            #expect(named.halt == nil, "\(named.stderr)")
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("gz-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: file) }
             let written = await Self.run("/gz > \(file.path)", "expect rawbytes startsWith hex:1f8b", on: server)
@@ -96,6 +101,31 @@ import Testing
             #expect(same.halt == nil, "\(same.stderr)")
             let differs = await Self.run("/hello", "expect body != @\(hello.path)", on: server)
             #expect(differs.halt != nil, "body != @FILE held on the file's own bytes")
+        }
+    }
+
+    /// In `if` and `until`, a value that is not there is unequal to nothing (an error body without
+    /// `state` must not end `until .state != "pending"`); in `[? ]` it is unequal to all, as in JSONPath.
+    @Test func notEqualOnNothingHoldsOnlyInAFilter() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            let branch = await Self.run("/items", #"if .error != null { echo took it }"# + "\nexpect .s == abc", on: server)
+            #expect(branch.halt == nil, "\(branch.stderr)")
+            let until = await Self.run("/items", #"until .state != "pending" max 2 every 10ms { get "# + "\(server.baseURL)/items }", on: server)
+            guard case .failure(.expectation)? = until.halt else { Issue.record("until ended on a body without state: \(until.stderr)"); return }
+        }
+    }
+
+    /// The parts of a secret reached by a path are secrets: masked wherever they show, and a
+    /// variable made from one is a secret.
+    @Test func aSecretsPartsStaySecret() async throws {
+        EnvironmentOverlay.define("WSH_TEST_SECRET_OBJECT", #"{"tokens":["aaaa1111","bbbb2222"],"o":{"k":"cccc3333"}}"#)
+        try await TestServer.with(routes: Self.routes) { server in
+            let shell = await ShellHarness()
+            let halt = await shell.run("let s = env WSH_TEST_SECRET_OBJECT\nprint $s.tokens[0]\nfor t in $s.tokens { echo $t }\nlet o = $s.o\nprint $o.k\necho $o\nvars\n")
+            let out = await shell.stdout + shell.stderr
+            #expect(halt == nil, "\(out)")
+            for secret in ["aaaa1111", "bbbb2222", "cccc3333"] { #expect(!out.contains(secret), "\(secret) shows: \(out)") }
+            _ = server
         }
     }
 

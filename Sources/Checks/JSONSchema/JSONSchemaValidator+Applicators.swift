@@ -28,11 +28,16 @@ extension JSONSchemaValidator {
             }
         }
         if keywords.uniqueItems {
-            for index in elements.indices.dropFirst() {
-                if let earlier = elements[..<index].firstIndex(where: { Self.equal($0, elements[index]) }) {
+            // By a canonical text of each item, in one pass: comparing every pair of 20,000 items took minutes.
+            var seen: [String: Int] = [:]
+            for (index, element) in elements.enumerated() {
+                guard progress.step(maxSteps) else { break }
+                let key = Self.canonicalText(element)
+                if let earlier = seen[key] {
                     progress.add(expected: "items that are all different (uniqueItems)", actual: "items \(earlier) and \(index) are equal")
                     break
                 }
+                seen[key] = index
             }
         }
         if let unevaluated = keywords.unevaluatedItems {
@@ -98,7 +103,7 @@ extension JSONSchemaValidator {
     /// to the whole value and holds) evaluated; nil when every name was.
     private func evaluatedProperties(_ value: JSONValue, _ members: [JSONMember], _ keywords: Keywords, depth: Int,
                                      progress: inout Progress) -> Set<String>? {
-        if keywords.additionalProperties != nil || depth >= maxDepth { return nil }
+        if keywords.additionalProperties != nil || depth >= maxDepth || !progress.step(maxSteps) { return nil }
         var names = Set((keywords.properties ?? []).map(\.key))
         for pattern in keywords.patternProperties ?? [] {
             guard let regex = progress.regex(pattern.key) else { return nil }
@@ -118,7 +123,7 @@ extension JSONSchemaValidator {
     /// applies to the whole list and holds) evaluated.
     private func evaluatedItems(_ value: JSONValue, _ count: Int, _ keywords: Keywords, depth: Int, progress: inout Progress) -> Set<Int> {
         let all = Set(0..<count)
-        if depth >= maxDepth { return all }
+        if depth >= maxDepth || !progress.step(maxSteps) { return all }
         let prefix = keywords.prefixItems ?? { if case .array(let list)? = keywords.items { list } else { nil } }()
         if keywords.prefixItems != nil ? keywords.items != nil : (prefix == nil ? keywords.items != nil : keywords.additionalItems != nil) {
             return all
@@ -160,6 +165,20 @@ extension JSONSchemaValidator {
         return applied
     }
 
+    /// A text that is the same for equal values (``equal(_:_:)``): numbers by value, strings by
+    /// Unicode scalars, object members sorted by key.
+    static func canonicalText(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let text): "n" + (ExactNumber(text)?.description ?? text)
+        case .string(let text): "s" + text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ",")
+        case .bool(let flag): flag ? "t" : "f"
+        case .null: "z"
+        case .array(let elements): "[" + elements.map(canonicalText).joined(separator: ";") + "]"
+        case .object(let members):
+            "{" + members.map { canonicalText(.string($0.key)) + ":" + canonicalText($0.value) }.sorted().joined(separator: ";") + "}"
+        }
+    }
+
     /// A whole-number bound of `keywords`, such as `minContains`.
     private static func bound(_ name: String, _ keywords: Keywords) -> Int? {
         keywords.bounds.first { $0.key == name }.flatMap { bound in if case .number(let text) = bound.value { Int(text) } else { nil } }
@@ -168,7 +187,15 @@ extension JSONSchemaValidator {
     /// Whether `number` is a whole multiple of `divisor`, in decimal; nil when either is out of
     /// Foundation's Decimal (38 digits), or the divisor is not positive.
     static func isMultiple(_ number: String, of divisor: String) -> Bool? {
-        guard let value = Decimal(string: number, locale: Locale(identifier: "en_US_POSIX")),
+        // Decimal keeps 38 digits and exponents within about ±127: past that it would round, and answer wrongly.
+        func fits(_ text: String) -> Bool {
+            let lowered = text.lowercased()
+            let mantissa = lowered.split(separator: "e").first.map(String.init) ?? lowered
+            let digits = mantissa.filter(\.isNumber).drop { $0 == "0" }
+            let exponent = lowered.split(separator: "e").dropFirst().first.flatMap { Int($0) } ?? 0
+            return digits.count <= 38 && abs(exponent) <= 90
+        }
+        guard fits(number), fits(divisor), let value = Decimal(string: number, locale: Locale(identifier: "en_US_POSIX")),
               let step = Decimal(string: divisor, locale: Locale(identifier: "en_US_POSIX")), step > 0, !value.isNaN, !step.isNaN else { return nil }
         var quotient = value / step
         var whole = Decimal()

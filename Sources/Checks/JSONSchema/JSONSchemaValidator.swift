@@ -69,6 +69,22 @@ public struct JSONSchemaValidator: Sendable {
         mutating func add(expected: String, actual: String) {
             found.append(SchemaViolation(pointer: pointer, expected: expected, actual: actual))
         }
+
+        /// What could not be checked (a `$ref` to nothing, a pattern the engine refuses): a
+        /// violation that stays one inside `not`, `if` or `anyOf`, whose own violations are set aside.
+        var cannotCheck: [SchemaViolation] = []
+
+        mutating func addUncheckable(expected: String, actual: String) {
+            add(expected: expected, actual: actual)
+            if let last = found.last, !cannotCheck.contains(where: { $0.description == last.description }) { cannotCheck.append(last) }
+        }
+
+        /// One more step of work; false once the budget is spent.
+        mutating func step(_ budget: Int) -> Bool {
+            steps += 1
+            if steps > budget { stopped = true }
+            return !stopped
+        }
     }
 
     /// The keywords of one schema object, read in one pass over its members.
@@ -162,6 +178,9 @@ public struct JSONSchemaValidator: Sendable {
     public func violations(of value: JSONValue, against schema: JSONValue, at pointer: String = "") -> [SchemaViolation] {
         var progress = Progress()
         check(value, schema, depth: 0, into: &progress)
+        for violation in progress.cannotCheck where !progress.found.contains(where: { $0.description == violation.description }) {
+            progress.found.append(violation)
+        }
         if progress.stopped {
             progress.found.append(SchemaViolation(pointer: "", expected: "a check of at most \(maxSteps) steps", actual: "more: the check stopped there"))
         }
@@ -200,7 +219,7 @@ public struct JSONSchemaValidator: Sendable {
             if let target = resolve(ref, &progress) {
                 check(value, target, depth: depth + 1, into: &progress)
             } else {
-                progress.add(expected: "the schema $ref \(JSONValue.quoted(ref)) names",
+                progress.addUncheckable(expected: "the schema $ref \(JSONValue.quoted(ref)) names",
                              actual: ref.hasPrefix("#/") || ref == "#" ? "nothing: no such place in the document"
                                  : "not followed: only refs within the document (#/...) are")
             }
@@ -255,7 +274,12 @@ public struct JSONSchemaValidator: Sendable {
             // schema, not additionalProperties; a pattern the engine refuses matches every name.
             var matchedPattern = false
             for pattern in keywords.patternProperties ?? [] {
-                guard let regex = progress.regex(pattern.key) else { matchedPattern = true; continue }
+                guard let regex = progress.regex(pattern.key) else {
+                    progress.addUncheckable(expected: "property names checked against patternProperties \(JSONValue.quoted(pattern.key))",
+                                            actual: Self.refusedPattern)
+                    matchedPattern = true
+                    continue
+                }
                 guard (try? regex.matches(member.key)) ?? true else { continue }
                 matchedPattern = true
                 progress.path.append(.key(member.key))
@@ -272,6 +296,8 @@ public struct JSONSchemaValidator: Sendable {
             progress.path.removeLast()
         }
     }
+
+    static let refusedPattern = "not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)"
 
     /// `1 item`, `2 items`.
     static func counted(_ count: Int, _ noun: String) -> String {
@@ -345,12 +371,15 @@ public struct JSONSchemaValidator: Sendable {
                     progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
                 }
             } else {
-                progress.add(expected: "a string matching \(JSONValue.quoted(pattern))",
-                             actual: "not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)")
+                progress.addUncheckable(expected: "a string matching \(JSONValue.quoted(pattern))", actual: Self.refusedPattern)
             }
         }
-        if let divisor = keywords.multipleOf, case .number(let text) = value, let isMultiple = Self.isMultiple(text, of: divisor), !isMultiple {
-            progress.add(expected: "a multiple of \(divisor)", actual: text)
+        if let divisor = keywords.multipleOf, case .number(let text) = value {
+            switch Self.isMultiple(text, of: divisor) {
+            case false?: progress.add(expected: "a multiple of \(divisor)", actual: text)
+            case nil: progress.addUncheckable(expected: "a multiple of \(divisor)", actual: "\(text), which is past the 38 digits wsh checks this for")
+            case true?: break
+            }
         }
     }
 
@@ -417,18 +446,12 @@ public struct JSONSchemaValidator: Sendable {
         }
     }
 
-    /// JSON equality: numbers by value (`1.0` is `1`), objects whatever their members' order.
+    /// JSON equality, as `expect` has it (``TypedValues/equal(_:_:)``): numbers by value (`1.0` is
+    /// `1`), strings by Unicode scalars, objects whatever their members' order.
     static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
         switch (left, right) {
-        case (.number(let a), .number(let b)):
-            guard let x = ExactNumber(a), let y = ExactNumber(b) else { return a == b }
-            return x == y
-        case (.array(let a), .array(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && a.allSatisfy { member in b.contains { $0.key == member.key && equal($0.value, member.value) } }
-        default:
-            return left == right
+        case (.array, .string), (.object, .string): false
+        default: TypedValues.equal(left, right)
         }
     }
 

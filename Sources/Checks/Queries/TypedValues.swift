@@ -76,9 +76,11 @@ public enum TypedValues {
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
         case (.object(let left), .object(let right)):
-            return left.count == right.count && left.allSatisfy { member in
-                right.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal(member.value, $0.value) }
+            // Each member matched in the other object, both ways: `{"k":1,"k":1}` is not `{"k":1,"z":2}`.
+            func within(_ some: [JSONMember], _ other: [JSONMember]) -> Bool {
+                some.allSatisfy { member in other.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal(member.value, $0.value) } }
             }
+            return left.count == right.count && within(left, right) && within(right, left)
         case (.array, .string(let text)), (.object, .string(let text)):
             return (try? JSONValue.parse(text)).map { equal(value, $0) } ?? false
         default:

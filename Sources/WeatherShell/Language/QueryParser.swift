@@ -85,7 +85,7 @@ struct QueryParser {
                 throw Diagnostic(.parse, "a variable in a query stands for a whole key or index", file: file, span: first.span,
                                  notes: ["$list[$i], $object.$key"])
             }
-            source = .variablePath(name: name, steps: steps)
+            source = .variablePath(name: name, steps: steps, word: first)
             pathVariables = variables
             filters = inlineFilters
         } else if !(first.bare?.hasPrefix("|") ?? false), Self.filterFollows(words, after: start) {

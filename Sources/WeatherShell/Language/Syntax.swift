@@ -93,9 +93,9 @@ public struct Query: Sendable, Equatable {
         /// `$name | FILTER...`, `"2026-11-25" | toDate`: a value the statement writes (a variable, a
         /// literal), filtered.
         case value(Word)
-        /// `$name.key[0]`: a path into a variable's value (a JSON text held as a string is read
-        /// as JSON), as jq reads `$name.key`.
-        case variablePath(name: String, steps: [PathStep])
+        /// `$name.key[0]`: a path into a variable's object or list (a JSON text of one held as a
+        /// string is read as JSON), as jq reads `$name.key`; into anything else, `word` as text.
+        case variablePath(name: String, steps: [PathStep], word: Word)
     }
     /// A path's step that a variable gives when the query runs (`.items[$i]`).
     public struct PathVariable: Sendable, Equatable {
@@ -125,6 +125,14 @@ public struct Query: Sendable, Equatable {
     public var pathVariables: [PathVariable] = []
     public var span: SourceSpan
 
+    /// Whether the query reads what outputs show masked: a URL, a cookie.
+    public var readsMaskedValues: Bool {
+        switch source {
+        case .url, .redirects, .hops, .cookie: true
+        default: false
+        }
+    }
+
     /// Whether the query gives a list of the values it reached (a node list), not one value:
     /// `[*]`, a slice, `..name` or `[? ]` in a path, `headers NAME`, `redirects`, a JSONPath that
     /// is not singular, `xpath`. An empty node list reached nothing, so it does not exist.
@@ -137,7 +145,7 @@ public struct Query: Sendable, Equatable {
             }
         }
         switch source {
-        case .path(let steps), .variablePath(_, let steps):
+        case .path(let steps), .variablePath(_, let steps, _):
             return steps.contains { step in
                 switch step {
                 case .all, .slice, .descendants, .filter: true

@@ -86,10 +86,6 @@ extension Run {
         case .query(let query):
             let (value, missing) = try lookUp(query)
             switch value {
-            case .array(let elements)? where elements.isEmpty && query.yieldsNodeList:
-                // `..nope`, `.items[*].stauts`: a typo would otherwise go over nothing and check nothing.
-                throw failure("nothing to go over: the query reached no value (its list is empty)", at: query.span,
-                              notes: ["to go over a list that may be empty, name the list itself: for x in .items { ... }"])
             case .array(let elements)?:
                 return elements
             case nil:

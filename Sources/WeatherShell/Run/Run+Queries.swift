@@ -5,7 +5,9 @@ import Targets
 extension Run {
     /// The value a query finds in the last response, or nil with the reason it found nothing.
     /// Inside a `[? EXPR]`, `element` is the element EXPR decides on: path queries start at it.
-    func lookUp(_ query: Query, element: JSONValue? = nil) throws -> (value: JSONValue?, missing: String) {
+    /// With `unmasked`, URLs and cookies named like secrets are as they are (an `expect` compares
+    /// them so, and shows them masked); else as every output shows them.
+    func lookUp(_ query: Query, element: JSONValue? = nil, unmasked: Bool = false) throws -> (value: JSONValue?, missing: String) {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
@@ -14,15 +16,14 @@ extension Run {
             if let value = result.value, try isFilteredSecret(query) { session.mask.add(value.plainText) }
             return result
         }
-        if case .variablePath(let name, let written) = query.source {
+        if case .variablePath(let name, let written, let word) = query.source {
             guard let variable = variable(named: name) else { throw undefinedVariable(name, at: query.span) }
             var root = variable.typedValue
             if case .string(let text) = root, let parsed = try? JSONValue.parse(text), parsed.isObjectOrArray { root = parsed }
-            // A path goes into an object or a list: into text that is not JSON (an HTML page) it would find nothing, every time.
-            guard root.isObjectOrArray else {
-                throw failure("'$\(name)' holds \(TypedValues.typeName(root) == "string" ? "text that is not JSON" : "a \(TypedValues.typeName(root))"): "
-                              + "a path goes into an object or a list", at: query.span)
-            }
+            // Into text or a number, `$name.json` is the text it reads as (a file name), as it always was.
+            guard root.isObjectOrArray else { return try filtered(.string(try expand(word).text), by: query.filters[...], in: query) }
+            // A secret's parts are secrets: each one masked wherever it shows.
+            if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
             let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds)
             guard let value else { return (nil, missing) }
             let result = try filtered(value, by: query.filters[...], in: query)
@@ -57,26 +58,26 @@ extension Run {
         case .header(let name):
             // A repeated field is its values joined with ", ", as RFC 9110 (5.3) combines them, so a
             // check reads them all (`header Cache-Control contains no-store` with two lines);
-            // Set-Cookie, which cannot be combined so, is its list.
+            // `headers NAME` is the list.
             let values = response.headers(named: name)
-            value = values.count <= 1 ? values.first.map(JSONValue.string)
-                : name.lowercased() == "set-cookie" ? .array(values.map(JSONValue.string)) : .string(values.joined(separator: ", "))
+            value = values.isEmpty ? nil : .string(values.joined(separator: ", "))
             if value == nil { missing = "no header '\(name)' in the response" }
         case .headers(let name): value = .array(response.headers(named: name).map(JSONValue.string))
-        // URLs as they are, so that a check compares the real values; a password in user info and
-        // the values of `appid`, `key`, `token`... join the mask, so that no error, echo or report shows them.
-        case .url: value = .string(unmaskedURL(response.url))
-        case .redirects: value = .array(response.redirects.map { .string(unmaskedURL($0)) })
+        // URLs as the logger shows them: a password in user info and the values of `appid`, `key`,
+        // `token`... are `***`, so that no print, echo, variable or report shows them; an `expect`
+        // compares the real ones (`unmasked`) and shows the masked.
+        case .url: value = .string(shownURL(response.url, unmasked))
+        case .redirects: value = .array(response.redirects.map { .string(shownURL($0, unmasked)) })
         case .hops:
             value = .array(response.hops.map { hop in
-                .object([JSONMember(key: "url", value: .string(unmaskedURL(hop.url))),
+                .object([JSONMember(key: "url", value: .string(shownURL(hop.url, unmasked))),
                          JSONMember(key: "status", value: .number(String(hop.status))),
                          JSONMember(key: "location", value: hop.headers.first { $0.name.lowercased() == "location" }
-                             .map { .string(unmaskedURL($0.value)) } ?? .null)])
+                             .map { .string(shownURL($0.value, unmasked)) } ?? .null)])
             })
         case .version: value = .string(response.httpVersion)
         case .cookie(let name, let attribute):
-            (value, missing) = cookieValue(name, attribute, response: response)
+            (value, missing) = cookieValue(name, attribute, response: response, unmasked: unmasked)
         case .bytes, .rawBytes:
             try checkBodyKept(response, query)
             let bytes = Array(query.source == .rawBytes ? try rawBody(of: response, query) : response.body)
@@ -143,10 +144,14 @@ extension Run {
         return (value, "")
     }
 
-    /// Whether `query` filters a value written with a secret (`$token | upper`): what it gives is one too.
+    /// Whether `query` filters a value written with a secret (`$token | upper`) or goes into one
+    /// (`$credentials.key`): what it gives is one too.
     func isFilteredSecret(_ query: Query) throws -> Bool {
-        guard case .value(let word) = query.source else { return false }
-        return try expand(word).isSecret
+        switch query.source {
+        case .value(let word): try expand(word).isSecret
+        case .variablePath(let name, _, _): variable(named: name)?.isSecret == true
+        default: false
+        }
     }
 
     /// The query's filters with the arguments that hold variables expanded (`| split $sep`).
@@ -194,10 +199,9 @@ extension Run {
         }
     }
 
-    /// `url` as it is, its secret parts added to the session's mask (``Redaction/secretParts(ofURL:)``).
-    private func unmaskedURL(_ url: String) -> String {
-        for part in redaction.secretParts(ofURL: url) { session.mask.add(part) }
-        return url
+    /// `url` as it is when `unmasked`, else as the logger shows it.
+    private func shownURL(_ url: String, _ unmasked: Bool) -> String {
+        unmasked ? url : redaction.maskedURL(url)
     }
 
     /// The body as it came (`rawbytes`). An answer written to a file or printed as it arrived was
@@ -216,16 +220,14 @@ extension Run {
     /// `cookie NAME[.ATTRIBUTE]`: as the last answer set it (`Set-Cookie`), as Hurl reads it: an
     /// expired cookie or one for another path too, and an attribute the answer did not send is not
     /// there (`not exists`); else the jar's cookie for the answer's URL, with its stored attributes.
-    /// A value named like a secret is compared as it is and shown as `***`, as `cookies` lists it.
-    private func cookieValue(_ name: String, _ attribute: String?, response: Response) -> (JSONValue?, String) {
+    /// A value named like a secret is `***`, as `cookies` lists it, but to an `expect`'s comparison.
+    private func cookieValue(_ name: String, _ attribute: String?, response: Response, unmasked: Bool) -> (JSONValue?, String) {
         let url = response.url
         let set = response.headers(named: "Set-Cookie").compactMap(SetCookie.init)
         let sent = session.cookieJar.cookies(for: url)
-        // The value as it is, so that a check compares it; one named like a secret joins the mask,
-        // so that whatever shows it (a failure's notes, print) shows `***`.
+        // A value named like a secret is `***`, unless `unmasked` for an `expect` to compare.
         let shownValue: (String) -> JSONValue = { [self] value in
-            if redaction.isSensitiveKey(name), !value.isEmpty { session.mask.add(value) }
-            return .string(value)
+            .string(redaction.isSensitiveKey(name) && !unmasked ? Redaction.placeholder : mask(value))
         }
         if let cookie = set.last(where: { $0.name == name }) {
             let missing = "the answer's cookie '\(name)' has no \(attribute ?? "value") attribute"
@@ -281,6 +283,19 @@ extension JSONValue {
         switch self {
         case .object, .array: true
         default: false
+        }
+    }
+}
+
+extension JSONValue {
+    /// The text of every string and number inside: the parts of a secret that must be masked too.
+    var leafTexts: [String] {
+        switch self {
+        case .string(let text): [text]
+        case .number(let text): [text]
+        case .bool, .null: []
+        case .array(let elements): elements.flatMap(\.leafTexts)
+        case .object(let members): members.flatMap { $0.value.leafTexts }
         }
     }
 }

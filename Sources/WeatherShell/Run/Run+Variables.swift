@@ -82,11 +82,6 @@ extension Run {
         let key = name.literal ?? ""
         if session.commandLineNames.contains(key) { return }
         let result = try evaluate(value)
-        // An empty node list reached nothing: `let v = ..nope` is no value for a later check to pass on.
-        if case .query(let query) = value, query.yieldsNodeList, result.typed == .array([]) {
-            throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span,
-                          notes: ["the query reached no value: its list is empty"])
-        }
         let source = result.isSecret ? SecretSource(text: currentFile.text(value.span.start..<value.span.end), expression: value) : nil
         var variable = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source)
         variable.typed = result.typed

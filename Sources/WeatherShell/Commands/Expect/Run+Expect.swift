@@ -105,7 +105,7 @@ extension Run {
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
-        case .query(let query): (actual, missing) = try lookUp(query, element: element)
+        case .query(let query): (actual, missing) = try lookUp(query, element: element, unmasked: true)
         // `expect $x exists` asks whether x is set: an undefined x is a value that is not there.
         case .word(let word) where expectation.op == .exists && word.loneVariable.map { variable(named: $0) == nil } == true:
             missing = "no variable '\(word.loneVariable ?? "")' is set"
@@ -142,9 +142,9 @@ extension Run {
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
         case .equal, .notEqual:
             passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
-            // In a condition, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps an
-            // element without `st`); in an `expect`, a value that is not there fails below.
-            if expectation.op == .notEqual { passed.toggle() }
+            // In a `[? ]` filter, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps
+            // an element without `st`); in `if` and `until` and `expect`, a value that is not there is unequal to nothing.
+            if expectation.op == .notEqual { passed = element != nil ? !passed : actual != nil && !passed }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let actual else { passed = false; break }
             guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
@@ -171,6 +171,10 @@ extension Run {
         }
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
+        // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
+        if case .query(let query) = expectation.subject, query.readsMaskedValues, actual != nil {
+            actual = try lookUp(query, element: element).value
+        }
         return (passed, actual, expectedValue, missing)
     }
 
