@@ -153,7 +153,8 @@ import Testing
     @Test func anEmptyNodeListHoldsNoCheck() async throws {
         try await TestServer.with { server in
             for check in [#"expect ..nothere != 3"#, #"expect $..nothere != 3"#, #"expect not ..nothere == 3"#, #"expect ..nothere not contains 1"#,
-                          #"expect headers X-Nope != "a""#, #"expect .headers[*].typo != "none""#] {
+                          #"expect headers X-Nope != "a""#, #"expect .headers[*].typo != "none""#, "expect .headers[*].typo isList",
+                          "expect ..nothere != [1]", "expect ..nothere isCollection"] {
                 let result = await Self.run(check, on: server)
                 guard case .failure(.expectation)? = result.halt else { Issue.record("\(check) held"); continue }
                 #expect(result.stderr.contains("the query reached no value: its list is empty"), "\(check): \(result.stderr)")

@@ -127,10 +127,11 @@ extension Run {
             actual = nodes[0]
         }
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
-        // Hurl: no check holds on it, `!=` and `not` included, but those that ask about the list on
-        // purpose (`isEmpty`, `== []`).
-        if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithAList,
-           !Self.asksAboutTheList.contains(expectation.op) {
+        // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
+        // on purpose (`isEmpty`, `== []`, `!= []`).
+        let comparesWithEmptyList = comparesWithAList && expected.flatMap { try? JSONValue.parse($0) } == .array([])
+        if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
+           expectation.op != .isEmpty {
             (actual, missing) = (nil, "the query reached no value: its list is empty")
         }
         var passed: Bool
@@ -177,9 +178,6 @@ extension Run {
         }
         return (passed, actual, expectedValue, missing)
     }
-
-    /// The checks that hold or fail on an empty node list as a list.
-    static let asksAboutTheList: Set<Expectation.Operator> = [.isEmpty, .isList, .isCollection]
 
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
                                                               .startsWith, .endsWith, .matches]
