@@ -66,22 +66,24 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
 
     /// The run's value of the metric and whether it passes.
     public func evaluate(_ snapshot: LoadStats.Snapshot, seconds: Double) -> (value: Double, passed: Bool) {
+        let checks = snapshot.passedChecks + snapshot.failedChecks
+        // A run with no answered call has no latency to judge, one with no call no error rate, one
+        // with no `expect` no share of checks that held: none passes such a mark.
+        let nothingToJudge = switch metric {
+        case .percentile, .maximum, .average: snapshot.latencies.totalCount == 0
+        case .errorRate: snapshot.calls == 0
+        case .checks: checks == 0
+        case .rate: false
+        }
+        if nothingToJudge { return (0, false) }
         let value: Double = switch metric {
         case .percentile(let percentile): Double(snapshot.latencies.valueAtPercentile(percentile))
         case .maximum: Double(snapshot.latencies.max)
         case .average: snapshot.latencies.mean
-        case .errorRate: snapshot.calls == 0 ? 0 : Double(snapshot.errors) * 100 / Double(snapshot.calls)
+        case .errorRate: Double(snapshot.errors) * 100 / Double(snapshot.calls)
         case .rate: seconds > 0 ? Double(snapshot.calls) / seconds : 0
-        case .checks:
-            snapshot.passedChecks + snapshot.failedChecks == 0 ? 0 : Double(snapshot.passedChecks) * 100 / Double(snapshot.passedChecks + snapshot.failedChecks)
+        case .checks: Double(snapshot.passedChecks) * 100 / Double(checks)
         }
-        // A run with no answered call has no latency to judge, one with no call no error rate, one
-        // with no `expect` no share of checks that held: none passes such a mark.
-        if snapshot.latencies.totalCount == 0, [.maximum, .average].contains(metric) || { if case .percentile = metric { true } else { false } }() {
-            return (0, false)
-        }
-        if metric == .errorRate, snapshot.calls == 0 { return (0, false) }
-        if metric == .checks, snapshot.passedChecks + snapshot.failedChecks == 0 { return (0, false) }
         let passed = switch comparison {
         case .less: value < limit
         case .lessOrEqual: value <= limit

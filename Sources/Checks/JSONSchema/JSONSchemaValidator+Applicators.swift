@@ -13,9 +13,7 @@ extension JSONSchemaValidator {
             : prefix != nil ? keywords.additionalItems : keywords.items
         for (index, element) in elements.enumerated() {
             guard let schema = prefix.flatMap({ index < $0.count ? $0[index] : nil }) ?? rest else { continue }
-            progress.path.append(.index(index))
-            check(element, schema, depth: depth + 1, into: &progress)
-            progress.path.removeLast()
+            check(element, at: .index(index), against: schema, depth: depth, into: &progress)
         }
         if let contains = keywords.contains {
             let matching = elements.indices.filter { conforms(elements[$0], contains, depth: depth + 1, progress: &progress) }.count
@@ -43,13 +41,7 @@ extension JSONSchemaValidator {
         if let unevaluated = keywords.unevaluatedItems {
             let evaluated = evaluatedItems(value, elements.count, keywords, depth: depth, progress: &progress)
             for index in elements.indices where !evaluated.contains(index) {
-                progress.path.append(.index(index))
-                if unevaluated == .bool(false) {
-                    progress.add(expected: "no item here (unevaluatedItems is false)", actual: SchemaViolation.show(elements[index]))
-                } else {
-                    check(elements[index], unevaluated, depth: depth + 1, into: &progress)
-                }
-                progress.path.removeLast()
+                checkLeftover(elements[index], at: .index(index), against: unevaluated, keyword: "unevaluatedItems", depth: depth, into: &progress)
             }
         }
     }
@@ -78,13 +70,7 @@ extension JSONSchemaValidator {
         if let unevaluated = keywords.unevaluatedProperties {
             guard let evaluated = evaluatedProperties(value, members, keywords, depth: depth, progress: &progress) else { return }
             for member in members where !evaluated.contains(member.key) {
-                if unevaluated == .bool(false) {
-                    progress.add(expected: "no property \(JSONValue.quoted(member.key)) (unevaluatedProperties is false)", actual: "one")
-                    continue
-                }
-                progress.path.append(.key(member.key))
-                check(member.value, unevaluated, depth: depth + 1, into: &progress)
-                progress.path.removeLast()
+                checkLeftover(member.value, at: .key(member.key), against: unevaluated, keyword: "unevaluatedProperties", depth: depth, into: &progress)
             }
         }
     }

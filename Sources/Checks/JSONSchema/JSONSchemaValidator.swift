@@ -265,9 +265,7 @@ public struct JSONSchemaValidator: Sendable {
         if keywords.properties == nil, keywords.additionalProperties == nil, keywords.patternProperties == nil { return }
         for member in members {
             if let declared = properties.last(where: { $0.key == member.key })?.value {
-                progress.path.append(.key(member.key))
-                check(member.value, declared, depth: depth + 1, into: &progress)
-                progress.path.removeLast()
+                check(member.value, at: .key(member.key), against: declared, depth: depth, into: &progress)
                 continue
             }
             // A name a pattern of patternProperties matches is checked against that pattern's
@@ -282,17 +280,31 @@ public struct JSONSchemaValidator: Sendable {
                 }
                 guard (try? regex.matches(member.key)) ?? true else { continue }
                 matchedPattern = true
-                progress.path.append(.key(member.key))
-                check(member.value, pattern.value, depth: depth + 1, into: &progress)
-                progress.path.removeLast()
+                check(member.value, at: .key(member.key), against: pattern.value, depth: depth, into: &progress)
             }
             guard !matchedPattern, let propertySchema = keywords.additionalProperties else { continue }
-            if propertySchema == .bool(false) {
-                progress.add(expected: "no property \(JSONValue.quoted(member.key)) (additionalProperties is false)", actual: "one")
-                continue
-            }
-            progress.path.append(.key(member.key))
-            check(member.value, propertySchema, depth: depth + 1, into: &progress)
+            checkLeftover(member.value, at: .key(member.key), against: propertySchema, keyword: "additionalProperties", depth: depth, into: &progress)
+        }
+    }
+
+    /// `value`, a member's or an item's, against `schema`, its place on the path for violations.
+    func check(_ value: JSONValue, at token: Token, against schema: JSONValue, depth: Int, into progress: inout Progress) {
+        progress.path.append(token)
+        check(value, schema, depth: depth + 1, into: &progress)
+        progress.path.removeLast()
+    }
+
+    /// A member or item no other keyword took, against the schema of `keyword`
+    /// (`additionalProperties`, `unevaluatedProperties`, `unevaluatedItems`): `false` refuses it,
+    /// by name for a member.
+    func checkLeftover(_ value: JSONValue, at token: Token, against schema: JSONValue, keyword: String, depth: Int, into progress: inout Progress) {
+        guard schema == .bool(false) else { return check(value, at: token, against: schema, depth: depth, into: &progress) }
+        switch token {
+        case .key(let name):
+            progress.add(expected: "no property \(JSONValue.quoted(name)) (\(keyword) is false)", actual: "one")
+        case .index:
+            progress.path.append(token)
+            progress.add(expected: "no item here (\(keyword) is false)", actual: SchemaViolation.show(value))
             progress.path.removeLast()
         }
     }

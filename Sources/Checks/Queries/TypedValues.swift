@@ -88,24 +88,6 @@ public enum TypedValues {
         }
     }
 
-    /// Whether `text` starts with `prefix`, Unicode scalar by scalar.
-    public static func starts(_ text: String, with prefix: String) -> Bool {
-        text.unicodeScalars.starts(with: prefix.unicodeScalars)
-    }
-
-    /// Whether `text` ends with `suffix`, Unicode scalar by scalar.
-    public static func ends(_ text: String, with suffix: String) -> Bool {
-        text.unicodeScalars.reversed().starts(with: suffix.unicodeScalars.reversed())
-    }
-
-    /// Whether `text` holds `part`, Unicode scalar by scalar (`"cafe\u{301}"` holds `e`).
-    public static func holds(_ text: String, _ part: String) -> Bool {
-        let (whole, piece) = (Array(text.unicodeScalars), Array(part.unicodeScalars))
-        guard !piece.isEmpty else { return true }
-        guard piece.count <= whole.count else { return false }
-        return (0...(whole.count - piece.count)).contains { start in whole[start..<(start + piece.count)].elementsEqual(piece) }
-    }
-
     /// How `value` orders against `expected`: numbers exactly, strings by Unicode scalar values;
     /// nil for any other pair.
     public static func order(_ value: JSONValue, _ expected: JSONValue) -> Int? {
@@ -142,7 +124,7 @@ public enum TypedValues {
         switch value {
         case .array(let elements): elements.contains { equal($0, typed) }
         case .object(let members): members.contains { $0.key.unicodeScalars.elementsEqual(expected.unicodeScalars) }
-        case .string(let text): holds(text, expected)
+        case .string(let text): ScalarText.holds(text, expected)
         case .number, .bool, .null: false
         }
     }

@@ -117,10 +117,11 @@ extension Run {
         // A node list of one compares as its node, as Hurl compares a JSONPath that found one
         // (`$.users[?@.id==1].name == "Bob"`); `==` and `!=` against a list (`== ["Bob"]`, or its
         // JSON text `== '["Bob"]'`) compare it as a list.
+        let comparesAsList = (expectation.op == .equal || expectation.op == .notEqual) && expected != nil
+        let expectedJSON = comparesAsList ? expected.flatMap { try? JSONValue.parse($0) } : nil
         let comparesWithAList: Bool = {
-            guard expectation.op == .equal || expectation.op == .notEqual, let expected else { return false }
-            if case .array? = try? JSONValue.parse(expected) { return true }
-            return expectation.expected?.isQuoted == false && expected.hasPrefix("[")
+            if case .array? = expectedJSON { return true }
+            return comparesAsList && expectation.expected?.isQuoted == false && expected?.hasPrefix("[") == true
         }()
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
            Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
@@ -129,7 +130,7 @@ extension Run {
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
         // on purpose (`isEmpty`, `== []`, `!= []`).
-        let comparesWithEmptyList = comparesWithAList && expected.flatMap { try? JSONValue.parse($0) } == .array([])
+        let comparesWithEmptyList = expectedJSON == .array([])
         if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
            expectation.op != .isEmpty {
             (actual, missing) = (nil, "the query reached no value: its list is empty")
@@ -164,9 +165,9 @@ extension Run {
             passed = actual.map { TypedValues.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
         // Tests of text hold only on text: `null`, `123` and `false` are not text that starts with `nu`, `12` or `f`.
         case .startsWith:
-            passed = actual?.string.map { TypedValues.starts($0, with: expected ?? "") } ?? false
+            passed = actual?.string.map { ScalarText.starts($0, with: expected ?? "") } ?? false
         case .endsWith:
-            passed = actual?.string.map { TypedValues.ends($0, with: expected ?? "") } ?? false
+            passed = actual?.string.map { ScalarText.ends($0, with: expected ?? "") } ?? false
         case .matches:
             passed = try actual?.string.map { try matches($0, expected ?? "", expectation) } ?? false
         }

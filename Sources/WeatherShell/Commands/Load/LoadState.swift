@@ -39,9 +39,9 @@ final class LoadState {
     /// How long iterations still running at the end get to finish.
     let grace: Duration
 
-    init(options: LoadOptions, started: ContinuousClock.Instant = .now) {
+    init(options: LoadOptions) {
         self.options = options
-        self.started = options.worker?.started ?? started
+        started = options.worker?.started ?? .now
         slot = options.worker ?? .whole
         stats = LoadStats(started: self.started)
         grace = min(.seconds(5), options.duration)
