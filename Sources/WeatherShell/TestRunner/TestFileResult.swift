@@ -97,6 +97,9 @@ public struct TestErrorRecord: Codable, Sendable {
     public var notes: [String] = []
     /// The error as wsh printed it: location, source line, caret, notes.
     public var rendered: String
+    /// The index in the file's checks of the `expect` that could not be evaluated, when this
+    /// error is that check's (it counts once, as an error, in JUnit's counts).
+    public var checkIndex: Int?
 }
 
 /// Where and why a file first failed.

@@ -95,6 +95,7 @@ final class TestRecorder: RunReporter {
         let place = location.map { "\(diagnostic.file?.name ?? path):\($0.line):\($0.column)" } ?? path
         // A failed `expect` was recorded as a check just before: its diagnostic gives the check
         // its message. One that could not be evaluated is an error of the file as well.
+        var checkIndex: Int?
         if let last = checks.indices.last, !checks[last].passed, checks[last].message == nil {
             let check = checks[last]
             if firstFailure == nil {
@@ -103,13 +104,14 @@ final class TestRecorder: RunReporter {
             checks[last].message = diagnostic.message
             checks[last].notes = diagnostic.notes
             if diagnostic.kind == .expectation { return }
+            checkIndex = last
         }
         if firstFailure == nil {
             firstFailure = TestFailure(location: place, message: diagnostic.message, notes: diagnostic.notes)
         }
         errors.append(TestErrorRecord(kind: Self.kindName(diagnostic.kind), message: diagnostic.message, file: diagnostic.file?.name,
                                       line: location?.line, column: location?.column, notes: diagnostic.notes,
-                                      rendered: diagnostic.rendered(mask: redaction.mask)))
+                                      rendered: diagnostic.rendered(mask: redaction.mask), checkIndex: checkIndex))
     }
 
     /// Where the expression of an `expect` starts, after the keyword: where a failure points.
