@@ -223,8 +223,6 @@ final class CallStore {
     private func applyCap(_ sizeLimit: Int) throws {
         let limit = Int64(sizeLimit)
         var (used, file, pageSize) = try usedBytes()
-        // Each round drops the oldest calls whose rows add up to what is over, reading only those
-        // rows; a row takes a little more room than its own bytes, so a round may fall short.
         // Past 97% of the cap, down to 95%: the pages freed are reused by the next calls, so the
         // file, pages in use and free, stays within the cap.
         let high = limit - max(limit / 33, pageSize)
@@ -232,18 +230,18 @@ final class CallStore {
         var rounds = 0
         while used > high, rounds < 8 {
             rounds += 1
-            let excess = used - low
-            // A row takes more pages than its bytes (a body past a page's room takes overflow pages
-            // of its own): rows are counted by the pages they take on average, or a batch of 8 KB
-            // bodies on 8 KB pages dropped twice what was over, and every call but the newest.
-            let recorded = try database.integer("SELECT CAST(TOTAL(size) AS INTEGER) FROM calls")
-            let pagesPerByte = max(1, Double(used) / Double(max(1, recorded)))
+            // The oldest calls whose rows add up to half of what is over, reading only those rows:
+            // a row takes at least its bytes in pages (more with a record's overhead or overflow
+            // pages of its own), so half frees at least half, and no more than all of it unless a
+            // row takes twice its bytes; the next round measures again. Weighing rows by the
+            // table's pages per byte (TOTAL(size) over every row) read the whole table each time.
+            let target = Double(used - low) / 2
             let oldest = try database.prepare("SELECT id, size FROM calls WHERE id < (SELECT MAX(id) FROM calls) ORDER BY id")
             var dropped: Double = 0
             var last: Int64?
-            while dropped < Double(excess), try oldest.step() {
+            while dropped < target, try oldest.step() {
                 last = oldest.integer(0)
-                dropped += Double(oldest.integer(1)) * pagesPerByte
+                dropped += Double(oldest.integer(1))
             }
             oldest.reset()
             guard let last else { break }

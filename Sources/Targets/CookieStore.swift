@@ -12,13 +12,6 @@ struct CookieStore {
         func isOlder(than other: Entry) -> Bool {
             (cookie.creation, order) < (other.cookie.creation, other.order)
         }
-
-        /// Whether it is sent before `other`: a longer path first, then earlier creation.
-        func goesBefore(_ other: Entry) -> Bool {
-            let length = cookie.path.utf8.count
-            let otherLength = other.cookie.path.utf8.count
-            return length != otherLength ? length > otherLength : isOlder(than: other)
-        }
     }
 
     private(set) var count = 0
@@ -33,11 +26,24 @@ struct CookieStore {
     /// then earlier creation (RFC 6265 5.4 step 2).
     mutating func header(for request: CookieRequestURL, now: Date) -> String? {
         if let earliestExpiry, earliestExpiry <= now { removeExpired(now: now) }
-        let sent = CookieDomain.candidates(for: request.host)
-            .flatMap { byDomain[String($0)] ?? [] }
-            .filter { $0.cookie.isSent(toHost: request.host, path: request.path, secure: request.isSecure) }
-            .sorted { $0.goesBefore($1) }
-        return sent.isEmpty ? nil : sent.map { $0.cookie.name + "=" + $0.cookie.value }.joined(separator: "; ")
+        let lists = CookieDomain.candidates(for: request.host).compactMap { byDomain[String($0)] }
+        // Places and sort keys rather than entries: copying an entry retains each of its texts.
+        var sent: [(list: Int, index: Int, pathLength: Int, creation: Date, order: UInt64)] = []
+        for (list, entries) in lists.enumerated() {
+            for index in entries.indices where entries[index].cookie.isSent(toHost: request.host, path: request.path, secure: request.isSecure) {
+                sent.append((list, index, entries[index].cookie.path.utf8.count, entries[index].cookie.creation, entries[index].order))
+            }
+        }
+        guard !sent.isEmpty else { return nil }
+        sent.sort { ($1.pathLength, $0.creation, $0.order) < ($0.pathLength, $1.creation, $1.order) }
+        var header: [UInt8] = []
+        for place in sent {
+            if !header.isEmpty { header += "; ".utf8 }
+            header += lists[place.list][place.index].cookie.name.utf8
+            header.append(UInt8(ascii: "="))
+            header += lists[place.list][place.index].cookie.value.utf8
+        }
+        return String(decoding: header, as: UTF8.self)
     }
 
     /// Stores `cookie`, replacing the one of the same name, domain and path (whose creation time

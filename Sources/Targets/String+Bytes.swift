@@ -16,8 +16,13 @@ extension String {
 
     /// Whether every UTF-8 byte satisfies `predicate`.
     func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
+        firstByte(where: { !predicate($0) }) == nil
+    }
+
+    /// The first UTF-8 byte that satisfies `predicate`, or `nil`.
+    func firstByte(where predicate: (UInt8) -> Bool) -> UInt8? {
         var text = self
-        return text.withUTF8 { $0.allSatisfy(predicate) }
+        return text.withUTF8 { $0.first(where: predicate) }
     }
 
     /// The text before and after the first `separator`, an ASCII byte; `nil` after when there is none.
