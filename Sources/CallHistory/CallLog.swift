@@ -5,8 +5,9 @@ import Synchronization
 /// several wsh processes write at once (write-ahead log, a busy timeout of 5 s).
 ///
 /// ``record(_:sizeLimit:)`` only queues the call. One writer thread of this log's own, started by
-/// the first call, takes what is queued, up to ``maximumBatch`` calls at a time, masks them and
-/// writes them in one transaction; calls that come meanwhile make the next batch. Nothing
+/// the first call, takes what is queued within ``gatheringTime`` of it, up to ``maximumBatch``
+/// calls, masks them and writes them in one transaction; calls that come meanwhile make the next
+/// batch. Nothing
 /// unmasked reaches the file, and the calls keep their order. ``flush(within:)`` (before
 /// `history` reads) and ``finish(within:)`` (at exit) wait for the queue to be written, within
 /// their bounds; a call that finds the queue full (10,000 calls or 64 MB of bodies) waits for
@@ -55,6 +56,8 @@ public final class CallLog: @unchecked Sendable {
     static let maximumQueuedBytes = 64 << 20
     /// The most calls one transaction writes.
     static let maximumBatch = 128
+    /// How long the writer waits, after a call is queued, for more to write in the same transaction.
+    static let gatheringTime: TimeInterval = 0.005
 
     /// The default size cap: 100 MB.
     public static let defaultSizeLimit = 100 << 20
@@ -88,6 +91,7 @@ public final class CallLog: @unchecked Sendable {
         guard !disabled, !closing else { return }
         if queuedCount >= Self.maximumQueued || queuedBytes >= Self.maximumQueuedBytes {
             waiters += 1
+            condition.broadcast()
             while queuedCount >= Self.maximumQueued || queuedBytes >= Self.maximumQueuedBytes, !disabled, !closing {
                 _ = wait(until: .distantFuture)
             }
@@ -103,7 +107,9 @@ public final class CallLog: @unchecked Sendable {
             let writer = Thread { [self] in writeLoop() }
             writer.name = "wsh history"
             writer.start()
-        } else {
+        } else if pending.count == 1 || pending.count >= Self.maximumBatch {
+            // The writer sleeps on an empty queue, or gathers until a batch is full: the calls
+            // between come without waking it.
             condition.broadcast()
         }
     }
@@ -173,6 +179,8 @@ public final class CallLog: @unchecked Sendable {
     private func drain(until deadline: Date) -> Bool {
         waiters += 1
         defer { waiters -= 1 }
+        // A writer gathering a batch writes it now.
+        condition.broadcast()
         while queuedCount > 0, writerStarted, !writerDone {
             if !wait(until: deadline), Date() >= deadline { return queuedCount == 0 }
         }
@@ -211,6 +219,11 @@ public final class CallLog: @unchecked Sendable {
         condition.lock()
         while true {
             while pending.isEmpty, !closing { condition.wait() }
+            // Calls that come within `gatheringTime` of the first share its transaction, unless
+            // somebody waits for the write: a transaction a call wrote the same pages again for
+            // each, and on one core took the shell's turn every time.
+            let gathered = Date(timeIntervalSinceNow: Self.gatheringTime)
+            while pending.count < Self.maximumBatch, waiters == 0, !closing, condition.wait(until: gathered) {}
             if closing { break }
             let batch = Array(pending.prefix(Self.maximumBatch))
             pending.removeFirst(batch.count)

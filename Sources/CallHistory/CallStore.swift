@@ -227,12 +227,13 @@ final class CallStore {
         // file, pages in use and free, stays within the cap.
         let high = limit - max(limit / 33, pageSize)
         let low = limit - max(limit / 20, 2 * pageSize)
+        var dropping = used > high
         var rounds = 0
-        while used > high, rounds < 8 {
+        while dropping, rounds < 32 {
             rounds += 1
             // The oldest calls whose rows add up to half of what is over, reading only those rows:
             // a row takes at least its bytes in pages (more with a record's overhead or overflow
-            // pages of its own), so half frees at least half, and no more than all of it unless a
+            // pages of its own), so half frees about half, and no more than all of it unless a
             // row takes twice its bytes; the next round measures again. Weighing rows by the
             // table's pages per byte (TOTAL(size) over every row) read the whole table each time.
             let target = Double(used - low) / 2
@@ -249,6 +250,7 @@ final class CallStore {
             delete.bind(1, last)
             try delete.step()
             (used, file, pageSize) = try usedBytes()
+            dropping = used > low
         }
         // Free pages are reused by later calls; only a cap lowered well below the file gives
         // them back to the file system (moving pages costs more than reusing them).

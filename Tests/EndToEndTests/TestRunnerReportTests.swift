@@ -64,12 +64,20 @@ import TestSupport
         }
     }
 
-    /// A check that could not be evaluated is one testcase with an `<error>`, counted once: it was
-    /// a failed testcase and an error testcase besides.
+    /// A check that could not be evaluated is one testcase with an `<error>`, counted once (it was
+    /// a failed testcase and an error testcase besides), in its own testcase, not an earlier one.
     @Test func junitCountsACheckThatCouldNotBeEvaluatedOnceAsAnError() async throws {
         try await withLoopbackServer { server in
             let directory = try TestRunnerTests.suite([
-                "c-error.wsh": "target echo { base \(server.baseURL); path /echo }\ncall echo\nexpect status == 200\nexpect .method | toInt == 3\n",
+                "c-error.wsh": """
+                    target echo { base \(server.baseURL); path /echo }
+                    set bail off
+                    call echo
+                    expect status == 200
+                    expect status == 500
+                    expect .method | toInt == 3
+
+                    """,
             ])
             let result = try await WSHProcess.run(["test", "tests", "--report-junit", "out/junit.xml"], directory: directory)
             #expect(result.status != 0, "\(result.stdout)\(result.stderr)")
@@ -77,12 +85,14 @@ import TestSupport
             let lint = try await offPool { try Self.tool("/usr/bin/xmllint", ["--noout", "--schema", Self.schema, junit]) }
             #expect(lint.status == 0, "xmllint: \(lint.output)")
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
-            #expect(xml.contains(#"<testsuites name="wsh test" tests="2" failures="0" errors="1""#), "\(xml)")
-            #expect(xml.contains(#"<testsuite name="tests/c-error.wsh" tests="2" failures="0" errors="1""#), "\(xml)")
-            #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2, "\(xml)")
-            #expect(!xml.contains("<failure"), "\(xml)")
-            #expect(xml.contains(#"<testcase name="expect .method | toInt == 3 (4:8)" classname="tests/c-error.wsh""#)
-                && xml.contains(#"<error message="&#39;| toInt&#39; needs a number"#), "\(xml)")
+            #expect(xml.contains(#"<testsuites name="wsh test" tests="3" failures="1" errors="1""#), "\(xml)")
+            #expect(xml.contains(#"<testsuite name="tests/c-error.wsh" tests="3" failures="1" errors="1""#), "\(xml)")
+            #expect(xml.components(separatedBy: "<testcase ").count - 1 == 3, "\(xml)")
+            let cases = xml.components(separatedBy: "<testcase ").dropFirst()
+            #expect(cases.filter { $0.contains("<failure") }.map { $0.hasPrefix(#"name="expect status == 500 (5:8)""#) } == [true], "\(xml)")
+            #expect(cases.filter { $0.contains("<error") }.map { $0.hasPrefix(#"name="expect .method | toInt == 3 (6:8)""#) } == [true],
+                    "the error is in the testcase of the check it stopped: \(xml)")
+            #expect(xml.contains(#"<error message="&#39;| toInt&#39; needs a number"#), "\(xml)")
         }
     }
 

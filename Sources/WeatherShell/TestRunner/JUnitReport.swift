@@ -5,49 +5,45 @@
 /// file is a testcase of its own with an `<error>`.
 enum JUnitReport {
     static func text(_ summary: TestSummary) -> String {
-        let results = summary.results
-        let tests = results.reduce(0) { $0 + testCount($1) }
-        let failures = results.reduce(0) { $0 + failureCount($1) }
-        let errors = results.reduce(0) { $0 + errorCount($1) }
+        let files = summary.results.map { (result: $0, counts: Counts($0)) }
+        let tests = files.reduce(0) { $0 + $1.counts.tests }
+        let failures = files.reduce(0) { $0 + $1.counts.failures }
+        let errors = files.reduce(0) { $0 + $1.counts.errors }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"wsh test\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(MarkupText.seconds(summary.milliseconds))\">\n"
-        for result in results { xml += suite(result) }
+        for file in files { xml += suite(file.result, file.counts) }
         xml += "</testsuites>\n"
         return xml
     }
 
-    private static func testCount(_ result: TestFileResult) -> Int {
-        result.checks.count + errorCount(result) - checkErrors(result).count
-    }
+    /// A file's errors, each an `<error>` in a testcase: those of checks that could not be
+    /// evaluated, in the check's testcase (the first error of each), and the others, each in a
+    /// testcase of its own; and what they make of the counts.
+    private struct Counts {
+        var checkErrors: [Int: TestErrorRecord] = [:]
+        var otherErrors: [TestErrorRecord] = []
+        var tests = 0, failures = 0, errors = 0
 
-    /// Failed checks that were evaluated: one that could not be is an error.
-    private static func failureCount(_ result: TestFileResult) -> Int {
-        result.failedChecks - checkErrors(result).count
-    }
-
-    /// The errors of checks that could not be evaluated, by the check's index.
-    private static func checkErrors(_ result: TestFileResult) -> [Int: TestErrorRecord] {
-        var byCheck: [Int: TestErrorRecord] = [:]
-        for error in result.errors where isCheckError(error, in: result) {
-            if let index = error.checkIndex { byCheck[index] = error }
+        init(_ result: TestFileResult) {
+            for error in result.errors where error.kind != "expectation" {
+                if let index = error.checkIndex, result.checks.indices.contains(index), !result.checks[index].passed,
+                   checkErrors[index] == nil {
+                    checkErrors[index] = error
+                } else {
+                    otherErrors.append(error)
+                }
+            }
+            let interrupted = result.outcome == .interrupted ? 1 : 0
+            tests = result.checks.count + otherErrors.count + interrupted
+            failures = result.failedChecks - checkErrors.count
+            errors = checkErrors.count + otherErrors.count + interrupted
         }
-        return byCheck
     }
 
-    private static func isCheckError(_ error: TestErrorRecord, in result: TestFileResult) -> Bool {
-        error.kind != "expectation" && error.checkIndex.map { result.checks.indices.contains($0) && !result.checks[$0].passed } == true
-    }
-
-    /// Errors, each an `<error>` in a testcase: its own, or that of the check it stopped.
-    private static func errorCount(_ result: TestFileResult) -> Int {
-        result.errors.count { $0.kind != "expectation" } + (result.outcome == .interrupted ? 1 : 0)
-    }
-
-    private static func suite(_ result: TestFileResult) -> String {
+    private static func suite(_ result: TestFileResult, _ counts: Counts) -> String {
         let name = MarkupText.attribute(result.path)
-        var xml = "  <testsuite name=\"\(name)\" tests=\"\(testCount(result))\" failures=\"\(failureCount(result))\" "
-            + "errors=\"\(errorCount(result))\" skipped=\"0\" time=\"\(MarkupText.seconds(result.milliseconds))\" file=\"\(name)\">\n"
-        let checkErrors = checkErrors(result)
+        var xml = "  <testsuite name=\"\(name)\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
+            + "errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(MarkupText.seconds(result.milliseconds))\" file=\"\(name)\">\n"
         var previous = 0.0
         for (index, check) in result.checks.enumerated() {
             let time = MarkupText.seconds(check.atMilliseconds - previous)
@@ -58,7 +54,7 @@ enum JUnitReport {
                 xml += "/>\n"
                 continue
             }
-            if let error = checkErrors[index] {
+            if let error = counts.checkErrors[index] {
                 xml += ">\n" + errorElement(error) + "    </testcase>\n"
                 continue
             }
@@ -68,7 +64,7 @@ enum JUnitReport {
             xml += ">\n      <failure message=\"\(MarkupText.attribute(message))\" type=\"expectation\">"
                 + MarkupText.escaped(details) + "</failure>\n    </testcase>\n"
         }
-        for error in result.errors where error.kind != "expectation" && !isCheckError(error, in: result) {
+        for error in counts.otherErrors {
             let place = error.line.map { "\(error.file ?? result.path):\($0):\(error.column ?? 1)" } ?? result.path
             xml += "    <testcase name=\"\(MarkupText.attribute("\(error.kind) error at \(place)"))\" classname=\"\(name)\" time=\"0.000\">\n"
                 + errorElement(error) + "    </testcase>\n"
