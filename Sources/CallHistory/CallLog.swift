@@ -7,8 +7,7 @@ import Synchronization
 /// ``record(_:sizeLimit:)`` only queues the call. One writer thread of this log's own, started by
 /// the first call, takes what is queued within ``gatheringTime`` of it, up to ``maximumBatch``
 /// calls, masks them and writes them in one transaction; calls that come meanwhile make the next
-/// batch. Nothing
-/// unmasked reaches the file, and the calls keep their order. ``flush(within:)`` (before
+/// batch. Nothing unmasked reaches the file, and the calls keep their order. ``flush(within:)`` (before
 /// `history` reads) and ``finish(within:)`` (at exit) wait for the queue to be written, within
 /// their bounds; a call that finds the queue full (10,000 calls or 64 MB of bodies) waits for
 /// room. A `kill -9` loses at most the calls still queued. A database that is damaged, locked
@@ -220,8 +219,8 @@ public final class CallLog: @unchecked Sendable {
         while true {
             while pending.isEmpty, !closing { condition.wait() }
             // Calls that come within `gatheringTime` of the first share its transaction, unless
-            // somebody waits for the write: a transaction a call wrote the same pages again for
-            // each, and on one core took the shell's turn every time.
+            // somebody waits for the write: with a transaction a call, the same pages were written
+            // again for each, and on one core the writer took the shell's turn every time.
             let gathered = Date(timeIntervalSinceNow: Self.gatheringTime)
             while pending.count < Self.maximumBatch, waiters == 0, !closing, condition.wait(until: gathered) {}
             if closing { break }
