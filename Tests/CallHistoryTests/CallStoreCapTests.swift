@@ -22,7 +22,7 @@ import TestSupport
         return try pages * database.integer("PRAGMA page_size")
     }
 
-    /// The ids of the calls kept, oldest first, and the path of the newest.
+    /// How many calls are kept, and the URL of the newest.
     static func kept(_ path: String) throws -> (count: Int64, newest: String?) {
         let database = try SQLiteDatabase(path: path, create: false)
         let count = try database.integer("SELECT COUNT(*) FROM calls")

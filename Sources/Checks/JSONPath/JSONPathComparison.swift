@@ -58,7 +58,7 @@ enum JSONPathComparison {
             case (.number(let left), .number(let right)):
                 guard compareNumbers(left, right) == .orderedSame else { return false }
             case (.string(let left), .string(let right)):
-                guard left.unicodeScalars.elementsEqual(right.unicodeScalars) else { return false }
+                guard ScalarText.equal(left, right) else { return false }
             case (.array(let left), .array(let right)):
                 guard left.count == right.count else { return false }
                 pending.append(contentsOf: zip(left, right))

@@ -2,6 +2,12 @@
 /// characters (grapheme clusters): in `"a\r\nb"` there is a `\n` to split at, in a decomposed
 /// `café` an `e`, and the Kelvin sign is not `K`.
 public enum ScalarText {
+    /// Whether `left` and `right` are the same scalars (no normalization: a decomposed `é` is not
+    /// the composed one).
+    public static func equal(_ left: String, _ right: String) -> Bool {
+        left.unicodeScalars.elementsEqual(right.unicodeScalars)
+    }
+
     /// Whether `text` starts with `prefix`.
     public static func starts(_ text: String, with prefix: String) -> Bool {
         text.unicodeScalars.starts(with: prefix.unicodeScalars)

@@ -72,13 +72,13 @@ public enum TypedValues {
             guard let left = ExactNumber(left), let right = ExactNumber(right) else { return left == right }
             return left == right
         case (.string(let left), .string(let right)):
-            return left.unicodeScalars.elementsEqual(right.unicodeScalars)
+            return ScalarText.equal(left, right)
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
         case (.object(let left), .object(let right)):
             // Each member matched in the other object, both ways: `{"k":1,"k":1}` is not `{"k":1,"z":2}`.
             func within(_ some: [JSONMember], _ other: [JSONMember]) -> Bool {
-                some.allSatisfy { member in other.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal(member.value, $0.value) } }
+                some.allSatisfy { member in other.contains { ScalarText.equal($0.key, member.key) && equal(member.value, $0.value) } }
             }
             return left.count == right.count && within(left, right) && within(right, left)
         case (.array, .string(let text)), (.object, .string(let text)):
@@ -123,7 +123,7 @@ public enum TypedValues {
     public static func contains(_ value: JSONValue, _ expected: String, typed: JSONValue) -> Bool {
         switch value {
         case .array(let elements): elements.contains { equal($0, typed) }
-        case .object(let members): members.contains { $0.key.unicodeScalars.elementsEqual(expected.unicodeScalars) }
+        case .object(let members): members.contains { ScalarText.equal($0.key, expected) }
         case .string(let text): ScalarText.holds(text, expected)
         case .number, .bool, .null: false
         }
