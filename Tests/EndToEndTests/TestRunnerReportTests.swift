@@ -65,8 +65,10 @@ import TestSupport
     }
 
     /// A check that could not be evaluated is one testcase with an `<error>`, counted once (it was
-    /// a failed testcase and an error testcase besides), in its own testcase, not an earlier one.
-    @Test func junitCountsACheckThatCouldNotBeEvaluatedOnceAsAnError() async throws {
+    /// a failed testcase and an error testcase besides), in its own testcase, not an earlier one;
+    /// the HTML page shows that error once, in the check's item (it showed it above the checks too,
+    /// with the answer a second time).
+    @Test func aCheckThatCouldNotBeEvaluatedIsOneErrorInJUnitAndHTML() async throws {
         try await withLoopbackServer { server in
             let directory = try TestRunnerTests.suite([
                 "c-error.wsh": """
@@ -79,7 +81,8 @@ import TestSupport
 
                     """,
             ])
-            let result = try await WSHProcess.run(["test", "tests", "--report-junit", "out/junit.xml"], directory: directory)
+            let result = try await WSHProcess.run(["test", "tests", "--report-junit", "out/junit.xml", "--report-html", "out/html"],
+                                                  directory: directory)
             #expect(result.status != 0, "\(result.stdout)\(result.stderr)")
             let junit = directory.appendingPathComponent("out/junit.xml").path
             let lint = try await offPool { try Self.tool("/usr/bin/xmllint", ["--noout", "--schema", Self.schema, junit]) }
@@ -93,6 +96,12 @@ import TestSupport
             #expect(cases.filter { $0.contains("<error") }.map { $0.hasPrefix(#"name="expect .method | toInt == 3 (6:8)""#) } == [true],
                     "the error is in the testcase of the check it stopped: \(xml)")
             #expect(xml.contains(#"<error message="&#39;| toInt&#39; needs a number"#), "\(xml)")
+
+            let html = try String(contentsOf: directory.appendingPathComponent("out/html/index.html"), encoding: .utf8)
+            let items = html.components(separatedBy: "<li class=\"check ").dropFirst()
+            #expect(html.components(separatedBy: "needs a number").count - 1 == 1, "the error once: \(html)")
+            #expect(items.filter { $0.contains("needs a number") }.map { $0.hasPrefix("errored\"") } == [true], "in its check's item: \(html)")
+            #expect(items.filter { $0.hasPrefix("failed\"") }.count == 1 && !html.contains("Last answer"), "\(html)")
         }
     }
 

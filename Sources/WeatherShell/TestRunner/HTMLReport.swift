@@ -78,32 +78,42 @@ enum HTMLReport {
         if let failure = result.firstFailure, result.outcome != .passed {
             html += "<p class=\"failure\">\(escaped(failure.location)): \(escaped(failure.message))</p>\n"
         }
-        for error in result.errors where error.kind != "expectation" {
+        let (checkErrors, otherErrors) = result.errorsByCheck
+        for error in otherErrors {
             html += "<pre class=\"error\">\(escaped(error.rendered))</pre>\n"
         }
-        // A file stopped by an error (a failed validate, a bad body) shows the last answer it had.
-        if result.outcome == .errored, let last = result.calls.last, last.body != nil {
+        // A file stopped by an error (a failed validate, a bad body) shows the last answer it had;
+        // a check that could not be evaluated shows the answer it looked at with itself.
+        if result.outcome == .errored, !otherErrors.isEmpty, let last = result.calls.last, last.body != nil {
             html += "<p class=\"answer\">Last answer: \(answerLine(last))</p>\n" + headers(last.responseHeaders) + body(last)
         }
         if !result.checks.isEmpty {
             html += "<h3>Checks</h3>\n<ul class=\"checks\">\n"
-            let ordered = result.checks.filter { !$0.passed } + result.checks.filter(\.passed)
-            for check in ordered { html += self.check(check, calls: result.calls) }
+            let indexed = Array(result.checks.enumerated())
+            for (index, check) in indexed.filter({ !$0.element.passed }) + indexed.filter(\.element.passed) {
+                html += self.check(check, error: checkErrors[index], calls: result.calls)
+            }
             html += "</ul>\n"
         }
         if !result.calls.isEmpty { html += calls(result.calls) }
         return html + "</details>\n"
     }
 
-    private static func check(_ check: TestCheckRecord, calls: [TestCallRecord]) -> String {
+    /// A check's item; one that could not be evaluated shows its `error` (with the caret) in place
+    /// of a failure's message.
+    private static func check(_ check: TestCheckRecord, error: TestErrorRecord?, calls: [TestCallRecord]) -> String {
         let location = "\(escaped(check.file)):\(check.line):\(check.column)"
         guard !check.passed else {
             return "<li class=\"check passed\"><span class=\"mark\">✓</span> <code>expect \(escaped(check.source))</code> <span class=\"meta\">\(location)</span></li>\n"
         }
-        var html = "<li class=\"check failed\"><details open><summary><span class=\"mark\">✗</span> <code>expect \(escaped(check.source))</code> "
-            + "<span class=\"meta\">\(location)</span></summary>\n"
-        html += "<p class=\"failure\">\(escaped(check.message ?? "expectation failed"))</p>\n"
-        for note in check.notes { html += "<p class=\"note\">\(escaped(note))</p>\n" }
+        var html = "<li class=\"check \(error == nil ? "failed" : "errored")\"><details open><summary><span class=\"mark\">✗</span> "
+            + "<code>expect \(escaped(check.source))</code> <span class=\"meta\">\(location)</span></summary>\n"
+        if let error {
+            html += "<pre class=\"error\">\(escaped(error.rendered))</pre>\n"
+        } else {
+            html += "<p class=\"failure\">\(escaped(check.message ?? "expectation failed"))</p>\n"
+            for note in check.notes { html += "<p class=\"note\">\(escaped(note))</p>\n" }
+        }
         if let index = check.callIndex, calls.indices.contains(index) {
             let call = calls[index]
             html += "<p class=\"answer\">Answer checked: \(answerLine(call))</p>\n"
@@ -171,7 +181,7 @@ enum HTMLReport {
         .note{color:#5a6270;margin:2px 0;font-family:ui-monospace,monospace;font-size:12px}
         ul.checks{list-style:none;padding:0;margin:0}
         .check{padding:3px 0;border-bottom:1px solid #f0f1f4}
-        .check.failed{background:#fff5f5;padding:6px 8px}
+        .check.failed,.check.errored{background:#fff5f5;padding:6px 8px}
         code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
         pre{background:#f6f8fa;border:1px solid #e3e6ea;border-radius:4px;padding:8px;overflow:auto;max-height:24em;white-space:pre-wrap;word-break:break-all}
         pre.error{background:#fff8e6;border-color:#f0d8a8}

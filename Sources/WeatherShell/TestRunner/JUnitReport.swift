@@ -16,23 +16,15 @@ enum JUnitReport {
         return xml
     }
 
-    /// A file's errors, each an `<error>` in a testcase: those of checks that could not be
-    /// evaluated, in the check's testcase (the first error of each), and the others, each in a
-    /// testcase of its own; and what they make of the counts.
+    /// What a file's errors make of its counts: an error of a check that could not be evaluated
+    /// is that check's testcase (``TestFileResult/errorsByCheck``), any other a testcase of its own.
     private struct Counts {
-        var checkErrors: [Int: TestErrorRecord] = [:]
-        var otherErrors: [TestErrorRecord] = []
-        var tests = 0, failures = 0, errors = 0
+        let checkErrors: [Int: TestErrorRecord]
+        let otherErrors: [TestErrorRecord]
+        let tests: Int, failures: Int, errors: Int
 
         init(_ result: TestFileResult) {
-            for error in result.errors where error.kind != "expectation" {
-                if let index = error.checkIndex, result.checks.indices.contains(index), !result.checks[index].passed,
-                   checkErrors[index] == nil {
-                    checkErrors[index] = error
-                } else {
-                    otherErrors.append(error)
-                }
-            }
+            (checkErrors, otherErrors) = result.errorsByCheck
             let interrupted = result.outcome == .interrupted ? 1 : 0
             tests = result.checks.count + otherErrors.count + interrupted
             failures = result.failedChecks - checkErrors.count

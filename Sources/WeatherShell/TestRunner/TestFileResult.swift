@@ -102,6 +102,23 @@ public struct TestErrorRecord: Codable, Sendable {
     public var checkIndex: Int?
 }
 
+extension TestFileResult {
+    /// The file's errors (failed expectations aside) in two parts: those of checks that could not
+    /// be evaluated, by the check's index (the first error of each failed check), and the others.
+    /// Reports show and count the first part with its check, once.
+    var errorsByCheck: (ofChecks: [Int: TestErrorRecord], others: [TestErrorRecord]) {
+        var ofChecks: [Int: TestErrorRecord] = [:], others: [TestErrorRecord] = []
+        for error in errors where error.kind != "expectation" {
+            if let index = error.checkIndex, checks.indices.contains(index), !checks[index].passed, ofChecks[index] == nil {
+                ofChecks[index] = error
+            } else {
+                others.append(error)
+            }
+        }
+        return (ofChecks, others)
+    }
+}
+
 /// Where and why a file first failed.
 public struct TestFailure: Codable, Sendable {
     /// `path:line:column`, or the path alone.
