@@ -144,6 +144,28 @@ import TestSupport
         }
     }
 
+    /// A failed `expect` in an action runs its `catch` (the state is not left loading) and still
+    /// fails: the script exits 4 and `wsh test` counts a failed check. The `catch` took it, and
+    /// both said the script passed.
+    @Test func aCatchCleansUpAfterAFailedExpectButDoesNotPassIt() async throws {
+        try await withLoopbackServer(routes: ["/random": StaticRoute(body: Array(#"{"content": "x", "author": "Ada"}"#.utf8))]) { server in
+            let reactor = Self.quoteReactor.replacingOccurrences(of: "    call quote\n", with: "    call quote\n    expect .author == \"Bob\"\n")
+            let script = "target quote {\n base \(server.baseURL)\n path /random\n}\n" + reactor + "quote refresh\necho after\n"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").map(String.init) == [
+                #"quote | content="" author="" loading=true error="""#,
+                #"quote | content="" author="" loading=false error="expectation failed: .author == \"Bob\"""#,
+            ], "the catch ran, and bail stopped the script after it")
+            #expect(result.stderr.contains("expectation failed: .author == \"Bob\"") && result.stderr.contains("actual:   \"Ada\""), "\(result.stderr)")
+
+            let directory = try TestRunnerTests.suite(["reactor.wsh": script])
+            let test = try await WSHProcess.run(["test", "tests"], directory: directory)
+            #expect(test.status == 4, "\(test.stdout)\(test.stderr)")
+            #expect(test.stdout.contains("0 passed, 1 failed"), "\(test.stdout)")
+        }
+    }
+
     @Test func echoJsonAndOff() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [

@@ -93,7 +93,8 @@ extension Run {
     }
 
     /// Runs one action of a declared reactor in a child run: its parameters are variables of
-    /// that run, a failing statement ends the body, and the `catch` block runs with `$error` set.
+    /// that run, a failing statement ends the body, and the `catch` block runs with `$error` set;
+    /// a failed `expect` then fails the action all the same.
     func perform(_ action: DeclaredReactor.Action, of declaration: ReactorDeclaration,
                  emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws {
         guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return }
@@ -117,6 +118,9 @@ extension Run {
             guard let catchBody = body.catchBody else { throw error }
             locals["error"] = Variable(value: mask(error.message), isSecret: false)
             for statement in catchBody { try await execute(statement) }
+            // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
+            // check still fails the command (and the script, or the test file).
+            if error.kind == .expectation { throw error }
         }
     }
 
