@@ -152,6 +152,41 @@ import TestSupport
         }
     }
 
+    /// Literal values sent under secret names (`appid=`, `X-Api-Key:`, a JSON `token`) and echoed
+    /// back by the server: no error, reactor state or report shows them (the error and the JSON
+    /// report showed the echoed body whole; only names masked them, in logs and URLs).
+    @Test func literalSecretsEchoedBackAreMaskedInErrorsAndReports() async throws {
+        try await withLoopbackServer { server in
+            let literals = ["appidLiteral1234", "apiKeyLiteral5678", "tokenLiteral9012"]
+            let script = """
+                set bail off
+                target echo { base \(server.baseURL); path /echo; method POST; query appid=\(literals[0]); header X-Api-Key:\(literals[1]); json token=\(literals[2]) }
+                reactor r {
+                  state error = ""
+                  action go { call echo; expect . == "no such answer" } catch { emit error = $error }
+                }
+                call echo > /dev/null
+                expect . == "no such answer"
+                r go
+
+                """
+            let directory = try TestRunnerTests.suite(["echoed.wsh": script])
+            let result = try await WSHProcess.run(["test", "tests", "--report-junit", "out/junit.xml", "--report-json", "out/report.json",
+                                                   "--report-html", "out/html"], directory: directory)
+            let run = try await WSHProcess.run(["tests/echoed.wsh"], directory: directory)
+            #expect(server.hits("/echo") == 4)
+            #expect(run.stderr.contains("appid=***"), "the echo is shown, masked: \(run.stderr)")
+            #expect(run.stdout.contains(#"r | error="expectation failed"#), "\(run.stdout)")
+            var texts = [("test stdout", result.stdout), ("test stderr", result.stderr), ("stdout", run.stdout), ("stderr", run.stderr)]
+            for name in ["junit.xml", "report.json", "html/index.html"] {
+                texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
+            }
+            for (name, text) in texts {
+                for literal in literals { #expect(!text.contains(literal), "\(name) shows \(literal): \(text)") }
+            }
+        }
+    }
+
     @Test func noReportHoldsTheSecret() async throws {
         try await withLoopbackServer { server in
             let (result, out) = try await Self.runWithReports(server)

@@ -45,6 +45,7 @@ extension Run {
             response = try await provider(adding: plugins).request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
+            maskSentSecrets(error.request ?? error.response?.request)
             if error.response == nil {
                 lastResponse = nil
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
@@ -71,6 +72,7 @@ extension Run {
             recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started)
             throw error
         }
+        maskSentSecrets(response.request)
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)
@@ -78,6 +80,16 @@ extension Run {
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
+    }
+
+    /// Masks from now on what `request` sent under sensitive names (`appid=...`, `X-API-Key:`),
+    /// should the server echo it back into a body that an error or a report shows.
+    private func maskSentSecrets(_ request: Request?) {
+        guard let request else { return }
+        for value in redaction.sentSecretValues(of: request)
+        where value.count >= SecretForms.minimumLength && !session.mask.values.contains(value) {
+            session.mask.add(value)
+        }
     }
 
     /// What a query or `expect` says when there is no last response.
