@@ -25,6 +25,41 @@ import Testing
         }
     }
 
+    /// `for` over a query of several words goes over its list, and over `$list` goes over the
+    /// list's elements: each ran over something else (the words `headers` and `Set-Cookie`; the
+    /// list's JSON text, once) and a check in the loop held on a wrong answer.
+    @Test func forGoesOverAHeadersListAndAListVariable() async throws {
+        let login = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "sid=abc; HttpOnly"),
+                                                       ("Set-Cookie", "track=1; SameSite=None")], body: Array(#"{"tags":["ok","banned"],"none":[]}"#.utf8))
+        try await withLoopbackServer(routes: ["/login": login]) { server in
+            let (result, _) = try await runScript("""
+            set output quiet
+            set bail off
+            get \(server.baseURL)/login
+            for c in headers Set-Cookie { echo "cookie $c" }
+            let tags = .tags
+            let none = .none
+            for t in $tags { echo "tag $t" }
+            for t in $none { echo "never $t" }
+            for t in "$tags" { echo "quoted $t" }
+            for t in $tags { expect $t != "banned" }
+            """)
+            #expect(result.stdout == """
+                cookie sid=abc; HttpOnly
+                cookie track=1; SameSite=None
+                tag ok
+                tag banned
+                quoted ["ok","banned"]
+
+                """, "\(result.stdout)")
+            #expect(result.status == 4, "the check on the second tag fails: \(result.stderr)")
+            #expect(result.stderr.contains(#"actual:   "banned""#), "\(result.stderr)")
+        }
+        let twoQueries = try await WSHProcess.run(["-c", "for x in .a .b { echo $x }"])
+        #expect(twoQueries.status != 0 && twoQueries.stdout.isEmpty, "\(twoQueries.stdout)")
+        #expect(twoQueries.stderr.contains("<command line>:1:13: error: 'for' goes over one query, or over words"), "\(twoQueries.stderr)")
+    }
+
     @Test func repeatSendsNTimesAndUntilRetriesUntilTheExpressionHolds() async throws {
         try await withLoopbackServer { server in
             // The first two answers are 503: the expect in the body fails in those rounds without

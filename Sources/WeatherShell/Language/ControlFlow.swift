@@ -63,8 +63,13 @@ extension Parser {
             }
             let items = Array(arguments.dropFirst(2))
             let source: Loop.Source
-            if items.count == 1 || items.contains(where: { $0.bare == "|" }),
-               case .query(let query) = try value(items, usage: usageText) {
+            // A query (`.items`, `headers Set-Cookie`, `body | jsonpath ...`) uses every word, or the words are words.
+            let (query, used) = try QueryParser(file: file).prefixQuery(items[...])
+            if let query {
+                guard used == items.count else {
+                    throw error("'for' goes over one query, or over words", items[used].span,
+                                notes: ["quote a word that starts with '.': for e in \".txt\" \".md\"", "usage: \(usageText)"])
+                }
                 source = .query(query)
             } else {
                 source = .words(items)

@@ -82,7 +82,12 @@ extension Run {
     private func values(of source: Loop.Source) throws -> [JSONValue] {
         switch source {
         case .words(let words):
-            return try words.map { try typedValue(of: $0) }
+            // An unquoted `$list` gives its elements, as `for x in $@` does in sh.
+            return try words.flatMap { word throws(Diagnostic) -> [JSONValue] in
+                let value = try typedValue(of: word)
+                if word.loneVariable != nil, case .array(let elements) = value { return elements }
+                return [value]
+            }
         case .query(let query):
             let (value, missing) = try lookUp(query)
             switch value {
