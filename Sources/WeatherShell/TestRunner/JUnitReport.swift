@@ -17,7 +17,8 @@ enum JUnitReport {
     }
 
     /// What a file's errors make of its counts: an error of a check that could not be evaluated
-    /// is that check's testcase (``TestFileResult/errorsByCheck``), any other a testcase of its own.
+    /// is that check's testcase (``TestFileResult/errorsByCheck``), any other a testcase of its own,
+    /// a failure when it is no error (an `until` that ran out).
     private struct Counts {
         let checkErrors: [Int: TestErrorRecord]
         let otherErrors: [TestErrorRecord]
@@ -26,9 +27,10 @@ enum JUnitReport {
         init(_ result: TestFileResult) {
             (checkErrors, otherErrors) = result.errorsByCheck
             let interrupted = result.outcome == .interrupted ? 1 : 0
+            let otherFailures = otherErrors.count { $0.kind == "expectation" }
             tests = result.checks.count + otherErrors.count + interrupted
-            failures = result.failedChecks - checkErrors.count
-            errors = checkErrors.count + otherErrors.count + interrupted
+            failures = result.failedChecks - checkErrors.count + otherFailures
+            errors = checkErrors.count + otherErrors.count - otherFailures + interrupted
         }
     }
 
@@ -58,8 +60,9 @@ enum JUnitReport {
         }
         for error in counts.otherErrors {
             let place = error.line.map { "\(error.file ?? result.path):\($0):\(error.column ?? 1)" } ?? result.path
-            xml += "    <testcase name=\"\(MarkupText.attribute("\(error.kind) error at \(place)"))\" classname=\"\(name)\" time=\"0.000\">\n"
-                + errorElement(error) + "    </testcase>\n"
+            let failed = error.kind == "expectation"
+            xml += "    <testcase name=\"\(MarkupText.attribute("\(failed ? "failure" : "\(error.kind) error") at \(place)"))\" classname=\"\(name)\" time=\"0.000\">\n"
+                + (failed ? failureElement(error) : errorElement(error)) + "    </testcase>\n"
         }
         if result.outcome == .interrupted {
             xml += "    <testcase name=\"interrupted\" classname=\"\(name)\" time=\"0.000\">\n"
@@ -67,6 +70,11 @@ enum JUnitReport {
         }
         xml += "  </testsuite>\n"
         return xml
+    }
+
+    private static func failureElement(_ error: TestErrorRecord) -> String {
+        "      <failure message=\"\(MarkupText.attribute(error.message))\" type=\"expectation\">"
+            + MarkupText.escaped(error.rendered) + "</failure>\n"
     }
 
     private static func errorElement(_ error: TestErrorRecord) -> String {

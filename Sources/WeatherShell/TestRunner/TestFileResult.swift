@@ -103,12 +103,13 @@ public struct TestErrorRecord: Codable, Sendable {
 }
 
 extension TestFileResult {
-    /// The file's errors (failed expectations aside) in two parts: those of checks that could not
-    /// be evaluated, by the check's index (the first error of each failed check), and the others.
-    /// Reports show and count the first part with its check, once.
+    /// The file's errors in two parts: those of checks that could not be evaluated, by the check's
+    /// index (the first error of each failed check), and the others: runtime and parse errors, and
+    /// failures that are no `expect` (an `until` that ran out, `exit 4`). Reports show and count
+    /// the first part with its check, once.
     var errorsByCheck: (ofChecks: [Int: TestErrorRecord], others: [TestErrorRecord]) {
         var ofChecks: [Int: TestErrorRecord] = [:], others: [TestErrorRecord] = []
-        for error in errors where error.kind != "expectation" {
+        for error in errors {
             if let index = error.checkIndex, checks.indices.contains(index), !checks[index].passed, ofChecks[index] == nil {
                 ofChecks[index] = error
             } else {

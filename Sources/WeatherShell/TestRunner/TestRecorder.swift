@@ -135,16 +135,21 @@ final class TestRecorder: RunReporter {
     /// The result of the file, which ended with `exitCode`.
     func result(exitCode: Int32) -> TestFileResult {
         keepPendingBody()
+        if exitCode != 0, exitCode != FailureKind.interrupted.exitCode, errors.isEmpty, !checks.contains(where: { !$0.passed }) {
+            // `exit 4` or `exit 3` with nothing failed before it: a failure, or an error, of its own in every report.
+            let message = "the file exited with code \(exitCode)"
+            errors.append(TestErrorRecord(kind: exitCode == FailureKind.expectation.exitCode ? "expectation" : "runtime", message: message,
+                                          file: path, rendered: "\(path): \(message)"))
+            if firstFailure == nil { firstFailure = TestFailure(location: path, message: message) }
+        }
         let outcome: TestFileResult.Outcome
         if exitCode == FailureKind.interrupted.exitCode {
             outcome = .interrupted
         } else if errors.contains(where: { $0.kind != "expectation" }) {
             outcome = .errored
-        } else if checks.contains(where: { !$0.passed }) || exitCode == FailureKind.expectation.exitCode {
+        } else if checks.contains(where: { !$0.passed }) || !errors.isEmpty || exitCode != 0 {
+            // An `until` that ran out fails the file even where `set bail off` let it go on to `exit 0`.
             outcome = .failed
-        } else if exitCode != 0 {
-            outcome = .errored
-            if firstFailure == nil { firstFailure = TestFailure(location: path, message: "the file exited with code \(exitCode)") }
         } else {
             outcome = .passed
         }
