@@ -170,6 +170,30 @@ import TestSupport
         }
     }
 
+    /// A variable with `#` in a URL's path is sent whole, the `#` as `%23`, with the query after it;
+    /// it cut the URL there, sending and recording the first part of a private secret unmasked.
+    @Test func aHashInAVariableInAPathIsPartOfTheValue() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try #"{"dev": {"host": "\#(server.baseURL)"}}"#.write(to: directory.appendingPathComponent("http-client.env.json"), atomically: true, encoding: .utf8)
+            try #"{"dev": {"pw": "PwSecret#frag"}}"#.write(to: directory.appendingPathComponent("http-client.private.env.json"), atomically: true, encoding: .utf8)
+            try "GET {{host}}/echo/{{pw}}?q=1\n".write(to: directory.appendingPathComponent("s.http"), atomically: true, encoding: .utf8)
+            let state = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(state) }
+            let result = try await WSHProcess.run(["--env", "dev", "s.http"], environment: ["XDG_STATE_HOME": state.path], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let echo = try AdHocRequestTests.Echo(json: result.stdout)
+            #expect(echo.path == "/echo/PwSecret%23frag" && echo.query == "q=1", "\(result.stdout)")
+            let history = try await WSHProcess.run(["-c", "history"], environment: ["XDG_STATE_HOME": state.path], directory: directory)
+            #expect(history.stdout.contains("/echo/***?q=1") && !history.stdout.contains("PwSecret"), "\(history.stdout)")
+
+            let typed = try await WSHProcess.run(["-c", "let x = \"a#b\"\nget \(server.baseURL)/echo/$x?q=1"])
+            let typedEcho = try AdHocRequestTests.Echo(json: typed.stdout)
+            #expect(typedEcho.path == "/echo/a%23b" && typedEcho.query == "q=1", "\(typed.stdout)")
+        }
+    }
+
     /// REST Client's README examples of Basic authentication, which REST Client encodes itself, sent
     /// to httpbin's `/basic-auth/user/passwd`; its Digest shorthand is refused at its line.
     @Test func restClientsBasicAuthExamplesAuthenticateWithHTTPBin() async throws {

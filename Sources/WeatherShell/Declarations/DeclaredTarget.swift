@@ -66,7 +66,7 @@ struct TargetCompiler {
             switch field.name {
             case "doc": target.doc = values[0]
             case "base": target.baseURL = values[0]
-            case "path": target.path = values[0]
+            case "path": target.path = try run.expandURL(field.arguments[0], inPath: true).text
             case "method":
                 guard let method = HTTPMethod(rawValue: values[0].uppercased()) else {
                     throw error("'\(values[0])' is not an HTTP method: a method is a token such as GET, POST or PROPFIND",

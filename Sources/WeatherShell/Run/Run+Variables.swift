@@ -26,6 +26,32 @@ extension Run {
         return Expanded(text: text, isSecret: secret)
     }
 
+    /// Expands a word that is a URL, or a target's `path` (`inPath`): a variable's `#` once the path
+    /// has begun is `%23`, part of the value. As written it would end the URL at a fragment, which
+    /// is never sent: the rest of the value and the query after it were cut off (and a secret
+    /// holding `#` shown in part, its whole never matching what was sent).
+    func expandURL(_ word: Word, inPath: Bool) throws(Diagnostic) -> Expanded {
+        var expanded = Expanded(text: "", isSecret: false)
+        for part in word.parts {
+            switch part.content {
+            case .literal(let piece): expanded.text += piece
+            case .variable(let name):
+                guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
+                let inPathNow = inPath || Self.pathHasBegun(expanded.text)
+                expanded.text += inPathNow ? variable.value.replacingOccurrences(of: "#", with: "%23") : variable.value
+                expanded.isSecret = expanded.isSecret || variable.isSecret
+            }
+        }
+        return expanded
+    }
+
+    /// Whether a URL written so far has reached its path: a `/` after its `://`, or any `/` in a
+    /// URL with no scheme (`localhost/x`, `:8080/x`, a path after `set base`).
+    private static func pathHasBegun(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return url.contains("/") }
+        return url[scheme.upperBound...].contains("/")
+    }
+
     /// A word as a typed value (LANGUAGE.md, "Values and types"): a word that is only `$name`
     /// has the variable's type; any other is a literal, typed by how it is written.
     func typedValue(of word: Word) throws(Diagnostic) -> JSONValue {

@@ -93,7 +93,7 @@ extension Run {
         } else {
             method = Self.commandMethods[commandName] ?? HTTPMethod(rawValue: commandName.uppercased()) ?? .get
         }
-        let typed = try expand(statement.url).text
+        let typed = try expandURL(statement.url, inPath: false).text
         let url: String
         switch RequestURL.resolve(typed, base: options.base) {
         case .success(let resolved): url = resolved
