@@ -328,6 +328,41 @@ import TestSupport
         }
     }
 
+    /// Secrets written literally in targets (a query `appid`, an `X-API-Key` header, a Basic
+    /// password) are exported as `{{variables}}` named for where they go, which the private
+    /// environment file gives back: they were written `***`, which the file then sent.
+    @Test func literalSecretsAreExportedAsVariables() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let declarations = """
+                target keyed { base \(server.baseURL); path /echo/k; query appid=lit-appid-123 page=2; header X-API-Key:lit-key-456 }
+                target basic { base \(server.baseURL); path /echo/b; header "Authorization:Basic \(Data("ann:lit-pass-789".utf8).base64EncodedString())" }
+                """
+            let called = try await WSHProcess.run(["-c", declarations + "\ncall keyed\ncall basic"], directory: directory)
+            let exported = try await WSHProcess.run(["-c", declarations + "\nexport http > api.http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            #expect(exported.stderr.contains("{{appid}}, {{X_API_Key}}, {{password}} stand for secrets"), "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("api.http"), encoding: .utf8)
+            #expect(file.contains("/echo/k?appid={{appid}}&page=2\n") && file.contains("X-API-Key: {{X_API_Key}}\n"), "\(file)")
+            #expect(file.contains("Authorization: Basic ann:{{password}}\n"), "\(file)")
+            #expect(!file.contains("***") && !file.contains("lit-"), "\(file)")
+            try #"{"dev": {"appid": "lit-appid-123", "X_API_Key": "lit-key-456", "password": "lit-pass-789"}}"#
+                .write(to: directory.appendingPathComponent("http-client.private.env.json"), atomically: true, encoding: .utf8)
+            let replayed = try await WSHProcess.run(["--env", "dev", "api.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let sent = try Self.documents(called.stdout), again = try Self.documents(replayed.stdout)
+            #expect(sent.count == 2 && again.count == 2)
+            for (one, other) in zip(sent, again) {
+                #expect(one["query"] as? String == other["query"] as? String)
+                let headers = { (echo: [String: Any]) in
+                    (echo["headers"] as? [[String]] ?? []).filter { ["authorization", "x-api-key"].contains($0[0].lowercased()) }
+                }
+                #expect(headers(one) == headers(other) && !headers(one).isEmpty)
+            }
+        }
+    }
+
     /// `# @no-redirect` answers with the 3xx itself; `# @no-cookie-jar` sends no cookie of the jar
     /// and keeps none, while the requests around it do (httpbin sets and echoes cookies).
     @Test func noRedirectAndNoCookieJarApplyToTheirRequestOnly() async throws {

@@ -21,6 +21,7 @@ extension Run {
         exportProvider.compress = false
         exportProvider.cookieJar = nil
         var blocks: [String] = []
+        var literalSecrets = LiteralSecretNames()
         for declared in declaredTargets {
             // The variables the declaration reads stay variables: `$host` is written `{{host}}`,
             // `$uuid` `{{$uuid}}`, whether set now or not (compiled with a marker for each).
@@ -62,13 +63,29 @@ extension Run {
                               at: command.span)
             }
             let redirects = target.redirectLimit ?? options.follow
-            let text = HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
-                                              followsRedirects: redirects > 0, placeholders: extra)
-            blocks.append(mask(text))
+            func written() -> String {
+                HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
+                                       followsRedirects: redirects > 0, placeholders: extra)
+            }
+            // Secrets written literally (`query appid=...`, a Postman collection's credential) are
+            // variables too, named for where they are sent; one that holds another (`user:password`)
+            // leaves the part that is not secret as it is.
+            let text = written()
+            let literals = (redaction.sentSecrets(of: request) + session.mask.values.map { ("secret", $0) }).filter { literal in
+                literal.value.count >= SecretForms.minimumLength && !extra.contains { $0.value == literal.value }
+                    && (text.contains(literal.value) || text.contains(PercentEncoding.encode(literal.value)))
+            }
+            for (name, value) in literals where !literals.contains(where: { $0.value.count < value.count && value.contains($0.value) }) {
+                extra.append((value, "{{\(literalSecrets.name(for: value, sentAs: name))}}"))
+            }
+            extra.sort { $0.value.count > $1.value.count }
+            blocks.append(mask(written()))
         }
-        try writeOutput(blocks.joined(separator: "\n"), to: outputPath, at: command.span)
-        if !unsourced.isEmpty {
-            io.err("note: \(unsourced.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
+        let file = blocks.joined(separator: "\n")
+        try writeOutput(file, to: outputPath, at: command.span)
+        let toGive = unsourced + literalSecrets.names.filter { file.contains("{{\($0)}}") }
+        if !toGive.isEmpty {
+            io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
         }
     }
 
@@ -88,6 +105,28 @@ extension Run {
             }
         }
         return (placeholders.sorted { $0.value.count > $1.value.count }, unsourced)
+    }
+}
+
+/// Names for secrets written literally in targets, as the `{{variables}}` an exported `.http` file
+/// asks for: the name each is sent under (`X-API-Key` as `X_API_Key`), one name a value.
+struct LiteralSecretNames {
+    private var byValue: [String: String] = [:]
+    /// The names given, in order.
+    private(set) var names: [String] = []
+
+    mutating func name(for value: String, sentAs sentName: String) -> String {
+        if let name = byValue[value] { return name }
+        let base = String(sentName.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        var name = base.isEmpty ? "secret" : base
+        var suffix = 2
+        while names.contains(name) {
+            name = "\(base)_\(suffix)"
+            suffix += 1
+        }
+        byValue[value] = name
+        names.append(name)
+        return name
     }
 }
 
