@@ -51,6 +51,29 @@ import TestSupport
         #expect(try EnvironmentFiles.values(of: "nope", in: directory.path) == nil)
     }
 
+    /// JetBrains' `$shared` environment gives its values to every environment of the file, the
+    /// environment's own winning, and neither it nor `$schema` is an environment: `$shared` was
+    /// not read (`{{host}}` was undefined) and both were listed as environments.
+    @Test func jetBrainsSharedValuesReachEveryEnvironment() throws {
+        let directory = try Self.directory([
+            "http-client.env.json": """
+                {"$schema": "https://json.schemastore.org/http-client.env.json",
+                 "$shared": {"host": "http://127.0.0.1:1", "version": "v1"},
+                 "dev": {"version": "v2"}, "prod": {}}
+                """,
+            "http-client.private.env.json": #"{"$shared": {"token": "shared-secret"}, "dev": {"token": "dev-secret"}}"#,
+        ])
+        defer { ScratchDirectory.remove(directory) }
+        #expect(EnvironmentFiles.names(in: directory.path) == ["dev", "prod"])
+        let dev = Dictionary(uniqueKeysWithValues: try #require(try EnvironmentFiles.values(of: "dev", in: directory.path)).map { ($0.name, $0) })
+        #expect(dev["host"]?.value == "http://127.0.0.1:1" && dev["version"]?.value == "v2")
+        #expect(dev["token"]?.value == "dev-secret" && dev["token"]?.isSecret == true)
+        let prod = Dictionary(uniqueKeysWithValues: try #require(try EnvironmentFiles.values(of: "prod", in: directory.path)).map { ($0.name, $0) })
+        #expect(prod["version"]?.value == "v1" && prod["token"]?.value == "shared-secret" && prod["token"]?.isSecret == true)
+        #expect(try EnvironmentFiles.values(of: "$schema", in: directory.path) == nil)
+        #expect(try EnvironmentFiles.values(of: "$shared", in: directory.path) == nil)
+    }
+
     @Test func aFileThatIsNotJSONIsNamed() throws {
         let directory = try Self.directory(["http-client.env.json": "{\"dev\": "])
         defer { ScratchDirectory.remove(directory) }

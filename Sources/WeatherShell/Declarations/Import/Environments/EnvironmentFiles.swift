@@ -7,9 +7,9 @@ import Targets
 /// `$shared` values), Postman's `NAME.postman_environment.json` (its names written as wsh
 /// variables' names, as `use postman` writes its references), and dotenv files: `.env` for every
 /// environment, `NAME.env` for NAME (as httpyac reads them). A later source wins: `.env`,
-/// `NAME.env`, Postman's, REST Client's `$shared`, REST Client's NAME, `http-client.env.json`,
-/// `http-client.private.env.json`. Values from the private file, from dotenv files and Postman's
-/// of type `secret` are secrets.
+/// `NAME.env`, Postman's, REST Client's `$shared`, REST Client's NAME, the `$shared` of
+/// `http-client.env.json` and of `http-client.private.env.json`, their NAME. Values from the
+/// private file, from dotenv files and Postman's of type `secret` are secrets.
 enum EnvironmentFiles {
     /// One variable of an environment, and the file it came from.
     struct Value: Equatable {
@@ -33,7 +33,8 @@ enum EnvironmentFiles {
     static func names(in directory: String) -> [String] {
         var names: Set<String> = []
         for file in [publicFile, privateFile] {
-            if case .object(let members)?? = try? json(at: path(file, in: directory)) { names.formUnion(members.map(\.key)) }
+            // `$shared` and `$schema` (JetBrains' and the JSON schema's) are no environments.
+            if case .object(let members)?? = try? json(at: path(file, in: directory)) { names.formUnion(members.map(\.key).filter { !$0.hasPrefix("$") }) }
         }
         if case .object(let members)?? = try? restClientEnvironments(in: directory) {
             names.formUnion(members.map(\.key).filter { $0 != "$shared" })
@@ -46,6 +47,7 @@ enum EnvironmentFiles {
 
     /// The variables of environment `name` in `directory`, or nil when no file there defines it.
     static func values(of name: String, in directory: String) throws(Failure) -> [Value]? {
+        guard !name.hasPrefix("$") else { return nil }
         var values: [String: Value] = [:]
         var order: [String] = []
         var defined = false
@@ -83,12 +85,15 @@ enum EnvironmentFiles {
                 }
             }
         }
-        for (file, secret) in [(publicFile, false), (privateFile, true)] {
-            guard case .object(let environments)? = try json(at: path(file, in: directory)),
-                  let environment = environments.last(where: { $0.key == name })?.value else { continue }
-            defined = true
-            for (variable, value) in try members(of: environment, name, in: file) {
-                add(variable, value, secret: secret, from: file)
+        // JetBrains' `$shared` holds values of every environment; the environment's own win.
+        for key in ["$shared", name] {
+            for (file, secret) in [(publicFile, false), (privateFile, true)] {
+                guard case .object(let environments)? = try json(at: path(file, in: directory)),
+                      let environment = environments.last(where: { $0.key == key })?.value else { continue }
+                if key == name { defined = true }
+                for (variable, value) in try members(of: environment, key, in: file) {
+                    add(variable, value, secret: secret, from: file)
+                }
             }
         }
         return defined ? order.compactMap { values[$0] } : nil
