@@ -73,6 +73,48 @@ import TestSupport
         }
     }
 
+    /// REST Client's README blocks that send a body of their own make: the url-encoded form whose
+    /// lines go on with `&` (its 15th), the GraphQL request with its variables (16th), and a file
+    /// read as latin1 with its variables substituted (13th); each went out as its raw text. And
+    /// JetBrains' `GRAPHQL` request line.
+    @Test func restClientsFormGraphQLAndLatin1ExamplesSendWhatRestClientSends() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let hosts = [("https://api.example.com", server.baseURL + "/echo"), ("https://api.github.com", server.baseURL + "/echo"),
+                         ("https://example.com", server.baseURL + "/echo")]
+            var names: [String] = []
+            for number in ["15", "16", "13"] {
+                var text = try String(contentsOf: Self.files.appendingPathComponent("rest-client-readme/\(number).http"), encoding: .utf8)
+                for (from, to) in hosts { text = text.replacingOccurrences(of: from, with: to) }
+                try text.write(to: directory.appendingPathComponent("\(number).http"), atomically: true, encoding: .utf8)
+                names.append("\(number).http")
+            }
+            try (Data([0x3C, 0x61, 0x3E, 0x63, 0x61, 0x66, 0xE9, 0x20]) + Data("{{who}}</a>".utf8)).write(to: directory.appendingPathComponent("demo.xml"))
+            try "GRAPHQL \(server.baseURL)/echo/graphql\n\nquery { user(id: \"{{who}}\") { name } }\n"
+                .write(to: directory.appendingPathComponent("j.http"), atomically: true, encoding: .utf8)
+            names.append("j.http")
+            var bodies: [String] = []
+            var headers: [[String: String]] = []
+            for name in names {
+                let result = try await WSHProcess.run(["--var", "who=Zoë", name], directory: directory)
+                #expect(result.status == 0, "\(name): \(result.stderr)")
+                let echo = try #require(try Self.documents(result.stdout).first, "\(name): \(result.stdout)")
+                #expect(echo["method"] as? String == "POST", "\(name)")
+                bodies.append(echo["body"] as? String ?? "")
+                headers.append(Dictionary((echo["headers"] as? [[String]] ?? []).map { ($0[0].lowercased(), $0[1]) }, uniquingKeysWith: { $1 }))
+            }
+            #expect(bodies[0] == "name=foo&password=bar")
+            let graphQL = try #require(try JSONSerialization.jsonObject(with: Data(bodies[1].utf8)) as? [String: Any], "\(bodies[1])")
+            #expect((graphQL["query"] as? String)?.hasPrefix("query ($name: String!, $owner: String!) {\n  repository(") == true, "\(bodies[1])")
+            #expect(graphQL["variables"] as? [String: String] == ["name": "vscode-restclient", "owner": "Huachao"], "\(bodies[1])")
+            #expect(headers[1]["x-request-type"] == nil && headers[1]["content-type"] == "application/json")
+            #expect(bodies[2] == "<a>café Zoë</a>", "\(bodies[2])")
+            #expect(bodies[3] == #"{"query": "query { user(id: \"Zoë\") { name } }", "variables": {}}"#, "\(bodies[3])")
+            #expect(headers[3]["content-type"] == "application/json")
+        }
+    }
+
     /// The JetBrains specification's examples against httpbin: a JSON body (with the typographic
     /// quotes it was published with, sent as they are), the origin form with a Host header, and a
     /// multipart body with a file included by `< ./input.txt`, which httpbin parses into a form and a file.

@@ -93,7 +93,7 @@ import Testing
         let body = try #require(file.requests.first?.body)
         #expect(body.count == 3)
         if case .text(let before) = body[0] { #expect(before.parts == [.text("--b"), .text("\n"), .text("\n")]) }
-        if case .file(let path, let substitutes, _) = body[1] { #expect(path == "./a.txt" && !substitutes) }
+        if case .file(let path, let substitutes, let encoding, _) = body[1] { #expect(path == "./a.txt" && !substitutes && encoding == nil) }
         if case .text(let after) = body[2] { #expect(after.parts == [.text("\n"), .text("--b--")]) }
     }
 

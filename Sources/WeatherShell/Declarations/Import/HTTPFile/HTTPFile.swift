@@ -40,10 +40,11 @@ struct HTTPFile {
         var span: Range<Int>
     }
 
-    /// A piece of a body: lines of text, or `< ./file` (`<@ ./file`: its `{{...}}` are substituted).
+    /// A piece of a body: lines of text, or `< ./file` (`<@ ./file`: its `{{...}}` are substituted;
+    /// `<@latin1 ./file`: read in that encoding, REST Client's).
     enum BodyPiece {
         case text(HTTPTemplate)
-        case file(path: String, substitutes: Bool, span: Range<Int>)
+        case file(path: String, substitutes: Bool, encoding: String? = nil, span: Range<Int>)
     }
 
     var items: [Item]

@@ -1,3 +1,5 @@
+import Targets
+
 /// Reads a `.http` file: what the JetBrains HTTP Client and VS Code's REST Client formats share
 /// (docs/files-from-other-tools.md). A line it does not understand is an error at its place,
 /// never skipped: JavaScript handler scripts (`> {% ... %}`, `< {% ... %}`, `> file.js`) above all.
@@ -51,7 +53,11 @@ struct HTTPFileParser {
 
         func finishRequest() throws(Failure) {
             if var done = request {
-                done.body = try body(bodyLines)
+                if isGraphQL(done) {
+                    try makeGraphQL(&done, bodyLines)
+                } else {
+                    done.body = try body(bodyLines)
+                }
                 items.append(.request(done))
             }
             request = nil
@@ -221,18 +227,68 @@ struct HTTPFileParser {
             if trimmed.hasPrefix("< {%") || trimmed.hasPrefix("<{%") {
                 throw Failure(message: "a script is JavaScript, which wsh does not run", span: line)
             }
-            if trimmed.hasPrefix("<@ ") || trimmed.hasPrefix("< ") {
-                let substitutes = trimmed.hasPrefix("<@")
-                let path = trimmed.dropFirst(substitutes ? 3 : 2).trimmingBlanks
-                guard !path.isEmpty else { throw Failure(message: "'<' names a file to send: < ./body.json", span: line) }
+            if let include = Self.include(trimmed) {
+                guard !include.path.isEmpty else { throw Failure(message: "'<' names a file to send: < ./body.json", span: line) }
                 endText()
-                pieces.append(.file(path: path, substitutes: substitutes, span: line))
+                pieces.append(.file(path: include.path, substitutes: include.substitutes, encoding: include.encoding, span: line))
                 continue
             }
             text += try template(in: line).parts
         }
         endText()
         return pieces
+    }
+
+    /// `< PATH`, `<@ PATH` (its `{{...}}` substituted) or `<@ENCODING PATH` (REST Client's
+    /// `<@latin1 ./demo.xml`); nil for a line that is none of these.
+    private static func include(_ line: String) -> (path: String, substitutes: Bool, encoding: String?)? {
+        guard line.hasPrefix("<") else { return nil }
+        var rest = line.dropFirst()
+        let substitutes = rest.hasPrefix("@")
+        if substitutes { rest = rest.dropFirst() }
+        let encoding = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        rest = rest.dropFirst(encoding.count)
+        guard let blank = rest.first, blank == " " || blank == "\t", encoding.isEmpty || substitutes else { return nil }
+        return (rest.trimmingBlanks, substitutes, encoding.isEmpty ? nil : String(encoding))
+    }
+
+    /// JetBrains' `GRAPHQL URL`, or REST Client's `X-Request-Type: GraphQL` header.
+    private func isGraphQL(_ request: HTTPFile.Request) -> Bool {
+        request.method == "GRAPHQL" || request.headers.contains { $0.name.lowercased() == "x-request-type" && $0.value.parts == [.text("GraphQL")] }
+    }
+
+    /// A GraphQL request as both clients send it: a POST of `{"query": ..., "variables": ...}`, the
+    /// query being the body's lines up to the first blank one and the variables (JSON) the lines
+    /// after it, `{}` when there are none; REST Client's `X-Request-Type` header is not sent, and
+    /// JetBrains' `GRAPHQL` says `Content-Type: application/json` when the request does not.
+    private func makeGraphQL(_ request: inout HTTPFile.Request, _ lines: [Range<Int>]) throws(Failure) {
+        request.headers.removeAll { $0.name.lowercased() == "x-request-type" }
+        if request.method == "GRAPHQL" {
+            request.method = "POST"
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                request.headers.append(HTTPFile.Header(name: "Content-Type", value: HTTPTemplate(parts: [.text("application/json")]), span: request.span))
+            }
+        }
+        var lines = lines
+        while let last = lines.last, string(last).trimmingBlanks.isEmpty { lines.removeLast() }
+        let blank = lines.firstIndex { string($0).trimmingBlanks.isEmpty } ?? lines.endIndex
+        var parts: [HTTPTemplate.Part] = [.text(#"{"query": ""#)]
+        for (index, line) in lines[..<blank].enumerated() {
+            if index > 0 { parts.append(.text("\\n")) }
+            for part in try template(in: line).parts {
+                guard case .text(let text) = part else { parts.append(part); continue }
+                parts.append(.text(String(JSONValue.string(text).compactText.dropFirst().dropLast())))
+            }
+        }
+        parts.append(.text(#"", "variables": "#))
+        let variables = lines[blank...].drop { string($0).trimmingBlanks.isEmpty }
+        if variables.isEmpty { parts.append(.text("{}")) }
+        for (index, line) in variables.enumerated() {
+            if index > 0 { parts.append(.text("\n")) }
+            parts += try template(in: line).parts
+        }
+        parts.append(.text("}"))
+        request.body = [.text(HTTPTemplate(parts: parts))]
     }
 
     private func handlerScript(_ line: Range<Int>) -> Failure {

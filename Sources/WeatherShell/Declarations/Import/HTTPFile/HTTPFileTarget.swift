@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// A `.http` request as the target declaration that sends it: `base` and `path` from its URL,
 /// `method`, its headers, its body as `body raw` (substituted as written, as both clients do) or
@@ -87,7 +88,7 @@ enum HTTPFileTarget {
     private static func body(_ request: HTTPFile.Request, headers: [HTTPFile.Header], directory: String,
                              variableName: (HTTPExpression) -> String) throws(HTTPFileParser.Failure) -> String? {
         guard !request.body.isEmpty else { return nil }
-        if request.body.count == 1, case .file(let path, false, let span) = request.body[0] {
+        if request.body.count == 1, case .file(let path, false, nil, let span) = request.body[0] {
             let full = Run.path(path, relativeTo: directory)
             guard FileManager.default.isReadableFile(atPath: full) else {
                 throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
@@ -96,17 +97,19 @@ enum HTTPFileTarget {
         }
         let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value.parts.first
         let multipart = if case .text(let type)? = contentType { type.lowercased().hasPrefix("multipart/") } else { false }
+        let form = if case .text(let type)? = contentType { type.lowercased().hasPrefix("application/x-www-form-urlencoded") } else { false }
         var parts: [HTTPTemplate.Part] = []
         for piece in request.body {
             switch piece {
             case .text(let template):
                 parts += multipart ? template.parts.map(crlf) : template.parts
-            case .file(let path, let substitutes, let span):
+            case .file(let path, let substitutes, let encodingName, let span):
                 let full = Run.path(path, relativeTo: directory)
                 guard let data = FileManager.default.contents(atPath: full) else {
                     throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
                 }
-                guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
+                let encoding = try fileEncoding(encodingName, span: span)
+                guard let text = String(data: data, encoding: encoding), !text.contains("\0") else {
                     throw HTTPFileParser.Failure(message: "'\(path.prefix(80))' is not text: wsh sends a binary file only as a whole body (< ./file alone)",
                                                  span: span)
                 }
@@ -121,7 +124,60 @@ enum HTTPFileTarget {
                 }
             }
         }
-        return "body     raw " + written(parts, variableName)
+        return "body     raw " + written(form ? formBody(parts) : parts, variableName)
+    }
+
+    /// A url-encoded form's text as REST Client sends it: a line that starts with `&` goes on the
+    /// line before it (`name=foo` / `&password=bar` is `name=foo&password=bar`), and what a URL
+    /// cannot hold (a blank, a line break, `"`, `<`, `>`, `{`, `}`, a character that is not ASCII, a
+    /// `%` with no two hex digits after it) is percent-encoded as UTF-8, as REST Client's `encodeurl`
+    /// does; what is encoded already (`%20`, `+`) stays.
+    private static func formBody(_ parts: [HTTPTemplate.Part]) -> [HTTPTemplate.Part] {
+        var merged: [HTTPTemplate.Part] = []
+        for part in parts {
+            if case .text(let text) = part, case .text(let before)? = merged.last {
+                merged[merged.count - 1] = .text(before + text)
+            } else {
+                merged.append(part)
+            }
+        }
+        return merged.map { part in
+            guard case .text(let text) = part else { return part }
+            let bytes = Array(text.replacingOccurrences(of: "\n&", with: "&").utf8)
+            var encoded: [UInt8] = []
+            for (index, byte) in bytes.enumerated() {
+                let escape = byte == UInt8(ascii: "%")
+                    ? !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]))
+                    : !urlSafe.contains(byte)
+                if escape {
+                    encoded += Array(String(format: "%%%02X", byte).utf8)
+                } else {
+                    encoded.append(byte)
+                }
+            }
+            return .text(String(decoding: encoded, as: UTF8.self))
+        }
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
+    /// The bytes `encodeurl` leaves as they are, `%` aside.
+    private static let urlSafe: Set<UInt8> = Set([0x21, 0x3D, 0x7C, 0x7E] + Array(0x23...0x3B) + Array(0x3F...0x5F) + Array(0x61...0x7A))
+
+    /// The encoding `<@NAME ./file` names (REST Client's names, as Node reads them); UTF-8 for none.
+    private static func fileEncoding(_ name: String?, span: Range<Int>) throws(HTTPFileParser.Failure) -> String.Encoding {
+        guard let name else { return .utf8 }
+        switch name.lowercased() {
+        case "utf8", "utf-8": return .utf8
+        case "latin1", "binary", "iso-8859-1", "iso88591": return .isoLatin1
+        case "ascii", "us-ascii": return .ascii
+        case "utf16le", "utf-16le", "ucs2", "ucs-2": return .utf16LittleEndian
+        default:
+            throw HTTPFileParser.Failure(message: "wsh does not read files in the encoding '\(name.prefix(40))'", span: span,
+                                         notes: ["it reads utf8, latin1, ascii and utf16le"])
+        }
     }
 
     private static func crlf(_ part: HTTPTemplate.Part) -> HTTPTemplate.Part {
