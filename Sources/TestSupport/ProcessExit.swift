@@ -50,4 +50,15 @@ extension FileHandle {
             }
         }
     }
+
+    /// What one read gives (up to 64 KB), empty at end of file; reading again when a signal
+    /// interrupts it: Foundation's `availableData` traps on EINTR, as `readDataToEndOfFile()` does.
+    public func availableDataRetryingInterrupts() -> Data {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { return Data(buffer[0..<count]) }
+            if count == 0 || errno != EINTR { return Data() }
+        }
+    }
 }

@@ -47,7 +47,7 @@ final class HTTPBinServer: @unchecked Sendable {
             let handle = errors.fileHandleForReading
             var signalled = false
             while true {
-                let data = handle.availableData
+                let data = handle.availableDataRetryingInterrupts()
                 let finished = data.isEmpty
                 let text = log.text.withLock { log in
                     log += String(decoding: data, as: UTF8.self)

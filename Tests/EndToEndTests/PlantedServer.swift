@@ -37,7 +37,7 @@ final class PlantedServer: @unchecked Sendable {
         var line = Data()
         let handle = output.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
+            let chunk = handle.availableDataRetryingInterrupts()
             if chunk.isEmpty { break }
             line += chunk
         }

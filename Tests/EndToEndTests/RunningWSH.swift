@@ -67,7 +67,7 @@ final class RunningWSH: @unchecked Sendable {
         Thread { [self] in
             let handle = pipe.fileHandleForReading
             while true {
-                let data = handle.availableData
+                let data = handle.availableDataRetryingInterrupts()
                 if data.isEmpty { return }
                 let text = String(decoding: data, as: UTF8.self)
                 output.withLock { output in
