@@ -166,6 +166,38 @@ import TestSupport
         }
     }
 
+    /// An action with no `catch` that failed (a call answered 500, a failed `expect`, a `catch` that
+    /// failed itself) left its `unless` field true, and every later run said `skipped while
+    /// loading is true`.
+    @Test func aFailedActionLeavesItsUnlessFieldOff() async throws {
+        try await withLoopbackServer(routes: ["/ok": StaticRoute(body: #"{"n": 1}"#)]) { server in
+            let script = """
+            set bail off
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            target ok { base \(server.baseURL); path /ok }
+            reactor r {
+              state loading = false
+              action go unless loading { emit loading = true; call dead; emit loading = false }
+              action check unless loading { emit loading = true; call ok; expect .n == 2; emit loading = false }
+              action caught unless loading { emit loading = true; call dead } catch { call dead }
+            }
+            r go
+            r go
+            r check
+            r check
+            r caught
+            r caught
+            """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 3, "\(result.stderr)")
+            #expect(!result.stderr.contains("skipped"), "\(result.stderr)")
+            #expect(result.stderr.components(separatedBy: "expectation failed: .n == 2").count == 3, "the check still fails: \(result.stderr)")
+            let runs: [[String]] = Array(repeating: ["r | loading=true", "r | loading=false"], count: 6)
+            let lines: [String] = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines == runs.flatMap { $0 })
+        }
+    }
+
     @Test func echoJsonAndOff() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [

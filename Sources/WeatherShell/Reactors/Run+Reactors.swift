@@ -124,15 +124,12 @@ extension Run {
         }
     }
 
-    /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`; with no `catch`, the
-    /// `unless` field is set back to false, so the action is not refused for ever.
+    /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`. (The command then sets
+    /// the `unless` field back to false if the `catch` left it true, or there is no `catch`.)
     private func cleanUpInterrupted(_ body: ReactorDeclaration.Action) async throws {
-        if let catchBody = body.catchBody {
-            locals["error"] = Variable(value: "interrupted", isSecret: false)
-            for statement in catchBody { try await execute(statement) }
-        } else if let field = body.unlessField?.literal, let context = actionContext {
-            await context.emit(DeclaredReactor.Mutation(fields: [(field, .bool(false))], acknowledgement: OneTimeSignal()))
-        }
+        guard let catchBody = body.catchBody else { return }
+        locals["error"] = Variable(value: "interrupted", isSecret: false)
+        for statement in catchBody { try await execute(statement) }
     }
 
     /// `emit a = x, b = y`: one mutation, one reduce, one echo.
