@@ -164,6 +164,29 @@ import Testing
         #expect(fields.compactMap(\.name.literal) == ["content", "author", "loading"])
     }
 
+    /// Each was accepted: the second field echoed too, the second action and the second
+    /// parameter ignored. The error is at the second and names the first.
+    @Test func aSecondStateFieldActionOrParameterOfOneNameIsAnError() {
+        let field = parseError("reactor r {\n  state v = 1, v = 2\n}")
+        #expect(field.map { [$0.line, $0.column] } == [2, 16])
+        #expect(field?.message == "state field 'v' is declared twice")
+        let action = parseError("reactor r {\n  state n = 0\n  action a { emit n = 1 }\n  action a { emit n = 2 }\n}")
+        #expect(action.map { [$0.line, $0.column] } == [4, 10])
+        #expect(action?.message == "action 'a' is declared twice")
+        let parameter = parseError("reactor r {\n  state n = 0\n  action a city city { emit n = 1 }\n}")
+        #expect(parameter.map { [$0.line, $0.column] } == [3, 17])
+        #expect(parameter?.message == "parameter 'city' is declared twice")
+    }
+
+    @Test func theFirstOfTwoNamesIsNamedInANote() {
+        do {
+            _ = try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: "reactor r {\n  state n = 0\n  action a { emit n = 1 }\n  action a { emit n = 2 }\n}"))
+            Issue.record("parsed")
+        } catch {
+            #expect(error.notes == ["the first 'a' is at line 3, column 10"])
+        }
+    }
+
     @Test func emitOutsideAnActionIsAnError() {
         #expect(parseError("emit a = 1")?.message == "'emit' is only allowed inside a reactor action")
     }

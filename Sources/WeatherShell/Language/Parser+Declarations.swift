@@ -231,6 +231,7 @@ extension Parser {
                     guard case .word(let initial) = field.value else {
                         throw error("a state field starts from a plain value", field.value.span)
                     }
+                    try checkNew(field.name, among: state.map(\.name), what: "state field")
                     state.append(.init(name: field.name, initial: initial))
                 }
             case "action":
@@ -239,6 +240,7 @@ extension Parser {
                     throw error("'unless' names a state field, and '\(field.literal ?? "")' is not one", field.span,
                                 notes: ["declare 'state' before the actions; fields: \(state.compactMap(\.name.literal).joined(separator: ", "))"])
                 }
+                try checkNew(action.name, among: actions.map(\.name), what: "action")
                 actions.append(action)
             default:
                 throw error("a reactor holds 'state' and 'action' declarations", keyword.span,
@@ -265,8 +267,9 @@ extension Parser {
             unlessField = parameters[unless + 1]
             parameters.removeSubrange(unless...)
         }
-        for parameter in parameters where !(parameter.bare.map(Self.isName) ?? false) {
-            throw error("an action parameter is a variable name", parameter.span)
+        for (index, parameter) in parameters.enumerated() {
+            guard parameter.bare.map(Self.isName) ?? false else { throw error("an action parameter is a variable name", parameter.span) }
+            try checkNew(parameter, among: Array(parameters[..<index]), what: "parameter")
         }
         if let word = raw.catchWord, word.bare != "catch" {
             throw error("'\(word.literal ?? "")' cannot follow an action's block", word.span, notes: ["an action may be followed by catch { ... }"])
@@ -274,6 +277,14 @@ extension Parser {
         let body = try statements(block, context: .action)
         let catchBody = try raw.catchBlock.map { catchBlock throws(Diagnostic) in try statements(catchBlock, context: .action) }
         return .init(name: name, parameters: parameters, unlessField: unlessField, body: body, catchBody: catchBody)
+    }
+
+    /// A second state field, action or parameter of one name would be ignored or shadowed without
+    /// a word: an error at the second, naming the first.
+    private func checkNew(_ name: Word, among earlier: [Word], what: String) throws(Diagnostic) {
+        guard let text = name.literal, let first = earlier.first(where: { $0.literal == text }) else { return }
+        let (line, column) = file.location(of: first.span.start)
+        throw error("\(what) '\(text)' is declared twice", name.span, notes: ["the first '\(text)' is at line \(line), column \(column)"])
     }
 
     /// `a = x, b = y`: a trailing comma on a value separates fields.
