@@ -187,6 +187,17 @@ import Testing
         }
     }
 
+    /// On the next line, the statement before had already ended: the error said `'else' does not take a block`.
+    @Test func elseOrCatchOnTheLineAfterItsBlockSaysWhereItBelongs() {
+        let otherwise = parseError("if 1 == 1 { echo a }\nelse { echo b }")
+        #expect(otherwise.map { [$0.line, $0.column] } == [2, 1])
+        #expect(otherwise?.message == "'else' must follow the '}' of its 'if' block on the same line")
+        let caught = parseError("reactor r {\n  state n = 0\n  action a { emit n = 1 }\n  catch { emit n = 2 }\n}")
+        #expect(caught.map { [$0.line, $0.column] } == [4, 3])
+        #expect(caught?.message == "'catch' must follow the '}' of its action's block on the same line")
+        #expect(parseError("if 1 == 1 { echo a } else { echo b }") == nil)
+    }
+
     @Test func emitOutsideAnActionIsAnError() {
         #expect(parseError("emit a = 1")?.message == "'emit' is only allowed inside a reactor action")
     }

@@ -243,6 +243,7 @@ extension Parser {
                 try checkNew(action.name, among: actions.map(\.name), what: "action")
                 actions.append(action)
             default:
+                if let misplaced = misplacedFollower(keyword) { throw misplaced }
                 throw error("a reactor holds 'state' and 'action' declarations", keyword.span,
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
