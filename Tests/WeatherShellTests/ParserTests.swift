@@ -198,6 +198,15 @@ import Testing
         #expect(parseError("if 1 == 1 { echo a } else { echo b }") == nil)
     }
 
+    /// `reactor emit { ... }` was declared, and `emit go` could never run it.
+    @Test func aReactorNamedAfterAWordOfTheLanguageIsAnError() {
+        for word in ["emit", "else", "catch"] {
+            let found = parseError("reactor \(word) { state n = 0; action go { emit n = 1 } }")
+            #expect(found.map { [$0.line, $0.column] } == [1, 9])
+            #expect(found?.message == "'\(word)' is a word of the language; a reactor needs another name")
+        }
+    }
+
     @Test func emitOutsideAnActionIsAnError() {
         #expect(parseError("emit a = 1")?.message == "'emit' is only allowed inside a reactor action")
     }

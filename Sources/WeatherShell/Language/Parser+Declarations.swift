@@ -213,6 +213,10 @@ extension Parser {
 
     // MARK: - reactor
 
+    /// Words that start a statement of their own and are no command: a reactor of that name
+    /// could never run.
+    static let reservedWords: Set<String> = ["emit", "else", "catch"]
+
     func reactorDeclaration(_ raw: RawStatement) throws(Diagnostic) -> ReactorDeclaration {
         let command = raw.words[0]
         guard raw.words.count == 2, let block = raw.block else {
@@ -220,6 +224,9 @@ extension Parser {
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isTargetName(text) else { throw error("a reactor name is letters, digits, '_' and '-'", name.span) }
+        if Self.reservedWords.contains(text) {
+            throw error("'\(text)' is a word of the language; a reactor needs another name", name.span)
+        }
         var state: [ReactorDeclaration.StateField] = []
         var actions: [ReactorDeclaration.Action] = []
         for statement in block.statements {
