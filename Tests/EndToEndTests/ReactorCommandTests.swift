@@ -198,6 +198,24 @@ import TestSupport
         }
     }
 
+    /// Ten reactors each running the next one's action were told "an action that runs its own
+    /// reactor's actions never ends", which only a chain that comes back to a reactor can do.
+    @Test func aChainTooDeepIsNamedAndARepeatedReactorIsSaid() async throws {
+        let chain = "reactor r0 { state v = 0; action a { emit v = 1 } }\n"
+            + (1...9).map { "reactor r\($0) { state v = 0; action a { r\($0 - 1) a } }\n" }.joined() + "r9 a"
+        let long = try await WSHProcess.run(["-c", chain])
+        #expect(long.status == 3)
+        #expect(long.stderr.contains("reactor actions nest more than 8 deep"), "\(long.stderr)")
+        #expect(long.stderr.contains("the chain: r9 a -> r8 a -> r7 a -> r6 a -> r5 a -> r4 a -> r3 a -> r2 a -> r1 a"), "\(long.stderr)")
+        #expect(long.stderr.contains("no reactor comes twice in it; it is only deeper than 8"), "\(long.stderr)")
+        #expect(!long.stderr.contains("never end"), "\(long.stderr)")
+
+        let loop = try await WSHProcess.run(["-c", "reactor s { state v = 0; action a { s b }; action b { s a } }\ns a"])
+        #expect(loop.status == 3)
+        #expect(loop.stderr.contains("the chain: s a -> s b -> s a"), "\(loop.stderr)")
+        #expect(loop.stderr.contains("'s' comes back in it: an action that runs its own reactor's actions may never end"), "\(loop.stderr)")
+    }
+
     @Test func echoJsonAndOff() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [

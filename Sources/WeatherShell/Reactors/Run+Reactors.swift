@@ -24,12 +24,13 @@ extension Run {
     /// `NAME ACTION [ARGS]`.
     func runReactor(_ reactor: ShellReactor, _ arguments: [Word], command: Word) async throws {
         let texts = try arguments.map { try expand($0).text }
-        guard actionDepth < Self.maximumActionDepth else {
+        let step = (reactor: reactor.name, action: texts.first ?? "")
+        guard actionChain.count < Self.maximumActionDepth else {
             throw failure("reactor actions nest more than \(Self.maximumActionDepth) deep", at: command.span,
-                          notes: ["an action that runs its own reactor's actions never ends"])
+                          notes: Self.chainNotes(actionChain + [step]))
         }
-        actionDepth += 1
-        defer { actionDepth -= 1 }
+        actionChain.append(step)
+        defer { actionChain.removeLast() }
         do {
             try await reactor.send(texts, words: [command] + arguments, from: self)
         } catch let error as Diagnostic {
@@ -45,6 +46,17 @@ extension Run {
 
     /// How deep a reactor action may run other reactors' actions.
     static let maximumActionDepth = 8
+
+    /// What a chain of actions too deep is: one that comes back to a reactor may run for ever; one
+    /// through different reactors is only long.
+    static func chainNotes(_ chain: [(reactor: String, action: String)]) -> [String] {
+        let shown = "the chain: " + chain.map { "\($0.reactor) \($0.action)" }.joined(separator: " -> ")
+        var seen: Set<String> = []
+        guard let repeated = chain.first(where: { !seen.insert($0.reactor).inserted }) else {
+            return [shown, "no reactor comes twice in it; it is only deeper than \(maximumActionDepth)"]
+        }
+        return [shown, "'\(repeated.reactor)' comes back in it: an action that runs its own reactor's actions may never end"]
+    }
 
     func reactorUsage(_ reactor: ShellReactor, words: [Word]) -> Diagnostic {
         let given = words.dropFirst().first
