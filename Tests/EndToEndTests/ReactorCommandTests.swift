@@ -198,6 +198,19 @@ import TestSupport
         }
     }
 
+    /// Lists and objects were echoed as strings holding their JSON: `"a":"[1,2]"`.
+    @Test func listsAndObjectsAreEchoedAsJSON() async throws {
+        try await withLoopbackServer(routes: ["/o": StaticRoute(body: #"{"items": [3, 4], "o": {"k": true}}"#)]) { server in
+            let script = "target o { base \(server.baseURL); path /o }\nreactor r {\n  state a = [1,2], b = null\n  action load { call o; emit a = .items, b = .o }\n}\n"
+                + "set echo json\nstate r\nr load\nset echo line\nstate r"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").map(String.init) == [
+                #"{"r":{"a":[1,2],"b":null}}"#, #"{"r":{"a":[3,4],"b":{"k":true}}}"#, #"r | a=[3,4] b={"k":true}"#,
+            ])
+        }
+    }
+
     /// Ten reactors each running the next one's action were told "an action that runs its own
     /// reactor's actions never ends", which only a chain that comes back to a reactor can do.
     @Test func aChainTooDeepIsNamedAndARepeatedReactorIsSaid() async throws {

@@ -173,24 +173,14 @@ extension Run {
             guard let found else {
                 throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span, notes: [missing])
             }
-            return Self.echoValue(of: found)
+            return EchoValue(found)
         // `emit n = $v` keeps v's type, as `let` gave it: `let v = 5` echoes n=5, not n="5".
         case .word(let word) where word.loneVariable != nil:
-            return Self.echoValue(of: try typedValue(of: word))
+            return EchoValue(try typedValue(of: word))
         case .word(let word):
             return EchoValue.parse(try expand(word).text, quoted: word.isQuoted || !word.variableNames.isEmpty)
         case .env:
             return .text(try evaluate(value).text)
-        }
-    }
-
-    private static func echoValue(of value: JSONValue) -> EchoValue {
-        switch value {
-        case .null: .none
-        case .bool(let flag): .bool(flag)
-        case .number(let literal): Double(literal).map(EchoValue.number) ?? .text(literal)
-        case .string(let text): .text(text)
-        case .array, .object: .text(value.compactText)
         }
     }
 }
