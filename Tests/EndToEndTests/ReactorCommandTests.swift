@@ -229,6 +229,20 @@ import TestSupport
         #expect(loop.stderr.contains("'s' comes back in it: an action that runs its own reactor's actions may never end"), "\(loop.stderr)")
     }
 
+    /// A reading from `current_weather` (Open-Meteo's older block) was labelled °C whatever its
+    /// `current_weather_units` said; the answer here is Fahrenheit.
+    @Test func weatherCurrentTakesTheUnitOfTheBlockItReads() async throws {
+        try await withLoopbackServer(routes: [
+            "/v1/forecast": StaticRoute(body: try Self.fixture("Fuzz/corpus/seed/fixtures-real-open-meteo-forecast.json")),
+            "/v1/search": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-geocoding.json")),
+        ]) { server in
+            let result = try await WSHProcess.run(["-c", "set base \(server.baseURL)\nweather current Suwon"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains("temperature=46.5") && last.contains(#"unit="°F""#), "\(result.stdout)")
+        }
+    }
+
     @Test func echoJsonAndOff() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
