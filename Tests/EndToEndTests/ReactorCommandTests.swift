@@ -243,6 +243,40 @@ import TestSupport
         }
     }
 
+    /// `weather use openweathermap` loaded that pack, which has no `geocode`: a city failed with
+    /// `no target 'geocode'`. Open-meteo's `geocode` is loaded for it, and no other target.
+    @Test func openWeatherMapGeocodesWithOpenMeteosGeocode() async throws {
+        let stubbed = try await WSHProcess.run(["--stub", "-c", "weather use openweathermap\nweather current London\ntargets"])
+        #expect(stubbed.status == 0, "\(stubbed.stderr)")
+        #expect(stubbed.stdout.contains(#"source="openweathermap (sample data)""#), "\(stubbed.stdout)")
+        #expect(stubbed.stdout.contains("asked for London"), "\(stubbed.stdout)")
+        #expect(!stubbed.stdout.contains("hourly"), "only geocode of open-meteo's targets: \(stubbed.stdout)")
+
+        try await withLoopbackServer(routes: [
+            "/data/2.5/weather": StaticRoute(body: try Self.fixture("packs/samples/openweathermap-weather.json")),
+            "/v1/search": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-geocoding.json")),
+        ]) { server in
+            let result = try await WSHProcess.run(["-c", "set base \(server.baseURL)\nweather use openweathermap\nweather current Suwon"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").last?.contains(#"place="Suwon" source="openweathermap""#) == true, "\(result.stdout)")
+            #expect(server.hits("/v1/search") == 1)
+        }
+    }
+
+    /// A pack loaded for a missing target replaced the targets you had declared with its own.
+    @Test func theWeatherCommandsKeepATargetYouDeclared() async throws {
+        try await withLoopbackServer(routes: [
+            "/mine": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-current.json")),
+            "/v1/search": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-geocoding.json")),
+        ]) { server in
+            let script = "set base \(server.baseURL)\ntarget current { base \(server.baseURL); path /mine; query latitude longitude }\nweather current Suwon"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(server.hits("/mine") == 1)
+            #expect(server.hits("/v1/search") == 1)
+        }
+    }
+
     @Test func echoJsonAndOff() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
