@@ -166,6 +166,117 @@ import TestSupport
         }
     }
 
+    /// An action with no `catch` that failed (a call answered 500, a failed `expect`, a `catch` that
+    /// failed itself) left its `unless` field true, and every later run said `skipped while
+    /// loading is true`.
+    @Test func aFailedActionLeavesItsUnlessFieldOff() async throws {
+        try await withLoopbackServer(routes: ["/ok": StaticRoute(body: #"{"n": 1}"#)]) { server in
+            let script = """
+            set bail off
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            target ok { base \(server.baseURL); path /ok }
+            reactor r {
+              state loading = false
+              action go unless loading { emit loading = true; call dead; emit loading = false }
+              action check unless loading { emit loading = true; call ok; expect .n == 2; emit loading = false }
+              action caught unless loading { emit loading = true; call dead } catch { call dead }
+            }
+            r go
+            r go
+            r check
+            r check
+            r caught
+            r caught
+            """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 3, "\(result.stderr)")
+            #expect(!result.stderr.contains("skipped"), "\(result.stderr)")
+            #expect(result.stderr.components(separatedBy: "expectation failed: .n == 2").count == 3, "the check still fails: \(result.stderr)")
+            let runs: [[String]] = Array(repeating: ["r | loading=true", "r | loading=false"], count: 6)
+            let lines: [String] = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines == runs.flatMap { $0 })
+        }
+    }
+
+    /// Lists and objects were echoed as strings holding their JSON: `"a":"[1,2]"`.
+    @Test func listsAndObjectsAreEchoedAsJSON() async throws {
+        try await withLoopbackServer(routes: ["/o": StaticRoute(body: #"{"items": [3, 4], "o": {"k": true}}"#)]) { server in
+            let script = "target o { base \(server.baseURL); path /o }\nreactor r {\n  state a = [1,2], b = null\n  action load { call o; emit a = .items, b = .o }\n}\n"
+                + "set echo json\nstate r\nr load\nset echo line\nstate r"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").map(String.init) == [
+                #"{"r":{"a":[1,2],"b":null}}"#, #"{"r":{"a":[3,4],"b":{"k":true}}}"#, #"r | a=[3,4] b={"k":true}"#,
+            ])
+        }
+    }
+
+    /// Ten reactors each running the next one's action were told "an action that runs its own
+    /// reactor's actions never ends", which only a chain that comes back to a reactor can do.
+    @Test func aChainTooDeepIsNamedAndARepeatedReactorIsSaid() async throws {
+        let chain = "reactor r0 { state v = 0; action a { emit v = 1 } }\n"
+            + (1...9).map { "reactor r\($0) { state v = 0; action a { r\($0 - 1) a } }\n" }.joined() + "r9 a"
+        let long = try await WSHProcess.run(["-c", chain])
+        #expect(long.status == 3)
+        #expect(long.stderr.contains("reactor actions nest more than 8 deep"), "\(long.stderr)")
+        #expect(long.stderr.contains("the chain: r9 a -> r8 a -> r7 a -> r6 a -> r5 a -> r4 a -> r3 a -> r2 a -> r1 a"), "\(long.stderr)")
+        #expect(long.stderr.contains("no reactor comes twice in it; it is only deeper than 8"), "\(long.stderr)")
+        #expect(!long.stderr.contains("never end"), "\(long.stderr)")
+
+        let loop = try await WSHProcess.run(["-c", "reactor s { state v = 0; action a { s b }; action b { s a } }\ns a"])
+        #expect(loop.status == 3)
+        #expect(loop.stderr.contains("the chain: s a -> s b -> s a"), "\(loop.stderr)")
+        #expect(loop.stderr.contains("'s' comes back in it: an action that runs its own reactor's actions may never end"), "\(loop.stderr)")
+    }
+
+    /// A reading from `current_weather` (Open-Meteo's older block) was labelled °C whatever its
+    /// `current_weather_units` said; the answer here is Fahrenheit.
+    @Test func weatherCurrentTakesTheUnitOfTheBlockItReads() async throws {
+        try await withLoopbackServer(routes: [
+            "/v1/forecast": StaticRoute(body: try Self.fixture("Fuzz/corpus/seed/fixtures-real-open-meteo-forecast.json")),
+            "/v1/search": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-geocoding.json")),
+        ]) { server in
+            let result = try await WSHProcess.run(["-c", "set base \(server.baseURL)\nweather current Suwon"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains("temperature=46.5") && last.contains(#"unit="°F""#), "\(result.stdout)")
+        }
+    }
+
+    /// `weather use openweathermap` loaded that pack, which has no `geocode`: a city failed with
+    /// `no target 'geocode'`. Open-meteo's `geocode` is loaded for it, and no other target.
+    @Test func openWeatherMapGeocodesWithOpenMeteosGeocode() async throws {
+        let stubbed = try await WSHProcess.run(["--stub", "-c", "weather use openweathermap\nweather current London\ntargets"])
+        #expect(stubbed.status == 0, "\(stubbed.stderr)")
+        #expect(stubbed.stdout.contains(#"source="openweathermap (sample data)""#), "\(stubbed.stdout)")
+        #expect(stubbed.stdout.contains("asked for London"), "\(stubbed.stdout)")
+        #expect(!stubbed.stdout.contains("hourly"), "only geocode of open-meteo's targets: \(stubbed.stdout)")
+
+        try await withLoopbackServer(routes: [
+            "/data/2.5/weather": StaticRoute(body: try Self.fixture("packs/samples/openweathermap-weather.json")),
+            "/v1/search": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-geocoding.json")),
+        ]) { server in
+            let result = try await WSHProcess.run(["-c", "set base \(server.baseURL)\nweather use openweathermap\nweather current Suwon"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").last?.contains(#"place="Suwon" source="openweathermap""#) == true, "\(result.stdout)")
+            #expect(server.hits("/v1/search") == 1)
+        }
+    }
+
+    /// A pack loaded for a missing target replaced the targets you had declared with its own.
+    @Test func theWeatherCommandsKeepATargetYouDeclared() async throws {
+        try await withLoopbackServer(routes: [
+            "/mine": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-current.json")),
+            "/v1/search": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-geocoding.json")),
+        ]) { server in
+            let script = "set base \(server.baseURL)\ntarget current { base \(server.baseURL); path /mine; query latitude longitude }\nweather current Suwon"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(server.hits("/mine") == 1)
+            #expect(server.hits("/v1/search") == 1)
+        }
+    }
+
     @Test func echoJsonAndOff() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 1ms\nset echo json\ncounter increase\nset echo off\ncounter increase\nstate counter"])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [

@@ -164,6 +164,49 @@ import Testing
         #expect(fields.compactMap(\.name.literal) == ["content", "author", "loading"])
     }
 
+    /// Each was accepted: the second field echoed too, the second action and the second
+    /// parameter ignored. The error is at the second and names the first.
+    @Test func aSecondStateFieldActionOrParameterOfOneNameIsAnError() {
+        let field = parseError("reactor r {\n  state v = 1, v = 2\n}")
+        #expect(field.map { [$0.line, $0.column] } == [2, 16])
+        #expect(field?.message == "state field 'v' is declared twice")
+        let action = parseError("reactor r {\n  state n = 0\n  action a { emit n = 1 }\n  action a { emit n = 2 }\n}")
+        #expect(action.map { [$0.line, $0.column] } == [4, 10])
+        #expect(action?.message == "action 'a' is declared twice")
+        let parameter = parseError("reactor r {\n  state n = 0\n  action a city city { emit n = 1 }\n}")
+        #expect(parameter.map { [$0.line, $0.column] } == [3, 17])
+        #expect(parameter?.message == "parameter 'city' is declared twice")
+    }
+
+    @Test func theFirstOfTwoNamesIsNamedInANote() {
+        do {
+            _ = try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: "reactor r {\n  state n = 0\n  action a { emit n = 1 }\n  action a { emit n = 2 }\n}"))
+            Issue.record("parsed")
+        } catch {
+            #expect(error.notes == ["the first 'a' is at line 3, column 10"])
+        }
+    }
+
+    /// On the next line, the statement before had already ended: the error said `'else' does not take a block`.
+    @Test func elseOrCatchOnTheLineAfterItsBlockSaysWhereItBelongs() {
+        let otherwise = parseError("if 1 == 1 { echo a }\nelse { echo b }")
+        #expect(otherwise.map { [$0.line, $0.column] } == [2, 1])
+        #expect(otherwise?.message == "'else' must follow the '}' of its 'if' block on the same line")
+        let caught = parseError("reactor r {\n  state n = 0\n  action a { emit n = 1 }\n  catch { emit n = 2 }\n}")
+        #expect(caught.map { [$0.line, $0.column] } == [4, 3])
+        #expect(caught?.message == "'catch' must follow the '}' of its action's block on the same line")
+        #expect(parseError("if 1 == 1 { echo a } else { echo b }") == nil)
+    }
+
+    /// `reactor emit { ... }` was declared, and `emit go` could never run it.
+    @Test func aReactorNamedAfterAWordOfTheLanguageIsAnError() {
+        for word in ["emit", "else", "catch"] {
+            let found = parseError("reactor \(word) { state n = 0; action go { emit n = 1 } }")
+            #expect(found.map { [$0.line, $0.column] } == [1, 9])
+            #expect(found?.message == "'\(word)' is a word of the language; a reactor needs another name")
+        }
+    }
+
     @Test func emitOutsideAnActionIsAnError() {
         #expect(parseError("emit a = 1")?.message == "'emit' is only allowed inside a reactor action")
     }

@@ -213,6 +213,10 @@ extension Parser {
 
     // MARK: - reactor
 
+    /// Words that start a statement of their own and are no command: a reactor of that name
+    /// could never run.
+    static let reservedWords: Set<String> = ["emit", "else", "catch"]
+
     func reactorDeclaration(_ raw: RawStatement) throws(Diagnostic) -> ReactorDeclaration {
         let command = raw.words[0]
         guard raw.words.count == 2, let block = raw.block else {
@@ -220,6 +224,9 @@ extension Parser {
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isTargetName(text) else { throw error("a reactor name is letters, digits, '_' and '-'", name.span) }
+        if Self.reservedWords.contains(text) {
+            throw error("'\(text)' is a word of the language; a reactor needs another name", name.span)
+        }
         var state: [ReactorDeclaration.StateField] = []
         var actions: [ReactorDeclaration.Action] = []
         for statement in block.statements {
@@ -231,6 +238,7 @@ extension Parser {
                     guard case .word(let initial) = field.value else {
                         throw error("a state field starts from a plain value", field.value.span)
                     }
+                    try checkNew(field.name, among: state.map(\.name), what: "state field")
                     state.append(.init(name: field.name, initial: initial))
                 }
             case "action":
@@ -239,8 +247,10 @@ extension Parser {
                     throw error("'unless' names a state field, and '\(field.literal ?? "")' is not one", field.span,
                                 notes: ["declare 'state' before the actions; fields: \(state.compactMap(\.name.literal).joined(separator: ", "))"])
                 }
+                try checkNew(action.name, among: actions.map(\.name), what: "action")
                 actions.append(action)
             default:
+                if let misplaced = misplacedFollower(keyword) { throw misplaced }
                 throw error("a reactor holds 'state' and 'action' declarations", keyword.span,
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
@@ -265,8 +275,9 @@ extension Parser {
             unlessField = parameters[unless + 1]
             parameters.removeSubrange(unless...)
         }
-        for parameter in parameters where !(parameter.bare.map(Self.isName) ?? false) {
-            throw error("an action parameter is a variable name", parameter.span)
+        for (index, parameter) in parameters.enumerated() {
+            guard parameter.bare.map(Self.isName) ?? false else { throw error("an action parameter is a variable name", parameter.span) }
+            try checkNew(parameter, among: Array(parameters[..<index]), what: "parameter")
         }
         if let word = raw.catchWord, word.bare != "catch" {
             throw error("'\(word.literal ?? "")' cannot follow an action's block", word.span, notes: ["an action may be followed by catch { ... }"])
@@ -274,6 +285,14 @@ extension Parser {
         let body = try statements(block, context: .action)
         let catchBody = try raw.catchBlock.map { catchBlock throws(Diagnostic) in try statements(catchBlock, context: .action) }
         return .init(name: name, parameters: parameters, unlessField: unlessField, body: body, catchBody: catchBody)
+    }
+
+    /// A second state field, action or parameter of one name would be ignored or shadowed without
+    /// a word: an error at the second, naming the first.
+    private func checkNew(_ name: Word, among earlier: [Word], what: String) throws(Diagnostic) {
+        guard let text = name.literal, let first = earlier.first(where: { $0.literal == text }) else { return }
+        let (line, column) = file.location(of: first.span.start)
+        throw error("\(what) '\(text)' is declared twice", name.span, notes: ["the first '\(text)' is at line \(line), column \(column)"])
     }
 
     /// `a = x, b = y`: a trailing comma on a value separates fields.

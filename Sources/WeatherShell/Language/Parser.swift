@@ -29,6 +29,7 @@ public struct Parser {
             if let pipe = raw.pipe { throw error("'|' cannot follow '\(name)'", pipe.span) }
             return Statement(kind: kind, span: raw.span, commandSpan: command.span, pipe: nil)
         }
+        if let misplaced = misplacedFollower(command) { throw misplaced }
         if raw.block != nil, name != "target", name != "reactor" {
             var notes = ["blocks belong to 'target NAME {', 'reactor NAME {', 'if', 'for', 'repeat' and 'until'"]
             // `get URL q={"a":1}`: a brace inside a word ends it, as in a shell.
@@ -184,6 +185,16 @@ public struct Parser {
     private func noArguments(_ kind: StatementKind, _ arguments: [Word]) throws(Diagnostic) -> StatementKind {
         if let extra = arguments.first { throw error("unexpected argument", extra.span) }
         return kind
+    }
+
+    /// `else` or `catch` starting a statement: written on the line after the `}` it belongs to,
+    /// where a new line has already ended the `if` or the action.
+    func misplacedFollower(_ word: Word) -> Diagnostic? {
+        switch word.bare {
+        case "else": error("'else' must follow the '}' of its 'if' block on the same line", word.span, notes: ["write: } else {"])
+        case "catch": error("'catch' must follow the '}' of its action's block on the same line", word.span, notes: ["write: } catch {"])
+        default: nil
+        }
     }
 
     func usage(_ command: Word, _ text: String, extra: Word? = nil) -> Diagnostic {

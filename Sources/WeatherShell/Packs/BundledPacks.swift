@@ -26,14 +26,15 @@ enum BundledPacks {
 
 extension Run {
     /// `use NAME`: the first `NAME.wsh` on the pack path: `$WSH_PATH` (colon-separated),
-    /// then `~/.config/wsh/packs`, then the packs that ship with wsh.
-    func usePack(_ word: Word) async throws {
+    /// then `~/.config/wsh/packs`, then the packs that ship with wsh. Given `onlyTargets` (the
+    /// weather commands' missing ones), the pack declares only those of its targets.
+    func usePack(_ word: Word, onlyTargets: Set<String>? = nil) async throws {
         let name = try expand(word).text
         for directory in Self.packDirectories() {
             let path = (directory as NSString).appendingPathComponent(name + ".wsh")
             if FileManager.default.fileExists(atPath: path) {
                 let text = try readSourceFile(path, at: word.span)
-                try await runPack(text: text, name: path, directory: directory, word: word)
+                try await runPack(text: text, name: path, directory: directory, word: word, onlyTargets: onlyTargets)
                 return
             }
         }
@@ -44,14 +45,23 @@ extension Run {
             notes.append("packs: \(available.joined(separator: ", "))")
             throw failure("no pack named '\(name.shortened())'", at: word.span, notes: notes)
         }
-        try await runPack(text: text, name: "<pack \(name)>", directory: BundledPacks.directory, word: word)
+        try await runPack(text: text, name: "<pack \(name)>", directory: BundledPacks.directory, word: word, onlyTargets: onlyTargets)
     }
 
-    private func runPack(text: String, name: String, directory: String, word: Word) async throws {
+    private func runPack(text: String, name: String, directory: String, word: Word, onlyTargets: Set<String>?) async throws {
         if loading.contains(.pack(name)) { throw failure("pack '\(name)' is already being loaded", at: word.span) }
         loading.append(.pack(name))
         defer { loading.removeLast() }
-        try await execute(text: text, file: name, directory: directory)
+        guard let onlyTargets else {
+            try await execute(text: text, file: name, directory: directory)
+            return
+        }
+        var program = try Parser.parse(SourceFile(name: name, directory: directory, text: text))
+        program.statements.removeAll { statement in
+            guard case .target(let declaration) = statement.kind, let target = declaration.name.literal else { return false }
+            return !onlyTargets.contains(target)
+        }
+        try await execute(program)
     }
 
     /// Every pack `use` can load: the pack path's and the bundled ones, sorted. Read from disk each

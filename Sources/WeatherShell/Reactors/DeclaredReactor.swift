@@ -10,6 +10,9 @@ struct DeclaredReactor: Reactor {
         var sender: Run
         /// Set for the clean-up after Ctrl-C: the action's `catch` runs with `$error` = `interrupted`.
         var interrupted = false
+        /// Set to release the `unless` field of that name after the action ended by an error or
+        /// Ctrl-C: the only statement is setting it back to false.
+        var releasing: String?
         /// Given when the action's statements have stopped, however they stopped.
         var finished = OneTimeSignal()
     }
@@ -62,6 +65,10 @@ final class DeclaredReactorCommand: ShellReactor {
         self.declaration = declaration
         let reactor = DeclaredReactor(initialState: .init(echoFields: initial)) { action, emit in
             defer { action.finished.signal() }
+            if let field = action.releasing {
+                await emit(DeclaredReactor.Mutation(fields: [(field, .bool(false))], acknowledgement: OneTimeSignal()))
+                return
+            }
             try await action.sender.perform(action, of: declaration, emit: emit)
         }
         store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, run: run))
@@ -92,6 +99,23 @@ final class DeclaredReactorCommand: ShellReactor {
         }
         let sent = DeclaredReactor.Action(name: actionName, arguments: given, sender: run)
         let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, sender: run, interrupted: true)
-        try await store.send(sent, onInterrupt: cleanup, after: sent.finished)
+        do {
+            try await store.send(sent, onInterrupt: cleanup, after: sent.finished)
+        } catch {
+            await release(action, named: actionName, from: run)
+            throw error
+        }
+    }
+
+    /// After an action ended by an error or Ctrl-C (its `catch`, if any, done, failed or stopped by
+    /// a second Ctrl-C), sets its `unless` field back to false when it is still true, so the action
+    /// is not refused for ever.
+    private func release(_ action: ReactorDeclaration.Action, named actionName: String, from run: Run) async {
+        guard let field = action.unlessField?.literal,
+              await currentFields().first(where: { $0.name == field })?.value == .bool(true) else { return }
+        let release = DeclaredReactor.Action(name: actionName, arguments: [], sender: run, releasing: field)
+        // A task of its own: after Ctrl-C the sender is cancelled, and the store drops the
+        // mutations of an action sent from a cancelled task.
+        await Task { try? await store.send(release) }.value
     }
 }

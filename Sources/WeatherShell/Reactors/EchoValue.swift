@@ -6,6 +6,8 @@ public enum EchoValue: Sendable, Equatable {
     case number(Double)
     case bool(Bool)
     case none
+    /// A list or an object, written as compact JSON, not as a string holding it.
+    case json(JSONValue)
 
     /// As the echo line and JSON write it: strings quoted, numbers bare (no trailing .0), `none` as null.
     var jsonText: String {
@@ -14,6 +16,7 @@ public enum EchoValue: Sendable, Equatable {
         case .number(let number): Self.format(number)
         case .bool(let flag): flag ? "true" : "false"
         case .none: "null"
+        case .json(let value): value.compactText
         }
     }
 
@@ -24,6 +27,7 @@ public enum EchoValue: Sendable, Equatable {
         case .number(let number): Self.format(number)
         case .bool(let flag): flag ? "true" : "false"
         case .none: ""
+        case .json(let value): value.compactText
         }
     }
 
@@ -40,11 +44,27 @@ public enum EchoValue: Sendable, Equatable {
             if text == "true" { return .bool(true) }
             if text == "false" { return .bool(false) }
             if text == "null" { return .none }
+            // As `let` reads a bare `[1,2]` or `{"k":true}`: the JSON value.
+            if text.hasPrefix("[") || text.hasPrefix("{"), let value = try? JSONValue.parse(text) { return EchoValue(value) }
             if let number = Double(text), number.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "." }) ?? false {
                 return .number(number)
             }
         }
         return .text(text)
+    }
+}
+
+extension EchoValue {
+    /// A JSON value as a state field holds it: numbers, booleans and null keep their types, lists
+    /// and objects stay JSON.
+    init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .none
+        case .bool(let flag): self = .bool(flag)
+        case .number(let literal): self = Double(literal).map(EchoValue.number) ?? .text(literal)
+        case .string(let text): self = .text(text)
+        case .array, .object: self = .json(value)
+        }
     }
 }
 

@@ -24,12 +24,13 @@ extension Run {
     /// `NAME ACTION [ARGS]`.
     func runReactor(_ reactor: ShellReactor, _ arguments: [Word], command: Word) async throws {
         let texts = try arguments.map { try expand($0).text }
-        guard actionDepth < Self.maximumActionDepth else {
+        let step = (reactor: reactor.name, action: texts.first ?? "")
+        guard actionChain.count < Self.maximumActionDepth else {
             throw failure("reactor actions nest more than \(Self.maximumActionDepth) deep", at: command.span,
-                          notes: ["an action that runs its own reactor's actions never ends"])
+                          notes: Self.chainNotes(actionChain + [step]))
         }
-        actionDepth += 1
-        defer { actionDepth -= 1 }
+        actionChain.append(step)
+        defer { actionChain.removeLast() }
         do {
             try await reactor.send(texts, words: [command] + arguments, from: self)
         } catch let error as Diagnostic {
@@ -45,6 +46,17 @@ extension Run {
 
     /// How deep a reactor action may run other reactors' actions.
     static let maximumActionDepth = 8
+
+    /// What a chain of actions too deep is: one that comes back to a reactor may run for ever; one
+    /// through different reactors is only long.
+    static func chainNotes(_ chain: [(reactor: String, action: String)]) -> [String] {
+        let shown = "the chain: " + chain.map { "\($0.reactor) \($0.action)" }.joined(separator: " -> ")
+        var seen: Set<String> = []
+        guard let repeated = chain.first(where: { !seen.insert($0.reactor).inserted }) else {
+            return [shown, "no reactor comes twice in it; it is only deeper than \(maximumActionDepth)"]
+        }
+        return [shown, "'\(repeated.reactor)' comes back in it: an action that runs its own reactor's actions may never end"]
+    }
 
     func reactorUsage(_ reactor: ShellReactor, words: [Word]) -> Diagnostic {
         let given = words.dropFirst().first
@@ -124,15 +136,12 @@ extension Run {
         }
     }
 
-    /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`; with no `catch`, the
-    /// `unless` field is set back to false, so the action is not refused for ever.
+    /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`. (The command then sets
+    /// the `unless` field back to false if the `catch` left it true, or there is no `catch`.)
     private func cleanUpInterrupted(_ body: ReactorDeclaration.Action) async throws {
-        if let catchBody = body.catchBody {
-            locals["error"] = Variable(value: "interrupted", isSecret: false)
-            for statement in catchBody { try await execute(statement) }
-        } else if let field = body.unlessField?.literal, let context = actionContext {
-            await context.emit(DeclaredReactor.Mutation(fields: [(field, .bool(false))], acknowledgement: OneTimeSignal()))
-        }
+        guard let catchBody = body.catchBody else { return }
+        locals["error"] = Variable(value: "interrupted", isSecret: false)
+        for statement in catchBody { try await execute(statement) }
     }
 
     /// `emit a = x, b = y`: one mutation, one reduce, one echo.
@@ -164,24 +173,14 @@ extension Run {
             guard let found else {
                 throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span, notes: [missing])
             }
-            return Self.echoValue(of: found)
+            return EchoValue(found)
         // `emit n = $v` keeps v's type, as `let` gave it: `let v = 5` echoes n=5, not n="5".
         case .word(let word) where word.loneVariable != nil:
-            return Self.echoValue(of: try typedValue(of: word))
+            return EchoValue(try typedValue(of: word))
         case .word(let word):
             return EchoValue.parse(try expand(word).text, quoted: word.isQuoted || !word.variableNames.isEmpty)
         case .env:
             return .text(try evaluate(value).text)
-        }
-    }
-
-    private static func echoValue(of value: JSONValue) -> EchoValue {
-        switch value {
-        case .null: .none
-        case .bool(let flag): .bool(flag)
-        case .number(let literal): Double(literal).map(EchoValue.number) ?? .text(literal)
-        case .string(let text): .text(text)
-        case .array, .object: .text(value.compactText)
         }
     }
 }

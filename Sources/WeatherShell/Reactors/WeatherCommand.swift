@@ -95,13 +95,17 @@ struct WeakRun: Sendable {
 }
 
 extension Run {
-    /// Loads the pack of `source` when any target the weather commands call is missing.
+    /// Loads the targets the weather commands of `source` call that are missing, from their packs;
+    /// the ones declared already (yours, or a pack's) stay.
     func ensureTargets(for source: WeatherSource, at span: SourceSpan) async throws {
-        guard source.targetNames.contains(where: { session.targets[$0] == nil }) else { return }
         let previous = options.bail
         defer { options.bail = previous }
-        let word = Word(parts: [WordPart(content: .literal(source.rawValue), quoted: false, span: span)], span: span)
-        try await usePack(word)
+        for (pack, targets) in source.packs {
+            let missing = Set(targets.filter { session.targets[$0] == nil })
+            guard !missing.isEmpty else { continue }
+            let word = Word(parts: [WordPart(content: .literal(pack), quoted: false, span: span)], span: span)
+            try await usePack(word, onlyTargets: missing)
+        }
     }
 
     /// Calls a target for a reactor: the body becomes the last response; errors become messages.

@@ -125,11 +125,12 @@ enum WeatherSource: String, Sendable, CaseIterable {
     case openMeteo = "open-meteo"
     case openWeatherMap = "openweathermap"
 
-    /// The targets the commands call, all loaded by `use` of the pack of the same name.
-    var targetNames: [String] {
+    /// The targets the commands call, by the pack that declares them. Place names are geocoded
+    /// with open-meteo's `geocode` (it needs no key) whichever API gives the weather.
+    var packs: [(pack: String, targets: [String])] {
         switch self {
-        case .openMeteo: ["current", "hourly", "geocode"]
-        case .openWeatherMap: ["weather", "forecast", "geocode"]
+        case .openMeteo: [("open-meteo", ["current", "hourly", "geocode"])]
+        case .openWeatherMap: [("openweathermap", ["weather", "forecast"]), ("open-meteo", ["geocode"])]
         }
     }
 }

@@ -37,13 +37,21 @@ struct WeatherService: Sendable {
         let json = try await call(source == .openMeteo ? "current" : "weather", arguments(for: place, source: source))
         switch source {
         case .openMeteo:
-            let temperature = try number(json, [.key("current"), .key("temperature_2m")]) ?? number(json, [.key("current_weather"), .key("temperature")])
-            guard let temperature else { throw WeatherError(description: "the answer has no current temperature (.current.temperature_2m)") }
+            // The unit comes from the same block as the reading: `current_units` for `current`,
+            // `current_weather_units` for the older `current_weather`.
+            let temperature: Double, unitPath: [Query.PathStep]
+            if let reading = try number(json, [.key("current"), .key("temperature_2m")]) {
+                (temperature, unitPath) = (reading, [.key("current_units"), .key("temperature_2m")])
+            } else if let reading = try number(json, [.key("current_weather"), .key("temperature")]) {
+                (temperature, unitPath) = (reading, [.key("current_weather_units"), .key("temperature")])
+            } else {
+                throw WeatherError(description: "the answer has no current temperature (.current.temperature_2m)")
+            }
             return CurrentReading(place: place, temperature: temperature,
                                   minimum: try number(json, [.key("daily"), .key("temperature_2m_min"), .index(0)]),
                                   maximum: try number(json, [.key("daily"), .key("temperature_2m_max"), .index(0)]),
                                   time: text(json, [.key("current"), .key("time")]) ?? text(json, [.key("current_weather"), .key("time")]) ?? "",
-                                  unit: text(json, [.key("current_units"), .key("temperature_2m")]) ?? unit)
+                                  unit: text(json, unitPath) ?? unit)
         case .openWeatherMap:
             guard let temperature = try number(json, [.key("main"), .key("temp")]) else {
                 throw WeatherError(description: "the answer has no temperature (.main.temp)")

@@ -53,8 +53,8 @@ public final class Run {
     }
     /// Set in the run of a declared reactor's action: where its `emit`s go.
     private(set) var actionContext: ActionContext?
-    /// How many reactor commands are running inside one another.
-    var actionDepth = 0
+    /// The reactor commands running inside one another, outermost first: `r9 a`, `r8 a`, ...
+    var actionChain: [(reactor: String, action: String)] = []
     /// The action's parameters and `$error`: they hide session variables of the same name for the action only.
     var locals = Variables()
     /// The names that are the run's own (``locals``), set or not: an unset parameter is undefined,
@@ -108,7 +108,7 @@ public final class Run {
         self.currentFile = file
         self.outcomes = outcomes
         loading = parent?.loading ?? []
-        actionDepth = parent?.actionDepth ?? 0
+        actionChain = parent?.actionChain ?? []
     }
 
     /// Sets a variable from a script argument `NAME=VALUE` or `NAME:=JSON` (typed as LANGUAGE.md
