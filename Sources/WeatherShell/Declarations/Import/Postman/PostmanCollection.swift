@@ -100,7 +100,7 @@ struct PostmanCollection {
             if let text = header.string {
                 // v2.0 allows the headers as one text: `Name: value` lines.
                 for line in text.split(whereSeparator: \.isNewline) {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingBlanks.isEmpty else { continue }
                     headers.append((line[..<colon].trimmingBlanks, line[line.index(after: colon)...].trimmingBlanks))
                 }
             } else {
@@ -154,7 +154,7 @@ struct PostmanCollection {
         case "formdata":
             guard case .array(let parts)? = body["formdata"] else { return nil }
             return .formdata(parts.compactMap { part in
-                guard part["disabled"]?.bool != true, let name = part["key"]?.string else { return nil }
+                guard part["disabled"]?.bool != true, let name = part["key"]?.string, !name.isEmpty else { return nil }
                 if part["type"]?.string == "file" {
                     let source = part["src"]?.string ?? part["src"]?[0]?.string ?? ""
                     return (name, source, true)
@@ -171,9 +171,9 @@ struct PostmanCollection {
     }
 
     /// Auth in either form: v2.1's lists of `{key, value}`, v2.0's objects. `noauth` is an auth
-    /// too: it stops a folder's or the collection's from applying.
+    /// too: it stops a folder's or the collection's from applying; `inherit` is none of its own.
     private static func auth(_ auth: JSONValue?) -> Auth? {
-        guard let auth, let type = auth["type"]?.string else { return nil }
+        guard let auth, let type = auth["type"]?.string, type != "inherit" else { return nil }
         var settings: [String: String] = [:]
         if case .array = auth[type] {
             for pair in pairs(auth[type], key: "key") { settings[pair.name] = pair.value }
@@ -206,11 +206,12 @@ struct PostmanCollection {
         }
     }
 
-    /// `[{key, value, disabled}]` as pairs, the disabled ones left out; values that are not text as JSON text.
+    /// `[{key, value, disabled}]` as pairs, the disabled ones and those with an empty key left out
+    /// (Postman sends neither); values that are not text as JSON text.
     static func pairs(_ list: JSONValue?, key: String) -> [(name: String, value: String)] {
         guard case .array(let entries)? = list else { return [] }
         return entries.compactMap { entry in
-            guard entry["disabled"]?.bool != true, let name = entry[key]?.string else { return nil }
+            guard entry["disabled"]?.bool != true, let name = entry[key]?.string, !name.isEmpty else { return nil }
             let value = entry["value"]
             return (name, value?.string ?? (value == nil || value == .null ? "" : value?.compactText ?? ""))
         }

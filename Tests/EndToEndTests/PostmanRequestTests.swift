@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What a request of a Postman collection sends, seen at the loopback server's `/echo`: the rows
+/// Postman leaves out, inherited auth, and the Content-Type a request gives its form.
+@Suite struct PostmanRequestTests {
+    /// Writes `collection` (its items' JSON) as `c.postman_collection.json` in a scratch directory,
+    /// runs `use postman` and `script`, and gives what each `call NAME > NAME.json` wrote as the echo saw it.
+    static func run(items: String, collection: String = "", script: String, in directory: URL)
+        async throws -> (result: WSHProcess.Result, echoes: [String: EchoedRequest]) {
+        try """
+            {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             \(collection) "item": [\(items)]}
+            """.write(to: directory.appendingPathComponent("c.postman_collection.json"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["-c", "use postman c.postman_collection.json\n" + script], directory: directory)
+        var echoes: [String: EchoedRequest] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".echo") {
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            echoes[String(name.dropLast(5))] = try EchoedRequest(echo: text)
+        }
+        return (result, echoes)
+    }
+
+    /// A row with an empty key (header, form field) is not sent and does not stop the request from
+    /// being declared; a disabled row is not sent; `"auth": {"type": "inherit"}` takes the
+    /// collection's auth, as no auth of its own does.
+    @Test func emptyKeyAndDisabledRowsAreNotSentAndInheritTakesTheCollectionsAuth() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let (result, echoes) = try await Self.run(items: """
+                {"name": "rows", "request": {"method": "POST", "url": "\(server.baseURL)/echo/rows", "auth": {"type": "inherit"},
+                  "header": [{"key": "X-A", "value": "1"}, {"key": "", "value": ""}, {"key": "", "value": "v"},
+                             {"key": "X-Off", "value": "2", "disabled": true}],
+                  "body": {"mode": "urlencoded", "urlencoded": [{"key": "a", "value": "1"}, {"key": "", "value": "x"},
+                                                                {"key": "b", "value": "2", "disabled": true}]}}}
+                """, collection: #""auth": {"type": "bearer", "bearer": [{"key": "token", "value": "t-inherited"}]},"#,
+                script: "call rows > rows.echo", in: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            let rows = try #require(echoes["rows"])
+            #expect(rows.headers == ["authorization: Bearer t-inherited", "content-type: application/x-www-form-urlencoded", "x-a: 1"], "\(rows)")
+            #expect(rows.body == Array("a=1".utf8), "\(rows)")
+        }
+    }
+}
