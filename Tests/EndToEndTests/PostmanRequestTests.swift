@@ -44,4 +44,22 @@ import TestSupport
             #expect(rows.body == Array("a=1".utf8), "\(rows)")
         }
     }
+
+    /// A urlencoded body with a Content-Type header of the request's own goes with that header, as
+    /// Postman sends it.
+    @Test func aFormKeepsTheRequestsOwnContentType() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let (result, echoes) = try await Self.run(items: """
+                {"name": "charset", "request": {"method": "POST", "url": "\(server.baseURL)/echo/charset",
+                  "header": [{"key": "Content-Type", "value": "application/x-www-form-urlencoded; charset=utf-8"}],
+                  "body": {"mode": "urlencoded", "urlencoded": [{"key": "a", "value": "é"}]}}}
+                """, script: "call charset > charset.echo", in: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let charset = try #require(echoes["charset"])
+            #expect(charset.headers == ["content-type: application/x-www-form-urlencoded; charset=utf-8"], "\(charset)")
+            #expect(charset.body == Array("a=%C3%A9".utf8), "\(charset)")
+        }
+    }
 }

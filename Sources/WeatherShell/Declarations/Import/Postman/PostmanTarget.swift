@@ -114,7 +114,6 @@ enum PostmanTarget {
             }
             bodyLine = "body     raw " + (try written(text))
         case .urlencoded(let fields):
-            headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("application/x-www-form-urlencoded") }
             bodyLine = fields.isEmpty ? nil : "form     " + (try fields.map { field throws(Failure) in try written(field.name + "=" + field.value) })
                 .joined(separator: " ")
         case .formdata(let parts):
