@@ -30,10 +30,20 @@ struct PostmanCollection {
         /// Raw text, with the language Postman's editor gave it (`json`, `xml`, `text`...).
         case raw(String, language: String?)
         case urlencoded([(name: String, value: String)])
-        /// Parts: a text value, or a file (`src`, relative to the collection's directory).
-        case formdata([(name: String, value: String, isFile: Bool)])
+        case formdata([FormPart])
         case file(String)
         case graphql(query: String, variables: String?)
+    }
+
+    /// A form-data part: a text value, or a file part's files.
+    struct FormPart {
+        var name: String
+        var value: String
+        /// A file part's files (`src`, relative to the collection's directory), one part each as
+        /// Postman sends them, none when none was chosen; nil for a text part.
+        var files: [String]?
+        /// The part's own Content-Type (`contentType`), when it gives one.
+        var contentType: String?
     }
 
     /// Auth as Postman stores it: a type and its settings (`token`, `username`, `key`, `in`...).
@@ -155,11 +165,14 @@ struct PostmanCollection {
             guard case .array(let parts)? = body["formdata"] else { return nil }
             return .formdata(parts.compactMap { part in
                 guard part["disabled"]?.bool != true, let name = part["key"]?.string, !name.isEmpty else { return nil }
-                if part["type"]?.string == "file" {
-                    let source = part["src"]?.string ?? part["src"]?[0]?.string ?? ""
-                    return (name, source, true)
+                var contentType = part["contentType"]?.string
+                if contentType?.isEmpty == true { contentType = nil }
+                guard part["type"]?.string == "file" else {
+                    return FormPart(name: name, value: part["value"]?.string ?? "", contentType: contentType)
                 }
-                return (name, part["value"]?.string ?? "", false)
+                let files: [String]
+                if case .array(let list)? = part["src"] { files = list.compactMap(\.string) } else { files = part["src"]?.string.map { [$0] } ?? [] }
+                return FormPart(name: name, value: "", files: files.filter { !$0.isEmpty }, contentType: contentType)
             })
         case "file":
             return body["file"]?["src"]?.string.map { .file($0) }

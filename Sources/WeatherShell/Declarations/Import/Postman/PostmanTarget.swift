@@ -118,10 +118,22 @@ enum PostmanTarget {
                 .joined(separator: " ")
         case .formdata(let parts):
             headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/") }
-            bodyLine = parts.isEmpty ? nil : "multipart " + (try parts.map { part throws(Failure) in
-                part.isFile ? try written(part.name + "@" + Run.path(part.value, relativeTo: directory))
-                    : try written(part.name + "=" + part.value)
-            }).joined(separator: " ")
+            var words: [String] = []
+            for part in parts {
+                guard let files = part.files else {
+                    if let type = part.contentType {
+                        notes.append("its form-data part '\(part.name)' is sent without its Content-Type \(type): a wsh text part has none")
+                    }
+                    words.append(try written(part.name + "=" + part.value))
+                    continue
+                }
+                if files.isEmpty { notes.append("its form-data part '\(part.name)' has no file chosen: it is not sent, as newman skips it") }
+                for file in files {
+                    let reference = FileReference(path: Run.path(file, relativeTo: directory), contentType: part.contentType)
+                    words.append(try written(part.name + "@" + reference.written))
+                }
+            }
+            bodyLine = words.isEmpty ? nil : "multipart " + words.joined(separator: " ")
         case .file(let source):
             bodyLine = "body     @" + Run.quoted(Run.path(source, relativeTo: directory))
         case .graphql(let query, let variables):
