@@ -95,4 +95,30 @@ import TestSupport
             #expect(String(decoding: up.body, as: UTF8.self) == expected, "\(up)")
         }
     }
+
+    /// `protocolProfileBehavior` of a request, its folder or the collection: `followRedirects: false`
+    /// is `follow off` (the redirect is the answer), `maxRedirects` is `follow N`; the keys a target
+    /// has no setting for are named once.
+    @Test func followRedirectsAndMaxRedirectsAreTheTargetsFollow() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let (result, _) = try await Self.run(items: """
+                {"name": "stay", "protocolProfileBehavior": {"followRedirects": false},
+                 "request": {"method": "GET", "url": "\(server.baseURL)/redirect?n=1"}},
+                {"name": "f", "protocolProfileBehavior": {"followRedirects": false}, "item": [
+                  {"name": "inner", "request": {"method": "GET", "url": "\(server.baseURL)/redirect?n=1"}},
+                  {"name": "again", "protocolProfileBehavior": {"followRedirects": true, "maxRedirects": 2},
+                   "request": {"method": "GET", "url": "\(server.baseURL)/redirect?n=2"}}]},
+                {"name": "goes", "request": {"method": "GET", "url": "\(server.baseURL)/redirect?n=1"}}
+                """, collection: #""protocolProfileBehavior": {"strictSSL": false, "disableCookies": true, "disableBodyPruning": false},"#,
+                script: "set output quiet\n" + ["stay", "f.inner", "f.again", "goes"].map { "call \($0)\nprint status" }.joined(separator: "\n"), in: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr == "note: c.postman_collection.json: protocolProfileBehavior disableCookies, strictSSL not kept: "
+                    + "a wsh target has no setting for them (the session has set cookies off, set insecure on)\n", "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").filter { ["200", "302"].contains($0) } == ["302", "302", "200", "200"], "\(result.stdout)")
+            let shown = try await WSHProcess.run(["-c", "use postman c.postman_collection.json\nshow f.again"], directory: directory)
+            #expect(shown.stdout.contains("\n  follow   2\n"), "\(shown.stdout)")
+        }
+    }
 }

@@ -24,6 +24,8 @@ struct PostmanCollection {
         var examples: [Example]
         /// `prerequest` and `test` scripts, as their lines.
         var scripts: [(kind: String, lines: [String])]
+        /// Its `protocolProfileBehavior`: the collection's, then its folders', then its own, a later key winning.
+        var behavior: [String: JSONValue]
     }
 
     enum Body {
@@ -60,6 +62,9 @@ struct PostmanCollection {
         var contentType: String?
     }
 
+    /// The `protocolProfileBehavior` keys a target holds: the others are named in a note.
+    static let keptBehaviors: Set<String> = ["followRedirects", "maxRedirects", "disableBodyPruning"]
+
     var name: String
     /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds).
     var variables: [(name: String, value: String)]
@@ -77,29 +82,40 @@ struct PostmanCollection {
         name = info?["name"]?.string ?? json["name"]?.string ?? "collection"
         var variables = Self.pairs(json["variable"], key: "key")
         var requests: [Request] = []
-        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), into: &requests, variables: &variables)
+        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), behavior: Self.behavior(json, over: [:]),
+                  into: &requests, variables: &variables)
         self.requests = requests
         self.variables = variables
     }
 
-    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, into requests: inout [Request],
-                             variables: inout [(name: String, value: String)]) {
+    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, behavior inherited: [String: JSONValue],
+                             into requests: inout [Request], variables: inout [(name: String, value: String)]) {
         guard case .array(let list) = items else { return }
         for item in list {
             let name = item["name"]?.string ?? "request"
             let ownAuth = auth(item["auth"])
             let auth = ownAuth ?? inheritedAuth
+            let behavior = behavior(item, over: inherited)
             if let children = item["item"] {
                 variables += pairs(item["variable"], key: "key")
-                walk(children, folders: folders + [name], inheritedAuth: auth, into: &requests, variables: &variables)
+                walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, into: &requests, variables: &variables)
                 continue
             }
             guard let request = item["request"] else { continue }
-            requests.append(read(request, path: folders + [name], item: item, inheritedAuth: inheritedAuth))
+            requests.append(read(request, path: folders + [name], item: item, inheritedAuth: inheritedAuth, behavior: behavior))
         }
     }
 
-    private static func read(_ request: JSONValue, path: [String], item: JSONValue, inheritedAuth: Auth?) -> Request {
+    /// `inherited` with the keys of the item's (or collection's) `protocolProfileBehavior` set over it.
+    private static func behavior(_ item: JSONValue, over inherited: [String: JSONValue]) -> [String: JSONValue] {
+        guard case .object(let members)? = item["protocolProfileBehavior"] else { return inherited }
+        var behavior = inherited
+        for member in members { behavior[member.key] = member.value }
+        return behavior
+    }
+
+    private static func read(_ request: JSONValue, path: [String], item: JSONValue, inheritedAuth: Auth?,
+                             behavior: [String: JSONValue]) -> Request {
         // A request may be a bare URL string (`"request": "https://..."`), a GET with nothing else.
         let isString = request.string != nil
         let urlValue = isString ? request : request["url"]
@@ -124,16 +140,16 @@ struct PostmanCollection {
             path: path, description: description,
             method: (request["method"]?.string ?? "GET").uppercased(), url: url,
             pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
-            body: isString || prunesBody(request, item: item) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
-            examples: examples(item["response"]), scripts: scripts(item["event"]))
+            body: isString || prunesBody(request, behavior: behavior) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
+            examples: examples(item["response"]), scripts: scripts(item["event"]), behavior: behavior)
     }
 
     /// Postman leaves out the body of a GET, HEAD, COPY, PURGE or UNLOCK unless the request's
     /// `protocolProfileBehavior` says `disableBodyPruning`.
-    private static func prunesBody(_ request: JSONValue, item: JSONValue) -> Bool {
+    private static func prunesBody(_ request: JSONValue, behavior: [String: JSONValue]) -> Bool {
         let method = (request["method"]?.string ?? "GET").uppercased()
         guard ["GET", "HEAD", "COPY", "PURGE", "UNLOCK"].contains(method) else { return false }
-        return item["protocolProfileBehavior"]?["disableBodyPruning"]?.bool != true
+        return behavior["disableBodyPruning"]?.bool != true
     }
 
     /// A URL object with no `raw`: its protocol, host, port, path and query put together.

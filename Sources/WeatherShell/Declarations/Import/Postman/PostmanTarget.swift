@@ -146,6 +146,11 @@ enum PostmanTarget {
             lines.append("  header   " + (try written(header.name + ":" + header.value)))
         }
         if let bodyLine { lines.append("  " + bodyLine) }
+        if request.behavior["followRedirects"]?.bool == false {
+            lines.append("  follow   off")
+        } else if let most = request.behavior["maxRedirects"]?.int, most >= 0 {
+            lines.append("  follow   \(min(most, Run.mostRedirects))")
+        }
         // One sample a status, a success first: the answer `wsh serve` gives unless asked for another.
         var statuses: Set<Int> = []
         let examples = request.examples.filter { (200...299).contains($0.status) } + request.examples.filter { !(200...299).contains($0.status) }

@@ -64,6 +64,12 @@ extension Run {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
         }
+        let unkept = Set(collection.requests.flatMap(\.behavior.keys)).subtracting(PostmanCollection.keptBehaviors).sorted()
+        if !unkept.isEmpty {
+            let session = ["strictSSL": "set insecure on", "disableCookies": "set cookies off"].filter { unkept.contains($0.key) }.values.sorted()
+            io.err("note: \(shown): protocolProfileBehavior \(unkept.joined(separator: ", ")) not kept: a wsh target has no setting for "
+                   + (unkept.count == 1 ? "it" : "them") + (session.isEmpty ? "" : " (the session has \(session.joined(separator: ", ")))") + "\n")
+        }
         // Digest answers a challenge, so it is the session's auth plugin for the host, one credential a host.
         for (host, credential) in digestHosts.sorted(by: { $0.key < $1.key }) {
             let file = SourceFile(name: "<postman \(shown)>", directory: currentFile.directory,
