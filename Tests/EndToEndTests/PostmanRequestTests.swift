@@ -121,4 +121,51 @@ import TestSupport
             #expect(shown.stdout.contains("\n  follow   2\n"), "\(shown.stdout)")
         }
     }
+
+    /// The collection's and a folder's scripts are kept in each target under them, as its own are,
+    /// in the order Postman runs them (prerequest scripts, then tests: the collection's, the
+    /// folder's, the request's), and the note on import names where they are.
+    @Test func inheritedScriptsAreCommentsOfTheTargetsUnderThem() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        func event(_ kind: String, _ line: String) -> String {
+            #"{"listen": "\#(kind)", "script": {"exec": ["\#(line)"]}}"#
+        }
+        let (result, _) = try await Self.run(items: """
+            {"name": "f", "event": [\(event("test", "folder test"))], "item": [
+              {"name": "r", "event": [\(event("test", "own test")), \(event("prerequest", "own pre"))],
+               "request": {"method": "GET", "url": "http://127.0.0.1:9/r"}}]},
+            {"name": "top", "request": {"method": "GET", "url": "http://127.0.0.1:9/top"}}
+            """, collection: #""event": [\#(event("test", "collection test")), \#(event("prerequest", "collection pre"))],"#,
+            script: "show f.r\nshow top", in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            target f.r {
+              base     "http://127.0.0.1:9"
+              path     "/r"
+              # Postman prerequest script of the collection, not run (JavaScript):
+              #   collection pre
+              # Postman prerequest script, not run (JavaScript):
+              #   own pre
+              # Postman test script of the collection, not run (JavaScript):
+              #   collection test
+              # Postman test script of folder 'f', not run (JavaScript):
+              #   folder test
+              # Postman test script, not run (JavaScript):
+              #   own test
+            }
+            target top {
+              base     "http://127.0.0.1:9"
+              path     "/top"
+              # Postman prerequest script of the collection, not run (JavaScript):
+              #   collection pre
+              # Postman test script of the collection, not run (JavaScript):
+              #   collection test
+            }
+
+            """, "\(result.stdout)")
+        #expect(result.stderr == "note: c.postman_collection.json: Postman scripts (JavaScript) are not run: those of the collection, "
+                + "folder 'f' and 1 request are kept as comments in the targets they apply to (show NAME prints them); write checks as expect lines\n",
+                "\(result.stderr)")
+    }
 }

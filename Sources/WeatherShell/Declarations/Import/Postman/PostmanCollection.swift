@@ -22,8 +22,9 @@ struct PostmanCollection {
         var body: Body?
         var auth: Auth?
         var examples: [Example]
-        /// `prerequest` and `test` scripts, as their lines.
-        var scripts: [(kind: String, lines: [String])]
+        /// The collection's, its folders' and its own `prerequest` and `test` scripts, in the order
+        /// Postman runs them.
+        var scripts: [Script]
         /// Its `protocolProfileBehavior`: the collection's, then its folders', then its own, a later key winning.
         var behavior: [String: JSONValue]
     }
@@ -52,6 +53,15 @@ struct PostmanCollection {
     struct Auth {
         var type: String
         var settings: [String: String]
+    }
+
+    /// A script, as its lines.
+    struct Script {
+        /// `prerequest` or `test`.
+        var kind: String
+        /// Where it is, when it is not the request's own: `the collection`, `folder 'Users'`.
+        var origin: String?
+        var lines: [String]
     }
 
     /// A saved example answer.
@@ -83,13 +93,13 @@ struct PostmanCollection {
         var variables = Self.pairs(json["variable"], key: "key")
         var requests: [Request] = []
         Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), behavior: Self.behavior(json, over: [:]),
-                  into: &requests, variables: &variables)
+                  scripts: Self.scripts(json["event"], origin: "the collection"), into: &requests, variables: &variables)
         self.requests = requests
         self.variables = variables
     }
 
     private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, behavior inherited: [String: JSONValue],
-                             into requests: inout [Request], variables: inout [(name: String, value: String)]) {
+                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String)]) {
         guard case .array(let list) = items else { return }
         for item in list {
             let name = item["name"]?.string ?? "request"
@@ -98,11 +108,18 @@ struct PostmanCollection {
             let behavior = behavior(item, over: inherited)
             if let children = item["item"] {
                 variables += pairs(item["variable"], key: "key")
-                walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, into: &requests, variables: &variables)
+                let folderScripts = scripts(item["event"], origin: "folder '\((folders + [name]).joined(separator: " / "))'")
+                walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, scripts: inheritedScripts + folderScripts,
+                     into: &requests, variables: &variables)
                 continue
             }
-            guard let request = item["request"] else { continue }
-            requests.append(read(request, path: folders + [name], item: item, inheritedAuth: inheritedAuth, behavior: behavior))
+            guard let json = item["request"] else { continue }
+            var request = read(json, path: folders + [name], item: item, inheritedAuth: inheritedAuth, behavior: behavior)
+            // Postman runs the collection's prerequest scripts, then its folders', then the request's; tests too.
+            let all: [Script] = inheritedScripts + request.scripts
+            let prerequests: [Script] = all.filter { $0.kind == "prerequest" }
+            request.scripts = prerequests + all.filter { $0.kind != "prerequest" }
+            requests.append(request)
         }
     }
 
@@ -141,7 +158,7 @@ struct PostmanCollection {
             method: (request["method"]?.string ?? "GET").uppercased(), url: url,
             pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
             body: isString || prunesBody(request, behavior: behavior) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
-            examples: examples(item["response"]), scripts: scripts(item["event"]), behavior: behavior)
+            examples: examples(item["response"]), scripts: scripts(item["event"], origin: nil), behavior: behavior)
     }
 
     /// Postman leaves out the body of a GET, HEAD, COPY, PURGE or UNLOCK unless the request's
@@ -223,7 +240,7 @@ struct PostmanCollection {
         }
     }
 
-    private static func scripts(_ events: JSONValue?) -> [(kind: String, lines: [String])] {
+    private static func scripts(_ events: JSONValue?, origin: String?) -> [Script] {
         guard case .array(let list)? = events else { return [] }
         return list.compactMap { event in
             guard let kind = event["listen"]?.string else { return nil }
@@ -231,7 +248,7 @@ struct PostmanCollection {
             let lines = exec?.string.map { $0.components(separatedBy: "\n") }
                 ?? { if case .array(let lines)? = exec { lines.compactMap(\.string) } else { [] } }()
             let code = lines.filter { !$0.trimmingBlanks.isEmpty }
-            return code.isEmpty ? nil : (kind, code)
+            return code.isEmpty ? nil : Script(kind: kind, origin: origin, lines: code)
         }
     }
 

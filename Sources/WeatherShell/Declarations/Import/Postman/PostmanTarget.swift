@@ -158,7 +158,7 @@ enum PostmanTarget {
             lines.append("  sample   " + Run.quoted(example.body) + (example.status == 200 ? "" : " status \(example.status)"))
         }
         for script in request.scripts {
-            lines.append("  # Postman \(script.kind) script, not run (JavaScript):")
+            lines.append("  # Postman \(script.kind) script" + (script.origin.map { " of " + $0 } ?? "") + ", not run (JavaScript):")
             lines += script.lines.map { "  #   " + $0.replacingOccurrences(of: "\r", with: "") }
         }
         if let refused {

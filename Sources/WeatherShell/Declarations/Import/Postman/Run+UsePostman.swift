@@ -64,6 +64,13 @@ extension Run {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
         }
+        let origins = collection.requests.flatMap { $0.scripts.compactMap(\.origin) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let withOwn = collection.requests.count { $0.scripts.contains { $0.origin == nil } }
+        if !origins.isEmpty || withOwn > 0 {
+            let places = origins + (withOwn == 0 ? [] : ["\(withOwn) request\(withOwn == 1 ? "" : "s")"])
+            io.err("note: \(shown): Postman scripts (JavaScript) are not run: those of \(mask(places.dropLast().joined(separator: ", ") + (places.count > 1 ? " and " : "") + (places.last ?? ""))) are kept as comments "
+                   + "in the targets they apply to (show NAME prints them); write checks as expect lines\n")
+        }
         let unkept = Set(collection.requests.flatMap(\.behavior.keys)).subtracting(PostmanCollection.keptBehaviors).sorted()
         if !unkept.isEmpty {
             let session = ["strictSSL": "set insecure on", "disableCookies": "set cookies off"].filter { unkept.contains($0.key) }.values.sorted()
