@@ -165,4 +165,32 @@ import TestSupport
         let answer = try await offPool { try ServeTests.curl(["http://127.0.0.1:\(port)/api/users/1"]) }
         #expect(answer.hasSuffix("\n\n{\"id\": 1}"), "\(answer)\n\(server.stderr)")
     }
+
+    /// Two digest credentials in one collection: the session's plugin auth holds one, the first in
+    /// the collection; a warning names the request whose credential is not used, the one that is,
+    /// and what to give (never a password). httpbin then refuses that request's call.
+    @Test func twoDigestCredentialsWarnAndTheFirstIsUsed() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            func digest(_ name: String, _ user: String, _ password: String) -> String {
+                """
+                {"name": "\(name)", "request": {"method": "GET", "url": "\(httpbin.baseURL)/digest-auth/auth/\(user)/\(password)",
+                  "auth": {"type": "digest", "digest": [{"key": "username", "value": "\(user)"}, {"key": "password", "value": "\(password)"}]}}}
+                """
+            }
+            try """
+                {"info": {"name": "d", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [\(digest("first", "ann", "pw-ann-1")), \(digest("same", "ann", "pw-ann-1")), \(digest("other user", "bob", "pw-bob-2"))]}
+                """.write(to: directory.appendingPathComponent("d.json"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "use postman d.json\nset output quiet\ncall first\nprint status\ncall other-user\nprint status"],
+                                                  directory: directory)
+            #expect(result.stderr.hasPrefix("warning: d.json: 'other user' has digest auth as bob for 127.0.0.1, and 'first' as ann for 127.0.0.1: "
+                                            + "the session's plugin auth holds one credential, so ann's is used; before calling other-user, "
+                                            + "give plugin auth digest USER:PASS host 127.0.0.1\n"
+                                            + "note: digest auth for 127.0.0.1: plugin auth digest, with the collection's credential\n"), "\(result.stderr)")
+            #expect(result.stdout == "200\n401\n", "bob's request goes with ann's credential: \(result.stdout)")
+            #expect(!(result.stdout + result.stderr).contains("pw-"), "\(result.stderr)")
+        }
+    }
 }

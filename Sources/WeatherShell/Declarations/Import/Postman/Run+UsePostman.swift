@@ -8,7 +8,8 @@ extension Run {
     /// environment's or a `--var` wins, as in Postman). A request wsh cannot declare is a warning
     /// that names it; the rest are declared.
     func usePostman(_ arguments: [Word]) throws {
-        var digestHosts: [String: String] = [:]
+        // The session's auth plugin holds one credential: the first digest auth of the collection.
+        var digest: (host: String, credential: String, user: String, place: String)?
         let pathWord = arguments[1]
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
@@ -52,7 +53,14 @@ extension Run {
                 if request.auth?.type == "digest", let auth = request.auth {
                     let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
                     if let credential = substituted(pair)?.text, let host = substituted(request.url).flatMap({ URLComponents(string: $0.text)?.host }) {
-                        digestHosts[host] = credential
+                        let user = String(credential.prefix { $0 != ":" })
+                        if let first = digest, first.host != host || first.credential != credential {
+                            io.err("warning: \(shown): '\(mask(place))' has digest auth as \(mask(user)) for \(host), and '\(mask(first.place))' "
+                                   + "as \(mask(first.user)) for \(first.host): the session's plugin auth holds one credential, so \(mask(first.user))'s "
+                                   + "is used; before calling \(mask(name)), give plugin auth digest USER:PASS host \(host)\n")
+                        } else if digest == nil {
+                            digest = (host, credential, user, place)
+                        }
                     } else {
                         io.err("note: \(mask(name)): its digest auth uses variables that are not set, or a host not known yet: "
                                + "set them, or give plugin auth digest USER:PASS host HOST\n")
@@ -77,16 +85,17 @@ extension Run {
             io.err("note: \(shown): protocolProfileBehavior \(unkept.joined(separator: ", ")) not kept: a wsh target has no setting for "
                    + (unkept.count == 1 ? "it" : "them") + (session.isEmpty ? "" : " (the session has \(session.joined(separator: ", ")))") + "\n")
         }
-        // Digest answers a challenge, so it is the session's auth plugin for the host, one credential a host.
-        for (host, credential) in digestHosts.sorted(by: { $0.key < $1.key }) {
+        // Digest answers a challenge, so it is the session's auth plugin for the host.
+        if let (host, credential, _, _) = digest {
             let file = SourceFile(name: "<postman \(shown)>", directory: currentFile.directory,
                                   text: "plugin auth digest \(Run.quoted(credential)) host \(Run.quoted(host))")
-            guard case .plugin(let name, let settings)? = try Parser.parse(file).statements.first?.kind else { continue }
-            let previous = currentFile
-            currentFile = file
-            defer { currentFile = previous }
-            try runPlugin(name: name, settings: settings)
-            io.err("note: digest auth for \(host): plugin auth digest, with the collection's credential\n")
+            if case .plugin(let name, let settings)? = try Parser.parse(file).statements.first?.kind {
+                let previous = currentFile
+                currentFile = file
+                defer { currentFile = previous }
+                try runPlugin(name: name, settings: settings)
+                io.err("note: digest auth for \(host): plugin auth digest, with the collection's credential\n")
+            }
         }
         if mode == .interactive {
             io.err("\(declared) target\(declared == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
