@@ -193,4 +193,25 @@ import TestSupport
             #expect(!(result.stdout + result.stderr).contains("pw-"), "\(result.stderr)")
         }
     }
+
+    /// A Postman environment given to `use postman` says what it is and how an environment is used.
+    @Test func anEnvironmentGivenForACollectionSaysHowEnvironmentsAreUsed() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let environment = #"{"name": "Shop Staging", "values": [{"key": "user", "value": "ann", "enabled": true}], "_postman_variable_scope": "environment"}"#
+        try environment.write(to: directory.appendingPathComponent("Shop Staging.postman_environment.json"), atomically: true, encoding: .utf8)
+        try environment.write(to: directory.appendingPathComponent("env.json"), atomically: true, encoding: .utf8)
+        let named = try await WSHProcess.run(["-c", "use postman 'Shop Staging.postman_environment.json'"], directory: directory)
+        #expect(named.status == 3)
+        #expect(named.stderr.hasPrefix("<command line>:1:13: error: cannot use Shop Staging.postman_environment.json: "
+                                       + "this is a Postman environment, not a collection\n"), "\(named.stderr)")
+        #expect(named.stderr.hasSuffix("note: its variables are the environment \"Shop Staging\": give --env \"Shop Staging\" or set env \"Shop Staging\" "
+                                       + "(read beside the script, else in the current directory), then use postman COLLECTION.json\n"), "\(named.stderr)")
+        let other = try await WSHProcess.run(["-c", "use postman env.json"], directory: directory)
+        #expect(other.stderr.hasSuffix("note: name it NAME.postman_environment.json, beside the script (or in the current directory), "
+                                       + "and give --env NAME or set env NAME; then use postman COLLECTION.json\n"), "\(other.stderr)")
+        // What the note says works: the environment's variable is set.
+        let used = try await WSHProcess.run(["--env", "Shop Staging", "-c", "print $user"], directory: directory)
+        #expect(used.stdout == "ann\n", "\(used.stderr)")
+    }
 }

@@ -7,6 +7,8 @@ import Targets
 struct PostmanCollection {
     struct Failure: Error {
         var message: String
+        /// The file is a Postman environment: what reads one is worth a note.
+        var isEnvironment = false
     }
 
     /// One request of the collection.
@@ -85,6 +87,9 @@ struct PostmanCollection {
         guard case .object = json, let items = json["item"], case .array = items else {
             if json["requests"] != nil {
                 throw Failure(message: "this is a Postman collection of format v1: export it again from Postman as Collection v2.1")
+            }
+            if case .array? = json["values"] {
+                throw Failure(message: "this is a Postman environment, not a collection", isEnvironment: true)
             }
             throw Failure(message: "not a Postman collection: it has no \"item\" list")
         }

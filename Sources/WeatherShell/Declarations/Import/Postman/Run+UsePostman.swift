@@ -18,7 +18,8 @@ extension Run {
         do {
             collection = try PostmanCollection(json: try JSONValue.parse(bytes))
         } catch let error as PostmanCollection.Failure {
-            throw failure("cannot use \(Self.displayPath(path)): \(error.message)", at: pathWord.span)
+            throw failure("cannot use \(Self.displayPath(path)): \(error.message)", at: pathWord.span,
+                          notes: error.isEnvironment ? [Self.environmentNote(path)] : [])
         } catch {
             throw failure("cannot use \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: pathWord.span)
         }
@@ -100,6 +101,19 @@ extension Run {
         if mode == .interactive {
             io.err("\(declared) target\(declared == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
         }
+    }
+
+    /// How a Postman environment file is used: as the environment its file name gives, with `--env`.
+    private static func environmentNote(_ path: String) -> String {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        let suffix = ".postman_environment.json"
+        guard file.hasSuffix(suffix), file.count > suffix.count else {
+            return "name it NAME\(suffix), beside the script (or in the current directory), and give --env NAME or set env NAME; "
+                + "then use postman COLLECTION.json"
+        }
+        let name = Run.quoted(String(file.dropLast(suffix.count)))
+        return "its variables are the environment \(name): give --env \(name) or set env \(name) "
+            + "(read beside the script, else in the current directory), then use postman COLLECTION.json"
     }
 
     /// `text` with each `{{name}}` replaced by the variable's value, and whether one was a secret;
