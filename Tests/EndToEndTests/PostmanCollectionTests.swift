@@ -109,12 +109,16 @@ import TestSupport
         #expect(result.status == 3)
         #expect(result.stderr.hasPrefix("<command line>:1:13: error: cannot use v1.postman_collection.json: this is a Postman collection of format v1: "
                                         + "export it again from Postman as Collection v2.1\n"), "\(result.stderr)")
-        // A collection given where a script or a .http file goes says what reads it.
+        // A collection given where a script or a .http file goes says what reads it: a runtime
+        // error (exit 3), as use postman's own errors and source's are.
         let run = try await WSHProcess.run(["sample-collection.json"], directory: directory)
-        #expect(run.status == 1)
+        #expect(run.status == 3)
+        let sourced = try await WSHProcess.run(["-c", "source sample-collection.json"], directory: directory)
+        #expect(sourced.status == 3, "\(sourced.stderr)")
         #expect(run.stderr.hasPrefix("wsh: error: sample-collection.json is JSON: wsh runs .wsh and .http files\n"
                                      + "note: a Postman collection: use postman sample-collection.json"), "\(run.stderr)")
         let used = try await WSHProcess.run(["-c", "use http sample-collection.json"], directory: directory)
+        #expect(used.status == 3)
         #expect(used.stderr.contains("note: a Postman collection is read with: use postman sample-collection.json"), "\(used.stderr)")
     }
 
