@@ -168,4 +168,19 @@ import TestSupport
                 + "folder 'f' and 1 request are kept as comments in the targets they apply to (show NAME prints them); write checks as expect lines\n",
                 "\(result.stderr)")
     }
+
+    /// A variable of the collection that is not set when a request is called is an error naming
+    /// the request in the collection, not a line of the declaration wsh wrote for it.
+    @Test func anUndefinedVariableNamesTheRequestInTheCollection() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let (result, _) = try await Self.run(items: """
+            {"name": "Forms", "item": [{"name": "Log in", "request": {"method": "POST", "url": "http://127.0.0.1:9/login",
+              "body": {"mode": "urlencoded", "urlencoded": [{"key": "username", "value": "{{user}}"}]}}}]}
+            """, script: "call Forms.Log-in", in: directory)
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("c.postman_collection.json, request 'Forms / Log in': error: undefined variable 'user'\nnote: "),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("form "), "no line of the declaration wsh wrote: \(result.stderr)")
+    }
 }

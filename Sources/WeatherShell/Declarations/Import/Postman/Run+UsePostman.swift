@@ -47,7 +47,7 @@ extension Run {
                         if let password = text.split(separator: ":", maxSplits: 1).last, text.contains(":") { session.mask.add(String(password)) }
                         return text
                     })
-                try declareWritten(text, source: "<postman \(shown)>")
+                try declareWritten(text, source: "<postman \(shown)>", place: "\(shown), request '\(place)'")
                 taken.insert(name)
                 declared += 1
                 for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
