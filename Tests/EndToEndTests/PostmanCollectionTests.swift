@@ -109,12 +109,16 @@ import TestSupport
         #expect(result.status == 3)
         #expect(result.stderr.hasPrefix("<command line>:1:13: error: cannot use v1.postman_collection.json: this is a Postman collection of format v1: "
                                         + "export it again from Postman as Collection v2.1\n"), "\(result.stderr)")
-        // A collection given where a script or a .http file goes says what reads it.
+        // A collection given where a script or a .http file goes says what reads it: a runtime
+        // error (exit 3), as use postman's own errors and source's are.
         let run = try await WSHProcess.run(["sample-collection.json"], directory: directory)
-        #expect(run.status == 1)
+        #expect(run.status == 3)
+        let sourced = try await WSHProcess.run(["-c", "source sample-collection.json"], directory: directory)
+        #expect(sourced.status == 3, "\(sourced.stderr)")
         #expect(run.stderr.hasPrefix("wsh: error: sample-collection.json is JSON: wsh runs .wsh and .http files\n"
                                      + "note: a Postman collection: use postman sample-collection.json"), "\(run.stderr)")
         let used = try await WSHProcess.run(["-c", "use http sample-collection.json"], directory: directory)
+        #expect(used.status == 3)
         #expect(used.stderr.contains("note: a Postman collection is read with: use postman sample-collection.json"), "\(used.stderr)")
     }
 
@@ -164,5 +168,54 @@ import TestSupport
         defer { server.interrupt() }
         let answer = try await offPool { try ServeTests.curl(["http://127.0.0.1:\(port)/api/users/1"]) }
         #expect(answer.hasSuffix("\n\n{\"id\": 1}"), "\(answer)\n\(server.stderr)")
+    }
+
+    /// Two digest credentials in one collection: the session's plugin auth holds one, the first in
+    /// the collection; a warning names the request whose credential is not used, the one that is,
+    /// and what to give (never a password). httpbin then refuses that request's call.
+    @Test func twoDigestCredentialsWarnAndTheFirstIsUsed() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            func digest(_ name: String, _ user: String, _ password: String) -> String {
+                """
+                {"name": "\(name)", "request": {"method": "GET", "url": "\(httpbin.baseURL)/digest-auth/auth/\(user)/\(password)",
+                  "auth": {"type": "digest", "digest": [{"key": "username", "value": "\(user)"}, {"key": "password", "value": "\(password)"}]}}}
+                """
+            }
+            try """
+                {"info": {"name": "d", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [\(digest("first", "ann", "pw-ann-1")), \(digest("same", "ann", "pw-ann-1")), \(digest("other user", "bob", "pw-bob-2"))]}
+                """.write(to: directory.appendingPathComponent("d.json"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "use postman d.json\nset output quiet\ncall first\nprint status\ncall other-user\nprint status"],
+                                                  directory: directory)
+            #expect(result.stderr.hasPrefix("warning: d.json: 'other user' has digest auth as bob for 127.0.0.1, and 'first' as ann for 127.0.0.1: "
+                                            + "the session's plugin auth holds one credential, so ann's is used; before calling other-user, "
+                                            + "give plugin auth digest USER:PASS host 127.0.0.1\n"
+                                            + "note: digest auth for 127.0.0.1: plugin auth digest, with the collection's credential\n"), "\(result.stderr)")
+            #expect(result.stdout == "200\n401\n", "bob's request goes with ann's credential: \(result.stdout)")
+            #expect(!(result.stdout + result.stderr).contains("pw-"), "\(result.stderr)")
+        }
+    }
+
+    /// A Postman environment given to `use postman` says what it is and how an environment is used.
+    @Test func anEnvironmentGivenForACollectionSaysHowEnvironmentsAreUsed() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let environment = #"{"name": "Shop Staging", "values": [{"key": "user", "value": "ann", "enabled": true}], "_postman_variable_scope": "environment"}"#
+        try environment.write(to: directory.appendingPathComponent("Shop Staging.postman_environment.json"), atomically: true, encoding: .utf8)
+        try environment.write(to: directory.appendingPathComponent("env.json"), atomically: true, encoding: .utf8)
+        let named = try await WSHProcess.run(["-c", "use postman 'Shop Staging.postman_environment.json'"], directory: directory)
+        #expect(named.status == 3)
+        #expect(named.stderr.hasPrefix("<command line>:1:13: error: cannot use Shop Staging.postman_environment.json: "
+                                       + "this is a Postman environment, not a collection\n"), "\(named.stderr)")
+        #expect(named.stderr.hasSuffix("note: its variables are the environment \"Shop Staging\": give --env \"Shop Staging\" or set env \"Shop Staging\" "
+                                       + "(read beside the script, else in the current directory), then use postman COLLECTION.json\n"), "\(named.stderr)")
+        let other = try await WSHProcess.run(["-c", "use postman env.json"], directory: directory)
+        #expect(other.stderr.hasSuffix("note: name it NAME.postman_environment.json, beside the script (or in the current directory), "
+                                       + "and give --env NAME or set env NAME; then use postman COLLECTION.json\n"), "\(other.stderr)")
+        // What the note says works: the environment's variable is set.
+        let used = try await WSHProcess.run(["--env", "Shop Staging", "-c", "print $user"], directory: directory)
+        #expect(used.stdout == "ann\n", "\(used.stderr)")
     }
 }

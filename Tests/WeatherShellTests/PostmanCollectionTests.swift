@@ -64,6 +64,24 @@ import Testing
         #expect(query == "{ me { id } }" && variables == "{\"a\": 1}")
     }
 
+    /// Rows with an empty key are left out wherever a collection has rows, as Postman sends none of
+    /// them; a folder's `inherit` auth passes the collection's on.
+    @Test func emptyKeyRowsAreLeftOutAndInheritIsNoAuthOfItsOwn() throws {
+        let collection = try Self.collection("""
+            {"info": {"name": "c"}, "auth": {"type": "basic", "basic": [{"key": "username", "value": "ann"}]},
+             "item": [{"name": "f", "auth": {"type": "inherit"}, "item": [
+               {"name": "q", "request": {"method": "POST", "header": ": no name\\nX-One: 1",
+                 "url": {"host": ["h"], "query": [{"key": "", "value": "x"}, {"key": "a", "value": "1"}]},
+                 "body": {"mode": "formdata", "formdata": [{"key": "", "value": "x"}, {"key": "p", "value": "1"}]}}}]}]}
+            """)
+        let request = try #require(collection.requests.first)
+        #expect(request.url == "h?a=1")
+        #expect(request.headers.map(\.name) == ["X-One"])
+        guard case .formdata(let parts)? = request.body else { Issue.record("no form-data"); return }
+        #expect(parts.map(\.name) == ["p"])
+        #expect(request.auth?.type == "basic", "inherit takes the collection's auth")
+    }
+
     @Test func whatIsNotACollectionSaysSo() {
         #expect(throws: PostmanCollection.Failure.self) { try Self.collection("{\"requests\": []}") }
         #expect(throws: PostmanCollection.Failure.self) { try Self.collection("{\"info\": {}}") }

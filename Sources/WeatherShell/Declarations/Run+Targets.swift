@@ -17,8 +17,8 @@ extension Run {
     /// Declares the target an importer wrote (curl, OpenAPI, `.http`, `target NAME from last`), as
     /// if its declaration had been typed: one path from any format to a target. Errors point into
     /// `text`, shown as `source` (`<import curl>`); `show NAME` prints it.
-    func declareWritten(_ text: String, source: String, fromPack: Bool = false) throws {
-        let file = SourceFile(name: source, directory: currentFile.directory, text: text)
+    func declareWritten(_ text: String, source: String, place: String? = nil, fromPack: Bool = false) throws {
+        let file = SourceFile(name: source, directory: currentFile.directory, text: text, place: place)
         guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
             throw failure("\(source) wrote no target declaration", at: nil)
         }

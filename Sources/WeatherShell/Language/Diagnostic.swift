@@ -30,8 +30,9 @@ public struct Diagnostic: Error, Sendable {
     /// The diagnostic as text, with secrets masked by `mask`.
     public func rendered(mask: (String) -> String = { $0 }) -> String {
         var out = ""
-        guard let file, let span else {
-            out = "wsh: error: \(mask(message))\n"
+        guard let file, let span, file.place == nil else {
+            out = (file?.place).map { "\(mask($0)): error: " } ?? "wsh: error: "
+            out += "\(mask(message))\n"
             for note in notes { out += "note: \(mask(note))\n" }
             return out
         }

@@ -10,11 +10,16 @@ public final class SourceFile: Sendable {
     let lineStarts: [Int]
     /// The line number of the first line: piped input is read in pieces but keeps its numbering.
     let firstLine: Int
+    /// For text wsh wrote from another file (a Postman request's target), where it came from in the
+    /// user's terms (`Shop.json, request 'Users / Get'`): diagnostics name it instead of a line of
+    /// text the user never wrote.
+    public let place: String?
 
-    public init(name: String, directory: String, text: String, firstLine: Int = 1) {
+    public init(name: String, directory: String, text: String, firstLine: Int = 1, place: String? = nil) {
         self.name = name
         self.directory = directory
         self.firstLine = firstLine
+        self.place = place
         // A UTF-8 byte order mark, as some editors start a file with, is not text (as in Python and Hurl).
         let written = Array(text.utf8)
         let bytes = firstLine == 1 && written.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(written.dropFirst(3)) : written

@@ -25,7 +25,7 @@ extension Run {
         if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
         if path.lowercased().hasSuffix(".json") {
             // A Postman collection or a HAR, say: not statements.
-            return try report(Diagnostic(.usage, "\(file.name) is JSON: wsh runs .wsh and .http files", notes: [
+            return try report(Diagnostic(.runtime, "\(file.name) is JSON: wsh runs .wsh and .http files", notes: [
                 "a Postman collection: use postman \(file.name), or wsh serve \(file.name); a HAR: import har \(file.name)"]))
         }
         try await execute(text: text, file: file.name, directory: file.directory)

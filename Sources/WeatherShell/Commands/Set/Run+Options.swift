@@ -240,7 +240,7 @@ extension Run {
     }
 
     /// The most redirects `set follow` and a target's `follow` take.
-    static let mostRedirects = 100
+    nonisolated static let mostRedirects = 100
 
     /// How many redirects `on`, `off` or a count means, for `set follow` and a target's `follow`;
     /// nil for anything else, or a count past ``mostRedirects``.

@@ -7,6 +7,8 @@ import Targets
 struct PostmanCollection {
     struct Failure: Error {
         var message: String
+        /// The file is a Postman environment: what reads one is worth a note.
+        var isEnvironment = false
     }
 
     /// One request of the collection.
@@ -22,24 +24,46 @@ struct PostmanCollection {
         var body: Body?
         var auth: Auth?
         var examples: [Example]
-        /// `prerequest` and `test` scripts, as their lines.
-        var scripts: [(kind: String, lines: [String])]
+        /// The collection's, its folders' and its own `prerequest` and `test` scripts, in the order
+        /// Postman runs them.
+        var scripts: [Script]
+        /// Its `protocolProfileBehavior`: the collection's, then its folders', then its own, a later key winning.
+        var behavior: [String: JSONValue]
     }
 
     enum Body {
         /// Raw text, with the language Postman's editor gave it (`json`, `xml`, `text`...).
         case raw(String, language: String?)
         case urlencoded([(name: String, value: String)])
-        /// Parts: a text value, or a file (`src`, relative to the collection's directory).
-        case formdata([(name: String, value: String, isFile: Bool)])
+        case formdata([FormPart])
         case file(String)
         case graphql(query: String, variables: String?)
+    }
+
+    /// A form-data part: a text value, or a file part's files.
+    struct FormPart {
+        var name: String
+        var value: String
+        /// A file part's files (`src`, relative to the collection's directory), one part each as
+        /// Postman sends them, none when none was chosen; nil for a text part.
+        var files: [String]?
+        /// The part's own Content-Type (`contentType`), when it gives one.
+        var contentType: String?
     }
 
     /// Auth as Postman stores it: a type and its settings (`token`, `username`, `key`, `in`...).
     struct Auth {
         var type: String
         var settings: [String: String]
+    }
+
+    /// A script, as its lines.
+    struct Script {
+        /// `prerequest` or `test`.
+        var kind: String
+        /// Where it is, when it is not the request's own: `the collection`, `folder 'Users'`.
+        var origin: String?
+        var lines: [String]
     }
 
     /// A saved example answer.
@@ -49,6 +73,9 @@ struct PostmanCollection {
         var body: String
         var contentType: String?
     }
+
+    /// The `protocolProfileBehavior` keys a target holds: the others are named in a note.
+    static let keptBehaviors: Set<String> = ["followRedirects", "maxRedirects", "disableBodyPruning"]
 
     var name: String
     /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds).
@@ -61,35 +88,56 @@ struct PostmanCollection {
             if json["requests"] != nil {
                 throw Failure(message: "this is a Postman collection of format v1: export it again from Postman as Collection v2.1")
             }
+            if case .array? = json["values"] {
+                throw Failure(message: "this is a Postman environment, not a collection", isEnvironment: true)
+            }
             throw Failure(message: "not a Postman collection: it has no \"item\" list")
         }
         let info = json["info"]
         name = info?["name"]?.string ?? json["name"]?.string ?? "collection"
         var variables = Self.pairs(json["variable"], key: "key")
         var requests: [Request] = []
-        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), into: &requests, variables: &variables)
+        Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), behavior: Self.behavior(json, over: [:]),
+                  scripts: Self.scripts(json["event"], origin: "the collection"), into: &requests, variables: &variables)
         self.requests = requests
         self.variables = variables
     }
 
-    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, into requests: inout [Request],
-                             variables: inout [(name: String, value: String)]) {
+    private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, behavior inherited: [String: JSONValue],
+                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String)]) {
         guard case .array(let list) = items else { return }
         for item in list {
             let name = item["name"]?.string ?? "request"
             let ownAuth = auth(item["auth"])
             let auth = ownAuth ?? inheritedAuth
+            let behavior = behavior(item, over: inherited)
             if let children = item["item"] {
                 variables += pairs(item["variable"], key: "key")
-                walk(children, folders: folders + [name], inheritedAuth: auth, into: &requests, variables: &variables)
+                let folderScripts = scripts(item["event"], origin: "folder '\((folders + [name]).joined(separator: " / "))'")
+                walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, scripts: inheritedScripts + folderScripts,
+                     into: &requests, variables: &variables)
                 continue
             }
-            guard let request = item["request"] else { continue }
-            requests.append(read(request, path: folders + [name], item: item, inheritedAuth: inheritedAuth))
+            guard let json = item["request"] else { continue }
+            var request = read(json, path: folders + [name], item: item, inheritedAuth: inheritedAuth, behavior: behavior)
+            // Postman runs the collection's prerequest scripts, then its folders', then the request's; tests too.
+            let all: [Script] = inheritedScripts + request.scripts
+            let prerequests: [Script] = all.filter { $0.kind == "prerequest" }
+            request.scripts = prerequests + all.filter { $0.kind != "prerequest" }
+            requests.append(request)
         }
     }
 
-    private static func read(_ request: JSONValue, path: [String], item: JSONValue, inheritedAuth: Auth?) -> Request {
+    /// `inherited` with the keys of the item's (or collection's) `protocolProfileBehavior` set over it.
+    private static func behavior(_ item: JSONValue, over inherited: [String: JSONValue]) -> [String: JSONValue] {
+        guard case .object(let members)? = item["protocolProfileBehavior"] else { return inherited }
+        var behavior = inherited
+        for member in members { behavior[member.key] = member.value }
+        return behavior
+    }
+
+    private static func read(_ request: JSONValue, path: [String], item: JSONValue, inheritedAuth: Auth?,
+                             behavior: [String: JSONValue]) -> Request {
         // A request may be a bare URL string (`"request": "https://..."`), a GET with nothing else.
         let isString = request.string != nil
         let urlValue = isString ? request : request["url"]
@@ -100,7 +148,7 @@ struct PostmanCollection {
             if let text = header.string {
                 // v2.0 allows the headers as one text: `Name: value` lines.
                 for line in text.split(whereSeparator: \.isNewline) {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingBlanks.isEmpty else { continue }
                     headers.append((line[..<colon].trimmingBlanks, line[line.index(after: colon)...].trimmingBlanks))
                 }
             } else {
@@ -114,16 +162,16 @@ struct PostmanCollection {
             path: path, description: description,
             method: (request["method"]?.string ?? "GET").uppercased(), url: url,
             pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
-            body: isString || prunesBody(request, item: item) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
-            examples: examples(item["response"]), scripts: scripts(item["event"]))
+            body: isString || prunesBody(request, behavior: behavior) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
+            examples: examples(item["response"]), scripts: scripts(item["event"], origin: nil), behavior: behavior)
     }
 
     /// Postman leaves out the body of a GET, HEAD, COPY, PURGE or UNLOCK unless the request's
     /// `protocolProfileBehavior` says `disableBodyPruning`.
-    private static func prunesBody(_ request: JSONValue, item: JSONValue) -> Bool {
+    private static func prunesBody(_ request: JSONValue, behavior: [String: JSONValue]) -> Bool {
         let method = (request["method"]?.string ?? "GET").uppercased()
         guard ["GET", "HEAD", "COPY", "PURGE", "UNLOCK"].contains(method) else { return false }
-        return item["protocolProfileBehavior"]?["disableBodyPruning"]?.bool != true
+        return behavior["disableBodyPruning"]?.bool != true
     }
 
     /// A URL object with no `raw`: its protocol, host, port, path and query put together.
@@ -154,12 +202,15 @@ struct PostmanCollection {
         case "formdata":
             guard case .array(let parts)? = body["formdata"] else { return nil }
             return .formdata(parts.compactMap { part in
-                guard part["disabled"]?.bool != true, let name = part["key"]?.string else { return nil }
-                if part["type"]?.string == "file" {
-                    let source = part["src"]?.string ?? part["src"]?[0]?.string ?? ""
-                    return (name, source, true)
+                guard part["disabled"]?.bool != true, let name = part["key"]?.string, !name.isEmpty else { return nil }
+                var contentType = part["contentType"]?.string
+                if contentType?.isEmpty == true { contentType = nil }
+                guard part["type"]?.string == "file" else {
+                    return FormPart(name: name, value: part["value"]?.string ?? "", contentType: contentType)
                 }
-                return (name, part["value"]?.string ?? "", false)
+                let files: [String]
+                if case .array(let list)? = part["src"] { files = list.compactMap(\.string) } else { files = part["src"]?.string.map { [$0] } ?? [] }
+                return FormPart(name: name, value: "", files: files.filter { !$0.isEmpty }, contentType: contentType)
             })
         case "file":
             return body["file"]?["src"]?.string.map { .file($0) }
@@ -171,9 +222,9 @@ struct PostmanCollection {
     }
 
     /// Auth in either form: v2.1's lists of `{key, value}`, v2.0's objects. `noauth` is an auth
-    /// too: it stops a folder's or the collection's from applying.
+    /// too: it stops a folder's or the collection's from applying; `inherit` is none of its own.
     private static func auth(_ auth: JSONValue?) -> Auth? {
-        guard let auth, let type = auth["type"]?.string else { return nil }
+        guard let auth, let type = auth["type"]?.string, type != "inherit" else { return nil }
         var settings: [String: String] = [:]
         if case .array = auth[type] {
             for pair in pairs(auth[type], key: "key") { settings[pair.name] = pair.value }
@@ -194,7 +245,7 @@ struct PostmanCollection {
         }
     }
 
-    private static func scripts(_ events: JSONValue?) -> [(kind: String, lines: [String])] {
+    private static func scripts(_ events: JSONValue?, origin: String?) -> [Script] {
         guard case .array(let list)? = events else { return [] }
         return list.compactMap { event in
             guard let kind = event["listen"]?.string else { return nil }
@@ -202,15 +253,16 @@ struct PostmanCollection {
             let lines = exec?.string.map { $0.components(separatedBy: "\n") }
                 ?? { if case .array(let lines)? = exec { lines.compactMap(\.string) } else { [] } }()
             let code = lines.filter { !$0.trimmingBlanks.isEmpty }
-            return code.isEmpty ? nil : (kind, code)
+            return code.isEmpty ? nil : Script(kind: kind, origin: origin, lines: code)
         }
     }
 
-    /// `[{key, value, disabled}]` as pairs, the disabled ones left out; values that are not text as JSON text.
+    /// `[{key, value, disabled}]` as pairs, the disabled ones and those with an empty key left out
+    /// (Postman sends neither); values that are not text as JSON text.
     static func pairs(_ list: JSONValue?, key: String) -> [(name: String, value: String)] {
         guard case .array(let entries)? = list else { return [] }
         return entries.compactMap { entry in
-            guard entry["disabled"]?.bool != true, let name = entry[key]?.string else { return nil }
+            guard entry["disabled"]?.bool != true, let name = entry[key]?.string, !name.isEmpty else { return nil }
             let value = entry["value"]
             return (name, value?.string ?? (value == nil || value == .null ? "" : value?.compactText ?? ""))
         }

@@ -114,15 +114,26 @@ enum PostmanTarget {
             }
             bodyLine = "body     raw " + (try written(text))
         case .urlencoded(let fields):
-            headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("application/x-www-form-urlencoded") }
             bodyLine = fields.isEmpty ? nil : "form     " + (try fields.map { field throws(Failure) in try written(field.name + "=" + field.value) })
                 .joined(separator: " ")
         case .formdata(let parts):
             headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/") }
-            bodyLine = parts.isEmpty ? nil : "multipart " + (try parts.map { part throws(Failure) in
-                part.isFile ? try written(part.name + "@" + Run.path(part.value, relativeTo: directory))
-                    : try written(part.name + "=" + part.value)
-            }).joined(separator: " ")
+            var words: [String] = []
+            for part in parts {
+                guard let files = part.files else {
+                    if let type = part.contentType {
+                        notes.append("its form-data part '\(part.name)' is sent without its Content-Type \(type): a wsh text part has none")
+                    }
+                    words.append(try written(part.name + "=" + part.value))
+                    continue
+                }
+                if files.isEmpty { notes.append("its form-data part '\(part.name)' has no file chosen: it is not sent, as newman skips it") }
+                for file in files {
+                    let reference = FileReference(path: Run.path(file, relativeTo: directory), contentType: part.contentType)
+                    words.append(try written(part.name + "@" + reference.written))
+                }
+            }
+            bodyLine = words.isEmpty ? nil : "multipart " + words.joined(separator: " ")
         case .file(let source):
             bodyLine = "body     @" + Run.quoted(Run.path(source, relativeTo: directory))
         case .graphql(let query, let variables):
@@ -135,6 +146,11 @@ enum PostmanTarget {
             lines.append("  header   " + (try written(header.name + ":" + header.value)))
         }
         if let bodyLine { lines.append("  " + bodyLine) }
+        if request.behavior["followRedirects"]?.bool == false {
+            lines.append("  follow   off")
+        } else if let most = request.behavior["maxRedirects"]?.int, most >= 0 {
+            lines.append("  follow   \(min(most, Run.mostRedirects))")
+        }
         // One sample a status, a success first: the answer `wsh serve` gives unless asked for another.
         var statuses: Set<Int> = []
         let examples = request.examples.filter { (200...299).contains($0.status) } + request.examples.filter { !(200...299).contains($0.status) }
@@ -142,7 +158,7 @@ enum PostmanTarget {
             lines.append("  sample   " + Run.quoted(example.body) + (example.status == 200 ? "" : " status \(example.status)"))
         }
         for script in request.scripts {
-            lines.append("  # Postman \(script.kind) script, not run (JavaScript):")
+            lines.append("  # Postman \(script.kind) script" + (script.origin.map { " of " + $0 } ?? "") + ", not run (JavaScript):")
             lines += script.lines.map { "  #   " + $0.replacingOccurrences(of: "\r", with: "") }
         }
         if let refused {

@@ -8,7 +8,8 @@ extension Run {
     /// environment's or a `--var` wins, as in Postman). A request wsh cannot declare is a warning
     /// that names it; the rest are declared.
     func usePostman(_ arguments: [Word]) throws {
-        var digestHosts: [String: String] = [:]
+        // The session's auth plugin holds one credential: the first digest auth of the collection.
+        var digest: (host: String, credential: String, user: String, place: String)?
         let pathWord = arguments[1]
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
@@ -17,7 +18,8 @@ extension Run {
         do {
             collection = try PostmanCollection(json: try JSONValue.parse(bytes))
         } catch let error as PostmanCollection.Failure {
-            throw failure("cannot use \(Self.displayPath(path)): \(error.message)", at: pathWord.span)
+            throw failure("cannot use \(Self.displayPath(path)): \(error.message)", at: pathWord.span,
+                          notes: error.isEnvironment ? [Self.environmentNote(path)] : [])
         } catch {
             throw failure("cannot use \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: pathWord.span)
         }
@@ -45,14 +47,21 @@ extension Run {
                         if let password = text.split(separator: ":", maxSplits: 1).last, text.contains(":") { session.mask.add(String(password)) }
                         return text
                     })
-                try declareWritten(text, source: "<postman \(shown)>")
+                try declareWritten(text, source: "<postman \(shown)>", place: "\(shown), request '\(place)'")
                 taken.insert(name)
                 declared += 1
                 for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
                 if request.auth?.type == "digest", let auth = request.auth {
                     let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
                     if let credential = substituted(pair)?.text, let host = substituted(request.url).flatMap({ URLComponents(string: $0.text)?.host }) {
-                        digestHosts[host] = credential
+                        let user = String(credential.prefix { $0 != ":" })
+                        if let first = digest, first.host != host || first.credential != credential {
+                            io.err("warning: \(shown): '\(mask(place))' has digest auth as \(mask(user)) for \(host), and '\(mask(first.place))' "
+                                   + "as \(mask(first.user)) for \(first.host): the session's plugin auth holds one credential, so \(mask(first.user))'s "
+                                   + "is used; before calling \(mask(name)), give plugin auth digest USER:PASS host \(host)\n")
+                        } else if digest == nil {
+                            digest = (host, credential, user, place)
+                        }
                     } else {
                         io.err("note: \(mask(name)): its digest auth uses variables that are not set, or a host not known yet: "
                                + "set them, or give plugin auth digest USER:PASS host HOST\n")
@@ -64,20 +73,47 @@ extension Run {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
         }
-        // Digest answers a challenge, so it is the session's auth plugin for the host, one credential a host.
-        for (host, credential) in digestHosts.sorted(by: { $0.key < $1.key }) {
+        let origins = collection.requests.flatMap { $0.scripts.compactMap(\.origin) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let withOwn = collection.requests.count { $0.scripts.contains { $0.origin == nil } }
+        if !origins.isEmpty || withOwn > 0 {
+            let places = origins + (withOwn == 0 ? [] : ["\(withOwn) request\(withOwn == 1 ? "" : "s")"])
+            io.err("note: \(shown): Postman scripts (JavaScript) are not run: those of \(mask(places.dropLast().joined(separator: ", ") + (places.count > 1 ? " and " : "") + (places.last ?? ""))) are kept as comments "
+                   + "in the targets they apply to (show NAME prints them); write checks as expect lines\n")
+        }
+        let unkept = Set(collection.requests.flatMap(\.behavior.keys)).subtracting(PostmanCollection.keptBehaviors).sorted()
+        if !unkept.isEmpty {
+            let session = ["strictSSL": "set insecure on", "disableCookies": "set cookies off"].filter { unkept.contains($0.key) }.values.sorted()
+            io.err("note: \(shown): protocolProfileBehavior \(unkept.joined(separator: ", ")) not kept: a wsh target has no setting for "
+                   + (unkept.count == 1 ? "it" : "them") + (session.isEmpty ? "" : " (the session has \(session.joined(separator: ", ")))") + "\n")
+        }
+        // Digest answers a challenge, so it is the session's auth plugin for the host.
+        if let (host, credential, _, _) = digest {
             let file = SourceFile(name: "<postman \(shown)>", directory: currentFile.directory,
                                   text: "plugin auth digest \(Run.quoted(credential)) host \(Run.quoted(host))")
-            guard case .plugin(let name, let settings)? = try Parser.parse(file).statements.first?.kind else { continue }
-            let previous = currentFile
-            currentFile = file
-            defer { currentFile = previous }
-            try runPlugin(name: name, settings: settings)
-            io.err("note: digest auth for \(host): plugin auth digest, with the collection's credential\n")
+            if case .plugin(let name, let settings)? = try Parser.parse(file).statements.first?.kind {
+                let previous = currentFile
+                currentFile = file
+                defer { currentFile = previous }
+                try runPlugin(name: name, settings: settings)
+                io.err("note: digest auth for \(host): plugin auth digest, with the collection's credential\n")
+            }
         }
         if mode == .interactive {
             io.err("\(declared) target\(declared == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
         }
+    }
+
+    /// How a Postman environment file is used: as the environment its file name gives, with `--env`.
+    private static func environmentNote(_ path: String) -> String {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        let suffix = ".postman_environment.json"
+        guard file.hasSuffix(suffix), file.count > suffix.count else {
+            return "name it NAME\(suffix), beside the script (or in the current directory), and give --env NAME or set env NAME; "
+                + "then use postman COLLECTION.json"
+        }
+        let name = Run.quoted(String(file.dropLast(suffix.count)))
+        return "its variables are the environment \(name): give --env \(name) or set env \(name) "
+            + "(read beside the script, else in the current directory), then use postman COLLECTION.json"
     }
 
     /// `text` with each `{{name}}` replaced by the variable's value, and whether one was a secret;
