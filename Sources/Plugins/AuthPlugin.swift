@@ -38,15 +38,17 @@ public struct AuthPlugin: Plugin {
     /// Where it is sent.
     public var scope: Scope
     /// The Digest challenges answered so far, shared by copies of this plugin.
-    private let digestSession = DigestSession()
+    private let digestSession: DigestSession
 
     /// `auth`.
     public var name: String { "auth" }
 
-    /// Sends `credential` to the requests in `scope`.
-    public init(_ credential: Credential, scope: Scope) {
+    /// Sends `credential` to the requests in `scope`, answering Digest challenges from
+    /// `digestSession`'s nonces.
+    public init(_ credential: Credential, scope: Scope, digestSession: DigestSession = DigestSession()) {
         self.credential = credential
         self.scope = scope
+        self.digestSession = digestSession
     }
 
     /// A bearer token for `host`.

@@ -3,8 +3,9 @@ import Targets
 
 /// The Digest challenges an ``AuthPlugin`` has answered, by origin: later requests to the same
 /// origin answer the same nonce with the next nonce count (RFC 7616 3.4) instead of being
-/// challenged again. Safe to use from any thread; it holds no credential.
-final class DigestSession: Sendable {
+/// challenged again. Safe to use from any thread; it holds no credential. A shell keeps one for as
+/// long as its credential is the same, whenever it makes its plugins anew.
+public final class DigestSession: Sendable {
     private struct Entry {
         var challenge: DigestChallenge
         var lastCount: Int
@@ -14,6 +15,9 @@ final class DigestSession: Sendable {
     static let maxOrigins = 256
 
     private let entries = Mutex<[String: Entry]>([:])
+
+    /// A session that has answered no challenge yet.
+    public init() {}
 
     /// The challenge remembered for `origin` and the next nonce count to answer it with, or `nil`.
     func reuse(for origin: String) -> (challenge: DigestChallenge, count: Int)? {

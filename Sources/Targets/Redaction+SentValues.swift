@@ -67,13 +67,15 @@ extension Redaction {
     }
 
     /// `Bearer TOKEN` gives `token`: `TOKEN`; `Basic BASE64` the base64 and the password it holds;
-    /// nothing for a header that is no Authorization, or has no scheme.
+    /// nothing for a scheme of parameters (Digest's `response="..."`, a signature: made anew for
+    /// each request), and for a header that is no Authorization or has no scheme.
     private static func credentials(inAuthorization header: Header) -> [(name: String, value: String)] {
         let lowered = header.name.lowercased()
         guard lowered == "authorization" || lowered == "proxy-authorization" else { return [] }
         let words = header.value.split(separator: " ", maxSplits: 1)
         guard words.count == 2 else { return [] }
         let credential = String(words[1]).trimmingCharacters(in: .whitespaces)
+        guard !credential.contains(","), !credential.contains("=\"") else { return [] }
         guard words[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
               let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return [("token", credential)] }
         return [("password", credential), ("password", String(pair[pair.index(after: colon)...]))]

@@ -145,7 +145,8 @@ import TestSupport
         for secret in [token, key] {
             #expect(SecretLeakCheck(secret: secret, basicUser: "").leaks(in: result.stdout + result.stderr).isEmpty, "\(result.stdout)")
         }
-        #expect(result.stdout.contains("Authorization: Bearer ***"), "\(result.stdout)")
+        #expect(result.stdout.contains("Authorization: Bearer {{token}}") && result.stdout.contains("X-Client: {{X_Client}}"), "\(result.stdout)")
+        #expect(result.stderr.contains("{{token}}, {{X_Client}} stand for secrets"), "\(result.stderr)")
         #expect(result.stderr.contains("warning: c.json: 'odd' not declared: wsh has no value for {{%token}} in a target"), "\(result.stderr)")
         #expect(result.stderr.contains("warning: c.json: 'random' not declared: wsh has no value for Postman's {{$randomInt}} in a target"),
                 "\(result.stderr)")

@@ -16,6 +16,9 @@ struct AuthShellPlugin: ShellPlugin {
     var scope: AuthPlugin.Scope?
     /// The credential's word as written (`$token`), for `save`.
     var credentialWord: WrittenWord?
+    /// The Digest nonces answered with this credential: the plugin is made anew when the session's
+    /// secrets change, and a nonce answered before must be answered with the next count.
+    private var digestSession = DigestSession()
 
     @ShellActor mutating func apply(_ words: inout PluginSettingWords, in run: Run) throws {
         var newCredential = false
@@ -63,6 +66,7 @@ struct AuthShellPlugin: ShellPlugin {
         if newCredential, !newScope, let base = run.options.base, let host = URL(string: base)?.host, !host.isEmpty {
             scope = .host(host)
         }
+        if newCredential { digestSession = DigestSession() }
     }
 
     /// Before it is on: a credential and where to send it.
@@ -131,7 +135,7 @@ struct AuthShellPlugin: ShellPlugin {
 
     func makePlugin(redaction: Redaction, report: @escaping OutputClosure) -> (any Plugin)? {
         guard enabled, let credential, let scope else { return nil }
-        return AuthPlugin(credential, scope: scope)
+        return AuthPlugin(credential, scope: scope, digestSession: digestSession)
     }
 
     /// `api.example.com`, `*.example.com`, `host:8080`; the host of a URL when one is given.

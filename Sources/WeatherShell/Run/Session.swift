@@ -22,6 +22,8 @@ public final class Session {
             builtPlugins = nil
         }
     }
+    /// How many values requests sent under secret names were added to ``mask`` (see `maskSentSecrets`).
+    var sentSecretCount = 0
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions

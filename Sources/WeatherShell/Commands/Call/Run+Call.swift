@@ -83,14 +83,19 @@ extension Run {
     }
 
     /// Masks from now on what `request` sent under sensitive names (`appid=...`, `X-API-Key:`),
-    /// should the server echo it back into a body that an error or a report shows.
+    /// should the server echo it back into a body that an error or a report shows. Values made
+    /// anew for each call (an `Idempotency-Key: $uuid`) would grow the mask without end: after
+    /// ``mostSentSecrets`` a session masks no more by value, as names still mask them where sent.
     private func maskSentSecrets(_ request: Request?) {
-        guard let request else { return }
+        guard let request, session.sentSecretCount < Self.mostSentSecrets else { return }
         for value in redaction.sentSecretValues(of: request)
-        where value.count >= SecretForms.minimumLength && !session.mask.values.contains(value) {
+        where value.count >= SecretForms.minimumLength && !session.mask.values.contains(value) && session.sentSecretCount < Self.mostSentSecrets {
             session.mask.add(value)
+            session.sentSecretCount += 1
         }
     }
+
+    static let mostSentSecrets = 256
 
     /// What a query or `expect` says when there is no last response.
     var noResponseMessage: String {

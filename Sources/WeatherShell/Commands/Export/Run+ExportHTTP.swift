@@ -71,7 +71,7 @@ extension Run {
             // variables too, named for where they are sent; one that holds another (`user:password`)
             // leaves the part that is not secret as it is.
             let text = written()
-            let literals = (redaction.sentSecrets(of: request) + session.mask.values.map { ("secret", $0) }).filter { literal in
+            let literals = (redaction.sentSecrets(of: request) + session.mask.values.map { (Self.placeName(of: $0, in: request), $0) }).filter { literal in
                 literal.value.count >= SecretForms.minimumLength && !extra.contains { $0.value == literal.value }
                     && (text.contains(literal.value) || text.contains(PercentEncoding.encode(literal.value)))
             }
@@ -87,6 +87,17 @@ extension Run {
         if !toGive.isEmpty {
             io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
         }
+    }
+
+    /// The name of the header or query item `request` sends `value` in (a collection's API key
+    /// under `X-Client`), else `secret`.
+    private static func placeName(of value: String, in request: Request) -> String {
+        if let header = request.headers.first(where: { $0.value.contains(value) }) { return header.name }
+        let query = request.url.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        for pair in query.split(separator: "&") where pair.hasSuffix("=" + value) || pair.hasSuffix("=" + PercentEncoding.encode(value)) {
+            return PercentEncoding.decode(pair.prefix { $0 != "=" })
+        }
+        return "secret"
     }
 
     /// Each secret variable's value and what a `.http` file writes for it, longest value first;
