@@ -90,6 +90,9 @@ public struct MockRoute: Sendable {
     /// The statuses of the samples, in order.
     public var sampleStatuses: [Int] { answers.map(\.status) }
 
+    /// Whether it has an answer to give: a sample, or a schema to make one from.
+    var canAnswer: Bool { !answers.isEmpty || !schemaAnswers.isEmpty }
+
     /// The values of the path's placeholders when `requestSegments` (already split and decoded)
     /// fit this route's path; nil when they do not.
     func match(_ requestSegments: [Substring]) -> [String: String]? {

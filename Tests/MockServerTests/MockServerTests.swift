@@ -219,6 +219,21 @@ import Testing
         }
     }
 
+    /// A target with no sample, declared first on a path, does not hide one of the same path that
+    /// has a sample (a Postman request beside its saved example): it answered 501 for both.
+    @Test func aRouteWithNoSampleGivesWayToOneOfItsPathThatHasOne() async throws {
+        let bare = Target(name: "request", baseURL: "https://h/v1", path: "/digest-auth")
+        let example = Target(name: "success", baseURL: "https://h/v1", path: "/digest-auth", samples: [Sample(body: Data(#"{"ok":true}"#.utf8))])
+        try await withMockServer([bare, example]) { server in
+            let answer = try await rawRequest(server.port, "GET /v1/digest-auth HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 200 && answer.text == #"{"ok":true}"#, "\(answer.text)")
+        }
+        try await withMockServer([bare]) { server in
+            let answer = try await rawRequest(server.port, "GET /v1/digest-auth HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 501, "alone, it still says it has no sample")
+        }
+    }
+
     @Test func stopClosesConnectionsKeptAlive() async throws {
         let routes = MockRoutes(routes: [MockRoute(target: Samples.userTarget)])
         let server = try await MockServer.start(.init(port: 0), routes: routes)
