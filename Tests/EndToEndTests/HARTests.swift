@@ -81,6 +81,31 @@ import TestSupport
         }
     }
 
+    /// A request body that is not text goes into the HAR in base64 (`"encoding": "base64"`, as a
+    /// response's content does), and importing it back says it is not declared, and why; it was
+    /// written as U+FFFD for each byte that is not UTF-8, and the warning spoke of curl's options.
+    @Test func aBinaryRequestBodyIsExportedInBase64AndNotImportedAsText() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let state = try WSHProcess.temporaryDirectory()
+            defer {
+                ScratchDirectory.remove(directory)
+                ScratchDirectory.remove(state)
+            }
+            let bytes = Data([0x00, 0x01, 0x02, 0xFF, 0xFE])
+            try bytes.write(to: directory.appendingPathComponent("bin.dat"))
+            let sent = try await WSHProcess.run(["-c", "post \(server.baseURL)/echo/up @bin.dat > /dev/null\nhistory export har > calls.har"],
+                                                environment: ["XDG_STATE_HOME": state.path], directory: directory)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let entries = try Self.checkedEntries(directory.appendingPathComponent("calls.har"), secret: "no-secret-here")
+            let postData = (entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any]
+            #expect(postData?["encoding"] as? String == "base64" && postData?["text"] as? String == bytes.base64EncodedString(), "\(String(describing: postData))")
+            let imported = try await WSHProcess.run(["-c", "import har calls.har as h\ntargets"], directory: directory)
+            #expect(imported.stderr.contains("a request not declared: POST \(server.baseURL)/echo/up sends a body that is not text"), "\(imported.stderr)")
+            #expect(!imported.stderr.contains("--data-binary"), "\(imported.stderr)")
+        }
+    }
+
     /// k6's example HARs: a text body with its media type, a query given as HAR's queryString list,
     /// a form given as HAR's params (percent-encoded, as k6's test writes them), and HTTP/2
     /// pseudo-headers, which are not headers and are left out.

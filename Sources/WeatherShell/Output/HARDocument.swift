@@ -68,8 +68,14 @@ enum HARDocument {
         ]
         if let body = call.requestBody, !body.isEmpty {
             let type = call.requestHeaders.last { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
-            members.append(member("postData", .object([member("mimeType", .string(type)),
-                                                       member("text", .string(String(decoding: body, as: UTF8.self)))])))
+            var postData = [member("mimeType", .string(type))]
+            // Not text: in base64, marked as HAR marks a response's content (postData has no such field of its own).
+            if let text = String(data: body, encoding: .utf8) {
+                postData.append(member("text", .string(text)))
+            } else {
+                postData += [member("text", .string(body.base64EncodedString())), member("encoding", .string("base64"))]
+            }
+            members.append(member("postData", .object(postData)))
         }
         return .object(members)
     }

@@ -68,6 +68,12 @@ extension Run {
         var taken = Set(session.targets.names)
         var declared: [String] = []
         for request in har.requests {
+            if request.sendsBinary {
+                let line = request.curlWords.prefix(3).dropFirst().joined(separator: " ")
+                io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(line).shortened(120)) sends a body that is not text, "
+                       + "which a target holds only from a file: declare it with body @FILE\n")
+                continue
+            }
             do {
                 let command = try CurlCommand(words: ["curl"] + request.curlWords)
                 let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path))

@@ -18,6 +18,9 @@ struct HARImport {
         var name: String?
         /// The first answer's body for each status, as text, in the order met.
         var answers: [(status: Int, text: String)]
+        /// Whether it sends a body that is not text (in base64, `"encoding": "base64"`, as wsh
+        /// writes one), which a declaration made from a HAR cannot hold.
+        var sendsBinary = false
     }
 
     var requests: [Request]
@@ -73,11 +76,16 @@ struct HARImport {
                     words += ["-H", "\(name): \(value)"]
                 }
             }
+            var sendsBinary = false
             if let postData = request["postData"] {
                 let mimeType = postData["mimeType"]?.string
                 if contentType == nil, let mimeType, !mimeType.lowercased().hasPrefix("multipart/") { words += ["-H", "Content-Type: \(mimeType)"] }
-                if let text = postData["text"]?.string, !text.isEmpty {
-                    words += ["--data-raw", text]
+                if let written = postData["text"]?.string, !written.isEmpty {
+                    // `"encoding": "base64"` is no field of HAR 1.2's postData, but wsh and other tools write it there as in `content`.
+                    let text = postData["encoding"]?.string == "base64"
+                        ? Data(base64Encoded: written).flatMap { String(data: $0, encoding: .utf8) } : written
+                    sendsBinary = text.map { $0.contains("\0") } ?? true
+                    words += ["--data-raw", text ?? ""]
                 } else if case .array(let params)? = postData["params"], !params.isEmpty {
                     let pairs = params.compactMap { param in param["name"]?.string.map { ($0, param["value"]?.string ?? "") } }
                     if mimeType?.lowercased().hasPrefix("multipart/") == true {
@@ -95,7 +103,7 @@ struct HARImport {
                 guard comment.hasPrefix("wsh target "), !comment.hasSuffix(")") else { return nil }
                 return String(comment.dropFirst("wsh target ".count))
             } : nil
-            requests.append(Request(curlWords: words, name: name, answers: answer.map { [$0] } ?? []))
+            requests.append(Request(curlWords: words, name: name, answers: answer.map { [$0] } ?? [], sendsBinary: sendsBinary))
         }
         self.requests = requests
     }
