@@ -115,6 +115,35 @@ import TestSupport
         }
     }
 
+    /// JetBrains' `>> FILE` saves the answer's body (beside a file of that name: `-1`), `>>! FILE`
+    /// overwrites; `HTTP/2 (Prior Knowledge)` on the request line is read. Each was an error.
+    @Test func jetBrainsSavesAnswersAndReadsPriorKnowledge() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "old".write(to: directory.appendingPathComponent("over.json"), atomically: true, encoding: .utf8)
+            try """
+                GET \(server.baseURL)/echo/a HTTP/2 (Prior Knowledge)
+                >> ./saved.json
+
+                ###
+                GET \(server.baseURL)/echo/b
+                >> ./saved.json
+
+                ###
+                GET \(server.baseURL)/echo/c
+
+                >>! ./over.json
+                """.write(to: directory.appendingPathComponent("s.http"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["s.http"], directory: directory)
+            #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
+            for (file, path) in [("saved.json", "/echo/a"), ("saved-1.json", "/echo/b"), ("over.json", "/echo/c")] {
+                let text = (try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)) ?? ""
+                #expect((try? AdHocRequestTests.Echo(json: text))?.path == path, "\(file): \(text)")
+            }
+        }
+    }
+
     /// The JetBrains specification's examples against httpbin: a JSON body (with the typographic
     /// quotes it was published with, sent as they are), the origin form with a Host header, and a
     /// multipart body with a file included by `< ./input.txt`, which httpbin parses into a form and a file.

@@ -30,6 +30,9 @@ struct HTTPFile {
         var noCookieJar = false
         /// `# @timeout N` (seconds, or with `ms`, `s`, `m`), as written.
         var timeout: String?
+        /// JetBrains' `>> ./file.json` (a new file beside a file of that name) or `>>! ./file.json`
+        /// (overwritten): where the answer's body is saved, as written.
+        var saveTo: (path: String, overwrites: Bool)?
         /// The request line's span: where errors about the request point.
         var span: Range<Int>
     }

@@ -98,6 +98,10 @@ struct HTTPFileParser {
                     continue
                 }
                 if trimmed.hasPrefix("#") || trimmed.hasPrefix("//") { continue }
+                if trimmed.hasPrefix(">>") {
+                    request?.saveTo = try saveTo(trimmed, line)
+                    continue
+                }
                 if let first = text.first, first == " " || first == "\t" {
                     // Indented: the URL goes on (a path or query split over lines, joined with
                     // nothing between), or, after a header, that header's value (joined with a blank).
@@ -113,6 +117,10 @@ struct HTTPFileParser {
                 request?.headers.append(try header(line))
             case .body:
                 if trimmed.hasPrefix("<>") { continue }  // the IDE's link to a saved answer
+                if trimmed.hasPrefix(">>") {
+                    request?.saveTo = try saveTo(trimmed, line)
+                    continue
+                }
                 if trimmed.hasPrefix(">") { throw handlerScript(line) }
                 bodyLines.append(line)
             }
@@ -184,6 +192,11 @@ struct HTTPFileParser {
             method = string(first)
             words.removeFirst()
         }
+        // The version is not chosen by the line (wsh asks for HTTP/2 over TLS, as curl does); JetBrains
+        // writes `HTTP/2 (Prior Knowledge)` for HTTP/2 without TLS.
+        if words.count == 4, string(words[1]).hasPrefix("HTTP/"), string(words[2]) == "(Prior", string(words[3]) == "Knowledge)" {
+            words.removeLast(2)
+        }
         if words.count == 2, string(words[1]).hasPrefix("HTTP/") { words.removeLast() }
         guard words.count == 1, let url = words.first else {
             throw Failure(message: "a request line is METHOD URL [HTTP/VERSION]", span: line,
@@ -250,6 +263,14 @@ struct HTTPFileParser {
         rest = rest.dropFirst(encoding.count)
         guard let blank = rest.first, blank == " " || blank == "\t", encoding.isEmpty || substitutes else { return nil }
         return (rest.trimmingBlanks, substitutes, encoding.isEmpty ? nil : String(encoding))
+    }
+
+    /// `>> PATH` or `>>! PATH`: where JetBrains saves the answer's body.
+    private func saveTo(_ trimmed: String, _ line: Range<Int>) throws(Failure) -> (path: String, overwrites: Bool) {
+        let overwrites = trimmed.hasPrefix(">>!")
+        let path = trimmed.dropFirst(overwrites ? 3 : 2).trimmingBlanks
+        guard !path.isEmpty else { throw Failure(message: "'>>' names a file to save the answer's body in: >> ./answer.json", span: line) }
+        return (path, overwrites)
     }
 
     /// JetBrains' `GRAPHQL URL`, or REST Client's `X-Request-Type: GraphQL` header.

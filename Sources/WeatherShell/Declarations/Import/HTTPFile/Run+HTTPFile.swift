@@ -94,12 +94,27 @@ extension Run {
         defer { options.cookies = cookies }
         let span = SourceSpan(request.span)
         lastResponse = nil
+        let output = request.saveTo.map { save in
+            let path = Self.savePath(Run.path(save.path, relativeTo: currentFile.directory), overwrites: save.overwrites)
+            return Word(parts: [WordPart(content: .literal(path), quoted: true, span: span)], span: span)
+        }
         try await call(CallStatement(target: Word(parts: [WordPart(content: .literal(name), quoted: false, span: span)], span: span),
-                                     arguments: [], output: nil))
+                                     arguments: [], output: output))
         if let response = lastResponse {
             running.answers[name] = response
             if let given = request.name { running.answers[given] = response }
         }
+    }
+
+    /// Where `>> PATH` saves: PATH, or when a file is there already, PATH with `-1`, `-2`... before
+    /// its extension, as JetBrains does; `>>! PATH` overwrites.
+    static func savePath(_ path: String, overwrites: Bool) -> String {
+        guard !overwrites, FileManager.default.fileExists(atPath: path) else { return path }
+        let url = URL(fileURLWithPath: path)
+        let stem = url.deletingPathExtension().path, suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
+        var number = 1
+        while FileManager.default.fileExists(atPath: "\(stem)-\(number)\(suffix)") { number += 1 }
+        return "\(stem)-\(number)\(suffix)"
     }
 
     /// The text of a template, for a file variable's value: `\n`, `\r` and `\t` in its text are
