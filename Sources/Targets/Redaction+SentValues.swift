@@ -3,7 +3,8 @@ import Foundation
 extension Redaction {
     /// The secret values a request sends under sensitive names, as literals: a URL's password, the
     /// values of sensitive query keys, form fields and JSON members (``isSensitiveKey(_:)``), and
-    /// of sensitive headers (for `Authorization`, its credential; for Basic, the password too). A
+    /// of sensitive headers but Cookie (for `Authorization`, its credential; for Basic, the
+    /// password too). A
     /// server may echo them back in a body that later shows in an error or a report; masking them
     /// by value from then on keeps them out of those as the names keep them out of logs.
     public func sentSecretValues(of request: Request) -> [String] {
@@ -19,7 +20,8 @@ extension Redaction {
         let (beforeQuery, query) = address.split(once: UInt8(ascii: "?"))
         if let password = Self.userInfoPassword(beforeQuery) { secrets.append(("password", password)) }
         if let query { secrets += sensitivePairs(query) }
-        for header in request.headers where isSensitiveName(header.name) {
+        // Not the Cookie header: the jar's state, new with each answer that sets one, which names mask where it is shown.
+        for header in request.headers where isSensitiveName(header.name) && header.name.lowercased() != "cookie" {
             let credentials = Self.credentials(inAuthorization: header)
             secrets += credentials.isEmpty ? [(header.name, header.value)] : credentials
         }
