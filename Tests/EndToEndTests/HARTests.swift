@@ -25,6 +25,19 @@ import TestSupport
         return process.terminationStatus == 0 ? nil : text
     }
 
+    /// A loopback server, a scratch directory to run in and one for the history (`XDG_STATE_HOME`).
+    static func withServerAndScratch(_ body: (TestServer, URL, URL) async throws -> Void) async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let state = try WSHProcess.temporaryDirectory()
+            defer {
+                ScratchDirectory.remove(directory)
+                ScratchDirectory.remove(state)
+            }
+            try await body(server, directory, state)
+        }
+    }
+
     /// The entries of a HAR file that har-schema accepts and that gives `secret` away in no form.
     static func checkedEntries(_ har: URL, secret: String) throws -> [[String: Any]] {
         let errors = try schemaErrors(har)
@@ -39,13 +52,7 @@ import TestSupport
     /// a call that got no answer) as a HAR that har-schema accepts, with the secret masked; `import
     /// har` of it declares targets whose calls send what the first calls sent.
     @Test func historyExportsValidHARThatImportsBackToTheSameRequests() async throws {
-        try await withLoopbackServer { server in
-            let directory = try WSHProcess.temporaryDirectory()
-            let state = try WSHProcess.temporaryDirectory()
-            defer {
-                ScratchDirectory.remove(directory)
-                ScratchDirectory.remove(state)
-            }
+        try await Self.withServerAndScratch { server, directory, state in
             let secret = "har-secret-\(UUID().uuidString.prefix(8))"
             let environment = ["XDG_STATE_HOME": state.path, "WSH_HAR_KEY": secret]
             let sent = try await WSHProcess.run(["-c", """
@@ -85,13 +92,7 @@ import TestSupport
     /// response's content does), and importing it back says it is not declared, and why; it was
     /// written as U+FFFD for each byte that is not UTF-8, and the warning spoke of curl's options.
     @Test func aBinaryRequestBodyIsExportedInBase64AndNotImportedAsText() async throws {
-        try await withLoopbackServer { server in
-            let directory = try WSHProcess.temporaryDirectory()
-            let state = try WSHProcess.temporaryDirectory()
-            defer {
-                ScratchDirectory.remove(directory)
-                ScratchDirectory.remove(state)
-            }
+        try await Self.withServerAndScratch { server, directory, state in
             let bytes = Data([0x00, 0x01, 0x02, 0xFF, 0xFE])
             try bytes.write(to: directory.appendingPathComponent("bin.dat"))
             let sent = try await WSHProcess.run(["-c", "post \(server.baseURL)/echo/up @bin.dat > /dev/null\nhistory export har > calls.har"],

@@ -130,13 +130,16 @@ import TestSupport
         }
     }
 
-    @Test func aSecondCtrlCStopsACatchThatHangsToo() async throws {
+    /// A second Ctrl-C stops a `catch` that hangs too: the prompt comes back, and the `unless`
+    /// field is set back as for an action with no `catch` (it was left `busy=true` for ever, every
+    /// later `q go` skipped).
+    @Test func aSecondCtrlCStopsACatchThatHangsAndTurnsItsUnlessFieldOff() async throws {
         try await withLoopbackServer { server in
             let port = server.port
             let screen = try await offPool {
                 let (terminal, started) = try Self.promptWithSlowAction(
                     port: port, command: "q go", started: "busy=true",
-                    reactor: "reactor q { state busy = false; action go { emit busy = true; call slow } catch { call slow } }")
+                    reactor: "reactor q { state busy = false, error = \"\"; action go unless busy { emit busy = true; call slow } catch { emit error = $error; call slow; emit busy = false } }")
                 guard started else { return terminal.screen }
                 /// Whether `/never` has had `count` requests, waiting up to 60 s for them.
                 func hits(_ count: Int) -> Bool {
@@ -153,45 +156,13 @@ import TestSupport
                 terminal.interrupt()
                 guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
                 mark = terminal.mark
-                terminal.type("echo back\r")
+                terminal.type("state q; echo back\r")
                 _ = terminal.waitFor("back\r\nwsh> ", after: mark)
                 terminal.type("exit\r")
                 _ = terminal.waitForExit()
                 return terminal.screen
             }
             #expect(screen.contains("back\r\nwsh> "), "\(screen)")
-        }
-    }
-
-    /// A second Ctrl-C that stopped a hanging `catch` left `busy=true` for ever: every later
-    /// `q go` was skipped. The field is set back as it is for an action with no `catch`.
-    @Test func aCatchStoppedByASecondCtrlCStillTurnsTheUnlessFieldOff() async throws {
-        try await withLoopbackServer { server in
-            let port = server.port
-            let screen = try await offPool {
-                let (terminal, started) = try Self.promptWithSlowAction(
-                    port: port, command: "q go", started: "busy=true",
-                    reactor: "reactor q { state busy = false, error = \"\"; action go unless busy { emit busy = true; call slow } catch { emit error = $error; call slow; emit busy = false } }")
-                guard started else { return terminal.screen }
-                /// Whether `/never` has had `count` requests, waiting up to 60 s for them.
-                func hits(_ count: Int) -> Bool {
-                    let deadline = Date().addingTimeInterval(60)
-                    while server.hits("/never") < count, Date() < deadline { usleep(10_000) }
-                    return server.hits("/never") == count
-                }
-                guard hits(1) else { return terminal.screen + "\n(the action's call did not reach the server)" }
-                terminal.interrupt()
-                guard hits(2) else { return terminal.screen + "\n(the catch's call did not reach the server)" }
-                var mark = terminal.mark
-                terminal.interrupt()
-                guard terminal.waitFor("wsh> ", after: mark) else { return terminal.screen }
-                mark = terminal.mark
-                terminal.type("state q\r")
-                _ = terminal.waitFor("wsh> ", after: mark)
-                terminal.type("exit\r")
-                _ = terminal.waitForExit()
-                return terminal.screen
-            }
             let state = screen.components(separatedBy: "state q").last ?? ""
             #expect(state.contains(#"q | busy=false error="interrupted""#), "\(screen)")
         }
