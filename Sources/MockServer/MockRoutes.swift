@@ -32,10 +32,10 @@ public struct MockRoutes: Sendable {
     }
 
     /// The route for `method`, `path` and `query`: among the routes whose path fits, the one of
-    /// that method with the most literal segments; among those, one with an answer to give (a
-    /// sample or a schema) over one without; then the one whose declared query the request fits
-    /// best (two targets may share a path and differ by query, as Open-Meteo's `current` and
-    /// `hourly` do); then the first declared. GET routes answer HEAD too.
+    /// that method with the most literal segments; among those, the one whose declared query the
+    /// request fits best (two targets may share a path and differ by query, as Open-Meteo's
+    /// `current` and `hourly` do); then one with an answer to give (a sample or a schema) over one
+    /// without; then the first declared. GET routes answer HEAD too.
     func match(method: String, path: Substring, query: Substring = "") -> Match {
         let requestSegments = MockRoute.segments(of: path)
         var candidates: [(route: MockRoute, values: [String: String])] = []
@@ -48,14 +48,16 @@ public struct MockRoutes: Sendable {
         }
         let mostLiteral = candidates.map(\.route.literalCount).max() ?? 0
         candidates.removeAll { $0.route.literalCount < mostLiteral }
-        // A route with nothing to answer with gives way to one of the same path that has (a Postman
-        // collection's request beside its saved example).
-        if candidates.contains(where: \.route.canAnswer) { candidates.removeAll { !$0.route.canAnswer } }
         if candidates.count > 1 {
             let items = FormItems.items(in: query)
             let scores = candidates.map { $0.route.queryFit(items) }
             let best = scores.max() ?? 0
-            if let index = scores.firstIndex(of: best) { return .found(candidates[index].route, pathValues: candidates[index].values) }
+            // Among those the query fits best, one with nothing to answer with gives way to one that
+            // has (a Postman collection's request beside its saved example).
+            let fitting = candidates.indices.filter { scores[$0] == best }
+            if let index = fitting.first(where: { candidates[$0].route.canAnswer }) ?? fitting.first {
+                return .found(candidates[index].route, pathValues: candidates[index].values)
+            }
         }
         if let only = candidates.first { return .found(only.route, pathValues: only.values) }
         if !allowed.isEmpty {

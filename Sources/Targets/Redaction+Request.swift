@@ -1,42 +1,129 @@
 import Foundation
 
 extension Redaction {
-    /// This redaction plus, as secret values, whatever `request` sends under a sensitive name: the
-    /// values of sensitive headers (and the credential after `Bearer ` or `Basic `), of sensitive query
-    /// keys, and of sensitive JSON or form fields. A response that echoes them back is then masked too.
+    /// This redaction plus, as secret values, what `request` sends as credentials
+    /// (``sentSecrets(of:)``). A response that echoes them back is then masked too.
     public func including(secretsOf request: Request) -> Redaction {
-        if request.headers.isEmpty, request.body == nil, !request.url.containsByte(UInt8(ascii: "?")) { return self }
-        var found: [String] = []
-        for header in request.headers
-        where isSensitiveName(header.name) {
-            // A Cookie is a list: the values of cookies named like secrets or sessions (`session_token`,
-            // `sid`, `PHPSESSID`) are secrets, as in `cookies`; the others stay readable.
-            if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
-                found += sensitiveCookieValues(header.value)
-                continue
-            }
-            found.append(header.value)
-            if let space = header.value.firstIndex(of: " ") {
-                found.append(String(header.value[header.value.index(after: space)...]))
-            }
+        if request.headers.isEmpty, request.body == nil, !request.url.containsByte(UInt8(ascii: "?")), !request.url.containsByte(UInt8(ascii: "@")) {
+            return self
         }
-        // Everything after the first `?`, up to a `#`: a base URL with a fragment gets its query after it.
-        let query = request.url.split(once: UInt8(ascii: "?")).1 ?? ""
-        found += sensitivePairValues(query.split(once: UInt8(ascii: "#")).0)
-        if let body = request.body {
-            let type = request.header("Content-Type")?.lowercased() ?? ""
-            if type.contains("x-www-form-urlencoded") {
-                found += sensitivePairValues(String(decoding: body, as: UTF8.self))
-            } else if let json = try? JSONValue.parse(body) {
-                found += sensitiveMemberValues(json)
-            }
-        }
-        let added = found.filter { $0.count >= SecretForms.minimumLength && $0 != Self.placeholder && !secretValues.contains($0) }
+        let added = sentSecrets(of: request).map(\.value).filter { $0.count >= SecretForms.minimumLength && !secretValues.contains($0) }
         return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
     }
 
-    /// The values of the cookies in a `Cookie` line whose names are sensitive, split as bytes.
-    private func sensitiveCookieValues(_ line: String) -> [String] {
+    /// What `request` sends as credentials, each with the name it is sent under: a URL's password;
+    /// the values of query items, form fields and JSON members whose names are credentials'
+    /// (``isCredentialName(_:)``: `appid`, `api_key`, `accessToken`, not `keyword` or `max_tokens`);
+    /// of headers so named, and of `Authorization` the credential after its scheme (`token` after
+    /// `Bearer`, `password` for Basic's, decoded too); and in a `Cookie` line, the
+    /// values of cookies named like secrets or sessions (`session_token`, `sid`, `PHPSESSID`).
+    public func sentSecrets(of request: Request) -> [(name: String, value: String)] {
+        var secrets: [(name: String, value: String)] = []
+        let address = request.url.split(once: UInt8(ascii: "#")).0
+        let (beforeQuery, query) = address.split(once: UInt8(ascii: "?"))
+        if let password = Self.userInfoPassword(beforeQuery) { secrets.append(("password", password)) }
+        if let query { secrets += credentialPairs(query) }
+        for header in request.headers {
+            if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
+                secrets += sensitiveCookieValues(header.value)
+            } else if Self.sensitiveHeaderNames.contains(header.name.lowercased()) || Self.isCredentialName(header.name) {
+                let credentials = Self.credentials(inAuthorization: header)
+                secrets += credentials.isEmpty ? [(header.name, header.value)] : credentials
+            }
+        }
+        if let body = request.body, !body.isEmpty {
+            let type = request.header("Content-Type") ?? ""
+            if Self.isForm(type) {
+                secrets += credentialPairs(String(decoding: body, as: UTF8.self))
+            } else if !Self.namesNothingSensitive(body), let json = try? JSONValue.parse(body) {
+                secrets += Self.credentialMembers(json)
+            }
+        }
+        return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }
+    }
+
+    /// Whether a query item's, field's or header's name is a credential's: one of its words (split
+    /// at `_`, `-`, `.` and between a small letter and a capital) ends with a part of
+    /// ``sensitiveKeyParts`` (`api_key`, `X-API-Key`, `accessToken`, `authtoken`, `appid`). Stricter
+    /// than ``isSensitiveKey(_:)``, which masks a field by its name wherever it is shown: a value
+    /// masked by value is masked everywhere it appears, and `keyword=London` must not hide London.
+    public static func isCredentialName(_ name: String) -> Bool {
+        var words: [String] = []
+        var word = ""
+        var previous: Character?
+        for character in name {
+            if !(character.isLetter || character.isNumber) {
+                words.append(word)
+                word = ""
+            } else {
+                if character.isUppercase, previous?.isLowercase == true {
+                    words.append(word)
+                    word = ""
+                }
+                word.append(character)
+            }
+            previous = character
+        }
+        words.append(word)
+        return words.contains { word in
+            let lowered = word.lowercased()
+            return credentialWordEndings.contains { lowered.hasSuffix($0) }
+        }
+    }
+
+    private static let credentialWordEndings = sensitiveKeyParts.filter { !$0.contains("_") }
+
+    /// `a=1&token=x` gives `token`: `x`, percent-decoded, and as written when that differs.
+    private func credentialPairs(_ pairs: String) -> [(name: String, value: String)] {
+        pairs.utf8.split(separator: UInt8(ascii: "&")).flatMap { bytes -> [(name: String, value: String)] in
+            let (key, value) = String(Substring(bytes)).split(once: UInt8(ascii: "="))
+            let name = PercentEncoding.decode(key[...])
+            guard let value, Self.isCredentialName(name) else { return [] }
+            let decoded = PercentEncoding.decode(value[...])
+            return decoded == value ? [(name, value)] : [(name, decoded), (name, value)]
+        }
+    }
+
+    /// The string and number values of JSON members named as credentials, at any depth.
+    private static func credentialMembers(_ value: JSONValue) -> [(name: String, value: String)] {
+        switch value {
+        case .object(let members):
+            members.flatMap { member -> [(name: String, value: String)] in
+                guard isCredentialName(member.key) else { return credentialMembers(member.value) }
+                switch member.value {
+                case .string(let text): return [(member.key, text)]
+                case .number(let literal): return [(member.key, literal)]
+                default: return []
+                }
+            }
+        case .array(let elements): elements.flatMap(credentialMembers)
+        case .null, .bool, .number, .string: []
+        }
+    }
+
+    /// `Bearer TOKEN` gives `token`: `TOKEN`; `Basic BASE64` gives `password`: the base64 and the
+    /// password it holds; nothing for a header that is no Authorization, or has no scheme.
+    private static func credentials(inAuthorization header: Header) -> [(name: String, value: String)] {
+        let lowered = header.name.lowercased()
+        guard lowered == "authorization" || lowered == "proxy-authorization" else { return [] }
+        let words = header.value.split(separator: " ", maxSplits: 1)
+        guard words.count == 2 else { return [] }
+        let credential = String(words[1]).trimmingCharacters(in: .whitespaces)
+        guard words[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
+              let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return [("token", credential)] }
+        return [("password", credential), ("password", String(pair[pair.index(after: colon)...]))]
+    }
+
+    /// The password of `scheme://user:password@host`, percent-decoded.
+    private static func userInfoPassword(_ address: String) -> String? {
+        guard let schemeEnd = address.firstRange(of: "://") else { return nil }
+        let authority = address[schemeEnd.upperBound...].prefix { $0 != "/" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        return PercentEncoding.decode(authority[authority.index(after: colon)..<at], plusIsSpace: false)
+    }
+
+    /// The cookies in a `Cookie` line whose names are sensitive, with their values, split as bytes.
+    private func sensitiveCookieValues(_ line: String) -> [(name: String, value: String)] {
         var line = line
         return line.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return [] }
@@ -44,7 +131,7 @@ extension Redaction {
             func offset(of byte: UInt8, from start: Int, to end: Int) -> Int? {
                 memchr(base + start, Int32(byte), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
             }
-            var values: [String] = []
+            var values: [(name: String, value: String)] = []
             var start = 0
             while start < bytes.count {
                 let end = offset(of: UInt8(ascii: ";"), from: start, to: bytes.count) ?? bytes.count
@@ -52,37 +139,11 @@ extension Redaction {
                     let name = bytes[start..<equals].trimmingSpacesAndTabs
                     let sensitive = Self.isSensitiveCookieName(ascii: UnsafeBufferPointer(rebasing: name))
                         ?? isSensitiveCookieName(String(decoding: name, as: UTF8.self))
-                    if sensitive { values.append(bytes[(equals + 1)..<end].textTrimmingSpacesAndTabs) }
+                    if sensitive { values.append((String(decoding: name, as: UTF8.self), bytes[(equals + 1)..<end].textTrimmingSpacesAndTabs)) }
                 }
                 start = end + 1
             }
             return values
-        }
-    }
-
-    private func sensitivePairValues(_ pairs: String) -> [String] {
-        pairs.utf8.split(separator: UInt8(ascii: "&")).compactMap { pair in
-            let (key, value) = String(Substring(pair)).split(once: UInt8(ascii: "="))
-            guard let value, isSensitiveKey(PercentEncoding.decode(key[...])) else { return nil }
-            return PercentEncoding.decode(value[...])
-        }
-    }
-
-    private func sensitiveMemberValues(_ value: JSONValue) -> [String] {
-        switch value {
-        case .object(let members):
-            members.flatMap { member -> [String] in
-                guard isSensitiveKey(member.key) else { return sensitiveMemberValues(member.value) }
-                switch member.value {
-                case .string(let text): return [text]
-                case .number(let literal): return [literal]
-                default: return []
-                }
-            }
-        case .array(let elements):
-            elements.flatMap(sensitiveMemberValues)
-        case .null, .bool, .number, .string:
-            []
         }
     }
 }

@@ -57,10 +57,12 @@ import TestSupport
                 plugin auth digest ann:\(Self.password) host 127.0.0.1
                 plugin logger on verbose file calls.log
                 get \(url) > first.json
+                let other = env WSH_DIGEST_OTHER_SECRET
                 get \(url) > second.json
                 expect status == 200
                 """
-            let (result, _) = try await runScript(script, directory: directory)
+            // A new secret between the calls makes the plugins anew: the nonce answered is kept.
+            let (result, _) = try await runScript(script, environment: ["WSH_DIGEST_OTHER_SECRET": "other-secret-1"], directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             let log = try String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8)
             let statuses = Self.statuses(inVerboseLog: log)

@@ -93,11 +93,15 @@ import TestSupport
             try (Data([0x3C, 0x61, 0x3E, 0x63, 0x61, 0x66, 0xE9, 0x20]) + Data("{{who}}</a>".utf8)).write(to: directory.appendingPathComponent("demo.xml"))
             try "GRAPHQL \(server.baseURL)/echo/graphql\n\nquery { user(id: \"{{who}}\") { name } }\n"
                 .write(to: directory.appendingPathComponent("j.http"), atomically: true, encoding: .utf8)
-            names.append("j.http")
+            try "POST \(server.baseURL)/echo/form\nContent-Type: application/x-www-form-urlencoded\n\nname={{who}}\n&pw={{pw}}\n"
+                .write(to: directory.appendingPathComponent("f.http"), atomically: true, encoding: .utf8)
+            try "GRAPHQL \(server.baseURL)/echo/graphql\n\nquery { login(pw: \"{{pw}}\") }\n"
+                .write(to: directory.appendingPathComponent("k.http"), atomically: true, encoding: .utf8)
+            names += ["j.http", "f.http", "k.http"]
             var bodies: [String] = []
             var headers: [[String: String]] = []
             for name in names {
-                let result = try await WSHProcess.run(["--var", "who=Zoë", name], directory: directory)
+                let result = try await WSHProcess.run(["--var", "who=Zoë", "--var", #"pw=a "b"&c"#, name], directory: directory)
                 #expect(result.status == 0, "\(name): \(result.stderr)")
                 let echo = try #require(try Self.documents(result.stdout).first, "\(name): \(result.stdout)")
                 #expect(echo["method"] as? String == "POST", "\(name)")
@@ -112,6 +116,11 @@ import TestSupport
             #expect(bodies[2] == "<a>café Zoë</a>", "\(bodies[2])")
             #expect(bodies[3] == #"{"query": "query { user(id: \"Zoë\") { name } }", "variables": {}}"#, "\(bodies[3])")
             #expect(headers[3]["content-type"] == "application/json")
+            // A value is encoded for where it stands: a form's percent-encoded.
+            #expect(bodies[4] == "name=Zo%C3%AB&pw=a%20%22b%22%26c", "\(bodies[4])")
+            // A GraphQL query's JSON-escaped: the body stays JSON with a value holding a quote.
+            let login = try? JSONSerialization.jsonObject(with: Data(bodies[5].utf8)) as? [String: Any]
+            #expect(login?["query"] as? String == #"query { login(pw: "a "b"&c") }"#, "\(bodies[5])")
         }
     }
 

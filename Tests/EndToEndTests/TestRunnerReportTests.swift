@@ -118,8 +118,11 @@ import TestSupport
             "c-exit-4.wsh": "exit 4\n",
             "d-exit-3.wsh": "exit 3\n",
         ])
-        let result = try await WSHProcess.run(["test", "--stub", "tests", "--report-junit", "out/junit.xml"], directory: directory)
+        let result = try await WSHProcess.run(["test", "--stub", "tests", "--report-junit", "out/junit.xml", "--report-html", "out/html"],
+                                              directory: directory)
         #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        let html = try String(contentsOf: directory.appendingPathComponent("out/html/index.html"), encoding: .utf8)
+        #expect(html.components(separatedBy: "still does not hold after 2 rounds").count - 1 == 2, "once in each of two files: \(html)")
         #expect(result.stdout.contains("0 passed, 3 failed, 1 errored"), "\(result.stdout)")
         let junit = directory.appendingPathComponent("out/junit.xml").path
         let lint = try await offPool { try Self.tool("/usr/bin/xmllint", ["--noout", "--schema", Self.schema, junit]) }
@@ -132,6 +135,25 @@ import TestSupport
         #expect(xml.contains(#"<testsuite name="tests/d-exit-3.wsh" tests="1" failures="0" errors="1""#), "\(xml)")
         #expect(xml.contains(#"<failure message="&#39;.state == &quot;COMPLETED&quot;&#39; still does not hold after 2 rounds""#), "\(xml)")
         #expect(xml.contains(#"<failure message="the file exited with code 4""#), "\(xml)")
+    }
+
+    /// A failed `expect` in a reactor action whose `catch` runs a passing one is one failed check:
+    /// it was counted again, as a failure of its own, when it came out of the `catch`.
+    @Test func aFailedExpectAfterACatchsOwnCheckIsCountedOnce() async throws {
+        let directory = try TestRunnerTests.suite(["r.wsh": """
+            target q { base http://127.0.0.1:1; path /x; sample '{"a": 1}' }
+            reactor r {
+              state a = 0
+              action go { call q; expect .a == 2 } catch { expect status == 200 }
+            }
+            r go
+
+            """])
+        let result = try await WSHProcess.run(["test", "--stub", "tests", "--report-junit", "out/junit.xml"], directory: directory)
+        #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+        let xml = try String(contentsOf: directory.appendingPathComponent("out/junit.xml"), encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="tests/r.wsh" tests="2" failures="1" errors="0""#), "\(xml)")
+        #expect(xml.contains(#"<failure message="expectation failed: .a == 2""#) && !xml.contains("failure at"), "\(xml)")
     }
 
     @Test func tapAndJSONHoldEveryFileCallAndCheck() async throws {
@@ -189,7 +211,7 @@ import TestSupport
             let literals = ["appidLiteral1234", "apiKeyLiteral5678", "tokenLiteral9012"]
             let script = """
                 set bail off
-                target echo { base \(server.baseURL); path /echo; method POST; query appid=\(literals[0]); header X-Api-Key:\(literals[1]); json token=\(literals[2]) }
+                target echo { base \(server.baseURL); path /echo; method POST; query appid=\(literals[0]) keyword=London; header X-Api-Key:\(literals[1]); json token=\(literals[2]) max_tokens:=1256 }
                 reactor r {
                   state error = ""
                   action go { call echo; expect . == "no such answer" } catch { emit error = $error }
@@ -197,6 +219,7 @@ import TestSupport
                 call echo > /dev/null
                 expect . == "no such answer"
                 r go
+                echo "plain: London 1256"
 
                 """
             let directory = try TestRunnerTests.suite(["echoed.wsh": script])
@@ -206,6 +229,7 @@ import TestSupport
             #expect(server.hits("/echo") == 4)
             #expect(run.stderr.contains("appid=***"), "the echo is shown, masked: \(run.stderr)")
             #expect(run.stdout.contains(#"r | error="expectation failed"#), "\(run.stdout)")
+            #expect(run.stdout.contains("plain: London 1256"), "a value under no credential's name is no secret: \(run.stdout)")
             var texts = [("test stdout", result.stdout), ("test stderr", result.stderr), ("stdout", run.stdout), ("stderr", run.stderr)]
             for name in ["junit.xml", "report.json", "html/index.html"] {
                 texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))

@@ -232,6 +232,13 @@ import Testing
             let answer = try await rawRequest(server.port, "GET /v1/digest-auth HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(answer.status == 501, "alone, it still says it has no sample")
         }
+        // The query fits first: a request with the bare target's query is its own, and says it has no sample.
+        let queried = Target(name: "queried", baseURL: "https://h/v1", path: "/digest-auth",
+                             task: .query([Parameter(name: "hourly", defaultValue: .text("x"))]))
+        try await withMockServer([example, queried]) { server in
+            let answer = try await rawRequest(server.port, "GET /v1/digest-auth?hourly=x HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 501, "\(answer.text)")
+        }
     }
 
     @Test func stopClosesConnectionsKeptAlive() async throws {

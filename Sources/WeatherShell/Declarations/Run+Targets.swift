@@ -147,7 +147,7 @@ extension Run {
     }
 
     /// Masks env secrets plus sensitive headers and query keys, for everything that shows a request.
-    var redaction: Redaction { Redaction(secrets: session.mask.secrets) }
+    var redaction: Redaction { Redaction(secrets: session.secretsNow) }
 }
 
 /// `targets`: list targets

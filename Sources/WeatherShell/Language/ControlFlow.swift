@@ -63,14 +63,14 @@ extension Parser {
             }
             let items = Array(arguments.dropFirst(2))
             let source: Loop.Source
-            // A query (`.items`, `headers Set-Cookie`, `body | jsonpath ...`) uses every word, or the words are words.
+            // A query (`.items`, `headers Set-Cookie`, `body | jsonpath ...`) uses every word; words
+            // after one that starts with `.` or `$` are an error (`for x in .a .b`); any others are words.
             let (query, used) = try QueryParser(file: file).prefixQuery(items[...])
-            if let query {
-                guard used == items.count else {
-                    throw error("'for' goes over one query, or over words", items[used].span,
-                                notes: ["quote a word that starts with '.': for e in \".txt\" \".md\"", "usage: \(usageText)"])
-                }
+            if let query, used == items.count {
                 source = .query(query)
+            } else if query != nil, items[0].bare?.hasPrefix(".") == true || items[0].loneVariable(followedByPath: true) != nil {
+                throw error("'for' goes over one query, or over words", items[used].span,
+                            notes: ["quote a word that starts with '.': for e in \".txt\" \".md\"", "usage: \(usageText)"])
             } else {
                 source = .words(items)
             }

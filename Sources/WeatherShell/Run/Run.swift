@@ -129,9 +129,9 @@ public final class Run {
         set { session.options = newValue }
     }
 
-    /// `text` with the session's secrets as `***`.
+    /// `text` with the session's secrets, and the last call's credentials, as `***`.
     func mask(_ text: String) -> String {
-        session.mask(text)
+        session.secretsNow.mask(text)
     }
 
     /// Parses and runs `text`. Parse errors are printed and run nothing.

@@ -20,10 +20,27 @@ public final class Session {
         didSet {
             sharedMask.value = mask
             builtPlugins = nil
+            callSecrets = nil
         }
     }
-    /// How many values requests sent under secret names were added to ``mask`` (see `maskSentSecrets`).
-    var sentSecretCount = 0
+    /// The request of the last call (its last attempt): what it sent as credentials (`appid=...`,
+    /// `X-API-Key:`) is masked by value in what shows that call, should the server echo it back
+    /// into a body an error, `$error` or a report shows; until the next call.
+    var lastSentRequest: Request? {
+        didSet { callSecrets = nil }
+    }
+    /// ``mask``'s secrets and those of ``lastSentRequest``, made when first asked for.
+    private var callSecrets: SecretSet?
+
+    /// The secrets masked now: the session's, and the last call's credentials.
+    var secretsNow: SecretSet {
+        get {
+            if let callSecrets { return callSecrets }
+            let made = lastSentRequest.map { Redaction(secrets: mask.secrets).including(secretsOf: $0).secrets } ?? mask.secrets
+            callSecrets = made
+            return made
+        }
+    }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions

@@ -75,10 +75,11 @@ enum HTMLReport {
         var html = "<details class=\"file \(result.outcome.rawValue)\"\(open)>\n<summary><span class=\"mark\">\(mark(result.outcome))</span> "
             + "<span class=\"path\">\(escaped(result.path))</span> <span class=\"meta\">\(result.outcome.rawValue) · \(checks) check\(checks == 1 ? "" : "s") · "
             + "\(result.calls.count) call\(result.calls.count == 1 ? "" : "s") · \(time(result.milliseconds))</span></summary>\n"
-        if let failure = result.firstFailure, result.outcome != .passed {
+        let (checkErrors, otherErrors) = result.errorsByCheck
+        // The first failure, unless it is an error shown whole below (an `until` that ran out).
+        if let failure = result.firstFailure, result.outcome != .passed, !otherErrors.contains(where: { $0.message == failure.message }) {
             html += "<p class=\"failure\">\(escaped(failure.location)): \(escaped(failure.message))</p>\n"
         }
-        let (checkErrors, otherErrors) = result.errorsByCheck
         for error in otherErrors {
             html += "<pre class=\"error\">\(escaped(error.rendered))</pre>\n"
         }

@@ -94,9 +94,13 @@ final class TestRecorder: RunReporter {
         let location = diagnostic.file.flatMap { file in diagnostic.span.map { file.location(of: $0.start) } }
         let place = location.map { "\(diagnostic.file?.name ?? path):\($0.line):\($0.column)" } ?? path
         // A failed `expect` was recorded as a check just before: its diagnostic gives the check
-        // its message. One that could not be evaluated is an error of the file as well.
+        // its message. One that could not be evaluated is an error of the file as well. A failed
+        // one a reactor's `catch` ran after (checks of its own, maybe) comes once the `catch` ends.
         var checkIndex: Int?
-        if let last = checks.indices.last, !checks[last].passed, checks[last].message == nil {
+        let failedCheck = diagnostic.kind == .expectation
+            ? checks.lastIndex { !$0.passed && $0.message == nil }
+            : checks.indices.last.flatMap { !checks[$0].passed && checks[$0].message == nil ? $0 : nil }
+        if let last = failedCheck {
             let check = checks[last]
             if firstFailure == nil {
                 firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes)

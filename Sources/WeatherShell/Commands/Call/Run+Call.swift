@@ -45,7 +45,7 @@ extension Run {
             response = try await provider(adding: plugins).request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
-            maskSentSecrets(error.request ?? error.response?.request)
+            session.lastSentRequest = error.request ?? error.response?.request
             if error.response == nil {
                 lastResponse = nil
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
@@ -72,7 +72,7 @@ extension Run {
             recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started)
             throw error
         }
-        maskSentSecrets(response.request)
+        session.lastSentRequest = response.request
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)
@@ -81,21 +81,6 @@ extension Run {
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
     }
-
-    /// Masks from now on what `request` sent under sensitive names (`appid=...`, `X-API-Key:`),
-    /// should the server echo it back into a body that an error or a report shows. Values made
-    /// anew for each call (an `Idempotency-Key: $uuid`) would grow the mask without end: after
-    /// ``mostSentSecrets`` a session masks no more by value, as names still mask them where sent.
-    private func maskSentSecrets(_ request: Request?) {
-        guard let request, session.sentSecretCount < Self.mostSentSecrets else { return }
-        for value in redaction.sentSecretValues(of: request)
-        where value.count >= SecretForms.minimumLength && !session.mask.values.contains(value) && session.sentSecretCount < Self.mostSentSecrets {
-            session.mask.add(value)
-            session.sentSecretCount += 1
-        }
-    }
-
-    static let mostSentSecrets = 256
 
     /// What a query or `expect` says when there is no last response.
     var noResponseMessage: String {

@@ -21,7 +21,10 @@ extension Run {
         exportProvider.compress = false
         exportProvider.cookieJar = nil
         var blocks: [String] = []
-        var literalSecrets = LiteralSecretNames()
+        // Named apart from the variables the file asks for already (a secret variable's, `{{id}}`...).
+        var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
+            declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) }
+        }))
         for declared in declaredTargets {
             // The variables the declaration reads stay variables: `$host` is written `{{host}}`,
             // `$uuid` `{{$uuid}}`, whether set now or not (compiled with a marker for each).
@@ -125,13 +128,19 @@ struct LiteralSecretNames {
     private var byValue: [String: String] = [:]
     /// The names given, in order.
     private(set) var names: [String] = []
+    /// Names the file uses for other values.
+    let taken: Set<String>
+
+    init(taken: Set<String>) {
+        self.taken = taken
+    }
 
     mutating func name(for value: String, sentAs sentName: String) -> String {
         if let name = byValue[value] { return name }
         let base = String(sentName.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         var name = base.isEmpty ? "secret" : base
         var suffix = 2
-        while names.contains(name) {
+        while names.contains(name) || taken.contains(name) {
             name = "\(base)_\(suffix)"
             suffix += 1
         }

@@ -30,6 +30,8 @@ struct HTTPFile {
         var noCookieJar = false
         /// `# @timeout N` (seconds, or with `ms`, `s`, `m`), as written.
         var timeout: String?
+        /// A GraphQL request, its body made JSON by wsh: values are written into it JSON-escaped.
+        var isGraphQL = false
         /// JetBrains' `>> ./file.json` (a new file beside a file of that name) or `>>! ./file.json`
         /// (overwritten): where the answer's body is saved, as written.
         var saveTo: (path: String, overwrites: Bool)?

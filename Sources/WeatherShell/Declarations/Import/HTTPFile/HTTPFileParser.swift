@@ -284,6 +284,7 @@ struct HTTPFileParser {
     /// JetBrains' `GRAPHQL` says `Content-Type: application/json` when the request does not.
     private func makeGraphQL(_ request: inout HTTPFile.Request, _ lines: [Range<Int>]) throws(Failure) {
         request.headers.removeAll { $0.name.lowercased() == "x-request-type" }
+        request.isGraphQL = true
         if request.method == "GRAPHQL" {
             request.method = "POST"
             if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
