@@ -11,19 +11,23 @@ struct Expanded {
 extension Run {
     /// Expands `$name` and `${name}` in a word; an undefined name is an error with a caret under it.
     func expand(_ word: Word) throws(Diagnostic) -> Expanded {
+        try expand(word) { _, value in value }
+    }
+
+    /// ``expand(_:)``, each variable's value written as `written(text before it, value)` gives it.
+    private func expand(_ word: Word, writing written: (String, String) -> String) throws(Diagnostic) -> Expanded {
         if word.parts.count == 1, case .literal(let text) = word.parts[0].content { return Expanded(text: text, isSecret: false) }
-        var text = ""
-        var secret = false
+        var expanded = Expanded(text: "", isSecret: false)
         for part in word.parts {
             switch part.content {
-            case .literal(let piece): text += piece
+            case .literal(let piece): expanded.text += piece
             case .variable(let name):
                 guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
-                text += variable.value
-                secret = secret || variable.isSecret
+                expanded.text += written(expanded.text, variable.value)
+                expanded.isSecret = expanded.isSecret || variable.isSecret
             }
         }
-        return Expanded(text: text, isSecret: secret)
+        return expanded
     }
 
     /// Expands a word that is a URL, or a target's `path` (`inPath`): a variable's `#` once the path
@@ -31,18 +35,9 @@ extension Run {
     /// is never sent: the rest of the value and the query after it were cut off (and a secret
     /// holding `#` shown in part, its whole never matching what was sent).
     func expandURL(_ word: Word, inPath: Bool) throws(Diagnostic) -> Expanded {
-        var expanded = Expanded(text: "", isSecret: false)
-        for part in word.parts {
-            switch part.content {
-            case .literal(let piece): expanded.text += piece
-            case .variable(let name):
-                guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
-                let inPathNow = inPath || Self.pathHasBegun(expanded.text)
-                expanded.text += inPathNow ? variable.value.replacingOccurrences(of: "#", with: "%23") : variable.value
-                expanded.isSecret = expanded.isSecret || variable.isSecret
-            }
+        try expand(word) { before, value in
+            inPath || Self.pathHasBegun(before) ? value.replacingOccurrences(of: "#", with: "%23") : value
         }
-        return expanded
     }
 
     /// Whether a URL written so far has reached its path: a `/` after its `://`, or any `/` in a
