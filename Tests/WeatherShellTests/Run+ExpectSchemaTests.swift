@@ -13,7 +13,7 @@ import Testing
         """
 
     /// How `answer`, checked against the schema from a file beside the script, ends.
-    @ShellActor private static func check(_ answer: String, schemaPath: String = "user.schema.json") async throws -> (Halt?, String) {
+    @ShellActor private static func check(_ answer: String, schemaPath: String = "user.schema.json", schema: String = schema) async throws -> (Halt?, String) {
         let directory = try ScratchDirectory.make("wsh-schema")
         defer { ScratchDirectory.remove(directory) }
         try schema.write(to: directory.appendingPathComponent("user.schema.json"), atomically: true, encoding: .utf8)
@@ -40,6 +40,23 @@ import Testing
         #expect(stderr.contains(#"note: (root): expected a property "name", actual none"#), "\(stderr)")
         #expect(stderr.contains(#"note: /id: expected integer, actual "1" (string)"#), "\(stderr)")
         #expect(stderr.contains(#"note: /email: expected an email string, actual "nope" (string)"#), "\(stderr)")
+    }
+
+    /// A schema with a keyword of the wrong form, which the validator reads as absent, is an error
+    /// naming it: `{"type": "objekt"}` passed any body, and so did a `required` that is no list.
+    @Test(arguments: [
+        (#"{"type": "objekt"}"#, #"(root): unknown type "objekt" (did you mean "object"?)"#),
+        (#"{"properties": {"id": {"type": "strin"}}}"#, #"/properties/id: unknown type "strin""#),
+        (#"{"required": "name"}"#, "(root): 'required' takes a list of property names, not string"),
+        (#"{"allOf": {"type": "integer"}}"#, "(root): 'allOf' takes a list of schemas, not object"),
+        ("[]", "(root): a schema is an object or true/false, not array"),
+        (#"{"requird": ["name"]}"#, "(root): unknown keyword 'requird' (did you mean 'required'?)"),
+    ])
+    func aSchemaOfTheWrongFormIsAnErrorNotAPass(schema: String, note: String) async throws {
+        let (halt, stderr) = try await Self.check(#"{"id": "not a number"}"#, schema: schema)
+        guard case .failure(let kind)? = halt, kind != .expectation else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
+        #expect(stderr.contains("user.schema.json is no JSON Schema wsh can check against"), "\(stderr)")
+        #expect(stderr.contains("note: " + note), "\(stderr)")
     }
 
     @Test func aMissingSchemaOrABodyThatIsNotJSONIsAnError() async throws {

@@ -55,6 +55,11 @@ extension Run {
                 throw failure("the schema \(Self.displayPath(resolved)) is not JSON: \(error.description)", at: span)
             }
         }
+        // A keyword of the wrong form is read as absent: the check would pass any body.
+        let problems = JSONSchemaValidator.shapeProblems(of: schema)
+        if !problems.isEmpty {
+            throw failure("the schema \(Self.displayPath(resolved)) is no JSON Schema wsh can check against", at: span, notes: problems)
+        }
         let body: JSONValue
         do {
             body = try response.json()

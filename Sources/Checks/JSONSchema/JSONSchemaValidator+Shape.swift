@@ -1,0 +1,94 @@
+import Targets
+
+extension JSONSchemaValidator {
+    /// What makes `schema` no JSON Schema a check can trust, each with its JSON pointer: a schema
+    /// that is neither an object nor a boolean, a `type` no JSON value has (`"objekt"`), a keyword
+    /// whose value has the wrong form (`"required": "name"`, `"allOf": {...}`), or a keyword one
+    /// edit or two from a known one (`"requird"`). The validator reads such a keyword as absent,
+    /// so a body would pass whatever it held. Empty for a well-formed schema; at most `limit`.
+    public static func shapeProblems(of schema: JSONValue, limit: Int = 10) -> [String] {
+        var problems: [String] = []
+        collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit)
+        return problems
+    }
+
+    static let typeNames: Set<String> = ["null", "boolean", "object", "array", "number", "string", "integer"]
+
+    private static let subschemaKeywords: Set<String> = [
+        "not", "if", "then", "else", "contains", "propertyNames", "additionalProperties", "additionalItems",
+        "unevaluatedProperties", "unevaluatedItems",
+    ]
+    private static let schemaListKeywords: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems"]
+    private static let schemaMapKeywords: Set<String> = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]
+    private static let countKeywords: Set<String> = [
+        "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains",
+    ]
+    private static let numberKeywords: Set<String> = ["minimum", "maximum", "multipleOf"]
+    private static let otherKeywords: Set<String> = [
+        "type", "enum", "const", "required", "items", "pattern", "format", "$ref", "$id", "$schema", "$anchor", "$comment",
+        "title", "description", "default", "examples", "example", "exclusiveMinimum", "exclusiveMaximum", "uniqueItems",
+        "dependentRequired", "dependencies", "nullable", "readOnly", "writeOnly", "deprecated", "discriminator", "xml",
+        "externalDocs", "contentMediaType", "contentEncoding", "contentSchema", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
+        "$recursiveRef", "$recursiveAnchor", "id", "links",
+    ]
+    private static let knownKeywords = subschemaKeywords.union(schemaListKeywords).union(schemaMapKeywords)
+        .union(countKeywords).union(numberKeywords).union(otherKeywords)
+
+    private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [String], limit: Int) {
+        guard problems.count < limit, depth < 64 else { return }
+        let here = pointer.isEmpty ? "(root)" : pointer
+        func add(_ problem: String) { if problems.count < limit { problems.append("\(here): \(problem)") } }
+        guard case .object(let members) = schema else {
+            if case .bool = schema { return }
+            add("a schema is an object or true/false, not \(typeName(schema))")
+            return
+        }
+        for member in members {
+            let key = member.key, value = member.value
+            let path = pointer + "/" + escape(key)
+            func wrong(_ form: String) { add("'\(key)' takes \(form), not \(typeName(value))") }
+            switch key {
+            case "type":
+                let names: [JSONValue]
+                if case .array(let list) = value { names = list } else { names = [value] }
+                for name in names {
+                    guard let text = name.string else { wrong("a type name or a list of them"); break }
+                    if !typeNames.contains(text) {
+                        let guess = EditDistance.closest(to: text, in: typeNames.sorted())
+                        add("unknown type \"\(text)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "") + "; types: \(typeNames.sorted().joined(separator: ", "))")
+                    }
+                }
+            case "required":
+                guard case .array(let names) = value, names.allSatisfy({ $0.string != nil }) else { wrong("a list of property names"); continue }
+            case "enum":
+                guard case .array = value else { wrong("a list of values"); continue }
+            case "pattern", "format", "$ref":
+                guard value.string != nil else { wrong("a string"); continue }
+            case "items":
+                if case .array(let list) = value {
+                    for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit) }
+                } else {
+                    collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit)
+                }
+            case _ where subschemaKeywords.contains(key):
+                collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit)
+            case _ where schemaListKeywords.contains(key):
+                guard case .array(let list) = value, !list.isEmpty else { wrong("a list of schemas"); continue }
+                for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit) }
+            case _ where schemaMapKeywords.contains(key):
+                guard case .object(let map) = value else { wrong("an object of schemas"); continue }
+                for entry in map { collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit) }
+            case _ where countKeywords.contains(key):
+                guard case .number(let literal) = value, isInteger(literal), !literal.hasPrefix("-") else { wrong("a whole number, 0 or more"); continue }
+            case _ where numberKeywords.contains(key):
+                guard case .number = value else { wrong("a number"); continue }
+            case _ where otherKeywords.contains(key) || key.hasPrefix("x-"):
+                continue
+            default:
+                if let guess = EditDistance.closest(to: key, in: knownKeywords.sorted()) {
+                    add("unknown keyword '\(key)' (did you mean '\(guess)'?), which no check would read")
+                }
+            }
+        }
+    }
+}
