@@ -74,6 +74,9 @@ import TestSupport
                 ("get \(url) q==1 X-Trace:1", ["\(url)?q=1", "-H", "X-Trace: 1"]),
                 ("get \(url)?a=1 b==two%20words", ["\(url)?a=1&b=two%2520words"]),
                 ("post \(url) name=Ana age:=31 ok:=true", ["--json", #"{"name":"Ana","age":31,"ok":true}"#, url, "-H", "Accept:"]),
+                // A list of strings written as JSON keeps its strings' quotes (it was the text [a,b c], no JSON);
+                // quoted whole, as before.
+                (#"post \#(url) tags:=["a","b c"] o:='{"k":"v"}'"#, ["--json", #"{"tags":["a","b c"],"o":{"k":"v"}}"#, url, "-H", "Accept:"]),
                 ("post :\(port)/echo/items name=Ana", ["--json", #"{"name":"Ana"}"#, "http://localhost:\(port)/echo/items", "-H", "Accept:"]),
                 ("put \(url) @item.json", ["-X", "PUT", "--data-binary", "@item.json", "-H", "Content-Type: application/json", url]),
                 ("post \(url) --form title=x \"note=two words\"", ["--data-urlencode", "title=x", "--data-urlencode", "note=two words", url]),

@@ -37,6 +37,8 @@ import Testing
          [#"expect .arr contains "not-admin""#, "expect status < 300"]),
         // A list written bare is a list, never a string.
         ("/t2", ["expect .e == []", "expect .x == [1,2]"], [#"expect .x == "[1,2]""#, #"expect .arr == '["not-admin"]'"#]),
+        // A list with strings written as JSON is that list, not the text `[not-admin]`.
+        ("/t2", [#"expect .arr != ["not-admin"]"#, #"expect .x == ["1","2"]"#], [#"expect .arr == ["not-admin"]"#]),
         // Strings by their Unicode scalars.
         ("/t2", [#"expect .kelvin == "KEVIN""#, "expect .kelvin startsWith K", "expect .nfd == \"caf\u{E9}\""],
          ["expect .nfd startsWith cafe", "expect .nfd contains e"]),

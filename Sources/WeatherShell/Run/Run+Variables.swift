@@ -30,6 +30,47 @@ extension Run {
         return expanded
     }
 
+    /// Expands a request item: a JSON list or object written after an unquoted `:=` keeps the
+    /// quotes of its strings (`tags:=["a","b"]`), which the word lost (`[a,b]`, no JSON); any other
+    /// item (`tags:='["a","b"]'`, quoted whole) as ``expand(_:)``.
+    func expandItem(_ word: Word) throws(Diagnostic) -> Expanded {
+        guard let assign = word.parts.firstIndex(where: { part in
+            if !part.quoted, case .literal(let text) = part.content { text.contains(":=") } else { false }
+        }), case .literal(let assignText) = word.parts[assign].content,
+              let after = assignText.range(of: ":=").map({ assignText[$0.upperBound...] }),
+              Self.opensJSON(after.isEmpty ? word.parts.dropFirst(assign + 1).first : nil, orText: after),
+              word.parts[(assign + 1)...].contains(where: \.quoted) else { return try expand(word) }
+        var expanded = Expanded(text: "", isSecret: false)
+        var string: String?
+        for (index, part) in word.parts.enumerated() {
+            var piece: String
+            switch part.content {
+            case .literal(let literal): piece = literal
+            case .variable(let name):
+                guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
+                piece = variable.value
+                expanded.isSecret = expanded.isSecret || variable.isSecret
+            }
+            if part.quoted, index > assign {
+                string = (string ?? "") + piece
+                continue
+            }
+            if let gathered = string { expanded.text += JSONValue.quoted(gathered) }
+            string = nil
+            expanded.text += piece
+        }
+        if let gathered = string { expanded.text += JSONValue.quoted(gathered) }
+        return expanded
+    }
+
+    /// Whether a value starts a JSON list or object written bare: `text`, or when it is empty the
+    /// next part, unquoted.
+    private static func opensJSON(_ next: WordPart?, orText text: Substring) -> Bool {
+        if !text.isEmpty { return text.hasPrefix("[") || text.hasPrefix("{") }
+        guard let next, !next.quoted, case .literal(let literal) = next.content else { return false }
+        return literal.hasPrefix("[") || literal.hasPrefix("{")
+    }
+
     /// Expands a word that is a URL, or a target's `path` (`inPath`): a variable's `#` once the path
     /// has begun is `%23`, part of the value. As written it would end the URL at a fragment, which
     /// is never sent: the rest of the value and the query after it were cut off (and a secret
@@ -54,7 +95,41 @@ extension Run {
             guard let variable = variable(named: name) else { throw undefinedVariable(name, at: word.parts[0].span) }
             return variable.typedValue
         }
+        if let json = try jsonWordValue(word) { return json }
         return TypedValues.literal(try expand(word).text, quoted: word.isQuoted)
+    }
+
+    /// A list or object written as JSON with strings in it (`["a","b"]`, `{"k":"v"}`): the shell
+    /// joins its pieces into one word, and the strings' quotes, which the word does not keep, are
+    /// put back. Read as the word's text it was the string `[a,b]`, which `!= ["a","b"]` held
+    /// against the list. Nil for a word that does not start so; an error when the result is no JSON.
+    private func jsonWordValue(_ word: Word) throws(Diagnostic) -> JSONValue? {
+        guard word.parts.count > 1, !word.parts[0].quoted, case .literal(let first) = word.parts[0].content,
+              first.hasPrefix("[") || first.hasPrefix("{"), word.parts.contains(where: \.quoted) else { return nil }
+        var text = ""
+        var string: String?
+        for part in word.parts {
+            let piece: String
+            switch part.content {
+            case .literal(let literal): piece = literal
+            case .variable(let name):
+                guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
+                piece = part.quoted ? variable.value : variable.typedValue.compactText
+            }
+            if part.quoted {
+                string = (string ?? "") + piece
+                continue
+            }
+            if let gathered = string { text += JSONValue.quoted(gathered) }
+            string = nil
+            text += piece
+        }
+        if let gathered = string { text += JSONValue.quoted(gathered) }
+        guard let value = try? JSONValue.parse(Data(text.utf8)) else {
+            throw failure("'\(currentFile.text(word.span.start..<word.span.end).shortened())' is written as JSON but is not JSON", at: word.span,
+                          notes: [#"quote the whole value to compare with text: '["a", b]'"#])
+        }
+        return value
     }
 
     /// A variable of this run (an action's parameter, `$error`), else of the session.
@@ -186,7 +261,10 @@ extension Run {
         switch value {
         case .word(let word):
             let expanded = try expand(word)
-            return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret, typed: try typedValue(of: word))
+            let typed = try typedValue(of: word)
+            // `["a","b"]` holds its JSON text, not the word's `[a,b]`.
+            let text = try jsonWordValue(word).map(\.compactText) ?? expanded.text
+            return EvaluatedValue(text: text, isSecret: expanded.isSecret, typed: typed)
         case .env(let nameWord, let fallback, let isPublic, _):
             let name = try expand(nameWord).text
             if let value = EnvironmentOverlay.value(name) {

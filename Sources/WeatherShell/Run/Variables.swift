@@ -36,6 +36,8 @@ struct Variable {
     /// number, `true`, `false` or `null` is quoted (`"3"`), a number is bare (`3`). A list or
     /// object is its JSON text, which `let` reads back as a string: the language has no JSON literal.
     var writtenValue: String {
+        // A list of plain values as JSON, which reads back as the list: `["a","b"]`.
+        if case .array? = typed, let json = typed?.compactText, !json.contains(where: { " \t;#{}'$\\".contains($0) }) { return json }
         guard case .string(let text)? = typed, Run.quoted(text) == text else { return Run.quoted(value) }
         if case .string = TypedValues.literal(text, quoted: false) { return text }
         return "\"" + text.map(Run.escaped).joined() + "\""

@@ -15,7 +15,7 @@ extension Run {
         var argumentWords: [String: Word] = [:]
         let multipart = if case .multipart = target.task.bodyTask { true } else { false }
         for word in words {
-            let text = try expand(word).text
+            let text = try expandItem(word).text
             guard let item = RequestItem(text) else {
                 if ArgumentSyntax.isKey(text) {
                     throw failure("'\(text.shortened())' needs a value: \(text.shortened())=VALUE", at: word.span,

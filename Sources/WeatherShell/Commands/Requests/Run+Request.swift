@@ -70,7 +70,7 @@ extension Run {
     /// The last of the request's items that gives the body field `name` a JSON value.
     private func itemWord(named name: String, in statement: RequestStatement) throws -> Word? {
         try statement.items.last { word in
-            switch RequestItem(try expand(word).text) {
+            switch RequestItem(try expandItem(word).text) {
             case .field(name, .json)?, .fieldFromFile(name, _, true)?: true
             default: false
             }
@@ -109,7 +109,7 @@ extension Run {
         var jsonWord: Word?
         var previous: String?
         for word in statement.items {
-            let text = try expand(word).text
+            let text = try expandItem(word).text
             guard let item = RequestItem(text) else {
                 // `Authorization: Bearer x`, as curl's -H takes it: the value is in the next words.
                 let header = previous.flatMap { $0.hasSuffix(":") ? String($0.dropLast()) : nil }
