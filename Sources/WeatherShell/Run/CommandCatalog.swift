@@ -111,6 +111,11 @@ extension Run {
         if let page = ManualPages.page(name) { return io.out(page) }
         var notes: [String] = []
         if let guess = Suggestion.closest(to: name, in: CommandCatalog.names + ManualPages.topics) { notes.append("did you mean '\(guess)'?") }
+        if ManualPages.folder == nil {
+            // A binary copied on its own: the pages live beside an installed one, not inside it.
+            notes.append("the manual's pages were not found: an installed wsh reads them from ../share/doc/wsh beside its binary "
+                         + "(./scripts/install puts them there), one built in the repository from its docs/")
+        }
         throw failure("no help for '\(name)'", at: topic.span, notes: notes)
     }
 }
