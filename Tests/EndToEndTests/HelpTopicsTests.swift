@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `help TOPIC` prints the manual's page of that name: the text of docs/TOPIC.md, one source.
 @Suite struct HelpTopicsTests {
@@ -26,5 +27,19 @@ import Testing
         let wrong = try await WSHProcess.run(["-c", "help testin"])
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("no help for 'testin'") && wrong.stderr.contains("did you mean 'testing'?"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("pages were not found"), "\(wrong.stderr)")
+    }
+
+    /// A binary copied on its own has no pages beside it: `help testing` says so and where they
+    /// are read from (it said only "no help for 'testing'").
+    @Test func aBinaryWithoutItsPagesSaysWhereTheyAreRead() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let copy = directory.appendingPathComponent("wsh")
+        try FileManager.default.copyItem(atPath: WSHProcess.binary, toPath: copy.path)
+        let result = try await runProgram("/bin/sh", ["-c", "./wsh -c 'help testing' 2>&1"], directory: directory)
+        let stderr = String(decoding: result.output, as: UTF8.self)
+        #expect(stderr.contains("no help for 'testing'") && stderr.contains("the manual's pages were not found"), "\(stderr)")
+        #expect(stderr.contains("../share/doc/wsh"), "\(stderr)")
     }
 }
