@@ -30,6 +30,14 @@ import Testing
     }
 
     /// `| .name` as jq's filters are written: sh finds no such command, and the note says how to query.
+    /// A statement that fails where it does not stop the run (`set bail off`, the prompt) gives
+    /// the command nothing: it ran on empty input, printing `0` and a second error.
+    @Test func aFailedStatementRunsNoCommand() async throws {
+        let result = try await WSHProcess.run(["-c", "set bail off\ncall nosuch | wc -c\necho after"])
+        #expect(result.stdout == "after\n", "\(result.stdout)")
+        #expect(result.stderr.contains("unknown target 'nosuch'") && !result.stderr.contains("exited with status"), "\(result.stderr)")
+    }
+
     @Test func aQueryAfterTheBarGetsANoteOnHowToQuery() async throws {
         let result = try await WSHProcess.run(["-c", "echo '{\"a\":1}' | .a"])
         #expect(result.status == 3)

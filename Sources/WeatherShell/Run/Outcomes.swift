@@ -14,4 +14,6 @@ final class Outcomes {
     var lastCall: (target: Target, arguments: CallArguments)?
     /// The first failure; set once.
     var firstFailure: FailureKind?
+    /// How many failures were reported, for a statement to tell whether its own failed.
+    var failures = 0
 }

@@ -213,6 +213,7 @@ public final class Run {
         masked.notes = diagnostic.notes.map { mask($0) }
         reporter?.report(.error(masked))
         if firstFailure == nil { firstFailure = diagnostic.kind }
+        outcomes.failures += 1
         if options.bail || diagnostic.kind == .interrupted { throw Halt.failure(diagnostic.kind) }
     }
 

@@ -8,7 +8,11 @@ extension Run {
         let child = Run(piping: self, io: held)
         var unpiped = statement
         unpiped.pipe = nil
+        let failuresBefore = outcomes.failures
         try await child.execute([unpiped])
+        // A statement that failed (at the prompt, where it does not stop the session) gives the
+        // command nothing to run on, as under bail.
+        guard outcomes.failures == failuresBefore else { return }
         io.flush()
         let status = try await ShellCommandPipe.run(pipe.text, input: held.takeHeld())
         if status != 0 {
