@@ -19,14 +19,17 @@ extension Redaction {
     /// values of cookies named like secrets or sessions (`session_token`, `sid`, `PHPSESSID`).
     public func sentSecrets(of request: Request) -> [(name: String, value: String)] {
         var secrets: [(name: String, value: String)] = []
-        let address = request.url.split(once: UInt8(ascii: "#")).0
-        let (beforeQuery, query) = address.split(once: UInt8(ascii: "?"))
-        if let password = Self.userInfoPassword(beforeQuery) { secrets.append(("password", password)) }
-        if let query { secrets += credentialPairs(query) }
+        // Most URLs have neither a password nor a query.
+        if request.url.containsByte(UInt8(ascii: "@")) || request.url.containsByte(UInt8(ascii: "?")) {
+            let address = request.url.split(once: UInt8(ascii: "#")).0
+            let (beforeQuery, query) = address.split(once: UInt8(ascii: "?"))
+            if let password = Self.userInfoPassword(beforeQuery) { secrets.append(("password", password)) }
+            if let query { secrets += credentialPairs(query) }
+        }
         for header in request.headers {
             if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
                 secrets += sensitiveCookieValues(header.value)
-            } else if Self.sensitiveHeaderNames.contains(header.name.lowercased()) || Self.isCredentialName(header.name) {
+            } else if isSensitiveName(header.name), Self.isCredentialName(header.name) || Self.sensitiveHeaderNames.contains(header.name.lowercased()) {
                 let credentials = Self.credentials(inAuthorization: header)
                 secrets += credentials.isEmpty ? [(header.name, header.value)] : credentials
             }
@@ -78,7 +81,7 @@ extension Redaction {
         pairs.utf8.split(separator: UInt8(ascii: "&")).flatMap { bytes -> [(name: String, value: String)] in
             let (key, value) = String(Substring(bytes)).split(once: UInt8(ascii: "="))
             let name = PercentEncoding.decode(key[...])
-            guard let value, Self.isCredentialName(name) else { return [] }
+            guard let value, isSensitiveKey(name), Self.isCredentialName(name) else { return [] }
             let decoded = PercentEncoding.decode(value[...])
             return decoded == value ? [(name, value)] : [(name, decoded), (name, value)]
         }
@@ -116,7 +119,7 @@ extension Redaction {
 
     /// The password of `scheme://user:password@host`, percent-decoded.
     private static func userInfoPassword(_ address: String) -> String? {
-        guard let schemeEnd = address.firstRange(of: "://") else { return nil }
+        guard address.containsByte(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return nil }
         let authority = address[schemeEnd.upperBound...].prefix { $0 != "/" }
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
         return PercentEncoding.decode(authority[authority.index(after: colon)..<at], plusIsSpace: false)

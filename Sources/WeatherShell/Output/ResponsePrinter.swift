@@ -8,7 +8,9 @@ import Targets
 struct ResponsePrinter {
     let io: ShellIO
     let color: Bool
-    let redaction: Redaction
+    /// The masking of headers and the URL, asked for only when they are printed: a body alone
+    /// needs none, and making it walks the request for the credentials it sent.
+    let redaction: () -> Redaction
     /// The target, for the hint to save a binary body.
     let targetName: String
 
@@ -39,6 +41,7 @@ struct ResponsePrinter {
     }
 
     private func printHeaders(_ response: Response) {
+        let redaction = redaction()
         for header in response.headers {
             let masked = redaction.maskedHeader(header)
             let name = io.stdoutIsTerminal ? TerminalText.escaped(masked.name) : masked.name
@@ -53,7 +56,7 @@ struct ResponsePrinter {
     private func savingCommand(_ response: Response) -> String {
         guard targetName.hasPrefix("("), targetName.hasSuffix(")") else { return "call \(targetName)" }
         let method = String(targetName.dropFirst().dropLast())
-        let url = redaction.maskedURL(response.hops.first?.request.url ?? response.request.url)
+        let url = redaction().maskedURL(response.hops.first?.request.url ?? response.request.url)
         let plain = url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"{};|#\"'$\\".utf8.contains($0) }
         let word = plain ? url : url.contains("'") ? "URL" : "'" + url + "'"
         return RequestStatement.methodCommands.contains(method) ? "\(method) \(word)" : "request \(method.uppercased()) \(word)"

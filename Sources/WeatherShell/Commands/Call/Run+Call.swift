@@ -232,7 +232,7 @@ extension Run {
             return
         }
         let output = outputOverride ?? options.output ?? (io.stdoutIsTerminal ? .pretty : .raw)
-        ResponsePrinter(io: io, color: paintsStdout, redaction: redaction, targetName: response.targetName)
+        ResponsePrinter(io: io, color: paintsStdout, redaction: { self.redaction }, targetName: response.targetName)
             .print(response, as: output)
     }
 }

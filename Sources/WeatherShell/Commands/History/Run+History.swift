@@ -14,7 +14,8 @@ extension Run {
                          failure: String?, started: ContinuousClock.Instant) {
         guard options.history, let log = session.callLog, let request = response?.request ?? request else { return }
         log.record(CallEntry(target: target.name, arguments: arguments, request: request, response: response, failure: failure,
-                             elapsed: .now - started, stubbed: options.stub != .off, redaction: redaction),
+                             // The session's secrets: the entry adds what its own request sent.
+                             elapsed: .now - started, stubbed: options.stub != .off, redaction: Redaction(secrets: session.mask.secrets)),
                    sizeLimit: options.historySize)
     }
 
@@ -190,7 +191,7 @@ extension Run {
         let request = Request(method: HTTPMethod(rawValue: summary.method) ?? .get, url: summary.url, headers: call.requestHeaders)
         let response = Response(status: status, reason: call.reason ?? "", headers: call.responseHeaders ?? [], body: call.body ?? Data(),
                                 elapsed: .milliseconds(double: summary.elapsedMilliseconds), request: request, targetName: summary.target)
-        ResponsePrinter(io: io, color: paintsStdout, redaction: redaction, targetName: summary.target).print(response, as: .all)
+        ResponsePrinter(io: io, color: paintsStdout, redaction: { self.redaction }, targetName: summary.target).print(response, as: .all)
         // Into a pipe the body goes as it came: what follows starts on a line of its own.
         if !io.stdoutIsTerminal, let last = response.body.last, last != UInt8(ascii: "\n") { io.out("\n") }
         if let size = call.bodySize, size > (call.body?.count ?? 0) {
