@@ -40,6 +40,13 @@ extension Run {
               let after = assignText.range(of: ":=").map({ assignText[$0.upperBound...] }),
               Self.opensJSON(after.isEmpty ? word.parts.dropFirst(assign + 1).first : nil, orText: after),
               word.parts[(assign + 1)...].contains(where: \.quoted) else { return try expand(word) }
+        return try expandKeepingQuotes(word, after: assign, typed: false)
+    }
+
+    /// A word's text with the strings of its parts after `start` written as JSON strings, quotes
+    /// and all (consecutive quoted parts are one string, as the word joined them). An unquoted
+    /// variable there is its JSON when `typed`, else its text.
+    private func expandKeepingQuotes(_ word: Word, after start: Int, typed: Bool) throws(Diagnostic) -> Expanded {
         var expanded = Expanded(text: "", isSecret: false)
         var string: String?
         for (index, part) in word.parts.enumerated() {
@@ -48,10 +55,10 @@ extension Run {
             case .literal(let literal): piece = literal
             case .variable(let name):
                 guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
-                piece = variable.value
+                piece = typed && !part.quoted && index > start ? variable.typedValue.compactText : variable.value
                 expanded.isSecret = expanded.isSecret || variable.isSecret
             }
-            if part.quoted, index > assign {
+            if part.quoted, index > start {
                 string = (string ?? "") + piece
                 continue
             }
@@ -106,25 +113,7 @@ extension Run {
     private func jsonWordValue(_ word: Word) throws(Diagnostic) -> JSONValue? {
         guard word.parts.count > 1, !word.parts[0].quoted, case .literal(let first) = word.parts[0].content,
               first.hasPrefix("[") || first.hasPrefix("{"), word.parts.contains(where: \.quoted) else { return nil }
-        var text = ""
-        var string: String?
-        for part in word.parts {
-            let piece: String
-            switch part.content {
-            case .literal(let literal): piece = literal
-            case .variable(let name):
-                guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
-                piece = part.quoted ? variable.value : variable.typedValue.compactText
-            }
-            if part.quoted {
-                string = (string ?? "") + piece
-                continue
-            }
-            if let gathered = string { text += JSONValue.quoted(gathered) }
-            string = nil
-            text += piece
-        }
-        if let gathered = string { text += JSONValue.quoted(gathered) }
+        let text = try expandKeepingQuotes(word, after: -1, typed: true).text
         guard let value = try? JSONValue.parse(Data(text.utf8)) else {
             throw failure("'\(currentFile.text(word.span.start..<word.span.end).shortened())' is written as JSON but is not JSON", at: word.span,
                           notes: [#"quote the whole value to compare with text: '["a", b]'"#])
@@ -261,10 +250,9 @@ extension Run {
         switch value {
         case .word(let word):
             let expanded = try expand(word)
-            let typed = try typedValue(of: word)
             // `["a","b"]` holds its JSON text, not the word's `[a,b]`.
-            let text = try jsonWordValue(word).map(\.compactText) ?? expanded.text
-            return EvaluatedValue(text: text, isSecret: expanded.isSecret, typed: typed)
+            if let json = try jsonWordValue(word) { return EvaluatedValue(text: json.compactText, isSecret: expanded.isSecret, typed: json) }
+            return EvaluatedValue(text: expanded.text, isSecret: expanded.isSecret, typed: try typedValue(of: word))
         case .env(let nameWord, let fallback, let isPublic, _):
             let name = try expand(nameWord).text
             if let value = EnvironmentOverlay.value(name) {
