@@ -32,17 +32,17 @@ public enum PercentEncoding {
     }
 
     /// `url` with every byte that may not appear in a URL percent-encoded (spaces, non-ASCII, `"`, `<`, ...,
-    /// and a `%` not starting an escape), leaving reserved characters and existing escapes as they are.
+    /// and a `%` not starting an escape), leaving reserved characters, `kept` and existing escapes as they are.
     /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.
-    static func encodeIllegalURLCharacters(_ url: String) -> String {
-        if url.allBytes({ isUnreserved($0) || isReserved($0) }) { return url }
+    public static func encodeIllegalURLCharacters(_ url: String, keeping kept: Set<UInt8> = []) -> String {
+        if url.allBytes({ isUnreserved($0) || isReserved($0) || kept.contains($0) }) { return url }
         let bytes = Array(url.utf8)
         var encoded = ""
         encoded.reserveCapacity(bytes.count)
         for (index, byte) in bytes.enumerated() {
             let startsEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
                 && hexDigitValue(bytes[index + 1]) != nil && hexDigitValue(bytes[index + 2]) != nil
-            if isUnreserved(byte) || isReserved(byte) || startsEscape {
+            if isUnreserved(byte) || isReserved(byte) || kept.contains(byte) || startsEscape {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 appendEscape(byte, to: &encoded)

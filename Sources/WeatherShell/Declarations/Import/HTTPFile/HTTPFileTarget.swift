@@ -146,28 +146,12 @@ enum HTTPFileTarget {
         }
         return merged.map { part in
             guard case .text(let text) = part else { return part }
-            let bytes = Array(text.replacingOccurrences(of: "\n&", with: "&").utf8)
-            var encoded: [UInt8] = []
-            for (index, byte) in bytes.enumerated() {
-                let escape = byte == UInt8(ascii: "%")
-                    ? !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]))
-                    : !urlSafe.contains(byte)
-                if escape {
-                    encoded += Array(String(format: "%%%02X", byte).utf8)
-                } else {
-                    encoded.append(byte)
-                }
-            }
-            return .text(String(decoding: encoded, as: UTF8.self))
+            return .text(PercentEncoding.encodeIllegalURLCharacters(text.replacingOccurrences(of: "\n&", with: "&"), keeping: encodeurlAlsoKeeps))
         }
     }
 
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-    }
-
-    /// The bytes `encodeurl` leaves as they are, `%` aside.
-    private static let urlSafe: Set<UInt8> = Set([0x21, 0x3D, 0x7C, 0x7E] + Array(0x23...0x3B) + Array(0x3F...0x5F) + Array(0x61...0x7A))
+    /// What `encodeurl` leaves as it is beyond a URL's unreserved and reserved characters.
+    private static let encodeurlAlsoKeeps: Set<UInt8> = [UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "|")]
 
     /// The encoding `<@NAME ./file` names (REST Client's names, as Node reads them); UTF-8 for none.
     private static func fileEncoding(_ name: String?, span: Range<Int>) throws(HTTPFileParser.Failure) -> String.Encoding {
