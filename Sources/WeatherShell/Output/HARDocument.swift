@@ -68,30 +68,25 @@ enum HARDocument {
         ]
         if let body = call.requestBody, !body.isEmpty {
             let type = call.requestHeaders.last { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
-            var postData = [member("mimeType", .string(type))]
-            // Not text: in base64, marked as HAR marks a response's content (postData has no such field of its own).
-            if let text = String(data: body, encoding: .utf8) {
-                postData.append(member("text", .string(text)))
-            } else {
-                postData += [member("text", .string(body.base64EncodedString())), member("encoding", .string("base64"))]
-            }
-            members.append(member("postData", .object(postData)))
+            // Marked as a response's content is when not text (postData has no such field of its own).
+            members.append(member("postData", .object([member("mimeType", .string(type))] + textMembers(body))))
         }
         return .object(members)
+    }
+
+    /// A body as HAR writes it: `text`, or when it is not UTF-8, its base64 with `"encoding": "base64"`.
+    private static func textMembers(_ body: Data) -> [JSONMember] {
+        guard let text = String(data: body, encoding: .utf8) else {
+            return [member("text", .string(body.base64EncodedString())), member("encoding", .string("base64"))]
+        }
+        return [member("text", .string(text))]
     }
 
     private static func response(_ call: Entry) -> JSONValue {
         let headerList = call.responseHeaders
         let type = headerList.last { $0.name.lowercased() == "content-type" }?.value ?? ""
         var content = [member("size", .number(String(call.bodySize ?? 0))), member("mimeType", .string(type))]
-        if let body = call.body, !body.isEmpty {
-            if let text = String(data: body, encoding: .utf8) {
-                content.append(member("text", .string(text)))
-            } else {
-                content.append(member("text", .string(body.base64EncodedString())))
-                content.append(member("encoding", .string("base64")))
-            }
-        }
+        if let body = call.body, !body.isEmpty { content += textMembers(body) }
         let location = headerList.last { $0.name.lowercased() == "location" }?.value ?? ""
         return .object([
             member("status", .number(String(call.status ?? 0))),

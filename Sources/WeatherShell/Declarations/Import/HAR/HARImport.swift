@@ -82,8 +82,7 @@ struct HARImport {
                 if contentType == nil, let mimeType, !mimeType.lowercased().hasPrefix("multipart/") { words += ["-H", "Content-Type: \(mimeType)"] }
                 if let written = postData["text"]?.string, !written.isEmpty {
                     // `"encoding": "base64"` is no field of HAR 1.2's postData, but wsh and other tools write it there as in `content`.
-                    let text = postData["encoding"]?.string == "base64"
-                        ? Data(base64Encoded: written).flatMap { String(data: $0, encoding: .utf8) } : written
+                    let text = postData["encoding"]?.string == "base64" ? Self.base64Text(written) : written
                     sendsBinary = text.map { $0.contains("\0") } ?? true
                     words += ["--data-raw", text ?? ""]
                 } else if case .array(let params)? = postData["params"], !params.isEmpty {
@@ -120,9 +119,14 @@ struct HARImport {
         guard let response, let status = response["status"]?.int, (100...599).contains(status),
               let text = response["content"]?["text"]?.string, !text.isEmpty else { return nil }
         if response["content"]?["encoding"]?.string == "base64" {
-            guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8), !decoded.contains("\0") else { return nil }
+            guard let decoded = base64Text(text), !decoded.contains("\0") else { return nil }
             return (status, decoded)
         }
         return (status, text)
+    }
+
+    /// The UTF-8 text that `base64` holds; nil when it holds no such text.
+    private static func base64Text(_ base64: String) -> String? {
+        Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }
     }
 }
