@@ -106,7 +106,7 @@ extension Run {
     /// How a Postman environment file is used: as the environment its file name gives, with `--env`.
     private static func environmentNote(_ path: String) -> String {
         let file = URL(fileURLWithPath: path).lastPathComponent
-        let suffix = ".postman_environment.json"
+        let suffix = EnvironmentFiles.postmanSuffix
         guard file.hasSuffix(suffix), file.count > suffix.count else {
             return "name it NAME\(suffix), beside the script (or in the current directory), and give --env NAME or set env NAME; "
                 + "then use postman COLLECTION.json"
