@@ -21,10 +21,10 @@ extension Redaction {
         var secrets: [(name: String, value: String)] = []
         // Most URLs have neither a password nor a query.
         if request.url.containsByte(UInt8(ascii: "@")) || request.url.containsByte(UInt8(ascii: "?")) {
-            let address = request.url.split(once: UInt8(ascii: "#")).0
-            let (beforeQuery, query) = address.split(once: UInt8(ascii: "?"))
-            if let password = Self.userInfoPassword(beforeQuery) { secrets.append(("password", password)) }
-            if let query { secrets += credentialPairs(query) }
+            let (beforeQuery, query) = request.url.split(once: UInt8(ascii: "?"))
+            if let password = Self.userInfoPassword(beforeQuery.split(once: UInt8(ascii: "#")).0) { secrets.append(("password", password)) }
+            // Everything after the first `?`, up to a `#`: a base URL with a fragment gets its query after it.
+            if let query { secrets += credentialPairs(query.split(once: UInt8(ascii: "#")).0) }
         }
         for header in request.headers {
             if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {

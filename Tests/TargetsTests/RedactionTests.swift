@@ -24,6 +24,9 @@ import Testing
                            body: Data("client_secret=s%20e%20c&name=ann".utf8))
         #expect(Redaction().including(secretsOf: form).mask("s e c ann") == "*** ann")
         #expect(Redaction().including(secretsOf: Request(method: .get, url: "https://h/")).secretValues.isEmpty)
+        // A base URL with a fragment gets its query after it: that query is sent, and masked.
+        let afterFragment = Request(method: .get, url: "https://h/api#frag?appid=owm-key-2")
+        #expect(Redaction().including(secretsOf: afterFragment).mask("owm-key-2") == "***")
     }
 
     @Test func theValuesOfCookiesNamedLikeSecretsAreSecrets() {
