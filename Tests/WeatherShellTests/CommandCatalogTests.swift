@@ -17,6 +17,16 @@ import Testing
         }
     }
 
+    /// A keyword typed with no arguments says the same usage as `help` does for it.
+    @Test func aKeywordsUsageNoteIsTheOneHelpGives() async {
+        for name in ["call", "target", "reactor", "unset", "print", "plugin"] {
+            let shell = ShellHarness()
+            await shell.run(name)
+            let usage = CommandCatalog.entry(name)?.usage ?? "?"
+            #expect(shell.stderr.contains("note: usage: \(usage)\n"), "\(name): \(shell.stderr)")
+        }
+    }
+
     /// Each command is found through the catalog: a wrong use of it fails with its own words, not
     /// as an unknown command.
     @Test func aLineNamingACommandRunsIt() async {

@@ -6,7 +6,7 @@ extension Parser {
     func targetDeclaration(_ raw: RawStatement) throws(Diagnostic) -> TargetDeclaration {
         let command = raw.words[0]
         guard raw.words.count == 2, let block = raw.block else {
-            throw usage(command, "target NAME { FIELD VALUE... } | target NAME from last", extra: raw.words.count > 2 ? raw.words[2] : nil)
+            throw usage(command, extra: raw.words.count > 2 ? raw.words[2] : nil)
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isDottedTargetName(text) else {
@@ -67,7 +67,7 @@ extension Parser {
 
     func callStatement(_ arguments: [Word], command: Word) throws(Diagnostic) -> CallStatement {
         guard let target = arguments.first else {
-            throw usage(command, "call TARGET [key=value] [key:=json] [Header:value] [--stream] [> FILE]")
+            throw usage(command)
         }
         var (rest, output) = try splitRedirect(Array(arguments.dropFirst()))
         let stream = Self.takeStreamFlag(&rest)
@@ -220,7 +220,7 @@ extension Parser {
     func reactorDeclaration(_ raw: RawStatement) throws(Diagnostic) -> ReactorDeclaration {
         let command = raw.words[0]
         guard raw.words.count == 2, let block = raw.block else {
-            throw usage(command, "reactor NAME { state ...; action NAME [PARAMS] { ... } }", extra: raw.words.count > 2 ? raw.words[2] : nil)
+            throw usage(command, extra: raw.words.count > 2 ? raw.words[2] : nil)
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isTargetName(text) else { throw error("a reactor name is letters, digits, '_' and '-'", name.span) }

@@ -46,7 +46,7 @@ public struct Parser {
         switch name {
         case "let": kind = try assignment(arguments, command: command)
         case "unset":
-            guard !arguments.isEmpty else { throw usage(command, "unset NAME...") }
+            guard !arguments.isEmpty else { throw usage(command) }
             kind = .unset(arguments)
         case "vars": kind = try noArguments(.vars, arguments)
         case "set":
@@ -54,7 +54,7 @@ public struct Parser {
             kind = .set(option: arguments.first, values: Array(arguments.dropFirst()))
         case "echo": kind = .echo(arguments)
         case "print":
-            guard !arguments.isEmpty else { throw usage(command, "print VALUE...") }
+            guard !arguments.isEmpty else { throw usage(command) }
             kind = .print(try values(arguments))
         case "use" where ["openapi", "http", "postman"].contains(arguments.first?.bare) && arguments.count != 1:
             guard arguments.count == 2 || (arguments.count == 4 && arguments[2].bare == "as") else {
@@ -68,10 +68,10 @@ public struct Parser {
             guard arguments.count == 1 else { throw usage(command, "\(name) \(name == "use" ? "PACK" : "FILE")", extra: arguments.dropFirst(1).first) }
             kind = name == "source" ? .source(arguments[0]) : .command(name: command, arguments: arguments)
         case "help":
-            guard arguments.count <= 1 else { throw usage(command, "help [COMMAND]", extra: arguments[1]) }
+            guard arguments.count <= 1 else { throw usage(command, extra: arguments[1]) }
             kind = .help(arguments.first)
         case "exit":
-            guard arguments.count <= 1 else { throw usage(command, "exit [CODE]", extra: arguments[1]) }
+            guard arguments.count <= 1 else { throw usage(command, extra: arguments[1]) }
             kind = .exit(arguments.first)
         case "target":
             if raw.block == nil, arguments.count == 3, arguments[1].bare == "from", arguments[2].bare == "last" {
@@ -87,7 +87,7 @@ public struct Parser {
         case "call": kind = .call(try callStatement(arguments, command: command))
         case "expect": kind = .expect(try expectation(arguments, command: command))
         case "plugin":
-            guard let plugin = arguments.first else { throw usage(command, "plugin NAME on|off [SETTINGS...]") }
+            guard let plugin = arguments.first else { throw usage(command) }
             kind = .plugin(name: plugin, settings: Array(arguments.dropFirst()))
         case "reactor": kind = .reactor(try reactorDeclaration(raw))
         case "emit":
@@ -195,6 +195,11 @@ public struct Parser {
         case "catch": error("'catch' must follow the '}' of its action's block on the same line", word.span, notes: ["write: } catch {"])
         default: nil
         }
+    }
+
+    /// The command's usage as `help` gives it.
+    func usage(_ command: Word, extra: Word? = nil) -> Diagnostic {
+        usage(command, CommandCatalog.entry(command.literal ?? "")?.usage ?? "", extra: extra)
     }
 
     func usage(_ command: Word, _ text: String, extra: Word? = nil) -> Diagnostic {

@@ -47,7 +47,7 @@ enum CommandCatalog {
         .keyword(Entry(name: "plugin", usage: "plugin NAME on|off [SETTINGS...]", summary: "switch and tune a plugin")),
         .command(ServeShellCommand.self),
         .command(FuzzShellCommand.self),
-        .keyword(Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME { ... } }", summary: "declare a reactor")),
+        .keyword(Entry(name: "reactor", usage: "reactor NAME { state ...; action NAME [PARAMS] { ... } }", summary: "declare a reactor")),
         .command(StateCommand.self),
         .command(HistoryCommand.self),
     ] + BuiltInReactor.all.map { Item.keyword(Entry(name: $0.name, usage: $0.usage, summary: $0.summary)) } + [
