@@ -39,6 +39,9 @@ final class InterruptHandler: @unchecked Sendable {
         try await task.value
     }
 
+    /// A Ctrl-C came while the last `run` ran.
+    var wasInterrupted: Bool { state.withLock { $0.pending } }
+
     /// Not inlined into `run`: there, after `await task.value` resumed on another thread, the
     /// optimizer reused the thread id it had read for the Mutex before the await, and the unlock
     /// trapped ("Call to unlock Mutex on a thread which hasn't acquired the lock": `wsh serve` and

@@ -29,7 +29,7 @@ extension Shell {
                 try run.selectEnvironment(environment, directory: Run.directory(of: path), at: nil)
             } catch let diagnostic as Diagnostic {
                 recorder.report(.error(diagnostic))
-                return writeResult(recorder.result(exitCode: FailureKind.runtime.exitCode), code: FailureKind.runtime.exitCode, to: resultFD)
+                return writeResult(recorder.result(exitCode: FailureKind.runtime.exitCode, interrupted: false), code: FailureKind.runtime.exitCode, to: resultFD)
             } catch {
                 return FailureKind.usage.exitCode
             }
@@ -44,7 +44,8 @@ extension Shell {
             recorder.report(.error(Diagnostic(.runtime, "cannot read '\(path)'")))
             code = FailureKind.runtime.exitCode
         }
-        return writeResult(recorder.result(exitCode: code), code: code, to: resultFD)
+        // `exit 130` written in the file is its own verdict; only a Ctrl-C interrupts the file.
+        return writeResult(recorder.result(exitCode: code, interrupted: interrupts.wasInterrupted), code: code, to: resultFD)
     }
 
     /// Writes a worker's result as JSON where the runner reads it; returns its exit code.

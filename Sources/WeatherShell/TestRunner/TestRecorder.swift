@@ -136,10 +136,10 @@ final class TestRecorder: RunReporter {
         }
     }
 
-    /// The result of the file, which ended with `exitCode`.
-    func result(exitCode: Int32) -> TestFileResult {
+    /// The result of the file, which ended with `exitCode`, `interrupted` when by Ctrl-C.
+    func result(exitCode: Int32, interrupted: Bool) -> TestFileResult {
         keepPendingBody()
-        if exitCode != 0, exitCode != FailureKind.interrupted.exitCode, errors.isEmpty, !checks.contains(where: { !$0.passed }) {
+        if exitCode != 0, !interrupted, errors.isEmpty, !checks.contains(where: { !$0.passed }) {
             // `exit 4` or `exit 3` with nothing failed before it: a failure, or an error, of its own in every report.
             let message = "the file exited with code \(exitCode)"
             errors.append(TestErrorRecord(kind: exitCode == FailureKind.expectation.exitCode ? "expectation" : "runtime", message: message,
@@ -147,7 +147,7 @@ final class TestRecorder: RunReporter {
             if firstFailure == nil { firstFailure = TestFailure(location: path, message: message) }
         }
         let outcome: TestFileResult.Outcome
-        if exitCode == FailureKind.interrupted.exitCode {
+        if interrupted, exitCode == FailureKind.interrupted.exitCode {
             outcome = .interrupted
         } else if errors.contains(where: { $0.kind != "expectation" }) {
             outcome = .errored
