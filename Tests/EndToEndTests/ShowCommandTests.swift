@@ -198,26 +198,4 @@ import TestSupport
         #expect(!result.stdout.contains("literal-credential-123"))
         #expect(result.stderr.contains("note: a secret with no environment variable"), "\(result.stderr)")
     }
-
-    /// A credential typed as text in a target (as `import curl` writes one) is shown as `***`, in
-    /// the declaration as in a printed command, as the history and `save` keep it.
-    @Test func aCredentialTypedInATargetIsMaskedInTheDeclarationAndTheCommand() async throws {
-        let script = """
-            import curl "curl -H 'X-Api-Key: typed-key-4711' -u ann:typed-pass-0815 'http://127.0.0.1:9/v1/x?appid=typed-appid-42&q=rain'"
-            show x
-            show x --curl
-            show x --httpie
-            """
-        let result = try await WSHProcess.run(["-c", script])
-        #expect(result.status == 0, "\(result.stderr)")
-        for secret in ["typed-key-4711", "typed-pass-0815", "typed-appid-42", Data("ann:typed-pass-0815".utf8).base64EncodedString()] {
-            #expect(!result.stdout.contains(secret), "\(secret) in \(result.stdout)")
-            #expect(!result.stderr.contains(secret), "\(secret) in \(result.stderr)")
-        }
-        #expect(result.stdout.contains("appid=***"), "\(result.stdout)")
-        #expect(result.stdout.contains("q=rain"), "\(result.stdout)")
-        #expect(result.stdout.contains("X-Api-Key: ***"), "\(result.stdout)")
-        #expect(result.stderr.contains("note: a credential typed as text is shown as ***"), "\(result.stderr)")
-        #expect(result.stderr.contains("note: a secret with no environment variable"), "\(result.stderr)")
-    }
 }

@@ -3,19 +3,13 @@ import Targets
 
 extension Run {
     /// `show NAME` prints the declaration; `show NAME --curl [ARGS]` and `show NAME --httpie [ARGS]`
-    /// a command that sends what `call NAME ARGS` would send (``RequestCommandPrinter``). A
-    /// credential typed as text in the target is shown as `***` in both, as the history and `save`
-    /// keep it.
+    /// a command that sends what `call NAME ARGS` would send (``RequestCommandPrinter``).
     func showTarget(_ arguments: [Word], command: Word) async throws {
         let usage = "usage: show NAME [--curl | --httpie] [key=value...] [Header:value...]"
         guard let nameWord = arguments.first else { throw failure(usage, at: command.span) }
         let declared = try declaredTarget(nameWord)
         guard arguments.count > 1 else {
-            let shown = LiteralCredentials.hidden(in: mask(declared.sourceText))
-            io.out(shown + "\n")
-            if shown != mask(declared.sourceText) {
-                io.err("note: a credential typed as text is shown as ***; give it from a variable, as in: let token = env API_TOKEN\n")
-            }
+            io.out(mask(declared.sourceText) + "\n")
             // A pack's target follows `set base`: its declaration alone would say another host.
             if declared.fromPack, options.base != nil, let target = try? compiledTarget(declared) {
                 io.out("# under set base, its calls go to \(redaction.maskedURL(target.baseURL)) (set base off: to its own base)\n")
@@ -34,7 +28,7 @@ extension Run {
                              argumentWords: argumentWords)
         }
         var printer = RequestCommandPrinter(
-            tool: tool, purpose: .run, redaction: redaction.including(secretsOf: request), references: environmentReferences,
+            tool: tool, purpose: .run, redaction: redaction, references: environmentReferences,
             bodyFile: bodyFile(of: declared, arguments: callArguments, sending: request.body),
             partFiles: partFiles(target, callArguments))
         // The tools send their own User-Agent for wsh's; one the user set is sent as a header.
