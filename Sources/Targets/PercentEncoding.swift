@@ -34,21 +34,38 @@ public enum PercentEncoding {
     /// `url` with every byte that may not appear in a URL percent-encoded (spaces, non-ASCII, `"`, `<`, ...,
     /// and a `%` not starting an escape), leaving reserved characters, `kept` and existing escapes as they are.
     /// A URL with such bytes left in would be escaped again as a whole by the HTTP client, `%` included.
+    /// `[` and `]` may stand only in a host (`http://[::1]/`): after a `scheme://host` they are escaped too
+    /// (`?filter[name]=a` as `?filter%5Bname%5D=a`), which servers read as the same.
     public static func encodeIllegalURLCharacters(_ url: String, keeping kept: Set<UInt8> = []) -> String {
-        if url.allBytes({ isUnreserved($0) || isReserved($0) || kept.contains($0) }) { return url }
+        if url.allBytes({ isUnreserved($0) || (isReserved($0) && !isBracket($0)) || kept.contains($0) }) { return url }
         let bytes = Array(url.utf8)
+        let hostEnd = authorityEnd(bytes)
         var encoded = ""
         encoded.reserveCapacity(bytes.count)
         for (index, byte) in bytes.enumerated() {
             let startsEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
                 && hexDigitValue(bytes[index + 1]) != nil && hexDigitValue(bytes[index + 2]) != nil
-            if isUnreserved(byte) || isReserved(byte) || kept.contains(byte) || startsEscape {
+            let bracketInPlace = isBracket(byte) && index < (hostEnd ?? Int.max)
+            if isUnreserved(byte) || (isReserved(byte) && !isBracket(byte)) || bracketInPlace || kept.contains(byte) || startsEscape {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 appendEscape(byte, to: &encoded)
             }
         }
         return encoded
+    }
+
+    private static func isBracket(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+    }
+
+    /// Where the authority of `scheme://authority/...` ends (at its first `/`, `?` or `#`, else the
+    /// end); nil for text with no `://`.
+    private static func authorityEnd(_ bytes: [UInt8]) -> Int? {
+        let separator = Array("://".utf8)
+        guard let start = bytes.indices.dropLast(2).first(where: { bytes[$0..<$0 + 3].elementsEqual(separator) }) else { return nil }
+        let authorityStart = start + 3
+        return bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
     }
 
     /// `name=value&...` with both sides encoded, pairs in the order given.

@@ -73,6 +73,8 @@ import TestSupport
             let cases: [(wsh: String, curl: [String])] = [
                 ("get \(url) q==1 X-Trace:1", ["\(url)?q=1", "-H", "X-Trace: 1"]),
                 ("get \(url)?a=1 b==two%20words", ["\(url)?a=1&b=two%2520words"]),
+                // Brackets after the host are escaped with the rest: the client escaped the whole URL again (`Ana%2520Lee`).
+                (#"get "\#(url)/x[1]?filter[name]=Ana Lee&ids[]=1&q=<a>""#, ["\(url)/x%5B1%5D?filter%5Bname%5D=Ana%20Lee&ids%5B%5D=1&q=%3Ca%3E"]),
                 ("post \(url) name=Ana age:=31 ok:=true", ["--json", #"{"name":"Ana","age":31,"ok":true}"#, url, "-H", "Accept:"]),
                 // A list of strings written as JSON keeps its strings' quotes (it was the text [a,b c], no JSON);
                 // quoted whole, as before.

@@ -23,6 +23,17 @@ import Testing
         }
     }
 
+    /// A path written with brackets and a space (`/x[1]?f[a]=b c`) arrives with both escaped once;
+    /// the HTTP client escaped the whole URL again, `%` included (`b%2520c`), where a bracket was left.
+    @Test func bracketsInAWrittenPathAreEscapedOnceWithTheRest() async throws {
+        try await withTestServer { server in
+            let target = Target(name: "t", baseURL: server.baseURL, path: "/echo/x[1]?f[a]=b c")
+            let echo = try await echo(target)
+            #expect(echo.path == "/echo/x%5B1%5D")
+            #expect(echo.query == "f%5Ba%5D=b%20c")
+        }
+    }
+
     @Test func callArgumentsOverrideDefaultsButKeepDeclarationOrder() async throws {
         try await withTestServer { server in
             let target = Target(
