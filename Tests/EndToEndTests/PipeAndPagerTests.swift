@@ -93,6 +93,32 @@ import Testing
         #expect(outcome.exitStatus == 0)
     }
 
+    /// `set pager on` is the automatic pager, as every other switch takes `on`: it was run as the
+    /// command `on`, which sh did not find, and the text was lost. A pager that cannot be run
+    /// leaves the text printed, with a warning.
+    @Test func pagerOnIsTheAutomaticPagerAndAPagerNotFoundLosesNoText() async throws {
+        let environment = try promptEnvironment(["PAGER": "sed s/^/paged:/"])
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("use open-meteo\r", expecting: "wsh> ")
+            terminal.type("set pager off\r", expecting: "wsh> ")
+            var before = terminal.mark
+            terminal.type("set pager on\r", expecting: "wsh> ")
+            terminal.type("call hourly\r")
+            terminal.expect("paged:  \"hourly_units\": {", after: before)
+            terminal.expect("wsh> ", after: before)
+            before = terminal.mark
+            terminal.type("set pager wsh-no-such-pager\r", expecting: "wsh> ")
+            terminal.type("call hourly\r")
+            terminal.expect("  \"hourly_units\": {", after: before)
+            terminal.expect("the pager 'wsh-no-such-pager' could not be run, so the text is printed without it", after: before)
+            terminal.expect("wsh> ", after: before)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     /// A pager that does what less does with Ctrl-C: it handles SIGINT (here by saying so) and
     /// goes on reading keys from the terminal; it leaves the terminal changed (Ctrl-X interrupts),
     /// as one killed mid-way would. (less itself drops a key typed just as it handles SIGINT, and

@@ -14,6 +14,15 @@ import Testing
         #expect(shell.stdout.isEmpty)
     }
 
+    /// `set stub on` is `set stub immediate`, as every other switch takes `on`.
+    @Test func stubOnAnswersFromTheSample() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("set stub on\ntarget s { base http://127.0.0.1:9; path /x; sample '{\"a\": 1}' }\ncall s\nset stub")
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.contains("{\"a\": 1}"), "\(shell.stdout)")
+        #expect(shell.stdout.contains("stub  immediate"), "\(shell.stdout)")
+    }
+
     @Test func theStatusLineOfASampleAnswerSaysStub() async throws {
         let captured = ShellHarness.Captured()
         let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: true, capture: { text, isError in

@@ -40,7 +40,12 @@ extension Run {
             return
         }
         io.flush()
-        _ = try await ShellCommandPipe.page(pager, input: output)
+        // sh's 127 and 126: no such command, or not one to run. The text is printed rather than lost.
+        let status = try await ShellCommandPipe.page(pager, input: output)
+        if status == 127 || status == 126 {
+            io.out(styled: String(decoding: output, as: UTF8.self))
+            io.err("wsh: warning: the pager '\(pager)' could not be run, so the text is printed without it (set pager auto, or off)\n")
+        }
     }
 
     /// The pager command for a statement at the prompt, or nil when its output is written as it comes.

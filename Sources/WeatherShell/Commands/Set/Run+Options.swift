@@ -58,7 +58,7 @@ extension Run {
         case .stub:
             if let on = Self.onOff(value), !on {
                 options.stub = .off
-            } else if value == "immediate" {
+            } else if value == "immediate" || Self.onOff(value) == true {
                 options.stub = .immediate
             } else if let delay = DurationText.parse(value) {
                 options.stub = .delayed(delay)
@@ -67,10 +67,11 @@ extension Run {
             }
             options.stubStatus = options.stub == .off ? nil : stubStatus
         case .pager:
-            switch value {
-            case "auto": options.pager = nil
-            case "off": options.pager = ""
-            default:
+            // `on` (or true, yes) is the automatic pager: run as a command, it was not found, and the text was lost.
+            switch Self.onOff(value) ?? (value == "auto" ? true : nil) {
+            case true?: options.pager = nil
+            case false?: options.pager = ""
+            case nil:
                 guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid() }
                 options.pager = value
             }
@@ -224,8 +225,8 @@ extension Run {
         switch option {
         case .base: ["example: set base https://api.open-meteo.com/v1"]
         case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
-        case .stub: ["values: off, immediate, or a delay such as 300ms, each may end in 'status N'"]
-        case .pager: ["values: auto (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
+        case .stub: ["values: off, on (immediate), or a delay such as 300ms, each may end in 'status N'"]
+        case .pager: ["values: auto or on (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
         case .record: ["values: off, or the directory to save answers in: set record fixtures"]
         case .historySize: ["a size such as 100MB, 512KB or 1GB, at least \(SizeText.text(Self.smallestHistorySize))"]
         case .follow: ["values: on (up to \(ShellOptions.defaultRedirectLimit) redirects), off, a count from 0 to \(Self.mostRedirects), "
