@@ -165,6 +165,25 @@ import TestSupport
         }
     }
 
+    /// `~/` in `> FILE` and `-o FILE` is `$HOME`, as in `save` and `source` (it was a directory named `~`).
+    @Test func aBodyFileUnderTheHomeDirectory() async throws {
+        let home = try WSHProcess.temporaryDirectory()
+        try await withLoopbackServer { server in
+            let script = """
+                get \(server.baseURL)/echo/a > ~/a.json
+                get \(server.baseURL)/echo/b -o ~/b.json
+                target c { base \(server.baseURL); path /echo/c }
+                call c > ~/c.json
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["HOME": home.path], directory: try WSHProcess.temporaryDirectory())
+            #expect(result.status == 0, "\(result.stderr)")
+            for name in ["a", "b", "c"] {
+                let saved = try? String(contentsOf: home.appendingPathComponent("\(name).json"), encoding: .utf8)
+                #expect(saved?.contains(#""path":"/echo/\#(name)""#) == true, "\(name): \(saved ?? "no file")")
+            }
+        }
+    }
+
     /// `target NAME from last` keeps the request: calling it sends the same request again, `show`
     /// prints a declaration a person would write, and a secret is a reference to its variable.
     @Test func targetFromLastSendsTheSameRequest() async throws {

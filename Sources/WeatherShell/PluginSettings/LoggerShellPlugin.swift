@@ -57,8 +57,7 @@ struct LoggerShellPlugin: ShellPlugin {
     }
 
     @ShellActor private static func logFile(_ value: PluginSettingWords.Item, in run: Run) throws -> LogFile {
-        var path = value.text
-        if path.hasPrefix("~/") { path = Environment.home + path.dropFirst() }
+        var path = Environment.expandingHome(value.text)
         if !path.hasPrefix("/") { path = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path) }
         do {
             return try LogFile(path: path)

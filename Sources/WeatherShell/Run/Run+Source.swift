@@ -70,11 +70,7 @@ extension Run {
 
     /// A path relative to the running file's directory (or the current directory at the prompt).
     func resolvePath(_ path: String) -> String {
-        var expanded = path
-        if expanded == "~" || expanded.hasPrefix("~/") {
-            expanded = Environment.home + expanded.dropFirst()
-        }
-        return Self.path(expanded, relativeTo: currentFile.directory)
+        Self.path(Environment.expandingHome(path), relativeTo: currentFile.directory)
     }
 
     /// `path` as written in a file in `directory`: itself when absolute, else relative to `directory`.

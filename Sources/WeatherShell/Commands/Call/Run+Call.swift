@@ -183,7 +183,7 @@ extension Run {
     /// which keeps the body to save it as a sample.
     func streamedBodyFile(_ outputWord: Word?) throws -> String? {
         guard let outputWord, options.record == nil else { return nil }
-        let path = try expand(outputWord).text
+        let path = Environment.expandingHome(try expand(outputWord).text)
         if let reason = BodyFile.checkWritable(path) {
             throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)
         }
@@ -225,7 +225,7 @@ extension Run {
         // ``streamedOutput(for:output:forced:)``).
         if response.streamedBodyBytes != nil { return }
         if let outputWord {
-            let path = try expand(outputWord).text
+            let path = Environment.expandingHome(try expand(outputWord).text)
             if let reason = BodyFile.write(response.body, to: path) {
                 throw failure("cannot write '\(path.shortened())': \(reason)", at: outputWord.span)
             }

@@ -279,6 +279,11 @@ enum Environment {
         variable("HOME") ?? NSHomeDirectory()
     }
 
+    /// `path` with a leading `~` (`~` alone, or `~/...`) as `$HOME`, as sh expands it.
+    static func expandingHome(_ path: String) -> String {
+        path == "~" || path.hasPrefix("~/") ? home + path.dropFirst() : path
+    }
+
     private static func variable(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
