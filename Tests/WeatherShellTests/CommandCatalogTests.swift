@@ -38,6 +38,9 @@ import Testing
         #expect(!shell.stderr.contains("unknown command 'targets'"), "\(shell.stderr)")
         await shell.run("histroy")
         #expect(shell.stderr.contains("unknown command 'histroy'") && shell.stderr.contains("did you mean 'history'?"), "\(shell.stderr)")
+        // Other tools' words for wsh's: Hurl's asserts.
+        await shell.run("assert status == 200")
+        #expect(shell.stderr.contains("unknown command 'assert'") && shell.stderr.contains("did you mean 'expect'?"), "\(shell.stderr)")
     }
 
     /// Tab after a command's name offers what the command itself says it takes (each type

@@ -140,6 +140,7 @@ import Testing
 
     @Test func aBareWordIsNoQuery() {
         #expect(parseError("expect staus != 200")?.contains("'staus' is not a query\ndid you mean 'status'?") == true)
+        #expect(parseError("expect duration < 1000")?.contains("'duration' is not a query\ndid you mean 'time'?") == true)
         #expect(parseError("if bdoy contains x { echo }")?.contains("did you mean 'body'?") == true)
         #expect(parseError("expect @.json.id exists")?.hasPrefix("'@.json.id' is not a query") == true)
         #expect(parseError("expect .json.id == .json.other")?.hasPrefix("'.json.other' after '==' would be compared as text") == true)

@@ -191,7 +191,10 @@ extension Parser {
     private func checkLiteralSubject(_ word: Word) throws(Diagnostic) {
         guard let text = word.bare, !Self.isPlainNumberOrConstant(text) else { return }
         var notes = ["a check starts with a query (status, .json.id, $.json.id, header NAME, body, ...), a $variable or \"quoted text\""]
-        if let guess = Suggestion.closest(to: text, in: Self.queryNames) { notes.insert("did you mean '\(guess)'?", at: 0) }
+        // Hurl's `duration` is `time` here.
+        if let guess = text == "duration" ? "time" : Suggestion.closest(to: text, in: Self.queryNames) {
+            notes.insert("did you mean '\(guess)'?", at: 0)
+        }
         throw error("'\(text)' is not a query", word.span, notes: notes)
     }
 
