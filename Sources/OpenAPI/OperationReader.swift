@@ -62,7 +62,7 @@ struct OperationReader {
             let schema = parameter["schema"] ?? Self.firstContentSchema(parameter)
             let required = parameter["required"] == .bool(true) || location == "path"
             let resolvedSchema = facts.resolved(schema, pointer: at + "/schema")
-            let defaultValue = resolvedSchema?.value["default"]
+            let defaultValue = Self.sentDefault(resolvedSchema?.value)
             var info = ParameterInfo(name: name, location: ParameterInfo.Location(rawValue: location) ?? .query,
                                      description: parameter["description"]?.string ?? "", required: required,
                                      enumValues: facts.enumValues(schema, pointer: at + "/schema"),
@@ -83,7 +83,7 @@ struct OperationReader {
                     let (properties, requiredNames) = facts.properties(schema, pointer: at + "/schema")
                     for property in properties {
                         let key = style == "deepObject" ? "\(name)[\(property.name)]" : property.name
-                        let propertyDefault = facts.resolved(property.schema, pointer: property.pointer)?.value["default"]
+                        let propertyDefault = Self.sentDefault(facts.resolved(property.schema, pointer: property.pointer)?.value)
                         let isRequired = required && requiredNames.contains(property.name)
                         query.append(Self.parameterWord(key, default: propertyDefault, required: isRequired, explode: true))
                         infos.append(ParameterInfo(name: key, location: .query, description: info.description, required: isRequired,
@@ -148,6 +148,13 @@ struct OperationReader {
         }
     }
 
+    /// The schema's `default`, which a call sends when it gives no value; `default: null` (YAML's
+    /// `~`) is none, so that the text `null` is not sent on every call.
+    static func sentDefault(_ schema: JSONValue?) -> JSONValue? {
+        guard let value = schema?["default"], value != .null else { return nil }
+        return value
+    }
+
     /// A name a `{name}` path template can hold: letters, digits, `_` and `-`.
     static func templateName(_ name: String) -> String {
         let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
@@ -199,7 +206,7 @@ struct OperationReader {
             let resolved = facts.resolved(property.schema, pointer: property.pointer)
             if resolved?.value["readOnly"] == .bool(true) { continue }
             let isRequired = bodyRequired && requiredNames.contains(property.name)
-            let defaultValue = resolved?.value["default"]
+            let defaultValue = Self.sentDefault(resolved?.value)
             let isFile = chosen.field == "multipart" && (resolved?.value["format"]?.string == "binary" || resolved?.value["contentEncoding"] != nil)
             words.append(isFile ? DeclarationText.word(isRequired ? property.name : property.name + "?")
                                 : Self.parameterWord(property.name, default: defaultValue, required: isRequired, explode: true))

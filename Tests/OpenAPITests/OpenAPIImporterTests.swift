@@ -178,10 +178,13 @@ import TestSupport
                 - {name: daily, in: query, schema: {type: array, items: {type: string}, default: [x, y]}}
                 - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {color: {type: string}, size: {type: integer, default: 3}}}}
                 - {name: page, in: query, schema: {type: object, properties: {number: {type: integer}}}}
+                - {name: tilde, in: query, schema: {type: string, default: ~}}
               responses: {"200": {description: ok}}
         """)
+        // `default: ~` (null) is no default: it sent the text null on every call.
         #expect(document.operation("search")?.declaration.contains(
-            "query hourly=a,b 'daily:=[\"x\",\"y\"]' filter[color]? filter[size]:=3 number?") == true)
+            "query hourly=a,b 'daily:=[\"x\",\"y\"]' filter[color]? filter[size]:=3 number? tilde?\n") == true,
+            "\(document.operation("search")?.declaration ?? "")")
     }
 
     @Test func formAndMultipartBodies() throws {
