@@ -46,4 +46,17 @@ import Testing
         #expect(shell.stderr.contains("4 targets of 'Petstore' declared"))
         #expect(shell.stderr.contains("note: this API uses bearer auth: plugin auth bearer $token"))
     }
+
+    /// An import replaces what the same document declared before, never a target declared by
+    /// hand: that was replaced with no word, and the user's work was lost.
+    @Test func anImportKeepsATargetDeclaredByHand() async {
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("target listPets { base http://127.0.0.1:9; path /mine }\nuse openapi petstore.yaml\nuse openapi petstore.yaml",
+                        directory: Self.examples)
+        #expect(shell.run.session.targets["listPets"]?.declaration.fields.contains { $0.name == "path" && $0.arguments.first?.literal == "/mine" } == true)
+        #expect(shell.stderr.contains("not declared: 'listPets' is already declared (<test>:1); forget it first, or import under a prefix"),
+                "\(shell.stderr)")
+        #expect(shell.stderr.contains("3 targets of 'Petstore' declared"), "the document's own are declared again: \(shell.stderr)")
+        #expect(!shell.stderr.contains("'createPet' is already declared"), "\(shell.stderr)")
+    }
 }

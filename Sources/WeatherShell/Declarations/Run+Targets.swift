@@ -22,6 +22,13 @@ extension Run {
         guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
             throw failure("\(source) wrote no target declaration", at: nil)
         }
+        // An import replaces what it imported before, never a target declared elsewhere (by hand, say).
+        if let name = declaration.name.literal, let existing = session.targets[name], existing.declaration.file.name != source {
+            let held = existing.declaration.file
+            let line = held.location(of: existing.declaration.span.start).line
+            throw failure("'\(name)' is already declared (\(held.name):\(line)); forget it first, or import under a prefix (as PREFIX)",
+                          at: nil)
+        }
         let previous = currentFile
         currentFile = file
         defer { currentFile = previous }
