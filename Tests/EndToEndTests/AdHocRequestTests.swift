@@ -228,12 +228,15 @@ import TestSupport
                 call u id=7 appid=$key
                 target v from last
                 show v
+                target u from last
+                show u
                 save session.wsh
                 """
             let environment = ["FROM_LAST_KEY": "k3y-from-the-environment"]
             let first = try await WSHProcess.run(["-c", script], environment: environment, directory: directory)
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(first.stdout.contains("  path /echo/users/7\n"), "\(first.stdout)")
+            // `target u from last` names the target it replaces, as `target u { ... }` would.
+            #expect(first.stdout.components(separatedBy: "  path /echo/users/7\n").count == 3, "\(first.stdout)")
             #expect(first.stdout.contains("  query \"appid=${key}\" lang=en\n"), "\(first.stdout)")
             #expect(first.stdout.contains("  validate 2xx\n"))
             let saved = try String(contentsOf: directory.appendingPathComponent("session.wsh"), encoding: .utf8)

@@ -16,14 +16,15 @@ extension Run {
 
     /// Declares the target an importer wrote (curl, OpenAPI, `.http`, `target NAME from last`), as
     /// if its declaration had been typed: one path from any format to a target. Errors point into
-    /// `text`, shown as `source` (`<import curl>`); `show NAME` prints it.
-    func declareWritten(_ text: String, source: String, place: String? = nil, fromPack: Bool = false) throws {
+    /// `text`, shown as `source` (`<import curl>`); `show NAME` prints it. It replaces a target
+    /// of that name only when `source` declared that one too, unless `replacingAny`.
+    func declareWritten(_ text: String, source: String, place: String? = nil, fromPack: Bool = false, replacingAny: Bool = false) throws {
         let file = SourceFile(name: source, directory: currentFile.directory, text: text, place: place)
         guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
             throw failure("\(source) wrote no target declaration", at: nil)
         }
         // An import replaces what it imported before, never a target declared elsewhere (by hand, say).
-        if let name = declaration.name.literal, let existing = session.targets[name], existing.declaration.file.name != source {
+        if !replacingAny, let name = declaration.name.literal, let existing = session.targets[name], existing.declaration.file.name != source {
             let held = existing.declaration.file
             let line = held.location(of: existing.declaration.span.start).line
             throw failure("'\(name)' is already declared (\(held.name):\(line)); forget it first, or import under a prefix (as PREFIX)",

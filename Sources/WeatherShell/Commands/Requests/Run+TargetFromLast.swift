@@ -23,7 +23,8 @@ extension Run {
         }
         let name = nameWord.literal ?? ""
         let text = "target \(name) {\n" + fields.fields.map { "  " + $0 + "\n" }.joined() + "}\n"
-        try declareWritten(text, source: "<target \(name) from last>")
+        // Named by the user, as `target NAME { ... }` is: it replaces a target of that name.
+        try declareWritten(text, source: "<target \(name) from last>", replacingAny: true)
     }
 
     /// The session's secret values and the variables that hold them, longest value first.
