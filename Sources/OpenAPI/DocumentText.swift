@@ -27,7 +27,10 @@ enum DocumentText {
                 throw Failure(message: "not valid JSON: \(error)")
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure(message: "not UTF-8 text") }
+        // A byte order mark is no part of the text: Yams refused the document with one.
+        guard let text = String(validating: bytes[(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)...], as: UTF8.self) else {
+            throw Failure(message: "not UTF-8 text")
+        }
         return try yams(text)
     }
 

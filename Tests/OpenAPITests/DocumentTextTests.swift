@@ -48,6 +48,12 @@ import Testing
         #expect(text.contains("nested:\n- b: first\n  a:\n  - x\n"), "\(text)")
     }
 
+    /// Windows editors start a UTF-8 file with a byte order mark; YAML after one was refused.
+    @Test func aByteOrderMarkIsNoPartOfTheText() throws {
+        let text = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
+        #expect(try DocumentText.parse([0xEF, 0xBB, 0xBF] + Array(text.utf8)) == (try DocumentText.parse(Array(text.utf8))))
+    }
+
     @Test func badYAMLIsRefusedWithItsLineAndColumn() {
         do {
             _ = try DocumentText.parse(Array("openapi: 3.0.0\npaths:\n  a: [1, 2\n".utf8))
