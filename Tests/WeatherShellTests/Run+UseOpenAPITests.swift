@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WeatherShell
 
 /// Completion and help from an imported OpenAPI document (the example petstore).
@@ -58,5 +59,26 @@ import Testing
                 "\(shell.stderr)")
         #expect(shell.stderr.contains("3 targets of 'Petstore' declared"), "the document's own are declared again: \(shell.stderr)")
         #expect(!shell.stderr.contains("'createPet' is already declared"), "\(shell.stderr)")
+    }
+
+    /// A document with a relative server: its targets have no base of their own, so `show` has
+    /// no "under set base" note (it named an empty URL), and `help` no title ends in a blank.
+    @Test func aTargetWithNoBaseOfItsOwnShowsNoSetBaseNote() async throws {
+        let directory = try ScratchDirectory.make("wsh-relative")
+        try """
+            openapi: 3.0.0
+            info: {title: T, version: "1"}
+            servers: [{url: /v1}]
+            paths:
+              /pets:
+                get:
+                  operationId: pets
+                  responses: {"200": {description: ok}}
+            """.write(to: directory.appendingPathComponent("rel.yaml"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        await shell.run("use openapi rel.yaml\nset base http://127.0.0.1:9\nshow pets\nhelp pets", directory: directory.path)
+        #expect(shell.stdout.contains("  path /v1/pets\n"), "\(shell.stdout)")
+        #expect(!shell.stdout.contains("under set base"), "\(shell.stdout)")
+        #expect(shell.stdout.contains("}\npets\n  GET /v1/pets\n"), "\(shell.stdout)")
     }
 }

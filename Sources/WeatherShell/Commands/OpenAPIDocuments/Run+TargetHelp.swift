@@ -8,7 +8,8 @@ extension Run {
         var lines: [String] = []
         let target = try? compiledTarget(declared)
         if let operation = declared.openAPI?.operation {
-            lines.append("\(declared.name): \(operation.summary.isEmpty ? operation.description : operation.summary)")
+            let title = operation.summary.isEmpty ? operation.description : operation.summary
+            lines.append(title.isEmpty ? declared.name : "\(declared.name): \(title)")
             if !operation.summary.isEmpty, !operation.description.isEmpty, operation.description != operation.summary {
                 lines += operation.description.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
             }

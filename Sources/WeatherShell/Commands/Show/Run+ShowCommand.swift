@@ -11,7 +11,7 @@ extension Run {
         guard arguments.count > 1 else {
             io.out(mask(declared.sourceText) + "\n")
             // A pack's target follows `set base`: its declaration alone would say another host.
-            if declared.fromPack, options.base != nil, let target = try? compiledTarget(declared) {
+            if declared.fromPack, options.base != nil, let target = try? compiledTarget(declared), !target.baseURL.isEmpty {
                 io.out("# under set base, its calls go to \(redaction.maskedURL(target.baseURL)) (set base off: to its own base)\n")
             }
             return
