@@ -13,7 +13,10 @@ extension ProviderError {
 
     /// The call's task was cancelled while the request was under way.
     public static func cancelled(_ request: Request, step: Step = .transport, targetName: String) -> ProviderError {
-        ProviderError(.cancelled(request: request.summary), step: step, targetName: targetName)
+        // With its request, so that a call stopped between attempts (a retry's wait) is in the history too.
+        var error = ProviderError(.cancelled(request: request.summary), step: step, targetName: targetName)
+        error.request = request
+        return error
     }
 
     /// No connection could be made to `address` (`host:port`); `reason` as in "connection refused".
