@@ -291,6 +291,14 @@ final class RecordingReporter: RunReporter {
         #expect(shell.stderr.contains("note: to make a target of a curl command: import curl curl URL ...; or send it as: get URL"), "\(shell.stderr)")
     }
 
+    /// A reactor's name alone prints its state, as `weather` alone did and `counter` alone did not.
+    @Test func aReactorsNameAlonePrintsItsState() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("reactor quote { state a = 1; action refresh { emit a = 2 } }\ncounter\nquote")
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout == "counter | value=0 loading=false\nquote | a=1\n", "\(shell.stdout)")
+    }
+
     @Test func builtInReactorsCompleteFromTheirRegistryEntry() async {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("reactor quote { state a = 1; action refresh { emit a = 2 } }")

@@ -21,8 +21,9 @@ extension Run {
         session.reactors[reactor.name] = reactor
     }
 
-    /// `NAME ACTION [ARGS]`.
+    /// `NAME ACTION [ARGS]`; `NAME` alone prints its state, as `state NAME` does.
     func runReactor(_ reactor: ShellReactor, _ arguments: [Word], command: Word) async throws {
+        if arguments.isEmpty { return try await printState([command]) }
         let texts = try arguments.map { try expand($0).text }
         let step = (reactor: reactor.name, action: texts.first ?? "")
         guard actionChain.count < Self.maximumActionDepth else {

@@ -34,10 +34,7 @@ final class WeatherCommand: ShellReactor {
         fahrenheit.value = run.options.units == .fahrenheit
         stubbed.value = run.options.stub != .off
         let state = await store.store.currentState
-        guard let actionName = arguments.first else {
-            try await run.printState([words[0]])
-            return
-        }
+        guard let actionName = arguments.first else { throw run.reactorUsage(self, words: words) }
         let rest = Array(arguments.dropFirst())
         let action: WeatherReactor.Action
         switch actionName {
