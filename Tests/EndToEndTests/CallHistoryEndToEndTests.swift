@@ -43,21 +43,6 @@ import TestSupport
         #expect(listed.stdout.contains("no answer: interrupted (Ctrl-C)"), "\(listed.stdout)")
     }
 
-    /// Stopped while the retry plugin waits between attempts, the call is in the history too: it
-    /// was left out, as the error of the wait carried no request.
-    @Test func aCallStoppedByCtrlCBetweenRetriesIsRecordedAsFailed() async throws {
-        let environment = ["XDG_STATE_HOME": try WSHProcess.temporaryDirectory().path]
-        try await withLoopbackServer { server in
-            let running = try RunningWSH(["-c", "plugin retry on count 3 backoff 60s\nget \(server.baseURL)/status/503"], environment: environment)
-            #expect(try await offPool { running.waitForOutput("retry 1/3 after", inStderr: true) })
-            running.interrupt()
-            #expect(try await offPool { running.waitForExit() } == 130)
-        }
-        let listed = try await WSHProcess.run(["-c", "history 1\nhistory show 1"], environment: environment)
-        #expect(listed.stdout.contains("/status/503") && listed.stdout.contains("failed"), "\(listed.stdout)")
-        #expect(listed.stdout.contains("interrupted (Ctrl-C)"), "\(listed.stdout)")
-    }
-
     @Test func twoProcessesWritingAtOnceLoseNoCall() async throws {
         let state = try WSHProcess.temporaryDirectory()
         let calls = 60

@@ -220,6 +220,8 @@ import Testing
                 return
             }
             #expect(error.isCancelled)
+            // With its request: the shell records a call stopped while it waited in the history.
+            #expect(error.request?.url.hasSuffix("/flaky/cancel?fail=3") == true, "\(String(describing: error.request))")
             #expect(server.hits("/flaky/cancel") == 1)
         }
     }
