@@ -103,6 +103,30 @@ import Testing
         #expect(saved.contains("\ntarget fine { base https://api.example.com; path /t; query units=metric appid=$host; header Accept:x }\n"))
     }
 
+    /// A password typed in `set base` or `set proxy`, and a `let` named like a secret given as
+    /// text (which the history keeps as `***`), are saved as a target holding one is: a comment with
+    /// `***` for the credential.
+    @Test func aCredentialTypedInSetOrLetIsWrittenAsACommentWithItHidden() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let password = "hunter22"
+            let city = Suwon
+            set base http://bob:BASEPW555@127.0.0.1:9/x
+            set proxy http://puser:proxPW55@127.0.0.1:9
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        for secret in ["hunter22", "BASEPW555", "proxPW55"] { #expect(!saved.contains(secret), "\(secret) in \(saved)") }
+        let note = ": not saved, it holds a credential typed as text; give it from a variable (let NAME = env VAR) and save again. "
+            + "As written, with the credential hidden:\n"
+        #expect(saved.contains("# let password" + note + "# let password = ***\n"), "\(saved)")
+        #expect(saved.contains("# set base" + note + "# set base http://bob:***@127.0.0.1:9/x\n"), "\(saved)")
+        #expect(saved.contains("# set proxy" + note + "# set proxy http://puser:***@127.0.0.1:9\n"), "\(saved)")
+        #expect(saved.contains("\nlet city = Suwon\n"), "\(saved)")
+    }
+
     /// `set base $api` with a shorthand in `api` (`localhost:3000`) is saved as the reference.
     @Test func aBaseFromAVariableHoldingAShorthandIsSavedAsTheReference() async throws {
         let directory = try SessionFiles.temporaryDirectory()

@@ -19,17 +19,10 @@ extension SessionWriter {
             }
         }
         for target in targets where !Self.isBundled(target) {
-            let text = targetText(target)
             // A credential typed as text (`query appid=k`, a URL's password), as the history judges
             // them: the target is written as a comment, with `***` for the credential.
-            let hidden = LiteralCredentials.hidden(in: text)
-            if isSafe(text), hidden != text {
-                comment("target \(target.name): not saved, it holds a credential typed as text; give it from a variable "
-                        + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
-                for line in hidden.split(separator: "\n", omittingEmptySubsequences: false) { comment(String(line)) }
-                continue
-            }
-            add(text, unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
+            addUnlessTyped(targetText(target), what: "target \(target.name)",
+                           unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
         }
     }
 

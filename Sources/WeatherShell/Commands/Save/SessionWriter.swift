@@ -58,6 +58,21 @@ struct SessionWriter {
         return true
     }
 
+    /// Adds `line` as ``add(_:unlessSecret:)`` does, unless it holds a credential typed as text,
+    /// as the history judges them (``LiteralCredentials``: `set proxy http://u:pw@host`,
+    /// `let password = "pw"`, `query appid=k`): then it is written as a comment with `***` for the
+    /// credential, under a note naming `what` and saying to give it from a variable, so the file
+    /// holds no secret and still shows what to restore. Says whether the line was added.
+    @discardableResult
+    mutating func addUnlessTyped(_ line: String, what: String, unlessSecret note: @autoclosure () -> String) -> Bool {
+        let hidden = LiteralCredentials.hidden(in: line)
+        guard isSafe(line), hidden != line else { return add(line, unlessSecret: note()) }
+        comment("\(what): not saved, it holds a credential typed as text; give it from a variable "
+                + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
+        for part in hidden.split(separator: "\n", omittingEmptySubsequences: false) { comment(String(part)) }
+        return false
+    }
+
     /// A `#` comment, masked like anything else wsh shows.
     mutating func comment(_ note: String) {
         append("# " + session.mask(note))
@@ -77,7 +92,8 @@ struct SessionWriter {
         for name in session.variables.names {
             guard let variable = session.variables[name], variable.environmentFile == nil else { continue }
             let written = variable.isSecret ? writeSecret(name, variable)
-                : add("let \(name) = \(variable.writtenValue)", unlessSecret: "let \(name): not saved, its value holds a secret")
+                : addUnlessTyped("let \(name) = \(variable.writtenValue)", what: "let \(name)",
+                                 unlessSecret: "let \(name): not saved, its value holds a secret")
             if written { saved.insert(name) }
         }
     }
@@ -130,7 +146,8 @@ struct SessionWriter {
             default: value = options.settingValue(option)
             }
             if let value {
-                add("set \(option.rawValue) \(value)", unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")
+                addUnlessTyped("set \(option.rawValue) \(value)", what: "set \(option.rawValue)",
+                               unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")
             }
         }
     }
@@ -146,7 +163,7 @@ struct SessionWriter {
            isSafe("set base \(reference)") {
             add("set base \(reference)", unlessSecret: "")
         } else {
-            add("set base \(Run.quoted(base))", unlessSecret: "set base: not saved, its URL holds a secret")
+            addUnlessTyped("set base \(Run.quoted(base))", what: "set base", unlessSecret: "set base: not saved, its URL holds a secret")
         }
     }
 
