@@ -198,6 +198,26 @@ import Testing
         #expect(!saved.contains("set bail") && !saved.contains("set timeout"), "defaults are not written: \(saved)")
     }
 
+    /// `set stub off` is the default and is not saved: `wsh --stub FILE` replays the file offline.
+    @Test func aStubSetOffIsNotSavedSoTheCommandLineStubReplaysOffline() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            target live { base http://127.0.0.1:9; path /a; sample '{"from": "sample"}' }
+            set stub immediate
+            set stub off
+            save replay.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(!SessionFiles.read(directory.appendingPathComponent("replay.wsh")).contains("set stub"))
+
+        let replay = ShellHarness()
+        replay.run.session.options.stub = .immediate
+        replay.run.session.optionOrigins[.stub] = "--stub"
+        #expect(await replay.run("source replay.wsh\ncall live", directory: directory.path) == nil, "\(replay.stderr)")
+        #expect(replay.stdout.hasPrefix(#"{"from": "sample"}"#), "\(replay.stdout)")
+    }
+
     @Test func bundledPackTargetsAreWrittenAsUseWithForgetForTheOnesRemoved() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         let shell = ShellHarness()

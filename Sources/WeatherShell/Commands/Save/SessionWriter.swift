@@ -126,12 +126,14 @@ struct SessionWriter {
     // MARK: - options
 
     /// `set` lines for the options a `set` changed; not those of `--stub`, which belongs to the
-    /// command line, nor `record`, so that replaying a session does not record over its samples.
+    /// command line, nor `record`, so that replaying a session does not record over its samples,
+    /// nor `stub off`, the default, so that `wsh --stub FILE` replays the file offline.
     private mutating func writeOptions() {
         beginSection()
         let options = session.options
         for option in ShellOption.allCases {
             guard let origin = session.optionOrigins[option], origin != "--stub" else { continue }
+            if option == .stub, options.stub == .off { continue }
             let value: String?
             switch option {
             case .base:
