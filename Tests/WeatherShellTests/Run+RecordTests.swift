@@ -16,6 +16,25 @@ import TestSupport
         return halt
     }
 
+    /// An imported target given a recorded sample still follows `set base`: the next call goes
+    /// to the mock it was recorded against, not to the document's host.
+    @Test func aRecordedImportedTargetStillFollowsSetBase() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let server = try await TestServer.start(routes: ["/v1/pets/1": StaticRoute(body: #"{"id": 1, "name": "Rex"}"#)])
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            use openapi \(RunUseOpenAPITests.examples)/petstore.yaml
+            set base \(server.baseURL)
+            set record rec
+            call showPetById petId=1
+            show showPetById --curl petId=2
+            """, directory: directory.path)
+        try await server.shutdown()
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("rec/showPetById.json")).contains("Rex"))
+        #expect(shell.stdout.contains("\(server.baseURL)/v1/pets/2"), "\(shell.stdout)")
+    }
+
     @Test func liveAnswersBecomeSamplesThatASavedSessionReplaysOffline() async throws {
         let (variable, secret) = SessionFiles.secretInEnvironment()
         let directory = try SessionFiles.temporaryDirectory()

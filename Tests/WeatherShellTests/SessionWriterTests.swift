@@ -198,6 +198,34 @@ import Testing
         #expect(!saved.contains("set bail") && !saved.contains("set timeout"), "defaults are not written: \(saved)")
     }
 
+    /// An imported target is saved with `base URL yields`, so after `source` it still follows
+    /// `set base` (the one saved, and a later one).
+    @Test func anImportedTargetStillFollowsSetBaseAfterSaveAndSource() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            use openapi \(RunUseOpenAPITests.examples)/petstore.yaml
+            set base http://127.0.0.1:4010
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("s.wsh")).contains("  base http://127.0.0.1:8080/v1 yields\n"))
+
+        let restored = ShellHarness()
+        let restoredHalt = await restored.run("""
+            source s.wsh
+            show showPetById --curl petId=1
+            set base http://127.0.0.1:4011
+            show showPetById --curl petId=2
+            set base off
+            show showPetById --curl petId=3
+            """, directory: directory.path)
+        #expect(restoredHalt == nil, "\(restored.stderr)")
+        for expected in ["http://127.0.0.1:4010/v1/pets/1", "http://127.0.0.1:4011/v1/pets/2", "http://127.0.0.1:8080/v1/pets/3"] {
+            #expect(restored.stdout.contains(expected), "\(expected): \(restored.stdout)")
+        }
+    }
+
     /// `set stub off` is the default and is not saved: `wsh --stub FILE` replays the file offline.
     @Test func aStubSetOffIsNotSavedSoTheCommandLineStubReplaysOffline() async throws {
         let directory = try SessionFiles.temporaryDirectory()

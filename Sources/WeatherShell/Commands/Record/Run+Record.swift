@@ -37,7 +37,10 @@ extension Run {
             return "cannot record the answer of '\(declared.name)' in \(Self.displayPath(path)): \(reason)"
         }
         do {
-            try declareTarget(try recordedDeclaration(declared, sample: path, status: response.status, directory: directory))
+            // A pack's or an imported target keeps following `set base`: recording against a mock
+            // must not send the next call to the document's host.
+            try declareTarget(try recordedDeclaration(declared, sample: path, status: response.status, directory: directory),
+                              fromPack: declared.fromPack)
         } catch let diagnostic as Diagnostic {
             return "cannot give target '\(declared.name)' its recorded sample: \(diagnostic.message)"
         } catch {

@@ -37,14 +37,21 @@ extension SessionWriter {
         }
     }
 
-    /// The declaration's text with each file path rewritten by ``savedPath(_:from:)``; the rest,
-    /// comments and layout included, as written.
+    /// The declaration's text with each file path rewritten by ``savedPath(_:from:)``, and
+    /// `yields` after the `base` of a target whose host yields to `set base` (a pack's, an
+    /// imported one), so that it still does once sourced; the rest, comments and layout included,
+    /// as written.
     func targetText(_ declared: DeclaredTarget) -> String {
         let declaration = declared.declaration
         let file = declaration.file
         var result = ""
         var position = declaration.span.start
         for field in declaration.fields {
+            if declared.fromPack, field.name == "base", field.arguments.count == 1 {
+                result += file.text(position..<field.arguments[0].span.end) + " yields"
+                position = field.arguments[0].span.end
+                continue
+            }
             for (index, word) in field.arguments.enumerated() {
                 guard let rewritten = rewrittenPath(field.name, index: index, word: word, in: file) else { continue }
                 result += file.text(position..<word.span.start) + rewritten
