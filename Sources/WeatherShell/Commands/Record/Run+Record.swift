@@ -97,9 +97,10 @@ extension Run {
         return (try? expand(field.arguments[2]).text).flatMap { Int($0) }
     }
 
-    /// `sample @/abs/path.json`, with `status N` unless it is 200; quoted when the path needs it.
+    /// `sample @/abs/path.json`, with `status N` unless it is 200; the path quoted when it needs
+    /// it, after an unquoted `@` (`@"/my fixtures/a.json"`): a quoted `"@..."` is an inline answer.
     static func sampleLine(_ path: String, status: Int) -> String {
-        "sample " + quoted("@" + path) + (status == 200 ? "" : " status \(status)")
+        "sample @" + quoted(path) + (status == 200 ? "" : " status \(status)")
     }
 
     /// A bundled pack's sample written into the record directory, as the `sample` line that names
