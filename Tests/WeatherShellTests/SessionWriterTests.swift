@@ -226,6 +226,60 @@ import Testing
         }
     }
 
+    /// Defaults and examples an OpenAPI document gives are public values, not credentials typed
+    /// as text: the imported target is saved as it is; a credential typed into it in the session
+    /// is still hidden.
+    @Test func anImportedTargetWithPublicValuesNamedLikeSecretsIsSaved() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try """
+            openapi: 3.0.3
+            info: {title: Login, version: '1'}
+            servers: [{url: 'https://api.example.com'}]
+            paths:
+              /login:
+                post:
+                  operationId: login
+                  parameters:
+                    - {name: X-Auth-Token, in: header, schema: {type: string, default: none}}
+                  requestBody:
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            token_type: {type: string, default: bearer}
+                            keyword: {type: string, default: rain}
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          example: {access_token: abc-example, expires_in: 3600}
+              /other:
+                get:
+                  operationId: other
+                  responses: {'200': {description: ok}}
+            """.write(to: directory.appendingPathComponent("sec.yaml"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            use openapi sec.yaml
+            target other { base https://api.example.com; path /other; query api_key=TYPED9999 }
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("\ntarget login {\n"), "\(saved)")
+        for value in ["X-Auth-Token:none", "token_type=bearer", "keyword=rain", #""access_token":"abc-example","expires_in":3600"#] {
+            #expect(saved.contains(value), "\(value): \(saved)")
+        }
+        #expect(!saved.contains("TYPED9999") && saved.contains("# target other: not saved, it holds a credential typed as text"), "\(saved)")
+
+        // Sourced after `use openapi` again, the targets keep what the document says: saved again whole.
+        let again = ShellHarness()
+        #expect(await again.run("use openapi sec.yaml\nsource s.wsh\nsave s2.wsh", directory: directory.path) == nil, "\(again.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("s2.wsh")).contains("keyword=rain"))
+    }
+
     /// `set stub off` is the default and is not saved: `wsh --stub FILE` replays the file offline.
     @Test func aStubSetOffIsNotSavedSoTheCommandLineStubReplaysOffline() async throws {
         let directory = try SessionFiles.temporaryDirectory()

@@ -62,10 +62,12 @@ struct SessionWriter {
     /// as the history judges them (``LiteralCredentials``: `set proxy http://u:pw@host`,
     /// `let password = "pw"`, `query appid=k`): then it is written as a comment with `***` for the
     /// credential, under a note naming `what` and saying to give it from a variable, so the file
-    /// holds no secret and still shows what to restore. Says whether the line was added.
+    /// holds no secret and still shows what to restore. `hidden`, when given, is the line so
+    /// hidden. Says whether the line was added.
     @discardableResult
-    mutating func addUnlessTyped(_ line: String, what: String, unlessSecret note: @autoclosure () -> String) -> Bool {
-        let hidden = LiteralCredentials.hidden(in: line)
+    mutating func addUnlessTyped(_ line: String, hidden: String? = nil, what: String,
+                                 unlessSecret note: @autoclosure () -> String) -> Bool {
+        let hidden = hidden ?? LiteralCredentials.hidden(in: line)
         guard isSafe(line), hidden != line else { return add(line, unlessSecret: note()) }
         comment("\(what): not saved, it holds a credential typed as text; give it from a variable "
                 + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
