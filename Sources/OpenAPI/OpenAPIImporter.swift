@@ -9,8 +9,9 @@ public enum OpenAPIImporter {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// Imports the document in `bytes`, read from `path` (relative `$ref`s to other files are read
-    /// from its directory through `read`; nil for a document from the network, whose refs to
-    /// other files are not followed). `prefix` goes before each target's name, with a `.`.
+    /// from its directory through `read`; for a document from the network, its URL, and `read`
+    /// is given the absolute URL of each document a ref names). `prefix` goes before each
+    /// target's name, with a `.`.
     public static func importDocument(_ bytes: [UInt8], path: String?, prefix: String? = nil,
                                       read: @escaping (String) -> [UInt8]? = Self.readFile) throws(OpenAPIImportError) -> ImportedDocument {
         let tree: JSONValue

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WeatherShell
 
 /// Completion and help from an imported OpenAPI document (the example petstore).
@@ -45,5 +46,48 @@ import Testing
         """)
         #expect(shell.stderr.contains("4 targets of 'Petstore' declared"))
         #expect(shell.stderr.contains("note: this API uses bearer auth: plugin auth bearer $token"))
+    }
+
+    /// A document from a URL has its relative `$ref`s fetched from beside it, as a local file's
+    /// are read from its directory: the operation and the required parameter they hold are there.
+    @Test func aDocumentFromAURLHasItsRelativeRefsFetchedBesideIt() async throws {
+        let yaml = "application/yaml"
+        let server = try await TestServer.start(routes: [
+            "/specs/api.yaml": StaticRoute(contentType: yaml, body: """
+                openapi: 3.0.3
+                info: {title: Refs, version: '1'}
+                servers: [{url: 'http://127.0.0.1:9'}]
+                paths:
+                  /a: {$ref: 'sub/pa.yaml'}
+                  /b:
+                    get:
+                      operationId: b
+                      parameters: [{$ref: 'sub/params.yaml#/P'}]
+                      responses: {'200': {description: ok}}
+                """),
+            "/specs/sub/pa.yaml": StaticRoute(contentType: yaml, body: """
+                get:
+                  operationId: fromsub
+                  responses: {'200': {description: ok}}
+                """),
+            "/specs/sub/params.yaml": StaticRoute(contentType: yaml, body: "P: {name: q, in: query, required: true, schema: {type: string}}\n"),
+            "/specs/broken.yaml": StaticRoute(contentType: yaml, body: """
+                openapi: 3.0.3
+                info: {title: Broken, version: '1'}
+                paths:
+                  /c: {$ref: 'gone.yaml'}
+                """),
+        ])
+        let shell = ShellHarness()
+        let halt = await shell.run("use openapi \(server.baseURL)/specs/api.yaml\nshow b\nshow fromsub")
+        let broken = ShellHarness()
+        await broken.run("use openapi \(server.baseURL)/specs/broken.yaml")
+        try await server.shutdown()
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.contains("query q\n"), "\(shell.stdout)")
+        #expect(shell.stdout.contains("target fromsub {"), "\(shell.stdout)")
+        #expect(!shell.stderr.contains("warning"), "\(shell.stderr)")
+        // One that cannot be fetched is a warning, as an unreadable local file is.
+        #expect(broken.stderr.contains("$ref 'gone.yaml': cannot read \(server.baseURL)/specs/gone.yaml"), "\(broken.stderr)")
     }
 }
