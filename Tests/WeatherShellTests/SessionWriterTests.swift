@@ -127,6 +127,26 @@ import Testing
         #expect(saved.contains("\nlet city = Suwon\n"), "\(saved)")
     }
 
+    /// `set proxy` with a password from a variable is saved as written, as `set base` is; a
+    /// password typed beside a variable is still hidden.
+    @Test func aProxyPasswordFromAVariableIsSavedAsTheReference() async throws {
+        let (variable, secret) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let pw = env \(variable)
+            let host = 127.0.0.1
+            set proxy http://user:$pw@127.0.0.1:9
+            set base http://bob:LITPW777@$host:9
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(SessionFiles.leaks(of: secret, in: saved).isEmpty && !saved.contains("LITPW777"), "\(saved)")
+        #expect(saved.contains("\nset proxy http://user:$pw@127.0.0.1:9\n"), "\(saved)")
+        #expect(saved.contains("\n# set base http://bob:***@$host:9\n"), "\(saved)")
+    }
+
     /// `set base $api` with a shorthand in `api` (`localhost:3000`) is saved as the reference.
     @Test func aBaseFromAVariableHoldingAShorthandIsSavedAsTheReference() async throws {
         let directory = try SessionFiles.temporaryDirectory()

@@ -146,6 +146,14 @@ struct SessionWriter {
                     comment("recorded into \(record) with set record; not restored, so replaying does not record over the samples")
                 }
                 continue
+            case .proxy:
+                // `set proxy http://u:$pw@proxy` as written, when it refers to saved variables that still give it.
+                if case .url(let url) = options.transport.proxy,
+                   let reference = run.savedReference(options.proxyWord, expandingTo: url, saved: saved), isSafe("set proxy \(reference)") {
+                    addUnlessTyped("set proxy \(reference)", what: "set proxy", unlessSecret: "")
+                    continue
+                }
+                value = options.settingValue(option)
             case .pager: value = options.pager.map { $0.isEmpty ? "off" : Run.quoted($0) } ?? "auto"
             default: value = options.settingValue(option)
             }
@@ -165,7 +173,7 @@ struct SessionWriter {
         }
         if let reference = run.savedReference(session.options.baseWord, expandingTo: base, saved: saved, as: taken),
            isSafe("set base \(reference)") {
-            add("set base \(reference)", unlessSecret: "")
+            addUnlessTyped("set base \(reference)", what: "set base", unlessSecret: "")
         } else {
             addUnlessTyped("set base \(Run.quoted(base))", what: "set base", unlessSecret: "set base: not saved, its URL holds a secret")
         }
