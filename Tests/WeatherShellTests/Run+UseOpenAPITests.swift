@@ -90,4 +90,28 @@ import TestSupport
         // One that cannot be fetched is a warning, as an unreadable local file is.
         #expect(broken.stderr.contains("$ref 'gone.yaml': cannot read \(server.baseURL)/specs/gone.yaml"), "\(broken.stderr)")
     }
+
+    /// A document from a URL with a relative server, or none, has its targets on the document's
+    /// host, as OpenAPI says (a local document's relative server leaves the host to `set base`).
+    @Test func aDocumentFromAURLTakesItsHostForARelativeServerOrNone() async throws {
+        func document(_ servers: String) -> StaticRoute {
+            StaticRoute(contentType: "application/yaml", body: """
+                openapi: 3.0.3
+                info: {title: Here, version: '1'}
+                \(servers)
+                paths:
+                  /x: {get: {operationId: x, responses: {'200': {description: ok}}}}
+                """)
+        }
+        let server = try await TestServer.start(routes: [
+            "/specs/relative.yaml": document("servers: [{url: /v1}]"),
+            "/specs/none.yaml": document(""),
+        ])
+        let relative = ShellHarness(), none = ShellHarness()
+        await relative.run("use openapi \(server.baseURL)/specs/relative.yaml\nshow x --curl")
+        await none.run("use openapi \(server.baseURL)/specs/none.yaml\nshow x --curl")
+        try await server.shutdown()
+        #expect(relative.stdout.contains("\(server.baseURL)/v1/x"), "\(relative.stdout)\(relative.stderr)")
+        #expect(none.stdout.contains("\(server.baseURL)/x"), "\(none.stdout)\(none.stderr)")
+    }
 }
