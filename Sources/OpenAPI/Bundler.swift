@@ -1,11 +1,13 @@
 import Foundation
 import Targets
 
-/// Brings the parts of other local files that `$ref`s point to into the main document, under
+/// Brings the parts of other files that `$ref`s point to into the main document, under
 /// `/x-wsh-bundled/N`, and rewrites those refs to point there; refs inside a bundled part (to its
 /// own file or further files) are rewritten the same way. Afterwards every `$ref` is local
 /// (`#/...`), which is all the importer and the schema checks need to follow. Each file is read
-/// once; a part is bundled once however often it is named, so cycles between files end.
+/// once; a part is bundled once however often it is named, so cycles between files end. The
+/// "files" of a document read from a URL are URLs: its refs are resolved against that URL, and
+/// `read` is given the absolute URL.
 struct Bundler {
     static let key = "x-wsh-bundled"
 
@@ -23,8 +25,8 @@ struct Bundler {
         self.read = read
     }
 
-    /// `root`, read from `path` (nil for a document that did not come from a file), with every
-    /// ref to another file made local.
+    /// `root`, read from `path` (a file's path or an `http(s)` URL; nil for a document from
+    /// neither), with every ref to another file made local.
     mutating func bundle(_ root: JSONValue, path: String?) -> JSONValue {
         guard let path, Self.hasExternalRef(root) else { return root }
         trees[path] = root
@@ -80,8 +82,8 @@ struct Bundler {
         let hash = ref.firstIndex(of: "#")
         let filePart = String(ref[..<(hash ?? ref.endIndex)])
         let fragment = hash.map { String(ref[ref.index(after: $0)...]) } ?? ""
-        if filePart.contains("://") {
-            warnings.append(ImportWarning(pointer: pointer + "/$ref", message: "$ref '\(ref)' is on the network: only local files are read"))
+        if filePart.contains("://"), !Self.isURL(main) {
+            warnings.append(ImportWarning(pointer: pointer + "/$ref", message: "$ref '\(ref)' is on the network: a local document's refs are read from local files only"))
             return ref
         }
         let target = filePart.isEmpty ? file : Self.resolve(filePart, from: file)
@@ -106,8 +108,16 @@ struct Bundler {
         return "#/\(Self.key)/\(slot)"
     }
 
-    /// `relative` as written in `file`, as a path.
+    /// Whether `path` is an `http` or `https` URL rather than a file's path.
+    static func isURL(_ path: String) -> Bool {
+        path.hasPrefix("http://") || path.hasPrefix("https://")
+    }
+
+    /// `relative` as written in `file`, as a path; as an absolute URL when `file` is a URL.
     private static func resolve(_ relative: String, from file: String) -> String {
+        if isURL(file) {
+            return URL(string: relative, relativeTo: URL(string: file))?.absoluteURL.standardized.absoluteString ?? relative
+        }
         let decoded = PercentDecoding.decode(relative)
         let full = decoded.hasPrefix("/") ? decoded : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(decoded)
         return URL(fileURLWithPath: full).standardizedFileURL.path

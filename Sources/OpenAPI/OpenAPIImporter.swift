@@ -9,8 +9,9 @@ public enum OpenAPIImporter {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// Imports the document in `bytes`, read from `path` (relative `$ref`s to other files are read
-    /// from its directory through `read`; nil for a document from the network, whose refs to
-    /// other files are not followed). `prefix` goes before each target's name, with a `.`.
+    /// from its directory through `read`; for a document from the network, its URL, and `read`
+    /// is given the absolute URL of each document a ref names). `prefix` goes before each
+    /// target's name, with a `.`.
     public static func importDocument(_ bytes: [UInt8], path: String?, prefix: String? = nil,
                                       read: @escaping (String) -> [UInt8]? = Self.readFile) throws(OpenAPIImportError) -> ImportedDocument {
         let tree: JSONValue
@@ -69,7 +70,8 @@ public enum OpenAPIImporter {
                         name = renamed
                     }
                     names[name] = pointer
-                    let server = Self.server(member.value["servers"], pointer: pointer + "/servers", resolver: resolver) ?? pathServer
+                    let server = Self.located(Self.server(member.value["servers"], pointer: pointer + "/servers", resolver: resolver) ?? pathServer,
+                                              in: path)
                     operations.append(reader.read(.init(name: name, method: method, path: entry.key, server: server,
                                                         operation: member.value, pathParameters: pathParameters, pointer: pointer)))
                 }
@@ -102,6 +104,16 @@ public enum OpenAPIImporter {
             }
         }
         return url
+    }
+
+    /// A relative server URL (`/v1`) of a document from the network, resolved against the
+    /// document's URL, as OpenAPI says; with no server, the document's origin (its default server
+    /// is `/`). A local document's stays as it is: a relative one leaves the host to `set base`.
+    static func located(_ server: String?, in path: String?) -> String? {
+        guard let path, Bundler.isURL(path), !(server?.contains("://") ?? false),
+              let url = URL(string: server ?? "/", relativeTo: URL(string: path))?.absoluteURL else { return server }
+        let text = url.absoluteString
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
     /// The operationId in target-name characters, else `get_v1_forecast` from method and path.

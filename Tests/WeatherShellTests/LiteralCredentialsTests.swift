@@ -116,6 +116,9 @@ import Testing
         ("get :8080/x --auth=tok-123 -A bearer", "get :8080/x --auth=*** -A bearer"),
         ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
         ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
+        // A JSON text written whole: its members named like secrets, not all after its first `:`.
+        ("target t { sample '{\"access_token\": \"abc-1\", \"expires_in\": 3600}' }",
+         "target t { sample '{\"access_token\":\"***\",\"expires_in\":3600}' }"),
     ])
     func requestItemsNamedLikeSecretsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

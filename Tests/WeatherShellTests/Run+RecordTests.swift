@@ -16,6 +16,44 @@ import TestSupport
         return halt
     }
 
+    /// An imported target given a recorded sample still follows `set base`: the next call goes
+    /// to the mock it was recorded against, not to the document's host.
+    @Test func aRecordedImportedTargetStillFollowsSetBase() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let server = try await TestServer.start(routes: ["/v1/pets/1": StaticRoute(body: #"{"id": 1, "name": "Rex"}"#)])
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            use openapi \(RunUseOpenAPITests.examples)/petstore.yaml
+            set base \(server.baseURL)
+            set record rec
+            call showPetById petId=1
+            show showPetById --curl petId=2
+            """, directory: directory.path)
+        try await server.shutdown()
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("rec/showPetById.json")).contains("Rex"))
+        #expect(shell.stdout.contains("\(server.baseURL)/v1/pets/2"), "\(shell.stdout)")
+    }
+
+    /// A record directory whose name has a blank: the `sample` line names the file (`@"..."`),
+    /// and `save` writes it relative, so the replay answers the recording, not the path's text.
+    @Test func aRecordDirectoryWithABlankIsSavedAsAFileReference() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let recorder = ShellHarness()
+        let halt = try await Self.run("""
+            target a { base BASE; path /a }
+            set record "my fixtures"
+            call a
+            save session.wsh
+            """, in: recorder, directory: directory, routes: ["/a": StaticRoute(body: #"{"recorded": true}"#)])
+        #expect(halt == nil, "\(recorder.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("session.wsh")).contains("  sample @\"my fixtures/a.json\"\n"))
+
+        let replay = ShellHarness()
+        #expect(await replay.run("set stub immediate\nsource session.wsh\ncall a", directory: directory.path) == nil, "\(replay.stderr)")
+        #expect(replay.stdout.hasPrefix(#"{"recorded": true}"#), "\(replay.stdout)")
+    }
+
     @Test func liveAnswersBecomeSamplesThatASavedSessionReplaysOffline() async throws {
         let (variable, secret) = SessionFiles.secretInEnvironment()
         let directory = try SessionFiles.temporaryDirectory()

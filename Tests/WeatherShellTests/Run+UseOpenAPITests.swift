@@ -81,4 +81,71 @@ import TestSupport
         #expect(!shell.stdout.contains("under set base"), "\(shell.stdout)")
         #expect(shell.stdout.contains("}\npets\n  GET /v1/pets\n"), "\(shell.stdout)")
     }
+
+    /// A document from a URL has its relative `$ref`s fetched from beside it, as a local file's
+    /// are read from its directory: the operation and the required parameter they hold are there.
+    @Test func aDocumentFromAURLHasItsRelativeRefsFetchedBesideIt() async throws {
+        let yaml = "application/yaml"
+        let server = try await TestServer.start(routes: [
+            "/specs/api.yaml": StaticRoute(contentType: yaml, body: """
+                openapi: 3.0.3
+                info: {title: Refs, version: '1'}
+                servers: [{url: 'http://127.0.0.1:9'}]
+                paths:
+                  /a: {$ref: 'sub/pa.yaml'}
+                  /b:
+                    get:
+                      operationId: b
+                      parameters: [{$ref: 'sub/params.yaml#/P'}]
+                      responses: {'200': {description: ok}}
+                """),
+            "/specs/sub/pa.yaml": StaticRoute(contentType: yaml, body: """
+                get:
+                  operationId: fromsub
+                  responses: {'200': {description: ok}}
+                """),
+            "/specs/sub/params.yaml": StaticRoute(contentType: yaml, body: "P: {name: q, in: query, required: true, schema: {type: string}}\n"),
+            "/specs/broken.yaml": StaticRoute(contentType: yaml, body: """
+                openapi: 3.0.3
+                info: {title: Broken, version: '1'}
+                paths:
+                  /c: {$ref: 'gone.yaml'}
+                """),
+        ])
+        let shell = ShellHarness()
+        let halt = await shell.run("use openapi \(server.baseURL)/specs/api.yaml\nshow b\nshow fromsub")
+        let broken = ShellHarness()
+        await broken.run("use openapi \(server.baseURL)/specs/broken.yaml")
+        try await server.shutdown()
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout.contains("query q\n"), "\(shell.stdout)")
+        #expect(shell.stdout.contains("target fromsub {"), "\(shell.stdout)")
+        #expect(!shell.stderr.contains("warning"), "\(shell.stderr)")
+        // One that cannot be fetched is a warning, as an unreadable local file is.
+        #expect(broken.stderr.contains("$ref 'gone.yaml': cannot read \(server.baseURL)/specs/gone.yaml"), "\(broken.stderr)")
+    }
+
+    /// A document from a URL with a relative server, or none, has its targets on the document's
+    /// host, as OpenAPI says (a local document's relative server leaves the host to `set base`).
+    @Test func aDocumentFromAURLTakesItsHostForARelativeServerOrNone() async throws {
+        func document(_ servers: String) -> StaticRoute {
+            StaticRoute(contentType: "application/yaml", body: """
+                openapi: 3.0.3
+                info: {title: Here, version: '1'}
+                \(servers)
+                paths:
+                  /x: {get: {operationId: x, responses: {'200': {description: ok}}}}
+                """)
+        }
+        let server = try await TestServer.start(routes: [
+            "/specs/relative.yaml": document("servers: [{url: /v1}]"),
+            "/specs/none.yaml": document(""),
+        ])
+        let relative = ShellHarness(), none = ShellHarness()
+        await relative.run("use openapi \(server.baseURL)/specs/relative.yaml\nshow x --curl")
+        await none.run("use openapi \(server.baseURL)/specs/none.yaml\nshow x --curl")
+        try await server.shutdown()
+        #expect(relative.stdout.contains("\(server.baseURL)/v1/x"), "\(relative.stdout)\(relative.stderr)")
+        #expect(none.stdout.contains("\(server.baseURL)/x"), "\(none.stdout)\(none.stderr)")
+    }
 }

@@ -103,6 +103,50 @@ import Testing
         #expect(saved.contains("\ntarget fine { base https://api.example.com; path /t; query units=metric appid=$host; header Accept:x }\n"))
     }
 
+    /// A password typed in `set base` or `set proxy`, and a `let` named like a secret given as
+    /// text (which the history keeps as `***`), are saved as a target holding one is: a comment with
+    /// `***` for the credential.
+    @Test func aCredentialTypedInSetOrLetIsWrittenAsACommentWithItHidden() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let password = "hunter22"
+            let city = Suwon
+            set base http://bob:BASEPW555@127.0.0.1:9/x
+            set proxy http://puser:proxPW55@127.0.0.1:9
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        for secret in ["hunter22", "BASEPW555", "proxPW55"] { #expect(!saved.contains(secret), "\(secret) in \(saved)") }
+        let note = ": not saved, it holds a credential typed as text; give it from a variable (let NAME = env VAR) and save again. "
+            + "As written, with the credential hidden:\n"
+        #expect(saved.contains("# let password" + note + "# let password = ***\n"), "\(saved)")
+        #expect(saved.contains("# set base" + note + "# set base http://bob:***@127.0.0.1:9/x\n"), "\(saved)")
+        #expect(saved.contains("# set proxy" + note + "# set proxy http://puser:***@127.0.0.1:9\n"), "\(saved)")
+        #expect(saved.contains("\nlet city = Suwon\n"), "\(saved)")
+    }
+
+    /// `set proxy` with a password from a variable is saved as written, as `set base` is; a
+    /// password typed beside a variable is still hidden.
+    @Test func aProxyPasswordFromAVariableIsSavedAsTheReference() async throws {
+        let (variable, secret) = SessionFiles.secretInEnvironment()
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            let pw = env \(variable)
+            let host = 127.0.0.1
+            set proxy http://user:$pw@127.0.0.1:9
+            set base http://bob:LITPW777@$host:9
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(SessionFiles.leaks(of: secret, in: saved).isEmpty && !saved.contains("LITPW777"), "\(saved)")
+        #expect(saved.contains("\nset proxy http://user:$pw@127.0.0.1:9\n"), "\(saved)")
+        #expect(saved.contains("\n# set base http://bob:***@$host:9\n"), "\(saved)")
+    }
+
     /// `set base $api` with a shorthand in `api` (`localhost:3000`) is saved as the reference.
     @Test func aBaseFromAVariableHoldingAShorthandIsSavedAsTheReference() async throws {
         let directory = try SessionFiles.temporaryDirectory()
@@ -172,6 +216,108 @@ import Testing
         #expect(saved.contains("set echo json\n"))
         #expect(!saved.contains("set stub"), "\(saved)")
         #expect(!saved.contains("set bail") && !saved.contains("set timeout"), "defaults are not written: \(saved)")
+    }
+
+    /// An imported target is saved with `base URL yields`, so after `source` it still follows
+    /// `set base` (the one saved, and a later one).
+    @Test func anImportedTargetStillFollowsSetBaseAfterSaveAndSource() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            use openapi \(RunUseOpenAPITests.examples)/petstore.yaml
+            set base http://127.0.0.1:4010
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("s.wsh")).contains("  base http://127.0.0.1:8080/v1 yields\n"))
+
+        let restored = ShellHarness()
+        let restoredHalt = await restored.run("""
+            source s.wsh
+            show showPetById --curl petId=1
+            set base http://127.0.0.1:4011
+            show showPetById --curl petId=2
+            set base off
+            show showPetById --curl petId=3
+            """, directory: directory.path)
+        #expect(restoredHalt == nil, "\(restored.stderr)")
+        for expected in ["http://127.0.0.1:4010/v1/pets/1", "http://127.0.0.1:4011/v1/pets/2", "http://127.0.0.1:8080/v1/pets/3"] {
+            #expect(restored.stdout.contains(expected), "\(expected): \(restored.stdout)")
+        }
+    }
+
+    /// Defaults and examples an OpenAPI document gives are public values, not credentials typed
+    /// as text: the imported target is saved as it is; a credential typed into it in the session
+    /// is still hidden.
+    @Test func anImportedTargetWithPublicValuesNamedLikeSecretsIsSaved() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try """
+            openapi: 3.0.3
+            info: {title: Login, version: '1'}
+            servers: [{url: 'https://api.example.com'}]
+            paths:
+              /login:
+                post:
+                  operationId: login
+                  parameters:
+                    - {name: X-Auth-Token, in: header, schema: {type: string, default: none}}
+                  requestBody:
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            token_type: {type: string, default: bearer}
+                            keyword: {type: string, default: rain}
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          example: {access_token: abc-example, expires_in: 3600}
+              /other:
+                get:
+                  operationId: other
+                  responses: {'200': {description: ok}}
+            """.write(to: directory.appendingPathComponent("sec.yaml"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            use openapi sec.yaml
+            target other { base https://api.example.com; path /other; query api_key=TYPED9999 }
+            save s.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains("\ntarget login {\n"), "\(saved)")
+        for value in ["X-Auth-Token:none", "token_type=bearer", "keyword=rain", #""access_token":"abc-example","expires_in":3600"#] {
+            #expect(saved.contains(value), "\(value): \(saved)")
+        }
+        #expect(!saved.contains("TYPED9999") && saved.contains("# target other: not saved, it holds a credential typed as text"), "\(saved)")
+
+        // Sourced after `use openapi` again, the targets keep what the document says: saved again whole.
+        let again = ShellHarness()
+        #expect(await again.run("use openapi sec.yaml\nsource s.wsh\nsave s2.wsh", directory: directory.path) == nil, "\(again.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("s2.wsh")).contains("keyword=rain"))
+    }
+
+    /// `set stub off` is the default and is not saved: `wsh --stub FILE` replays the file offline.
+    @Test func aStubSetOffIsNotSavedSoTheCommandLineStubReplaysOffline() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            target live { base http://127.0.0.1:9; path /a; sample '{"from": "sample"}' }
+            set stub immediate
+            set stub off
+            save replay.wsh
+            """, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(!SessionFiles.read(directory.appendingPathComponent("replay.wsh")).contains("set stub"))
+
+        let replay = ShellHarness()
+        replay.run.session.options.stub = .immediate
+        replay.run.session.optionOrigins[.stub] = "--stub"
+        #expect(await replay.run("source replay.wsh\ncall live", directory: directory.path) == nil, "\(replay.stderr)")
+        #expect(replay.stdout.hasPrefix(#"{"from": "sample"}"#), "\(replay.stdout)")
     }
 
     @Test func bundledPackTargetsAreWrittenAsUseWithForgetForTheOnesRemoved() async throws {

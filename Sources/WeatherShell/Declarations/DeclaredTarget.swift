@@ -27,6 +27,12 @@ struct DeclaredTarget {
         declaration.fields.contains { $0.name == "validate" && $0.arguments.first?.literal == "schema" }
     }
 
+    /// `base URL yields`: its host yields to `set base`, as a pack's does (`save` writes a pack's
+    /// or an imported target so, when it writes its declaration).
+    var baseYields: Bool {
+        declaration.fields.contains { $0.name == "base" && $0.arguments.count == 2 }
+    }
+
     /// Whether the declaration has a `sample`, which `set stub` answers with.
     var hasSample: Bool {
         declaration.fields.contains { $0.name == "sample" }

@@ -37,10 +37,11 @@ extension Run {
     }
 
     /// `target NAME { ... }`: reads the sample once and compiles the target now when it has no variables.
-    /// A pack's target (`fromPack`, or declared while a pack loads) yields its host to `set base`.
+    /// A pack's target (`fromPack`, or declared while a pack loads, or with `base URL yields`, as
+    /// `save` writes those) yields its host to `set base`.
     func declareTarget(_ declaration: TargetDeclaration, fromPack: Bool = false) throws {
         var declared = DeclaredTarget(declaration: declaration)
-        declared.fromPack = fromPack || loading.contains { if case .pack = $0 { true } else { false } }
+        declared.fromPack = fromPack || declared.baseYields || loading.contains { if case .pack = $0 { true } else { false } }
         // Declared again (`edit`, say), an imported target keeps what its document says of it.
         declared.openAPI = session.targets[declared.name]?.openAPI
         let sampleFields = declaration.fields.filter { $0.name == "sample" }

@@ -43,9 +43,12 @@ extension Parser {
     private func checkFieldArity(_ name: String, _ arguments: [Word], _ fieldWord: Word) throws(Diagnostic) {
         let single = ["doc", "base", "path", "method", "validate", "timeout", "retry", "follow", "body"]
         let isRawBody = name == "body" && arguments.count == 2 && arguments[0].bare == "raw"
-        if single.contains(name), arguments.count != 1, !isRawBody {
+        // `base URL yields`: the host yields to `set base`, as a pack's does.
+        let isYieldingBase = name == "base" && arguments.count == 2 && arguments[1].bare == "yields"
+        if single.contains(name), arguments.count != 1, !isRawBody, !isYieldingBase {
             throw error("'\(name)' takes one value", arguments.count > 1 ? arguments[1].span : fieldWord.span,
-                        notes: arguments.count > 1 ? ["quote text with blanks: \(name) \"...\""] : [])
+                        notes: arguments.count > 1 ? ["quote text with blanks: \(name) \"...\""]
+                            + (name == "base" ? ["or 'base URL yields': set base, when set, replaces its host"] : []) : [])
         }
         if name == "sample" {
             guard arguments.count == 1 || (arguments.count == 3 && arguments[1].bare == "status") else {

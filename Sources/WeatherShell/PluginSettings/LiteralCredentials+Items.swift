@@ -81,11 +81,17 @@ extension LiteralCredentials {
         return (separator, index, isAssignment)
     }
 
-    /// A request item or declaration field named like a secret (`appid==k`, `token=t`,
+    /// A JSON text written whole, with its members named like secrets hidden; a request item or
+    /// declaration field named like a secret (`appid==k`, `token=t`,
     /// `X-API-Key:k`, `Authorization:"Bearer t"`, `Cookie:sid=1`), with its value hidden; else,
     /// in a word that holds a URL, the URL's password and its query values named like secrets;
     /// else the members named like secrets of a JSON value after `:=`.
     static func itemCredentials(_ word: Word, bytes: [UInt8]) -> [Replacement] {
+        // A JSON text written whole (`sample '{"access_token": "t"}'`): its members named like
+        // secrets hidden, the rest kept, rather than everything after its first `:`.
+        if let literal = word.literal, literal.first == "{" || literal.first == "[", let masked = maskedJSON(literal[...]) {
+            return [(word.span.start..<word.span.end, masked)]
+        }
         if let item = secretItem(word, bytes: bytes) {
             return hiddenAfter(item.separator, ofPart: item.index, in: word, bytes: bytes)
         }

@@ -24,6 +24,8 @@ struct ShellOptions {
     var base: String?
     /// The `set base` word as written, so that `save` can write `$api` rather than a secret it holds.
     var baseWord: WrittenWord?
+    /// The `set proxy URL` word as written, so that `save` can write `http://u:$pw@proxy` rather than the password.
+    var proxyWord: WrittenWord?
     var echo: Echo = .line
     var units: Units = .celsius
     var counterDelay: Duration = .milliseconds(500)

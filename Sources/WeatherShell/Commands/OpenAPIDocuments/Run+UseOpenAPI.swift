@@ -11,19 +11,19 @@ extension Run {
         let sourceWord = arguments[1]
         let source = try expand(sourceWord).text
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil)
-        let bytes: [UInt8]
         var path: String?
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            bytes = try await fetchDocument(source, at: sourceWord.span)
-        } else {
-            let resolved = resolvePath(source)
-            bytes = Array(try readFile(resolved, at: sourceWord.span))
-            path = URL(fileURLWithPath: resolved).standardizedFileURL.path
-        }
         let document: ImportedDocument
         do {
-            document = try OpenAPIImporter.importDocument(bytes, path: path, prefix: prefix)
-        } catch {
+            if source.hasPrefix("http://") || source.hasPrefix("https://") {
+                document = try await importFetched(try await fetchDocument(source, at: sourceWord.span), url: source, prefix: prefix,
+                                                   at: sourceWord.span)
+            } else {
+                let resolved = resolvePath(source)
+                let bytes = Array(try readFile(resolved, at: sourceWord.span))
+                path = URL(fileURLWithPath: resolved).standardizedFileURL.path
+                document = try OpenAPIImporter.importDocument(bytes, path: path, prefix: prefix)
+            }
+        } catch let error as OpenAPIImportError {
             throw failure("cannot import \(source.shortened()): \(mask(error.message))", at: sourceWord.span)
         }
         let shownSource = path.map { Self.displayPath($0) } ?? source
@@ -51,6 +51,43 @@ extension Run {
             io.err("\(declared) target\(declared == 1 ? "" : "s")\(title) declared: 'targets' lists them, 'help NAME' shows one\n")
         }
     }
+
+    /// The document fetched from `url`, with the documents its `$ref`s name fetched too, resolved
+    /// against `url` as a local file's refs are against its path: each round imports it with the
+    /// documents fetched so far, then fetches those it asked for, until it asks for no new one
+    /// (at most `mostReferencedDocuments`). Only `http` and `https` URLs are fetched; a ref that
+    /// cannot be is warned by the import, as a local file that cannot be read is.
+    private func importFetched(_ bytes: [UInt8], url: String, prefix: String?, at span: SourceSpan) async throws -> ImportedDocument {
+        final class Fetched {
+            var documents: [String: [UInt8]?] = [:]
+            var asked: [String] = []
+        }
+        let fetched = Fetched()
+        while true {
+            fetched.asked = []
+            let document = try OpenAPIImporter.importDocument(bytes, path: url, prefix: prefix) { name in
+                if let known = fetched.documents[name] { return known }
+                if !fetched.asked.contains(name) { fetched.asked.append(name) }
+                return nil
+            }
+            guard !fetched.asked.isEmpty, fetched.documents.count < Self.mostReferencedDocuments else { return document }
+            for name in fetched.asked {
+                guard name.hasPrefix("http://") || name.hasPrefix("https://") else {
+                    fetched.documents[name] = .some(nil)
+                    continue
+                }
+                do {
+                    fetched.documents[name] = .some(try await fetchDocument(name, at: span))
+                } catch let error as Diagnostic {
+                    io.err("warning: \(mask(error.message))\n")
+                    fetched.documents[name] = .some(nil)
+                }
+            }
+        }
+    }
+
+    /// How many documents the `$ref`s of a document from the network may fetch.
+    static let mostReferencedDocuments = 100
 
     /// The document at `url`, fetched as a call is (plugins, proxy and TLS settings apply).
     private func fetchDocument(_ url: String, at span: SourceSpan) async throws -> [UInt8] {

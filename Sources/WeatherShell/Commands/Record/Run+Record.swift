@@ -37,7 +37,10 @@ extension Run {
             return "cannot record the answer of '\(declared.name)' in \(Self.displayPath(path)): \(reason)"
         }
         do {
-            try declareTarget(try recordedDeclaration(declared, sample: path, status: response.status, directory: directory))
+            // A pack's or an imported target keeps following `set base`: recording against a mock
+            // must not send the next call to the document's host.
+            try declareTarget(try recordedDeclaration(declared, sample: path, status: response.status, directory: directory),
+                              fromPack: declared.fromPack)
         } catch let diagnostic as Diagnostic {
             return "cannot give target '\(declared.name)' its recorded sample: \(diagnostic.message)"
         } catch {
@@ -94,9 +97,10 @@ extension Run {
         return (try? expand(field.arguments[2]).text).flatMap { Int($0) }
     }
 
-    /// `sample @/abs/path.json`, with `status N` unless it is 200; quoted when the path needs it.
+    /// `sample @/abs/path.json`, with `status N` unless it is 200; the path quoted when it needs
+    /// it, after an unquoted `@` (`@"/my fixtures/a.json"`): a quoted `"@..."` is an inline answer.
     static func sampleLine(_ path: String, status: Int) -> String {
-        "sample " + quoted("@" + path) + (status == 200 ? "" : " status \(status)")
+        "sample @" + quoted(path) + (status == 200 ? "" : " status \(status)")
     }
 
     /// A bundled pack's sample written into the record directory, as the `sample` line that names

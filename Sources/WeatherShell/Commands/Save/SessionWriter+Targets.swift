@@ -19,17 +19,16 @@ extension SessionWriter {
             }
         }
         for target in targets where !Self.isBundled(target) {
-            let text = targetText(target)
             // A credential typed as text (`query appid=k`, a URL's password), as the history judges
-            // them: the target is written as a comment, with `***` for the credential.
-            let hidden = LiteralCredentials.hidden(in: text)
-            if isSafe(text), hidden != text {
-                comment("target \(target.name): not saved, it holds a credential typed as text; give it from a variable "
-                        + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
-                for line in hidden.split(separator: "\n", omittingEmptySubsequences: false) { comment(String(line)) }
-                continue
+            // them: the target is written as a comment, with `***` for the credential. A field as
+            // its OpenAPI document wrote it holds the document's public values (a default named
+            // `keyword`, an example answer with an `access_token`), not one typed: it is not judged.
+            let documented = Self.documentedFields(of: target)
+            let hidden = targetText(target) { text, original in
+                documented.contains(original) ? text : LiteralCredentials.hidden(in: text)
             }
-            add(text, unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
+            addUnlessTyped(targetText(target), hidden: hidden, what: "target \(target.name)",
+                           unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
         }
     }
 
@@ -44,21 +43,41 @@ extension SessionWriter {
         }
     }
 
-    /// The declaration's text with each file path rewritten by ``savedPath(_:from:)``; the rest,
-    /// comments and layout included, as written.
-    func targetText(_ declared: DeclaredTarget) -> String {
+    /// The declaration's text with each file path rewritten by ``savedPath(_:from:)``, and
+    /// `yields` after the `base` of a target whose host yields to `set base` (a pack's, an
+    /// imported one), so that it still does once sourced; the rest, comments and layout included,
+    /// as written. `field` makes each field's text, given it and the field's text as declared.
+    func targetText(_ declared: DeclaredTarget, field transform: (String, String) -> String = { text, _ in text }) -> String {
         let declaration = declared.declaration
         let file = declaration.file
         var result = ""
         var position = declaration.span.start
         for field in declaration.fields {
+            result += file.text(position..<field.span.start)
+            var text = ""
+            position = field.span.start
+            if declared.fromPack, field.name == "base", field.arguments.count == 1 {
+                text = file.text(position..<field.arguments[0].span.end) + " yields"
+                position = field.arguments[0].span.end
+            }
             for (index, word) in field.arguments.enumerated() {
                 guard let rewritten = rewrittenPath(field.name, index: index, word: word, in: file) else { continue }
-                result += file.text(position..<word.span.start) + rewritten
+                text += file.text(position..<word.span.start) + rewritten
                 position = word.span.end
             }
+            result += transform(text + file.text(position..<field.span.end), file.text(field.span.start..<field.span.end))
+            position = field.span.end
         }
         return result + file.text(position..<declaration.span.end)
+    }
+
+    /// The texts of the fields `use openapi` wrote for the target from its document, which a
+    /// target declared again (`edit`, `set record`, `source`) keeps with what the document says of it.
+    static func documentedFields(of target: DeclaredTarget) -> Set<String> {
+        guard let text = target.openAPI?.operation.declaration,
+              case .target(let declaration)? = try? Parser.parse(SourceFile(name: "<openapi>", directory: "", text: text)).statements.first?.kind
+        else { return [] }
+        return Set(declaration.fields.map { declaration.file.text($0.span.start..<$0.span.end) })
     }
 
     /// `@path`, `key@path`: a file word written again with its path for the saved file; nil when the

@@ -58,6 +58,23 @@ struct SessionWriter {
         return true
     }
 
+    /// Adds `line` as ``add(_:unlessSecret:)`` does, unless it holds a credential typed as text,
+    /// as the history judges them (``LiteralCredentials``: `set proxy http://u:pw@host`,
+    /// `let password = "pw"`, `query appid=k`): then it is written as a comment with `***` for the
+    /// credential, under a note naming `what` and saying to give it from a variable, so the file
+    /// holds no secret and still shows what to restore. `hidden`, when given, is the line so
+    /// hidden. Says whether the line was added.
+    @discardableResult
+    mutating func addUnlessTyped(_ line: String, hidden: String? = nil, what: String,
+                                 unlessSecret note: @autoclosure () -> String) -> Bool {
+        let hidden = hidden ?? LiteralCredentials.hidden(in: line)
+        guard isSafe(line), hidden != line else { return add(line, unlessSecret: note()) }
+        comment("\(what): not saved, it holds a credential typed as text; give it from a variable "
+                + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
+        for part in hidden.split(separator: "\n", omittingEmptySubsequences: false) { comment(String(part)) }
+        return false
+    }
+
     /// A `#` comment, masked like anything else wsh shows.
     mutating func comment(_ note: String) {
         append("# " + session.mask(note))
@@ -77,7 +94,8 @@ struct SessionWriter {
         for name in session.variables.names {
             guard let variable = session.variables[name], variable.environmentFile == nil else { continue }
             let written = variable.isSecret ? writeSecret(name, variable)
-                : add("let \(name) = \(variable.writtenValue)", unlessSecret: "let \(name): not saved, its value holds a secret")
+                : addUnlessTyped("let \(name) = \(variable.writtenValue)", what: "let \(name)",
+                                 unlessSecret: "let \(name): not saved, its value holds a secret")
             if written { saved.insert(name) }
         }
     }
@@ -110,12 +128,14 @@ struct SessionWriter {
     // MARK: - options
 
     /// `set` lines for the options a `set` changed; not those of `--stub`, which belongs to the
-    /// command line, nor `record`, so that replaying a session does not record over its samples.
+    /// command line, nor `record`, so that replaying a session does not record over its samples,
+    /// nor `stub off`, the default, so that `wsh --stub FILE` replays the file offline.
     private mutating func writeOptions() {
         beginSection()
         let options = session.options
         for option in ShellOption.allCases {
             guard let origin = session.optionOrigins[option], origin != "--stub" else { continue }
+            if option == .stub, options.stub == .off { continue }
             let value: String?
             switch option {
             case .base:
@@ -126,11 +146,20 @@ struct SessionWriter {
                     comment("recorded into \(record) with set record; not restored, so replaying does not record over the samples")
                 }
                 continue
+            case .proxy:
+                // `set proxy http://u:$pw@proxy` as written, when it refers to saved variables that still give it.
+                if case .url(let url) = options.transport.proxy,
+                   let reference = run.savedReference(options.proxyWord, expandingTo: url, saved: saved), isSafe("set proxy \(reference)") {
+                    addUnlessTyped("set proxy \(reference)", what: "set proxy", unlessSecret: "")
+                    continue
+                }
+                value = options.settingValue(option)
             case .pager: value = options.pager.map { $0.isEmpty ? "off" : Run.quoted($0) } ?? "auto"
             default: value = options.settingValue(option)
             }
             if let value {
-                add("set \(option.rawValue) \(value)", unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")
+                addUnlessTyped("set \(option.rawValue) \(value)", what: "set \(option.rawValue)",
+                               unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")
             }
         }
     }
@@ -144,9 +173,9 @@ struct SessionWriter {
         }
         if let reference = run.savedReference(session.options.baseWord, expandingTo: base, saved: saved, as: taken),
            isSafe("set base \(reference)") {
-            add("set base \(reference)", unlessSecret: "")
+            addUnlessTyped("set base \(reference)", what: "set base", unlessSecret: "")
         } else {
-            add("set base \(Run.quoted(base))", unlessSecret: "set base: not saved, its URL holds a secret")
+            addUnlessTyped("set base \(Run.quoted(base))", what: "set base", unlessSecret: "set base: not saved, its URL holds a secret")
         }
     }
 

@@ -153,6 +153,7 @@ extension Run {
             case "off", "none": settings.proxy = .off
             default: settings.proxy = .url(value)
             }
+            options.proxyWord = written(valueWord)
         case .cacert: settings.caCertificateFile = value == "off" ? nil : resolvePath(value)
         case .insecure:
             guard let on = Self.onOff(value) else { throw invalid }
