@@ -94,6 +94,25 @@ import Testing
         }
     }
 
+    /// An action's argument is typed as `let` types its word: a quoted one is text (`"007"` gave
+    /// `id=7`), a bare number a number, `$v` v's type.
+    @ShellActor
+    @Test func aQuotedActionArgumentIsText() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("""
+            reactor r { state id = 0; action setn n { emit id = $n } }
+            let v = "5"
+            r setn "007"
+            r setn 007
+            r setn $v
+            r setn "true"
+            r setn true
+            """)
+        #expect(halt == nil, "\(shell.stderr)")
+        let echoes = shell.stdout.split(separator: "\n").filter { $0.hasPrefix("r |") }
+        #expect(echoes == [#"r | id="007""#, "r | id=7", #"r | id="5""#, #"r | id="true""#, "r | id=true"], "\(shell.stdout)")
+    }
+
     @Test func localTimesAddHoursAndRoundToTheNearestHour() {
         #expect(LocalTime.nearestHour(LocalTime.adding(hours: 4, to: "2026-11-21T09:45")) == "2026-11-21T14:00")
         #expect(LocalTime.nearestHour(LocalTime.adding(hours: 4, to: "2026-11-21T21:20")) == "2026-11-22T01:00")
