@@ -1,5 +1,6 @@
 /// Parses the common regular-expression syntax (as in JavaScript, Python and PCRE) that can be
 /// matched in linear time: literals, `.`, classes `[a-z]` `[^...]` `\d \w \s` (and negations),
+/// POSIX classes inside brackets as RE2 has them (`[[:digit:]]`, `[[:^alpha:]]`, ASCII),
 /// groups `(...)` `(?:...)`, `|`, `* + ? {n} {n,} {n,m}` (lazy forms too), `^ $ \b \B`, and a
 /// leading `(?i)`. Backreferences and lookaround are refused: they need backtracking.
 struct RegexParser {
@@ -160,6 +161,10 @@ struct RegexParser {
             if next == "]", !first { position += 1; return set }
             first = false
             position += 1
+            if next == "[", peek == ":", let named = try posixClass(open: position - 1) {
+                set.ranges += named
+                continue
+            }
             var low: UInt32
             if next == "\\" {
                 switch try escape(inBracket: true) {
@@ -186,6 +191,44 @@ struct RegexParser {
                 set.ranges.append(low...low)
             }
         }
+    }
+
+    /// The POSIX classes inside a bracket, as RE2 reads them: ASCII only.
+    static let posixClasses: [String: [ClosedRange<UInt32>]] = [
+        "alnum": [0x30...0x39, 0x41...0x5A, 0x61...0x7A], "alpha": [0x41...0x5A, 0x61...0x7A], "ascii": [0x00...0x7F],
+        "blank": [0x09...0x09, 0x20...0x20], "cntrl": [0x00...0x1F, 0x7F...0x7F], "digit": [0x30...0x39],
+        "graph": [0x21...0x7E], "lower": [0x61...0x7A], "print": [0x20...0x7E],
+        "punct": [0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E], "space": [0x09...0x0D, 0x20...0x20],
+        "upper": [0x41...0x5A], "word": [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A], "xdigit": [0x30...0x39, 0x41...0x46, 0x61...0x66],
+    ]
+
+    /// `[:digit:]` (or `[:^digit:]`, its complement) inside a bracket, the `[` at `open` read:
+    /// its ranges. Nil when no `:]` follows, so `[[:]` is the set of `[` and `:`, as in RE2; an
+    /// unknown name is an error rather than a set of its letters.
+    private mutating func posixClass(open: Int) throws(RegexError) -> [ClosedRange<UInt32>]? {
+        var end = position + 1
+        while end + 1 < scalars.count, !(scalars[end] == ":" && scalars[end + 1] == "]") { end += 1 }
+        guard end + 1 < scalars.count else { return nil }
+        var name = String(String.UnicodeScalarView(scalars[(position + 1)..<end]))
+        let negated = name.hasPrefix("^")
+        if negated { name.removeFirst() }
+        guard let ranges = Self.posixClasses[name] else {
+            throw error("unknown class '[:\(name):]'; classes: " + Self.posixClasses.keys.sorted().joined(separator: ", "), at: open)
+        }
+        position = end + 2
+        return negated ? Self.complement(ranges) : ranges
+    }
+
+    /// Every scalar outside `ranges` (sorted, apart).
+    static func complement(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+        var result: [ClosedRange<UInt32>] = []
+        var next: UInt32 = 0
+        for range in ranges {
+            if range.lowerBound > next { result.append(next...(range.lowerBound - 1)) }
+            next = range.upperBound + 1
+        }
+        if next <= 0x10FFFF { result.append(next...0x10FFFF) }
+        return result
     }
 
     private mutating func escape(inBracket: Bool) throws(RegexError) -> RegexNode {

@@ -111,6 +111,48 @@ import Testing
         #expect(found == expected, "schema \(schemaText), value \(valueText)")
     }
 
+    /// `$dynamicRef` and `$recursiveRef` in a schema file, which is its own root: they are
+    /// followed in a document of one schema resource, and a violation where wsh cannot follow
+    /// them (they were skipped, so `{"a": 1}` passed each of the first four).
+    static let dynamicCases: [(schema: String, value: String, expected: [String])] = [
+        (##"{"type": "object", "properties": {"a": {"$dynamicRef": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}"##, #"{"a": 1}"#,
+         ["/a: expected string, actual 1 (integer)"]),
+        (##"{"type": "object", "properties": {"a": {"$dynamicRef": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}"##, #"{"a": "x"}"#, []),
+        (##"{"$defs": {"s": {"$dynamicAnchor": "x", "type": "string"}}, "type": "object", "properties": {"a": {"$dynamicRef": "#x"}}}"##, #"{"a": 1}"#,
+         ["/a: expected string, actual 1 (integer)"]),
+        (##"{"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": true, "type": "object", "properties": {"a": {"$recursiveRef": "#"}}}"##,
+         #"{"a": 1}"#, ["/a: expected object, actual 1 (integer)"]),
+        (##"{"$recursiveAnchor": true, "type": "object", "properties": {"a": {"$recursiveRef": "#"}}}"##, #"{"a": {"a": {}}}"#, []),
+        (##"{"$dynamicRef": "#nope"}"##, "1",
+         [##"(root): expected the schema $dynamicRef "#nope" names, actual nothing: no $dynamicAnchor or $anchor "nope" in the document"##]),
+        (##"{"not": {"$dynamicRef": "#nope"}}"##, "1",
+         [##"(root): expected the schema $dynamicRef "#nope" names, actual nothing: no $dynamicAnchor or $anchor "nope" in the document"##]),
+        // A resource of its own ($id below the root): the dynamic scope could lead elsewhere.
+        (##"{"$defs": {"t": {"$id": "https://x.test/t", "$dynamicAnchor": "n", "type": "string"}}, "$dynamicRef": "#n"}"##, #""x""#,
+         [##"(root): expected the schema $dynamicRef "#n" names, actual not followed: the document holds more than one schema resource ($id below its root), whose dynamic scope wsh does not follow"##]),
+        (##"{"$dynamicRef": "other.json#n"}"##, "1",
+         [##"(root): expected the schema $dynamicRef "other.json#n" names, actual not followed: only refs within the document (#...) are"##]),
+        // What a $dynamicRef evaluated, unevaluatedProperties does not see again.
+        (##"{"$dynamicRef": "#/$defs/p", "unevaluatedProperties": false, "$defs": {"p": {"properties": {"a": true}}}}"##, #"{"a": 1, "b": 2}"#,
+         [#"(root): expected no property "b" (unevaluatedProperties is false), actual one"#]),
+    ]
+
+    @Test(arguments: dynamicCases.indices)
+    func dynamicReference(_ index: Int) throws {
+        let (schemaText, valueText, expected) = Self.dynamicCases[index]
+        let schema = try JSONValue.parse(schemaText)
+        let found = JSONSchemaValidator(root: schema).violations(of: try JSONValue.parse(valueText), against: schema).map(\.description)
+        #expect(found == expected, "schema \(schemaText), value \(valueText)")
+    }
+
+    /// In an OpenAPI document `#` is the document: a `$recursiveRef` there is not followed.
+    @Test func aRecursiveRefInAnOpenAPIDocumentIsNotFollowed() throws {
+        let root = try JSONValue.parse(##"{"openapi": "3.1.0", "components": {"schemas": {"T": {"$recursiveRef": "#"}}}}"##)
+        let found = JSONSchemaValidator(root: root).violations(of: .number("1"), against: try JSONValue.parse(##"{"$ref": "#/components/schemas/T"}"##))
+        #expect(found.map(\.description)
+            == [##"(root): expected the schema $recursiveRef "#" names, actual not followed: in an OpenAPI document "#" is the document, not a schema"##])
+    }
+
     @Test func aLongValueIsCutInTheMessage() throws {
         let long = String(repeating: "x", count: 200)
         let found = JSONSchemaValidator(root: .null).violations(of: .string(long), against: try JSONValue.parse(#"{"type": "integer"}"#))

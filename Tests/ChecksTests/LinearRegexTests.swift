@@ -15,6 +15,24 @@ import Testing
         #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
     }
 
+    /// `[[:digit:]]` is the digit class, as in RE2, Hurl and grep: it was read as the set of
+    /// `[`, `:`, `d`, `i`, `g`, `t` before a `]`, so `"12345" not matches "[[:digit:]]"` passed.
+    @Test(arguments: [
+        ("[[:digit:]]", "12345", true), ("[[:digit:]]", "t]", false), ("^[[:alpha:]]$", "p]", false), ("^[[:alpha:]]+$", "abc", true),
+        ("^[[:space:]]+$", " \t\n", true), ("^[[:alnum:]_]+$", "a_1Z", true), ("[[:upper:]]", "abc", false), ("^[[:lower:]]+$", "abc", true),
+        ("^[[:punct:]]+$", "!-/:@[`{~", true), ("^[[:punct:]]$", "a", false), ("^[[:xdigit:]]+$", "0fA9", true), ("[[:xdigit:]]", "g", false),
+        ("^[[:word:]]+$", "a_9", true), ("^[[:^digit:]]+$", "ab", true), ("^[[:^digit:]]+$", "a1", false), ("^[x[:digit:]-]+$", "x1-2", true),
+        ("^[[:]+$", "[:", true), ("^[[:digit]+$", "digit:", true),
+    ])
+    func readsPOSIXClassesInBracketsAsRE2Does(pattern: String, text: String, expected: Bool) throws {
+        #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
+    }
+
+    @Test func anUnknownPOSIXClassIsAnError() {
+        #expect(throws: RegexError(message: "unknown class '[:digits:]'; classes: alnum, alpha, ascii, blank, cntrl, digit, graph, lower, print, punct, space, upper, word, xdigit",
+                                   offset: 1)) { try LinearRegex("[[:digits:]]") }
+    }
+
     @Test func picksTheLeftmostMatchAndTheGroupsABacktrackingEngineWould() throws {
         let match = try #require(try LinearRegex("(\\w+)@(\\w+)\\.com").firstMatch(in: "mail ana@example.com or bo@x.com"))
         #expect(match.text == "ana@example.com")

@@ -169,4 +169,22 @@ import Testing
         guard case .failure(let error) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was taken"); return }
         #expect(error.message == "'my-id' is not a variable name: a name is letters, digits and _, not starting with a digit")
     }
+
+    /// After `$s` or a quoted word a `|` is a filter's, as after `.s`: a misspelt name is an
+    /// unknown filter. `print $s | lenght` printed `abc | lenght`, and `expect` said "expected one value".
+    @ShellActor
+    @Test func aMisspeltFilterAfterAVariableIsAnUnknownFilter() async {
+        for (line, column) in [("print $s | lenght", 10), ("expect $s | lenght == 3", 11), ("let y = $s | lenght", 12), (#"print "abc" | lenght"#, 13)] {
+            let shell = ShellHarness()
+            await shell.run(#"let s = "abc""#)
+            let halt = await shell.run(line)
+            #expect(halt != nil, "\(line)")
+            #expect(shell.stderr.contains("<test>:1:\(column): error: unknown filter 'lenght'"), "\(shell.stderr)")
+            #expect(shell.stderr.contains("did you mean 'length'?"), "\(shell.stderr)")
+            #expect(shell.stdout.isEmpty, "\(shell.stdout)")
+        }
+        let shell = ShellHarness()
+        await shell.run(#"let s = "abc"; print $s | length"#)
+        #expect(shell.stdout == "3\n", "\(shell.stdout)")
+    }
 }

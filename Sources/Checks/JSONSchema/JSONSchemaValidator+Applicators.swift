@@ -127,13 +127,14 @@ extension JSONSchemaValidator {
         return indices
     }
 
-    /// The subschemas that apply to the whole value and hold for it: `$ref`, `allOf`, those of
+    /// The subschemas that apply to the whole value and hold for it: `$ref` (and `$dynamicRef`, `$recursiveRef`), `allOf`, those of
     /// `anyOf` and `oneOf` that match, the branch of `if` taken (with `if` itself when it held),
     /// and `dependentSchemas` whose property is there.
     private func appliedWhole(_ value: JSONValue, _ keywords: Keywords, members: [JSONMember], depth: Int,
                               progress: inout Progress) -> [JSONValue] {
         var applied: [JSONValue] = []
         if let ref = keywords.ref, let target = resolve(ref, &progress) { applied.append(target) }
+        applied += dynamicTargets(keywords, &progress)
         applied += keywords.allOf ?? []
         for part in (keywords.anyOf ?? []) + (keywords.oneOf ?? []) where conforms(value, part, depth: depth + 1, progress: &progress) {
             applied.append(part)

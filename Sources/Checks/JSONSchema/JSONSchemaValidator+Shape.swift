@@ -62,7 +62,7 @@ extension JSONSchemaValidator {
                 guard case .array(let names) = value, names.allSatisfy({ $0.string != nil }) else { wrong("a list of property names"); continue }
             case "enum":
                 guard case .array = value else { wrong("a list of values"); continue }
-            case "pattern", "format", "$ref":
+            case "pattern", "format", "$ref", "$dynamicRef", "$recursiveRef", "$anchor", "$dynamicAnchor":
                 guard value.string != nil else { wrong("a string"); continue }
             case "items":
                 if case .array(let list) = value {

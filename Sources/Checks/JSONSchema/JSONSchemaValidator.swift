@@ -9,9 +9,10 @@ import Targets
 /// `unevaluatedProperties`, `propertyNames`, `dependentSchemas`, `items` (a schema, or a list with
 /// `additionalItems` as older drafts write it), `prefixItems`, `unevaluatedItems`, `contains`
 /// (with `minContains`, `maxContains`), `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
-/// `$ref` (local, `#/...`), `nullable`, `readOnly`/`writeOnly` by direction, and the formats of
+/// `$ref` (local, `#/...`), `$dynamicRef` and `$recursiveRef` (in a document of one schema
+/// resource), `nullable`, `readOnly`/`writeOnly` by direction, and the formats of
 /// ``SchemaFormats``. A check cannot pass by accident: a `$ref` that names nothing here (or
-/// another file) and a pattern the engine refuses are violations, not skipped. Work is bounded:
+/// another file), a `$dynamicRef` wsh cannot follow and a pattern the engine refuses are violations, not skipped. Work is bounded:
 /// schemas nest at most ``maxDepth`` levels (a `$ref` cycle that never reaches the value's end
 /// stops there) and at most ``maxSteps`` checks are made.
 public struct JSONSchemaValidator: Sendable {
@@ -47,6 +48,8 @@ public struct JSONSchemaValidator: Sendable {
         var path: [Token] = []
         /// Each `$ref` followed so far and what it named (nil: nothing).
         var refs: [String: JSONValue?] = [:]
+        /// The document's anchors, read at its first `$dynamicRef` or `$recursiveRef`.
+        var anchors: Anchors?
         /// Each pattern compiled so far (nil: refused by the engine, so not checked).
         var regexes: [String: LinearRegex?] = [:]
 
@@ -90,6 +93,8 @@ public struct JSONSchemaValidator: Sendable {
     /// The keywords of one schema object, read in one pass over its members.
     struct Keywords {
         var ref: String?
+        var dynamicRef: String?
+        var recursiveRef: String?
         var nullable = false
         var type: JSONValue?
         var enumValues: [JSONValue]?
@@ -130,6 +135,8 @@ public struct JSONSchemaValidator: Sendable {
             for member in members {
                 switch (member.key, member.value) {
                 case ("$ref", .string(let text)): ref = text
+                case ("$dynamicRef", .string(let text)): dynamicRef = text
+                case ("$recursiveRef", .string(let text)): recursiveRef = text
                 case ("nullable", .bool(let flag)): nullable = flag
                 case ("type", _): type = member.value
                 case ("enum", .array(let list)): enumValues = list
@@ -224,6 +231,7 @@ public struct JSONSchemaValidator: Sendable {
                                  : "not followed: only refs within the document (#/...) are")
             }
         }
+        if keywords.dynamicRef != nil || keywords.recursiveRef != nil { checkDynamicRefs(value, keywords, depth: depth, into: &progress) }
         if value == .null, keywords.nullable { return }
         if let types = Self.types(keywords), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
             progress.add(expected: types.joined(separator: " or "), actual: SchemaViolation.show(value))

@@ -88,8 +88,10 @@ struct QueryParser {
             source = .variablePath(name: name, steps: steps, word: first)
             pathVariables = variables
             filters = inlineFilters
-        } else if !(first.bare?.hasPrefix("|") ?? false), Self.filterFollows(words, after: start) {
+        } else if !(first.bare?.hasPrefix("|") ?? false), Self.filterFollows(words, after: start)
+                    || ((first.loneVariable != nil || first.isQuoted) && Self.pipeFollows(words, after: start)) {
             // A value written in the statement, filtered: `$b | jsonpath "$.a"`, `"2026-11-25" | toDate`.
+            // After `$b` or a quoted word a `|` is a filter's: `$s | lenght` is an unknown filter, not text.
             source = .value(first)
         } else {
             return (nil, 0)
@@ -149,6 +151,11 @@ struct QueryParser {
         guard index + 1 < words.endIndex, let pipe = words[index + 1].bare, pipe.hasPrefix("|") else { return false }
         let name = pipe == "|" ? (index + 2 < words.endIndex ? words[index + 2].bare : nil) : String(pipe.dropFirst())
         return QueryFilter.arities.contains { $0.name == name }
+    }
+
+    /// Whether the word after `index` starts with `|`.
+    static func pipeFollows(_ words: ArraySlice<Word>, after index: Int) -> Bool {
+        index + 1 < words.endIndex && words[index + 1].bare?.hasPrefix("|") == true
     }
 
     /// Hurl's filters that wsh writes another way, by Hurl's name.

@@ -12,7 +12,7 @@ struct CounterReactor: Reactor {
     struct State: EchoableState, Equatable {
         var value = 0
         var loading = false
-        var echoFields: [(name: String, value: EchoValue)] { [("value", .number(Double(value))), ("loading", .bool(loading))] }
+        var echoFields: [(name: String, value: EchoValue)] { [("value", .number(String(value))), ("loading", .bool(loading))] }
     }
 
     /// The pause before the value changes (`set counter-delay`), read at each action.

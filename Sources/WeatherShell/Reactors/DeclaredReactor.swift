@@ -1,11 +1,14 @@
 import Reactor
+import Targets
 
 /// A reactor declared in the language: its state is named fields, an action runs statements,
 /// and each `emit` is one mutation that sets some fields.
 struct DeclaredReactor: Reactor {
     struct Action: Sendable {
         var name: String
-        var arguments: [String]
+        /// The words after the action's name, each typed as `let` types its word: `007` is a
+        /// number, `"007"` text, `$v` has v's type.
+        var arguments: [JSONValue]
         /// The run that sent the action: its statements run in a child of it.
         var sender: Run
         /// Set for the clean-up after Ctrl-C: the action's `catch` runs with `$error` = `interrupted`.
@@ -80,7 +83,7 @@ final class DeclaredReactorCommand: ShellReactor {
         guard let actionName = arguments.first, let action = declaration.actions.first(where: { $0.name.literal == actionName }) else {
             throw run.reactorUsage(self, words: words)
         }
-        let given = Array(arguments.dropFirst())
+        let given = try words.dropFirst(2).map { word throws(Diagnostic) in try run.typedValue(of: word) }
         guard given.count == action.parameters.count else {
             let parameters = action.parameters.compactMap(\.literal)
             throw run.failure("'\(name) \(actionName)' takes \(parameters.isEmpty ? "no arguments" : parameters.joined(separator: " "))",

@@ -1,9 +1,12 @@
+import Checks
 import Targets
 
 /// One field of a reactor's state as it is echoed: `name=value` in declaration order.
 public enum EchoValue: Sendable, Equatable {
     case text(String)
-    case number(Double)
+    /// A number as its literal, the text the query, variable or literal had (`9007199254740993`,
+    /// `1.10`): never through a Double, which keeps 15 to 17 digits.
+    case number(String)
     case bool(Bool)
     case none
     /// A list or an object, written as compact JSON, not as a string holding it.
@@ -13,7 +16,7 @@ public enum EchoValue: Sendable, Equatable {
     var jsonText: String {
         switch self {
         case .text(let text): Self.quoted(text)
-        case .number(let number): Self.format(number)
+        case .number(let literal): Self.jsonNumber(literal)
         case .bool(let flag): flag ? "true" : "false"
         case .none: "null"
         case .json(let value): value.compactText
@@ -24,11 +27,28 @@ public enum EchoValue: Sendable, Equatable {
     var plainText: String {
         switch self {
         case .text(let text): text
-        case .number(let number): Self.format(number)
+        case .number(let literal): literal
         case .bool(let flag): flag ? "true" : "false"
         case .none: ""
         case .json(let value): value.compactText
         }
+    }
+
+    /// A measured number (a temperature, a count) as a field holds it.
+    static func decimal(_ number: Double) -> EchoValue { .number(format(number)) }
+
+    /// A number literal as JSON writes it: a JSON literal as it is (`1.10`, `-0.0`, `1e400`,
+    /// every digit of `9007199254740993`); the language's other forms with the same digits made
+    /// JSON: `007` is `7`, `+1` is `1`, `.5` is `0.5`, `5.` is `5`.
+    static func jsonNumber(_ literal: String) -> String {
+        var text = Substring(literal)
+        var sign = ""
+        if text.hasPrefix("+") { text = text.dropFirst() } else if text.hasPrefix("-") { sign = "-"; text = text.dropFirst() }
+        let exponentStart = text.firstIndex(where: { $0 == "e" || $0 == "E" }) ?? text.endIndex
+        let parts = text[..<exponentStart].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let integer = parts[0].drop(while: { $0 == "0" })
+        let fraction = parts.count > 1 && !parts[1].isEmpty ? "." + parts[1] : ""
+        return sign + (integer.isEmpty ? "0" : integer) + fraction + text[exponentStart...]
     }
 
     static func format(_ number: Double) -> String {
@@ -38,19 +58,10 @@ public enum EchoValue: Sendable, Equatable {
 
     static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 
-    /// A value written in the language (`false`, `12`, `"text"`) as an echo value.
+    /// A value written in the language (`false`, `12`, `"text"`, a bare `[1,2]`) as an echo
+    /// value, typed as `let` types it (``TypedValues/literal(_:quoted:)``).
     static func parse(_ text: String, quoted: Bool) -> EchoValue {
-        if !quoted {
-            if text == "true" { return .bool(true) }
-            if text == "false" { return .bool(false) }
-            if text == "null" { return .none }
-            // As `let` reads a bare `[1,2]` or `{"k":true}`: the JSON value.
-            if text.hasPrefix("[") || text.hasPrefix("{"), let value = try? JSONValue.parse(text) { return EchoValue(value) }
-            if let number = Double(text), number.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "." }) ?? false {
-                return .number(number)
-            }
-        }
-        return .text(text)
+        EchoValue(TypedValues.literal(text, quoted: quoted))
     }
 }
 
@@ -61,7 +72,7 @@ extension EchoValue {
         switch value {
         case .null: self = .none
         case .bool(let flag): self = .bool(flag)
-        case .number(let literal): self = Double(literal).map(EchoValue.number) ?? .text(literal)
+        case .number(let literal): self = .number(literal)
         case .string(let text): self = .text(text)
         case .array, .object: self = .json(value)
         }

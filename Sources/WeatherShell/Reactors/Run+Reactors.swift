@@ -113,7 +113,7 @@ extension Run {
         guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return }
         var parameters = Variables()
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
-            parameters[parameter] = Variable(value: value, isSecret: false)
+            parameters[parameter] = Variable(typed: value)
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)

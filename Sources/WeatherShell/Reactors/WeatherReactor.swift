@@ -37,8 +37,8 @@ struct WeatherReactor: Reactor {
             // The source before the numbers: a line cut to the screen still says whether they are sample data.
             [("view", .text(view)), ("place", .text(place.label)),
              ("source", .text(sample ? source.rawValue + " (sample data)" : source.rawValue)),
-             ("temperature", temperature.map(EchoValue.number) ?? .none),
-             ("min", minimum.map(EchoValue.number) ?? .none), ("max", maximum.map(EchoValue.number) ?? .none),
+             ("temperature", temperature.map(EchoValue.decimal) ?? .none),
+             ("min", minimum.map(EchoValue.decimal) ?? .none), ("max", maximum.map(EchoValue.decimal) ?? .none),
              ("time", .text(time)), ("forecast_time", .text(forecastTime)), ("unit", .text(unit)),
              ("loading", .bool(loading)), ("error", .text(error))]
         }
