@@ -41,6 +41,10 @@ public final class Session {
             return made
         }
     }
+    /// ``secretsNow`` but for the values filters made from secrets (``SecretMask/addDerived(_:)``).
+    var sourceSecretsNow: SecretSet {
+        lastSentRequest.map { Redaction(secrets: mask.sources).including(secretsOf: $0).secrets } ?? mask.sources
+    }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions
