@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Where testers found a secret or a credential typed as text written out: `openapi export` and
+/// `export locust`, `targets`, the call history of a JSON body sent as a form, `show --curl`
+/// before and after a call, the state directory the prompt makes, the `wsh serve` log, and a
+/// recording of what httpbin echoes. Each runs the built wsh against a loopback server.
+@Suite struct SecretOutputsTests {
+    /// Credentials typed as text: a URL's password, an API-key header, a JSON password, a query `api_key`.
+    static func literalTargets(_ base: String) -> String {
+        let host = base.replacingOccurrences(of: "http://", with: "")
+        return """
+            target a { base http://u:LITURLPW222@\(host); path /echo/a }
+            target b { base \(base); path /echo/b; header X-Api-Key:LITHDR333 }
+            target c { base \(base); path /echo/c; method POST; json user=x password=LITJSON555 }
+            target d { base \(base); path /echo/d; query api_key=LITQ666 page=2 }
+            """
+    }
+
+    /// `openapi export` writes no literal credential (it wrote all four): the parameters are
+    /// required with no default, the password is a Basic security scheme, and a note says so.
+    /// The document reads back, and calls that give the credentials send them.
+    @Test func openAPIExportWritesNoCredentialTypedAsText() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let exported = try await WSHProcess.run(["-c", Self.literalTargets(server.baseURL) + "\ncall b > /dev/null\nopenapi export out.yaml\nopenapi export out.json"],
+                                                    directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            #expect(exported.stderr.contains("note: credentials typed as text are not written, to be given when calling: "
+                                             + "a: the password of its base URL (written as Basic auth); b: header X-Api-Key; c: body password; d: query api_key"),
+                    "\(exported.stderr)")
+            for name in ["out.yaml", "out.json"] {
+                let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+                #expect(!text.contains("LIT") && !text.contains("***"), "\(name): \(text)")
+                #expect(text.contains("basicAuth") && text.contains("page"), "\(name): \(text)")
+            }
+            let validator = (ProcessInfo.processInfo.environment["WSH_OPENAPI_VALIDATOR_VENV"] ?? "/tmp/wsh-openapi-validator") + "/bin/openapi-spec-validator"
+            let checked = try await runShell("'\(validator)' '\(directory.path)/out.yaml' '\(directory.path)/out.json'")
+            #expect(checked.status == 0 && checked.stdout.contains("out.yaml: OK"), "\(checked.stdout)\(checked.stderr)")
+            let back = try await WSHProcess.run(["-c", """
+                use openapi out.yaml
+                plugin auth basic u:given-pw-1 everywhere
+                call a
+                call b X-Api-Key:given-key-2
+                call c user=x password=given-pw-3
+                call d api_key=given-key-4
+                """], directory: directory)
+            #expect(back.status == 0, "\(back.stderr)")
+            let all = back.stdout
+            #expect(all.components(separatedBy: #""method":"#).count == 5, "four calls answered: \(all)")
+            let basic = "Basic " + Data("u:given-pw-1".utf8).base64EncodedString()
+            #expect(all.contains(basic) && all.contains("given-key-2") && all.contains(#"\"password\":\"given-pw-3\""#)
+                    && all.contains("api_key=given-key-4&page=2"), "\(all)")
+        }
+    }
+
+    /// `export locust` reads each credential typed as text from an environment variable named for
+    /// where it goes (it wrote them all, and the Basic header's base64). The locustfile, run once
+    /// by Locust's own classes, sends them from the environment.
+    @Test func exportLocustReadsCredentialsTypedAsTextFromTheEnvironment() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let exported = try await WSHProcess.run(["-c", Self.literalTargets(server.baseURL) + "\nexport locust > locustfile.py"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            #expect(exported.stderr.contains("note: PASSWORD, X_API_KEY, PASSWORD_2, API_KEY stand for credentials typed as text"), "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("locustfile.py"), encoding: .utf8)
+            let basic = Data("u:LITURLPW222".utf8).base64EncodedString()
+            #expect(!file.contains("LIT") && !file.contains(basic) && !file.contains("***"), "\(file)")
+            #expect(file.contains(#"os.environ["X_API_KEY"]"#), "\(file)")
+            try """
+                import locustfile
+                from locust.env import Environment
+                user = locustfile.WshUser(Environment(user_classes=[locustfile.WshUser]))
+                user.on_start()
+                for task in ("a", "b", "c", "d"):
+                    getattr(user, task)()
+                """.write(to: directory.appendingPathComponent("once.py"), atomically: true, encoding: .utf8)
+            let environment = ["PASSWORD": "env-pw-1", "X_API_KEY": "env-key-2", "PASSWORD_2": "env-pw-3", "API_KEY": "env-key-4"]
+            let python = ExportLocustTests.locust.replacingOccurrences(of: "/bin/locust", with: "/bin/python")
+            let run = try await runShell("cd '\(directory.path)' && '\(python)' once.py", environment: environment)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let requests = try server.loggedRequests()
+            let byPath = Dictionary(requests.map { ($0["path"] as? String ?? "", $0) }, uniquingKeysWith: { $1 })
+            let headers = { (path: String) in byPath[path]?["headers"] as? [String: String] ?? [:] }
+            #expect(headers("/echo/a")["authorization"] == "Basic " + Data("u:env-pw-1".utf8).base64EncodedString(), "\(requests)")
+            #expect(headers("/echo/b")["x-api-key"] == "env-key-2", "\(requests)")
+            #expect(byPath["/echo/c"]?["body"] as? String == #"{"user":"x","password":"env-pw-3"}"#, "\(requests)")
+            #expect(byPath["/echo/d"]?["query"] as? String == "api_key=env-key-4&page=2", "\(requests)")
+        }
+    }
+}
