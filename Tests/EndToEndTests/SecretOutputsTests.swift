@@ -91,4 +91,11 @@ import TestSupport
             #expect(byPath["/echo/d"]?["query"] as? String == "api_key=env-key-4&page=2", "\(requests)")
         }
     }
+
+    /// `targets` writes a URL as everywhere else: its password `***` (it printed it).
+    @Test func targetsMasksAURLsPassword() async throws {
+        let listed = try await WSHProcess.run(["-c", "target lk { base http://u9:urlPASS31@127.0.0.1:1; path /anything }\ntargets"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("http://u9:***@127.0.0.1:1/anything") && !listed.stdout.contains("urlPASS31"), "\(listed.stdout)")
+    }
 }
