@@ -133,7 +133,9 @@ public struct Redaction: Sendable {
     }
 
     /// The body as text for display: sensitive members of a JSON body and sensitive fields of a
-    /// url-encoded form masked, then every secret value masked. Bytes that are not UTF-8 are shown as U+FFFD.
+    /// url-encoded form masked, then every secret value masked. A JSON object or list sent with a
+    /// form's type (a pasted "Copy as cURL" `--data-raw '{...}'`, which curl types as a form) is
+    /// masked as JSON. Bytes that are not UTF-8 are shown as U+FFFD.
     public func maskedBody(_ body: Data, contentType: String?) -> String {
         maskedBody(body, contentType: contentType) { try? JSONValue.parse(body) }
     }
@@ -143,14 +145,22 @@ public struct Redaction: Sendable {
     func maskedBody(_ body: Data, contentType: String?, parsed: () -> JSONValue?) -> String {
         let text = String(decoding: body, as: UTF8.self)
         let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") {
+        let isForm = type.contains("x-www-form-urlencoded")
+        if isForm, !Self.opensJSONContainer(body) {
             return mask(maskedPairs(text))
         }
-        if type.contains("json") || type.isEmpty, let json = parsed() {
+        if type.contains("json") || type.isEmpty || isForm, let json = parsed() {
             let (maskedJSON, changed) = maskedMembers(json)
             return mask(changed ? maskedJSON.compactText : text)
         }
-        return mask(text)
+        return mask(isForm ? maskedPairs(text) : text)
+    }
+
+    /// Whether `body`'s first byte that is not white space opens a JSON object or list: a form's
+    /// body that may be JSON, parsed to know.
+    static func opensJSONContainer(_ body: Data) -> Bool {
+        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding.

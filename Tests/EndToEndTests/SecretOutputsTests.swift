@@ -98,4 +98,28 @@ import TestSupport
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("http://u9:***@127.0.0.1:1/anything") && !listed.stdout.contains("urlPASS31"), "\(listed.stdout)")
     }
+
+    /// A JSON body sent with curl's form type (a pasted "Copy as cURL" `--data-raw '{...}'`) has
+    /// its password masked in the call history and its write-ahead log, as a JSON body has, also
+    /// where the server echoes it back.
+    @Test func aJSONBodySentAsAFormIsMaskedInTheCallHistory() async throws {
+        try await withLoopbackServer { server in
+            let home = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(home) }
+            let script = """
+                import curl "curl '\(server.baseURL)/echo' --data-raw '{\\"name\\":\\"ana\\",\\"password\\":\\"pw123456\\"}'" as pasted
+                call pasted > /dev/null
+                history show 1
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["HOME": home.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#""password":"***""#), "\(result.stdout)")
+            let state = home.appendingPathComponent(".local/state/wsh")
+            for name in try FileManager.default.contentsOfDirectory(atPath: state.path) {
+                let bytes = try Data(contentsOf: state.appendingPathComponent(name))
+                #expect(bytes.range(of: Data("pw123456".utf8)) == nil, "\(name) holds the password")
+            }
+            #expect(!result.stdout.contains("pw123456"), "\(result.stdout)")
+        }
+    }
 }
