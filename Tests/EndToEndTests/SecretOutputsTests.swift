@@ -122,4 +122,26 @@ import TestSupport
             #expect(!result.stdout.contains("pw123456"), "\(result.stdout)")
         }
     }
+
+    /// `show NAME --curl` prints what was typed, before and after a call alike (it printed the
+    /// credentials, then `***` once the target had been called); the session's secrets stay masked.
+    @Test func showCurlIsTheSameBeforeAndAfterACall() async throws {
+        try await withLoopbackServer { server in
+            let script = """
+                let s = env SHOW_SECRET
+                target w2 { base \(server.baseURL); path /echo; query appid=LITAPPID777; header X-Api-Key:LITHDR8888 X-Env:$s }
+                show w2 --curl
+                show w2
+                call w2 > /dev/null
+                show w2 --curl
+                show w2
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["SHOW_SECRET": "env-secret-5150"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let halves = result.stdout.components(separatedBy: "curl -L")
+            #expect(halves.count == 3 && halves[1] == halves[2], "\(result.stdout)")
+            #expect(halves[2].contains("appid=LITAPPID777") && halves[2].contains("X-Api-Key: LITHDR8888"), "\(result.stdout)")
+            #expect(!result.stdout.contains("env-secret-5150") && result.stdout.contains("$SHOW_SECRET"), "\(result.stdout)")
+        }
+    }
 }
