@@ -144,4 +144,21 @@ import TestSupport
             #expect(!result.stdout.contains("env-secret-5150") && result.stdout.contains("$SHOW_SECRET"), "\(result.stdout)")
         }
     }
+
+    /// The interactive prompt that writes its line history first makes the state directory 0700,
+    /// as the call history does (it was 0755).
+    @Test func thePromptMakesTheStateDirectoryPrivate() async throws {
+        let home = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(home) }
+        let outcome = try await onTerminal(environment: ["HOME": home.path]) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("echo typed\r", expecting: "typed\r\nwsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty && outcome.exitStatus == 0, "\(outcome.screen)")
+        let state = home.appendingPathComponent(".local/state/wsh").path
+        #expect(FileManager.default.fileExists(atPath: state + "/history"))
+        let mode = try FileManager.default.attributesOfItem(atPath: state)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "\(String(mode ?? 0, radix: 8))")
+    }
 }
