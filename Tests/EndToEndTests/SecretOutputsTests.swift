@@ -178,4 +178,29 @@ import TestSupport
                 "\(server.stderr)")
         #expect(!server.stderr.contains("SEKRET"), "\(server.stderr)")
     }
+
+    /// A recording of httpbin's echo, which writes the URL as an IRI (`ab%3Dc\"d`, `d\u00e9`),
+    /// holds no form of secrets with `"`, `=`, `+`, a space or non-ASCII letters in them.
+    @Test(arguments: [#"ab+c/dé"#, #"ab=c"d"#, #"ab cd"ef"#, "50%off?x"])
+    func aRecordingOfAnEchoedIRIHoldsNoSecret(secret: String) async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let script = """
+                let k = env K
+                set output quiet
+                target a { base \(httpbin.baseURL); path /anything/{v}; query appid=$k }
+                set record rec
+                call a v=$k
+                print .url
+                """
+            let (result, _) = try await runScript(script, environment: ["K": secret], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let recorded = try String(contentsOf: directory.appendingPathComponent("rec/a.json"), encoding: .utf8)
+            let check = SecretLeakCheck(secret: secret, basicUser: "nobody")
+            #expect(check.leaks(in: recorded).isEmpty, "the recording shows the secret as \(check.leaks(in: recorded)): \(recorded)")
+            #expect(check.leaks(in: result.stdout).isEmpty, "print shows the secret: \(result.stdout)")
+            #expect(recorded.contains("/anything/***?appid=***"), "\(recorded)")
+        }
+    }
 }
