@@ -161,7 +161,9 @@ extension Run {
         let text = input()
         let masked = session.sourceSecretsNow.mask(text)
         guard masked != text else { return }
-        for string in made where mask(string) == string && !masked.contains(string) {
+        // Shown as it is, or as JSON text writes it (`a\"b`) when the input was an object or a list.
+        for string in made where mask(string) == string && !masked.contains(string)
+            && !masked.contains(String(JSONValue.quoted(string).dropFirst().dropLast())) {
             session.mask.addDerived(string)
         }
     }
