@@ -179,7 +179,7 @@ struct LocustWriter {
     }
 
     /// The environment variable a credential typed as text is read from: its name in capitals
-    /// (`X_Api_Key` from `X_API_KEY`).
+    /// (`X_API_KEY` for `X_Api_Key`).
     static func environmentName(_ name: String) -> String {
         name.uppercased()
     }
