@@ -2,8 +2,15 @@ import Foundation
 import Targets
 
 extension OpenAPIExporter {
-    /// One target as an operation object.
-    static func operationTree(_ entry: Entry) -> JSONValue {
+    /// The name of the security scheme an operation whose base URL held a password requires.
+    static let basicScheme = "basicAuth"
+
+    /// One target as an operation object. A credential typed as text in the target is not
+    /// written (as `save` and `export http` write none): a header, query item or body field
+    /// named as one (``isCredential(_:value:)``) is written required and with no default, and
+    /// a base URL's password is left out of its server, the operation requiring Basic auth
+    /// (``basicScheme``) instead; `credentials` gets the place of each (`header X-Api-Key`).
+    static func operationTree(_ entry: Entry, credentials: inout [String]) -> JSONValue {
         let target = entry.target
         let info = entry.operation
         func doc(_ name: String) -> ParameterInfo? { info?.parameters.first { $0.name == name } }
@@ -11,26 +18,72 @@ extension OpenAPIExporter {
         let summary = info?.summary ?? target.doc
         if !summary.isEmpty { operation.append(JSONMember(key: "summary", value: .string(summary))) }
         if let description = info?.description, !description.isEmpty { operation.append(JSONMember(key: "description", value: .string(description))) }
-        if !target.baseURL.isEmpty {
-            operation.append(JSONMember(key: "servers", value: .array([.object([JSONMember(key: "url", value: .string(target.baseURL))])])))
+        let (server, hadPassword) = withoutPassword(target.baseURL)
+        if !server.isEmpty {
+            operation.append(JSONMember(key: "servers", value: .array([.object([JSONMember(key: "url", value: .string(server))])])))
+        }
+        if hadPassword {
+            credentials.append("the password of its base URL (written as Basic auth)")
+            operation.append(JSONMember(key: "security", value: .array([.object([JSONMember(key: basicScheme, value: .array([]))])])))
         }
         var parameters: [JSONValue] = []
         for name in templateNames(target.path) {
             parameters.append(parameter(name, in: "path", required: true, schema: schema(for: nil, doc: doc(name)), doc: doc(name)))
         }
         for query in target.task.queryParameters where !parameters.contains(where: { $0["name"]?.string == query.name && $0["in"]?.string == "query" }) {
-            parameters.append(parameter(query.name, in: "query", required: query.isRequired, schema: schema(for: query.defaultValue, doc: doc(query.name)), doc: doc(query.name)))
+            let credential = isCredential(query.name, value: query.defaultValue)
+            if credential { credentials.append("query \(query.name)") }
+            parameters.append(parameter(query.name, in: "query", required: query.isRequired || credential,
+                                        schema: schema(for: credential ? nil : query.defaultValue, doc: doc(query.name)), doc: doc(query.name)))
         }
         for header in target.requiredHeaders {
             parameters.append(parameter(header, in: "header", required: true, schema: schema(for: nil, doc: doc(header)), doc: doc(header)))
         }
         for header in target.headers where !["accept", "content-type", "authorization"].contains(header.name.lowercased()) {
-            parameters.append(parameter(header.name, in: "header", required: false, schema: schema(for: .text(header.value), doc: doc(header.name)), doc: doc(header.name)))
+            let credential = isCredential(header.name, value: .text(header.value))
+            if credential { credentials.append("header \(header.name)") }
+            parameters.append(parameter(header.name, in: "header", required: credential,
+                                        schema: schema(for: credential ? nil : .text(header.value), doc: doc(header.name)), doc: doc(header.name)))
         }
         if !parameters.isEmpty { operation.append(JSONMember(key: "parameters", value: .array(parameters))) }
-        if let body = requestBody(target, doc: doc) { operation.append(JSONMember(key: "requestBody", value: body)) }
+        if let body = requestBody(target, doc: doc, credentials: &credentials) { operation.append(JSONMember(key: "requestBody", value: body)) }
         operation.append(JSONMember(key: "responses", value: responses(entry)))
         return .object(operation)
+    }
+
+    /// Whether a parameter's given value is a credential typed as text: its name is a
+    /// credential's (``Redaction/isCredentialName(_:)``, or `Cookie`, `Proxy-Authorization`...),
+    /// or its JSON value holds a member so named (`creds:='{"password":"..."}'`), as the
+    /// request's credentials are judged in logs and by `export http`.
+    static func isCredential(_ name: String, value: ParameterValue?) -> Bool {
+        switch value {
+        case nil, .file?: return false
+        case .text(let text)?:
+            return !text.isEmpty && (Redaction.isCredentialName(name) || Redaction.sensitiveHeaderNames.contains(name.lowercased()))
+        case .json(let raw)?:
+            if Redaction.isCredentialName(name) { return true }
+            return (try? JSONValue.parse(raw)).map(holdsCredentialMember) ?? false
+        }
+    }
+
+    /// Whether a JSON value has, at any depth, a member named as a credential with a value.
+    private static func holdsCredentialMember(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            members.contains { ($0.value != .null && Redaction.isCredentialName($0.key)) || holdsCredentialMember($0.value) }
+        case .array(let elements): elements.contains(where: holdsCredentialMember)
+        case .null, .bool, .number, .string: false
+        }
+    }
+
+    /// `https://user:password@host/v1` as `https://host/v1`, and whether there was a password to
+    /// leave out; a URL with none as it is.
+    static func withoutPassword(_ url: String) -> (String, Bool) {
+        guard let schemeEnd = url.range(of: "://") else { return (url, false) }
+        let authorityEnd = url[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authority = url[schemeEnd.upperBound..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") else { return (url, false) }
+        return (String(url[..<schemeEnd.upperBound]) + url[url.index(after: at)...], true)
     }
 
     /// The `{name}`s of a path template, in order.
@@ -96,7 +149,7 @@ extension OpenAPIExporter {
         return .object(members)
     }
 
-    private static func requestBody(_ target: Target, doc: (String) -> ParameterInfo?) -> JSONValue? {
+    private static func requestBody(_ target: Target, doc: (String) -> ParameterInfo?, credentials: inout [String]) -> JSONValue? {
         let mediaType: String
         switch target.task.bodyTask {
         case .json: mediaType = target.headers.last { $0.name.lowercased() == "content-type" }?.value ?? "application/json"
@@ -109,11 +162,17 @@ extension OpenAPIExporter {
         }
         let fields = target.task.bodyParameters
         var properties: [JSONMember] = []
+        var requiredNames = fields.filter(\.isRequired).map(\.name)
         for field in fields where !properties.contains(where: { $0.key == field.name }) {
-            properties.append(JSONMember(key: field.name, value: schema(for: field.defaultValue, doc: doc(field.name))))
+            let credential = isCredential(field.name, value: field.defaultValue)
+            if credential {
+                credentials.append("body \(field.name)")
+                requiredNames.append(field.name)
+            }
+            properties.append(JSONMember(key: field.name, value: schema(for: credential ? nil : field.defaultValue, doc: doc(field.name))))
         }
         var schema: [JSONMember] = [JSONMember(key: "type", value: .string("object")), JSONMember(key: "properties", value: .object(properties))]
-        let required = fields.filter(\.isRequired).map { JSONValue.string($0.name) }
+        let required = requiredNames.map(JSONValue.string)
         if !required.isEmpty { schema.append(JSONMember(key: "required", value: .array(required))) }
         return .object([
             JSONMember(key: "required", value: .bool(!required.isEmpty)),

@@ -23,15 +23,17 @@ public enum OpenAPIExporter {
 
     public enum Format: Sendable { case yaml, json }
 
-    /// The document's text, and notes on what could not be written (two targets on one method
-    /// and path: the first is kept).
-    public static func export(_ entries: [Entry], title: String = "wsh session", format: Format) throws(OpenAPIImportError) -> (text: String, notes: [String]) {
-        let (tree, notes) = documentTree(entries, title: title)
+    /// The document's text; notes on the targets that could not be written (two targets on one
+    /// method and path: the first is kept); and the credentials typed as text that were left
+    /// out, one `TARGET: PLACE` each (`b: header X-Api-Key`).
+    public static func export(_ entries: [Entry], title: String = "wsh session", format: Format)
+        throws(OpenAPIImportError) -> (text: String, notes: [String], credentials: [String]) {
+        let (tree, notes, credentials) = documentTree(entries, title: title)
         switch format {
-        case .json: return (tree.prettyText + "\n", notes)
+        case .json: return (tree.prettyText + "\n", notes, credentials)
         case .yaml:
             do {
-                return (try DocumentText.yaml(tree), notes)
+                return (try DocumentText.yaml(tree), notes, credentials)
             } catch {
                 throw OpenAPIImportError(message: error.message)
             }
@@ -39,8 +41,9 @@ public enum OpenAPIExporter {
     }
 
     /// The document as a JSON tree.
-    static func documentTree(_ entries: [Entry], title: String) -> (JSONValue, [String]) {
+    static func documentTree(_ entries: [Entry], title: String) -> (JSONValue, [String], [String]) {
         var notes: [String] = []
+        var credentials: [String] = []
         var paths: [(path: String, operations: [(method: String, value: JSONValue)])] = []
         var schemas: [JSONMember] = []
         var copiedDocuments: [ObjectIdentifier] = []
@@ -58,7 +61,8 @@ public enum OpenAPIExporter {
                 copiedDocuments.append(ObjectIdentifier(schemasDocument))
                 copySchemas(from: schemasDocument.root, into: &schemas)
             }
-            let operation = operationTree(entry)
+            var leftOut: [String] = []
+            let operation = operationTree(entry, credentials: &leftOut)
             if let index = paths.firstIndex(where: { $0.path == path }) {
                 if paths[index].operations.contains(where: { $0.method == method }) {
                     notes.append("\(target.name): another target already has \(target.method.rawValue) \(path): left out")
@@ -68,6 +72,7 @@ public enum OpenAPIExporter {
             } else {
                 paths.append((path, [(method, operation)]))
             }
+            credentials += leftOut.map { "\(target.name): \($0)" }
         }
         var document: [JSONMember] = [
             JSONMember(key: "openapi", value: .string("3.1.0")),
@@ -76,10 +81,15 @@ public enum OpenAPIExporter {
                 JSONMember(key: path.path, value: .object(path.operations.map { JSONMember(key: $0.method, value: $0.value) }))
             })),
         ]
-        if !schemas.isEmpty {
-            document.append(JSONMember(key: "components", value: .object([JSONMember(key: "schemas", value: .object(schemas))])))
+        var components: [JSONMember] = []
+        if !schemas.isEmpty { components.append(JSONMember(key: "schemas", value: .object(schemas))) }
+        let usesBasic = paths.contains { $0.operations.contains { $0.value["security"] != nil } }
+        if usesBasic {
+            let scheme = JSONValue.object([JSONMember(key: "type", value: .string("http")), JSONMember(key: "scheme", value: .string("basic"))])
+            components.append(JSONMember(key: "securitySchemes", value: .object([JSONMember(key: basicScheme, value: scheme)])))
         }
-        return (.object(document), notes)
+        if !components.isEmpty { document.append(JSONMember(key: "components", value: .object(components))) }
+        return (.object(document), notes, credentials)
     }
 
     /// A source document's schemas, and its bundled parts as schemas `wsh-bundled-N`, refs rewritten to match.

@@ -36,10 +36,12 @@ extension Redaction {
         }
         if let body = request.body, !body.isEmpty {
             let type = request.header("Content-Type") ?? ""
-            if Self.isForm(type) {
-                secrets += credentialPairs(String(decoding: body, as: UTF8.self))
-            } else if !Self.namesNothingSensitive(body), let json = try? JSONValue.parse(body) {
+            // A JSON text sent with a form's type (curl's default for `-d`) holds its credentials as JSON.
+            let json = Self.isForm(type) && !Self.opensJSONContainer(body) || Self.namesNothingSensitive(body) ? nil : try? JSONValue.parse(body)
+            if let json {
                 secrets += Self.credentialMembers(json)
+            } else if Self.isForm(type) {
+                secrets += credentialPairs(String(decoding: body, as: UTF8.self))
             }
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }

@@ -133,7 +133,9 @@ public struct Redaction: Sendable {
     }
 
     /// The body as text for display: sensitive members of a JSON body and sensitive fields of a
-    /// url-encoded form masked, then every secret value masked. Bytes that are not UTF-8 are shown as U+FFFD.
+    /// url-encoded form masked, then every secret value masked. A JSON object or list sent with a
+    /// form's type (a pasted "Copy as cURL" `--data-raw '{...}'`, which curl types as a form) is
+    /// masked as JSON. Bytes that are not UTF-8 are shown as U+FFFD.
     public func maskedBody(_ body: Data, contentType: String?) -> String {
         maskedBody(body, contentType: contentType) { try? JSONValue.parse(body) }
     }
@@ -143,24 +145,52 @@ public struct Redaction: Sendable {
     func maskedBody(_ body: Data, contentType: String?, parsed: () -> JSONValue?) -> String {
         let text = String(decoding: body, as: UTF8.self)
         let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") {
+        let isForm = type.contains("x-www-form-urlencoded")
+        if isForm, !Self.opensJSONContainer(body) {
             return mask(maskedPairs(text))
         }
-        if type.contains("json") || type.isEmpty, let json = parsed() {
+        if type.contains("json") || type.isEmpty || isForm, let json = parsed() {
             let (maskedJSON, changed) = maskedMembers(json)
             return mask(changed ? maskedJSON.compactText : text)
         }
-        return mask(text)
+        return mask(isForm ? maskedPairs(text) : text)
     }
 
-    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding.
+    /// Whether `body`'s first byte that is not white space opens a JSON object or list: a form's
+    /// body that may be JSON, parsed to know.
+    static func opensJSONContainer(_ body: Data) -> Bool {
+        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding. A key is
+    /// masked when it is sensitive (``isSensitiveKey(_:)``) or names a credential that only a
+    /// URL or form carries (``isCredentialQueryName(_:)``: `sig`, `X-Amz-Signature`, `code`).
     private func maskedPairs(_ pairs: String) -> String {
         pairs.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { bytes in
             let pair = String(Substring(bytes))
             let (key, value) = pair.split(once: UInt8(ascii: "="))
-            guard value != nil, isSensitiveKey(PercentEncoding.decode(key[...])) else { return pair }
+            guard value != nil else { return pair }
+            let name = PercentEncoding.decode(key[...])
+            guard isSensitiveKey(name) || Self.isCredentialQueryName(name) else { return pair }
             return key + "=" + Self.placeholder
         }.joined(separator: "&")
+    }
+
+    /// Names a query item or form field takes for a credential though no part of
+    /// ``sensitiveKeyParts`` is in them, lowercased: a signed URL's signature, a bare `auth`, and
+    /// OAuth's authorization `code` (RFC 6749, 4.1.2).
+    public static let credentialQueryNames: Set<String> = ["sig", "signature", "auth", "code"]
+
+    /// Whether a query item's or form field's name is one of ``credentialQueryNames`` in any
+    /// case, or its last word is `signature` (`X-Amz-Signature`, `X-Goog-Signature`,
+    /// `oauth_signature`). Only URLs and forms are masked so: a JSON member `code` is an error's
+    /// code, and `author` or `design` are no credentials.
+    public static func isCredentialQueryName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if credentialQueryNames.contains(lowered) { return true }
+        let lastWord = lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).last
+        return lastWord == "signature"
     }
 
     /// `https://user:pass@host/...` as `https://user:***@host/...`.

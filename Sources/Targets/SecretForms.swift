@@ -14,6 +14,8 @@ public enum SecretForms {
     /// - percent-encoded with the characters a query may hold left as they are (`/:@!$'()*,;?`), or
     ///   `/` alone, as servers that echo a URL re-encode its query;
     /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``);
+    /// - as an IRI writes it in a query or a path (only `% # & + =` and `? #`, spaces and control
+    ///   characters escaped), as it is and JSON-escaped, as httpbin echoes the URL it was sent;
     /// - escaped for XML and HTML, as a `body` template writes a variable into XML (`&amp;`, `&lt;`,
     ///   `&gt;`, `&quot;`, and `'` as `&#39;`, `&apos;` or `&#x27;`);
     /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has;
@@ -34,6 +36,12 @@ public enum SecretForms {
             forms += [encoded, lowercasingEscapes(encoded)]
         }
         forms += jsonForms(value)
+        // A URL echoed as an IRI (werkzeug's `request.url`, which httpbin echoes): only what would
+        // change the URL's reading stays escaped, `"` and `é` come back as they are, and then
+        // JSON-escaped in the answer (`ab%3Dc\"d`, `ab%2Bc/d\u00e9`).
+        for iri in [escapingOnly(value, iriQueryEscaped), escapingOnly(value, iriPathEscaped)] {
+            forms += [iri, lowercasingEscapes(iri)] + jsonForms(iri)
+        }
         forms += markupForms(value)
         // A host name in Unicode is sent, and named in errors, in its ASCII form (xn--…).
         // Only a form that has a Punycode label: normalizing can fold a value to plain ASCII (the
@@ -69,6 +77,26 @@ public enum SecretForms {
         }
         return hasUnicode
     }
+
+    /// `value` with only the bytes of `escaped`, space and control characters as `%XX`; all
+    /// else, non-ASCII too, as it is.
+    private static func escapingOnly(_ value: String, _ escaped: Set<UInt8>) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in value.utf8 {
+            if byte <= 0x20 || byte == 0x7F || escaped.contains(byte) {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// What an IRI keeps escaped in a query value: what would end or split it, `%` and `+`.
+    private static let iriQueryEscaped = Set("%#&+=".utf8)
+    /// What an IRI keeps escaped in a path: what would end it.
+    private static let iriPathEscaped = Set("?#".utf8)
 
     /// What RFC 3986 lets a query hold as it is, but for the three that mean something in one (`&`, `=`, `+`).
     private static let queryCharacters = Set("/:@!$'()*,;?".utf8)

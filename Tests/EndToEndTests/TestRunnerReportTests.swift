@@ -245,6 +245,42 @@ import TestSupport
         }
     }
 
+    /// A filter on a secret the server echoed back (`| upper`, `| base64Encode`, `| split`,
+    /// `| replace`) makes a secret too: a tester found `actual: "SECRETKEY42"` on screen and in
+    /// every report, while the same filters on the variable printed `***`.
+    @Test func aFilteredEchoOfASecretIsMaskedInEveryReport() async throws {
+        try await withLoopbackServer { server in
+            let secret = "k3y-SeCrEtKeY42"
+            let script = """
+                set bail off
+                let k = env WSH_FILTER_SECRET
+                target echo { base \(server.baseURL); path /echo; query appid=$k }
+                call echo > /dev/null
+                expect .query | upper == "X"
+                expect .query | base64Encode == "X"
+                expect .query | split "-" == "X"
+                expect .query | replace "-" "_" == "X"
+                expect .query | split "=" | nth 0 == "X"
+
+                """
+            let directory = try TestRunnerTests.suite(["filtered.wsh": script])
+            let result = try await WSHProcess.run(
+                ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
+                 "--report-json", "out/report.json", "--report-html", "out/html"],
+                environment: ["WSH_FILTER_SECRET": secret], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            #expect((result.stdout + result.stderr).contains(#"actual:   "appid""#), "a part the masked echo shows stays: \(result.stdout)")
+            var texts = [("stdout", result.stdout), ("stderr", result.stderr)]
+            for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+                texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
+            }
+            let made: [String] = ["SECRETKEY42", String(Data("appid=\(secret)".utf8).base64EncodedString().prefix(16)), "SeCrEtKeY42", "appid=k3y", "k3y_SeCrEt"]
+            for (name, text) in texts {
+                for form in made { #expect(!text.contains(form), "\(name) shows \(form): \(text)") }
+            }
+        }
+    }
+
     @Test func noReportHoldsTheSecret() async throws {
         try await withLoopbackServer { server in
             let (result, out) = try await Self.runWithReports(server)

@@ -106,6 +106,35 @@ import Testing
         }
     }
 
+    /// What a filter makes from a server's echo of a secret is a secret too (a tester found
+    /// `print .x | upper` showing it), but not what the masked echo shows as it is: a key, or a
+    /// part beside the secret, also after an earlier filter made a secret of a part that held it.
+    @Test func aFilteredEchoOfASecretStaysSecretAndWhatItShowsStays() async throws {
+        EnvironmentOverlay.define("WSH_TEST_ECHOED_SECRET", "k3y-ABCDEF")
+        try await TestServer.with { server in
+            let result = await Self.run("""
+                let k = env WSH_TEST_ECHOED_SECRET
+                call e > /dev/null
+                target q { base \(server.baseURL); path /echo; query appid=$k; header "X-Note:say \\"hi\\"" }
+                call q > /dev/null
+                print .query | upper
+                print .query | base64Encode
+                print .query | split "-"
+                print .query | replace "-" "_"
+                print .query | split "=" | nth 0
+                print . | keys
+                print . | jsonpath "$.headers[?@[0]=='X-Note'][1]"
+                """, on: server)
+            #expect(result.halt == nil, "\(result.stderr)")
+            // The parts split made are secrets by then: the replacement shows `***_***`.
+            #expect(result.stdout.hasPrefix("***\n***\n[\"***\",\"***\"]\n***_***\nappid\n"), "\(result.stdout)")
+            #expect(result.stdout.contains(#""query""#) && result.stdout.contains(#"say \"hi\""#), "\(result.stdout)")
+            for form in ["K3Y", "ABCDEF", "YXBwaWQ9azN5LUFCQ0RFRg", "k3y_"] {
+                #expect(!result.stdout.contains(form), "\(form) shows: \(result.stdout)")
+            }
+        }
+    }
+
     @Test func existsAsksWhetherAVariableIsSet() async throws {
         try await TestServer.with { server in
             let set = await Self.run("let x = 1; expect $x exists; expect $nope not exists", on: server)

@@ -138,7 +138,8 @@ extension Run {
         }
         let rows = matching.map { declared -> (name: String, method: String, url: String, doc: String) in
             guard let target = try? compiledTarget(declared) else { return (declared.name, "?", "(depends on variables)", "") }
-            let url = (target.baseURL.isEmpty ? options.base ?? "" : target.baseURL) + target.path
+            // As every URL is written: a password and query values named like secrets are `***`.
+            let url = redaction.maskedURL((target.baseURL.isEmpty ? options.base ?? "" : target.baseURL) + target.path)
             return (declared.name, target.method.rawValue, url, target.doc)
         }
         let nameWidth = rows.map(\.name.count).max() ?? 0

@@ -81,7 +81,10 @@ final class HistoryFile {
     func append(_ entry: String) {
         let line = Self.encoded(entry)
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        // 0700, as the call history makes it (whichever comes first): the file holds what was typed.
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return fail("cannot write", errno) }
         let failure = Array((line + "\n").utf8).withUnsafeBytes { Console.writeAll(fd, $0) }

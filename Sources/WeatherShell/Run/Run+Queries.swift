@@ -48,6 +48,7 @@ extension Run {
                 do {
                     value = try QueryFilters.xPath(expression, on: Array(response.body), markup: QueryFilters.Markup(contentType: contentType),
                                                    encoding: CharsetDecoding.charset(of: contentType))
+                    if let value { maskDerived(value, from: { response.text }) }
                 } catch let error as QueryFilters.Failure {
                     throw failure(mask(error.message), at: query.span)
                 }
@@ -84,6 +85,7 @@ extension Run {
             if let first = query.filters.first {
                 do {
                     value = try QueryFilters.apply(first, toBytes: bytes)
+                    if let value { maskDerived(value, from: { String(decoding: bytes, as: UTF8.self) }) }
                 } catch let error as QueryFilters.Failure {
                     throw failure(mask(error.message), at: query.span)
                 }
@@ -133,7 +135,9 @@ extension Run {
         if !filters.isEmpty {
             do {
                 // In one call, so that bytes a filter makes (base64Decode) go on to the next as bytes.
+                let input = value
                 value = try QueryFilters.apply(filters, to: value)
+                maskDerived(value, from: { input.plainText })
             } catch let error as QueryFilters.Failure where error.foundNothing {
                 // As a path that reaches nothing: `exists` is false, `print` says so.
                 return (nil, mask(error.message))
@@ -142,6 +146,26 @@ extension Run {
             }
         }
         return (value, "")
+    }
+
+    /// Masks from now on the strings filters made (`result`) out of a value that shows a secret
+    /// (its text, from `input`, masks to something else): the upper case, base64, parts or
+    /// replacement of a secret a server echoed (`.args.appid | upper`) are secrets too, as
+    /// `$token | upper` is. A string the input masked shows as it is (a key of `.args | keys`) is
+    /// no secret's form and stays as it is, as do numbers and booleans (`| length`). The input is
+    /// masked without the strings earlier filters made, which may hold a part shown beside the
+    /// secret (`appid=k3y` of `split "-"`).
+    private func maskDerived(_ result: JSONValue, from input: () -> String) {
+        let made = result.stringLeaves.filter { $0.count >= SecretForms.minimumLength }
+        guard !made.isEmpty else { return }
+        let text = input()
+        let masked = session.sourceSecretsNow.mask(text)
+        guard masked != text else { return }
+        // Shown as it is, or as JSON text writes it (`a\"b`) when the input was an object or a list.
+        for string in made where mask(string) == string && !masked.contains(string)
+            && !masked.contains(String(JSONValue.quoted(string).dropFirst().dropLast())) {
+            session.mask.addDerived(string)
+        }
     }
 
     /// Whether `query` filters a value written with a secret (`$token | upper`) or goes into one
@@ -288,6 +312,16 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// Every string inside, the value itself when it is one.
+    var stringLeaves: [String] {
+        switch self {
+        case .string(let text): [text]
+        case .number, .bool, .null: []
+        case .array(let elements): elements.flatMap(\.stringLeaves)
+        case .object(let members): members.flatMap { $0.value.stringLeaves }
+        }
+    }
+
     /// The text of every string and number inside: the parts of a secret that must be masked too.
     var leafTexts: [String] {
         switch self {

@@ -85,8 +85,19 @@ struct SecretMask: Sendable {
     /// The values masked, without their forms.
     var values: [String] { secrets.values }
 
+    /// The values ``add(_:)`` added, without those ``addDerived(_:)`` added.
+    private(set) var sources = SecretSet()
+
     /// Masks `value` from now on; values shorter than ``SecretForms/minimumLength`` are not masked.
     mutating func add(_ value: String) {
+        secrets.add(value)
+        sources.add(value)
+    }
+
+    /// Masks `value` from now on, as a filter made it from the echo of a secret (`appid=k3y` of
+    /// `.query | split "-"`): not among ``sources``, with which the next filter's input is read,
+    /// so that what such a value holds beside the secret (`appid`) is not taken for one.
+    mutating func addDerived(_ value: String) {
         secrets.add(value)
     }
 

@@ -129,7 +129,7 @@ struct LiteralSecretNames {
     /// The names given, in order.
     private(set) var names: [String] = []
     /// Names the file uses for other values.
-    let taken: Set<String>
+    var taken: Set<String>
 
     init(taken: Set<String>) {
         self.taken = taken

@@ -36,6 +36,10 @@ extension Run {
             }
         }
         try writeOutput(mask(writer.text(run: self)), to: outputPath, at: command.span)
+        if !writer.literalSecrets.names.isEmpty {
+            let variables = writer.literalSecrets.names.map(LocustWriter.environmentName)
+            io.err("note: \(variables.joined(separator: ", ")) stand for credentials typed as text: the locustfile reads them from the environment\n")
+        }
     }
 }
 
@@ -49,6 +53,10 @@ struct LocustWriter {
     private var read: Set<String> = []
     private var assigned: Set<String> = []
     private var host: String?
+    /// Credentials typed as text in the targets (`query appid=...`, `header X-Api-Key:...`, a
+    /// URL's password): never written, each read from the environment variable its name gives
+    /// (``environmentName(_:)``), as `export http` makes them `{{variables}}`.
+    private(set) var literalSecrets = LiteralSecretNames(taken: [])
 
     mutating func task(named name: String, _ statements: [Statement], in run: Run) async throws {
         var lines = ["    @task", "    def \(Self.identifier(name))(self):"]
@@ -131,10 +139,26 @@ struct LocustWriter {
         let origin = "\(scheme)://\(hostName.contains(":") ? "[\(hostName)]" : hostName)" + (url.port.map { ":\($0)" } ?? "")
         if host == nil { host = origin }
         let path = request.url.hasPrefix(origin) && origin == host ? String(request.url.dropFirst(origin.count)) : request.url
+        // Credentials typed as text are variables too, read from the environment, in each form
+        // the request holds them (percent-encoded in the URL, escaped in JSON).
+        let basics = request.headers.filter { Self.basicCredential($0) != nil }.map(\.value)
+        for (name, value) in run.redaction.sentSecrets(of: request)
+        where value.count >= SecretForms.minimumLength && !markers.keys.contains(where: { value.contains($0) })
+            && !basics.contains(where: { $0.hasSuffix(" " + value) }) {
+            literalSecrets.taken.formUnion(read.union(assigned))
+            let variable = literalSecrets.name(for: value, sentAs: name)
+            for form in [value, PercentEncoding.encode(value), String(JSONValue.quoted(value).dropFirst().dropLast())] {
+                markers[form] = variable
+            }
+        }
         var parts = ["\(Self.python(request.method.rawValue))", Self.expression(path.isEmpty ? "/" : path, markers: markers, escaping: .url)]
         let headers = request.headers.filter { !["content-length", "host"].contains($0.name.lowercased()) }
         if !headers.isEmpty {
-            parts.append("headers={" + headers.map { "\(Self.python($0.name)): \(Self.expression($0.value, markers: markers, escaping: .none))" }.joined(separator: ", ") + "}")
+            parts.append("headers={" + headers.map { header in
+                // A Basic credential is encoded when the file runs, from its parts' variables.
+                let value = Self.basicCredential(header).map { "\"Basic \" + base64.b64encode((\(Self.expression($0, markers: markers, escaping: .none))).encode()).decode()" }
+                return "\(Self.python(header.name)): \(value ?? Self.expression(header.value, markers: markers, escaping: .none))"
+            }.joined(separator: ", ") + "}")
         }
         if let body = request.body, !body.isEmpty {
             let json = request.headers.contains { $0.name.lowercased() == "content-type" && MediaType.isJSON($0.value) }
@@ -143,6 +167,21 @@ struct LocustWriter {
         parts.append("name=\(Self.python(declared.name))")
         parts.append("catch_response=True")
         return ["        with self.client.request(\(parts.joined(separator: ", "))) as resp:", "            pass"]
+    }
+
+    /// The `USER:PASSWORD` of an `Authorization: Basic` header, decoded.
+    private static func basicCredential(_ header: Header) -> String? {
+        guard header.name.lowercased() == "authorization" else { return nil }
+        let words = header.value.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, words[0].lowercased() == "basic", let data = Data(base64Encoded: String(words[1])),
+              let pair = String(data: data, encoding: .utf8), pair.contains(":") else { return nil }
+        return pair
+    }
+
+    /// The environment variable a credential typed as text is read from: its name in capitals
+    /// (`X_API_KEY` for `X_Api_Key`).
+    static func environmentName(_ name: String) -> String {
+        name.uppercased()
     }
 
     /// A word's value as Python: text with its variables.
@@ -216,9 +255,13 @@ struct LocustWriter {
                 start.append("        self.v[\(Self.python(name))] = \(Self.python(variable.value))")
             }
         }
+        for name in literalSecrets.names {
+            start.append("        self.v[\(Self.python(name))] = os.environ[\(Self.python(Self.environmentName(name)))]")
+        }
         return """
             # A locustfile written by wsh \(Shell.version) (export locust): the same requests, captures and checks as wsh load.
             # Run it: locust -f locustfile.py --headless -u 10 -r 10 -t 30s
+            import base64
             import json
             import os
             import time

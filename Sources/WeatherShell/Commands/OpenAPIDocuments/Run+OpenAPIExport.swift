@@ -5,7 +5,8 @@ import Targets
 extension Run {
     /// `openapi export FILE.yaml|FILE.json`: the session's targets as an OpenAPI 3.1 document,
     /// YAML unless the file name ends in `.json`. A target whose fields depend on variables is
-    /// written with today's values; secrets in them are refused rather than written.
+    /// written with today's values; secrets in them are refused rather than written, and
+    /// credentials typed as text are left out, with a note (``OpenAPIExporter/operationTree(_:credentials:)``).
     func openAPICommand(_ arguments: [Word], command: Word) throws {
         guard arguments.count == 2, arguments[0].bare == "export" else {
             throw failure("usage: openapi export FILE.yaml|FILE.json", at: arguments.first?.span ?? command.span)
@@ -18,9 +19,9 @@ extension Run {
             entries.append(OpenAPIExporter.Entry(target: target, operation: declared.openAPI?.operation, schemas: declared.openAPI?.schemas))
         }
         let format: OpenAPIExporter.Format = path.lowercased().hasSuffix(".json") ? .json : .yaml
-        let (text, notes): (String, [String])
+        let (text, notes, credentials): (String, [String], [String])
         do {
-            (text, notes) = try OpenAPIExporter.export(entries, format: format)
+            (text, notes, credentials) = try OpenAPIExporter.export(entries, format: format)
         } catch {
             throw failure("cannot export: \(mask(error.message))", at: fileWord.span)
         }
@@ -32,6 +33,9 @@ extension Run {
             throw failure("cannot write '\(Self.displayPath(path))': \(reason)", at: fileWord.span)
         }
         for note in notes { io.err("note: \(mask(note))\n") }
+        if !credentials.isEmpty {
+            io.err("note: credentials typed as text are not written, to be given when calling: \(mask(credentials.joined(separator: "; ")))\n")
+        }
         if mode == .interactive { io.err("\(entries.count - notes.count) targets written to \(Self.displayPath(path))\n") }
     }
 }

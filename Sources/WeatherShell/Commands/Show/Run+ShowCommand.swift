@@ -3,13 +3,17 @@ import Targets
 
 extension Run {
     /// `show NAME` prints the declaration; `show NAME --curl [ARGS]` and `show NAME --httpie [ARGS]`
-    /// a command that sends what `call NAME ARGS` would send (``RequestCommandPrinter``).
+    /// a command that sends what `call NAME ARGS` would send (``RequestCommandPrinter``). Both
+    /// print what was typed, the session's secrets masked: not what the last call sent as
+    /// credentials, which other output masks until the next call, so that `show` prints the same
+    /// before and after a call.
     func showTarget(_ arguments: [Word], command: Word) async throws {
         let usage = "usage: show NAME [--curl | --httpie] [key=value...] [Header:value...]"
         guard let nameWord = arguments.first else { throw failure(usage, at: command.span) }
         let declared = try declaredTarget(nameWord)
+        let redaction = Redaction(secrets: session.mask.secrets)
         guard arguments.count > 1 else {
-            io.out(mask(declared.sourceText) + "\n")
+            io.out(redaction.mask(declared.sourceText) + "\n")
             // A pack's target follows `set base`: its declaration alone would say another host.
             if declared.fromPack, options.base != nil, let target = try? compiledTarget(declared), !target.baseURL.isEmpty {
                 io.out("# under set base, its calls go to \(redaction.maskedURL(target.baseURL)) (set base off: to its own base)\n")
