@@ -21,17 +21,13 @@ public final class Session {
             sharedMask.value = mask
             builtPlugins = nil
             callSecrets = nil
-            callSourceSecrets = nil
         }
     }
     /// The request of the last call (its last attempt): what it sent as credentials (`appid=...`,
     /// `X-API-Key:`) is masked by value in what shows that call, should the server echo it back
     /// into a body an error, `$error` or a report shows; until the next call.
     var lastSentRequest: Request? {
-        didSet {
-            callSecrets = nil
-            callSourceSecrets = nil
-        }
+        didSet { callSecrets = nil }
     }
     /// ``mask``'s secrets and those of ``lastSentRequest``, made when first asked for.
     private var callSecrets: SecretSet?
@@ -47,13 +43,8 @@ public final class Session {
     }
     /// ``secretsNow`` but for the values filters made from secrets (``SecretMask/addDerived(_:)``).
     var sourceSecretsNow: SecretSet {
-        if let callSourceSecrets { return callSourceSecrets }
-        let made = lastSentRequest.map { Redaction(secrets: mask.sources).including(secretsOf: $0).secrets } ?? mask.sources
-        callSourceSecrets = made
-        return made
+        lastSentRequest.map { Redaction(secrets: mask.sources).including(secretsOf: $0).secrets } ?? mask.sources
     }
-    /// ``sourceSecretsNow``, made when first asked for.
-    private var callSourceSecrets: SecretSet?
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions
