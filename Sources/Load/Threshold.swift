@@ -8,7 +8,8 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case average
         /// The share of calls that failed, in percent.
         case errorRate
-        /// Calls a second over the run.
+        /// Answered calls a second over the run: calls that got a status back (a 500 too), not
+        /// refused connections, timeouts or steps that failed without a call.
         case rate
         /// The share of `expect`s that held, in percent.
         case checks
@@ -67,13 +68,13 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     /// The run's value of the metric and whether it passes.
     public func evaluate(_ snapshot: LoadStats.Snapshot, seconds: Double) -> (value: Double, passed: Bool) {
         let checks = snapshot.passedChecks + snapshot.failedChecks
-        // A run with no answered call has no latency to judge, one with no call no error rate, one
-        // with no `expect` no share of checks that held: none passes such a mark.
+        // A run with no answered call has no latency or rate to judge, one with no call no error
+        // rate, one with no `expect` no share of checks that held: none passes such a mark.
+        let answered = snapshot.latencies.totalCount
         let nothingToJudge = switch metric {
-        case .percentile, .maximum, .average: snapshot.latencies.totalCount == 0
+        case .percentile, .maximum, .average, .rate: answered == 0
         case .errorRate: snapshot.calls == 0
         case .checks: checks == 0
-        case .rate: false
         }
         if nothingToJudge { return (0, false) }
         let value: Double = switch metric {
@@ -81,7 +82,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case .maximum: Double(snapshot.latencies.max)
         case .average: snapshot.latencies.mean
         case .errorRate: Double(snapshot.errors) * 100 / Double(snapshot.calls)
-        case .rate: seconds > 0 ? Double(snapshot.calls) / seconds : 0
+        case .rate: seconds > 0 ? Double(answered) / seconds : 0
         case .checks: Double(snapshot.passedChecks) * 100 / Double(checks)
         }
         let passed = switch comparison {

@@ -33,6 +33,22 @@ import Testing
         let p90 = try Threshold("p90<1s").evaluate(snapshot, seconds: 10).value
         #expect(abs(p90 - 90_000) <= 90, "\(p90)")
     }
+
+    /// `rps` counts answered calls (a 500 is one): refused connections and steps that failed
+    /// without a call are no throughput, so a run where nothing answered passes no `rps` mark.
+    @Test func rateCountsAnsweredCallsOnly() throws {
+        let refused = LoadStats()
+        for _ in 0..<1000 { refused.recordError("connection refused") }
+        #expect(try Threshold("rps>=100").evaluate(refused.snapshot, seconds: 2) == (0, false))
+        #expect(try !Threshold("rps<100000").evaluate(refused.snapshot, seconds: 2).passed)
+        let some = LoadStats()
+        for _ in 0..<10 { some.record(latency: .milliseconds(1), error: "status 500") }
+        for _ in 0..<90 { some.recordError("timeout") }
+        #expect(try Threshold("rps>=5").evaluate(some.snapshot, seconds: 2) == (5, true))
+        let report = LoadReport(scenario: "s.wsh", plan: "1 user", snapshot: some.snapshot, seconds: 2,
+                                thresholds: [try Threshold("rps>=6")], interrupted: false)
+        #expect(report.thresholds.first?.valueText == "5.0 answered calls/s" && !report.passed)
+    }
 }
 
 @Suite struct LoadReportTests {
