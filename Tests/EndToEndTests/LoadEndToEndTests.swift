@@ -98,6 +98,30 @@ import TestSupport
         }
     }
 
+    /// Retries are off under load, with a note: each attempt is a call, so the 503s a `plugin retry`
+    /// or a target's `retry N` would have retried away are counted as errors, and every request
+    /// the server saw is a call of the report.
+    @Test func retriesAreOffSoEveryAttemptCounts() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let scenarios = [
+                "plugin": "plugin retry on count 3 backoff 1ms jitter 0%\ntarget k { base \(server.baseURL); path /flaky/plugin; query fail=3 }\ncall k\n",
+                "target": "target k { base \(server.baseURL); path /flaky/target; query fail=3; retry 3 }\ncall k\n",
+            ]
+            for (name, text) in scenarios {
+                try text.write(to: directory.appendingPathComponent("\(name).wsh"), atomically: true, encoding: .utf8)
+                let result = try await WSHProcess.run(["load", "\(name).wsh", "--users", "1", "--duration", "1s", "--threshold", "errors<=0%",
+                                                       "--report-json", "load.json"], directory: directory)
+                #expect(result.status == 4, "\(name): \(result.stdout)")
+                #expect(result.stderr.contains("note: retries are off under load"), "\(name): \(result.stderr)")
+                #expect(result.stdout.contains("errors: status 503 ×3"), "\(name): \(result.stdout)")
+                let calls = try #require(try Self.report(directory)["calls"] as? Int)
+                let hits = server.hits("/flaky/\(name)")
+                #expect(hits >= calls && hits <= calls + 1, "\(name): \(hits) requests, \(calls) calls")
+            }
+        }
+    }
+
     /// Ctrl-C stops the run with the summary of what ran (exit 130); hosts other than this
     /// machine are refused before anything is sent.
     @Test func interruptingPrintsWhatRanAndOtherHostsAreRefused() async throws {

@@ -79,14 +79,19 @@ enum LoadRun {
                 return FailureKind.runtime.exitCode
             }
         }
+        var retried = first.run.session.pluginSettings.isOn("retry") ? ["plugin retry"] : []
         for declared in first.run.session.targets.all {
             guard let compiled = try? first.run.compiledTarget(declared) else { continue }
+            if (compiled.retryCount ?? 0) > 0 { retried.append("target '\(declared.name)' retry \(compiled.retryCount ?? 0)") }
             let base = compiled.baseURL.isEmpty ? first.run.options.base ?? "" : compiled.baseURL
             if let host = Run.refusedHost(base, allowed: options.allowedHosts), !host.isEmpty {
                 io.err("wsh: error: will not load \(host) (target '\(declared.name)'): it is not a loopback address\n"
                        + "note: a load test is many requests at once; if \(host) is yours to test, give --allow-host \(host)\n")
                 return FailureKind.runtime.exitCode
             }
+        }
+        if !retried.isEmpty, options.worker == nil {
+            io.err("note: retries are off under load (\(retried.joined(separator: ", "))): each attempt is a call, so a 503 counts as an error\n")
         }
         if options.worker != nil { return await work(options, state, first: first, setup: setup, scenario: scenario, parent: run) }
         io.err("wsh load: \(scenarioName): \(state.plan), for \(options.duration.settingText)"

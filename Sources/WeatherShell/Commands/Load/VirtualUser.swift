@@ -27,6 +27,8 @@ final class VirtualUser: RunReporter {
         session.variables = parent.session.variables
         session.options = parent.session.options
         session.mask = parent.session.mask
+        // A retry would hide the attempt that failed and its latency: each attempt is a call of its own.
+        session.retries = false
         let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { _, _ in })
         run = Run(session: session, io: io, mode: .script, reporter: self)
     }
