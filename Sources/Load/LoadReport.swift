@@ -60,7 +60,7 @@ public struct LoadReport: Codable, Sendable {
             let (value, passed) = threshold.evaluate(snapshot, seconds: seconds)
             let (shown, unit): (Double, String) = switch threshold.metric {
             case .percentile, .maximum, .average: ((value / 10).rounded() / 100, "ms")
-            case .errorRate, .checks: ((value * 100).rounded() / 100, "%")
+            case .errorRate, .checks, .dropped: ((value * 100).rounded() / 100, "%")
             case .rate: ((value * 100).rounded() / 100, "answered calls/s")
             }
             return ThresholdResult(threshold: threshold.description, value: shown, unit: unit, passed: passed)

@@ -122,6 +122,26 @@ import TestSupport
         }
     }
 
+    /// The open model's dropped arrivals fail a run with thresholds: one connection to answers that
+    /// take 500 ms cannot take 40 arrivals a second, and `dropped<1%` (added when no `dropped` mark
+    /// is given) says so, though every call made was answered in time and without error.
+    @Test func droppedArrivalsFailTheThresholds() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target slow { base \(server.baseURL); path /slow; query ms=500 }\ncall slow\n"
+                .write(to: directory.appendingPathComponent("slow.wsh"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["load", "slow.wsh", "--rate", "40/s", "--connections", "1", "--duration", "1s",
+                                                   "--threshold", "errors<1%", "--threshold", "p95<1m"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)")
+            #expect(result.stdout.contains("✔ errors<1%") && result.stdout.contains("✘ dropped<1%"), "\(result.stdout)")
+            let allowed = try await WSHProcess.run(["load", "slow.wsh", "--rate", "40/s", "--connections", "1", "--duration", "1s",
+                                                    "--threshold", "dropped<=100%"], directory: directory)
+            #expect(allowed.status == 0 && allowed.stdout.contains("✔ dropped<=100%") && !allowed.stdout.contains("dropped<1%"), "\(allowed.stdout)")
+            let closed = try await WSHProcess.run(["load", "slow.wsh", "--threshold", "dropped<1%"], directory: directory)
+            #expect(closed.status == 1 && closed.stderr.contains("give it with --rate"), "\(closed.stderr)")
+        }
+    }
+
     /// Ctrl-C stops the run with the summary of what ran (exit 130); hosts other than this
     /// machine are refused before anything is sent.
     @Test func interruptingPrintsWhatRanAndOtherHostsAreRefused() async throws {

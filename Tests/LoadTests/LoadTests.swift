@@ -49,6 +49,18 @@ import Testing
                                 thresholds: [try Threshold("rps>=6")], interrupted: false)
         #expect(report.thresholds.first?.valueText == "5.0 answered calls/s" && !report.passed)
     }
+
+    /// `dropped` is the share of the open model's arrivals that found no free connection.
+    @Test func droppedIsTheShareOfArrivals() throws {
+        let stats = LoadStats()
+        for _ in 0..<3 { stats.recordArrival() }
+        for _ in 0..<97 { stats.recordDropped() }
+        #expect(try Threshold("dropped<1%").metric == .dropped)
+        #expect(try Threshold("dropped<1%").evaluate(stats.snapshot, seconds: 1) == (97, false))
+        #expect(try Threshold("dropped<=97%").evaluate(stats.snapshot, seconds: 1).passed)
+        #expect(try Threshold("dropped<1%").evaluate(LoadStats().snapshot, seconds: 1) == (0, false))
+        #expect(throws: ThresholdError.self) { try Threshold("dropped<1") }
+    }
 }
 
 @Suite struct LoadReportTests {
@@ -91,6 +103,8 @@ import Testing
             whole.recordPassedExpectation()
             worker.recordDropped()
             whole.recordDropped()
+            worker.recordArrival()
+            whole.recordArrival()
             let line = worker.drain().line
             #expect(!line.contains("\n"))
             parent.merge(try #require(LoadStats.Snapshot(line: line.utf8)))
@@ -102,7 +116,7 @@ import Testing
         let merged = parent.snapshot, expected = whole.snapshot
         #expect(merged.calls == expected.calls && merged.errors == expected.errors)
         #expect(merged.errorsByKind == expected.errorsByKind && merged.failedExpectations == expected.failedExpectations)
-        #expect(merged.passedChecks == 3 && merged.failedChecks == 3 && merged.dropped == 3)
+        #expect(merged.passedChecks == 3 && merged.failedChecks == 3 && merged.dropped == 3 && merged.arrivals == 3)
         #expect(merged.seconds.map(\.calls) == expected.seconds.map(\.calls))
         #expect(merged.seconds.map(\.errors) == expected.seconds.map(\.errors))
         for percentile in [50.0, 90, 99, 100] {
