@@ -142,6 +142,31 @@ import TestSupport
         }
     }
 
+    /// A setup that fails stops the run before it starts, its error said once with its place (not
+    /// an unknown target counted thousands of times a second, exit 0); so does a file that is no
+    /// scenario (a .http file, an OpenAPI document), rather than being read as wsh.
+    @Test func aBrokenSetupStopsTheRunBeforeItStarts() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "set base \(server.baseURL)\nset timeout banana\ntarget ok { path /echo }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("bad.wsh"), atomically: true, encoding: .utf8)
+            let bad = try await WSHProcess.run(["load", "bad.wsh", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(bad.status == 3, "\(bad.stdout)\(bad.stderr)")
+            #expect(bad.stderr.contains("bad.wsh:2:") && bad.stderr.contains("banana") && bad.stderr.contains("^"), "\(bad.stderr)")
+            #expect(bad.stderr.contains("the setup failed, so the run was not started") && !bad.stdout.contains("wsh load:"), "\(bad.stdout)")
+            #expect(server.hits("/echo") == 0)
+
+            try "use openapi nosuch.yaml\ncall ok\n".write(to: directory.appendingPathComponent("missing.wsh"), atomically: true, encoding: .utf8)
+            let missing = try await WSHProcess.run(["load", "missing.wsh", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(missing.status == 3 && missing.stderr.contains("missing.wsh:1:") && missing.stderr.contains("nosuch.yaml"), "\(missing.stderr)")
+
+            try "GET \(server.baseURL)/echo\n".write(to: directory.appendingPathComponent("req.http"), atomically: true, encoding: .utf8)
+            let http = try await WSHProcess.run(["load", "req.http", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(http.status == 1 && http.stderr.contains("use http req.http"), "\(http.stderr)")
+            #expect(server.hits("/echo") == 0)
+        }
+    }
+
     /// Ctrl-C stops the run with the summary of what ran (exit 130); hosts other than this
     /// machine are refused before anything is sent.
     @Test func interruptingPrintsWhatRanAndOtherHostsAreRefused() async throws {

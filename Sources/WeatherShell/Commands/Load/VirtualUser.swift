@@ -14,12 +14,18 @@ final class VirtualUser: RunReporter {
     private var callFailed = false
     /// Whether an iteration is running: one still running when the run ends is counted as cut off.
     private(set) var isBusy = false
+    private let sendsCalls: Bool
+    /// Whether the setup is running, and the first error it reported (secrets masked): a setup
+    /// that fails for the first user stops the run before it starts.
+    private var settingUp = false
+    private(set) var setupProblem: Diagnostic?
 
     /// A user whose calls go to this machine or the allowed hosts; with `sendsCalls` false, one
     /// that only declares (the parent of `--processes` checking the setup: its workers call),
     /// its calls refused unsent and the setup run to its end past them.
     init(stats: LoadStats, from parent: Run, allowedHosts: [String], sendsCalls: Bool = true) {
         self.stats = stats
+        self.sendsCalls = sendsCalls
         // Every call a user makes, a request with no target too, goes to this machine or an allowed host.
         let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts) : UnsentTransport()
         let session = Session(bail: sendsCalls, color: false, transport: transport)
@@ -51,7 +57,9 @@ final class VirtualUser: RunReporter {
     func setUp(_ setup: [Program]) async {
         guard !isSetUp else { return }
         isSetUp = true
+        settingUp = true
         for program in setup { try? await run.execute(program) }
+        settingUp = false
         // Nobody reads a user's output: answers are not written to it, whatever the setup set.
         run.session.options.output = .quiet
     }
@@ -77,6 +85,8 @@ final class VirtualUser: RunReporter {
                 stats.recordFailedExpectation("\(result.file.name):\(line): \(result.source)")
             }
         case .error(let diagnostic):
+            // A user that only declares has its calls refused: those are not the setup's problem.
+            if settingUp, setupProblem == nil, sendsCalls || !callFailed, !Task.isCancelled { setupProblem = diagnostic }
             // A step that failed without a call or a check to show it (an unknown target, an unset
             // variable, a query with nothing there): counted, or a broken scenario would pass.
             if diagnostic.kind != .expectation, !callFailed, !Task.isCancelled {
