@@ -93,6 +93,27 @@ import TestSupport
         }
     }
 
+    /// A redirect to a host that is not this machine is refused unsent at every hop, as `wsh load`
+    /// refuses it: the fuzzed call fails with the refusal, and the other host gets nothing.
+    @Test func redirectsToOtherHostsAreRefused() async throws {
+        let routes: [String: StaticRoute] = [
+            "/away": StaticRoute(status: 307, headers: [("Location", "http://192.0.2.2:9/owned")], body: []),
+            "/ok": StaticRoute(body: #"{"id": 1}"#),
+        ]
+        try await TestServer.with(routes: routes) { server in
+            let script = """
+                target away { base \(server.baseURL); path /away; method POST; json name=x; sample '{"id": 1}' }
+                target ok { base \(server.baseURL); path /ok; sample '{"id": 1}' }
+                fuzz away ok --allow-writes --calls 10 --seed 1 --timeout 2s
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.contains("✘ away  no-answer") && result.stdout.contains("will not fuzz 192.0.2.2: it is not a loopback address"),
+                    "\(result.stdout)")
+            #expect(!result.stdout.contains("could not connect") && server.hits("/away") > 0, "\(result.stdout)")
+        }
+    }
+
     /// Targets declared by hand: the shape of the sample is the schema, a 5xx is found, and the
     /// reproducer is the target's own call.
     @Test func handDeclaredTargetsAreCheckedAgainstTheirSamples() async throws {

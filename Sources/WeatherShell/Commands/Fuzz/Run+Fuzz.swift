@@ -79,7 +79,7 @@ extension Run {
         let answered = AnswerSeen()
         let result = await campaign.run(send: { request in
             guard let target = byName[request.operation] else { return FuzzOutcome(failure: "no such target") }
-            let outcome = await self.fuzzCall(request, target, timeout: timeout)
+            let outcome = await self.fuzzCall(request, target, timeout: timeout, allowed: options.allowedHosts)
             if outcome.status != nil { answered.seen.withLock { $0 = true } }
             return outcome
         }, progress: { line.show($0) })

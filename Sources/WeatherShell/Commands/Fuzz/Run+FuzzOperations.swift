@@ -135,8 +135,9 @@ extension Run {
 
     /// One fuzz call: the target with every parameter left to the input (a secret's default
     /// kept), no status validation and no retries, through the session's provider with its auth
-    /// plugins only (no log line, spinner or retry per call).
-    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration) async -> FuzzOutcome {
+    /// plugins only (no log line, spinner or retry per call). Each hop of a redirect goes to this
+    /// machine or an `allowed` host, or is refused unsent, as `wsh load`'s are.
+    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration, allowed: [String]) async -> FuzzOutcome {
         var target = fuzzed.target
         var arguments = CallArguments()
         if let url = request.url {
@@ -157,6 +158,7 @@ extension Run {
         var provider = provider()
         provider.plugins = provider.plugins.filter { $0 is AuthPlugin }
         provider.stubBehavior = .never
+        provider.transport = AllowedHostsTransport(allowed: allowed, action: "fuzz", next: provider.transport)
         do {
             let response = try await provider.request(target, arguments: arguments)
             return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request))

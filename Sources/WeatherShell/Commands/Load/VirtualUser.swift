@@ -27,7 +27,7 @@ final class VirtualUser: RunReporter {
         self.stats = stats
         self.sendsCalls = sendsCalls
         // Every call a user makes, a request with no target too, goes to this machine or an allowed host.
-        let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts) : UnsentTransport()
+        let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts, action: "load") : UnsentTransport()
         let session = Session(bail: sendsCalls, color: false, transport: transport)
         // The variables and settings the command line gave (--var, --env, script arguments).
         session.variables = parent.session.variables
@@ -103,20 +103,6 @@ final class VirtualUser: RunReporter {
         if lowered.contains("refused") { return "connection refused" }
         if lowered.contains("reset") || lowered.contains("closed") { return "connection dropped" }
         return failure.count > 80 ? String(failure.prefix(80)) + "…" : failure
-    }
-}
-
-/// The transport of `wsh load`'s users: the shell's, for loopback hosts and those `--allow-host`
-/// names; any other is refused before a byte is sent.
-struct AllowedHostsTransport: Transport {
-    let allowed: [String]
-
-    func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
-        if let host = Run.refusedHost(request.url, allowed: allowed) {
-            throw ProviderError.other("will not load \(host.isEmpty ? request.url : host): it is not a loopback address; give --allow-host \(host) if it is yours to test",
-                                      step: .transport, targetName: target.name)
-        }
-        return try await SessionEventLoop.transport.send(request, for: target)
     }
 }
 
