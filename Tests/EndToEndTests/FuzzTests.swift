@@ -205,6 +205,39 @@ import TestSupport
         }
     }
 
+    /// Credentials typed as text in a target (a Bearer token, an `X-API-Key`, a query `appid`),
+    /// echoed back by the server into a value that breaks the sample's shape, are masked in the
+    /// output, the curl reproducers and the reports, as a call's sent credentials are elsewhere.
+    @Test func literalCredentialsAreMaskedAndNotFuzzed() async throws {
+        let secrets = ["LITBEARER98765", "XAPIKEY555551", "LITAPPID12345"]
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try #"{"method": "GET", "query": 1, "headers": 1}"#.write(to: directory.appendingPathComponent("echo.json"), atomically: true, encoding: .utf8)
+            let script = """
+                target echo {
+                  base \(server.baseURL)
+                  path /echo
+                  query appid=\(secrets[2]) q=hello
+                  header Authorization:"Bearer \(secrets[0])"
+                  header X-API-Key:\(secrets[1])
+                  sample @echo.json
+                }
+                fuzz echo --calls 40 --seed 9 --report-json report.json --report-junit report.xml
+                """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.contains("✘ echo  schema: 200 /query: number") && result.stdout.contains("curl"), "\(result.stdout)")
+            #expect(result.stdout.contains("appid=***"), "\(result.stdout)")
+            for secret in secrets {
+                let check = SecretLeakCheck(secret: secret, basicUser: "")
+                for text in [result.stdout, result.stderr, try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8),
+                             try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)] {
+                    #expect(check.leaks(in: text).isEmpty, "\(secret): \(text)")
+                }
+            }
+        }
+    }
+
     /// Ctrl-C stops the run: the report of what ran is printed, and the exit status is 130.
     @Test func interruptingPrintsWhatRanAndExits130() async throws {
         try await PlantedServer.with { server in

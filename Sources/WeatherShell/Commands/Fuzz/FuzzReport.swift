@@ -17,17 +17,19 @@ struct FuzzReport {
     let seed: UInt64
     let entries: [Entry]
 
-    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run) {
+    /// `sent`: the credentials the calls sent as typed, masked as the session's secrets are.
+    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run, sent: SentCredentials) {
         self.result = result
         self.seed = seed
+        let mask = { (text: String) in sent.mask(run.mask(text)) }
         entries = result.failures.map { found in
             // An answer's values are quoted in the details: a server that echoes a key must not show it.
             var failure = found
-            failure.summary = run.mask(found.summary)
-            failure.detail = run.mask(found.detail)
-            if case .invalid(let why) = found.expectation { failure.expectation = .invalid(run.mask(why)) }
-            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: found).map { run.mask($0) }
-            return Entry(failure: failure, wsh: lines, curl: found.curl.map { run.mask($0) })
+            failure.summary = mask(found.summary)
+            failure.detail = mask(found.detail)
+            if case .invalid(let why) = found.expectation { failure.expectation = .invalid(mask(why)) }
+            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: found).map { mask($0) }
+            return Entry(failure: failure, wsh: lines, curl: found.curl.map { mask($0) })
         }
     }
 
