@@ -238,6 +238,20 @@ import TestSupport
         }
     }
 
+    /// A 200 with an empty body, where the sample (or an OpenAPI schema) says an object comes
+    /// back, breaks the schema: no body is no JSON value, as Schemathesis reports it.
+    @Test func anEmptyBodyWhereAnObjectIsDeclaredBreaksTheSchema() async throws {
+        try await TestServer.with(routes: ["/empty": StaticRoute(body: "")]) { server in
+            let script = """
+                target empty { base \(server.baseURL); path /empty; sample '{"id": 1}' }
+                fuzz empty --calls 5 --seed 1
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stdout)")
+            #expect(result.stdout.contains("✘ empty  schema: 200 empty body"), "\(result.stdout)")
+        }
+    }
+
     /// Ctrl-C stops the run: the report of what ran is printed, and the exit status is 130.
     @Test func interruptingPrintsWhatRanAndExits130() async throws {
         try await PlantedServer.with { server in
