@@ -267,6 +267,15 @@ import TestSupport
         }
     }
 
+    /// `--check location` and `--check after-delete` judge the chains of `--stateful` only: without
+    /// it they could never fail, so asking for them is a usage error, said before any call.
+    @Test func chainChecksNeedStateful() async throws {
+        let result = try await WSHProcess.run(["-c", "target t { base http://127.0.0.1:9; path /x }\nfuzz t --check server-error --check after-delete"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("--check after-delete needs --stateful"), "\(result.stderr)")
+        #expect(!result.stderr.contains("nothing answered"), "\(result.stderr)")
+    }
+
     static func wait(_ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
