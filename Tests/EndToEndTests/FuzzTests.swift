@@ -276,6 +276,24 @@ import TestSupport
         #expect(!result.stderr.contains("nothing answered"), "\(result.stderr)")
     }
 
+    /// A target whose only call was cancelled by Ctrl-C passed nothing: it is not shown ✔, and
+    /// its JUnit test cases are skipped, not passed.
+    @Test func aTargetWhoseOnlyCallWasInterruptedIsNotShownPassing() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target hangs { base \(server.baseURL); path /never; sample '{\"id\": 1}' }\n"
+                .write(to: directory.appendingPathComponent("hangs.wsh"), atomically: true, encoding: .utf8)
+            let running = try RunningWSH(["fuzz", "hangs.wsh", "--seed", "1", "--timeout", "60s", "--report-junit", "report.xml"], directory: directory)
+            #expect(running.waitForOutput("up to 100 calls", inStderr: true))
+            #expect(try await Self.wait { server.hits("/never") >= 1 })
+            running.interrupt()
+            #expect(running.waitForExit() == 130)
+            #expect(!running.stdout.contains("✔ hangs") && running.stdout.contains("- hangs: not judged: its one call was cancelled"), "\(running.stdout)")
+            let xml = try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)
+            #expect(xml.contains("<skipped"), "\(xml)")
+        }
+    }
+
     static func wait(_ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

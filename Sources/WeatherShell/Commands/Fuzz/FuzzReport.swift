@@ -70,17 +70,29 @@ struct FuzzReport {
             text += "\n"
             for name in passed {
                 let calls = result.callsByOperation[name] ?? 0
+                let judged = result.judgedByOperation[name] ?? 0
                 if calls == 0 {
-                    text += "- \(name): not called: the calls ran out first (give more with --calls)\n"
-                } else if result.refusedByOperation[name] == calls {
-                    text += "? \(name): no failures, but every one of \(Self.calls(calls)) was answered 4xx: the inputs may not fit it "
+                    text += "- \(name): not called: " + notCalledReason + "\n"
+                } else if judged == 0 {
+                    text += "- \(name): not judged: \(calls == 1 ? "its one call was" : "its \(calls) calls were") cancelled by the interrupt\n"
+                } else if result.refusedByOperation[name] == judged {
+                    text += "? \(name): no failures, but every one of \(Self.calls(judged)) was answered 4xx: the inputs may not fit it "
                         + "(types come from declared defaults; an OpenAPI document says more)\n"
                 } else {
-                    text += "✔ \(name): no failures in \(Self.calls(calls))\n"
+                    text += "✔ \(name): no failures in \(Self.calls(judged))\n"
                 }
             }
         }
         return text
+    }
+
+    /// Why a target got no call: what stopped the run first.
+    private var notCalledReason: String {
+        switch result.stop {
+        case .budget: "the calls ran out first (give more with --calls)"
+        case .time: "the time ran out first (give more with --time)"
+        case .interrupted: "the run was interrupted first"
+        }
     }
 
     /// `--report-json`.
@@ -130,7 +142,8 @@ struct FuzzReport {
                 xml += "    <testcase classname=\"\(MarkupText.attribute(name))\" name=\"\(check.rawValue)\">"
                 let found = mine.filter { $0.failure.oracle == check }
                 if found.isEmpty {
-                    xml += "</testcase>\n"
+                    // A target no answer of which was judged passed nothing.
+                    xml += (result.judgedByOperation[name] ?? 0) == 0 ? "<skipped message=\"no answer judged\"/></testcase>\n" : "</testcase>\n"
                     continue
                 }
                 xml += "\n"
