@@ -74,6 +74,17 @@ enum LoadRun {
             io.err(problem.rendered(mask: { run.mask($0) }) + "note: the setup failed, so the run was not started\n")
             return (problem.kind == .parse ? FailureKind.parse : FailureKind.runtime).exitCode
         }
+        // A `call` of a target the setup did not declare would fail every iteration the same way.
+        for statement in scenario.statements {
+            guard case .call(let call) = statement.kind, call.target.literal != nil else { continue }
+            do {
+                _ = try first.run.declaredTarget(call.target)
+            } catch var diagnostic as Diagnostic {
+                diagnostic.file = scenario.file
+                io.err(diagnostic.rendered(mask: { run.mask($0) }) + "note: every iteration would fail on it, so the run was not started\n")
+                return FailureKind.runtime.exitCode
+            } catch {}
+        }
         if let target = options.target {
             guard let declared = first.run.session.targets[target] else {
                 let guess = Suggestion.closest(to: target, in: first.run.session.targets.names).map { "note: did you mean '\($0)'?\n" } ?? ""
