@@ -171,7 +171,9 @@ extension Run {
             }
             // An input wsh cannot make a request of (a path value that breaks the URL) was not sent.
             if error.step == .endpoint || error.step == .encoding { return FuzzOutcome(notSent: error.description(masking: redaction)) }
-            return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: error.request.flatMap { curl(for: $0, sent) })
+            // A hop refused as another host gets no curl command: it would send there what wsh would not.
+            let command = error.request.flatMap { Self.refusedHost($0.url, allowed: allowed) == nil ? curl(for: $0, sent) : nil }
+            return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: command)
         }
     }
 
