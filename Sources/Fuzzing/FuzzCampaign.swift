@@ -101,6 +101,8 @@ public struct FuzzResult: Sendable {
     public var callsByOperation: [String: Int]
     /// Calls of a target its server answered 4xx (generated inputs; not the chains' or shrinking's).
     public var refusedByOperation: [String: Int]
+    /// Calls of each target whose answer was judged: a call cancelled by Ctrl-C was made, not judged.
+    public var judgedByOperation: [String: Int]
     /// Why the run stopped.
     public var stop: Stop
     /// The targets fuzzed, in order.

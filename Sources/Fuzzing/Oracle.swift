@@ -132,7 +132,16 @@ struct Judge {
         // The schema of the declared media type the answer has (a sample's shape has none): JSON only, and only a body.
         let content = answer.content.first { !$0.mediaType.isEmpty && Self.matches(mediaType ?? "", declared: $0.mediaType) }
             ?? answer.content.first { $0.mediaType.isEmpty || (mediaType == nil && MediaType.isJSON($0.mediaType)) }
-        if checks.contains(.schema), !outcome.body.isEmpty, let schema = content?.schema, mediaType.map(MediaType.isJSON) ?? true {
+        if checks.contains(.schema), let schema = content?.schema, mediaType.map(MediaType.isJSON) ?? true {
+            // No body is no JSON value (Schemathesis: a JSON deserialization error), where one is
+            // declared; a 204, a 304 and HEAD's answer have none by definition.
+            if outcome.body.isEmpty {
+                if ![204, 304].contains(status), operation.method.uppercased() != "HEAD" {
+                    found.append(Finding(oracle: .schema, summary: "\(status) empty body",
+                                         detail: "answered \(status) with an empty body, where the declaration has a JSON schema for it"))
+                }
+                return found
+            }
             do {
                 let value = try JSONValue.parse(outcome.body)
                 if let first = validator.violations(of: value, against: schema).first {

@@ -16,6 +16,8 @@ struct RunState {
     var callsByOperation: [String: Int] = [:]
     /// Calls a target's server answered 4xx: all of them says the inputs do not fit it.
     var refusedByOperation: [String: Int] = [:]
+    /// Calls whose answer was judged: not those cancelled by Ctrl-C.
+    var judgedByOperation: [String: Int] = [:]
     var failures: [FuzzFailure] = []
     var stop: FuzzResult.Stop = .budget
     var nextOperation = 0
@@ -41,7 +43,7 @@ struct RunState {
     var result: FuzzResult {
         FuzzResult(calls: calls, elapsed: ContinuousClock.now - started,
                    failures: failures.sorted { ($0.operation, $0.oracle, $0.summary) < ($1.operation, $1.oracle, $1.summary) },
-                   callsByOperation: callsByOperation, refusedByOperation: refusedByOperation, stop: stop,
+                   callsByOperation: callsByOperation, refusedByOperation: refusedByOperation, judgedByOperation: judgedByOperation, stop: stop,
                    operations: operations.map(\.name), checks: settings.checks)
     }
 
@@ -93,6 +95,7 @@ struct RunState {
 
     mutating func record(_ outcome: FuzzOutcome, of request: FuzzRequest, operation index: Int, expectation: Expectation) {
         guard !Task.isCancelled else { return }
+        judgedByOperation[request.operation, default: 0] += 1
         pacer.heed(outcome)
         if let status = outcome.status, (400...499).contains(status) { refusedByOperation[request.operation, default: 0] += 1 }
         for finding in judges[index].findings(outcome, expectation: expectation) {
@@ -133,6 +136,7 @@ struct RunState {
             stop = .interrupted
             return nil
         }
+        judgedByOperation[request.operation, default: 0] += 1
         pacer.heed(outcome)
         progress(FuzzProgress(calls: calls, failures: failures.count, elapsed: ContinuousClock.now - started))
         return outcome

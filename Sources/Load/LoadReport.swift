@@ -10,13 +10,13 @@ public struct LoadReport: Codable, Sendable {
 
     public struct ThresholdResult: Codable, Sendable {
         public var threshold: String
-        /// The run's value: milliseconds for a latency, percent for errors, calls a second for rps.
+        /// The run's value: milliseconds for a latency, percent for errors, answered calls a second for rps.
         public var value: Double
-        /// `ms`, `%` or `calls/s`.
+        /// `ms`, `%` or `answered calls/s`.
         public var unit: String
         public var passed: Bool
 
-        /// `3.12 ms`, `0.5%`, `120.4 calls/s`.
+        /// `3.12 ms`, `0.5%`, `120.4 answered calls/s`.
         public var valueText: String { unit == "%" ? "\(value)%" : "\(value) \(unit)" }
     }
 
@@ -60,8 +60,8 @@ public struct LoadReport: Codable, Sendable {
             let (value, passed) = threshold.evaluate(snapshot, seconds: seconds)
             let (shown, unit): (Double, String) = switch threshold.metric {
             case .percentile, .maximum, .average: ((value / 10).rounded() / 100, "ms")
-            case .errorRate, .checks: ((value * 100).rounded() / 100, "%")
-            case .rate: ((value * 100).rounded() / 100, "calls/s")
+            case .errorRate, .checks, .dropped: ((value * 100).rounded() / 100, "%")
+            case .rate: ((value * 100).rounded() / 100, "answered calls/s")
             }
             return ThresholdResult(threshold: threshold.description, value: shown, unit: unit, passed: passed)
         }

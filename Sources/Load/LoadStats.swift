@@ -24,6 +24,8 @@ public final class LoadStats: Sendable {
         public var failedExpectations: [String: Int] = [:]
         /// Arrivals the open model could not start: every user was busy.
         public var dropped = 0
+        /// Arrivals the open model started: with ``dropped``, every arrival of the run so far.
+        public var arrivals = 0
         /// `expect`s that held, and that did not.
         public var passedChecks = 0
         public var failedChecks = 0
@@ -91,6 +93,11 @@ public final class LoadStats: Sendable {
         state.withLock { $0.dropped += 1 }
     }
 
+    /// An arrival of the open model that started an iteration.
+    public func recordArrival() {
+        state.withLock { $0.arrivals += 1 }
+    }
+
     public var snapshot: Snapshot { state.withLock { $0 } }
 
     /// What was measured since the last drain, and a fresh start from the second it is in.
@@ -112,6 +119,7 @@ public final class LoadStats: Sendable {
             state.errorsByKind.merge(other.errorsByKind, uniquingKeysWith: +)
             state.failedExpectations.merge(other.failedExpectations, uniquingKeysWith: +)
             state.dropped += other.dropped
+            state.arrivals += other.arrivals
             state.passedChecks += other.passedChecks
             state.failedChecks += other.failedChecks
             for (offset, second) in other.seconds.enumerated() {

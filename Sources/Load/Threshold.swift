@@ -1,5 +1,5 @@
 /// A pass mark for a load run, as k6 writes them: `p95<200ms`, `p99<=1s`, `max<2s`,
-/// `avg<100ms`, `errors<1%`, `rps>=100`. A run that misses one fails (exit 4).
+/// `avg<100ms`, `errors<1%`, `rps>=100`, `dropped<1%`. A run that misses one fails (exit 4).
 public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     public enum Metric: Sendable, Equatable {
         /// A latency: a percentile (`p50`...`p99.9`), `max` or `avg`, in microseconds.
@@ -8,10 +8,13 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case average
         /// The share of calls that failed, in percent.
         case errorRate
-        /// Calls a second over the run.
+        /// Answered calls a second over the run: calls that got a status back (a 500 too), not
+        /// refused connections, timeouts or steps that failed without a call.
         case rate
         /// The share of `expect`s that held, in percent.
         case checks
+        /// The share of the open model's arrivals that were dropped (no free connection), in percent.
+        case dropped
     }
 
     public enum Comparison: String, Sendable {
@@ -35,9 +38,9 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         rest = rest.dropFirst(symbol.count)
         guard let comparison = Comparison(rawValue: symbol) else { throw ThresholdError(text) }
         switch name {
-        case "errors", "error-rate", "error_rate", "checks":
+        case "errors", "error-rate", "error_rate", "checks", "dropped":
             guard rest.hasSuffix("%"), let percent = Double(rest.dropLast()), percent >= 0, percent <= 100 else { throw ThresholdError(text) }
-            metric = name == "checks" ? .checks : .errorRate
+            metric = name == "checks" ? .checks : name == "dropped" ? .dropped : .errorRate
             limit = percent
         case "rps":
             guard let value = Double(rest.hasSuffix("/s") ? rest.dropLast(2) : rest), value >= 0 else { throw ThresholdError(text) }
@@ -67,13 +70,15 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     /// The run's value of the metric and whether it passes.
     public func evaluate(_ snapshot: LoadStats.Snapshot, seconds: Double) -> (value: Double, passed: Bool) {
         let checks = snapshot.passedChecks + snapshot.failedChecks
-        // A run with no answered call has no latency to judge, one with no call no error rate, one
-        // with no `expect` no share of checks that held: none passes such a mark.
+        // A run with no answered call has no latency or rate to judge, one with no call no error
+        // rate, one with no `expect` no share of checks that held: none passes such a mark.
+        let answered = snapshot.latencies.totalCount
+        let arrivals = snapshot.arrivals + snapshot.dropped
         let nothingToJudge = switch metric {
-        case .percentile, .maximum, .average: snapshot.latencies.totalCount == 0
+        case .percentile, .maximum, .average, .rate: answered == 0
         case .errorRate: snapshot.calls == 0
         case .checks: checks == 0
-        case .rate: false
+        case .dropped: arrivals == 0
         }
         if nothingToJudge { return (0, false) }
         let value: Double = switch metric {
@@ -81,8 +86,9 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case .maximum: Double(snapshot.latencies.max)
         case .average: snapshot.latencies.mean
         case .errorRate: Double(snapshot.errors) * 100 / Double(snapshot.calls)
-        case .rate: seconds > 0 ? Double(snapshot.calls) / seconds : 0
+        case .rate: seconds > 0 ? Double(answered) / seconds : 0
         case .checks: Double(snapshot.passedChecks) * 100 / Double(checks)
+        case .dropped: Double(snapshot.dropped) * 100 / Double(arrivals)
         }
         let passed = switch comparison {
         case .less: value < limit
@@ -99,6 +105,6 @@ public struct ThresholdError: Error, Sendable, CustomStringConvertible {
     public let text: String
     init(_ text: String) { self.text = text }
     public var description: String {
-        "'\(text)' is not a threshold: write p95<200ms, p99<=1s, max<2s, avg<100ms (a unit: us, ms, s, m), errors<1%, checks>=99% or rps>=100"
+        "'\(text)' is not a threshold: write p95<200ms, p99<=1s, max<2s, avg<100ms (a unit: us, ms, s, m), errors<1%, checks>=99%, rps>=100 or dropped<1%"
     }
 }

@@ -93,6 +93,29 @@ import TestSupport
         }
     }
 
+    /// A redirect to a host that is not this machine is refused unsent at every hop, as `wsh load`
+    /// refuses it: the fuzzed call fails with the refusal, and the other host gets nothing.
+    @Test func redirectsToOtherHostsAreRefused() async throws {
+        let routes: [String: StaticRoute] = [
+            "/away": StaticRoute(status: 307, headers: [("Location", "http://192.0.2.2:9/owned")], body: []),
+            "/ok": StaticRoute(body: #"{"id": 1}"#),
+        ]
+        try await TestServer.with(routes: routes) { server in
+            let script = """
+                target away { base \(server.baseURL); path /away; method POST; json name=x; sample '{"id": 1}' }
+                target ok { base \(server.baseURL); path /ok; sample '{"id": 1}' }
+                fuzz away ok --allow-writes --calls 10 --seed 1 --timeout 2s
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.contains("✘ away  no-answer") && result.stdout.contains("will not fuzz 192.0.2.2: it is not a loopback address"),
+                    "\(result.stdout)")
+            #expect(!result.stdout.contains("could not connect") && server.hits("/away") > 0, "\(result.stdout)")
+            // No reproducer sends there either.
+            #expect(!result.stdout.contains("http://192.0.2.2"), "\(result.stdout)")
+        }
+    }
+
     /// Targets declared by hand: the shape of the sample is the schema, a 5xx is found, and the
     /// reproducer is the target's own call.
     @Test func handDeclaredTargetsAreCheckedAgainstTheirSamples() async throws {
@@ -184,6 +207,53 @@ import TestSupport
         }
     }
 
+    /// Credentials typed as text in a target (a Bearer token, an `X-API-Key`, a query `appid`),
+    /// echoed back by the server into a value that breaks the sample's shape, are masked in the
+    /// output, the curl reproducers and the reports, as a call's sent credentials are elsewhere.
+    @Test func literalCredentialsAreMaskedAndNotFuzzed() async throws {
+        let secrets = ["LITBEARER98765", "XAPIKEY555551", "LITAPPID12345"]
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try #"{"method": "GET", "query": 1, "headers": 1}"#.write(to: directory.appendingPathComponent("echo.json"), atomically: true, encoding: .utf8)
+            let script = """
+                target echo {
+                  base \(server.baseURL)
+                  path /echo
+                  query appid=\(secrets[2]) q=hello
+                  header Authorization:"Bearer \(secrets[0])"
+                  header X-API-Key:\(secrets[1])
+                  sample @echo.json
+                }
+                fuzz echo --calls 40 --seed 9 --report-json report.json --report-junit report.xml
+                """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stdout.contains("✘ echo  schema: 200 /query: number") && result.stdout.contains("curl"), "\(result.stdout)")
+            #expect(result.stdout.contains("appid=***"), "\(result.stdout)")
+            for secret in secrets {
+                let check = SecretLeakCheck(secret: secret, basicUser: "")
+                for text in [result.stdout, result.stderr, try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8),
+                             try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)] {
+                    #expect(check.leaks(in: text).isEmpty, "\(secret): \(text)")
+                }
+            }
+        }
+    }
+
+    /// A 200 with an empty body, where the sample (or an OpenAPI schema) says an object comes
+    /// back, breaks the schema: no body is no JSON value, as Schemathesis reports it.
+    @Test func anEmptyBodyWhereAnObjectIsDeclaredBreaksTheSchema() async throws {
+        try await TestServer.with(routes: ["/empty": StaticRoute(body: "")]) { server in
+            let script = """
+                target empty { base \(server.baseURL); path /empty; sample '{"id": 1}' }
+                fuzz empty --calls 5 --seed 1
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stdout)")
+            #expect(result.stdout.contains("✘ empty  schema: 200 empty body"), "\(result.stdout)")
+        }
+    }
+
     /// Ctrl-C stops the run: the report of what ran is printed, and the exit status is 130.
     @Test func interruptingPrintsWhatRanAndExits130() async throws {
         try await PlantedServer.with { server in
@@ -196,6 +266,33 @@ import TestSupport
             running.interrupt()
             #expect(running.waitForExit() == 130)
             #expect(running.stdout.contains(", interrupted: "), "\(running.stdout)")
+        }
+    }
+
+    /// `--check location` and `--check after-delete` judge the chains of `--stateful` only: without
+    /// it they could never fail, so asking for them is a usage error, said before any call.
+    @Test func chainChecksNeedStateful() async throws {
+        let result = try await WSHProcess.run(["-c", "target t { base http://127.0.0.1:9; path /x }\nfuzz t --check server-error --check after-delete"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("--check after-delete needs --stateful"), "\(result.stderr)")
+        #expect(!result.stderr.contains("nothing answered"), "\(result.stderr)")
+    }
+
+    /// A target whose only call was cancelled by Ctrl-C passed nothing: it is not shown ✔, and
+    /// its JUnit test cases are skipped, not passed.
+    @Test func aTargetWhoseOnlyCallWasInterruptedIsNotShownPassing() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target hangs { base \(server.baseURL); path /never; sample '{\"id\": 1}' }\n"
+                .write(to: directory.appendingPathComponent("hangs.wsh"), atomically: true, encoding: .utf8)
+            let running = try RunningWSH(["fuzz", "hangs.wsh", "--seed", "1", "--timeout", "60s", "--report-junit", "report.xml"], directory: directory)
+            #expect(running.waitForOutput("up to 100 calls", inStderr: true))
+            #expect(try await Self.wait { server.hits("/never") >= 1 })
+            running.interrupt()
+            #expect(running.waitForExit() == 130)
+            #expect(!running.stdout.contains("✔ hangs") && running.stdout.contains("- hangs: not judged: its one call was cancelled"), "\(running.stdout)")
+            let xml = try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)
+            #expect(xml.contains("<skipped"), "\(xml)")
         }
     }
 

@@ -33,6 +33,34 @@ import Testing
         let p90 = try Threshold("p90<1s").evaluate(snapshot, seconds: 10).value
         #expect(abs(p90 - 90_000) <= 90, "\(p90)")
     }
+
+    /// `rps` counts answered calls (a 500 is one): refused connections and steps that failed
+    /// without a call are no throughput, so a run where nothing answered passes no `rps` mark.
+    @Test func rateCountsAnsweredCallsOnly() throws {
+        let refused = LoadStats()
+        for _ in 0..<1000 { refused.recordError("connection refused") }
+        #expect(try Threshold("rps>=100").evaluate(refused.snapshot, seconds: 2) == (0, false))
+        #expect(try !Threshold("rps<100000").evaluate(refused.snapshot, seconds: 2).passed)
+        let some = LoadStats()
+        for _ in 0..<10 { some.record(latency: .milliseconds(1), error: "status 500") }
+        for _ in 0..<90 { some.recordError("timeout") }
+        #expect(try Threshold("rps>=5").evaluate(some.snapshot, seconds: 2) == (5, true))
+        let report = LoadReport(scenario: "s.wsh", plan: "1 user", snapshot: some.snapshot, seconds: 2,
+                                thresholds: [try Threshold("rps>=6")], interrupted: false)
+        #expect(report.thresholds.first?.valueText == "5.0 answered calls/s" && !report.passed)
+    }
+
+    /// `dropped` is the share of the open model's arrivals that found no free connection.
+    @Test func droppedIsTheShareOfArrivals() throws {
+        let stats = LoadStats()
+        for _ in 0..<3 { stats.recordArrival() }
+        for _ in 0..<97 { stats.recordDropped() }
+        #expect(try Threshold("dropped<1%").metric == .dropped)
+        #expect(try Threshold("dropped<1%").evaluate(stats.snapshot, seconds: 1) == (97, false))
+        #expect(try Threshold("dropped<=97%").evaluate(stats.snapshot, seconds: 1).passed)
+        #expect(try Threshold("dropped<1%").evaluate(LoadStats().snapshot, seconds: 1) == (0, false))
+        #expect(throws: ThresholdError.self) { try Threshold("dropped<1") }
+    }
 }
 
 @Suite struct LoadReportTests {
@@ -75,6 +103,8 @@ import Testing
             whole.recordPassedExpectation()
             worker.recordDropped()
             whole.recordDropped()
+            worker.recordArrival()
+            whole.recordArrival()
             let line = worker.drain().line
             #expect(!line.contains("\n"))
             parent.merge(try #require(LoadStats.Snapshot(line: line.utf8)))
@@ -86,7 +116,7 @@ import Testing
         let merged = parent.snapshot, expected = whole.snapshot
         #expect(merged.calls == expected.calls && merged.errors == expected.errors)
         #expect(merged.errorsByKind == expected.errorsByKind && merged.failedExpectations == expected.failedExpectations)
-        #expect(merged.passedChecks == 3 && merged.failedChecks == 3 && merged.dropped == 3)
+        #expect(merged.passedChecks == 3 && merged.failedChecks == 3 && merged.dropped == 3 && merged.arrivals == 3)
         #expect(merged.seconds.map(\.calls) == expected.seconds.map(\.calls))
         #expect(merged.seconds.map(\.errors) == expected.seconds.map(\.errors))
         for percentile in [50.0, 90, 99, 100] {

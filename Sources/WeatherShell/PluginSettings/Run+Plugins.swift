@@ -113,7 +113,7 @@ extension Run {
     func currentPlugins() -> [any Plugin] {
         io.flush()
         if let built = session.builtPlugins { return built }
-        let plugins = session.pluginSettings.plugins(redaction: redaction)
+        let plugins = session.pluginSettings.plugins(redaction: redaction).filter { session.retries || !($0 is RetryPlugin) }
         session.builtPlugins = plugins
         return plugins
     }

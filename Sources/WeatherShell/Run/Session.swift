@@ -65,6 +65,11 @@ public final class Session {
     }
     /// The plugins `pluginSettings` and `mask` make, built on the first call after either changes.
     var builtPlugins: [any Plugin]?
+    /// Whether calls are retried (`plugin retry`, a target's `retry N`): off for `wsh load`'s
+    /// users, whose every attempt must be a call the stats count.
+    var retries = true {
+        didSet { builtPlugins = nil }
+    }
     /// Sends the session's calls: unless given, the shell's event loop's transport, so one
     /// connection pool serves every run. Made on the first call: `wsh -c 'exit'` makes no HTTP client.
     /// The mock server answering this session's targets (`serve start`), while it runs.

@@ -38,6 +38,8 @@ struct FuzzOptions: Equatable, Sendable {
     static func parse(_ words: [String]) -> Result<FuzzOptions, Problem> {
         var options = FuzzOptions()
         var index = 0
+        // Where a check only `--stateful` chains can fail was asked for.
+        var chainCheck: (index: Int, name: String)?
         while index < words.count {
             let word = words[index]
             guard word.hasPrefix("--") else {
@@ -53,7 +55,13 @@ struct FuzzOptions: Equatable, Sendable {
             guard index + 1 < words.count else { return .failure(Problem(index: index, message: "\(word) needs a value")) }
             let value = words[index + 1]
             if let message = options.set(word, value) { return .failure(Problem(index: index + 1, message: message)) }
+            if word == "--check", chainCheck == nil, let name = options.checks.first(where: { [.location, .afterDelete].contains($0) }) {
+                chainCheck = (index + 1, name.rawValue)
+            }
             index += 2
+        }
+        if let chainCheck, !options.stateful {
+            return .failure(Problem(index: chainCheck.index, message: "--check \(chainCheck.name) needs --stateful: only its chains (create, fetch, delete) can fail it"))
         }
         return .success(options)
     }

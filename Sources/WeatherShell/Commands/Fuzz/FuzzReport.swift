@@ -17,17 +17,19 @@ struct FuzzReport {
     let seed: UInt64
     let entries: [Entry]
 
-    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run) {
+    /// `sent`: the credentials the calls sent as typed, masked as the session's secrets are.
+    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run, sent: SentCredentials) {
         self.result = result
         self.seed = seed
+        let mask = { (text: String) in sent.mask(run.mask(text)) }
         entries = result.failures.map { found in
             // An answer's values are quoted in the details: a server that echoes a key must not show it.
             var failure = found
-            failure.summary = run.mask(found.summary)
-            failure.detail = run.mask(found.detail)
-            if case .invalid(let why) = found.expectation { failure.expectation = .invalid(run.mask(why)) }
-            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: found).map { run.mask($0) }
-            return Entry(failure: failure, wsh: lines, curl: found.curl.map { run.mask($0) })
+            failure.summary = mask(found.summary)
+            failure.detail = mask(found.detail)
+            if case .invalid(let why) = found.expectation { failure.expectation = .invalid(mask(why)) }
+            let lines = Reproducer(targets: targets, timeout: timeout).lines(for: found).map { mask($0) }
+            return Entry(failure: failure, wsh: lines, curl: found.curl.map { mask($0) })
         }
     }
 
@@ -68,17 +70,29 @@ struct FuzzReport {
             text += "\n"
             for name in passed {
                 let calls = result.callsByOperation[name] ?? 0
+                let judged = result.judgedByOperation[name] ?? 0
                 if calls == 0 {
-                    text += "- \(name): not called: the calls ran out first (give more with --calls)\n"
-                } else if result.refusedByOperation[name] == calls {
-                    text += "? \(name): no failures, but every one of \(Self.calls(calls)) was answered 4xx: the inputs may not fit it "
+                    text += "- \(name): not called: " + notCalledReason + "\n"
+                } else if judged == 0 {
+                    text += "- \(name): not judged: \(calls == 1 ? "its one call was" : "its \(calls) calls were") cancelled by the interrupt\n"
+                } else if result.refusedByOperation[name] == judged {
+                    text += "? \(name): no failures, but every one of \(Self.calls(judged)) was answered 4xx: the inputs may not fit it "
                         + "(types come from declared defaults; an OpenAPI document says more)\n"
                 } else {
-                    text += "✔ \(name): no failures in \(Self.calls(calls))\n"
+                    text += "✔ \(name): no failures in \(Self.calls(judged))\n"
                 }
             }
         }
         return text
+    }
+
+    /// Why a target got no call: what stopped the run first.
+    private var notCalledReason: String {
+        switch result.stop {
+        case .budget: "the calls ran out first (give more with --calls)"
+        case .time: "the time ran out first (give more with --time)"
+        case .interrupted: "the run was interrupted first"
+        }
     }
 
     /// `--report-json`.
@@ -128,7 +142,8 @@ struct FuzzReport {
                 xml += "    <testcase classname=\"\(MarkupText.attribute(name))\" name=\"\(check.rawValue)\">"
                 let found = mine.filter { $0.failure.oracle == check }
                 if found.isEmpty {
-                    xml += "</testcase>\n"
+                    // A target no answer of which was judged passed nothing.
+                    xml += (result.judgedByOperation[name] ?? 0) == 0 ? "<skipped message=\"no answer judged\"/></testcase>\n" : "</testcase>\n"
                     continue
                 }
                 xml += "\n"

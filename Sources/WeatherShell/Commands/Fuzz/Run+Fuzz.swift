@@ -77,9 +77,10 @@ extension Run {
         } : nil
         let timeout = options.timeout
         let answered = AnswerSeen()
+        let sent = SentCredentials(Redaction())
         let result = await campaign.run(send: { request in
             guard let target = byName[request.operation] else { return FuzzOutcome(failure: "no such target") }
-            let outcome = await self.fuzzCall(request, target, timeout: timeout)
+            let outcome = await self.fuzzCall(request, target, timeout: timeout, allowed: options.allowedHosts, sent: sent)
             if outcome.status != nil { answered.seen.withLock { $0 = true } }
             return outcome
         }, progress: { line.show($0) })
@@ -87,10 +88,10 @@ extension Run {
         line.clear()
         // No answer at all is no server there, not a defect of one.
         if result.stop != .interrupted, !answered.seen.withLock({ $0 }), let first = result.failures.first(where: { $0.oracle == .noAnswer }) {
-            throw failure("nothing answered at \(bases.joined(separator: ", ")): \(mask(first.detail))", at: span,
+            throw failure("nothing answered at \(bases.joined(separator: ", ")): \(sent.mask(mask(first.detail)))", at: span,
                           notes: ["is the server running? point the targets at it with: set base URL"])
         }
-        let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self)
+        let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self, sent: sent)
         io.out(report.text)
         if let path = options.junitReport { try writeOutput(report.junit, to: resolvePath(path), at: span) }
         if let path = options.jsonReport { try writeOutput(report.json, to: resolvePath(path), at: span) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Fuzzing
 import OpenAPI
 import Plugins
@@ -33,9 +34,10 @@ extension Run {
         func info(_ name: String, _ location: ParameterInfo.Location) -> ParameterInfo? {
             document?.parameters.first { $0.name == name && $0.location == location }
         }
-        func isSecret(_ value: ParameterValue?) -> Bool {
+        // A secret's value, or a credential typed as text (`appid=...`): sent as declared, never generated.
+        func isSecret(_ value: ParameterValue?, named name: String) -> Bool {
             guard let value else { return false }
-            return mask(value.text) != value.text
+            return mask(value.text) != value.text || Redaction.isCredentialName(name)
         }
         var parameters: [FuzzOperation.Parameter] = []
         for name in pathNames {
@@ -46,7 +48,7 @@ extension Run {
             let documented = info(parameter.name, .query)?.schema
             parameters.append(.init(name: parameter.name, location: .query, required: info(parameter.name, .query)?.required ?? parameter.isRequired,
                                     schema: documented ?? FuzzOperation.schema(guessedFrom: parameter.defaultValue),
-                                    fixed: isSecret(parameter.defaultValue), alwaysSent: parameter.defaultValue != nil, schemaIsGuess: documented == nil))
+                                    fixed: isSecret(parameter.defaultValue, named: parameter.name), alwaysSent: parameter.defaultValue != nil, schemaIsGuess: documented == nil))
         }
         for header in target.requiredHeaders {
             parameters.append(.init(name: header, location: .header, required: true,
@@ -67,7 +69,7 @@ extension Run {
             }
         default: break
         }
-        let fixedFields = bodyFields.filter { isSecret($0.defaultValue) }
+        let fixedFields = bodyFields.filter { isSecret($0.defaultValue, named: $0.name) }
         if operation.bodyKind != nil, operation.bodySchema == nil {
             if let schema = document?.requestBody?.schema, fixedFields.isEmpty {
                 operation.bodySchema = schema
@@ -75,7 +77,7 @@ extension Run {
             } else {
                 // The declared fields as an object's properties, each typed by its default; a
                 // secret's field is left to its declared value (FuzzTarget.fixedBodyFields).
-                let generated = bodyFields.filter { !isSecret($0.defaultValue) }
+                let generated = bodyFields.filter { !isSecret($0.defaultValue, named: $0.name) }
                 let properties = generated.map { JSONMember(key: $0.name, value: FuzzOperation.schema(guessedFrom: $0.defaultValue)) }
                 let required = generated.filter(\.isRequired).map { JSONValue.string($0.name) }
                 operation.bodySchemaIsContract = false
@@ -84,7 +86,7 @@ extension Run {
                                                 JSONMember(key: "required", value: .array(required))])
                 operation.bodyRequired = true
             }
-            operation.bodyFieldsAlwaysSent = bodyFields.filter { $0.defaultValue != nil && !isSecret($0.defaultValue) }.map(\.name)
+            operation.bodyFieldsAlwaysSent = bodyFields.filter { $0.defaultValue != nil && !isSecret($0.defaultValue, named: $0.name) }.map(\.name)
         }
         if let document {
             operation.answers = document.responses.map { response in
@@ -135,8 +137,10 @@ extension Run {
 
     /// One fuzz call: the target with every parameter left to the input (a secret's default
     /// kept), no status validation and no retries, through the session's provider with its auth
-    /// plugins only (no log line, spinner or retry per call).
-    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration) async -> FuzzOutcome {
+    /// plugins only (no log line, spinner or retry per call). Each hop of a redirect goes to this
+    /// machine or an `allowed` host, or is refused unsent, as `wsh load`'s are. What the call sent
+    /// as credentials goes into `sent`, to be masked by value wherever the report shows it.
+    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration, allowed: [String], sent: SentCredentials) async -> FuzzOutcome {
         var target = fuzzed.target
         var arguments = CallArguments()
         if let url = request.url {
@@ -157,16 +161,19 @@ extension Run {
         var provider = provider()
         provider.plugins = provider.plugins.filter { $0 is AuthPlugin }
         provider.stubBehavior = .never
+        provider.transport = AllowedHostsTransport(allowed: allowed, action: "fuzz", next: provider.transport)
         do {
             let response = try await provider.request(target, arguments: arguments)
-            return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request))
+            return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request, sent))
         } catch {
             if let response = error.response {
-                return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request))
+                return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request, sent))
             }
             // An input wsh cannot make a request of (a path value that breaks the URL) was not sent.
             if error.step == .endpoint || error.step == .encoding { return FuzzOutcome(notSent: error.description(masking: redaction)) }
-            return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: error.request.flatMap(curl(for:)))
+            // A hop refused as another host gets no curl command: it would send there what wsh would not.
+            let command = error.request.flatMap { Self.refusedHost($0.url, allowed: allowed) == nil ? curl(for: $0, sent) : nil }
+            return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: command)
         }
     }
 
@@ -234,8 +241,29 @@ extension Run {
     }
 
     /// The request as a curl command to run, secrets masked or written as their environment variables.
-    func curl(for request: Request) -> String? {
-        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: redaction, references: environmentReferences)
+    func curl(for request: Request, _ sent: SentCredentials) -> String? {
+        sent.add(request)
+        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: redaction.including(secretsOf: request), references: environmentReferences)
         return (try? printer.command(for: request))?.text
+    }
+}
+
+/// The credentials fuzz calls sent as typed (a target's `Authorization:"Bearer ..."`, `X-API-Key:...`,
+/// `appid=...`): masked by value in what the report shows, as a call's sent credentials are.
+final class SentCredentials: Sendable {
+    private let redaction: Mutex<Redaction>
+
+    init(_ redaction: Redaction) {
+        self.redaction = Mutex(redaction)
+    }
+
+    /// Adds what `request` sent as credentials.
+    func add(_ request: Request) {
+        redaction.withLock { $0 = $0.including(secretsOf: request) }
+    }
+
+    /// `text` with those credentials masked.
+    func mask(_ text: String) -> String {
+        redaction.withLock { $0 }.mask(text)
     }
 }

@@ -20,7 +20,7 @@ struct LoadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Reach the users or the rate linearly over this long first.", valueName: "DURATION")) var ramp: String?
     @Option(help: ArgumentHelp("With --rate: at most this many calls in flight (default 1000); more arrivals are dropped and counted.",
                                valueName: "N")) var connections: Int?
-    @Option(help: ArgumentHelp("A pass mark, such as 'p95<200ms', 'errors<1%', 'rps>=100' (repeat).", valueName: "EXPR")) var threshold: [String] = []
+    @Option(help: ArgumentHelp("A pass mark, such as 'p95<200ms', 'errors<1%', 'rps>=100', 'dropped<1%' (repeat).", valueName: "EXPR")) var threshold: [String] = []
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Load this host too (only loopback otherwise).", valueName: "HOST")) var allowHost: [String] = []
     @Option(name: .customLong("report-json"), help: ArgumentHelp("Write the report as JSON.", valueName: "FILE")) var json: String?
     @Option(name: .customLong("report-html"), help: ArgumentHelp("Write DIR/index.html: plots over time, no network needed.", valueName: "DIR")) var html: String?
@@ -77,6 +77,10 @@ struct LoadCommand: ParsableCommand {
                     throw ValidationError(error.description)
                 }
             }
+            let judgesDrops = options.thresholds.contains { $0.metric == .dropped }
+            if judgesDrops, rate == nil { throw ValidationError("dropped<N% judges the open model's arrivals: give it with --rate") }
+            // A run that kept up with a few of its arrivals has not passed, whatever its calls say.
+            if rate != nil, !options.thresholds.isEmpty, !judgesDrops { options.thresholds += [try? Threshold("dropped<1%")].compactMap { $0 } }
             options.allowedHosts = allowHost.map { $0.lowercased() }
             guard (1...256).contains(processes) else { throw ValidationError("--processes takes a number from 1 to 256") }
             // Each process has at least one user, or one connection of the open model's.

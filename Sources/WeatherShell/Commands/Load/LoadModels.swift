@@ -75,6 +75,7 @@ enum LoadModels {
                     state.stats.recordDropped()
                     continue
                 }
+                state.stats.recordArrival()
                 let user = pool.take() ?? state.user(from: parent)
                 group.addTask {
                     await iterateOnce(user, pool: pool, setup: setup, scenario: scenario, due: due)

@@ -23,6 +23,10 @@ enum LoadRun {
         // The files: each read and parsed now, so that a mistake stops the run before it starts.
         var programs: [Program] = []
         for path in options.files {
+            if let note = notAScenario(path) {
+                io.err("wsh: error: \(path) is not a .wsh file: wsh load runs .wsh scenarios\nnote: \(note)\n")
+                return FailureKind.usage.exitCode
+            }
             let data: Data
             switch ReadableFile.read(path) {
             case .success(let bytes): data = bytes
@@ -64,6 +68,23 @@ enum LoadRun {
         let first = options.processes > 1 ? VirtualUser(stats: LoadStats(), from: run, allowedHosts: options.allowedHosts, sendsCalls: false)
             : state.user(from: run)
         await first.setUp(setup)
+        // A setup that fails (a bad setting, a missing file, a call refused) would fail every
+        // iteration after it, thousands a second, over a problem said once: said once, here.
+        if let problem = first.setupProblem {
+            io.err(problem.rendered(mask: { run.mask($0) }) + "note: the setup failed, so the run was not started\n")
+            return (problem.kind == .parse ? FailureKind.parse : FailureKind.runtime).exitCode
+        }
+        // A `call` of a target the setup did not declare would fail every iteration the same way.
+        for statement in scenario.statements {
+            guard case .call(let call) = statement.kind, call.target.literal != nil else { continue }
+            do {
+                _ = try first.run.declaredTarget(call.target)
+            } catch var diagnostic as Diagnostic {
+                diagnostic.file = scenario.file
+                io.err(diagnostic.rendered(mask: { run.mask($0) }) + "note: every iteration would fail on it, so the run was not started\n")
+                return FailureKind.runtime.exitCode
+            } catch {}
+        }
         if let target = options.target {
             guard let declared = first.run.session.targets[target] else {
                 let guess = Suggestion.closest(to: target, in: first.run.session.targets.names).map { "note: did you mean '\($0)'?\n" } ?? ""
@@ -79,14 +100,19 @@ enum LoadRun {
                 return FailureKind.runtime.exitCode
             }
         }
+        var retried = first.run.session.pluginSettings.isOn("retry") ? ["plugin retry"] : []
         for declared in first.run.session.targets.all {
             guard let compiled = try? first.run.compiledTarget(declared) else { continue }
+            if (compiled.retryCount ?? 0) > 0 { retried.append("target '\(declared.name)' retry \(compiled.retryCount ?? 0)") }
             let base = compiled.baseURL.isEmpty ? first.run.options.base ?? "" : compiled.baseURL
             if let host = Run.refusedHost(base, allowed: options.allowedHosts), !host.isEmpty {
                 io.err("wsh: error: will not load \(host) (target '\(declared.name)'): it is not a loopback address\n"
                        + "note: a load test is many requests at once; if \(host) is yours to test, give --allow-host \(host)\n")
                 return FailureKind.runtime.exitCode
             }
+        }
+        if !retried.isEmpty, options.worker == nil {
+            io.err("note: retries are off under load (\(retried.joined(separator: ", "))): each attempt is a call, so a 503 counts as an error\n")
         }
         if options.worker != nil { return await work(options, state, first: first, setup: setup, scenario: scenario, parent: run) }
         io.err("wsh load: \(scenarioName): \(state.plan), for \(options.duration.settingText)"
@@ -151,6 +177,19 @@ enum LoadRun {
         if state.interrupted { io.err("wsh: interrupted\n") }
         io.flush()
         return code
+    }
+
+    /// What to do instead with a file wsh load cannot run as a scenario (a .http file, an OpenAPI
+    /// document), which would otherwise be parsed as wsh, every line an error.
+    static func notAScenario(_ path: String) -> String? {
+        let lowered = path.lowercased()
+        if Run.isHTTPFile(path) {
+            return "declare its requests in a .wsh scenario with `use http \(path)`, then call them there"
+        }
+        if [".yaml", ".yml", ".json"].contains(where: lowered.hasSuffix) {
+            return "declare its operations in a .wsh file with `use openapi \(path)`, then call them there or give one as TARGET: wsh load FILE.wsh TARGET"
+        }
+        return nil
     }
 
     /// A worker's run (`--worker`): its part of the users, what they measured written to stdout

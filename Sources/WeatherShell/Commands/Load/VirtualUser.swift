@@ -14,19 +14,27 @@ final class VirtualUser: RunReporter {
     private var callFailed = false
     /// Whether an iteration is running: one still running when the run ends is counted as cut off.
     private(set) var isBusy = false
+    private let sendsCalls: Bool
+    /// Whether the setup is running, and the first error it reported (secrets masked): a setup
+    /// that fails for the first user stops the run before it starts.
+    private var settingUp = false
+    private(set) var setupProblem: Diagnostic?
 
     /// A user whose calls go to this machine or the allowed hosts; with `sendsCalls` false, one
     /// that only declares (the parent of `--processes` checking the setup: its workers call),
     /// its calls refused unsent and the setup run to its end past them.
     init(stats: LoadStats, from parent: Run, allowedHosts: [String], sendsCalls: Bool = true) {
         self.stats = stats
+        self.sendsCalls = sendsCalls
         // Every call a user makes, a request with no target too, goes to this machine or an allowed host.
-        let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts) : UnsentTransport()
+        let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts, action: "load") : UnsentTransport()
         let session = Session(bail: sendsCalls, color: false, transport: transport)
         // The variables and settings the command line gave (--var, --env, script arguments).
         session.variables = parent.session.variables
         session.options = parent.session.options
         session.mask = parent.session.mask
+        // A retry would hide the attempt that failed and its latency: each attempt is a call of its own.
+        session.retries = false
         let io = ShellIO(stdoutIsTerminal: false, stderrIsTerminal: false, capture: { _, _ in })
         run = Run(session: session, io: io, mode: .script, reporter: self)
     }
@@ -49,7 +57,9 @@ final class VirtualUser: RunReporter {
     func setUp(_ setup: [Program]) async {
         guard !isSetUp else { return }
         isSetUp = true
+        settingUp = true
         for program in setup { try? await run.execute(program) }
+        settingUp = false
         // Nobody reads a user's output: answers are not written to it, whatever the setup set.
         run.session.options.output = .quiet
     }
@@ -75,6 +85,8 @@ final class VirtualUser: RunReporter {
                 stats.recordFailedExpectation("\(result.file.name):\(line): \(result.source)")
             }
         case .error(let diagnostic):
+            // A user that only declares has its calls refused: those are not the setup's problem.
+            if settingUp, setupProblem == nil, sendsCalls || !callFailed, !Task.isCancelled { setupProblem = diagnostic }
             // A step that failed without a call or a check to show it (an unknown target, an unset
             // variable, a query with nothing there): counted, or a broken scenario would pass.
             if diagnostic.kind != .expectation, !callFailed, !Task.isCancelled {
@@ -91,20 +103,6 @@ final class VirtualUser: RunReporter {
         if lowered.contains("refused") { return "connection refused" }
         if lowered.contains("reset") || lowered.contains("closed") { return "connection dropped" }
         return failure.count > 80 ? String(failure.prefix(80)) + "…" : failure
-    }
-}
-
-/// The transport of `wsh load`'s users: the shell's, for loopback hosts and those `--allow-host`
-/// names; any other is refused before a byte is sent.
-struct AllowedHostsTransport: Transport {
-    let allowed: [String]
-
-    func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
-        if let host = Run.refusedHost(request.url, allowed: allowed) {
-            throw ProviderError.other("will not load \(host.isEmpty ? request.url : host): it is not a loopback address; give --allow-host \(host) if it is yours to test",
-                                      step: .transport, targetName: target.name)
-        }
-        return try await SessionEventLoop.transport.send(request, for: target)
     }
 }
 
