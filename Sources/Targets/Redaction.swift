@@ -163,34 +163,14 @@ public struct Redaction: Sendable {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding. A key is
-    /// masked when it is sensitive (``isSensitiveKey(_:)``) or names a credential that only a
-    /// URL or form carries (``isCredentialQueryName(_:)``: `sig`, `X-Amz-Signature`, `code`).
+    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding.
     private func maskedPairs(_ pairs: String) -> String {
         pairs.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { bytes in
             let pair = String(Substring(bytes))
             let (key, value) = pair.split(once: UInt8(ascii: "="))
-            guard value != nil else { return pair }
-            let name = PercentEncoding.decode(key[...])
-            guard isSensitiveKey(name) || Self.isCredentialQueryName(name) else { return pair }
+            guard value != nil, isSensitiveKey(PercentEncoding.decode(key[...])) else { return pair }
             return key + "=" + Self.placeholder
         }.joined(separator: "&")
-    }
-
-    /// Names a query item or form field takes for a credential though no part of
-    /// ``sensitiveKeyParts`` is in them, lowercased: a signed URL's signature, a bare `auth`, and
-    /// OAuth's authorization `code` (RFC 6749, 4.1.2).
-    public static let credentialQueryNames: Set<String> = ["sig", "signature", "auth", "code"]
-
-    /// Whether a query item's or form field's name is one of ``credentialQueryNames`` in any
-    /// case, or its last word is `signature` (`X-Amz-Signature`, `X-Goog-Signature`,
-    /// `oauth_signature`). Only URLs and forms are masked so: a JSON member `code` is an error's
-    /// code, and `author` or `design` are no credentials.
-    public static func isCredentialQueryName(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        if credentialQueryNames.contains(lowered) { return true }
-        let lastWord = lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).last
-        return lastWord == "signature"
     }
 
     /// `https://user:pass@host/...` as `https://user:***@host/...`.
