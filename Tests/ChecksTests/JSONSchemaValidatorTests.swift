@@ -145,12 +145,14 @@ import Testing
         #expect(found == expected, "schema \(schemaText), value \(valueText)")
     }
 
-    /// In an OpenAPI document `#` is the document: a `$recursiveRef` there is not followed.
-    @Test func aRecursiveRefInAnOpenAPIDocumentIsNotFollowed() throws {
-        let root = try JSONValue.parse(##"{"openapi": "3.1.0", "components": {"schemas": {"T": {"$recursiveRef": "#"}}}}"##)
+    /// In an OpenAPI document `#` is the document: a `$recursiveRef` or `$dynamicRef` to it is not
+    /// followed (a `$dynamicRef` was, and the document as a schema passed any value).
+    @Test(arguments: ["$recursiveRef", "$dynamicRef"])
+    func aRefToTheRootOfAnOpenAPIDocumentIsNotFollowed(_ keyword: String) throws {
+        let root = try JSONValue.parse(##"{"openapi": "3.1.0", "components": {"schemas": {"T": {"\##(keyword)": "#"}}}}"##)
         let found = JSONSchemaValidator(root: root).violations(of: .number("1"), against: try JSONValue.parse(##"{"$ref": "#/components/schemas/T"}"##))
         #expect(found.map(\.description)
-            == [##"(root): expected the schema $recursiveRef "#" names, actual not followed: in an OpenAPI document "#" is the document, not a schema"##])
+            == [##"(root): expected the schema \##(keyword) "#" names, actual not followed: in an OpenAPI document "#" is the document, not a schema"##])
     }
 
     @Test func aLongValueIsCutInTheMessage() throws {

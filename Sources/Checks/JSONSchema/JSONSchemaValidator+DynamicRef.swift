@@ -20,11 +20,11 @@ extension JSONSchemaValidator {
     func dynamicTarget(_ keyword: String, _ ref: String, _ progress: inout Progress) -> Result<JSONValue, DynamicRefProblem> {
         if progress.anchors == nil { progress.anchors = Self.anchors(in: root) }
         let anchors = progress.anchors ?? Anchors()
+        if ref == "#", root["openapi"] != nil || root["swagger"] != nil {
+            return .failure(.notFollowed("in an OpenAPI document \"#\" is the document, not a schema"))
+        }
         if keyword == "$recursiveRef" {
             guard ref == "#" else { return .failure(.notFollowed("$recursiveRef is written \"#\" (2019-09)")) }
-            if root["openapi"] != nil || root["swagger"] != nil {
-                return .failure(.notFollowed("in an OpenAPI document \"#\" is the document, not a schema"))
-            }
             if anchors.embedsResources { return .failure(.notFollowed(Self.moreResources)) }
             return .success(root)
         }
