@@ -25,7 +25,9 @@ public enum SecretForms {
     public static func of(_ value: String) -> [String] {
         guard value.count >= minimumLength else { return [] }
         let percent = PercentEncoding.encode(value)
-        let inURL = PercentEncoding.encodeIllegalURLCharacters(value)
+        // As a URL holds it after its host, where `[` and `]` are escaped too.
+        let afterHost = "http://h/"
+        let inURL = String(PercentEncoding.encodeIllegalURLCharacters(afterHost + value).dropFirst(afterHost.count))
         let form = percent.replacingOccurrences(of: "%20", with: "+")
         // A server that echoes the URL re-encodes its query: httpbin (werkzeug) leaves `/` and `:`
         // as they are, Python's `quote` leaves `/`.
