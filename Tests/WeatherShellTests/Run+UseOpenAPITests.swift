@@ -110,6 +110,7 @@ import TestSupport
                 info: {title: Broken, version: '1'}
                 paths:
                   /c: {$ref: 'gone.yaml'}
+                  /d: {$ref: 'http://127.0.0.2:9/elsewhere.yaml'}
                 """),
         ])
         let shell = ShellHarness()
@@ -123,6 +124,10 @@ import TestSupport
         #expect(!shell.stderr.contains("warning"), "\(shell.stderr)")
         // One that cannot be fetched is a warning, as an unreadable local file is.
         #expect(broken.stderr.contains("$ref 'gone.yaml': cannot read \(server.baseURL)/specs/gone.yaml"), "\(broken.stderr)")
+        // Another origin is not fetched: the fetch would carry an auth plugin's credential there.
+        #expect(broken.stderr.contains("warning: http://127.0.0.2:9/elsewhere.yaml is not fetched: a $ref is fetched only from the document's own"),
+                "\(broken.stderr)")
+        #expect(!broken.stderr.contains("cannot fetch http://127.0.0.2"), "\(broken.stderr)")
     }
 
     /// A document from a URL with a relative server, or none, has its targets on the document's

@@ -72,7 +72,14 @@ extension Run {
             }
             guard !fetched.asked.isEmpty, fetched.documents.count < Self.mostReferencedDocuments else { return document }
             for name in fetched.asked {
-                guard name.hasPrefix("http://") || name.hasPrefix("https://") else {
+                // Only from where the document came: a fetch goes through the plugins (an auth
+                // plugin's credential), so a document may not send them to a host of its choosing.
+                guard name.hasPrefix("http://") || name.hasPrefix("https://"), fetched.documents.count < Self.mostReferencedDocuments else {
+                    fetched.documents[name] = .some(nil)
+                    continue
+                }
+                guard Self.origin(name) == Self.origin(url) else {
+                    io.err("warning: \(mask(redaction.maskedURL(name))) is not fetched: a $ref is fetched only from the document's own scheme, host and port\n")
                     fetched.documents[name] = .some(nil)
                     continue
                 }
@@ -84,6 +91,12 @@ extension Run {
                 }
             }
         }
+    }
+
+    /// `scheme://host:port` of `url`, lowercased, the port written out.
+    private static func origin(_ url: String) -> String? {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host?.lowercased() else { return nil }
+        return "\(scheme)://\(host):\(parsed.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     /// How many documents the `$ref`s of a document from the network may fetch.
