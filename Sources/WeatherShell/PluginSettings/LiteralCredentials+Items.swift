@@ -196,7 +196,8 @@ extension LiteralCredentials {
         return masked.contains("'") ? "***" : "'" + masked + "'"
     }
 
-    /// `let NAME = VALUE` with NAME named like a secret: VALUE, unless it is a query (`.token`),
+    /// `let NAME = VALUE` with NAME a credential's name (``Redaction/isCredentialName(_:)``:
+    /// `password`, `api_key`, not `keyword` or `max_tokens`): VALUE, unless it is a query (`.token`),
     /// a variable or `env NAME`; and the default of `let NAME = env VAR or DEFAULT`, which becomes a secret.
     static func letCredentials(_ statement: [Word]) -> [Replacement] {
         guard statement.count >= 4, statement[2].bare == "=" else { return [] }
@@ -204,7 +205,7 @@ extension LiteralCredentials {
             guard statement.count >= 7, statement[5].bare == "or" else { return [] }
             return hiddenWhole(statement[6])
         }
-        guard let name = statement[1].bare, Redaction().isSensitiveName(name), statement.count == 4,
+        guard let name = statement[1].bare, Redaction.isCredentialName(name), statement.count == 4,
               statement[3].bare?.hasPrefix(".") != true else { return [] }
         return hiddenWhole(statement[3])
     }
