@@ -77,7 +77,16 @@ extension Run {
         } : nil
         let timeout = options.timeout
         let answered = AnswerSeen()
+        // What the targets declare as credentials (a typed Authorization, an appid default), not
+        // what the fuzzer makes up for a field named so: a reproducer must send its input as it was.
         let sent = SentCredentials(Redaction())
+        for target in fuzzed {
+            if let request = try? await provider().preparedRequest(target.target) {
+                sent.add(request)
+            } else {
+                sent.add(Request(method: target.target.method, url: target.base, headers: target.target.headers))
+            }
+        }
         let result = await campaign.run(send: { request in
             guard let target = byName[request.operation] else { return FuzzOutcome(failure: "no such target") }
             let outcome = await self.fuzzCall(request, target, timeout: timeout, allowed: options.allowedHosts, sent: sent)

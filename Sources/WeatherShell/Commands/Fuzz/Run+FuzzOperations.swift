@@ -138,8 +138,8 @@ extension Run {
     /// One fuzz call: the target with every parameter left to the input (a secret's default
     /// kept), no status validation and no retries, through the session's provider with its auth
     /// plugins only (no log line, spinner or retry per call). Each hop of a redirect goes to this
-    /// machine or an `allowed` host, or is refused unsent, as `wsh load`'s are. What the call sent
-    /// as credentials goes into `sent`, to be masked by value wherever the report shows it.
+    /// machine or an `allowed` host, or is refused unsent, as `wsh load`'s are.
+    /// `sent` masks the credentials the targets declare in its curl reproducers.
     func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration, allowed: [String], sent: SentCredentials) async -> FuzzOutcome {
         var target = fuzzed.target
         var arguments = CallArguments()
@@ -242,14 +242,14 @@ extension Run {
 
     /// The request as a curl command to run, secrets masked or written as their environment variables.
     func curl(for request: Request, _ sent: SentCredentials) -> String? {
-        sent.add(request)
-        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: redaction.including(secretsOf: request), references: environmentReferences)
+        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: sent.masking(redaction), references: environmentReferences)
         return (try? printer.command(for: request))?.text
     }
 }
 
-/// The credentials fuzz calls sent as typed (a target's `Authorization:"Bearer ..."`, `X-API-Key:...`,
-/// `appid=...`): masked by value in what the report shows, as a call's sent credentials are.
+/// The credentials the fuzzed targets declare as typed (a target's `Authorization:"Bearer ..."`,
+/// `X-API-Key:...`, `appid=...`): masked by value in what the report shows, as a call's sent
+/// credentials are. Values the fuzzer made up are not among them: a reproducer sends them as they were.
 final class SentCredentials: Sendable {
     private let redaction: Mutex<Redaction>
 
@@ -265,5 +265,10 @@ final class SentCredentials: Sendable {
     /// `text` with those credentials masked.
     func mask(_ text: String) -> String {
         redaction.withLock { $0 }.mask(text)
+    }
+
+    /// `other`'s secrets and these credentials.
+    func masking(_ other: Redaction) -> Redaction {
+        Redaction(secrets: other.secrets.adding(redaction.withLock { $0 }.secretValues))
     }
 }
