@@ -168,6 +168,14 @@ import TestSupport
             let http = try await WSHProcess.run(["load", "req.http", "--users", "1", "--duration", "1s"], directory: directory)
             #expect(http.status == 1 && http.stderr.contains("use http req.http"), "\(http.stderr)")
             #expect(server.hits("/echo") == 0)
+
+            // A target the scenario declares itself is no unknown one; TARGET names one of the setup's.
+            try "target ok { base \(server.baseURL); path /echo }\n".write(to: directory.appendingPathComponent("one.wsh"), atomically: true, encoding: .utf8)
+            let named = try await WSHProcess.run(["load", "one.wsh", "okk", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(named.status == 3 && named.stderr == "wsh: error: unknown target 'okk'\nnote: did you mean 'ok'?\n", "\(named.stderr)")
+            try "get \(server.baseURL)/status/200\ntarget again from last\ncall again\n".write(to: directory.appendingPathComponent("last.wsh"), atomically: true, encoding: .utf8)
+            let last = try await WSHProcess.run(["load", "last.wsh", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(last.status == 0 && last.stdout.contains("0 errors"), "\(last.stdout)\(last.stderr)")
         }
     }
 

@@ -74,17 +74,6 @@ enum LoadRun {
             io.err(problem.rendered(mask: { run.mask($0) }) + "note: the setup failed, so the run was not started\n")
             return (problem.kind == .parse ? FailureKind.parse : FailureKind.runtime).exitCode
         }
-        // A `call` of a target the setup did not declare would fail every iteration the same way.
-        for statement in scenario.statements {
-            guard case .call(let call) = statement.kind, call.target.literal != nil else { continue }
-            do {
-                _ = try first.run.declaredTarget(call.target)
-            } catch var diagnostic as Diagnostic {
-                diagnostic.file = scenario.file
-                io.err(diagnostic.rendered(mask: { run.mask($0) }) + "note: every iteration would fail on it, so the run was not started\n")
-                return FailureKind.runtime.exitCode
-            } catch {}
-        }
         if let target = options.target {
             guard let declared = first.run.session.targets[target] else {
                 let guess = Suggestion.closest(to: target, in: first.run.session.targets.names).map { "note: did you mean '\($0)'?\n" } ?? ""
@@ -99,6 +88,24 @@ enum LoadRun {
                        + "note: give its parameters in a scenario: a .wsh file with `call \(target) NAME=VALUE`, run as wsh load FILE.wsh\n")
                 return FailureKind.runtime.exitCode
             }
+        }
+        // A `call` of a target neither the setup nor the scenario declares would fail every iteration the same way.
+        let declaredInScenario = Set(scenario.statements.compactMap { statement -> String? in
+            switch statement.kind {
+            case .target(let declaration): declaration.name.literal
+            case .targetFromLast(let name): name.literal
+            default: nil
+            }
+        })
+        for statement in scenario.statements {
+            guard case .call(let call) = statement.kind, let name = call.target.literal, !declaredInScenario.contains(name) else { continue }
+            do {
+                _ = try first.run.declaredTarget(call.target)
+            } catch var diagnostic as Diagnostic {
+                diagnostic.file = scenario.file
+                io.err(diagnostic.rendered(mask: { run.mask($0) }) + "note: every iteration would fail on it, so the run was not started\n")
+                return FailureKind.runtime.exitCode
+            } catch {}
         }
         var retried = first.run.session.pluginSettings.isOn("retry") ? ["plugin retry"] : []
         for declared in first.run.session.targets.all {
