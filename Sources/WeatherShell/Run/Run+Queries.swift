@@ -148,6 +148,10 @@ extension Run {
         return (value, "")
     }
 
+    /// How long a string a filter made from a secret must be to be masked from then on: a short
+    /// part (`abc` of `abc-live-123 | split "-"`) would hide every `abc` of the session after it.
+    static let minimumDerivedSecretLength = 6
+
     /// Masks from now on the strings filters made (`result`) out of a value that shows a secret
     /// (its text, from `input`, masks to something else): the upper case, base64, parts or
     /// replacement of a secret a server echoed (`.args.appid | upper`) are secrets too, as
@@ -156,7 +160,7 @@ extension Run {
     /// masked without the strings earlier filters made, which may hold a part shown beside the
     /// secret (`appid=k3y` of `split "-"`).
     private func maskDerived(_ result: JSONValue, from input: () -> String) {
-        let made = result.stringLeaves.filter { $0.count >= SecretForms.minimumLength }
+        let made = result.stringLeaves.filter { $0.count >= Self.minimumDerivedSecretLength }
         guard !made.isEmpty else { return }
         let text = input()
         let masked = session.sourceSecretsNow.mask(text)
