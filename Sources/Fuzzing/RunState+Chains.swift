@@ -58,7 +58,7 @@ extension RunState {
         let input = generators[chain.create].validCase(using: &randoms[chain.create])
         let createRequest = FuzzRequest(operation: create.name, input: input)
         guard let created = await call(createRequest, limit: limit) else { return false }
-        record(created, of: createRequest, operation: chain.create, expectation: generators[chain.create].expectation(of: input))
+        record(created, of: createRequest, operation: chain.create, expectation: generators[chain.create].expectation(of: input), countedByCall: true)
         guard let status = created.status, (200...299).contains(status) else { return true }
         var steps = [createRequest]
         var curls = [created.curl].compactMap { $0 }

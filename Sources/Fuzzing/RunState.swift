@@ -93,9 +93,11 @@ struct RunState {
         callsByOperation[request.operation, default: 0] += 1
     }
 
-    mutating func record(_ outcome: FuzzOutcome, of request: FuzzRequest, operation index: Int, expectation: Expectation) {
+    /// Judges `outcome`; `countedByCall` when ``call(_:limit:)`` made it, which counted it judged.
+    mutating func record(_ outcome: FuzzOutcome, of request: FuzzRequest, operation index: Int, expectation: Expectation,
+                         countedByCall: Bool = false) {
         guard !Task.isCancelled else { return }
-        judgedByOperation[request.operation, default: 0] += 1
+        if !countedByCall { judgedByOperation[request.operation, default: 0] += 1 }
         pacer.heed(outcome)
         if let status = outcome.status, (400...499).contains(status) { refusedByOperation[request.operation, default: 0] += 1 }
         for finding in judges[index].findings(outcome, expectation: expectation) {

@@ -53,6 +53,25 @@ import TestSupport
         #expect(crash.count >= 1 && crash.shrunk, "seed \(seed)")
     }
 
+    /// Under `--stateful`, a chain's create call is judged once: it was counted twice (by the
+    /// call and by its judging), so a create that was always refused said "no failures in 2N calls"
+    /// and never "answered 4xx".
+    @Test func aChainsCreateCallIsJudgedOnce() async {
+        let create = FuzzOperation(name: "create", method: "POST", path: "/items",
+                                   parameters: [.init(name: "q", location: .query, required: true, schema: CaseGeneratorTests.schema(#"{"type": "string"}"#))],
+                                   answers: [.init(status: "201", content: [.init(mediaType: "application/json", schema: nil)])])
+        let read = FuzzOperation(name: "read", method: "GET", path: "/items/{id}",
+                                 parameters: [.init(name: "id", location: .path, required: true, schema: CaseGeneratorTests.schema(#"{"type": "integer"}"#))],
+                                 answers: [.init(status: "200", content: [.init(mediaType: "application/json", schema: nil)])])
+        let campaign = FuzzCampaign(operations: [create, read], settings: FuzzSettings(calls: 60, seed: 5, stateful: true))
+        let result = await campaign.run(send: { _ in FuzzOutcome(status: 422, headers: [], body: []) })
+        for name in ["create", "read"] {
+            #expect((result.judgedByOperation[name] ?? 0) <= (result.callsByOperation[name] ?? 0),
+                    "\(name): judged \(result.judgedByOperation), calls \(result.callsByOperation)")
+        }
+        #expect((result.judgedByOperation["create"] ?? 0) > 0)
+    }
+
     /// The same seed sends the same calls in the same order (one job), and finds the same.
     @Test func theSameSeedRepeatsTheRun() async {
         let seed = SeededGenerator.seed()
