@@ -50,7 +50,7 @@ import TestSupport
 
     /// An import replaces what the same document declared before, never a target declared by
     /// hand: that was replaced with no word, and the user's work was lost.
-    @Test func anImportKeepsATargetDeclaredByHand() async {
+    @Test func anImportKeepsATargetDeclaredByHand() async throws {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("target listPets { base http://127.0.0.1:9; path /mine }\nuse openapi petstore.yaml\nuse openapi petstore.yaml",
                         directory: Self.examples)
@@ -59,6 +59,17 @@ import TestSupport
                 "\(shell.stderr)")
         #expect(shell.stderr.contains("3 targets of 'Petstore' declared"), "the document's own are declared again: \(shell.stderr)")
         #expect(!shell.stderr.contains("'createPet' is already declared"), "\(shell.stderr)")
+        // A recorded sample makes it `<recorded ...>`'s, still the document's: imported again, it is replaced.
+        let directory = try ScratchDirectory.make("wsh-reimport")
+        let server = try await TestServer.start(routes: ["/v1/pets": StaticRoute(contentType: "application/json", body: "[]"),
+                                                         "/pets": StaticRoute(contentType: "application/json", body: "[]")])
+        let recorded = ShellHarness(mode: .interactive)
+        await recorded.run("use openapi \(Self.examples)/petstore.yaml\nset base \(server.baseURL)\nset record rec\ncall listPets > /dev/null\n"
+                           + "set record off\nuse openapi \(Self.examples)/petstore.yaml", directory: directory.path)
+        try await server.shutdown()
+        #expect(recorded.run.session.targets["listPets"]?.declaration.file.name.hasPrefix("<openapi") == true,
+                "\(String(describing: recorded.run.session.targets["listPets"]?.declaration.file.name)) \(recorded.stderr)")
+        #expect(!recorded.stderr.contains("already declared"), "\(recorded.stderr)")
     }
 
     /// A document with a relative server: its targets have no base of their own, so `show` has

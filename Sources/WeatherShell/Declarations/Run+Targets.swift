@@ -23,8 +23,10 @@ extension Run {
         guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
             throw failure("\(source) wrote no target declaration", at: nil)
         }
-        // An import replaces what it imported before, never a target declared elsewhere (by hand, say).
-        if !replacingAny, let name = declaration.name.literal, let existing = session.targets[name], existing.declaration.file.name != source {
+        // An import replaces what it imported before, or a pack's or document's target (recorded too),
+        // never one declared elsewhere (by hand, or made the user's by `edit`).
+        if !replacingAny, let name = declaration.name.literal, let existing = session.targets[name], !existing.fromPack,
+           existing.declaration.file.name != source {
             let held = existing.declaration.file
             let line = held.location(of: existing.declaration.span.start).line
             throw failure("'\(name)' is already declared (\(held.name):\(line)); forget it first, or import under a prefix (as PREFIX)",
