@@ -154,11 +154,19 @@ import TestSupport
             let script = """
                 use openapi shop.yaml
                 target note { base \(server.baseURL); path /notes/{id}; method PUT; json text due:=3 done?; sample '{"ok": true}' status 201 }
+                let key = env WSH_EXPORT_KEY
+                target secretive { base \(server.baseURL); path /s; header X-Trace:$key }
                 openapi export out.yaml
                 openapi export out.json
                 """
-            let exported = try await WSHProcess.run(["-c", script], directory: directory)
+            let exported = try await WSHProcess.run(["-c", script], environment: ["WSH_EXPORT_KEY": "exported-key-6611"], directory: directory)
             #expect(exported.status == 0, "\(exported.stderr)")
+            // A target holding a secret is left out, named; the rest is written (the whole export was refused).
+            #expect(exported.stderr.contains("note: target 'secretive' is not exported: it holds a secret"), "\(exported.stderr)")
+            for file in ["out.yaml", "out.json"] {
+                let written = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                #expect(!written.contains("exported-key-6611") && !written.contains("secretive"), "\(written)")
+            }
             for file in ["out.yaml", "out.json"] {
                 let back = try await WSHProcess.run(["-c", "use openapi \(file)\nshow note\ncall item id=1\nexpect schema"], directory: directory)
                 #expect(back.status == 0, "\(back.stderr)")

@@ -5,7 +5,7 @@ import Targets
 extension Run {
     /// `openapi export FILE.yaml|FILE.json`: the session's targets as an OpenAPI 3.1 document,
     /// YAML unless the file name ends in `.json`. A target whose fields depend on variables is
-    /// written with today's values; secrets in them are refused rather than written, and
+    /// written with today's values; one holding a secret is left out with a note, and
     /// credentials typed as text are left out, with a note (``OpenAPIExporter/operationTree(_:credentials:)``).
     func openAPICommand(_ arguments: [Word], command: Word) throws {
         guard arguments.count == 2, arguments[0].bare == "export" else {
@@ -19,15 +19,25 @@ extension Run {
             entries.append(OpenAPIExporter.Entry(target: target, operation: declared.openAPI?.operation, schemas: declared.openAPI?.schemas))
         }
         let format: OpenAPIExporter.Format = path.lowercased().hasSuffix(".json") ? .json : .yaml
+        // A secret in a target (an env variable in a header, say) must not reach the file: that
+        // target is left out, with a note naming it; the others are written.
+        var withSecrets: [String] = []
+        entries.removeAll { entry in
+            guard let written = try? OpenAPIExporter.export([entry], format: format).0, mask(written) != written else { return false }
+            withSecrets.append(entry.target.name)
+            return true
+        }
         let (text, notes, credentials): (String, [String], [String])
         do {
             (text, notes, credentials) = try OpenAPIExporter.export(entries, format: format)
         } catch {
             throw failure("cannot export: \(mask(error.message))", at: fileWord.span)
         }
-        // A secret in a target (an env variable in a header, say) must not reach the file.
         guard mask(text) == text else {
-            throw failure("cannot export: a target holds a secret (a variable from env), which is not written to files", at: fileWord.span)
+            throw failure("cannot export: the document would hold a secret (a variable from env), which is not written to files", at: fileWord.span)
+        }
+        for name in withSecrets {
+            io.err("note: target '\(name)' is not exported: it holds a secret (a variable from env), which is not written to files\n")
         }
         if let reason = BodyFile.write(Data(text.utf8), to: path) {
             throw failure("cannot write '\(Self.displayPath(path))': \(reason)", at: fileWord.span)
