@@ -3,7 +3,7 @@ import Foundation
 /// One hop of a redirect, as the Fetch standard and curl follow it: the next request after a
 /// 301, 302, 303, 307 or 308. The transport follows redirects itself, so that every `Location`
 /// is checked before anything connects to it (a port past 65535 trapped inside the HTTP client).
-enum Redirect {
+public enum Redirect {
     /// Statuses that send the client elsewhere when they carry a `Location`.
     static func isRedirect(_ status: Int) -> Bool {
         switch status {
@@ -63,7 +63,7 @@ enum Redirect {
     }
 
     /// Scheme, host and port, lowercased, the port defaulting by scheme.
-    static func origin(of url: String) -> String {
+    public static func origin(of url: String) -> String {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return url }
         let port = parsed.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(parsed.host?.lowercased() ?? ""):\(port)"

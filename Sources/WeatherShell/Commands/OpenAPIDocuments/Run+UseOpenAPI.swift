@@ -78,7 +78,7 @@ extension Run {
                     fetched.documents[name] = .some(nil)
                     continue
                 }
-                guard Self.origin(name) == Self.origin(url) else {
+                guard Redirect.origin(of: name) == Redirect.origin(of: url) else {
                     io.err("warning: \(mask(redaction.maskedURL(name))) is not fetched: a $ref is fetched only from the document's own scheme, host and port\n")
                     fetched.documents[name] = .some(nil)
                     continue
@@ -91,12 +91,6 @@ extension Run {
                 }
             }
         }
-    }
-
-    /// `scheme://host:port` of `url`, lowercased, the port written out.
-    private static func origin(_ url: String) -> String? {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host?.lowercased() else { return nil }
-        return "\(scheme)://\(host):\(parsed.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     /// How many documents the `$ref`s of a document from the network may fetch.
