@@ -55,6 +55,20 @@ public enum PercentEncoding {
         return encoded
     }
 
+    /// `text` with only the bytes of `escaped`, spaces and control characters as `%XX`; all else,
+    /// non-ASCII too, as it is, as an IRI writes a URL.
+    static func encode(_ text: String, escapingOnly escaped: Set<UInt8>) -> String {
+        var encoded = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, scalar.value <= 0x20 || scalar.value == 0x7F || escaped.contains(UInt8(scalar.value)) {
+                appendEscape(UInt8(scalar.value), to: &encoded)
+            } else {
+                encoded.unicodeScalars.append(scalar)
+            }
+        }
+        return encoded
+    }
+
     private static func isBracket(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
     }

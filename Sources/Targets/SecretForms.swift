@@ -41,7 +41,7 @@ public enum SecretForms {
         // A URL echoed as an IRI (werkzeug's `request.url`, which httpbin echoes): only what would
         // change the URL's reading stays escaped, `"` and `é` come back as they are, and then
         // JSON-escaped in the answer (`ab%3Dc\"d`, `ab%2Bc/d\u00e9`).
-        for iri in [escapingOnly(value, iriQueryEscaped), escapingOnly(value, iriPathEscaped)] {
+        for iri in [PercentEncoding.encode(value, escapingOnly: iriQueryEscaped), PercentEncoding.encode(value, escapingOnly: iriPathEscaped)] {
             forms += [iri, lowercasingEscapes(iri)] + jsonForms(iri)
         }
         forms += markupForms(value)
@@ -78,21 +78,6 @@ public enum SecretForms {
             }
         }
         return hasUnicode
-    }
-
-    /// `value` with only the bytes of `escaped`, space and control characters as `%XX`; all
-    /// else, non-ASCII too, as it is.
-    private static func escapingOnly(_ value: String, _ escaped: Set<UInt8>) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in value.utf8 {
-            if byte <= 0x20 || byte == 0x7F || escaped.contains(byte) {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// What an IRI keeps escaped in a query value: what would end or split it, `%` and `+`.
