@@ -114,9 +114,14 @@ extension Redaction {
         let words = header.value.split(separator: " ", maxSplits: 1)
         guard words.count == 2 else { return [] }
         let credential = String(words[1]).trimmingCharacters(in: .whitespaces)
-        guard words[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
-              let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return [("token", credential)] }
+        guard words[0].lowercased() == "basic", let pair = basicPair(credential), let colon = pair.firstIndex(of: ":") else { return [("token", credential)] }
         return [("password", credential), ("password", String(pair[pair.index(after: colon)...]))]
+    }
+
+    /// The `USER:PASSWORD` a Basic credential's base64 holds; nil when it holds no `:`.
+    public static func basicPair(_ base64: String) -> String? {
+        guard let data = Data(base64Encoded: base64), let pair = String(data: data, encoding: .utf8), pair.contains(":") else { return nil }
+        return pair
     }
 
     /// The password of `scheme://user:password@host`, percent-decoded.

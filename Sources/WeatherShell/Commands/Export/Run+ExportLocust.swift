@@ -173,9 +173,8 @@ struct LocustWriter {
     private static func basicCredential(_ header: Header) -> String? {
         guard header.name.lowercased() == "authorization" else { return nil }
         let words = header.value.split(separator: " ", maxSplits: 1)
-        guard words.count == 2, words[0].lowercased() == "basic", let data = Data(base64Encoded: String(words[1])),
-              let pair = String(data: data, encoding: .utf8), pair.contains(":") else { return nil }
-        return pair
+        guard words.count == 2, words[0].lowercased() == "basic" else { return nil }
+        return Redaction.basicPair(String(words[1]))
     }
 
     /// The environment variable a credential typed as text is read from: its name in capitals
