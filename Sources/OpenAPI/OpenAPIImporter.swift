@@ -106,6 +106,12 @@ public enum OpenAPIImporter {
         return url
     }
 
+    /// Whether `source` is an `http` or `https` URL, a document fetched from the network, rather
+    /// than a file's path.
+    public static func isURL(_ source: String) -> Bool {
+        Bundler.isURL(source)
+    }
+
     /// A relative server URL (`/v1`) of a document from the network, resolved against the
     /// document's URL, as OpenAPI says; with no server, the document's origin (its default server
     /// is `/`). A local document's stays as it is: a relative one leaves the host to `set base`.

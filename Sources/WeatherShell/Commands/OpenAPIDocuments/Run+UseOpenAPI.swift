@@ -14,7 +14,7 @@ extension Run {
         var path: String?
         let document: ImportedDocument
         do {
-            if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            if OpenAPIImporter.isURL(source) {
                 document = try await importFetched(try await fetchDocument(source, at: sourceWord.span), url: source, prefix: prefix,
                                                    at: sourceWord.span)
             } else {
@@ -74,7 +74,7 @@ extension Run {
             for name in fetched.asked {
                 // Only from where the document came: a fetch goes through the plugins (an auth
                 // plugin's credential), so a document may not send them to a host of its choosing.
-                guard name.hasPrefix("http://") || name.hasPrefix("https://"), fetched.documents.count < Self.mostReferencedDocuments else {
+                guard OpenAPIImporter.isURL(name), fetched.documents.count < Self.mostReferencedDocuments else {
                     fetched.documents[name] = .some(nil)
                     continue
                 }
