@@ -17,11 +17,11 @@ struct FuzzReport {
     let seed: UInt64
     let entries: [Entry]
 
-    /// `sent`: the credentials the calls sent as typed, masked as the session's secrets are.
-    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run, sent: SentCredentials) {
+    /// `declared`: the credentials the targets declare as typed, masked as the session's secrets are.
+    init(result: FuzzResult, seed: UInt64, targets: [String: FuzzTarget], timeout: Duration, run: Run, declared: Redaction) {
         self.result = result
         self.seed = seed
-        let mask = { (text: String) in sent.mask(run.mask(text)) }
+        let mask = { (text: String) in declared.mask(run.mask(text)) }
         entries = result.failures.map { found in
             // An answer's values are quoted in the details: a server that echoes a key must not show it.
             var failure = found

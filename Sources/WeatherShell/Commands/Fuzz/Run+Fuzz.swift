@@ -79,17 +79,16 @@ extension Run {
         let answered = AnswerSeen()
         // What the targets declare as credentials (a typed Authorization, an appid default), not
         // what the fuzzer makes up for a field named so: a reproducer must send its input as it was.
-        let sent = SentCredentials(Redaction())
+        var credentials = Redaction()
         for target in fuzzed {
-            if let request = try? await provider().preparedRequest(target.target) {
-                sent.add(request)
-            } else {
-                sent.add(Request(method: target.target.method, url: target.base, headers: target.target.headers))
-            }
+            let request = (try? await provider().preparedRequest(target.target))
+                ?? Request(method: target.target.method, url: target.base, headers: target.target.headers)
+            credentials = credentials.including(secretsOf: request)
         }
+        let declared = credentials
         let result = await campaign.run(send: { request in
             guard let target = byName[request.operation] else { return FuzzOutcome(failure: "no such target") }
-            let outcome = await self.fuzzCall(request, target, timeout: timeout, allowed: options.allowedHosts, sent: sent)
+            let outcome = await self.fuzzCall(request, target, timeout: timeout, allowed: options.allowedHosts, declared: declared)
             if outcome.status != nil { answered.seen.withLock { $0 = true } }
             return outcome
         }, progress: { line.show($0) })
@@ -97,10 +96,10 @@ extension Run {
         line.clear()
         // No answer at all is no server there, not a defect of one.
         if result.stop != .interrupted, !answered.seen.withLock({ $0 }), let first = result.failures.first(where: { $0.oracle == .noAnswer }) {
-            throw failure("nothing answered at \(bases.joined(separator: ", ")): \(sent.mask(mask(first.detail)))", at: span,
+            throw failure("nothing answered at \(bases.joined(separator: ", ")): \(declared.mask(mask(first.detail)))", at: span,
                           notes: ["is the server running? point the targets at it with: set base URL"])
         }
-        let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self, sent: sent)
+        let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self, declared: declared)
         io.out(report.text)
         if let path = options.junitReport { try writeOutput(report.junit, to: resolvePath(path), at: span) }
         if let path = options.jsonReport { try writeOutput(report.json, to: resolvePath(path), at: span) }

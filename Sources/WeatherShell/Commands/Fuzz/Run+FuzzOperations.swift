@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Fuzzing
 import OpenAPI
 import Plugins
@@ -139,8 +138,8 @@ extension Run {
     /// kept), no status validation and no retries, through the session's provider with its auth
     /// plugins only (no log line, spinner or retry per call). Each hop of a redirect goes to this
     /// machine or an `allowed` host, or is refused unsent, as `wsh load`'s are.
-    /// `sent` masks the credentials the targets declare in its curl reproducers.
-    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration, allowed: [String], sent: SentCredentials) async -> FuzzOutcome {
+    /// `declared`, the credentials the targets declare, are masked in its curl reproducers.
+    func fuzzCall(_ request: FuzzRequest, _ fuzzed: FuzzTarget, timeout: Duration, allowed: [String], declared: Redaction) async -> FuzzOutcome {
         var target = fuzzed.target
         var arguments = CallArguments()
         if let url = request.url {
@@ -164,15 +163,15 @@ extension Run {
         provider.transport = AllowedHostsTransport(allowed: allowed, action: "fuzz", next: provider.transport)
         do {
             let response = try await provider.request(target, arguments: arguments)
-            return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request, sent))
+            return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request, declared))
         } catch {
             if let response = error.response {
-                return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request, sent))
+                return FuzzOutcome(status: response.status, headers: response.headers, body: Array(response.body), curl: curl(for: response.request, declared))
             }
             // An input wsh cannot make a request of (a path value that breaks the URL) was not sent.
             if error.step == .endpoint || error.step == .encoding { return FuzzOutcome(notSent: error.description(masking: redaction)) }
             // A hop refused as another host gets no curl command: it would send there what wsh would not.
-            let command = error.request.flatMap { Self.refusedHost($0.url, allowed: allowed) == nil ? curl(for: $0, sent) : nil }
+            let command = error.request.flatMap { Self.refusedHost($0.url, allowed: allowed) == nil ? curl(for: $0, declared) : nil }
             return FuzzOutcome(failure: error.isCancelled ? "interrupted" : error.description(masking: redaction), curl: command)
         }
     }
@@ -240,35 +239,12 @@ extension Run {
         return .string(value.text)
     }
 
-    /// The request as a curl command to run, secrets masked or written as their environment variables.
-    func curl(for request: Request, _ sent: SentCredentials) -> String? {
-        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: sent.masking(redaction), references: environmentReferences)
+    /// The request as a curl command to run, secrets and the credentials the targets declare
+    /// (`declared`) masked, or written as their environment variables. A value the fuzzer made up
+    /// for a field named like a credential is no secret: the reproducer sends it as it was.
+    func curl(for request: Request, _ declared: Redaction) -> String? {
+        let masking = Redaction(secrets: redaction.secrets.adding(declared.secretValues))
+        let printer = RequestCommandPrinter(tool: .curl, purpose: .run, redaction: masking, references: environmentReferences)
         return (try? printer.command(for: request))?.text
-    }
-}
-
-/// The credentials the fuzzed targets declare as typed (a target's `Authorization:"Bearer ..."`,
-/// `X-API-Key:...`, `appid=...`): masked by value in what the report shows, as a call's sent
-/// credentials are. Values the fuzzer made up are not among them: a reproducer sends them as they were.
-final class SentCredentials: Sendable {
-    private let redaction: Mutex<Redaction>
-
-    init(_ redaction: Redaction) {
-        self.redaction = Mutex(redaction)
-    }
-
-    /// Adds what `request` sent as credentials.
-    func add(_ request: Request) {
-        redaction.withLock { $0 = $0.including(secretsOf: request) }
-    }
-
-    /// `text` with those credentials masked.
-    func mask(_ text: String) -> String {
-        redaction.withLock { $0 }.mask(text)
-    }
-
-    /// `other`'s secrets and these credentials.
-    func masking(_ other: Redaction) -> Redaction {
-        Redaction(secrets: other.secrets.adding(redaction.withLock { $0 }.secretValues))
     }
 }
