@@ -36,14 +36,19 @@ public final class Session {
     var secretsNow: SecretSet {
         get {
             if let callSecrets { return callSecrets }
-            let made = lastSentRequest.map { Redaction(secrets: mask.secrets).including(secretsOf: $0).secrets } ?? mask.secrets
+            let made = withLastCallsCredentials(mask.secrets)
             callSecrets = made
             return made
         }
     }
     /// ``secretsNow`` but for the values filters made from secrets (``SecretMask/addDerived(_:)``).
     var sourceSecretsNow: SecretSet {
-        lastSentRequest.map { Redaction(secrets: mask.sources).including(secretsOf: $0).secrets } ?? mask.sources
+        withLastCallsCredentials(mask.sources)
+    }
+
+    /// `secrets` and the credentials ``lastSentRequest`` sent.
+    private func withLastCallsCredentials(_ secrets: SecretSet) -> SecretSet {
+        lastSentRequest.map { Redaction(secrets: secrets).including(secretsOf: $0).secrets } ?? secrets
     }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
