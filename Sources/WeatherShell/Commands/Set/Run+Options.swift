@@ -56,9 +56,9 @@ extension Run {
             options.colorSetting = value
             session.echoStyle.value.color = options.colorEnabled
         case .stub:
-            if let on = Self.onOff(value), !on {
-                options.stub = .off
-            } else if value == "immediate" || Self.onOff(value) == true {
+            if let on = Self.onOff(value) {
+                options.stub = on ? .immediate : .off
+            } else if value == "immediate" {
                 options.stub = .immediate
             } else if let delay = DurationText.parse(value) {
                 options.stub = .delayed(delay)
