@@ -42,6 +42,10 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case other(String)
     }
 
+    /// Whether the server's answer, or its absence, failed the call (sending, the status, the body's
+    /// JSON) rather than the call as written.
+    public var comesFromTheAnswer: Bool { step == .transport || step == .validation || step == .decoding }
+
     /// The name of the target that was called.
     public var targetName: String
     /// The step that failed.

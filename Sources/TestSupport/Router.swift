@@ -107,7 +107,8 @@ final class Router: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The first `fail` requests for a key get `status` (503 unless given), with Retry-After when asked; then 200.
+    /// The first `fail` requests for a key get `status` (503 unless given), with Retry-After when asked, as an
+    /// HTML page as a proxy's (nginx's) with `html`; then 200.
     private func flaky(key: String, _ request: ReceivedRequest) -> ServerReply {
         let attempt = counters.withLock { counters -> Int in
             counters.flakyAttempts[key, default: 0] += 1
@@ -119,6 +120,10 @@ final class Router: Sendable {
         let status = request.intQuery("status") ?? 503
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
         let retryAfter = request.queryValue("retry-after").map { [("Retry-After", $0)] } ?? []
+        if request.queryValue("html") != nil {
+            return .respond(status: status, headers: [("Content-Type", "text/html")] + retryAfter,
+                            body: Array("<html><body><h1>\(status) \(reason)</h1></body></html>\n".utf8))
+        }
         return .json(
             status, "{\"status\":\(status),\"message\":\(JSONText.string(reason)),\"attempt\":\(attempt)}",
             headers: retryAfter)

@@ -13,7 +13,7 @@ import NIOPosix
 /// - `/stall-mid-body`: Content-Length 1000, 10 bytes, then nothing more;
 /// - `/large?bytes=N`: a JSON string of N bytes, streamed in chunks;
 /// - `/flaky/KEY?fail=N&status=503&retry-after=S`: the first N requests for KEY get that status
-///   (with Retry-After when given), later ones 200 `{"ok":true,"attempts":n}`;
+///   (with Retry-After when given; an HTML page with `&html=1`), later ones 200 `{"ok":true,"attempts":n}`;
 /// - `/redirect?n=K`: K redirects (302), then 200 `{"redirected":true}`;
 /// - `/pages/link`, `/pages/body`, `/pages/loop`: paged lists (``PageRoutes``);
 /// - `/invalid-json`: Content-Type application/json, body `{not json`;

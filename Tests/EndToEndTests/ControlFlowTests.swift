@@ -80,6 +80,45 @@ import Testing
         }
     }
 
+    /// A round whose answer the condition cannot read (a proxy's HTML 502 page while the service
+    /// starts), or whose call got no answer, is a round that does not hold yet, as Hurl's retry
+    /// goes on after such a round: `until` ended at the first one, with an error.
+    @Test func untilGoesOnAfterARoundWhoseAnswerIsNotJSONOrIsMissing() async throws {
+        try await withLoopbackServer { server in
+            let (result, _) = try await runScript("""
+            target checked {
+              base \(server.baseURL)
+              path /flaky/other
+              query fail=2 status=503 html=1
+              validate 200
+            }
+            until .ok == true every 10ms max 5 {
+              get \(server.baseURL)/flaky/job?fail=2&status=502&html=1 > /dev/null
+            }
+            let n = .attempts
+            echo "done after $n"
+            until .ok == true every 10ms max 5 {
+              call checked
+              expect status == 200
+            }
+            """)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("done after 3\n"), "\(result.stdout)")
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            #expect(server.hits("/flaky/job") == 3)
+            #expect(server.hits("/flaky/other") == 3)
+        }
+        // In the last round the error is said, with its place; nothing answers on a closed port.
+        let closed = try await runScript("""
+        until .ok == true every 0ms max 2 {
+          get http://127.0.0.1:9/never
+        }
+        """).0
+        #expect(closed.status == 3, "\(closed.stderr)")
+        #expect(closed.stderr.components(separatedBy: "error:").count == 2, "one error, the last round's: \(closed.stderr)")
+        #expect(closed.stderr.contains("script.wsh:2:7: error:"), "\(closed.stderr)")
+    }
+
     @Test func untilThatNeverHoldsFailsWithFourAndItsLastRoundsExpect() async throws {
         try await withLoopbackServer { server in
             let (result, _) = try await runScript("""

@@ -18,6 +18,9 @@ public struct Diagnostic: Error, Sendable {
     public var file: SourceFile?
     public var span: SourceSpan?
     public var notes: [String]
+    /// The failure came from the server's answer or its absence (no answer, a status the target
+    /// refuses, a body that is not JSON), not from the script: `until` tries another round after it.
+    public var comesFromTheAnswer = false
 
     public init(_ kind: FailureKind, _ message: String, file: SourceFile? = nil, span: SourceSpan? = nil, notes: [String] = []) {
         self.kind = kind

@@ -202,7 +202,7 @@ extension Run {
             return try response.json()
         } catch {
             throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
-                          at: query.span, notes: [mask(error.description)])
+                          at: query.span, notes: [mask(error.description)], comesFromTheAnswer: true)
         }
     }
 

@@ -65,6 +65,8 @@ public final class Run {
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
     /// until the round's end says whether they count; nil when checks count as they run.
     var provisionalChecks: [CheckedExpectation]?
+    /// The error about the server's answer that ended such a round: a later round may get another answer.
+    var answerFailureInRound: Diagnostic?
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {
@@ -207,6 +209,10 @@ public final class Run {
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.
     func report(_ diagnostic: Diagnostic) throws(Halt) {
+        if provisionalChecks != nil, diagnostic.comesFromTheAnswer {
+            answerFailureInRound = diagnostic
+            throw Halt.failure(diagnostic.kind)
+        }
         io.err(diagnostic.rendered(mask: { self.mask($0) }))
         var masked = diagnostic
         masked.message = mask(diagnostic.message)
@@ -218,8 +224,11 @@ public final class Run {
     }
 
     /// A runtime error at a span of the running file.
-    func failure(_ message: String, at span: SourceSpan?, notes: [String] = [], kind: FailureKind = .runtime) -> Diagnostic {
-        Diagnostic(kind, message, file: span == nil ? nil : currentFile, span: span, notes: notes)
+    func failure(_ message: String, at span: SourceSpan?, notes: [String] = [], kind: FailureKind = .runtime,
+                 comesFromTheAnswer: Bool = false) -> Diagnostic {
+        var diagnostic = Diagnostic(kind, message, file: span == nil ? nil : currentFile, span: span, notes: notes)
+        diagnostic.comesFromTheAnswer = comesFromTheAnswer
+        return diagnostic
     }
 
     func execute(_ statement: Statement) async throws {

@@ -139,7 +139,8 @@ extension Run {
         }
         var notes = settingNotes(for: error)
         if error.isMissingBaseURL { notes.insert("declare `base` in the target, or give one for all with `set base URL`", at: 0) }
-        return failure(error.description(masking: redaction), at: statement.target.span, notes: notes)
+        return failure(error.description(masking: redaction), at: statement.target.span, notes: notes,
+                       comesFromTheAnswer: error.comesFromTheAnswer)
     }
 
     /// Once a session, when a URL is about to be shown as `***` because it holds an `env` value

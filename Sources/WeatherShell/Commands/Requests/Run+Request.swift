@@ -44,7 +44,8 @@ extension Run {
                 throw failure("'\(name):=' is not valid JSON: \(redaction.mask(reason))", at: word.span,
                               notes: ["a JSON value: name:=42, name:=true, name:='[1, 2]'; text is name=value"])
             }
-            throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error))
+            throw failure(error.description(masking: redaction), at: statement.url.span, notes: settingNotes(for: error),
+                          comesFromTheAnswer: error.comesFromTheAnswer)
         } catch let error as RecordingFailure {
             throw failure(error.description, at: statement.command.span)
         }
