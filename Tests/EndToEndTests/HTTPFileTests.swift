@@ -343,6 +343,9 @@ import TestSupport
                 token = ***  (http-client.private.env.json)
 
                 """, "\(listed.stderr)")
+            // After `use http` of a file in another folder, its environments are the ones beside it.
+            let used = try await WSHProcess.run(["-c", "use http requests/a-headers.http\nset env dev\nvars"], directory: root)
+            #expect(used.status == 0 && used.stdout.contains("user = dev-user  (http-client.env.json)\n"), "\(used.stdout)\(used.stderr)")
             let wrong = try await WSHProcess.run(["test", "--env", "stage", "requests/"], directory: root)
             #expect(wrong.stdout.contains("no environment named 'stage'"), "\(wrong.stdout)")
             #expect(wrong.status == 3)

@@ -196,7 +196,7 @@ extension CompletionSnapshot {
             return ShellOption.record.choices.filter { $0.hasPrefix(word) } + Completion.paths(word, directory: directory)
         case "set" where previous.count == 2 && previous[1] == ShellOption.env.rawValue:
             // Read from disk when Tab asks: the files can change while the prompt runs.
-            candidates = EnvironmentFiles.names(in: directory) + ["off"]
+            candidates = EnvironmentFiles.names(in: environmentDirectory) + ["off"]
         case "set" where previous.count == 2:
             candidates = ShellOption(rawValue: previous[1])?.choices ?? []
         case "source" where previous.count == 1:

@@ -21,6 +21,8 @@ public struct CompletionSnapshot: Sendable {
     var hosts: [String] = []
     /// Where relative paths after `source` start.
     var directory = FileManager.default.currentDirectoryPath
+    /// Where the environments `set env ` offers are (``Run/environmentDirectory``).
+    var environmentDirectory = FileManager.default.currentDirectoryPath
 
     /// Completions after `plugin`: names and `order`, then `on`/`off` and the plugin's settings,
     /// then a few example values after a setting that takes one.
@@ -55,6 +57,7 @@ extension Run {
         for (name, reactor) in session.reactors { snapshot.reactorActions[name] = reactor.actionNames }
         snapshot.declaredReactors = session.reactorOrder.filter { session.reactors[$0] is DeclaredReactorCommand }
         snapshot.directory = currentFile.directory
+        snapshot.environmentDirectory = environmentDirectory
         return snapshot
     }
 

@@ -157,7 +157,7 @@ extension Run {
         if let guess = Suggestion.closest(to: name, in: visibleVariableNames + GeneratedValue.names) { notes.append("did you mean '$\(guess)'?") }
         if visibleVariableNames.isEmpty { notes.append("no variables are set; set one with 'let \(name) = VALUE'") }
         // A target from a .http file or a collection often reads its environment's variables.
-        if session.environment == nil, case let environments = EnvironmentFiles.names(in: currentFile.directory), !environments.isEmpty {
+        if session.environment == nil, case let environments = EnvironmentFiles.names(in: environmentDirectory), !environments.isEmpty {
             notes.append("or choose an environment that sets it: set env \(environments.joined(separator: "|"))")
         }
         return failure("undefined variable '\(name)'", at: span, notes: notes)

@@ -14,6 +14,9 @@ public final class Session {
     var commandLineNames: Set<String> = []
     /// The environment `set env NAME` (`--env NAME`) chose, and what it set.
     var environment: SelectedEnvironment?
+    /// The directory of the `.http` file or Postman collection last used (`use http`, `use
+    /// postman`): its environment files are the ones its requests are written for.
+    var requestsFileDirectory: String?
     /// Whether the note that an `env` value is masked in URLs has been given (once a session).
     var notedSecretInURL = false
     var mask = SecretMask() {

@@ -135,7 +135,7 @@ extension Run {
             // Taken by setTransport above; here only with a wrong number of words.
             throw invalid()
         case .env:
-            try selectEnvironment(value, directory: currentFile.directory, at: valueWord.span)
+            try selectEnvironment(value, directory: environmentDirectory, at: valueWord.span)
         }
         session.optionOrigins[option] = optionOrigin(at: optionWord.span)
     }

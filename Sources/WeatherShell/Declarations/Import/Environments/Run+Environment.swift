@@ -8,6 +8,14 @@ struct SelectedEnvironment {
 }
 
 extension Run {
+    /// Where `set env`, `env` and Tab look for environment files: beside the `.http` file or
+    /// collection last used, when environment files are there (JetBrains and Postman keep them
+    /// beside the requests), else in the directory of the file being run.
+    var environmentDirectory: String {
+        if let used = session.requestsFileDirectory, !EnvironmentFiles.names(in: used).isEmpty { return used }
+        return currentFile.directory
+    }
+
     /// `set env NAME` (`--env NAME`; `off` for none): sets the environment's variables, read from
     /// the files in `directory` (``EnvironmentFiles``), as the session's; its secrets are masked
     /// from then on. The variables of the environment chosen before go, unless set again since.
@@ -42,10 +50,10 @@ extension Run {
         options.environment = session.environment?.name
     }
 
-    /// `env`: the environments of the current directory's files, the chosen one marked, and the
+    /// `env`: the environments of ``environmentDirectory``'s files, the chosen one marked, and the
     /// variables it set with the file each came from; secrets as `***`.
     func listEnvironments() {
-        let directory = session.environment?.directory ?? currentFile.directory
+        let directory = session.environment?.directory ?? environmentDirectory
         let names = EnvironmentFiles.names(in: directory)
         if names.isEmpty, session.environment == nil {
             io.out("no environments: none of \(EnvironmentFiles.publicFile), \(EnvironmentFiles.privateFile), "

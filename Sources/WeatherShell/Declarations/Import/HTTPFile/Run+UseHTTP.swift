@@ -16,6 +16,7 @@ extension Run {
         }
         let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
         let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: text)
+        session.requestsFileDirectory = file.directory
         let parsed: HTTPFile
         do {
             parsed = try HTTPFileParser.parse(file.text(0..<Int.max))

@@ -24,6 +24,7 @@ extension Run {
             throw failure("cannot use \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: pathWord.span)
         }
         let shown = Self.displayPath(path)
+        session.requestsFileDirectory = Self.directory(of: path)
         for pair in collection.variables {
             let name = Self.postmanVariableName(pair.name)
             guard variable(named: name) == nil, !session.commandLineNames.contains(name) else { continue }
