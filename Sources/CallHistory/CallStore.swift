@@ -87,13 +87,7 @@ final class CallStore {
     /// in write-ahead-log mode, with the schema.
     init(writingTo path: String, busyTimeout: Int32) throws {
         self.busyTimeout = busyTimeout
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CallStoreFailure(kind: .other, detail: "cannot make the directory \(directory): \(Self.reason(error))")
-        }
+        try Self.makeDirectory((path as NSString).deletingLastPathComponent)
         // Made here, so that its mode is 0600 rather than what SQLite would give it.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor < 0 { throw CallStoreFailure(kind: .other, detail: String(cString: strerror(errno))) }
@@ -132,12 +126,21 @@ final class CallStore {
         isEmpty = version < Self.version
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+    /// Makes `directory` and its missing parents (0700), as `mkdir -p` does; a failure names the
+    /// part that could not be made and why, in the system's words (Foundation's name only a code).
+    private static func makeDirectory(_ directory: String) throws(CallStoreFailure) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/") {
+            path += "/" + part
+            var status = stat()
+            if stat(path, &status) == 0 {
+                if status.st_mode & S_IFMT == S_IFDIR { continue }
+                throw CallStoreFailure(kind: .other, detail: "cannot make the directory \(directory): \(path) is a file")
+            }
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                throw CallStoreFailure(kind: .other, detail: "cannot make the directory \(path): \(String(cString: strerror(errno)))")
+            }
         }
-        return error.localizedDescription
     }
 
     // MARK: Writing
