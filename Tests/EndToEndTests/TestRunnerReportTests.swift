@@ -50,6 +50,27 @@ import TestSupport
             .appendingPathComponent("Schemas/junit-jenkins.xsd").path
     }
 
+    /// A report's forgotten FILE takes the next test's name: `--report-junit t1.wsh t2.wsh` wrote
+    /// XML over t1.wsh, and `--report-json notes.txt` over any file. Both are refused, untouched;
+    /// an earlier report of the same kind is replaced.
+    @Test func aReportIsNeverWrittenOverATestOrAFileThatIsNoSuchReport() async throws {
+        let test = "echo hi\n"
+        let directory = try TestRunnerTests.suite(["t1.wsh": test, "t2.wsh": test, "notes.txt": "my notes\n", "old.xml": "<?xml version=\"1.0\"?>\n<testsuites/>\n"])
+        let tests = directory.appendingPathComponent("tests")
+        for arguments in [["--report-junit", "t1.wsh", "t2.wsh"], ["t2.wsh", "--report-json", "t2.wsh"], ["t2.wsh", "--report-tap", "notes.txt"],
+                          ["t2.wsh", "--report-har", "notes.txt"]] {
+            let result = try await WSHProcess.run(["test"] + arguments, directory: tests)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("\(arguments.first { $0.hasPrefix("--report") } ?? "") "), "\(result.stderr)")
+        }
+        #expect(try String(contentsOf: tests.appendingPathComponent("t1.wsh"), encoding: .utf8) == test)
+        #expect(try String(contentsOf: tests.appendingPathComponent("t2.wsh"), encoding: .utf8) == test)
+        #expect(try String(contentsOf: tests.appendingPathComponent("notes.txt"), encoding: .utf8) == "my notes\n")
+        let replaced = try await WSHProcess.run(["test", "t1.wsh", "--report-junit", "old.xml"], directory: tests)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try String(contentsOf: tests.appendingPathComponent("old.xml"), encoding: .utf8).contains("t1.wsh"))
+    }
+
     @Test func junitIsValidAgainstJenkinsSchemaWithTheFailure() async throws {
         try await withLoopbackServer { server in
             let (result, out) = try await Self.runWithReports(server)

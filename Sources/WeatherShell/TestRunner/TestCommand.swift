@@ -58,6 +58,9 @@ struct TestCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
         if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
         if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
+        for (kind, path) in [(ReportFileGuard.Kind.junit, junit), (.tap, tap), (.json, json), (.har, har)] {
+            if let path, let refusal = ReportFileGuard.refusal(kind, at: path) { throw ValidationError(refusal) }
+        }
         for variable in variables {
             if case .failure(let error) = ScriptArgument.parse(variable) {
                 throw ValidationError("--var takes NAME=VALUE or NAME:=JSON, got '\(variable.shortened())': \(error.message)")
