@@ -124,8 +124,28 @@ import Testing
             #expect(failing.stderr.contains("note: expected: 42 (number)\nnote: actual:   \"42\" (string)"), "\(failing.stderr)")
             let mixed = try await Self.run("expect .store.owner.count < 50", server)
             #expect(mixed.status == 3)
-            #expect(mixed.stderr.contains("'<' compares two numbers or two strings"), "\(mixed.stderr)")
+            #expect(mixed.stderr.contains("'<' compares two numbers, two dates or two strings that are not numbers"), "\(mixed.stderr)")
+            #expect(mixed.stderr.contains("read the value as a number with '| toInt'"), "\(mixed.stderr)")
+            // As text "42" comes after "100": two strings that are numbers do not order as text.
+            let asText = try await Self.run("expect .store.owner.count > \"100\"", server)
+            #expect(asText.status == 3 && asText.stderr.contains("'| toInt'"), "\(asText.stderr)")
         }
+    }
+
+    /// Dates order as the moments they name: as text, a time with a fraction of a second came
+    /// before the same second without one (`.` before `Z`), so `05.500Z < 05Z` held.
+    @Test func datesOrderAsMoments() async throws {
+        let result = try await WSHProcess.run(["-c", """
+            set bail off
+            expect "2025-01-01T21:34:05.500Z" | toDate > "2025-01-01T21:34:05Z"
+            expect "2025-01-01T21:34:05.500Z" | toDate < "2025-01-01T21:34:05Z"
+            expect "2025-01-01T23:00:00-02:00" > "2025-01-02T00:30:00Z"
+            expect "2025-01-02" > "2025-01-01T23:00:00-02:00"
+            """])
+        #expect(result.status == 4, "\(result.stderr)")
+        let failed = result.stderr.components(separatedBy: "expectation failed: ").dropFirst().map { $0.prefix { $0 != "\n" } }
+        #expect(failed == [#""2025-01-01T21:34:05.500Z" | toDate < "2025-01-01T21:34:05Z""#, #""2025-01-02" > "2025-01-01T23:00:00-02:00""#],
+                "\(result.stderr)")
     }
 
     @Test func hashesDatesAndCookies() async throws {

@@ -88,16 +88,35 @@ public enum TypedValues {
         }
     }
 
-    /// How `value` orders against `expected`: numbers exactly, strings by Unicode scalar values;
-    /// nil for any other pair.
+    /// How `value` orders against `expected`: numbers exactly; two ISO 8601 dates as the moments
+    /// they name (as text, `05.500Z` would come before `05Z`); other strings by Unicode scalar
+    /// values. Nil for any other pair, and for two strings that both read as numbers, whose text
+    /// order is not their order (`"10000" < "5000"`): ``orderNote(_:_:)`` says what to write.
     public static func order(_ value: JSONValue, _ expected: JSONValue) -> Int? {
         switch (value, expected) {
         case (.number(let left), .number(let right)):
             guard let left = ExactNumber(left), let right = ExactNumber(right) else { return nil }
             return left < right ? -1 : left == right ? 0 : 1
         case (.string(let left), .string(let right)):
+            if ExactNumber(left) != nil, ExactNumber(right) != nil { return nil }
+            if let a = DateText.readISO(left), let b = DateText.readISO(right) {
+                return (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds) ? -1 : a == b ? 0 : 1
+            }
             let (a, b) = (Array(left.unicodeScalars), Array(right.unicodeScalars))
             return a.lexicographicallyPrecedes(b) ? -1 : a == b ? 0 : 1
+        default:
+            return nil
+        }
+    }
+
+    /// What to write instead, when ``order(_:_:)`` cannot order a string that reads as a number
+    /// (a header's value) against a number or another such string.
+    public static func orderNote(_ value: JSONValue, _ expected: JSONValue) -> String? {
+        switch (value, expected) {
+        case (.string(let text), .number), (.string(let text), .string):
+            guard ExactNumber(text) != nil else { return nil }
+            if case .string(let other) = expected, ExactNumber(other) == nil { return nil }
+            return "as text, \"10000\" comes before \"5000\": read the value as a number with '| toInt' or '| toFloat' (header Content-Length | toInt < 5000)"
         default:
             return nil
         }

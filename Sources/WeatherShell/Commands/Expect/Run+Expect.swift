@@ -151,9 +151,12 @@ extension Run {
             guard let actual else { passed = false; break }
             guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
                 if element != nil { passed = false; break }
-                throw failure("'\(expectation.op.rawValue)' compares two numbers or two strings", at: expectation.span,
+                let note = TypedValues.orderNote(actual, expectedValue ?? .null)
+                throw failure("'\(expectation.op.rawValue)' compares two numbers, two dates or two strings" + (note == nil ? "" : " that are not numbers"),
+                              at: expectation.span,
                               notes: ["actual: \(mask(TypedValues.describe(actual)).shortened(200)) (\(TypedValues.typeName(actual))), "
-                                      + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"])
+                                      + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"]
+                                  + (note.map { [$0] } ?? []))
             }
             passed = switch expectation.op {
             case .less: order < 0

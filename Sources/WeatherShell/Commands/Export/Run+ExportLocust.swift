@@ -263,7 +263,9 @@ struct LocustWriter {
             import base64
             import json
             import os
+            import re
             import time
+            from datetime import datetime, timezone
             from urllib.parse import quote
 
             from locust import FastHttpUser, constant, task
@@ -285,12 +287,32 @@ struct LocustWriter {
                 return value
 
 
+            def wsh_moment(text):
+                \"\"\"The moment an ISO 8601 date names, in UTC, or None.\"\"\"
+                if len(text) < 10 or text[4:5] != "-" or text[7:8] != "-":
+                    return None
+                try:
+                    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+                except ValueError:
+                    return None
+                return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
             def wsh_compare(left, right):
-                \"\"\"-1, 0 or 1 as wsh compares: numbers as numbers, anything else as text.\"\"\"
+                \"\"\"-1, 0 or 1 as wsh compares: numbers as numbers, two dates as moments, other text as text.\"\"\"
                 if isinstance(left, (int, float)) and isinstance(right, (int, float)):
                     return (left > right) - (left < right)
                 left, right = str(left), str(right)
+                if wsh_number(left) and wsh_number(right):
+                    raise ValueError("two numbers as text do not order as numbers: read them with | toInt")
+                moments = (wsh_moment(left), wsh_moment(right))
+                if None not in moments:
+                    left, right = moments
                 return (left > right) - (left < right)
+
+
+            def wsh_number(text):
+                return re.fullmatch(r"[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?", text) is not None
 
 
             class WshUser(FastHttpUser):
