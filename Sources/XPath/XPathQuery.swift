@@ -79,8 +79,7 @@ public enum XPathQuery {
             }
             return .nodes(values)
         case XPATH_NUMBER:
-            // XPath's own number-to-string rules: 3, 2.5, NaN, Infinity (never a trap on NaN).
-            return .number(takeString(xmlXPathCastNumberToString(object.pointee.floatval)))
+            return .number(Self.text(of: object.pointee.floatval))
         case XPATH_STRING:
             return .string(object.pointee.stringval.map { String(cString: $0) } ?? "")
         case XPATH_BOOLEAN:
@@ -205,6 +204,16 @@ public enum XPathQuery {
     }
 
     /// A libxml2-allocated UTF-8 string as a Swift String, freeing it.
+    /// A number's shortest text that reads back as the same double (`1234567890123456`,
+    /// `0.30000000000000004`), as `| toFloat` writes one; libxml2's own cast keeps 15 digits, so
+    /// `1234567890123456` read as `1234567890123460`. NaN and Infinity as XPath writes them.
+    static func text(of number: Double) -> String {
+        if number.isNaN { return "NaN" }
+        if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
+        if number == number.rounded(), abs(number) < 1e18 { return String(Int64(number)) }
+        return "\(number)"
+    }
+
     private static func takeString(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         defer { wsh_xml_free(pointer) }

@@ -61,6 +61,12 @@ private let page = """
         #expect(try html(page, "0 div 0") == .number("NaN"))
         #expect(try html(page, "1 div 0") == .number("Infinity"))
         #expect(try html(page, "number('x')") == .number("NaN"))
+        // Every digit the double holds: libxml2's 15 made 1234567890123456 read as 1234567890123460.
+        #expect(try html(page, "number('1234567890123456')") == .number("1234567890123456"))
+        #expect(try html(page, "0.1 + 0.2") == .number("0.30000000000000004"))
+        #expect(try html(page, "1 div 3") == .number("0.3333333333333333"))
+        #expect(try html(page, "-1 div 0") == .number("-Infinity"))
+        #expect(try html(page, "0 - 0") == .number("0"))
     }
 
     @Test func booleansAndStrings() throws {
