@@ -45,6 +45,11 @@ import Testing
         (#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#, "1.5", []),
         (#"{"format": "date-time"}"#, #""2024-05-01T12:30:00.25+09:00""#, []),
         (#"{"format": "date-time"}"#, #""2024-05-01 12:30""#, [#"(root): expected a date-time string, actual "2024-05-01 12:30" (string)"#]),
+        // A leap second is the last second of a UTC day (JSON-Schema-Test-Suite's date-time cases).
+        (#"{"format": "date-time"}"#, #""1998-12-31T23:59:60Z""#, []),
+        (#"{"format": "date-time"}"#, #""1998-12-31T15:59:60.123-08:00""#, []),
+        (#"{"format": "date-time"}"#, #""1998-12-31T22:59:60Z""#, [#"(root): expected a date-time string, actual "1998-12-31T22:59:60Z" (string)"#]),
+        (#"{"format": "date-time"}"#, #""1998-12-31T23:58:60Z""#, [#"(root): expected a date-time string, actual "1998-12-31T23:58:60Z" (string)"#]),
         (#"{"format": "uuid"}"#, #""3f2504e0-4f89-11d3-9a0c-0305e82c3301""#, []),
         (#"{"format": "uuid"}"#, #""3f2504e0""#, [#"(root): expected a uuid string, actual "3f2504e0" (string)"#]),
         (#"{"format": "email"}"#, #""ana@example.com""#, []),
@@ -153,6 +158,21 @@ import Testing
         let found = JSONSchemaValidator(root: root).violations(of: .number("1"), against: try JSONValue.parse(##"{"$ref": "#/components/schemas/T"}"##))
         #expect(found.map(\.description)
             == [##"(root): expected the schema \##(keyword) "#" names, actual not followed: in an OpenAPI document "#" is the document, not a schema"##])
+    }
+
+    /// The cases of JSON-Schema-Test-Suite's draft2020-12/optional/format/email.json (RFC 5321's
+    /// Mailbox): the light check ("one @, a dot in the domain") passed `te..st@example.com` and
+    /// failed a quoted local part.
+    @Test(arguments: [
+        ("joe.bloggs@example.com", true), ("2962", false), ("te~st@example.com", true), ("~test@example.com", true),
+        ("test~@example.com", true), (#""joe bloggs"@example.com"#, true), (#""joe..bloggs"@example.com"#, true),
+        (#""joe@bloggs"@example.com"#, true), ("joe.bloggs@[127.0.0.1]", true), ("joe.bloggs@[IPv6:::1]", true),
+        (".test@example.com", false), ("test.@example.com", false), ("te.s.t@example.com", true), ("te..st@example.com", false),
+        ("joe.bloggs@invalid=domain.com", false), ("joe.bloggs@[127.0.0.300]", false), ("a@b", true), ("ana at example", false),
+    ])
+    func emailIsRFC5321sMailbox(_ text: String, _ valid: Bool) throws {
+        let found = JSONSchemaValidator(root: .null).violations(of: .string(text), against: try JSONValue.parse(#"{"format": "email"}"#))
+        #expect(found.isEmpty == valid, "\(text): \(found.map(\.description))")
     }
 
     @Test func aLongValueIsCutInTheMessage() throws {

@@ -3,7 +3,7 @@ import Targets
 
 /// The string formats schemas are checked for, as draft 2020-12's format-assertion vocabulary
 /// names them: `date-time`, `date` and `time` (RFC 3339), `uuid` (RFC 9562's 8-4-4-4-12 hex
-/// digits), `email` (a light check: one `@`, no blanks, a dot in the domain), `uri` and
+/// digits), `email` (RFC 5321's Mailbox), `uri` and
 /// `uri-reference` (RFC 3986's characters; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
 /// (RFC 1123 labels). Any other format is an annotation, as the specification has it: not checked.
 enum SchemaFormats {
@@ -63,11 +63,16 @@ enum SchemaFormats {
             guard index > fraction else { return false }
         }
         guard index < bytes.count else { return false }
-        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") { return index + 1 == bytes.count }
+        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
+            return index + 1 == bytes.count && (second < 60 || (hour == 23 && minute == 59))
+        }
         guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), index + 6 == bytes.count,
               let offsetHour = digits(bytes, index + 1..<index + 3), offsetHour < 24, bytes[index + 3] == UInt8(ascii: ":"),
               let offsetMinute = digits(bytes, index + 4..<index + 6), offsetMinute < 60 else { return false }
-        return true
+        guard second == 60 else { return true }
+        // A leap second is the last second of a UTC day: 23:59:60Z, or 15:59:60-08:00.
+        let offset = (offsetHour * 60 + offsetMinute) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
+        return ((hour * 60 + minute - offset) % 1440 + 1440) % 1440 == 1439
     }
 
     /// RFC 3986's characters (unreserved, reserved, `%` with two hex digits); with `absolute`, a
@@ -132,10 +137,38 @@ enum SchemaFormats {
         return true
     }
 
+    /// RFC 5321's Mailbox, as JSON Schema's test suite reads `email`: a dot-atom or a quoted local
+    /// part of at most 64 characters, `@`, then a hostname (one label is one) or an address
+    /// literal (`[127.0.0.1]`, `[IPv6:::1]`).
     private static func email(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].count >= 3, !text.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) else { return false }
-        let domain = parts[1]
-        return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".") && !domain.contains("..")
+        guard let at = text.lastIndex(of: "@") else { return false }
+        let local = text[..<at]
+        let domain = text[text.index(after: at)...]
+        guard local.utf8.count <= 64, localPart(local) else { return false }
+        if domain.hasPrefix("["), domain.hasSuffix("]") {
+            let literal = domain.dropFirst().dropLast()
+            return literal.hasPrefix("IPv6:") ? ipv6(String(literal.dropFirst(5))) : ipv4(String(literal))
+        }
+        return hostname(String(domain))
+    }
+
+    /// A dot-atom (atext, single dots between atoms) or a quoted string (printable ASCII, `\`
+    /// escaping one character).
+    private static func localPart(_ local: Substring) -> Bool {
+        let scalars = Array(local.unicodeScalars)
+        if scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" {
+            var escaped = false
+            for scalar in scalars.dropFirst().dropLast() {
+                guard (32...126).contains(scalar.value) else { return false }
+                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" { return false }
+            }
+            return !escaped
+        }
+        let special = Set("!#$%&'*+-/=?^_`{|}~".unicodeScalars)
+        return local.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { atom in
+            !atom.isEmpty && atom.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || special.contains(scalar)
+            }
+        }
     }
 }
