@@ -132,6 +132,29 @@ import Testing
         }
     }
 
+    /// A path into a captured value after the operator is the path, as before it: as text
+    /// (`{"id":1,...}.id`) `expect .id != $first.id` always held and `==` never did.
+    @Test func aPathIntoAVariableAfterTheOperatorIsAPath() async throws {
+        try await withLoopbackServer(routes: ["/store": Self.store]) { server in
+            let holding = try await Self.run("""
+            let first = .store.books[0]
+            let tags = .store.books[0].tags
+            get \(server.baseURL)/store
+            expect .store.books[0].id == $first.id
+            expect .store.books[1].id != $first.id
+            expect .store.books[0].tags[1] == $tags[1]
+            expect .store.books[0].title contains $first.title
+            expect .store.books[? .id == $first.id].title == Dune
+            if .store.books[0].price == $first.price { echo same } else { echo other }
+            """, server)
+            #expect(holding.status == 0 && holding.stdout == "same\n", "\(holding.stderr)")
+            let failing = try await Self.run("let first = .store.books[0]\nexpect .store.books[0].id != $first.id", server)
+            #expect(failing.status == 4 && failing.stderr.contains("note: expected: 1 (number)"), "\(failing.stderr)")
+            let nothing = try await Self.run("let first = .store.books[0]\nexpect .store.books[0].id == $first.nope", server)
+            #expect(nothing.status == 3 && nothing.stderr.contains("'$first.nope' found nothing to compare with"), "\(nothing.stderr)")
+        }
+    }
+
     /// Dates order as the moments they name: as text, a time with a fraction of a second came
     /// before the same second without one (`.` before `Z`), so `05.500Z < 05Z` held.
     @Test func datesOrderAsMoments() async throws {

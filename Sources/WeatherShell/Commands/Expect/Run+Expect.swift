@@ -112,8 +112,8 @@ extension Run {
         case .word(let word): actual = try typedValue(of: word)
         default: actual = .string(try evaluate(expectation.subject).text)
         }
-        let expectedValue = try expectation.expected.map { try typedValue(of: $0) }
-        let expected = try expectation.expected.map { try expand($0).text }
+        let expectedPair = try expectation.expected.map { try comparedValue(of: $0) }
+        let (expectedValue, expected) = (expectedPair?.value, expectedPair?.text)
         // A node list of one compares as its node, as Hurl compares a JSONPath that found one
         // (`$.users[?@.id==1].name == "Bob"`); `==` and `!=` against a list (`== ["Bob"]`, or its
         // JSON text `== '["Bob"]'`) compare it as a list.
