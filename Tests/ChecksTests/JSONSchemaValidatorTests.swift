@@ -103,7 +103,8 @@ import Testing
         (#"{"format": "ipv4"}"#, #""192.168.01.1""#, [#"(root): expected an ipv4 string, actual "192.168.01.1" (string)"#]),
         (#"{"format": "ipv6"}"#, #""::1""#, []),
         (#"{"format": "hostname"}"#, #""-bad.example""#, [#"(root): expected a hostname string, actual "-bad.example" (string)"#]),
-        (##"{"$ref": "#/components/schemas/Loop"}"##, "1", []),
+        // A $ref to itself never reaches a check: not a pass, but what cannot be checked.
+        (##"{"$ref": "#/components/schemas/Loop"}"##, "1", ["(root): expected a check at most 256 schemas deep, actual deeper: not checked below here"]),
         ("false", "1", ["(root): expected nothing (the schema is false), actual 1 (integer)"]),
     ]
 
@@ -173,6 +174,22 @@ import Testing
     func emailIsRFC5321sMailbox(_ text: String, _ valid: Bool) throws {
         let found = JSONSchemaValidator(root: .null).violations(of: .string(text), against: try JSONValue.parse(#"{"format": "email"}"#))
         #expect(found.isEmpty == valid, "\(text): \(found.map(\.description))")
+    }
+
+    /// A recursive schema checked past the depth bound: what is below was not checked, which is a
+    /// violation (the check passed 128 levels down), and a `$ref` cycle that reads no value ends so.
+    @Test func aCheckPastTheDepthBoundIsNoPass() throws {
+        let schema = try JSONValue.parse(##"{"type": "object", "properties": {"c": {"$ref": "#"}}}"##)
+        func nested(_ levels: Int) -> JSONValue {
+            (0..<levels).reduce(JSONValue.number("5")) { inner, _ in .object([JSONMember(key: "c", value: inner)]) }
+        }
+        let shallow = JSONSchemaValidator(root: schema).violations(of: nested(100), against: schema).map(\.description)
+        #expect(shallow.count == 1 && shallow[0].hasSuffix("expected object, actual 5 (integer)"), "\(shallow)")
+        let deep = JSONSchemaValidator(root: schema).violations(of: nested(200), against: schema).map(\.description)
+        #expect(deep.count == 1 && deep[0].hasSuffix("expected a check at most 256 schemas deep, actual deeper: not checked below here"), "\(deep)")
+        let cycle = try JSONValue.parse(##"{"$ref": "#"}"##)
+        #expect(JSONSchemaValidator(root: cycle).violations(of: .number("1"), against: cycle).map(\.description)
+            == ["(root): expected a check at most 256 schemas deep, actual deeper: not checked below here"])
     }
 
     @Test func aLongValueIsCutInTheMessage() throws {

@@ -216,8 +216,12 @@ public struct JSONSchemaValidator: Sendable {
         progress.steps += 1
         if progress.steps > maxSteps { progress.stopped = true }
         guard !progress.stopped, depth < maxDepth, case .object(let members) = schema else {
-            // `false` as a schema accepts nothing (3.1); `true`, anything else or too deep: no check.
+            // `false` as a schema accepts nothing (3.1); `true` or anything else: no check. Too
+            // deep is no pass: what is below the bound was not checked.
             if schema == .bool(false) { progress.add(expected: "nothing (the schema is false)", actual: SchemaViolation.show(value)) }
+            if !progress.stopped, depth >= maxDepth, case .object = schema {
+                progress.addUncheckable(expected: "a check at most \(maxDepth) schemas deep", actual: "deeper: not checked below here")
+            }
             return
         }
         let keywords = Keywords(members)
