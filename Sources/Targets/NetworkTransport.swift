@@ -96,7 +96,7 @@ public struct NetworkTransport: Transport {
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
-        let headers = head.headers.map { Header(name: $0.name, value: $0.value) }
+        let headers = head.headers.map { Header(received: $0.name, $0.value) }
         // A streamed body was decoded piece by piece on its way to the sink.
         let body = request.decodesContent && streamed == nil
             ? try ContentDecoding.decode(received, headers: headers, limit: limit, request: request, targetName: target.name)

@@ -55,4 +55,11 @@ public struct Header: Sendable, Equatable {
         self.name = name
         self.value = value
     }
+
+    /// A field of an answer's head, its value without the blanks around it: RFC 9110 (5.5) makes
+    /// them no part of the value, and the parser keeps those after it (`X-A: padded  `).
+    init(received name: String, _ value: String) {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        self.init(name: name, value: String(value.drop(while: blank).reversed().drop(while: blank).reversed()))
+    }
 }

@@ -81,7 +81,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             }
             if state.streaming {
                 guard decodes else { return nil }
-                let codings = ContentDecoding.codings(in: head.headers.map { Header(name: $0.name, value: $0.value) })
+                let codings = ContentDecoding.codings(in: head.headers.map { Header(received: $0.name, $0.value) })
                 guard !codings.isEmpty else { return nil }
                 do {
                     state.pipeline = try DecoderPipeline(codings: codings, limit: .max)
@@ -103,7 +103,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         guard let sink else { return false }
         let status = Int(head.status.code)
         if followsRedirects, Redirect.isRedirect(status), head.headers.contains(name: "Location") { return false }
-        return try sink.begin(status: status, headers: head.headers.map { Header(name: $0.name, value: $0.value) })
+        return try sink.begin(status: status, headers: head.headers.map { Header(received: $0.name, $0.value) })
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {

@@ -192,6 +192,16 @@ import Testing
         }
     }
 
+    /// Blanks around a field's value are no part of it (RFC 9110 5.5), as curl and Hurl read it:
+    /// the parser kept those after it, so `expect header X-Sp == "padded"` failed on `padded  `.
+    @Test func aHeaderValueIsReadWithoutTheBlanksAroundIt() async throws {
+        let route = StaticRoute(status: 200, headers: [("X-Sp", "  padded \t "), ("Content-Type", "text/plain")], body: Array("x".utf8))
+        try await withTestServer(routes: ["/sp": route]) { server in
+            let response = try await Provider<Target>().request(Target(name: "sp", baseURL: server.baseURL, path: "/sp"))
+            #expect(response.header("X-Sp") == "padded")
+        }
+    }
+
     @Test func aHeaderValueThatChangedSinceTheLastRequestIsSentAsGivenAndCheckedAgain() async throws {
         try await withTestServer { server in
             let provider = Provider<Target>(transport: NetworkTransport())
