@@ -170,6 +170,15 @@ import Testing
         #expect(try Self.apply([.base64Decode, .upper], to: .string("QWRh")) == .string("ADA"))
     }
 
+    /// Text that is no base64 is refused, as Python's `b64decode(validate=True)`, GNU base64 and
+    /// Hurl refuse it: Foundation read `====` as one zero byte and `QQ=x` as `AA`, so `expect .f |
+    /// base64Decode == hex:00` held on `"===="`.
+    @Test(arguments: ["====", "QQ=x", "QQ==QQ==", "Q===", "QQ=", "=QQ=", "QQ", "Q Q="])
+    func base64DecodeAndTheByteLiteralRefuseWhatIsNoBase64(_ text: String) throws {
+        #expect(Self.failure([.base64Decode], on: .string(text))?.hasPrefix("'| base64Decode' needs base64 text") == true, "\(text)")
+        #expect(throws: ByteLiteral.Failure.self) { try ByteLiteral.bytes("base64:" + text, quoted: false, directory: "/") }
+    }
+
     @Test func base64UrlSafeDecodeRefusesAnotherAlphabet() throws {
         // base64_url_safe_decode.rs: "!@#" is not base64. `+` and `/` belong to the other alphabet.
         #expect(Self.failure([.base64UrlSafeDecode], on: .string("!@#"))?.hasPrefix("'| base64UrlSafeDecode' needs base64url text") == true)

@@ -20,10 +20,10 @@ public enum ByteLiteral {
             return bytes
         }
         if text.hasPrefix("base64:") {
-            guard let data = Data(base64Encoded: String(text.dropFirst(7))) else {
+            guard let bytes = base64(String(text.dropFirst(7))) else {
                 throw Failure(message: "'\(text.shortened(40))' is not base64")
             }
-            return Array(data)
+            return bytes
         }
         if text.hasPrefix("@"), text.count > 1 {
             let path = String(text.dropFirst())
@@ -63,5 +63,22 @@ public enum ByteLiteral {
             index += 2
         }
         return bytes
+    }
+}
+
+extension ByteLiteral {
+    /// The bytes of standard base64 text (RFC 4648: groups of four of A-Z a-z 0-9 + /, `=` only
+    /// to pad the last), as Python's `b64decode(validate=True)` and Hurl read it; nil for anything
+    /// else. Foundation's reader took `====` as one zero byte and `QQ=x` as `AA`.
+    static func base64(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 4 == 0 else { return nil }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2, padding < bytes.count || bytes.isEmpty else { return nil }
+        let isBase64: (UInt8) -> Bool = { byte in
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+        }
+        guard bytes.dropLast(padding).allSatisfy(isBase64), let data = Data(base64Encoded: text) else { return nil }
+        return Array(data)
     }
 }

@@ -45,10 +45,10 @@ extension QueryFilters {
         case .value(.string(let text)):
             switch filter {
             case .base64Decode:
-                guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                guard let decoded = ByteLiteral.base64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                     throw Failure(message: "'| base64Decode' needs base64 text, found a string: \(text.shortened(80))")
                 }
-                return .bytes(Array(data))
+                return .bytes(decoded)
             case .base64UrlSafeDecode:
                 guard let bytes = base64URLDecoded(text) else {
                     throw Failure(message: "'| base64UrlSafeDecode' needs base64url text (A-Z a-z 0-9 - _), found a string: \(text.shortened(80))")
@@ -133,7 +133,7 @@ extension QueryFilters {
         let unpadded = standard.prefix { $0 != "=" }
         let padded = String(unpadded) + String(repeating: "=", count: (4 - unpadded.count % 4) % 4)
         // Padding, when written, must be the padding the length needs.
-        guard standard.count == unpadded.count || standard == padded, let data = Data(base64Encoded: padded) else { return nil }
-        return Array(data)
+        guard standard.count == unpadded.count || standard == padded else { return nil }
+        return ByteLiteral.base64(padded)
     }
 }
