@@ -117,7 +117,8 @@ struct MockResponder {
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: chosen.contentType)
-        return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: value.compactText))
+        let text = MediaBody.text(value, mediaType: chosen.contentType, schema: chosen.schema, root: route.schemaRoot)
+        return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: text))
     }
 
     /// A 500 saying which statuses the route can answer, when `Prefer: code=` asks for another.

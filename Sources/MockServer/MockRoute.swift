@@ -12,7 +12,7 @@ public struct MockRoute: Sendable {
     /// The path as served, placeholders kept: `/v1/users/{id}`.
     public let path: String
     /// The samples, the default first, each with its body ready to write.
-    let answers: [PreparedSample]
+    private(set) var answers: [PreparedSample]
     /// Query parameters; one without a default is required.
     let query: [Parameter]
     /// What the body must look like.
@@ -54,8 +54,21 @@ public struct MockRoute: Sendable {
     /// A sample with its body as a buffer, so that answering copies nothing.
     struct PreparedSample: Sendable {
         let status: Int
-        let contentType: String?
-        let body: ByteBuffer
+        var contentType: String?
+        var body: ByteBuffer
+        /// Whether the media type is the sample file's own (from its extension), not guessed from the body.
+        var typeIsGiven = false
+    }
+
+    /// Answers the sample of `status` as the document declares it: under `mediaType`, the type
+    /// whose `example` the sample was made from, its body written for that type (an XML example
+    /// given as an object becomes XML). A sample file's own type is kept.
+    public mutating func declareSample(status: Int, mediaType: String, example: JSONValue, schema: JSONValue?) {
+        guard let index = answers.firstIndex(where: { $0.status == status }), !answers[index].typeIsGiven else { return }
+        answers[index].contentType = mediaType
+        if !MediaType.isJSON(mediaType) {
+            answers[index].body = ByteBuffer(string: MediaBody.text(example, mediaType: mediaType, schema: schema, root: schemaRoot))
+        }
     }
 
     /// The route for `target`; a target with no base URL of its own is served under `fallbackBase`'s path.
@@ -72,7 +85,8 @@ public struct MockRoute: Sendable {
         path = joined
         segments = Self.segments(of: joined).map(PathSegment.init)
         answers = target.samples.map { sample in
-            PreparedSample(status: sample.status, contentType: sample.effectiveContentType, body: ByteBuffer(bytes: sample.body))
+            PreparedSample(status: sample.status, contentType: sample.effectiveContentType, body: ByteBuffer(bytes: sample.body),
+                           typeIsGiven: sample.contentType != nil)
         }
         query = target.task.queryParameters
         requiredHeaders = target.requiredHeaders

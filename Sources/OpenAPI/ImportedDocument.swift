@@ -70,6 +70,9 @@ public struct MediaSchema: Sendable {
     public var schema: JSONValue?
     /// Where the schema is, for messages.
     public var pointer: String
+    /// The example the document gives (`example`, the first of `examples`, the schema's), nil
+    /// when there is none or when it does not match the schema.
+    public var example: JSONValue? = nil
 }
 
 /// The whole document as a JSON tree (external files' parts bundled into it), against which

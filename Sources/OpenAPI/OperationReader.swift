@@ -253,11 +253,12 @@ struct OperationReader {
             if case .object(let content)? = response["content"] {
                 for media in content {
                     let mediaPointer = JSONPointer.appending(responsePointer + "/content", media.key)
-                    contents.append(MediaSchema(mediaType: media.key, schema: media.value["schema"], pointer: mediaPointer + "/schema"))
-                    if sample == nil, let code = Int(status), (100...599).contains(code) {
-                        sample = example(media.value, mediaType: media.key, pointer: mediaPointer).map { text in
-                            "sample " + DeclarationText.literal(text) + (code == 200 ? "" : " status \(code)")
-                        }
+                    let example = example(media.value, mediaType: media.key, pointer: mediaPointer)
+                    contents.append(MediaSchema(mediaType: media.key, schema: media.value["schema"], pointer: mediaPointer + "/schema",
+                                                example: example))
+                    if sample == nil, let code = Int(status), (100...599).contains(code), let example {
+                        let text = MediaType.isJSON(media.key) ? example.compactText : example.string ?? example.compactText
+                        sample = "sample " + DeclarationText.literal(text) + (code == 200 ? "" : " status \(code)")
                     }
                 }
             }
@@ -279,9 +280,9 @@ struct OperationReader {
         (200...299).contains(entry.element.code) ? (0, entry.element.code) : (1, entry.offset)
     }
 
-    /// The media type's example as the body text: `example`, else the first of `examples`, else
-    /// the schema's; nil when there is none, or when it does not match the schema (warned).
-    private func example(_ media: JSONValue, mediaType: String, pointer: String) -> String? {
+    /// The media type's example: `example`, else the first of `examples`, else the schema's; nil
+    /// when there is none, or when it does not match the schema (warned).
+    private func example(_ media: JSONValue, mediaType: String, pointer: String) -> JSONValue? {
         var candidate: (value: JSONValue, pointer: String)?
         if let example = media["example"] {
             candidate = (example, pointer + "/example")
@@ -306,7 +307,6 @@ struct OperationReader {
                 return nil
             }
         }
-        if !isJSON, case .string(let text) = candidate.value { return text }
-        return candidate.value.compactText
+        return candidate.value
     }
 }
