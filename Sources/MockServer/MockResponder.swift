@@ -70,6 +70,7 @@ struct MockResponder {
                 || code.map { code in !route.answers.contains { $0.status == code } && route.schemaAnswers.contains { $0.status == code } } == true
             var answer = dynamic ? schemaAnswer(route, prefer: prefer, request: "\(method) \(head.uri)", body: body)
                                  : sampleAnswer(route, prefer: prefer)
+            addDeclaredHeaders(to: &answer, route, request: "\(method) \(head.uri)")
             answer.targetName = route.targetName
             return answer
         }
@@ -119,6 +120,36 @@ struct MockResponder {
         headers.add(name: "Content-Type", value: chosen.contentType)
         let text = MediaBody.text(value, mediaType: chosen.contentType, schema: chosen.schema, root: route.schemaRoot)
         return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: text))
+    }
+
+    /// The headers the answer's status must carry, each its example or a value made up from its
+    /// schema (the same for the same request and seed); a 500 saying which when none can be made.
+    private func addDeclaredHeaders(to answer: inout Answer, _ route: MockRoute, request: String) {
+        guard let declared = route.answerHeaders[answer.status] else { return }
+        var generator = SeededRandom(seed: routes.seed, part: request + "\nheaders")
+        let sampler = SchemaSampler(root: route.schemaRoot, style: .plain)
+        for header in declared where !answer.headers.contains(name: header.name) {
+            let value = header.example ?? sampler.validValue(for: header.schema, using: &generator)
+            guard let text = value.map(Self.headerText), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
+                answer = Self.problemAnswer(Problem(
+                    status: 500, title: "Internal Server Error",
+                    detail: "no value fits the schema of header '\(header.name.logSafe)', which target '\(route.targetName)''s \(answer.status) answer must carry"))
+                return
+            }
+            answer.headers.add(name: header.name, value: text)
+        }
+    }
+
+    /// A header's value as OpenAPI's `simple` style writes it: a string as it is, a list's items
+    /// joined by commas, an object's names and values the same.
+    static func headerText(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .null: ""
+        case .array(let items): items.map(headerText).joined(separator: ",")
+        case .object(let members): members.map { $0.key + "," + headerText($0.value) }.joined(separator: ",")
+        default: value.compactText
+        }
     }
 
     /// A 500 saying which statuses the route can answer, when `Prefer: code=` asks for another.

@@ -25,6 +25,25 @@ public struct MockRoute: Sendable {
     public var schemaAnswers: [SchemaAnswer] = []
     /// The document the schemas' `$ref`s point into.
     public var schemaRoot: JSONValue = .null
+    /// The headers each status must carry (an OpenAPI response's `required` headers).
+    public var answerHeaders: [Int: [AnswerHeader]] = [:]
+
+    /// A header an answer must carry, its value the example, else made up from the schema.
+    public struct AnswerHeader: Sendable {
+        /// The header's name.
+        public var name: String
+        /// Its schema (`$ref`s into the route's ``MockRoute/schemaRoot``); `{}` for any text.
+        public var schema: JSONValue
+        /// The value the document gives, if any.
+        public var example: JSONValue?
+
+        /// A header named `name`, its value `example` or one made up from `schema`.
+        public init(name: String, schema: JSONValue, example: JSONValue? = nil) {
+            self.name = name
+            self.schema = schema
+            self.example = example
+        }
+    }
 
     /// A declared answer whose body is made up from its schema.
     public struct SchemaAnswer: Sendable {

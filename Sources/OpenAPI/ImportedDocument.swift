@@ -61,6 +61,18 @@ public struct ResponseInfo: Sendable {
     public var status: String
     public var description: String
     public var content: [MediaSchema]
+    /// The headers the answer declares, in the document's order.
+    public var headers: [HeaderInfo] = []
+}
+
+/// A header a declared answer carries: `X-Rate-Limit: {required: true, schema: {type: integer}}`.
+public struct HeaderInfo: Sendable {
+    public var name: String
+    public var required: Bool
+    /// Its schema (`$ref`s point into the ``SchemaDocument``), if any.
+    public var schema: JSONValue?
+    /// Its `example`, the first of its `examples`, or its schema's example, if any.
+    public var example: JSONValue?
 }
 
 /// A media type of an answer and its schema (a JSON Schema value whose `$ref`s point into the

@@ -267,7 +267,8 @@ struct OperationReader {
                 sample = "sample \"\"" + (code == 200 ? "" : " status \(code)")
             }
             if let sample, let code = Int(status) { samples.append((code, sample)) }
-            infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents))
+            infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents,
+                                      headers: headers(response["headers"], pointer: responsePointer + "/headers")))
         }
         // The lowest success status first: the first sample is the one a stub answers by default.
         let ordered = samples.enumerated().sorted { Self.sampleRank($0) < Self.sampleRank($1) }.map { $0.element.text }
@@ -278,6 +279,22 @@ struct OperationReader {
     /// Success statuses first, lowest first; then the others in the document's order.
     private static func sampleRank(_ entry: (offset: Int, element: (code: Int, text: String))) -> (Int, Int) {
         (200...299).contains(entry.element.code) ? (0, entry.element.code) : (1, entry.offset)
+    }
+
+    /// An answer's declared headers, each resolved, with its schema and example.
+    private func headers(_ value: JSONValue?, pointer: String) -> [HeaderInfo] {
+        guard case .object(let members)? = value else { return [] }
+        return members.compactMap { member in
+            guard let (header, at) = resolver.resolve(member.value, at: JSONPointer.appending(pointer, member.key)) else { return nil }
+            let schema = header["schema"] ?? Self.firstContentSchema(header)
+            var example = header["example"]
+            if example == nil, case .object(let examples)? = header["examples"], let first = examples.first {
+                example = resolver.resolve(first.value, at: JSONPointer.appending(at + "/examples", first.key))?.0["value"]
+            }
+            if example == nil { example = facts.resolved(schema, pointer: at + "/schema")?.value["example"] }
+            if let given = example, let schema, !validator.violations(of: given, against: schema, at: at + "/schema").isEmpty { example = nil }
+            return HeaderInfo(name: member.key, required: header["required"] == .bool(true), schema: schema, example: example)
+        }
     }
 
     /// The media type's example: `example`, else the first of `examples`, else the schema's; nil

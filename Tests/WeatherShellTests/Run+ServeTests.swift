@@ -113,4 +113,57 @@ import XPath
             #expect(binary.status == 200 && binary.header("Content-Type") == "application/octet-stream" && !binary.body.isEmpty)
         }
     }
+
+    static let headersAndRefusals = """
+        openapi: 3.0.3
+        info: {title: Headers, version: "1"}
+        paths:
+          /login:
+            get:
+              parameters:
+                - {name: user, in: query, required: true, schema: {type: string}}
+              responses:
+                "200":
+                  description: logged in
+                  headers:
+                    X-Rate-Limit: {required: true, schema: {type: integer, minimum: 1, maximum: 5000}}
+                    X-Expires-After: {required: true, schema: {type: string, format: date-time}, example: "2030-01-01T00:00:00Z"}
+                    X-Optional: {schema: {type: string}}
+                  content:
+                    application/json: {schema: {type: string}}
+                "400":
+                  description: refused
+                  content:
+                    application/problem+json:
+                      schema:
+                        type: object
+                        additionalProperties: false
+                        required: [code, message]
+                        properties: {code: {type: integer}, message: {type: string}}
+          /ranged:
+            get:
+              parameters:
+                - {name: n, in: query, required: true, schema: {type: integer}}
+              responses:
+                "200": {description: ok, content: {application/json: {schema: {type: integer}}}}
+                default: {description: any error, content: {text/plain: {schema: {type: string}}}}
+          /plain:
+            get:
+              parameters:
+                - {name: n, in: query, required: true, schema: {type: integer}}
+              responses:
+                "200": {description: ok, content: {application/json: {schema: {type: integer}}}}
+        """
+
+    /// Required response headers are sent, each its example or a value its schema takes; an
+    /// optional one is not needed. Before, none was sent.
+    @Test func requiredAnswerHeadersAreSentWithValuesTheirSchemasTake() async throws {
+        try await Self.serving(Self.headersAndRefusals) { port in
+            let answer = try await Self.get(port, "/login?user=ada")
+            #expect(answer.status == 200, "\(answer.text)")
+            let limit = try #require(answer.header("X-Rate-Limit").flatMap { Int($0) }, "\(answer.head)")
+            #expect((1...5000).contains(limit))
+            #expect(answer.header("X-Expires-After") == "2030-01-01T00:00:00Z")
+        }
+    }
 }

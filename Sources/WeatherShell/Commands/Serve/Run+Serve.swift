@@ -84,6 +84,13 @@ extension Run {
                 if let operation = declared.openAPI {
                     route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
                     route.schemaRoot = operation.schemas.root
+                    for response in operation.operation.responses {
+                        let status = response.status == "2XX" ? 200 : Int(response.status)
+                        // OpenAPI ignores a declared Content-Type header: the media type says it.
+                        let required = response.headers.filter { $0.required && $0.name.lowercased() != "content-type" }
+                        guard let status, !required.isEmpty else { continue }
+                        route.answerHeaders[status] = required.map { .init(name: $0.name, schema: $0.schema ?? .object([]), example: $0.example) }
+                    }
                     // Each sample under the media type its example came from (the first with one).
                     for response in operation.operation.responses {
                         guard let status = Int(response.status), let media = response.content.first(where: { $0.example != nil }),
