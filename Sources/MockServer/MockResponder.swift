@@ -56,10 +56,11 @@ struct MockResponder {
             if !problems.isEmpty {
                 let first = problems[0]
                 let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-                var answer = Self.problemAnswer(Problem(
-                    status: 400, title: "Bad Request",
-                    detail: "\(first.reason) (target '\(route.targetName)')\(more)",
-                    invalidParameters: problems))
+                let problem = Problem(status: 400, title: "Bad Request", detail: "\(first.reason) (target '\(route.targetName)')\(more)",
+                                      invalidParameters: problems)
+                let request = "\(method) \(head.uri)"
+                var answer = route.badRequestAnswer.map { declaredProblemAnswer(problem, $0, route, request: request) } ?? Self.problemAnswer(problem)
+                if answer.status == 400 { addDeclaredHeaders(to: &answer, route, request: request) }
                 answer.targetName = route.targetName
                 return answer
             }
@@ -120,6 +121,48 @@ struct MockResponder {
         headers.add(name: "Content-Type", value: chosen.contentType)
         let text = MediaBody.text(value, mediaType: chosen.contentType, schema: chosen.schema, root: route.schemaRoot)
         return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: text))
+    }
+
+    /// A refused request answered as the route's declared answer for it says, status 400: wsh's
+    /// problem when it fits the schema (for a text type, its detail), else the document's example,
+    /// else a value made up from the schema; in the last two the problem's words go into the
+    /// members that take them (`detail`, `message`, `title`, `status`...). A 500 when no value fits.
+    private func declaredProblemAnswer(_ problem: Problem, _ declared: MockRoute.SchemaAnswer, _ route: MockRoute, request: String) -> Answer {
+        let sampler = SchemaSampler(root: route.schemaRoot, style: .plain)
+        func fits(_ value: JSONValue) -> Bool { sampler.violation(of: value, against: declared.schema) == nil }
+        var value: JSONValue
+        if fits(problem.value) {
+            value = problem.value
+        } else if !MediaType.isJSON(declared.contentType), fits(.string(problem.detail)) {
+            value = .string(problem.detail)
+        } else {
+            var generator = SeededRandom(seed: routes.seed, part: request)
+            guard let given = declared.example ?? sampler.validValue(for: declared.schema, using: &generator) else {
+                return Self.problemAnswer(Problem(
+                    status: 500, title: "Internal Server Error",
+                    detail: "the request is refused (\(problem.detail)), but no value fits the schema of target '\(route.targetName)''s \(declared.status) answer"))
+            }
+            value = given
+            if case .object(var members) = value {
+                for index in members.indices {
+                    let words: JSONValue? = switch members[index].key.lowercased() {
+                    case "detail", "message", "error", "error_description", "description", "reason": .string(problem.detail)
+                    case "title": .string(problem.title)
+                    case "status", "code": members[index].value.string != nil ? .string("400") : .number("400")
+                    default: nil
+                    }
+                    guard let words else { continue }
+                    var trial = members
+                    trial[index].value = words
+                    if fits(.object(trial)) { members = trial }
+                }
+                value = .object(members)
+            }
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: declared.contentType)
+        let text = MediaBody.text(value, mediaType: declared.contentType, schema: declared.schema, root: route.schemaRoot)
+        return Answer(status: 400, headers: headers, body: ByteBuffer(string: text))
     }
 
     /// The headers the answer's status must carry, each its example or a value made up from its

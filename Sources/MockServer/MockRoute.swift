@@ -53,14 +53,21 @@ public struct MockRoute: Sendable {
         public var contentType: String
         /// The schema the body is made from (`$ref`s into the route's ``MockRoute/schemaRoot``).
         public var schema: JSONValue
+        /// The document's example of this answer, valid against the schema, if it gives one.
+        public var example: JSONValue?
 
-        /// An answer of `status` and `contentType` made up from `schema`.
-        public init(status: Int, contentType: String, schema: JSONValue) {
+        /// An answer of `status` and `contentType` made up from `schema` (or given by `example`).
+        public init(status: Int, contentType: String, schema: JSONValue, example: JSONValue? = nil) {
             self.status = status
             self.contentType = contentType
             self.schema = schema
+            self.example = example
         }
     }
+
+    /// The answer the document declares for a request it refuses (its `400`, else `4XX`, else
+    /// `default`), which a request that breaks the route's checks is answered in; nil for wsh's own problem.
+    public var badRequestAnswer: SchemaAnswer?
 
     /// What a request body is checked against.
     enum ExpectedBody: Sendable {

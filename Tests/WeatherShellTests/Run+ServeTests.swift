@@ -166,4 +166,27 @@ import XPath
             #expect(answer.header("X-Expires-After") == "2030-01-01T00:00:00Z")
         }
     }
+
+    /// A request the document refuses is answered in the schema and type of the operation's
+    /// declared 400 (else `default`), with wsh's reason where the schema takes it; with none
+    /// declared, wsh's own problem as before.
+    @Test func aRefusedRequestIsAnsweredInTheDeclared400Schema() async throws {
+        try await Self.serving(Self.headersAndRefusals) { port in
+            let refused = try await Self.get(port, "/login")
+            #expect(refused.status == 400 && refused.header("Content-Type") == "application/problem+json", "\(refused.text)")
+            let value = try JSONValue.parse(refused.body)
+            let schema = try JSONValue.parse(#"{"type": "object", "additionalProperties": false, "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}"#)
+            #expect(JSONSchemaValidator(root: .null).violations(of: value, against: schema).isEmpty, "\(refused.text)")
+            #expect(value["message"]?.string?.contains("required query parameter 'user' is missing") == true, "\(refused.text)")
+            #expect(value["code"] == .number("400"))
+
+            let ranged = try await Self.get(port, "/ranged")
+            #expect(ranged.status == 400 && ranged.header("Content-Type") == "text/plain", "\(ranged.text)")
+            #expect(ranged.text.hasPrefix("required query parameter 'n' is missing"))
+
+            let plain = try await Self.get(port, "/plain")
+            #expect(plain.status == 400 && plain.header("Content-Type") == "application/problem+json")
+            #expect(try JSONValue.parse(plain.body)["invalid-params"]?[0]?["name"]?.string == "n")
+        }
+    }
 }

@@ -83,6 +83,7 @@ extension Run {
                 var route = MockRoute(target: try compiledTarget(declared), fallbackBase: options.base)
                 if let operation = declared.openAPI {
                     route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
+                    route.badRequestAnswer = Self.badRequestAnswer(operation.operation.responses)
                     route.schemaRoot = operation.schemas.root
                     for response in operation.operation.responses {
                         let status = response.status == "2XX" ? 200 : Int(response.status)
@@ -133,6 +134,17 @@ extension Run {
     static func bodyMedia(_ response: ResponseInfo) -> MediaSchema? {
         let concrete = response.content.filter { !$0.mediaType.contains("*") }
         return concrete.first { $0.schema != nil && MediaType.isJSON($0.mediaType) } ?? concrete.first
+    }
+
+    /// The answer an operation declares for a request it refuses, with a body: its `400`, else
+    /// its `4XX`, else its `default`; nil when it declares none of them with content.
+    static func badRequestAnswer(_ responses: [ResponseInfo]) -> MockRoute.SchemaAnswer? {
+        for status in ["400", "4XX", "default"] {
+            guard let response = responses.first(where: { $0.status == status }) else { continue }
+            guard let media = bodyMedia(response) else { return nil }
+            return .init(status: 400, contentType: media.mediaType, schema: media.schema ?? .object([]), example: media.example)
+        }
+        return nil
     }
 
     /// `serve`: where it listens and each route with its target and sample statuses.
