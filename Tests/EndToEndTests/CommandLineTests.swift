@@ -104,9 +104,10 @@ import TestSupport
         let version = try await WSHProcess.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.split(separator: ".").count == 3)
-        // The version is the newest section of CHANGELOG.md.
+        // The version is the newest released section of CHANGELOG.md (an `## Unreleased` one above it is not yet a version).
         let changelog = try String(contentsOf: CallTests.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }.map { String($0.dropFirst(3).prefix { $0 != " " }) }
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0 != "## Unreleased" }
+            .map { String($0.dropFirst(3).prefix { $0 != " " }) }
         #expect(newest == version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "CHANGELOG.md's newest section: \(newest ?? "none")")
         let help = try await WSHProcess.run(["--help"])
         #expect(help.status == 0)
