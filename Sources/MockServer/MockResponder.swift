@@ -56,10 +56,11 @@ struct MockResponder {
             if !problems.isEmpty {
                 let first = problems[0]
                 let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-                var answer = Self.problemAnswer(Problem(
-                    status: 400, title: "Bad Request",
-                    detail: "\(first.reason) (target '\(route.targetName)')\(more)",
-                    invalidParameters: problems))
+                let problem = Problem(status: 400, title: "Bad Request", detail: "\(first.reason) (target '\(route.targetName)')\(more)",
+                                      invalidParameters: problems)
+                let request = "\(method) \(head.uri)"
+                var answer = route.badRequestAnswer.map { declaredProblemAnswer(problem, $0, route, request: request) } ?? Self.problemAnswer(problem)
+                if answer.status == 400 { addDeclaredHeaders(to: &answer, route, request: request) }
                 answer.targetName = route.targetName
                 return answer
             }
@@ -70,6 +71,7 @@ struct MockResponder {
                 || code.map { code in !route.answers.contains { $0.status == code } && route.schemaAnswers.contains { $0.status == code } } == true
             var answer = dynamic ? schemaAnswer(route, prefer: prefer, request: "\(method) \(head.uri)", body: body)
                                  : sampleAnswer(route, prefer: prefer)
+            addDeclaredHeaders(to: &answer, route, request: "\(method) \(head.uri)")
             answer.targetName = route.targetName
             return answer
         }
@@ -117,7 +119,80 @@ struct MockResponder {
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: chosen.contentType)
-        return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: value.compactText))
+        let text = MediaBody.text(value, mediaType: chosen.contentType, schema: chosen.schema, root: route.schemaRoot)
+        return Answer(status: chosen.status, headers: headers, body: ByteBuffer(string: text))
+    }
+
+    /// A refused request answered as the route's declared answer for it says, status 400: wsh's
+    /// problem when it fits the schema (for a text type, its detail), else the document's example,
+    /// else a value made up from the schema; in the last two the problem's words go into the
+    /// members that take them (`detail`, `message`, `title`, `status`...). A 500 when no value fits.
+    private func declaredProblemAnswer(_ problem: Problem, _ declared: MockRoute.SchemaAnswer, _ route: MockRoute, request: String) -> Answer {
+        let sampler = SchemaSampler(root: route.schemaRoot, style: .plain)
+        func fits(_ value: JSONValue) -> Bool { sampler.violation(of: value, against: declared.schema) == nil }
+        var value: JSONValue
+        if fits(problem.value) {
+            value = problem.value
+        } else if !MediaType.isJSON(declared.contentType), fits(.string(problem.detail)) {
+            value = .string(problem.detail)
+        } else {
+            var generator = SeededRandom(seed: routes.seed, part: request)
+            guard let given = declared.example ?? sampler.validValue(for: declared.schema, using: &generator) else {
+                return Self.problemAnswer(Problem(
+                    status: 500, title: "Internal Server Error",
+                    detail: "the request is refused (\(problem.detail)), but no value fits the schema of target '\(route.targetName)''s \(declared.status) answer"))
+            }
+            value = given
+            if case .object(var members) = value {
+                for index in members.indices {
+                    let words: JSONValue? = switch members[index].key.lowercased() {
+                    case "detail", "message", "error", "error_description", "description", "reason": .string(problem.detail)
+                    case "title": .string(problem.title)
+                    case "status", "code": members[index].value.string != nil ? .string("400") : .number("400")
+                    default: nil
+                    }
+                    guard let words else { continue }
+                    var trial = members
+                    trial[index].value = words
+                    if fits(.object(trial)) { members = trial }
+                }
+                value = .object(members)
+            }
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: declared.contentType)
+        let text = MediaBody.text(value, mediaType: declared.contentType, schema: declared.schema, root: route.schemaRoot)
+        return Answer(status: 400, headers: headers, body: ByteBuffer(string: text))
+    }
+
+    /// The headers the answer's status must carry, each its example or a value made up from its
+    /// schema (the same for the same request and seed); a 500 saying which when none can be made.
+    private func addDeclaredHeaders(to answer: inout Answer, _ route: MockRoute, request: String) {
+        guard let declared = route.answerHeaders[answer.status] else { return }
+        var generator = SeededRandom(seed: routes.seed, part: request + "\nheaders")
+        let sampler = SchemaSampler(root: route.schemaRoot, style: .plain)
+        for header in declared where !answer.headers.contains(name: header.name) {
+            let value = header.example ?? sampler.validValue(for: header.schema, using: &generator)
+            guard let text = value.map(Self.headerText), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
+                answer = Self.problemAnswer(Problem(
+                    status: 500, title: "Internal Server Error",
+                    detail: "no value fits the schema of header '\(header.name.logSafe)', which target '\(route.targetName)''s \(answer.status) answer must carry"))
+                return
+            }
+            answer.headers.add(name: header.name, value: text)
+        }
+    }
+
+    /// A header's value as OpenAPI's `simple` style writes it: a string as it is, a list's items
+    /// joined by commas, an object's names and values the same.
+    static func headerText(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .null: ""
+        case .array(let items): items.map(headerText).joined(separator: ",")
+        case .object(let members): members.map { $0.key + "," + headerText($0.value) }.joined(separator: ",")
+        default: value.compactText
+        }
     }
 
     /// A 500 saying which statuses the route can answer, when `Prefer: code=` asks for another.

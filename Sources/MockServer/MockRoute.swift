@@ -12,7 +12,7 @@ public struct MockRoute: Sendable {
     /// The path as served, placeholders kept: `/v1/users/{id}`.
     public let path: String
     /// The samples, the default first, each with its body ready to write.
-    let answers: [PreparedSample]
+    private(set) var answers: [PreparedSample]
     /// Query parameters; one without a default is required.
     let query: [Parameter]
     /// What the body must look like.
@@ -25,6 +25,25 @@ public struct MockRoute: Sendable {
     public var schemaAnswers: [SchemaAnswer] = []
     /// The document the schemas' `$ref`s point into.
     public var schemaRoot: JSONValue = .null
+    /// The headers each status must carry (an OpenAPI response's `required` headers).
+    public var answerHeaders: [Int: [AnswerHeader]] = [:]
+
+    /// A header an answer must carry, its value the example, else made up from the schema.
+    public struct AnswerHeader: Sendable {
+        /// The header's name.
+        public var name: String
+        /// Its schema (`$ref`s into the route's ``MockRoute/schemaRoot``); `{}` for any text.
+        public var schema: JSONValue
+        /// The value the document gives, if any.
+        public var example: JSONValue?
+
+        /// A header named `name`, its value `example` or one made up from `schema`.
+        public init(name: String, schema: JSONValue, example: JSONValue? = nil) {
+            self.name = name
+            self.schema = schema
+            self.example = example
+        }
+    }
 
     /// A declared answer whose body is made up from its schema.
     public struct SchemaAnswer: Sendable {
@@ -34,14 +53,21 @@ public struct MockRoute: Sendable {
         public var contentType: String
         /// The schema the body is made from (`$ref`s into the route's ``MockRoute/schemaRoot``).
         public var schema: JSONValue
+        /// The document's example of this answer, valid against the schema, if it gives one.
+        public var example: JSONValue?
 
-        /// An answer of `status` and `contentType` made up from `schema`.
-        public init(status: Int, contentType: String, schema: JSONValue) {
+        /// An answer of `status` and `contentType` made up from `schema` (or given by `example`).
+        public init(status: Int, contentType: String, schema: JSONValue, example: JSONValue? = nil) {
             self.status = status
             self.contentType = contentType
             self.schema = schema
+            self.example = example
         }
     }
+
+    /// The answer the document declares for a request it refuses (its `400`, else `4XX`, else
+    /// `default`), which a request that breaks the route's checks is answered in; nil for wsh's own problem.
+    public var badRequestAnswer: SchemaAnswer?
 
     /// What a request body is checked against.
     enum ExpectedBody: Sendable {
@@ -54,8 +80,21 @@ public struct MockRoute: Sendable {
     /// A sample with its body as a buffer, so that answering copies nothing.
     struct PreparedSample: Sendable {
         let status: Int
-        let contentType: String?
-        let body: ByteBuffer
+        var contentType: String?
+        var body: ByteBuffer
+        /// Whether the media type is the sample file's own (from its extension), not guessed from the body.
+        var typeIsGiven = false
+    }
+
+    /// Answers the sample of `status` as the document declares it: under `mediaType`, the type
+    /// whose `example` the sample was made from, its body written for that type (an XML example
+    /// given as an object becomes XML). A sample file's own type is kept.
+    public mutating func declareSample(status: Int, mediaType: String, example: JSONValue, schema: JSONValue?) {
+        guard let index = answers.firstIndex(where: { $0.status == status }), !answers[index].typeIsGiven else { return }
+        answers[index].contentType = mediaType
+        if !MediaType.isJSON(mediaType) {
+            answers[index].body = ByteBuffer(string: MediaBody.text(example, mediaType: mediaType, schema: schema, root: schemaRoot))
+        }
     }
 
     /// The route for `target`; a target with no base URL of its own is served under `fallbackBase`'s path.
@@ -72,7 +111,8 @@ public struct MockRoute: Sendable {
         path = joined
         segments = Self.segments(of: joined).map(PathSegment.init)
         answers = target.samples.map { sample in
-            PreparedSample(status: sample.status, contentType: sample.effectiveContentType, body: ByteBuffer(bytes: sample.body))
+            PreparedSample(status: sample.status, contentType: sample.effectiveContentType, body: ByteBuffer(bytes: sample.body),
+                           typeIsGiven: sample.contentType != nil)
         }
         query = target.task.queryParameters
         requiredHeaders = target.requiredHeaders
@@ -99,8 +139,8 @@ public struct MockRoute: Sendable {
         guard requestSegments.count == segments.count else { return nil }
         var values: [String: String] = [:]
         for (segment, text) in zip(segments, requestSegments) {
-            guard let value = segment.match(text) else { return nil }
-            if let name = segment.name { values[name] = value }
+            guard let matched = segment.match(text) else { return nil }
+            for (name, value) in matched { values[name] = value }
         }
         return values
     }
@@ -122,12 +162,12 @@ public struct MockRoute: Sendable {
     /// The path with each placeholder segment replaced by the request's segment in its place, when
     /// both have as many segments: `/users/{id}` for `/userz/7` compares as `/users/7`.
     func path(filledFrom requestSegments: [Substring]) -> String {
-        guard requestSegments.count == segments.count, segments.contains(where: { $0.name != nil }) else { return path }
-        return "/" + zip(segments, requestSegments).map { $0.name == nil ? $0.prefix : String($1) }.joined(separator: "/")
+        guard requestSegments.count == segments.count, segments.contains(where: { $0.literal == nil }) else { return path }
+        return "/" + zip(segments, requestSegments).map { $0.literal ?? String($1) }.joined(separator: "/")
     }
 
     /// How many segments are plain text: a more literal route wins over a placeholder.
-    var literalCount: Int { segments.count { $0.name == nil } }
+    var literalCount: Int { segments.count { $0.literal != nil } }
 
     /// The non-empty segments of a path: `/v1//users/` and `/v1/users` are the same route.
     static func segments(of path: some StringProtocol) -> [Substring] {
@@ -146,29 +186,69 @@ public struct MockRoute: Sendable {
     }
 }
 
-/// One segment of a route's path: plain text, or a `{name}` placeholder with text around it (`v{n}.json`).
+/// One segment of a route's path: plain text, or `{name}` placeholders with text around and
+/// between them (`v{n}.json`, `{name}.{ext}`, `{id}:cancel`, `report-{year}`).
 struct PathSegment: Sendable {
-    let prefix: String
-    let name: String?
-    let suffix: String
-
-    init(_ text: Substring) {
-        if let open = text.firstIndex(of: "{"), let close = text[open...].firstIndex(of: "}"), text.index(after: open) < close {
-            prefix = String(text[..<open])
-            name = String(text[text.index(after: open)..<close])
-            suffix = String(text[text.index(after: close)...])
-        } else {
-            prefix = String(text)
-            name = nil
-            suffix = ""
-        }
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case name(String)
     }
 
-    /// The placeholder's value (percent-decoded) when `text` fits; the empty string for a literal that fits.
-    func match(_ text: Substring) -> String? {
-        guard name != nil else { return text == prefix[...] ? "" : nil }
-        guard text.count > prefix.count + suffix.count, text.hasPrefix(prefix), text.hasSuffix(suffix) else { return nil }
-        let value = text.dropFirst(prefix.count).dropLast(suffix.count)
-        return String(value).removingPercentEncoding ?? String(value)
+    let pieces: [Piece]
+
+    init(_ text: Substring) {
+        var pieces: [Piece] = []
+        var rest = text
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}"), rest.index(after: open) < close {
+            if open > rest.startIndex { pieces.append(.text(String(rest[..<open]))) }
+            pieces.append(.name(String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty || pieces.isEmpty { pieces.append(.text(String(rest))) }
+        self.pieces = pieces
+    }
+
+    /// The segment's text when it has no placeholder.
+    var literal: String? {
+        guard pieces.count == 1, case .text(let text) = pieces[0] else { return nil }
+        return text
+    }
+
+    /// Each placeholder's value (percent-decoded) when `text` fits; empty for a literal that fits.
+    /// A placeholder takes at least one character: the text up to the first place where the text
+    /// after it follows (the last one, all that is left before the segment's closing text). When
+    /// any split fits, this one does: the next placeholder takes whatever a later split would
+    /// have left to this one.
+    func match(_ text: Substring) -> [(name: String, value: String)]? {
+        if let literal { return text == literal[...] ? [] : nil }
+        var rest = text
+        var pieces = self.pieces[...]
+        if case .text(let closing)? = pieces.last {
+            guard rest.hasSuffix(closing) else { return nil }
+            rest = rest.dropLast(closing.count)
+            pieces = pieces.dropLast()
+        }
+        var values: [(name: String, value: String)] = []
+        while let piece = pieces.popFirst() {
+            switch piece {
+            case .text(let literal):
+                guard rest.hasPrefix(literal) else { return nil }
+                rest = rest.dropFirst(literal.count)
+            case .name(let name):
+                guard !rest.isEmpty else { return nil }
+                let end: Substring.Index
+                switch pieces.first {
+                case nil: end = rest.endIndex
+                case .name?: end = rest.index(after: rest.startIndex)
+                case .text(let following)?:
+                    guard let found = rest.dropFirst().firstRange(of: following) else { return nil }
+                    end = found.lowerBound
+                }
+                let value = rest[..<end]
+                values.append((name, String(value).removingPercentEncoding ?? String(value)))
+                rest = rest[end...]
+            }
+        }
+        return rest.isEmpty ? values : nil
     }
 }

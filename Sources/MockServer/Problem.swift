@@ -20,7 +20,10 @@ struct Problem {
     static let mediaType = "application/problem+json"
 
     /// The problem as compact JSON.
-    var body: String {
+    var body: String { value.compactText }
+
+    /// The problem as a JSON object.
+    var value: JSONValue {
         var members = [
             JSONMember(key: "type", value: .string("about:blank")),
             JSONMember(key: "title", value: .string(title)),
@@ -35,6 +38,6 @@ struct Problem {
             })))
         }
         members += extensions.map { JSONMember(key: $0.0, value: $0.1) }
-        return JSONValue.object(members).compactText
+        return .object(members)
     }
 }

@@ -61,6 +61,18 @@ public struct ResponseInfo: Sendable {
     public var status: String
     public var description: String
     public var content: [MediaSchema]
+    /// The headers the answer declares, in the document's order.
+    public var headers: [HeaderInfo] = []
+}
+
+/// A header a declared answer carries: `X-Rate-Limit: {required: true, schema: {type: integer}}`.
+public struct HeaderInfo: Sendable {
+    public var name: String
+    public var required: Bool
+    /// Its schema (`$ref`s point into the ``SchemaDocument``), if any.
+    public var schema: JSONValue?
+    /// Its `example`, the first of its `examples`, or its schema's example, if any.
+    public var example: JSONValue?
 }
 
 /// A media type of an answer and its schema (a JSON Schema value whose `$ref`s point into the
@@ -70,6 +82,9 @@ public struct MediaSchema: Sendable {
     public var schema: JSONValue?
     /// Where the schema is, for messages.
     public var pointer: String
+    /// The example the document gives (`example`, the first of `examples`, the schema's), nil
+    /// when there is none or when it does not match the schema.
+    public var example: JSONValue? = nil
 }
 
 /// The whole document as a JSON tree (external files' parts bundled into it), against which

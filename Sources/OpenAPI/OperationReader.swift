@@ -253,11 +253,12 @@ struct OperationReader {
             if case .object(let content)? = response["content"] {
                 for media in content {
                     let mediaPointer = JSONPointer.appending(responsePointer + "/content", media.key)
-                    contents.append(MediaSchema(mediaType: media.key, schema: media.value["schema"], pointer: mediaPointer + "/schema"))
-                    if sample == nil, let code = Int(status), (100...599).contains(code) {
-                        sample = example(media.value, mediaType: media.key, pointer: mediaPointer).map { text in
-                            "sample " + DeclarationText.literal(text) + (code == 200 ? "" : " status \(code)")
-                        }
+                    let example = example(media.value, mediaType: media.key, pointer: mediaPointer)
+                    contents.append(MediaSchema(mediaType: media.key, schema: media.value["schema"], pointer: mediaPointer + "/schema",
+                                                example: example))
+                    if sample == nil, let code = Int(status), (100...599).contains(code), let example {
+                        let text = MediaType.isJSON(media.key) ? example.compactText : example.string ?? example.compactText
+                        sample = "sample " + DeclarationText.literal(text) + (code == 200 ? "" : " status \(code)")
                     }
                 }
             }
@@ -266,7 +267,8 @@ struct OperationReader {
                 sample = "sample \"\"" + (code == 200 ? "" : " status \(code)")
             }
             if let sample, let code = Int(status) { samples.append((code, sample)) }
-            infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents))
+            infos.append(ResponseInfo(status: status, description: response["description"]?.string ?? "", content: contents,
+                                      headers: headers(response["headers"], pointer: responsePointer + "/headers")))
         }
         // The lowest success status first: the first sample is the one a stub answers by default.
         let ordered = samples.enumerated().sorted { Self.sampleRank($0) < Self.sampleRank($1) }.map { $0.element.text }
@@ -279,9 +281,25 @@ struct OperationReader {
         (200...299).contains(entry.element.code) ? (0, entry.element.code) : (1, entry.offset)
     }
 
-    /// The media type's example as the body text: `example`, else the first of `examples`, else
-    /// the schema's; nil when there is none, or when it does not match the schema (warned).
-    private func example(_ media: JSONValue, mediaType: String, pointer: String) -> String? {
+    /// An answer's declared headers, each resolved, with its schema and example.
+    private func headers(_ value: JSONValue?, pointer: String) -> [HeaderInfo] {
+        guard case .object(let members)? = value else { return [] }
+        return members.compactMap { member in
+            guard let (header, at) = resolver.resolve(member.value, at: JSONPointer.appending(pointer, member.key)) else { return nil }
+            let schema = header["schema"] ?? Self.firstContentSchema(header)
+            var example = header["example"]
+            if example == nil, case .object(let examples)? = header["examples"], let first = examples.first {
+                example = resolver.resolve(first.value, at: JSONPointer.appending(at + "/examples", first.key))?.0["value"]
+            }
+            if example == nil { example = facts.resolved(schema, pointer: at + "/schema")?.value["example"] }
+            if let given = example, let schema, !validator.violations(of: given, against: schema, at: at + "/schema").isEmpty { example = nil }
+            return HeaderInfo(name: member.key, required: header["required"] == .bool(true), schema: schema, example: example)
+        }
+    }
+
+    /// The media type's example: `example`, else the first of `examples`, else the schema's; nil
+    /// when there is none, or when it does not match the schema (warned).
+    private func example(_ media: JSONValue, mediaType: String, pointer: String) -> JSONValue? {
         var candidate: (value: JSONValue, pointer: String)?
         if let example = media["example"] {
             candidate = (example, pointer + "/example")
@@ -306,7 +324,6 @@ struct OperationReader {
                 return nil
             }
         }
-        if !isJSON, case .string(let text) = candidate.value { return text }
-        return candidate.value.compactText
+        return candidate.value
     }
 }

@@ -324,4 +324,24 @@ extension RawHTTPConnection {
             }
         }
     }
+
+    /// Placeholders with text around them, or two in one segment, match as OpenAPI writes them;
+    /// before, only the first placeholder of a segment was read and these were 404s.
+    @Test func aSegmentWithSeveralPlaceholdersOrTextAroundOneMatches() async throws {
+        let file = Target(name: "file", baseURL: "https://api.example.com", path: "/files/{name}.{ext}", samples: [Sample(body: Data("f".utf8))])
+        let cancel = Target(name: "cancel", baseURL: "https://api.example.com", path: "/v1/{id}:cancel", method: .post, samples: [Sample(body: Data("c".utf8))])
+        let report = Target(name: "report", baseURL: "https://api.example.com", path: "/report-{year}", samples: [Sample(body: Data("r".utf8))])
+        let parts = Target(name: "parts", baseURL: "https://api.example.com", path: "/p/{a}-{b}.json", samples: [Sample(body: Data("p".utf8))])
+        try await withMockServer([file, cancel, report, parts]) { server in
+            for (request, body) in [("GET /files/report.pdf", "f"), ("GET /files/report.tar.gz", "f"), ("POST /v1/abc:cancel", "c"),
+                                    ("GET /report-2024", "r"), ("GET /p/x-y-z.json", "p")] {
+                let answer = try await rawRequest(server.port, "\(request) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                #expect(answer.status == 200 && answer.text == body, "\(request): \(answer.status) \(answer.text)")
+            }
+            for request in ["GET /files/report", "GET /files/.pdf", "POST /v1/:cancel", "GET /report-", "GET /p/x.json"] {
+                let answer = try await rawRequest(server.port, "\(request) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                #expect(answer.status == 404, "\(request): \(answer.status) \(answer.text)")
+            }
+        }
+    }
 }

@@ -83,7 +83,21 @@ extension Run {
                 var route = MockRoute(target: try compiledTarget(declared), fallbackBase: options.base)
                 if let operation = declared.openAPI {
                     route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
+                    route.badRequestAnswer = Self.badRequestAnswer(operation.operation.responses)
                     route.schemaRoot = operation.schemas.root
+                    for response in operation.operation.responses {
+                        let status = response.status == "2XX" ? 200 : Int(response.status)
+                        // OpenAPI ignores a declared Content-Type header: the media type says it.
+                        let required = response.headers.filter { $0.required && $0.name.lowercased() != "content-type" }
+                        guard let status, !required.isEmpty else { continue }
+                        route.answerHeaders[status] = required.map { .init(name: $0.name, schema: $0.schema ?? .object([]), example: $0.example) }
+                    }
+                    // Each sample under the media type its example came from (the first with one).
+                    for response in operation.operation.responses {
+                        guard let status = Int(response.status), let media = response.content.first(where: { $0.example != nil }),
+                              let example = media.example else { continue }
+                        route.declareSample(status: status, mediaType: media.mediaType, example: example, schema: media.schema)
+                    }
                 }
                 routes.append(route)
             } catch {
@@ -96,22 +110,41 @@ extension Run {
         return (MockRoutes(routes: routes, redaction: redaction, delay: delay, seed: session.serveSettings?.seed ?? 0), skipped)
     }
 
-    /// The answers an OpenAPI operation declares with a JSON schema, success first (lowest
-    /// status first; `2XX` as 200, `default` left out), as `wsh serve` makes them up.
+    /// The answers an OpenAPI operation declares with a body, success first (lowest status first;
+    /// `2XX` as 200, `default` left out), as `wsh serve` makes them up: each in its JSON media
+    /// type when it has one with a schema, else in the first type it declares (text, XML, CSV,
+    /// octet-stream...), never in a type it does not.
     static func schemaAnswers(_ responses: [ResponseInfo]) -> [MockRoute.SchemaAnswer] {
         var answers: [MockRoute.SchemaAnswer] = []
         for response in responses {
             let status = response.status == "2XX" ? 200 : Int(response.status)
             guard let status, (100...599).contains(status) else { continue }
-            guard let media = response.content.first(where: { $0.schema != nil && MediaType.isJSON($0.mediaType) }),
-                  let schema = media.schema else { continue }
-            answers.append(.init(status: status, contentType: media.mediaType, schema: schema))
+            guard let media = bodyMedia(response) else { continue }
+            answers.append(.init(status: status, contentType: media.mediaType, schema: media.schema ?? .object([])))
         }
         return answers.enumerated().sorted { left, right in
             let leftRank = (200...299).contains(left.element.status) ? (0, left.element.status) : (1, left.offset)
             let rightRank = (200...299).contains(right.element.status) ? (0, right.element.status) : (1, right.offset)
             return leftRank < rightRank
         }.map(\.element)
+    }
+
+    /// The media type an answer is made up in: its JSON type with a schema, else the first type
+    /// it declares; never a wildcard (`image/*`), which no Content-Type can be.
+    static func bodyMedia(_ response: ResponseInfo) -> MediaSchema? {
+        let concrete = response.content.filter { !$0.mediaType.contains("*") }
+        return concrete.first { $0.schema != nil && MediaType.isJSON($0.mediaType) } ?? concrete.first
+    }
+
+    /// The answer an operation declares for a request it refuses, with a body: its `400`, else
+    /// its `4XX`, else its `default`; nil when it declares none of them with content.
+    static func badRequestAnswer(_ responses: [ResponseInfo]) -> MockRoute.SchemaAnswer? {
+        for status in ["400", "4XX", "default"] {
+            guard let response = responses.first(where: { $0.status == status }) else { continue }
+            guard let media = bodyMedia(response) else { return nil }
+            return .init(status: 400, contentType: media.mediaType, schema: media.schema ?? .object([]), example: media.example)
+        }
+        return nil
     }
 
     /// `serve`: where it listens and each route with its target and sample statuses.
