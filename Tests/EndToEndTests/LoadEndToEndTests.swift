@@ -265,6 +265,49 @@ import TestSupport
         }
     }
 
+    /// Each user holds a socket: the soft limit on open files is raised to the hard one at the
+    /// start, as Locust does, so 200 users under a soft limit of 128 all connect; past the hard
+    /// limit the run is refused before it starts, saying the limit and `ulimit -n`, and no report
+    /// is written (a run that started would have failed its connections and written an empty one).
+    @Test func usersPastTheOpenFileLimitRaiseItOrAreRefused() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("ok.wsh"), atomically: true, encoding: .utf8)
+            let arguments = ["load", "ok.wsh", "--users", "200", "--duration", "3s", "--threshold", "errors<=0%", "--report-json", "load.json"]
+            let raised = try await Self.run(arguments, openFiles: "128:4096", in: directory)
+            #expect(raised.status == 0, "\(raised.stdout)\(raised.stderr)")
+            let report = try Self.report(directory)
+            // Under a limit of 128, most of the 200 connections would fail (too many open files).
+            #expect((report["calls"] as? Int ?? 0) > 0 && report["errors"] as? Int == 0, "\(report)")
+
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("load.json"))
+            let hits = server.hits("/status/200")
+            let refused = try await Self.run(arguments, openFiles: "128:128", in: directory)
+            #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("200 users need about 264 open files, and this process may open at most 128")
+                    && refused.stderr.contains("ulimit -n 264"), "\(refused.stderr)")
+            #expect(refused.stdout.isEmpty && server.hits("/status/200") == hits, "\(refused.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("load.json").path))
+        }
+    }
+
+    /// wsh with `arguments` under a limit on open files, `SOFT:HARD` as prlimit takes it.
+    static func run(_ arguments: [String], openFiles: String, in directory: URL) async throws -> WSHProcess.Result {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles)", "--", WSHProcess.binary] + arguments
+            process.currentDirectoryURL = directory
+            // No init.wsh or configuration of the user running the tests.
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = directory.path
+            environment["XDG_CONFIG_HOME"] = nil
+            process.environment = environment
+            return try WSHProcess.runToEnd(process, stdin: "")
+        }
+    }
+
     /// The pids of wsh processes working in `directory`.
     static func processes(workingIn directory: URL) -> [String] {
         let path = directory.resolvingSymlinksInPath().path
