@@ -17,7 +17,7 @@ enum LoadModels {
     }
 
     /// This slot's users, each iterating until the end; with a ramp, user i of the run's N starts
-    /// at i/N of it. At the end, what is still in flight is stopped, not waited for.
+    /// at i/N of it. At the end, what is still in flight is stopped, not waited for (``stop(_:)``).
     private static func closedModel(options: LoadOptions, state: LoadState, first: VirtualUser, setup: [Program], scenario: Program, parent: Run) async {
         let deadline = state.started + options.duration
         let users = Array(stride(from: state.slot.index - 1, to: options.users, by: state.slot.count))
@@ -31,22 +31,17 @@ enum LoadModels {
                 }
             }
             try? await Task.sleep(until: deadline, clock: .continuous)
-            await windDown(state, from: deadline)
+            stop(state)
             group.cancelAll()
         }
     }
 
-    /// After the end: iterations still running get `grace` to finish (and count); those that do
-    /// not are counted as cut off, then stopped.
-    private static func windDown(_ state: LoadState, from deadline: ContinuousClock.Instant) async {
-        let end = deadline + state.grace
-        while ContinuousClock.now < end, !Task.isCancelled, state.users.contains(where: \.isBusy) {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+    /// At the end of the run (not on Ctrl-C): the iterations still running are stopped there, as
+    /// Locust stops its users, so that the run lasts what was asked; their calls in flight are
+    /// not counted (a call cancelled is no error of the server's), but how many were is said.
+    private static func stop(_ state: LoadState) {
         guard !Task.isCancelled else { return }
-        for _ in state.users.filter(\.isBusy) {
-            state.stats.recordError("cut off: no answer by the end of the run and \(state.grace.settingText) more")
-        }
+        state.stats.recordStopped(state.users.count(where: \.isBusy))
     }
 
     /// This slot's arrivals of the run's `rate` a second (rising linearly over the ramp), each an
@@ -83,7 +78,7 @@ enum LoadModels {
             }
             if !Task.isCancelled {
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                await windDown(state, from: deadline)
+                stop(state)
             }
             group.cancelAll()
         }

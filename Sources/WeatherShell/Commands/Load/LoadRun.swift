@@ -239,6 +239,7 @@ enum LoadRun {
         let share = report.calls == 0 ? 0 : Double(report.errors) * 100 / Double(report.calls)
         lines.append("wsh load: \(report.calls) calls in \(LoadView.formatted(report.seconds, digits: 1))s, \(report.callsPerSecond) calls/s, "
                      + "\(report.errors) errors (\(LoadView.formatted(share, digits: 2))%)" + (report.dropped > 0 ? ", \(report.dropped) arrivals dropped" : "")
+                     + (report.stopped > 0 ? ", \(report.stopped) iteration\(report.stopped == 1 ? "" : "s") stopped at the end (their calls in flight not counted)" : "")
                      + (report.interrupted ? ", interrupted" : ""))
         lines.append("latency  " + LoadView.percentiles(snapshot.latencies))
         lines += LoadView.live(snapshot, elapsed: report.seconds, duration: report.seconds, plan: report.plan).dropFirst(3)
