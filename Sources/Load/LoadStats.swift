@@ -91,9 +91,9 @@ public final class LoadStats: Sendable {
         state.withLock { $0.passedChecks += 1 }
     }
 
-    /// An arrival that found no free user.
-    public func recordDropped() {
-        state.withLock { $0.dropped += 1 }
+    /// `count` arrivals that found no free user.
+    public func recordDropped(_ count: Int = 1) {
+        state.withLock { $0.dropped += count }
     }
 
     /// `count` iterations stopped at the end of the run, their calls in flight not counted.

@@ -115,6 +115,30 @@ import TestSupport
         }
     }
 
+    /// An absurd rate (a million arrivals a second) is kept to the connections: the iterations
+    /// started run between arrivals, those due while every connection is busy are dropped and
+    /// counted, and the run ends at its duration (the arrival loop took every arrival of the run,
+    /// each a new user, while none of them ran).
+    @Test func anAbsurdRateDropsTheArrivalsThatCannotStart() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("ok.wsh"), atomically: true, encoding: .utf8)
+            let clock = ContinuousClock()
+            let started = clock.now
+            let result = try await WSHProcess.run(["load", "ok.wsh", "--rate", "1000000/s", "--connections", "10", "--duration", "2s",
+                                                   "--report-json", "load.json"], directory: directory)
+            let took = started.duration(to: clock.now)
+            #expect(took < .seconds(8), "\(took)")
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let report = try Self.report(directory)
+            let calls = report["calls"] as? Int ?? 0
+            #expect(calls > 10 && report["errors"] as? Int == 0, "\(report)")
+            #expect((report["dropped"] as? Int ?? 0) + calls + (report["stopped"] as? Int ?? 0) >= 1_900_000, "\(report)")
+            #expect(result.stdout.contains("arrivals dropped"), "\(result.stdout)")
+        }
+    }
+
     /// Retries are off under load, with a note: each attempt is a call, so the 503s a `plugin retry`
     /// or a target's `retry N` would have retried away are counted as errors, and every request
     /// the server saw is a call of the report.

@@ -57,17 +57,31 @@ enum LoadModels {
         let pool = UserPool(first)
         await withDiscardingTaskGroup { group in
             var arrival = state.slot.index - 1
-            while !Task.isCancelled {
-                // Arrival k's time: k/R after the ramp; during it the rate is R·t/ramp, so the k-th comes at sqrt(2·ramp·k/R).
+            // Arrival k's time: k/R after the ramp; during it the rate is R·t/ramp, so the k-th comes at sqrt(2·ramp·k/R).
+            func dueTime(of arrival: Int) -> ContinuousClock.Instant {
                 let k = Double(arrival)
                 let offset = ramp > 0 && k < rate * ramp / 2 ? (2 * ramp * k / rate).squareRoot() : k / rate + ramp / 2
-                let due = state.started + .nanoseconds(Int64(offset * 1_000_000_000))
+                return state.started + .nanoseconds(Int64(offset * 1_000_000_000))
+            }
+            while !Task.isCancelled {
+                let due = dueTime(of: arrival)
                 guard due < deadline else { break }
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
                 guard !Task.isCancelled else { break }
                 arrival += state.slot.count
                 guard pool.busy < connections else {
-                    state.stats.recordDropped()
+                    // Every connection busy, behind a rate past what the process can start: this
+                    // arrival and all the others due by now are dropped at once, and the iterations
+                    // running go on before the next, rather than the loop taking every arrival of
+                    // the run while none of them runs.
+                    let now = ContinuousClock.now
+                    var dropped = 1
+                    while case let next = dueTime(of: arrival), next <= now, next < deadline {
+                        arrival += state.slot.count
+                        dropped += 1
+                    }
+                    state.stats.recordDropped(dropped)
+                    try? await Task.sleep(for: .milliseconds(1))
                     continue
                 }
                 state.stats.recordArrival()
