@@ -34,6 +34,8 @@ public struct LoadReport: Codable, Sendable {
     public var errors: Int
     public var callsPerSecond: Double
     public var dropped: Int
+    /// Iterations still running at the end, stopped there; their calls in flight are not in `calls`.
+    public var stopped: Int
     public var latency: Latency
     public var errorsByKind: [String: Int]
     public var failedExpectations: [String: Int]
@@ -51,6 +53,7 @@ public struct LoadReport: Codable, Sendable {
         errors = snapshot.errors
         callsPerSecond = seconds > 0 ? (Double(snapshot.calls) / seconds * 10).rounded() / 10 : 0
         dropped = snapshot.dropped
+        stopped = snapshot.stopped
         latency = Latency(p50: milliseconds(histogram.valueAtPercentile(50)), p90: milliseconds(histogram.valueAtPercentile(90)),
                           p95: milliseconds(histogram.valueAtPercentile(95)), p99: milliseconds(histogram.valueAtPercentile(99)),
                           max: milliseconds(histogram.max), mean: (histogram.mean / 10).rounded() / 100)

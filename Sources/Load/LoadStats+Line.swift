@@ -7,7 +7,7 @@ extension LoadStats.Snapshot {
     /// and their counts, and the run's whole histogram not at all: it is the seconds' sum.
     public var line: String {
         let line = Line(calls: calls, errors: errors, errorsByKind: errorsByKind, failedExpectations: failedExpectations,
-                        dropped: dropped, arrivals: arrivals, passedChecks: passedChecks, failedChecks: failedChecks, firstSecond: firstSecond,
+                        dropped: dropped, arrivals: arrivals, stopped: stopped, passedChecks: passedChecks, failedChecks: failedChecks, firstSecond: firstSecond,
                         seconds: seconds.map { Line.Second(calls: $0.calls, errors: $0.errors, latencies: Self.counts($0.latencies)) })
         guard let data = try? JSONEncoder().encode(line) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
@@ -23,6 +23,7 @@ extension LoadStats.Snapshot {
         failedExpectations = line.failedExpectations
         dropped = line.dropped
         arrivals = line.arrivals
+        stopped = line.stopped
         passedChecks = line.passedChecks
         failedChecks = line.failedChecks
         firstSecond = line.firstSecond
@@ -55,6 +56,7 @@ extension LoadStats.Snapshot {
         var failedExpectations: [String: Int]
         var dropped: Int
         var arrivals: Int
+        var stopped: Int
         var passedChecks: Int
         var failedChecks: Int
         var firstSecond: Int

@@ -26,6 +26,9 @@ public final class LoadStats: Sendable {
         public var dropped = 0
         /// Arrivals the open model started: with ``dropped``, every arrival of the run so far.
         public var arrivals = 0
+        /// Iterations still running at the end of the run, stopped there: their calls in flight
+        /// are not counted.
+        public var stopped = 0
         /// `expect`s that held, and that did not.
         public var passedChecks = 0
         public var failedChecks = 0
@@ -88,9 +91,14 @@ public final class LoadStats: Sendable {
         state.withLock { $0.passedChecks += 1 }
     }
 
-    /// An arrival that found no free user.
-    public func recordDropped() {
-        state.withLock { $0.dropped += 1 }
+    /// `count` arrivals that found no free user.
+    public func recordDropped(_ count: Int = 1) {
+        state.withLock { $0.dropped += count }
+    }
+
+    /// `count` iterations stopped at the end of the run, their calls in flight not counted.
+    public func recordStopped(_ count: Int) {
+        state.withLock { $0.stopped += count }
     }
 
     /// An arrival of the open model that started an iteration.
@@ -120,6 +128,7 @@ public final class LoadStats: Sendable {
             state.failedExpectations.merge(other.failedExpectations, uniquingKeysWith: +)
             state.dropped += other.dropped
             state.arrivals += other.arrivals
+            state.stopped += other.stopped
             state.passedChecks += other.passedChecks
             state.failedChecks += other.failedChecks
             for (offset, second) in other.seconds.enumerated() {

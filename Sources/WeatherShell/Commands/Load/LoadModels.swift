@@ -17,7 +17,7 @@ enum LoadModels {
     }
 
     /// This slot's users, each iterating until the end; with a ramp, user i of the run's N starts
-    /// at i/N of it. At the end, what is still in flight is stopped, not waited for.
+    /// at i/N of it. At the end, what is still in flight is stopped, not waited for (``stop(_:)``).
     private static func closedModel(options: LoadOptions, state: LoadState, first: VirtualUser, setup: [Program], scenario: Program, parent: Run) async {
         let deadline = state.started + options.duration
         let users = Array(stride(from: state.slot.index - 1, to: options.users, by: state.slot.count))
@@ -31,22 +31,17 @@ enum LoadModels {
                 }
             }
             try? await Task.sleep(until: deadline, clock: .continuous)
-            await windDown(state, from: deadline)
+            stop(state)
             group.cancelAll()
         }
     }
 
-    /// After the end: iterations still running get `grace` to finish (and count); those that do
-    /// not are counted as cut off, then stopped.
-    private static func windDown(_ state: LoadState, from deadline: ContinuousClock.Instant) async {
-        let end = deadline + state.grace
-        while ContinuousClock.now < end, !Task.isCancelled, state.users.contains(where: \.isBusy) {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+    /// At the end of the run (not on Ctrl-C): the iterations still running are stopped there, as
+    /// Locust stops its users, so that the run lasts what was asked; their calls in flight are
+    /// not counted (a call cancelled is no error of the server's), but how many were is said.
+    private static func stop(_ state: LoadState) {
         guard !Task.isCancelled else { return }
-        for _ in state.users.filter(\.isBusy) {
-            state.stats.recordError("cut off: no answer by the end of the run and \(state.grace.settingText) more")
-        }
+        state.stats.recordStopped(state.users.count(where: \.isBusy))
     }
 
     /// This slot's arrivals of the run's `rate` a second (rising linearly over the ramp), each an
@@ -62,17 +57,31 @@ enum LoadModels {
         let pool = UserPool(first)
         await withDiscardingTaskGroup { group in
             var arrival = state.slot.index - 1
-            while !Task.isCancelled {
-                // Arrival k's time: k/R after the ramp; during it the rate is R·t/ramp, so the k-th comes at sqrt(2·ramp·k/R).
+            // Arrival k's time: k/R after the ramp; during it the rate is R·t/ramp, so the k-th comes at sqrt(2·ramp·k/R).
+            func dueTime(of arrival: Int) -> ContinuousClock.Instant {
                 let k = Double(arrival)
                 let offset = ramp > 0 && k < rate * ramp / 2 ? (2 * ramp * k / rate).squareRoot() : k / rate + ramp / 2
-                let due = state.started + .nanoseconds(Int64(offset * 1_000_000_000))
+                return state.started + .nanoseconds(Int64(offset * 1_000_000_000))
+            }
+            while !Task.isCancelled {
+                let due = dueTime(of: arrival)
                 guard due < deadline else { break }
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
                 guard !Task.isCancelled else { break }
                 arrival += state.slot.count
                 guard pool.busy < connections else {
-                    state.stats.recordDropped()
+                    // Every connection busy, behind a rate past what the process can start: this
+                    // arrival and all the others due by now are dropped at once, and the iterations
+                    // running go on before the next, rather than the loop taking every arrival of
+                    // the run while none of them runs.
+                    let now = ContinuousClock.now
+                    var dropped = 1
+                    while case let next = dueTime(of: arrival), next <= now, next < deadline {
+                        arrival += state.slot.count
+                        dropped += 1
+                    }
+                    state.stats.recordDropped(dropped)
+                    try? await Task.sleep(for: .milliseconds(1))
                     continue
                 }
                 state.stats.recordArrival()
@@ -83,7 +92,7 @@ enum LoadModels {
             }
             if !Task.isCancelled {
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                await windDown(state, from: deadline)
+                stop(state)
             }
             group.cancelAll()
         }

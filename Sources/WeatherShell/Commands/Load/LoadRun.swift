@@ -20,6 +20,15 @@ enum LoadRun {
 
     static func run(_ options: LoadOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         let io = run.io
+        // Each user (each connection of the open model) holds a socket: more than the process may
+        // open would fail mid-run, the report too. The most any one process of the run holds:
+        let slot = options.worker ?? LoadOptions.Slot(index: 1, count: options.processes)
+        let sockets = slot.share(of: options.rate == nil ? options.users : options.connections)
+        let what = "\(sockets) " + (options.rate == nil ? "users" : "connections (--connections)") + (options.processes > 1 ? " a process" : "")
+        if let problem = DescriptorLimit.problem(sockets: sockets, what: what) {
+            io.err("wsh: error: " + problem)
+            return FailureKind.usage.exitCode
+        }
         // The files: each read and parsed now, so that a mistake stops the run before it starts.
         var programs: [Program] = []
         for path in options.files {
@@ -230,6 +239,7 @@ enum LoadRun {
         let share = report.calls == 0 ? 0 : Double(report.errors) * 100 / Double(report.calls)
         lines.append("wsh load: \(report.calls) calls in \(LoadView.formatted(report.seconds, digits: 1))s, \(report.callsPerSecond) calls/s, "
                      + "\(report.errors) errors (\(LoadView.formatted(share, digits: 2))%)" + (report.dropped > 0 ? ", \(report.dropped) arrivals dropped" : "")
+                     + (report.stopped > 0 ? ", \(report.stopped) iteration\(report.stopped == 1 ? "" : "s") stopped at the end (their calls in flight not counted)" : "")
                      + (report.interrupted ? ", interrupted" : ""))
         lines.append("latency  " + LoadView.percentiles(snapshot.latencies))
         lines += LoadView.live(snapshot, elapsed: report.seconds, duration: report.seconds, plan: report.plan).dropFirst(3)

@@ -36,15 +36,12 @@ final class LoadState {
 
     /// Every user made so far.
     private(set) var users: [VirtualUser] = []
-    /// How long iterations still running at the end get to finish.
-    let grace: Duration
 
     init(options: LoadOptions) {
         self.options = options
         started = options.worker?.started ?? .now
         slot = options.worker ?? .whole
         stats = LoadStats(started: self.started)
-        grace = min(.seconds(5), options.duration)
     }
 
     /// A new user, its calls going where the run may send them.
