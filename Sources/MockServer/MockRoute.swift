@@ -17,6 +17,8 @@ public struct MockRoute: Sendable {
     let query: [Parameter]
     /// What the body must look like.
     let body: ExpectedBody
+    /// `json?`: a request with no body passes; one with a body is checked.
+    let bodyIsOptional: Bool
     /// Headers a request must carry.
     let requiredHeaders: [String]
     private let segments: [PathSegment]
@@ -76,6 +78,7 @@ public struct MockRoute: Sendable {
         }
         query = target.task.queryParameters
         requiredHeaders = target.requiredHeaders
+        bodyIsOptional = target.bodyIsOptional
         body = switch target.task.bodyTask {
         case .json(let parameters): .json(parameters)
         case .form(let parameters): .form(parameters)

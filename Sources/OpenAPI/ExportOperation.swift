@@ -175,7 +175,8 @@ extension OpenAPIExporter {
         let required = requiredNames.map(JSONValue.string)
         if !required.isEmpty { schema.append(JSONMember(key: "required", value: .array(required))) }
         return .object([
-            JSONMember(key: "required", value: .bool(!required.isEmpty)),
+            // A declared body is sent on every call, but for `json?`'s (sent when a call gives a field).
+            JSONMember(key: "required", value: .bool(!target.bodyIsOptional)),
             JSONMember(key: "content", value: .object([JSONMember(key: mediaType, value: .object([JSONMember(key: "schema", value: .object(schema))]))])),
         ])
     }

@@ -220,7 +220,8 @@ struct OperationReader {
         if chosen.field == "json", media.key.lowercased() != "application/json" {
             lines.append("header " + DeclarationText.word("Content-Type:" + media.key))
         }
-        if !words.isEmpty { lines.append(chosen.field + " " + words.joined(separator: " ")) }
+        // A body that is not required is sent only when a call gives one of its fields.
+        if !words.isEmpty { lines.append(chosen.field + (bodyRequired ? " " : "? ") + words.joined(separator: " ")) }
         return (lines, media.value["schema"].map { MediaSchema(mediaType: media.key, schema: $0, pointer: at) })
     }
 

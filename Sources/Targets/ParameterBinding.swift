@@ -57,6 +57,11 @@ struct ParameterBinding {
         self.fallback = fallback
     }
 
+    /// Whether the call gives a value for one of `parameters`.
+    func givesAny(of parameters: [Parameter]) -> Bool {
+        parameters.contains { given[$0.name] != nil }
+    }
+
     /// The bound value of a path parameter: the call's one, else the first default declared.
     func value(_ name: String) -> ParameterValue {
         // Every parameter was bound in init; the empty text only guards against a name from elsewhere.

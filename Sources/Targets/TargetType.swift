@@ -33,6 +33,9 @@ public protocol TargetType: Sendable {
     /// How many redirects a call follows (`follow`); 0 returns the redirect itself; `nil` (the default)
     /// leaves it to the provider's ``Provider/redirectLimit``.
     var redirectLimit: Int? { get }
+    /// Whether the body is sent only when a call gives one of its fields (`json?`, an OpenAPI body
+    /// that is not required); defaults to false: a declared body is always sent.
+    var bodyIsOptional: Bool { get }
 }
 
 extension TargetType {
@@ -60,6 +63,8 @@ extension TargetType {
     public var retryCount: Int? { nil }
     /// The provider decides.
     public var redirectLimit: Int? { nil }
+    /// The body is always sent.
+    public var bodyIsOptional: Bool { false }
 
     /// Every parameter of the target: the `{name}` segments of the path, then the query's, then the body's,
     /// each in declaration order. A name declared twice is listed once, where it first appears.

@@ -66,6 +66,7 @@ struct TargetCompiler {
             if field.name == "body", !isFileBody(field) {
                 bodyTemplate = field
                 body = nil
+                target.bodyIsOptional = false
                 continue
             }
             let values = try field.arguments.map { try expand($0) }
@@ -96,6 +97,7 @@ struct TargetCompiler {
             case "multipart": body = .multipart(try parameters(field))
             case "body":
                 bodyTemplate = nil
+                target.bodyIsOptional = false
                 let file = try run.bodyFile(String(values[0].dropFirst()), at: field.arguments[0])
                 body = .data(file.data, contentType: file.contentType)
             // `validate schema` checks answers against the OpenAPI document (``Run/checkDeclaredSchema``).
@@ -118,6 +120,7 @@ struct TargetCompiler {
                 target.redirectLimit = limit
             default: break
             }
+            if ["json", "form", "multipart"].contains(field.name) { target.bodyIsOptional = field.isOptionalBody }
         }
         if let bodyTemplate { body = try templateBody(bodyTemplate, headers: target.headers) }
         target.samples = try declared.samples ?? run.readSamples(declaration, file: file)
