@@ -34,7 +34,8 @@ extension OpenAPIExporter {
             let credential = isCredential(query.name, value: query.defaultValue)
             if credential { credentials.append("query \(query.name)") }
             parameters.append(parameter(query.name, in: "query", required: query.isRequired || credential,
-                                        schema: schema(for: credential ? nil : query.defaultValue, doc: doc(query.name)), doc: doc(query.name)))
+                                        schema: schema(for: credential ? nil : query.defaultValue, doc: doc(query.name)), doc: doc(query.name),
+                                        style: query.style))
         }
         for header in target.requiredHeaders {
             parameters.append(parameter(header, in: "header", required: true, schema: schema(for: nil, doc: doc(header)), doc: doc(header)))
@@ -98,11 +99,25 @@ extension OpenAPIExporter {
         return names
     }
 
-    private static func parameter(_ name: String, in location: String, required: Bool, schema: JSONValue, doc: ParameterInfo?) -> JSONValue {
+    private static func parameter(_ name: String, in location: String, required: Bool, schema: JSONValue, doc: ParameterInfo?,
+                                  style: ParameterStyle? = nil) -> JSONValue {
         var members = [JSONMember(key: "name", value: .string(name)), JSONMember(key: "in", value: .string(location))]
         if let description = doc?.description, !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
         if required { members.append(JSONMember(key: "required", value: .bool(true))) }
-        if doc?.type.contains("comma-separated") == true { members.append(JSONMember(key: "explode", value: .bool(false))) }
+        // A `style` line's name as OpenAPI's, for a list or an object (`json`, a content parameter, is left as form).
+        let style = ["array", "object"].contains(schema["type"]?.string ?? "") ? style : nil
+        let openAPIStyle: String? = switch style {
+        case .pipes: "pipeDelimited"
+        case .spaces: "spaceDelimited"
+        case .deepObject: "deepObject"
+        default: nil
+        }
+        if let openAPIStyle { members.append(JSONMember(key: "style", value: .string(openAPIStyle))) }
+        if style == .comma || style == .pipes || style == .spaces || (style == nil && doc?.type.contains("comma-separated") == true) {
+            members.append(JSONMember(key: "explode", value: .bool(false)))
+        } else if style == .deepObject {
+            members.append(JSONMember(key: "explode", value: .bool(true)))
+        }
         members.append(JSONMember(key: "schema", value: schema))
         return .object(members)
     }

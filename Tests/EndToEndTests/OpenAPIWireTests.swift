@@ -36,6 +36,55 @@ import TestSupport
                   application/json:
                     schema: {type: object, properties: {text: {type: string}}}
               responses: {"200": {description: echo}}
+          /echo/deep:
+            get:
+              operationId: deep
+              parameters:
+                - name: filter
+                  in: query
+                  style: deepObject
+                  explode: true
+                  schema: {type: object, properties: {name: {type: string}, age: {type: integer}}}
+                - {name: tag, in: query, style: deepObject, explode: true, schema: {type: object, additionalProperties: {type: string}}}
+              responses: {"200": {description: echo}}
+          /echo/charges:
+            post:
+              operationId: charge
+              requestBody:
+                required: true
+                content:
+                  application/x-www-form-urlencoded:
+                    encoding:
+                      metadata: {style: deepObject, explode: true}
+                      expand: {style: deepObject, explode: true}
+                    schema:
+                      type: object
+                      properties:
+                        amount: {type: integer}
+                        metadata: {type: object, additionalProperties: {type: string}}
+                        expand: {type: array, items: {type: string}}
+              responses: {"200": {description: echo}}
+          /echo/lists:
+            get:
+              operationId: lists
+              parameters:
+                - {name: pipes, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: integer}}}
+                - {name: spaces, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: integer}}}
+                - {name: commas, in: query, style: form, explode: false, schema: {type: array, items: {type: integer}}}
+                - {name: each, in: query, style: form, explode: true, schema: {type: array, items: {type: integer}}}
+                - {name: color, in: query, style: form, explode: false, schema: {type: object}}
+                - {name: piped, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: string}, default: [a, b]}}
+              responses: {"200": {description: echo}}
+          /echo/content:
+            get:
+              operationId: content
+              parameters:
+                - name: filter
+                  in: query
+                  content:
+                    application/json:
+                      schema: {type: object, properties: {name: {type: string}, age: {type: integer}}}
+              responses: {"200": {description: echo}}
         """
 
     /// Runs `use openapi` and one call; the request the echo saw.
@@ -65,5 +114,38 @@ import TestSupport
         // A required body is sent even with no field given.
         let required = try await Self.send("call emptyPatch")
         #expect(String(decoding: required.body, as: UTF8.self) == "{}")
+    }
+
+    /// `deepObject`: an object for a query parameter goes as `filter[name]=Ana&filter[age]=3`
+    /// (brackets percent-encoded, as wsh writes them in every query), one property at a time as
+    /// before, and an object with no declared properties too (it declared nothing); a url-encoded
+    /// body's fields with a `deepObject` encoding (Stripe's) as `metadata[order_id]=6735` and
+    /// `expand[]=customer`, where they were JSON text and the key repeated.
+    @Test func deepObjectValuesAreWrittenWithBrackets() async throws {
+        let whole = try await Self.send(#"call deep filter:='{"name":"Ana","age":3}' tag:='{"x":"1"}'"#)
+        #expect(whole.query == "filter%5Bname%5D=Ana&filter%5Bage%5D=3&tag%5Bx%5D=1", "\(whole.query)")
+        let each = try await Self.send("call deep filter[name]=Ana filter[age]=3")
+        #expect(each.query == "filter%5Bname%5D=Ana&filter%5Bage%5D=3", "\(each.query)")
+        let charge = try await Self.send(#"call charge amount:=2000 metadata:='{"order_id":"6735"}' expand:='["customer","invoice"]'"#)
+        #expect(String(decoding: charge.body, as: UTF8.self)
+                == "amount=2000&metadata%5Border_id%5D=6735&expand%5B%5D=customer&expand%5B%5D=invoice")
+    }
+
+    /// `pipeDelimited` and `spaceDelimited` lists are one value joined by `|` or a space; `form`
+    /// lists one value joined by `,` without explode and the key repeated with it. The delimited
+    /// ones went as the key repeated.
+    @Test func delimitedListsAreOneValue() async throws {
+        let lists = try await Self.send(#"call lists pipes:='[1,2,3]' spaces:='[1,2,3]' commas:='[1,2,3]' each:='[1,2,3]' color:='{"R":100,"G":200}'"#)
+        #expect(lists.query == "pipes=1%7C2%7C3&spaces=1%202%203&commas=1%2C2%2C3&each=1&each=2&each=3&color=R%2C100%2CG%2C200&piped=a%7Cb",
+                "\(lists.query)")
+        let typed = try await Self.send("call lists 'pipes=4|5' commas=6,7")
+        #expect(typed.query == "pipes=4%7C5&commas=6%2C7&piped=a%7Cb", "\(typed.query)")
+    }
+
+    /// A parameter with `content: application/json` is one value, its JSON text percent-encoded;
+    /// its object's properties were declared as parameters of their own (`name=Ana` went as `?name=Ana`).
+    @Test func aContentParameterIsSentAsJSONText() async throws {
+        let echoed = try await Self.send(#"call content filter:='{"name": "Ana", "age": 3}'"#)
+        #expect(echoed.query == "filter=%7B%22name%22%3A%22Ana%22%2C%22age%22%3A3%7D", "\(echoed.query)")
     }
 }

@@ -183,8 +183,10 @@ import TestSupport
         """)
         // `default: ~` (null) is no default: it sent the text null on every call.
         #expect(document.operation("search")?.declaration.contains(
-            "query hourly=a,b 'daily:=[\"x\",\"y\"]' filter[color]? filter[size]:=3 number? tilde?\n") == true,
+            "query hourly=a,b 'daily:=[\"x\",\"y\"]' filter? filter[color]? filter[size]:=3 number? tilde?\n") == true,
             "\(document.operation("search")?.declaration ?? "")")
+        #expect(document.operation("search")?.declaration.contains("  style hourly=comma filter=deepObject\n") == true,
+                "\(document.operation("search")?.declaration ?? "")")
     }
 
     @Test func formAndMultipartBodies() throws {

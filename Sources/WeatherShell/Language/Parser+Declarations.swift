@@ -59,7 +59,7 @@ extension Parser {
                 throw error("expected 'sample @FILE' or 'sample @FILE status CODE'", arguments.first?.span ?? fieldWord.span)
             }
         }
-        if ["query", "header", "json", "form", "multipart"].contains(name), arguments.isEmpty {
+        if ["query", "header", "json", "form", "multipart", "style"].contains(name), arguments.isEmpty {
             throw error("'\(name)' needs at least one value", fieldWord.span)
         }
         if name == "method", let method = arguments[0].bare, HTTPMethod(rawValue: method) == nil {

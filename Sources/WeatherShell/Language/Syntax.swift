@@ -185,7 +185,7 @@ public struct TargetDeclaration: Sendable {
 
     /// The fields a target block accepts.
     public static let fieldNames = ["doc", "base", "path", "method", "query", "header", "json", "form", "body",
-                                    "multipart", "sample", "validate", "timeout", "retry", "follow", "next", "items"]
+                                    "multipart", "sample", "validate", "timeout", "retry", "follow", "next", "items", "style"]
     /// Body fields written with `?`: sent only when a call gives one of their fields.
     public static let optionalBodyFields = ["json?", "form?", "multipart?"]
 }
