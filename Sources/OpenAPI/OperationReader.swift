@@ -123,7 +123,9 @@ struct OperationReader {
                 // OpenAPI ignores these as parameters: wsh sets them.
                 if ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
                 if let defaultValue {
-                    headers.append(DeclarationText.word(name + ":" + SchemaFacts.text(defaultValue)))
+                    // `simple` style, the only one for headers: `1,2,3`; an object `role,admin` (`role=admin` exploded).
+                    let explode = parameter["explode"] == .bool(true)
+                    headers.append(DeclarationText.word(name + ":" + Self.simpleText(defaultValue, explode: explode)))
                 } else if required {
                     headers.append(DeclarationText.word(name))
                 }
@@ -170,6 +172,18 @@ struct OperationReader {
         case .array(let elements) where !explode:
             return DeclarationText.word(name + "=" + elements.map(SchemaFacts.text).joined(separator: separator))
         default: return DeclarationText.word(name + ":=" + value.compactText)
+        }
+    }
+
+    /// A header's value in OpenAPI's `simple` style: a list `1,2,3`, an object `role,admin,first,Alex`
+    /// (`role=admin,first=Alex` when exploded), anything else as text.
+    static func simpleText(_ value: JSONValue, explode: Bool) -> String {
+        switch value {
+        case .array(let elements): return elements.map(SchemaFacts.text).joined(separator: ",")
+        case .object(let members):
+            return members.map { explode ? $0.key + "=" + SchemaFacts.text($0.value) : $0.key + "," + SchemaFacts.text($0.value) }
+                .joined(separator: ",")
+        default: return SchemaFacts.text(value)
         }
     }
 

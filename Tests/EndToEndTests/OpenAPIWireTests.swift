@@ -75,6 +75,15 @@ import TestSupport
                 - {name: color, in: query, style: form, explode: false, schema: {type: object}}
                 - {name: piped, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: string}, default: [a, b]}}
               responses: {"200": {description: echo}}
+          /echo/headers:
+            get:
+              operationId: headers
+              parameters:
+                - {name: X-Ids, in: header, required: true, schema: {type: array, items: {type: integer}}}
+                - {name: X-Def, in: header, schema: {type: array, items: {type: integer}, default: [1, 2, 3]}}
+                - {name: X-Role, in: header, schema: {type: object, default: {role: admin, first: Alex}}}
+                - {name: X-Who, in: header, explode: true, schema: {type: object, default: {role: admin, first: Alex}}}
+              responses: {"200": {description: echo}}
           /echo/content:
             get:
               operationId: content
@@ -140,6 +149,16 @@ import TestSupport
                 "\(lists.query)")
         let typed = try await Self.send("call lists 'pipes=4|5' commas=6,7")
         #expect(typed.query == "pipes=4%7C5&commas=6%2C7&piped=a%7Cb", "\(typed.query)")
+    }
+
+    /// Header parameters are OpenAPI's `simple` style: a default list `1,2,3`, an object
+    /// `role,admin,first,Alex` (`role=admin,first=Alex` exploded); they went as JSON text.
+    @Test func headerDefaultsAreSimpleStyle() async throws {
+        let echoed = try await Self.send("call headers X-Ids:7,8")
+        #expect(echoed.headers.contains("x-ids: 7,8"), "\(echoed.headers)")
+        #expect(echoed.headers.contains("x-def: 1,2,3"), "\(echoed.headers)")
+        #expect(echoed.headers.contains("x-role: role,admin,first,Alex"), "\(echoed.headers)")
+        #expect(echoed.headers.contains("x-who: role=admin,first=Alex"), "\(echoed.headers)")
     }
 
     /// A parameter with `content: application/json` is one value, its JSON text percent-encoded;
