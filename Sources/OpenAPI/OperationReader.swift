@@ -137,18 +137,27 @@ struct OperationReader {
             }
         }
 
+        var bodyLines: [String] = []
+        var requestBody: MediaSchema?
+        var requestBodyRequired = false
+        var bodyInfos: [ParameterInfo] = []
+        if let body = operation["requestBody"], let (resolvedBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
+            (bodyLines, requestBody) = self.body(resolvedBody, pointer: at, infos: &bodyInfos, styles: &styles)
+            requestBodyRequired = resolvedBody["required"] == .bool(true)
+        }
+        // A path parameter named as a body field is `path_NAME` in the path, so that a call gives each its own value.
+        let bodyNames = Set(bodyInfos.map(\.name))
+        for index in infos.indices where infos[index].location == .path && bodyNames.contains(infos[index].name) {
+            let renamed = "path_" + infos[index].name
+            path = path.replacingOccurrences(of: "{\(infos[index].name)}", with: "{\(renamed)}")
+            infos[index].name = renamed
+        }
+        infos += bodyInfos
+
         lines.append("path " + DeclarationText.path(path.isEmpty ? "/" : path))
         if input.method != "GET" { lines.append("method " + input.method) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         for header in headers { lines.append("header " + header) }
-
-        var bodyLines: [String] = []
-        var requestBody: MediaSchema?
-        var requestBodyRequired = false
-        if let body = operation["requestBody"], let (resolvedBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
-            (bodyLines, requestBody) = self.body(resolvedBody, pointer: at, infos: &infos, styles: &styles)
-            requestBodyRequired = resolvedBody["required"] == .bool(true)
-        }
         lines += bodyLines
         if !styles.isEmpty { lines.append("style " + styles.joined(separator: " ")) }
 

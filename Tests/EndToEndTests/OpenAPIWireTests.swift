@@ -94,6 +94,17 @@ import TestSupport
                     application/json:
                       schema: {type: object, properties: {name: {type: string}, age: {type: integer}}}
               responses: {"200": {description: echo}}
+          /echo/users/{id}:
+            put:
+              operationId: putUser
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer}}
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {type: object, required: [id], properties: {id: {type: integer}, name: {type: string}}}
+              responses: {"200": {description: echo}}
         """
 
     /// Runs `use openapi` and one call; the request the echo saw.
@@ -166,5 +177,13 @@ import TestSupport
     @Test func aContentParameterIsSentAsJSONText() async throws {
         let echoed = try await Self.send(#"call content filter:='{"name": "Ana", "age": 3}'"#)
         #expect(echoed.query == "filter=%7B%22name%22%3A%22Ana%22%2C%22age%22%3A3%7D", "\(echoed.query)")
+    }
+
+    /// A path parameter named as a body field is `path_NAME`: a call gives each its own value, where
+    /// one `id=7` filled both and `id=7 id:=8` was refused.
+    @Test func aPathParameterAndABodyFieldOfOneNameAreGivenApart() async throws {
+        let echoed = try await Self.send("call putUser path_id=7 id:=8 name=Ana")
+        #expect(echoed.path == "/echo/users/7")
+        #expect(String(decoding: echoed.body, as: UTF8.self) == #"{"id":8,"name":"Ana"}"#)
     }
 }
