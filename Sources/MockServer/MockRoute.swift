@@ -158,7 +158,8 @@ struct PathSegment: Sendable {
     init(_ text: Substring) {
         if let open = text.firstIndex(of: "{"), let close = text[open...].firstIndex(of: "}"), text.index(after: open) < close {
             prefix = String(text[..<open])
-            name = String(text[text.index(after: open)..<close])
+            // `{id=7}`: the name without its default.
+            name = String(text[text.index(after: open)..<close].prefix { $0 != "=" })
             suffix = String(text[text.index(after: close)...])
         } else {
             prefix = String(text)

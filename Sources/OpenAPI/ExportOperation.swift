@@ -27,8 +27,10 @@ extension OpenAPIExporter {
             operation.append(JSONMember(key: "security", value: .array([.object([JSONMember(key: basicScheme, value: .array([]))])])))
         }
         var parameters: [JSONValue] = []
+        let pathDefaults = Dictionary(target.parameters.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { first, _ in first })
         for name in templateNames(target.path) {
-            parameters.append(parameter(name, in: "path", required: true, schema: schema(for: nil, doc: doc(name)), doc: doc(name)))
+            let value = pathDefaults[name] ?? nil
+            parameters.append(parameter(name, in: "path", required: true, schema: schema(for: value, doc: doc(name)), doc: doc(name)))
         }
         for query in target.task.queryParameters where !parameters.contains(where: { $0["name"]?.string == query.name && $0["in"]?.string == "query" }) {
             let credential = isCredential(query.name, value: query.defaultValue)
@@ -87,12 +89,12 @@ extension OpenAPIExporter {
         return (String(url[..<schemeEnd.upperBound]) + url[url.index(after: at)...], true)
     }
 
-    /// The `{name}`s of a path template, in order.
+    /// The `{name}`s of a path template, in order (without a `=VALUE` default).
     static func templateNames(_ path: String) -> [String] {
         var names: [String] = []
         var rest = Substring(path)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let name = String(rest[rest.index(after: open)..<close])
+            let name = String(rest[rest.index(after: open)..<close].prefix { $0 != "=" })
             if !name.isEmpty, !names.contains(name) { names.append(name) }
             rest = rest[rest.index(after: close)...]
         }

@@ -153,8 +153,14 @@ struct OperationReader {
             infos[index].name = renamed
         }
         infos += bodyInfos
+        // A path parameter's default, `{id=7}`, fills it when a call gives none.
+        var declaredPath = path
+        for info in infos where info.location == .path {
+            guard let value = info.defaultValue, !value.contains("}") else { continue }
+            declaredPath = declaredPath.replacingOccurrences(of: "{\(info.name)}", with: "{\(info.name)=\(value)}")
+        }
 
-        lines.append("path " + DeclarationText.path(path.isEmpty ? "/" : path))
+        lines.append("path " + DeclarationText.path(declaredPath.isEmpty ? "/" : declaredPath))
         if input.method != "GET" { lines.append("method " + input.method) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         for header in headers { lines.append("header " + header) }

@@ -44,7 +44,7 @@ struct ParameterBinding {
             throw ProviderError(.fileOutsideMultipart(parameter: file.name), step: .endpoint, targetName: target.name, parameters: names)
         }
         var fallback: [String: ParameterValue] = [:]
-        for declaration in target.task.queryParameters + target.task.bodyParameters {
+        for declaration in target.parameters.filter({ pathNames.contains($0.name) }) + target.task.queryParameters + target.task.bodyParameters {
             if fallback[declaration.name] == nil, let value = declaration.defaultValue { fallback[declaration.name] = value }
         }
         for parameter in parameters where given[parameter.name] == nil && fallback[parameter.name] == nil && !bodyOnly.contains(parameter.name)

@@ -66,10 +66,11 @@ extension TargetType {
     /// The body is always sent.
     public var bodyIsOptional: Bool { false }
 
-    /// Every parameter of the target: the `{name}` segments of the path, then the query's, then the body's,
+    /// Every parameter of the target: the `{name}` segments of the path (`{name=VALUE}` with a default), then the query's, then the body's,
     /// each in declaration order. A name declared twice is listed once, where it first appears.
     public var parameters: [Parameter] {
-        let declared = PathTemplate(path).names.map { Parameter(name: $0) }
+        let template = PathTemplate(path)
+        let declared = template.names.map { Parameter(name: $0, defaultValue: template.defaults[$0].map(ParameterValue.text)) }
             + task.queryParameters + task.bodyParameters
         var seen: Set<String> = []
         return declared.filter { seen.insert($0.name).inserted }

@@ -105,6 +105,12 @@ import TestSupport
                   application/json:
                     schema: {type: object, required: [id], properties: {id: {type: integer}, name: {type: string}}}
               responses: {"200": {description: echo}}
+          /echo/items/{id}:
+            get:
+              operationId: item
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer, default: 5}}
+              responses: {"200": {description: echo}}
         """
 
     /// Runs `use openapi` and one call; the request the echo saw.
@@ -185,5 +191,21 @@ import TestSupport
         let echoed = try await Self.send("call putUser path_id=7 id:=8 name=Ana")
         #expect(echoed.path == "/echo/users/7")
         #expect(String(decoding: echoed.body, as: UTF8.self) == #"{"id":8,"name":"Ana"}"#)
+    }
+
+    /// A path parameter's `default` fills it when the call gives none (it was a missing
+    /// parameter); one with no default is still an error, never sent as `{id}`.
+    @Test func aPathParameterTakesItsDefault() async throws {
+        #expect(try await Self.send("call item").path == "/echo/items/5")
+        #expect(try await Self.send("call item id=9").path == "/echo/items/9")
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.document.replacingOccurrences(of: "BASE", with: server.baseURL)
+                .write(to: directory.appendingPathComponent("wire.yaml"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "use openapi wire.yaml\ncall putUser id:=1"], directory: directory)
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("missing parameter 'path_id' for target 'putUser'"), "\(result.stderr)")
+            #expect(server.hits("/echo/users/{path_id}") == 0 && server.hits("/echo/users/%7Bpath_id%7D") == 0)
+        }
     }
 }
