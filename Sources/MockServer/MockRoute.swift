@@ -17,6 +17,8 @@ public struct MockRoute: Sendable {
     let query: [Parameter]
     /// What the body must look like.
     let body: ExpectedBody
+    /// `json?`: a request with no body passes; one with a body is checked.
+    let bodyIsOptional: Bool
     /// Headers a request must carry.
     let requiredHeaders: [String]
     private let segments: [PathSegment]
@@ -116,6 +118,7 @@ public struct MockRoute: Sendable {
         }
         query = target.task.queryParameters
         requiredHeaders = target.requiredHeaders
+        bodyIsOptional = target.bodyIsOptional
         body = switch target.task.bodyTask {
         case .json(let parameters): .json(parameters)
         case .form(let parameters): .form(parameters)
@@ -201,7 +204,8 @@ struct PathSegment: Sendable {
         var rest = text
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}"), rest.index(after: open) < close {
             if open > rest.startIndex { pieces.append(.text(String(rest[..<open]))) }
-            pieces.append(.name(String(rest[rest.index(after: open)..<close])))
+            // `{id=7}`: the name without its default.
+            pieces.append(.name(String(rest[rest.index(after: open)..<close].prefix { $0 != "=" })))
             rest = rest[rest.index(after: close)...]
         }
         if !rest.isEmpty || pieces.isEmpty { pieces.append(.text(String(rest))) }

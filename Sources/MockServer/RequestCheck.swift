@@ -20,6 +20,7 @@ struct RequestCheck {
             problems.append(.init(name: parameter.name, location: "query", reason: "required query parameter '\(parameter.name)' is missing"))
         }
         let text = body.map { String(buffer: $0) } ?? ""
+        if route.bodyIsOptional, text.isEmpty { return problems }
         switch route.body {
         case .none:
             break

@@ -27,14 +27,17 @@ extension OpenAPIExporter {
             operation.append(JSONMember(key: "security", value: .array([.object([JSONMember(key: basicScheme, value: .array([]))])])))
         }
         var parameters: [JSONValue] = []
+        let pathDefaults = Dictionary(target.parameters.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { first, _ in first })
         for name in templateNames(target.path) {
-            parameters.append(parameter(name, in: "path", required: true, schema: schema(for: nil, doc: doc(name)), doc: doc(name)))
+            let value = pathDefaults[name] ?? nil
+            parameters.append(parameter(name, in: "path", required: true, schema: schema(for: value, doc: doc(name)), doc: doc(name)))
         }
         for query in target.task.queryParameters where !parameters.contains(where: { $0["name"]?.string == query.name && $0["in"]?.string == "query" }) {
             let credential = isCredential(query.name, value: query.defaultValue)
             if credential { credentials.append("query \(query.name)") }
             parameters.append(parameter(query.name, in: "query", required: query.isRequired || credential,
-                                        schema: schema(for: credential ? nil : query.defaultValue, doc: doc(query.name)), doc: doc(query.name)))
+                                        schema: schema(for: credential ? nil : query.defaultValue, doc: doc(query.name)), doc: doc(query.name),
+                                        style: query.style))
         }
         for header in target.requiredHeaders {
             parameters.append(parameter(header, in: "header", required: true, schema: schema(for: nil, doc: doc(header)), doc: doc(header)))
@@ -86,23 +89,37 @@ extension OpenAPIExporter {
         return (String(url[..<schemeEnd.upperBound]) + url[url.index(after: at)...], true)
     }
 
-    /// The `{name}`s of a path template, in order.
+    /// The `{name}`s of a path template, in order (without a `=VALUE` default).
     static func templateNames(_ path: String) -> [String] {
         var names: [String] = []
         var rest = Substring(path)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let name = String(rest[rest.index(after: open)..<close])
+            let name = String(rest[rest.index(after: open)..<close].prefix { $0 != "=" })
             if !name.isEmpty, !names.contains(name) { names.append(name) }
             rest = rest[rest.index(after: close)...]
         }
         return names
     }
 
-    private static func parameter(_ name: String, in location: String, required: Bool, schema: JSONValue, doc: ParameterInfo?) -> JSONValue {
+    private static func parameter(_ name: String, in location: String, required: Bool, schema: JSONValue, doc: ParameterInfo?,
+                                  style: ParameterStyle? = nil) -> JSONValue {
         var members = [JSONMember(key: "name", value: .string(name)), JSONMember(key: "in", value: .string(location))]
         if let description = doc?.description, !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
         if required { members.append(JSONMember(key: "required", value: .bool(true))) }
-        if doc?.type.contains("comma-separated") == true { members.append(JSONMember(key: "explode", value: .bool(false))) }
+        // A `style` line's name as OpenAPI's, for a list or an object (`json`, a content parameter, is left as form).
+        let style = ["array", "object"].contains(schema["type"]?.string ?? "") ? style : nil
+        let openAPIStyle: String? = switch style {
+        case .pipes: "pipeDelimited"
+        case .spaces: "spaceDelimited"
+        case .deepObject: "deepObject"
+        default: nil
+        }
+        if let openAPIStyle { members.append(JSONMember(key: "style", value: .string(openAPIStyle))) }
+        if style == .comma || style == .pipes || style == .spaces || (style == nil && doc?.type.contains("comma-separated") == true) {
+            members.append(JSONMember(key: "explode", value: .bool(false)))
+        } else if style == .deepObject {
+            members.append(JSONMember(key: "explode", value: .bool(true)))
+        }
         members.append(JSONMember(key: "schema", value: schema))
         return .object(members)
     }
@@ -175,7 +192,8 @@ extension OpenAPIExporter {
         let required = requiredNames.map(JSONValue.string)
         if !required.isEmpty { schema.append(JSONMember(key: "required", value: .array(required))) }
         return .object([
-            JSONMember(key: "required", value: .bool(!required.isEmpty)),
+            // A declared body is sent on every call, but for `json?`'s (sent when a call gives a field).
+            JSONMember(key: "required", value: .bool(!target.bodyIsOptional)),
             JSONMember(key: "content", value: .object([JSONMember(key: mediaType, value: .object([JSONMember(key: "schema", value: .object(schema))]))])),
         ])
     }

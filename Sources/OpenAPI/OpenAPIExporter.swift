@@ -52,6 +52,8 @@ public enum OpenAPIExporter {
             var path = target.path.isEmpty ? "/" : target.path
             if !path.hasPrefix("/") { path = "/" + path }
             if let query = path.firstIndex(of: "?") { path = String(path[..<query]) }
+            // `{id=7}`: the default goes in the parameter's schema, not the path.
+            path = path.replacing(/\{([^}=]+)=[^}]*\}/) { "{" + $0.output.1 + "}" }
             let method = target.method.rawValue.lowercased()
             guard OpenAPIImporter.methods.contains(method) else {
                 notes.append("\(target.name): the method \(target.method.rawValue) has no place in OpenAPI 3.1: left out")

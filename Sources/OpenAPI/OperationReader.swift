@@ -55,6 +55,7 @@ struct OperationReader {
 
         var infos: [ParameterInfo] = []
         var query: [String] = []
+        var styles: [String] = []
         var headers: [String] = []
         for (parameter, at) in parameters {
             let name = parameter["name"]?.string ?? ""
@@ -78,9 +79,22 @@ struct OperationReader {
                 let types = resolvedSchema.map { SchemaFacts.types($0.value) } ?? []
                 let style = parameter["style"]?.string ?? "form"
                 let explode = parameter["explode"].map { $0 == .bool(true) } ?? (style == "form")
+                if parameter["schema"] == nil, case .object(let content)? = parameter["content"] {
+                    // `content:` instead of `schema:`: one value, written in its media type (JSON text).
+                    if let first = content.first, MediaType.isJSON(first.key.lowercased()) { styles.append(DeclarationText.word(name + "=json")) }
+                    query.append(Self.parameterWord(name, default: defaultValue, required: required, explode: true))
+                    infos.append(info)
+                    continue
+                }
                 if types.contains("object"), style == "deepObject" || explode {
                     // Each property is a parameter of its own: `filter[color]` (deepObject) or `color` (form, exploded).
                     let (properties, requiredNames) = facts.properties(schema, pointer: at + "/schema")
+                    if style == "deepObject" {
+                        // The whole object too, `filter:='{"color":"red"}'`, written as `filter[color]=red`.
+                        styles.append(DeclarationText.word(name + "=deepObject"))
+                        query.append(Self.parameterWord(name, default: defaultValue, required: required && properties.isEmpty, explode: true))
+                        infos.append(info)
+                    }
                     for property in properties {
                         let key = style == "deepObject" ? "\(name)[\(property.name)]" : property.name
                         let propertyDefault = Self.sentDefault(facts.resolved(property.schema, pointer: property.pointer)?.value)
@@ -93,14 +107,25 @@ struct OperationReader {
                     }
                     continue
                 }
-                if types.contains("array"), !explode { info.type += info.type.isEmpty ? "comma-separated" : ", comma-separated: a,b" }
-                query.append(Self.parameterWord(name, default: defaultValue, required: required, explode: explode))
+                let listStyle: (name: String, separator: String, words: String)? = switch style {
+                case "pipeDelimited": ("pipes", "|", "pipe-separated: a|b")
+                case "spaceDelimited": ("spaces", " ", "space-separated: \"a b\"")
+                default: explode ? nil : ("comma", ",", "comma-separated: a,b")
+                }
+                if let listStyle, types.contains("array") || types.contains("object") {
+                    styles.append(DeclarationText.word(name + "=" + listStyle.name))
+                    if types.contains("array") { info.type += (info.type.isEmpty ? "" : ", ") + listStyle.words }
+                }
+                query.append(Self.parameterWord(name, default: defaultValue, required: required, explode: listStyle == nil,
+                                                separator: listStyle?.separator ?? ","))
                 infos.append(info)
             case "header":
                 // OpenAPI ignores these as parameters: wsh sets them.
                 if ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
                 if let defaultValue {
-                    headers.append(DeclarationText.word(name + ":" + SchemaFacts.text(defaultValue)))
+                    // `simple` style, the only one for headers: `1,2,3`; an object `role,admin` (`role=admin` exploded).
+                    let explode = parameter["explode"] == .bool(true)
+                    headers.append(DeclarationText.word(name + ":" + Self.simpleText(defaultValue, explode: explode)))
                 } else if required {
                     headers.append(DeclarationText.word(name))
                 }
@@ -112,19 +137,35 @@ struct OperationReader {
             }
         }
 
-        lines.append("path " + DeclarationText.path(path.isEmpty ? "/" : path))
-        if input.method != "GET" { lines.append("method " + input.method) }
-        if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
-        for header in headers { lines.append("header " + header) }
-
         var bodyLines: [String] = []
         var requestBody: MediaSchema?
         var requestBodyRequired = false
+        var bodyInfos: [ParameterInfo] = []
         if let body = operation["requestBody"], let (resolvedBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
-            (bodyLines, requestBody) = self.body(resolvedBody, pointer: at, infos: &infos)
+            (bodyLines, requestBody) = self.body(resolvedBody, pointer: at, infos: &bodyInfos, styles: &styles)
             requestBodyRequired = resolvedBody["required"] == .bool(true)
         }
+        // A path parameter named as a body field is `path_NAME` in the path, so that a call gives each its own value.
+        let bodyNames = Set(bodyInfos.map(\.name))
+        for index in infos.indices where infos[index].location == .path && bodyNames.contains(infos[index].name) {
+            let renamed = "path_" + infos[index].name
+            path = path.replacingOccurrences(of: "{\(infos[index].name)}", with: "{\(renamed)}")
+            infos[index].name = renamed
+        }
+        infos += bodyInfos
+        // A path parameter's default, `{id=7}`, fills it when a call gives none.
+        var declaredPath = path
+        for info in infos where info.location == .path {
+            guard let value = info.defaultValue, !value.contains("}") else { continue }
+            declaredPath = declaredPath.replacingOccurrences(of: "{\(info.name)}", with: "{\(info.name)=\(value)}")
+        }
+
+        lines.append("path " + DeclarationText.path(declaredPath.isEmpty ? "/" : declaredPath))
+        if input.method != "GET" { lines.append("method " + input.method) }
+        if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
+        for header in headers { lines.append("header " + header) }
         lines += bodyLines
+        if !styles.isEmpty { lines.append("style " + styles.joined(separator: " ")) }
 
         let (responses, samples, validate) = self.responses(operation["responses"], pointer: pointer + "/responses")
         lines += samples
@@ -138,13 +179,26 @@ struct OperationReader {
     // MARK: - Parameters
 
     /// `key` (required), `key=value` or `key:=JSON` (a default), `key?` (optional).
-    static func parameterWord(_ name: String, default value: JSONValue?, required: Bool, explode: Bool) -> String {
+    static func parameterWord(_ name: String, default value: JSONValue?, required: Bool, explode: Bool,
+                              separator: String = ",") -> String {
         guard let value else { return DeclarationText.word(required ? name : name + "?") }
         switch value {
         case .string(let text): return DeclarationText.word(name + "=" + text)
         case .array(let elements) where !explode:
-            return DeclarationText.word(name + "=" + elements.map(SchemaFacts.text).joined(separator: ","))
+            return DeclarationText.word(name + "=" + elements.map(SchemaFacts.text).joined(separator: separator))
         default: return DeclarationText.word(name + ":=" + value.compactText)
+        }
+    }
+
+    /// A header's value in OpenAPI's `simple` style: a list `1,2,3`, an object `role,admin,first,Alex`
+    /// (`role=admin,first=Alex` when exploded), anything else as text.
+    static func simpleText(_ value: JSONValue, explode: Bool) -> String {
+        switch value {
+        case .array(let elements): return elements.map(SchemaFacts.text).joined(separator: ",")
+        case .object(let members):
+            return members.map { explode ? $0.key + "=" + SchemaFacts.text($0.value) : $0.key + "," + SchemaFacts.text($0.value) }
+                .joined(separator: ",")
+        default: return SchemaFacts.text(value)
         }
     }
 
@@ -181,7 +235,8 @@ struct OperationReader {
 
     /// The body as `json`, `form` or `multipart` fields (its top-level properties), and a
     /// Content-Type header for a JSON type other than application/json; with the media type and schema chosen.
-    private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo]) -> ([String], MediaSchema?) {
+    private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo],
+                      styles: inout [String]) -> ([String], MediaSchema?) {
         guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return ([], nil) }
         let types = content.map { $0.key.lowercased() }
         let chosen: (field: String, index: Int)? = if let index = types.firstIndex(where: MediaType.isJSON) {
@@ -208,6 +263,9 @@ struct OperationReader {
             let isRequired = bodyRequired && requiredNames.contains(property.name)
             let defaultValue = Self.sentDefault(resolved?.value)
             let isFile = chosen.field == "multipart" && (resolved?.value["format"]?.string == "binary" || resolved?.value["contentEncoding"] != nil)
+            if chosen.field == "form", let style = Self.formStyle(media.value["encoding"]?[property.name]) {
+                styles.append(DeclarationText.word(property.name + "=" + style))
+            }
             words.append(isFile ? DeclarationText.word(isRequired ? property.name : property.name + "?")
                                 : Self.parameterWord(property.name, default: defaultValue, required: isRequired, explode: true))
             infos.append(ParameterInfo(name: property.name, location: .body,
@@ -220,8 +278,21 @@ struct OperationReader {
         if chosen.field == "json", media.key.lowercased() != "application/json" {
             lines.append("header " + DeclarationText.word("Content-Type:" + media.key))
         }
-        if !words.isEmpty { lines.append(chosen.field + " " + words.joined(separator: " ")) }
+        // A body that is not required is sent only when a call gives one of its fields.
+        if !words.isEmpty { lines.append(chosen.field + (bodyRequired ? " " : "? ") + words.joined(separator: " ")) }
         return (lines, media.value["schema"].map { MediaSchema(mediaType: media.key, schema: $0, pointer: at) })
+    }
+
+    /// A url-encoded form field's `encoding` as a `style` (`deepObject` for Stripe's `metadata[k]=v`
+    /// and `expand[]=x`); nil for the default, the key repeated for a list.
+    static func formStyle(_ encoding: JSONValue?) -> String? {
+        guard let encoding else { return nil }
+        switch encoding["style"]?.string ?? "form" {
+        case "deepObject": return "deepObject"
+        case "pipeDelimited": return "pipes"
+        case "spaceDelimited": return "spaces"
+        default: return encoding["explode"] == .bool(false) ? "comma" : nil
+        }
     }
 
     // MARK: - Responses

@@ -8,8 +8,11 @@ struct EncodedBody {
 
 /// Encodes the body a task declares, with its parameters bound.
 enum BodyEncoding {
-    /// The body for `task` (its innermost body when composite); `nil` when the task has none.
-    static func encode(_ task: RequestTask, binding: ParameterBinding, targetName: String) throws(ProviderError) -> EncodedBody? {
+    /// The body for `task` (its innermost body when composite); `nil` when the task has none, or
+    /// when it is `optional` and the call gives none of its fields.
+    static func encode(_ task: RequestTask, optional: Bool = false, binding: ParameterBinding,
+                       targetName: String) throws(ProviderError) -> EncodedBody? {
+        if optional, !binding.givesAny(of: task.bodyParameters) { return nil }
         switch task.bodyTask {
         case .plain, .query, .composite:
             return nil

@@ -10,7 +10,9 @@ import Foundation
 ///   (``URLAssembly``). Characters that may not appear in a URL at all (a space, non-ASCII) written
 ///   literally in the base or path are percent-encoded too; reserved characters and existing `%XX` escapes stay.
 /// - Body: per ``RequestTask``: JSON object, url-encoded form, multipart form or raw data, with its Content-Type
-///   unless a header already sets one; the call's ``CallArguments/body`` replaces it.
+///   unless a header already sets one; the call's ``CallArguments/body`` replaces it. An optional body
+///   (``TargetType/bodyIsOptional``) is not sent, nor a Content-Type (its own or the target's), when the call
+///   gives none of its fields.
 /// - Headers: the target's, then the Content-Type of the body, then the call's (a same-named one replaces).
 /// - Timeout: the target's; the provider fills in its session timeout when the target has none.
 public struct Endpoint: Sendable {
@@ -26,10 +28,14 @@ public struct Endpoint: Sendable {
         if let given = arguments.body {
             body = EncodedBody(data: given.data, contentType: given.contentType)
         } else {
-            body = try BodyEncoding.encode(target.task, binding: binding, targetName: target.name)
+            body = try BodyEncoding.encode(target.task, optional: target.bodyIsOptional, binding: binding, targetName: target.name)
         }
 
         var headers = target.headers
+        // An optional body left out takes its declared type with it (a `+json` type the target names).
+        if body == nil, target.bodyIsOptional {
+            headers.removeAll { $0.name.lowercased() == "content-type" }
+        }
         if let contentType = body?.contentType,
            headers.value(named: "Content-Type") == nil, arguments.headers.value(named: "Content-Type") == nil {
             headers.append(Header(name: "Content-Type", value: contentType))

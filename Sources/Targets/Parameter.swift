@@ -30,6 +30,9 @@ public struct Parameter: Sendable, Equatable {
     public var defaultValue: ParameterValue?
     /// `key?`: sent only when a call gives it (an OpenAPI parameter that is neither required nor has a default).
     public var isOptional: Bool
+    /// How a list or object value is written in the query or a form (`style NAME=STYLE`); `nil`
+    /// sends a list as the key repeated and anything else as typed.
+    public var style: ParameterStyle? = nil
 
     /// Declares a parameter; leave out `defaultValue` for a required one, or set `isOptional` for
     /// one that is sent only when a call gives it.
@@ -41,6 +44,22 @@ public struct Parameter: Sendable, Equatable {
 
     /// Whether a call must give it: no default and not optional.
     public var isRequired: Bool { defaultValue == nil && !isOptional }
+}
+
+/// How a query key or form field writes a `:=` list or object (`style NAME=STYLE`; OpenAPI's
+/// parameter styles). A value given as text is sent as it is, whatever the style.
+public enum ParameterStyle: String, Sendable, Equatable, CaseIterable {
+    /// `ids=1,2,3`, an object `color=R,100,G,200` (OpenAPI's `form` with `explode: false`).
+    case comma
+    /// `ids=1|2|3` (`pipeDelimited`).
+    case pipes
+    /// `ids=1 2 3`, sent as `ids=1%202%203` (`spaceDelimited`).
+    case spaces
+    /// `filter[name]=Ana&filter[age]=3`; a nested object `a[b][c]=1`, a list `expand[]=x` (`deepObject`,
+    /// and the brackets Stripe's and Rails's forms read).
+    case deepObject
+    /// The value as compact JSON text: `filter={"name":"Ana"}` percent-encoded (a parameter with `content: application/json`).
+    case json
 }
 
 /// One HTTP header field.

@@ -44,7 +44,7 @@ struct ParameterBinding {
             throw ProviderError(.fileOutsideMultipart(parameter: file.name), step: .endpoint, targetName: target.name, parameters: names)
         }
         var fallback: [String: ParameterValue] = [:]
-        for declaration in target.task.queryParameters + target.task.bodyParameters {
+        for declaration in target.parameters.filter({ pathNames.contains($0.name) }) + target.task.queryParameters + target.task.bodyParameters {
             if fallback[declaration.name] == nil, let value = declaration.defaultValue { fallback[declaration.name] = value }
         }
         for parameter in parameters where given[parameter.name] == nil && fallback[parameter.name] == nil && !bodyOnly.contains(parameter.name)
@@ -55,6 +55,11 @@ struct ParameterBinding {
         self.arguments = arguments
         self.given = given
         self.fallback = fallback
+    }
+
+    /// Whether the call gives a value for one of `parameters`.
+    func givesAny(of parameters: [Parameter]) -> Bool {
+        parameters.contains { given[$0.name] != nil }
     }
 
     /// The bound value of a path parameter: the call's one, else the first default declared.
@@ -70,15 +75,47 @@ struct ParameterBinding {
     }
 
     /// `name=value` pairs for the query or a form: ``values(_:)`` as text, a JSON array
-    /// (`tag:=["a","b"]`) as the key repeated for each element.
+    /// (`tag:=["a","b"]`) as the key repeated for each element; a parameter's ``ParameterStyle``
+    /// writes its JSON lists and objects its way.
     func textPairs(_ parameters: [Parameter]) -> [(name: String, value: String)] {
-        values(parameters).flatMap { name, value -> [(name: String, value: String)] in
-            guard case .json(let raw) = value, raw.utf8.first == UInt8(ascii: "["),
-                  case .array(let elements)? = try? JSONValue.parse(raw) else { return [(name, value.text)] }
-            return elements.map { element in
-                if case .string(let text) = element { return (name, text) }
-                return (name, element.compactText)
+        var styles: [String: ParameterStyle] = [:]
+        for parameter in parameters where styles[parameter.name] == nil { styles[parameter.name] = parameter.style }
+        return values(parameters).flatMap { name, value -> [(name: String, value: String)] in
+            guard case .json(let raw) = value, let json = try? JSONValue.parse(raw) else { return [(name, value.text)] }
+            guard let style = styles[name] else {
+                guard case .array(let elements) = json, raw.utf8.first == UInt8(ascii: "[") else { return [(name, value.text)] }
+                return elements.map { (name, Self.text($0)) }
             }
+            return Self.pairs(name, json, style: style)
+        }
+    }
+
+    /// A string as it is, anything else as compact JSON.
+    private static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.compactText
+    }
+
+    /// `value` for the key `name` written in `style` (OpenAPI 3.1, "Style Examples").
+    static func pairs(_ name: String, _ value: JSONValue, style: ParameterStyle) -> [(name: String, value: String)] {
+        let separator = switch style {
+        case .pipes: "|"
+        case .spaces: " "
+        default: ","
+        }
+        switch (style, value) {
+        case (.json, _):
+            return [(name, value.compactText)]
+        case (.deepObject, .object(let members)):
+            return members.flatMap { pairs(name + "[" + $0.key + "]", $0.value, style: .deepObject) }
+        case (.deepObject, .array(let elements)):
+            return elements.flatMap { pairs(name + "[]", $0, style: .deepObject) }
+        case (_, .array(let elements)):
+            return [(name, elements.map(text).joined(separator: separator))]
+        case (_, .object(let members)):
+            return [(name, members.flatMap { [$0.key, text($0.value)] }.joined(separator: separator))]
+        default:
+            return [(name, text(value))]
         }
     }
 }

@@ -1,8 +1,8 @@
-/// A target's path with `{name}` placeholders, as declared.
+/// A target's path with `{name}` placeholders, as declared; `{name=VALUE}` gives a default.
 struct PathTemplate {
     private enum Piece {
         case literal(Substring)
-        case placeholder(String)
+        case placeholder(String, default: String?)
     }
 
     private let pieces: [Piece]
@@ -19,7 +19,12 @@ struct PathTemplate {
               let close = rest[open...].firstIndex(of: "}"),
               rest.index(after: open) < close {
             pieces.append(.literal(rest[..<open]))
-            pieces.append(.placeholder(String(rest[rest.index(after: open)..<close])))
+            let inside = rest[rest.index(after: open)..<close]
+            if let equals = inside.firstIndex(of: "="), equals != inside.startIndex {
+                pieces.append(.placeholder(String(inside[..<equals]), default: String(inside[inside.index(after: equals)...])))
+            } else {
+                pieces.append(.placeholder(String(inside), default: nil))
+            }
             rest = rest[rest.index(after: close)...]
         }
         pieces.append(.literal(rest))
@@ -29,8 +34,15 @@ struct PathTemplate {
     /// The placeholder names in order of appearance.
     var names: [String] {
         pieces.compactMap { piece in
-            if case .placeholder(let name) = piece { name } else { nil }
+            if case .placeholder(let name, _) = piece { name } else { nil }
         }
+    }
+
+    /// The defaults that `{name=VALUE}` placeholders give, by name.
+    var defaults: [String: String] {
+        var defaults: [String: String] = [:]
+        for case .placeholder(let name, let value?) in pieces where defaults[name] == nil { defaults[name] = value }
+        return defaults
     }
 
     /// The path with each placeholder that `value` gives a value for replaced by it, percent-encoded
@@ -39,7 +51,7 @@ struct PathTemplate {
         pieces.map { piece in
             switch piece {
             case .literal(let text): String(text)
-            case .placeholder(let name): value(name).map(PercentEncoding.encode) ?? "{\(name)}"
+            case .placeholder(let name, _): value(name).map(PercentEncoding.encode) ?? "{\(name)}"
             }
         }.joined()
     }
@@ -50,7 +62,7 @@ struct PathTemplate {
         return pieces.map { piece in
             switch piece {
             case .literal(let text): String(text)
-            case .placeholder(let name): PercentEncoding.encode(value(name))
+            case .placeholder(let name, _): PercentEncoding.encode(value(name))
             }
         }.joined()
     }

@@ -28,6 +28,8 @@ public struct Target: TargetType, Equatable {
     public var retryCount: Int?
     /// How many redirects a call follows (`follow`); `nil` leaves it to the provider.
     public var redirectLimit: Int?
+    /// `json?`, `form?`, `multipart?`: the body is sent only when a call gives one of its fields.
+    public var bodyIsOptional = false
 
     /// Declares a target; everything but the name has the same default as ``TargetType``.
     public init(

@@ -33,6 +33,9 @@ public protocol TargetType: Sendable {
     /// How many redirects a call follows (`follow`); 0 returns the redirect itself; `nil` (the default)
     /// leaves it to the provider's ``Provider/redirectLimit``.
     var redirectLimit: Int? { get }
+    /// Whether the body is sent only when a call gives one of its fields (`json?`, an OpenAPI body
+    /// that is not required); defaults to false: a declared body is always sent.
+    var bodyIsOptional: Bool { get }
 }
 
 extension TargetType {
@@ -60,11 +63,14 @@ extension TargetType {
     public var retryCount: Int? { nil }
     /// The provider decides.
     public var redirectLimit: Int? { nil }
+    /// The body is always sent.
+    public var bodyIsOptional: Bool { false }
 
-    /// Every parameter of the target: the `{name}` segments of the path, then the query's, then the body's,
+    /// Every parameter of the target: the `{name}` segments of the path (`{name=VALUE}` with a default), then the query's, then the body's,
     /// each in declaration order. A name declared twice is listed once, where it first appears.
     public var parameters: [Parameter] {
-        let declared = PathTemplate(path).names.map { Parameter(name: $0) }
+        let template = PathTemplate(path)
+        let declared = template.names.map { Parameter(name: $0, defaultValue: template.defaults[$0].map(ParameterValue.text)) }
             + task.queryParameters + task.bodyParameters
         var seen: Set<String> = []
         return declared.filter { seen.insert($0.name).inserted }

@@ -183,8 +183,49 @@ import TestSupport
         """)
         // `default: ~` (null) is no default: it sent the text null on every call.
         #expect(document.operation("search")?.declaration.contains(
-            "query hourly=a,b 'daily:=[\"x\",\"y\"]' filter[color]? filter[size]:=3 number? tilde?\n") == true,
+            "query hourly=a,b 'daily:=[\"x\",\"y\"]' filter? filter[color]? filter[size]:=3 number? tilde?\n") == true,
             "\(document.operation("search")?.declaration ?? "")")
+        #expect(document.operation("search")?.declaration.contains("  style hourly=comma filter=deepObject\n") == true,
+                "\(document.operation("search")?.declaration ?? "")")
+    }
+
+    /// What the import declares for the shapes `OpenAPIWireTests` sends: an optional body,
+    /// delimited lists, a `content` parameter, `simple` headers, a path parameter named as a body
+    /// field and one with a default.
+    @Test func styledParametersAndOptionalBodies() throws {
+        let document = try importText("""
+        openapi: 3.1.0
+        info: {title: Shapes, version: "1"}
+        paths:
+          /users/{id}/{day}:
+            put:
+              operationId: put
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer}}
+                - {name: day, in: path, required: true, schema: {type: string, default: today}}
+                - {name: ids, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: integer}, default: [1, 2]}}
+                - {name: q, in: query, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}
+                - {name: X-Ids, in: header, schema: {type: array, items: {type: integer}, default: [1, 2]}}
+              requestBody:
+                content:
+                  application/json:
+                    schema: {type: object, properties: {id: {type: integer}, name: {type: string}}}
+              responses: {"200": {description: ok}}
+        """)
+        let declaration = try #require(document.operation("put")?.declaration)
+        #expect(declaration == """
+        target put {
+          path /users/{path_id}/{day=today}
+          method PUT
+          query 'ids=1|2' q?
+          header X-Ids:1,2
+          json? id? name?
+          style ids=pipes q=json
+          sample ""
+          validate 200
+        }
+        """, "\(declaration)")
+        #expect(document.operation("put")?.parameters.map(\.name) == ["path_id", "day", "ids", "q", "X-Ids", "id", "name"])
     }
 
     @Test func formAndMultipartBodies() throws {

@@ -61,11 +61,13 @@ struct TargetCompiler {
         var query: [Parameter] = []
         var body: RequestTask?
         var bodyTemplate: TargetDeclaration.Field?
+        var styles: [String: ParameterStyle] = [:]
         for field in declaration.fields {
             // A body's variables are written for its kind, which its Content-Type header may say: later.
             if field.name == "body", !isFileBody(field) {
                 bodyTemplate = field
                 body = nil
+                target.bodyIsOptional = false
                 continue
             }
             let values = try field.arguments.map { try expand($0) }
@@ -94,8 +96,10 @@ struct TargetCompiler {
             case "json": body = .json(try parameters(field))
             case "form": body = .form(try parameters(field))
             case "multipart": body = .multipart(try parameters(field))
+            case "style": styles.merge(try self.styles(field, values)) { $1 }
             case "body":
                 bodyTemplate = nil
+                target.bodyIsOptional = false
                 let file = try run.bodyFile(String(values[0].dropFirst()), at: field.arguments[0])
                 body = .data(file.data, contentType: file.contentType)
             // `validate schema` checks answers against the OpenAPI document (``Run/checkDeclaredSchema``).
@@ -118,9 +122,14 @@ struct TargetCompiler {
                 target.redirectLimit = limit
             default: break
             }
+            if ["json", "form", "multipart"].contains(field.name) { target.bodyIsOptional = field.isOptionalBody }
         }
         if let bodyTemplate { body = try templateBody(bodyTemplate, headers: target.headers) }
         target.samples = try declared.samples ?? run.readSamples(declaration, file: file)
+        if !styles.isEmpty {
+            query = query.map { styled($0, styles) }
+            if case .form(let fields)? = body { body = .form(fields.map { styled($0, styles) }) }
+        }
         switch (query.isEmpty, body) {
         case (true, nil): target.task = .plain
         case (false, nil): target.task = .query(query)
@@ -163,6 +172,25 @@ struct TargetCompiler {
                 throw error("expected key=value, key:=JSON or a bare key, not a header", word.span)
             }
         }
+    }
+
+    /// `style NAME=STYLE ...`: how a list or object value of a query key or form field is written.
+    private func styles(_ field: TargetDeclaration.Field, _ values: [String]) throws -> [String: ParameterStyle] {
+        var styles: [String: ParameterStyle] = [:]
+        for (word, text) in zip(field.arguments, values) {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
+                  let style = ParameterStyle(rawValue: String(text[text.index(after: equals)...])) else {
+                throw error("a style is NAME=STYLE, STYLE one of \(ParameterStyle.allCases.map(\.rawValue).joined(separator: ", "))", word.span)
+            }
+            styles[String(text[..<equals])] = style
+        }
+        return styles
+    }
+
+    private func styled(_ parameter: Parameter, _ styles: [String: ParameterStyle]) -> Parameter {
+        var parameter = parameter
+        parameter.style = styles[parameter.name]
+        return parameter
     }
 
     private func resolveFile(_ value: ParameterValue) -> ParameterValue {

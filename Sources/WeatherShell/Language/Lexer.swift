@@ -384,14 +384,23 @@ public struct Lexer {
         return WordPart(content: .variable(String(decoding: bytes[nameStart..<cursor], as: UTF8.self)), quoted: quoted, span: SourceSpan(start: start, end: index))
     }
 
-    /// The length of a `{name}` path template at `position`: part of a word, not a block.
+    /// The length of a `{name}` (or `{name=VALUE}`, a default) path template at `position`: part of
+    /// a word, not a block.
     static func templateLength(_ bytes: [UInt8], at position: Int) -> Int? {
         guard bytes[position] == UInt8(ascii: "{") else { return nil }
         var cursor = position + 1
         while cursor < bytes.count, isNameByte(bytes[cursor], first: cursor == position + 1) || (cursor > position + 1 && bytes[cursor] == UInt8(ascii: "-")) {
             cursor += 1
         }
-        guard cursor > position + 1, cursor < bytes.count, bytes[cursor] == UInt8(ascii: "}") else { return nil }
+        guard cursor > position + 1 else { return nil }
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") {
+            cursor += 1
+            while cursor < bytes.count, bytes[cursor] > 0x20, bytes[cursor] != 0x7F,
+                  !"{}\"';$#\\".utf8.contains(bytes[cursor]) {
+                cursor += 1
+            }
+        }
+        guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "}") else { return nil }
         return cursor + 1 - position
     }
 

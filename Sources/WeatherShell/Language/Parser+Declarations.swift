@@ -16,7 +16,10 @@ extension Parser {
         for statement in block.statements {
             let fieldWord = statement.words[0]
             if let inner = statement.block { throw error("a target field does not take a block", inner.open) }
-            guard let fieldName = fieldWord.bare, TargetDeclaration.fieldNames.contains(fieldName) else {
+            // `json?`, `form?`, `multipart?`: a body sent only when a call gives one of its fields.
+            let optionalBody = fieldWord.bare.map { TargetDeclaration.optionalBodyFields.contains($0) } ?? false
+            guard let fieldName = fieldWord.bare.map({ optionalBody ? String($0.dropLast()) : $0 }),
+                  TargetDeclaration.fieldNames.contains(fieldName) else {
                 var notes = ["fields: \(TargetDeclaration.fieldNames.joined(separator: ", "))"]
                 if let text = fieldWord.bare, let guess = Suggestion.closest(to: text, in: TargetDeclaration.fieldNames) {
                     notes.insert("did you mean '\(guess)'?", at: 0)
@@ -26,7 +29,8 @@ extension Parser {
             let arguments = Array(statement.words.dropFirst())
             try checkFieldArity(fieldName, arguments, fieldWord)
             if fieldName == "next" || fieldName == "items" { _ = try Pagination(field: fieldName, arguments, fieldWord, file: file) }
-            fields.append(.init(name: fieldName, nameSpan: fieldWord.span, arguments: arguments, span: statement.span))
+            fields.append(.init(name: fieldName, nameSpan: fieldWord.span, arguments: arguments, span: statement.span,
+                                isOptionalBody: optionalBody))
         }
         return TargetDeclaration(name: name, fields: fields, file: file, span: raw.span)
     }
@@ -55,7 +59,7 @@ extension Parser {
                 throw error("expected 'sample @FILE' or 'sample @FILE status CODE'", arguments.first?.span ?? fieldWord.span)
             }
         }
-        if ["query", "header", "json", "form", "multipart"].contains(name), arguments.isEmpty {
+        if ["query", "header", "json", "form", "multipart", "style"].contains(name), arguments.isEmpty {
             throw error("'\(name)' needs at least one value", fieldWord.span)
         }
         if name == "method", let method = arguments[0].bare, HTTPMethod(rawValue: method) == nil {

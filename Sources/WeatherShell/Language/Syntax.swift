@@ -175,6 +175,8 @@ public struct TargetDeclaration: Sendable {
         public var nameSpan: SourceSpan
         public var arguments: [Word]
         public var span: SourceSpan
+        /// `json?`, `form?` or `multipart?` (named without the `?`): the body is sent only when a call gives one of its fields.
+        public var isOptionalBody = false
     }
     public var name: Word
     public var fields: [Field]
@@ -183,7 +185,9 @@ public struct TargetDeclaration: Sendable {
 
     /// The fields a target block accepts.
     public static let fieldNames = ["doc", "base", "path", "method", "query", "header", "json", "form", "body",
-                                    "multipart", "sample", "validate", "timeout", "retry", "follow", "next", "items"]
+                                    "multipart", "sample", "validate", "timeout", "retry", "follow", "next", "items", "style"]
+    /// Body fields written with `?`: sent only when a call gives one of their fields.
+    public static let optionalBodyFields = ["json?", "form?", "multipart?"]
 }
 
 /// `call NAME args... [> FILE]`.
