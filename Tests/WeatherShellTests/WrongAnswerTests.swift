@@ -11,6 +11,8 @@ import Testing
     static let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0]
     static let routes: [String: StaticRoute] = [
         "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301"}"#),
+        "/json-text": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Json", #"{"a":1}"#)],
+                                  body: Array(#"{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}"#.utf8)),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
         "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
@@ -35,8 +37,24 @@ import Testing
         ("/t2", [#"expect .tok matches "^[a-z]+$""#, "expect .tok startsWith nu", "expect .num startsWith 12", "expect .b contains f",
                  #"expect .arr matches "admin""#, "expect status startsWith 2"],
          [#"expect .arr contains "not-admin""#, "expect status < 300"]),
-        // A list written bare is a list, never a string.
-        ("/t2", ["expect .e == []", "expect .x == [1,2]"], [#"expect .x == "[1,2]""#, #"expect .arr == '["not-admin"]'"#]),
+        // A list written bare is a list, never a string; so is its JSON text, quoted (`.x` is the
+        // string "[1,2]", whose text `| toString` compares).
+        ("/t2", ["expect .e == []", "expect .x == [1,2]", #"expect .x == "[1,2]""#], [#"expect .x | toString == "[1,2]""#, #"expect .arr == '["not-admin"]'"#]),
+        // Quoted JSON text of an object or list is that object or list: a double-encoded string is
+        // not it, `==` or `!=`, from a path, a JSONPath or a variable; the body and headers are text.
+        ("/json-text", [#"expect .bad == '{"a":1,"tags":["x"]}'"#, "expect .badl == '[1,2]'", #"expect .s == "{}""#,
+                        #"expect $.bad == '{"a":1,"tags":["x"]}'"#, #"expect .good != '{"a":1,"tags":["x"]}'"#,
+                        "let d = .bad\nexpect $d == '{\"a\":1,\"tags\":[\"x\"]}'"],
+         [#"expect .good == '{"a":1,"tags":["x"]}'"#, #"expect .bad != '{"a":1,"tags":["x"]}'"#, #"expect .o == "{}""#,
+          #"expect .s | toString == "{}""#, #"expect .good | toString == '{"a":1,"tags":["x"]}'"#,
+          #"expect body == '{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}'"#,
+          #"expect header X-Json == '{"a":1}'"#]),
+        // A node list of one compared with a list is a list, its strings as its numbers, bare or quoted.
+        ("/items", [#"expect .items[? .id == 1].st != ["ok"]"#, #"expect .items[? .id == 1].st == ["no"]"#,
+                    #"expect .items[? .id == 1].st != '["ok"]'"#, #"expect $.items[?@.id == 1].st != ["ok"]"#],
+         [#"expect .items[? .id == 1].st == ["ok"]"#, #"expect .items[? .id == 1].st == '["ok"]'"#, #"expect $.items[?@.id == 1].st == ["ok"]"#,
+          #"expect .items[0:1].st == ["ok"]"#, #"expect .items[? .id == 1].id == [1]"#, #"expect .items[? .id == 1].st != ["no"]"#,
+          #"expect .items[? .id == 1].st == "ok""#]),
         // A list with strings written as JSON is that list, not the text `[not-admin]`.
         ("/t2", [#"expect .arr != ["not-admin"]"#, #"expect .x == ["1","2"]"#], [#"expect .arr == ["not-admin"]"#]),
         // Strings by their Unicode scalars.

@@ -112,16 +112,23 @@ extension Run {
         case .word(let word): actual = try typedValue(of: word)
         default: actual = .string(try evaluate(expectation.subject).text)
         }
-        let expectedValue = try expectation.expected.map { try typedValue(of: $0) }
+        var expectedValue = try expectation.expected.map { try typedValue(of: $0) }
         let expected = try expectation.expected.map { try expand($0).text }
+        // `==` and `!=` against the JSON text of a list or object (`== '["Bob"]'`, `== '{}'`) compare
+        // with that list or object, which no string equals (a double-encoded `"{\"a\":1}"` is not
+        // `{"a":1}`); text the answer gives as text (`body`, `header NAME`, `| toString`) is compared
+        // with the text.
+        let comparesAsList = (expectation.op == .equal || expectation.op == .notEqual) && expected != nil
+        let quotedJSON = comparesAsList && expectation.expected?.isQuoted == true ? expected.flatMap { try? JSONValue.parse($0) } : nil
+        if let quotedJSON, quotedJSON.isObjectOrArray, Self.givesJSONValue(expectation.subject) { expectedValue = quotedJSON }
         // A node list of one compares as its node, as Hurl compares a JSONPath that found one
         // (`$.users[?@.id==1].name == "Bob"`); `==` and `!=` against a list (`== ["Bob"]`, or its
         // JSON text `== '["Bob"]'`) compare it as a list.
-        let comparesAsList = (expectation.op == .equal || expectation.op == .notEqual) && expected != nil
-        let expectedJSON = comparesAsList ? expected.flatMap { try? JSONValue.parse($0) } : nil
         let comparesWithAList: Bool = {
-            if case .array? = expectedJSON { return true }
-            return comparesAsList && expectation.expected?.isQuoted == false && expected?.hasPrefix("[") == true
+            guard comparesAsList else { return false }
+            if case .array? = quotedJSON { return true }
+            if case .array? = expectedValue { return true }
+            return false
         }()
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
            Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
@@ -130,7 +137,7 @@ extension Run {
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
         // on purpose (`isEmpty`, `== []`, `!= []`).
-        let comparesWithEmptyList = expectedJSON == .array([])
+        let comparesWithEmptyList = comparesAsList && (quotedJSON == .array([]) || expectedValue == .array([]))
         if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
            expectation.op != .isEmpty {
             (actual, missing) = (nil, "the query reached no value: its list is empty")
@@ -178,6 +185,16 @@ extension Run {
             actual = try lookUp(query, element: element).value
         }
         return (passed, actual, expectedValue, missing)
+    }
+
+    /// Whether the left side of a check is a value of the answer's JSON or a variable's typed
+    /// value (``Query/givesJSONValue``, `$name`), not text (`body`, `"$a-$b"`).
+    static func givesJSONValue(_ subject: ValueExpression) -> Bool {
+        switch subject {
+        case .query(let query): query.givesJSONValue
+        case .word(let word): word.loneVariable != nil
+        case .env: false
+        }
     }
 
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
