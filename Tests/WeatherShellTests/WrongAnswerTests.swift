@@ -13,6 +13,7 @@ import Testing
         "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301"}"#),
         "/json-text": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Json", #"{"a":1}"#)],
                                   body: Array(#"{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}"#.utf8)),
+        "/none": StaticRoute(body: #"{"items":[],"full":[{"st":"ok","n":1},{"n":2},{"st":"ok","n":3}]}"#),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
         "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
@@ -121,6 +122,27 @@ import Testing
             #expect(same.halt == nil, "\(same.stderr)")
             let differs = await Self.run("/hello", "expect body != @\(hello.path)", on: server)
             #expect(differs.halt != nil, "body != @FILE held on the file's own bytes")
+        }
+    }
+
+    /// `!=` one value (or `not ==`) on a list of two or more values reached would hold whatever the
+    /// answer: an error, as `<` is, that says how to check each value; in a `[? ]` it is a filter.
+    @Test func notEqualOnAListOfValuesReachedIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in ["expect .full[*].n != 2", "expect .full[*].n != 10", "expect not .full[*].n == 2",
+                           #"if .full[*].st != "ok" { echo different }"#, #"expect $.full[*].n != 2"#] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("always holds") && result.stderr.contains("not contains"),
+                        "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            let contains = await Self.run("/none", "expect .full[*].n not contains 2", on: server)
+            guard case .failure(.expectation)? = contains.halt else { Issue.record("not contains held: \(contains.stderr)"); return }
+            for script in ["expect .full[*].n not contains 10", "expect .full[*].n != [1,2]", "expect .full[? .n == 2].n != 3",
+                           "expect .full[? .n != 2] | length == 2", "expect .full[? .[*] != 1] | length == 3"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
         }
     }
 

@@ -150,6 +150,17 @@ extension Run {
              .isCollection, .isUuid:
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
         case .equal, .notEqual:
+            // A list of two or more values reached is never one value, so `!=` one (or `not ==`)
+            // would hold whatever the answer: an error, as `<` is, but in a `[? ]`.
+            if element == nil, (expectation.op == .notEqual) != expectation.negated, !comparesWithAList,
+               case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
+                let written = currentFile.text(query.span.start..<query.span.end)
+                let value = mask(expectation.expected.map { currentFile.text($0.span.start..<$0.span.end) } ?? "null")
+                throw failure("'\(expectation.negated ? "not ==" : "!=")' a value always holds on a list of \(nodes.count) values reached",
+                              at: expectation.span,
+                              notes: ["to check that none of them is \(value.shortened()): expect \(written.shortened()) not contains \(value.shortened()),"
+                                      + " or keep those that are with '[? ]' and check 'isEmpty'"])
+            }
             passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
             // In a `[? ]` filter, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps
             // an element without `st`); in `if` and `until` and `expect`, a value that is not there is unequal to nothing.
