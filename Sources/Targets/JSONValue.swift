@@ -46,11 +46,12 @@ public enum JSONValue: Sendable, Equatable {
         if case .number(let literal) = self { Int(literal) } else { nil }
     }
 
-    /// The value of an object's member named `key` (the last one, if the key repeats, as JavaScript and jq read it);
+    /// The value of an object's member named `key` (the last one, if the key repeats, as JavaScript and jq read it),
+    /// matched by Unicode scalars as JSON compares names (a decomposed `é` is not the composed one);
     /// `nil` when there is none or this is not an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last { $0.key == key }?.value
+        return members.last { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value
     }
 
     /// The element of an array at `index`, counting from the end when negative (`-1` is the last);

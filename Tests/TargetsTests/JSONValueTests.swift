@@ -33,6 +33,13 @@ import Testing
         #expect(value["a"] == .number("2"))
     }
 
+    /// A member is found by its name's Unicode scalars, not by Swift's canonical equivalence.
+    @Test func aMemberIsFoundByItsNamesScalars() throws {
+        let value = try JSONValue.parse(#"{"cafe\u0301":1}"#)
+        #expect(value["caf\u{E9}"] == nil)
+        #expect(value["cafe\u{301}"] == .number("1"))
+    }
+
     @Test func controlCharactersAreEscapedWhenWritten() {
         // DEL and C1 controls too, so no text written from JSON can drive a terminal.
         let value = JSONValue.object([JSONMember(key: "k\u{1}", value: .string("tab\there\u{7F}\u{9B}2J"))])

@@ -13,6 +13,7 @@ import Testing
         "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301"}"#),
         "/json-text": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Json", #"{"a":1}"#)],
                                   body: Array(#"{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}"#.utf8)),
+        "/names": StaticRoute(body: #"{"cafe\u0301":"decomposed","":11,"x":{"y":1},"dup":1,"dup":2}"#),
         "/none": StaticRoute(body: #"{"items":[],"full":[{"st":"ok","n":1},{"n":2},{"st":"ok","n":3}]}"#),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
@@ -56,6 +57,12 @@ import Testing
          [#"expect .items[? .id == 1].st == ["ok"]"#, #"expect .items[? .id == 1].st == '["ok"]'"#, #"expect $.items[?@.id == 1].st == ["ok"]"#,
           #"expect .items[0:1].st == ["ok"]"#, #"expect .items[? .id == 1].id == [1]"#, #"expect .items[? .id == 1].st != ["no"]"#,
           #"expect .items[? .id == 1].st == "ok""#]),
+        // Keys match by their Unicode scalars, as `==` and JSONPath compare them; `.""` is the
+        // member named "", never the object itself.
+        ("/names", ["expect .caf\u{E9} exists", "expect .\"caf\u{E9}\" == decomposed", "expect .[\"caf\u{E9}\"] == decomposed",
+                    "expect ..caf\u{E9} exists", #"expect ."" isObject"#, #"expect .x."" exists"#, #"expect .[""] isObject"#],
+         ["expect .\"cafe\u{301}\" == decomposed", "expect .caf\u{E9} not exists", #"expect ."" == 11"#, #"expect .[""] == 11"#,
+          #"expect $[''] == 11"#, #"expect .x."" not exists"#]),
         // A list with strings written as JSON is that list, not the text `[not-admin]`.
         ("/t2", [#"expect .arr != ["not-admin"]"#, #"expect .x == ["1","2"]"#], [#"expect .arr == ["not-admin"]"#]),
         // Strings by their Unicode scalars.

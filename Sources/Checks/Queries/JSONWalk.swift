@@ -3,7 +3,8 @@ import Targets
 /// Follows a query's path through a JSON value: the one walker for queries, `expect` and the
 /// weather commands' readings.
 public enum JSONWalk {
-    /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice,
+    /// Follows path steps; on a miss says where and what was there instead. Keys match by their
+    /// Unicode scalars, as `==` and JSONPath compare them (`.café` is not the key `cafe\u{301}`). After `[*]`, a slice,
     /// `..name` or `[? ]`, the path goes on from each value found, and the result is one flat list
     /// of every value reached, in order, as RFC 9535's node lists are: a value the rest of the path
     /// does not reach is left out, and a second `[*]` adds the values it reaches to the same list.
@@ -19,7 +20,7 @@ public enum JSONWalk {
                 guard case .object(let members) = current else {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object")
                 }
-                guard let next = members.last(where: { $0.key == key })?.value else {
+                guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
                     let keys = members.map(\.key)
                     let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
                     return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))")
@@ -56,7 +57,7 @@ public enum JSONWalk {
         of value: JSONValue, _ step: QueryStep<Condition>, where holds: (Condition, JSONValue) throws -> Bool
     ) rethrows -> [JSONValue]? {
         switch (step, value) {
-        case (.key(let key), .object(let members)): return members.last(where: { $0.key == key }).map { [$0.value] } ?? []
+        case (.key(let key), .object(let members)): return members.last(where: { ScalarText.equal($0.key, key) }).map { [$0.value] } ?? []
         case (.key, _): return []
         case (.index(let index), .array(let elements)):
             let position = index < 0 ? elements.count + index : index
@@ -90,7 +91,7 @@ public enum JSONWalk {
         while let value = pending.popLast() {
             switch value {
             case .object(let members):
-                for member in members where member.key == key { found.append(member.value) }
+                for member in members where ScalarText.equal(member.key, key) { found.append(member.value) }
                 pending.append(contentsOf: members.reversed().map(\.value))
             case .array(let elements):
                 pending.append(contentsOf: elements.reversed())
