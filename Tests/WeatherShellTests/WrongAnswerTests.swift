@@ -132,6 +132,25 @@ import Testing
         }
     }
 
+    /// `for` over a list that a key no element has made empty (`.full[*].stauts`, a typo) is an
+    /// error, as `for x in .stauts` is, and so are `let` and `print` of it: the loop's checks ran
+    /// zero times and the file passed. A list empty in the answer (`.items[*]` of `[]`) is none.
+    @Test func aKeyNoElementHasIsAnErrorForForAndLet() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in [#"for st in .full[*].stauts { expect $st != "error" }"#, "let y = .full[*].nope", "print .full[*].nope",
+                           "let v = .\nfor st in $v.full[*].stauts { echo $st }"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("no key '"), "\(script): \(result.stderr)")
+            }
+            for script in ["for x in .items[*] { expect $x == 1 }", "for x in .items[*].n { expect $x == 1 }",
+                           #"for st in .full[*].st { expect $st == "ok" }"#, "let y = .items[*].n\nexpect $y == []",
+                           #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+        }
+    }
+
     /// `!=` one value (or `not ==`) on a list of two or more values reached would hold whatever the
     /// answer: an error, as `<` is, that says how to check each value; in a `[? ]` it is a filter.
     @Test func notEqualOnAListOfValuesReachedIsAnError() async throws {

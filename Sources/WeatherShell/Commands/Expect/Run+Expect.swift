@@ -140,7 +140,7 @@ extension Run {
         let comparesWithEmptyList = comparesAsList && (quotedJSON == .array([]) || expectedValue == .array([]))
         if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
            expectation.op != .isEmpty {
-            (actual, missing) = (nil, "the query reached no value: its list is empty")
+            (actual, missing) = (nil, "the query reached no value: its list is empty" + (missing.isEmpty ? "" : ", \(missing)"))
         }
         var passed: Bool
         switch expectation.op {
