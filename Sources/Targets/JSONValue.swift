@@ -1,5 +1,6 @@
-/// A JSON value that keeps what was sent: object members in their order (duplicates too)
-/// and numbers as their literal text, so `1.50` and `1e3` print back exactly as received.
+/// A JSON value that keeps what was sent: object members in their order and numbers as their
+/// literal text, so `1.50` and `1e3` print back exactly as received. A name repeated in an object
+/// is read once, as jq, Python and JavaScript read it: the last value, in the first one's place.
 public enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
@@ -18,6 +19,13 @@ public enum JSONValue: Sendable, Equatable {
     /// The error says where parsing stopped, as line, column and byte offset.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(Array(bytes))
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON text keeping every member of a repeated name, as sent: for redaction,
+    /// which must see each value a request sends under a credential's name.
+    public static func parseKeepingDuplicates(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(Array(bytes), keepingDuplicates: true)
         return try parser.parseDocument()
     }
 

@@ -63,6 +63,10 @@ import Testing
                     "expect ..caf\u{E9} exists", #"expect ."" isObject"#, #"expect .x."" exists"#, #"expect .[""] isObject"#],
          ["expect .\"cafe\u{301}\" == decomposed", "expect .caf\u{E9} not exists", #"expect ."" == 11"#, #"expect .[""] == 11"#,
           #"expect $[''] == 11"#, #"expect .x."" not exists"#]),
+        // A repeated name is one member, the last value, for every check.
+        ("/names", ["expect .dup == 1", "expect . | length == 5", "expect . | keys | length == 5", #"expect . | values contains 1"#],
+         ["expect .dup == 2", "expect . | length == 4", #"expect . | keys == ["cafe\#u{301}","","x","dup"]"#,
+          #"expect . == '{"cafe\#u{301}":"decomposed","":11,"x":{"y":1},"dup":2}'"#]),
         // A list with strings written as JSON is that list, not the text `[not-admin]`.
         ("/t2", [#"expect .arr != ["not-admin"]"#, #"expect .x == ["1","2"]"#], [#"expect .arr == ["not-admin"]"#]),
         // Strings by their Unicode scalars.
