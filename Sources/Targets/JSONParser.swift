@@ -13,9 +13,13 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
+    /// Whether an object keeps every member of a repeated name, as sent (for redaction, which must
+    /// see each value sent), rather than the last one's value in the first one's place.
+    private let keepsDuplicates: Bool
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], keepingDuplicates: Bool = false) {
         self.bytes = bytes
+        self.keepsDuplicates = keepingDuplicates
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -47,6 +51,9 @@ struct JSONParser {
         try enterContainer()
         position += 1
         var members: [JSONMember] = []
+        // Where each name is, once the object is past a few members: canonically equivalent names
+        // (which `String` hashes as one) share an entry and are told apart by their scalars.
+        var places: [String: [Int]] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -64,7 +71,15 @@ struct JSONParser {
                 throw error("unexpected \(describeCurrent()), expected ':' after an object key")
             }
             position += 1
-            members.append(JSONMember(key: key, value: try parseValue()))
+            let value = try parseValue()
+            // A repeated name is read once, as jq, Python and JavaScript read it: the last value, in
+            // the first one's place, so that `.dup`, `keys`, `length` and `==` see the same object.
+            if !keepsDuplicates, let earlier = Self.place(of: key, in: members, places: &places) {
+                members[earlier].value = value
+            } else {
+                if !places.isEmpty { places[key, default: []].append(members.count) }
+                members.append(JSONMember(key: key, value: value))
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -72,6 +87,17 @@ struct JSONParser {
             default: throw error("unexpected \(describeCurrent()), expected ',' or '}' in an object")
             }
         }
+    }
+
+    /// Where a member named `key` (the same Unicode scalars) already is in `members`: by a scan
+    /// while there are few, else by `places`, made on first need.
+    private static func place(of key: String, in members: [JSONMember], places: inout [String: [Int]]) -> Int? {
+        func same(_ index: Int) -> Bool { members[index].key.unicodeScalars.elementsEqual(key.unicodeScalars) }
+        guard members.count > 16 else { return members.indices.first(where: same) }
+        if places.isEmpty {
+            for (index, member) in members.enumerated() { places[member.key, default: []].append(index) }
+        }
+        return places[key]?.first(where: same)
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {

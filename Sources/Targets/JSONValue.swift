@@ -1,5 +1,6 @@
-/// A JSON value that keeps what was sent: object members in their order (duplicates too)
-/// and numbers as their literal text, so `1.50` and `1e3` print back exactly as received.
+/// A JSON value that keeps what was sent: object members in their order and numbers as their
+/// literal text, so `1.50` and `1e3` print back exactly as received. A name repeated in an object
+/// is read once, as jq, Python and JavaScript read it: the last value, in the first one's place.
 public enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
@@ -18,6 +19,13 @@ public enum JSONValue: Sendable, Equatable {
     /// The error says where parsing stopped, as line, column and byte offset.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(Array(bytes))
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON text keeping every member of a repeated name, as sent: for redaction,
+    /// which must see each value a request sends under a credential's name.
+    public static func parseKeepingDuplicates(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(Array(bytes), keepingDuplicates: true)
         return try parser.parseDocument()
     }
 
@@ -46,11 +54,12 @@ public enum JSONValue: Sendable, Equatable {
         if case .number(let literal) = self { Int(literal) } else { nil }
     }
 
-    /// The value of an object's member named `key` (the last one, if the key repeats, as JavaScript and jq read it);
+    /// The value of an object's member named `key` (the last one, if the key repeats, as JavaScript and jq read it),
+    /// matched by Unicode scalars as JSON compares names (a decomposed `é` is not the composed one);
     /// `nil` when there is none or this is not an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last { $0.key == key }?.value
+        return members.last { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value
     }
 
     /// The element of an array at `index`, counting from the end when negative (`-1` is the last);

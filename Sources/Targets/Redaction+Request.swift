@@ -37,7 +37,7 @@ extension Redaction {
         if let body = request.body, !body.isEmpty {
             let type = request.header("Content-Type") ?? ""
             // A JSON text sent with a form's type (curl's default for `-d`) holds its credentials as JSON.
-            let json = Self.isForm(type) && !Self.opensJSONContainer(body) || Self.namesNothingSensitive(body) ? nil : try? JSONValue.parse(body)
+            let json = Self.isForm(type) && !Self.opensJSONContainer(body) || Self.namesNothingSensitive(body) ? nil : try? JSONValue.parseKeepingDuplicates(body)
             if let json {
                 secrets += Self.credentialMembers(json)
             } else if Self.isForm(type) {

@@ -221,4 +221,18 @@ import Testing
         let found = validator.violations(of: .number("1"), against: try JSONValue.parse(##"{"$ref": "#/E"}"##))
         #expect(found.last?.description == "(root): expected a check of at most 10000 steps, actual more: the check stopped there")
     }
+
+    /// Property names match by their Unicode scalars, as `==` and JSONPath compare them: the
+    /// composed `café` names no decomposed `cafe\u{301}` (Python's jsonschema reads them so).
+    @Test func propertyNamesMatchByUnicodeScalars() throws {
+        let value = try JSONValue.parse(#"{"cafe\u0301": 1}"#)
+        func found(_ schema: String) throws -> [String] {
+            JSONSchemaValidator(root: .null).violations(of: value, against: try JSONValue.parse(schema)).map(\.description)
+        }
+        #expect(try found(#"{"properties": {"caf\u00e9": true}, "additionalProperties": false}"#).count == 1)
+        #expect(try found(#"{"required": ["caf\u00e9"]}"#) == [#"(root): expected a property "café", actual none"#])
+        #expect(try found(#"{"properties": {"caf\u00e9": {"type": "string"}}}"#).isEmpty)
+        #expect(try found(#"{"properties": {"cafe\u0301": {"type": "integer"}}, "required": ["cafe\u0301"], "additionalProperties": false}"#).isEmpty)
+        #expect(try found(#"{"dependentRequired": {"cafe\u0301": ["caf\u00e9"]}}"#).count == 1)
+    }
 }

@@ -27,10 +27,26 @@ import Testing
         #expect(value["a"]?[1]?.string == "é\n😀\t")
     }
 
-    @Test func duplicateKeysAreKeptAndTheLastIsRead() throws {
-        let value = try JSONValue.parse(#"{"a":1,"a":2}"#)
-        #expect(value.compactText == #"{"a":1,"a":2}"#)
+    /// A repeated name is read once, the last value in the first one's place, as jq, Python and
+    /// JavaScript read it, so that `.a`, `keys`, `length` and `==` see one object (they saw two
+    /// readings: `.a` the last, `keys` both). Names repeat only with the same scalars.
+    @Test func aRepeatedNameIsReadOnceTheLastValueInTheFirstPlace() throws {
+        let value = try JSONValue.parse(#"{"a":1,"b":0,"a":2}"#)
+        #expect(value.compactText == #"{"a":2,"b":0}"#)
         #expect(value["a"] == .number("2"))
+        let many = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        #expect(try JSONValue.parse("{\(many),\"k3\":\"x\",\"k39\":\"y\"}").compactText
+                == "{" + (0..<40).map { "\"k\($0)\":" + ($0 == 3 ? "\"x\"" : $0 == 39 ? "\"y\"" : "\($0)") }.joined(separator: ",") + "}")
+        #expect(try JSONValue.parse(#"{"caf\u00e9":1,"cafe\u0301":2}"#).compactText == "{\"caf\u{E9}\":1,\"cafe\u{301}\":2}")
+        // Redaction reads every value sent under a credential's name.
+        #expect(try JSONValue.parseKeepingDuplicates(Array(#"{"a":1,"a":2}"#.utf8)).compactText == #"{"a":1,"a":2}"#)
+    }
+
+    /// A member is found by its name's Unicode scalars, not by Swift's canonical equivalence.
+    @Test func aMemberIsFoundByItsNamesScalars() throws {
+        let value = try JSONValue.parse(#"{"cafe\u0301":1}"#)
+        #expect(value["caf\u{E9}"] == nil)
+        #expect(value["cafe\u{301}"] == .number("1"))
     }
 
     @Test func controlCharactersAreEscapedWhenWritten() {

@@ -11,6 +11,10 @@ import Testing
     static let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0]
     static let routes: [String: StaticRoute] = [
         "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301"}"#),
+        "/json-text": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Json", #"{"a":1}"#)],
+                                  body: Array(#"{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}"#.utf8)),
+        "/names": StaticRoute(body: #"{"cafe\u0301":"decomposed","":11,"x":{"y":1},"dup":1,"dup":2}"#),
+        "/none": StaticRoute(body: #"{"items":[],"full":[{"st":"ok","n":1},{"n":2},{"st":"ok","n":3}]}"#),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
         "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
@@ -35,8 +39,34 @@ import Testing
         ("/t2", [#"expect .tok matches "^[a-z]+$""#, "expect .tok startsWith nu", "expect .num startsWith 12", "expect .b contains f",
                  #"expect .arr matches "admin""#, "expect status startsWith 2"],
          [#"expect .arr contains "not-admin""#, "expect status < 300"]),
-        // A list written bare is a list, never a string.
-        ("/t2", ["expect .e == []", "expect .x == [1,2]"], [#"expect .x == "[1,2]""#, #"expect .arr == '["not-admin"]'"#]),
+        // A list written bare is a list, never a string; so is its JSON text, quoted (`.x` is the
+        // string "[1,2]", whose text `| toString` compares).
+        ("/t2", ["expect .e == []", "expect .x == [1,2]", #"expect .x == "[1,2]""#], [#"expect .x | toString == "[1,2]""#, #"expect .arr == '["not-admin"]'"#]),
+        // Quoted JSON text of an object or list is that object or list: a double-encoded string is
+        // not it, `==` or `!=`, from a path, a JSONPath or a variable; the body and headers are text.
+        ("/json-text", [#"expect .bad == '{"a":1,"tags":["x"]}'"#, "expect .badl == '[1,2]'", #"expect .s == "{}""#,
+                        #"expect $.bad == '{"a":1,"tags":["x"]}'"#, #"expect .good != '{"a":1,"tags":["x"]}'"#,
+                        "let d = .bad\nexpect $d == '{\"a\":1,\"tags\":[\"x\"]}'"],
+         [#"expect .good == '{"a":1,"tags":["x"]}'"#, #"expect .bad != '{"a":1,"tags":["x"]}'"#, #"expect .o == "{}""#,
+          #"expect .s | toString == "{}""#, #"expect .good | toString == '{"a":1,"tags":["x"]}'"#,
+          #"expect body == '{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}'"#,
+          #"expect header X-Json == '{"a":1}'"#]),
+        // A node list of one compared with a list is a list, its strings as its numbers, bare or quoted.
+        ("/items", [#"expect .items[? .id == 1].st != ["ok"]"#, #"expect .items[? .id == 1].st == ["no"]"#,
+                    #"expect .items[? .id == 1].st != '["ok"]'"#, #"expect $.items[?@.id == 1].st != ["ok"]"#],
+         [#"expect .items[? .id == 1].st == ["ok"]"#, #"expect .items[? .id == 1].st == '["ok"]'"#, #"expect $.items[?@.id == 1].st == ["ok"]"#,
+          #"expect .items[0:1].st == ["ok"]"#, #"expect .items[? .id == 1].id == [1]"#, #"expect .items[? .id == 1].st != ["no"]"#,
+          #"expect .items[? .id == 1].st == "ok""#]),
+        // Keys match by their Unicode scalars, as `==` and JSONPath compare them; `.""` is the
+        // member named "", never the object itself.
+        ("/names", ["expect .caf\u{E9} exists", "expect .\"caf\u{E9}\" == decomposed", "expect .[\"caf\u{E9}\"] == decomposed",
+                    "expect ..caf\u{E9} exists", #"expect ."" isObject"#, #"expect .x."" exists"#, #"expect .[""] isObject"#],
+         ["expect .\"cafe\u{301}\" == decomposed", "expect .caf\u{E9} not exists", #"expect ."" == 11"#, #"expect .[""] == 11"#,
+          #"expect $[''] == 11"#, #"expect .x."" not exists"#]),
+        // A repeated name is one member, the last value, for every check.
+        ("/names", ["expect .dup == 1", "expect . | length == 5", "expect . | keys | length == 5", #"expect . | values contains 1"#],
+         ["expect .dup == 2", "expect . | length == 4", #"expect . | keys == ["cafe\#u{301}","","x","dup"]"#,
+          #"expect . == '{"cafe\#u{301}":"decomposed","":11,"x":{"y":1},"dup":2}'"#]),
         // A list with strings written as JSON is that list, not the text `[not-admin]`.
         ("/t2", [#"expect .arr != ["not-admin"]"#, #"expect .x == ["1","2"]"#], [#"expect .arr == ["not-admin"]"#]),
         // Strings by their Unicode scalars.
@@ -103,6 +133,46 @@ import Testing
             #expect(same.halt == nil, "\(same.stderr)")
             let differs = await Self.run("/hello", "expect body != @\(hello.path)", on: server)
             #expect(differs.halt != nil, "body != @FILE held on the file's own bytes")
+        }
+    }
+
+    /// `for` over a list that a key no element has made empty (`.full[*].stauts`, a typo) is an
+    /// error, as `for x in .stauts` is, and so are `let` and `print` of it: the loop's checks ran
+    /// zero times and the file passed. A list empty in the answer (`.items[*]` of `[]`) is none.
+    @Test func aKeyNoElementHasIsAnErrorForForAndLet() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in [#"for st in .full[*].stauts { expect $st != "error" }"#, "let y = .full[*].nope", "print .full[*].nope",
+                           "let v = .\nfor st in $v.full[*].stauts { echo $st }"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("no key '"), "\(script): \(result.stderr)")
+            }
+            for script in ["for x in .items[*] { expect $x == 1 }", "for x in .items[*].n { expect $x == 1 }",
+                           #"for st in .full[*].st { expect $st == "ok" }"#, "let y = .items[*].n\nexpect $y == []",
+                           #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+        }
+    }
+
+    /// `!=` one value (or `not ==`) on a list of two or more values reached would hold whatever the
+    /// answer: an error, as `<` is, that says how to check each value; in a `[? ]` it is a filter.
+    @Test func notEqualOnAListOfValuesReachedIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in ["expect .full[*].n != 2", "expect .full[*].n != 10", "expect not .full[*].n == 2",
+                           #"if .full[*].st != "ok" { echo different }"#, #"expect $.full[*].n != 2"#] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("always holds") && result.stderr.contains("not contains"),
+                        "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            let contains = await Self.run("/none", "expect .full[*].n not contains 2", on: server)
+            guard case .failure(.expectation)? = contains.halt else { Issue.record("not contains held: \(contains.stderr)"); return }
+            for script in ["expect .full[*].n not contains 10", "expect .full[*].n != [1,2]", "expect .full[? .n == 2].n != 3",
+                           "expect .full[? .n != 2] | length == 2", "expect .full[? .[*] != 1] | length == 3"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
         }
     }
 

@@ -47,14 +47,14 @@ extension JSONSchemaValidator {
     }
 
     func checkObjectParts(_ value: JSONValue, _ members: [JSONMember], _ keywords: Keywords, depth: Int, into progress: inout Progress) {
-        let names = Set(members.map(\.key))
-        for dependency in keywords.dependentRequired ?? [] where names.contains(dependency.key) {
+        let names = Set(members.map { ScalarText.Key($0.key) })
+        for dependency in keywords.dependentRequired ?? [] where names.contains(ScalarText.Key(dependency.key)) {
             guard case .array(let required) = dependency.value else { continue }
-            for case .string(let name) in required where !names.contains(name) {
+            for case .string(let name) in required where !names.contains(ScalarText.Key(name)) {
                 progress.add(expected: "a property \(JSONValue.quoted(name)), since \(JSONValue.quoted(dependency.key)) is there", actual: "none")
             }
         }
-        for dependency in keywords.dependentSchemas ?? [] where names.contains(dependency.key) {
+        for dependency in keywords.dependentSchemas ?? [] where names.contains(ScalarText.Key(dependency.key)) {
             check(value, dependency.value, depth: depth + 1, into: &progress)
         }
         if let propertyNames = keywords.propertyNames {
@@ -69,7 +69,7 @@ extension JSONSchemaValidator {
         }
         if let unevaluated = keywords.unevaluatedProperties {
             guard let evaluated = evaluatedProperties(value, members, keywords, depth: depth, progress: &progress) else { return }
-            for member in members where !evaluated.contains(member.key) {
+            for member in members where !evaluated.contains(ScalarText.Key(member.key)) {
                 checkLeftover(member.value, at: .key(member.key), against: unevaluated, keyword: "unevaluatedProperties", depth: depth, into: &progress)
             }
         }
@@ -88,12 +88,12 @@ extension JSONSchemaValidator {
     /// The names of `value`'s members that a keyword of `keywords` (or of a subschema that applies
     /// to the whole value and holds) evaluated; nil when every name was.
     private func evaluatedProperties(_ value: JSONValue, _ members: [JSONMember], _ keywords: Keywords, depth: Int,
-                                     progress: inout Progress) -> Set<String>? {
+                                     progress: inout Progress) -> Set<ScalarText.Key>? {
         if keywords.additionalProperties != nil || depth >= maxDepth || !progress.step(maxSteps) { return nil }
-        var names = Set((keywords.properties ?? []).map(\.key))
+        var names = Set((keywords.properties ?? []).map { ScalarText.Key($0.key) })
         for pattern in keywords.patternProperties ?? [] {
             guard let regex = progress.regex(pattern.key) else { return nil }
-            for member in members where (try? regex.matches(member.key)) ?? true { names.insert(member.key) }
+            for member in members where (try? regex.matches(member.key)) ?? true { names.insert(ScalarText.Key(member.key)) }
         }
         for schema in appliedWhole(value, keywords, members: members, depth: depth, progress: &progress) {
             guard case .object(let inner) = schema else { continue }
@@ -147,8 +147,8 @@ extension JSONSchemaValidator {
                 applied.append(otherwise)
             }
         }
-        let names = Set(members.map(\.key))
-        for dependency in keywords.dependentSchemas ?? [] where names.contains(dependency.key) { applied.append(dependency.value) }
+        let names = Set(members.map { ScalarText.Key($0.key) })
+        for dependency in keywords.dependentSchemas ?? [] where names.contains(ScalarText.Key(dependency.key)) { applied.append(dependency.value) }
         return applied
     }
 

@@ -268,15 +268,15 @@ public struct JSONSchemaValidator: Sendable {
     func checkObject(_ members: [JSONMember], _ keywords: Keywords, depth: Int, into progress: inout Progress) {
         let properties = keywords.properties ?? []
         if let required = keywords.required {
-            for case .string(let name) in required where !members.contains(where: { $0.key == name }) {
-                if direction != .either, let schema = properties.last(where: { $0.key == name })?.value,
+            for case .string(let name) in required where !members.contains(where: { ScalarText.equal($0.key, name) }) {
+                if direction != .either, let schema = properties.last(where: { ScalarText.equal($0.key, name) })?.value,
                    isOneWay(schema, progress: &progress) { continue }
                 progress.add(expected: "a property \(JSONValue.quoted(name))", actual: "none")
             }
         }
         if keywords.properties == nil, keywords.additionalProperties == nil, keywords.patternProperties == nil { return }
         for member in members {
-            if let declared = properties.last(where: { $0.key == member.key })?.value {
+            if let declared = properties.last(where: { ScalarText.equal($0.key, member.key) })?.value {
                 check(member.value, at: .key(member.key), against: declared, depth: depth, into: &progress)
                 continue
             }

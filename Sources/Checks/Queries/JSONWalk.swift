@@ -3,7 +3,10 @@ import Targets
 /// Follows a query's path through a JSON value: the one walker for queries, `expect` and the
 /// weather commands' readings.
 public enum JSONWalk {
-    /// Follows path steps; on a miss says where and what was there instead. After `[*]`, a slice,
+    /// Follows path steps; on a miss says where and what was there instead; an empty list
+    /// that a key no value reached has made empty comes with why (`.items[*].stauts`), so that
+    /// `for` and `let` can refuse it as they refuse a key that is not there. Keys match by their
+    /// Unicode scalars, as `==` and JSONPath compare them (`.café` is not the key `cafe\u{301}`). After `[*]`, a slice,
     /// `..name` or `[? ]`, the path goes on from each value found, and the result is one flat list
     /// of every value reached, in order, as RFC 9535's node lists are: a value the rest of the path
     /// does not reach is left out, and a second `[*]` adds the values it reaches to the same list.
@@ -19,7 +22,7 @@ public enum JSONWalk {
                 guard case .object(let members) = current else {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object")
                 }
-                guard let next = members.last(where: { $0.key == key })?.value else {
+                guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
                     let keys = members.map(\.key)
                     let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
                     return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))")
@@ -41,10 +44,17 @@ public enum JSONWalk {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
                 }
                 var nodes = first
+                var reason = ""
                 for next in steps[(position + 1)...] {
+                    let before = nodes
                     nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
+                    // A key no value reached has (`.items[*].stauts`): a typo, most likely, which the
+                    // empty list it gives says in `missing`.
+                    if nodes.isEmpty, !before.isEmpty, reason.isEmpty, case .key(let key) = next {
+                        reason = noKeyReason(key, in: before)
+                    }
                 }
-                return (.array(nodes), "")
+                return (.array(nodes), reason)
             }
         }
         return (current, "")
@@ -56,7 +66,7 @@ public enum JSONWalk {
         of value: JSONValue, _ step: QueryStep<Condition>, where holds: (Condition, JSONValue) throws -> Bool
     ) rethrows -> [JSONValue]? {
         switch (step, value) {
-        case (.key(let key), .object(let members)): return members.last(where: { $0.key == key }).map { [$0.value] } ?? []
+        case (.key(let key), .object(let members)): return members.last(where: { ScalarText.equal($0.key, key) }).map { [$0.value] } ?? []
         case (.key, _): return []
         case (.index(let index), .array(let elements)):
             let position = index < 0 ? elements.count + index : index
@@ -70,6 +80,19 @@ public enum JSONWalk {
         case (.descendants(let key), _): return descendants(named: key, in: value)
         case (.all, _), (.filter, _), (.slice, _): return nil
         }
+    }
+
+    /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
+    /// key they have.
+    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> String {
+        var keys: [String] = []
+        for case .object(let members) in values {
+            for member in members where !keys.contains(where: { ScalarText.equal($0, member.key) }) { keys.append(member.key) }
+            if keys.count >= 64 { break }
+        }
+        let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
+        let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
+        return "no key '\(key)' in \(count) reached\(guess)"
     }
 
     /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.
@@ -90,7 +113,7 @@ public enum JSONWalk {
         while let value = pending.popLast() {
             switch value {
             case .object(let members):
-                for member in members where member.key == key { found.append(member.value) }
+                for member in members where ScalarText.equal(member.key, key) { found.append(member.value) }
                 pending.append(contentsOf: members.reversed().map(\.value))
             case .array(let elements):
                 pending.append(contentsOf: elements.reversed())

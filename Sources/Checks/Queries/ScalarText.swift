@@ -8,6 +8,16 @@ public enum ScalarText {
         left.unicodeScalars.elementsEqual(right.unicodeScalars)
     }
 
+    /// A string as a set's or a dictionary's key that compares by Unicode scalars, as
+    /// ``equal(_:_:)`` does: Swift's `String` hashes canonically equivalent strings as one.
+    public struct Key: Hashable, Sendable {
+        /// The string's UTF-8 bytes, the same exactly when its scalars are.
+        public let utf8: [UInt8]
+
+        /// The key of `text`.
+        public init(_ text: String) { utf8 = Array(text.utf8) }
+    }
+
     /// Whether `text` starts with `prefix`.
     public static func starts(_ text: String, with prefix: String) -> Bool {
         text.unicodeScalars.starts(with: prefix.unicodeScalars)

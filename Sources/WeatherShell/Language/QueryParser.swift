@@ -189,6 +189,8 @@ struct QueryParser {
         var chars: [(Character, Bool)] = []
         // Where each character starts in the file: bare text is the source as written.
         var offsets: [Int] = []
+        // Where a quoted part with no text stands (`.""`, the member named ""), which adds no character.
+        var emptyQuoted: Set<Int> = []
         for part in word.parts {
             guard case .literal(let text) = part.content else {
                 // A variable stands for a whole key or index (`.items[$i]`, `.[$key]`, `.$key`): one
@@ -197,6 +199,7 @@ struct QueryParser {
                 offsets.append(part.span.start)
                 continue
             }
+            if part.quoted && text.isEmpty { emptyQuoted.insert(chars.count) }
             var offset = part.span.start
             for character in text {
                 chars.append((character, part.quoted))
@@ -236,11 +239,13 @@ struct QueryParser {
                 var sawQuoted = false
                 while index < chars.count {
                     let (c, q) = chars[index]
+                    sawQuoted = sawQuoted || emptyQuoted.contains(index)
                     if !q && (c == "." || c == "[" || c == "|") { break }
                     sawQuoted = sawQuoted || q
                     key.append(c)
                     index += 1
                 }
+                sawQuoted = sawQuoted || emptyQuoted.contains(index)
                 if key.isEmpty && !sawQuoted {
                     if index < chars.count, chars[index].0 == "[" { continue }
                     if index >= chars.count || chars[index].0 == "|" { continue }
@@ -258,6 +263,8 @@ struct QueryParser {
                 let text = String(inside.map(\.0))
                 if let first = inside.first, first.1 {
                     steps.append(.key(text))
+                } else if inside.isEmpty, emptyQuoted.contains(index + 1) {
+                    steps.append(.key(""))
                 } else if let number = Int(text) {
                     steps.append(.index(number))
                 } else if text == "*" {

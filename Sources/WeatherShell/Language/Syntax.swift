@@ -133,6 +133,24 @@ public struct Query: Sendable, Equatable {
         }
     }
 
+    /// Whether the query gives a value of the answer's JSON (a path, a JSONPath, `$name.key`,
+    /// `hops`, `$name | first`), which a filter at most picks from (`first last nth keys values
+    /// jsonpath`), not text: a string it gives never equals the JSON text of a list or object
+    /// (`== '{"a":1}'`), which `body`, `header NAME` or `| toString` are compared with as text.
+    public var givesJSONValue: Bool {
+        let picks = filters.allSatisfy { filter in
+            switch filter {
+            case .first, .last, .nth, .keys, .values, .jsonpath: true
+            default: false
+            }
+        }
+        switch source {
+        case .path, .jsonPath, .variablePath, .hops, .headers, .redirects: return picks
+        case .value(let word): return word.loneVariable != nil && picks
+        case .status, .header, .body, .bytes, .rawBytes, .time, .url, .version, .cookie: return false
+        }
+    }
+
     /// Whether the query gives a list of the values it reached (a node list), not one value:
     /// `[*]`, a slice, `..name` or `[? ]` in a path, `headers NAME`, `redirects`, a JSONPath that
     /// is not singular, `xpath`. An empty node list reached nothing, so it does not exist.

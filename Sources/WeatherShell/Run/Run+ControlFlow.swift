@@ -97,9 +97,11 @@ extension Run {
         case .query(let query):
             let (value, missing) = try lookUp(query)
             switch value {
-            case .array(let elements)?:
+            // An empty list a key no value had made (`.items[*].stauts`, a typo) is nothing to go
+            // over, as `.stauts` is; a list that is empty in the answer (`.items[*]` of `[]`) is none.
+            case .array(let elements)? where !elements.isEmpty || missing.isEmpty:
                 return elements
-            case nil:
+            case nil, .array?:
                 throw failure("nothing to go over: \(missing.isEmpty ? "the query gives no value" : missing)", at: query.span)
             case let other?:
                 throw failure("'for' goes over a list, and this query gives \(JSONWalk.kind(other))", at: query.span,

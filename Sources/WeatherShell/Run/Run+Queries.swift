@@ -26,7 +26,9 @@ extension Run {
             if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
             let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds)
             guard let value else { return (nil, missing) }
-            let result = try filtered(value, by: query.filters[...], in: query)
+            // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
+            var result: (value: JSONValue?, missing: String) = (value, missing)
+            if !query.filters.isEmpty { result = try filtered(value, by: query.filters[...], in: query) }
             if let found = result.value, variable.isSecret { session.mask.add(found.plainText) }
             return result
         }
@@ -112,6 +114,8 @@ extension Run {
             }
         }
         guard let value else { return (nil, missing) }
+        // An empty list a key no value had made (`.items[*].typo`) says so, unless a filter follows.
+        if filtersDone == query.filters.count { return (value, missing) }
         return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
     }
 
@@ -295,10 +299,11 @@ extension Run {
         value.plainText
     }
 
-    /// The value of a query, for `let` and `print`; a miss is an error.
+    /// The value of a query, for `let` and `print`; a miss is an error, and so is an empty list
+    /// that a key no value reached has made (`let y = .items[*].typo`), as `let x = .typo` is.
     func queryValue(_ query: Query) throws -> JSONValue {
         let (value, missing) = try lookUp(query)
-        guard let value else {
+        guard let value, value != .array([]) || missing.isEmpty else {
             throw failure("'\(currentFile.text(query.span.start..<query.span.end))' found nothing", at: query.span, notes: [missing])
         }
         return value

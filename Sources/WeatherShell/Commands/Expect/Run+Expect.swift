@@ -113,15 +113,23 @@ extension Run {
         default: actual = .string(try evaluate(expectation.subject).text)
         }
         let expectedPair = try expectation.expected.map { try comparedValue(of: $0) }
-        let (expectedValue, expected) = (expectedPair?.value, expectedPair?.text)
+        var expectedValue = expectedPair?.value
+        let expected = expectedPair?.text
+        // `==` and `!=` against the JSON text of a list or object (`== '["Bob"]'`, `== '{}'`) compare
+        // with that list or object, which no string equals (a double-encoded `"{\"a\":1}"` is not
+        // `{"a":1}`); text the answer gives as text (`body`, `header NAME`, `| toString`) is compared
+        // with the text.
+        let comparesAsList = (expectation.op == .equal || expectation.op == .notEqual) && expected != nil
+        let quotedJSON = comparesAsList && expectation.expected?.isQuoted == true ? expected.flatMap { try? JSONValue.parse($0) } : nil
+        if let quotedJSON, quotedJSON.isObjectOrArray, Self.givesJSONValue(expectation.subject) { expectedValue = quotedJSON }
         // A node list of one compares as its node, as Hurl compares a JSONPath that found one
         // (`$.users[?@.id==1].name == "Bob"`); `==` and `!=` against a list (`== ["Bob"]`, or its
         // JSON text `== '["Bob"]'`) compare it as a list.
-        let comparesAsList = (expectation.op == .equal || expectation.op == .notEqual) && expected != nil
-        let expectedJSON = comparesAsList ? expected.flatMap { try? JSONValue.parse($0) } : nil
         let comparesWithAList: Bool = {
-            if case .array? = expectedJSON { return true }
-            return comparesAsList && expectation.expected?.isQuoted == false && expected?.hasPrefix("[") == true
+            guard comparesAsList else { return false }
+            if case .array? = quotedJSON { return true }
+            if case .array? = expectedValue { return true }
+            return false
         }()
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
            Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
@@ -130,10 +138,10 @@ extension Run {
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
         // on purpose (`isEmpty`, `== []`, `!= []`).
-        let comparesWithEmptyList = expectedJSON == .array([])
+        let comparesWithEmptyList = comparesAsList && (quotedJSON == .array([]) || expectedValue == .array([]))
         if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
            expectation.op != .isEmpty {
-            (actual, missing) = (nil, "the query reached no value: its list is empty")
+            (actual, missing) = (nil, "the query reached no value: its list is empty" + (missing.isEmpty ? "" : ", \(missing)"))
         }
         var passed: Bool
         switch expectation.op {
@@ -143,6 +151,17 @@ extension Run {
              .isCollection, .isUuid:
             passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
         case .equal, .notEqual:
+            // A list of two or more values reached is never one value, so `!=` one (or `not ==`)
+            // would hold whatever the answer: an error, as `<` is, but in a `[? ]`.
+            if element == nil, (expectation.op == .notEqual) != expectation.negated, !comparesWithAList,
+               case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
+                let written = currentFile.text(query.span.start..<query.span.end)
+                let value = mask(expectation.expected.map { currentFile.text($0.span.start..<$0.span.end) } ?? "null")
+                throw failure("'\(expectation.negated ? "not ==" : "!=")' a value always holds on a list of \(nodes.count) values reached",
+                              at: expectation.span,
+                              notes: ["to check that none of them is \(value.shortened()): expect \(written.shortened()) not contains \(value.shortened()),"
+                                      + " or keep those that are with '[? ]' and check 'isEmpty'"])
+            }
             passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
             // In a `[? ]` filter, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps
             // an element without `st`); in `if` and `until` and `expect`, a value that is not there is unequal to nothing.
@@ -181,6 +200,16 @@ extension Run {
             actual = try lookUp(query, element: element).value
         }
         return (passed, actual, expectedValue, missing)
+    }
+
+    /// Whether the left side of a check is a value of the answer's JSON or a variable's typed
+    /// value (``Query/givesJSONValue``, `$name`), not text (`body`, `"$a-$b"`).
+    static func givesJSONValue(_ subject: ValueExpression) -> Bool {
+        switch subject {
+        case .query(let query): query.givesJSONValue
+        case .word(let word): word.loneVariable != nil
+        case .env: false
+        }
     }
 
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
