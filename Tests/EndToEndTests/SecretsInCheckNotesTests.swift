@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A failed check's `expected:`/`actual:` notes mask a secret as the report masks the call's body
+/// and headers: on screen and in the JUnit, TAP, JSON and HTML reports of `wsh test`. Each test
+/// is a case a tester found shown in full.
+@Suite struct SecretsInCheckNotesTests {
+    /// Runs `script` as the one file of a `wsh test` with every report; the screen and each report's text.
+    static func texts(_ script: String, environment: [String: String] = [:]) async throws -> [(name: String, text: String)] {
+        let directory = try TestRunnerTests.suite(["notes.wsh": script])
+        let result = try await WSHProcess.run(
+            ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
+             "--report-json", "out/report.json", "--report-html", "out/html"],
+            environment: environment, directory: directory)
+        #expect(result.status == 4, "the checks fail: \(result.stdout)\(result.stderr)")
+        var texts = [(name: "stdout", text: result.stdout), (name: "stderr", text: result.stderr)]
+        for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+            texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
+        }
+        return texts
+    }
+
+    /// Expects no text to show `secret` in any form ``SecretLeakCheck`` knows.
+    static func expectNoLeak(of secrets: [String], in texts: [(name: String, text: String)]) {
+        for secret in secrets {
+            let check = SecretLeakCheck(secret: secret, basicUser: "nobody")
+            for (name, text) in texts {
+                let leaks = check.leaks(in: text)
+                #expect(leaks.isEmpty, "\(name) shows \(secret) as \(leaks): \(text)")
+            }
+        }
+    }
+
+    static let token = "eyJhbGciOiJIUzI1NiJ9.secretpayload"
+    static let password = "hunter2hunter2"
+    static let apiKey = "key-ABCDEF-987654"
+    static let headerToken = "xtok-1234567890"
+
+    /// A login's answer: its `access_token` and `password` members are `***` in the report's body,
+    /// and in every failed check's notes that shows them; so are headers named like secrets.
+    @Test func aLoginsTokenAndSecretHeadersAreMaskedInFailedChecks() async throws {
+        let login = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("X-Api-Key", Self.apiKey), ("X-Token", Self.headerToken)],
+                                body: Array(#"{"access_token":"\#(Self.token)","user":{"password":"\#(Self.password)"},"token_type":"bearer"}"#.utf8))
+        try await withLoopbackServer(routes: ["/login": login]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                get \(server.baseURL)/login
+                expect .access_token startsWith "v2"
+                expect .user.password == "x"
+                expect .user == "x"
+                expect . contains "zzz"
+                expect body contains "zzz"
+                let t = .access_token
+                expect $t == "x"
+                expect header X-Api-Key startsWith "v2-"
+                print header X-Token
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: [Self.token, Self.password, Self.apiKey, Self.headerToken], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains(#"actual:   {"password":"***"} (object)"#), "the rest of the value shows: \(screen)")
+        }
+    }
+}
