@@ -40,13 +40,15 @@ extension Redaction {
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }
     }
 
-    /// The credentials `headers` carry: in a `Cookie` line, the values of cookies named like secrets
-    /// or sessions; of headers named as credentials (and `Authorization`...), the value, or the
-    /// credential after an `Authorization` scheme.
+    /// The credentials `headers` carry: in a `Cookie` or `Set-Cookie` line, the values of cookies
+    /// named like secrets or sessions (not the line: `lang=en; Path=/` is no secret); of headers
+    /// named as credentials (and `Authorization`...), the value, or the credential after an
+    /// `Authorization` scheme.
     func credentials(in headers: [Header]) -> [(name: String, value: String)] {
         var secrets: [(name: String, value: String)] = []
         for header in headers {
-            if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
+            if header.name.utf8.count == 6 && header.name.hasASCIIPrefixIgnoringCase("cookie")
+                || header.name.utf8.count == 10 && header.name.hasASCIIPrefixIgnoringCase("set-cookie") {
                 secrets += sensitiveCookieValues(header.value)
             } else if isSensitiveName(header.name), Self.isCredentialName(header.name) || Self.sensitiveHeaderNames.contains(header.name.lowercased()) {
                 let credentials = Self.credentials(inAuthorization: header)

@@ -17,10 +17,11 @@ extension Redaction {
 
     /// What `response` answers with as credentials, each with its name, read as
     /// ``sentSecrets(of:)`` reads a request: the values of headers named as credentials
-    /// (`X-Api-Key`, `X-Token`), and the string and number values of JSON members so named
+    /// (`X-Api-Key`, `X-Token`), of cookies a `Set-Cookie` line sets named like secrets or sessions
+    /// (`token`, `sid`), and the string and number values of JSON members named as credentials
     /// (`access_token`, `password`; ``isCredentialName(_:)``), at any depth.
     public func receivedSecrets(of response: Response) -> [(name: String, value: String)] {
-        var secrets = credentials(in: response.headers.filter { $0.name.lowercased() != "set-cookie" })
+        var secrets = credentials(in: response.headers)
         let body = response.body
         if !body.isEmpty, !Self.namesNothingSensitive(body), case .success(let json) = response.parsedBody {
             secrets += Self.credentialMembers(json)

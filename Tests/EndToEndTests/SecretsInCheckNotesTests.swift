@@ -64,4 +64,28 @@ import TestSupport
             #expect(screen.contains(#"actual:   {"password":"***"} (object)"#), "the rest of the value shows: \(screen)")
         }
     }
+
+    static let cookies = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "token=s3cretvalue123; Path=/"),
+                                                            ("Set-Cookie", "session=abcdefghij123; HttpOnly"), ("Set-Cookie", "lang=en; Path=/")],
+                                     body: Array(#"{"ok":true}"#.utf8))
+
+    /// A `Set-Cookie` line shows its cookies named like secrets as `***`, as `cookie token` does,
+    /// and its other cookies and attributes as they are.
+    @Test func secretCookiesInASetCookieHeaderAreMasked() async throws {
+        try await withLoopbackServer(routes: ["/setck": Self.cookies]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                get \(server.baseURL)/setck
+                expect header Set-Cookie contains "lang=fr"
+                expect headers Set-Cookie contains "lang=fr"
+                print header Set-Cookie
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["s3cretvalue123", "abcdefghij123"], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains("token=***; Path=/, session=***; HttpOnly, lang=en; Path=/"), "\(screen)")
+        }
+    }
 }

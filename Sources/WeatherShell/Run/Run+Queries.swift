@@ -253,9 +253,10 @@ extension Run {
         let url = response.url
         let set = response.headers(named: "Set-Cookie").compactMap(SetCookie.init)
         let sent = session.cookieJar.cookies(for: url)
-        // A value named like a secret is `***`, unless `unmasked` for an `expect` to compare.
+        // A value named like a secret is `***`, unless `unmasked` for an `expect` to compare: then
+        // the value as it is, which the call's mask may hold (a secret cookie the answer sets).
         let shownValue: (String) -> JSONValue = { [self] value in
-            .string(redaction.isSensitiveKey(name) && !unmasked ? Redaction.placeholder : mask(value))
+            .string(unmasked ? value : redaction.isSensitiveKey(name) ? Redaction.placeholder : mask(value))
         }
         if let cookie = set.last(where: { $0.name == name }) {
             let missing = "the answer's cookie '\(name)' has no \(attribute ?? "value") attribute"
