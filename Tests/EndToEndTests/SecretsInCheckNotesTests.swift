@@ -88,4 +88,27 @@ import TestSupport
             #expect(screen.contains("token=***; Path=/, session=***; HttpOnly, lang=en; Path=/"), "\(screen)")
         }
     }
+
+    /// A secret holding `"` or `\` a filter cut out of the raw JSON text (`Zebra\"Horse42`) is not
+    /// escaped a second time before it is masked: the note showed `"Zebra\\\"Horse42"`.
+    @Test(arguments: [#"Zebra"Horse42"#, #"Zebra\Horse42"#])
+    func aSecretWithAQuoteOrBackslashIsMaskedInNotes(secret: String) async throws {
+        // The answer holds the secret JSON-escaped once, as a server echoing it writes it.
+        let escaped = secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let answer = StaticRoute(body: #"{"body":"pre <\#(escaped)> post"}"#)
+        try await withLoopbackServer(routes: ["/quoted": answer]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                let tok = env WSH_NOTE_SECRET
+                get \(server.baseURL)/quoted
+                expect body | split "<" | last | split ">" | first == "x"
+                expect body | regex "<(.*)>" == "x"
+                expect body | split " " == "x"
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_NOTE_SECRET": secret])
+            for (name, text) in texts { #expect(!text.contains("Horse42"), "\(name): \(text)") }
+        }
+    }
 }

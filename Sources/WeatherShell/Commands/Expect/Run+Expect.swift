@@ -79,7 +79,7 @@ extension Run {
         }
         func shown(_ value: JSONValue) -> String {
             if isByteComparison(expectation), case .string(let text) = value { return text }
-            return TypedValues.describe(value)
+            return TypedValues.describe(maskedStrings(value))
         }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
         let actualNote = actual.map { "actual:   " + mask(shown($0)).shortened(200) + " (\(type($0)))" }
@@ -152,7 +152,7 @@ extension Run {
             guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
                 if element != nil { passed = false; break }
                 throw failure("'\(expectation.op.rawValue)' compares two numbers or two strings", at: expectation.span,
-                              notes: ["actual: \(mask(TypedValues.describe(actual)).shortened(200)) (\(TypedValues.typeName(actual))), "
+                              notes: ["actual: \(mask(TypedValues.describe(maskedStrings(actual))).shortened(200)) (\(TypedValues.typeName(actual))), "
                                       + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"])
             }
             passed = switch expectation.op {
@@ -178,6 +178,18 @@ extension Run {
             actual = try lookUp(query, element: element).value
         }
         return (passed, actual, expectedValue, missing)
+    }
+
+    /// `value` with each string and key masked, before it is quoted to be shown: quoting escapes
+    /// a `"` or `\` again (`Zebra\"Horse42` cut from JSON text shows as `"Zebra\\\"Horse42"`),
+    /// a form of the secret the mask does not know.
+    private func maskedStrings(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(mask(text))
+        case .array(let elements): .array(elements.map(maskedStrings))
+        case .object(let members): .object(members.map { JSONMember(key: mask($0.key), value: maskedStrings($0.value)) })
+        case .null, .bool, .number: value
+        }
     }
 
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
