@@ -89,6 +89,32 @@ import TestSupport
         }
     }
 
+    /// A filter on a cookie named like a secret shows what it made of the value: a number as it is
+    /// (`| length`), a string `***`; never the filter applied to `***`.
+    @Test func aFilteredSecretCookieShowsTheTrueNumberAndMasksStrings() async throws {
+        try await withLoopbackServer(routes: ["/setck": Self.cookies]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                get \(server.baseURL)/setck
+                expect cookie token | length == 3
+                expect cookie token | sha256 == "x"
+                expect cookie token | upper == "x"
+
+                """
+            let texts = try await Self.texts(script)
+            // sha256 of `***`, of the value, and the value upper-cased.
+            let made = ["596f4162", "67b6c417", "S3CRETVALUE123"]
+            for (name, text) in texts {
+                for form in made { #expect(!text.contains(form), "\(name) shows \(form): \(text)") }
+            }
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains("actual:   14 (number)"), "\(screen)")
+            #expect(!screen.contains("actual:   3 (number)"), "\(screen)")
+            #expect(screen.contains(#"actual:   "***" (string)"#), "\(screen)")
+        }
+    }
+
     /// A secret holding `"` or `\` a filter cut out of the raw JSON text (`Zebra\"Horse42`) is not
     /// escaped a second time before it is masked: the note showed `"Zebra\\\"Horse42"`.
     @Test(arguments: [#"Zebra"Horse42"#, #"Zebra\Horse42"#])

@@ -174,8 +174,8 @@ extension Run {
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
         // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
-        if case .query(let query) = expectation.subject, query.readsMaskedValues, actual != nil {
-            actual = try lookUp(query, element: element).value
+        if case .query(let query) = expectation.subject, query.readsMaskedValues, let found = actual {
+            actual = try shownMasked(found, of: query, element: element)
         }
         return (passed, actual, expectedValue, missing)
     }
@@ -188,6 +188,28 @@ extension Run {
         case .string(let text): .string(mask(text))
         case .array(let elements): .array(elements.map(maskedStrings))
         case .object(let members): .object(members.map { JSONMember(key: mask($0.key), value: maskedStrings($0.value)) })
+        case .null, .bool, .number: value
+        }
+    }
+
+    /// What a check shows of `value`, which `query` (`url`, `cookie NAME`) found unmasked: the
+    /// value as every output shows it; filtered, what the filters made of the true value (`cookie
+    /// token | length` is its length, not that of `***`), its strings `***` when that value shows masked.
+    private func shownMasked(_ value: JSONValue, of query: Query, element: JSONValue?) throws -> JSONValue? {
+        guard !query.filters.isEmpty else { return try lookUp(query, element: element).value }
+        var unfiltered = query
+        unfiltered.filters = []
+        unfiltered.filterTemplates = []
+        let shown = try lookUp(unfiltered, element: element).value
+        return try shown == lookUp(unfiltered, element: element, unmasked: true).value ? value : Self.placeholderStrings(value)
+    }
+
+    /// `value` with every string `***`: what a filter made of a secret.
+    private static func placeholderStrings(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string: .string(Redaction.placeholder)
+        case .array(let elements): .array(elements.map(placeholderStrings))
+        case .object(let members): .object(members.map { JSONMember(key: $0.key, value: placeholderStrings($0.value)) })
         case .null, .bool, .number: value
         }
     }
