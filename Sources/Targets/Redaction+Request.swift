@@ -26,14 +26,7 @@ extension Redaction {
             // Everything after the first `?`, up to a `#`: a base URL with a fragment gets its query after it.
             if let query { secrets += credentialPairs(query.split(once: UInt8(ascii: "#")).0) }
         }
-        for header in request.headers {
-            if header.name.utf8.count == 6, header.name.hasASCIIPrefixIgnoringCase("cookie") {
-                secrets += sensitiveCookieValues(header.value)
-            } else if isSensitiveName(header.name), Self.isCredentialName(header.name) || Self.sensitiveHeaderNames.contains(header.name.lowercased()) {
-                let credentials = Self.credentials(inAuthorization: header)
-                secrets += credentials.isEmpty ? [(header.name, header.value)] : credentials
-            }
-        }
+        secrets += credentials(in: request.headers)
         if let body = request.body, !body.isEmpty {
             let type = request.header("Content-Type") ?? ""
             // A JSON text sent with a form's type (curl's default for `-d`) holds its credentials as JSON.
@@ -45,6 +38,24 @@ extension Redaction {
             }
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }
+    }
+
+    /// The credentials `headers` carry: in a `Cookie` or `Set-Cookie` line, the values of cookies
+    /// named like secrets or sessions (not the line: `lang=en; Path=/` is no secret); of headers
+    /// named as credentials (and `Authorization`...), the value, or the credential after an
+    /// `Authorization` scheme.
+    func credentials(in headers: [Header]) -> [(name: String, value: String)] {
+        var secrets: [(name: String, value: String)] = []
+        for header in headers {
+            if header.name.utf8.count == 6 && header.name.hasASCIIPrefixIgnoringCase("cookie")
+                || header.name.utf8.count == 10 && header.name.hasASCIIPrefixIgnoringCase("set-cookie") {
+                secrets += sensitiveCookieValues(header.value)
+            } else if isSensitiveName(header.name), Self.isCredentialName(header.name) || Self.sensitiveHeaderNames.contains(header.name.lowercased()) {
+                let credentials = Self.credentials(inAuthorization: header)
+                secrets += credentials.isEmpty ? [(header.name, header.value)] : credentials
+            }
+        }
+        return secrets
     }
 
     /// Whether a query item's, field's or header's name is a credential's: one of its words (split
@@ -90,7 +101,7 @@ extension Redaction {
     }
 
     /// The string and number values of JSON members named as credentials, at any depth.
-    private static func credentialMembers(_ value: JSONValue) -> [(name: String, value: String)] {
+    static func credentialMembers(_ value: JSONValue) -> [(name: String, value: String)] {
         switch value {
         case .object(let members):
             members.flatMap { member -> [(name: String, value: String)] in

@@ -6,4 +6,26 @@ extension Redaction {
             try? response.parsedBody.get()
         }
     }
+
+    /// This redaction plus, as secret values, what `response` answers with as credentials
+    /// (``receivedSecrets(of:)``): a login's token is then masked by value wherever that call
+    /// shows it (a failed check's notes, `print`, a report), as its member is in the shown body.
+    public func including(secretsOf response: Response) -> Redaction {
+        let added = receivedSecrets(of: response).map(\.value).filter { $0.count >= SecretForms.minimumLength && !secretValues.contains($0) }
+        return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
+    }
+
+    /// What `response` answers with as credentials, each with its name, read as
+    /// ``sentSecrets(of:)`` reads a request: the values of headers named as credentials
+    /// (`X-Api-Key`, `X-Token`), of cookies a `Set-Cookie` line sets named like secrets or sessions
+    /// (`token`, `sid`), and the string and number values of JSON members named as credentials
+    /// (`access_token`, `password`; ``isCredentialName(_:)``), at any depth.
+    public func receivedSecrets(of response: Response) -> [(name: String, value: String)] {
+        var secrets = credentials(in: response.headers)
+        let body = response.body
+        if !body.isEmpty, !Self.namesNothingSensitive(body), case .success(let json) = response.parsedBody {
+            secrets += Self.credentialMembers(json)
+        }
+        return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }
+    }
 }

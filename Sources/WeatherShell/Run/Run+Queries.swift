@@ -162,7 +162,8 @@ extension Run {
     /// `$token | upper` is. A string the input masked shows as it is (a key of `.args | keys`) is
     /// no secret's form and stays as it is, as do numbers and booleans (`| length`). The input is
     /// masked without the strings earlier filters made, which may hold a part shown beside the
-    /// secret (`appid=k3y` of `split "-"`).
+    /// secret (`appid=k3y` of `split "-"`). A made string that holds a secret's part is masked
+    /// whole, not as that part.
     private func maskDerived(_ result: JSONValue, from input: () -> String) {
         let made = result.stringLeaves.filter { $0.count >= Self.minimumDerivedSecretLength }
         guard !made.isEmpty else { return }
@@ -170,7 +171,9 @@ extension Run {
         let masked = session.sourceSecretsNow.mask(text)
         guard masked != text else { return }
         // Shown as it is, or as JSON text writes it (`a\"b`) when the input was an object or a list.
-        for string in made where mask(string) == string && !masked.contains(string)
+        // Whole, even when a part of it is masked already (`charlie` of an earlier `split "-"`):
+        // else the rest of the secret would show beside that part's `***`.
+        for string in made where !masked.contains(string)
             && !masked.contains(String(JSONValue.quoted(string).dropFirst().dropLast())) {
             session.mask.addDerived(string)
         }
@@ -257,9 +260,10 @@ extension Run {
         let url = response.url
         let set = response.headers(named: "Set-Cookie").compactMap(SetCookie.init)
         let sent = session.cookieJar.cookies(for: url)
-        // A value named like a secret is `***`, unless `unmasked` for an `expect` to compare.
+        // A value named like a secret is `***`, unless `unmasked` for an `expect` to compare: then
+        // the value as it is, which the call's mask may hold (a secret cookie the answer sets).
         let shownValue: (String) -> JSONValue = { [self] value in
-            .string(redaction.isSensitiveKey(name) && !unmasked ? Redaction.placeholder : mask(value))
+            .string(unmasked ? value : redaction.isSensitiveKey(name) ? Redaction.placeholder : mask(value))
         }
         if let cookie = set.last(where: { $0.name == name }) {
             let missing = "the answer's cookie '\(name)' has no \(attribute ?? "value") attribute"

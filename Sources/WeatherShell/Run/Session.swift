@@ -32,6 +32,12 @@ public final class Session {
     var lastSentRequest: Request? {
         didSet { callSecrets = nil }
     }
+    /// The answer to the last call: what it answers with as credentials (a login's `access_token`,
+    /// an `X-Api-Key` header) is masked by value, as its body's member is in a report, in what
+    /// shows that call (a failed check's notes, `print`, a report); until the next call.
+    var lastReceivedResponse: Response? {
+        didSet { callSecrets = nil }
+    }
     /// ``mask``'s secrets and those of ``lastSentRequest``, made when first asked for.
     private var callSecrets: SecretSet?
 
@@ -49,9 +55,12 @@ public final class Session {
         withLastCallsCredentials(mask.sources)
     }
 
-    /// `secrets` and the credentials ``lastSentRequest`` sent.
+    /// `secrets` and the credentials ``lastSentRequest`` sent and ``lastReceivedResponse`` answered with.
     private func withLastCallsCredentials(_ secrets: SecretSet) -> SecretSet {
-        lastSentRequest.map { Redaction(secrets: secrets).including(secretsOf: $0).secrets } ?? secrets
+        var redaction = Redaction(secrets: secrets)
+        if let lastSentRequest { redaction = redaction.including(secretsOf: lastSentRequest) }
+        if let lastReceivedResponse { redaction = redaction.including(secretsOf: lastReceivedResponse) }
+        return redaction.secrets
     }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())

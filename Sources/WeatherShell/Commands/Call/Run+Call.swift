@@ -46,6 +46,7 @@ extension Run {
             response = readBack(response)
         } catch {
             session.lastSentRequest = error.request ?? error.response?.request
+            session.lastReceivedResponse = error.response
             if error.response == nil {
                 lastResponse = nil
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
@@ -73,6 +74,7 @@ extension Run {
             throw error
         }
         session.lastSentRequest = response.request
+        session.lastReceivedResponse = response
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)

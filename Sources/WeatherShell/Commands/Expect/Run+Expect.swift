@@ -79,7 +79,7 @@ extension Run {
         }
         func shown(_ value: JSONValue) -> String {
             if isByteComparison(expectation), case .string(let text) = value { return text }
-            return TypedValues.describe(value)
+            return TypedValues.describe(maskedStrings(value))
         }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
         let actualNote = actual.map { "actual:   " + mask(shown($0)).shortened(200) + " (\(type($0)))" }
@@ -173,7 +173,7 @@ extension Run {
                 let note = TypedValues.orderNote(actual, expectedValue ?? .null)
                 throw failure("'\(expectation.op.rawValue)' compares two numbers, two dates or two strings" + (note == nil ? "" : " that are not numbers"),
                               at: expectation.span,
-                              notes: ["actual: \(mask(TypedValues.describe(actual)).shortened(200)) (\(TypedValues.typeName(actual))), "
+                              notes: ["actual: \(mask(TypedValues.describe(maskedStrings(actual))).shortened(200)) (\(TypedValues.typeName(actual))), "
                                       + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"]
                                   + (note.map { [$0] } ?? []))
             }
@@ -196,10 +196,44 @@ extension Run {
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
         // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
-        if case .query(let query) = expectation.subject, query.readsMaskedValues, actual != nil {
-            actual = try lookUp(query, element: element).value
+        if case .query(let query) = expectation.subject, query.readsMaskedValues, let found = actual {
+            actual = try shownMasked(found, of: query, element: element)
         }
         return (passed, actual, expectedValue, missing)
+    }
+
+    /// `value` with each string and key masked, before it is quoted to be shown: quoting escapes
+    /// a `"` or `\` again (`Zebra\"Horse42` cut from JSON text shows as `"Zebra\\\"Horse42"`),
+    /// a form of the secret the mask does not know.
+    private func maskedStrings(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(mask(text))
+        case .array(let elements): .array(elements.map(maskedStrings))
+        case .object(let members): .object(members.map { JSONMember(key: mask($0.key), value: maskedStrings($0.value)) })
+        case .null, .bool, .number: value
+        }
+    }
+
+    /// What a check shows of `value`, which `query` (`url`, `cookie NAME`) found unmasked: the
+    /// value as every output shows it; filtered, what the filters made of the true value (`cookie
+    /// token | length` is its length, not that of `***`), its strings `***` when that value shows masked.
+    private func shownMasked(_ value: JSONValue, of query: Query, element: JSONValue?) throws -> JSONValue? {
+        guard !query.filters.isEmpty else { return try lookUp(query, element: element).value }
+        var unfiltered = query
+        unfiltered.filters = []
+        unfiltered.filterTemplates = []
+        let shown = try lookUp(unfiltered, element: element).value
+        return try shown == lookUp(unfiltered, element: element, unmasked: true).value ? value : Self.placeholderStrings(value)
+    }
+
+    /// `value` with every string `***`: what a filter made of a secret.
+    private static func placeholderStrings(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string: .string(Redaction.placeholder)
+        case .array(let elements): .array(elements.map(placeholderStrings))
+        case .object(let members): .object(members.map { JSONMember(key: $0.key, value: placeholderStrings($0.value)) })
+        case .null, .bool, .number: value
+        }
     }
 
     /// Whether the left side of a check is a value of the answer's JSON or a variable's typed

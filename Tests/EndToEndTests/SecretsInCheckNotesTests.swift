@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A failed check's `expected:`/`actual:` notes mask a secret as the report masks the call's body
+/// and headers: on screen and in the JUnit, TAP, JSON and HTML reports of `wsh test`. Each test
+/// is a case a tester found shown in full.
+@Suite struct SecretsInCheckNotesTests {
+    /// Runs `script` as the one file of a `wsh test` with every report; the screen and each report's text.
+    static func texts(_ script: String, environment: [String: String] = [:]) async throws -> [(name: String, text: String)] {
+        let directory = try TestRunnerTests.suite(["notes.wsh": script])
+        let result = try await WSHProcess.run(
+            ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
+             "--report-json", "out/report.json", "--report-html", "out/html"],
+            environment: environment, directory: directory)
+        #expect(result.status == 4, "the checks fail: \(result.stdout)\(result.stderr)")
+        var texts = [(name: "stdout", text: result.stdout), (name: "stderr", text: result.stderr)]
+        for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+            texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
+        }
+        return texts
+    }
+
+    /// Expects no text to show `secret` in any form ``SecretLeakCheck`` knows.
+    static func expectNoLeak(of secrets: [String], in texts: [(name: String, text: String)]) {
+        for secret in secrets {
+            let check = SecretLeakCheck(secret: secret, basicUser: "nobody")
+            for (name, text) in texts {
+                let leaks = check.leaks(in: text)
+                #expect(leaks.isEmpty, "\(name) shows \(secret) as \(leaks): \(text)")
+            }
+        }
+    }
+
+    static let token = "eyJhbGciOiJIUzI1NiJ9.secretpayload"
+    static let password = "hunter2hunter2"
+    static let apiKey = "key-ABCDEF-987654"
+    static let headerToken = "xtok-1234567890"
+
+    /// A login's answer: its `access_token` and `password` members are `***` in the report's body,
+    /// and in every failed check's notes that shows them; so are headers named like secrets.
+    @Test func aLoginsTokenAndSecretHeadersAreMaskedInFailedChecks() async throws {
+        let login = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("X-Api-Key", Self.apiKey), ("X-Token", Self.headerToken)],
+                                body: Array(#"{"access_token":"\#(Self.token)","user":{"password":"\#(Self.password)"},"token_type":"bearer"}"#.utf8))
+        try await withLoopbackServer(routes: ["/login": login]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                get \(server.baseURL)/login
+                expect .access_token startsWith "v2"
+                expect .user.password == "x"
+                expect .user == "x"
+                expect . contains "zzz"
+                expect body contains "zzz"
+                let t = .access_token
+                expect $t == "x"
+                expect header X-Api-Key startsWith "v2-"
+                print header X-Token
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: [Self.token, Self.password, Self.apiKey, Self.headerToken], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains(#"actual:   {"password":"***"} (object)"#), "the rest of the value shows: \(screen)")
+        }
+    }
+
+    static let cookies = StaticRoute(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "token=s3cretvalue123; Path=/"),
+                                                            ("Set-Cookie", "session=abcdefghij123; HttpOnly"), ("Set-Cookie", "lang=en; Path=/")],
+                                     body: Array(#"{"ok":true}"#.utf8))
+
+    /// A `Set-Cookie` line shows its cookies named like secrets as `***`, as `cookie token` does,
+    /// and its other cookies and attributes as they are.
+    @Test func secretCookiesInASetCookieHeaderAreMasked() async throws {
+        try await withLoopbackServer(routes: ["/setck": Self.cookies]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                get \(server.baseURL)/setck
+                expect header Set-Cookie contains "lang=fr"
+                expect headers Set-Cookie contains "lang=fr"
+                print header Set-Cookie
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["s3cretvalue123", "abcdefghij123"], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains("token=***; Path=/, session=***; HttpOnly, lang=en; Path=/"), "\(screen)")
+        }
+    }
+
+    /// A filter on a cookie named like a secret shows what it made of the value: a number as it is
+    /// (`| length`), a string `***`; never the filter applied to `***`.
+    @Test func aFilteredSecretCookieShowsTheTrueNumberAndMasksStrings() async throws {
+        try await withLoopbackServer(routes: ["/setck": Self.cookies]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                get \(server.baseURL)/setck
+                expect cookie token | length == 3
+                expect cookie token | sha256 == "x"
+                expect cookie token | upper == "x"
+
+                """
+            let texts = try await Self.texts(script)
+            // sha256 of `***`, of the value, and the value upper-cased.
+            let made = ["596f4162", "67b6c417", "S3CRETVALUE123"]
+            for (name, text) in texts {
+                for form in made { #expect(!text.contains(form), "\(name) shows \(form): \(text)") }
+            }
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains("actual:   14 (number)"), "\(screen)")
+            #expect(!screen.contains("actual:   3 (number)"), "\(screen)")
+            #expect(screen.contains(#"actual:   "***" (string)"#), "\(screen)")
+        }
+    }
+
+    /// A secret holding `"` or `\` a filter cut out of the raw JSON text (`Zebra\"Horse42`) is not
+    /// escaped a second time before it is masked: the note showed `"Zebra\\\"Horse42"`.
+    @Test(arguments: [#"Zebra"Horse42"#, #"Zebra\Horse42"#])
+    func aSecretWithAQuoteOrBackslashIsMaskedInNotes(secret: String) async throws {
+        // The answer holds the secret JSON-escaped once, as a server echoing it writes it.
+        let escaped = secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let answer = StaticRoute(body: #"{"body":"pre <\#(escaped)> post"}"#)
+        try await withLoopbackServer(routes: ["/quoted": answer]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                let tok = env WSH_NOTE_SECRET
+                get \(server.baseURL)/quoted
+                expect body | split "<" | last | split ">" | first == "x"
+                expect body | regex "<(.*)>" == "x"
+                expect body | split " " == "x"
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_NOTE_SECRET": secret])
+            for (name, text) in texts { #expect(!text.contains("Horse42"), "\(name): \(text)") }
+        }
+    }
+
+    /// A string a filter made from a secret is masked whole, even when a part of it (a part
+    /// `split` made earlier, a group `regex` took) is a secret already: the notes showed
+    /// `"alpha bravo *** delta"` and `"ebra-***-4"`.
+    @Test func aStringMadeFromASecretIsMaskedWholeAfterItsPartsWere() async throws {
+        try await withLoopbackServer { server in
+            let script = """
+                set bail off
+                set output quiet
+                let a = env WSH_SPLIT_SECRET
+                let b = env WSH_REGEX_SECRET
+                get \(server.baseURL)/echo?x=$a
+                let parts = .query | split "-"
+                expect .query | replace "-" " " == "nope"
+                get \(server.baseURL)/echo?x=$b
+                expect body | regex "-([A-Za-z]+-[A-Za-z]+)-" == "nope"
+                expect .query | regex "^..(.*).$" == "nope"
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_SPLIT_SECRET": "alpha-bravo-charlie-delta",
+                                                                   "WSH_REGEX_SECRET": "Zebra-Horse-Banana-42"])
+            for (name, text) in texts {
+                for part in ["bravo", "delta", "ebra"] { #expect(!text.contains(part), "\(name) shows \(part): \(text)") }
+            }
+        }
+    }
+}
