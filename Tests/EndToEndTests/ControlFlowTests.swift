@@ -45,7 +45,7 @@ import Testing
             for t in $tags { expect $t != "banned" }
             """)
             #expect(result.stdout == """
-                cookie sid=abc; HttpOnly
+                cookie sid=***; HttpOnly
                 cookie track=1; SameSite=None
                 tag ok
                 tag banned
