@@ -71,7 +71,7 @@ struct TargetCompiler {
             let values = try field.arguments.map { try expand($0) }
             switch field.name {
             case "doc": target.doc = values[0]
-            case "base": target.baseURL = values[0]
+            case "base": target.baseURL = try run.expandURL(field.arguments[0], inPath: false).text
             case "path": target.path = try run.expandURL(field.arguments[0], inPath: true).text
             case "method":
                 guard let method = HTTPMethod(rawValue: values[0].uppercased()) else {
