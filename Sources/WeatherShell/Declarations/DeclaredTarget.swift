@@ -61,6 +61,7 @@ struct TargetCompiler {
         var query: [Parameter] = []
         var body: RequestTask?
         var bodyTemplate: TargetDeclaration.Field?
+        var methodGiven = false
         for field in declaration.fields {
             // A body's variables are written for its kind, which its Content-Type header may say: later.
             if field.name == "body", !isFileBody(field) {
@@ -79,6 +80,7 @@ struct TargetCompiler {
                                 field.arguments[0].span)
                 }
                 target.method = method
+                methodGiven = true
             case "query": query += try parameters(field)
             case "header":
                 for (word, text) in zip(field.arguments, values) {
@@ -120,6 +122,8 @@ struct TargetCompiler {
             }
         }
         if let bodyTemplate { body = try templateBody(bodyTemplate, headers: target.headers) }
+        // A body and no method is a POST, as HTTPie and curl send data: a GET's body means nothing (RFC 9110 9.3.1).
+        if !methodGiven, body != nil { target.method = .post }
         target.samples = try declared.samples ?? run.readSamples(declaration, file: file)
         switch (query.isEmpty, body) {
         case (true, nil): target.task = .plain
