@@ -28,15 +28,15 @@ import TestSupport
     /// A body and no method is a POST, as HTTPie and curl send data (it was a GET with a body,
     /// which servers ignore or refuse); a method given is kept, and no body is a GET.
     @ShellActor @Test func aBodyWithNoMethodIsAPost() async throws {
-        try await TestServer.with { server in
-            let cases = ["form x=1": "POST", "json user=ann": "POST", "multipart note=n": "POST", "body \"text\"": "POST",
-                         "form x=1; method GET": "GET", "method PUT; json a=1": "PUT", "query q=1": "GET"]
-            for (fields, method) in cases {
-                let shell = ShellHarness()
-                let halt = await shell.run("set output quiet\ntarget t { base \(server.baseURL); path /echo/t; \(fields) }\ncall t")
-                #expect(halt == nil, "\(fields): \(shell.stderr)")
-                #expect(shell.run.lastResponse?.request.method.rawValue == method, "\(fields)")
-            }
+        let server = try await TestServer.start()
+        let cases = ["form x=1": "POST", "json user=ann": "POST", "multipart note=n": "POST", "body \"text\"": "POST",
+                     "form x=1; method GET": "GET", "method PUT; json a=1": "PUT", "query q=1": "GET"]
+        for (fields, method) in cases {
+            let shell = ShellHarness()
+            let halt = await shell.run("set output quiet\ntarget t { base \(server.baseURL); path /echo/t; \(fields) }\ncall t")
+            #expect(halt == nil, "\(fields): \(shell.stderr)")
+            #expect(shell.run.lastResponse?.request.method.rawValue == method, "\(fields)")
         }
+        try await server.shutdown()
     }
 }
