@@ -54,7 +54,13 @@ enum ContentDecoding {
     /// `body` with each of `codings` undone, the last applied first.
     static func decode(_ body: Data, codings: [String], limit: Int) throws(Failure) -> Data {
         let pipeline = try DecoderPipeline(codings: codings, limit: limit)
-        let decoded = try pipeline.decode(body)
+        var decoded = Data()
+        do {
+            try pipeline.decode(body) { decoded.append($0) }
+        } catch {
+            // Appending throws nothing: whatever stopped the decoding is a decoder's failure.
+            throw error as? Failure ?? .invalid(coding: codings.joined(separator: ", "))
+        }
         try pipeline.finish()
         return decoded
     }
@@ -68,7 +74,8 @@ enum ContentDecoding {
 }
 
 /// The decoders for an answer's codings, last applied first, fed the body a piece at a time as it
-/// arrives: what one piece decodes to comes out at once, so a body can be written to a file as it comes.
+/// arrives: what one piece decodes to comes out a chunk at a time, so a body can be written to a
+/// file as it comes, in bounded memory.
 final class DecoderPipeline {
     private let stages: [any StreamDecoder]
     private let limit: Int
@@ -92,15 +99,23 @@ final class DecoderPipeline {
         self.limit = limit
     }
 
-    /// What `piece` decodes to; throws `.tooLarge` once the decoded body passes the limit.
-    func decode(_ piece: Data) throws(ContentDecoding.Failure) -> Data {
-        var data = piece
-        // A coding inside another is bounded too: its output is never smaller than the last one's.
-        for stage in stages where !data.isEmpty {
-            data = try stage.decode(data, limit: limit - produced)
+    /// Decodes `piece`, handing what it decodes to `emit` as it is made, at most 64 KB at a time, so
+    /// a small piece that inflates a thousandfold is never whole in memory. Throws `.tooLarge` once
+    /// the decoded body passes the limit, and whatever `emit` throws.
+    func decode(_ piece: Data, emit: (Data) throws -> Void) throws {
+        try feed(piece, toStage: 0, emit: emit)
+    }
+
+    private func feed(_ data: Data, toStage index: Int, emit: (Data) throws -> Void) throws {
+        guard index < stages.count else {
+            produced += data.count
+            try emit(data)
+            return
         }
-        produced += data.count
-        return data
+        // A coding inside another is bounded too: its output is never smaller than the last one's.
+        try stages[index].decode(data, limit: limit - produced) { output in
+            try feed(output, toStage: index + 1, emit: emit)
+        }
     }
 
     /// The end of the body: throws `.truncated` when a coding's data stopped before its end.
@@ -111,8 +126,9 @@ final class DecoderPipeline {
 
 /// One coding's decoder, fed a piece at a time.
 protocol StreamDecoder: AnyObject {
-    /// What `piece` decodes to, at most `limit` bytes.
-    func decode(_ piece: Data, limit: Int) throws(ContentDecoding.Failure) -> Data
+    /// Decodes `piece`, handing its output to `emit` a chunk at a time as it is made; throws
+    /// `.tooLarge` once this piece's output passes `limit`, `.invalid` for bytes not in the coding.
+    func decode(_ piece: Data, limit: Int, emit: (Data) throws -> Void) throws
     /// Throws `.truncated` when the data seen stopped before the coding's end.
     func finish() throws(ContentDecoding.Failure)
 }

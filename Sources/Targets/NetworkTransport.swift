@@ -117,7 +117,7 @@ public struct NetworkTransport: Transport {
     /// per call, about a tenth of a loopback call's time. The request's timeout is AsyncHTTPClient's
     /// deadline, which covers the body too (a test holds it to that), not a task racing the request.
     ///
-    /// A request that meets a connection closed before any answer, when the last answer from that
+    /// A request that meets a connection closed before any answer (``isClosedConnection(_:)``), when the last answer from that
     /// origin had left its connection open (so the request went out on that kept-alive connection,
     /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
     /// for a method that may be sent twice (RFC 9110, 9.2.2).
@@ -146,7 +146,7 @@ public struct NetworkTransport: Transport {
             let answer = try await send(delegate)
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
-        } catch let error as HTTPClientError where error == .remoteConnectionClosed {
+        } catch where isClosedConnection(error) {
             guard forwarded == nil, request.method.isIdempotent, !delegate.receivedHead, owner.keptAlive.forget(outgoing) else {
                 throw await route.explained(error, for: outgoing)
             }
@@ -159,6 +159,18 @@ public struct NetworkTransport: Transport {
             return answer
         } catch {
             throw await route.explained(error, for: outgoing)
+        }
+    }
+
+    /// Whether `error` says the connection was gone under the request: closed before an answer,
+    /// closed as the request was written to it (a server that closes right after its answer
+    /// without `Connection: close`: NIO's "I/O on closed channel"), reset, or a broken pipe.
+    static func isClosedConnection(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case let error as ChannelError: error == .ioOnClosedChannel || error == .alreadyClosed || error == .outputClosed || error == .eof
+        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        default: false
         }
     }
 

@@ -48,9 +48,11 @@ public enum Redirect {
                 next.headers.append(header)
             }
             next.credentialHeaderNames = first.credentialHeaderNames
+            next.leftFirstOrigin = false
         } else {
             next.headers.removeAll { isCredential($0, of: request) }
             next.credentialHeaderNames = []
+            next.leftFirstOrigin = true
         }
         return next
     }
@@ -58,8 +60,14 @@ public enum Redirect {
     /// Credentials are for the origin they were given to: the standard three, any header named
     /// like one (an auth plugin's `X-API-Key`, an `X-Auth-Token`), and those a plugin marked.
     private static func isCredential(_ header: Header, of request: Request) -> Bool {
-        let name = header.name.lowercased()
-        return Redaction.sensitiveHeaderNames.contains(name) || Redaction().isSensitiveKey(name) || request.credentialHeaderNames.contains(name)
+        isCredentialHeader(header.name) || request.credentialHeaderNames.contains(header.name.lowercased())
+    }
+
+    /// Whether a header's name is a credential's: the standard three, or one named like a
+    /// credential. What a redirect, or a next page at another origin, does not take there.
+    public static func isCredentialHeader(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return Redaction.sensitiveHeaderNames.contains(name) || Redaction().isSensitiveKey(name)
     }
 
     /// Scheme, host and port, lowercased, the port defaulting by scheme.

@@ -37,6 +37,9 @@ public struct Request: Sendable, Equatable {
     /// Names of headers that carry a credential a plugin added (an auth plugin's `X-API-Key`), lowercased:
     /// dropped, with Authorization and Cookie, on a redirect to another origin.
     public var credentialHeaderNames: [String] = []
+    /// A redirect took this request to another origin than its chain's first request's: no
+    /// credential is sent to it, nor a Digest challenge answered there (``Redirect``).
+    public var leftFirstOrigin: Bool = false
 
     // Compared by identity (equality is every field's).
     private var sinkReference: ResponseBodySinkReference? = nil

@@ -121,10 +121,16 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             }
             do {
                 let piece = buffer.withUnsafeReadableBytes { Data($0) }
-                let bytes = try state.pipeline.map { pipeline throws(ContentDecoding.Failure) in try pipeline.decode(piece) } ?? piece
-                try sink?.write(bytes)
-                state.streamed += bytes.count
-                keepCopy(of: bytes, in: &state)
+                func write(_ bytes: Data) throws {
+                    try sink?.write(bytes)
+                    state.streamed += bytes.count
+                    keepCopy(of: bytes, in: &state)
+                }
+                if let pipeline = state.pipeline {
+                    try pipeline.decode(piece, emit: write)
+                } else {
+                    try write(piece)
+                }
                 return nil
             } catch {
                 return error

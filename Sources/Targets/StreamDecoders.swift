@@ -1,8 +1,8 @@
 import CCompression
 import Foundation
 
-/// Where a decoder's output lands before it is appended to the piece's result: allocated on the
-/// decoder's first piece, reused for the rest, 64 KB at a time, and never zero-filled (the
+/// Where a decoder's output lands before it is handed on: allocated on the decoder's first piece,
+/// reused for the rest, 64 KB at a time, and never zero-filled (the
 /// output is written before it is read).
 private final class OutputChunk {
     private var allocated: UnsafeMutableBufferPointer<UInt8>?
@@ -37,19 +37,24 @@ final class InflateDecoder: StreamDecoder {
         if started { inflateEnd(&stream) }
     }
 
-    func decode(_ piece: Data, limit: Int) throws(ContentDecoding.Failure) -> Data {
-        guard !piece.isEmpty else { return Data() }
+    func decode(_ piece: Data, limit: Int, emit: (Data) throws -> Void) throws {
+        guard !piece.isEmpty else { return }
         seenInput = true
-        if ended { return Data() }  // Bytes after the end, as curl does, are ignored.
+        if ended { return }  // Bytes after the end, as curl does, are ignored.
         if !started {
             let bits = windowBits ?? (Self.hasZlibHeader(piece) ? 15 : -15)
-            guard wsh_inflate_init(&stream, bits) == Z_OK else { throw .invalid(coding: coding) }
+            guard wsh_inflate_init(&stream, bits) == Z_OK else { throw ContentDecoding.Failure.invalid(coding: coding) }
             started = true
         }
-        var output = Data()
+        // zlib's pointers into this piece must not outlive it.
+        defer {
+            stream.next_in = nil
+            stream.avail_in = 0
+        }
+        var total = 0
         let out = chunk.buffer
-        let failure: ContentDecoding.Failure? = piece.withUnsafeBytes { raw -> ContentDecoding.Failure? in
-            guard let base = raw.bindMemory(to: Bytef.self).baseAddress else { return nil }
+        try piece.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: Bytef.self).baseAddress else { return }
             var offset = 0
             while true {
                 // zlib counts in 32 bits: a larger piece is fed a slice at a time.
@@ -63,26 +68,23 @@ final class InflateDecoder: StreamDecoder {
                 stream.avail_out = UInt32(out.count)
                 let status = CCompression.inflate(&stream, Z_NO_FLUSH)
                 let produced = out.count - Int(stream.avail_out)
-                if produced > limit - output.count { return .tooLarge }
-                output.append(UnsafeBufferPointer(rebasing: out[0..<produced]))
+                if produced > limit - total { throw ContentDecoding.Failure.tooLarge }
+                total += produced
+                // Each chunk goes on as it is made: a small piece that inflates a thousandfold is never whole in memory.
+                if produced > 0 { try emit(Data(UnsafeBufferPointer(rebasing: out[0..<produced]))) }
                 switch status {
                 case Z_STREAM_END:
                     ended = true
-                    return nil
+                    return
                 case Z_OK, Z_BUF_ERROR:
                     // A full chunk may leave more output waiting; else, with this piece used up, the next goes on.
                     if stream.avail_out == 0 { continue }
-                    if stream.avail_in == 0, offset >= raw.count { return nil }
-                    if status == Z_BUF_ERROR { return .invalid(coding: coding) }
-                default: return .invalid(coding: coding)
+                    if stream.avail_in == 0, offset >= raw.count { return }
+                    if status == Z_BUF_ERROR { throw ContentDecoding.Failure.invalid(coding: coding) }
+                default: throw ContentDecoding.Failure.invalid(coding: coding)
                 }
             }
         }
-        // zlib's pointers into this piece must not outlive it.
-        stream.next_in = nil
-        stream.avail_in = 0
-        if let failure { throw failure }
-        return output
     }
 
     func finish() throws(ContentDecoding.Failure) {
@@ -113,13 +115,13 @@ final class BrotliStreamDecoder: StreamDecoder {
         BrotliDecoderDestroyInstance(state)
     }
 
-    func decode(_ piece: Data, limit: Int) throws(ContentDecoding.Failure) -> Data {
-        guard !piece.isEmpty else { return Data() }
+    func decode(_ piece: Data, limit: Int, emit: (Data) throws -> Void) throws {
+        guard !piece.isEmpty else { return }
         seenInput = true
-        if ended { return Data() }
-        var output = Data()
+        if ended { return }
+        var total = 0
         let out = chunk.buffer
-        let failure: ContentDecoding.Failure? = piece.withUnsafeBytes { raw -> ContentDecoding.Failure? in
+        try piece.withUnsafeBytes { raw in
             var nextIn = raw.bindMemory(to: UInt8.self).baseAddress
             var availableIn = raw.count
             while true {
@@ -127,20 +129,19 @@ final class BrotliStreamDecoder: StreamDecoder {
                 var nextOut = out.baseAddress
                 let status = BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
                 let produced = out.count - availableOut
-                if produced > limit - output.count { return .tooLarge }
-                output.append(UnsafeBufferPointer(rebasing: out[0..<produced]))
+                if produced > limit - total { throw ContentDecoding.Failure.tooLarge }
+                total += produced
+                if produced > 0 { try emit(Data(UnsafeBufferPointer(rebasing: out[0..<produced]))) }
                 switch status {
                 case BROTLI_DECODER_RESULT_SUCCESS:
                     ended = true
-                    return nil
+                    return
                 case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
-                case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return nil
-                default: return .invalid(coding: "br")
+                case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return
+                default: throw ContentDecoding.Failure.invalid(coding: "br")
                 }
             }
         }
-        if let failure { throw failure }
-        return output
     }
 
     func finish() throws(ContentDecoding.Failure) {

@@ -38,6 +38,34 @@ import TestSupport
         }
     }
 
+    /// A next page at another origin, which the server names as a redirect's Location, gets no
+    /// credential header of the target's or the call's, as a redirect there does not; the other
+    /// headers go; `set follow trusted` sends them all, as it does on redirects.
+    @Test func aNextPageAtAnotherOriginGetsNoCredentials() async throws {
+        try await TestServer.with { other in
+            let first = StaticRoute(headers: [("Content-Type", "application/json"), ("Link", "<\(other.baseURL)/echo/p2>; rel=\"next\"")],
+                                    body: Array(#"{"headers":[["first","page"]]}"#.utf8))
+            try await TestServer.with(routes: ["/p1": first]) { server in
+                for trusted in [false, true] {
+                    let script = """
+                        \(trusted ? "set follow trusted" : "")
+                        target pg { base \(server.baseURL); path /p1; header X-Api-Key:PgKey555 "Authorization:Bearer PgTok555" X-Trace:t1; items .headers }
+                        set output quiet
+                        call pg --all X-Auth-Token:PgCall555
+                        print .
+                        """
+                    let result = try await WSHProcess.run(["-c", script])
+                    #expect(result.status == 0, "\(result.stderr)")
+                    let sent = result.stdout.lowercased()
+                    #expect(sent.contains(#"["x-trace","t1"]"#), "\(result.stdout)")
+                    for name in ["x-api-key", "authorization", "x-auth-token"] {
+                        #expect(sent.contains("[\"\(name)\"") == trusted, "trusted \(trusted): \(name) in \(result.stdout)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func maxPagesStopsWithANote() async throws {
         try await withLoopbackServer { server in
             let script = """

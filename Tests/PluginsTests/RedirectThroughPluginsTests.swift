@@ -50,6 +50,28 @@ import Testing
         }
     }
 
+    /// Digest credentials answer a challenge only at the origin the chain started at, as curl
+    /// does: a Digest answer lets the server a redirect named guess the password offline.
+    @Test func aDigestChallengeAtAnotherOriginIsNotAnswered() async throws {
+        let auth = AuthPlugin(.digest(user: "ann", password: "pw-s3cret"), scope: .everywhere)
+        let challenge = StaticRoute(status: 401, headers: [("WWW-Authenticate", #"Digest realm="r", qop="auth", nonce="n1""#)], body: [])
+        try await TestServer.with(routes: ["/dg": challenge]) { other in
+            let routes = [
+                "/away": StaticRoute(status: 307, headers: [("Location", other.baseURL + "/dg")], body: []),
+                "/dg": challenge,
+            ]
+            try await withTestServer(routes: routes) { origin in
+                let provider = Provider<Target>(plugins: [auth])
+                let away = try await provider.request(Target(name: "a", baseURL: origin.baseURL, path: "/away"))
+                #expect(away.status == 401)
+                #expect(other.hits("/dg") == 1, "the challenge at the other origin was answered")
+                // At its own origin the challenge is answered (the static route refuses it again).
+                _ = try await provider.request(Target(name: "h", baseURL: origin.baseURL, path: "/dg"))
+                #expect(origin.hits("/dg") == 2)
+            }
+        }
+    }
+
     @Test func followOffAnswersWithTheRedirectAndATargetsLimitWins() async throws {
         try await withTestServer { server in
             let three = Target(name: "r", baseURL: server.baseURL, path: "/redirect", task: .query([

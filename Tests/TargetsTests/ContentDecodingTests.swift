@@ -119,6 +119,26 @@ import Testing
         }
     }
 
+    /// A streamed answer is decoded as it goes: a piece of a few kilobytes that inflates to 16 MB
+    /// reaches the sink in chunks of at most 64 KB, never whole (a 1 MB gzip of a gigabyte of zeros
+    /// took 730 MB when each piece was inflated at once), and no byte is lost or added.
+    @Test func aStreamedBombReachesTheSinkInBoundedChunks() async throws {
+        let size = 16 * 1024 * 1024
+        let once = try await Self.python("import gzip,sys; sys.stdout.buffer.write(gzip.compress(bytes(\(size))))")
+        let twice = try await Self.python("import gzip,sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read()))", input: Data(once))
+        let routes = ["/once": Self.route(once, coding: "gzip"), "/twice": Self.route(twice, coding: "gzip, gzip")]
+        try await withTestServer(routes: routes) { server in
+            for path in ["/once", "/twice"] {
+                let sink = ChunkCountingSink()
+                let response = try await Provider<Target>().request(Target(name: "z", baseURL: server.baseURL, path: path), streamingBodyTo: sink)
+                #expect(response.streamedBodyBytes == size, "\(path)")
+                #expect(sink.total == size && sink.nonZero == 0, "\(path): \(sink.total) bytes, \(sink.nonZero) not zero")
+                #expect(sink.largest <= 64 * 1024, "\(path): a piece of \(sink.largest) bytes")
+                #expect(sink.pieces >= size / (64 * 1024), "\(path): \(sink.pieces) pieces")
+            }
+        }
+    }
+
     @Test func anEmptyBodyWithAnEncodingIsEmpty() async throws {
         // A HEAD answer, or a 204, names the coding its GET would have had.
         try await withTestServer(routes: ["/empty": Self.route([], coding: "gzip")]) { server in
@@ -126,4 +146,19 @@ import Testing
             #expect(response.body.isEmpty)
         }
     }
+}
+
+/// Takes a streamed body and counts it: the pieces, the largest, the bytes and those not zero.
+private final class ChunkCountingSink: ResponseBodySink, @unchecked Sendable {
+    // Unchecked: the transport calls a sink one call at a time, and the test reads it after the request.
+    var pieces = 0, largest = 0, total = 0, nonZero = 0
+    func begin(status: Int, headers: [Header]) throws -> Bool { true }
+    func write(_ piece: Data) throws {
+        pieces += 1
+        largest = max(largest, piece.count)
+        total += piece.count
+        nonZero += piece.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
+    }
+    func end() {}
+    var keepsCopy: Bool { false }
 }

@@ -253,6 +253,22 @@ import Testing
         }
     }
 
+    /// A server that closes each connection right after its answer, without `Connection: close`
+    /// (as a server may, RFC 9112 9.6): the next GET goes out on the pooled connection as it closes,
+    /// fails before any answer ("I/O on closed channel", a reset) and is sent once more on a new
+    /// one, as curl does; a redirect's next hop too.
+    @Test func aGETAfterAnAnswerWhoseConnectionClosedIsSentOnceMore() async throws {
+        let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8)
+        let moved = Array("HTTP/1.1 301 Moved\r\nLocation: /p\r\nContent-Length: 0\r\n\r\n".utf8)
+        try await RawReplyServer.with(replies: ["/p": answer, "/moved": moved]) { server in
+            let provider = Provider<Target>(transport: NetworkTransport())
+            for round in 1...10 {
+                let response = try await provider.request(Target(name: "p", baseURL: server.baseURL, path: round.isMultiple(of: 2) ? "/moved" : "/p"))
+                #expect(response.status == 200 && response.body == Data("{}".utf8), "round \(round)")
+            }
+        }
+    }
+
     @Test func aNewConnectionClosedUnansweredIsNotRetried() async throws {
         try await StaleConnectionServer.with(answering: false) { server in
             let provider = Provider<Target>(transport: NetworkTransport())

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import WeatherShell
 
 /// A target's `key:=JSON` default is JSON where it is declared: `query n:=abc` was taken and sent
@@ -22,5 +23,20 @@ import Testing
     func aJSONDefaultIsTaken(field: String) async {
         let (halt, stderr) = await Self.declare(field)
         #expect(halt == nil, "\(stderr)")
+    }
+
+    /// A body and no method is a POST, as HTTPie and curl send data (it was a GET with a body,
+    /// which servers ignore or refuse); a method given is kept, and no body is a GET.
+    @ShellActor @Test func aBodyWithNoMethodIsAPost() async throws {
+        let server = try await TestServer.start()
+        let cases = ["form x=1": "POST", "json user=ann": "POST", "multipart note=n": "POST", "body \"text\"": "POST",
+                     "form x=1; method GET": "GET", "method PUT; json a=1": "PUT", "query q=1": "GET"]
+        for (fields, method) in cases {
+            let shell = ShellHarness()
+            let halt = await shell.run("set output quiet\ntarget t { base \(server.baseURL); path /echo/t; \(fields) }\ncall t")
+            #expect(halt == nil, "\(fields): \(shell.stderr)")
+            #expect(shell.run.lastResponse?.request.method.rawValue == method, "\(fields)")
+        }
+        try await server.shutdown()
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 @testable import WeatherShell
@@ -31,5 +32,27 @@ import Testing
         let (halt, _, stderr) = await Self.run("echo $status")
         #expect(halt != nil)
         #expect(stderr.contains("undefined variable 'status'"), "\(stderr)")
+    }
+
+    /// A secret written as a URL's password is percent-encoded whole: one holding `#`, `@`, `/` or
+    /// `%` is sent as Basic credentials as typed, where it cut the URL and an error showed a piece of it.
+    @ShellActor @Test func aSecretAsAURLsPasswordIsSentWholeAndNeverShownInPart() async throws {
+        let server = try await TestServer.start()
+        for password in ["Abc#cd3fgh", "Bs@ss7:wd/%41", "Pq?rs&t=u v"] {
+            let name = "WSH_URL_PW_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
+            EnvironmentOverlay.define(name, password)
+            let shell = ShellHarness()
+            let expected = "Basic " + Data("bob:\(password)".utf8).base64EncodedString()
+            for call in ["get http://bob:$pw@127.0.0.1:\(server.port)/echo/b",
+                         "target t { base http://bob:$pw@127.0.0.1:\(server.port); path /echo/t }\ncall t"] {
+                let halt = await shell.run("set output quiet\nlet pw = env \(name)\n\(call)")
+                #expect(halt == nil, "\(password): \(shell.stderr)")
+                let sent = shell.run.lastResponse?.request
+                #expect(sent?.header("Authorization") == expected, "\(password): \(String(describing: sent?.headers))")
+                #expect(sent?.url.hasPrefix("http://127.0.0.1:\(server.port)/echo/") == true, "\(String(describing: sent?.url))")
+            }
+            #expect(!shell.stderr.contains("Abc") && !shell.stderr.contains("ss7"), "\(shell.stderr)")
+        }
+        try await server.shutdown()
     }
 }

@@ -62,6 +62,7 @@ struct TargetCompiler {
         var body: RequestTask?
         var bodyTemplate: TargetDeclaration.Field?
         var styles: [String: ParameterStyle] = [:]
+        var methodGiven = false
         for field in declaration.fields {
             // A body's variables are written for its kind, which its Content-Type header may say: later.
             if field.name == "body", !isFileBody(field) {
@@ -73,7 +74,7 @@ struct TargetCompiler {
             let values = try field.arguments.map { try expand($0) }
             switch field.name {
             case "doc": target.doc = values[0]
-            case "base": target.baseURL = values[0]
+            case "base": target.baseURL = try run.expandURL(field.arguments[0], inPath: false).text
             case "path": target.path = try run.expandURL(field.arguments[0], inPath: true).text
             case "method":
                 guard let method = HTTPMethod(rawValue: values[0].uppercased()) else {
@@ -81,6 +82,7 @@ struct TargetCompiler {
                                 field.arguments[0].span)
                 }
                 target.method = method
+                methodGiven = true
             case "query": query += try parameters(field)
             case "header":
                 for (word, text) in zip(field.arguments, values) {
@@ -125,6 +127,8 @@ struct TargetCompiler {
             if ["json", "form", "multipart"].contains(field.name) { target.bodyIsOptional = field.isOptionalBody }
         }
         if let bodyTemplate { body = try templateBody(bodyTemplate, headers: target.headers) }
+        // A body and no method is a POST, as HTTPie and curl send data: a GET's body means nothing (RFC 9110 9.3.1).
+        if !methodGiven, body != nil { target.method = .post }
         target.samples = try declared.samples ?? run.readSamples(declaration, file: file)
         if !styles.isEmpty {
             query = query.map { styled($0, styles) }

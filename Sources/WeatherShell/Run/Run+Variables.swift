@@ -11,11 +11,11 @@ struct Expanded {
 extension Run {
     /// Expands `$name` and `${name}` in a word; an undefined name is an error with a caret under it.
     func expand(_ word: Word) throws(Diagnostic) -> Expanded {
-        try expand(word) { _, value in value }
+        try expand(word) { _, variable in variable.value }
     }
 
-    /// ``expand(_:)``, each variable's value written as `written(text before it, value)` gives it.
-    private func expand(_ word: Word, writing written: (String, String) -> String) throws(Diagnostic) -> Expanded {
+    /// ``expand(_:)``, each variable's value written as `written(text before it, variable)` gives it.
+    private func expand(_ word: Word, writing written: (String, Variable) -> String) throws(Diagnostic) -> Expanded {
         if word.parts.count == 1, case .literal(let text) = word.parts[0].content { return Expanded(text: text, isSecret: false) }
         var expanded = Expanded(text: "", isSecret: false)
         for part in word.parts {
@@ -23,7 +23,7 @@ extension Run {
             case .literal(let piece): expanded.text += piece
             case .variable(let name):
                 guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
-                expanded.text += written(expanded.text, variable.value)
+                expanded.text += written(expanded.text, variable)
                 expanded.isSecret = expanded.isSecret || variable.isSecret
             }
         }
@@ -81,11 +81,22 @@ extension Run {
     /// Expands a word that is a URL, or a target's `path` (`inPath`): a variable's `#` once the path
     /// has begun is `%23`, part of the value. As written it would end the URL at a fragment, which
     /// is never sent: the rest of the value and the query after it were cut off (and a secret
-    /// holding `#` shown in part, its whole never matching what was sent).
+    /// holding `#` shown in part, its whole never matching what was sent). A secret written as a
+    /// URL's password (`http://bob:$pw@host`) is percent-encoded whole, as a password is in a URL:
+    /// a `#`, `@`, `/` or `%` in it cut the URL elsewhere, and the error showed a piece of it.
     func expandURL(_ word: Word, inPath: Bool) throws(Diagnostic) -> Expanded {
-        try expand(word) { before, value in
-            inPath || Self.pathHasBegun(before) ? value.replacingOccurrences(of: "#", with: "%23") : value
+        try expand(word) { before, variable in
+            if inPath || Self.pathHasBegun(before) { return variable.value.replacingOccurrences(of: "#", with: "%23") }
+            return variable.isSecret && Self.endsInUserInfoPassword(before) ? PercentEncoding.encode(variable.value) : variable.value
         }
+    }
+
+    /// Whether a URL written so far ends where a password goes: `scheme://user:`, with no `@`
+    /// or anything after it yet (a port is written there too, but is no secret).
+    private static func endsInUserInfoPassword(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        let authority = url[scheme.upperBound...]
+        return authority.contains(":") && !authority.contains { "@/?#[".contains($0) }
     }
 
     /// Whether a URL written so far has reached its path: a `/` after its `://`, or any `/` in a

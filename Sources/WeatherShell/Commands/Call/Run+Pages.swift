@@ -47,6 +47,7 @@ extension Run {
         var pageTarget = target
         var pageArguments = arguments
         var page = 1
+        var firstOrigin = ""
         while true {
             try Task.checkCancellation()
             let response: Response
@@ -58,6 +59,7 @@ extension Run {
             } catch let error as RecordingFailure {
                 throw failure(error.description, at: statement.target.span)
             }
+            if page == 1 { firstOrigin = Redirect.origin(of: response.hops.first?.url ?? response.url) }
             fetched.insert(response.hops.first?.url ?? response.url)
             fetched.insert(response.url)
             items += try pageItems(response, pagination, page: page, file: declared.declaration.file, statement: statement)
@@ -72,10 +74,18 @@ extension Run {
                 io.err("note: stopped after \(maxPages) page\(maxPages == 1 ? "" : "s") of '\(target.name)'; more remain: call \(target.name) --all --max-pages N\n")
                 return try finishPages(response, items, statement: statement)
             }
+            // A next page at another origin is the server's choice, as a redirect's Location is:
+            // the credentials go only to the first page's origin, unless `set follow trusted`.
+            let elsewhere = !options.followTrusted && Redirect.origin(of: next) != firstOrigin
+            pageTarget = target
             pageTarget.baseURL = next
             pageTarget.path = ""
             pageTarget.task = .plain
             pageArguments = CallArguments(headers: arguments.headers)
+            if elsewhere {
+                pageTarget.headers.removeAll { Redirect.isCredentialHeader($0.name) }
+                pageArguments.headers.removeAll { Redirect.isCredentialHeader($0.name) }
+            }
             page += 1
         }
     }
