@@ -12,8 +12,9 @@ extension Redaction {
     }
 
     /// What `request` sends as credentials, each with the name it is sent under: a URL's password;
-    /// the values of query items, form fields and JSON members whose names are credentials'
-    /// (``isCredentialName(_:)``: `appid`, `api_key`, `accessToken`, not `keyword` or `max_tokens`);
+    /// the values of query items, form fields (url-encoded, or multipart text parts), JSON members
+    /// and XML elements whose names are credentials' (``isCredentialName(_:)``: `appid`,
+    /// `api_key`, `accessToken`, not `keyword` or `max_tokens`);
     /// of headers so named, and of `Authorization` the credential after its scheme (`token` after
     /// `Bearer`, `password` for Basic's, decoded too); and in a `Cookie` line, the
     /// values of cookies named like secrets or sessions (`session_token`, `sid`, `PHPSESSID`).
@@ -35,6 +36,14 @@ extension Redaction {
                 secrets += Self.credentialMembers(json)
             } else if Self.isForm(type) {
                 secrets += credentialPairs(String(decoding: body, as: UTF8.self))
+            } else if let parts = MultipartParts.parse(body, contentType: type) {
+                // A multipart form is a form: its text fields named as credentials are too.
+                secrets += parts.compactMap { part -> (name: String, value: String)? in
+                    guard part.filename == nil, isSensitiveKey(part.name), Self.isCredentialName(part.name) else { return nil }
+                    return (part.name, String(decoding: part.content, as: UTF8.self))
+                }
+            } else if MediaType.essence(of: type).hasSuffix("xml") || body.first == UInt8(ascii: "<") {
+                secrets += credentialElements(String(decoding: body, as: UTF8.self))
             }
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }
@@ -98,6 +107,28 @@ extension Redaction {
             let decoded = PercentEncoding.decode(value[...])
             return decoded == value ? [(name, value)] : [(name, decoded), (name, value)]
         }
+    }
+
+    /// The text of XML elements named as credentials (`<password>x</password>`, `<wsse:Password>`,
+    /// by the name after a prefix), as written and with the five predefined entities undone.
+    private func credentialElements(_ text: String) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
+            let name = rest.prefix { !" \t\r\n/>".contains($0) }
+            guard let close = rest.firstIndex(of: ">"), !name.isEmpty, rest[rest.index(before: close)] != "/" else { continue }
+            let content = rest[rest.index(after: close)...].prefix { $0 != "<" }
+            let localName = String(name.split(separator: ":").last ?? name)
+            guard isSensitiveKey(localName), Self.isCredentialName(localName) else { continue }
+            let value = content.trimmingCharacters(in: .whitespacesAndNewlines)
+            let unescaped = value.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            found.append((localName, value))
+            if unescaped != value { found.append((localName, unescaped)) }
+        }
+        return found
     }
 
     /// The string and number values of JSON members named as credentials, at any depth.

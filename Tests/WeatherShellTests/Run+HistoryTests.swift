@@ -68,6 +68,40 @@ import TestSupport
         #expect(basic.requestHeaders.contains(Header(name: "Authorization", value: "***")))
     }
 
+    /// A multipart form is a form, and an XML login names its password as JSON does: a text part
+    /// or an element named as a credential is masked in the history, `-v` and `export http`, as
+    /// the same field sent url-encoded is (the history held `client_secret` in clear). The calls
+    /// go where no answer echoes the body: answers are shown as they came.
+    @Test func multipartFieldsAndXMLElementsNamedAsCredentialsAreMasked() async throws {
+        let (shell, log, directory) = try Self.shell()
+        let server = try await TestServer.start()
+        let xml = directory.appendingPathComponent("login.xml")
+        try Data("<login><user>ann</user><wsse:Password>XmlPw999</wsse:Password></login>".utf8).write(to: xml)
+        let halt = await shell.run("""
+            set output quiet
+            target m { base \(server.baseURL); path /echo/m; method POST; multipart api_key=SvMp999 note=plain }
+            call m
+            post \(server.baseURL)/status/200 --multipart client_secret=MpSec321 -v
+            post \(server.baseURL)/status/201 @\(xml.path)
+            export http m
+            """)
+        try await server.shutdown()
+        #expect(halt == nil, "\(shell.stderr)")
+        for secret in ["SvMp999", "MpSec321", "XmlPw999"] {
+            #expect(!shell.stdout.contains(secret) && !shell.stderr.contains(secret), "\(secret) shown: \(shell.stdout)")
+        }
+        #expect(shell.stdout.contains("name=\"client_secret\"\r\n\r\n***") || shell.stdout.contains("name=\"client_secret\"\n\n***"),
+                "-v shows the field masked: \(shell.stdout)")
+        #expect(shell.stdout.contains("{{api_key}}") && shell.stdout.contains("plain"), "export http: \(shell.stdout)")
+        _ = try await offPool { log.close(within: 10) }
+        let bytes = Self.databaseBytes(log)
+        #expect(try log.recent(10).count == 3)
+        for secret in ["SvMp999", "MpSec321", "XmlPw999"] {
+            #expect(!bytes.contains(secret), "\(secret) in the database")
+        }
+        #expect(bytes.contains("ann") && bytes.contains("plain"), "what is not a credential is kept")
+    }
+
     @Test func historyListsTheLastCallsOrThoseMatchingAPattern() async throws {
         let (shell, _, _) = try Self.shell()
         let server = try await TestServer.start()
