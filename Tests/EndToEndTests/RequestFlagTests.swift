@@ -48,6 +48,27 @@ import TestSupport
         }
     }
 
+    /// `-v` and `--offline` mask the request line as they mask the headers: an env secret in the
+    /// query and a query key named like a credential are `***`, at the prompt and from the command line.
+    /// The calls go where no answer echoes the query: answers are shown as they came.
+    @Test func theRequestLineShownHasItsSecretsMasked() async throws {
+        try await withLoopbackServer { server in
+            let script = """
+                let t = env TOK
+                get \(server.baseURL)/status/200?q=$t&appid=Ap55555 -v
+                post \(server.baseURL)/status/201?q=$t&appid=Ap55555 --offline name=Ana
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["TOK": "EnvTok5555"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("GET /status/200?q=***&appid=*** HTTP/1.1\n"), "\(result.stdout)")
+            #expect(result.stdout.contains("POST /status/201?q=***&appid=*** HTTP/1.1\n"), "\(result.stdout)")
+            #expect(!result.stdout.contains("EnvTok5555") && !result.stdout.contains("Ap55555"), "\(result.stdout)")
+            let fromShell = try await WSHProcess.run(["get", "\(server.baseURL)/status/200?api_key=CliK999", "-v"])
+            #expect(fromShell.stdout.hasPrefix("GET /status/200?api_key=*** HTTP/1.1\n"), "\(fromShell.stdout)")
+            #expect(!fromShell.stdout.contains("CliK999"), "\(fromShell.stdout)")
+        }
+    }
+
     @Test func headersBodyAndVerboseChooseWhatIsPrinted() async throws {
         try await withLoopbackServer { server in
             let headers = try await WSHProcess.run(["get", "\(server.baseURL)/echo/h", "-h"])
