@@ -70,6 +70,25 @@ import TestSupport
                  """#,
              target: "upload",
              declares: ["  multipart \"title=two words\" photo@/", "blob.bin;type=image/gif"]),
+        Case(name: "--oauth2-bearer is an Authorization: Bearer header",
+             command: #"""
+                 curl BASE/echo/bearer --oauth2-bearer ImpBr99tok
+                 """#,
+             target: "bearer",
+             declares: ["  header   \"Authorization:Bearer ImpBr99tok\""]),
+        Case(name: "-H Authorization wins over -u: one Authorization header, as curl sends",
+             command: #"""
+                 curl -H 'Authorization: Bearer HdTok99' BASE/echo/both -u u:DgPw99
+                 """#,
+             target: "both",
+             declares: ["  header   \"Authorization:Bearer HdTok99\""],
+             notes: ["note: -u and --oauth2-bearer are left out: the -H Authorization header is sent instead"]),
+        Case(name: "--digest -u never becomes Basic: the password is not sent",
+             command: #"""
+                 curl BASE/echo/dg --digest -u u:DgPw99 --basic --digest
+                 """#,
+             target: "dg",
+             notes: ["note: --digest -u is left out, never sent as Basic: plugin auth digest u:$password"]),
     ]
 
     /// `text` as a wsh "..." string, which main's lexer and the raw-string one read alike.
@@ -150,5 +169,12 @@ import TestSupport
         #expect(result.stderr.contains("<command line>:1:13: error: cannot read the curl command: a ' quote is not closed"), "\(result.stderr)")
         let noURL = try await WSHProcess.run(["-c", "import curl \"curl -H 'A: b'\""])
         #expect(noURL.stderr.contains("error: cannot read the curl command: the command has no URL"), "\(noURL.stderr)")
+        // The value of an option wsh does not know may be a credential: the message does not name it
+        // (the line shown under it is the one typed, with -u's password masked).
+        let unknown = try await WSHProcess.run(["-c", "import curl \"curl https://h/x --aws-sigv4 aws:amz:us-east-1:s3 -u AKIA:Sk99\""])
+        #expect(unknown.stderr.contains("error: cannot read the curl command: more than one URL: the word after --aws-sigv4, which wsh does not understand, may be its value"),
+                "\(unknown.stderr)")
+        let message = unknown.stderr.split(separator: "\n").first ?? ""
+        #expect(!message.contains("amz") && !unknown.stderr.contains("Sk99"), "\(unknown.stderr)")
     }
 }

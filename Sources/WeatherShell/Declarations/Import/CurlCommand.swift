@@ -30,6 +30,10 @@ struct CurlCommand {
     var data: [Data] = []
     var form: [FormPart] = []
     var user: String?
+    /// `--oauth2-bearer`: the token curl sends as `Authorization: Bearer`.
+    var bearer: String?
+    /// `--digest`, `--ntlm`, `--negotiate`: the scheme `-u` is for when it is not Basic.
+    var authScheme: String?
     var json = false
     var dataInQuery = false
     var head = false
@@ -66,6 +70,9 @@ struct CurlCommand {
     private static let shortWithValue: Set<Character> = ["X", "H", "d", "F", "u", "A", "e", "b", "m", "o", "w", "x", "E", "c",
                                                           "r", "K", "U", "y", "Y", "z", "D", "T", "P"]
 
+    /// The option just read, when wsh does not understand it: the word after it may be its value.
+    private var lastUnknownOption: String?
+
     /// Reads `words`, the first of which is `curl`.
     init(words: [String]) throws(Failure) {
         guard words.first == "curl" else { throw Failure(message: "the command must start with curl") }
@@ -91,10 +98,18 @@ struct CurlCommand {
                 attached = remainder.isEmpty ? nil : remainder
             }
             if !option.hasPrefix("-") || option == "-" {
-                guard url == nil else { throw Failure(message: "more than one URL: \(word.prefix(80))") }
+                guard url == nil else {
+                    // The value of an option wsh does not know may be a credential: it is not shown.
+                    if let unknown = lastUnknownOption {
+                        throw Failure(message: "more than one URL: the word after \(unknown), which wsh does not understand, may be its value")
+                    }
+                    throw Failure(message: "more than one URL: \(word.prefix(80))")
+                }
                 url = word
+                lastUnknownOption = nil
                 continue
             }
+            lastUnknownOption = nil
             let value = { () throws(Failure) -> String in
                 if let attached { return attached }
                 guard let next = rest.popFirst() else { throw Failure(message: "\(option) needs a value") }
@@ -139,6 +154,9 @@ struct CurlCommand {
             form.append(FormPart(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]),
                                  literal: option == "--form-string"))
         case "-u", "--user": user = try value()
+        case "--oauth2-bearer": bearer = try value()
+        case "--basic": authScheme = nil
+        case "--digest", "--ntlm", "--negotiate": authScheme = String(option.dropFirst(2))
         case "-A", "--user-agent": headers.append(("User-Agent", try value()))
         case "-e", "--referer": headers.append(("Referer", try value()))
         case "-b", "--cookie":
@@ -160,6 +178,7 @@ struct CurlCommand {
                 return
             }
             note("\(option) is not understood and is left out", &noted)
+            lastUnknownOption = option
         }
     }
 

@@ -61,7 +61,25 @@ struct CurlImport {
         var headers = command.headers
         let hasBody = body != nil || !command.form.isEmpty
         func header(_ name: String) -> String? { headers.last { $0.name.lowercased() == name.lowercased() }?.value }
-        if let user { headers.append(("Authorization", "Basic " + Data(user.utf8).base64EncodedString())) }
+        // As curl: a typed Authorization header wins over -u and --oauth2-bearer, and a scheme
+        // other than Basic never sends the password as Basic (Digest would never send it at all).
+        let typedAuthorization = header("Authorization") != nil
+        var userHeader = false
+        if typedAuthorization {
+            if user != nil || command.bearer != nil {
+                notes.append("-u and --oauth2-bearer are left out: the -H Authorization header is sent instead, as curl sends it")
+            }
+        } else if let bearer = command.bearer {
+            headers.append(("Authorization", "Bearer " + bearer))
+            notes.append("the token of --oauth2-bearer is in the Authorization header; to keep it out: plugin auth bearer $token")
+        } else if let user, let scheme = command.authScheme {
+            let name = String(user.prefix { $0 != ":" })
+            let plugin = scheme == "digest" ? "plugin auth digest \(name):$password" : "no plugin: wsh has Basic, Bearer and Digest"
+            notes.append("--\(scheme) -u is left out, never sent as Basic: \(plugin)")
+        } else if let user {
+            headers.append(("Authorization", "Basic " + Data(user.utf8).base64EncodedString()))
+            userHeader = true
+        }
         if command.json {
             if header("Content-Type") == nil { headers.append(("Content-Type", "application/json")) }
             if header("Accept") == nil { headers.append(("Accept", "application/json")) }
@@ -71,7 +89,7 @@ struct CurlImport {
             headers.removeAll { $0.name.lowercased() == "accept-encoding" }
             notes.append("Accept-Encoding is left out: wsh asks for the encodings it decodes")
         }
-        if user != nil { notes.append("the credential of -u is in the Authorization header; to keep it out: plugin auth basic $user:$password") }
+        if userHeader { notes.append("the credential of -u is in the Authorization header; to keep it out: plugin auth basic $user:$password") }
 
         let method = command.method?.uppercased() ?? (command.head ? "HEAD" : hasBody ? "POST" : "GET")
         var lines: [String] = ["  base     " + Run.quoted(String(base))]
