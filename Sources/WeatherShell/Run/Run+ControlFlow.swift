@@ -49,15 +49,15 @@ extension Run {
             // The `max`th round is the last whatever its condition: its checks count as they run.
             provisionalChecks = outerChecks != nil || round < rounds ? [] : nil
             var done = false
-            answerFailureInRound = nil
+            answerFailedInRound = false
             do {
                 try await execute(body)
                 done = try holds(condition)
             } catch let diagnostic as Diagnostic where diagnostic.comesFromTheAnswer && round < rounds {
                 // The condition cannot be read from this answer (a proxy's HTML 502 page): not yet.
-            } catch Halt.failure where answerFailureInRound != nil && round < rounds {
+            } catch Halt.failure where answerFailedInRound && round < rounds {
                 // A call in the round got no answer, or one it refuses: a later round may get another.
-                answerFailureInRound = nil
+                answerFailedInRound = false
             } catch {
                 let checks = provisionalChecks ?? []
                 provisionalChecks = outerChecks

@@ -65,8 +65,8 @@ public final class Run {
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
     /// until the round's end says whether they count; nil when checks count as they run.
     var provisionalChecks: [CheckedExpectation]?
-    /// The error about the server's answer that ended such a round: a later round may get another answer.
-    var answerFailureInRound: Diagnostic?
+    /// Whether an error about the server's answer ended such a round: a later round may get another answer.
+    var answerFailedInRound = false
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {
@@ -210,7 +210,7 @@ public final class Run {
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.
     func report(_ diagnostic: Diagnostic) throws(Halt) {
         if provisionalChecks != nil, diagnostic.comesFromTheAnswer {
-            answerFailureInRound = diagnostic
+            answerFailedInRound = true
             throw Halt.failure(diagnostic.kind)
         }
         io.err(diagnostic.rendered(mask: { self.mask($0) }))
