@@ -278,6 +278,21 @@ import TestSupport
         #expect(!result.stderr.contains("nothing answered"), "\(result.stderr)")
     }
 
+    /// A run where no call got an answer says what stood in the way: a server that takes longer
+    /// than `--timeout` is there, so its note is the time-out; a refused connection's is the address.
+    @Test func nothingAnsweredSaysWhetherTheServerWasSlowOrAbsent() async throws {
+        try await TestServer.with { server in
+            let slow = try await WSHProcess.run(["-c", "target hangs { base \(server.baseURL); path /never }\nfuzz hangs --calls 2 --timeout 200ms --seed 1"])
+            #expect(slow.status != 0, "\(slow.stdout)")
+            #expect(slow.stderr.contains("timed out after 200 ms"), "\(slow.stderr)")
+            #expect(slow.stderr.contains("note: the server answers more slowly than --timeout allows"), "\(slow.stderr)")
+            #expect(!slow.stderr.contains("is the server running?"), "\(slow.stderr)")
+        }
+        let absent = try await WSHProcess.run(["-c", "target gone { base http://127.0.0.1:9; path /x }\nfuzz gone --calls 2 --seed 1"])
+        #expect(absent.stderr.contains("nothing answered at http://127.0.0.1:9"), "\(absent.stderr)")
+        #expect(absent.stderr.contains("note: is the server running?"), "\(absent.stderr)")
+    }
+
     /// A target whose only call was cancelled by Ctrl-C passed nothing: it is not shown ✔, and
     /// its JUnit test cases are skipped, not passed.
     @Test func aTargetWhoseOnlyCallWasInterruptedIsNotShownPassing() async throws {

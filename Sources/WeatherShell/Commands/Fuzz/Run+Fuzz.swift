@@ -96,8 +96,12 @@ extension Run {
         line.clear()
         // No answer at all is no server there, not a defect of one.
         if result.stop != .interrupted, !answered.seen.withLock({ $0 }), let first = result.failures.first(where: { $0.oracle == .noAnswer }) {
+            // A server that takes its time is there: the note for it is the time-out, not the address.
+            let note = first.summary == "timed out"
+                ? "the server answers more slowly than --timeout allows: give it longer, as --timeout 30s"
+                : "is the server running? point the targets at it with: set base URL"
             throw failure("nothing answered at \(bases.joined(separator: ", ")): \(declared.mask(mask(first.detail)))", at: span,
-                          notes: ["is the server running? point the targets at it with: set base URL"])
+                          notes: [note])
         }
         let report = FuzzReport(result: result, seed: seed, targets: byName, timeout: timeout, run: self, declared: declared)
         io.out(report.text)
