@@ -6,6 +6,26 @@ import Testing
 @Suite struct PromptScreenTests {
     /// `set output headers` prints the status line with the headers on stdout; the status line
     /// wsh writes on stderr at a terminal is not written a second time.
+    /// Pasted text is marked by the terminal (bracketed paste): a Tab in it is a tab, kept in the
+    /// string, where a typed Tab completes. Each pasted line still runs as typed lines do.
+    @Test func aTabInPastedTextIsKeptNotCompleted() async throws {
+        let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+            terminal.expect("wsh> ")
+            let pasting = terminal.mark
+            terminal.type("\u{1B}[200~print \"a\tb\" | length\rprint \"c\t\td\" | length\u{1B}[201~\r")
+            terminal.expect("\r\n3\r\n", after: pasting)
+            terminal.expect("\r\n4\r\n", after: pasting)
+            let typing = terminal.mark
+            terminal.type("pri\t", expecting: "nt ")
+            terminal.type("\"ab\" | length\r")
+            terminal.expect("\r\n2\r\n", after: typing)
+            terminal.type("exit\r")
+            return terminal.rawScreen.contains("\u{1B}[?2004hwsh> ") && terminal.rawScreen.contains("\r\n\u{1B}[?2004l")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.value, "the prompt asks the terminal to mark pasted text: \(outcome.screen.debugDescription)")
+    }
+
     @Test func outputHeadersShowsTheStatusLineOnce() async throws {
         try await withLoopbackServer { server in
             let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in

@@ -6,7 +6,10 @@ import Foundation
 final class PseudoTerminal {
     private let master: Int32
     private let process = Process()
+    /// What the program printed, without the prompt's bracketed-paste mode switches, which show nothing.
     private(set) var screen = ""
+    /// What the program printed, mode switches and all.
+    private(set) var rawScreen = ""
     /// Bytes read that end in the middle of a UTF-8 sequence.
     private var pending: [UInt8] = []
     /// stdout when it was asked to be a pipe rather than the terminal.
@@ -108,6 +111,9 @@ final class PseudoTerminal {
         return screen.endIndex
     }
 
+    /// The prompt's bracketed-paste mode switches (on while a line is edited, off after).
+    private static let pasteModeSwitches: [[UInt8]] = [Array("\u{1B}[?2004h".utf8), Array("\u{1B}[?2004l".utf8)]
+
     /// How many leading bytes of `bytes` end on a character boundary: a trailing lead byte
     /// still missing continuation bytes is held back.
     static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
@@ -127,8 +133,15 @@ final class PseudoTerminal {
             guard count > 0 else { return }
             pending += buffer[0..<count]
             // A character split between two reads is decoded once all its bytes are in.
-            let complete = Self.completeUTF8Prefix(pending)
-            screen += String(decoding: pending[..<complete], as: UTF8.self)
+            var complete = Self.completeUTF8Prefix(pending)
+            // A mode switch split between two reads is taken out once all of it is in.
+            if let escape = pending[..<complete].lastIndex(of: 0x1B),
+               Self.pasteModeSwitches.contains(where: { $0.starts(with: pending[escape..<complete]) && $0.count > complete - escape }) {
+                complete = escape
+            }
+            let text = String(decoding: pending[..<complete], as: UTF8.self)
+            rawScreen += text
+            screen += text.replacingOccurrences(of: "\u{1B}[?2004h", with: "").replacingOccurrences(of: "\u{1B}[?2004l", with: "")
             pending.removeSubrange(..<complete)
         }
     }

@@ -46,6 +46,11 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         wsh_el_bind(editLine, "^C", "wsh-interrupt")
         wsh_el_addfn(editLine, "wsh-search", "Search the history", EditLineCallbacks.search)
         wsh_el_bind(editLine, "^R", "wsh-search")
+        // Bracketed paste: the terminal marks pasted text, so a Tab in it is a tab, not completion.
+        wsh_el_addfn(editLine, "wsh-paste-start", "Pasted text begins", EditLineCallbacks.pasteStart)
+        wsh_el_bind(editLine, "\\e[200~", "wsh-paste-start")
+        wsh_el_addfn(editLine, "wsh-paste-end", "Pasted text ends", EditLineCallbacks.pasteEnd)
+        wsh_el_bind(editLine, "\\e[201~", "wsh-paste-end")
         el_source(editLine, nil)
         for line in historyFile.load() {
             wsh_history_enter(history, line)
@@ -91,7 +96,11 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         // the next key went into the line as typed. NUL is Ctrl-Space's set-mark again, bound after
         // the switch, which may rebind the terminal's characters.
         wsh_el_bind(editLine, "^@", "em-set-mark")
-        guard let raw = el_gets(editLine, &count), count > 0 else {
+        // The terminal marks pasted text only while a line is edited: a command's own reads get it as sent.
+        ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOn.utf8))
+        let raw = el_gets(editLine, &count)
+        ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOff.utf8))
+        guard let raw, count > 0 else {
             // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
             rememberStatement()
             resetStatement()
@@ -114,6 +123,10 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         }
         return .line(line)
     }
+
+    /// xterm's bracketed paste mode, which terminals since 2005 (and tmux, screen) follow.
+    private static let bracketedPasteOn = "\u{1B}[?2004h"
+    private static let bracketedPasteOff = "\u{1B}[?2004l"
 
     private func resetStatement() {
         statementLines = []
@@ -142,6 +155,10 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
 
     /// Inserts the completion of the word before the cursor, or lists the choices.
     fileprivate func completeAtCursor() -> UInt8 {
+        if EditLineCallbacks.pasting {
+            el_insertstr(editLine, "\t")
+            return UInt8(CC_REFRESH)
+        }
         guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
         let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
                                                           count: max(0, cursor - buffer)), as: UTF8.self)
@@ -171,6 +188,9 @@ private enum EditLineCallbacks {
     nonisolated(unsafe) static var reader: EditLineReader?
     nonisolated(unsafe) static var continuation = false
     nonisolated(unsafe) static var interrupted = false
+    /// Between the terminal's marks around pasted text. A pasted line break ends a read, so this
+    /// outlives it: the next read takes the rest of the paste.
+    nonisolated(unsafe) static var pasting = false
     nonisolated(unsafe) static let mainPrompt = strdup("wsh> ")
     nonisolated(unsafe) static let continuationPrompt = strdup("...> ")
 
@@ -189,8 +209,19 @@ private enum EditLineCallbacks {
         reader?.completeAtCursor() ?? UInt8(CC_ERROR)
     }
 
+    static let pasteStart: wsh_el_function = { _, _ in
+        pasting = true
+        return UInt8(CC_NORM)
+    }
+
+    static let pasteEnd: wsh_el_function = { _, _ in
+        pasting = false
+        return UInt8(CC_NORM)
+    }
+
     static let interrupt: wsh_el_function = { _, _ in
         interrupted = true
+        pasting = false
         return UInt8(CC_EOF)
     }
 }
