@@ -97,9 +97,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         // the switch, which may rebind the terminal's characters.
         wsh_el_bind(editLine, "^@", "em-set-mark")
         // The terminal marks pasted text only while a line is edited: a command's own reads get it as sent.
-        ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOn.utf8))
+        if Self.marksPaste { ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOn.utf8)) }
         let raw = el_gets(editLine, &count)
-        ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOff.utf8))
+        if Self.marksPaste { ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOff.utf8)) }
         guard let raw, count > 0 else {
             // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
             rememberStatement()
@@ -127,6 +127,8 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// xterm's bracketed paste mode, which terminals since 2005 (and tmux, screen) follow.
     private static let bracketedPasteOn = "\u{1B}[?2004h"
     private static let bracketedPasteOff = "\u{1B}[?2004l"
+    /// Not on a dumb terminal (Emacs' shell buffer), which would show the switches, as bash decides.
+    private static let marksPaste = !["", "dumb"].contains(ProcessInfo.processInfo.environment["TERM"] ?? "")
 
     private func resetStatement() {
         statementLines = []
