@@ -26,6 +26,23 @@ import Testing
         #expect(outcome.value, "the prompt asks the terminal to mark pasted text: \(outcome.screen.debugDescription)")
     }
 
+    /// A paste whose end mark never came (the kernel drops typed-ahead input at a Ctrl-C) does not
+    /// leave Tab inserting tabs: once nothing of it is left to read, Tab completes again.
+    @Test func aPasteWhoseEndWasLostLeavesTabCompleting() async throws {
+        let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+            terminal.expect("wsh> ")
+            let pasting = terminal.mark
+            terminal.type("\u{1B}[200~print 1\r")
+            terminal.expect("\r\n1\r\nwsh> ", after: pasting)
+            let typing = terminal.mark
+            terminal.type("pri\t", expecting: "nt ")
+            terminal.type("2\r")
+            terminal.expect("\r\n2\r\n", after: typing)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+    }
+
     @Test func outputHeadersShowsTheStatusLineOnce() async throws {
         try await withLoopbackServer { server in
             let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in

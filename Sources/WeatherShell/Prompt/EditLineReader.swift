@@ -97,6 +97,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         // the switch, which may rebind the terminal's characters.
         wsh_el_bind(editLine, "^@", "em-set-mark")
         // The terminal marks pasted text only while a line is edited: a command's own reads get it as sent.
+        // A paste's end mark lost (the kernel drops typed-ahead input at a Ctrl-C) would leave Tab
+        // inserting tabs: with nothing left to read, no paste goes on.
+        if EditLineCallbacks.pasting, !Self.inputWaiting() { EditLineCallbacks.pasting = false }
         if Self.marksPaste { ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOn.utf8)) }
         let raw = el_gets(editLine, &count)
         if Self.marksPaste { ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOff.utf8)) }
@@ -129,6 +132,12 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     private static let bracketedPasteOff = "\u{1B}[?2004l"
     /// Not on a dumb terminal (Emacs' shell buffer), which would show the switches, as bash decides.
     private static let marksPaste = !["", "dumb"].contains(ProcessInfo.processInfo.environment["TERM"] ?? "")
+
+    /// Whether the terminal has bytes for the prompt already, the rest of a paste.
+    private static func inputWaiting() -> Bool {
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&input, 1, 0) > 0
+    }
 
     private func resetStatement() {
         statementLines = []
