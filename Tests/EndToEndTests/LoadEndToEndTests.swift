@@ -47,13 +47,17 @@ import TestSupport
             let result = try await WSHProcess.run(["load", "scenario.wsh", "--rate", "40/s", "--duration", "2s", "--threshold", "errors<1%",
                                                    "--report-json", "load.json", "--report-html", "html"], directory: directory)
             #expect(result.status == 4, "\(result.stderr)")
-            #expect(try server.requests().count == 80)
+            // 40/s for 2 s is 80 arrivals; one still on its way at the end may not reach the server.
+            let requests = try server.requests().count
+            #expect((78...80).contains(requests), "\(requests) requests")
             #expect(result.stdout.contains("errors: status 500 ×"), "\(result.stdout)")
             #expect(result.stdout.contains("failed: scenario.wsh:4: status == 200 ×"), "\(result.stdout)")
             #expect(result.stdout.contains("✘ errors<1%  (100.0%)"), "\(result.stdout)")
             let report = try Self.report(directory)
             // An iteration still out at the end is stopped there, not counted: on a loaded machine, more of them.
-            #expect((78...80).contains((report["calls"] as? Int ?? 0) + (report["stopped"] as? Int ?? 0)), "\(report)")
+            let calls = report["calls"] as? Int ?? 0
+            #expect((78...80).contains(calls + (report["stopped"] as? Int ?? 0)), "\(report)")
+            #expect(requests >= calls, "\(requests) requests, \(calls) calls")
             #expect(report["dropped"] as? Int == 0)
 
             // The page, drawn by a browser: the plots and the failed threshold are there.
