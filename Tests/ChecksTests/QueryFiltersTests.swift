@@ -18,7 +18,7 @@ import Testing
         ([QueryFilter.length], "[1,2,3]", "3"), ([.split("@"), .last, .upper], "\"kim@example.com\"", "\"EXAMPLE.COM\""),
         ([.replaceRegex("([0-9]+)-([0-9]+)", "$2/$1")], "\"12-34 and 5-6\"", "\"34/12 and 6/5\""),
         ([.replaceRegex("x*", "-")], "\"ab\"", "\"-a-b-\""), ([.regex("id=([0-9]+)")], "\"?id=42&x\"", "\"42\""),
-        ([.toInt], "\"42.9\"", "42"), ([.keys], "{\"a\":1,\"b\":2}", "[\"a\",\"b\"]"), ([.nth(-1)], "[1,2,3]", "3"),
+        ([.toInt], "42.9", "42"), ([.toInt], "-42.9", "-42"), ([.toInt], "\"-007\"", "-7"), ([.toInt], "\"+12\"", "12"), ([.keys], "{\"a\":1,\"b\":2}", "[\"a\",\"b\"]"), ([.nth(-1)], "[1,2,3]", "3"),
         ([.jsonpath("$.a[?@.n > 1].n")], "{\"a\":[{\"n\":1},{\"n\":2},{\"n\":3}]}", "[2,3]"),
         ([.jsonpath("$.a[0].n")], "{\"a\":[{\"n\":1}]}", "1"), ([.jsonpath("$.a")], "\"{\\\"a\\\": true}\"", "true"),
         ([.xpath("count(//li)")], "\"<ul><li>a</li><li>b</li></ul>\"", "2"),
@@ -34,7 +34,12 @@ import Testing
     @Test(arguments: [
         (QueryFilter.upper, "[1]", "'| upper' needs a string, found an array: [1]"),
         (.nth(5), "[1,2]", "'| nth 5' is outside a list of 2"),
-        (.toInt, "\"abc\"", "'| toInt' needs a number, or text that reads as one, found a string: abc"),
+        (.toInt, "\"abc\"", "'| toInt' needs a number, or text that is an integer (digits, a sign before them at most), found a string: \"abc\""),
+        // Text is an integer or an error, as Hurl reads it: never the number it starts with.
+        (.toInt, "\"12.5\"", "'| toInt' needs a number, or text that is an integer (digits, a sign before them at most), found a string: \"12.5\"; '| toFloat' reads"),
+        (.toInt, "\" 12 \"", "'| toInt' needs a number, or text that is an integer (digits, a sign before them at most), found a string: \" 12 \"; '| toFloat'"),
+        (.toInt, "\"1e3\"", "'| toInt' needs a number, or text that is an integer"), (.toInt, "\"-\"", "'| toInt' needs a number, or text that is an integer"),
+        (.toInt, "\"\"", "'| toInt' needs a number, or text that is an integer"), (.toInt, "\"0x1F\"", "'| toInt' needs a number, or text that is an integer"),
         (.replaceRegex("(", "x"), "\"a\"", "'| replaceRegex': '(' is not a valid regular expression"),
         (.jsonpath("$.a[?lenght(@)]"), "{}", "'| jsonpath': '$.a[?lenght(@)]' is not a JSONPath query: unknown function 'lenght'"),
         (.xpath("//["), "\"<a/>\"", "'| xpath': invalid XPath expression '//['"),

@@ -16,6 +16,7 @@ import Testing
         "/names": StaticRoute(body: #"{"cafe\u0301":"decomposed","":11,"x":{"y":1},"dup":1,"dup":2}"#),
         "/none": StaticRoute(body: #"{"items":[],"full":[{"st":"ok","n":1},{"n":2},{"st":"ok","n":3}]}"#),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
+        "/numbers": StaticRoute(body: #"{"price":"12.5","pad":" 12 ","exp":"1e3","whole":"12","signed":"-012","n":12.9}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
         "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
         "/html": StaticRoute(status: 502, contentType: "text/html", body: "<html><h1>502 Bad Gateway</h1></html>"),
@@ -133,6 +134,23 @@ import Testing
             #expect(same.halt == nil, "\(same.stderr)")
             let differs = await Self.run("/hello", "expect body != @\(hello.path)", on: server)
             #expect(differs.halt != nil, "body != @FILE held on the file's own bytes")
+        }
+    }
+
+    /// `| toInt` reads text as Hurl does, an integer or an error: `"12.5"` and `" 12 "` were 12, so
+    /// `expect .price | toInt == 12` held on a price of 12.5. A JSON number is cut toward zero, as Hurl cuts a float.
+    @Test func toIntOfTextThatIsNoIntegerIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for (check, given) in [(".price", #""12.5""#), (".pad", #"" 12 ""#), (".exp", #""1e3""#)] {
+                let result = await Self.run("/numbers", "expect \(check) | toInt == 12", on: server)
+                #expect(result.halt != nil && result.stderr.contains("found a string: \(given)"), "\(check): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(check) | toInt failed as a check, not as an error") }
+            }
+            for check in ["expect .whole | toInt == 12", "expect .signed | toInt == -12", "expect .n | toInt == 12",
+                          "expect .price | toFloat == 12.5", "expect .pad | trim | toInt == 12"] {
+                let result = await Self.run("/numbers", check, on: server)
+                #expect(result.halt == nil, "\(check): \(result.stderr)")
+            }
         }
     }
 
