@@ -88,6 +88,17 @@ import Testing
         ("/latin1", ["expect .name == \"caf\u{FFFD}\""], ["expect .name == \"caf\u{E9}\""]),
         // The body as bytes.
         ("/hello", ["expect body != hex:68656c6c6f0a", "expect body == hex:68656c6c6f"], ["expect body == hex:68656c6c6f0a"]),
+        // A digest against a byte literal compares the digest's bytes, as Hurl's `sha256 == hex,…;`
+        // does; quoted, it is the digest's hex text.
+        ("/hello", ["expect bytes | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be04",
+                    "expect bytes | sha256 != hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+                    "expect bytes | md5 == hex:b1946ac92492d2347c6235b4d2611185", "expect body | sha256 == base64:WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgQ="],
+         ["expect bytes | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+          "expect bytes | sha256 == hex:5891B5B522D5DF086D0FF0B110FBD9D21BB4FC7163AF34D08286A2E846F6BE03",
+          "expect bytes | sha256 == base64:WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgM=", "expect bytes | md5 == hex:b1946ac92492d2347c6235b4d2611184",
+          "expect body | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+          #"expect bytes | sha256 == "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03""#,
+          "if bytes | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03 { echo same } else { exit 4 }"]),
     ]
 
     @Test(arguments: rows.indices)
