@@ -43,6 +43,11 @@ import Testing
         (.replaceRegex("(", "x"), "\"a\"", "'| replaceRegex': '(' is not a valid regular expression"),
         (.jsonpath("$.a[?lenght(@)]"), "{}", "'| jsonpath': '$.a[?lenght(@)]' is not a JSONPath query: unknown function 'lenght'"),
         (.xpath("//["), "\"<a/>\"", "'| xpath': invalid XPath expression '//['"),
+        // A number no JSON number is: an error, not the strings "NaN" and "Infinity".
+        (.xpath("0 div 0"), "\"<a/>\"", "'| xpath': '0 div 0' gave NaN (number() of text that is no number, or 0 div 0), which no JSON number is"),
+        (.xpath("number(//a)"), "\"<a>n/a</a>\"", "'| xpath': 'number(//a)' gave NaN"),
+        (.xpath("1 div 0"), "\"<a/>\"", "'| xpath': '1 div 0' gave Infinity (a division by zero)"),
+        (.xpath("-1 div 0"), "\"<a/>\"", "'| xpath': '-1 div 0' gave -Infinity"),
         (.first, "[]", "'| first' found an empty list"),
         (.regex("id=([0-9]+)"), "\"no ids\"", "'| regex id=([0-9]+)' found no match"),
         (.toFloat, "\"1e400\"", "'| toFloat' needs a number, or text that reads as one, within a double's range"),

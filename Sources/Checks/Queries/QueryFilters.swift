@@ -224,7 +224,12 @@ public enum QueryFilters {
         }
         switch result {
         case .nodes(let values): return .array(values.map(JSONValue.string))
-        case .number(let text): return ExactNumber(text) == nil ? .string(text) : .number(text)
+        case .number(let text):
+            // NaN and ±Infinity are no JSON number, so none compares: an error that says what the XPath gave.
+            guard ExactNumber(text) == nil else { return .number(text) }
+            let why = text == "NaN" ? "number() of text that is no number, or 0 div 0" : "a division by zero"
+            throw Failure(message: "'| xpath': '\(expression.shortened())' gave \(text) (\(why)), which no JSON number is, so nothing compares with it; "
+                          + "string(...) gives the text")
         case .string(let text): return .string(text)
         case .bool(let value): return .bool(value)
         }
