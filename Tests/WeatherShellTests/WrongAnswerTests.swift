@@ -175,9 +175,22 @@ import Testing
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("no key '"), "\(script): \(result.stderr)")
             }
+            // So is a `[? ]` that kept nothing because its condition reads a key no element has.
+            for script in [#"for st in .full[? .stauts == "ok"] { expect $st.n > 100 }"#, #"let y = .full[? .stauts == "ok"]"#,
+                           #"print .[*][? .stauts == "ok"].n"#, "print .full[? .nn > 1]"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("elements '[? ]' went over"), "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            // A check on it names the key in its note.
+            let check = await Self.run("/none", #"expect .full[? .stauts == "error"] isList"#, on: server)
+            #expect(check.stderr.contains("no key 'stauts' in any of the 3 elements '[? ]' went over"), "\(check.stderr)")
             for script in ["for x in .items[*] { expect $x == 1 }", "for x in .items[*].n { expect $x == 1 }",
                            #"for st in .full[*].st { expect $st == "ok" }"#, "let y = .items[*].n\nexpect $y == []",
-                           #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#] {
+                           #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#,
+                           #"for x in .full[? .st == "error"] { exit 4 }"#, "for x in .full[? .deleted exists] { exit 4 }",
+                           "for x in .items[? .nope == 1] { exit 4 }", #"expect .full[? .st == "error"] isEmpty"#,
+                           "expect .full[? .deleted exists] isEmpty", #"expect .full[? .stauts not exists] | length == 3"#] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")
             }
