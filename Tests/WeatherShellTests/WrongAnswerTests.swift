@@ -177,7 +177,7 @@ import Testing
             }
             // So is a `[? ]` that kept nothing because its condition reads a key no element has.
             for script in [#"for st in .full[? .stauts == "ok"] { expect $st.n > 100 }"#, #"let y = .full[? .stauts == "ok"]"#,
-                           #"print .[*][? .stauts == "ok"].n"#, "print .full[? .nn > 1]"] {
+                           #"print .[*][? .stauts == "ok"].n"#, "print .full[? .nn > 1]", "let v = .\nfor x in $v.full[? .nn > 1] { echo $x }"] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("elements '[? ]' went over"), "\(script): \(result.stderr)")
                 if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
@@ -194,6 +194,20 @@ import Testing
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")
             }
+        }
+    }
+
+    /// `[? ]` in a path into a variable, as in a path into the answer: `$d.items[? .n > 1].n`.
+    @Test func aFilterInAPathIntoAVariable() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in ["let d = .\nexpect $d.full[? .n > 1].n == [2,3]", #"let d = .\#nexpect $d.full[? .st == "ok"] | length == 2"#,
+                           "let d = .full\nexpect $d[? .n >= 3].n == 3", "let d = .\nfor x in $d.full[? .n > 2] { expect $x.n == 3 }",
+                           "let name = report\nlet file = $name.json\nexpect $file == report.json"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+            let wrong = await Self.run("/none", "let d = .\nexpect $d.full[? .n > 1].n == [2]", on: server)
+            guard case .failure(.expectation)? = wrong.halt else { Issue.record("\(wrong.stderr)"); return }
         }
     }
 
