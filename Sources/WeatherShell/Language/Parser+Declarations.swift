@@ -157,13 +157,22 @@ extension Parser {
         }) else {
             // A word that reads as a mistyped operator (`=`, `=>`, `contain`) is where the caret goes.
             let operators = Expectation.Operator.allCases.map(\.rawValue)
+            // Hurl's names for `contains` and `isBool`.
+            let hurlNames = ["includes": "contains", "isBoolean": "isBool"]
             for word in words.dropFirst() {
                 guard let text = word.bare else { continue }
                 let symbols = !text.isEmpty && text.allSatisfy { "=<>!".contains($0) }
                 let letters = text.count > 2 && text.allSatisfy(\.isLetter)
                 guard symbols || letters,
-                      let guess = text == "=" || text == "===" ? "==" : Suggestion.closest(to: text, in: operators) else { continue }
+                      let guess = text == "=" || text == "===" ? "==" : hurlNames[text] ?? Suggestion.closest(to: text, in: operators) else { continue }
                 throw error("'\(text)' is not an operator; did you mean '\(guess)'?", word.span, notes: ["usage: \(usageText)"])
+            }
+            // An operator written against its values (`.num==4`, `.num ==4`).
+            for word in words {
+                guard let text = word.bare else { continue }
+                if let glued = ["==", "!=", "<=", ">=", "<", ">"].first(where: { text.contains($0) }), !text.contains("[?") {
+                    throw error("'\(glued)' needs a blank on each side", word.span, notes: ["expect .count \(glued) 4", "usage: \(usageText)"])
+                }
             }
             throw error("expected an operator", words.last?.span ?? command.span, notes: ["usage: \(usageText)"])
         }
