@@ -145,6 +145,9 @@ import Testing
         #expect(parseError("expect .num ==4")?.message == "'==' needs a blank on each side")
         #expect(parseError("expect .num!=4")?.message == "'!=' needs a blank on each side")
         #expect(parseError("expect .s| length == 3")?.message == "a blank goes before '|' when the filter is the next word")
+        // A list written with blanks, as JSON and jq write it, says how to write it.
+        #expect(parseError("expect .arr == [1, \"1\", true]")?.message == "a list or object written bare has no blanks")
+        #expect(parseError("expect .a == x y")?.message == "expected one value; quote text with blanks")
     }
 
     @Test func reactorDeclaration() throws {

@@ -182,6 +182,11 @@ import Testing
                 #expect(result.halt != nil && result.stderr.contains("elements '[? ]' went over"), "\(script): \(result.stderr)")
                 if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
             }
+            // `for` over an object says how to go over its keys or values.
+            let object = await Self.run("/none", "for y in .full[0] { echo $y }", on: server)
+            #expect(object.halt != nil && object.stderr.contains("for x in .full[0] | keys, for x in .full[0] | values"), "\(object.stderr)")
+            let keys = await Self.run("/none", #"for y in .full[0] | keys { expect $y != "x" }"#, on: server)
+            #expect(keys.halt == nil, "\(keys.stderr)")
             // A check on it names the key in its note.
             let check = await Self.run("/none", #"expect .full[? .stauts == "error"] isList"#, on: server)
             #expect(check.stderr.contains("no key 'stauts' in any of the 3 elements '[? ]' went over"), "\(check.stderr)")

@@ -192,8 +192,12 @@ extension Parser {
             return Expectation(negated: negated, subject: subject, op: op, expected: nil, span: expressionStart.union(opWord.span))
         }
         guard operands.count == 1 else {
-            throw error(operands.isEmpty ? "expected a value after '\(opText)'" : "expected one value; quote text with blanks",
-                        operands.count > 1 ? operands[1].span : opWord.span, notes: ["usage: \(usageText)"])
+            // `== [1, 2]`: a list or object written bare is one word, without blanks.
+            let bareList = operands.first?.bare.map { $0.hasPrefix("[") || $0.hasPrefix("{") } == true
+            throw error(operands.isEmpty ? "expected a value after '\(opText)'"
+                            : bareList ? "a list or object written bare has no blanks" : "expected one value; quote text with blanks",
+                        operands.count > 1 ? operands[1].span : opWord.span,
+                        notes: (bareList ? ["write [1,2] or {\"a\":1}, or quote it: '[1, 2]'"] : []) + ["usage: \(usageText)"])
         }
         if [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) { try checkExpectedValue(operands[0], after: opText) }
         return Expectation(negated: negated, subject: subject, op: op, expected: operands[0], span: expressionStart.union(operands[0].span))
