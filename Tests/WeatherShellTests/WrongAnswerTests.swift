@@ -148,6 +148,17 @@ import Testing
         }
     }
 
+    /// Two strings that show the same (NFC and NFD) fail with a note that says where they differ.
+    @Test func stringsThatShowAlikeSayWhereTheyDiffer() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            let result = await Self.run("/t2", "expect .nfd == \"caf\u{E9}\"", on: server)
+            guard case .failure(.expectation)? = result.halt else { Issue.record("\(result.stderr)"); return }
+            #expect(result.stderr.contains("note: they show alike but differ at character 4: expected U+00E9, actual U+0065 U+0301"), "\(result.stderr)")
+            let plain = await Self.run("/t2", "expect .nfd == cafe", on: server)
+            #expect(!plain.stderr.contains("show alike"), "\(plain.stderr)")
+        }
+    }
+
     /// `| toInt` reads text as Hurl does, an integer or an error: `"12.5"` and `" 12 "` were 12, so
     /// `expect .price | toInt == 12` held on a price of 12.5. A JSON number is cut toward zero, as Hurl cuts a float.
     @Test func toIntOfTextThatIsNoIntegerIsAnError() async throws {

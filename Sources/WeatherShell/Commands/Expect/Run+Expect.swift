@@ -98,6 +98,20 @@ extension Run {
                 differenceNote = "their texts first differ at character \(cut.offset + 1)"
             }
         }
+        // Two strings that show the same (a composed `é` and `e` with a combining accent) say where they differ.
+        if differenceNote == nil, case .string(let a)? = actual, case .string(let e)? = expected, actualText == expectedText,
+           !a.unicodeScalars.elementsEqual(e.unicodeScalars) {
+            let (a, e) = (Array(mask(a).unicodeScalars), Array(mask(e).unicodeScalars))
+            let offset = zip(a, e).prefix { $0 == $1 }.count
+            func codes(_ scalars: [Unicode.Scalar]) -> String {
+                scalars[min(offset, scalars.count)..<min(scalars.count, offset + 2)].map { scalar in
+                    let digits = String(scalar.value, radix: 16, uppercase: true)
+                    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+                }.joined(separator: " ")
+            }
+            differenceNote = "they show alike but differ at character \(offset + 1): expected \(codes(e)), actual \(codes(a)) "
+                + "(strings compare by Unicode scalars)"
+        }
         let actualNote = actual.map { "actual:   " + (actualText ?? "") + " (\(type($0)))" }
             ?? "actual:   not found (\(missing.isEmpty ? "no value" : missing))"
         var notes = [actualNote]
