@@ -261,7 +261,7 @@ import Testing
         try await withLoopbackServer(routes: ["/store": Self.store]) { server in
             let cases: [(String, String)] = [
                 ("print .store.books | upper", "<command line>:3:7: error: '| upper' needs a string, found an array"),
-                ("print .store.owner.email | toInt", "'| toInt' needs a number, or text that reads as one, found a string: Kim@Example.com"),
+                ("print .store.owner.email | toInt", "'| toInt' needs a number, or text that is an integer (digits, a sign before them at most), found a string: \"Kim@Example.com \""),
                 ("print .store.books[0].tags | nth 5", "'| nth 5' is outside a list of 2"),
                 ("print .store | frobnicate", "unknown filter 'frobnicate'"),
                 ("print .store | split", "'split' takes 1 value"),

@@ -139,6 +139,15 @@ import Testing
         #expect(equals?.message == "'=' is not an operator; did you mean '=='?")
         #expect(equals?.column == 15)
         #expect(parseError("expect .a contain \"x\"")?.message == "'contain' is not an operator; did you mean 'contains'?")
+        // Hurl's `includes`, an operator against its values, a `|` against the path with the filter after a blank.
+        #expect(parseError("expect .arr includes 1")?.message == "'includes' is not an operator; did you mean 'contains'?")
+        #expect(parseError("expect .num==4")?.message == "'==' needs a blank on each side")
+        #expect(parseError("expect .num ==4")?.message == "'==' needs a blank on each side")
+        #expect(parseError("expect .num!=4")?.message == "'!=' needs a blank on each side")
+        #expect(parseError("expect .s| length == 3")?.message == "a blank goes before '|' when the filter is the next word")
+        // A list written with blanks, as JSON and jq write it, says how to write it.
+        #expect(parseError("expect .arr == [1, \"1\", true]")?.message == "a list or object written bare has no blanks")
+        #expect(parseError("expect .a == x y")?.message == "expected one value; quote text with blanks")
     }
 
     @Test func reactorDeclaration() throws {

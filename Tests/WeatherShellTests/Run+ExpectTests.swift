@@ -113,6 +113,28 @@ import Testing
         }
     }
 
+    /// A failed `==` on two long values shows both around where they first differ, and says where:
+    /// cut at their start, both showed the same 200 a's. Secrets are masked before the cut.
+    @Test func twoLongValuesShowWhereTheyFirstDiffer() async throws {
+        let (a, b) = (String(repeating: "a", count: 400), String(repeating: "b", count: 100))
+        let (halt, _, stderr) = await Self.output(of: "let s = \(a)X\(b)\nexpect $s == \(a)Y\(b)\n")
+        #expect(Self.failedCheck(halt), "\(stderr)")
+        let (expected, actual) = (String(repeating: "a", count: 60) + "Y" + b + "\" (string)", String(repeating: "a", count: 60) + "X" + b + "\" (string)")
+        #expect(stderr.contains("note: expected: …aa") && stderr.contains(expected), "\(stderr)")
+        #expect(stderr.contains("note: actual:   …aa") && stderr.contains(actual), "\(stderr)")
+        #expect(stderr.contains("note: they first differ at character 401 (of 501 expected, 501 actual)"), "\(stderr)")
+        // Short values, or a difference a cut at the start shows, are shown as before.
+        let (_, _, short) = await Self.output(of: "let x = abc\nexpect $x == abd\n")
+        #expect(short.contains(#"note: expected: "abd" (string)"#) && !short.contains("differ at"), "\(short)")
+        let (_, _, early) = await Self.output(of: "let s = X\(a)\nexpect $s == Y\(a)\n")
+        #expect(early.contains(#"note: actual:   "X"# + String(repeating: "a", count: 198) + "… (string)") && !early.contains("differ at"), "\(early)")
+        // A secret near the difference is masked, then cut.
+        EnvironmentOverlay.define("WSH_TEST_LONG_SECRET", "s3cr3tvalue9")
+        let (_, _, secret) = await Self.output(of: "let t = env WSH_TEST_LONG_SECRET\nlet s = \"\(a)zz-X\"\nexpect $s == \"\(a)$t-Y\"\n")
+        #expect(!secret.contains("s3cr3t") && secret.contains("a***-Y\" (string)") && secret.contains("azz-X\" (string)")
+                && secret.contains("differ at character 401"), "\(secret)")
+    }
+
     @Test func emptyTextIsInEveryText() async throws {
         try await TestServer.with { server in
             let (halt, stderr) = await Self.run(#"""

@@ -16,6 +16,7 @@ import Testing
         "/names": StaticRoute(body: #"{"cafe\u0301":"decomposed","":11,"x":{"y":1},"dup":1,"dup":2}"#),
         "/none": StaticRoute(body: #"{"items":[],"full":[{"st":"ok","n":1},{"n":2},{"st":"ok","n":3}]}"#),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
+        "/numbers": StaticRoute(body: #"{"price":"12.5","pad":" 12 ","exp":"1e3","whole":"12","signed":"-012","n":12.9}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
         "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
         "/html": StaticRoute(status: 502, contentType: "text/html", body: "<html><h1>502 Bad Gateway</h1></html>"),
@@ -87,6 +88,17 @@ import Testing
         ("/latin1", ["expect .name == \"caf\u{FFFD}\""], ["expect .name == \"caf\u{E9}\""]),
         // The body as bytes.
         ("/hello", ["expect body != hex:68656c6c6f0a", "expect body == hex:68656c6c6f"], ["expect body == hex:68656c6c6f0a"]),
+        // A digest against a byte literal compares the digest's bytes, as Hurl's `sha256 == hex,…;`
+        // does; quoted, it is the digest's hex text.
+        ("/hello", ["expect bytes | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be04",
+                    "expect bytes | sha256 != hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+                    "expect bytes | md5 == hex:b1946ac92492d2347c6235b4d2611185", "expect body | sha256 == base64:WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgQ="],
+         ["expect bytes | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+          "expect bytes | sha256 == hex:5891B5B522D5DF086D0FF0B110FBD9D21BB4FC7163AF34D08286A2E846F6BE03",
+          "expect bytes | sha256 == base64:WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgM=", "expect bytes | md5 == hex:b1946ac92492d2347c6235b4d2611184",
+          "expect body | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+          #"expect bytes | sha256 == "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03""#,
+          "if bytes | sha256 == hex:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03 { echo same } else { exit 4 }"]),
     ]
 
     @Test(arguments: rows.indices)
@@ -136,6 +148,34 @@ import Testing
         }
     }
 
+    /// Two strings that show the same (NFC and NFD) fail with a note that says where they differ.
+    @Test func stringsThatShowAlikeSayWhereTheyDiffer() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            let result = await Self.run("/t2", "expect .nfd == \"caf\u{E9}\"", on: server)
+            guard case .failure(.expectation)? = result.halt else { Issue.record("\(result.stderr)"); return }
+            #expect(result.stderr.contains("note: they show alike but differ at character 4: expected U+00E9, actual U+0065 U+0301"), "\(result.stderr)")
+            let plain = await Self.run("/t2", "expect .nfd == cafe", on: server)
+            #expect(!plain.stderr.contains("show alike"), "\(plain.stderr)")
+        }
+    }
+
+    /// `| toInt` reads text as Hurl does, an integer or an error: `"12.5"` and `" 12 "` were 12, so
+    /// `expect .price | toInt == 12` held on a price of 12.5. A JSON number is cut toward zero, as Hurl cuts a float.
+    @Test func toIntOfTextThatIsNoIntegerIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for (check, given) in [(".price", #""12.5""#), (".pad", #"" 12 ""#), (".exp", #""1e3""#)] {
+                let result = await Self.run("/numbers", "expect \(check) | toInt == 12", on: server)
+                #expect(result.halt != nil && result.stderr.contains("found a string: \(given)"), "\(check): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(check) | toInt failed as a check, not as an error") }
+            }
+            for check in ["expect .whole | toInt == 12", "expect .signed | toInt == -12", "expect .n | toInt == 12",
+                          "expect .price | toFloat == 12.5", "expect .pad | trim | toInt == 12"] {
+                let result = await Self.run("/numbers", check, on: server)
+                #expect(result.halt == nil, "\(check): \(result.stderr)")
+            }
+        }
+    }
+
     /// `for` over a list that a key no element has made empty (`.full[*].stauts`, a typo) is an
     /// error, as `for x in .stauts` is, and so are `let` and `print` of it: the loop's checks ran
     /// zero times and the file passed. A list empty in the answer (`.items[*]` of `[]`) is none.
@@ -146,12 +186,44 @@ import Testing
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("no key '"), "\(script): \(result.stderr)")
             }
+            // So is a `[? ]` that kept nothing because its condition reads a key no element has.
+            for script in [#"for st in .full[? .stauts == "ok"] { expect $st.n > 100 }"#, #"let y = .full[? .stauts == "ok"]"#,
+                           #"print .[*][? .stauts == "ok"].n"#, "print .full[? .nn > 1]", "let v = .\nfor x in $v.full[? .nn > 1] { echo $x }"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("elements '[? ]' went over"), "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            // `for` over an object says how to go over its keys or values.
+            let object = await Self.run("/none", "for y in .full[0] { echo $y }", on: server)
+            #expect(object.halt != nil && object.stderr.contains("for x in .full[0] | keys, for x in .full[0] | values"), "\(object.stderr)")
+            let keys = await Self.run("/none", #"for y in .full[0] | keys { expect $y != "x" }"#, on: server)
+            #expect(keys.halt == nil, "\(keys.stderr)")
+            // A check on it names the key in its note.
+            let check = await Self.run("/none", #"expect .full[? .stauts == "error"] isList"#, on: server)
+            #expect(check.stderr.contains("no key 'stauts' in any of the 3 elements '[? ]' went over"), "\(check.stderr)")
             for script in ["for x in .items[*] { expect $x == 1 }", "for x in .items[*].n { expect $x == 1 }",
                            #"for st in .full[*].st { expect $st == "ok" }"#, "let y = .items[*].n\nexpect $y == []",
-                           #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#] {
+                           #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#,
+                           #"for x in .full[? .st == "error"] { exit 4 }"#, "for x in .full[? .deleted exists] { exit 4 }",
+                           "for x in .items[? .nope == 1] { exit 4 }", #"expect .full[? .st == "error"] isEmpty"#,
+                           "expect .full[? .deleted exists] isEmpty", #"expect .full[? .stauts not exists] | length == 3"#] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")
             }
+        }
+    }
+
+    /// `[? ]` in a path into a variable, as in a path into the answer: `$d.items[? .n > 1].n`.
+    @Test func aFilterInAPathIntoAVariable() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in ["let d = .\nexpect $d.full[? .n > 1].n == [2,3]", #"let d = .\#nexpect $d.full[? .st == "ok"] | length == 2"#,
+                           "let d = .full\nexpect $d[? .n >= 3].n == 3", "let d = .\nfor x in $d.full[? .n > 2] { expect $x.n == 3 }",
+                           "let name = report\nlet file = $name.json\nexpect $file == report.json"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+            let wrong = await Self.run("/none", "let d = .\nexpect $d.full[? .n > 1].n == [2]", on: server)
+            guard case .failure(.expectation)? = wrong.halt else { Issue.record("\(wrong.stderr)"); return }
         }
     }
 

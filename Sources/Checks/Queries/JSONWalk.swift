@@ -10,9 +10,12 @@ public enum JSONWalk {
     /// `..name` or `[? ]`, the path goes on from each value found, and the result is one flat list
     /// of every value reached, in order, as RFC 9535's node lists are: a value the rest of the path
     /// does not reach is left out, and a second `[*]` adds the values it reaches to the same list.
-    /// `holds` decides `[? EXPR]` for each element.
+    /// `holds` decides `[? EXPR]` for each element; `reads` names the key of the element EXPR reads
+    /// (nil when it reads none, or asks whether it exists): a `[? ]` that kept nothing of a list none
+    /// of whose elements has that key (`[? .stauts == "ok"]`) says so, as a key step does.
     public static func walk<Condition>(
-        _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool
+        _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool,
+        reads: (Condition) -> String? = { _ in nil }
     ) rethrows -> (value: JSONValue?, missing: String) {
         var current = root
         var path = ""
@@ -45,14 +48,17 @@ public enum JSONWalk {
                 }
                 var nodes = first
                 var reason = ""
+                if nodes.isEmpty, case .filter(let condition) = step, let key = reads(condition) {
+                    reason = noKeyReason(key, filtering: [current])
+                }
                 for next in steps[(position + 1)...] {
                     let before = nodes
                     nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
-                    // A key no value reached has (`.items[*].stauts`): a typo, most likely, which the
-                    // empty list it gives says in `missing`.
-                    if nodes.isEmpty, !before.isEmpty, reason.isEmpty, case .key(let key) = next {
-                        reason = noKeyReason(key, in: before)
-                    }
+                    // A key no value reached has (`.items[*].stauts`), or a filter's condition reads
+                    // (`[? .stauts == "ok"]`): a typo, most likely, which the empty list it gives says in `missing`.
+                    guard nodes.isEmpty, !before.isEmpty, reason.isEmpty else { continue }
+                    if case .key(let key) = next { reason = noKeyReason(key, in: before) }
+                    if case .filter(let condition) = next, let key = reads(condition) { reason = noKeyReason(key, filtering: before) }
                 }
                 return (.array(nodes), reason)
             }
@@ -84,15 +90,35 @@ public enum JSONWalk {
 
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
-    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> String {
+    private static func noKeyReason(_ key: String, in values: [JSONValue], place: String? = nil) -> String {
         var keys: [String] = []
         for case .object(let members) in values {
             for member in members where !keys.contains(where: { ScalarText.equal($0, member.key) }) { keys.append(member.key) }
             if keys.count >= 64 { break }
         }
         let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
-        let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
-        return "no key '\(key)' in \(count) reached\(guess)"
+        let count = place ?? (values.count == 1 ? "the value reached" : "any of the \(values.count) values reached")
+        return "no key '\(key)' in \(count)\(guess)"
+    }
+
+    /// Why a `[? ]` whose condition reads `key` kept nothing of the lists (or objects) in
+    /// `containers`: none of their elements has `key`; "" when one has it, or there are none.
+    private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> String {
+        var elements: [JSONValue] = []
+        for container in containers {
+            switch container {
+            case .array(let values): elements += values
+            case .object(let members): elements += members.map(\.value)
+            default: break
+            }
+        }
+        let hasKey: (JSONValue) -> Bool = { element in
+            guard case .object(let members) = element else { return false }
+            return members.contains { ScalarText.equal($0.key, key) }
+        }
+        guard !elements.isEmpty, !elements.contains(where: hasKey) else { return "" }
+        let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"
+        return noKeyReason(key, in: elements, place: "\(count) '[? ]' went over")
     }
 
     /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.

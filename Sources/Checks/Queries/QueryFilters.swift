@@ -48,9 +48,20 @@ public enum QueryFilters {
             }
             return elements[position]
         case (.first, _), (.last, _), (.nth, _): throw refuse("a list")
-        case (.toInt, .number(let literal)), (.toInt, .string(let literal)):
-            guard let number = ExactNumber(literal.trimmingCharacters(in: .whitespaces)), let integer = number.truncatedText else {
-                throw refuse("a number, or text that reads as one")
+        case (.toInt, .number(let literal)):
+            // A JSON number is cut toward zero, as Hurl's `toInt` cuts a float (`12.5` is 12).
+            guard let integer = ExactNumber(literal)?.truncatedText else { throw refuse("a number, or text that reads as one") }
+            return .number(integer)
+        case (.toInt, .string(let text)):
+            // Text is an integer as Hurl reads one: digits with a sign at most, nothing else
+            // (`"12.5"`, `" 12 "` and `"1e3"` are errors, never 12 or 1000).
+            let signed = text.hasPrefix("-") || text.hasPrefix("+")
+            let digits = text.utf8.dropFirst(signed ? 1 : 0)
+            guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let integer = ExactNumber(text)?.truncatedText else {
+                let number = ExactNumber(text.trimmingCharacters(in: .whitespaces)) != nil
+                throw Failure(message: "'| toInt' needs a number, or text that is an integer (digits, a sign before them at most), found a string: \"\(text.shortened(80))\""
+                    + (number ? "; '| toFloat' reads a number with a fraction, an exponent or blanks around it" : ""))
             }
             return .number(integer)
         case (.toFloat, .number(let literal)), (.toFloat, .string(let literal)):
@@ -213,7 +224,12 @@ public enum QueryFilters {
         }
         switch result {
         case .nodes(let values): return .array(values.map(JSONValue.string))
-        case .number(let text): return ExactNumber(text) == nil ? .string(text) : .number(text)
+        case .number(let text):
+            // NaN and ±Infinity are no JSON number, so none compares: an error that says what the XPath gave.
+            guard ExactNumber(text) == nil else { return .number(text) }
+            let why = text == "NaN" ? "number() of text that is no number, or 0 div 0" : "a division by zero"
+            throw Failure(message: "'| xpath': '\(expression.shortened())' gave \(text) (\(why)), which no JSON number is, so nothing compares with it; "
+                          + "string(...) gives the text")
         case .string(let text): return .string(text)
         case .bool(let value): return .bool(value)
         }

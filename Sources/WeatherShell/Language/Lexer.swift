@@ -313,8 +313,11 @@ public struct Lexer {
     /// Whether a query starts at `position`: a path (`.a`) or a JSONPath (`$.a`, `$[0]`).
     static func startsQuery(_ bytes: [UInt8], at position: Int) -> Bool {
         if bytes[position] == UInt8(ascii: ".") { return true }
-        return bytes[position] == UInt8(ascii: "$") && position + 1 < bytes.count
-            && (bytes[position + 1] == UInt8(ascii: ".") || bytes[position + 1] == UInt8(ascii: "["))
+        guard bytes[position] == UInt8(ascii: "$") else { return false }
+        // `$.a`, `$[?@.a]` (JSONPath), or a path into a variable: `$d.items[? .n > 1]`, `$list[? . > 1]`.
+        var cursor = position + 1
+        while cursor < bytes.count, isNameByte(bytes[cursor], first: cursor == position + 1) { cursor += 1 }
+        return cursor < bytes.count && (bytes[cursor] == UInt8(ascii: ".") || bytes[cursor] == UInt8(ascii: "["))
     }
 
     /// The end (after its `]`) of a `[? ...]` element filter opening at `position`, on the same line,

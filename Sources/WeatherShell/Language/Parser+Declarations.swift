@@ -157,13 +157,22 @@ extension Parser {
         }) else {
             // A word that reads as a mistyped operator (`=`, `=>`, `contain`) is where the caret goes.
             let operators = Expectation.Operator.allCases.map(\.rawValue)
+            // Hurl's names for `contains` and `isBool`.
+            let hurlNames = ["includes": "contains", "isBoolean": "isBool"]
             for word in words.dropFirst() {
                 guard let text = word.bare else { continue }
                 let symbols = !text.isEmpty && text.allSatisfy { "=<>!".contains($0) }
                 let letters = text.count > 2 && text.allSatisfy(\.isLetter)
                 guard symbols || letters,
-                      let guess = text == "=" || text == "===" ? "==" : Suggestion.closest(to: text, in: operators) else { continue }
+                      let guess = text == "=" || text == "===" ? "==" : hurlNames[text] ?? Suggestion.closest(to: text, in: operators) else { continue }
                 throw error("'\(text)' is not an operator; did you mean '\(guess)'?", word.span, notes: ["usage: \(usageText)"])
+            }
+            // An operator written against its values (`.num==4`, `.num ==4`).
+            for word in words {
+                guard let text = word.bare else { continue }
+                if let glued = ["==", "!=", "<=", ">=", "<", ">"].first(where: { text.contains($0) }), !text.contains("[?") {
+                    throw error("'\(glued)' needs a blank on each side", word.span, notes: ["expect .count \(glued) 4", "usage: \(usageText)"])
+                }
             }
             throw error("expected an operator", words.last?.span ?? command.span, notes: ["usage: \(usageText)"])
         }
@@ -183,8 +192,12 @@ extension Parser {
             return Expectation(negated: negated, subject: subject, op: op, expected: nil, span: expressionStart.union(opWord.span))
         }
         guard operands.count == 1 else {
-            throw error(operands.isEmpty ? "expected a value after '\(opText)'" : "expected one value; quote text with blanks",
-                        operands.count > 1 ? operands[1].span : opWord.span, notes: ["usage: \(usageText)"])
+            // `== [1, 2]`: a list or object written bare is one word, without blanks.
+            let bareList = operands.first?.bare.map { $0.hasPrefix("[") || $0.hasPrefix("{") } == true
+            throw error(operands.isEmpty ? "expected a value after '\(opText)'"
+                            : bareList ? "a list or object written bare has no blanks" : "expected one value; quote text with blanks",
+                        operands.count > 1 ? operands[1].span : opWord.span,
+                        notes: (bareList ? ["write [1,2] or {\"a\":1}, or quote it: '[1, 2]'"] : []) + ["usage: \(usageText)"])
         }
         if [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) { try checkExpectedValue(operands[0], after: opText) }
         return Expectation(negated: negated, subject: subject, op: op, expected: operands[0], span: expressionStart.union(operands[0].span))

@@ -217,6 +217,11 @@ struct QueryParser {
             let (char, quoted) = chars[index]
             if char == "|" && !quoted {
                 let name = String(chars[(index + 1)...].map(\.0))
+                // `.s| length`: the filter is the next word, which a blank before `|` would have let it be.
+                if name.isEmpty {
+                    throw Diagnostic(.parse, "a blank goes before '|' when the filter is the next word", file: file, span: word.span,
+                                     notes: ["\(String(chars[..<index].map(\.0))) | length, or \(String(chars[..<index].map(\.0)))|length"])
+                }
                 guard let filter = QueryFilter(name: name, arguments: []) else {
                     throw Diagnostic(.parse, "unknown filter '\(name)'", file: file, span: word.span, notes: Self.unknownFilterNotes(name))
                 }

@@ -104,8 +104,10 @@ extension Run {
             case nil, .array?:
                 throw failure("nothing to go over: \(missing.isEmpty ? "the query gives no value" : missing)", at: query.span)
             case let other?:
+                let written = currentFile.text(query.span.start..<query.span.end).shortened()
+                let over = if case .object = other { ["to go over its keys or values: for x in \(written) | keys, for x in \(written) | values"] } else { [String]() }
                 throw failure("'for' goes over a list, and this query gives \(JSONWalk.kind(other))", at: query.span,
-                              notes: ["a list of words works too: for city in Seoul Busan { ... }"])
+                              notes: over + ["a list of words works too: for city in Seoul Busan { ... }"])
             }
         }
     }

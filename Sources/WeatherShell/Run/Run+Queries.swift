@@ -24,7 +24,7 @@ extension Run {
             guard root.isObjectOrArray else { return try filtered(.string(try expand(word).text), by: query.filters[...], in: query) }
             // A secret's parts are secrets: each one masked wherever it shows.
             if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
-            let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds)
+            let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead)
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
@@ -99,10 +99,10 @@ extension Run {
             let steps = try resolved(written, query)
             try checkBodyKept(response, query)
             if let element {
-                (value, missing) = try JSONWalk.walk(element, steps, where: holds)
+                (value, missing) = try JSONWalk.walk(element, steps, where: holds, reads: Self.keyRead)
                 break
             }
-            (value, missing) = try JSONWalk.walk(try jsonBody(response, query), steps, where: holds)
+            (value, missing) = try JSONWalk.walk(try jsonBody(response, query), steps, where: holds, reads: Self.keyRead)
         case .jsonPath(let expression):
             try checkBodyKept(response, query)
             do {
@@ -211,6 +211,15 @@ extension Run {
             throw failure("the response body is not JSON, so '\(currentFile.text(query.span.start..<query.span.end))' has nothing to read",
                           at: query.span, notes: [mask(error.description)], comesFromTheAnswer: true)
         }
+    }
+
+    /// The key of the element a `[? EXPR]` reads first (`.stauts` in `[? .stauts == "ok"]`), for
+    /// the walk to say when no element has it; nil when EXPR asks whether it exists (`[? .deleted exists]`).
+    private static func keyRead(_ filter: ElementFilter) -> String? {
+        guard filter.condition.op != .exists, case .query(let query) = filter.condition.subject,
+              case .path(let steps) = query.source, case .key(let key)? = steps.first,
+              !query.pathVariables.contains(where: { $0.step == 0 }) else { return nil }
+        return key
     }
 
     /// `[? EXPR]` on one element: EXPR's path queries start at it; a comparison of values that do

@@ -82,17 +82,67 @@ extension Run {
             return TypedValues.describe(maskedStrings(value))
         }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
-        let actualNote = actual.map { "actual:   " + mask(shown($0)).shortened(200) + " (\(type($0)))" }
+        var actualText = actual.map { mask(shown($0)).shortened(200) }
+        var expectedText = expected.map { mask(shown($0)).shortened(200) }
+        var differenceNote: String?
+        // Two long values cut at their start may show the same: then both show around where they first differ.
+        if let actual, let expected, let cut = Self.aroundFirstDifference(mask(shown(expected)), mask(shown(actual))) {
+            (expectedText, actualText) = (cut.expected, cut.actual)
+            if isByteComparison(expectation) {
+                differenceNote = "they first differ at byte \((cut.offset - 4) / 2 + 1)"
+            } else if case .string(let a) = actual, case .string(let e) = expected {
+                let (a, e) = (Array(mask(a).unicodeScalars), Array(mask(e).unicodeScalars))
+                let offset = zip(a, e).prefix { $0 == $1 }.count
+                differenceNote = "they first differ at character \(offset + 1) (of \(e.count) expected, \(a.count) actual)"
+            } else {
+                differenceNote = "their texts first differ at character \(cut.offset + 1)"
+            }
+        }
+        // Two strings that show the same (a composed `é` and `e` with a combining accent) say where they differ.
+        if differenceNote == nil, case .string(let a)? = actual, case .string(let e)? = expected, actualText == expectedText,
+           !a.unicodeScalars.elementsEqual(e.unicodeScalars) {
+            let (a, e) = (Array(mask(a).unicodeScalars), Array(mask(e).unicodeScalars))
+            let offset = zip(a, e).prefix { $0 == $1 }.count
+            func codes(_ scalars: [Unicode.Scalar]) -> String {
+                scalars[min(offset, scalars.count)..<min(scalars.count, offset + 2)].map { scalar in
+                    let digits = String(scalar.value, radix: 16, uppercase: true)
+                    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+                }.joined(separator: " ")
+            }
+            differenceNote = "they show alike but differ at character \(offset + 1): expected \(codes(e)), actual \(codes(a)) "
+                + "(strings compare by Unicode scalars)"
+        }
+        let actualNote = actual.map { "actual:   " + (actualText ?? "") + " (\(type($0)))" }
             ?? "actual:   not found (\(missing.isEmpty ? "no value" : missing))"
         var notes = [actualNote]
         if let expected {
-            notes.insert("expected: " + mask(shown(expected)).shortened(200) + " (\(type(expected)))", at: 0)
+            notes.insert("expected: " + (expectedText ?? "") + " (\(type(expected)))", at: 0)
         }
+        if let differenceNote { notes.append(differenceNote) }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
         if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x == Double(b) {
             notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
         }
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
+    }
+
+    /// Two texts shown in a failure, when one is too long to show whole and they first differ past
+    /// what a cut at the start shows: each cut to 200 characters around that place (`…aaaXbbb…`), and
+    /// the offset in Unicode scalars where they differ; nil when a cut at the start shows it.
+    static func aroundFirstDifference(_ expected: String, _ actual: String, limit: Int = 200)
+        -> (expected: String, actual: String, offset: Int)? {
+        let (e, a) = (Array(expected.unicodeScalars), Array(actual.unicodeScalars))
+        guard e.count > limit || a.count > limit else { return nil }
+        let offset = zip(e, a).prefix { $0 == $1 }.count
+        guard offset > limit - 60 else { return nil }
+        func window(_ scalars: [Unicode.Scalar]) -> String {
+            let start = min(offset - 60, max(0, scalars.count - limit))
+            let end = min(scalars.count, start + limit)
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[start..<end])
+            return (start > 0 ? "…" : "") + String(view) + (end < scalars.count ? "…" : "")
+        }
+        return (window(e), window(a), offset)
     }
 
     /// Whether `expectation` holds, with the actual value it looked at (or why there is none) and

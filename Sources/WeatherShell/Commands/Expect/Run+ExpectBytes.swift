@@ -3,11 +3,15 @@ import Foundation
 import Targets
 
 extension Run {
-    /// Whether the expectation compares bytes: `bytes` or `rawbytes` with no filter, or a query
-    /// whose last filter makes bytes (`.b64 | base64Decode == hex:416461`, as Hurl writes it).
+    /// Whether the expectation compares bytes: `bytes` or `rawbytes` with no filter, a query
+    /// whose last filter makes bytes (`.b64 | base64Decode == hex:416461`, as Hurl writes it), or a
+    /// digest against a byte literal (`bytes | sha256 == hex:d44c…`, Hurl's `sha256 == hex,…;`).
     func isByteComparison(_ expectation: Expectation) -> Bool {
         guard case .query(let query) = expectation.subject else { return false }
-        if let last = query.filters.last { return [.base64Decode, .base64UrlSafeDecode, .utf8Encode].contains(last) }
+        if let last = query.filters.last {
+            if Self.digestFilters.contains(last), let word = expectation.expected, writesByteSyntax(word) { return true }
+            return [.base64Decode, .base64UrlSafeDecode, .utf8Encode].contains(last)
+        }
         // `body == @file` and `body == hex:...` compare the body's bytes with those, as Hurl's `body == file,...;`.
         if query.source == .body, let word = expectation.expected, writesByteSyntax(word) { return true }
         return query.source == .bytes || query.source == .rawBytes
@@ -19,15 +23,20 @@ extension Run {
     func byteOutcome(of expectation: Expectation) throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
         guard case .query(let query) = expectation.subject else { throw failure(noResponseMessage, at: expectation.span) }
         let actual: [UInt8]
+        var actualIsSecret = false
         if query.filters.isEmpty {
             _ = try lookUp(query)
             guard let response = lastResponse else { throw failure(noResponseMessage, at: expectation.span) }
             actual = Array(query.source == .rawBytes ? try rawBody(of: response, query) : response.body)
         } else {
-            // The filters' bytes as the hex of every byte, which no text they decode to can mimic.
+            // The filters' bytes as the hex of every byte, which no text they decode to can mimic; a
+            // digest is the hex of its bytes already, taken of the true value (a cookie named like a
+            // secret too) and shown masked when that value shows masked.
+            let digest = query.filters.last.map(Self.digestFilters.contains) == true
             var hexQuery = query
-            hexQuery.filters.append(.toHex)
-            let (hex, missing) = try lookUp(hexQuery)
+            if !digest { hexQuery.filters.append(.toHex) }
+            let (hex, missing) = try lookUp(hexQuery, unmasked: digest)
+            if digest, query.readsMaskedValues, try lookUp(hexQuery).value != hex { actualIsSecret = true }
             guard case .string(let digits)? = hex,
                   case .success(let bytes) = Result(catching: { () throws(ByteLiteral.Failure) -> [UInt8] in
                       try ByteLiteral.bytes("hex:" + digits, quoted: false, directory: "")
@@ -67,8 +76,12 @@ extension Run {
         }
         if expectation.negated { passed.toggle() }
         let expectedText = expectedIsSecret ? Redaction.placeholder : maskedByteText(expected)
-        return (passed, .string(maskedByteText(actual)), expectation.expected == nil ? nil : .string(expectedText), "")
+        let actualText = actualIsSecret ? Redaction.placeholder : maskedByteText(actual)
+        return (passed, .string(actualText), expectation.expected == nil ? nil : .string(expectedText), "")
     }
+
+    /// Filters whose result is a digest's bytes, written as their hex.
+    private static let digestFilters: [QueryFilter] = [.sha256, .md5]
 
     /// Whether `word` is written as bytes: `hex:`, `base64:` or `@FILE` in the script's own text,
     /// or only `$name` of a variable set from `bytes`. Syntax in a value that came from elsewhere (a
