@@ -44,6 +44,8 @@ public final class CookieJar: Sendable {
     /// - A cookie replaces the one of the same name, domain and path, keeping its creation time.
     /// - A `Secure` cookie from `http://` is ignored, and so is a plain one from `http://` that
     ///   would replace a `Secure` one.
+    /// - A `__Secure-` cookie without `Secure`, and a `__Host-` one without `Secure` and `Path=/` or
+    ///   with a `Domain`, are ignored (RFC 6265bis 4.1.3).
     public func store(setCookie values: [String], from url: String, now: Date = Date()) {
         guard !values.isEmpty, let request = CookieRequestURL(url) else { return }
         let cookies = values.compactMap { SetCookie($0).flatMap { cookie(from: $0, request: request, now: now) } }
@@ -93,6 +95,7 @@ public final class CookieJar: Sendable {
     private func cookie(from parsed: SetCookie, request: CookieRequestURL, now: Date) -> (Cookie, Bool)? {
         guard Cookie.isAcceptable(name: parsed.name, value: parsed.value) else { return nil }
         if parsed.secure, !request.isSecure { return nil }
+        guard Self.meetsItsPrefix(parsed, request: request) else { return nil }
         var domain = request.host
         var hostOnly = true
         if let attribute = parsed.domain, attribute != request.host {
@@ -110,6 +113,18 @@ public final class CookieJar: Sendable {
             path: parsed.path ?? CookiePath.defaultPath(for: request.path), expires: expires,
             secure: parsed.secure, httpOnly: parsed.httpOnly, creation: now, sameSite: parsed.sameSite)
         return (cookie, cookie.isExpired(at: now))
+    }
+
+    /// The cookie prefixes of RFC 6265bis 4.1.3, as curl and browsers apply them (the prefix in any
+    /// case): a `__Secure-` cookie must be `Secure` and come from https; a `__Host-` one too, with
+    /// `Path=/` and no `Domain`.
+    private static func meetsItsPrefix(_ parsed: SetCookie, request: CookieRequestURL) -> Bool {
+        guard parsed.name.hasPrefix("__") else { return true }
+        if parsed.name.prefix(9).lowercased() == "__secure-" { return parsed.secure && request.isSecure }
+        if parsed.name.prefix(7).lowercased() == "__host-" {
+            return parsed.secure && request.isSecure && parsed.domain == nil && parsed.path == "/"
+        }
+        return true
     }
 
     /// Whether a cookie's `Domain` may not be `domain`: a public suffix, but `localhost`.

@@ -149,6 +149,19 @@ import Testing
         MatchRow(setCookie: "a=1; Secure", from: "https://h.com/", request: "http://h.com/", sent: nil),
         MatchRow(setCookie: "a=1; Secure", from: "http://h.com/", request: "https://h.com/", sent: nil),
         MatchRow(setCookie: "a=1", from: "HTTPS://h.com/", request: "http://h.com/", sent: "a=1"),
+        // Prefixes (RFC 6265bis 4.1.3): __Secure- needs Secure from https; __Host- also Path=/ and no Domain.
+        MatchRow(setCookie: "__Secure-s=1", from: "http://h.com/", request: "http://h.com/", sent: nil),
+        MatchRow(setCookie: "__Secure-s=1", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Secure-s=1; Secure", from: "https://h.com/", request: "https://h.com/", sent: "__Secure-s=1"),
+        MatchRow(setCookie: "__secure-s=1", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Path=/", from: "http://h.com/", request: "http://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Path=/", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure; Path=/x", from: "https://h.com/x/", request: "https://h.com/x/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure; Path=/; Domain=h.com", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure; Path=/", from: "https://h.com/x/y", request: "https://h.com/", sent: "__Host-h=1"),
+        MatchRow(setCookie: "__HOST-h=1; Secure; Path=/", from: "https://h.com/", request: "https://h.com/", sent: "__HOST-h=1"),
+        MatchRow(setCookie: "__Hostile=1", from: "http://h.com/", request: "http://h.com/", sent: "__Hostile=1"),
         // HttpOnly cookies go to HTTP requests all the same.
         MatchRow(setCookie: "a=1; HttpOnly", from: "http://h.com/", request: "http://h.com/", sent: "a=1"),
         // User info in the URL is not the host.
