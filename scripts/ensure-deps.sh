@@ -20,6 +20,8 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -x /usr/bin/tinyproxy ] || missing+=(tinyproxy)
 # squid with its shipped configuration, which refuses CONNECT to ports but 443: plain http through a proxy must not tunnel.
 [ -x /usr/sbin/squid ] || missing+=(squid)
+# The Public Suffix List the cookie jar reads at run time (the .deb depends on it).
+[ -f /usr/share/publicsuffix/public_suffix_list.dat ] || missing+=(publicsuffix)
 [ -x /usr/bin/xmllint ] || missing+=(libxml2-utils)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then

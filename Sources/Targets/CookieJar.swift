@@ -16,9 +16,13 @@ public final class CookieJar: Sendable {
     public static let maxNameAndValueBytes = 4096
 
     private let state = Mutex(CookieStore())
+    private let publicSuffixes: PublicSuffixList
 
-    /// An empty jar.
-    public init() {}
+    /// An empty jar that refuses a `Domain` on `publicSuffixes` (by default the system's list,
+    /// ``PublicSuffixList/system``).
+    public init(publicSuffixes: PublicSuffixList = .system) {
+        self.publicSuffixes = publicSuffixes
+    }
 
     /// The Cookie header value for a request to `url` at `now`, or nil when no cookie matches
     /// (RFC 6265 5.4: domain-match or host-only, path-match, Secure only over https; expired ones
@@ -33,15 +37,18 @@ public final class CookieJar: Sendable {
     /// Stores the `Set-Cookie` field values received from `url` (RFC 6265 5.2 and 5.3).
     ///
     /// - `Max-Age` wins over `Expires`; an expiry in the past (`Max-Age=0`) deletes the cookie.
-    /// - A `Domain` must domain-match the request's host, and may not be a single label other
-    ///   than `localhost` (`com`), unless it is the host itself; else the cookie is ignored.
+    /// - A `Domain` must domain-match the request's host, and may not be a public suffix (`com`,
+    ///   `co.uk`, `herokuapp.com`; `localhost` is not one) unless it is the host itself, which
+    ///   makes the cookie host-only; else the cookie is ignored (RFC 6265 5.3 step 5).
     /// - Without `Path`, the path is the request's directory (RFC 6265 5.1.4).
     /// - A cookie replaces the one of the same name, domain and path, keeping its creation time.
     /// - A `Secure` cookie from `http://` is ignored, and so is a plain one from `http://` that
     ///   would replace a `Secure` one.
+    /// - A `__Secure-` cookie without `Secure`, and a `__Host-` one without `Secure` and `Path=/` or
+    ///   with a `Domain`, are ignored (RFC 6265bis 4.1.3).
     public func store(setCookie values: [String], from url: String, now: Date = Date()) {
         guard !values.isEmpty, let request = CookieRequestURL(url) else { return }
-        let cookies = values.compactMap { SetCookie($0).flatMap { Self.cookie(from: $0, request: request, now: now) } }
+        let cookies = values.compactMap { SetCookie($0).flatMap { cookie(from: $0, request: request, now: now) } }
         guard !cookies.isEmpty else { return }
         state.withLock { store in
             for (cookie, delete) in cookies {
@@ -85,21 +92,20 @@ public final class CookieJar: Sendable {
 
     /// The cookie a parsed `Set-Cookie` makes for `request`, and whether it deletes rather than
     /// stores; `nil` when RFC 6265 5.3 says to ignore it.
-    private static func cookie(from parsed: SetCookie, request: CookieRequestURL, now: Date) -> (Cookie, Bool)? {
+    private func cookie(from parsed: SetCookie, request: CookieRequestURL, now: Date) -> (Cookie, Bool)? {
         guard Cookie.isAcceptable(name: parsed.name, value: parsed.value) else { return nil }
         if parsed.secure, !request.isSecure { return nil }
+        guard Self.meetsItsPrefix(parsed, request: request) else { return nil }
         var domain = request.host
         var hostOnly = true
         if let attribute = parsed.domain, attribute != request.host {
-            let isSingleLabel = !attribute.containsByte(UInt8(ascii: ".")) && attribute != "localhost"
-            guard !isSingleLabel, CookieDomain.matches(host: request.host, domain: attribute) else { return nil }
+            guard CookieDomain.matches(host: request.host, domain: attribute), !isPublicSuffix(attribute) else { return nil }
             domain = attribute
             hostOnly = false
         } else if parsed.domain != nil {
             // `Domain` names the host itself: subdomains get it too, unless the host is an IP
-            // address (as curl reads it) or a single label that could be a public suffix.
-            let isSingleLabel = !request.host.containsByte(UInt8(ascii: ".")) && request.host != "localhost"
-            hostOnly = CookieDomain.isIPAddress(request.host) || isSingleLabel
+            // address (as curl reads it) or a public suffix (RFC 6265 5.3 step 5).
+            hostOnly = CookieDomain.isIPAddress(request.host) || isPublicSuffix(request.host)
         }
         let expires = parsed.expiry(now: now)
         let cookie = Cookie(
@@ -107,5 +113,22 @@ public final class CookieJar: Sendable {
             path: parsed.path ?? CookiePath.defaultPath(for: request.path), expires: expires,
             secure: parsed.secure, httpOnly: parsed.httpOnly, creation: now, sameSite: parsed.sameSite)
         return (cookie, cookie.isExpired(at: now))
+    }
+
+    /// The cookie prefixes of RFC 6265bis 4.1.3, as curl and browsers apply them (the prefix in any
+    /// case): a `__Secure-` cookie must be `Secure` and come from https; a `__Host-` one too, with
+    /// `Path=/` and no `Domain`.
+    private static func meetsItsPrefix(_ parsed: SetCookie, request: CookieRequestURL) -> Bool {
+        guard parsed.name.hasPrefix("__") else { return true }
+        if parsed.name.prefix(9).lowercased() == "__secure-" { return parsed.secure && request.isSecure }
+        if parsed.name.prefix(7).lowercased() == "__host-" {
+            return parsed.secure && request.isSecure && parsed.domain == nil && parsed.path == "/"
+        }
+        return true
+    }
+
+    /// Whether a cookie's `Domain` may not be `domain`: a public suffix, but `localhost`.
+    private func isPublicSuffix(_ domain: String) -> Bool {
+        domain != "localhost" && publicSuffixes.isPublicSuffix(domain)
     }
 }

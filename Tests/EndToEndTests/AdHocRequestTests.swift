@@ -216,6 +216,26 @@ import TestSupport
         }
     }
 
+    /// `-a` is kept as the Authorization header it sent, as a typed one is, and shown masked.
+    @Test func targetFromLastKeepsTheCredentialsOfDashA() async throws {
+        try await withLoopbackServer { server in
+            for (flags, sent) in [("-a bob:FlPw888", "Basic Ym9iOkZsUHc4ODg="), ("-A bearer -a FlTok888", "Bearer FlTok888")] {
+                let script = """
+                    set output quiet
+                    get \(server.baseURL)/echo/\(sent.prefix { $0 != " " }) \(flags)
+                    target t from last
+                    show t
+                    call t
+                    expect $.headers[?@[0] == 'Authorization'][1] | first == "\(sent)"
+                    """
+                let result = try await WSHProcess.run(["-c", script])
+                #expect(result.status == 0, "\(flags): \(result.stderr)")
+                #expect(result.stdout.contains("  header \"Authorization:\(sent.prefix { $0 != " " }) ***\"\n"), "\(flags): \(result.stdout)")
+                #expect(server.hits("/echo/\(sent.prefix { $0 != " " })") == 2)
+            }
+        }
+    }
+
     /// From a declared target's call: the path filled, the call's values as defaults, a secret in
     /// the query written as its variable; `save` writes it and a new session sends the same again.
     @Test func targetFromADeclaredTargetsCall() async throws {

@@ -20,6 +20,32 @@ import TestSupport
         }
     }
 
+    @Test func stdinPipedInIsTheBodyOfARequestThatGivesNone() async throws {
+        try await withLoopbackServer { server in
+            let piped = try await WSHProcess.run(["post", "\(server.baseURL)/echo/in", "X-A:1"], stdin: "{\"from\":\"stdin\"}\n")
+            #expect(piped.status == 0, "\(piped.stderr)")
+            let echo = try AdHocRequestTests.Echo(json: piped.stdout)
+            #expect(echo.method == "POST")
+            #expect(echo.body == "{\"from\":\"stdin\"}\n")
+            #expect(echo.headers["x-a"] == "1")
+            // `@-` names stdin as the body; a request with fields of its own leaves stdin unread.
+            let named = try await WSHProcess.run(["put", "\(server.baseURL)/echo/in", "@-"], stdin: "raw bytes")
+            #expect(try AdHocRequestTests.Echo(json: named.stdout).body == "raw bytes", "\(named.stderr)")
+            let fields = try await WSHProcess.run(["post", "\(server.baseURL)/echo/in", "a=1"], stdin: "not sent")
+            #expect(try AdHocRequestTests.Echo(json: fields.stdout).body == "{\"a\":\"1\"}", "\(fields.stderr)")
+            // --ignore-stdin (HTTPie's) and an empty stdin (CI's /dev/null) send no body.
+            let ignored = try await WSHProcess.run(["post", "\(server.baseURL)/echo/in", "--ignore-stdin"], stdin: "not sent")
+            #expect(try AdHocRequestTests.Echo(json: ignored.stdout).body == "", "\(ignored.stderr)")
+            let empty = try await WSHProcess.run(["get", "\(server.baseURL)/echo/in"], stdin: "")
+            let emptyEcho = try AdHocRequestTests.Echo(json: empty.stdout)
+            #expect(emptyEcho.body == "" && emptyEcho.headers["content-type"] == nil, "\(empty.stderr)")
+            // A script read from stdin stays a script, and there @- is refused.
+            let script = try await WSHProcess.run(["-"], stdin: "post \(server.baseURL)/echo/in @-\n")
+            #expect(script.status != 0)
+            #expect(script.stderr.contains("stdin is not free"), "\(script.stderr)")
+        }
+    }
+
     @Test func aMethodInCapitalsIsSentAsWritten() async throws {
         try await withLoopbackServer { server in
             for (verb, method) in [("GET", "GET"), ("PROPFIND", "PROPFIND"), ("delete", "DELETE")] {

@@ -190,6 +190,18 @@ import TestSupport
         #expect(result.stdout.isEmpty)
     }
 
+    @Test func theToolsFlagMayComeAfterTheArguments() async throws {
+        let declare = "target j { base http://127.0.0.1:9; path /items/{id}; query q }\n"
+        let first = try await WSHProcess.run(["-c", declare + "show j --curl id=7 q=a"])
+        let last = try await WSHProcess.run(["-c", declare + "show j id=7 q=a --curl"])
+        let between = try await WSHProcess.run(["-c", declare + "show j id=7 --httpie q=a"])
+        #expect(first.status == 0 && last.status == 0 && between.status == 0, "\(last.stderr)\(between.stderr)")
+        #expect(first.stdout.contains("http://127.0.0.1:9/items/7?q=a"), "\(first.stdout)")
+        #expect(last.stdout == first.stdout)
+        #expect(between.stdout.hasPrefix("http "), "\(between.stdout)")
+        #expect(between.stdout.contains("http://127.0.0.1:9/items/7?q=a"), "\(between.stdout)")
+    }
+
     @Test func aSecretWithNoEnvironmentVariableIsMaskedWithANote() async throws {
         let script = "plugin auth bearer literal-credential-123 everywhere\ntarget t { base http://127.0.0.1:9; path /x }\nshow t --curl"
         let result = try await WSHProcess.run(["-c", script])

@@ -116,6 +116,18 @@ import Testing
         MatchRow(setCookie: "a=1; Domain=com", from: "http://example.com/", request: "http://other.com/", sent: nil),
         MatchRow(setCookie: "a=1; Domain=localhost", from: "http://localhost:8080/", request: "http://localhost:9/", sent: "a=1"),
         MatchRow(setCookie: "a=1; Domain=intranet", from: "http://intranet/", request: "http://intranet/", sent: "a=1"),
+        // A Domain on the Public Suffix List: ignored, unless it is the host itself (then host-only).
+        MatchRow(setCookie: "a=1; Domain=co.uk", from: "http://x.co.uk/", request: "http://y.co.uk/", sent: nil),
+        MatchRow(setCookie: "a=1; Domain=co.uk", from: "http://x.co.uk/", request: "http://x.co.uk/", sent: nil),
+        MatchRow(setCookie: "a=1; Domain=.CO.UK", from: "http://x.co.uk/", request: "http://y.co.uk/", sent: nil),
+        MatchRow(setCookie: "a=1; Domain=herokuapp.com", from: "http://app1.herokuapp.com/", request: "http://app2.herokuapp.com/", sent: nil),
+        MatchRow(setCookie: "a=1; Domain=example.co.uk", from: "http://www.example.co.uk/", request: "http://api.example.co.uk/", sent: "a=1"),
+        MatchRow(setCookie: "a=1; Domain=app1.herokuapp.com", from: "http://app1.herokuapp.com/", request: "http://v2.app1.herokuapp.com/", sent: "a=1"),
+        MatchRow(setCookie: "a=1; Domain=co.uk", from: "http://co.uk/", request: "http://co.uk/", sent: "a=1"),
+        MatchRow(setCookie: "a=1; Domain=co.uk", from: "http://co.uk/", request: "http://x.co.uk/", sent: nil),
+        // Wildcard rules (`*.ck`) and their exceptions (`!www.ck`).
+        MatchRow(setCookie: "a=1; Domain=foo.ck", from: "http://www.foo.ck/", request: "http://bar.foo.ck/", sent: nil),
+        MatchRow(setCookie: "a=1; Domain=www.ck", from: "http://a.www.ck/", request: "http://b.www.ck/", sent: "a=1"),
         // IP addresses: exact only; ports do not count.
         MatchRow(setCookie: "a=1", from: "http://127.0.0.1:8080/", request: "http://127.0.0.1:9090/x", sent: "a=1"),
         MatchRow(setCookie: "a=1; Domain=0.0.1", from: "http://127.0.0.1/", request: "http://127.0.0.1/", sent: nil),
@@ -137,6 +149,19 @@ import Testing
         MatchRow(setCookie: "a=1; Secure", from: "https://h.com/", request: "http://h.com/", sent: nil),
         MatchRow(setCookie: "a=1; Secure", from: "http://h.com/", request: "https://h.com/", sent: nil),
         MatchRow(setCookie: "a=1", from: "HTTPS://h.com/", request: "http://h.com/", sent: "a=1"),
+        // Prefixes (RFC 6265bis 4.1.3): __Secure- needs Secure from https; __Host- also Path=/ and no Domain.
+        MatchRow(setCookie: "__Secure-s=1", from: "http://h.com/", request: "http://h.com/", sent: nil),
+        MatchRow(setCookie: "__Secure-s=1", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Secure-s=1; Secure", from: "https://h.com/", request: "https://h.com/", sent: "__Secure-s=1"),
+        MatchRow(setCookie: "__secure-s=1", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Path=/", from: "http://h.com/", request: "http://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Path=/", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure; Path=/x", from: "https://h.com/x/", request: "https://h.com/x/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure; Path=/; Domain=h.com", from: "https://h.com/", request: "https://h.com/", sent: nil),
+        MatchRow(setCookie: "__Host-h=1; Secure; Path=/", from: "https://h.com/x/y", request: "https://h.com/", sent: "__Host-h=1"),
+        MatchRow(setCookie: "__HOST-h=1; Secure; Path=/", from: "https://h.com/", request: "https://h.com/", sent: "__HOST-h=1"),
+        MatchRow(setCookie: "__Hostile=1", from: "http://h.com/", request: "http://h.com/", sent: "__Hostile=1"),
         // HttpOnly cookies go to HTTP requests all the same.
         MatchRow(setCookie: "a=1; HttpOnly", from: "http://h.com/", request: "http://h.com/", sent: "a=1"),
         // User info in the URL is not the host.
@@ -147,6 +172,29 @@ import Testing
     @Test(arguments: matchRows) func cookiesGoWhereRFC6265Says(_ row: MatchRow) {
         let jar = jar([row.setCookie], from: row.from)
         #expect(jar.cookieHeader(for: row.request, now: Self.now) == row.sent)
+    }
+
+    @Test func theSystemsPublicSuffixListIsRead() {
+        // Debian's publicsuffix package (scripts/ensure-deps.sh; the .deb depends on it).
+        #expect(PublicSuffixList.system.isLoaded)
+        #expect(PublicSuffixList.system.isPublicSuffix("co.uk"))
+        #expect(!PublicSuffixList.system.isPublicSuffix("example.co.uk"))
+    }
+
+    @Test func withoutTheListOnlyASingleLabelIsAPublicSuffix() {
+        let list = PublicSuffixList(contentsOfFile: "/nonexistent/public_suffix_list.dat")
+        #expect(!list.isLoaded)
+        let jar = CookieJar(publicSuffixes: list)
+        jar.store(setCookie: ["a=1; Domain=com", "b=2; Domain=example.com"], from: "http://www.example.com/", now: Self.now)
+        #expect(jar.cookieHeader(for: "http://other.com/", now: Self.now) == nil)
+        #expect(jar.cookieHeader(for: "http://api.example.com/", now: Self.now) == "b=2")
+    }
+
+    @Test func aListInItsOwnFormatIsRead() {
+        let list = PublicSuffixList(text: "// comment\nuk\nco.uk  trailing words\n*.ck\n!www.ck\n// ===BEGIN PRIVATE DOMAINS===\nHerokuApp.com\n")
+        #expect(list.isPublicSuffix("co.uk") && list.isPublicSuffix("herokuapp.com") && list.isPublicSuffix("foo.ck"))
+        #expect(!list.isPublicSuffix("www.ck") && !list.isPublicSuffix("a.co.uk"))
+        #expect(list.isPublicSuffix("ck") && list.isPublicSuffix("anything"))
     }
 
     @Test func longerPathsGoFirstThenEarlierCreation() {

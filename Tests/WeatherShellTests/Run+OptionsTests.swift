@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import WeatherShell
 
 /// `set` alone lists every option with its value and where it came from; `set NAME` shows one.
@@ -58,5 +59,27 @@ import Testing
         #expect(await shell.run("set base \(typed)") != nil)
         #expect(shell.stderr.contains("a base URL starts with http:// or https:// (or is a host such as localhost:8080), or is off"),
                 "\(shell.stderr)")
+    }
+}
+
+/// `set timeout off` (or `none`) goes back to no time limit.
+@Suite struct TimeoutOffTests {
+    /// What `script` prints, run in a new shell.
+    @ShellActor private static func run(_ script: String) async -> (stdout: String, stderr: String) {
+        let shell = ShellHarness()
+        await shell.run(script)
+        return (shell.stdout, shell.stderr)
+    }
+
+    @Test func timeoutOffGoesBackToNoTimeLimit() async throws {
+        try await TestServer.with { server in
+            let limited = await Self.run("set output quiet\nset timeout 50ms\nget \(server.baseURL)/slow?ms=400")
+            #expect(limited.stderr.contains("timed out"), "the limit applies first: \(limited.stderr)")
+            for word in ["off", "none"] {
+                let again = await Self.run("set output quiet\nset timeout 50ms\nset timeout \(word)\nget \(server.baseURL)/slow?ms=400\nprint status\nset timeout")
+                #expect(again.stderr.isEmpty, "\(word): \(again.stderr)")
+                #expect(again.stdout == "200\ntimeout  none  (default)\n", "\(word): \(again.stdout)")
+            }
+        }
     }
 }

@@ -34,6 +34,37 @@ enum CommandLineRequest {
         return ([command] + rest.map(word)).joined(separator: " ")
     }
 
+    /// The arguments with `--ignore-stdin` (`-I`) taken out, and `@-` added when stdin is the body,
+    /// as HTTPie reads it: stdin is free (not a terminal), the request gives no body of its own
+    /// (no field, file or `@FILE` item) and stdin is not empty, so that a request run with stdin at
+    /// /dev/null (as CI runs it) sends no body.
+    static func readingStdin(_ arguments: [String]) -> [String] {
+        let kept = arguments.filter { $0 != "--ignore-stdin" && $0 != "-I" }
+        let ignored = kept.count != arguments.count
+        guard !ignored, StandardInput.isFree, !givesBody(kept), !StandardInput.contents().isEmpty else { return kept }
+        return kept + ["@-"]
+    }
+
+    /// Whether the request's items give it a body: a field, a file part or `@FILE`. The verb,
+    /// the URL (the first word that is no flag) and the values of flags are not items.
+    private static func givesBody(_ arguments: [String]) -> Bool {
+        var sawURL = false
+        var skipNext = false
+        for argument in arguments.dropFirst() {
+            if skipNext { skipNext = false; continue }
+            if argument.hasPrefix("-"), argument.count > 1 {
+                skipNext = RequestFlags.valueNames.contains(argument)
+                continue
+            }
+            if !sawURL { sawURL = true; continue }
+            switch RequestItem(argument) {
+            case .field?, .fieldFromFile?, .file?, .body?: return true
+            case .query?, .header?, nil: continue
+            }
+        }
+        return false
+    }
+
     /// The exit code of `wsh get URL`, given `code`, the run's: as HTTPie's `--check-status`, an
     /// answer of 3xx (a redirect not followed), 4xx or 5xx exits with 3, 4 or 5, with HTTPie's
     /// warning when stdout is not a terminal (where the status line is not shown).

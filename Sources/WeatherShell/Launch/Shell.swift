@@ -67,6 +67,7 @@ public enum Shell {
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
         let interactive = options.command == nil && options.file == nil && options.request == nil && options.serve == nil
             && options.fuzz == nil && options.load == nil && stdinIsTerminal
+        StandardInput.isFree = !stdinIsTerminal && (options.command != nil || options.request != nil || (options.file ?? "-") != "-")
         let io = ShellIO()
         defer { io.flush() }
         let run = Run(io: io, mode: interactive ? .interactive : .script)
@@ -124,7 +125,8 @@ public enum Shell {
         if let code = chooseEnvironment(options.environment, beside: script, run) { return code }
         if let request = options.request {
             let code = await finish(run, interrupts) {
-                try await run.execute(text: CommandLineRequest.statement(request), file: "<command line>", directory: cwd)
+                try await run.execute(text: CommandLineRequest.statement(CommandLineRequest.readingStdin(request)), file: "<command line>",
+                                      directory: cwd)
             }
             return CommandLineRequest.exitCode(code, answer: run.lastResponse, io: io)
         }

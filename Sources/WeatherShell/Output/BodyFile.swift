@@ -15,7 +15,13 @@ enum BodyFile {
 
     /// Whether `path` can be written, creating it empty when missing but leaving what it holds;
     /// the reason when it cannot. A call checks this before it sends, then writes the body as it arrives.
+    /// A FIFO, a terminal or /dev/null is only checked, never opened: opening a FIFO and closing
+    /// it again would hand its reader an end of file before the body.
     static func checkWritable(_ path: String) -> String? {
+        var status = stat()
+        if stat(path, &status) == 0, ![S_IFREG, S_IFDIR].contains(status.st_mode & S_IFMT) {
+            return access(path, W_OK) == 0 ? nil : reason(errno)
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return reason(errno) }
         close(fd)

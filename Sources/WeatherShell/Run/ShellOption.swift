@@ -24,7 +24,7 @@ enum ShellOption: String, CaseIterable {
         case .record: ["off"]
         case .echo: ["line", "changes", "json", "off"]
         case .units: ["celsius", "fahrenheit"]
-        case .timeout: ["10s", "30s"]
+        case .timeout: ["10s", "30s", "off"]
         case .counterDelay: ["500ms"]
         case .history: ["on", "off"]
         case .historySize: ["100MB", "10MB", "1GB"]

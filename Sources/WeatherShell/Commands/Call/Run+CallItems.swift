@@ -66,9 +66,17 @@ extension Run {
         try readFile(resolvePath(path), at: word.span)
     }
 
-    /// The bytes of `@FILE`, with the media type of its extension (none when it is not known): the
+    /// The bytes of `@FILE`, with the media type of its extension (none when it is not known), or of
+    /// stdin for `@-` (with none): the
     /// body of a call or a request, or of a target's `body @FILE`. `path` is relative to the running file.
     func bodyFile(_ path: String, at word: Word) throws -> RawBody {
+        if path == "-" {
+            guard StandardInput.isFree else {
+                throw failure("@- reads the body from stdin, and stdin is not free here", at: word.span,
+                              notes: ["stdin is free with -c, a script file or wsh get URL, when it is not a terminal; give @FILE"])
+            }
+            return RawBody(data: StandardInput.contents(), contentType: nil, source: nil)
+        }
         let resolved = resolvePath(path)
         let data = try readFile(resolved, at: word.span)
         return RawBody(data: data, contentType: MediaType.known(file: resolved), source: resolved)

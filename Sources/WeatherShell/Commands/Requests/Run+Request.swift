@@ -40,6 +40,7 @@ extension Run {
             response = try await send(target, CallArguments(body: rawBody), plugins: plugins, bodyFile: try streamedBodyFile(output),
                                       bodySink: flags.print == .verbose ? nil : streamedOutput(for: target, output: output, forced: statement.stream))
         } catch let error as ProviderError {
+            keepRequestAuth(statement, sent: error.request)
             if let (name, reason) = error.invalidJSONArgument, let word = try itemWord(named: name, in: statement) {
                 throw failure("'\(name):=' is not valid JSON: \(redaction.mask(reason))", at: word.span,
                               notes: ["a JSON value: name:=42, name:=true, name:='[1, 2]'; text is name=value"])
@@ -49,6 +50,7 @@ extension Run {
         } catch let error as RecordingFailure {
             throw failure(error.description, at: statement.command.span)
         }
+        keepRequestAuth(statement, sent: response.request)
         if flags.print == .verbose, output == nil { printRequest(response.request) }
         try write(response, to: output)
         if flags.download, let output {
@@ -56,6 +58,16 @@ extension Run {
             io.err("wsh: saved \(ByteText.text(response.streamedBodyBytes ?? response.body.count)) to \(path)\n")
         }
         try checkStatus(response, statement)
+    }
+
+    /// `-a` (`-A bearer -a`) kept for `target NAME from last` as the Authorization header it sent,
+    /// as a typed Authorization header is kept; its credentials masked wherever shown, as the
+    /// password is. A Digest answer holds the server's nonce and cannot be sent again: not kept.
+    private func keepRequestAuth(_ statement: RequestStatement, sent request: Request?) {
+        guard statement.flags.auth != nil, statement.flags.authType != .digest, lastCall != nil,
+              let value = request?.header("Authorization") else { return }
+        if let space = value.firstIndex(of: " ") { session.mask.add(String(value[value.index(after: space)...])) }
+        lastCall?.arguments.headers.append(Header(name: "Authorization", value: value))
     }
 
     /// HTTPie's `--check-status`: an answer of 3xx (a redirect not followed), 4xx or 5xx is a

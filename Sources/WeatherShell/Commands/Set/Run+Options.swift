@@ -78,6 +78,11 @@ extension Run {
         case .record:
             options.record = value == "off" ? nil : try recordDirectory(value, at: valueWord.span)
         case .timeout:
+            if value == "off" || value == "none" {
+                options.timeout = nil
+                session.optionOrigins[option] = nil
+                return
+            }
             guard let duration = DurationText.parse(value), duration > .zero else { throw invalid() }
             options.timeout = duration
         case .base:
@@ -225,7 +230,8 @@ extension Run {
     private func choicesNote(_ option: ShellOption) -> [String] {
         switch option {
         case .base: ["example: set base https://api.open-meteo.com/v1"]
-        case .timeout, .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
+        case .timeout: ["a duration such as 250ms, 2s or 1m, at most a day, or off (none: no time limit)"]
+        case .counterDelay: ["a duration such as 250ms, 2s or 1m, at most a day"]
         case .stub: ["values: off, on (immediate), or a delay such as 300ms, each may end in 'status N'"]
         case .pager: ["values: auto or on (\(Pager.automaticCommand)), off, or a command such as \"less -R\""]
         case .record: ["values: off, or the directory to save answers in: set record fixtures"]

@@ -20,9 +20,12 @@ extension Run {
             }
             return
         }
-        guard let tool = arguments[1].bare.flatMap(Self.commandTool) else { throw failure(usage, at: arguments[1].span) }
+        // The tool's flag may come anywhere after the name (`show t id=7 --curl`), as HTTPie takes flags.
+        guard let toolIndex = arguments.indices.dropFirst().first(where: { arguments[$0].bare.flatMap(Self.commandTool) != nil }),
+              let tool = arguments[toolIndex].bare.flatMap(Self.commandTool) else { throw failure(usage, at: arguments[1].span) }
         let target = try compiledTarget(declared)
-        let callWords = Array(arguments.dropFirst(2))
+        var callWords = Array(arguments.dropFirst())
+        callWords.remove(at: toolIndex - 1)
         let (callArguments, argumentWords) = try callArguments(callWords, for: target)
         let request: Request
         do {
