@@ -5,8 +5,9 @@ import TestSupport
 /// `export locust`: the locustfile it writes, run by Locust (PyPI, scripts/ensure-locust.sh)
 /// against the planted server, sends what wsh sends (methods, paths, headers, bodies, the
 /// capture in the next call, the secret from the environment), in one process and as a master
-/// with two workers; the server's log and Locust's final stats agree.
-@Suite struct ExportLocustTests {
+/// with two workers; the server's log and Locust's final stats agree. One at a time, as
+/// LoadEndToEndTests: each Locust run takes what CPU there is.
+@Suite(.serialized) struct ExportLocustTests {
     static var locust: String { (ProcessInfo.processInfo.environment["WSH_LOCUST_VENV"] ?? "/tmp/wsh-locust") + "/bin/locust" }
     static let secret = "locust-Key-7f3a9"
 

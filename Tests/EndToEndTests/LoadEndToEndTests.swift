@@ -4,7 +4,9 @@ import TestSupport
 
 /// `wsh load` as a user runs it, against the planted-defect server (Python's http.server, which
 /// logs every request): a scenario's calls in both models, thresholds, the reports, Ctrl-C.
-@Suite struct LoadEndToEndTests {
+/// One at a time: each runs as fast as the machine lets it, and two at once on a 2-core machine
+/// starved each other to a few calls in 2 s.
+@Suite(.serialized) struct LoadEndToEndTests {
     static func scenario(_ server: PlantedServer, in directory: URL, name: String = "scenario.wsh", body: String) throws {
         try "target user { base \(server.baseURL); path /users/{id} }\ntarget greet { base \(server.baseURL); path /greet; query name=Ada; validate none }\n\(body)"
             .write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
