@@ -16,11 +16,13 @@ public final class CookieJar: Sendable {
     public static let maxNameAndValueBytes = 4096
 
     private let state = Mutex(CookieStore())
-    private let publicSuffixes: PublicSuffixList
+    /// nil: the system's list, read only when a cookie first names a `Domain`, so that a process
+    /// that never meets one (most of them, `wsh -c exit` too) does not parse 14,000 lines at start.
+    private let publicSuffixes: PublicSuffixList?
 
     /// An empty jar that refuses a `Domain` on `publicSuffixes` (by default the system's list,
     /// ``PublicSuffixList/system``).
-    public init(publicSuffixes: PublicSuffixList = .system) {
+    public init(publicSuffixes: PublicSuffixList? = nil) {
         self.publicSuffixes = publicSuffixes
     }
 
@@ -129,6 +131,6 @@ public final class CookieJar: Sendable {
 
     /// Whether a cookie's `Domain` may not be `domain`: a public suffix, but `localhost`.
     private func isPublicSuffix(_ domain: String) -> Bool {
-        domain != "localhost" && publicSuffixes.isPublicSuffix(domain)
+        domain != "localhost" && (publicSuffixes ?? .system).isPublicSuffix(domain)
     }
 }
