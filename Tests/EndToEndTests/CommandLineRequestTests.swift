@@ -39,6 +39,10 @@ import TestSupport
             let empty = try await WSHProcess.run(["get", "\(server.baseURL)/echo/in"], stdin: "")
             let emptyEcho = try AdHocRequestTests.Echo(json: empty.stdout)
             #expect(emptyEcho.body == "" && emptyEcho.headers["content-type"] == nil, "\(empty.stderr)")
+            // A GET never reads stdin unasked: in `while read id; do wsh get ...; done < ids` the
+            // loop keeps its lines.
+            let get = try await WSHProcess.run(["get", "\(server.baseURL)/echo/in"], stdin: "the loop's next line\n")
+            #expect(try AdHocRequestTests.Echo(json: get.stdout).body == "", "\(get.stderr)")
             // A script read from stdin stays a script, and there @- is refused.
             let script = try await WSHProcess.run(["-"], stdin: "post \(server.baseURL)/echo/in @-\n")
             #expect(script.status != 0)

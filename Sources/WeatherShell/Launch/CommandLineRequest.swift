@@ -35,13 +35,16 @@ enum CommandLineRequest {
     }
 
     /// The arguments with `--ignore-stdin` (`-I`) taken out, and `@-` added when stdin is the body,
-    /// as HTTPie reads it: stdin is free (not a terminal), the request gives no body of its own
-    /// (no field, file or `@FILE` item) and stdin is not empty, so that a request run with stdin at
-    /// /dev/null (as CI runs it) sends no body.
+    /// as HTTPie reads it: a method that sends a body (POST, PUT, PATCH), stdin free (not a
+    /// terminal), no body of the request's own (no field, file or `@FILE` item) and stdin not
+    /// empty, so that a request run with stdin at /dev/null (as CI runs it) sends no body. A GET,
+    /// HEAD or DELETE never reads it: `while read id; do wsh get "$API/$id"; done < ids` reads
+    /// on, and `ssh host wsh get URL` does not wait for the terminal's end of file.
     static func readingStdin(_ arguments: [String]) -> [String] {
         let kept = arguments.filter { $0 != "--ignore-stdin" && $0 != "-I" }
         let ignored = kept.count != arguments.count
-        guard !ignored, StandardInput.isFree, !givesBody(kept), !StandardInput.contents().isEmpty else { return kept }
+        guard !ignored, ["post", "put", "patch"].contains(kept.first?.lowercased() ?? ""), StandardInput.isFree, !givesBody(kept),
+              !StandardInput.contents().isEmpty else { return kept }
         return kept + ["@-"]
     }
 
