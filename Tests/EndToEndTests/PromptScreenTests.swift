@@ -26,6 +26,22 @@ import Testing
         #expect(outcome.value, "the prompt asks the terminal to mark pasted text: \(outcome.screen.debugDescription)")
     }
 
+    /// A `~/.editrc` that switches to vi keys (`bind -v`) does not drop the paste marks: pasted
+    /// text is still taken as it is, not read as vi commands.
+    @Test func pastingWorksUnderViKeysFromEditrc() async throws {
+        let environment = try promptEnvironment()
+        let home = try #require(environment["HOME"])
+        try "bind -v\n".write(toFile: home + "/.editrc", atomically: true, encoding: .utf8)
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            let pasting = terminal.mark
+            terminal.type("\u{1B}[200~print \"a\tb\" | length\u{1B}[201~\r")
+            terminal.expect("\r\n3\r\n", after: pasting)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+    }
+
     /// A paste whose end mark never came (the kernel drops typed-ahead input at a Ctrl-C) does not
     /// leave Tab inserting tabs: once nothing of it is left to read, Tab completes again.
     @Test func aPasteWhoseEndWasLostLeavesTabCompleting() async throws {

@@ -46,12 +46,13 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         wsh_el_bind(editLine, "^C", "wsh-interrupt")
         wsh_el_addfn(editLine, "wsh-search", "Search the history", EditLineCallbacks.search)
         wsh_el_bind(editLine, "^R", "wsh-search")
+        el_source(editLine, nil)
         // Bracketed paste: the terminal marks pasted text, so a Tab in it is a tab, not completion.
+        // Bound after ~/.editrc, whose `bind -v` would drop the marks and leave a paste to vi's keys.
         wsh_el_addfn(editLine, "wsh-paste-start", "Pasted text begins", EditLineCallbacks.pasteStart)
         wsh_el_bind(editLine, "\\e[200~", "wsh-paste-start")
         wsh_el_addfn(editLine, "wsh-paste-end", "Pasted text ends", EditLineCallbacks.pasteEnd)
         wsh_el_bind(editLine, "\\e[201~", "wsh-paste-end")
-        el_source(editLine, nil)
         for line in historyFile.load() {
             wsh_history_enter(history, line)
             lastEntry = line
@@ -130,8 +131,8 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// xterm's bracketed paste mode, which terminals since 2005 (and tmux, screen) follow.
     private static let bracketedPasteOn = "\u{1B}[?2004h"
     private static let bracketedPasteOff = "\u{1B}[?2004l"
-    /// Not on a dumb terminal (Emacs' shell buffer), which would show the switches, as bash decides.
-    private static let marksPaste = !["", "dumb"].contains(ProcessInfo.processInfo.environment["TERM"] ?? "")
+    /// Only where stdout is the terminal: `wsh | tee log` would write the switches into the log.
+    private static let marksPaste = isatty(STDOUT_FILENO) == 1
 
     /// Whether the terminal has bytes for the prompt already, the rest of a paste.
     private static func inputWaiting() -> Bool {
