@@ -186,9 +186,10 @@ import Testing
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("no key '"), "\(script): \(result.stderr)")
             }
-            // So is a `[? ]` that kept nothing because its condition reads a key no element has.
-            for script in [#"for st in .full[? .stauts == "ok"] { expect $st.n > 100 }"#, #"let y = .full[? .stauts == "ok"]"#,
-                           #"print .[*][? .stauts == "ok"].n"#, "print .full[? .nn > 1]", "let v = .\nfor x in $v.full[? .nn > 1] { echo $x }"] {
+            // So is a `[? ]` that kept nothing because its condition reads a key no element has, one
+            // close to a key they have (`stt` for `st`).
+            for script in [#"for st in .full[? .stt == "ok"] { expect $st.n > 100 }"#, #"let y = .full[? .stt == "ok"]"#,
+                           #"print .[*][? .stt == "ok"].n"#, "print .full[? .nn > 1]", "let v = .\nfor x in $v.full[? .nn > 1] { echo $x }"] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("elements '[? ]' went over"), "\(script): \(result.stderr)")
                 if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
@@ -199,13 +200,15 @@ import Testing
             let keys = await Self.run("/none", #"for y in .full[0] | keys { expect $y != "x" }"#, on: server)
             #expect(keys.halt == nil, "\(keys.stderr)")
             // A check on it names the key in its note.
-            let check = await Self.run("/none", #"expect .full[? .stauts == "error"] isList"#, on: server)
-            #expect(check.stderr.contains("no key 'stauts' in any of the 3 elements '[? ]' went over"), "\(check.stderr)")
+            let check = await Self.run("/none", #"expect .full[? .stt == "error"] isList"#, on: server)
+            #expect(check.stderr.contains("no key 'stt' in any of the 3 elements '[? ]' went over"), "\(check.stderr)")
             for script in ["for x in .items[*] { expect $x == 1 }", "for x in .items[*].n { expect $x == 1 }",
                            #"for st in .full[*].st { expect $st == "ok" }"#, "let y = .items[*].n\nexpect $y == []",
                            #"let y = .full[*].st"# + "\n" + #"expect $y == ["ok","ok"]"#,
                            #"for x in .full[? .st == "error"] { exit 4 }"#, "for x in .full[? .deleted exists] { exit 4 }",
                            "for x in .items[? .nope == 1] { exit 4 }", #"expect .full[? .st == "error"] isEmpty"#,
+                           // An optional key no element has, and no key close to it: rightly nothing.
+                           #"for x in .full[? .error == "fatal"] { exit 4 }"#, #"let y = .full[? .parent == 1]"#,
                            "expect .full[? .deleted exists] isEmpty", #"expect .full[? .stauts not exists] | length == 3"#] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")

@@ -91,18 +91,24 @@ public enum JSONWalk {
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
     private static func noKeyReason(_ key: String, in values: [JSONValue], place: String? = nil) -> String {
+        let guess = EditDistance.closest(to: key, in: keys(of: values)).map { " (did you mean '\($0)'?)" } ?? ""
+        let count = place ?? (values.count == 1 ? "the value reached" : "any of the \(values.count) values reached")
+        return "no key '\(key)' in \(count)\(guess)"
+    }
+
+    /// The keys of the objects among `values`, each once, the first 64.
+    private static func keys(of values: [JSONValue]) -> [String] {
         var keys: [String] = []
         for case .object(let members) in values {
             for member in members where !keys.contains(where: { ScalarText.equal($0, member.key) }) { keys.append(member.key) }
             if keys.count >= 64 { break }
         }
-        let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
-        let count = place ?? (values.count == 1 ? "the value reached" : "any of the \(values.count) values reached")
-        return "no key '\(key)' in \(count)\(guess)"
+        return keys
     }
 
     /// Why a `[? ]` whose condition reads `key` kept nothing of the lists (or objects) in
-    /// `containers`: none of their elements has `key`; "" when one has it, or there are none.
+    /// `containers`: none of their elements has `key`, and one has a key close to it (`status` for
+    /// `stauts`); "" otherwise. An optional key none has (`[? .error == "fatal"]`) keeps nothing, rightly.
     private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> String {
         var elements: [JSONValue] = []
         for container in containers {
@@ -116,7 +122,7 @@ public enum JSONWalk {
             guard case .object(let members) = element else { return false }
             return members.contains { ScalarText.equal($0.key, key) }
         }
-        guard !elements.isEmpty, !elements.contains(where: hasKey) else { return "" }
+        guard !elements.isEmpty, !elements.contains(where: hasKey), EditDistance.closest(to: key, in: keys(of: elements)) != nil else { return "" }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"
         return noKeyReason(key, in: elements, place: "\(count) '[? ]' went over")
     }
