@@ -67,6 +67,9 @@ extension Run {
         guard statement.flags.auth != nil, statement.flags.authType != .digest, lastCall != nil,
               let value = request?.header("Authorization") else { return }
         if let space = value.firstIndex(of: " ") { session.mask.add(String(value[value.index(after: space)...])) }
+        // The one Authorization the request sent: a typed one it replaced is not kept beside it.
+        lastCall?.target.headers.removeAll { $0.name.lowercased() == "authorization" }
+        lastCall?.arguments.headers.removeAll { $0.name.lowercased() == "authorization" }
         lastCall?.arguments.headers.append(Header(name: "Authorization", value: value))
     }
 
