@@ -31,11 +31,14 @@ extension Redaction {
         if let body = request.body, !body.isEmpty {
             let type = request.header("Content-Type") ?? ""
             // A JSON text sent with a form's type (curl's default for `-d`) holds its credentials as JSON.
-            let json = Self.isForm(type) && !Self.opensJSONContainer(body) || Self.namesNothingSensitive(body) ? nil : try? JSONValue.parseKeepingDuplicates(body)
+            let nothingSensitive = Self.namesNothingSensitive(body)
+            let json = Self.isForm(type) && !Self.opensJSONContainer(body) || nothingSensitive ? nil : try? JSONValue.parseKeepingDuplicates(body)
             if let json {
                 secrets += Self.credentialMembers(json)
             } else if Self.isForm(type) {
                 secrets += credentialPairs(String(decoding: body, as: UTF8.self))
+            } else if nothingSensitive {
+                // No credential's name is written in the body: no part or element is named as one.
             } else if let parts = MultipartParts.parse(body, contentType: type) {
                 // A multipart form is a form: its text fields named as credentials are too.
                 secrets += parts.compactMap { part -> (name: String, value: String)? in
@@ -117,7 +120,9 @@ extension Redaction {
         while let open = rest.firstIndex(of: "<") {
             rest = rest[rest.index(after: open)...]
             let name = rest.prefix { !" \t\r\n/>".contains($0) }
-            guard let close = rest.firstIndex(of: ">"), !name.isEmpty, rest[rest.index(before: close)] != "/" else { continue }
+            // No `>` left: no element either, and looking again from each `<` would be quadratic.
+            guard let close = rest.firstIndex(of: ">") else { break }
+            guard !name.isEmpty, rest[rest.index(before: close)] != "/" else { continue }
             let content = rest[rest.index(after: close)...].prefix { $0 != "<" }
             let localName = String(name.split(separator: ":").last ?? name)
             guard isSensitiveKey(localName), Self.isCredentialName(localName) else { continue }
