@@ -90,10 +90,10 @@ public enum JSONWalk {
 
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
-    private static func noKeyReason(_ key: String, in values: [JSONValue], place: String? = nil) -> String {
+    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> String {
         let guess = EditDistance.closest(to: key, in: keys(of: values)).map { " (did you mean '\($0)'?)" } ?? ""
-        let count = place ?? (values.count == 1 ? "the value reached" : "any of the \(values.count) values reached")
-        return "no key '\(key)' in \(count)\(guess)"
+        let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
+        return "no key '\(key)' in \(count) reached\(guess)"
     }
 
     /// The keys of the objects among `values`, each once, the first 64.
@@ -122,9 +122,11 @@ public enum JSONWalk {
             guard case .object(let members) = element else { return false }
             return members.contains { ScalarText.equal($0.key, key) }
         }
-        guard !elements.isEmpty, !elements.contains(where: hasKey), EditDistance.closest(to: key, in: keys(of: elements)) != nil else { return "" }
+        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = EditDistance.closest(to: key, in: keys(of: elements)) else {
+            return ""
+        }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"
-        return noKeyReason(key, in: elements, place: "\(count) '[? ]' went over")
+        return "no key '\(key)' in \(count) '[? ]' went over (did you mean '\(guess)'?)"
     }
 
     /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.
