@@ -91,8 +91,7 @@ extension Run {
             if isByteComparison(expectation) {
                 differenceNote = "they first differ at byte \((cut.offset - 4) / 2 + 1)"
             } else if case .string(let a) = actual, case .string(let e) = expected {
-                let (a, e) = (Array(mask(a).unicodeScalars), Array(mask(e).unicodeScalars))
-                let offset = zip(a, e).prefix { $0 == $1 }.count
+                let (e, a, offset) = Self.firstDifference(mask(e), mask(a))
                 differenceNote = "they first differ at character \(offset + 1) (of \(e.count) expected, \(a.count) actual)"
             } else {
                 differenceNote = "their texts first differ at character \(cut.offset + 1)"
@@ -101,8 +100,7 @@ extension Run {
         // Two strings that show the same (a composed `é` and `e` with a combining accent) say where they differ.
         if differenceNote == nil, case .string(let a)? = actual, case .string(let e)? = expected, actualText == expectedText,
            !a.unicodeScalars.elementsEqual(e.unicodeScalars) {
-            let (a, e) = (Array(mask(a).unicodeScalars), Array(mask(e).unicodeScalars))
-            let offset = zip(a, e).prefix { $0 == $1 }.count
+            let (e, a, offset) = Self.firstDifference(mask(e), mask(a))
             func codes(_ scalars: [Unicode.Scalar]) -> String {
                 scalars[min(offset, scalars.count)..<min(scalars.count, offset + 2)].map { scalar in
                     let digits = String(scalar.value, radix: 16, uppercase: true)
@@ -126,15 +124,19 @@ extension Run {
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
     }
 
+    /// The Unicode scalars of two texts and how many of them they share at the start.
+    static func firstDifference(_ expected: String, _ actual: String) -> (expected: [Unicode.Scalar], actual: [Unicode.Scalar], offset: Int) {
+        let (e, a) = (Array(expected.unicodeScalars), Array(actual.unicodeScalars))
+        return (e, a, zip(e, a).prefix { $0 == $1 }.count)
+    }
+
     /// Two texts shown in a failure, when one is too long to show whole and they first differ past
     /// what a cut at the start shows: each cut to 200 characters around that place (`…aaaXbbb…`), and
     /// the offset in Unicode scalars where they differ; nil when a cut at the start shows it.
     static func aroundFirstDifference(_ expected: String, _ actual: String, limit: Int = 200)
         -> (expected: String, actual: String, offset: Int)? {
-        let (e, a) = (Array(expected.unicodeScalars), Array(actual.unicodeScalars))
-        guard e.count > limit || a.count > limit else { return nil }
-        let offset = zip(e, a).prefix { $0 == $1 }.count
-        guard offset > limit - 60 else { return nil }
+        let (e, a, offset) = firstDifference(expected, actual)
+        guard e.count > limit || a.count > limit, offset > limit - 60 else { return nil }
         func window(_ scalars: [Unicode.Scalar]) -> String {
             let start = min(offset - 60, max(0, scalars.count - limit))
             let end = min(scalars.count, start + limit)

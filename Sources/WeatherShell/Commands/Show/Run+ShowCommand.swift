@@ -21,8 +21,9 @@ extension Run {
             return
         }
         // The tool's flag may come anywhere after the name (`show t id=7 --curl`), as HTTPie takes flags.
-        guard let toolIndex = arguments.indices.dropFirst().first(where: { arguments[$0].bare.flatMap(Self.commandTool) != nil }),
-              let tool = arguments[toolIndex].bare.flatMap(Self.commandTool) else { throw failure(usage, at: arguments[1].span) }
+        guard let (toolIndex, tool) = arguments.indices.dropFirst().lazy
+                .compactMap({ index in arguments[index].bare.flatMap(Self.commandTool).map { (index, $0) } }).first
+        else { throw failure(usage, at: arguments[1].span) }
         let target = try compiledTarget(declared)
         var callWords = Array(arguments.dropFirst())
         callWords.remove(at: toolIndex - 1)
