@@ -274,6 +274,39 @@ import TestSupport
         }
     }
 
+    /// Once a URL's path has begun a variable's value is data: its `?` and `#` in the path, its `&`,
+    /// `=`, `+` and `#` in the query, are escaped. Sent as written, `?` started a query, `&x=1` added
+    /// a parameter and a base64 token's `+` was read as a space; the logger showed `k=***` whole.
+    @Test func aVariableInAURLIsItsValueNotURLSyntax() async throws {
+        try await withLoopbackServer { server in
+            let state = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(state) }
+            let script = """
+                set output quiet
+                let id = "a?b=1#c/d"
+                let t = "Tk+cd/ef==&x=1"
+                get \(server.baseURL)/echo/$id?k=$t&n=1
+                print .
+                target y { base \(server.baseURL); path "/echo/$id?k=$t" }
+                call y n==1
+                print .
+                let s = env URL_TOKEN
+                get \(server.baseURL)/echo/s/$id?k=$s&n=1
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["URL_TOKEN": "Sk+cd/ef==&x=1", "XDG_STATE_HOME": state.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let echoes = try Self.documents(result.stdout).map { try AdHocRequestTests.Echo(json: String(data: JSONSerialization.data(withJSONObject: $0), encoding: .utf8) ?? "") }
+            #expect(echoes.count == 2, "\(result.stdout)")
+            for echo in echoes {
+                #expect(echo.path == "/echo/a%3Fb=1%23c/d", "\(echo)")
+                #expect(echo.query == "k=Tk%2Bcd/ef%3D%3D%26x%3D1&n=1", "\(echo)")
+            }
+            let history = try await WSHProcess.run(["-c", "history"], environment: ["XDG_STATE_HOME": state.path])
+            #expect(history.stdout.contains("/echo/s/a%3Fb=1%23c/d?k=***&n=1"), "\(history.stdout)")
+            #expect(!history.stdout.contains("Sk"), "\(history.stdout)")
+        }
+    }
+
     /// REST Client's README examples of Basic authentication, which REST Client encodes itself, sent
     /// to httpbin's `/basic-auth/user/passwd`; its Digest shorthand is refused at its line.
     @Test func restClientsBasicAuthExamplesAuthenticateWithHTTPBin() async throws {

@@ -78,17 +78,34 @@ extension Run {
         return literal.hasPrefix("[") || literal.hasPrefix("{")
     }
 
-    /// Expands a word that is a URL, or a target's `path` (`inPath`): a variable's `#` once the path
-    /// has begun is `%23`, part of the value. As written it would end the URL at a fragment, which
-    /// is never sent: the rest of the value and the query after it were cut off (and a secret
-    /// holding `#` shown in part, its whole never matching what was sent). A secret written as a
-    /// URL's password (`http://bob:$pw@host`) is percent-encoded whole, as a password is in a URL:
-    /// a `#`, `@`, `/` or `%` in it cut the URL elsewhere, and the error showed a piece of it.
+    /// Expands a word that is a URL, or a target's `path` (`inPath`). A variable's value is data, not
+    /// URL syntax, once the path has begun: in the path its `?` and `#` are escaped (as written they
+    /// would start a query or a fragment, and a fragment is never sent), in the query its `&`, `=`,
+    /// `+` and `#` (as written they would split the parameter, or be read as a space). A `/` and an
+    /// escape already in the value are kept, as curl keeps them. Before the path (`get $api/x`,
+    /// `base $url`) the value is URL text. A secret written as a URL's password
+    /// (`http://bob:$pw@host`) is percent-encoded whole, as a password is in a URL: a `#`, `@`, `/`
+    /// or `%` in it cut the URL elsewhere, and the error showed a piece of it.
     func expandURL(_ word: Word, inPath: Bool) throws(Diagnostic) -> Expanded {
         try expand(word) { before, variable in
-            if inPath || Self.pathHasBegun(before) { return variable.value.replacingOccurrences(of: "#", with: "%23") }
+            if before.contains("?") { return Self.escaping("&=+#", in: variable.value) }
+            if inPath || Self.pathHasBegun(before) { return Self.escaping("?#", in: variable.value) }
             return variable.isSecret && Self.endsInUserInfoPassword(before) ? PercentEncoding.encode(variable.value) : variable.value
         }
+    }
+
+    /// `value` with each of `characters` (ASCII) written as its `%XX` escape.
+    private static func escaping(_ characters: String, in value: String) -> String {
+        guard value.contains(where: characters.contains) else { return value }
+        var escaped = ""
+        for character in value {
+            if characters.contains(character), let byte = character.asciiValue {
+                escaped += "%" + String(byte, radix: 16, uppercase: true)
+            } else {
+                escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// Whether a URL written so far ends where a password goes: `scheme://user:`, with no `@`
