@@ -216,6 +216,28 @@ import Testing
         }
     }
 
+    /// A list a key no element has made empty, while one has a key close to it, is an error in a
+    /// check too: `isEmpty`, `== []`, `| length == 0` and `not exists` held on `[? .stt == "error"]`
+    /// (a typo for `st`) whatever the answer. A key none has and none is close to may be absent.
+    @Test func anEmptinessCheckOnAListATypoMadeEmptyIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in [#"expect .full[? .stt == "error"] isEmpty"#, #"expect .full[? .stt == "error"] == []"#,
+                           #"expect .full[? .stt == "error"] | length == 0"#, #"expect .full[? .stt == "error"] not exists"#,
+                           "expect .full[*].nn == []", "let v = .\nexpect $v.full[? .stt == \"error\"] isEmpty",
+                           #"if .full[? .stt == "error"] isEmpty { echo none }"#] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("(did you mean '"), "\(script): \(result.stderr)")
+                #expect(result.stderr.contains("to check that none has '"), "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            for script in [#"expect .full[? .st == "error"] isEmpty"#, "expect .full[? .stt exists] isEmpty", "expect .full[*].parent == []",
+                           #"expect .full[? .parent == 1] not exists"#, "expect .items[? .stt == 1] isEmpty"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+        }
+    }
+
     /// `[? ]` in a path into a variable, as in a path into the answer: `$d.items[? .n > 1].n`.
     @Test func aFilterInAPathIntoAVariable() async throws {
         try await TestServer.with(routes: Self.routes) { server in

@@ -13,41 +13,43 @@ public enum JSONWalk {
     /// `holds` decides `[? EXPR]` for each element; `reads` names the key of the element EXPR reads
     /// (nil when it reads none, or asks whether it exists): a `[? ]` that kept nothing of a list none
     /// of whose elements has that key (`[? .stauts == "ok"]`) says so, as a key step does.
+    /// `typo` is that key when one of them has a key close to it (`status`): the list is empty by
+    /// a typo, most likely, not by the answer.
     public static func walk<Condition>(
         _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool,
         reads: (Condition) -> String? = { _ in nil }
-    ) rethrows -> (value: JSONValue?, missing: String) {
+    ) rethrows -> (value: JSONValue?, missing: String, typo: String?) {
         var current = root
         var path = ""
         for (position, step) in steps.enumerated() {
             switch step {
             case .key(let key):
                 guard case .object(let members) = current else {
-                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object")
+                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object", nil)
                 }
                 guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
                     let keys = members.map(\.key)
                     let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
-                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))")
+                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))", nil)
                 }
                 current = next
                 path += key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"
             case .index(let index):
                 guard case .array(let elements) = current else {
-                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
+                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array", nil)
                 }
                 let position = index < 0 ? elements.count + index : index
                 guard elements.indices.contains(position) else {
-                    return (nil, "index \(index) is outside \(path.isEmpty ? "the array" : path) of \(elements.count) elements")
+                    return (nil, "index \(index) is outside \(path.isEmpty ? "the array" : path) of \(elements.count) elements", nil)
                 }
                 current = elements[position]
                 path += "[\(index)]"
             case .all, .slice, .descendants, .filter:
                 guard let first = try children(of: current, step, where: holds) else {
-                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array")
+                    return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array", nil)
                 }
                 var nodes = first
-                var reason = ""
+                var reason = NoKey.none
                 if nodes.isEmpty, case .filter(let condition) = step, let key = reads(condition) {
                     reason = noKeyReason(key, filtering: [current])
                 }
@@ -56,14 +58,14 @@ public enum JSONWalk {
                     nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
                     // A key no value reached has (`.items[*].stauts`), or a filter's condition reads
                     // (`[? .stauts == "ok"]`): a typo, most likely, which the empty list it gives says in `missing`.
-                    guard nodes.isEmpty, !before.isEmpty, reason.isEmpty else { continue }
+                    guard nodes.isEmpty, !before.isEmpty, reason.text.isEmpty else { continue }
                     if case .key(let key) = next { reason = noKeyReason(key, in: before) }
                     if case .filter(let condition) = next, let key = reads(condition) { reason = noKeyReason(key, filtering: before) }
                 }
-                return (.array(nodes), reason)
+                return (.array(nodes), reason.text, reason.typo)
             }
         }
-        return (current, "")
+        return (current, "", nil)
     }
 
     /// The values one step reaches from `value`, as a node list; nil when a fan-out step meets a
@@ -88,12 +90,20 @@ public enum JSONWalk {
         }
     }
 
+    /// Why a list is empty: a key no value it went over has, and that key again when one of
+    /// theirs is close to it.
+    private struct NoKey {
+        var text: String
+        var typo: String?
+        static let none = NoKey(text: "", typo: nil)
+    }
+
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
-    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> String {
-        let guess = EditDistance.closest(to: key, in: keys(of: values)).map { " (did you mean '\($0)'?)" } ?? ""
+    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
+        let close = EditDistance.closest(to: key, in: keys(of: values))
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
-        return "no key '\(key)' in \(count) reached\(guess)"
+        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : key)
     }
 
     /// The keys of the objects among `values`, each once, the first 64.
@@ -109,7 +119,7 @@ public enum JSONWalk {
     /// Why a `[? ]` whose condition reads `key` kept nothing of the lists (or objects) in
     /// `containers`: none of their elements has `key`, and one has a key close to it (`status` for
     /// `stauts`); "" otherwise. An optional key none has (`[? .error == "fatal"]`) keeps nothing, rightly.
-    private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> String {
+    private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> NoKey {
         var elements: [JSONValue] = []
         for container in containers {
             switch container {
@@ -123,10 +133,10 @@ public enum JSONWalk {
             return members.contains { ScalarText.equal($0.key, key) }
         }
         guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = EditDistance.closest(to: key, in: keys(of: elements)) else {
-            return ""
+            return .none
         }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"
-        return "no key '\(key)' in \(count) '[? ]' went over (did you mean '\(guess)'?)"
+        return NoKey(text: "no key '\(key)' in \(count) '[? ]' went over (did you mean '\(guess)'?)", typo: key)
     }
 
     /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.

@@ -24,7 +24,8 @@ extension Run {
             guard root.isObjectOrArray else { return try filtered(.string(try expand(word).text), by: query.filters[...], in: query) }
             // A secret's parts are secrets: each one masked wherever it shows.
             if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
-            let (value, missing) = try JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead)
+            let (value, missing, typo) = try JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead)
+            if let typo { throw emptiedByATypo(query, typo, missing: missing) }
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
@@ -98,11 +99,9 @@ extension Run {
         case .path(let written):
             let steps = try resolved(written, query)
             try checkBodyKept(response, query)
-            if let element {
-                (value, missing) = try JSONWalk.walk(element, steps, where: holds, reads: Self.keyRead)
-                break
-            }
-            (value, missing) = try JSONWalk.walk(try jsonBody(response, query), steps, where: holds, reads: Self.keyRead)
+            let walked = try JSONWalk.walk(try element ?? jsonBody(response, query), steps, where: holds, reads: Self.keyRead)
+            if let typo = walked.typo { throw emptiedByATypo(query, typo, missing: walked.missing) }
+            (value, missing) = (walked.value, walked.missing)
         case .jsonPath(let expression):
             try checkBodyKept(response, query)
             do {
@@ -117,6 +116,14 @@ extension Run {
         // An empty list a key no value had made (`.items[*].typo`) says so, unless a filter follows.
         if filtersDone == query.filters.count { return (value, missing) }
         return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
+    }
+
+    /// The error for a list a path made empty with a key no value it went over has, while one has
+    /// a key close to it (`[? .stauts == "x"]`, `.items[*].nmae`): a typo, most likely, on which
+    /// `isEmpty`, `== []`, `| length == 0` and `not exists` would hold whatever the answer.
+    private func emptiedByATypo(_ query: Query, _ key: String, missing: String) -> Diagnostic {
+        let written = key.contains(" ") || key.isEmpty ? JSONValue.quoted(key) : key
+        return failure(missing, at: query.span, notes: ["to check that none has '\(key)': [? .\(written) exists] isEmpty"])
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).
