@@ -169,10 +169,17 @@ import TestSupport
         #expect(result.stderr.contains("<command line>:1:13: error: cannot read the curl command: a ' quote is not closed"), "\(result.stderr)")
         let noURL = try await WSHProcess.run(["-c", "import curl \"curl -H 'A: b'\""])
         #expect(noURL.stderr.contains("error: cannot read the curl command: the command has no URL"), "\(noURL.stderr)")
-        // The value of an option wsh does not know may be a credential: the message does not name it
-        // (the line shown under it is the one typed, with -u's password masked).
-        let unknown = try await WSHProcess.run(["-c", "import curl \"curl https://h/x --aws-sigv4 aws:amz:us-east-1:s3 -u AKIA:Sk99\""])
-        #expect(unknown.stderr.contains("error: cannot read the curl command: more than one URL: the word after --aws-sigv4, which wsh does not understand, may be its value"),
+        // The word after an option wsh does not know may be its value, perhaps a credential: it is
+        // not the URL when another word is (`--frobnicate VALUE URL` took VALUE as the URL), and no
+        // message names it (the line shown under an error is the one typed, -u's password masked).
+        for command in ["curl https://h/x --aws-sigv4 aws:amz:us-east-1:s3 -u AKIA:Sk99", "curl --aws-sigv4 aws:amz:us-east-1:s3 https://h/x -u AKIA:Sk99"] {
+            let taken = try await WSHProcess.run(["-c", "import curl \"\(command)\"\ntargets"])
+            #expect(taken.status == 0 && taken.stdout.contains("GET     https://h/x"), "\(command): \(taken.stdout) \(taken.stderr)")
+            #expect(taken.stderr.contains("note: the word after --aws-sigv4 is taken as its value and left out"), "\(taken.stderr)")
+            #expect(!taken.stderr.contains("amz") && !taken.stdout.contains("amz") && !taken.stderr.contains("Sk99"), "\(taken.stderr)")
+        }
+        let unknown = try await WSHProcess.run(["-c", "import curl \"curl --aws-sigv4 aws:amz:us-east-1:s3 --frobnicate https://h/x -u AKIA:Sk99\""])
+        #expect(unknown.stderr.contains("error: cannot read the curl command: cannot tell which word is the URL: each follows an option wsh does not understand (--aws-sigv4), and may be its value"),
                 "\(unknown.stderr)")
         let message = unknown.stderr.split(separator: "\n").first ?? ""
         #expect(!message.contains("amz") && !unknown.stderr.contains("Sk99"), "\(unknown.stderr)")

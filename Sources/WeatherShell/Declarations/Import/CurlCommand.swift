@@ -78,6 +78,7 @@ struct CurlCommand {
         guard words.first == "curl" else { throw Failure(message: "the command must start with curl") }
         var rest = Array(words.dropFirst())[...]
         var noted: [String] = []
+        var positional: [(word: String, after: String?)] = []
         while let word = rest.popFirst() {
             var option = word
             var attached: String?
@@ -98,14 +99,7 @@ struct CurlCommand {
                 attached = remainder.isEmpty ? nil : remainder
             }
             if !option.hasPrefix("-") || option == "-" {
-                guard url == nil else {
-                    // The value of an option wsh does not know may be a credential: it is not shown.
-                    if let unknown = lastUnknownOption {
-                        throw Failure(message: "more than one URL: the word after \(unknown), which wsh does not understand, may be its value")
-                    }
-                    throw Failure(message: "more than one URL: \(word.prefix(80))")
-                }
-                url = word
+                positional.append((word, after: lastUnknownOption))
                 lastUnknownOption = nil
                 continue
             }
@@ -117,7 +111,30 @@ struct CurlCommand {
             }
             try apply(option, value: value, noted: &noted)
         }
+        try chooseURL(among: positional, noted: &noted)
         guard url != nil else { throw Failure(message: "the command has no URL") }
+    }
+
+    /// The URL among the words that follow no option wsh knows. A word right after an option wsh
+    /// does not understand (`--frobnicate VALUE URL`) may be that option's value, perhaps a
+    /// credential: it is the URL only when no other word is, and it is never shown.
+    private mutating func chooseURL(among words: [(word: String, after: String?)], noted: inout [String]) throws(Failure) {
+        guard !words.isEmpty else { return }
+        let plain = words.filter { $0.after == nil }
+        let skipped = words.compactMap(\.after)
+        if url == nil, plain.isEmpty, words.count == 1 {
+            url = words[0].word
+            return
+        }
+        let wanted = url == nil ? 1 : 0
+        guard plain.count == wanted else {
+            if plain.count < wanted, let unknown = skipped.first {
+                throw Failure(message: "cannot tell which word is the URL: each follows an option wsh does not understand (\(unknown)), and may be its value")
+            }
+            throw Failure(message: "more than one URL: \(plain.last?.word.prefix(80) ?? "")")
+        }
+        if url == nil { url = plain[0].word }
+        for option in skipped { note("the word after \(option) is taken as its value and left out", &noted) }
     }
 
     private mutating func apply(_ option: String, value: () throws(Failure) -> String, noted: inout [String]) throws(Failure) {
