@@ -121,7 +121,7 @@ struct QueryParser {
             while argumentWords.count < arity {
                 guard start + used < words.count, !(words[start + used].bare?.hasPrefix("|") ?? false) else {
                     throw Diagnostic(.parse, "'\(name)' takes \(arity) value\(arity == 1 ? "" : "s")", file: file, span: filterSpan,
-                                     notes: ["quote text with blanks: | split \", \""])
+                                     notes: ["for example: | \(name) \(Self.exampleArguments[name] ?? "\"...\"")"])
                 }
                 argumentWords.append(words[start + used])
                 filterSpan = filterSpan.union(words[start + used].span)
@@ -143,6 +143,13 @@ struct QueryParser {
         }
         return (Query(source: source, filters: filters, filterTemplates: templates, pathVariables: pathVariables, span: span), used)
     }
+
+    /// Arguments to show a filter with, in the note when too few are given.
+    private static let exampleArguments: [String: String] = [
+        "nth": "0", "split": "\",\"", "join": "\", \"", "replace": "\"-\" \" \"", "replaceRegex": "\"[0-9]+\" N",
+        "urlQueryParam": "page", "charsetDecode": "iso-8859-1", "regex": "\"id=([0-9]+)\"", "format": "\"%Y-%m-%d\"",
+        "dateFormat": "\"%Y-%m-%d\"", "jsonpath": "\"$.items[0]\"", "xpath": "\"//title\"",
+    ]
 
     static let filterList = "filters: " + QueryFilter.arities.map(\.name).joined(separator: ", ")
 
@@ -263,7 +270,10 @@ struct QueryParser {
                 steps.append(.filter(try elementFilter(start..<end)))
                 while index < chars.count, offsets[index] < end { index += 1 }
             } else if char == "[" && !quoted {
-                guard let close = chars[index...].firstIndex(where: { $0.0 == "]" && !$0.1 }) else { throw fail("missing ']' in query") }
+                guard let close = chars[index...].firstIndex(where: { $0.0 == "]" && !$0.1 }) else {
+                    // `.list[ 0 ]`: the blank ended the word at the `[`.
+                    throw fail(index + 1 == chars.count ? "missing ']' in query: no blanks go inside '[ ]' (.list[0]), but in '[? ]'" : "missing ']' in query")
+                }
                 let inside = chars[(index + 1)..<close]
                 let text = String(inside.map(\.0))
                 if let first = inside.first, first.1 {
@@ -278,6 +288,9 @@ struct QueryParser {
                     let from = text[..<colon].trimmingCharacters(in: .whitespaces), to = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                     guard from.isEmpty || Int(from) != nil, to.isEmpty || Int(to) != nil else { throw fail("a slice is [FROM:TO], whole numbers") }
                     steps.append(.slice(Int(from), Int(to)))
+                } else if let digits = Optional(text.hasPrefix("-") ? text.dropFirst() : text[...]), !digits.isEmpty,
+                          digits.allSatisfy({ ("0"..."9").contains($0) }) {
+                    throw fail("index \(text.shortened(40)) is too large")
                 } else {
                     throw fail("expected a number, '*', a slice or '? EXPR' inside '[ ]'")
                 }
