@@ -114,6 +114,6 @@ struct PikeMachine {
 
     private func equal(_ scalar: Unicode.Scalar, _ expected: Unicode.Scalar) -> Bool {
         if scalar == expected { return true }
-        return ignoresCase && ScalarCase.variants(of: scalar).contains(expected)
+        return ignoresCase && ScalarCase.equal(scalar, expected)
     }
 }

@@ -93,7 +93,7 @@ struct PikeMatcher {
 
     private func equal(_ scalar: Unicode.Scalar, _ expected: Int) -> Bool {
         if Int(scalar.value) == expected { return true }
-        return ignoresCase && ScalarCase.variants(of: scalar).contains { Int($0.value) == expected }
+        return ignoresCase && Unicode.Scalar(UInt32(truncatingIfNeeded: expected)).map { ScalarCase.equal(scalar, $0) } == true
     }
 }
 

@@ -39,15 +39,36 @@ struct ScalarSet: Sendable {
     func negatedSet() -> ScalarSet { ScalarSet(ranges: ranges, negated: !negated) }
 }
 
-/// Simple case variants of a scalar, for `(?i)`.
+/// How `(?i)` compares scalars: by the scalar each folds to, so that it is an equivalence
+/// (`K`, `k` and the Kelvin sign U+212A all fold to `k`; `S`, `s` and `ſ` to `s`; `Σ`, `σ`
+/// and `ς` to `σ`), as Python's `re` compares them.
 enum ScalarCase {
+    /// The lowercase of the scalar's uppercase, where each is one scalar; else the scalar.
+    static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let upper = single(scalar.properties.uppercaseMapping) ?? scalar
+        return single(upper.properties.lowercaseMapping) ?? single(scalar.properties.lowercaseMapping) ?? scalar
+    }
+
+    /// Whether `(?i)` takes `a` for `b`.
+    static func equal(_ a: Unicode.Scalar, _ b: Unicode.Scalar) -> Bool {
+        a == b || folded(a) == folded(b)
+    }
+
+    /// The other scalars a set is asked about for `scalar` under `(?i)`: what it folds to, and
+    /// that one's uppercase and titlecase.
     static func variants(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
-        let lower = scalar.properties.lowercaseMapping.unicodeScalars
-        let upper = scalar.properties.uppercaseMapping.unicodeScalars
+        let fold = folded(scalar)
         var result: [Unicode.Scalar] = []
-        if lower.count == 1, let first = lower.first, first != scalar { result.append(first) }
-        if upper.count == 1, let first = upper.first, first != scalar { result.append(first) }
+        for case let other? in [fold, single(fold.properties.uppercaseMapping), single(fold.properties.titlecaseMapping)]
+        where other != scalar && !result.contains(other) {
+            result.append(other)
+        }
         return result
+    }
+
+    private static func single(_ text: String) -> Unicode.Scalar? {
+        let scalars = text.unicodeScalars
+        return scalars.count == 1 ? scalars.first : nil
     }
 }
 

@@ -15,6 +15,19 @@ import Testing
         #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
     }
 
+    /// `(?i)` is an equivalence, as in Python's `re`: a scalar with several case forms matched one
+    /// of them only (the Kelvin sign matched `(?i)k`, not `(?i)K`; `ς` matched `(?i)Σ`, not `(?i)σ`).
+    @Test(arguments: [
+        ("(?i)^k$", "\u{212A}"), ("(?i)^K$", "\u{212A}"), ("(?i)^\u{212A}$", "K"), ("(?i)^\u{212A}$", "k"),
+        ("(?i)^s$", "\u{17F}"), ("(?i)^S$", "\u{17F}"), ("(?i)^\u{17F}$", "s"), ("(?i)^σ$", "ς"), ("(?i)^Σ$", "ς"), ("(?i)^ς$", "Σ"),
+        ("(?i)^å$", "\u{212B}"), ("(?i)^Å$", "\u{212B}"), ("(?i)^[K]$", "\u{212A}"), ("(?i)^[k-m]$", "\u{212A}"), ("(?i)^[σ]$", "ς"),
+        ("(?i)^SUWON$", "suwon"), ("(?i)^ß$", "\u{1E9E}"),
+    ])
+    func ignoringCaseIsAnEquivalence(pattern: String, text: String) throws {
+        #expect(try LinearRegex(pattern).matches(text), "\(pattern) on \(text)")
+        #expect(try !LinearRegex(pattern).matches(text + "x"), "\(pattern) on \(text)x")
+    }
+
     /// `[[:digit:]]` is the digit class, as in RE2, Hurl and grep: it was read as the set of
     /// `[`, `:`, `d`, `i`, `g`, `t` before a `]`, so `"12345" not matches "[[:digit:]]"` passed.
     @Test(arguments: [
