@@ -10,6 +10,9 @@ import Testing
         ("(?i)SUWON", "suwon", true), ("x{2,3}", "axxb", true), ("x{2,3}", "axb", false), ("a|", "zzz", true),
         ("서울", "날씨 서울 맑음", true), ("^.$", "😀", true), ("a\\.b", "a.b", true), ("a\\.b", "axb", false),
         ("[\\d.]+", "v1.2", true), ("^$", "", true), ("\\u00e9", "café", true),
+        // `\s` is JavaScript's, as JSON Schema reads a pattern: U+00A0 was in it, U+2003 and U+FEFF were not.
+        ("^\\s$", "\u{A0}", true), ("^\\s$", "\u{2003}", true), ("^\\s$", "\u{FEFF}", true), ("^\\s$", "\u{3000}", true),
+        ("^\\s$", "\u{200B}", false), ("^\\S$", "\u{2003}", false),
     ])
     func matchesLikeABacktrackingEngine(pattern: String, text: String, expected: Bool) throws {
         #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
