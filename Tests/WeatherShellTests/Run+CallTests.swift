@@ -117,6 +117,21 @@ import Testing
         #expect(shell.stdout.contains(#"["X-Request-Id","req-42"]"#), "\(shell.stdout)")
     }
 
+    /// `header X-API-Key: VALUE`, as curl's -H takes it, declared an empty X-API-Key and a header
+    /// each call must give named after the value, a secret the call's error then showed.
+    @Test func aValueAfterTheColonsBlankIsRefusedMasked() async {
+        for line in ["header X-API-Key: s3cr3tKEYvalue", "header Accept:text/plain Authorization: Bearer s3cr3tKEYvalue"] {
+            let shell = ShellHarness()
+            let halt = await shell.run("target t { base http://127.0.0.1:9; path /x; \(line) }")
+            #expect(halt != nil, "\(line)")
+            #expect(shell.stderr.contains("error: a header's value follows its ':' in the same word: "), "\(shell.stderr)")
+            #expect(!shell.stderr.contains("s3cr3t"), "\(shell.stderr)")
+        }
+        let shell = ShellHarness()
+        let halt = await shell.run("target t { base http://127.0.0.1:9; path /x; header X-Request-Id X-Empty: }")
+        #expect(halt == nil, "\(shell.stderr)")
+    }
+
     @Test func aHeaderNameWithBlanksOrColonFirstIsRefused() async {
         let shell = ShellHarness()
         let halt = await shell.run(#"target t { base http://127.0.0.1:9; header "X Y" }"#)

@@ -85,8 +85,14 @@ struct TargetCompiler {
                 methodGiven = true
             case "query": query += try parameters(field)
             case "header":
-                for (word, text) in zip(field.arguments, values) {
+                for (index, (word, text)) in zip(field.arguments, values).enumerated() {
                     guard let colon = text.firstIndex(of: ":") else {
+                        // `X-API-Key: VALUE`, as curl's -H takes it: the value is this word, not a header each call must give.
+                        if index > 0, values[index - 1].hasSuffix(":") {
+                            let name = values[index - 1].dropLast()
+                            throw error("a header's value follows its ':' in the same word: \(name):VALUE", word.span,
+                                        notes: ["quote a value with blanks: \(name):\"Bearer …\""])
+                        }
                         // A bare name is a header each call must give.
                         guard Self.isHeaderName(text) else { throw error("a header is Name:value, or a bare Name each call must give", word.span) }
                         target.requiredHeaders.append(text)
