@@ -71,6 +71,31 @@ import TestSupport
         #expect(try String(contentsOf: tests.appendingPathComponent("old.xml"), encoding: .utf8).contains("t1.wsh"))
     }
 
+    /// Any JSON was taken for a JSON report or a HAR, any XML for JUnit, and `--report-html`
+    /// replaced any `index.html`: a `package.json`, a schema, a page were lost. Only a report wsh
+    /// wrote, of the same kind, is replaced.
+    @Test func aReportReplacesOnlyAReportOfItsKindThatWshWrote() async throws {
+        let mine: [String: String] = ["package.json": #"{"name": "my-app", "version": "1.0.0"}"# + "\n",
+                                      "user.schema.json": #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}"# + "\n",
+                                      "notes.xml": "<?xml version=\"1.0\"?>\n<notes><note>keep</note></notes>\n",
+                                      "docs/index.html": "<!DOCTYPE html>\n<html><body>Handwritten docs</body></html>\n"]
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo hi\n"].merging(mine) { $1 })
+        let tests = directory.appendingPathComponent("tests")
+        for arguments in [["--report-json", "package.json"], ["--report-har", "user.schema.json"], ["--report-junit", "notes.xml"],
+                          ["--report-html", "docs"]] {
+            let result = try await WSHProcess.run(["test", "t1.wsh"] + arguments, directory: tests)
+            #expect(result.status == 1 && result.stderr.contains("is not such a report"), "\(arguments): \(result.stderr)")
+        }
+        for (name, text) in mine {
+            #expect(try String(contentsOf: tests.appendingPathComponent(name), encoding: .utf8) == text, "\(name)")
+        }
+        let reports = ["--report-json", "r.json", "--report-har", "r.har", "--report-junit", "r.xml", "--report-tap", "r.tap", "--report-html", "html"]
+        for run in 1...2 {
+            let result = try await WSHProcess.run(["test", "t1.wsh"] + reports, directory: tests)
+            #expect(result.status == 0, "run \(run): \(result.stderr)")
+        }
+    }
+
     @Test func junitIsValidAgainstJenkinsSchemaWithTheFailure() async throws {
         try await withLoopbackServer { server in
             let (result, out) = try await Self.runWithReports(server)

@@ -4,15 +4,20 @@ import Foundation
 /// next test's name, so a report never replaces a test file, nor an existing file that is not a
 /// report of its kind (Hurl likewise refuses a `--report-junit` file that is not JUnit).
 enum ReportFileGuard {
-    /// The kinds of report written to one file, and how each one's text begins.
+    /// The kinds of report written to one file, and how each one's text begins, blanks left out.
     enum Kind: String {
-        case junit = "--report-junit", tap = "--report-tap", json = "--report-json", har = "--report-har"
+        case junit = "--report-junit", tap = "--report-tap", json = "--report-json", har = "--report-har", html = "--report-html"
 
-        fileprivate var beginnings: [String] {
+        /// What the report's first bytes say, blanks left out: wsh's JSON report and HAR (its
+        /// creator named), JUnit's root element, TAP's version line, the HTML report's title.
+        /// Any JSON, XML or HTML was taken for a report: a `package.json` or a page was replaced.
+        fileprivate func begins(_ compact: String) -> Bool {
             switch self {
-            case .junit: ["<?xml", "<testsuites", "<testsuite"]
-            case .tap: ["TAP version"]
-            case .json, .har: ["{"]
+            case .junit: compact.hasPrefix("<testsuite") || (compact.hasPrefix("<?xml") && compact.contains("?><testsuite"))
+            case .tap: compact.hasPrefix("TAPversion")
+            case .json: compact.hasPrefix(#"{"errored":"#)
+            case .har: compact.hasPrefix(#"{"log":{"version":"1.2","creator":{"name":"wsh""#)
+            case .html: compact.hasPrefix("<!DOCTYPEhtml>") && compact.contains("<title>wshtest:")
             }
         }
     }
@@ -24,9 +29,9 @@ enum ReportFileGuard {
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let start = String(decoding: (try? handle.read(upToCount: 64)) ?? Data(), as: UTF8.self)
-            .drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        if start.isEmpty || kind.beginnings.contains(where: { start.hasPrefix($0) }) { return nil }
+        let start = String(decoding: (try? handle.read(upToCount: 512)) ?? Data(), as: UTF8.self)
+            .filter { $0 != "\u{FEFF}" && !$0.isWhitespace }
+        if start.isEmpty || kind.begins(start) { return nil }
         return "\(kind.rawValue) \(path): the file is there and is not such a report, so it is not replaced; remove it or choose another name"
     }
 }

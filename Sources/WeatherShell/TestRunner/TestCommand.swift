@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `wsh test` as swift-argument-parser reads it.
 struct TestCommand: ParsableCommand {
@@ -58,7 +59,8 @@ struct TestCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
         if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
         if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
-        for (kind, path) in [(ReportFileGuard.Kind.junit, junit), (.tap, tap), (.json, json), (.har, har)] {
+        for (kind, path) in [(ReportFileGuard.Kind.junit, junit), (.tap, tap), (.json, json), (.har, har),
+                             (.html, html.map { ($0 as NSString).appendingPathComponent("index.html") })] {
             if let path, let refusal = ReportFileGuard.refusal(kind, at: path) { throw ValidationError(refusal) }
         }
         for variable in variables {
