@@ -71,6 +71,23 @@ import TestSupport
         #expect(try String(contentsOf: tests.appendingPathComponent("old.xml"), encoding: .utf8).contains("t1.wsh"))
     }
 
+    /// A reader of the lines that goes (`wsh test | head -1`) killed the run by SIGPIPE before
+    /// any report was written. With a report asked for, the run goes on and writes it; without,
+    /// wsh still stops as `cat` does. The pipe's read end is closed before wsh starts, so its
+    /// first line meets a reader that has gone.
+    @Test func aReaderThatGoesLosesNoReport() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo one\n", "t2.wsh": "echo two\n"])
+        let tests = directory.appendingPathComponent("tests")
+        let closedPipe = "import os, subprocess, sys\nr, w = os.pipe()\nos.close(r)\nprint(subprocess.run(sys.argv[1:], stdout=w).returncode)\n"
+        let kept = try await runProgram("/usr/bin/python3", ["-c", closedPipe, WSHProcess.binary, "test", "t1.wsh", "t2.wsh", "--jobs", "1",
+                                                             "--report-json", "r.json"], directory: tests)
+        #expect(String(decoding: kept.output, as: UTF8.self) == "0\n")
+        let report = try String(contentsOf: tests.appendingPathComponent("r.json"), encoding: .utf8)
+        #expect(report.contains("t1.wsh") && report.contains("t2.wsh") && report.contains(#""passed" : 2"#), "\(report)")
+        let stopped = try await runProgram("/usr/bin/python3", ["-c", closedPipe, WSHProcess.binary, "test", "t1.wsh", "t2.wsh"], directory: tests)
+        #expect(String(decoding: stopped.output, as: UTF8.self) == "-13\n")
+    }
+
     /// Any JSON was taken for a JSON report or a HAR, any XML for JUnit, and `--report-html`
     /// replaced any `index.html`: a `package.json`, a schema, a page were lost. Only a report wsh
     /// wrote, of the same kind, is replaced.

@@ -140,9 +140,12 @@ public final class ShellIO: Sendable {
     /// (`wsh script | head`), wsh stops as `cat` would, by SIGPIPE: NIO ignores SIGPIPE for its
     /// sockets, which left wsh running every remaining call unseen. When stdout cannot be written
     /// otherwise (`> /dev/full`), wsh says so once and exits 3: its results would be lost.
-    nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    /// Without `diesWhenReaderGoes`, a reader that has gone is returned (true), not died of.
+    @discardableResult
+    nonisolated static func writeAll(_ fd: Int32, _ bytes: [UInt8], diesWhenReaderGoes: Bool = true) -> Bool {
         let failure = bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
         if failure == EPIPE, fd == STDOUT_FILENO || fd == STDERR_FILENO {
+            if !diesWhenReaderGoes { return true }
             SignalDeath.die(of: SIGPIPE)
         }
         if failure != 0, fd == STDOUT_FILENO {
@@ -150,5 +153,6 @@ public final class ShellIO: Sendable {
             Console.writeAll(STDERR_FILENO, "wsh: error: cannot write to standard output: \(reason)\n")
             exit(FailureKind.runtime.exitCode)
         }
+        return false
     }
 }

@@ -21,6 +21,15 @@ enum TestRunner {
         let started = clock.now
         let start = RunStart(clock: started, wall: Date().timeIntervalSince1970 * 1000)
         var results: [TestFileResult?] = Array(repeating: nil, count: files.count)
+        // A reader that goes (`wsh test | head -1`) stops wsh, as it stops `cat`, unless reports
+        // are asked for: then it ends the lines, not the run, whose reports were lost.
+        var readerGone = false
+        // The kernel signals the thread whose write met no reader, which may be any of the pool's.
+        if settings.writesReports { signal(SIGPIPE, SIG_IGN) }
+        func show(_ line: String) {
+            guard !readerGone else { return }
+            readerGone = ShellIO.writeAll(STDOUT_FILENO, Array(line.utf8), diesWhenReaderGoes: !settings.writesReports)
+        }
         await withTaskGroup(of: (Int, TestFileResult).self) { group in
             var next = 0
             while next < min(jobs, files.count) {
@@ -30,7 +39,7 @@ enum TestRunner {
             }
             while let (index, result) = await group.next() {
                 results[index] = result
-                FileHandleOutput.standardOutput(TestLines.line(for: result))
+                show(TestLines.line(for: result))
                 if next < files.count, !control.isInterrupted {
                     let index = next
                     group.addTask { (index, await runFile(files[index], settings, control, start)) }
@@ -41,7 +50,7 @@ enum TestRunner {
         let finished = results.compactMap { $0 }
         let summary = TestSummary(results: finished, notRun: files.count - finished.count,
                                   milliseconds: TestRecorder.milliseconds(started.duration(to: clock.now)))
-        FileHandleOutput.standardOutput(summary.line + "\n")
+        show(summary.line + "\n")
         var code = summary.exitCode
         for failure in TestReports.write(summary, settings) {
             FileHandleOutput.standardError("wsh test: error: \(failure)\n")

@@ -26,5 +26,10 @@ public struct TestSettings: Equatable, Sendable {
     /// `--durations FILE`: an earlier run's JSON report, whose times balance the slices.
     var durationsFile: String?
 
+    /// Whether a report file is asked for: then the run, not its lines on stdout, is what counts.
+    var writesReports: Bool {
+        [junitFile, tapFile, jsonFile, htmlDirectory, harFile].contains { $0 != nil }
+    }
+
     public init() {}
 }
