@@ -99,8 +99,8 @@ struct CallRecord {
     /// whatever the request sent under a sensitive name (echoed back in an answer, it is masked there too).
     init(_ entry: CallEntry) {
         let sent = entry.response.map { $0.hops.first?.request ?? $0.request } ?? entry.request
-        var redaction = entry.redaction.including(secretsOf: sent)
-        if let final = entry.response?.request, final != sent { redaction = redaction.including(secretsOf: final) }
+        // Every hop's credentials: a secret sent on a redirect's hop is masked in the URLs of the others.
+        let redaction = entry.response.map { entry.redaction.including(secretsSentFor: $0) } ?? entry.redaction.including(secretsOf: sent)
 
         time = entry.time.timeIntervalSince1970
         target = entry.target

@@ -102,4 +102,47 @@ import TestSupport
             #expect(check.leaks(in: database).isEmpty, "the database holds the secret as \(check.leaks(in: database))")
         }
     }
+
+    /// The bytes of every file of the history in `state`, as text, for looking for secrets.
+    static func databaseText(_ state: URL) -> String {
+        ((try? FileManager.default.contentsOfDirectory(atPath: state.path + "/wsh")) ?? []).map { file in
+            String(decoding: FileManager.default.contents(atPath: state.path + "/wsh/" + file) ?? Data(), as: UTF8.self)
+        }.joined(separator: "\n")
+    }
+
+    /// Every hop is part of the call: an `appid` sent on the middle hop of three (httpbin's
+    /// `/redirect-to`), which the first hop's URL carries percent-encoded (twice, for its `+`) in
+    /// its own query, shows in no hop's URL: not in the history, the HAR export, `redirects`,
+    /// `hops` nor the logger (the history and `redirects` masked only the last hop's credentials).
+    @Test func aSecretSentOnAMiddleRedirectHopIsMaskedInEveryHop() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        let directory = try WSHProcess.temporaryDirectory()
+        defer {
+            ScratchDirectory.remove(state)
+            ScratchDirectory.remove(directory)
+        }
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+        try await HTTPBinServer.with { httpbin in
+            let middle = "\(httpbin.baseURL)/redirect-to?url=/get&appid=" + encoded("RdApp+998")
+            let script = """
+                plugin logger on
+                set output quiet
+                get '\(httpbin.baseURL)/redirect-to?url=\(encoded(middle))'
+                print redirects
+                print hops
+                history export har > calls.har
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("/redirect-to?url=/get&appid=***"), "the middle hop's URL: \(result.stdout)")
+            #expect(result.stderr.components(separatedBy: "-> 302").count == 3, "both redirects logged: \(result.stderr)")
+            let har = String(decoding: FileManager.default.contents(atPath: directory.path + "/calls.har") ?? Data(), as: UTF8.self)
+            #expect(har.contains("redirect-to"), "\(result.stderr)")
+            for (text, place) in [(result.stdout, "redirects and hops"), (result.stderr, "the logger"), (har, "the HAR export"),
+                                  (Self.databaseText(state), "the history")] {
+                #expect(!text.contains("RdApp"), "\(place) shows the appid: \(text)")
+            }
+        }
+    }
 }
