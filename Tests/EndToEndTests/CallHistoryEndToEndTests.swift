@@ -145,4 +145,26 @@ import TestSupport
             }
         }
     }
+
+    /// A WSGI server reads a header's bytes as ISO-8859-1, so httpbin echoes an `env` secret's
+    /// UTF-8 `é` as `Ã©`: that form is masked in the history and in `print` as the others are (the
+    /// history kept it in clear).
+    @Test func aNonASCIISecretEchoedAsLatin1IsMasked() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(state) }
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                let t = env WSH_LATIN1_SECRET
+                set output quiet
+                post \(httpbin.baseURL)/anything X-H:$t
+                print .headers
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path, "WSH_LATIN1_SECRET": "Lt1Zq+cd/ef==g h\u{e9}\"x"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("X-H") && !result.stdout.contains("Lt1Zq"), "print shows the secret: \(result.stdout)")
+            let database = Self.databaseText(state)
+            #expect(database.contains("X-H"), "the echo is kept")
+            #expect(!database.contains("Lt1Zq"), "the history holds the secret: \(database)")
+        }
+    }
 }
