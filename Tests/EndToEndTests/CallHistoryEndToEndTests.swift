@@ -114,6 +114,8 @@ import TestSupport
     /// `/redirect-to`), which the first hop's URL carries percent-encoded (twice, for its `+`) in
     /// its own query, shows in no hop's URL: not in the history, the HAR export, `redirects`,
     /// `hops` nor the logger (the history and `redirects` masked only the last hop's credentials).
+    /// The logger writes the first hop's verbose lines before it is sent, when only its own query
+    /// can say what is a credential: a query value that holds a query of its own gives that one's.
     @Test func aSecretSentOnAMiddleRedirectHopIsMaskedInEveryHop() async throws {
         let state = try WSHProcess.temporaryDirectory()
         let directory = try WSHProcess.temporaryDirectory()
@@ -125,10 +127,11 @@ import TestSupport
         func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
         try await HTTPBinServer.with { httpbin in
             let middle = "\(httpbin.baseURL)/redirect-to?url=/get&appid=" + encoded("RdApp+998")
+            let first = "\(httpbin.baseURL)/redirect-to?url=" + encoded(middle)
             let script = """
                 plugin logger on
                 set output quiet
-                get '\(httpbin.baseURL)/redirect-to?url=\(encoded(middle))'
+                get '\(first)'
                 print redirects
                 print hops
                 history export har > calls.har
@@ -139,8 +142,11 @@ import TestSupport
             #expect(result.stderr.components(separatedBy: "-> 302").count == 3, "both redirects logged: \(result.stderr)")
             let har = String(decoding: FileManager.default.contents(atPath: directory.path + "/calls.har") ?? Data(), as: UTF8.self)
             #expect(har.contains("redirect-to"), "\(result.stderr)")
+            let verbose = try await WSHProcess.run(["-c", "plugin logger on verbose\nset output quiet\nget '\(first)'"],
+                                                   environment: ["XDG_STATE_HOME": state.path]).stderr
+            #expect(verbose.components(separatedBy: "> GET ").count == 4, "every hop logged: \(verbose)")
             for (text, place) in [(result.stdout, "redirects and hops"), (result.stderr, "the logger"), (har, "the HAR export"),
-                                  (Self.databaseText(state), "the history")] {
+                                  (verbose, "the verbose logger"), (Self.databaseText(state), "the history")] {
                 #expect(!text.contains("RdApp"), "\(place) shows the appid: \(text)")
             }
         }
