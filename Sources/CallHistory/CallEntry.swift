@@ -23,6 +23,10 @@ public struct CallEntry: Sendable {
     public var stubbed: Bool
     /// The session's secrets and sensitive names; the request's sensitive values are added to it.
     public var redaction: Redaction
+    /// The names of the request's headers that the session added rather than the call (its target,
+    /// arguments or flags): the cookie jar's Cookie, an auth plugin's header. A replay leaves them
+    /// to the jar and the plugins in effect then.
+    public var sessionHeaders: [String] = []
 
     public init(time: Date = Date(), target: String, arguments: CallArguments, request: Request, response: Response?,
                 failure: String?, elapsed: Duration, stubbed: Bool, redaction: Redaction) {
@@ -99,8 +103,8 @@ struct CallRecord {
     /// whatever the request sent under a sensitive name (echoed back in an answer, it is masked there too).
     init(_ entry: CallEntry) {
         let sent = entry.response.map { $0.hops.first?.request ?? $0.request } ?? entry.request
-        var redaction = entry.redaction.including(secretsOf: sent)
-        if let final = entry.response?.request, final != sent { redaction = redaction.including(secretsOf: final) }
+        // Every hop's credentials: a secret sent on a redirect's hop is masked in the URLs of the others.
+        let redaction = entry.response.map { entry.redaction.including(secretsSentFor: $0) } ?? entry.redaction.including(secretsOf: sent)
 
         time = entry.time.timeIntervalSince1970
         target = entry.target
@@ -111,6 +115,7 @@ struct CallRecord {
         var withheld = url == sent.url ? [] : Self.withheldParts(of: sent.url, redaction)
 
         requestHeaders = Self.text(of: sent.headers, redaction, withheld: &withheld)
+        withheld += entry.sessionHeaders.map { StoredCall.sessionHeaderMark + redaction.mask($0) }
         if let body = sent.body {
             let (kept, size) = redaction.maskedForRecording(body, contentType: sent.header("Content-Type"), keeping: Self.bodyLimit)
             if size > Self.bodyLimit {

@@ -31,7 +31,8 @@ public struct StoredCall: Sendable {
     /// The names of the arguments whose values are masked: a replay must give them again.
     public var maskedArguments: [String]
     /// What of the request the history does not hold as sent: `query appid`, `header
-    /// Authorization`, `body`, `URL`; empty when the request can be sent again as it is.
+    /// Authorization`, `body`, `URL`; and `session header Cookie` for each header the session
+    /// added (``CallEntry/sessionHeaders``). ``withheldFromCall`` is what a replay cannot rebuild.
     public var withheld: [String]
     public var requestHeaders: [Header]
     /// The request's body, masked, at most 1 MB.
@@ -41,6 +42,24 @@ public struct StoredCall: Sendable {
     /// The whole answer's size (masked); ``body`` holds at most 1 MB of it.
     public var bodySize: Int?
     public var body: Data?
+
+    /// What ``withheld`` says of a header the session added rather than the call.
+    static let sessionHeaderMark = "session header "
+
+    /// The names, lowercased, of the headers the session added rather than the call: the cookie
+    /// jar's Cookie, an auth plugin's header (``CallEntry/sessionHeaders``).
+    public var sessionHeaders: Set<String> {
+        Set(withheld.compactMap { $0.hasPrefix(Self.sessionHeaderMark) ? $0.dropFirst(Self.sessionHeaderMark.count).lowercased() : nil })
+    }
+
+    /// ``withheld`` but for the session's headers: the parts of the request the call itself gave
+    /// that the history masked, which a replay without its target cannot send again.
+    public var withheldFromCall: [String] {
+        let session = sessionHeaders
+        return withheld.filter { part in
+            !part.hasPrefix(Self.sessionHeaderMark) && !(part.hasPrefix("header ") && session.contains(part.dropFirst(7).lowercased()))
+        }
+    }
 }
 
 /// Headers in one column: `Name: value` lines.

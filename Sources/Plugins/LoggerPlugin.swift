@@ -73,7 +73,13 @@ public struct LoggerPlugin: Plugin {
         case .success(let response): response.request
         case .failure(let error): error.request
         }
-        let format = format(for: request)
+        // A redirect's Location is the next hop's URL: what it sends as a credential (`appid=`) is
+        // masked in this hop's lines too, where its URL may carry it percent-encoded in its query.
+        let location: String? = switch result {
+        case .success(let response) where (300..<400).contains(response.status): response.header("Location")
+        default: nil
+        }
+        let format = format(for: request, redirectingTo: location)
         switch mode {
         case .summary: output(format.summary(result))
         case .verbose: output(format.response(result))
@@ -83,7 +89,10 @@ public struct LoggerPlugin: Plugin {
 
     /// The format for one attempt: whatever the request sends under a sensitive name is masked
     /// wherever it appears, so a server that echoes a token back does not put it in the log.
-    private func format(for request: Request?) -> LogFormat {
-        LogFormat(redaction: request.map { redaction.including(secretsOf: $0) } ?? redaction, bodyLimit: bodyLimit)
+    /// With `location`, what the URL it names sends as credentials too.
+    private func format(for request: Request?, redirectingTo location: String? = nil) -> LogFormat {
+        var masking = request.map { redaction.including(secretsOf: $0) } ?? redaction
+        if let location, let method = request?.method { masking = masking.including(secretsOf: Request(method: method, url: location)) }
+        return LogFormat(redaction: masking, bodyLimit: bodyLimit)
     }
 }

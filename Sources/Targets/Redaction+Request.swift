@@ -12,7 +12,8 @@ extension Redaction {
     }
 
     /// What `request` sends as credentials, each with the name it is sent under: a URL's password;
-    /// the values of query items, form fields (url-encoded, or multipart text parts), JSON members
+    /// the values of query items (also in a query a query value holds percent-encoded, as a URL to
+    /// redirect to does), form fields (url-encoded, or multipart text parts), JSON members
     /// and XML elements whose names are credentials' (``isCredentialName(_:)``: `appid`,
     /// `api_key`, `accessToken`, not `keyword` or `max_tokens`);
     /// of headers so named, and of `Authorization` the credential after its scheme (`token` after
@@ -101,12 +102,20 @@ extension Redaction {
 
     private static let credentialWordEndings = sensitiveKeyParts.filter { !$0.contains("_") }
 
-    /// `a=1&token=x` gives `token`: `x`, percent-decoded, and as written when that differs.
-    private func credentialPairs(_ pairs: String) -> [(name: String, value: String)] {
+    /// `a=1&token=x` gives `token`: `x`, percent-decoded, and as written when that differs. A value
+    /// that holds a query of its own, percent-encoded (`next=%2Fcb%3Fappid%3Dx`, a URL a redirect
+    /// may lead to), gives that query's credentials too, up to `depth` levels down: a hop that
+    /// sends it shows it before the hop that sends the credential is known.
+    private func credentialPairs(_ pairs: String, depth: Int = 2) -> [(name: String, value: String)] {
         pairs.utf8.split(separator: UInt8(ascii: "&")).flatMap { bytes -> [(name: String, value: String)] in
             let (key, value) = String(Substring(bytes)).split(once: UInt8(ascii: "="))
+            guard let value else { return [] }
             let name = PercentEncoding.decode(key[...])
-            guard let value, isSensitiveKey(name), Self.isCredentialName(name) else { return [] }
+            guard isSensitiveKey(name), Self.isCredentialName(name) else {
+                guard depth > 0, value.contains("%3D") || value.contains("%3d") else { return [] }
+                let decoded = PercentEncoding.decode(value[...])
+                return credentialPairs(decoded.split(once: UInt8(ascii: "?")).1 ?? decoded, depth: depth - 1)
+            }
             let decoded = PercentEncoding.decode(value[...])
             return decoded == value ? [(name, value)] : [(name, decoded), (name, value)]
         }

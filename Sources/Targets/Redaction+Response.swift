@@ -15,6 +15,14 @@ extension Redaction {
         return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
     }
 
+    /// This redaction plus what every request of the call `response` answers sent as credentials
+    /// (``sentSecrets(of:)``): each redirect hop's and the last one's. Every hop is part
+    /// of the call, so a secret sent on one hop (`appid=` in a Location the server redirected to) is
+    /// masked by value in every hop's URL, where an earlier hop may carry it percent-encoded in its query.
+    public func including(secretsSentFor response: Response) -> Redaction {
+        response.hops.reduce(including(secretsOf: response.request)) { $0.including(secretsOf: $1.request) }
+    }
+
     /// What `response` answers with as credentials, each with its name, read as
     /// ``sentSecrets(of:)`` reads a request: the values of headers named as credentials
     /// (`X-Api-Key`, `X-Token`), of cookies a `Set-Cookie` line sets named like secrets or sessions

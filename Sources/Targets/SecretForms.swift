@@ -18,6 +18,8 @@ public enum SecretForms {
     ///   characters escaped), as it is and JSON-escaped, as httpbin echoes the URL it was sent;
     /// - escaped for XML and HTML, as a `body` template writes a variable into XML (`&amp;`, `&lt;`,
     ///   `&gt;`, `&quot;`, and `'` as `&#39;`, `&apos;` or `&#x27;`);
+    /// - when it is not ASCII, its UTF-8 bytes read as ISO-8859-1 (`hé` as `hÃ©`), as it is and
+    ///   JSON-escaped, as a server that reads header bytes so echoes it;
     /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has;
     /// - as a host name in ASCII (`xn--` and Punycode), when it is not ASCII.
     ///
@@ -45,6 +47,13 @@ public enum SecretForms {
             forms += [iri, lowercasingEscapes(iri)] + jsonForms(iri)
         }
         forms += markupForms(value)
+        // A server that reads a header's bytes as ISO-8859-1 (RFC 9110 5.5; a WSGI server such as
+        // httpbin's does) echoes UTF-8 `é` as `Ã©`: that reading too, as it is and JSON-escaped.
+        if value.utf8.contains(where: { $0 >= 0x80 }) {
+            var latin1 = ""
+            latin1.unicodeScalars.append(contentsOf: value.utf8.map { Unicode.Scalar($0) })
+            forms += [latin1] + jsonForms(latin1)
+        }
         // A host name in Unicode is sent, and named in errors, in its ASCII form (xn--…).
         // Only a form that has a Punycode label: normalizing can fold a value to plain ASCII (the
         // Kelvin sign is `K`), which would mask every `key` in the text.

@@ -102,4 +102,75 @@ import TestSupport
             #expect(check.leaks(in: database).isEmpty, "the database holds the secret as \(check.leaks(in: database))")
         }
     }
+
+    /// The bytes of every file of the history in `state`, as text, for looking for secrets.
+    static func databaseText(_ state: URL) -> String {
+        ((try? FileManager.default.contentsOfDirectory(atPath: state.path + "/wsh")) ?? []).map { file in
+            String(decoding: FileManager.default.contents(atPath: state.path + "/wsh/" + file) ?? Data(), as: UTF8.self)
+        }.joined(separator: "\n")
+    }
+
+    /// Every hop is part of the call: an `appid` sent on the middle hop of three (httpbin's
+    /// `/redirect-to`), which the first hop's URL carries percent-encoded (twice, for its `+`) in
+    /// its own query, shows in no hop's URL: not in the history, the HAR export, `redirects`,
+    /// `hops` nor the logger (the history and `redirects` masked only the last hop's credentials).
+    /// The logger writes the first hop's verbose lines before it is sent, when only its own query
+    /// can say what is a credential: a query value that holds a query of its own gives that one's.
+    @Test func aSecretSentOnAMiddleRedirectHopIsMaskedInEveryHop() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        let directory = try WSHProcess.temporaryDirectory()
+        defer {
+            ScratchDirectory.remove(state)
+            ScratchDirectory.remove(directory)
+        }
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+        try await HTTPBinServer.with { httpbin in
+            let middle = "\(httpbin.baseURL)/redirect-to?url=/get&appid=" + encoded("RdApp+998")
+            let first = "\(httpbin.baseURL)/redirect-to?url=" + encoded(middle)
+            let script = """
+                plugin logger on
+                set output quiet
+                get '\(first)'
+                print redirects
+                print hops
+                history export har > calls.har
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("/redirect-to?url=/get&appid=***"), "the middle hop's URL: \(result.stdout)")
+            #expect(result.stderr.components(separatedBy: "-> 302").count == 3, "both redirects logged: \(result.stderr)")
+            let har = String(decoding: FileManager.default.contents(atPath: directory.path + "/calls.har") ?? Data(), as: UTF8.self)
+            #expect(har.contains("redirect-to"), "\(result.stderr)")
+            let verbose = try await WSHProcess.run(["-c", "plugin logger on verbose\nset output quiet\nget '\(first)'"],
+                                                   environment: ["XDG_STATE_HOME": state.path]).stderr
+            #expect(verbose.components(separatedBy: "> GET ").count == 4, "every hop logged: \(verbose)")
+            for (text, place) in [(result.stdout, "redirects and hops"), (result.stderr, "the logger"), (har, "the HAR export"),
+                                  (verbose, "the verbose logger"), (Self.databaseText(state), "the history")] {
+                #expect(!text.contains("RdApp"), "\(place) shows the appid: \(text)")
+            }
+        }
+    }
+
+    /// A WSGI server reads a header's bytes as ISO-8859-1, so httpbin echoes an `env` secret's
+    /// UTF-8 `é` as `Ã©`: that form is masked in the history and in `print` as the others are (the
+    /// history kept it in clear).
+    @Test func aNonASCIISecretEchoedAsLatin1IsMasked() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(state) }
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                let t = env WSH_LATIN1_SECRET
+                set output quiet
+                post \(httpbin.baseURL)/anything X-H:$t
+                print .headers
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path, "WSH_LATIN1_SECRET": "Lt1Zq+cd/ef==g h\u{e9}\"x"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("X-H") && !result.stdout.contains("Lt1Zq"), "print shows the secret: \(result.stdout)")
+            let database = Self.databaseText(state)
+            #expect(database.contains("X-H"), "the echo is kept")
+            #expect(!database.contains("Lt1Zq"), "the history holds the secret: \(database)")
+        }
+    }
 }

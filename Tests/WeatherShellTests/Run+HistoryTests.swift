@@ -239,6 +239,59 @@ import TestSupport
         try await server.shutdown()
     }
 
+    /// An ad-hoc request's Cookie from the jar and Authorization from `plugin auth` are the
+    /// session's, not the call's: a replay leaves them to the jar and the plugins in effect then
+    /// (it was refused, "the history masked its header Cookie ... type it again", for a cookie
+    /// nobody typed). A masked header the call itself gave still refuses it, and is named alone.
+    @Test func aReplayLeavesTheJarsCookieAndAPluginsHeaderToTheSessionInEffect() async throws {
+        let (variable, _) = SessionFiles.secretInEnvironment()
+        let (shell, log, _) = try Self.shell()
+        let server = try await TestServer.start(routes: ["/login": StaticRoute(
+            headers: [("Content-Type", "application/json"), ("Set-Cookie", "plain=v1; Path=/")], body: Array("{}".utf8))])
+        let halt = await shell.run("""
+            let key = env \(variable)
+            set output quiet
+            get \(server.baseURL)/login
+            get \(server.baseURL)/echo/jar
+            plugin auth bearer RpTok99 host 127.0.0.1
+            get \(server.baseURL)/echo/plugin
+            get \(server.baseURL)/echo/typed X-Api-Key:$key
+            """)
+        #expect(halt == nil, "\(shell.stderr)")
+        _ = try await Self.newestCall(of: shell, in: log)
+        let calls = try log.recent(3)
+        try #require(calls.map(\.url) == ["/echo/jar", "/echo/plugin", "/echo/typed"].map { server.baseURL + $0 })
+
+        // The jar adds its cookie again, once: the recorded one is not sent beside it.
+        shell.captured.stdout = ""
+        let replayed = await shell.run("set output raw\nhistory replay \(calls[0].id)")
+        #expect(replayed == nil, "\(shell.stderr)")
+        #expect(server.hits("/echo/jar") == 2)
+        #expect(shell.stdout.contains(#"["Cookie","plain=v1"]"#), "\(shell.stdout)")
+
+        // Another session, with the plugin: it adds its header; the jar is empty, so no Cookie.
+        let other = ShellHarness()
+        other.run.session.callLog = CallLog(path: log.path)
+        let again = await other.run("plugin auth bearer RpTok99 host 127.0.0.1\nset output raw\nhistory replay \(calls[1].id)")
+        #expect(again == nil, "\(other.stderr)")
+        #expect(server.hits("/echo/plugin") == 2)
+        #expect(other.stdout.contains(#"["Authorization","Bearer RpTok99"]"#) && !other.stdout.contains("Cookie"), "\(other.stdout)")
+
+        // Without the plugin, the request goes without its header, as any call would.
+        let bare = ShellHarness()
+        bare.run.session.callLog = CallLog(path: log.path)
+        #expect(await bare.run("set output raw\nhistory replay \(calls[1].id)") == nil, "\(bare.stderr)")
+        #expect(server.hits("/echo/plugin") == 3)
+        #expect(!bare.stdout.contains("Authorization") && bare.stdout.contains("/echo/plugin"), "\(bare.stdout)")
+
+        // A header the call itself gave, masked, still refuses the replay, and is the only one named.
+        _ = await other.run("history replay \(calls[2].id)")
+        #expect(other.stderr.contains("cannot be sent again as recorded: the history masked its header X-Api-Key"), "\(other.stderr)")
+        #expect(!other.stderr.contains("Cookie") && !other.stderr.contains("Authorization"), "\(other.stderr)")
+        #expect(server.hits("/echo/typed") == 1)
+        try await server.shutdown()
+    }
+
     @Test func setHistoryOffStopsRecording() async throws {
         let (shell, log, _) = try Self.shell()
         let server = try await TestServer.start()

@@ -55,11 +55,15 @@ public final class Session {
         withLastCallsCredentials(mask.sources)
     }
 
-    /// `secrets` and the credentials ``lastSentRequest`` sent and ``lastReceivedResponse`` answered with.
+    /// `secrets` and the credentials ``lastSentRequest`` sent (and each redirect hop before it) and
+    /// ``lastReceivedResponse`` answered with.
     private func withLastCallsCredentials(_ secrets: SecretSet) -> SecretSet {
         var redaction = Redaction(secrets: secrets)
         if let lastSentRequest { redaction = redaction.including(secretsOf: lastSentRequest) }
-        if let lastReceivedResponse { redaction = redaction.including(secretsOf: lastReceivedResponse) }
+        if let lastReceivedResponse {
+            // What each redirect hop sent too: `redirects` and `hops` show every hop's URL.
+            redaction = redaction.including(secretsSentFor: lastReceivedResponse).including(secretsOf: lastReceivedResponse)
+        }
         return redaction.secrets
     }
     /// The mask for reactor stores, which echo state from their own executors.

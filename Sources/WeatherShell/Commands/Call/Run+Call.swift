@@ -54,7 +54,8 @@ extension Run {
             if error.isCancelled || Task.isCancelled {
                 // Sent, then stopped by Ctrl-C: the history shows it `failed`, saying why.
                 if error.request != nil {
-                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: "interrupted (Ctrl-C)", started: started)
+                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: "interrupted (Ctrl-C)", started: started,
+                                    ownAuth: !plugins.isEmpty)
                 }
                 throw CancellationError()
             }
@@ -70,7 +71,8 @@ extension Run {
             let redaction = redaction
             let failure = error.description(masking: redaction)
             reporter?.report(.call(target: target.name, response: error.response, failure: failure, redaction: redaction))
-            recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started)
+            recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
+                            ownAuth: !plugins.isEmpty)
             throw error
         }
         session.lastSentRequest = response.request
@@ -79,7 +81,7 @@ extension Run {
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)
         reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
-        recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started)
+        recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started, ownAuth: !plugins.isEmpty)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
     }

@@ -10,13 +10,28 @@ extension Run {
 
     /// Hands one call to the call history, unless `set history off`; returns at once (the log's
     /// own thread masks and writes it). A call that sent nothing (a missing parameter) is not one.
+    /// `ownAuth`: the call had its own credential (`-a`), which sent an Authorization header.
     func recordInHistory(_ target: Target, _ arguments: CallArguments, request: Request?, response: Response?,
-                         failure: String?, started: ContinuousClock.Instant) {
+                         failure: String?, started: ContinuousClock.Instant, ownAuth: Bool) {
         guard options.history, let log = session.callLog, let request = response?.request ?? request else { return }
-        log.record(CallEntry(target: target.name, arguments: arguments, request: request, response: response, failure: failure,
-                             // The session's secrets: the entry adds what its own request sent.
-                             elapsed: .now - started, stubbed: options.stub != .off, redaction: Redaction(secrets: session.mask.secrets)),
-                   sizeLimit: options.historySize)
+        var entry = CallEntry(target: target.name, arguments: arguments, request: request, response: response, failure: failure,
+                              // The session's secrets: the entry adds what its own request sent.
+                              elapsed: .now - started, stubbed: options.stub != .off, redaction: Redaction(secrets: session.mask.secrets))
+        entry.sessionHeaders = sessionHeaders(of: response?.hops.first?.request ?? request, target, arguments, ownAuth: ownAuth)
+        log.record(entry, sizeLimit: options.historySize)
+    }
+
+    /// The headers of `sent` that the session added rather than the call: the cookie jar's Cookie
+    /// and an auth plugin's header (Authorization, or the name it was given), unless the call
+    /// carried one of that name itself (its target's or arguments' headers, its URL's user info,
+    /// its own `-a`).
+    private func sessionHeaders(of sent: Request, _ target: Target, _ arguments: CallArguments, ownAuth: Bool) -> [String] {
+        var typed = Set((target.headers + arguments.headers).map { $0.name.lowercased() })
+        if ownAuth || URLComponents(string: target.baseURL)?.user != nil { typed.insert("authorization") }
+        return sent.headers.map(\.name).filter { name in
+            let lowered = name.lowercased()
+            return !typed.contains(lowered) && (lowered == "cookie" || lowered == "authorization" || sent.credentialHeaderNames.contains(lowered))
+        }
     }
 
     /// What the call history could not do since the last statement, each kind once: on stderr, and
@@ -257,9 +272,12 @@ extension Run {
             arguments.headers += given.headers
             arguments.body = given.body ?? arguments.body
         } else {
-            guard call.withheld.isEmpty else {
+            // What the session added (the jar's Cookie, a plugin's Authorization) is left to the jar
+            // and the plugins in effect now; what the call itself gave and the history masked is refused.
+            let withheld = call.withheldFromCall
+            guard withheld.isEmpty else {
                 throw failure("call \(call.summary.id) cannot be sent again as recorded: the history masked its "
-                              + call.withheld.joined(separator: ", "), at: command.span,
+                              + withheld.joined(separator: ", "), at: command.span,
                               notes: [name.hasPrefix("(")
                                   ? "an ad-hoc request has no target to fill its secrets from: type it again with them as variables from env"
                                   : "declare target '\(name)' (use its pack, or source its file) and replay: its secrets come from the session again"])
@@ -270,11 +288,13 @@ extension Run {
             guard options.stub == .off else {
                 throw failure("target '\(name)' is not declared, so it has no sample to answer with under set stub", at: command.span)
             }
+            let added = call.sessionHeaders
             guard let method = HTTPMethod(rawValue: call.summary.method) else {
                 throw failure("call \(call.summary.id) used the method \(call.summary.method), which wsh cannot send", at: command.span)
             }
             target = Target(name: name, baseURL: call.summary.url, method: method,
-                            task: call.requestBody.map { .data($0, contentType: nil) } ?? .plain, headers: call.requestHeaders)
+                            task: call.requestBody.map { .data($0, contentType: nil) } ?? .plain,
+                            headers: call.requestHeaders.filter { !added.contains($0.name.lowercased()) })
         }
         let response: Response
         do {
