@@ -27,6 +27,10 @@ func run(_ options: LaunchOptions) -> Never {
     sigemptyset(&handled)
     for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, number) }
     pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+    // A write that meets no reader is EPIPE, whichever thread makes it: wsh decides then (it dies
+    // of SIGPIPE for its own stdout, as `cat` does). NIO ignores SIGPIPE too, but only once it
+    // opens a socket: before that (`--stub`, a pager not found) the thread feeding a pipe died of it.
+    signal(SIGPIPE, SIG_IGN)
     Task.detached { exit(await Shell.run(options)) }
     while true { DispatchSemaphore(value: 0).wait() }
 }

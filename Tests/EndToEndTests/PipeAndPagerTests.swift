@@ -135,6 +135,36 @@ import Testing
         echo "pager-read:$key"
         """
 
+    /// `STATEMENT | COMMAND` at a terminal: Ctrl-C in a pager the user pipes into (`help | less`)
+    /// is the pager's too. wsh stopped the sh around it and gave its prompt back while the pager,
+    /// orphaned, went on reading the keyboard: keys were split between the two.
+    @Test func ctrlCInAPipedPagerIsThePagersAndThePromptWaitsForIt() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let pager = directory.appendingPathComponent("pager.sh")
+        try Self.interruptiblePager.write(to: pager, atomically: true, encoding: .utf8)
+        let outcome = try await onTerminal(environment: try promptEnvironment(), controlling: true) { terminal in
+            terminal.expect("wsh> ")
+            let paging = terminal.mark
+            terminal.type("echo hi | sh \(pager.path)\r")
+            terminal.expect("pager-ready", after: paging)
+            let interrupted = terminal.mark
+            terminal.type("\u{03}")
+            terminal.expect("pager-interrupted", after: interrupted)
+            terminal.type("q\r")
+            terminal.expect("pager-read:q", after: interrupted)
+            terminal.expect("wsh> ", after: interrupted)
+            let afterInterrupt = String(terminal.screen[interrupted...])
+            terminal.type("echo whole-line\r", expecting: "\r\nwhole-line\r\n")
+            terminal.type("exit\r")
+            return afterInterrupt
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        let screen = outcome.value
+        #expect(!screen.contains("interrupted\r\nwsh> ") && (screen.range(of: "wsh> ")?.lowerBound ?? screen.endIndex)
+                    > (screen.range(of: "pager-read:q")?.lowerBound ?? screen.startIndex), "\(screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     /// Issue 35.4: Ctrl-C in the pager is the pager's: wsh waits for it to quit before its prompt
     /// comes back, so keys are never split between the two, and the terminal's mode is as it was
     /// before. The pty is wsh's controlling terminal, so a typed ^C is SIGINT to the foreground

@@ -48,9 +48,10 @@ enum ShellCommandPipe {
         }
     }
 
-    /// Runs the pager `command` fed with `input`, as ``run(_:input:)`` does, but with the keys its
-    /// own: Ctrl-C is the pager's (in less it stops a search and does not quit), wsh waits until it
-    /// quits, and the terminal's mode is then put back as it was, before the prompt returns.
+    /// Runs the pager `command` (or any command at a terminal, which may read its keys) fed with
+    /// `input`, as ``run(_:input:)`` does, but with the keys its own: Ctrl-C is the pager's (in
+    /// less it stops a search and does not quit; `jq` dies of it), wsh waits until it quits, and
+    /// the terminal's mode is then put back as it was, before the prompt returns.
     static func page(_ command: String, input: [UInt8]) async throws -> Int32 {
         try await InterruptHandler.leavingKeysToProgram {
             try await TerminalMode.restoring { try await run(outlastingInterrupts(command), input: input) }

@@ -24,8 +24,6 @@ enum TestRunner {
         // A reader that goes (`wsh test | head -1`) stops wsh, as it stops `cat`, unless reports
         // are asked for: then it ends the lines, not the run, whose reports were lost.
         var readerGone = false
-        // The kernel signals the thread whose write met no reader, which may be any of the pool's.
-        if settings.writesReports { signal(SIGPIPE, SIG_IGN) }
         func show(_ line: String) {
             guard !readerGone else { return }
             readerGone = ShellIO.writeAll(STDOUT_FILENO, Array(line.utf8), diesWhenReaderGoes: !settings.writesReports)

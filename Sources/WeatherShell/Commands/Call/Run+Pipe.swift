@@ -14,7 +14,12 @@ extension Run {
         // command nothing to run on, as under bail.
         guard outcomes.failures == failuresBefore else { return }
         io.flush()
-        let status = try await ShellCommandPipe.run(pipe.text, input: held.takeHeld())
+        // At a terminal the command may read its keys (`| less`, `| fzf`): they are its own, Ctrl-C
+        // too, and wsh waits for it, as for its pager. Stopping the sh around it orphaned a less
+        // that went on reading the keyboard with the prompt.
+        let input = held.takeHeld()
+        let status = TerminalQuestion.canAsk ? try await ShellCommandPipe.page(pipe.text, input: input)
+                                             : try await ShellCommandPipe.run(pipe.text, input: input)
         if status != 0 {
             // `get URL | .name`, as jq's filters are written: a query, which sh cannot run.
             let query = status == 127 && pipe.text.hasPrefix(".") ? pipe.text.prefix { $0 != " " } : nil
