@@ -111,6 +111,14 @@ struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         return String(text[..<start] + user + text[at...])
     }
 
+    /// The password of a proxy URL as written (percent-encoded), or nil when it has none.
+    static func writtenPassword(_ text: Substring) -> Substring? {
+        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        let authorityEnd = text[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        guard let at = text[start..<authorityEnd].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else { return nil }
+        return text[text.index(after: colon)..<at]
+    }
+
     private static func decoded(_ text: Substring) -> String {
         String(text).removingPercentEncoding ?? String(text)
     }
