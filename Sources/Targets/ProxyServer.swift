@@ -77,6 +77,12 @@ struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         guard !host.isEmpty else {
             throw TransportSettingsError("\(source): '\(masked(Substring(trimmed)))' names no proxy host")
         }
+        // A bracket left open (`http://[::1`), or text after the closing one that is no port.
+        guard !host.contains(where: { $0 == "[" || $0 == "]" }),
+              !hostAndPort.hasPrefix("[") || portText != nil || hostAndPort.hasSuffix("]") else {
+            throw TransportSettingsError(
+                "\(source): '\(masked(Substring(trimmed)))' is not a proxy URL: an IPv6 address goes whole in brackets, as in http://[::1]:3128")
+        }
         var port = 1080
         if let portText {
             guard let number = Int(portText), (1...65535).contains(number) else {
