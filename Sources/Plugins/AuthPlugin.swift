@@ -39,16 +39,20 @@ public struct AuthPlugin: Plugin {
     public var scope: Scope
     /// The Digest challenges answered so far, shared by copies of this plugin.
     private let digestSession: DigestSession
+    /// Where a note goes when a server's Digest challenge names an algorithm this client does not
+    /// implement, so that the 401 is not read as a wrong password.
+    private let report: OutputClosure?
 
     /// `auth`.
     public var name: String { "auth" }
 
     /// Sends `credential` to the requests in `scope`, answering Digest challenges from
-    /// `digestSession`'s nonces.
-    public init(_ credential: Credential, scope: Scope, digestSession: DigestSession = DigestSession()) {
+    /// `digestSession`'s nonces; a challenge it cannot answer is said to `report`.
+    public init(_ credential: Credential, scope: Scope, digestSession: DigestSession = DigestSession(), report: OutputClosure? = nil) {
         self.credential = credential
         self.scope = scope
         self.digestSession = digestSession
+        self.report = report
     }
 
     /// A bearer token for `host`.
@@ -134,6 +138,14 @@ public struct AuthPlugin: Plugin {
             response = try await next(sent)
         }
         if response.status == 401, sent.header("Authorization") != nil { digestSession.forget(origin) }
+        if response.status == 401, !answered, let report {
+            let unsupported = DigestChallenge.unsupportedAlgorithms(inFields: response.headers(named: "WWW-Authenticate"))
+            if !unsupported.isEmpty, DigestChallenge.preferred(inFields: response.headers(named: "WWW-Authenticate")) == nil {
+                let supported = DigestAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+                report("note: the server asks for Digest with algorithm \(unsupported.joined(separator: " or ")), which wsh does not implement "
+                       + "(it answers \(supported)); the credentials were not sent")
+            }
+        }
         return response
     }
 

@@ -73,6 +73,18 @@ public struct DigestChallenge: Sendable, Equatable {
         }
     }
 
+    /// The algorithms named by the Digest challenges of `fields` that this client does not
+    /// implement (`SHA-512`, `SHA-512-256`), as written, each once.
+    public static func unsupportedAlgorithms(inFields fields: [String]) -> [String] {
+        var names: [String] = []
+        for challenge in AuthChallenge.challenges(in: fields) where challenge.scheme.lowercased() == "digest" {
+            guard let name = challenge.parameters["algorithm"], DigestAlgorithm(challengeValue: name) == nil,
+                  !names.contains(name) else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
     /// The first usable Digest challenge of `fields`, as RFC 7616 3.7 says a client picks.
     public static func preferred(inFields fields: [String]) -> DigestChallenge? {
         challenges(inFields: fields).first { $0.chosenQop != nil }

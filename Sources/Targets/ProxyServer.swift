@@ -77,6 +77,12 @@ struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         guard !host.isEmpty else {
             throw TransportSettingsError("\(source): '\(masked(Substring(trimmed)))' names no proxy host")
         }
+        // A bracket left open (`http://[::1`), or text after the closing one that is no port.
+        guard !host.contains(where: { $0 == "[" || $0 == "]" }),
+              !hostAndPort.hasPrefix("[") || portText != nil || hostAndPort.hasSuffix("]") else {
+            throw TransportSettingsError(
+                "\(source): '\(masked(Substring(trimmed)))' is not a proxy URL: an IPv6 address goes whole in brackets, as in http://[::1]:3128")
+        }
         var port = 1080
         if let portText {
             guard let number = Int(portText), (1...65535).contains(number) else {
@@ -109,6 +115,14 @@ struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         let userInfo = text[start..<at]
         let user = userInfo.firstIndex(of: ":").map { userInfo[..<$0] + ":***" } ?? userInfo
         return String(text[..<start] + user + text[at...])
+    }
+
+    /// The password of a proxy URL as written (percent-encoded), or nil when it has none.
+    static func writtenPassword(_ text: Substring) -> Substring? {
+        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        let authorityEnd = text[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        guard let at = text[start..<authorityEnd].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else { return nil }
+        return text[text.index(after: colon)..<at]
     }
 
     private static func decoded(_ text: Substring) -> String {

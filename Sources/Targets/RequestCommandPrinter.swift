@@ -52,6 +52,23 @@ public struct RequestCommandPrinter: Sendable {
     public var http1Only = false
     /// Credentials go to every host of a redirect chain: curl's `--location-trusted` for `-L`.
     public var followsTrusted = false
+    /// No verification of the server's certificate (`set insecure on`): curl's `-k`, HTTPie's `--verify=no`.
+    public var insecure = false
+    /// A PEM file of CA certificates to trust (`set cacert`), as the command's user can reach it:
+    /// `--cacert FILE`, HTTPie's `--verify=FILE`. Both tools then trust that file alone, where
+    /// the call trusts it besides the system's. Left out under ``insecure``.
+    public var caCertificateFile: String?
+    /// The client certificate's PEM file (`set cert`): `--cert FILE` for curl and HTTPie.
+    public var clientCertificateFile: String?
+    /// The key of ``clientCertificateFile`` when it is in a file of its own: `--key FILE`, HTTPie's `--cert-key=FILE`.
+    public var clientKeyFile: String?
+    /// The proxy every request goes through (`set proxy URL`): `-x URL`, HTTPie's `--proxy` for
+    /// both schemes. A password in it is written as its variable, or `***` (``PrintedCommand/maskedSecrets``).
+    public var proxy: String?
+    /// Credentials the call answers a Digest challenge with (`plugin auth digest`): curl's
+    /// `--digest -u USER:PASSWORD`, HTTPie's `-A digest -a USER:PASSWORD`, the password written
+    /// as its variable or `***`.
+    public var digestCredential: (user: String, password: String)?
 
     /// A printer; see ``Purpose`` for what each purpose prints.
     public init(
@@ -134,6 +151,7 @@ private struct CommandBuilder {
         if request.header("Accept-Encoding") == ContentDecoding.acceptedCodings { append(ShellWord("--compressed")) }
         // curl reads `[...]` and `{...}` in a URL as globs unless told not to.
         if request.url.utf8.contains(where: { "[]{}".utf8.contains($0) }) { append(ShellWord("-g")) }
+        if running { curlConnection() }
         let impliedMethod: HTTPMethod = body == nil ? .get : .post
         if request.method == .head, body == nil {
             option("--head")
@@ -157,9 +175,13 @@ private struct CommandBuilder {
             option("-H")
             append(word)
         }
+        if running, request.header("User-Agent") == nil { option("-H", "User-Agent:") }
         if let credential {
             option("-u")
             append(credential)
+        } else if running, let digest = printer.digestCredential {
+            option("--digest", "-u")
+            append(credentialWord(digest))
         }
         if let body {
             if let parts {
@@ -170,6 +192,24 @@ private struct CommandBuilder {
             }
         }
         if let timeout = request.timeout { option("--max-time", timeout.secondsText) }
+    }
+
+    /// How curl reaches the server: certificates, client certificate, proxy.
+    private mutating func curlConnection() {
+        if printer.insecure {
+            append(ShellWord("-k"))
+        } else if let file = printer.caCertificateFile {
+            option("--cacert", file)
+        }
+        if let file = printer.clientCertificateFile {
+            // curl reads `FILE:PASSWORD` here: a colon of the path is escaped, and a backslash.
+            option("--cert", file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:"))
+            if let key = printer.clientKeyFile { append(ShellWord("--key")); append(ShellWord(key)) }
+        }
+        if let proxy = printer.proxy {
+            option("-x")
+            append(proxyWord(proxy))
+        }
     }
 
     private mutating func curlBody(_ body: Data, contentType: String?) {
@@ -212,10 +252,14 @@ private struct CommandBuilder {
         if running, printer.followsRedirects, let limit = printer.redirectLimit { append(ShellWord("--max-redirects=\(limit)")) }
         if let timeout = request.timeout { append(ShellWord("--timeout=\(timeout.secondsText)")) }
         if parts != nil { append(ShellWord("--multipart")) }
+        if running { httpieConnection() }
         let (credential, headerWords) = headers(of: request, multipart: parts != nil, separator: ":")
         if let credential {
             option("-a")
             append(credential)
+        } else if running, let digest = printer.digestCredential {
+            option("-A", "digest", "-a")
+            append(credentialWord(digest))
         }
         option(request.method.rawValue)
         // HTTPie's `name==value` items carry the decoded pair, which it encodes after the URL's query.
@@ -230,6 +274,9 @@ private struct CommandBuilder {
             }
         }
         lines += headerWords.map { [$0] }
+        // HTTPie sends its own of these unless an empty item unsets it; the call sent none.
+        if running, request.header("Accept-Encoding") == nil { option("Accept-Encoding:") }
+        if running, request.header("User-Agent") == nil { option("User-Agent:") }
         guard let body else { return }
         if let parts {
             for part in parts {
@@ -255,6 +302,26 @@ private struct CommandBuilder {
             prefix = "printf " + ShellWord.singleQuoted(PrintfBytes.format(body)) + " | "
         } else {
             option("--raw=<\(body.count) bytes of binary data>")
+        }
+    }
+
+    /// How HTTPie reaches the server: certificates, client certificate, proxy.
+    private mutating func httpieConnection() {
+        if printer.insecure {
+            append(ShellWord("--verify=no"))
+        } else if let file = printer.caCertificateFile {
+            line(ShellWord("--verify=" + file))
+        }
+        if let file = printer.clientCertificateFile {
+            line(ShellWord("--cert=" + file))
+            if let key = printer.clientKeyFile { append(ShellWord("--cert-key=" + key)) }
+        }
+        if let proxy = printer.proxy {
+            for scheme in ["http", "https"] {
+                var word = proxyWord(proxy)
+                word.pieces.insert(.text("--proxy=\(scheme):"), at: 0)
+                if scheme == "http" { line(word) } else { append(word) }
+            }
         }
     }
 
@@ -362,6 +429,21 @@ private struct CommandBuilder {
         }
         let nonEmpty = pieces.filter { $0 != .text("") }
         return ShellWord(pieces: nonEmpty.isEmpty ? [.text("")] : nonEmpty)
+    }
+
+    /// `USER:PASSWORD` for `-u`/`-a`: the password as its variable, or masked.
+    private mutating func credentialWord(_ credential: (user: String, password: String)) -> ShellWord {
+        ShellWord(pieces: value(credential.user).pieces + [.text(":")] + value(credential.password).pieces)
+    }
+
+    /// A proxy URL: a password in it as its variable, or `***` when it has none (a password typed
+    /// in `set proxy` is no session secret, so the mask would not hide it).
+    private mutating func proxyWord(_ url: String) -> ShellWord {
+        let word = value(url)
+        guard let password = ProxyServer.writtenPassword(Substring(url)), !password.isEmpty,
+              word.pieces.contains(where: { $0.literalText.contains(password) }) else { return word }
+        maskedSecrets = true
+        return value(ProxyServer.masked(Substring(url)))
     }
 
     /// Notes what masking `text` hid: the references whose values it holds in an encoded form,

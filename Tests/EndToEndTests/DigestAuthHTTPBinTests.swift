@@ -113,6 +113,24 @@ import TestSupport
             let statuses = Self.statuses(inVerboseLog: log)
             #expect(statuses == ["401", "401"], "one answer to the challenge, no more: \(log)")
             for text in [log, result.stdout, result.stderr] { #expect(!text.contains(wrong)) }
+            #expect(!result.stderr.contains("does not implement"), "a wrong password is no unknown algorithm: \(result.stderr)")
+        }
+    }
+
+    /// httpbin's SHA-512 route challenges with `algorithm=SHA-512`, which wsh does not implement:
+    /// the 401 comes with a note naming it and what wsh answers, for `plugin auth` and `-A digest`.
+    @Test func anAlgorithmWshDoesNotImplementIsNamedInANote() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try await HTTPBinServer.with { httpbin in
+            let url = "\(httpbin.baseURL)/digest-auth/auth/ann/\(Self.password)/SHA-512"
+            let note = "note: the server asks for Digest with algorithm SHA-512, which wsh does not implement "
+                + "(it answers MD5, MD5-sess, SHA-256, SHA-256-sess); the credentials were not sent\n"
+            let plugin = try await runScript("plugin auth digest ann:\(Self.password) host 127.0.0.1\nget \(url) > out.json\nexpect status == 401\n",
+                                             directory: directory).0
+            #expect(plugin.status == 0, "\(plugin.stderr)")
+            #expect(plugin.stderr == note, "\(plugin.stderr)")
+            let flag = try await runScript("get \(url) -A digest -a ann:\(Self.password) > out.json\nexpect status == 401\n", directory: directory).0
+            #expect(flag.stderr == note, "\(flag.stderr)")
         }
     }
 }

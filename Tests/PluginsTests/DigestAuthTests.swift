@@ -133,6 +133,9 @@ import Testing
         let challenges = DigestChallenge.challenges(inFields: fields)
         #expect(challenges.map(\.nonce) == ["ok"])
         #expect(challenges.first?.algorithm == .md5Session)
+        // Named as written, once each, for the note that says why nothing answered.
+        #expect(DigestChallenge.unsupportedAlgorithms(inFields: fields + [#"Digest nonce="x", algorithm=SHA-512-256"#]) == ["SHA-512-256"])
+        #expect(DigestChallenge.unsupportedAlgorithms(inFields: [#"Digest nonce="x", algorithm=SHA-256"#, #"Basic realm="r""#]).isEmpty)
     }
 
     @Test func requestURIIsPathAndQuery() {

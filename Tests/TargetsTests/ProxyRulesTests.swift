@@ -61,7 +61,7 @@ import Testing
         #expect(try ProxyServer.parse("socks5://s.example", source: "test").kind == .socks5)
     }
 
-    @Test func anUnusableProxyURLIsSaidWithoutItsPassword() {
+    @Test func anUnusableProxyURLIsSaidWithoutItsPassword() throws {
         #expect(throws: TransportSettingsError("set proxy: 'ftp' proxies are not supported; use http://, socks5:// or socks5h://")) {
             try ProxyServer.parse("ftp://p.example", source: "set proxy")
         }
@@ -74,6 +74,15 @@ import Testing
         #expect(throws: TransportSettingsError("set proxy: credentials for a SOCKS proxy are not supported")) {
             try ProxyServer.parse("socks5://u:secret@p.example", source: "set proxy")
         }
+        // A bracket left open, or text after the closing one that is no port, is no host.
+        for text in ["http://[::1", "http://u:secret@[::1]x", "http://::1]:3128"] {
+            let shown = text.replacingOccurrences(of: "secret", with: "***")
+            #expect(throws: TransportSettingsError(
+                "set proxy: '\(shown)' is not a proxy URL: an IPv6 address goes whole in brackets, as in http://[::1]:3128")) {
+                try ProxyServer.parse(text, source: "set proxy")
+            }
+        }
+        #expect(try ProxyServer.parse("http://[::1]", source: "set proxy").description == "[::1]:1080")
     }
 
     @Test func aProxySettingPrintsWithItsPasswordMasked() {

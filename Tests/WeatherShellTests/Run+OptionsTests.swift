@@ -25,6 +25,19 @@ import TestSupport
             """)
         #expect(!shell.stdout.contains("pa55word") && !shell.stdout.contains("k-123456"))
     }
+
+    /// A proxy URL is checked when it is set, not at the next call: the error is at its word.
+    @Test func aMalformedProxyURLIsAnErrorAtItsWord() async {
+        let shell = ShellHarness()
+        #expect(await shell.run("set proxy http://[::1") != nil)
+        #expect(shell.stderr.hasPrefix("""
+            <test>:1:11: error: set proxy: 'http://[::1' is not a proxy URL: an IPv6 address goes whole in brackets, as in http://[::1]:3128
+               set proxy http://[::1
+                         ^~~~~~~~~~
+            """), "\(shell.stderr)")
+        await shell.run("set proxy")
+        #expect(shell.stdout.hasPrefix("proxy  env  (default)"), "\(shell.stdout)")
+    }
 }
 
 /// `set base` moves a pack's targets, keeping their paths; `show` says where their calls go.

@@ -135,7 +135,7 @@ struct AuthShellPlugin: ShellPlugin {
 
     func makePlugin(redaction: Redaction, report: @escaping OutputClosure) -> (any Plugin)? {
         guard enabled, let credential, let scope else { return nil }
-        return AuthPlugin(credential, scope: scope, digestSession: digestSession)
+        return AuthPlugin(credential, scope: scope, digestSession: digestSession, report: report)
     }
 
     /// `api.example.com`, `*.example.com`, `host:8080`; the host of a URL when one is given.

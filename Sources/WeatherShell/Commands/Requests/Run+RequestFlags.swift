@@ -25,7 +25,7 @@ extension Run {
         }
         let components = URLComponents(string: url)
         let host = (components?.host ?? "") + (components?.port.map { ":\($0)" } ?? "")
-        return AuthPlugin(credential, scope: host.isEmpty ? .everywhere : .host(host))
+        return AuthPlugin(credential, scope: host.isEmpty ? .everywhere : .host(host), report: { Console.standardError.write(line: $0) })
     }
 
     /// `--download` with no `-o`: a file named for the URL's last path segment (else its host) in

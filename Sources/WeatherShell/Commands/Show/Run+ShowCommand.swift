@@ -1,4 +1,5 @@
 import Foundation
+import Plugins
 import Targets
 
 extension Run {
@@ -46,6 +47,19 @@ extension Run {
         if redirectLimit != ShellOptions.defaultRedirectLimit { printer.redirectLimit = redirectLimit }
         printer.http1Only = options.transport.httpVersion == .http1
         printer.followsTrusted = options.followTrusted && target.redirectLimit == nil
+        // How the call reaches the server; a file as the command can name it from here.
+        let transport = options.transport
+        printer.insecure = transport.insecure
+        printer.caCertificateFile = transport.caCertificateFile.map(Run.displayPath)
+        printer.clientCertificateFile = transport.clientCertificateFile.map(Run.displayPath)
+        printer.clientKeyFile = transport.clientKeyFile.map(Run.displayPath)
+        if case .url(let proxy) = transport.proxy { printer.proxy = proxy }
+        // plugin auth digest answers a challenge when nothing else gave the request an Authorization.
+        if request.header("Authorization") == nil,
+           let auth = activePlugins().lazy.compactMap({ $0 as? AuthPlugin }).first(where: { $0.applies(to: request.url) }),
+           case .digest(let user, let password) = auth.credential {
+            printer.digestCredential = (user, password)
+        }
         do {
             let printed = try printer.command(for: request)
             io.out(printed.text + "\n")
