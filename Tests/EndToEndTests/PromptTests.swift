@@ -122,6 +122,27 @@ import Testing
         #expect(second.exitStatus == 0)
     }
 
+    /// A recalled declaration keeps the history's `***` as typed, as a recalled request sends it:
+    /// a note says so. It re-declared the target silently, and every call then sent `X-API-Key: ***`.
+    @Test func aRecalledDeclarationHoldingStarsSaysSo() async throws {
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let outcome = try await onTerminal(environment: try environment(history: history)) { terminal in
+            terminal.expect("wsh> ")
+            for (line, note) in [("target hb { base http://127.0.0.1:1; header X-API-Key:zzz999888 }", "note: 'X-API-Key' holds *** as typed"),
+                                 ("let api_key = \"k-12345678\"", "note: 'api_key' holds *** as typed"),
+                                 ("plugin auth bearer abc123xyz host x", "note: 'plugin auth' holds *** as typed")] {
+                terminal.type(line + "\r", expecting: "\r\nwsh> ")
+                let recalled = terminal.mark
+                terminal.type("\u{1B}[A\r")
+                terminal.expect(note, after: recalled)
+                terminal.expect("wsh> ", after: recalled)
+            }
+            terminal.type("\u{04}")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     /// Literal credentials of `plugin auth`, of items named like secrets, of a URL and of a secret `let`.
     @Test func aCredentialTypedLiterallyIsStarredInTheHistoryAndMaskedFromThenOn() async throws {
         let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")

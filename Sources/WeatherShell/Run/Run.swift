@@ -235,10 +235,14 @@ public final class Run {
         if let pipe = statement.pipe { return try await runPiped(statement, into: pipe) }
         if let (pager, size) = pagerCommand(for: statement) { return try await runPaged(statement, pager: pager, size: size) }
         switch statement.kind {
-        case .assign(let name, let value): try assign(name, value)
+        case .assign(let name, let value):
+            if case .word(let word) = value { noteRecalledPlaceholders([word], holding: true, named: name.literal) }
+            try assign(name, value)
         case .unset(let names): try unset(names)
         case .vars: listVariables()
-        case .set(let option?, let values): try setOption(option, values)
+        case .set(let option?, let values):
+            noteRecalledPlaceholders(values, holding: true)
+            try setOption(option, values)
         case .set(nil, _): listOptions()
         case .echo(let words): try echo(words)
         case .print(let values): try printValues(values)
@@ -246,7 +250,9 @@ public final class Run {
         case .help(let topic): try help(topic)
         case .exit(let code): throw Halt.exit(try exitCode(code))
         case .command(let name, let arguments): try await command(name, arguments, statement: statement)
-        case .target(let declaration): try declareTarget(declaration)
+        case .target(let declaration):
+            noteRecalledPlaceholders(declaration.fields.flatMap(\.arguments), holding: true)
+            try declareTarget(declaration)
         case .call(let call): try await self.call(call)
         case .request(let request): try await self.request(request)
         case .targetFromLast(let name): try declareTargetFromLast(name)
@@ -256,7 +262,9 @@ public final class Run {
         case .sleep(let duration): try await pause(duration)
         case .conditional(let conditional): try await run(conditional)
         case .loop(let loop): try await run(loop)
-        case .plugin(let name, let settings): try runPlugin(name: name, settings: settings)
+        case .plugin(let name, let settings):
+            noteRecalledPlaceholders(settings, holding: true, named: name.literal.map { "plugin \($0)" })
+            try runPlugin(name: name, settings: settings)
         }
     }
 

@@ -1,10 +1,11 @@
 import Targets
 
 extension Run {
-    /// At the prompt, a request whose words hold `***` literally is most likely a line recalled
-    /// from the line-editor history, which keeps secrets as `***`: it is sent as typed, with a note
-    /// naming the words, so that a server's 401 is not a mystery.
-    func noteRecalledPlaceholders(_ words: [Word]) {
+    /// At the prompt, a statement whose words hold `***` literally is most likely a line recalled
+    /// from the line-editor history, which keeps secrets as `***`: a request is sent as typed, a
+    /// declaration (`target`, `let`, `plugin`, `set`) `holding` it keeps it, with a note naming the
+    /// words (or `named`), so that a server's 401 is not a mystery.
+    func noteRecalledPlaceholders(_ words: [Word], holding: Bool = false, named given: String? = nil) {
         guard mode == .interactive else { return }
         let starred = words.filter { word in
             word.parts.contains { part in
@@ -13,12 +14,17 @@ extension Run {
         }
         guard !starred.isEmpty else { return }
         // Named, not quoted: the rest of a word may hold a credential typed literally.
-        let names = starred.map { word -> String in
+        var names: [String] = []
+        for word in starred {
             let text = word.literal ?? ""
             let name = text.prefix { !"=:@".contains($0) }
-            return text.contains("://") || name.isEmpty || name.contains("/") || name.count == text.count ? "the URL" : "'\(name)'"
+            let named = if let given { "'\(given)'" }
+                else if text.contains("://") || name.contains("/") || (!holding && (name.isEmpty || name.count == text.count)) { "the URL" }
+                else if name.isEmpty || name.count == text.count { "a value" }
+                else { "'\(name)'" }
+            if !names.contains(named) { names.append(named) }
         }
-        io.err("wsh: note: \(names.joined(separator: ", ")) sends *** as typed: the history keeps secrets as ***; "
+        io.err("wsh: note: \(names.joined(separator: ", ")) \(holding ? "holds" : "sends") *** as typed: the history keeps secrets as ***; "
                + "give the value again, or as a variable from env\n")
     }
 }
