@@ -227,6 +227,22 @@ import Testing
         #expect(!outcome.screen.contains("error=\"\""), "the long line is cut to the screen: \(outcome.screen.debugDescription)")
     }
 
+    /// `state counter` before the counter's first action made the reactor inside that statement,
+    /// whose output is held for the pager and then dropped: every later echo went there, so
+    /// `counter increase` printed nothing for the rest of the session.
+    @Test func lookingAtAStateFirstLeavesItsEchoOn() async throws {
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: try promptEnvironment()) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("state counter\r", expecting: "counter | value=0")
+            let acting = terminal.mark
+            terminal.type("counter increase\r")
+            terminal.expect("value=1", after: acting)
+            terminal.expect("wsh> ", after: acting)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+    }
+
     @Test func inAPipeTheEchoKeepsWholeLines() async throws {
         let result = try await WSHProcess.run(["--stub", "-c", "weather current"])
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(#"error="""#) }, "\(result.stdout)")

@@ -71,6 +71,7 @@ final class CounterCommand: ShellReactor {
         case "decrease" where arguments.count == 1: action = .decrease
         default: throw run.reactorUsage(self, words: words)
         }
+        store.echoes(to: run)
         delay.value = run.options.counterDelay
         try await store.send(action, onInterrupt: .interrupted)
     }

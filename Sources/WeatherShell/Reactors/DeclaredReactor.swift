@@ -83,6 +83,7 @@ final class DeclaredReactorCommand: ShellReactor {
         guard let actionName = arguments.first, let action = declaration.actions.first(where: { $0.name.literal == actionName }) else {
             throw run.reactorUsage(self, words: words)
         }
+        store.echoes(to: run)
         let given = try words.dropFirst(2).map { word throws(Diagnostic) in try run.typedValue(of: word) }
         guard given.count == action.parameters.count else {
             let parameters = action.parameters.compactMap(\.literal)

@@ -19,7 +19,10 @@ protocol ShellReactor: AnyObject {
 /// written there, synchronously: no echo can overtake another or the action's end.
 final class StateEcho: Sendable {
     private let name: String
-    private let io: ShellIO
+    /// Where the action being reduced writes: set by each action, since the statement that made
+    /// the reactor (`state counter`, its output held for the pager and then dropped) is not the one
+    /// whose output the echo belongs to.
+    private let io: Mutex<ShellIO>
     /// Shared by all reactors of a session: `set echo` and `set color` change it.
     private let style: SharedValue<EchoStyle>
     /// The session's secrets: an echo shows them as `***`, as everything else does.
@@ -28,7 +31,7 @@ final class StateEcho: Sendable {
 
     init(name: String, run: Run) {
         self.name = name
-        self.io = run.io
+        self.io = Mutex(run.io)
         self.style = run.session.echoStyle
         self.mask = run.session.sharedMask
     }
@@ -41,9 +44,15 @@ final class StateEcho: Sendable {
         if let line = style.value.render(reactor: name, fields: fields, previous: before) {
             // Written when the reduce happens, not when stdout's buffer is next flushed, so
             // `loading=true` is seen, at a terminal or down a pipe, while the user waits.
-            io.out(styled: mask.value(line) + "\n")
-            io.flush()
+            let output = io.withLock { $0 }
+            output.out(styled: mask.value(line) + "\n")
+            output.flush()
         }
+    }
+
+    /// Echoes from now on where `output` writes.
+    func writes(to output: ShellIO) {
+        io.withLock { $0 = output }
     }
 
     /// Sets the baseline for change highlighting without printing.
@@ -80,6 +89,11 @@ final class EchoingStore<R: Reactor> where R.State: EchoableState {
         guard !attached else { return }
         attached = true
         await store.attach(echo)
+    }
+
+    /// Echoes the actions sent from now on where `run` writes.
+    func echoes(to run: Run) {
+        echo.writes(to: run.io)
     }
 
     func send(_ action: R.Action, cancelsInFlight: Bool = false) async throws {

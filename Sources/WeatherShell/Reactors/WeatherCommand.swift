@@ -31,6 +31,7 @@ final class WeatherCommand: ShellReactor {
     func currentFields() async -> [(name: String, value: EchoValue)] { await store.fields }
 
     func send(_ arguments: [String], words: [Word], from run: Run) async throws {
+        store.echoes(to: run)
         fahrenheit.value = run.options.units == .fahrenheit
         stubbed.value = run.options.stub != .off
         let state = await store.store.currentState
