@@ -328,6 +328,38 @@ import TestSupport
         }
     }
 
+    /// The Basic shorthand as REST Client reads it: a `:` in the password, the scheme in any case;
+    /// each request authenticates with httpbin. A lower-case `digest` is refused as `Digest` is,
+    /// before anything is sent.
+    @Test func basicShorthandInAnyCaseAndAColonInThePasswordAuthenticate() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try Self.copies([])
+            defer { ScratchDirectory.remove(directory) }
+            let file = """
+                GET \(httpbin.baseURL)/basic-auth/ann/p:w
+                Authorization: Basic ann p:w
+
+                ###
+                GET \(httpbin.baseURL)/basic-auth/ann/pw
+                authorization: basic ann:pw
+
+                ###
+                GET \(httpbin.baseURL)/basic-auth/ann/pw
+                Authorization: BASIC ann pw
+
+                """
+            try file.write(to: directory.appendingPathComponent("auth.http"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["auth.http"], directory: directory)
+            let answers = try Self.documents(result.stdout)
+            #expect(answers.count == 3 && answers.allSatisfy { $0["authenticated"] as? Bool == true }, "\(result.stdout) \(result.stderr)")
+            try "GET \(httpbin.baseURL)/anything\nauthorization: digest ann secretpw\n"
+                .write(to: directory.appendingPathComponent("digest.http"), atomically: true, encoding: .utf8)
+            let digest = try await WSHProcess.run(["digest.http"], directory: directory)
+            #expect(digest.stderr.hasPrefix("digest.http:2:1: error: wsh does not sign requests from REST Client's 'digest ...' shorthand"), "\(digest.stderr)")
+            #expect(digest.stdout.isEmpty && digest.status != 0, "\(digest.stdout)")
+        }
+    }
+
     /// The issue's "done": a folder of `.http` files with `http-client.env.json` and its private file,
     /// run with `wsh test --env dev`. Each file is a test that passes when every request is answered;
     /// the private token reaches httpbin but no report and no history; an XPath reads an XML answer.
