@@ -152,6 +152,36 @@ import TestSupport
                 "\(result.stderr)")
     }
 
+    /// A collection's variable of type `secret`, and a folder's, are secrets as an environment's
+    /// are: sent to httpbin, but `***` in `vars`, `targets` and the history.
+    @Test func secretVariablesOfACollectionAndAFolderAreMasked() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory(), state = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory); ScratchDirectory.remove(state) }
+            let secret = "col-secret-\(UUID().uuidString.prefix(8))", folderSecret = "folder-secret-\(UUID().uuidString.prefix(8))"
+            try """
+                {"info": {"name": "s", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "colSecret", "value": "\(secret)", "type": "secret"}, {"key": "host", "value": "\(httpbin.baseURL)"}],
+                 "item": [{"name": "f", "variable": [{"key": "inner", "value": "\(folderSecret)", "type": "secret"}],
+                   "item": [{"name": "echo", "request": {"method": "GET", "header": [{"key": "X-Custom", "value": "{{colSecret}}"}],
+                             "url": "{{host}}/anything?q={{colSecret}}&r={{inner}}"}}]}]}
+                """.write(to: directory.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+            let environment = ["XDG_STATE_HOME": state.path]
+            let result = try await WSHProcess.run(["-c", "use postman s.json\nvars\ntargets"], environment: environment, directory: directory)
+            #expect(result.stdout.contains("colSecret = ***") && result.stdout.contains("/anything?q=***&r=***"), "\(result.stdout)")
+            // The answer is printed as httpbin wrote it, the values and all: the checks say they were sent.
+            let sent = try await WSHProcess.run(["-c", "use postman s.json\ncall f.echo\nexpect .args.q == $colSecret\nexpect .args.r == $inner"],
+                                                environment: environment, directory: directory)
+            #expect(sent.status == 0, "\(sent.stdout) \(sent.stderr)")
+            let history = try await WSHProcess.run(["-c", "history"], environment: environment)
+            #expect(history.stdout.contains("/anything?q=***&r=***"), "\(history.stdout)")
+            for value in [secret, folderSecret] {
+                #expect(SecretLeakCheck(secret: value, basicUser: "").leaks(in: result.stdout + result.stderr + history.stdout).isEmpty,
+                        "\(result.stdout) \(result.stderr) \(history.stdout)")
+            }
+        }
+    }
+
     /// A collection whose auth reads an environment's variable is served with `--env`, from the
     /// Postman environment file beside it.
     @Test func aCollectionIsServedInItsEnvironment() async throws {

@@ -78,8 +78,9 @@ struct PostmanCollection {
     static let keptBehaviors: Set<String> = ["followRedirects", "maxRedirects", "disableBodyPruning"]
 
     var name: String
-    /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds).
-    var variables: [(name: String, value: String)]
+    /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds);
+    /// one of type `secret` is a secret, as in an environment.
+    var variables: [(name: String, value: String, secret: Bool)]
     var requests: [Request]
 
     /// Reads a collection; a file that is not one (or is format v1) is a failure that says so.
@@ -95,7 +96,7 @@ struct PostmanCollection {
         }
         let info = json["info"]
         name = info?["name"]?.string ?? json["name"]?.string ?? "collection"
-        var variables = Self.pairs(json["variable"], key: "key")
+        var variables = Self.variables(json["variable"])
         var requests: [Request] = []
         Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), behavior: Self.behavior(json, over: [:]),
                   scripts: Self.scripts(json["event"], origin: "the collection"), into: &requests, variables: &variables)
@@ -104,7 +105,7 @@ struct PostmanCollection {
     }
 
     private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, behavior inherited: [String: JSONValue],
-                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String)]) {
+                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String, secret: Bool)]) {
         guard case .array(let list) = items else { return }
         for item in list {
             let name = item["name"]?.string ?? "request"
@@ -112,7 +113,7 @@ struct PostmanCollection {
             let auth = ownAuth ?? inheritedAuth
             let behavior = behavior(item, over: inherited)
             if let children = item["item"] {
-                variables += pairs(item["variable"], key: "key")
+                variables += Self.variables(item["variable"])
                 let folderScripts = scripts(item["event"], origin: "folder '\((folders + [name]).joined(separator: " / "))'")
                 walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, scripts: inheritedScripts + folderScripts,
                      into: &requests, variables: &variables)
@@ -259,6 +260,13 @@ struct PostmanCollection {
 
     /// `[{key, value, disabled}]` as pairs, the disabled ones and those with an empty key left out
     /// (Postman sends neither); values that are not text as JSON text.
+    /// A `variable` list's enabled rows, each a secret when its type is `secret`.
+    private static func variables(_ list: JSONValue?) -> [(name: String, value: String, secret: Bool)] {
+        guard case .array(let entries)? = list else { return [] }
+        let secrets = Set(entries.compactMap { $0["type"]?.string == "secret" ? $0["key"]?.string : nil })
+        return pairs(list, key: "key").map { ($0.name, $0.value, secrets.contains($0.name)) }
+    }
+
     static func pairs(_ list: JSONValue?, key: String) -> [(name: String, value: String)] {
         guard case .array(let entries)? = list else { return [] }
         return entries.compactMap { entry in
