@@ -180,6 +180,27 @@ import TestSupport
         }
     }
 
+    /// A body that is a file (`< ./body.json`) is read beside the `.http` file wherever wsh runs
+    /// from: from its parent directory, by `wsh test` and by `use http`.
+    @Test func aWholeBodyFileIsReadBesideTheHTTPFileFromAnotherDirectory() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let sub = directory.appendingPathComponent("sub")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try "{\"from\": \"file\"}\n".write(to: sub.appendingPathComponent("body.json"), atomically: true, encoding: .utf8)
+            try "POST \(httpbin.baseURL)/anything\nContent-Type: application/json\n\n< ./body.json\n"
+                .write(to: sub.appendingPathComponent("files.http"), atomically: true, encoding: .utf8)
+            let run = try await WSHProcess.run(["sub/files.http"], directory: directory)
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stderr)")
+            #expect(answer["data"] as? String == "{\"from\": \"file\"}\n", "\(answer)")
+            let test = try await WSHProcess.run(["test", "sub/"], directory: directory)
+            #expect(test.status == 0, "\(test.stdout) \(test.stderr)")
+            let used = try await WSHProcess.run(["-c", "use http sub/files.http\ncall request-1"], directory: directory)
+            #expect(try Self.documents(used.stdout).first?["data"] as? String == "{\"from\": \"file\"}\n", "\(used.stdout) \(used.stderr)")
+        }
+    }
+
     /// What wsh does not run is an error at its place before anything is sent: JavaScript, and a
     /// value REST Client gets from Azure.
     @Test func handlerScriptsAndUnknownValuesAreRefusedAtTheirPlace() async throws {

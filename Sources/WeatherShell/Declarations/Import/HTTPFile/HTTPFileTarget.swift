@@ -93,7 +93,10 @@ enum HTTPFileTarget {
             guard FileManager.default.isReadableFile(atPath: full) else {
                 throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
             }
-            return "body     @" + Run.quoted(full)
+            // Whole: the declaration is read in another directory than `directory` (the `.http`
+            // file's while it runs, the current one for `use http`), where a relative path differs.
+            let whole = full.hasPrefix("/") ? full : Run.path(full, relativeTo: FileManager.default.currentDirectoryPath)
+            return "body     @" + Run.quoted((whole as NSString).standardizingPath)
         }
         let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value.parts.first
         let multipart = if case .text(let type)? = contentType { type.lowercased().hasPrefix("multipart/") } else { false }
