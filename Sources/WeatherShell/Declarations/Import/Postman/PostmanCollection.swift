@@ -144,6 +144,10 @@ struct PostmanCollection {
         let urlValue = isString ? request : request["url"]
         var url = urlValue?.string ?? urlValue?["raw"]?.string ?? ""
         if url.isEmpty, let urlValue { url = rawURL(urlValue) }
+        if case .array? = urlValue?["query"], urlValue?["raw"]?.string != nil {
+            // Postman sends the query its rows make, a disabled row left out, not the raw URL's.
+            url = replacingQuery(of: url, with: pairs(urlValue?["query"], key: "key"))
+        }
         var headers: [(name: String, value: String)] = []
         if let header = request["header"] {
             if let text = header.string {
@@ -190,6 +194,14 @@ struct PostmanCollection {
         let query = pairs(url["query"], key: "key")
         if !query.isEmpty { text += "?" + query.map { $0.name + "=" + $0.value }.joined(separator: "&") }
         return text
+    }
+
+    /// `url` with its query (after the first `?`, up to a `#`) made of `rows` as Postman joins them.
+    private static func replacingQuery(of url: String, with rows: [(name: String, value: String)]) -> String {
+        let end = url.firstIndex(of: "#") ?? url.endIndex
+        let start = url[..<end].firstIndex(of: "?") ?? end
+        let query = rows.map { $0.name + "=" + $0.value }.joined(separator: "&")
+        return String(url[..<start]) + (query.isEmpty ? "" : "?" + query) + url[end...]
     }
 
     private static func body(_ body: JSONValue?) -> Body? {
