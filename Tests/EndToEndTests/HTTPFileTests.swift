@@ -201,6 +201,29 @@ import TestSupport
         }
     }
 
+    /// A value is data: `{...}` in a variable's value (a JSON filter, `a{b}c`) is sent as it is, not
+    /// read as a parameter of the URL, in a `.http` file and in a Postman collection alike.
+    @Test func bracesInAVariablesValueAreSentNotTakenForParameters() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "@w = a{b}c\nGET \(httpbin.baseURL)/anything/{{w}}?filter={{f}}\n"
+                .write(to: directory.appendingPathComponent("brace.http"), atomically: true, encoding: .utf8)
+            let run = try await WSHProcess.run(["--var", #"f={"status":"open"}"#, "brace.http"], directory: directory)
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stderr)")
+            #expect(answer["args"] as? [String: String] == ["filter": #"{"status":"open"}"#], "\(answer)")
+            #expect(run.status == 0 && (answer["url"] as? String)?.contains("/anything/a") == true, "\(answer)")
+            try """
+                {"info": {"name": "Br", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "filter", "value": "{\\"status\\":\\"open\\"}"}],
+                 "item": [{"name": "q", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything?filter={{filter}}"}}]}
+                """.write(to: directory.appendingPathComponent("br.json"), atomically: true, encoding: .utf8)
+            let postman = try await WSHProcess.run(["-c", "use postman br.json\ncall q"], directory: directory)
+            let sent = try #require(try Self.documents(postman.stdout).first, "\(postman.stderr)")
+            #expect(sent["args"] as? [String: String] == ["filter": #"{"status":"open"}"#], "\(sent)")
+        }
+    }
+
     /// What wsh does not run is an error at its place before anything is sent: JavaScript, and a
     /// value REST Client gets from Azure.
     @Test func handlerScriptsAndUnknownValuesAreRefusedAtTheirPlace() async throws {
