@@ -182,6 +182,26 @@ import TestSupport
         }
     }
 
+    /// A GraphQL body is JSON that wsh makes: a variable's `"` in its variables is JSON-escaped, so
+    /// httpbin reads the body as JSON.
+    @Test func aGraphQLVariableHoldingAQuoteKeepsTheBodyJSON() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                {"info": {"name": "g", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "who", "value": "O\\"Brien"}],
+                 "item": [{"name": "gql", "request": {"method": "POST", "url": "\(httpbin.baseURL)/anything",
+                   "body": {"mode": "graphql", "graphql": {"query": "query ($n: String) { user(name: $n) { id } }", "variables": "{\\"n\\": \\"{{who}}\\"}"}}}}]}
+                """.write(to: directory.appendingPathComponent("g.json"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "use postman g.json\ncall gql"], directory: directory)
+            let echo = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let json = echo?["json"] as? [String: Any]
+            #expect((json?["variables"] as? [String: String]) == ["n": "O\"Brien"], "\(result.stdout) \(result.stderr)")
+            #expect(json?["query"] as? String == "query ($n: String) { user(name: $n) { id } }", "\(result.stdout)")
+        }
+    }
+
     /// A collection whose auth reads an environment's variable is served with `--env`, from the
     /// Postman environment file beside it.
     @Test func aCollectionIsServedInItsEnvironment() async throws {
