@@ -202,6 +202,44 @@ import TestSupport
         }
     }
 
+    /// Postman's auth helpers as newman sends them: an API key in the query is encoded, so an `&`
+    /// in it adds no parameter; an empty bearer token sends no Authorization header.
+    @Test func anAPIKeyInTheQueryIsEncodedAndAnEmptyBearerTokenIsNotSent() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                {"info": {"name": "a", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [
+                   {"name": "k", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything?x=1",
+                     "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "apikey"}, {"key": "value", "value": "a&b=c+d#e"}, {"key": "in", "value": "query"}]}}},
+                   {"name": "v", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything",
+                     "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "k"}, {"key": "value", "value": "{{key}}"}, {"key": "in", "value": "query"}]}}},
+                   {"name": "empty", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything",
+                     "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}"}]}}}]}
+                """.write(to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+            // The keys are credentials, masked in what wsh prints: checked by `expect`.
+            let script = """
+                let token = ""
+                let key = "p&q"
+                use postman a.json
+                call k
+                expect .args.apikey == "a&b=c d#e"
+                expect .args.x == "1"
+                expect .args.b not exists
+                call v
+                expect .args.k == $key
+                call empty
+                """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            let echoes = try HTTPFileTests.documents(result.stdout)
+            #expect(echoes.count == 3, "\(result.stdout) \(result.stderr)")
+            #expect((echoes.last?["headers"] as? [String: String])?["Authorization"] == nil, "\(result.stdout)")
+            #expect(result.stderr.contains("its bearer token is empty, so no Authorization header is sent"), "\(result.stderr)")
+        }
+    }
+
     /// A collection whose auth reads an environment's variable is served with `--env`, from the
     /// Postman environment file beside it.
     @Test func aCollectionIsServedInItsEnvironment() async throws {
