@@ -146,7 +146,7 @@ struct PostmanCollection {
         if url.isEmpty, let urlValue { url = rawURL(urlValue) }
         if case .array? = urlValue?["query"], urlValue?["raw"]?.string != nil {
             // Postman sends the query its rows make, a disabled row left out, not the raw URL's.
-            url = replacingQuery(of: url, with: pairs(urlValue?["query"], key: "key"))
+            url = replacingQuery(of: url, with: query(urlValue?["query"]))
         }
         var headers: [(name: String, value: String)] = []
         if let header = request["header"] {
@@ -191,16 +191,24 @@ struct PostmanCollection {
         if let port = url["port"]?.string { text += ":" + port }
         let path = joined(url["path"], "/")
         if !path.isEmpty { text += "/" + path }
-        let query = pairs(url["query"], key: "key")
-        if !query.isEmpty { text += "?" + query.map { $0.name + "=" + $0.value }.joined(separator: "&") }
+        let query = query(url["query"])
+        if !query.isEmpty { text += "?" + query }
         return text
     }
 
-    /// `url` with its query (after the first `?`, up to a `#`) made of `rows` as Postman joins them.
-    private static func replacingQuery(of url: String, with rows: [(name: String, value: String)]) -> String {
+    /// A URL's enabled `query` rows as Postman joins them: `key=value`, and a key alone for a value
+    /// of null (a key typed without `=`), as postman-collection writes it.
+    private static func query(_ rows: JSONValue?) -> String {
+        guard case .array(let list)? = rows else { return "" }
+        let nulls = Set(list.compactMap { row in row["value"] == nil || row["value"] == .null ? row["key"]?.string : nil })
+        return pairs(rows, key: "key").map { nulls.contains($0.name) && $0.value.isEmpty ? $0.name : $0.name + "=" + $0.value }
+            .joined(separator: "&")
+    }
+
+    /// `url` with its query (after the first `?`, up to a `#`) replaced by `query`.
+    private static func replacingQuery(of url: String, with query: String) -> String {
         let end = url.firstIndex(of: "#") ?? url.endIndex
         let start = url[..<end].firstIndex(of: "?") ?? end
-        let query = rows.map { $0.name + "=" + $0.value }.joined(separator: "&")
         return String(url[..<start]) + (query.isEmpty ? "" : "?" + query) + url[end...]
     }
 
