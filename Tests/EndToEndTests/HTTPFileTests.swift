@@ -180,6 +180,50 @@ import TestSupport
         }
     }
 
+    /// A body that is a file (`< ./body.json`) is read beside the `.http` file wherever wsh runs
+    /// from: from its parent directory, by `wsh test` and by `use http`.
+    @Test func aWholeBodyFileIsReadBesideTheHTTPFileFromAnotherDirectory() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let sub = directory.appendingPathComponent("sub")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try "{\"from\": \"file\"}\n".write(to: sub.appendingPathComponent("body.json"), atomically: true, encoding: .utf8)
+            try "POST \(httpbin.baseURL)/anything\nContent-Type: application/json\n\n< ./body.json\n"
+                .write(to: sub.appendingPathComponent("files.http"), atomically: true, encoding: .utf8)
+            let run = try await WSHProcess.run(["sub/files.http"], directory: directory)
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stderr)")
+            #expect(answer["data"] as? String == "{\"from\": \"file\"}\n", "\(answer)")
+            let test = try await WSHProcess.run(["test", "sub/"], directory: directory)
+            #expect(test.status == 0, "\(test.stdout) \(test.stderr)")
+            let used = try await WSHProcess.run(["-c", "use http sub/files.http\ncall request-1"], directory: directory)
+            #expect(try Self.documents(used.stdout).first?["data"] as? String == "{\"from\": \"file\"}\n", "\(used.stdout) \(used.stderr)")
+        }
+    }
+
+    /// A value is data: `{...}` in a variable's value (a JSON filter, `a{b}c`) is sent as it is, not
+    /// read as a parameter of the URL, in a `.http` file and in a Postman collection alike.
+    @Test func bracesInAVariablesValueAreSentNotTakenForParameters() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "@w = a{b}c\nGET \(httpbin.baseURL)/anything/{{w}}?filter={{f}}\n"
+                .write(to: directory.appendingPathComponent("brace.http"), atomically: true, encoding: .utf8)
+            let run = try await WSHProcess.run(["--var", #"f={"status":"open"}"#, "brace.http"], directory: directory)
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stderr)")
+            #expect(answer["args"] as? [String: String] == ["filter": #"{"status":"open"}"#], "\(answer)")
+            #expect(run.status == 0 && (answer["url"] as? String)?.contains("/anything/a") == true, "\(answer)")
+            try """
+                {"info": {"name": "Br", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "filter", "value": "{\\"status\\":\\"open\\"}"}],
+                 "item": [{"name": "q", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything?filter={{filter}}"}}]}
+                """.write(to: directory.appendingPathComponent("br.json"), atomically: true, encoding: .utf8)
+            let postman = try await WSHProcess.run(["-c", "use postman br.json\ncall q"], directory: directory)
+            let sent = try #require(try Self.documents(postman.stdout).first, "\(postman.stderr)")
+            #expect(sent["args"] as? [String: String] == ["filter": #"{"status":"open"}"#], "\(sent)")
+        }
+    }
+
     /// What wsh does not run is an error at its place before anything is sent: JavaScript, and a
     /// value REST Client gets from Azure.
     @Test func handlerScriptsAndUnknownValuesAreRefusedAtTheirPlace() async throws {
@@ -325,6 +369,38 @@ import TestSupport
                 .write(to: directory.appendingPathComponent("20.http"), atomically: true, encoding: .utf8)
             let digest = try await WSHProcess.run(["20.http"], directory: directory)
             #expect(digest.stderr.hasPrefix("20.http:2:1: error: wsh does not sign requests from REST Client's 'Digest ...' shorthand"), "\(digest.stderr)")
+        }
+    }
+
+    /// The Basic shorthand as REST Client reads it: a `:` in the password, the scheme in any case;
+    /// each request authenticates with httpbin. A lower-case `digest` is refused as `Digest` is,
+    /// before anything is sent.
+    @Test func basicShorthandInAnyCaseAndAColonInThePasswordAuthenticate() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try Self.copies([])
+            defer { ScratchDirectory.remove(directory) }
+            let file = """
+                GET \(httpbin.baseURL)/basic-auth/ann/p:w
+                Authorization: Basic ann p:w
+
+                ###
+                GET \(httpbin.baseURL)/basic-auth/ann/pw
+                authorization: basic ann:pw
+
+                ###
+                GET \(httpbin.baseURL)/basic-auth/ann/pw
+                Authorization: BASIC ann pw
+
+                """
+            try file.write(to: directory.appendingPathComponent("auth.http"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["auth.http"], directory: directory)
+            let answers = try Self.documents(result.stdout)
+            #expect(answers.count == 3 && answers.allSatisfy { $0["authenticated"] as? Bool == true }, "\(result.stdout) \(result.stderr)")
+            try "GET \(httpbin.baseURL)/anything\nauthorization: digest ann secretpw\n"
+                .write(to: directory.appendingPathComponent("digest.http"), atomically: true, encoding: .utf8)
+            let digest = try await WSHProcess.run(["digest.http"], directory: directory)
+            #expect(digest.stderr.hasPrefix("digest.http:2:1: error: wsh does not sign requests from REST Client's 'digest ...' shorthand"), "\(digest.stderr)")
+            #expect(digest.stdout.isEmpty && digest.status != 0, "\(digest.stdout)")
         }
     }
 

@@ -152,6 +152,94 @@ import TestSupport
                 "\(result.stderr)")
     }
 
+    /// A collection's variable of type `secret`, and a folder's, are secrets as an environment's
+    /// are: sent to httpbin, but `***` in `vars`, `targets` and the history.
+    @Test func secretVariablesOfACollectionAndAFolderAreMasked() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory(), state = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory); ScratchDirectory.remove(state) }
+            let secret = "col-secret-\(UUID().uuidString.prefix(8))", folderSecret = "folder-secret-\(UUID().uuidString.prefix(8))"
+            try """
+                {"info": {"name": "s", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "colSecret", "value": "\(secret)", "type": "secret"}, {"key": "host", "value": "\(httpbin.baseURL)"}],
+                 "item": [{"name": "f", "variable": [{"key": "inner", "value": "\(folderSecret)", "type": "secret"}],
+                   "item": [{"name": "echo", "request": {"method": "GET", "header": [{"key": "X-Custom", "value": "{{colSecret}}"}],
+                             "url": "{{host}}/anything?q={{colSecret}}&r={{inner}}"}}]}]}
+                """.write(to: directory.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+            let environment = ["XDG_STATE_HOME": state.path]
+            let result = try await WSHProcess.run(["-c", "use postman s.json\nvars\ntargets"], environment: environment, directory: directory)
+            #expect(result.stdout.contains("colSecret = ***") && result.stdout.contains("/anything?q=***&r=***"), "\(result.stdout)")
+            // The answer is printed as httpbin wrote it, the values and all: the checks say they were sent.
+            let sent = try await WSHProcess.run(["-c", "use postman s.json\ncall f.echo\nexpect .args.q == $colSecret\nexpect .args.r == $inner"],
+                                                environment: environment, directory: directory)
+            #expect(sent.status == 0, "\(sent.stdout) \(sent.stderr)")
+            let history = try await WSHProcess.run(["-c", "history"], environment: environment)
+            #expect(history.stdout.contains("/anything?q=***&r=***"), "\(history.stdout)")
+            for value in [secret, folderSecret] {
+                #expect(SecretLeakCheck(secret: value, basicUser: "").leaks(in: result.stdout + result.stderr + history.stdout).isEmpty,
+                        "\(result.stdout) \(result.stderr) \(history.stdout)")
+            }
+        }
+    }
+
+    /// A GraphQL body is JSON that wsh makes: a variable's `"` in its variables is JSON-escaped, so
+    /// httpbin reads the body as JSON.
+    @Test func aGraphQLVariableHoldingAQuoteKeepsTheBodyJSON() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                {"info": {"name": "g", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "who", "value": "O\\"Brien"}],
+                 "item": [{"name": "gql", "request": {"method": "POST", "url": "\(httpbin.baseURL)/anything",
+                   "body": {"mode": "graphql", "graphql": {"query": "query ($n: String) { user(name: $n) { id } }", "variables": "{\\"n\\": \\"{{who}}\\"}"}}}}]}
+                """.write(to: directory.appendingPathComponent("g.json"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "use postman g.json\ncall gql"], directory: directory)
+            let echo = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let json = echo?["json"] as? [String: Any]
+            #expect((json?["variables"] as? [String: String]) == ["n": "O\"Brien"], "\(result.stdout) \(result.stderr)")
+            #expect(json?["query"] as? String == "query ($n: String) { user(name: $n) { id } }", "\(result.stdout)")
+        }
+    }
+
+    /// Postman's auth helpers as newman sends them: an API key in the query is encoded, so an `&`
+    /// in it adds no parameter; an empty bearer token sends no Authorization header.
+    @Test func anAPIKeyInTheQueryIsEncodedAndAnEmptyBearerTokenIsNotSent() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                {"info": {"name": "a", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [
+                   {"name": "k", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything?x=1",
+                     "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "apikey"}, {"key": "value", "value": "a&b=c+d#e"}, {"key": "in", "value": "query"}]}}},
+                   {"name": "v", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything",
+                     "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "k"}, {"key": "value", "value": "{{key}}"}, {"key": "in", "value": "query"}]}}},
+                   {"name": "empty", "request": {"method": "GET", "url": "\(httpbin.baseURL)/anything",
+                     "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}"}]}}}]}
+                """.write(to: directory.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+            // The keys are credentials, masked in what wsh prints: checked by `expect`.
+            let script = """
+                let token = ""
+                let key = "p&q"
+                use postman a.json
+                call k
+                expect .args.apikey == "a&b=c d#e"
+                expect .args.x == "1"
+                expect .args.b not exists
+                call v
+                expect .args.k == $key
+                call empty
+                """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            let echoes = try HTTPFileTests.documents(result.stdout)
+            #expect(echoes.count == 3, "\(result.stdout) \(result.stderr)")
+            #expect((echoes.last?["headers"] as? [String: String])?["Authorization"] == nil, "\(result.stdout)")
+            #expect(result.stderr.contains("its bearer token is empty, so no Authorization header is sent"), "\(result.stderr)")
+        }
+    }
+
     /// A collection whose auth reads an environment's variable is served with `--env`, from the
     /// Postman environment file beside it.
     @Test func aCollectionIsServedInItsEnvironment() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WeatherShell
 
@@ -9,5 +10,31 @@ import Testing
         #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic user passwd") == "Basic dXNlcjpwYXNzd2Q=")
         #expect(HTTPFileTarget.basicAuthorization(header, text: "Basic dXNlcjpwYXNzd2Q=") == nil)
         #expect(HTTPFileTarget.basicAuthorization(header, text: "Bearer a:b") == nil)
+    }
+
+    /// REST Client splits the value at blanks and reads the scheme in any case: with two words after
+    /// it, the first is the user and the rest (joined by a blank) the password, a `:` in it and all.
+    @Test(arguments: [
+        ("Basic ann p:w", "ann:p:w"),
+        ("basic ann:pw", "ann:pw"),
+        ("BASIC ann pw", "ann:pw"),
+        ("Basic  ann\tpw ", "ann:pw"),
+        ("Basic user:pa ss", "user:pa:ss"),
+        ("bAsIc ann pass word", "ann:pass word"),
+    ])
+    func basicShorthandIsReadAsRESTClientReadsIt(text: String, pair: String) {
+        let header = HTTPFile.Header(name: "authorization", value: HTTPTemplate(parts: []), span: 0..<0)
+        #expect(HTTPFileTarget.basicAuthorization(header, text: text) == "Basic " + Data(pair.utf8).base64EncodedString(), "\(text)")
+    }
+
+    @Test(arguments: ["digest ann secretpw", "DIGEST ann secret pw", "aws AKID SECRET", "Aws AKID SECRET", "cognito a b c d"])
+    func digestAndSigningShorthandsAreRefusedInAnyCase(text: String) {
+        let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
+        #expect(throws: HTTPFileParser.Failure.self, "\(text)") { try HTTPFileTarget.refuseShorthand(header, text: text) }
+    }
+
+    @Test func aDigestHeaderOfItsOwnIsSentAsWritten() throws {
+        let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
+        try HTTPFileTarget.refuseShorthand(header, text: #"Digest username="ann", realm="r", nonce="n", uri="/", response="x""#)
     }
 }

@@ -82,6 +82,33 @@ import Testing
         #expect(request.auth?.type == "basic", "inherit takes the collection's auth")
     }
 
+    /// A URL saved with its parts: the query is its enabled rows (what Postman sends), not the raw
+    /// URL's, which keeps a disabled row; a raw URL's fragment stays after it.
+    @Test func aDisabledQueryRowIsLeftOutOfTheRawURL() throws {
+        let collection = try Self.collection("""
+            {"info": {"name": "c"}, "item": [
+              {"name": "q", "request": {"method": "GET", "url": {"raw": "{{base-url}}/users/:id?verbose=true&skip=1",
+                "host": ["{{base-url}}"], "path": ["users", ":id"],
+                "query": [{"key": "verbose", "value": "true"}, {"key": "skip", "value": "1", "disabled": true}]}}},
+              {"name": "none", "request": {"method": "GET", "url": {"raw": "http://h/a?skip=1#top",
+                "query": [{"key": "skip", "value": "1", "disabled": true}]}}},
+              {"name": "raw", "request": {"method": "GET", "url": {"raw": "http://h/a?x=1"}}}]}
+            """)
+        #expect(collection.requests.map(\.url) == ["{{base-url}}/users/:id?verbose=true", "http://h/a#top", "http://h/a?x=1"])
+    }
+
+    /// A query row whose value is null (a key typed without `=`) is the key alone, as Postman sends
+    /// it, in a URL saved as parts or with its raw text; an empty value keeps its `=`.
+    @Test func aQueryRowWithANullValueIsTheKeyAlone() throws {
+        let collection = try Self.collection("""
+            {"info": {"name": "c"}, "item": [
+              {"name": "parts", "request": {"method": "GET", "url": {"host": ["h"],
+                "query": [{"key": "e", "value": null}, {"key": "f"}, {"key": "g", "value": ""}, {"key": "a", "value": "1"}]}}},
+              {"name": "raw", "request": {"method": "GET", "url": {"raw": "http://h/a?e&a=1", "query": [{"key": "e", "value": null}, {"key": "a", "value": "1"}]}}}]}
+            """)
+        #expect(collection.requests.map(\.url) == ["h?e&f&g=&a=1", "http://h/a?e&a=1"])
+    }
+
     @Test func whatIsNotACollectionSaysSo() {
         #expect(throws: PostmanCollection.Failure.self) { try Self.collection("{\"requests\": []}") }
         #expect(throws: PostmanCollection.Failure.self) { try Self.collection("{\"info\": {}}") }

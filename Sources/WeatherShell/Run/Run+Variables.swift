@@ -88,8 +88,8 @@ extension Run {
     /// or `%` in it cut the URL elsewhere, and the error showed a piece of it.
     func expandURL(_ word: Word, inPath: Bool) throws(Diagnostic) -> Expanded {
         try expand(word) { before, variable in
-            if before.contains("?") { return Self.escaping("&=+#", in: variable.value) }
-            if inPath || Self.pathHasBegun(before) { return Self.escaping("?#", in: variable.value) }
+            if before.contains("?") { return Self.escaping("&=+#{}", in: variable.value) }
+            if inPath || Self.pathHasBegun(before) { return Self.escaping("?#{}", in: variable.value) }
             return variable.isSecret && Self.endsInUserInfoPassword(before) ? PercentEncoding.encode(variable.value) : variable.value
         }
     }

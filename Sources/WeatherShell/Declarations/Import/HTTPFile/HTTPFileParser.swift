@@ -102,6 +102,7 @@ struct HTTPFileParser {
                     request?.saveTo = try saveTo(trimmed, line)
                     continue
                 }
+                if trimmed.hasPrefix("??") { throw assertion(line) }
                 if let first = text.first, first == " " || first == "\t" {
                     // Indented: the URL goes on (a path or query split over lines, joined with
                     // nothing between), or, after a header, that header's value (joined with a blank).
@@ -122,6 +123,7 @@ struct HTTPFileParser {
                     continue
                 }
                 if trimmed.hasPrefix(">") { throw handlerScript(line) }
+                if trimmed.hasPrefix("??") { throw assertion(line) }
                 bodyLines.append(line)
             }
         }
@@ -315,6 +317,13 @@ struct HTTPFileParser {
 
     private func handlerScript(_ line: Range<Int>) -> Failure {
         Failure(message: "a response handler is JavaScript, which wsh does not run", span: line,
+                notes: ["check the answer with wsh instead: expect status == 200, expect .token exists (docs/files-from-other-tools.md)"])
+    }
+
+    /// httpyac's `?? status == 200`, `?? body ...`: a check wsh does not read, refused so that it is
+    /// neither sent as the body nor taken for a check that passed.
+    private func assertion(_ line: Range<Int>) -> Failure {
+        Failure(message: "wsh does not run httpyac's assertions ('??')", span: line,
                 notes: ["check the answer with wsh instead: expect status == 200, expect .token exists (docs/files-from-other-tools.md)"])
     }
 

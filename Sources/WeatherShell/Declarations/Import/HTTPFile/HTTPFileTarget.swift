@@ -93,7 +93,10 @@ enum HTTPFileTarget {
             guard FileManager.default.isReadableFile(atPath: full) else {
                 throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
             }
-            return "body     @" + Run.quoted(full)
+            // Whole: the declaration is read in another directory than `directory` (the `.http`
+            // file's while it runs, the current one for `use http`), where a relative path differs.
+            let whole = full.hasPrefix("/") ? full : Run.path(full, relativeTo: FileManager.default.currentDirectoryPath)
+            return "body     @" + Run.quoted((whole as NSString).standardizingPath)
         }
         let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value.parts.first
         let multipart = if case .text(let type)? = contentType { type.lowercased().hasPrefix("multipart/") } else { false }
@@ -206,25 +209,46 @@ enum HTTPFileTarget {
 
     /// REST Client's `Digest USER PASSWORD`, `AWS ...` and `COGNITO ...` are schemes that need a
     /// conversation or a signature, not a header: refused at the header, `text` being its value
-    /// (with its variables written in, when they are known).
+    /// (with its variables written in, when they are known). The scheme is matched in any case, as
+    /// REST Client matches it (RFC 9110).
     static func refuseShorthand(_ header: HTTPFile.Header, text: String) throws(HTTPFileParser.Failure) {
         guard header.name.lowercased() == "authorization" else { return }
-        let words = text.split(separator: " ")
-        if words.first == "AWS" || words.first == "COGNITO" || (words.first == "Digest" && words.count == 3 && !text.contains("=")) {
+        let words = authorizationWords(text)
+        let scheme = words.first?.lowercased()
+        // A Digest header of its own (`Digest username="ann", ...`) is sent as written.
+        let digest = scheme == "digest" && words.count >= 3 && !words[1].contains("=")
+        if scheme == "aws" || scheme == "cognito" || digest {
             throw HTTPFileParser.Failure(message: "wsh does not sign requests from REST Client's '\(words[0]) ...' shorthand", span: header.span,
-                                         notes: words.first == "Digest" ? ["in a .wsh file: plugin auth digest USER:PASSWORD"] : [])
+                                         notes: digest ? ["in a .wsh file: plugin auth digest USER:PASSWORD"] : [])
         }
     }
 
-    /// REST Client's `Authorization: Basic USER:PASSWORD` (or `USER PASSWORD`): the header with the
-    /// pair in base64, as REST Client sends it; `text` is the header's value with its variables
-    /// written in. Nil for any other header, or a value already in base64.
+    /// Whether an `Authorization` value is REST Client's Basic scheme, in any case.
+    static func isBasic(_ text: String) -> Bool {
+        authorizationWords(text).first?.lowercased() == "basic"
+    }
+
+    /// REST Client's `Authorization: Basic USER:PASSWORD` (or `USER PASSWORD`, the password being
+    /// every word after the user), the scheme in any case: the header with the pair in base64, as
+    /// REST Client sends it; `text` is the header's value with its variables written in. Nil for any
+    /// other header, or a value already in base64.
     static func basicAuthorization(_ header: HTTPFile.Header, text: String) -> String? {
-        guard header.name.lowercased() == "authorization", text.hasPrefix("Basic ") else { return nil }
-        let credentials = text.dropFirst(6).trimmingBlanks
-        if credentials.contains(":") { return "Basic " + Data(credentials.utf8).base64EncodedString() }
-        let words = credentials.split(separator: " ", maxSplits: 1)
-        guard words.count == 2 else { return nil }
-        return "Basic " + Data("\(words[0]):\(words[1].trimmingBlanks)".utf8).base64EncodedString()
+        guard header.name.lowercased() == "authorization" else { return nil }
+        let words = authorizationWords(text)
+        guard words.count >= 2, words[0].lowercased() == "basic" else { return nil }
+        let pair: String
+        if words.count > 2 {
+            pair = words[1] + ":" + words[2...].joined(separator: " ")
+        } else if words[1].contains(":") {
+            pair = String(words[1])
+        } else {
+            return nil
+        }
+        return "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+
+    /// The words of an `Authorization` value, split at blanks as REST Client splits it.
+    private static func authorizationWords(_ text: String) -> [Substring] {
+        text.split { $0 == " " || $0 == "\t" }
     }
 }

@@ -48,7 +48,7 @@ extension Run {
                     guard case .text(let text)? = header.value.parts.first, header.name.lowercased() == "authorization" else { continue }
                     if header.value.parts.count == 1, let basic = HTTPFileTarget.basicAuthorization(header, text: text) {
                         request.headers[index].value = HTTPTemplate(parts: [.text(basic)])
-                    } else if text.hasPrefix("Basic "), header.value.parts.count > 1 {
+                    } else if HTTPFileTarget.isBasic(text), header.value.parts.count > 1 {
                         // REST Client encodes the pair when it sends it; a target holds no step that would.
                         throw failure("'Basic' with variables is encoded when the file runs, so 'use http' cannot make it part of a target",
                                       at: SourceSpan(header.span), notes: ["run the file (wsh \(file.name)), or in a .wsh file: plugin auth basic USER:PASS host HOST"])

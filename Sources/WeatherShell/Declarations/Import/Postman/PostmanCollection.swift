@@ -78,8 +78,9 @@ struct PostmanCollection {
     static let keptBehaviors: Set<String> = ["followRedirects", "maxRedirects", "disableBodyPruning"]
 
     var name: String
-    /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds).
-    var variables: [(name: String, value: String)]
+    /// The collection's variables, then its folders' (one scope in wsh: the first of a name holds);
+    /// one of type `secret` is a secret, as in an environment.
+    var variables: [(name: String, value: String, secret: Bool)]
     var requests: [Request]
 
     /// Reads a collection; a file that is not one (or is format v1) is a failure that says so.
@@ -95,7 +96,7 @@ struct PostmanCollection {
         }
         let info = json["info"]
         name = info?["name"]?.string ?? json["name"]?.string ?? "collection"
-        var variables = Self.pairs(json["variable"], key: "key")
+        var variables = Self.variables(json["variable"])
         var requests: [Request] = []
         Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), behavior: Self.behavior(json, over: [:]),
                   scripts: Self.scripts(json["event"], origin: "the collection"), into: &requests, variables: &variables)
@@ -104,7 +105,7 @@ struct PostmanCollection {
     }
 
     private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, behavior inherited: [String: JSONValue],
-                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String)]) {
+                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String, secret: Bool)]) {
         guard case .array(let list) = items else { return }
         for item in list {
             let name = item["name"]?.string ?? "request"
@@ -112,7 +113,7 @@ struct PostmanCollection {
             let auth = ownAuth ?? inheritedAuth
             let behavior = behavior(item, over: inherited)
             if let children = item["item"] {
-                variables += pairs(item["variable"], key: "key")
+                variables += Self.variables(item["variable"])
                 let folderScripts = scripts(item["event"], origin: "folder '\((folders + [name]).joined(separator: " / "))'")
                 walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, scripts: inheritedScripts + folderScripts,
                      into: &requests, variables: &variables)
@@ -143,6 +144,10 @@ struct PostmanCollection {
         let urlValue = isString ? request : request["url"]
         var url = urlValue?.string ?? urlValue?["raw"]?.string ?? ""
         if url.isEmpty, let urlValue { url = rawURL(urlValue) }
+        if case .array? = urlValue?["query"], urlValue?["raw"]?.string != nil {
+            // Postman sends the query its rows make, a disabled row left out, not the raw URL's.
+            url = replacingQuery(of: url, with: query(urlValue?["query"]))
+        }
         var headers: [(name: String, value: String)] = []
         if let header = request["header"] {
             if let text = header.string {
@@ -186,9 +191,25 @@ struct PostmanCollection {
         if let port = url["port"]?.string { text += ":" + port }
         let path = joined(url["path"], "/")
         if !path.isEmpty { text += "/" + path }
-        let query = pairs(url["query"], key: "key")
-        if !query.isEmpty { text += "?" + query.map { $0.name + "=" + $0.value }.joined(separator: "&") }
+        let query = query(url["query"])
+        if !query.isEmpty { text += "?" + query }
         return text
+    }
+
+    /// A URL's enabled `query` rows as Postman joins them: `key=value`, and a key alone for a value
+    /// of null (a key typed without `=`), as postman-collection writes it.
+    private static func query(_ rows: JSONValue?) -> String {
+        guard case .array(let list)? = rows else { return "" }
+        let nulls = Set(list.compactMap { row in row["value"] == nil || row["value"] == .null ? row["key"]?.string : nil })
+        return pairs(rows, key: "key").map { nulls.contains($0.name) && $0.value.isEmpty ? $0.name : $0.name + "=" + $0.value }
+            .joined(separator: "&")
+    }
+
+    /// `url` with its query (after the first `?`, up to a `#`) replaced by `query`.
+    private static func replacingQuery(of url: String, with query: String) -> String {
+        let end = url.firstIndex(of: "#") ?? url.endIndex
+        let start = url[..<end].firstIndex(of: "?") ?? end
+        return String(url[..<start]) + (query.isEmpty ? "" : "?" + query) + url[end...]
     }
 
     private static func body(_ body: JSONValue?) -> Body? {
@@ -259,6 +280,13 @@ struct PostmanCollection {
 
     /// `[{key, value, disabled}]` as pairs, the disabled ones and those with an empty key left out
     /// (Postman sends neither); values that are not text as JSON text.
+    /// A `variable` list's enabled rows, each a secret when its type is `secret`.
+    private static func variables(_ list: JSONValue?) -> [(name: String, value: String, secret: Bool)] {
+        guard case .array(let entries)? = list else { return [] }
+        let secrets = Set(entries.compactMap { $0["type"]?.string == "secret" ? $0["key"]?.string : nil })
+        return pairs(list, key: "key").map { ($0.name, $0.value, secrets.contains($0.name)) }
+    }
+
     static func pairs(_ list: JSONValue?, key: String) -> [(name: String, value: String)] {
         guard case .array(let entries)? = list else { return [] }
         return entries.compactMap { entry in

@@ -42,6 +42,18 @@ enum PostmanTarget {
                 throw Failure(message: error.message)
             }
         }
+        /// A query's key or value: its text percent-encoded where a URL cannot hold it and at each
+        /// of `escaping`; a `{{name}}` in it is escaped when sent.
+        func queryText(_ text: String, escaping: String) throws(Failure) -> [HTTPTemplate.Part] {
+            try template(text).map { part in
+                guard case .text(let literal) = part else { return part }
+                var encoded = PercentEncoding.encodeIllegalURLCharacters(literal)
+                for character in escaping {
+                    encoded = encoded.replacingOccurrences(of: String(character), with: "%" + String(character.asciiValue ?? 0, radix: 16, uppercase: true))
+                }
+                return .text(encoded)
+            }
+        }
         func written(_ text: String, braces: Bool = false) throws(Failure) -> String {
             HTTPFileTarget.written(try template(text), expression, encodingBraces: braces)
         }
@@ -76,8 +88,14 @@ enum PostmanTarget {
             switch auth.type {
             case "noauth": break
             case "bearer":
-                _ = credential(auth.settings["token"] ?? "")
-                headers.append(("Authorization", "Bearer " + (auth.settings["token"] ?? "")))
+                let token = auth.settings["token"] ?? ""
+                if credential(token)?.isEmpty == true {
+                    // Postman sends no Authorization for an empty token (an environment's before a login fills it).
+                    notes.append("its bearer token is empty, so no Authorization header is sent, as Postman sends none: "
+                                 + "set it, then use the collection again")
+                } else {
+                    headers.append(("Authorization", "Bearer " + token))
+                }
             case "basic":
                 let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
                 if let text = credential(pair) {
@@ -88,7 +106,13 @@ enum PostmanTarget {
             case "apikey":
                 let key = auth.settings["key"] ?? "", value = auth.settings["value"] ?? ""
                 _ = credential(value)
-                if auth.settings["in"] == "query" { queryAuth = key + "=" + value } else { headers.append((key, value)) }
+                if auth.settings["in"] == "query" {
+                    // Each encoded as newman encodes a query's parameter, so that an `&` in it adds no other.
+                    queryAuth = HTTPFileTarget.written(try queryText(key, escaping: "&#=") + [.text("=")] + (try queryText(value, escaping: "&#")),
+                                                       expression)
+                } else {
+                    headers.append((key, value))
+                }
             case "digest":
                 // The session's `plugin auth digest` answers the challenge: use postman sets it for the host.
                 break
@@ -98,9 +122,9 @@ enum PostmanTarget {
         }
         if let queryAuth {
             let separator = pathText.contains("?") ? "&" : "?"
-            let withQuery = String(pathText.dropLast()) + separator + String(try written(queryAuth).dropFirst())
+            let withQuery = String(pathText.dropLast()) + separator + String(queryAuth.dropFirst())
             if let index = lines.firstIndex(where: { $0.hasPrefix("  path") }) { lines[index] = "  path     " + withQuery } else {
-                lines.append("  path     \"/" + separator + String(try written(queryAuth).dropFirst()))
+                lines.append("  path     \"/" + separator + String(queryAuth.dropFirst()))
             }
         }
         let hasContentType = headers.contains { $0.name.lowercased() == "content-type" }
@@ -140,7 +164,8 @@ enum PostmanTarget {
             if !hasContentType { headers.append(("Content-Type", "application/json")) }
             let variablesJSON = variables.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .object([])
             let json = JSONValue.object([JSONMember(key: "query", value: .string(query)), JSONMember(key: "variables", value: variablesJSON)])
-            bodyLine = "body     raw " + (try written(json.compactText))
+            // `body`, not `body raw`: wsh made this JSON, so a value in a string of it is JSON-escaped.
+            bodyLine = "body     " + (try written(json.compactText))
         }
         for header in headers {
             lines.append("  header   " + (try written(header.name + ":" + header.value)))

@@ -28,9 +28,14 @@ extension Run {
         for pair in collection.variables {
             let name = Self.postmanVariableName(pair.name)
             guard variable(named: name) == nil, !session.commandLineNames.contains(name) else { continue }
-            // A value made of secrets is one.
+            // A value of type `secret`, or made of secrets, is one: masked from now on.
             let made = substituted(pair.value)
-            setVariable(name, made.map { Variable(value: $0.text, isSecret: $0.secret) } ?? Variable(typed: .string(pair.value)))
+            var value = made.map { Variable(value: $0.text, isSecret: $0.secret) } ?? Variable(typed: .string(pair.value))
+            if pair.secret {
+                value = Variable(value: value.value, isSecret: true)
+                session.mask.add(value.value)
+            }
+            setVariable(name, value)
         }
         var taken = Set(session.targets.names)
         var declared = 0
