@@ -17,12 +17,21 @@ public enum PercentEncoding {
         return encoded
     }
 
-    /// `text` with every byte but the unreserved characters and `kept` as `%XX`.
-    public static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
+    /// What a query value may hold as it is: RFC 3986's query characters but `& = + #`, which
+    /// would split it or be read as a space.
+    public static let queryValueCharacters = Set("/:@!$'()*,;?".utf8)
+
+    /// `text` with every byte but the unreserved characters and `kept` as `%XX`; with
+    /// `keepingEscapes`, an escape already in it (`%2F`) is kept too, as a value written into a URL
+    /// that holds its own escapes (a value the `.http` importer encoded) must not be encoded twice.
+    public static func encode(_ text: String, keeping kept: Set<UInt8>, keepingEscapes: Bool = false) -> String {
         var encoded = ""
         encoded.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isUnreserved(byte) || kept.contains(byte) {
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() {
+            let startsEscape = keepingEscapes && byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && hexDigitValue(bytes[index + 1]) != nil && hexDigitValue(bytes[index + 2]) != nil
+            if isUnreserved(byte) || kept.contains(byte) || startsEscape {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 appendEscape(byte, to: &encoded)
@@ -57,7 +66,7 @@ public enum PercentEncoding {
 
     /// `text` with only the bytes of `escaped`, spaces and control characters as `%XX`; all else,
     /// non-ASCII too, as it is, as an IRI writes a URL.
-    static func encode(_ text: String, escapingOnly escaped: Set<UInt8>) -> String {
+    public static func encode(_ text: String, escapingOnly escaped: Set<UInt8>) -> String {
         var encoded = ""
         for scalar in text.unicodeScalars {
             if scalar.isASCII, scalar.value <= 0x20 || scalar.value == 0x7F || escaped.contains(UInt8(scalar.value)) {

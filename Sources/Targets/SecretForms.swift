@@ -33,10 +33,13 @@ public enum SecretForms {
         let form = percent.replacingOccurrences(of: "%20", with: "+")
         // A server that echoes the URL re-encodes its query: httpbin (werkzeug) leaves `/` and `:`
         // as they are, Python's `quote` leaves `/`.
-        let requery = PercentEncoding.encode(value, keeping: queryCharacters)
+        let requery = PercentEncoding.encode(value, keeping: PercentEncoding.queryValueCharacters)
         let slashKept = PercentEncoding.encode(value, keeping: [UInt8(ascii: "/")])
+        // As a variable is written into a URL's segment or query value, its own escapes kept.
+        let segment = PercentEncoding.encode(value, keeping: [UInt8(ascii: "/")], keepingEscapes: true)
+        let queryValue = PercentEncoding.encode(value, keeping: PercentEncoding.queryValueCharacters, keepingEscapes: true)
         var forms = [value]
-        for encoded in [percent, form, inURL, requery, slashKept] {
+        for encoded in [percent, form, inURL, requery, slashKept, segment, queryValue] {
             forms += [encoded, lowercasingEscapes(encoded)]
         }
         forms += jsonForms(value)
@@ -93,9 +96,6 @@ public enum SecretForms {
     private static let iriQueryEscaped = Set("%#&+=".utf8)
     /// What an IRI keeps escaped in a path: what would end it.
     private static let iriPathEscaped = Set("?#".utf8)
-
-    /// What RFC 3986 lets a query hold as it is, but for the three that mean something in one (`&`, `=`, `+`).
-    private static let queryCharacters = Set("/:@!$'()*,;?".utf8)
 
     /// The inside of a JSON string holding `value`: as ``JSONValue/quoted(_:)`` writes it, with `/`
     /// written `\/` (as PHP does), and with every non-ASCII character as `\u` escapes in lower or

@@ -11,19 +11,23 @@ struct Expanded {
 extension Run {
     /// Expands `$name` and `${name}` in a word; an undefined name is an error with a caret under it.
     func expand(_ word: Word) throws(Diagnostic) -> Expanded {
-        try expand(word) { _, variable in variable.value }
+        try expand(word) { _, _, variable in variable.value }
     }
 
-    /// ``expand(_:)``, each variable's value written as `written(text before it, variable)` gives it.
-    private func expand(_ word: Word, writing written: (String, Variable) -> String) throws(Diagnostic) -> Expanded {
+    /// ``expand(_:)``, each variable's value written as `written(text before it, the word's own
+    /// text before it, variable)` gives it.
+    private func expand(_ word: Word, writing written: (String, String, Variable) -> String) throws(Diagnostic) -> Expanded {
         if word.parts.count == 1, case .literal(let text) = word.parts[0].content { return Expanded(text: text, isSecret: false) }
         var expanded = Expanded(text: "", isSecret: false)
+        var literal = ""
         for part in word.parts {
             switch part.content {
-            case .literal(let piece): expanded.text += piece
+            case .literal(let piece):
+                expanded.text += piece
+                literal += piece
             case .variable(let name):
                 guard let variable = variable(named: name) else { throw undefinedVariable(name, at: part.span) }
-                expanded.text += written(expanded.text, variable)
+                expanded.text += written(expanded.text, literal, variable)
                 expanded.isSecret = expanded.isSecret || variable.isSecret
             }
         }
@@ -78,18 +82,28 @@ extension Run {
         return literal.hasPrefix("[") || literal.hasPrefix("{")
     }
 
-    /// Expands a word that is a URL, or a target's `path` (`inPath`). A variable's value is data, not
-    /// URL syntax, once the path has begun: in the path its `?` and `#` are escaped (as written they
-    /// would start a query or a fragment, and a fragment is never sent), in the query its `&`, `=`,
-    /// `+` and `#` (as written they would split the parameter, or be read as a space). A `/` and an
-    /// escape already in the value are kept, as curl keeps them. Before the path (`get $api/x`,
-    /// `base $url`) the value is URL text. A secret written as a URL's password
+    /// Expands a word that is a URL, or a target's `path` (`inPath`). Where the word's own text puts
+    /// a variable decides how its value is written: right after a written `/` once the path has
+    /// begun (`/notes/$id`) it is a segment, percent-encoded but for `/`; after a written `name=` in
+    /// the query (`?k=$t`) it is a value, percent-encoded but for what a query value may hold
+    /// (`/`, `:`, `?` ...). Escapes already in it (`%20`) are kept. Written so,
+    /// a `?`, `&` or `+` in it cannot start a query, add a parameter or become a space, and a secret
+    /// goes in a form the masks know. Anywhere else the value is URL text (`$base$next`, `?$query`),
+    /// with only `#`, `{` and `}` escaped once the path has begun: a fragment is never sent, and
+    /// braces would be read as a parameter. A secret written as a URL's password
     /// (`http://bob:$pw@host`) is percent-encoded whole, as a password is in a URL: a `#`, `@`, `/`
     /// or `%` in it cut the URL elsewhere, and the error showed a piece of it.
     func expandURL(_ word: Word, inPath: Bool) throws(Diagnostic) -> Expanded {
-        try expand(word) { before, variable in
-            if before.contains("?") { return Self.escaping("&=+#{}", in: variable.value) }
-            if inPath || Self.pathHasBegun(before) { return Self.escaping("?#{}", in: variable.value) }
+        try expand(word) { before, written, variable in
+            if let query = written.lastIndex(of: "?") {
+                let parameter = written[query...].split(separator: "&", omittingEmptySubsequences: false).last ?? ""
+                if parameter.contains("=") {
+                    return PercentEncoding.encode(variable.value, keeping: PercentEncoding.queryValueCharacters, keepingEscapes: true)
+                }
+            } else if written.hasSuffix("/"), inPath || Self.pathHasBegun(written) {
+                return PercentEncoding.encode(variable.value, keeping: [UInt8(ascii: "/")], keepingEscapes: true)
+            }
+            if inPath || Self.pathHasBegun(before) { return Self.escaping("#{}", in: variable.value) }
             return variable.isSecret && Self.endsInUserInfoPassword(before) ? PercentEncoding.encode(variable.value) : variable.value
         }
     }
@@ -97,15 +111,7 @@ extension Run {
     /// `value` with each of `characters` (ASCII) written as its `%XX` escape.
     private static func escaping(_ characters: String, in value: String) -> String {
         guard value.contains(where: characters.contains) else { return value }
-        var escaped = ""
-        for character in value {
-            if characters.contains(character), let byte = character.asciiValue {
-                escaped += "%" + String(byte, radix: 16, uppercase: true)
-            } else {
-                escaped.append(character)
-            }
-        }
-        return escaped
+        return PercentEncoding.encode(value, escapingOnly: Set(characters.utf8))
     }
 
     /// Whether a URL written so far ends where a password goes: `scheme://user:`, with no `@`
