@@ -230,7 +230,9 @@ import Testing
                 #expect(result.stderr.contains("to check that none has '"), "\(script): \(result.stderr)")
                 if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
             }
+            // A key renamed to a close one, checked gone (`user_name` after `username`), is no typo.
             for script in [#"expect .full[? .st == "error"] isEmpty"#, "expect .full[? .stt exists] isEmpty", "expect .full[*].parent == []",
+                           "expect .full[*].nn not exists", "expect not .full[*].nn exists",
                            #"expect .full[? .parent == 1] not exists"#, "expect .items[? .stt == 1] isEmpty"] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")

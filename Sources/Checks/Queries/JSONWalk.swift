@@ -13,12 +13,12 @@ public enum JSONWalk {
     /// `holds` decides `[? EXPR]` for each element; `reads` names the key of the element EXPR reads
     /// (nil when it reads none, or asks whether it exists): a `[? ]` that kept nothing of a list none
     /// of whose elements has that key (`[? .stauts == "ok"]`) says so, as a key step does.
-    /// `typo` is that key when one of them has a key close to it (`status`): the list is empty by
-    /// a typo, most likely, not by the answer.
+    /// `typo` is that key when one of them has a key close to it (`status`), and whether a `[? ]`
+    /// read it (else a key step did): the list is empty by a typo, most likely, not by the answer.
     public static func walk<Condition>(
         _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool,
         reads: (Condition) -> String? = { _ in nil }
-    ) rethrows -> (value: JSONValue?, missing: String, typo: String?) {
+    ) rethrows -> (value: JSONValue?, missing: String, typo: (key: String, inFilter: Bool)?) {
         var current = root
         var path = ""
         for (position, step) in steps.enumerated() {
@@ -94,7 +94,7 @@ public enum JSONWalk {
     /// theirs is close to it.
     private struct NoKey {
         var text: String
-        var typo: String?
+        var typo: (key: String, inFilter: Bool)?
         static let none = NoKey(text: "", typo: nil)
     }
 
@@ -103,7 +103,7 @@ public enum JSONWalk {
     private static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
         let close = EditDistance.closest(to: key, in: keys(of: values))
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
-        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : key)
+        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : (key, false))
     }
 
     /// The keys of the objects among `values`, each once, the first 64.
@@ -136,7 +136,7 @@ public enum JSONWalk {
             return .none
         }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"
-        return NoKey(text: "no key '\(key)' in \(count) '[? ]' went over (did you mean '\(guess)'?)", typo: key)
+        return NoKey(text: "no key '\(key)' in \(count) '[? ]' went over (did you mean '\(guess)'?)", typo: (key, true))
     }
 
     /// `elements[from..<to]`, Python's way: negative bounds count from the end, bounds past the ends are clamped.

@@ -7,7 +7,11 @@ extension Run {
     /// Inside a `[? EXPR]`, `element` is the element EXPR decides on: path queries start at it.
     /// With `unmasked`, URLs and cookies named like secrets are as they are (an `expect` compares
     /// them so, and shows them masked); else as every output shows them.
-    func lookUp(_ query: Query, element: JSONValue? = nil, unmasked: Bool = false) throws -> (value: JSONValue?, missing: String) {
+    /// A list a typo made empty is an error (``emptiedByATypo(_:_:missing:)``), but for a key step
+    /// (`.users[*].user_name`) an `exists` check (`asksWhetherItExists`) asks about: a key renamed
+    /// to a close one is checked gone so.
+    func lookUp(_ query: Query, element: JSONValue? = nil, unmasked: Bool = false,
+                asksWhetherItExists: Bool = false) throws -> (value: JSONValue?, missing: String) {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
@@ -25,7 +29,7 @@ extension Run {
             // A secret's parts are secrets: each one masked wherever it shows.
             if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
             let (value, missing, typo) = try JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead)
-            if let typo { throw emptiedByATypo(query, typo, missing: missing) }
+            if let typo, typo.inFilter || !asksWhetherItExists { throw emptiedByATypo(query, typo.key, missing: missing) }
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
@@ -100,7 +104,9 @@ extension Run {
             let steps = try resolved(written, query)
             try checkBodyKept(response, query)
             let walked = try JSONWalk.walk(try element ?? jsonBody(response, query), steps, where: holds, reads: Self.keyRead)
-            if let typo = walked.typo { throw emptiedByATypo(query, typo, missing: walked.missing) }
+            if let typo = walked.typo, typo.inFilter || !asksWhetherItExists {
+                throw emptiedByATypo(query, typo.key, missing: walked.missing)
+            }
             (value, missing) = (walked.value, walked.missing)
         case .jsonPath(let expression):
             try checkBodyKept(response, query)

@@ -157,7 +157,8 @@ extension Run {
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
-        case .query(let query): (actual, missing) = try lookUp(query, element: element, unmasked: true)
+        case .query(let query):
+            (actual, missing) = try lookUp(query, element: element, unmasked: true, asksWhetherItExists: expectation.op == .exists)
         // `expect $x exists` asks whether x is set: an undefined x is a value that is not there.
         case .word(let word) where expectation.op == .exists && word.loneVariable.map { variable(named: $0) == nil } == true:
             missing = "no variable '\(word.loneVariable ?? "")' is set"
