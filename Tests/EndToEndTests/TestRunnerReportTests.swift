@@ -84,6 +84,11 @@ import TestSupport
         #expect(String(decoding: kept.output, as: UTF8.self) == "0\n")
         let report = try String(contentsOf: tests.appendingPathComponent("r.json"), encoding: .utf8)
         #expect(report.contains("t1.wsh") && report.contains("t2.wsh") && report.contains(#""passed" : 2"#), "\(report)")
+        // `--shard` says its slice first, before any file runs.
+        let sharded = try await runProgram("/usr/bin/python3", ["-c", closedPipe, WSHProcess.binary, "test", "t1.wsh", "t2.wsh", "--shard", "1/1",
+                                                                "--report-junit", "r.xml"], directory: tests)
+        #expect(String(decoding: sharded.output, as: UTF8.self) == "0\n")
+        #expect(try String(contentsOf: tests.appendingPathComponent("r.xml"), encoding: .utf8).contains("t2.wsh"))
         let stopped = try await runProgram("/usr/bin/python3", ["-c", closedPipe, WSHProcess.binary, "test", "t1.wsh", "t2.wsh"], directory: tests)
         #expect(String(decoding: stopped.output, as: UTF8.self) == "-13\n")
     }

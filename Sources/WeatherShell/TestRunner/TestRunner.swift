@@ -68,7 +68,8 @@ enum TestRunner {
             durations = try TestShard.durations(fromReport: Array(bytes))
         }
         let selected = shard.select(files, durations: durations)
-        FileHandleOutput.standardOutput("shard \(shard.index)/\(shard.count): \(selected.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n")
+        ShellIO.writeAll(STDOUT_FILENO, Array("shard \(shard.index)/\(shard.count): \(selected.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n".utf8),
+                         diesWhenReaderGoes: !settings.writesReports)
         return selected
     }
 

@@ -17,9 +17,14 @@ extension Run {
         // At a terminal the command may read its keys (`| less`, `| fzf`): they are its own, Ctrl-C
         // too, and wsh waits for it, as for its pager. Stopping the sh around it orphaned a less
         // that went on reading the keyboard with the prompt.
+        // Only in the terminal's foreground: a background job (`wsh script &`) that set its modes
+        // would be stopped by SIGTTOU.
         let input = held.takeHeld()
-        let status = TerminalQuestion.canAsk ? try await ShellCommandPipe.page(pipe.text, input: input)
-                                             : try await ShellCommandPipe.run(pipe.text, input: input)
+        let atTerminal = TerminalQuestion.canAsk && tcgetpgrp(STDIN_FILENO) == getpgrp()
+        let status = atTerminal ? try await ShellCommandPipe.page(pipe.text, input: input)
+                                : try await ShellCommandPipe.run(pipe.text, input: input)
+        // Ctrl-C, which was the command's (`jq` dies of it), interrupts the statement, as it would have.
+        if atTerminal, status == 128 + SIGINT { throw CancellationError() }
         if status != 0 {
             // `get URL | .name`, as jq's filters are written: a query, which sh cannot run.
             let query = status == 127 && pipe.text.hasPrefix(".") ? pipe.text.prefix { $0 != " " } : nil
