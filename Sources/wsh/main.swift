@@ -25,7 +25,7 @@ func run(_ options: LaunchOptions) -> Never {
     // signals blocked): unblock them here, whatever mask the parent left.
     var handled = sigset_t()
     sigemptyset(&handled)
-    for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, number) }
+    for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, number) }
     pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     // A write that meets no reader is EPIPE, whichever thread makes it: wsh decides then (it dies
     // of SIGPIPE for its own stdout, as `cat` does). NIO ignores SIGPIPE too, but only once it

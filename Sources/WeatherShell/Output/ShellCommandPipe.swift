@@ -30,7 +30,7 @@ enum ShellCommandPipe {
         }
         close(readEnd)
         return try await waitFor(SpawnedCommand(pid)) {
-            // A command that stops reading early (`head -1`) closes the pipe: EPIPE, not SIGPIPE (NIO ignores it).
+            // A command that stops reading early (`head -1`) closes the pipe: EPIPE, not SIGPIPE (wsh ignores it).
             _ = input.withUnsafeBytes { bytes in Console.writeAll(writeEnd, bytes) }
             close(writeEnd)
         }

@@ -137,8 +137,8 @@ public final class ShellIO: Sendable {
     }
 
     /// Writes all of `bytes`. When stdout or stderr is a pipe whose reader has gone
-    /// (`wsh script | head`), wsh stops as `cat` would, by SIGPIPE: NIO ignores SIGPIPE for its
-    /// sockets, which left wsh running every remaining call unseen. When stdout cannot be written
+    /// (`wsh script | head`), wsh stops as `cat` would, by SIGPIPE: wsh ignores the signal (so
+    /// that no thread dies of a pipe it feeds), which left it running every remaining call unseen. When stdout cannot be written
     /// otherwise (`> /dev/full`), wsh says so once and exits 3: its results would be lost.
     /// Without `diesWhenReaderGoes`, a reader that has gone is returned (true), not died of.
     @discardableResult

@@ -7,7 +7,7 @@ extension Run {
     /// Inside a `[? EXPR]`, `element` is the element EXPR decides on: path queries start at it.
     /// With `unmasked`, URLs and cookies named like secrets are as they are (an `expect` compares
     /// them so, and shows them masked); else as every output shows them.
-    /// A list a typo made empty is an error (``emptiedByATypo(_:_:missing:)``), but for a key step
+    /// A list a typo made empty is an error (``refusingATypo(_:_:asksWhetherItExists:)``), but for a key step
     /// (`.users[*].user_name`) an `exists` check (`asksWhetherItExists`) asks about: a key renamed
     /// to a close one is checked gone so.
     func lookUp(_ query: Query, element: JSONValue? = nil, unmasked: Bool = false,
@@ -28,8 +28,8 @@ extension Run {
             guard root.isObjectOrArray else { return try filtered(.string(try expand(word).text), by: query.filters[...], in: query) }
             // A secret's parts are secrets: each one masked wherever it shows.
             if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
-            let (value, missing, typo) = try JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead)
-            if let typo, typo.inFilter || !asksWhetherItExists { throw emptiedByATypo(query, typo.key, missing: missing) }
+            let (value, missing) = try refusingATypo(JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead),
+                                                     query, asksWhetherItExists: asksWhetherItExists)
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
@@ -103,11 +103,8 @@ extension Run {
         case .path(let written):
             let steps = try resolved(written, query)
             try checkBodyKept(response, query)
-            let walked = try JSONWalk.walk(try element ?? jsonBody(response, query), steps, where: holds, reads: Self.keyRead)
-            if let typo = walked.typo, typo.inFilter || !asksWhetherItExists {
-                throw emptiedByATypo(query, typo.key, missing: walked.missing)
-            }
-            (value, missing) = (walked.value, walked.missing)
+            (value, missing) = try refusingATypo(JSONWalk.walk(try element ?? jsonBody(response, query), steps, where: holds, reads: Self.keyRead),
+                                                 query, asksWhetherItExists: asksWhetherItExists)
         case .jsonPath(let expression):
             try checkBodyKept(response, query)
             do {
@@ -124,12 +121,15 @@ extension Run {
         return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
     }
 
-    /// The error for a list a path made empty with a key no value it went over has, while one has
-    /// a key close to it (`[? .stauts == "x"]`, `.items[*].nmae`): a typo, most likely, on which
-    /// `isEmpty`, `== []`, `| length == 0` and `not exists` would hold whatever the answer.
-    private func emptiedByATypo(_ query: Query, _ key: String, missing: String) -> Diagnostic {
-        let written = key.contains(" ") || key.isEmpty ? JSONValue.quoted(key) : key
-        return failure(missing, at: query.span, notes: ["to check that none has '\(key)': [? .\(written) exists] isEmpty"])
+    /// A walk's value, or the error for a list it made empty with a key no value it went over has,
+    /// while one has a key close to it (`[? .stauts == "x"]`, `.items[*].nmae`): a typo, most
+    /// likely, on which `isEmpty`, `== []`, `| length == 0` and `not exists` would hold whatever
+    /// the answer. A key step an `exists` check asks about is left to it.
+    private func refusingATypo(_ walked: (value: JSONValue?, missing: String, typo: (key: String, inFilter: Bool)?), _ query: Query,
+                               asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
+        guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
+        let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
+        throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).

@@ -5,6 +5,11 @@ import Targets
 /// summary, then each file, failing ones first and open: its checks (failing first, each with
 /// the answer it looked at), and its calls with method, URL, status, time and a waterfall.
 enum HTMLReport {
+    /// The page `--report-html DIR` writes.
+    static func file(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent("index.html")
+    }
+
     static func text(_ summary: TestSummary) -> String {
         let title = "wsh test: " + summary.line
         var html = """

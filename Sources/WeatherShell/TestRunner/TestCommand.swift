@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// `wsh test` as swift-argument-parser reads it.
 struct TestCommand: ParsableCommand {
@@ -60,7 +59,7 @@ struct TestCommand: ParsableCommand {
         if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
         if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
         for (kind, path) in [(ReportFileGuard.Kind.junit, junit), (.tap, tap), (.json, json), (.har, har),
-                             (.html, html.map { ($0 as NSString).appendingPathComponent("index.html") })] {
+                             (.html, html.map(HTMLReport.file(in:)))] {
             if let path, let refusal = ReportFileGuard.refusal(kind, at: path) { throw ValidationError(refusal) }
         }
         for variable in variables {

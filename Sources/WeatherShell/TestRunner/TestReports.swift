@@ -16,7 +16,7 @@ enum TestReports {
         if let path = settings.jsonFile { save(JSONReport.text(summary), to: path) }
         if let path = settings.harFile { save(harText(summary), to: path) }
         if let directory = settings.htmlDirectory {
-            save(HTMLReport.text(summary), to: (directory as NSString).appendingPathComponent("index.html"))
+            save(HTMLReport.text(summary), to: HTMLReport.file(in: directory))
         }
         return failures
     }

@@ -14,11 +14,10 @@ extension Run {
         // command nothing to run on, as under bail.
         guard outcomes.failures == failuresBefore else { return }
         io.flush()
-        // At a terminal the command may read its keys (`| less`, `| fzf`): they are its own, Ctrl-C
-        // too, and wsh waits for it, as for its pager. Stopping the sh around it orphaned a less
-        // that went on reading the keyboard with the prompt.
-        // Only in the terminal's foreground: a background job (`wsh script &`) that set its modes
-        // would be stopped by SIGTTOU.
+        // In the terminal's foreground the command may read its keys (`| less`, `| fzf`): they are
+        // its own, Ctrl-C too, and wsh waits for it, as for its pager. Stopping the sh around it
+        // orphaned a less that went on reading the keyboard with the prompt. Not in a background
+        // job (`wsh script &`): setting the terminal's modes would stop it by SIGTTOU.
         let input = held.takeHeld()
         let atTerminal = TerminalQuestion.canAsk && tcgetpgrp(STDIN_FILENO) == getpgrp()
         let status = atTerminal ? try await ShellCommandPipe.page(pipe.text, input: input)
