@@ -103,16 +103,13 @@ extension Run {
             } else if written.hasSuffix("/"), inPath || Self.pathHasBegun(written) {
                 return PercentEncoding.encode(variable.value, keeping: [UInt8(ascii: "/")], keepingEscapes: true)
             }
-            if inPath || Self.pathHasBegun(before) { return Self.escaping("#{}", in: variable.value) }
+            if inPath || Self.pathHasBegun(before) { return PercentEncoding.encode(variable.value, escapingOnly: Self.urlTextEscaped) }
             return variable.isSecret && Self.endsInUserInfoPassword(before) ? PercentEncoding.encode(variable.value) : variable.value
         }
     }
 
-    /// `value` with each of `characters` (ASCII) written as its `%XX` escape.
-    private static func escaping(_ characters: String, in value: String) -> String {
-        guard value.contains(where: characters.contains) else { return value }
-        return PercentEncoding.encode(value, escapingOnly: Set(characters.utf8))
-    }
+    /// What a variable's value written as URL text has escaped once the path has begun.
+    private static let urlTextEscaped = Set("#{}".utf8)
 
     /// Whether a URL written so far ends where a password goes: `scheme://user:`, with no `@`
     /// or anything after it yet (a port is written there too, but is no secret).
