@@ -158,7 +158,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// The exchange failed: a sink that took the body is ended.
     func receiveError() {
         state.withLock { state in
-            if state.streaming { sink?.end() }
+            if state.streaming { try? sink?.end(completed: false) }
             state.streaming = false
         }
     }
@@ -174,8 +174,13 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             let latency = state.sent.map { $0.duration(to: .now) }
             guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency) }
             state.streaming = false
-            defer { sink?.end() }
-            try state.pipeline?.finish()
+            do {
+                try state.pipeline?.finish()
+            } catch {
+                try? sink?.end(completed: false)
+                throw error
+            }
+            try sink?.end(completed: true)
             return (head, state.body ?? ByteBuffer(), state.streamed, latency)
         }
     }

@@ -12,8 +12,9 @@ public protocol ResponseBodySink: AnyObject, Sendable {
     func begin(status: Int, headers: [Header]) throws -> Bool
     /// Takes the next piece of the body, decoded from its Content-Encoding when the request asks for that.
     func write(_ piece: Data) throws
-    /// The body ended, or the exchange failed: flush and release what ``begin(status:headers:)`` took.
-    func end()
+    /// The body ended (`completed`), or the exchange failed or was cut short: flush and release what
+    /// ``begin(status:headers:)`` took. Throws a ``ResponseBodySinkFailure`` when a whole body could not be kept.
+    func end(completed: Bool) throws
     /// Whether the body is also kept in memory for queries, as long as it stays within the body limit.
     var keepsCopy: Bool { get }
 }

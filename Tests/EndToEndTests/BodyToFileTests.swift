@@ -84,6 +84,30 @@ import Testing
         }
     }
 
+    /// A call cut short (here a timeout after 10 of 1000 bytes) left those 10 bytes under the
+    /// file's name, as if they were the answer, and had already emptied the good file there. The
+    /// file now takes an answer only when the whole of it came: a failed call leaves it as it was
+    /// (and makes none where there was none), a whole answer replaces it, through a link the link stays.
+    @Test func aCutAnswerLeavesTheFileAsItWas() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let keep = directory.appendingPathComponent("keep.json")
+            try "previous good content\n".write(to: keep, atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.json").path, withDestinationPath: "keep.json")
+            let cut = try await runScript("set timeout 300ms\nget \(server.baseURL)/stall-mid-body > keep.json\n", directory: directory).0
+            #expect(cut.status != 0 && cut.stderr.contains("timed out"), "\(cut.stderr)")
+            let missing = try await runScript("set timeout 300ms\nget \(server.baseURL)/stall-mid-body > fresh.json\n", directory: directory).0
+            #expect(missing.status != 0)
+            #expect(try String(contentsOf: keep, encoding: .utf8) == "previous good content\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["keep.json", "link.json", "script.wsh"])
+            let whole = try await runScript("get \(server.baseURL)/large?bytes=10 > link.json\n", directory: directory).0
+            #expect(whole.status == 0, "\(whole.stderr)")
+            #expect(try Data(contentsOf: keep).count == 10)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.appendingPathComponent("link.json").path) == "keep.json")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["keep.json", "link.json", "script.wsh"])
+        }
+    }
+
     @Test func anUnwritableFileIsAnErrorAtItsNameBeforeTheCall() async throws {
         try await withLoopbackServer { server in
             let (result, _) = try await runScript("get \(server.baseURL)/echo > /nonexistent-dir/out.json\n")

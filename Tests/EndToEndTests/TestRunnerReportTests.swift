@@ -93,6 +93,33 @@ import TestSupport
         #expect(String(decoding: stopped.output, as: UTF8.self) == "-13\n")
     }
 
+    /// `--report-junit /dev/stdout` read the "existing file" to see whether it was a report: at a
+    /// terminal or a pipe that waited for input, and wsh hung before running anything. With the
+    /// output a file, the report truncated it, and the results printed before it were lost.
+    @Test func aReportSentToStandardOutputFollowsTheResults() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo one\n"])
+        let tests = directory.appendingPathComponent("tests")
+        let wrapper = """
+            import subprocess, sys
+            try:
+                if sys.argv[1] == "pipe":
+                    sys.stdout.buffer.write(subprocess.run(sys.argv[2:], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60).stdout)
+                else:
+                    with open("out.txt", "wb") as out:
+                        subprocess.run(sys.argv[2:], stdout=out, stdin=subprocess.DEVNULL, timeout=60)
+            except subprocess.TimeoutExpired:
+                print("hung")
+            """
+        let run = [WSHProcess.binary, "test", "t1.wsh", "--report-junit", "/dev/stdout"]
+        let piped = String(decoding: try await runProgram("/usr/bin/python3", ["-c", wrapper, "pipe"] + run, directory: tests).output, as: UTF8.self)
+        _ = try await runProgram("/usr/bin/python3", ["-c", wrapper, "file"] + run, directory: tests)
+        let filed = try String(contentsOf: tests.appendingPathComponent("out.txt"), encoding: .utf8)
+        for output in [piped, filed] {
+            let results = output.range(of: "1 passed"), report = output.range(of: "<testsuites")
+            #expect(results != nil && report != nil && !output.contains("hung"), "\(output)")
+        }
+    }
+
     /// Any JSON was taken for a JSON report or a HAR, any XML for JUnit, and `--report-html`
     /// replaced any `index.html`: a `package.json`, a schema, a page were lost. Only a report wsh
     /// wrote, of the same kind, is replaced.

@@ -159,6 +159,6 @@ private final class ChunkCountingSink: ResponseBodySink, @unchecked Sendable {
         total += piece.count
         nonZero += piece.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
     }
-    func end() {}
+    func end(completed: Bool) {}
     var keepsCopy: Bool { false }
 }

@@ -418,7 +418,7 @@ private final class SignallingSink: ResponseBodySink {
     init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
     func begin(status: Int, headers: [Header]) throws -> Bool { true }
     func write(_ piece: Data) throws { continuation.yield() }
-    func end() { continuation.finish() }
+    func end(completed: Bool) { continuation.finish() }
     var keepsCopy: Bool { false }
 }
 

@@ -55,7 +55,7 @@ final class StreamedOutput: ResponseBodySink, @unchecked Sendable {
         io.flush()
     }
 
-    func end() {
+    func end(completed: Bool) {
         if !held.isEmpty { io.out(bytes: held) }
         held = []
         if io.stdoutIsTerminal, let lastByte, lastByte != UInt8(ascii: "\n") { io.out("\n") }

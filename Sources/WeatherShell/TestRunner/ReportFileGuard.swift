@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// Whether a report may be written over `path`. A forgotten FILE after `--report-junit` takes the
 /// next test's name, so a report never replaces a test file, nor an existing file that is not a
@@ -27,7 +28,10 @@ enum ReportFileGuard {
         if path.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(path) {
             return "\(kind.rawValue) \(path): that is a test file's name; give the report a name of its own (\(kind.rawValue) FILE)"
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // Only a regular file is read: `/dev/stdout` at a terminal or a pipe would wait for input.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, ReplacingFile.standardStream(at: path) == nil,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let start = String(decoding: (try? handle.read(upToCount: 512)) ?? Data(), as: UTF8.self)
             .filter { $0 != "\u{FEFF}" && !$0.isWhitespace }

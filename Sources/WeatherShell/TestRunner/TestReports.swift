@@ -47,11 +47,7 @@ enum TestReports {
                 return "cannot make the directory \(directory)"
             }
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return String(cString: strerror(errno)).lowercased() }
-        defer { close(fd) }
-        let failure = bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
-        return failure == 0 ? nil : String(cString: strerror(failure)).lowercased()
+        return BodyFile.write(Data(bytes), to: path)
     }
 }
 
