@@ -103,6 +103,28 @@ import Testing
         #expect(saved.contains("\ntarget fine { base https://api.example.com; path /t; query units=metric appid=$host; header Accept:x }\n"))
     }
 
+    /// A raw JSON body whose member named like a secret is a variable (`"token": "${token}"`, as
+    /// `use http` writes a `.http` body) was taken for a credential typed as text: the target was
+    /// left out, and its comment cut the body at the member. It is saved; a member typed as text
+    /// still makes a comment, which keeps the rest of the body.
+    @Test func aRawJSONBodyGivingASecretByAVariableIsSaved() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        let halt = await shell.run(#"""
+            let token = env HOME
+            target t { base https://api.example.com; path /t; method POST; body raw "{\"token\": \"${token}\", \"user\": \"ann\", \"n\": 1}" }
+            target u { base https://api.example.com; path /t; method POST; body raw "{\"token\": \"typed77\", \"user\": \"$token\", \"n\": 1}" }
+            save s.wsh
+            """#, directory: directory.path)
+        #expect(halt == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(saved.contains(#"""
+            target t { base https://api.example.com; path /t; method POST; body raw "{\"token\": \"${token}\", \"user\": \"ann\", \"n\": 1}" }
+            """#), "\(saved)")
+        #expect(!saved.contains("typed77") && saved.contains(#"# target u { base https://api.example.com; path /t; method POST; body raw '{"token":"***","user":"***","n":1}' }"#),
+                "\(saved)")
+    }
+
     /// A password typed in `set base` or `set proxy`, and a `let` named like a secret given as
     /// text (which the history keeps as `***`), are saved as a target holding one is: a comment with
     /// `***` for the credential.

@@ -92,6 +92,7 @@ extension LiteralCredentials {
         if let literal = word.literal, literal.first == "{" || literal.first == "[", let masked = maskedJSON(literal[...]) {
             return [(word.span.start..<word.span.end, masked)]
         }
+        if word.literal == nil, let json = jsonCredentials(withVariables: word) { return json }
         if let item = secretItem(word, bytes: bytes) {
             return hiddenAfter(item.separator, ofPart: item.index, in: word, bytes: bytes)
         }
@@ -185,6 +186,20 @@ extension LiteralCredentials {
         guard separator + 1 < word.span.end, bytes[separator] == UInt8(ascii: ":"), bytes[separator + 1] == UInt8(ascii: "="),
               let literal = word.literal, let assign = literal.firstRange(of: ":=") else { return [] }
         return maskedJSON(literal[assign.upperBound...]).map { [(separator + 2..<word.span.end, $0)] } ?? []
+    }
+
+    /// A JSON text with variables in it (`"{\"token\": \"${token}\", \"n\": 1}"`, a `.http`
+    /// file's body): nothing when each member named like a secret is given by a variable alone,
+    /// else the text as ``maskedJSON(_:)`` writes it. Nil when it is not JSON: a variable in it
+    /// stands outside a string, or the text is not JSON at all.
+    private static func jsonCredentials(withVariables word: Word) -> [Replacement]? {
+        // Each variable read as `***`: a member named like a secret that masking then leaves as it
+        // is holds nothing typed.
+        let written = word.parts.map { if case .literal(let text) = $0.content { text } else { Redaction.placeholder } }.joined()
+        guard written.first == "{" || written.first == "[", let value = try? JSONValue.parse(Array(written.utf8)) else { return nil }
+        let masked = Redaction().maskedBody(Data(written.utf8), contentType: "application/json")
+        if (try? JSONValue.parse(Array(masked.utf8))) == value { return [] }
+        return [(word.span.start..<word.span.end, masked.contains("'") ? Redaction.placeholder : "'" + masked + "'")]
     }
 
     /// `text`, a JSON object or array, with its members named like secrets as `***`, written as a
