@@ -15,6 +15,28 @@ import Testing
         #expect(try #require(TestShard("1/1")).select(files) == files)
     }
 
+    /// `./t3.wsh` sorted before `t1.wsh` as typed, so two machines given the same files spelled
+    /// differently cut different slices: a file ran twice and another on no machine.
+    @Test func slicesAreTheSameHoweverThePathsAreSpelled() throws {
+        let plain = (1...7).map { "t\($0).wsh" } + ["sub/a.wsh", "sub/b.wsh"]
+        let spelled = ["./t1.wsh", "t2.wsh", "./t3.wsh", "sub/../t4.wsh", "t5.wsh", "./t6.wsh", "t7.wsh", "./sub/a.wsh", "sub//b.wsh"]
+        for index in 1...3 {
+            let shard = try #require(TestShard("\(index)/3"))
+            #expect(shard.select(spelled).map(TestShard.relativeKey) == shard.select(plain), "slice \(index)")
+        }
+    }
+
+    /// A directory took `A.HTTP` in any case but `C.WSH` only in lower case: that test never ran.
+    @Test func aDirectoryGivesTestFilesInAnyCase() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["A.HTTP", "b.wsh", "C.WSH", "notes.txt"] {
+            try "echo hi\n".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        #expect(try TestFiles.collect([directory.path]).map { URL(fileURLWithPath: $0).lastPathComponent } == ["A.HTTP", "C.WSH", "b.wsh"])
+    }
+
     /// With an earlier run's times: the longest first, each where the least time is so far; a
     /// file the report does not name weighs the median.
     @Test func slicesByDurationBalanceTheTime() throws {

@@ -22,7 +22,7 @@ enum TestFiles {
         return files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
     }
 
-    /// Every `*.wsh`, `*.http` and `*.rest` under `directory`, as paths that start with it, sorted.
+    /// Every `*.wsh`, `*.http` and `*.rest` under `directory` (in any case: `C.WSH`), as paths that start with it, sorted.
     private static func scripts(under directory: String) -> [String] {
         let prefix = directory == "." ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
         var found: [String] = []
@@ -40,7 +40,7 @@ enum TestFiles {
                 if isDirectory.boolValue {
                     let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
                     if !isLink { pending.append(path + "/") }
-                } else if name.hasSuffix(".wsh") || Run.isHTTPFile(name) {
+                } else if name.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(name) {
                     found.append(full)
                 }
             }

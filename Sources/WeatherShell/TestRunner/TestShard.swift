@@ -25,8 +25,10 @@ struct TestShard: Equatable, Sendable {
     func select(_ files: [String], durations: [String: Double] = [:]) -> [String] {
         guard count > 1 else { return files }
         var slices = [Int](repeating: 0, count: files.count)
-        // Each file's place among the files sorted by path: the order every machine agrees on.
-        let ranks = Dictionary(uniqueKeysWithValues: files.indices.sorted { (files[$0], $0) < (files[$1], $1) }.enumerated().map { ($1, $0) })
+        // Each file's place among the files sorted by path, however it was typed (`./t1.wsh`,
+        // `t1.wsh`, `sub/../t1.wsh`): the order every machine agrees on.
+        let paths = files.map(Self.relativeKey)
+        let ranks = Dictionary(uniqueKeysWithValues: files.indices.sorted { (paths[$0], $0) < (paths[$1], $1) }.enumerated().map { ($1, $0) })
         if durations.isEmpty {
             for position in files.indices { slices[position] = (ranks[position] ?? position) % count }
         } else {
@@ -47,6 +49,15 @@ struct TestShard: Equatable, Sendable {
     /// A path as the report writes it and as the run names it, made comparable.
     static func key(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// ``key(_:)`` relative to the current directory when under it: the same on every machine,
+    /// wherever the repository was cloned.
+    static func relativeKey(_ path: String) -> String {
+        let absolute = key(path)
+        let directory = key(FileManager.default.currentDirectoryPath)
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
 
     /// Each file's milliseconds in a JSON report of `wsh test` (`--report-json`), by path.
