@@ -93,6 +93,19 @@ import TestSupport
         #expect(String(decoding: stopped.output, as: UTF8.self) == "-13\n")
     }
 
+    /// `--report-junit same.out --report-tap same.out` kept only the TAP report, and a report
+    /// option given twice only its last file, both silently: a CI job then published a report
+    /// that was never written. Both are usage errors, before anything runs.
+    @Test func twoReportsToOneFileOrOneOptionTwiceIsAUsageError() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo hi\n"])
+        let tests = directory.appendingPathComponent("tests")
+        let same = try await WSHProcess.run(["test", "t1.wsh", "--report-junit", "same.out", "--report-tap", "./same.out"], directory: tests)
+        #expect(same.status == 1 && same.stderr.contains("--report-junit and --report-tap both write ./same.out"), "\(same.stderr)")
+        let twice = try await WSHProcess.run(["test", "t1.wsh", "--report-junit", "a.xml", "--report-junit=b.xml"], directory: tests)
+        #expect(twice.status == 1 && twice.stderr.contains("--report-junit is given twice"), "\(twice.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tests.path).filter { !$0.hasSuffix(".wsh") }.isEmpty)
+    }
+
     /// `--report-junit /dev/stdout` read the "existing file" to see whether it was a report: at a
     /// terminal or a pipe that waited for input, and wsh hung before running anything. With the
     /// output a file, the report truncated it, and the results printed before it were lost.

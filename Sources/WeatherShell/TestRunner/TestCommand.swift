@@ -58,15 +58,32 @@ struct TestCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
         if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
         if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
+        var reportFiles: [String: ReportFileGuard.Kind] = [:]
         for (kind, path) in [(ReportFileGuard.Kind.junit, junit), (.tap, tap), (.json, json), (.har, har),
                              (.html, html.map(HTMLReport.file(in:)))] {
-            if let path, let refusal = ReportFileGuard.refusal(kind, at: path) { throw ValidationError(refusal) }
+            guard let path else { continue }
+            if let refusal = ReportFileGuard.refusal(kind, at: path) { throw ValidationError(refusal) }
+            // Two reports to one file: the last written would replace the other.
+            if let other = reportFiles.updateValue(kind, forKey: TestShard.key(path)) {
+                throw ValidationError("\(other.rawValue) and \(kind.rawValue) both write \(path): give each report a file of its own")
+            }
         }
         for variable in variables {
             if case .failure(let error) = ScriptArgument.parse(variable) {
                 throw ValidationError("--var takes NAME=VALUE or NAME:=JSON, got '\(variable.shortened())': \(error.message)")
             }
         }
+    }
+
+    /// A report option given twice (`--report-junit a.xml --report-junit b.xml`), where the
+    /// parser keeps the last and the first report would silently not be written.
+    static func repeatedReport(in arguments: [String]) -> String? {
+        var seen: Set<String> = []
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--report-") {
+            let option = String(argument.prefix { $0 != "=" })
+            if !seen.insert(option).inserted { return "\(option) is given twice: give it once, with one FILE" }
+        }
+        return nil
     }
 
     var settings: TestSettings {
@@ -93,6 +110,7 @@ extension LaunchOptions {
     /// `wsh test ...`.
     static func testParse(_ arguments: [String]) -> FullParse {
         subcommandParse(TestCommand.self, arguments) { parsed in
+            if let repeated = TestCommand.repeatedReport(in: arguments) { throw ValidationError(repeated) }
             var options = LaunchOptions(stub: parsed.stub, noRC: true)
             options.test = parsed.settings
             return options
