@@ -49,9 +49,9 @@ final class RunningWSH: @unchecked Sendable {
         return false
     }
 
-    /// Sends SIGINT, as Ctrl-C does to the foreground process.
-    func interrupt() {
-        kill(process.processIdentifier, SIGINT)
+    /// Sends SIGINT, as Ctrl-C does to the foreground process; or `signal` (SIGTERM, as a CI job's cancel).
+    func interrupt(with signal: Int32 = SIGINT) {
+        kill(process.processIdentifier, signal)
     }
 
     /// Waits for the end and returns the exit status; nil when still running after `timeout`.

@@ -146,14 +146,17 @@ import TestSupport
         }
     }
 
-    @Test func ctrlCStopsTheRunCleanly() async throws {
+    /// Ctrl-C, and SIGTERM as a CI system cancels a job with: SIGTERM ended the runner at once,
+    /// with no report, and left its worker running its call.
+    @Test(arguments: [SIGINT, SIGTERM]) func ctrlCStopsTheRunCleanly(signal: Int32) async throws {
         try await withLoopbackServer { server in
             let directory = try Self.suite([
                 "a.wsh": "target ok { base $base; path /status/200 }\ncall ok\nexpect status == 200\n",
                 "b.wsh": "target never { base $base; path /never; timeout 60s }\ncall never\n",
                 "c.wsh": "target ok { base $base; path /status/200 }\ncall ok\n",
             ])
-            let running = try RunningWSH(["test", "tests", "--jobs", "1", "--var", "base=\(server.baseURL)"], directory: directory)
+            let running = try RunningWSH(["test", "tests", "--jobs", "1", "--var", "base=\(server.baseURL)", "--report-junit", "r.xml"],
+                                         directory: directory)
             // b.wsh starts as soon as a.wsh's line is out; its call waits for an answer that never comes.
             let started = try await offPool { running.waitForOutput("✓ tests/a.wsh", timeout: 60) }
             #expect(started, "\(running.stdout)\(running.stderr)")
@@ -163,9 +166,11 @@ import TestSupport
                 return server.hits("/never") > 0
             }
             #expect(hitNever)
-            running.interrupt()
+            running.interrupt(with: signal)
             let status = try await offPool { running.waitForExit(timeout: 60) }
             #expect(status == 130, "\(running.stdout)\(running.stderr)")
+            let report = try String(contentsOf: directory.appendingPathComponent("r.xml"), encoding: .utf8)
+            #expect(report.contains("tests/a.wsh") && report.contains("tests/b.wsh"), "\(report)")
             #expect(running.stdout.contains("✗ tests/b.wsh  interrupted"), "\(running.stdout)")
             #expect(running.stdout.contains("1 passed, 0 failed, 1 interrupted, 1 not run"), "\(running.stdout)")
             #expect(server.hits("/status/200") == 1, "c.wsh did not start")

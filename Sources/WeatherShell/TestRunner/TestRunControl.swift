@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Ctrl-C for `wsh test`: the first stops starting files and passes the interrupt to the
+/// Ctrl-C (or SIGTERM) for `wsh test`: the first stops starting files and passes the interrupt to the
 /// running workers, which stop their files and report what they did; a second ends the
 /// workers and the runner at once.
 final class TestRunControl: @unchecked Sendable {
-    // Unchecked only for `source`, set in init and never changed (Dispatch does not declare it
+    // Unchecked only for `sources`, set in init and never changed (Dispatch does not declare it
     // Sendable); the mutable state is behind its Mutex.
     private struct State {
         var running: [Int: WorkerProcess] = [:]
@@ -14,15 +14,21 @@ final class TestRunControl: @unchecked Sendable {
         var interrupts = 0
     }
     private let state = Mutex(State())
-    private let source: DispatchSourceSignal
+    private let sources: [DispatchSourceSignal]
 
+    /// SIGTERM, as a CI system cancels a job, counts as a Ctrl-C: the workers stop and the reports
+    /// are written with what ran.
     init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self, source] in
-            for _ in 0..<max(1, source.data) { self?.interrupt() }
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
         }
-        source.resume()
+        for source in sources {
+            source.setEventHandler { [weak self, source] in
+                for _ in 0..<max(1, source.data) { self?.interrupt() }
+            }
+            source.resume()
+        }
     }
 
     var isInterrupted: Bool { state.withLock { $0.interrupts > 0 } }
