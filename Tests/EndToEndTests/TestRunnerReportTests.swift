@@ -93,6 +93,18 @@ import TestSupport
         #expect(String(decoding: stopped.output, as: UTF8.self) == "-13\n")
     }
 
+    /// A check in a loop gave JUnit test cases of one name, the failing one between passing ones:
+    /// tools that key cases by name merged them and could show the run as passed.
+    @Test func aCheckRunAgainInALoopIsACaseOfItsOwnInJUnit() async throws {
+        let directory = try TestRunnerTests.suite(["l.wsh": "set bail off\nfor n in 1 2 3 {\n  expect $n != 2\n}\n"])
+        let tests = directory.appendingPathComponent("tests")
+        let result = try await WSHProcess.run(["test", "l.wsh", "--report-junit", "l.xml"], directory: tests)
+        #expect(result.status == 4, "\(result.stderr)")
+        let report = try String(contentsOf: tests.appendingPathComponent("l.xml"), encoding: .utf8)
+        let names = report.components(separatedBy: "<testcase name=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(names == ["expect $n != 2 (3:10)", "expect $n != 2 (3:10) #2", "expect $n != 2 (3:10) #3"], "\(report)")
+    }
+
     /// `--report-junit same.out --report-tap same.out` kept only the TAP report, and a report
     /// option given twice only its last file, both silently: a CI job then published a report
     /// that was never written. Both are usage errors, before anything runs.

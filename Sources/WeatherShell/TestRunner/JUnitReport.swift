@@ -39,10 +39,15 @@ enum JUnitReport {
         var xml = "  <testsuite name=\"\(name)\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
             + "errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(MarkupText.seconds(result.milliseconds))\" file=\"\(name)\">\n"
         var previous = 0.0
+        // A check run again (in a loop) is `#2`, `#3`: tools that key test cases by name would
+        // merge the runs and show one.
+        var runs: [String: Int] = [:]
         for (index, check) in result.checks.enumerated() {
             let time = MarkupText.seconds(check.atMilliseconds - previous)
             previous = check.atMilliseconds
-            let caseName = MarkupText.attribute("expect \(check.source) (\(check.line):\(check.column))")
+            let run = runs["\(check.file):\(check.line):\(check.column)", default: 0] + 1
+            runs["\(check.file):\(check.line):\(check.column)"] = run
+            let caseName = MarkupText.attribute("expect \(check.source) (\(check.line):\(check.column))" + (run > 1 ? " #\(run)" : ""))
             xml += "    <testcase name=\"\(caseName)\" classname=\"\(name)\" time=\"\(time)\""
             guard !check.passed else {
                 xml += "/>\n"
