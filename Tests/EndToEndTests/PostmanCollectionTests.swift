@@ -117,6 +117,13 @@ import TestSupport
         #expect(sourced.status == 3, "\(sourced.stderr)")
         #expect(run.stderr.hasPrefix("wsh: error: sample-collection.json is JSON: wsh runs .wsh and .http files\n"
                                      + "note: a Postman collection: use postman sample-collection.json"), "\(run.stderr)")
+        // The note names only what the file is: a collection was offered `import har`, and a HAR
+        // file given to `wsh test` was read as statements ("a block must follow a command").
+        #expect(!run.stderr.contains("import har"), "\(run.stderr)")
+        try #"{"log": {"version": "1.2", "entries": []}}"#.write(to: directory.appendingPathComponent("browser.har"), atomically: true, encoding: .utf8)
+        let har = try await WSHProcess.run(["test", "browser.har"], directory: directory)
+        #expect(har.stdout.contains("browser.har is JSON: wsh runs .wsh and .http files") && har.stdout.contains("a HAR: import har browser.har")
+                && !har.stdout.contains("postman"), "\(har.stdout)")
         let used = try await WSHProcess.run(["-c", "use http sample-collection.json"], directory: directory)
         #expect(used.status == 3)
         #expect(used.stderr.contains("note: a Postman collection is read with: use postman sample-collection.json"), "\(used.stderr)")

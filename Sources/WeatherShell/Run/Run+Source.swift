@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 extension Run {
     /// `source FILE`: parses the whole file, then runs it in this session.
@@ -23,12 +24,22 @@ extension Run {
         defer { loading.removeLast() }
         let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: text)
         if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
-        if path.lowercased().hasSuffix(".json") {
+        if path.lowercased().hasSuffix(".json") || path.lowercased().hasSuffix(".har") {
             // A Postman collection or a HAR, say: not statements.
-            return try report(Diagnostic(.runtime, "\(file.name) is JSON: wsh runs .wsh and .http files", notes: [
-                "a Postman collection: use postman \(file.name), or wsh serve \(file.name); a HAR: import har \(file.name)"]))
+            return try report(Diagnostic(.runtime, "\(file.name) is JSON: wsh runs .wsh and .http files",
+                                         notes: [Self.jsonFileNote(text, name: file.name)]))
         }
         try await execute(text: text, file: file.name, directory: file.directory)
+    }
+
+    /// What to do with a JSON file given to run, by what it holds: a HAR (`log.entries`), a
+    /// Postman collection (`info` and `item`), an OpenAPI document, else each of these.
+    nonisolated static func jsonFileNote(_ text: String, name: String) -> String {
+        let document = try? JSONValue.parse(Array(text.utf8))
+        if document?["log"]?["entries"] != nil { return "a HAR: import har \(name)" }
+        if document?["info"] != nil, document?["item"] != nil { return "a Postman collection: use postman \(name), or wsh serve \(name)" }
+        if document?["openapi"] != nil || document?["swagger"] != nil { return "an OpenAPI document: use openapi \(name), or wsh serve \(name)" }
+        return "a Postman collection: use postman \(name), or wsh serve \(name); a HAR: import har \(name); an OpenAPI document: use openapi \(name)"
     }
 
     /// Whether a path names a `.http` file (`.http`, or REST Client's `.rest`).
