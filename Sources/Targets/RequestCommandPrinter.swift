@@ -65,6 +65,9 @@ public struct RequestCommandPrinter: Sendable {
     /// The proxy every request goes through (`set proxy URL`): `-x URL`, HTTPie's `--proxy` for
     /// both schemes. A password in it is written as its variable, or `***` (``PrintedCommand/maskedSecrets``).
     public var proxy: String?
+    /// Every request goes directly, whatever the environment's proxy variables say (`set proxy
+    /// off`): curl's `--noproxy '*'`, HTTPie's `--proxy=http: --proxy=https:`.
+    public var bypassesProxy = false
     /// Credentials the call answers a Digest challenge with (`plugin auth digest`): curl's
     /// `--digest -u USER:PASSWORD`, HTTPie's `-A digest -a USER:PASSWORD`, the password written
     /// as its variable or `***`.
@@ -209,6 +212,8 @@ private struct CommandBuilder {
         if let proxy = printer.proxy {
             option("-x")
             append(proxyWord(proxy))
+        } else if printer.bypassesProxy {
+            option("--noproxy", "*")
         }
     }
 
@@ -322,6 +327,9 @@ private struct CommandBuilder {
                 word.pieces.insert(.text("--proxy=\(scheme):"), at: 0)
                 if scheme == "http" { line(word) } else { append(word) }
             }
+        } else if printer.bypassesProxy {
+            line(ShellWord("--proxy=http:"))
+            append(ShellWord("--proxy=https:"))
         }
     }
 

@@ -21,9 +21,9 @@ import TestSupport
         return try await WSHProcess.run(["session/s.wsh"], environment: environment, directory: directory)
     }
 
-    /// Runs a printed command from `directory`, HTTPie's venv on the PATH.
-    static func send(_ command: String, from directory: URL) async throws -> WSHProcess.Result {
-        var environment = environment
+    /// Runs a printed command from `directory`, HTTPie's venv on the PATH, with `extra` in its environment.
+    static func send(_ command: String, from directory: URL, extra: [String: String] = [:]) async throws -> WSHProcess.Result {
+        var environment = environment.merging(extra) { $1 }
         if let httpie = httpieProgram {
             environment["PATH"] = URL(fileURLWithPath: httpie).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
         }
@@ -127,6 +127,28 @@ import TestSupport
                 #expect(viaHTTPie.stdout == call.stdout, "\(viaHTTPie.stdout)\(viaHTTPie.stderr)")
                 #expect(proxy.log().components(separatedBy: forwarded).count == 4, "\(proxy.log())")
             }
+        }
+    }
+
+    /// `set proxy off` sends directly whatever `http_proxy` says, and the printed commands left
+    /// that out: run where the variable is set, they went to the proxy.
+    @Test func setProxyOffIsCurlsNoproxyAndHTTPiesEmptyProxies() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let deadProxy = ["http_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9", "ALL_PROXY": "http://127.0.0.1:9"]
+            let script = "set proxy off\ntarget t { base \(server.baseURL); path /status/204 }"
+            let curl = try await Self.run(script, then: "show t --curl", in: directory)
+            #expect(curl.stdout == "curl -L --compressed \\\n  --noproxy '*' \\\n  \(server.baseURL)/status/204\n", "\(curl.stdout)\(curl.stderr)")
+            let viaCurl = try await Self.send(curl.stdout.replacingOccurrences(of: "curl ", with: "curl -s -o /dev/null -w '%{http_code}' "),
+                                              from: directory, extra: deadProxy)
+            #expect(viaCurl.stdout == "204", "\(viaCurl.stdout)\(viaCurl.stderr)")
+            let httpie = try await Self.run(script, then: "show t --httpie", in: directory)
+            #expect(httpie.stdout.contains("\n  --proxy=http: --proxy=https: \\\n"), "\(httpie.stdout)\(httpie.stderr)")
+            guard httpieProgram != nil else { return }
+            let viaHTTPie = try await Self.send(httpie.stdout.replacingOccurrences(of: "http --ignore-stdin", with: "http --ignore-stdin --headers"),
+                                                from: directory, extra: deadProxy)
+            #expect(viaHTTPie.stdout.hasPrefix("HTTP/1.1 204"), "\(viaHTTPie.stdout)\(viaHTTPie.stderr)")
+            #expect(server.hits("/status/204") == 2)
         }
     }
 

@@ -53,7 +53,11 @@ extension Run {
         printer.caCertificateFile = transport.caCertificateFile.map(Run.displayPath)
         printer.clientCertificateFile = transport.clientCertificateFile.map(Run.displayPath)
         printer.clientKeyFile = transport.clientKeyFile.map(Run.displayPath)
-        if case .url(let proxy) = transport.proxy { printer.proxy = proxy }
+        switch transport.proxy {
+        case .url(let proxy): printer.proxy = proxy
+        case .off: printer.bypassesProxy = true
+        case .environment: break
+        }
         // plugin auth digest answers a challenge when nothing else gave the request an Authorization.
         if request.header("Authorization") == nil,
            let auth = activePlugins().lazy.compactMap({ $0 as? AuthPlugin }).first(where: { $0.applies(to: request.url) }),
