@@ -152,6 +152,17 @@ import Testing
         // A list written with blanks, as JSON and jq write it, says how to write it.
         #expect(parseError("expect .arr == [1, \"1\", true]")?.message == "a list or object written bare has no blanks")
         #expect(parseError("expect .a == x y")?.message == "expected one value; quote text with blanks")
+        // Python's `in` and Perl's `=~`: the caret was under the value after them.
+        let inList = parseError("expect status in [404]")
+        #expect(inList?.message == "'in' is not an operator; did you mean 'contains'?" && inList?.column == 15)
+        let perl = parseError("expect .name =~ \"^B\"")
+        #expect(perl?.message == "'=~' is not an operator; did you mean 'matches'?" && perl?.column == 14)
+    }
+
+    /// `set | grep stub` said "unknown option '|'"; `let 도시` that a name is letters, as 도시 is.
+    @Test func setWithAPipeAndANonASCIINameSayWhatIsWrong() {
+        #expect(parseError("set | grep stub")?.message == "set takes no pipe")
+        #expect(parseError("let 도시 = 1")?.message == "a variable name is ASCII letters, digits and _, not starting with a digit")
     }
 
     @Test func reactorDeclaration() throws {

@@ -270,6 +270,13 @@ final class RecordingReporter: RunReporter {
         guard case .failure(.runtime) = halt else { Issue.record("expected a runtime failure"); return }
     }
 
+    /// `source /dev/null` said "cannot read", where sh's `. /dev/null` does nothing.
+    @Test func sourcingAnEmptyDeviceDoesNothing() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("source /dev/null\necho after")
+        #expect(halt == nil && shell.stdout == "after\n", "\(shell.stderr)")
+    }
+
     @Test func sourcedFileWithParseErrorRunsNothing() async throws {
         let directory = try Self.temporaryDirectory("parse")
         try "echo first\necho \"broken".write(to: directory.appendingPathComponent("bad.wsh"), atomically: true, encoding: .utf8)

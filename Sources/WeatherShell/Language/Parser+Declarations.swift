@@ -157,15 +157,17 @@ extension Parser {
         }) else {
             // A word that reads as a mistyped operator (`=`, `=>`, `contain`) is where the caret goes.
             let operators = Expectation.Operator.allCases.map(\.rawValue)
-            // Hurl's names for `contains` and `isBool`.
-            let hurlNames = ["includes": "contains", "isBoolean": "isBool"]
+            // Hurl's names for `contains` and `isBool`; Perl's and Python's for `matches` and `contains`.
+            let hurlNames = ["includes": "contains", "isBoolean": "isBool", "=~": "matches", "in": "contains"]
             for word in words.dropFirst() {
                 guard let text = word.bare else { continue }
-                let symbols = !text.isEmpty && text.allSatisfy { "=<>!".contains($0) }
-                let letters = text.count > 2 && text.allSatisfy(\.isLetter)
+                let symbols = !text.isEmpty && text.allSatisfy { "=<>!~".contains($0) }
+                let letters = (text.count > 2 || hurlNames[text] != nil) && text.allSatisfy(\.isLetter)
                 guard symbols || letters,
                       let guess = text == "=" || text == "===" ? "==" : hurlNames[text] ?? Suggestion.closest(to: text, in: operators) else { continue }
-                throw error("'\(text)' is not an operator; did you mean '\(guess)'?", word.span, notes: ["usage: \(usageText)"])
+                // `status in [404]` reads the other way round: the list contains the value.
+                let turned = text == "in" ? ["expect [404, 410] contains status"] : []
+                throw error("'\(text)' is not an operator; did you mean '\(guess)'?", word.span, notes: turned + ["usage: \(usageText)"])
             }
             // An operator written against its values (`.num==4`, `.num ==4`).
             for word in words {

@@ -116,7 +116,7 @@ public struct Parser {
         }
         let name = arguments[0]
         guard let text = name.bare, Self.isName(text) else {
-            throw error("a variable name is letters, digits and _, not starting with a digit", name.span)
+            throw error("a variable name is ASCII letters, digits and _, not starting with a digit", name.span)
         }
         let valueWords = Array(arguments.dropFirst(2))
         return .assign(name: name, value: try value(valueWords, usage: usageText))
@@ -167,6 +167,9 @@ public struct Parser {
 
     private func checkOption(_ option: Word) throws(Diagnostic) {
         guard let name = option.bare else { return }
+        if name == "|" {
+            throw error("set takes no pipe", option.span, notes: ["set lists every option; set OPTION shows one: set stub"])
+        }
         if !ShellOption.names.contains(name) {
             var notes = ["options: \(ShellOption.names.joined(separator: ", "))"]
             if let suggestion = Suggestion.closest(to: name, in: ShellOption.names) { notes.insert("did you mean '\(suggestion)'?", at: 0) }

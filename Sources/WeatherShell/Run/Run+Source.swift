@@ -61,10 +61,15 @@ extension Run {
     /// a directory or cannot be read.
     func readFile(_ path: String, at span: SourceSpan) throws -> Data {
         try checkReadable(path, at: span)
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Through a handle: `contents(atPath:)` gives nothing for /dev/null or a pipe.
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure("cannot read \(Self.displayPath(path))", at: span) }
+        defer { try? handle.close() }
+        do {
+            // Nil at once for an empty file or device.
+            return try handle.readToEnd() ?? Data()
+        } catch {
             throw failure("cannot read \(Self.displayPath(path))", at: span)
         }
-        return data
     }
 
     /// Fails at `span`, as ``readFile(_:at:)`` would, unless `path` is a file that can be read;
