@@ -223,16 +223,3 @@ import TestSupport
         }
     }
 }
-
-/// Runs `body` with a fresh nginx (``NginxServer``), stopped afterwards, also when `body` throws.
-private func withNginx<Result>(_ body: (NginxServer) async throws -> Result) async throws -> Result {
-    try await using(offPool { try NginxServer() }, stoppedBy: { nginx in _ = try? await offPool { nginx.stop() } }, body)
-}
-
-/// Runs `body` with a fresh tinyproxy that takes plain http only, stopped afterwards.
-private func withTinyproxy<Result>(
-    credentials: (user: String, password: String), _ body: (TinyproxyServer) async throws -> Result
-) async throws -> Result {
-    try await using(offPool { try TinyproxyServer(connectPorts: [1], credentials: credentials) },
-                    stoppedBy: { proxy in _ = try? await offPool { proxy.stop() } }, body)
-}
