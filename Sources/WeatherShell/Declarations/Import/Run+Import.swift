@@ -65,7 +65,9 @@ extension Run {
         } catch {
             throw failure("cannot import \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: words[0].span)
         }
-        var taken = Set(session.targets.names)
+        // Names this import gave (two requests of one name are NAME and NAME-2): importing the file
+        // again replaces its targets; a target declared elsewhere of one of them is an error (declareWritten).
+        var taken = Set<String>()
         var declared: [String] = []
         for request in har.requests {
             if request.sendsBinary {

@@ -37,7 +37,10 @@ extension Run {
             }
             setVariable(name, value)
         }
-        var taken = Set(session.targets.names)
+        // Names this load gave: two requests of one name are NAME and NAME-2. Loading the file
+        // again replaces what it declared before under the same names; a target declared elsewhere
+        // of one of them is an error naming the way out (declareWritten), as with use http.
+        var taken = Set<String>()
         var declared = 0
         for request in collection.requests {
             let name = TargetRegistry.unusedName(prefix + request.path.map(Self.postmanTargetName).joined(separator: "."), among: taken)
