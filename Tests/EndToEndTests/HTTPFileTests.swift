@@ -224,6 +224,26 @@ import TestSupport
         }
     }
 
+    /// A `.http` variable whose name holds `-` or `.` (`{{base-url}}`) is given with `--var`, to a
+    /// run and to `wsh test`, as the error for a missing one says.
+    @Test func aDashedVariableIsGivenWithVar() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "GET {{base-url}}/anything/x?k={{api.key}}\n".write(to: directory.appendingPathComponent("req.http"), atomically: true, encoding: .utf8)
+            let missing = try await WSHProcess.run(["req.http"], directory: directory)
+            #expect(missing.stderr.contains("with --var base-url=VALUE"), "\(missing.stderr)")
+            let run = try await WSHProcess.run(["--var", "base-url=\(httpbin.baseURL)", "--var", "api.key=k1", "req.http"], directory: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stderr)")
+            #expect(answer["args"] as? [String: String] == ["k": "k1"], "\(answer)")
+            let test = try await WSHProcess.run(["test", "--var", "base-url=\(httpbin.baseURL)", "--var", "api.key=k1", "req.http"], directory: directory)
+            #expect(test.status == 0, "\(test.stdout) \(test.stderr)")
+            let wrong = try await WSHProcess.run(["--var", "1x=1", "req.http"], directory: directory)
+            #expect(wrong.status == 1 && wrong.stderr.contains("'1x' is not a variable name"), "\(wrong.status) \(wrong.stderr)")
+        }
+    }
+
     /// What wsh does not run is an error at its place before anything is sent: JavaScript, and a
     /// value REST Client gets from Azure.
     @Test func handlerScriptsAndUnknownValuesAreRefusedAtTheirPlace() async throws {
