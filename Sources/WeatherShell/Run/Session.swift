@@ -17,6 +17,8 @@ public final class Session {
     /// The directory of the `.http` file or Postman collection last used (`use http`, `use
     /// postman`): its environment files are the ones its requests are written for.
     var requestsFileDirectory: String?
+    /// The file variables of each `use http` file, set again by `set env`.
+    var httpFileVariables: [HTTPFileVariables] = []
     /// Whether the note that an `env` value is masked in URLs has been given (once a session).
     var notedSecretInURL = false
     var mask = SecretMask() {
