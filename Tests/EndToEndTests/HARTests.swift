@@ -145,6 +145,31 @@ import TestSupport
         }
     }
 
+    /// A browser's multipart post, given as `params` with the browser's `Content-Type:
+    /// multipart/form-data; boundary=...` header (as Firefox writes it): declared, its parts sent
+    /// as text parts with a boundary of the body's own; a file part is the text it holds, with a note.
+    @Test func aBrowsersMultipartParamsAreDeclaredAndSent() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "1"}, "entries": [{"request": {"method": "POST",
+                  "url": "\(httpbin.baseURL)/anything/up", "headers": [{"name": "Content-Type", "value": "multipart/form-data; boundary=----X"}],
+                  "queryString": [], "postData": {"mimeType": "multipart/form-data; boundary=----X",
+                  "params": [{"name": "t", "value": "text"}, {"name": "g", "value": "hello", "fileName": "x.txt", "contentType": "text/plain"}]}},
+                  "response": {"status": 200, "headers": [], "content": {"size": 0, "mimeType": "application/json"}}}]}}
+                """.write(to: directory.appendingPathComponent("mp.har"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "import har mp.har\ncall up"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+            #expect(result.stderr.contains("note: 1 multipart part of a file sent as text"), "\(result.stderr)")
+            let answer = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(answer?["form"] as? [String: String] == ["t": "text", "g": "hello"], "\(result.stdout)")
+            let contentType = (answer?["headers"] as? [String: String])?["Content-Type"] ?? ""
+            #expect(contentType.hasPrefix("multipart/form-data; boundary=") && !contentType.contains("----X"), "\(contentType)")
+        }
+    }
+
     /// `wsh test --report-har` writes every call of every file, bodies included, secrets masked,
     /// each at its own start; har-schema accepts it.
     @Test func aTestRunWritesEveryCallAsHAR() async throws {

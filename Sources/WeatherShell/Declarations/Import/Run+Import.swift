@@ -105,6 +105,10 @@ extension Run {
         if !har.invalidHeaderNames.isEmpty {
             io.err("note: headers whose names no request can send left out: \(mask(har.invalidHeaderNames.joined(separator: ", ")).shortened(200))\n")
         }
+        if har.filePartsAsText > 0 {
+            io.err("note: \(har.filePartsAsText) multipart part\(har.filePartsAsText == 1 ? "" : "s") of a file sent as text, the value the HAR holds "
+                   + "(a target reads no file a HAR names from this machine): edit the target to send a file (NAME@FILE on its multipart line)\n")
+        }
         if har.leftOut > 0 {
             io.err("note: \(har.leftOut) request\(har.leftOut == 1 ? "" : "s") for the page itself (images, scripts, styles, fonts, the document) left out\n")
         }

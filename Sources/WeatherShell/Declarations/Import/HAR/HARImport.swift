@@ -28,6 +28,8 @@ struct HARImport {
     var leftOut = 0
     /// Header names no request can send (`Accept;charset=UTF-8`), left out.
     var invalidHeaderNames: [String] = []
+    /// Multipart parts the HAR gives as files (`fileName`): sent as text parts of the value it holds.
+    var filePartsAsText = 0
 
     /// Headers that say what the browser is, not what the API needs.
     private static let noise: Set<String> = [
@@ -89,8 +91,14 @@ struct HARImport {
                     let pairs = params.compactMap { param in param["name"]?.string.map { ($0, param["value"]?.string ?? "") } }
                     if mimeType?.lowercased().hasPrefix("multipart/") == true {
                         // A part's value as it is (`--form-string`: no `@file` or `<file` read from this machine).
-                        words = words.filter { !$0.lowercased().hasPrefix("content-type: multipart/") }
+                        // The browser's Content-Type names its own boundary: the body's own replaces it.
+                        while let index = words.indices.dropFirst().first(where: {
+                            words[$0 - 1] == "-H" && words[$0].lowercased().hasPrefix("content-type: multipart/")
+                        }) {
+                            words.removeSubrange(index - 1...index)
+                        }
                         for (name, value) in pairs { words += ["--form-string", "\(name)=\(value)"] }
+                        filePartsAsText += params.count { $0["fileName"]?.string != nil }
                     } else {
                         words += ["--data-raw", pairs.map { "\($0)=\($1)" }.joined(separator: "&")]
                     }
