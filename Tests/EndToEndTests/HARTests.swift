@@ -145,6 +145,31 @@ import TestSupport
         }
     }
 
+    /// A User-Agent and Accept-Encoding the user gave are in the history's HAR (wsh writes none of its
+    /// own defaults there), and `import har` of a HAR wsh wrote keeps them: the call sends them again.
+    @Test func aUserAgentTheUserGaveSurvivesTheHARRoundTrip() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            let state = try WSHProcess.temporaryDirectory()
+            defer {
+                ScratchDirectory.remove(directory)
+                ScratchDirectory.remove(state)
+            }
+            let environment = ["XDG_STATE_HOME": state.path]
+            let sent = try await WSHProcess.run(["-c", "get \(httpbin.baseURL)/anything/acc Accept:application/xml User-Agent:my-agent/1.0 "
+                                                 + "Accept-Encoding:identity > /dev/null\nhistory export har > a.har"],
+                                                environment: environment, directory: directory)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let again = try await WSHProcess.run(["-c", "import har a.har\ncall acc"], environment: environment, directory: directory)
+            #expect(again.status == 0, "\(again.stderr)")
+            let answer = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+            let headers = answer?["headers"] as? [String: String] ?? [:]
+            #expect(headers["User-Agent"] == "my-agent/1.0", "\(headers)")
+            #expect(headers["Accept-Encoding"] == "identity", "\(headers)")
+            #expect(headers["Accept"] == "application/xml", "\(headers)")
+        }
+    }
+
     /// A browser's multipart post, given as `params` with the browser's `Content-Type:
     /// multipart/form-data; boundary=...` header (as Firefox writes it): declared, its parts sent
     /// as text parts with a boundary of the body's own; a file part is the text it holds, with a note.

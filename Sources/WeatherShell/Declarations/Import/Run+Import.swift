@@ -78,10 +78,10 @@ extension Run {
             }
             do {
                 let command = try CurlCommand(words: ["curl"] + request.curlWords)
-                let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path))
+                let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path), keepsAcceptEncoding: har.writtenByWsh)
                 let name = TargetRegistry.unusedName(prefix + (request.name.flatMap { Parser.isDottedTargetName($0) ? $0 : nil } ?? unnamed.name),
                                                      among: taken)
-                var text = try CurlImport(command, name: name, directory: Self.directory(of: path)).text
+                var text = try CurlImport(command, name: name, directory: Self.directory(of: path), keepsAcceptEncoding: har.writtenByWsh).text
                 if samples, !request.answers.isEmpty {
                     // A success first: the answer `--stub` and `wsh serve` give unless asked for another.
                     let ordered = request.answers.filter { (200...299).contains($0.status) } + request.answers.filter { !(200...299).contains($0.status) }

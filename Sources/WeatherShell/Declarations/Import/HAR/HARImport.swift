@@ -24,6 +24,8 @@ struct HARImport {
     }
 
     var requests: [Request]
+    /// Whether wsh wrote the HAR: its headers are the ones the user gave, all kept.
+    var writtenByWsh = false
     /// How many entries were left out as the page's own resources.
     var leftOut = 0
     /// Header names no request can send (`Accept;charset=UTF-8`), left out.
@@ -37,12 +39,17 @@ struct HARImport {
         "pragma", "cache-control", "upgrade-insecure-requests", "dnt", "priority", "te", "keep-alive", "if-none-match",
         "if-modified-since", "sec-gpc", "x-requested-with",
     ]
+    /// What a HAR wsh wrote leaves out of a call's own: wsh writes none of its default headers
+    /// (User-Agent, Accept-Encoding), so one there the user gave, and is kept; these the
+    /// connection and the cookie jar make.
+    private static let madeBySending: Set<String> = ["cookie", "connection", "host", "content-length", "keep-alive", "te"]
 
     init(json: JSONValue) throws(Failure) {
         guard case .array(let entries)? = json["log"]?["entries"] else {
             throw Failure(message: "not a HAR file: it has no log.entries list")
         }
         let keepsAll = json["log"]?["creator"]?["name"]?.string == "wsh"
+        writtenByWsh = keepsAll
         var seen: [String: Int] = [:]
         var requests: [Request] = []
         for entry in entries {
@@ -69,7 +76,8 @@ struct HARImport {
                 for header in headers {
                     guard let name = header["name"]?.string, let value = header["value"]?.string else { continue }
                     let lower = name.lowercased()
-                    guard !name.hasPrefix(":"), !Self.noise.contains(lower), !lower.hasPrefix("sec-") else { continue }
+                    let left = keepsAll ? !Self.madeBySending.contains(lower) : !Self.noise.contains(lower) && !lower.hasPrefix("sec-")
+                    guard !name.hasPrefix(":"), left else { continue }
                     guard TargetCompiler.isHeaderName(name) else {
                         if !invalidHeaderNames.contains(name) { invalidHeaderNames.append(name) }
                         continue
