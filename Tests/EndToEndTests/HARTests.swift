@@ -145,6 +145,35 @@ import TestSupport
         }
     }
 
+    /// A call that got no answer (nothing listens on its port) keeps its method and URL in the
+    /// test run's HAR and JSON reports; `import har` declares nothing for an entry whose URL is not
+    /// absolute (`""`, `/path`), with a warning.
+    @Test func aCallWithNoAnswerKeepsItsURLInTheReports() async throws {
+        let port = try LoopbackPort.free()
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try "# @name down\nGET http://127.0.0.1:\(port)/nothing/here\nX-Mine: 1\n".write(to: directory.appendingPathComponent("to.http"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["test", "to.http", "--report-har", "r.har", "--report-json", "r.json"], directory: directory)
+        #expect(result.status != 0, "\(result.stdout)")
+        let entries = try Self.checkedEntries(directory.appendingPathComponent("r.har"), secret: "no-secret-here")
+        let request = entries.first?["request"] as? [String: Any]
+        #expect(request?["url"] as? String == "http://127.0.0.1:\(port)/nothing/here", "\(entries)")
+        #expect(request?["method"] as? String == "GET", "\(entries)")
+        #expect((request?["headers"] as? [[String: Any]])?.contains { $0["name"] as? String == "X-Mine" } == true, "\(entries)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        let call = ((report?["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]])?.first
+        #expect(call?["method"] as? String == "GET" && call?["url"] as? String == "http://127.0.0.1:\(port)/nothing/here", "\(call ?? [:])")
+        try """
+            {"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [
+              {"request": {"method": "GET", "url": "", "headers": [], "queryString": []}, "response": {"status": 0, "content": {}}},
+              {"request": {"method": "GET", "url": "/relative/path", "headers": [], "queryString": []}, "response": {"status": 0, "content": {}}}]}}
+            """.write(to: directory.appendingPathComponent("bad.har"), atomically: true, encoding: .utf8)
+        let imported = try await WSHProcess.run(["-c", "import har bad.har\ntargets"], directory: directory)
+        #expect(imported.stderr.contains(#"warning: bad.har: 2 requests not declared: a HAR request's URL is absolute (http://HOST/...), not "", /relative/path"#),
+                "\(imported.stderr)")
+        #expect(!imported.stdout.contains("http://"), "\(imported.stdout)")
+    }
+
     /// A User-Agent and Accept-Encoding the user gave are in the history's HAR (wsh writes none of its
     /// own defaults there), and `import har` of a HAR wsh wrote keeps them: the call sends them again.
     @Test func aUserAgentTheUserGaveSurvivesTheHARRoundTrip() async throws {

@@ -105,6 +105,11 @@ extension Run {
         if !har.invalidHeaderNames.isEmpty {
             io.err("note: headers whose names no request can send left out: \(mask(har.invalidHeaderNames.joined(separator: ", ")).shortened(200))\n")
         }
+        if !har.notAbsolute.isEmpty {
+            let shown = har.notAbsolute.map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: ", ")
+            io.err("warning: \(Self.displayPath(path)): \(har.notAbsolute.count) request\(har.notAbsolute.count == 1 ? "" : "s") not declared: "
+                   + "a HAR request's URL is absolute (http://HOST/...), not \(mask(shown).shortened(120))\n")
+        }
         if har.filePartsAsText > 0 {
             io.err("note: \(har.filePartsAsText) multipart part\(har.filePartsAsText == 1 ? "" : "s") of a file sent as text, the value the HAR holds "
                    + "(a target reads no file a HAR names from this machine): edit the target to send a file (NAME@FILE on its multipart line)\n")

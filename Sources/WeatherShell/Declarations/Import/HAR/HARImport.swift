@@ -30,6 +30,8 @@ struct HARImport {
     var leftOut = 0
     /// Header names no request can send (`Accept;charset=UTF-8`), left out.
     var invalidHeaderNames: [String] = []
+    /// Entries whose URL is not absolute (`""`, `/path`): no request can be made of them.
+    var notAbsolute: [String] = []
     /// Multipart parts the HAR gives as files (`fileName`): sent as text parts of the value it holds.
     var filePartsAsText = 0
 
@@ -55,6 +57,10 @@ struct HARImport {
         for entry in entries {
             guard let request = entry["request"], let method = request["method"]?.string?.uppercased(),
                   var url = request["url"]?.string else { continue }
+            guard Self.isAbsolute(url) else {
+                notAbsolute.append(url)
+                continue
+            }
             if !keepsAll, Self.isPageResource(entry) {
                 leftOut += 1
                 continue
@@ -121,6 +127,13 @@ struct HARImport {
             requests.append(Request(curlWords: words, name: name, answers: answer.map { [$0] } ?? [], sendsBinary: sendsBinary))
         }
         self.requests = requests
+    }
+
+    /// Whether `url` is `http://HOST...` or `https://HOST...`, what a HAR 1.2 request's URL is.
+    private static func isAbsolute(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else { return false }
+        return !url.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }.isEmpty
     }
 
     /// A browser's fetch for the page itself, by the DevTools resource type when the HAR has it,
