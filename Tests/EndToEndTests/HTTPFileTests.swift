@@ -716,6 +716,31 @@ import TestSupport
         #expect(result.stdout.contains("X-Request-Id: {{$uuid}}\n"), "\(result.stdout)")
     }
 
+    /// A variable set in the session and not secret is the exported file's `@name = value`, so the
+    /// file runs as it is and sends what the call sends; one not set, and a body whose last line
+    /// break the format cannot hold, are named in notes.
+    @Test func exportDefinesTheVariablesItReadsAndNamesWhatItCannotKeep() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let declarations = """
+                let plain = "visible value"
+                target s { base \(httpbin.baseURL); path /anything/s; header "X-Plain:$plain" "X-Unset:$later" }
+                target raw { base \(httpbin.baseURL); path /anything/raw; method PUT; header Content-Type:text/plain; body "line1\\n\\nline3\\n" }
+                """
+            let exported = try await WSHProcess.run(["-c", declarations + "\nexport http > api.http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("api.http"), encoding: .utf8)
+            #expect(file.hasPrefix("@plain = visible value\n\n###"), "\(file)")
+            #expect(exported.stderr.contains("note: {{later}} are not set: give them with --var NAME=VALUE"), "\(exported.stderr)")
+            #expect(exported.stderr.contains("note: 'raw': its body ends in a line break, which a .http file cannot hold"), "\(exported.stderr)")
+            let replayed = try await WSHProcess.run(["--var", "later=1", "api.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let answers = try Self.documents(replayed.stdout)
+            #expect((answers.first?["headers"] as? [String: String])?["X-Plain"] == "visible value", "\(replayed.stdout)")
+        }
+    }
+
     /// A file included with `<@` has its `{{...}}` written in, a file variable's as a request's own.
     @Test func anIncludedFileHasItsVariablesWrittenIn() async throws {
         try await withLoopbackServer { server in
