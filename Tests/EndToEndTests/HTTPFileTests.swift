@@ -741,6 +741,32 @@ import TestSupport
         }
     }
 
+    /// A Postman form-data file part is exported as `< ./FILE` in the multipart body, so the file
+    /// sends the file's bytes as they are (its line feeds not made CRLF) and as they are then.
+    @Test func exportWritesAMultipartFilePartAsAFileReference() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "line one\nline two\n".write(to: directory.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+            try """
+                {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [{"name": "Upload", "request": {"method": "POST", "url": "\(httpbin.baseURL)/anything/up",
+                   "body": {"mode": "formdata", "formdata": [{"key": "t", "value": "text", "type": "text"},
+                                                             {"key": "f", "src": "data.txt", "type": "file"}]}}}]}
+                """.write(to: directory.appendingPathComponent("c.postman_collection.json"), atomically: true, encoding: .utf8)
+            let exported = try await WSHProcess.run(["-c", "use postman c.postman_collection.json\nexport http > rt.http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("rt.http"), encoding: .utf8)
+            #expect(file.contains("\r\n< ./data.txt\r\n") && !file.contains("line one"), "\(file)")
+            try "line one\nline two, edited\n".write(to: directory.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+            let replayed = try await WSHProcess.run(["rt.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let answer = try #require(try Self.documents(replayed.stdout).first, "\(replayed.stderr)")
+            #expect(answer["files"] as? [String: String] == ["f": "line one\nline two, edited\n"], "\(answer)")
+            #expect(answer["form"] as? [String: String] == ["t": "text"], "\(answer)")
+        }
+    }
+
     /// A file included with `<@` has its `{{...}}` written in, a file variable's as a request's own.
     @Test func anIncludedFileHasItsVariablesWrittenIn() async throws {
         try await withLoopbackServer { server in

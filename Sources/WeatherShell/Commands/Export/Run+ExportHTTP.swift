@@ -60,13 +60,31 @@ extension Run {
             }
             // A header's name as a variable `--var` can set: X-Request-Id is {{X_Request_Id}}.
             let headers = target.requiredHeaders.map { Header(name: $0, value: "{{\($0.replacingOccurrences(of: "-", with: "_"))}}") }
-            let request: Request
+            var request: Request
             do {
                 request = try await exportProvider.preparedRequest(target, arguments: CallArguments(values: values, headers: headers))
             } catch {
                 throw failure("cannot write '\(declared.name)': \(mask(error.description))", at: command.span)
             }
-            guard HTTPFileWriter.canWrite(request.body) else {
+            // A multipart file part is `< PATH`, read when the file runs: its bytes as they are (the
+            // body's own lines are joined with CRLF), not as they were when it was exported.
+            let files = target.task.bodyParameters.compactMap { parameter -> String? in
+                guard case .file(let written)? = parameter.defaultValue else { return nil }
+                return FileReference(written).path
+            }
+            var checked = request.body
+            if let body = request.body, !files.isEmpty,
+               let type = request.headers.last(where: { $0.name.lowercased() == "content-type" })?.value {
+                let directory = outputPath.map(Self.directory(of:)) ?? FileManager.default.currentDirectoryPath
+                request.body = HTTPFileWriter.filePartsAsReferences(body, contentType: type, files: files.map { file in
+                    let absolute = Self.path(file, relativeTo: FileManager.default.currentDirectoryPath)
+                    return (absolute, absolute.hasPrefix(directory + "/") ? "./" + absolute.dropFirst(directory.count + 1) : absolute)
+                })
+                checked = HTTPFileWriter.filePartsAsReferences(body, contentType: type, files: files.map { file in
+                    (Self.path(file, relativeTo: FileManager.default.currentDirectoryPath), nil)
+                })
+            }
+            guard HTTPFileWriter.canWrite(checked) else {
                 throw failure("'\(declared.name)' sends a body a .http file cannot hold as text (binary, or with lines it reads as ###, < or >)",
                               at: command.span)
             }
