@@ -7,10 +7,11 @@ import TestSupport
 /// declared before are replaced under their names (no `NAME-2`), and a name a target declared
 /// elsewhere holds is a warning naming the way out, that target kept.
 @Suite @ShellActor struct RunImportAgainTests {
-    static func collection(_ path: String, in server: TestServer) -> String {
-        """
+    static func collection(_ path: String, in server: TestServer, removed: Bool = false) -> String {
+        let old = removed ? "" : #"{"name": "old", "request": {"method": "GET", "url": "\#(server.baseURL)/echo/old"}},"#
+        return """
         {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
-         "item": [{"name": "q", "request": {"method": "GET", "url": "\(server.baseURL)/echo/\(path)"}},
+         "item": [\(old) {"name": "q", "request": {"method": "GET", "url": "\(server.baseURL)/echo/\(path)"}},
                   {"name": "mine", "request": {"method": "GET", "url": "\(server.baseURL)/echo/theirs"}}]}
         """
     }
@@ -38,7 +39,8 @@ import TestSupport
         try Self.collection("first", in: server).write(to: file, atomically: true, encoding: .utf8)
         await shell.run("target mine { base \(server.baseURL); path /echo/mine }\nuse postman c.postman_collection.json as e\n"
                         + "use postman c.postman_collection.json", directory: directory.path)
-        try Self.collection("edited", in: server).write(to: file, atomically: true, encoding: .utf8)
+        let declaredFirst = shell.run.session.targets.names
+        try Self.collection("edited", in: server, removed: true).write(to: file, atomically: true, encoding: .utf8)
         await shell.run("use postman c.postman_collection.json as e\nuse postman c.postman_collection.json\n"
                         + "set output quiet\ncall e.q", directory: directory.path)
         let edited = Self.echoed("path", shell)
@@ -50,7 +52,9 @@ import TestSupport
         #expect(edited == "/echo/edited", "\(shell.stderr)")
         #expect(unprefixed == "/echo/edited", "\(shell.stderr)")
         #expect(mine == "/echo/mine", "the user's own target is kept: \(shell.stderr)")
-        #expect(shell.run.session.targets.names == ["mine", "e.q", "e.mine", "q"], "no -2 copies: \(shell.run.session.targets.names)")
+        #expect(declaredFirst == ["mine", "e.old", "e.q", "e.mine", "old", "q"], "\(declaredFirst)")
+        #expect(shell.run.session.targets.names == ["mine", "e.q", "e.mine", "q"], "no -2 copies, no request gone from the file: \(shell.run.session.targets.names)")
+        #expect(shell.stderr.contains("c.postman_collection.json: no longer declared by the file, so forgotten: e.old"), "\(shell.stderr)")
         #expect(shell.stderr.contains("c.postman_collection.json: 'mine' not declared: 'mine' is already declared (<test>:1); "
                                       + "forget it first, or import under a prefix"), "\(shell.stderr)")
     }

@@ -105,6 +105,7 @@ extension Run {
         if !har.invalidHeaderNames.isEmpty {
             io.err("note: headers whose names no request can send left out: \(mask(har.invalidHeaderNames.joined(separator: ", ")).shortened(200))\n")
         }
+        forgetTargetsGone(from: "<import har \(Self.displayPath(path))>", shown: Self.displayPath(path), prefix: prefix, declared: taken)
         if !har.notAbsolute.isEmpty {
             let shown = har.notAbsolute.map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: ", ")
             io.err("warning: \(Self.displayPath(path)): \(har.notAbsolute.count) request\(har.notAbsolute.count == 1 ? "" : "s") not declared: "
@@ -119,6 +120,23 @@ extension Run {
         }
         if mode == .interactive {
             io.err("\(declared.count) target\(declared.count == 1 ? "" : "s") declared: \(declared.joined(separator: ", ").shortened(200))\n")
+        }
+    }
+}
+
+extension Run {
+    /// After a file was loaded again (`use postman`, `import har`): forgets the targets it declared
+    /// the time before under `prefix` that it declares no more (a request removed or renamed in
+    /// the file), and says which.
+    func forgetTargetsGone(from source: String, shown: String, prefix: String, declared: Set<String>) {
+        let key = source + "\u{0}" + prefix
+        let before = session.importedTargets[key] ?? []
+        session.importedTargets[key] = declared
+        let gone = before.subtracting(declared).sorted().filter { name in
+            session.targets[name]?.declaration.file.name == source && session.targets.forget(name)
+        }
+        if !gone.isEmpty {
+            io.err("note: \(shown): no longer declared by the file, so forgotten: \(mask(gone.joined(separator: ", ")).shortened(200))\n")
         }
     }
 }

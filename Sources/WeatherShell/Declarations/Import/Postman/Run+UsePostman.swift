@@ -82,6 +82,7 @@ extension Run {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
         }
+        forgetTargetsGone(from: "<postman \(shown)>", shown: shown, prefix: prefix, declared: taken)
         let origins = collection.requests.flatMap { $0.scripts.compactMap(\.origin) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let withOwn = collection.requests.count { $0.scripts.contains { $0.origin == nil } }
         if !origins.isEmpty || withOwn > 0 {
