@@ -145,6 +145,85 @@ import TestSupport
         }
     }
 
+    /// A call that got no answer (nothing listens on its port) keeps its method and URL in the
+    /// test run's HAR and JSON reports; `import har` declares nothing for an entry whose URL is not
+    /// absolute (`""`, `/path`), with a warning.
+    @Test func aCallWithNoAnswerKeepsItsURLInTheReports() async throws {
+        let port = try LoopbackPort.free()
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try "# @name down\nGET http://127.0.0.1:\(port)/nothing/here\nX-Mine: 1\n".write(to: directory.appendingPathComponent("to.http"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["test", "to.http", "--report-har", "r.har", "--report-json", "r.json"], directory: directory)
+        #expect(result.status != 0, "\(result.stdout)")
+        let entries = try Self.checkedEntries(directory.appendingPathComponent("r.har"), secret: "no-secret-here")
+        let request = entries.first?["request"] as? [String: Any]
+        #expect(request?["url"] as? String == "http://127.0.0.1:\(port)/nothing/here", "\(entries)")
+        #expect(request?["method"] as? String == "GET", "\(entries)")
+        #expect((request?["headers"] as? [[String: Any]])?.contains { $0["name"] as? String == "X-Mine" } == true, "\(entries)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        let call = ((report?["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]])?.first
+        #expect(call?["method"] as? String == "GET" && call?["url"] as? String == "http://127.0.0.1:\(port)/nothing/here", "\(call ?? [:])")
+        try """
+            {"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [
+              {"request": {"method": "GET", "url": "", "headers": [], "queryString": []}, "response": {"status": 0, "content": {}}},
+              {"request": {"method": "GET", "url": "/relative/path", "headers": [], "queryString": []}, "response": {"status": 0, "content": {}}}]}}
+            """.write(to: directory.appendingPathComponent("bad.har"), atomically: true, encoding: .utf8)
+        let imported = try await WSHProcess.run(["-c", "import har bad.har\ntargets"], directory: directory)
+        #expect(imported.stderr.contains(#"warning: bad.har: 2 requests not declared: a HAR request's URL is absolute (http://HOST/...), not "", /relative/path"#),
+                "\(imported.stderr)")
+        #expect(!imported.stdout.contains("http://"), "\(imported.stdout)")
+    }
+
+    /// A User-Agent and Accept-Encoding the user gave are in the history's HAR (wsh writes none of its
+    /// own defaults there), and `import har` of a HAR wsh wrote keeps them: the call sends them again.
+    @Test func aUserAgentTheUserGaveSurvivesTheHARRoundTrip() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            let state = try WSHProcess.temporaryDirectory()
+            defer {
+                ScratchDirectory.remove(directory)
+                ScratchDirectory.remove(state)
+            }
+            let environment = ["XDG_STATE_HOME": state.path]
+            let sent = try await WSHProcess.run(["-c", "get \(httpbin.baseURL)/anything/acc Accept:application/xml User-Agent:my-agent/1.0 "
+                                                 + "Accept-Encoding:identity > /dev/null\nhistory export har > a.har"],
+                                                environment: environment, directory: directory)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let again = try await WSHProcess.run(["-c", "import har a.har\ncall acc"], environment: environment, directory: directory)
+            #expect(again.status == 0, "\(again.stderr)")
+            let answer = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+            let headers = answer?["headers"] as? [String: String] ?? [:]
+            #expect(headers["User-Agent"] == "my-agent/1.0", "\(headers)")
+            #expect(headers["Accept-Encoding"] == "identity", "\(headers)")
+            #expect(headers["Accept"] == "application/xml", "\(headers)")
+        }
+    }
+
+    /// A browser's multipart post, given as `params` with the browser's `Content-Type:
+    /// multipart/form-data; boundary=...` header (as Firefox writes it): declared, its parts sent
+    /// as text parts with a boundary of the body's own; a file part is the text it holds, with a note.
+    @Test func aBrowsersMultipartParamsAreDeclaredAndSent() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try """
+                {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "1"}, "entries": [{"request": {"method": "POST",
+                  "url": "\(httpbin.baseURL)/anything/up", "headers": [{"name": "Content-Type", "value": "multipart/form-data; boundary=----X"}],
+                  "queryString": [], "postData": {"mimeType": "multipart/form-data; boundary=----X",
+                  "params": [{"name": "t", "value": "text"}, {"name": "g", "value": "hello", "fileName": "x.txt", "contentType": "text/plain"}]}},
+                  "response": {"status": 200, "headers": [], "content": {"size": 0, "mimeType": "application/json"}}}]}}
+                """.write(to: directory.appendingPathComponent("mp.har"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["-c", "import har mp.har\ncall up"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+            #expect(result.stderr.contains("note: 1 multipart part of a file sent as text"), "\(result.stderr)")
+            let answer = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(answer?["form"] as? [String: String] == ["t": "text", "g": "hello"], "\(result.stdout)")
+            let contentType = (answer?["headers"] as? [String: String])?["Content-Type"] ?? ""
+            #expect(contentType.hasPrefix("multipart/form-data; boundary=") && !contentType.contains("----X"), "\(contentType)")
+        }
+    }
+
     /// `wsh test --report-har` writes every call of every file, bodies included, secrets masked,
     /// each at its own start; har-schema accepts it.
     @Test func aTestRunWritesEveryCallAsHAR() async throws {

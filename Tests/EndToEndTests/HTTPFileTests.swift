@@ -224,6 +224,26 @@ import TestSupport
         }
     }
 
+    /// A `.http` variable whose name holds `-` or `.` (`{{base-url}}`) is given with `--var`, to a
+    /// run and to `wsh test`, as the error for a missing one says.
+    @Test func aDashedVariableIsGivenWithVar() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "GET {{base-url}}/anything/x?k={{api.key}}\n".write(to: directory.appendingPathComponent("req.http"), atomically: true, encoding: .utf8)
+            let missing = try await WSHProcess.run(["req.http"], directory: directory)
+            #expect(missing.stderr.contains("with --var base-url=VALUE"), "\(missing.stderr)")
+            let run = try await WSHProcess.run(["--var", "base-url=\(httpbin.baseURL)", "--var", "api.key=k1", "req.http"], directory: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stderr)")
+            #expect(answer["args"] as? [String: String] == ["k": "k1"], "\(answer)")
+            let test = try await WSHProcess.run(["test", "--var", "base-url=\(httpbin.baseURL)", "--var", "api.key=k1", "req.http"], directory: directory)
+            #expect(test.status == 0, "\(test.stdout) \(test.stderr)")
+            let wrong = try await WSHProcess.run(["--var", "1x=1", "req.http"], directory: directory)
+            #expect(wrong.status == 1 && wrong.stderr.contains("'1x' is not a variable name"), "\(wrong.status) \(wrong.stderr)")
+        }
+    }
+
     /// What wsh does not run is an error at its place before anything is sent: JavaScript, and a
     /// value REST Client gets from Azure.
     @Test func handlerScriptsAndUnknownValuesAreRefusedAtTheirPlace() async throws {
@@ -694,6 +714,57 @@ import TestSupport
         #expect(result.stdout.contains("GET {{host}}/users/7\n"), "\(result.stdout)")
         #expect(result.stdout.contains("POST {{host}}/users\n"), "\(result.stdout)")
         #expect(result.stdout.contains("X-Request-Id: {{$uuid}}\n"), "\(result.stdout)")
+    }
+
+    /// A variable set in the session and not secret is the exported file's `@name = value`, so the
+    /// file runs as it is and sends what the call sends; one not set, and a body whose last line
+    /// break the format cannot hold, are named in notes.
+    @Test func exportDefinesTheVariablesItReadsAndNamesWhatItCannotKeep() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let declarations = """
+                let plain = "visible value"
+                target s { base \(httpbin.baseURL); path /anything/s; header "X-Plain:$plain" "X-Unset:$later" }
+                target raw { base \(httpbin.baseURL); path /anything/raw; method PUT; header Content-Type:text/plain; body "line1\\n\\nline3\\n" }
+                """
+            let exported = try await WSHProcess.run(["-c", declarations + "\nexport http > api.http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("api.http"), encoding: .utf8)
+            #expect(file.hasPrefix("@plain = visible value\n\n###"), "\(file)")
+            #expect(exported.stderr.contains("note: {{later}} are not set: give them with --var NAME=VALUE"), "\(exported.stderr)")
+            #expect(exported.stderr.contains("note: 'raw': its body ends in a line break, which a .http file cannot hold"), "\(exported.stderr)")
+            let replayed = try await WSHProcess.run(["--var", "later=1", "api.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let answers = try Self.documents(replayed.stdout)
+            #expect((answers.first?["headers"] as? [String: String])?["X-Plain"] == "visible value", "\(replayed.stdout)")
+        }
+    }
+
+    /// A Postman form-data file part is exported as `< ./FILE` in the multipart body, so the file
+    /// sends the file's bytes as they are (its line feeds not made CRLF) and as they are then.
+    @Test func exportWritesAMultipartFilePartAsAFileReference() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "line one\nline two\n".write(to: directory.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+            try """
+                {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "item": [{"name": "Upload", "request": {"method": "POST", "url": "\(httpbin.baseURL)/anything/up",
+                   "body": {"mode": "formdata", "formdata": [{"key": "t", "value": "text", "type": "text"},
+                                                             {"key": "f", "src": "data.txt", "type": "file"}]}}}]}
+                """.write(to: directory.appendingPathComponent("c.postman_collection.json"), atomically: true, encoding: .utf8)
+            let exported = try await WSHProcess.run(["-c", "use postman c.postman_collection.json\nexport http > rt.http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("rt.http"), encoding: .utf8)
+            #expect(file.contains("\r\n< ./data.txt\r\n") && !file.contains("line one"), "\(file)")
+            try "line one\nline two, edited\n".write(to: directory.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+            let replayed = try await WSHProcess.run(["rt.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let answer = try #require(try Self.documents(replayed.stdout).first, "\(replayed.stderr)")
+            #expect(answer["files"] as? [String: String] == ["f": "line one\nline two, edited\n"], "\(answer)")
+            #expect(answer["form"] as? [String: String] == ["t": "text"], "\(answer)")
+        }
     }
 
     /// A file included with `<@` has its `{{...}}` written in, a file variable's as a request's own.

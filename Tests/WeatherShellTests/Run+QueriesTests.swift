@@ -198,9 +198,14 @@ import Testing
         }
     }
 
+    /// A name no `.http` file can use either is refused, saying what a name is; `my-id`, a `.http`
+    /// file's `{{my-id}}`, is taken.
     @Test func anArgumentNameThatIsNoVariableNameIsSaidSo() {
-        guard case .failure(let error) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was taken"); return }
-        #expect(error.message == "'my-id' is not a variable name: a name is letters, digits and _, not starting with a digit")
+        guard case .failure(let error) = ScriptArgument.parse("1id=1") else { Issue.record("1id=1 was taken"); return }
+        #expect(error.message == "'1id' is not a variable name: a name is letters, digits and _, not starting with a digit "
+                + "(a .http file's may also hold - and .)")
+        guard case .success(let dashed) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was refused"); return }
+        #expect(dashed.name == "my-id")
     }
 
     /// After `$s` or a quoted word a `|` is a filter's, as after `.s`: a misspelt name is an

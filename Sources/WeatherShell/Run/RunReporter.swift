@@ -6,7 +6,8 @@ public enum RunEvent: Sendable {
     /// A call finished: its response, and the error (already masked) when it failed. The response
     /// is as sent and received, credentials included: show any of it through `redaction`, which
     /// masks the session's secrets and sensitive headers (`redaction.maskedBody(of:)`, `mask(_:)`).
-    case call(target: String, response: Response?, failure: String?, redaction: Redaction)
+    /// `request` is what was sent when no answer came (a timeout, a refused connection), else nil.
+    case call(target: String, unanswered: Request?, response: Response?, failure: String?, redaction: Redaction)
     /// An `expect` was evaluated.
     case expect(ExpectationResult)
     /// A diagnostic the run printed, secrets masked (a failed `expect` is reported as `.expect` and then as this).

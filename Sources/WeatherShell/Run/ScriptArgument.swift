@@ -15,8 +15,9 @@ struct ScriptArgument {
         let text = String(argument[argument.index(after: equals)...])
         let isJSON = name.hasSuffix(":")
         if isJSON { name.removeLast() }
-        guard Parser.isName(name) else {
-            return .failure(ArgumentError(message: "'\(name.shortened())' is not a variable name: a name is letters, digits and _, not starting with a digit"))
+        guard Parser.isName(name) || isHTTPFileName(name) else {
+            return .failure(ArgumentError(message: "'\(name.shortened())' is not a variable name: a name is letters, digits and _, not starting with a digit "
+                                          + "(a .http file's may also hold - and .)"))
         }
         guard isJSON else { return .success(ScriptArgument(name: name, value: TypedValues.literal(text, quoted: false))) }
         do {
@@ -24,6 +25,13 @@ struct ScriptArgument {
         } catch {
             return .failure(ArgumentError(message: "'\(name):=' takes JSON: \(error.description)"))
         }
+    }
+
+    /// A name a `.http` file's `{{name}}` can use and a wsh name cannot (`base-url`, `api.key`):
+    /// given with `--var`, only a `.http` file reads it.
+    static func isHTTPFileName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
     struct ArgumentError: Error {

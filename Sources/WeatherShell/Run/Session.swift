@@ -17,6 +17,11 @@ public final class Session {
     /// The directory of the `.http` file or Postman collection last used (`use http`, `use
     /// postman`): its environment files are the ones its requests are written for.
     var requestsFileDirectory: String?
+    /// The targets each `use postman` or `import har` declared, by its source and prefix: loaded
+    /// again, the file's targets it no longer declares are forgotten.
+    var importedTargets: [String: Set<String>] = [:]
+    /// The file variables of each `use http` file, set again by `set env`.
+    var httpFileVariables: [HTTPFileVariables] = []
     /// Whether the note that an `env` value is masked in URLs has been given (once a session).
     var notedSecretInURL = false
     var mask = SecretMask() {

@@ -41,9 +41,9 @@ final class TestRecorder: RunReporter {
 
     func report(_ event: RunEvent) {
         switch event {
-        case .call(let target, let response, let failure, let redaction):
+        case .call(let target, let unanswered, let response, let failure, let redaction):
             self.redaction = redaction
-            record(target: target, response: response, failure: failure)
+            record(target: target, unanswered: unanswered, response: response, failure: failure)
         case .expect(let result):
             let (line, column) = result.file.location(of: Self.expressionStart(result))
             checks.append(TestCheckRecord(source: redaction.mask(result.source), file: result.file.name, line: line, column: column,
@@ -54,7 +54,7 @@ final class TestRecorder: RunReporter {
         }
     }
 
-    private func record(target: String, response: Response?, failure: String?) {
+    private func record(target: String, unanswered: Request?, response: Response?, failure: String?) {
         let ended = now
         let elapsed = response.map { Self.milliseconds($0.elapsed) } ?? 0
         var call = TestCallRecord(target: target, startMilliseconds: max(0, ended - elapsed), milliseconds: elapsed)
@@ -67,6 +67,11 @@ final class TestRecorder: RunReporter {
             call.requestHeaders = response.request.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.responseHeaders = response.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.bodyBytes = response.streamedBodyBytes ?? response.body.count
+        } else if let unanswered {
+            // No answer (a timeout, a refused connection): what was sent still says which call failed.
+            call.method = unanswered.method.rawValue
+            call.url = redaction.maskedURL(unanswered.url)
+            call.requestHeaders = unanswered.headers.map { TestHeader(redaction.maskedHeader($0)) }
         }
         calls.append(call)
         pendingBody = response.map { (calls.count - 1, $0, redaction) }

@@ -70,7 +70,8 @@ extension Run {
             if error.request != nil || error.response != nil { lastCall = (target, arguments) }
             let redaction = redaction
             let failure = error.description(masking: redaction)
-            reporter?.report(.call(target: target.name, response: error.response, failure: failure, redaction: redaction))
+            reporter?.report(.call(target: target.name, unanswered: error.response == nil ? error.request : nil, response: error.response,
+                                   failure: failure, redaction: redaction))
             recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
                             ownAuth: !plugins.isEmpty)
             throw error
@@ -80,7 +81,7 @@ extension Run {
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)
-        reporter?.report(.call(target: target.name, response: response, failure: nil, redaction: redaction))
+        reporter?.report(.call(target: target.name, unanswered: nil, response: response, failure: nil, redaction: redaction))
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started, ownAuth: !plugins.isEmpty)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response

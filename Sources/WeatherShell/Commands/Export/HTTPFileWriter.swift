@@ -40,6 +40,24 @@ enum HTTPFileWriter {
         return "Basic " + pair
     }
 
+    /// A multipart body with each file part's content (the bytes of `files`, in order) written as
+    /// `< PATH` (`written`; nil: left out), as both clients read a file into a multipart body.
+    static func filePartsAsReferences(_ body: Data, contentType: String, files: [(path: String, written: String?)]) -> Data {
+        guard let range = contentType.range(of: "boundary=") else { return body }
+        let boundary = contentType[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        var bytes = Array(body)
+        var from = 0
+        for (path, written) in files {
+            guard let content = FileManager.default.contents(atPath: path) else { continue }
+            let needle = Array("\r\n\r\n".utf8) + Array(content) + Array("\r\n--\(boundary)".utf8)
+            guard let start = bytes.indices.dropFirst(from).first(where: { bytes[$0...].starts(with: needle) }) else { continue }
+            let replaced = Array((written.map { "< " + $0 } ?? "").utf8)
+            bytes.replaceSubrange((start + 4)..<(start + 4 + content.count), with: replaced)
+            from = start + 4 + replaced.count
+        }
+        return Data(bytes)
+    }
+
     /// Whether a body can be written in a `.http` file: text, with no line that the format reads
     /// as something else (`###`, `< file`, `> handler`).
     static func canWrite(_ body: Data?) -> Bool {

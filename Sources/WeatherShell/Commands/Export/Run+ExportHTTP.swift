@@ -21,6 +21,10 @@ extension Run {
         exportProvider.compress = false
         exportProvider.cookieJar = nil
         var blocks: [String] = []
+        // The variables the targets read, with their values now (nil: not set), to write as the
+        // file's `@name = value` lines; and the targets whose body ends in a line break.
+        var readVariables: [String: Variable?] = [:]
+        var trailingBreaks: [String] = []
         // Named apart from the variables the file asks for already (a secret variable's, `{{id}}`...).
         var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
             declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) }
@@ -42,6 +46,7 @@ extension Run {
                     ?? "{{\(name)}}"
                 extra.append((marker, written))
                 markers.append((name, current))
+                if written == "{{\(name)}}" { readVariables[name] = .some(current) }
                 session.variables[name] = Variable(value: marker, isSecret: false)
             }
             let compiled = Result { try compiledTarget(declared) }
@@ -55,15 +60,38 @@ extension Run {
             }
             // A header's name as a variable `--var` can set: X-Request-Id is {{X_Request_Id}}.
             let headers = target.requiredHeaders.map { Header(name: $0, value: "{{\($0.replacingOccurrences(of: "-", with: "_"))}}") }
-            let request: Request
+            var request: Request
             do {
                 request = try await exportProvider.preparedRequest(target, arguments: CallArguments(values: values, headers: headers))
             } catch {
                 throw failure("cannot write '\(declared.name)': \(mask(error.description))", at: command.span)
             }
-            guard HTTPFileWriter.canWrite(request.body) else {
+            // A multipart file part is `< PATH`, read when the file runs: its bytes as they are (the
+            // body's own lines are joined with CRLF), not as they were when it was exported.
+            let files = target.task.bodyParameters.compactMap { parameter -> String? in
+                guard case .file(let written)? = parameter.defaultValue else { return nil }
+                return FileReference(written).path
+            }
+            var checked = request.body
+            if let body = request.body, !files.isEmpty,
+               let type = request.headers.last(where: { $0.name.lowercased() == "content-type" })?.value {
+                let directory = outputPath.map(Self.directory(of:)) ?? FileManager.default.currentDirectoryPath
+                request.body = HTTPFileWriter.filePartsAsReferences(body, contentType: type, files: files.map { file in
+                    let absolute = Self.path(file, relativeTo: FileManager.default.currentDirectoryPath)
+                    return (absolute, absolute.hasPrefix(directory + "/") ? "./" + absolute.dropFirst(directory.count + 1) : absolute)
+                })
+                checked = HTTPFileWriter.filePartsAsReferences(body, contentType: type, files: files.map { file in
+                    (Self.path(file, relativeTo: FileManager.default.currentDirectoryPath), nil)
+                })
+            }
+            guard HTTPFileWriter.canWrite(checked) else {
                 throw failure("'\(declared.name)' sends a body a .http file cannot hold as text (binary, or with lines it reads as ###, < or >)",
                               at: command.span)
+            }
+            // A .http body ends at its last line that is not blank: a line break after it is not sent.
+            if let body = request.body, body.last == UInt8(ascii: "\n") || body.last == UInt8(ascii: "\r"),
+               request.headers.last(where: { $0.name.lowercased() == "content-type" })?.value.lowercased().hasPrefix("multipart/") != true {
+                trailingBreaks.append(declared.name)
             }
             let redirects = target.redirectLimit ?? options.follow
             func written() -> String {
@@ -84,12 +112,46 @@ extension Run {
             extra.sort { $0.value.count > $1.value.count }
             blocks.append(mask(written()))
         }
-        let file = blocks.joined(separator: "\n")
-        try writeOutput(file, to: outputPath, at: command.span)
+        var file = blocks.joined(separator: "\n")
+        // A variable set now, not a secret nor an environment's, is the file's `@name = value`, so
+        // that the file sends what the targets send; a value a `@name` line cannot hold is said.
+        var defined: [String] = [], unwritable: [String] = [], fromEnvironment: [String] = [], unset: [String] = []
+        for name in readVariables.keys.sorted() where file.contains("{{\(name)}}") {
+            guard case .some(let current?) = readVariables[name] else {
+                unset.append(name)
+                continue
+            }
+            if current.environmentFile != nil {
+                fromEnvironment.append(name)
+            } else if Self.fitsFileVariable(current.value) {
+                defined.append("@\(name) = \(current.value)")
+            } else {
+                unwritable.append(name)
+            }
+        }
+        if !defined.isEmpty { file = defined.joined(separator: "\n") + "\n\n" + file }
+        try writeOutput(mask(file), to: outputPath, at: command.span)
         let toGive = unsourced + literalSecrets.names.filter { file.contains("{{\($0)}}") }
         if !toGive.isEmpty {
             io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
         }
+        func listed(_ names: [String]) -> String { names.map { "{{\($0)}}" }.joined(separator: ", ") }
+        if !fromEnvironment.isEmpty, let environment = session.environment?.name {
+            io.err("note: \(listed(fromEnvironment)) come from the environment '\(environment)': run the file with --env \(environment)\n")
+        }
+        if !unset.isEmpty { io.err("note: \(listed(unset)) are not set: give them with --var NAME=VALUE or in an environment\n") }
+        if !unwritable.isEmpty {
+            io.err("note: \(listed(unwritable)) not written as @NAME = VALUE: a value of several lines, with {{, a \\ or blanks at its ends is not "
+                   + "read back as it is; give them with --var NAME=VALUE\n")
+        }
+        for name in trailingBreaks {
+            io.err("note: '\(name)': its body ends in a line break, which a .http file cannot hold: the file sends the body without it\n")
+        }
+    }
+
+    /// Whether `value` reads back whole from a `.http` file's `@name = value` line.
+    private static func fitsFileVariable(_ value: String) -> Bool {
+        !value.contains { $0 == "\n" || $0 == "\r" || $0 == "\\" } && !value.contains("{{") && value.trimmingBlanks == value
     }
 
     /// The name of the header or query item `request` sends `value` in (a collection's API key

@@ -93,6 +93,11 @@ struct SessionWriter {
         beginSection()
         for name in session.variables.names {
             guard let variable = session.variables[name], variable.environmentFile == nil else { continue }
+            // `--var base-url=...`, a name only a .http file reads: no `let` line can hold it.
+            guard Parser.isName(name) else {
+                comment("\(name): not saved, a .http file's variable name that a let line cannot hold; give it with --var")
+                continue
+            }
             let written = variable.isSecret ? writeSecret(name, variable)
                 : addUnlessTyped("let \(name) = \(variable.writtenValue)", what: "let \(name)",
                                  unlessSecret: "let \(name): not saved, its value holds a secret")

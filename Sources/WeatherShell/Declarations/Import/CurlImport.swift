@@ -18,7 +18,9 @@ struct CurlImport {
 
     /// The target for `command`, named `name` or after the URL's last path segment; relative
     /// file names are read from `directory`, as curl reads them from its working directory.
-    init(_ command: CurlCommand, name: String?, directory: String) throws(Failure) {
+    /// `keepsAcceptEncoding`: an Accept-Encoding the command gives is kept (a HAR wsh wrote holds
+    /// one only when the user gave it), else left out with a note.
+    init(_ command: CurlCommand, name: String?, directory: String, keepsAcceptEncoding: Bool = false) throws(Failure) {
         var notes = command.notes
         var url = command.url ?? ""
         if !url.contains("://") { url = "http://" + url }
@@ -85,7 +87,7 @@ struct CurlImport {
             if header("Accept") == nil { headers.append(("Accept", "application/json")) }
         }
         if body != nil, header("Content-Type") == nil { headers.append(("Content-Type", "application/x-www-form-urlencoded")) }
-        if header("Accept-Encoding") != nil {
+        if header("Accept-Encoding") != nil, !keepsAcceptEncoding {
             headers.removeAll { $0.name.lowercased() == "accept-encoding" }
             notes.append("Accept-Encoding is left out: wsh asks for the encodings it decodes")
         }

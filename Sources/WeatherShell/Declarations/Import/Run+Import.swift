@@ -65,7 +65,9 @@ extension Run {
         } catch {
             throw failure("cannot import \(Self.displayPath(path)): it is not JSON: \(mask("\(error)"))", at: words[0].span)
         }
-        var taken = Set(session.targets.names)
+        // Names this import gave (two requests of one name are NAME and NAME-2): importing the file
+        // again replaces its targets; a target declared elsewhere of one of them is an error (declareWritten).
+        var taken = Set<String>()
         var declared: [String] = []
         for request in har.requests {
             if request.sendsBinary {
@@ -76,10 +78,10 @@ extension Run {
             }
             do {
                 let command = try CurlCommand(words: ["curl"] + request.curlWords)
-                let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path))
+                let unnamed = try CurlImport(command, name: nil, directory: Self.directory(of: path), keepsAcceptEncoding: har.writtenByWsh)
                 let name = TargetRegistry.unusedName(prefix + (request.name.flatMap { Parser.isDottedTargetName($0) ? $0 : nil } ?? unnamed.name),
                                                      among: taken)
-                var text = try CurlImport(command, name: name, directory: Self.directory(of: path)).text
+                var text = try CurlImport(command, name: name, directory: Self.directory(of: path), keepsAcceptEncoding: har.writtenByWsh).text
                 if samples, !request.answers.isEmpty {
                     // A success first: the answer `--stub` and `wsh serve` give unless asked for another.
                     let ordered = request.answers.filter { (200...299).contains($0.status) } + request.answers.filter { !(200...299).contains($0.status) }
@@ -103,11 +105,38 @@ extension Run {
         if !har.invalidHeaderNames.isEmpty {
             io.err("note: headers whose names no request can send left out: \(mask(har.invalidHeaderNames.joined(separator: ", ")).shortened(200))\n")
         }
+        forgetTargetsGone(from: "<import har \(Self.displayPath(path))>", shown: Self.displayPath(path), prefix: prefix, declared: taken)
+        if !har.notAbsolute.isEmpty {
+            let shown = har.notAbsolute.map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: ", ")
+            io.err("warning: \(Self.displayPath(path)): \(har.notAbsolute.count) request\(har.notAbsolute.count == 1 ? "" : "s") not declared: "
+                   + "a HAR request's URL is absolute (http://HOST/...), not \(mask(shown).shortened(120))\n")
+        }
+        if har.filePartsAsText > 0 {
+            io.err("note: \(har.filePartsAsText) multipart part\(har.filePartsAsText == 1 ? "" : "s") of a file sent as text, the value the HAR holds "
+                   + "(a target reads no file a HAR names from this machine): edit the target to send a file (NAME@FILE on its multipart line)\n")
+        }
         if har.leftOut > 0 {
             io.err("note: \(har.leftOut) request\(har.leftOut == 1 ? "" : "s") for the page itself (images, scripts, styles, fonts, the document) left out\n")
         }
         if mode == .interactive {
             io.err("\(declared.count) target\(declared.count == 1 ? "" : "s") declared: \(declared.joined(separator: ", ").shortened(200))\n")
+        }
+    }
+}
+
+extension Run {
+    /// After a file was loaded again (`use postman`, `import har`): forgets the targets it declared
+    /// the time before under `prefix` that it declares no more (a request removed or renamed in
+    /// the file), and says which.
+    func forgetTargetsGone(from source: String, shown: String, prefix: String, declared: Set<String>) {
+        let key = source + "\u{0}" + prefix
+        let before = session.importedTargets[key] ?? []
+        session.importedTargets[key] = declared
+        let gone = before.subtracting(declared).sorted().filter { name in
+            session.targets[name]?.declaration.file.name == source && session.targets.forget(name)
+        }
+        if !gone.isEmpty {
+            io.err("note: \(shown): no longer declared by the file, so forgotten: \(mask(gone.joined(separator: ", ")).shortened(200))\n")
         }
     }
 }

@@ -48,6 +48,7 @@ extension Run {
         }
         session.environment = name == "off" ? nil : SelectedEnvironment(name: name, directory: directory, values: values)
         options.environment = session.environment?.name
+        setFileVariablesAgain()
     }
 
     /// `env`: the environments of ``environmentDirectory``'s files, the chosen one marked, and the

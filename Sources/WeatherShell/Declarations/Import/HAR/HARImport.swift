@@ -24,10 +24,16 @@ struct HARImport {
     }
 
     var requests: [Request]
+    /// Whether wsh wrote the HAR: its headers are the ones the user gave, all kept.
+    var writtenByWsh = false
     /// How many entries were left out as the page's own resources.
     var leftOut = 0
     /// Header names no request can send (`Accept;charset=UTF-8`), left out.
     var invalidHeaderNames: [String] = []
+    /// Entries whose URL is not absolute (`""`, `/path`): no request can be made of them.
+    var notAbsolute: [String] = []
+    /// Multipart parts the HAR gives as files (`fileName`): sent as text parts of the value it holds.
+    var filePartsAsText = 0
 
     /// Headers that say what the browser is, not what the API needs.
     private static let noise: Set<String> = [
@@ -35,17 +41,26 @@ struct HARImport {
         "pragma", "cache-control", "upgrade-insecure-requests", "dnt", "priority", "te", "keep-alive", "if-none-match",
         "if-modified-since", "sec-gpc", "x-requested-with",
     ]
+    /// What a HAR wsh wrote leaves out of a call's own: wsh writes none of its default headers
+    /// (User-Agent, Accept-Encoding), so one there the user gave, and is kept; these the
+    /// connection and the cookie jar make.
+    private static let madeBySending: Set<String> = ["cookie", "connection", "host", "content-length", "keep-alive", "te"]
 
     init(json: JSONValue) throws(Failure) {
         guard case .array(let entries)? = json["log"]?["entries"] else {
             throw Failure(message: "not a HAR file: it has no log.entries list")
         }
         let keepsAll = json["log"]?["creator"]?["name"]?.string == "wsh"
+        writtenByWsh = keepsAll
         var seen: [String: Int] = [:]
         var requests: [Request] = []
         for entry in entries {
             guard let request = entry["request"], let method = request["method"]?.string?.uppercased(),
                   var url = request["url"]?.string else { continue }
+            guard Self.isAbsolute(url) else {
+                notAbsolute.append(url)
+                continue
+            }
             if !keepsAll, Self.isPageResource(entry) {
                 leftOut += 1
                 continue
@@ -67,7 +82,8 @@ struct HARImport {
                 for header in headers {
                     guard let name = header["name"]?.string, let value = header["value"]?.string else { continue }
                     let lower = name.lowercased()
-                    guard !name.hasPrefix(":"), !Self.noise.contains(lower), !lower.hasPrefix("sec-") else { continue }
+                    let left = keepsAll ? !Self.madeBySending.contains(lower) : !Self.noise.contains(lower) && !lower.hasPrefix("sec-")
+                    guard !name.hasPrefix(":"), left else { continue }
                     guard TargetCompiler.isHeaderName(name) else {
                         if !invalidHeaderNames.contains(name) { invalidHeaderNames.append(name) }
                         continue
@@ -89,8 +105,14 @@ struct HARImport {
                     let pairs = params.compactMap { param in param["name"]?.string.map { ($0, param["value"]?.string ?? "") } }
                     if mimeType?.lowercased().hasPrefix("multipart/") == true {
                         // A part's value as it is (`--form-string`: no `@file` or `<file` read from this machine).
-                        words = words.filter { !$0.lowercased().hasPrefix("content-type: multipart/") }
+                        // The browser's Content-Type names its own boundary: the body's own replaces it.
+                        while let index = words.indices.dropFirst().first(where: {
+                            words[$0 - 1] == "-H" && words[$0].lowercased().hasPrefix("content-type: multipart/")
+                        }) {
+                            words.removeSubrange(index - 1...index)
+                        }
                         for (name, value) in pairs { words += ["--form-string", "\(name)=\(value)"] }
+                        filePartsAsText += params.count { $0["fileName"]?.string != nil }
                     } else {
                         words += ["--data-raw", pairs.map { "\($0)=\($1)" }.joined(separator: "&")]
                     }
@@ -105,6 +127,13 @@ struct HARImport {
             requests.append(Request(curlWords: words, name: name, answers: answer.map { [$0] } ?? [], sendsBinary: sendsBinary))
         }
         self.requests = requests
+    }
+
+    /// Whether `url` is `http://HOST...` or `https://HOST...`, what a HAR 1.2 request's URL is.
+    private static func isAbsolute(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else { return false }
+        return !url.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }.isEmpty
     }
 
     /// A browser's fetch for the page itself, by the DevTools resource type when the HAR has it,

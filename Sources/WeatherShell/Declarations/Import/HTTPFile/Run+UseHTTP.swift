@@ -27,19 +27,14 @@ extension Run {
         currentFile = file
         defer { currentFile = previous }
         var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
+        var variables = HTTPFileVariables(file: file, items: parsed.items)
+        setFileVariables(&variables, noting: true)
+        session.httpFileVariables.removeAll { $0.file.name == file.name }
+        session.httpFileVariables.append(variables)
         for item in parsed.items {
             switch item {
-            case .variable(let variable):
-                guard Self.isVariableName(variable.name), !session.commandLineNames.contains(variable.name) else { continue }
-                // A value known only when the file runs (an answer, $randomInt, through other
-                // variables too) is left for the user to set.
-                running.resolved = [:]
-                guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }),
-                      let value = try? value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running) else {
-                    io.err("note: \(file.name): @\(variable.name) is known only while the file runs: set it (let \(variable.name) = ...) before a call that uses it\n")
-                    continue
-                }
-                setVariable(variable.name, value)
+            case .variable:
+                continue
             case .request(var request):
                 let name = prefix + running.names[running.requestIndex]
                 running.requestIndex += 1
@@ -84,8 +79,56 @@ extension Run {
                     io.err("warning: \(file.name):\(place.line):\(place.column): '\(name)' not declared: \(mask(expression.written)) cannot be part of a target: \(why)\n")
                     continue
                 }
-                try declareWritten(declaration, source: "<http \(file.name)>")
+                // An error when it is called names the request's line in the file, not one wsh wrote.
+                let line = file.location(of: request.span.lowerBound).line
+                try declareWritten(declaration, source: "<http \(file.name)>", place: "\(file.name):\(line), request '\(name)'")
             }
+        }
+    }
+
+    /// Sets the file variables of a `use http` file that can be known before it runs. `noting`
+    /// (on `use http`), one that cannot is a note; after `set env` (not `noting`), one the user set
+    /// since is left as it is, and one that reads what is no longer set goes.
+    func setFileVariables(_ variables: inout HTTPFileVariables, noting: Bool) {
+        let previous = currentFile
+        currentFile = variables.file
+        defer { currentFile = previous }
+        let name = variables.file.name
+        var running = HTTPFileRun(file: variables.file, names: [], items: variables.items)
+        for case .variable(let variable) in variables.items {
+            guard Self.isVariableName(variable.name), !session.commandLineNames.contains(variable.name) else { continue }
+            let setBefore = variables.set[variable.name]
+            if !noting, let now = session.variables[variable.name], now.environmentFile == nil, now.value != setBefore { continue }
+            // A value known only when the file runs (an answer, $randomInt, through other
+            // variables too) is left for the user to set.
+            guard variable.value.expressions.allSatisfy({ Self.isKnownBeforeRunning($0.expression) }) else {
+                if noting { io.err("note: \(name): @\(variable.name) is known only while the file runs: set it (let \(variable.name) = ...) before a call that uses it\n") }
+                continue
+            }
+            running.resolved = [:]
+            do {
+                let value = try value(of: .variable(variable.name), at: SourceSpan(variable.span), in: &running)
+                setVariable(variable.name, value)
+                variables.set[variable.name] = value.value
+            } catch {
+                // Most often a variable of an environment not chosen yet: `set env` sets it then.
+                if setBefore != nil {
+                    setVariable(variable.name, nil)
+                    variables.set[variable.name] = nil
+                }
+                if noting {
+                    let why = (error as? Diagnostic).map { mask($0.message) } ?? "it reads what is not set"
+                    io.err("note: \(name): @\(variable.name) is not set yet (\(why)): set env NAME sets it from an environment "
+                           + "that gives what it reads; or set it, let \(variable.name) = ...\n")
+                }
+            }
+        }
+    }
+
+    /// After `set env`: the file variables of each `use http` file, from the environment now chosen.
+    func setFileVariablesAgain() {
+        for index in session.httpFileVariables.indices {
+            setFileVariables(&session.httpFileVariables[index], noting: false)
         }
     }
 
@@ -102,4 +145,13 @@ extension Run {
     nonisolated static func isVariableName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.enumerated().allSatisfy { Lexer.isNameByte($1, first: $0 == 0) }
     }
+}
+
+/// A `use http` file's variables (`@base = {{host}}/api`): `set env` sets them again from the
+/// environment it chooses, as the JetBrains client reads them again when the environment changes.
+struct HTTPFileVariables {
+    var file: SourceFile
+    var items: [HTTPFile.Item]
+    /// Each variable's value as it was set from the file, so that one the user set since is kept.
+    var set: [String: String] = [:]
 }

@@ -37,7 +37,10 @@ extension Run {
             }
             setVariable(name, value)
         }
-        var taken = Set(session.targets.names)
+        // Names this load gave: two requests of one name are NAME and NAME-2. Loading the file
+        // again replaces what it declared before under the same names; a target declared elsewhere
+        // of one of them is an error naming the way out (declareWritten), as with use http.
+        var taken = Set<String>()
         var declared = 0
         for request in collection.requests {
             let name = TargetRegistry.unusedName(prefix + request.path.map(Self.postmanTargetName).joined(separator: "."), among: taken)
@@ -79,6 +82,7 @@ extension Run {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
         }
+        forgetTargetsGone(from: "<postman \(shown)>", shown: shown, prefix: prefix, declared: taken)
         let origins = collection.requests.flatMap { $0.scripts.compactMap(\.origin) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let withOwn = collection.requests.count { $0.scripts.contains { $0.origin == nil } }
         if !origins.isEmpty || withOwn > 0 {
