@@ -195,7 +195,8 @@ import Testing
     @Test func aLongValueIsCutInTheMessage() throws {
         let long = String(repeating: "x", count: 200)
         let found = JSONSchemaValidator(root: .null).violations(of: .string(long), against: try JSONValue.parse(#"{"type": "integer"}"#))
-        #expect(found.first?.actual == "\"" + String(repeating: "x", count: 78) + "… (string)")
+        // Shown by its length, not its start: a part of a secret could not be masked (SchemaViolationTests).
+        #expect(found.first?.actual == "… (string of 200 characters)")
     }
 
     /// Work a hostile schema or value could make unbounded stays within the budget: 20,000 items
