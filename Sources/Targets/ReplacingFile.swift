@@ -24,6 +24,8 @@ public final class ReplacingFile {
         ownsDescriptor = true
         var status = stat()
         let exists = stat(path, &status) == 0
+        // A file that may not be written is not replaced either, as opening it would fail.
+        if exists, access(path, W_OK) != 0 { throw ReplacingFileError(code: errno) }
         if exists, status.st_mode & S_IFMT != S_IFREG {
             (destination, temporary, descriptor) = (path, nil, open(path, O_WRONLY | O_CLOEXEC))
         } else {
