@@ -3,12 +3,15 @@ import Foundation
 /// A file written whole or not at all (`call ... > FILE`, `save`, a report): the bytes go to a
 /// temporary file beside it, which takes its name only at ``commit()``, so a call that times out
 /// or is interrupted neither leaves part of an answer under the name nor loses what was there.
+/// Through a symbolic link (dangling too) the file it names is written, and the link stays.
 ///
 /// What cannot be replaced so is written in place, as before: `/dev/null`, a pipe, a terminal,
 /// the shell's own standard output or error (`> /dev/stdout` follows what was printed instead of
-/// truncating a redirected output), and a file in a directory wsh may not write.
+/// truncating a redirected output), a file with other names (hard links) or another owner, which
+/// a new file would not keep, and a file in a directory wsh may not write. A file the rename cannot
+/// replace (bind-mounted, or in another user's sticky directory) gets the whole answer copied in.
 public final class ReplacingFile {
-    /// The file named, through a symbolic link to the file it names, so that the link stays.
+    /// The file written: the one a symbolic link names, so that the link stays.
     private let destination: String
     /// The temporary file renamed to `destination` at the end, nil when written in place.
     private let temporary: String?
@@ -22,50 +25,99 @@ public final class ReplacingFile {
             return
         }
         ownsDescriptor = true
+        destination = Self.linkTarget(path)
         var status = stat()
-        let exists = stat(path, &status) == 0
+        let exists = stat(destination, &status) == 0
         // A file that may not be written is not replaced either, as opening it would fail.
-        if exists, access(path, W_OK) != 0 { throw ReplacingFileError(code: errno) }
-        if exists, status.st_mode & S_IFMT != S_IFREG {
-            (destination, temporary, descriptor) = (path, nil, open(path, O_WRONLY | O_CLOEXEC))
+        if exists, access(destination, W_OK) != 0 { throw ReplacingFileError(code: errno) }
+        let regular = !exists || status.st_mode & S_IFMT == S_IFREG
+        let inPlace = !regular || (exists && (status.st_nlink > 1 || status.st_uid != geteuid()))
+        if !inPlace, let (candidate, fd) = Self.temporaryFile(beside: destination, mode: exists ? status.st_mode & 0o7777 : nil) {
+            (temporary, descriptor) = (candidate, fd)
         } else {
-            let target = exists ? (realpath(path, nil).map { resolved in defer { free(resolved) }; return String(cString: resolved) } ?? path) : path
-            destination = target
-            let directory = (target as NSString).deletingLastPathComponent
-            let name = ".\((target as NSString).lastPathComponent).wsh-\(UInt32.random(in: 0...UInt32.max))"
-            let candidate = directory.isEmpty ? name : directory + "/" + name
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 {
-                if exists { _ = fchmod(fd, status.st_mode & 0o7777) }
-                (temporary, descriptor) = (candidate, fd)
-            } else {
-                (temporary, descriptor) = (nil, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644))
-            }
+            (temporary, descriptor) = (nil, open(destination, O_WRONLY | O_CLOEXEC | (regular ? O_CREAT | O_TRUNC : 0), 0o644))
         }
         if descriptor < 0 { throw ReplacingFileError(code: errno) }
     }
 
+    /// `.NAME.wsh-NUMBER` beside `path`, created, with `mode` when given; nil when the directory
+    /// may not be written.
+    private static func temporaryFile(beside path: String, mode: mode_t?) -> (String, Int32)? {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = ".\((path as NSString).lastPathComponent).wsh-\(UInt32.random(in: 0...UInt32.max))"
+        let candidate = directory.isEmpty ? name : directory + "/" + name
+        let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        if let mode { _ = fchmod(fd, mode) }
+        return (candidate, fd)
+    }
+
+    /// The file `path` names through symbolic links, whether it exists or not; `path` when it is none.
+    public static func linkTarget(_ path: String) -> String {
+        var current = path
+        // As many links as the kernel follows (ELOOP past that).
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            let directory = (current as NSString).deletingLastPathComponent
+            current = link.hasPrefix("/") || directory.isEmpty ? link : directory + "/" + link
+        }
+        return current
+    }
+
     /// Writes every byte, going on after a short write or an interrupted call.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(ReplacingFileError) {
+        let code = Self.writeAll(descriptor, bytes)
+        if code != 0 { throw ReplacingFileError(code: code) }
+    }
+
+    /// Writes every byte to `fd`; the `errno` of a failure, 0 when all went.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         while offset < bytes.count, let base = bytes.baseAddress {
-            let count = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            let count = Glibc.write(fd, base + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ReplacingFileError(code: errno)
+                return errno
             }
             offset += count
         }
+        return 0
     }
 
     /// The whole was written: the file takes its name.
     public func commit() throws(ReplacingFileError) {
         if ownsDescriptor { _ = close(descriptor) }
         guard let temporary else { return }
-        if rename(temporary, destination) != 0 {
-            let code = errno
-            unlink(temporary)
+        guard rename(temporary, destination) != 0 else { return }
+        let code = errno
+        defer { unlink(temporary) }
+        guard [EPERM, EACCES, EBUSY, EXDEV].contains(code), let failure = Self.copy(temporary, over: destination) else {
             throw ReplacingFileError(code: code)
+        }
+        if failure != 0 { throw ReplacingFileError(code: failure) }
+    }
+
+    /// Copies `source` over `destination` in place; the `errno` of a failure, 0 when whole; nil
+    /// when `destination` cannot be opened.
+    private static func copy(_ source: String, over destination: String) -> Int32? {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return errno }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard output >= 0 else { return nil }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count == 0 { return 0 }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            let failure = buffer.withUnsafeBytes { writeAll(output, UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            if failure != 0 { return failure }
         }
     }
 

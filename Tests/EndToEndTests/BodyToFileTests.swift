@@ -108,6 +108,29 @@ import Testing
         }
     }
 
+    /// What a new file in its place would lose is written in place or through (review): a
+    /// dangling link was replaced by a file, with an empty file made at its target; a hard link's
+    /// other name kept the old content.
+    @Test func aLinkDanglingOrHardStaysALink() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let files = FileManager.default
+            try files.createSymbolicLink(atPath: directory.appendingPathComponent("dang.json").path, withDestinationPath: "nowhere.json")
+            let cut = try await runScript("set timeout 300ms\nget \(server.baseURL)/stall-mid-body > dang.json\n", directory: directory).0
+            #expect(cut.status != 0)
+            #expect(!files.fileExists(atPath: directory.appendingPathComponent("nowhere.json").path))
+            let through = try await runScript("get \(server.baseURL)/large?bytes=10 > dang.json\n", directory: directory).0
+            #expect(through.status == 0, "\(through.stderr)")
+            #expect(try files.destinationOfSymbolicLink(atPath: directory.appendingPathComponent("dang.json").path) == "nowhere.json")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("nowhere.json")).count == 10)
+            try "old\n".write(to: directory.appendingPathComponent("one.json"), atomically: true, encoding: .utf8)
+            try files.linkItem(atPath: directory.appendingPathComponent("one.json").path, toPath: directory.appendingPathComponent("two.json").path)
+            let hard = try await runScript("get \(server.baseURL)/large?bytes=7 > one.json\n", directory: directory).0
+            #expect(hard.status == 0, "\(hard.stderr)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("two.json")).count == 7)
+        }
+    }
+
     @Test func anUnwritableFileIsAnErrorAtItsNameBeforeTheCall() async throws {
         try await withLoopbackServer { server in
             let (result, _) = try await runScript("get \(server.baseURL)/echo > /nonexistent-dir/out.json\n")

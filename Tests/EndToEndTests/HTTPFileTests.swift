@@ -734,6 +734,17 @@ import TestSupport
             #expect(file.hasPrefix("@plain = visible value\n\n###"), "\(file)")
             #expect(exported.stderr.contains("note: {{later}} are not set: give them with --var NAME=VALUE"), "\(exported.stderr)")
             #expect(exported.stderr.contains("note: 'raw': its body ends in a line break, which a .http file cannot hold"), "\(exported.stderr)")
+            // A credential typed as text, by its name or by where it is sent, stays a variable the user gives (review).
+            let credentials = """
+                let api_key = "abc123xyzSECRET"
+                let h = "Bearer tok-SECRET-987"
+                let q = "qsecret-555"
+                target c { base \(httpbin.baseURL); path /anything/c; header X-Api-Key:$api_key; header Authorization:$h; query appid=$q }
+                """
+            let withCredentials = try await WSHProcess.run(["-c", credentials + "\nexport http"], directory: directory)
+            #expect(withCredentials.status == 0 && !withCredentials.stdout.contains("SECRET") && !withCredentials.stdout.contains("qsecret"),
+                    "\(withCredentials.stdout)")
+            #expect(withCredentials.stderr.contains("{{api_key}}, {{h}}, {{q}} stand for secrets"), "\(withCredentials.stderr)")
             let replayed = try await WSHProcess.run(["--var", "later=1", "api.http"], directory: directory)
             #expect(replayed.status == 0, "\(replayed.stderr)")
             let answers = try Self.documents(replayed.stdout)

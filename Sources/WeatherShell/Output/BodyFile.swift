@@ -33,13 +33,18 @@ enum BodyFile {
         if stat(path, &status) == 0, ![S_IFREG, S_IFDIR].contains(status.st_mode & S_IFMT) {
             return access(path, W_OK) == 0 ? nil : reason(errno)
         }
-        let missing = access(path, F_OK) != 0
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return reason(errno) }
-        close(fd)
-        // A call that then fails leaves no empty file behind.
-        if missing { unlink(path) }
-        return nil
+        // Through a symbolic link, dangling too: the file it names is the one written.
+        let target = ReplacingFile.linkTarget(path)
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd >= 0 {
+            // Made only to see that it can be: a call that then fails leaves no empty file behind.
+            close(fd)
+            unlink(target)
+            return nil
+        }
+        guard errno == EEXIST else { return reason(errno) }
+        if status.st_mode & S_IFMT == S_IFDIR { return reason(EISDIR) }
+        return access(target, W_OK) == 0 ? nil : reason(errno)
     }
 
     /// Whether `path` is a regular file (not /dev/null, a pipe, a terminal or a directory).

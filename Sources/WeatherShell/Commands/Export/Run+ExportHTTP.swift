@@ -24,6 +24,9 @@ extension Run {
         // The variables the targets read, with their values now (nil: not set), to write as the
         // file's `@name = value` lines; and the targets whose body ends in a line break.
         var readVariables: [String: Variable?] = [:]
+        // Variables sent where a credential goes (`header Authorization:$h`, `query appid=$q`):
+        // like a secret, never written as `@name = value`.
+        var credentialPlaced: Set<String> = []
         var trailingBreaks: [String] = []
         // Named apart from the variables the file asks for already (a secret variable's, `{{id}}`...).
         var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
@@ -33,7 +36,7 @@ extension Run {
             // The variables the declaration reads stay variables: `$host` is written `{{host}}`,
             // `$uuid` `{{$uuid}}`, whether set now or not (compiled with a marker for each).
             var extra = placeholders
-            var markers: [(name: String, saved: Variable?)] = []
+            var markers: [(name: String, saved: Variable?, token: String)] = []
             let names = Set(declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) })
             let inBase = Set(declared.declaration.fields.filter { $0.name == "base" }.flatMap { $0.arguments.flatMap(\.variableNames) })
             for name in names.sorted() {
@@ -45,12 +48,12 @@ extension Run {
                 let written = ["uuid": "{{$uuid}}", "newUuid": "{{$uuid}}", "timestamp": "{{$timestamp}}", "newDate": "{{$isoTimestamp}}"][name]
                     ?? "{{\(name)}}"
                 extra.append((marker, written))
-                markers.append((name, current))
+                markers.append((name, current, token))
                 if written == "{{\(name)}}" { readVariables[name] = .some(current) }
                 session.variables[name] = Variable(value: marker, isSecret: false)
             }
             let compiled = Result { try compiledTarget(declared) }
-            for (name, saved) in markers { session.variables[name] = saved }
+            for (name, saved, _) in markers { session.variables[name] = saved }
             let target = try compiled.get()
             var values: [(name: String, value: ParameterValue)] = []
             for parameter in target.parameters where parameter.isRequired {
@@ -66,6 +69,8 @@ extension Run {
             } catch {
                 throw failure("cannot write '\(declared.name)': \(mask(error.description))", at: command.span)
             }
+            let sentSecrets = redaction.sentSecrets(of: request).map(\.value)
+            for (name, _, token) in markers where sentSecrets.contains(where: { $0.contains(token) }) { credentialPlaced.insert(name) }
             // A multipart file part is `< PATH`, read when the file runs: its bytes as they are (the
             // body's own lines are joined with CRLF), not as they were when it was exported.
             let files = target.task.bodyParameters.compactMap { parameter -> String? in
@@ -116,6 +121,7 @@ extension Run {
         // A variable set now, not a secret nor an environment's, is the file's `@name = value`, so
         // that the file sends what the targets send; a value a `@name` line cannot hold is said.
         var defined: [String] = [], unwritable: [String] = [], fromEnvironment: [String] = [], unset: [String] = []
+        var credentialsToGive: [String] = []
         for name in readVariables.keys.sorted() where file.contains("{{\(name)}}") {
             guard case .some(let current?) = readVariables[name] else {
                 unset.append(name)
@@ -123,6 +129,10 @@ extension Run {
             }
             if current.environmentFile != nil {
                 fromEnvironment.append(name)
+            } else if credentialPlaced.contains(name) || Redaction.isCredentialName(name)
+                        || LiteralCredentials.hidden(in: "let \(name) = \(Self.quoted(current.value))") != "let \(name) = \(Self.quoted(current.value))" {
+                // A credential typed as text, as `save` judges one: the file's user gives it.
+                credentialsToGive.append(name)
             } else if Self.fitsFileVariable(current.value) {
                 defined.append("@\(name) = \(current.value)")
             } else {
@@ -131,7 +141,7 @@ extension Run {
         }
         if !defined.isEmpty { file = defined.joined(separator: "\n") + "\n\n" + file }
         try writeOutput(mask(file), to: outputPath, at: command.span)
-        let toGive = unsourced + literalSecrets.names.filter { file.contains("{{\($0)}}") }
+        let toGive = unsourced + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
         if !toGive.isEmpty {
             io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
         }
