@@ -89,6 +89,38 @@ import Testing
         #expect(try String(contentsOf: directory.appendingPathComponent("count"), encoding: .utf8) == "3\n")
     }
 
+    /// At `edit again? [Y/n]` only Enter, `y` or `yes` reopens the file and `n` or `no` ends: a
+    /// command typed there (`show t`) is no answer, and the question is asked again without
+    /// running the editor.
+    @Test func anAnswerThatIsNeitherYesNorNoAsksAgain() async throws {
+        let directory = try Self.editor("""
+            count="$(dirname "$0")/count"
+            n=$(( $(cat "$count" 2>/dev/null || echo 0) + 1 )); echo $n > "$count"
+            sed -i 's/^  path/  pathh/' "$1"
+            """)
+        let environment = try promptEnvironment(["EDITOR": "\(directory.path)/editor.sh", "VISUAL": ""])
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target t {\r", expecting: "...> ")
+            terminal.type("  path /a\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            var mark = terminal.mark
+            terminal.type("edit t\r")
+            terminal.expect("edit again? [Y/n] ", after: mark)
+            mark = terminal.mark
+            terminal.type("show t\r", expecting: "edit again? [Y/n] ")
+            let asked = String(terminal.screen[mark...])
+            terminal.type("no\r", expecting: "wsh: error: edit abandoned: target 't' is unchanged\r\n")
+            terminal.type("show t\r", expecting: "  path /a\r\n}\r\nwsh> ")
+            terminal.type("exit\r")
+            return asked
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.value.contains("error"), "the editor ran again: \(outcome.value.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+        #expect(try String(contentsOf: directory.appendingPathComponent("count"), encoding: .utf8) == "1\n")
+    }
+
     /// Ctrl-C while the editor runs is the editor's key (Emacs's C-g sends SIGINT to the whole
     /// group): wsh ignores it rather than stopping the editor, and the edit goes on. The editor
     /// makes its change only when the test, after the interrupt, writes `go` beside it, and notes

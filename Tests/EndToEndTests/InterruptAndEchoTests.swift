@@ -84,6 +84,38 @@ import TestSupport
         #expect(outcome.exitStatus == 0)
     }
 
+    /// Ctrl-C while a large answer is being printed at a terminal stops the printing: the prompt
+    /// comes back with most of the body never written (it used to scroll to its last byte first),
+    /// and the colour is reset. The test reads nothing until the terminal holds 2 KB unread (the
+    /// body has begun and wsh is about to wait for the reader), then sends SIGINT: what it reads
+    /// after is what wsh wrote before and after the Ctrl-C, counted in rows, not timed.
+    @Test func ctrlCStopsALargeAnswerBeingPrinted() async throws {
+        let rows = 100_000
+        let body = (0..<rows).map { "row \($0) of a large answer\n" }.joined()
+        try await withLoopbackServer(routes: ["/big": StaticRoute(contentType: "text/plain", body: body)]) { server in
+            let url = server.baseURL + "/big"
+            let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+                terminal.expect("wsh> ")
+                terminal.type("set pager off\r", expecting: "wsh> ")
+                let mark = terminal.mark
+                terminal.type("get \(url)\r")
+                if !terminal.waitForUnread(2048) { return (0, "the body was not printed") }
+                terminal.interrupt()
+                terminal.expect("wsh: interrupted", after: mark)
+                terminal.expect("wsh> ", after: mark)
+                let shown = terminal.screen[mark...].components(separatedBy: " of a large answer").count - 1
+                terminal.type("echo after\r", expecting: "after\r\nwsh> ")
+                terminal.type("exit\r")
+                return (shown, terminal.rawScreen.components(separatedBy: "wsh: interrupted").first ?? "")
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.suffix(2000).debugDescription)")
+            #expect(outcome.value.0 > 0)
+            #expect(outcome.value.0 < rows / 2, "\(outcome.value.0) of \(rows) rows were printed after Ctrl-C")
+            #expect(outcome.value.1.hasSuffix("\u{1B}[0m\r\n"), "the colour is reset: \(outcome.value.1.suffix(200).debugDescription)")
+            #expect(outcome.exitStatus == 0)
+        }
+    }
+
     @Test func ctrlCDuringADeclaredActionRunsItsCatchAndTheNextRefreshRuns() async throws {
         try await withLoopbackServer { server in
             let port = server.port

@@ -50,6 +50,63 @@ import Testing
         #expect(outcome.exitStatus == 0)
     }
 
+    /// Tab on a path with a blank inserts one word, in a string (`"dir with space/`), which a second
+    /// Tab completes to the file and closes: the line runs the script. It was inserted bare, two
+    /// words, and `source` refused the line; inside a string opened by hand nothing completed.
+    @Test func tabCompletesAPathWithABlankAsOneQuotedWord() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir with space"), withIntermediateDirectories: true)
+        try "echo sourced-ok\n".write(to: directory.appendingPathComponent("dir with space/s.wsh"), atomically: true, encoding: .utf8)
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let outcome = try await onTerminal(environment: try environment(history: history), directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            var mark = terminal.mark
+            terminal.type("source dir\t", expecting: #""dir with space/"#)
+            terminal.type("\t", expecting: #"s.wsh""#)
+            terminal.type("\r")
+            terminal.expect("\r\nsourced-ok\r\nwsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type(#"source "dir w"# + "\t\t\r")
+            terminal.expect("\r\nsourced-ok\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("error"), "\(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
+    /// Tab on more than 100 candidates asks first, as readline does: `n` lists nothing, `y` lists
+    /// the files by name in columns (every one was a full path on a line of its own, at once).
+    @Test func tabAsksBeforeListingManyFilesAndListsTheirNames() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("many"), withIntermediateDirectories: true)
+        for index in 0..<150 {
+            try Data().write(to: directory.appendingPathComponent("many/" + String(format: "f%03d", index)))
+        }
+        let history = try WSHProcess.temporaryDirectory().appendingPathComponent("history")
+        let outcome = try await onTerminal(environment: try environment(history: history), directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("source many/f", expecting: "many/f")
+            var mark = terminal.mark
+            terminal.type("\t", expecting: "Display all 150 possibilities? (y or n) ")
+            terminal.type("n", expecting: "wsh> source many/f")
+            let declined = String(terminal.screen[mark...])
+            mark = terminal.mark
+            terminal.type("\t", expecting: "Display all 150 possibilities? (y or n) ")
+            terminal.type("y", expecting: "f149")
+            terminal.expect("wsh> source many/f", after: mark)
+            let listed = String(terminal.screen[mark...])
+            terminal.type("\u{03}", expecting: "wsh> ")
+            terminal.type("exit\r")
+            return (declined, listed)
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.value.0.contains("f000"), "\(outcome.value.0.debugDescription)")
+        #expect(outcome.value.1.contains("f000  f001  f002"), "\(outcome.value.1.debugDescription)")
+        #expect(!outcome.value.1.contains("many/f0"), "\(outcome.value.1.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     /// Issue 35.5: Ctrl-D typed while a call runs, with the terminal in its cooked mode then, leaves
     /// the next prompt as any other: Ctrl-L clears the screen and Tab completes, neither goes into
     /// the line.

@@ -95,6 +95,19 @@ final class PseudoTerminal {
         return false
     }
 
+    /// Waits, without reading it, until the program has written at least `count` bytes that the
+    /// terminal holds unread (a pty holds 4095; a writer that fills it waits), or the time runs out.
+    @discardableResult
+    func waitForUnread(_ count: Int, timeout: TimeInterval = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var unread: Int32 = 0
+            if ioctl(master, UInt(FIONREAD), &unread) == 0, unread >= count { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     /// What ``expect(_:after:)`` waited for in vain, in order.
     private(set) var missed: [String] = []
 

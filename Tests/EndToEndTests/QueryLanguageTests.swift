@@ -149,7 +149,7 @@ import Testing
             """, server)
             #expect(holding.status == 0 && holding.stdout == "same\n", "\(holding.stderr)")
             let failing = try await Self.run("let first = .store.books[0]\nexpect .store.books[0].id != $first.id", server)
-            #expect(failing.status == 4 && failing.stderr.contains("note: expected: 1 (number)"), "\(failing.stderr)")
+            #expect(failing.status == 4 && failing.stderr.contains("note: expected: not 1 (number)"), "\(failing.stderr)")
             let nothing = try await Self.run("let first = .store.books[0]\nexpect .store.books[0].id == $first.nope", server)
             #expect(nothing.status == 3 && nothing.stderr.contains("'$first.nope' found nothing to compare with"), "\(nothing.stderr)")
         }

@@ -69,6 +69,16 @@ import TestSupport
         }
     }
 
+    /// A weather command whose API cannot be reached (offline, the README's first step) points to
+    /// the samples that answer with no network; stubbed, nothing is reached and no note is needed.
+    @Test func anUnreachableWeatherAPIPointsToTheStub() async throws {
+        let targets = "target current { base http://127.0.0.1:9; path /v1/forecast; query latitude longitude current=temperature_2m }\n"
+        let result = try await WSHProcess.run(["-c", targets + "weather current"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("error: weather current: could not connect to 127.0.0.1:9"), "\(result.stderr)")
+        #expect(result.stderr.contains("note: offline? 'wsh --stub' (or 'set stub on' here) answers from the packs' sample data"), "\(result.stderr)")
+    }
+
     @Test func stubbedWeatherNeedsNoTargetsAndNoNetwork() async throws {
         let result = try await WSHProcess.run(["--stub", "-c", "weather current\nweather forecast 4"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -36,6 +36,8 @@ import Testing
         #expect(!shell.stderr.contains("unknown command"), "\(shell.stderr)")
         await shell.run("targets")
         #expect(!shell.stderr.contains("unknown command 'targets'"), "\(shell.stderr)")
+        await shell.run("quit")
+        #expect(shell.stderr.contains("unknown command 'quit'") && shell.stderr.contains("did you mean 'exit'?"), "\(shell.stderr)")
         await shell.run("histroy")
         #expect(shell.stderr.contains("unknown command 'histroy'") && shell.stderr.contains("did you mean 'history'?"), "\(shell.stderr)")
         // Other tools' words for wsh's: Hurl's asserts.
@@ -62,5 +64,18 @@ import Testing
         #expect(run.completions(for: "openapi e") == ["export"])
         #expect(run.completions(for: "use open").contains("open-meteo"))
         #expect(run.completions(for: "use o").contains("openapi"))
+    }
+
+    /// `help` names its three forms, and `help set` the three of `set`.
+    @Test func helpSaysItTakesATopicAndSetItsThreeForms() async {
+        let shell = ShellHarness()
+        await shell.run("help")
+        #expect(shell.stdout.contains("Type 'help COMMAND' for its usage, 'help TOPIC' for a page of the manual"), "\(shell.stdout)")
+        shell.captured.stdout = ""
+        await shell.run("help help")
+        #expect(shell.stdout.hasPrefix("usage: help [COMMAND | TARGET | TOPIC]\n"), "\(shell.stdout)")
+        shell.captured.stdout = ""
+        await shell.run("help set")
+        #expect(shell.stdout.hasPrefix("usage: set OPTION VALUE | set OPTION | set\n"), "\(shell.stdout)")
     }
 }

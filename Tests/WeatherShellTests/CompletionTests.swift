@@ -78,4 +78,52 @@ import Testing
         #expect(snapshot.completions(for: "call up @p") == ["@payload.json", "@photo.png"])
         #expect(snapshot.completions(for: "call up @fi") == ["@fixtures/"])
     }
+
+    /// A list of files shows their names in the directory they share, in columns as wide as the
+    /// terminal, as bash and zsh list them (every match was a full path, one a line); candidates
+    /// that are not files, or whose shared start names no directory, are shown as they are.
+    @Test func filesAreListedByTheirNamesInColumns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["zip", "zipcloak", "zipinfo"] { try Data().write(to: directory.appendingPathComponent("bin/" + name)) }
+        var snapshot = CompletionSnapshot()
+        snapshot.directory = directory.path
+        let candidates = snapshot.completions(for: "source bin/z")
+        #expect(candidates == ["bin/zip", "bin/zipcloak", "bin/zipinfo"])
+        #expect(snapshot.listing(candidates, for: "source bin/z", width: 40) == "zip       zipcloak  zipinfo\n")
+        #expect(snapshot.listing(candidates, for: "source bin/z", width: 20) == "zip       zipcloak\nzipinfo\n")
+        let absolute = candidates.map { directory.path + "/" + $0 }
+        #expect(snapshot.listing(absolute, for: "source /", width: 80) == "zip       zipcloak  zipinfo\n")
+        #expect(snapshot.listing(["@bin/zip", "@bin/zipinfo"], for: "call t @", width: 80) == "zip      zipinfo\n")
+        #expect(Completion.shownNames(["application/json", "application/xml"], directory: directory.path) == ["application/json", "application/xml"])
+    }
+
+    /// A path with a blank completes as one word of wsh's language, in a `"` string left open for
+    /// the rest of the path (it was inserted bare, `source dir with space/`, two words); inside a
+    /// string already open the path completes too, and `"`, `\\` and `$` are escaped in it.
+    @Test func aPathWithABlankCompletesQuotedAndInsideAnOpenString() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir with space"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("dir with space/s.wsh"))
+        try Data().write(to: directory.appendingPathComponent("a\"b$c.json"))
+        try Data().write(to: directory.appendingPathComponent("plain.wsh"))
+        var snapshot = CompletionSnapshot()
+        snapshot.directory = directory.path
+        #expect(snapshot.completions(for: "source dir") == [#""dir with space/"#])
+        #expect(snapshot.completions(for: #"source "dir"#) == [#""dir with space/"#])
+        #expect(snapshot.completions(for: #"source "dir with space/"#) == [#""dir with space/s.wsh"#])
+        #expect(snapshot.completions(for: "source 'dir w") == ["'dir with space/"])
+        #expect(snapshot.completions(for: "source pl") == ["plain.wsh"])
+        #expect(snapshot.completions(for: #"source "pl"#) == [#""plain.wsh"#])
+        #expect(snapshot.completions(for: "save dir") == [#""dir with space/"#])
+        #expect(snapshot.completions(for: "call up @a") == [#"@"a\"b\$c.json"#])
+        #expect(Completion.currentWord(#"source "dir with sp"#) == #""dir with sp"#)
+        #expect(Completion.currentWord(#"echo "a b" c"#) == "c")
+        #expect(Completion.currentWord(#"echo "a\" b"#) == #""a\" b"#)
+        #expect(Completion.openQuote(of: #""dir with space/s.wsh"#) == "\"")
+        #expect(Completion.openQuote(of: #""done" "#) == nil)
+        #expect(Completion.openQuote(of: "plain.wsh") == nil)
+    }
 }

@@ -141,6 +141,27 @@ import TestSupport
         try await server.shutdown()
     }
 
+    /// At a terminal each line of the listing fits its width, the status and ms columns counted:
+    /// a long URL is cut with `…`, and a narrow terminal (40 columns) gives up the time, method,
+    /// ms and target columns, in that order, before the URL would get less than 12 columns. At 80
+    /// columns a 11-letter target and a 4-digit ms made each row 4 columns too wide (the URL was
+    /// never cut below 24), at 40 every row took two lines.
+    @Test func theListingFitsA80And40ColumnTerminal() {
+        let rows = [["73", "2026-11-30 01:59:31", "weather-now", "GET", "http://127.0.0.1:47950/anything/a/long/path/x", "200", "6"],
+                    ["74", "2026-11-30 02:00:01", "sl", "POST", "http://127.0.0.1:47950/never/and/more/of/it", "failed", "2340"]]
+        let wide = Run.historyTable(rows, columns: 80)
+        #expect(wide.allSatisfy { $0.count <= 80 }, "\(wide.joined(separator: "\n"))")
+        #expect(wide[0].split(separator: " ") == ["#", "time", "target", "method", "URL", "status", "ms"])
+        #expect(wide[1].contains("weather-now") && wide[1].contains("http://127.0.0.1:4") && wide[1].contains("…"), "\(wide)")
+        #expect(wide[2].hasSuffix("failed  2340"), "\(wide)")
+        let narrow = Run.historyTable(rows, columns: 40)
+        #expect(narrow.allSatisfy { $0.count <= 40 }, "\(narrow.joined(separator: "\n"))")
+        #expect(narrow[0].split(separator: " ") == ["#", "target", "URL", "status"], "\(narrow)")
+        #expect(narrow[2].hasPrefix("74  sl ") && narrow[2].contains("http://127.0") && narrow[2].hasSuffix("failed"), "\(narrow)")
+        // Into a pipe (no width) every column is whole.
+        #expect(Run.historyTable(rows, columns: nil)[2].contains("http://127.0.0.1:47950/never/and/more/of/it"))
+    }
+
     /// The newest call in `log`, once `shell`'s history writer has written what it holds.
     @ShellActor static func newestCall(of shell: ShellHarness, in log: CallLog) async throws -> CallSummary {
         let writer = shell.run.session.callLog

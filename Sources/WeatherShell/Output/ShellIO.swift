@@ -73,7 +73,7 @@ public final class ShellIO: Sendable {
         buffer.withLock { buffer in
             if let capture { capture(String(decoding: bytes, as: UTF8.self), false); return }
             buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 16, !holdsOutput { Self.flush(&buffer) }
+            if buffer.count >= 1 << 16, !holdsOutput { flush(&buffer) }
         }
     }
 
@@ -87,7 +87,7 @@ public final class ShellIO: Sendable {
     public func err(styled text: String) {
         buffer.withLock { buffer in
             if let capture { capture(text, true); return }
-            if !holdsOutput { Self.flush(&buffer) }
+            if !holdsOutput { flush(&buffer) }
             Self.writeAll(STDERR_FILENO, Array(text.utf8))
         }
     }
@@ -95,7 +95,7 @@ public final class ShellIO: Sendable {
     /// Sends buffered stdout to the file descriptor (held output stays held).
     public func flush() {
         guard !holdsOutput else { return }
-        buffer.withLock { Self.flush(&$0) }
+        buffer.withLock { flush(&$0) }
     }
 
     /// Writes what is held and stops holding, for output held only for the pager: an answer printed
@@ -104,7 +104,7 @@ public final class ShellIO: Sendable {
         guard releasable else { return }
         buffer.withLock { buffer in
             holding.store(false, ordering: .relaxed)
-            Self.flush(&buffer)
+            flush(&buffer)
         }
     }
 
@@ -116,12 +116,32 @@ public final class ShellIO: Sendable {
         }
     }
 
-    /// Called with `buffer`'s lock held.
-    private static func flush(_ buffer: inout [UInt8]) {
+    /// Called with `buffer`'s lock held. At a terminal a large output (a 5 MB answer takes seconds
+    /// to scroll past) is written a piece at a time, and stops when the statement writing it is
+    /// cancelled by Ctrl-C: the rest is dropped, as curl stops, and the colour is reset.
+    private func flush(_ buffer: inout [UInt8]) {
         guard !buffer.isEmpty else { return }
-        writeAll(STDOUT_FILENO, buffer)
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard stdoutIsTerminal, buffer.count > Self.terminalPiece else {
+            Self.writeAll(STDOUT_FILENO, buffer)
+            return
+        }
+        var start = 0
+        while start < buffer.count {
+            if start > 0, Task.isCancelled {
+                Self.writeAll(STDOUT_FILENO, Array("\u{1B}[0m".utf8))
+                return
+            }
+            var end = min(start + Self.terminalPiece, buffer.count)
+            // A piece ends on a character boundary: the last one written may be the last shown.
+            while end < buffer.count, end > start + 1, buffer[end] & 0xC0 == 0x80 { end -= 1 }
+            Self.writeAll(STDOUT_FILENO, Array(buffer[start..<end]))
+            start = end
+        }
     }
+
+    /// How many bytes go to a terminal between two checks for Ctrl-C.
+    private static let terminalPiece = 4096
 
     /// Keeps a failure to write output that is not stdout, for ``takeFailures()``; any thread.
     public func noteFailure(_ message: String) {

@@ -33,6 +33,19 @@ enum TerminalColumns {
         return total
     }
 
+    /// The longest start of `text` that takes at most `columns` columns, cut between characters.
+    static func prefix(_ text: String, columns: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in text {
+            let width = width(of: character)
+            if used + width > columns { break }
+            used += width
+            result.append(character)
+        }
+        return result
+    }
+
     private static let wide: [ClosedRange<UInt32>] = [
         0x1100...0x115F, 0x231A...0x231B, 0x23E9...0x23EC, 0x23F0...0x23F0, 0x23F3...0x23F3, 0x25FD...0x25FE,
         // The emoji of the Miscellaneous Symbols and Dingbats blocks drawn wide: ☔ ☕ ♈-♓ ♿ ⚓ ⚡ ⚪ ⚫ ⚽ ⚾ ⛄ ⛅ ...

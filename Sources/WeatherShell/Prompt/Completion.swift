@@ -3,17 +3,83 @@ import Targets
 
 /// Tab completion: which words fit the word before the cursor.
 enum Completion {
-    /// The word being typed: the text after the last blank, line break, `;`, `{` or `}`.
+    /// The word being typed: the text after the last blank, line break, `;`, `{` or `}` that is not
+    /// inside a string, so an open `"dir with sp` is one word, as the lexer will read it.
     static func currentWord(_ before: String) -> String {
-        var start = before.endIndex
-        while start > before.startIndex {
-            let previous = before.index(before: start)
-            let char = before[previous]
-            if " \t\n;}".contains(char) { break }
-            if char == "{", previous == before.startIndex || before[before.index(before: previous)] != "$" { break }
-            start = previous
+        let chars = Array(before)
+        var start = 0
+        var quote: Character?
+        var escaped = false
+        for (index, char) in chars.enumerated() {
+            if let open = quote {
+                if escaped {
+                    escaped = false
+                } else if open == "\"", char == "\\" {
+                    escaped = true
+                } else if char == open {
+                    quote = nil
+                }
+            } else if char == "\"" || char == "'" {
+                quote = char
+            } else if " \t\n;}".contains(char) || (char == "{" && (index == 0 || chars[index - 1] != "$")) {
+                start = index + 1
+            }
         }
-        return String(before[start...])
+        return String(chars[start...])
+    }
+
+    /// The text a word being typed stands for, and the quote it opens: `"dir with sp` is
+    /// `dir with sp` in `"`, `'a b` is `a b` in `'`; a word that opens no string is itself.
+    static func unquoted(_ word: String) -> (text: String, quote: Character?) {
+        guard let quote = word.first, quote == "\"" || quote == "'" else { return (word, nil) }
+        var text = ""
+        var escaped = false
+        for char in word.dropFirst() {
+            if escaped {
+                text.append(["n": "\n", "t": "\t", "r": "\r"][char] ?? char)
+                escaped = false
+            } else if quote == "\"", char == "\\" {
+                escaped = true
+            } else if char == quote {
+                break
+            } else {
+                text.append(char)
+            }
+        }
+        return (text, quote)
+    }
+
+    /// The quote a completed word leaves open (`"dir with space/a.wsh`), to close once the word is whole.
+    static func openQuote(of word: String) -> Character? {
+        guard let quote = unquoted(word).quote else { return nil }
+        return currentWord(word + " ") == "" ? nil : quote
+    }
+
+    /// Whether a candidate completes what the word typed so far stands for: `"dir with space/`
+    /// completes `dir` as it completes `"di`.
+    static func fits(_ candidate: String, _ word: String) -> Bool {
+        candidate.hasPrefix(word) || unquoted(candidate).text.hasPrefix(unquoted(word).text)
+    }
+
+    /// A path as one word of wsh's language: as it is when the lexer reads it so, else in a `"`
+    /// string left open (the completion closes it once the word is whole), or in the `'` the
+    /// user opened. `"`, `\` and `$` are escaped in a `"` string, as the lexer reads it.
+    static func written(_ path: String, quote: Character?) -> String {
+        if quote == "'", !path.contains("'"), !path.unicodeScalars.contains(where: \.isASCIIControl) { return "'" + path }
+        let plain = path.unicodeScalars.allSatisfy { !$0.isASCIIControl && !" ;{}|#\"'$\\".unicodeScalars.contains($0) }
+        guard quote != nil || !plain else { return path }
+        var text = "\""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "\"", "\\", "$": text += "\\" + String(scalar)
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            case "\r": text += "\\r"
+            case let control where control.isASCIIControl: text += String(format: "\\u%04X", control.value)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
     }
 
     /// The words of the statement being typed, before the current word. Text inside `"..."` and
@@ -122,10 +188,10 @@ enum Completion {
         !(word.hasSuffix("/") || word.hasSuffix("=") || word.hasSuffix(":"))
     }
 
-    /// Candidates laid out in columns for an 80-column terminal.
-    static func columns(_ words: [String]) -> String {
+    /// Candidates laid out in columns for a terminal `columns` wide.
+    static func columns(_ words: [String], width columns: Int = 80) -> String {
         let width = (words.map(\.count).max() ?? 0) + 2
-        let perLine = max(1, 80 / width)
+        let perLine = max(1, columns / width)
         var out = ""
         for (index, word) in words.enumerated() {
             out += (index % perLine == perLine - 1 || index == words.count - 1) ? word + "\n" : word.padding(width)
@@ -133,8 +199,25 @@ enum Completion {
         return out
     }
 
-    /// File and directory names completing `partial`, relative to `directory`.
-    static func paths(_ partial: String, directory: String) -> [String] {
+    /// Candidates as a list shows them: paths in one directory by their names there, as bash and
+    /// zsh list them (`zip`, not `/usr/bin/zip`); others as they are. Paths are known by the
+    /// directory their shared start names (before an `@` of a file item), which must exist.
+    static func shownNames(_ candidates: [String], directory: String) -> [String] {
+        let common = commonPrefix(candidates)
+        guard let slash = common.lastIndex(of: "/") else { return candidates }
+        let shared = common[...slash]
+        let path = unquoted(String(shared.lastIndex(of: "@").map { shared[shared.index(after: $0)...] } ?? shared)).text
+        var folder = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
+        if path.hasPrefix("~/") { folder = Environment.home + path.dropFirst() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else { return candidates }
+        return candidates.map { String($0.dropFirst(shared.count)) }
+    }
+
+    /// File and directory names completing `typed` (a path, or one in an open string: `"dir with sp`),
+    /// relative to `directory`, each written as one word (``written(_:quote:)``): `"dir with space/`.
+    static func paths(_ typed: String, directory: String) -> [String] {
+        let (partial, quote) = unquoted(typed)
         let slash = partial.lastIndex(of: "/")
         let dirPart = slash.map { String(partial[...$0]) } ?? ""
         let namePart = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
@@ -144,7 +227,7 @@ enum Completion {
         return names.filter { $0.hasPrefix(namePart) && (namePart.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
             var isDirectory: ObjCBool = false
             FileManager.default.fileExists(atPath: (base as NSString).appendingPathComponent(name), isDirectory: &isDirectory)
-            return dirPart + name + (isDirectory.boolValue ? "/" : "")
+            return written(dirPart + name + (isDirectory.boolValue ? "/" : ""), quote: quote)
         }
     }
 }
@@ -181,7 +264,7 @@ extension CompletionSnapshot {
         }
         if let name = previous.first, let command = CommandCatalog.command(named: name),
            let offered = command.completions(after: previous, word: word, in: self) {
-            return offered.filter { $0.hasPrefix(word) }
+            return offered.filter { Completion.fits($0, word) }
         }
         switch previous.first {
         case nil:

@@ -181,16 +181,53 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
         let common = Completion.commonPrefix(candidates)
         if candidates.count == 1 {
-            let suffix = String(common.dropFirst(word.count)) + (Completion.needsSpace(after: common) ? " " : "")
-            if !suffix.isEmpty { el_insertstr(editLine, suffix) }
+            // A whole word: a string it opened is closed before the blank that follows it.
+            let end = Completion.needsSpace(after: common) ? (Completion.openQuote(of: common).map { String($0) } ?? "") + " " : ""
+            replace(word, with: common + end)
             return UInt8(CC_REFRESH)
         }
         if common.count > word.count {
-            el_insertstr(editLine, String(common.dropFirst(word.count)))
+            replace(word, with: common)
             return UInt8(CC_REFRESH)
         }
-        ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + snapshot.listing(candidates, for: context + before)).utf8))
+        let listing = snapshot.listing(candidates, for: context + before, width: Pager.terminalSize()?.columns ?? 80)
+        if candidates.count > Self.listsWithoutAsking, !askToList(candidates.count) {
+            ShellIO.writeAll(STDOUT_FILENO, Array("\n".utf8))
+            return UInt8(CC_REDISPLAY)
+        }
+        ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + listing).utf8))
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// How many candidates Tab lists without asking first: readline's `completion-query-items`.
+    static let listsWithoutAsking = 100
+
+    /// readline's question before a long list (`source /usr/bin/` has thousands): `y` or a blank
+    /// lists them, `n`, Delete, Ctrl-G or Ctrl-C does not; another key rings and asks again.
+    private func askToList(_ count: Int) -> Bool {
+        ShellIO.writeAll(STDOUT_FILENO, Array("\nDisplay all \(count) possibilities? (y or n) ".utf8))
+        while true {
+            var key: CChar = 0
+            guard el_getc(editLine, &key) == 1 else { return false }
+            switch UInt8(bitPattern: key) {
+            case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: " "): return true
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), 0x7F, 0x07, 0x03, 0x04: return false
+            default: ShellIO.writeAll(STDOUT_FILENO, [0x07])
+            }
+        }
+    }
+
+    /// Puts `completion` in place of the word before the cursor: only what it adds when it starts
+    /// with the word, else the whole word (`dir` becomes `"dir with space/`, quoted).
+    private func replace(_ word: String, with completion: String) {
+        if completion.hasPrefix(word) {
+            let suffix = String(completion.dropFirst(word.count))
+            if !suffix.isEmpty { el_insertstr(editLine, suffix) }
+            return
+        }
+        // libedit counts the line in wide characters, one a Unicode scalar.
+        el_deletestr(editLine, Int32(word.unicodeScalars.count))
+        el_insertstr(editLine, completion)
     }
 }
 

@@ -73,7 +73,10 @@ final class WeatherCommand: ShellReactor {
                 try await store.send(action, cancelsInFlight: true, onInterrupt: .interrupted)
             }
         } catch let error as WeatherError {
-            throw run.failure("weather \(actionName): \(run.mask(error.description))", at: words[1].span)
+            // Offline (the README's first step on a train): the samples answer the same commands.
+            let notes = error.unreachable && run.options.stub == .off
+                ? ["offline? 'wsh --stub' (or 'set stub on' here) answers from the packs' sample data, with no network"] : []
+            throw run.failure("weather \(actionName): \(run.mask(error.description))", at: words[1].span, notes: notes)
         }
     }
 }
@@ -113,7 +116,7 @@ extension Run {
         do {
             return try await send(try compiledTarget(declared), arguments).json()
         } catch let error as ProviderError {
-            throw WeatherError(description: error.description(masking: redaction))
+            throw WeatherError(description: error.description(masking: redaction), unreachable: error.isConnectionFailure)
         }
     }
 }

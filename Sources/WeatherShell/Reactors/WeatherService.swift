@@ -5,6 +5,9 @@ import Targets
 /// A weather command's failure, as shown in the state's `error` field.
 struct WeatherError: Error, CustomStringConvertible {
     var description: String
+    /// The API's host could not be reached (no network, a name that does not resolve): the
+    /// command's error points to the samples that answer offline.
+    var unreachable = false
 }
 
 /// Reads weather through the session's targets, by name, so that a user who redeclares

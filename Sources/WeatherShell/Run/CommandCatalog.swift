@@ -14,7 +14,7 @@ enum CommandCatalog {
         .keyword(Entry(name: "unset", usage: "unset NAME...", summary: "remove variables")),
         .keyword(Entry(name: "vars", usage: "vars", summary: "list variables (secrets shown as ***)")),
         .command(CookiesCommand.self),
-        .keyword(Entry(name: "set", usage: "set OPTION VALUE", summary: "set a shell option: \(ShellOption.names.joined(separator: ", "))")),
+        .keyword(Entry(name: "set", usage: "set OPTION VALUE | set OPTION | set", summary: "set a shell option: \(ShellOption.names.joined(separator: ", "))")),
         .keyword(Entry(name: "echo", usage: "echo WORD...", summary: "print words")),
         .keyword(Entry(name: "print", usage: "print VALUE...", summary: "print values and queries on the last response")),
         .keyword(Entry(name: "source", usage: "source FILE", summary: "run a file in this session")),
@@ -51,7 +51,7 @@ enum CommandCatalog {
         .command(StateCommand.self),
         .command(HistoryCommand.self),
     ] + BuiltInReactor.all.map { Item.keyword(Entry(name: $0.name, usage: $0.usage, summary: $0.summary)) } + [
-        .keyword(Entry(name: "help", usage: "help [COMMAND]", summary: "list commands, or show one")),
+        .keyword(Entry(name: "help", usage: "help [COMMAND | TARGET | TOPIC]", summary: "list commands, or show a command's usage, what a target takes or a page of the manual")),
         .keyword(Entry(name: "exit", usage: "exit [CODE]", summary: "leave wsh")),
     ]
 
@@ -92,7 +92,7 @@ extension Run {
             for entry in CommandCatalog.entries {
                 io.out("  \(entry.name.padding(width))  \(entry.summary)\n")
             }
-            io.out("Type 'help COMMAND' for its usage; docs/ and examples/ show the whole language.\n")
+            io.out("Type 'help COMMAND' for its usage, 'help TOPIC' for a page of the manual; docs/ and examples/ show the whole language.\n")
             let topics = ManualPages.topics
             if !topics.isEmpty {
                 io.out("The manual's pages, as 'help TOPIC' (TOPIC.md where a command has the name): \(topics.joined(separator: " "))\n")

@@ -294,6 +294,8 @@ public final class Run {
             // A command line pasted from elsewhere: wsh reads curl's, and HTTPie's items are its own.
             notes.append(text == "curl" ? "to make a target of a curl command: import curl curl URL ...; or send it as: get URL"
                                         : "HTTPie's items work after a method: get URL name==value Header:value")
+        } else if ["quit", "logout", "bye"].contains(text) {
+            notes.append("did you mean 'exit'? (Ctrl-D at the prompt ends wsh too)")
         } else if text == "assert" || text == "asserts" {
             notes.append("did you mean 'expect'? Hurl's asserts and Postman's tests are written: expect status == 200")
         } else if let guess = Suggestion.closest(to: text, in: known) {

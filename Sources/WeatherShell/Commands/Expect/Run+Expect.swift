@@ -114,7 +114,7 @@ extension Run {
             ?? "actual:   not found (\(missing.isEmpty ? "no value" : missing))"
         var notes = [actualNote]
         if let expected {
-            notes.insert("expected: " + (expectedText ?? "") + " (\(type(expected)))", at: 0)
+            notes.insert("expected: " + Self.expectedWording(expectation) + (expectedText ?? "") + " (\(type(expected)))", at: 0)
         }
         if let differenceNote { notes.append(differenceNote) }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
@@ -122,6 +122,19 @@ extension Run {
             notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
         }
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
+    }
+
+    /// What the expected value is to the actual one, before it in a failure's note, as Hurl says
+    /// it: `expected: not 42`, `expected: greater than 100` (`expected: 42` alone read as a match).
+    static func expectedWording(_ expectation: Expectation) -> String {
+        let wording: [Expectation.Operator: String] = [
+            .notEqual: "not ", .less: "less than ", .lessOrEqual: "less than or equal to ", .greater: "greater than ",
+            .greaterOrEqual: "greater than or equal to ", .contains: "containing ", .startsWith: "starting with ",
+            .endsWith: "ending with ", .matches: "matching ",
+        ]
+        let text = wording[expectation.op] ?? ""
+        guard expectation.negated else { return text }
+        return expectation.op == .notEqual ? "" : "not " + text
     }
 
     /// The Unicode scalars of two texts and how many of them they share at the start.

@@ -133,32 +133,55 @@ extension Run {
 
     /// `#  time  target  method  URL  status  ms`, in columns, oldest first.
     private func listCalls(_ calls: [CallSummary]) {
-        let header = ["#", "time", "target", "method", "URL", "status", "ms"]
-        var rows = calls.map { call in
+        let rows = calls.map { call in
             [String(call.id), Self.timeText(call.time), call.target, call.method, mask(call.url),
              call.status.map { String($0) + (call.stubbed ? " stub" : "") } ?? "failed",
              String(Int(call.elapsedMilliseconds.rounded()))]
         }
-        var widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        // At a terminal a row fits its width: long URLs are cut (`history show N` has them whole).
+        // At a terminal a row fits its width (`history show N` has every column whole).
+        let columns = io.stdoutIsTerminal ? Pager.terminalSize()?.columns : nil
+        for line in Self.historyTable(rows, columns: columns) {
+            io.out(mask(line) + "\n")
+        }
+    }
+
+    /// The columns of `history`'s listing, in the order a narrow terminal gives them up, each for
+    /// a URL that has room enough: the time, the method, the ms, the target (`#`, the URL and the
+    /// status stay).
+    private static let givenUpColumns = [1, 3, 6, 2]
+
+    /// The listing's lines: the header, then `rows` (cells as ``listCalls(_:)`` makes them) in
+    /// columns. Within `columns`, each line fits: a long URL is cut with `…`, and when even a URL
+    /// cut to 12 columns leaves a line too wide, columns are left out (``givenUpColumns``).
+    static func historyTable(_ rows: [[String]], columns: Int?) -> [String] {
+        let header = ["#", "time", "target", "method", "URL", "status", "ms"]
         let urlColumn = 4
-        if io.stdoutIsTerminal, let columns = Pager.terminalSize()?.columns {
-            let others = widths.enumerated().filter { $0.offset != urlColumn }.reduce(0) { $0 + $1.element } + 2 * (header.count - 1)
-            let room = max(24, columns - others)
+        var shown = Array(header.indices)
+        var rows = rows
+        var widths = header.indices.map { column in ([header] + rows).map { TerminalColumns.width(of: $0[column].unicodeScalars) }.max() ?? 0 }
+        if let columns {
+            /// The columns the cells other than the URL take, with the two blanks between each two.
+            func others() -> Int { shown.filter { $0 != urlColumn }.reduce(0) { $0 + widths[$1] } + 2 * (shown.count - 1) }
+            let enough = min(12, widths[urlColumn])
+            for column in givenUpColumns where columns - others() < enough {
+                shown.removeAll { $0 == column }
+            }
+            let room = max(2, columns - others())
             if widths[urlColumn] > room {
-                for index in rows.indices where rows[index][urlColumn].count > room {
-                    rows[index][urlColumn] = String(rows[index][urlColumn].prefix(room - 1)) + "…"
+                for index in rows.indices where TerminalColumns.width(of: rows[index][urlColumn].unicodeScalars) > room {
+                    rows[index][urlColumn] = TerminalColumns.prefix(rows[index][urlColumn], columns: room - 1) + "…"
                 }
                 widths[urlColumn] = room
             }
         }
         let numeric: Set<Int> = [0, 6]
-        for row in [header] + rows {
-            let cells = row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return numeric.contains(column) ? pad + cell : (column == row.count - 1 ? cell : cell + pad)
+        return ([header] + rows).map { row in
+            let cells = shown.map { column in
+                let cell = row[column]
+                let pad = String(repeating: " ", count: max(0, widths[column] - TerminalColumns.width(of: cell.unicodeScalars)))
+                return numeric.contains(column) ? pad + cell : cell + pad
             }
-            io.out(mask(cells.joined(separator: "  ")).trimmingTrailingBlanks() + "\n")
+            return cells.joined(separator: "  ").trimmingTrailingBlanks()
         }
     }
 
