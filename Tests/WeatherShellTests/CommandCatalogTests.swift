@@ -38,6 +38,9 @@ import Testing
         #expect(!shell.stderr.contains("unknown command 'targets'"), "\(shell.stderr)")
         await shell.run("quit")
         #expect(shell.stderr.contains("unknown command 'quit'") && shell.stderr.contains("did you mean 'exit'?"), "\(shell.stderr)")
+        // A line of a docs transcript, pasted with its prompt.
+        await shell.run("wsh> weather current")
+        #expect(shell.stderr.contains("unknown command 'wsh>'") && shell.stderr.contains("the line holds the prompt"), "\(shell.stderr)")
         await shell.run("histroy")
         #expect(shell.stderr.contains("unknown command 'histroy'") && shell.stderr.contains("did you mean 'history'?"), "\(shell.stderr)")
         // Other tools' words for wsh's: Hurl's asserts.

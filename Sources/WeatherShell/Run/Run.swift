@@ -296,6 +296,9 @@ public final class Run {
                                         : "HTTPie's items work after a method: get URL name==value Header:value")
         } else if ["quit", "logout", "bye"].contains(text) {
             notes.append("did you mean 'exit'? (Ctrl-D at the prompt ends wsh too)")
+        } else if text == "wsh>" || text == "...>" {
+            // A transcript pasted from the docs, prompt and all.
+            notes.append("the line holds the prompt: type (or paste) what follows 'wsh> '")
         } else if text == "assert" || text == "asserts" {
             notes.append("did you mean 'expect'? Hurl's asserts and Postman's tests are written: expect status == 200")
         } else if let guess = Suggestion.closest(to: text, in: known) {
