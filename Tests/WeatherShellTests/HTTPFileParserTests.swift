@@ -140,6 +140,8 @@ import Testing
         #expect(try expression("$random.integer(1, 10)") == .randomInt(1, 10))
         #expect(try expression("$env.HOME") == .processEnv("HOME", named: false))
         #expect(try expression("$processEnv %secretKey") == .processEnv("secretKey", named: true))
+        #expect(try expression("$dotenv %which") == .dotenv("which", named: true))
+        #expect(try expression("$dotenv API_KEY") == .dotenv("API_KEY", named: false))
         #expect(try expression("%name") == .percentEncoded(.variable("name")))
         #expect(try expression("$timestamp -1 d") == .date(HTTPDate(format: .timestamp, offset: -86_400)))
         #expect(try expression("$datetime rfc1123") == .date(HTTPDate(format: .rfc1123, offset: 0)))
