@@ -174,6 +174,23 @@ import TestSupport
         #expect(!imported.stdout.contains("http://"), "\(imported.stdout)")
     }
 
+    /// `import har` of a `wsh test --report-har` file names each target after the one that made
+    /// the call (the entry's comment `wsh test FILE: NAME`), not after its URL's path.
+    @Test func aTestReportsHARGivesItsTargetNamesBack() async throws {
+        let server = try await TestServer.start()
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try "# @name getUser\nGET \(server.baseURL)/echo/users/1\n\n###\n# @name post-json\nPOST \(server.baseURL)/echo/post\n\n{}\n"
+            .write(to: directory.appendingPathComponent("req.http"), atomically: true, encoding: .utf8)
+        let tested = try await WSHProcess.run(["test", "req.http", "--report-har", "r.har"], directory: directory)
+        let imported = try await WSHProcess.run(["-c", "import har r.har as r\ntargets\ncall r.getUser"], directory: directory)
+        try await server.shutdown()
+        #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
+        #expect(imported.stdout.contains("r.getUser") && imported.stdout.contains("r.post-json"), "\(imported.stdout)\(imported.stderr)")
+        #expect(!imported.stdout.contains("r.users"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("/echo/users/1"), "the call is sent again: \(imported.stdout)\(imported.stderr)")
+    }
+
     /// A User-Agent and Accept-Encoding the user gave are in the history's HAR (wsh writes none of its
     /// own defaults there), and `import har` of a HAR wsh wrote keeps them: the call sends them again.
     @Test func aUserAgentTheUserGaveSurvivesTheHARRoundTrip() async throws {

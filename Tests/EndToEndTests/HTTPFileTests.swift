@@ -270,11 +270,12 @@ import TestSupport
         try await withLoopbackServer { server in
             let directory = try WSHProcess.temporaryDirectory()
             defer { ScratchDirectory.remove(directory) }
-            try "API_KEY=\"dotenv-secret-123\"\n# a comment\nexport OTHER=${API_KEY}-x\n"
+            try "API_KEY=\"dotenv-secret-123\"\n# a comment\nexport OTHER=${API_KEY}-x\nREAL_KEY=indirect-789\n"
                 .write(to: directory.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
             try """
                 @base = \(server.baseURL)
                 @echo = {{base}}/echo
+                @which = REAL_KEY
 
                 ### log in
                 # @name login
@@ -287,6 +288,7 @@ import TestSupport
                 GET {{echo}}/me
                 X-From-Body: {{login.response.body.$.method}}
                 X-Key: {{$dotenv API_KEY}}
+                X-Indirect: {{$dotenv %which}}
                 X-Random: {{$randomInt 5 6}}
                 """.write(to: directory.appendingPathComponent("flow.http"), atomically: true, encoding: .utf8)
             let state = try WSHProcess.temporaryDirectory()
@@ -301,13 +303,14 @@ import TestSupport
             #expect(echoes.first?.body == "{\"token\": \"t-env-secret-456\"}")
             #expect(echoes.last?.headers["x-from-body"] == "POST")
             #expect(echoes.last?.headers["x-key"] == "dotenv-secret-123")
+            #expect(echoes.last?.headers["x-indirect"] == "indirect-789", "REST Client's {{$dotenv %NAME}}: the one NAME's value names")
             #expect(echoes.last?.headers["x-random"] == "5")
             var database = ""
             for file in (try? FileManager.default.contentsOfDirectory(atPath: state.path + "/wsh")) ?? [] {
                 database += String(decoding: FileManager.default.contents(atPath: state.path + "/wsh/" + file) ?? Data(), as: UTF8.self)
             }
             #expect(database.contains("/echo/login"), "the calls are in the history")
-            for secret in ["env-secret-456", "dotenv-secret-123"] {
+            for secret in ["env-secret-456", "dotenv-secret-123", "indirect-789"] {
                 let leaks = SecretLeakCheck(secret: secret, basicUser: "").leaks(in: database)
                 #expect(leaks.isEmpty, "the history holds \(secret) as \(leaks)")
             }

@@ -50,6 +50,12 @@ import Testing
             """#, creator: "wsh")
         #expect(har.requests.count == 2 && har.leftOut == 0)
         #expect(har.requests.map(\.name) == ["logo", nil], "the target's name, not an ad-hoc request's")
+        let report = try Self.imported(#"""
+            {"comment": "wsh test api/req.http: getUser", "request": {"method": "GET", "url": "http://h/users/1"}},
+            {"comment": "wsh test a: b.wsh: post-json", "request": {"method": "POST", "url": "http://h/post"}},
+            {"comment": "wsh test t.wsh: (get)", "request": {"method": "GET", "url": "http://h/other"}}
+            """#, creator: "wsh")
+        #expect(report.requests.map(\.name) == ["getUser", "post-json", nil], "a --report-har entry's target, after its file")
         #expect(throws: HARImport.Failure.self) { try HARImport(json: .object([])) }
     }
 }

@@ -101,6 +101,11 @@ import Testing
         ("GET http://h\n\n> {% client.test() %}", "a response handler is JavaScript, which wsh does not run", 3, 1),
         ("< {% request.variables.set('a', 1) %}\nGET http://h", "a pre-request script is JavaScript, which wsh does not run", 1, 1),
         ("GET http://h\n> ./check.js", "a response handler is JavaScript, which wsh does not run", 2, 1),
+        ("### with pre script file\n< ./pre.js\nGET http://h", "a pre-request script is JavaScript, which wsh does not run", 2, 1),
+        ("{{\n  exports.host = 'http://h';\n}}\n###\nGET {{host}}/a", "a script block ('{{' to '}}') is httpyac's JavaScript, which wsh does not run", 1, 1),
+        ("GET http://h\n# @ref tok\n{{\n  exports.x = 1;\n}}", "a script block ('{{' to '}}') is httpyac's JavaScript, which wsh does not run", 3, 1),
+        ("GET http://h\n\n{{@response\n  test.status(200);\n}}", "a script block ('{{' to '}}') is httpyac's JavaScript, which wsh does not run", 3, 1),
+        ("curl -X POST http://h/anything -H 'X-A: 1' -d 'a=1'", "a curl command, which a .http file of wsh does not send", 1, 1),
         ("POST http://h\n\n?? status == 201\n?? body json.x == 1", "wsh does not run httpyac's assertions ('??')", 3, 1),
         ("GET http://h\n  ?? status == 201", "wsh does not run httpyac's assertions ('??')", 2, 1),
         ("GET http://h\nAccept: */*\n?? header content-type includes json", "wsh does not run httpyac's assertions ('??')", 3, 1),
@@ -135,6 +140,8 @@ import Testing
         #expect(try expression("$random.integer(1, 10)") == .randomInt(1, 10))
         #expect(try expression("$env.HOME") == .processEnv("HOME", named: false))
         #expect(try expression("$processEnv %secretKey") == .processEnv("secretKey", named: true))
+        #expect(try expression("$dotenv %which") == .dotenv("which", named: true))
+        #expect(try expression("$dotenv API_KEY") == .dotenv("API_KEY", named: false))
         #expect(try expression("%name") == .percentEncoded(.variable("name")))
         #expect(try expression("$timestamp -1 d") == .date(HTTPDate(format: .timestamp, offset: -86_400)))
         #expect(try expression("$datetime rfc1123") == .date(HTTPDate(format: .rfc1123, offset: 0)))

@@ -119,14 +119,26 @@ struct HARImport {
                 }
             }
             seen[key] = requests.count
-            // A HAR wsh wrote names each call's target; an ad-hoc request's `(get)` is no name.
-            let name = keepsAll ? entry["comment"]?.string.flatMap { comment -> String? in
-                guard comment.hasPrefix("wsh target "), !comment.hasSuffix(")") else { return nil }
-                return String(comment.dropFirst("wsh target ".count))
-            } : nil
+            // A HAR wsh wrote names each call's target (`wsh target NAME` from history export har,
+            // `wsh test FILE: NAME` from --report-har); an ad-hoc request's `(get)` is no name.
+            let name = keepsAll ? entry["comment"]?.string.flatMap(Self.targetName) : nil
             requests.append(Request(curlWords: words, name: name, answers: answer.map { [$0] } ?? [], sendsBinary: sendsBinary))
         }
         self.requests = requests
+    }
+
+    /// The target a wsh-written entry's comment names: `wsh target NAME`, `wsh test FILE: NAME`;
+    /// nil for an ad-hoc request's `(get)` or another comment.
+    static func targetName(_ comment: String) -> String? {
+        let name: Substring
+        if comment.hasPrefix("wsh target ") {
+            name = comment.dropFirst("wsh target ".count)
+        } else if comment.hasPrefix("wsh test "), let colon = comment.range(of: ": ", options: .backwards) {
+            name = comment[colon.upperBound...]
+        } else {
+            return nil
+        }
+        return name.isEmpty || name.hasSuffix(")") ? nil : String(name)
     }
 
     /// Whether `url` is `http://HOST...` or `https://HOST...`, what a HAR 1.2 request's URL is.

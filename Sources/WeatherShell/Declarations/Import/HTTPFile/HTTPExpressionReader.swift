@@ -54,8 +54,8 @@ enum HTTPExpressionReader {
             guard words.count == 2, words[1] != "%" else { throw refuse("$processEnv takes the name of one variable") }
             return words[1].hasPrefix("%") ? .processEnv(String(words[1].dropFirst()), named: true) : .processEnv(words[1], named: false)
         case "$dotenv":
-            guard words.count == 2, !words[1].hasPrefix("%") else { throw refuse("$dotenv takes the name of one variable") }
-            return .dotenv(words[1])
+            guard words.count == 2, words[1] != "%" else { throw refuse("$dotenv takes the name of one variable") }
+            return words[1].hasPrefix("%") ? .dotenv(String(words[1].dropFirst()), named: true) : .dotenv(words[1], named: false)
         default:
             if head.hasPrefix("$env."), words.count == 1, head.count > 5 { return .processEnv(String(head.dropFirst(5)), named: false) }
             if head.hasPrefix("$random.integer("), head.hasSuffix(")") || text.hasSuffix(")") {

@@ -94,8 +94,9 @@ enum HTTPExpression: Hashable {
     /// `{{$datetime rfc1123|iso8601 [OFFSET UNIT]}}`, `{{$timestamp [OFFSET UNIT]}}`,
     /// `{{$localDatetime ...}}`: the time now, shifted by OFFSET units (`-1 d`).
     case date(HTTPDate)
-    /// `{{$dotenv NAME}}`: a variable of the `.env` file beside the `.http` file, a secret.
-    case dotenv(String)
+    /// `{{$dotenv NAME}}`: a variable of the `.env` file beside the `.http` file, a secret;
+    /// `{{$dotenv %NAME}}`: the one whose name the variable NAME holds.
+    case dotenv(String, named: Bool)
     /// `{{login.response.body.$.token}}`, `{{login.response.body.*}}`: the body of the last answer
     /// to the named request, or what a JSONPath finds in it.
     case responseBody(request: String, path: String)
@@ -125,7 +126,7 @@ extension HTTPExpression {
             case .rfc1123: "$datetime rfc1123" + (date.offset == 0 ? "" : " \(date.offset) s")
             case .iso8601(let local): (local ? "$localDatetime" : "$datetime") + " iso8601" + (date.offset == 0 ? "" : " \(date.offset) s")
             }
-        case .dotenv(let name): "$dotenv " + name
+        case .dotenv(let name, let named): "$dotenv " + (named ? "%" : "") + name
         case .responseBody(let request, let path): "\(request).response.body.\(path)"
         case .responseHeader(let request, let name): "\(request).response.headers.\(name)"
         case .requestBody(let request): "\(request).request.body.*"

@@ -82,9 +82,15 @@ struct HTTPFileParser {
                     try directives.read(comment: trimmed, span: line)
                     continue
                 }
-                if trimmed.hasPrefix("< {%") || trimmed.hasPrefix("<{%") {
+                if trimmed.hasPrefix("<") {
+                    // `< {% ... %}`, or JetBrains' `< ./pre.js`: a script run before the request.
                     throw Failure(message: "a pre-request script is JavaScript, which wsh does not run", span: line,
                                   notes: ["set the values it computes as @name = value, with --var, or in an environment file"])
+                }
+                if Self.isScriptBlock(trimmed) { throw scriptBlock(line) }
+                if trimmed.hasPrefix("curl ") || trimmed == "curl" {
+                    throw Failure(message: "a curl command, which a .http file of wsh does not send", span: line,
+                                  notes: ["import curl reads it: import curl \(trimmed.count > 40 ? "curl ..." : trimmed) as NAME, then call NAME"])
                 }
                 if trimmed.hasPrefix("@") {
                     items.append(.variable(try variable(line)))
@@ -103,6 +109,7 @@ struct HTTPFileParser {
                     continue
                 }
                 if trimmed.hasPrefix("??") { throw assertion(line) }
+                if Self.isScriptBlock(trimmed) { throw scriptBlock(line) }
                 if let first = text.first, first == " " || first == "\t" {
                     // Indented: the URL goes on (a path or query split over lines, joined with
                     // nothing between), or, after a header, that header's value (joined with a blank).
@@ -124,6 +131,7 @@ struct HTTPFileParser {
                 }
                 if trimmed.hasPrefix(">") { throw handlerScript(line) }
                 if trimmed.hasPrefix("??") { throw assertion(line) }
+                if Self.isScriptBlock(trimmed) { throw scriptBlock(line) }
                 bodyLines.append(line)
             }
         }
@@ -318,6 +326,18 @@ struct HTTPFileParser {
     private func handlerScript(_ line: Range<Int>) -> Failure {
         Failure(message: "a response handler is JavaScript, which wsh does not run", span: line,
                 notes: ["check the answer with wsh instead: expect status == 200, expect .token exists (docs/files-from-other-tools.md)"])
+    }
+
+    /// Whether a line opens one of httpyac's script blocks: `{{` (or `{{@response`, `{{+`...) with
+    /// no `}}` on its line, the JavaScript running to a line `}}`.
+    private static func isScriptBlock(_ trimmed: String) -> Bool {
+        trimmed.hasPrefix("{{") && !trimmed.contains("}}")
+    }
+
+    private func scriptBlock(_ line: Range<Int>) -> Failure {
+        Failure(message: "a script block ('{{' to '}}') is httpyac's JavaScript, which wsh does not run", span: line,
+                notes: ["set the values it computes as @name = value, with --var, or in an environment file; "
+                        + "check the answer with wsh instead: expect status == 200 (docs/files-from-other-tools.md)"])
     }
 
     /// httpyac's `?? status == 200`, `?? body ...`: a check wsh does not read, refused so that it is

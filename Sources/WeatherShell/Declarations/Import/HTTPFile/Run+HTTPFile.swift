@@ -173,7 +173,8 @@ extension Run {
             }
             session.mask.add(value)
             return Variable(value: value, isSecret: true, environmentName: name)
-        case .dotenv(let name):
+        case .dotenv(var name, let named):
+            if named { name = try value(of: .variable(name), at: span, in: &running).value }
             let values = try running.dotenv(run: self, at: span)
             guard let value = values[name] else {
                 throw failure("'\(name)' is not in \(Self.displayPath(running.dotenvPath))", at: span)

@@ -19,6 +19,8 @@ struct PostmanCollection {
         var method: String
         /// The URL as Postman writes it (`{{baseUrl}}/users/:id?page=1`), path variables' defaults apart.
         var url: String
+        /// Why it has no URL to send to (`its url is null`), when it has none: it is not declared.
+        var urlProblem: String?
         var pathVariables: [(name: String, value: String)]
         var headers: [(name: String, value: String)]
         var body: Body?
@@ -29,6 +31,8 @@ struct PostmanCollection {
         var scripts: [Script]
         /// Its `protocolProfileBehavior`: the collection's, then its folders', then its own, a later key winning.
         var behavior: [String: JSONValue]
+        /// What of it is left out, and why: a body of a mode Postman has not, auth whose settings are not read.
+        var omitted: [String] = []
     }
 
     enum Body {
@@ -55,6 +59,8 @@ struct PostmanCollection {
     struct Auth {
         var type: String
         var settings: [String: String]
+        /// Why its settings cannot be read (`its bearer settings are "x", not a list`): it is not sent.
+        var invalid: String?
     }
 
     /// A script, as its lines.
@@ -82,6 +88,9 @@ struct PostmanCollection {
     /// one of type `secret` is a secret, as in an environment.
     var variables: [(name: String, value: String, secret: Bool)]
     var requests: [Request]
+    /// Items that are neither a request nor a folder: where they are (`the collection`, `folder 'Users'`,
+    /// or the item's own name in quotes) and what they are.
+    var skipped: [(place: String, reason: String)]
 
     /// Reads a collection; a file that is not one (or is format v1) is a failure that says so.
     init(json: JSONValue) throws(Failure) {
@@ -98,16 +107,24 @@ struct PostmanCollection {
         name = info?["name"]?.string ?? json["name"]?.string ?? "collection"
         var variables = Self.variables(json["variable"])
         var requests: [Request] = []
+        var skipped: [(place: String, reason: String)] = []
         Self.walk(items, folders: [], inheritedAuth: Self.auth(json["auth"]), behavior: Self.behavior(json, over: [:]),
-                  scripts: Self.scripts(json["event"], origin: "the collection"), into: &requests, variables: &variables)
+                  scripts: Self.scripts(json["event"], origin: "the collection"), into: &requests, variables: &variables, skipped: &skipped)
         self.requests = requests
+        self.skipped = skipped
         self.variables = variables
     }
 
     private static func walk(_ items: JSONValue, folders: [String], inheritedAuth: Auth?, behavior inherited: [String: JSONValue],
-                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String, secret: Bool)]) {
+                             scripts inheritedScripts: [Script], into requests: inout [Request], variables: inout [(name: String, value: String, secret: Bool)],
+                             skipped: inout [(place: String, reason: String)]) {
         guard case .array(let list) = items else { return }
         for item in list {
+            guard case .object = item else {
+                let place = folders.isEmpty ? "the collection" : "folder '\(folders.joined(separator: " / "))'"
+                skipped.append((place, "an item that is not an object (\(item.compactText.prefix(60))) is left out"))
+                continue
+            }
             let name = item["name"]?.string ?? "request"
             let ownAuth = auth(item["auth"])
             let auth = ownAuth ?? inheritedAuth
@@ -116,10 +133,13 @@ struct PostmanCollection {
                 variables += Self.variables(item["variable"])
                 let folderScripts = scripts(item["event"], origin: "folder '\((folders + [name]).joined(separator: " / "))'")
                 walk(children, folders: folders + [name], inheritedAuth: auth, behavior: behavior, scripts: inheritedScripts + folderScripts,
-                     into: &requests, variables: &variables)
+                     into: &requests, variables: &variables, skipped: &skipped)
                 continue
             }
-            guard let json = item["request"] else { continue }
+            guard let json = item["request"], json != .null else {
+                skipped.append(("'\((folders + [name]).joined(separator: " / "))'", "it has neither a request nor an item list, so it is not declared"))
+                continue
+            }
             var request = read(json, path: folders + [name], item: item, inheritedAuth: inheritedAuth, behavior: behavior)
             // Postman runs the collection's prerequest scripts, then its folders', then the request's; tests too.
             let all: [Script] = inheritedScripts + request.scripts
@@ -163,12 +183,33 @@ struct PostmanCollection {
         let requestAuth = auth(request["auth"])
         var description = request["description"]?.string ?? request["description"]?["content"]?.string
         if description?.isEmpty == true { description = nil }
+        var omitted: [String] = []
+        var body: Body?
+        if !isString, !prunesBody(request, behavior: behavior) {
+            let read = Self.body(request["body"])
+            body = read.body
+            if let left = read.omitted { omitted.append(left) }
+        }
+        let auth = requestAuth ?? inheritedAuth
+        if let auth, let invalid = auth.invalid { omitted.append("its \(auth.type) auth is not sent: \(invalid)") }
         return Request(
             path: path, description: description,
-            method: (request["method"]?.string ?? "GET").uppercased(), url: url,
+            method: (request["method"]?.string ?? "GET").uppercased(), url: url, urlProblem: urlProblem(urlValue, url: url),
             pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
-            body: isString || prunesBody(request, behavior: behavior) ? nil : body(request["body"]), auth: requestAuth ?? inheritedAuth,
-            examples: examples(item["response"]), scripts: scripts(item["event"], origin: nil), behavior: behavior)
+            body: body, auth: auth,
+            examples: examples(item["response"]), scripts: scripts(item["event"], origin: nil), behavior: behavior, omitted: omitted)
+    }
+
+    /// Why a request has no URL wsh can send to, nil when it has one.
+    private static func urlProblem(_ value: JSONValue?, url: String) -> String? {
+        guard url.trimmingBlanks.isEmpty else { return nil }
+        switch value {
+        case nil: return "it has no url"
+        case .null?: return "its url is null"
+        case .string?: return "its url is empty"
+        case .object?: return "its url object has no raw URL, host or path"
+        case let other?: return "its url is \(other.compactText.prefix(60)), neither text nor a URL object"
+        }
     }
 
     /// Postman leaves out the body of a GET, HEAD, COPY, PURGE or UNLOCK unless the request's
@@ -212,8 +253,17 @@ struct PostmanCollection {
         return String(url[..<start]) + (query.isEmpty ? "" : "?" + query) + url[end...]
     }
 
-    private static func body(_ body: JSONValue?) -> Body? {
-        guard let body, body["disabled"]?.bool != true, let mode = body["mode"]?.string else { return nil }
+    /// The body, and what of it is left out (a mode Postman has not), when something is.
+    private static func body(_ body: JSONValue?) -> (body: Body?, omitted: String?) {
+        guard let body, body["disabled"]?.bool != true, let mode = body["mode"]?.string else { return (nil, nil) }
+        let modes = ["raw", "urlencoded", "formdata", "file", "graphql"]
+        guard modes.contains(mode) else {
+            return (nil, "its body is left out: its mode '\(mode)' is none of Postman's (\(modes.joined(separator: ", ")))")
+        }
+        return (read(body, mode: mode), nil)
+    }
+
+    private static func read(_ body: JSONValue, mode: String) -> Body? {
         switch mode {
         case "raw":
             let raw = body["raw"]?.string ?? ""
@@ -247,6 +297,11 @@ struct PostmanCollection {
     private static func auth(_ auth: JSONValue?) -> Auth? {
         guard let auth, let type = auth["type"]?.string, type != "inherit" else { return nil }
         var settings: [String: String] = [:]
+        switch auth[type] {
+        case nil, .null?, .array?, .object?: break
+        case let written?:
+            return Auth(type: type, settings: [:], invalid: "its \(type) settings are \(written.compactText.prefix(60)), not a list of key and value")
+        }
         if case .array = auth[type] {
             for pair in pairs(auth[type], key: "key") { settings[pair.name] = pair.value }
         } else if case .object(let members)? = auth[type] {

@@ -84,7 +84,7 @@ enum PostmanTarget {
             // The request's auth is what Postman sends, over an Authorization header of its own.
             headers.removeAll { $0.name.lowercased() == "authorization" }
         }
-        if let auth = request.auth {
+        if let auth = request.auth, auth.invalid == nil {
             switch auth.type {
             case "noauth": break
             case "bearer":

@@ -45,6 +45,11 @@ extension Run {
         for request in collection.requests {
             let name = TargetRegistry.unusedName(prefix + request.path.map(Self.postmanTargetName).joined(separator: "."), among: taken)
             let place = request.path.joined(separator: " / ")
+            if let problem = request.urlProblem {
+                // A target with no URL could only fail when called.
+                io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(problem))\n")
+                continue
+            }
             do {
                 let (text, notes) = try PostmanTarget.declaration(
                     request, name: name, directory: Self.directory(of: path), variableName: Self.postmanVariableName,
@@ -60,6 +65,7 @@ extension Run {
                 taken.insert(name)
                 declared += 1
                 for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
+                for left in request.omitted { io.err("warning: \(shown): '\(mask(place))' declared as \(mask(name)), but \(mask(left))\n") }
                 if request.auth?.type == "digest", let auth = request.auth {
                     let pair = (auth.settings["username"] ?? "") + ":" + (auth.settings["password"] ?? "")
                     if let credential = substituted(pair)?.text, let host = substituted(request.url).flatMap({ URLComponents(string: $0.text)?.host }) {
@@ -81,6 +87,9 @@ extension Run {
             } catch let diagnostic as Diagnostic {
                 io.err("warning: \(shown): '\(mask(place))' not declared: \(mask(diagnostic.message))\n")
             }
+        }
+        for item in collection.skipped {
+            io.err("warning: \(shown): \(mask(item.place)): \(mask(item.reason))\n")
         }
         forgetTargetsGone(from: "<postman \(shown)>", shown: shown, prefix: prefix, declared: taken)
         let origins = collection.requests.flatMap { $0.scripts.compactMap(\.origin) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

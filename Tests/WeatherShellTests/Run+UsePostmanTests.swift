@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import WeatherShell
+
+/// `use postman FILE` on a collection with malformed items: each request wsh cannot declare, or
+/// declares without a part of it, is a warning naming the collection and the request.
+@Suite @ShellActor struct RunUsePostmanTests {
+    @Test func malformedItemsAreWarningsNamingTheRequestAndNoURLMakesNoTarget() async throws {
+        let directory = try ScratchDirectory.make("wsh-postman-broken")
+        defer { ScratchDirectory.remove(directory) }
+        let server = try await TestServer.start()
+        let echo = "\(server.baseURL)/echo"
+        let collection = """
+        {"info": {"name": "Br", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "item": [
+          {"name": "nourl", "request": {"method": "GET"}},
+          {"name": "nullurl", "request": {"method": "GET", "url": null}},
+          {"name": "numurl", "request": {"method": "GET", "url": 42}},
+          {"name": "modebad", "request": {"method": "POST", "body": {"mode": "weird", "weird": "x"}, "url": "\(echo)/modebad"}},
+          {"name": "authbad", "request": {"method": "GET", "auth": {"type": "bearer", "bearer": "notarray"}, "url": "\(echo)/authbad"}},
+          {"name": "F", "item": ["notanobject", {"name": "noreq"}]},
+          {"name": "ok", "request": {"method": "GET", "url": "\(echo)/ok"}}
+         ]}
+        """
+        try collection.write(to: directory.appendingPathComponent("Br.postman_collection.json"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("use postman Br.postman_collection.json\nset output quiet\ncall modebad", directory: directory.path)
+        let sent = shell.run.lastResponse.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+        await shell.run("call authbad", directory: directory.path)
+        let authbad = shell.run.lastResponse.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+        try await server.shutdown()
+        let names = shell.run.session.targets.names
+        #expect(names == ["modebad", "authbad", "ok"], "no target that can only fail: \(names)")
+        #expect(sent?["method"] as? String == "POST", "\(shell.stderr)")
+        #expect((sent?["body"] as? String ?? "").isEmpty, "\(String(describing: sent))")
+        let headerNames = (authbad?["headers"] as? [[String]] ?? []).compactMap { $0.first?.lowercased() }
+        #expect(!headerNames.isEmpty && !headerNames.contains("authorization"), "\(String(describing: authbad))")
+        let file = "Br.postman_collection.json"
+        for line in ["\(file): 'nourl' not declared: it has no url",
+                     "\(file): 'nullurl' not declared: its url is null",
+                     "\(file): 'numurl' not declared: its url is 42, neither text nor a URL object",
+                     "\(file): 'modebad' declared as modebad, but its body is left out: its mode 'weird' is none of Postman's",
+                     "\(file): 'authbad' declared as authbad, but its bearer auth is not sent: its bearer settings are \"notarray\", not a list",
+                     "\(file): folder 'F': an item that is not an object (\"notanobject\") is left out",
+                     "\(file): 'F / noreq': it has neither a request nor an item list, so it is not declared"] {
+            let warned = shell.stderr.split(separator: "\n").contains { $0.hasPrefix("warning: ") && $0.contains("/" + line) }
+            #expect(warned, "\(line)\n\(shell.stderr)")
+        }
+        #expect(!shell.stderr.contains("bearer token is empty"), "\(shell.stderr)")
+    }
+}
