@@ -4,7 +4,7 @@ import Foundation
 /// br with its brotli decoder, several codings in the reverse of the order they were applied.
 /// The decoded size counts against the body limit as it grows, so a small bomb of a body is an
 /// error at the limit, never a gigabyte in memory.
-enum ContentDecoding {
+public enum ContentDecoding {
     /// What stops a decoding.
     enum Failure: Error, Equatable {
         /// The decoded body passed the limit.
@@ -24,7 +24,7 @@ enum ContentDecoding {
     static let maximumCodings = 5
 
     /// The codings the transport asks for (`Accept-Encoding`) and decodes.
-    static let acceptedCodings = "gzip, deflate, br"
+    public static let acceptedCodings = "gzip, deflate, br"
 
     /// `body` decoded as its `Content-Encoding` headers say; the same bytes when there is none.
     /// Throws at step `.transport`: `.bodyTooLarge` past `limit`, else an error for people naming the coding.

@@ -67,7 +67,7 @@ extension Run {
         }
         // Names this import gave (two requests of one name are NAME and NAME-2): importing the file
         // again replaces its targets; a target declared elsewhere of one of them is an error (declareWritten).
-        var taken = Set<String>()
+        var taken = targetsOfOtherImports(than: "<import har \(Self.displayPath(path))>")
         var declared: [String] = []
         for request in har.requests {
             if request.sendsBinary {
@@ -105,7 +105,7 @@ extension Run {
         if !har.invalidHeaderNames.isEmpty {
             io.err("note: headers whose names no request can send left out: \(mask(har.invalidHeaderNames.joined(separator: ", ")).shortened(200))\n")
         }
-        forgetTargetsGone(from: "<import har \(Self.displayPath(path))>", shown: Self.displayPath(path), prefix: prefix, declared: taken)
+        forgetTargetsGone(from: "<import har \(Self.displayPath(path))>", shown: Self.displayPath(path), prefix: prefix, declared: Set(declared))
         if !har.notAbsolute.isEmpty {
             let shown = har.notAbsolute.map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: ", ")
             io.err("warning: \(Self.displayPath(path)): \(har.notAbsolute.count) request\(har.notAbsolute.count == 1 ? "" : "s") not declared: "
@@ -128,6 +128,17 @@ extension Run {
     /// After a file was loaded again (`use postman`, `import har`): forgets the targets it declared
     /// the time before under `prefix` that it declares no more (a request removed or renamed in
     /// the file), and says which.
+    /// The targets another file declared (`import har`, `use postman`, `use http`, `use openapi`):
+    /// a request of one of their names is NAME-2 beside them, where a user's own target of that
+    /// name is kept with a warning (declareWritten).
+    func targetsOfOtherImports(than source: String) -> Set<String> {
+        let imports = ["<import har ", "<postman ", "<http ", "<openapi "]
+        return Set(session.targets.all.filter { target in
+            let file = target.declaration.file.name
+            return file != source && imports.contains { file.hasPrefix($0) }
+        }.map(\.name))
+    }
+
     func forgetTargetsGone(from source: String, shown: String, prefix: String, declared: Set<String>) {
         let key = source + "\u{0}" + prefix
         let before = session.importedTargets[key] ?? []

@@ -41,10 +41,21 @@ struct HARImport {
         "pragma", "cache-control", "upgrade-insecure-requests", "dnt", "priority", "te", "keep-alive", "if-none-match",
         "if-modified-since", "sec-gpc", "x-requested-with",
     ]
-    /// What a HAR wsh wrote leaves out of a call's own: wsh writes none of its default headers
-    /// (User-Agent, Accept-Encoding), so one there the user gave, and is kept; these the
-    /// connection and the cookie jar make.
+    /// What a HAR wsh wrote leaves out of a call's own: what the connection and the cookie jar
+    /// make, and wsh's own default headers (``isWshDefault(_:_:)``); a User-Agent or
+    /// Accept-Encoding the user gave is kept.
     private static let madeBySending: Set<String> = ["cookie", "connection", "host", "content-length", "keep-alive", "te"]
+
+    /// A header wsh sends by itself, as its history and reports record it: `User-Agent: wsh/VERSION`
+    /// (of any version), `Accept: */*`, `Accept-Encoding: gzip, deflate, br`.
+    private static func isWshDefault(_ lowercasedName: String, _ value: String) -> Bool {
+        switch lowercasedName {
+        case "user-agent": value.hasPrefix("wsh/")
+        case "accept": value == "*/*"
+        case "accept-encoding": value == ContentDecoding.acceptedCodings
+        default: false
+        }
+    }
 
     init(json: JSONValue) throws(Failure) {
         guard case .array(let entries)? = json["log"]?["entries"] else {
@@ -82,7 +93,8 @@ struct HARImport {
                 for header in headers {
                     guard let name = header["name"]?.string, let value = header["value"]?.string else { continue }
                     let lower = name.lowercased()
-                    let left = keepsAll ? !Self.madeBySending.contains(lower) : !Self.noise.contains(lower) && !lower.hasPrefix("sec-")
+                    let left = keepsAll ? !Self.madeBySending.contains(lower) && !Self.isWshDefault(lower, value)
+                                        : !Self.noise.contains(lower) && !lower.hasPrefix("sec-")
                     guard !name.hasPrefix(":"), left else { continue }
                     guard TargetCompiler.isHeaderName(name) else {
                         if !invalidHeaderNames.contains(name) { invalidHeaderNames.append(name) }

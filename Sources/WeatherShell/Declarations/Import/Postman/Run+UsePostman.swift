@@ -40,8 +40,8 @@ extension Run {
         // Names this load gave: two requests of one name are NAME and NAME-2. Loading the file
         // again replaces what it declared before under the same names; a target declared elsewhere
         // of one of them is an error naming the way out (declareWritten), as with use http.
-        var taken = Set<String>()
-        var declared = 0
+        var taken = targetsOfOtherImports(than: "<postman \(shown)>")
+        var declared: Set<String> = []
         for request in collection.requests {
             let name = TargetRegistry.unusedName(prefix + request.path.map(Self.postmanTargetName).joined(separator: "."), among: taken)
             let place = request.path.joined(separator: " / ")
@@ -63,7 +63,7 @@ extension Run {
                     })
                 try declareWritten(text, source: "<postman \(shown)>", place: "\(shown), request '\(place)'")
                 taken.insert(name)
-                declared += 1
+                declared.insert(name)
                 for note in notes { io.err("note: \(mask(name)): \(mask(note))\n") }
                 for left in request.omitted { io.err("warning: \(shown): '\(mask(place))' declared as \(mask(name)), but \(mask(left))\n") }
                 if request.auth?.type == "digest", let auth = request.auth {
@@ -91,7 +91,7 @@ extension Run {
         for item in collection.skipped {
             io.err("warning: \(shown): \(mask(item.place)): \(mask(item.reason))\n")
         }
-        forgetTargetsGone(from: "<postman \(shown)>", shown: shown, prefix: prefix, declared: taken)
+        forgetTargetsGone(from: "<postman \(shown)>", shown: shown, prefix: prefix, declared: declared)
         let origins = collection.requests.flatMap { $0.scripts.compactMap(\.origin) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let withOwn = collection.requests.count { $0.scripts.contains { $0.origin == nil } }
         if !origins.isEmpty || withOwn > 0 {
@@ -118,7 +118,7 @@ extension Run {
             }
         }
         if mode == .interactive {
-            io.err("\(declared) target\(declared == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
+            io.err("\(declared.count) target\(declared.count == 1 ? "" : "s") of '\(mask(collection.name))' declared: 'targets' lists them, 'help NAME' shows one\n")
         }
     }
 
