@@ -441,7 +441,7 @@ import TestSupport
                  "--report-json", "out/report.json", "--report-html", "out/html"], directory: directory)
             #expect(result.status != 0, "\(result.stdout)\(result.stderr)")
             #expect(!result.stdout.contains("✓ t.wsh"), "\(result.stdout)")
-            let warning = #"api.yaml#/paths/~1x/get/responses/200/content/application~1json/schema/properties/k/type: unknown type "Integer""#
+            let warning = #"tests/api.yaml#/paths/~1x/get/responses/200/content/application~1json/schema/properties/k/type: unknown type "Integer""#
             #expect(result.stdout.contains("    warning: " + warning), "\(result.stdout)")
             for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
                 let text = try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)
