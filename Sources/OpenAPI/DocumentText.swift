@@ -93,9 +93,26 @@ enum DocumentText {
         case .mapping(let mapping):
             var members: [JSONMember] = []
             members.reserveCapacity(mapping.count)
+            var merged: [JSONMember] = []
             for (key, value) in mapping {
                 let name = key.scalar?.string ?? ""
+                // YAML 1.1's merge key (`<<: *base`, `<<: [*a, *b]`), as PyYAML, SnakeYAML and
+                // js-yaml read it: the mappings' members, under this mapping's own, the first
+                // mapping's before a later one's.
+                if name == "<<", key.scalar?.style == .plain {
+                    let sources: [Node] = if case .sequence(let list) = value { Array(list) } else { [value] }
+                    for source in sources {
+                        guard case .object(let list) = try convert(source, depth: depth + 1, budget: &budget) else {
+                            throw Failure(message: "a merge key '<<' takes a mapping or a list of mappings" + (key.mark.map { " (line \($0.line))" } ?? ""))
+                        }
+                        for member in list where !merged.contains(where: { $0.key == member.key }) { merged.append(member) }
+                    }
+                    continue
+                }
                 members.append(JSONMember(key: name, value: try convert(value, depth: depth + 1, budget: &budget)))
+            }
+            if !merged.isEmpty {
+                members = merged.filter { member in !members.contains { $0.key == member.key } } + members
             }
             return .object(members)
         case .sequence(let sequence):

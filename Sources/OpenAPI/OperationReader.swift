@@ -325,6 +325,7 @@ struct OperationReader {
                 for media in content {
                     let mediaPointer = JSONPointer.appending(responsePointer + "/content", media.key)
                     let example = example(media.value, mediaType: media.key, pointer: mediaPointer)
+                    if let schema = media.value["schema"] { warnShapeProblems(schema, at: mediaPointer + "/schema") }
                     contents.append(MediaSchema(mediaType: media.key, schema: media.value["schema"], pointer: mediaPointer + "/schema",
                                                 example: example))
                     if sample == nil, let code = Int(status), (100...599).contains(code), let example {
@@ -370,6 +371,15 @@ struct OperationReader {
 
     /// The media type's example: `example`, else the first of `examples`, else the schema's; nil
     /// when there is none, or when it does not match the schema (warned).
+    /// A warning per keyword of a response schema (or a schema it refers to) that `expect schema`
+    /// cannot read: it refuses to check against such a schema (the unknown types were warned of already).
+    private func warnShapeProblems(_ schema: JSONValue, at pointer: String) {
+        for problem in JSONSchemaValidator.shapeProblems(of: schema, at: pointer, in: resolver.root) where !problem.contains(": unknown type \"") {
+            guard let split = problem.range(of: ": ") else { continue }
+            resolver.warn(String(problem[..<split.lowerBound]), String(problem[split.upperBound...]) + ": expect schema refuses to check against it")
+        }
+    }
+
     private func example(_ media: JSONValue, mediaType: String, pointer: String) -> JSONValue? {
         var candidate: (value: JSONValue, pointer: String)?
         if let example = media["example"] {

@@ -44,6 +44,8 @@ import Testing
          ["(root): expected a value matching exactly one of 2 schemas (oneOf), actual 1 (integer), which matches 2"]),
         (#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#, "1.5", []),
         (#"{"format": "date-time"}"#, #""2024-05-01T12:30:00.25+09:00""#, []),
+        (#"{"format": "date-time"}"#, #""2025-01-02 03:04:05Z""#, [#"(root): expected a date-time string, actual "2025-01-02 03:04:05Z" (string)"#]),
+        (#"{"format": "date-time"}"#, #""2025-01-02t03:04:05z""#, []),
         (#"{"format": "date-time"}"#, #""2024-05-01 12:30""#, [#"(root): expected a date-time string, actual "2024-05-01 12:30" (string)"#]),
         // A leap second is the last second of a UTC day (JSON-Schema-Test-Suite's date-time cases).
         (#"{"format": "date-time"}"#, #""1998-12-31T23:59:60Z""#, []),
@@ -106,7 +108,45 @@ import Testing
         // A $ref to itself never reaches a check: not a pass, but what cannot be checked.
         (##"{"$ref": "#/components/schemas/Loop"}"##, "1", ["(root): expected a check at most 256 schemas deep, actual deeper: not checked below here"]),
         ("false", "1", ["(root): expected nothing (the schema is false), actual 1 (integer)"]),
+        // A count written as a float, or past 64 bits, is a count (it was dropped: every value passed).
+        (#"{"maxLength": 10.0}"#, #""abcdefghijklmnop""#, ["(root): expected a string of at most 10 characters, actual 16 characters"]),
+        (#"{"maxProperties": 1e0}"#, #"{"a": 1, "b": 2}"#, ["(root): expected an object of at most 1 property, actual 2 properties"]),
+        (#"{"maxItems": 0.0}"#, "[1, 2]", ["(root): expected an array of at most 0 items, actual 2 items"]),
+        (#"{"contains": {"const": 1}, "minContains": 2.0}"#, "[1]", ["(root): expected an array with at least 2 items matching its contains schema, actual 1 matching"]),
+        (#"{"minLength": 18446744073709551616}"#, #""abc""#, ["(root): expected a string of at least 9223372036854775807 characters, actual 3 characters"]),
+        (#"{"minItems": 1e20}"#, "[]", ["(root): expected an array of at least 9223372036854775807 items, actual 0 items"]),
+        (#"{"maxLength": 3.0}"#, #""abc""#, []),
+        // OpenAPI 3.0's nullable widens an explicit type only; the other keywords still apply to null.
+        (#"{"type": "string", "nullable": true, "enum": ["a", "b"]}"#, "null", [#"(root): expected one of "a", "b", actual null (null)"#]),
+        (##"{"allOf": [{"type": "string"}], "nullable": true}"##, "null", ["(root): expected string, actual null (null)"]),
     ]
+
+    /// Drafts 4 to 7's `dependencies`, both forms, in a file of those drafts (it was read by no
+    /// check, and `{"a": 1}` passed); 2019-09 split it into `dependentRequired` and `dependentSchemas`.
+    @Test(arguments: ["http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-06/schema#", "http://json-schema.org/draft-07/schema#", nil])
+    func dependenciesOfTheOlderDraftsAreChecked(draft: String?) throws {
+        let head = draft.map { #""$schema": "\#($0)", "# } ?? ""
+        for (dependency, expected) in [
+            (#"["b"]"#, #"(root): expected a property "b", since "a" is there (dependencies), actual none"#),
+            (#"{"required": ["b"]}"#, #"(root): expected a property "b", actual none"#),
+        ] {
+            let schema = try JSONValue.parse(#"{"# + head + #""dependencies": {"a": "# + dependency + "}}")
+            let validator = JSONSchemaValidator(root: schema)
+            #expect(validator.violations(of: try JSONValue.parse(#"{"a": 1}"#), against: schema).map(\.description) == [expected], "\(schema)")
+            #expect(validator.violations(of: try JSONValue.parse(#"{"a": 1, "b": 2}"#), against: schema).isEmpty)
+            #expect(validator.violations(of: try JSONValue.parse(#"{"c": 1}"#), against: schema).isEmpty)
+        }
+        let later = try JSONValue.parse(#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependencies": {"a": ["b"]}}"#)
+        #expect(JSONSchemaValidator(root: later).violations(of: try JSONValue.parse(#"{"a": 1}"#), against: later).isEmpty)
+    }
+
+    /// OpenAPI 3.1 dropped `nullable`: in a 3.1 document it lets no null through.
+    @Test func nullableIsNoKeywordInOpenAPI31() throws {
+        let schema = try JSONValue.parse(#"{"type": "string", "nullable": true}"#)
+        let v31 = try JSONValue.parse(#"{"openapi": "3.1.0"}"#), v30 = try JSONValue.parse(#"{"openapi": "3.0.3"}"#)
+        #expect(JSONSchemaValidator(root: v31).violations(of: .null, against: schema).map(\.description) == ["(root): expected string, actual null (null)"])
+        #expect(JSONSchemaValidator(root: v30).violations(of: .null, against: schema).isEmpty)
+    }
 
     @Test(arguments: cases.indices)
     func keyword(_ index: Int) throws {

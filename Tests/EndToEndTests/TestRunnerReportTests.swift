@@ -418,3 +418,35 @@ import TestSupport
         }
     }
 }
+
+/// `use openapi` warnings in `wsh test`: under the file's line and in every report (they were
+/// printed only by `wsh FILE`, and a schema whose `type` wsh could not read passed every answer).
+@Suite struct TestRunnerWarningTests {
+    @Test func aDocumentsWarningsReachTheRunAndEveryReportAndItsCheckIsNoPass() async throws {
+        try await TestServer.with(routes: ["/x": StaticRoute(body: #"{"k": "</script>"}"#)]) { server in
+            let document = """
+                openapi: 3.0.3
+                info: {title: t, version: '1'}
+                servers: [{url: '\(server.baseURL)'}]
+                paths:
+                  /x:
+                    get:
+                      operationId: x
+                      responses:
+                        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {k: {type: Integer}}}}}}
+                """
+            let directory = try TestRunnerTests.suite(["api.yaml": document, "t.wsh": "use openapi api.yaml\ncall x\nexpect schema\n"])
+            let result = try await WSHProcess.run(
+                ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
+                 "--report-json", "out/report.json", "--report-html", "out/html"], directory: directory)
+            #expect(result.status != 0, "\(result.stdout)\(result.stderr)")
+            #expect(!result.stdout.contains("✓ t.wsh"), "\(result.stdout)")
+            let warning = #"tests/api.yaml#/paths/~1x/get/responses/200/content/application~1json/schema/properties/k/type: unknown type "Integer""#
+            #expect(result.stdout.contains("    warning: " + warning), "\(result.stdout)")
+            for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+                let text = try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)
+                #expect(text.contains("unknown type") && text.contains("properties/k/type"), "\(name): \(text)")
+            }
+        }
+    }
+}

@@ -23,6 +23,14 @@ import Testing
         ("a: &x {k: 1}\nb: *x\nc: !!str 5\nd: plain\n  continued\ne: [1,\n  2]\n? complex\n: key\n",
          #"{"a": {"k": 1}, "b": {"k": 1}, "c": "5", "d": "plain continued", "e": [1, 2], "complex": "key"}"#),
         ("windows: 1\r\nline: endings\r\n", #"{"windows": 1, "line": "endings"}"#),
+        // YAML 1.1 merge keys, as PyYAML, SnakeYAML and js-yaml read them (they were a member
+        // named "<<", and the base's `required` was lost): the mapping's own members win, then
+        // the first merged mapping's; a quoted '<<' is a name.
+        ("base: &b {type: object, required: [id]}\ns: {<<: *b, additionalProperties: false}\n",
+         #"{"base": {"type": "object", "required": ["id"]}, "s": {"type": "object", "required": ["id"], "additionalProperties": false}}"#),
+        ("a: &a {k: 1, m: 2}\nb:\n  <<: *a\n  k: 3\n", #"{"a": {"k": 1, "m": 2}, "b": {"m": 2, "k": 3}}"#),
+        ("x: &x {k: 1}\ny: &y {k: 2, j: 3}\nz: {<<: [*x, *y]}\n", #"{"x": {"k": 1}, "y": {"k": 2, "j": 3}, "z": {"k": 1, "j": 3}}"#),
+        ("'<<': 1\n", #"{"<<": 1}"#),
     ]
 
     @Test(arguments: read.indices)
@@ -52,6 +60,10 @@ import Testing
     @Test func aByteOrderMarkIsNoPartOfTheText() throws {
         let text = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
         #expect(try DocumentText.parse([0xEF, 0xBB, 0xBF] + Array(text.utf8)) == (try DocumentText.parse(Array(text.utf8))))
+    }
+
+    @Test func aMergeKeyOfNoMappingIsRefused() {
+        #expect(throws: DocumentText.Failure.self) { try DocumentText.parse(Array("a: {<<: 1}\n".utf8)) }
     }
 
     @Test func badYAMLIsRefusedWithItsLineAndColumn() {

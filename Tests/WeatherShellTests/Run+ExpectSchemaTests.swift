@@ -51,6 +51,14 @@ import Testing
         (#"{"allOf": {"type": "integer"}}"#, "(root): 'allOf' takes a list of schemas, not object"),
         ("[]", "(root): a schema is an object or true/false, not array"),
         (#"{"requird": ["name"]}"#, "(root): unknown keyword 'requird' (did you mean 'required'?)"),
+        // These were read as absent without a word.
+        (#"{"uniqueItems": 1}"#, "(root): 'uniqueItems' takes true or false, not integer"),
+        (#"{"uniqueItems": "true"}"#, #"(root): 'uniqueItems' takes true or false, not string ("true" is a string in YAML 1.2"#),
+        (#"{"exclusiveMinimum": "5"}"#, "(root): 'exclusiveMinimum' takes a number (or, as OpenAPI 3.0 writes it, true or false), not string"),
+        (#"{"dependentRequired": {"a": "b"}}"#, #"(root): 'dependentRequired' "a" takes a list of property names, not "b""#),
+        (#"{"dependentRequired": {"a": [1]}}"#, #"(root): 'dependentRequired' "a" takes a list of property names, not [1]"#),
+        (#"{"type": []}"#, "(root): 'type' takes a type name or a non-empty list of them, not array"),
+        (#"{"additionalProperties": "no"}"#, #"(root): 'additionalProperties' takes a schema, an object or true/false, not string ("no" is a string in YAML 1.2"#),
     ])
     func aSchemaOfTheWrongFormIsAnErrorNotAPass(schema: String, note: String) async throws {
         let (halt, stderr) = try await Self.check(#"{"id": "not a number"}"#, schema: schema)

@@ -16,6 +16,8 @@ final class RecordingReporter: RunReporter {
             events.append("expect \(result.source) \(result.passed ? "passed" : "failed")")
         case .error(let diagnostic):
             events.append("error \(diagnostic.kind) \(diagnostic.message)")
+        case .warning(let text):
+            events.append("warning \(text)")
         }
     }
 }

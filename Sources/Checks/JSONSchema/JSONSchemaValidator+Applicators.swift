@@ -57,6 +57,15 @@ extension JSONSchemaValidator {
         for dependency in keywords.dependentSchemas ?? [] where names.contains(ScalarText.Key(dependency.key)) {
             check(value, dependency.value, depth: depth + 1, into: &progress)
         }
+        for dependency in keywords.dependencies ?? [] where names.contains(ScalarText.Key(dependency.key)) {
+            guard case .array(let required) = dependency.value else {
+                check(value, dependency.value, depth: depth + 1, into: &progress)
+                continue
+            }
+            for case .string(let name) in required where !names.contains(ScalarText.Key(name)) {
+                progress.add(expected: "a property \(JSONValue.quoted(name)), since \(JSONValue.quoted(dependency.key)) is there (dependencies)", actual: "none")
+            }
+        }
         if let propertyNames = keywords.propertyNames {
             for member in members {
                 let found = progress.found.count
@@ -168,7 +177,7 @@ extension JSONSchemaValidator {
 
     /// A whole-number bound of `keywords`, such as `minContains`.
     private static func bound(_ name: String, _ keywords: Keywords) -> Int? {
-        keywords.bounds.first { $0.key == name }.flatMap { bound in if case .number(let text) = bound.value { Int(text) } else { nil } }
+        keywords.bounds.first { $0.key == name }.flatMap { bound in if case .number(let text) = bound.value { count(text) } else { nil } }
     }
 
     /// Whether `number` is a whole multiple of `divisor`, in decimal; nil when either is out of

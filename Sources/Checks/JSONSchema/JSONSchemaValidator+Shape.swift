@@ -12,6 +12,35 @@ extension JSONSchemaValidator {
         return problems
     }
 
+    /// ``shapeProblems(of:limit:)`` of `schema` and of every schema its local `$ref`s reach in
+    /// `root` (an OpenAPI document's schemas), each place named by its pointer in `root`.
+    public static func shapeProblems(of schema: JSONValue, at pointer: String, in root: JSONValue, limit: Int = 10) -> [String] {
+        var problems: [String] = []
+        collectShapeProblems(schema, at: pointer, depth: 0, into: &problems, limit: limit)
+        var seen: Set<String> = [], pending = localRefs(in: schema)
+        while let ref = pending.popLast(), problems.count < limit, seen.count < 1000 {
+            guard seen.insert(ref).inserted, let target = value(at: String(ref.dropFirst()), in: root) else { continue }
+            collectShapeProblems(target, at: String(ref.dropFirst()), depth: 0, into: &problems, limit: limit)
+            pending += localRefs(in: target)
+        }
+        return problems
+    }
+
+    /// Every `#/...` `$ref` under `value` (bounded depth).
+    private static func localRefs(in value: JSONValue, depth: Int = 0) -> [String] {
+        guard depth < 64 else { return [] }
+        switch value {
+        case .object(let members):
+            return members.flatMap { member -> [String] in
+                if member.key == "$ref", case .string(let ref) = member.value { return ref.hasPrefix("#/") ? [ref] : [] }
+                if ["example", "examples", "default", "enum", "const"].contains(member.key) { return [] }
+                return localRefs(in: member.value, depth: depth + 1)
+            }
+        case .array(let elements): return elements.flatMap { localRefs(in: $0, depth: depth + 1) }
+        default: return []
+        }
+    }
+
     static let typeNames: Set<String> = ["null", "boolean", "object", "array", "number", "string", "integer"]
 
     private static let subschemaKeywords: Set<String> = [
@@ -34,6 +63,12 @@ extension JSONSchemaValidator {
     private static let knownKeywords = subschemaKeywords.union(schemaListKeywords).union(schemaMapKeywords)
         .union(countKeywords).union(numberKeywords).union(otherKeywords)
 
+    /// A hint for a YAML 1.1 boolean (`no`, `yes`, `on`, `off`) that a YAML 1.2 reader takes as a string.
+    private static func yamlBoolean(_ value: JSONValue) -> String {
+        guard let text = value.string, ["yes", "no", "y", "n", "on", "off", "true", "false"].contains(text.lowercased()) else { return "" }
+        return " (\(JSONValue.quoted(text)) is a string in YAML 1.2, which wsh reads: write true or false)"
+    }
+
     private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [String], limit: Int) {
         guard problems.count < limit, depth < 64 else { return }
         let here = pointer.isEmpty ? "(root)" : pointer
@@ -46,9 +81,9 @@ extension JSONSchemaValidator {
         for member in members {
             let key = member.key, value = member.value
             let path = pointer + "/" + escape(key)
-            func wrong(_ form: String) { add("'\(key)' takes \(form), not \(typeName(value))") }
+            func wrong(_ form: String) { add("'\(key)' takes \(form), not \(typeName(value))" + yamlBoolean(value)) }
             switch key {
-            case "type":
+            case "type" where value != .array([]):
                 let names: [JSONValue]
                 if case .array(let list) = value { names = list } else { names = [value] }
                 for name in names {
@@ -56,6 +91,34 @@ extension JSONSchemaValidator {
                     if !typeNames.contains(text) {
                         let guess = EditDistance.closest(to: text, in: typeNames.sorted())
                         add("unknown type \"\(text)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "") + "; types: \(typeNames.sorted().joined(separator: ", "))")
+                    }
+                }
+            case "type":
+                wrong("a type name or a non-empty list of them")
+            case "uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated":
+                guard case .bool = value else { wrong("true or false"); continue }
+            case "exclusiveMinimum", "exclusiveMaximum":
+                switch value {
+                case .number, .bool: continue
+                default: wrong("a number (or, as OpenAPI 3.0 writes it, true or false)")
+                }
+            case "dependentRequired":
+                guard case .object(let map) = value else { wrong("an object of lists of property names"); continue }
+                for entry in map {
+                    guard case .array(let names) = entry.value, names.allSatisfy({ $0.string != nil }) else {
+                        add("'dependentRequired' \(JSONValue.quoted(entry.key)) takes a list of property names, not \(entry.value.compactText)")
+                        continue
+                    }
+                }
+            case "dependencies":
+                guard case .object(let map) = value else { wrong("an object of lists of property names or of schemas"); continue }
+                for entry in map {
+                    if case .array(let names) = entry.value {
+                        if !names.allSatisfy({ $0.string != nil }) {
+                            add("'dependencies' \(JSONValue.quoted(entry.key)) takes a list of property names, not \(entry.value.compactText)")
+                        }
+                    } else {
+                        collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit)
                     }
                 }
             case "required":
@@ -71,6 +134,7 @@ extension JSONSchemaValidator {
                     collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit)
                 }
             case _ where subschemaKeywords.contains(key):
+                if case .string = value { wrong("a schema, an object or true/false"); continue }
                 collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit)
             case _ where schemaListKeywords.contains(key):
                 guard case .array(let list) = value, !list.isEmpty else { wrong("a list of schemas"); continue }

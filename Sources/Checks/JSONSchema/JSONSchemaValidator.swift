@@ -6,11 +6,12 @@ import Targets
 /// and 3.1 write them, `multipleOf`, `minLength`, `maxLength`, `minItems`, `maxItems`,
 /// `minProperties`, `maxProperties`), `pattern` (by ``LinearRegex``), `required`,
 /// `dependentRequired`, `uniqueItems`, `properties`, `patternProperties`, `additionalProperties`,
-/// `unevaluatedProperties`, `propertyNames`, `dependentSchemas`, `items` (a schema, or a list with
+/// `unevaluatedProperties`, `propertyNames`, `dependentSchemas`, drafts 4 to 7's `dependencies`
+/// (in a schema file of those drafts or of none named), `items` (a schema, or a list with
 /// `additionalItems` as older drafts write it), `prefixItems`, `unevaluatedItems`, `contains`
 /// (with `minContains`, `maxContains`), `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
 /// `$ref` (local, `#/...`), `$dynamicRef` and `$recursiveRef` (in a document of one schema
-/// resource), `nullable`, `readOnly`/`writeOnly` by direction, and the formats of
+/// resource), `nullable` (OpenAPI 3.0's: it adds null to an explicit `type` only), `readOnly`/`writeOnly` by direction, and the formats of
 /// ``SchemaFormats``. A check cannot pass by accident: a `$ref` that names nothing here (or
 /// another file), a `$dynamicRef` wsh cannot follow and a pattern the engine refuses are violations, not skipped. Work is bounded:
 /// schemas nest at most ``maxDepth`` levels (a `$ref` cycle that never reaches the value's end
@@ -119,6 +120,10 @@ public struct JSONSchemaValidator: Sendable {
         var additionalItems: JSONValue?
         var dependentRequired: [JSONMember]?
         var dependentSchemas: [JSONMember]?
+        /// OpenAPI's `discriminator` (`propertyName`, `mapping`), read beside `oneOf` or `anyOf`.
+        var discriminator: JSONValue?
+        /// Drafts 4 to 7's `dependencies`: names a present property requires, or a schema.
+        var dependencies: [JSONMember]?
         var propertyNames: JSONValue?
         var uniqueItems = false
         var multipleOf: String?
@@ -128,7 +133,7 @@ public struct JSONSchemaValidator: Sendable {
         /// Whether any keyword that reads the parts of an object or a list is there.
         var readsParts: Bool {
             properties != nil || additionalProperties != nil || patternProperties != nil || dependentRequired != nil
-                || dependentSchemas != nil || propertyNames != nil || unevaluatedProperties != nil
+                || dependentSchemas != nil || propertyNames != nil || unevaluatedProperties != nil || dependencies != nil
         }
 
         init(_ members: [JSONMember]) {
@@ -164,6 +169,8 @@ public struct JSONSchemaValidator: Sendable {
                 case ("additionalItems", _): additionalItems = member.value
                 case ("dependentRequired", .object(let list)): dependentRequired = list
                 case ("dependentSchemas", .object(let list)): dependentSchemas = list
+                case ("dependencies", .object(let list)): dependencies = list
+                case ("discriminator", .object): discriminator = member.value
                 case ("propertyNames", _): propertyNames = member.value
                 case ("uniqueItems", .bool(let flag)): uniqueItems = flag
                 case ("multipleOf", .number(let text)): multipleOf = text
@@ -175,9 +182,21 @@ public struct JSONSchemaValidator: Sendable {
         }
     }
 
+    /// Whether `nullable` is read: OpenAPI 3.0's keyword, which 3.1 dropped (there `type: [T, "null"]`).
+    let readsNullable: Bool
+    /// Whether `dependencies` is read: drafts 4 to 7's keyword, which 2019-09 split in two
+    /// (`dependentRequired`, `dependentSchemas`).
+    let readsDependencies: Bool
+
     /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas without refs).
+    /// `nullable` is read unless `root` is an OpenAPI document of 3.1 or later.
     public init(root: JSONValue) {
         self.root = root
+        let version = root["openapi"]?.string ?? ""
+        readsNullable = version.isEmpty || version.hasPrefix("3.0")
+        // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
+        let draft = root["$schema"]?.string ?? ""
+        readsDependencies = version.isEmpty && (draft.isEmpty || ["draft-03", "draft-04", "draft-06", "draft-07"].contains { draft.contains($0) })
     }
 
     /// Every way `value` differs from `schema`, in document order; empty when it conforms.
@@ -212,6 +231,15 @@ public struct JSONSchemaValidator: Sendable {
         return ExactNumber(literal)?.isInteger == true
     }
 
+    /// A count keyword's value (`maxLength`, `minItems`...) as a number of things: `3`, and as
+    /// JSON Schema reads them `3.0` and `3e0` too; a count past 64 bits is `Int.max`, which no
+    /// value reaches. Nil for a negative or fractional value (a shape problem, reported before).
+    static func count(_ literal: String) -> Int? {
+        if let plain = Int(literal) { return plain >= 0 ? plain : nil }
+        guard !literal.hasPrefix("-"), isInteger(literal), let number = Double(literal), number.isFinite || number > 0 else { return nil }
+        return number >= 9.0e18 ? Int.max : Int(number)
+    }
+
     func check(_ value: JSONValue, _ schema: JSONValue, depth: Int, into progress: inout Progress) {
         progress.steps += 1
         if progress.steps > maxSteps { progress.stopped = true }
@@ -224,7 +252,8 @@ public struct JSONSchemaValidator: Sendable {
             }
             return
         }
-        let keywords = Keywords(members)
+        var keywords = Keywords(members)
+        if !readsDependencies { keywords.dependencies = nil }
         if let ref = keywords.ref {
             // In 3.0 a $ref's siblings are ignored; in 3.1 they apply, and are rarely there: check them too.
             if let target = resolve(ref, &progress) {
@@ -236,8 +265,7 @@ public struct JSONSchemaValidator: Sendable {
             }
         }
         if keywords.dynamicRef != nil || keywords.recursiveRef != nil { checkDynamicRefs(value, keywords, depth: depth, into: &progress) }
-        if value == .null, keywords.nullable { return }
-        if let types = Self.types(keywords), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
+        if let types = Self.types(keywords, nullable: readsNullable), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
             progress.add(expected: types.joined(separator: " or "), actual: SchemaViolation.show(value))
             return
         }
@@ -366,21 +394,21 @@ public struct JSONSchemaValidator: Sendable {
                     progress.add(expected: "a number \(exclusive ? "<" : "<=") \(limitText)", actual: text)
                 }
             case ("minLength", .string(let text)), ("maxLength", .string(let text)):
-                guard let count = Int(limitText) else { continue }
+                guard let count = Self.count(limitText) else { continue }
                 let length = text.unicodeScalars.count
                 let isMinimum = bound.key == "minLength"
                 if isMinimum ? length < count : length > count {
                     progress.add(expected: "a string of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "character"))", actual: Self.counted(length, "character"))
                 }
             case ("minProperties", .object(let members)), ("maxProperties", .object(let members)):
-                guard let count = Int(limitText) else { continue }
+                guard let count = Self.count(limitText) else { continue }
                 let isMinimum = bound.key == "minProperties"
                 if isMinimum ? members.count < count : members.count > count {
                     progress.add(expected: "an object of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "property"))",
                                  actual: Self.counted(members.count, "property"))
                 }
             case ("minItems", .array(let elements)), ("maxItems", .array(let elements)):
-                guard let count = Int(limitText) else { continue }
+                guard let count = Self.count(limitText) else { continue }
                 let isMinimum = bound.key == "minItems"
                 if isMinimum ? elements.count < count : elements.count > count {
                     progress.add(expected: "an array of \(isMinimum ? "at least" : "at most") \(Self.counted(count, "item"))", actual: Self.counted(elements.count, "item"))
@@ -411,6 +439,11 @@ public struct JSONSchemaValidator: Sendable {
         if let parts = keywords.allOf {
             for part in parts { check(value, part, depth: depth + 1, into: &progress) }
         }
+        if keywords.oneOf != nil || keywords.anyOf != nil, let discriminator = keywords.discriminator, root["openapi"] != nil,
+           case .string(let property)? = discriminator["propertyName"], case .object(let members) = value,
+           case .string(let name)? = members.last(where: { ScalarText.equal($0.key, property) })?.value {
+            return checkDiscriminated(value, property: property, name: name, discriminator: discriminator, depth: depth, into: &progress)
+        }
         if let parts = keywords.anyOf, !parts.isEmpty {
             var matched = false
             for part in parts where conforms(value, part, depth: depth + 1, progress: &progress) {
@@ -429,6 +462,28 @@ public struct JSONSchemaValidator: Sendable {
                              actual: SchemaViolation.show(value) + ", which matches \(matching == 0 ? "none" : "\(matching)")")
             }
         }
+    }
+
+    /// OpenAPI's `discriminator`: the answer's `property` names the schema it is (by `mapping`,
+    /// else as a schema of `components/schemas`), and it is checked against that one, in place
+    /// of `oneOf`/`anyOf` (where a dog with a cat's fields matched the cat, and a right answer
+    /// matching two parts failed). A name that names no schema is a violation.
+    private func checkDiscriminated(_ value: JSONValue, property: String, name: String, discriminator: JSONValue,
+                                    depth: Int, into progress: inout Progress) {
+        var ref = "#/components/schemas/" + Self.escape(name)
+        if case .string(let mapped)? = discriminator["mapping"]?[name] {
+            ref = mapped.hasPrefix("#") ? mapped : "#/components/schemas/" + Self.escape(mapped)
+        }
+        guard let target = resolve(ref, &progress) else {
+            var mapped = ""
+            if case .object(let mapping)? = discriminator["mapping"] { mapped = mapping.map(\.key).joined(separator: ", ") }
+            progress.path.append(.key(property))
+            progress.add(expected: "a \(JSONValue.quoted(property)) naming a schema (discriminator" + (mapped.isEmpty ? "" : ": \(mapped)") + ")",
+                         actual: SchemaViolation.show(.string(name)) + ", which names none")
+            progress.path.removeLast()
+            return
+        }
+        check(value, target, depth: depth + 1, into: &progress)
     }
 
     /// Whether `value` conforms, its violations kept apart (they are not the answer's: another part may match).
@@ -450,7 +505,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// `type` as a list of names; a name that is not a JSON type is left out (the importer warned).
-    private static func types(_ keywords: Keywords) -> [String]? {
+    private static func types(_ keywords: Keywords, nullable readsNullable: Bool) -> [String]? {
         var names: [String]
         switch keywords.type {
         case .string(let name)?: names = [name]
@@ -458,7 +513,9 @@ public struct JSONSchemaValidator: Sendable {
         default: return nil
         }
         names = names.filter { ["null", "boolean", "object", "array", "number", "string", "integer"].contains($0) }
-        if keywords.nullable, !names.isEmpty { names.append("null") }
+        // OpenAPI 3.0: `nullable` adds null to the types `type` names, if it names any; the
+        // other keywords (an `enum`, an `allOf` part) still apply to null.
+        if readsNullable, keywords.nullable, !names.isEmpty { names.append("null") }
         return names
     }
 

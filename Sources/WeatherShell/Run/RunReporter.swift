@@ -12,6 +12,9 @@ public enum RunEvent: Sendable {
     case expect(ExpectationResult)
     /// A diagnostic the run printed, secrets masked (a failed `expect` is reported as `.expect` and then as this).
     case error(Diagnostic)
+    /// A warning the run printed, secrets masked, without `warning: ` (a `use openapi` document's
+    /// problem: a keyword `expect schema` cannot read, an unknown type).
+    case warning(String)
 }
 
 /// The outcome of one `expect`.

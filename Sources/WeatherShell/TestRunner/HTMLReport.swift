@@ -88,6 +88,9 @@ enum HTMLReport {
         for error in otherErrors {
             html += "<pre class=\"error\">\(escaped(error.rendered))</pre>\n"
         }
+        for warning in result.warnings {
+            html += "<p class=\"warning\">warning: \(escaped(warning))</p>\n"
+        }
         // A file stopped by an error (a failed validate, a bad body) shows the last answer it had;
         // a check that could not be evaluated shows the answer it looked at with itself.
         if result.outcome == .errored, !otherErrors.isEmpty, let last = result.calls.last, last.body != nil {

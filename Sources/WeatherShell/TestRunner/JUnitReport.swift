@@ -73,6 +73,9 @@ enum JUnitReport {
             xml += "    <testcase name=\"interrupted\" classname=\"\(name)\" time=\"0.000\">\n"
                 + "      <error message=\"interrupted by Ctrl-C\" type=\"interrupted\"/>\n    </testcase>\n"
         }
+        if !result.warnings.isEmpty {
+            xml += "    <system-err>" + MarkupText.escaped(result.warnings.map { "warning: \($0)\n" }.joined()) + "</system-err>\n"
+        }
         xml += "  </testsuite>\n"
         return xml
     }

@@ -26,7 +26,7 @@ enum TAPReport {
                 if let failure = result.firstFailure { fields += [("message", failure.message), ("at", failure.location)] }
             }
             fields += [("duration_ms", String(MarkupText.whole(result.milliseconds)))]
-            tap += yaml(fields, indent: "  ")
+            tap += yaml(fields, list: ("warnings", result.warnings), indent: "  ")
         }
         return tap
     }
@@ -37,12 +37,12 @@ enum TAPReport {
     }
 
     /// A YAML block of `fields`, then `notes` as one list (a key once: YAML readers keep only the last of a repeated key).
-    private static func yaml(_ fields: [(String, String)], notes: [String] = [], indent: String) -> String {
+    private static func yaml(_ fields: [(String, String)], notes: [String] = [], list: (String, [String])? = nil, indent: String) -> String {
         var block = "\(indent)---\n"
         for (key, value) in fields { block += "\(indent)\(key): \(JSONValue.quoted(value))\n" }
-        if !notes.isEmpty {
-            block += "\(indent)notes:\n"
-            for note in notes { block += "\(indent)  - \(JSONValue.quoted(note))\n" }
+        for (name, items) in [("notes", notes), list ?? ("", [])] where !items.isEmpty {
+            block += "\(indent)\(name):\n"
+            for item in items { block += "\(indent)  - \(JSONValue.quoted(item))\n" }
         }
         return block + "\(indent)...\n"
     }

@@ -27,6 +27,9 @@ public struct TestFileResult: Codable, Sendable {
     public var checks: [TestCheckRecord] = []
     /// Runtime and parse errors (failed expectations are in ``checks``).
     public var errors: [TestErrorRecord] = []
+    /// The warnings the run printed (a `use openapi` document's problems), masked: shown under
+    /// the file's line and in every report, as a check they weaken passes without them.
+    public var warnings: [String] = []
     /// The first failure, for the file's line: `path:12:8 expectation failed: ...`.
     public var firstFailure: TestFailure?
 

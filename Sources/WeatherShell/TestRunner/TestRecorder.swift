@@ -17,6 +17,7 @@ final class TestRecorder: RunReporter {
     private var calls: [TestCallRecord] = []
     private var checks: [TestCheckRecord] = []
     private var errors: [TestErrorRecord] = []
+    private var warnings: [String] = []
     private var firstFailure: TestFailure?
     private var redaction = Redaction()
     /// The last call's answer, whose body is masked and kept only if a failed check looks at it
@@ -51,6 +52,9 @@ final class TestRecorder: RunReporter {
             if !result.passed { keepPendingBody() }
         case .error(let diagnostic):
             record(diagnostic)
+        case .warning(let text):
+            let masked = redaction.mask(text)
+            if !warnings.contains(masked) { warnings.append(masked) }
         }
     }
 
@@ -166,6 +170,7 @@ final class TestRecorder: RunReporter {
         result.calls = calls
         result.checks = checks
         result.errors = errors
+        result.warnings = warnings
         result.firstFailure = firstFailure
         return result
     }

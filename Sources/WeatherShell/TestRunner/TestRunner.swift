@@ -159,6 +159,10 @@ struct TestSummary: Sendable {
 /// The line printed for each file as it finishes.
 enum TestLines {
     static func line(for result: TestFileResult) -> String {
+        fileLine(for: result) + result.warnings.map { "    warning: \(oneLine($0))\n" }.joined()
+    }
+
+    private static func fileLine(for result: TestFileResult) -> String {
         let time = "\(MarkupText.whole(result.milliseconds)) ms"
         switch result.outcome {
         case .passed:

@@ -85,6 +85,17 @@ extension Run {
                           at: span, notes: ["it declares: \(types.isEmpty ? "no body" : types)"])
         }
         guard let schema = media.schema else { return [] }
+        // As for a schema file: a keyword of the wrong form is read as absent, and the check would pass any body.
+        let problems = JSONSchemaValidator.shapeProblems(of: schema, at: media.pointer, in: imported.schemas.root)
+        if !problems.isEmpty {
+            throw failure("the schema of '\(operation.name)' for \(answer.status) \(media.mediaType) is no JSON Schema wsh can check against",
+                          at: span, notes: problems.map { imported.source + "#" + $0 })
+        }
+        // A text answer's schema (`text/plain: {type: string, maxLength: 2}`) describes the text
+        // itself, as OpenAPI has it: `"hi"` is 4 characters there, not the JSON string hi.
+        if ResponseSchemaChoice.essence(media.mediaType).hasPrefix("text/") {
+            return JSONSchemaValidator(root: imported.schemas.root).violations(of: .string(response.text), against: schema)
+        }
         let body: JSONValue
         do {
             body = try response.json()

@@ -93,6 +93,8 @@ final class VirtualUser: RunReporter {
                 stats.recordError(Self.kind(of: diagnostic.message))
             }
             callFailed = false
+        case .warning:
+            break
         }
     }
 

@@ -28,7 +28,9 @@ extension Run {
         }
         let shownSource = path.map { Self.displayPath($0) } ?? source
         for warning in document.warnings {
-            io.err("warning: \(mask(shownSource))#\(mask(warning.description))\n")
+            let text = "\(mask(shownSource))#\(mask(warning.description))"
+            io.err("warning: \(text)\n")
+            reporter?.report(.warning(text))
         }
         var declared = 0
         for operation in document.operations {
@@ -36,7 +38,9 @@ extension Run {
                 // As a pack's, an imported target's host yields to `set base` (a mock, a staging host).
                 try declareWritten(operation.declaration, source: "<openapi \(shownSource)>", fromPack: true)
             } catch let diagnostic as Diagnostic {
-                io.err("warning: \(mask(shownSource))#\(operation.pointer): not declared: \(mask(diagnostic.message))\n")
+                let text = "\(mask(shownSource))#\(operation.pointer): not declared: \(mask(diagnostic.message))"
+                io.err("warning: \(text)\n")
+                reporter?.report(.warning(text))
                 continue
             }
             if var target = session.targets[operation.name] {

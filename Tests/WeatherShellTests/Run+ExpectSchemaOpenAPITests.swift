@@ -1,0 +1,144 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WeatherShell
+
+/// `expect schema` under `use openapi`, against answers of the loopback server: keywords the
+/// check cannot read are an error (and a warning at the import), never a pass; counts written as
+/// floats are counts; OpenAPI 3.0's `nullable` widens an explicit `type` only, and 3.1 has none.
+@Suite struct RunExpectSchemaOpenAPITests {
+    /// A document of one operation, `/s`, answering 200 application/json with `schema`; a line
+    /// after the schema's (`components: ...`) goes at the document's top level.
+    static func document(version: String, schema: String, base: String, mediaType: String = "application/json") -> String {
+        let lines = schema.split(separator: "\n", maxSplits: 1).map(String.init)
+        return """
+            openapi: \(version)
+            info: {title: t, version: '1'}
+            servers: [{url: '\(base)'}]
+            paths:
+              /s:
+                get:
+                  operationId: s
+                  responses:
+                    '200': {description: ok, content: {\(mediaType): {schema: \(lines[0])}}}
+            \(lines.count > 1 ? lines[1] : "")
+
+            """
+    }
+
+    /// How `call NAME` then `expect schema` ends, the server answering `answer`.
+    @ShellActor static func check(version: String, schema: String, answer: String,
+                                  mediaType: String = "application/json") async throws -> (halt: Halt?, stderr: String) {
+        let server = try await TestServer.start(routes: ["/s": StaticRoute(contentType: mediaType, body: answer)])
+        let directory = try ScratchDirectory.make("wsh-openapi-schema")
+        defer { ScratchDirectory.remove(directory) }
+        try document(version: version, schema: schema, base: server.baseURL, mediaType: mediaType)
+            .write(to: directory.appendingPathComponent("api.yaml"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = await shell.run("use openapi api.yaml\nset output quiet\ncall s\nexpect schema", directory: directory.path)
+        try await server.shutdown()
+        return (halt, shell.stderr)
+    }
+
+    /// Counts written as floats, or past 64 bits, are counts (they were dropped, and the check passed).
+    @Test(arguments: [
+        ("{type: string, maxLength: 3.0}", #""abcdef""#, "expected a string of at most 3 characters, actual 6 characters"),
+        ("{type: array, minItems: 2.0}", "[]", "expected an array of at least 2 items, actual 0 items"),
+        ("{type: string, minLength: 18446744073709551616}", #""abc""#, "expected a string of at least 9223372036854775807 characters"),
+    ])
+    func aCountWrittenAsAFloatIsChecked(schema: String, answer: String, note: String) async throws {
+        let (halt, stderr) = try await Self.check(version: "3.1.0", schema: schema, answer: answer)
+        guard case .failure(.expectation)? = halt else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
+        #expect(stderr.contains("note: (root): " + note), "\(stderr)")
+    }
+
+    /// A keyword of the wrong form or a typo, here or in a schema a `$ref` names: a warning at the
+    /// import and an error (not a pass) at the check, each naming the place.
+    @Test(arguments: [
+        ("{type: object, properties: {a: {type: string, maxLength: '3'}}}", #"{"a": "abcdef"}"#,
+         "/paths/~1s/get/responses/200/content/application~1json/schema/properties/a: 'maxLength' takes a whole number, 0 or more, not string"),
+        ("{type: array, uniqueItems: yes}", "[1, 1]",
+         #"/paths/~1s/get/responses/200/content/application~1json/schema: 'uniqueItems' takes true or false, not string ("yes" is a string in YAML 1.2"#),
+        ("{type: object, additionalProperties: no}", #"{"zz": 1}"#,
+         #"'additionalProperties' takes a schema, an object or true/false, not string ("no" is a string"#),
+        ("{type: object, properties: {c: {type: string, requird: true}}}", "{}",
+         "/schema/properties/c: unknown keyword 'requird' (did you mean 'required'?)"),
+        ("{$ref: '#/components/schemas/U'}\ncomponents: {schemas: {U: {type: array, uniqueItems: 'true'}}}", "[1, 1]",
+         "/components/schemas/U: 'uniqueItems' takes true or false, not string"),
+    ])
+    func aKeywordTheCheckCannotReadIsAnErrorAndAWarning(schema: String, answer: String, note: String) async throws {
+        let (halt, stderr) = try await Self.check(version: "3.1.0", schema: schema, answer: answer)
+        guard case .failure(let kind)? = halt, kind != .expectation else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
+        let lines = stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("warning: ") && $0.contains("api.yaml#") && $0.contains(note) }, "\(stderr)")
+        #expect(stderr.contains("is no JSON Schema wsh can check against"), "\(stderr)")
+        #expect(lines.contains { $0.contains("note: ") && $0.contains("api.yaml#") && $0.contains(note) }, "\(stderr)")
+    }
+
+    /// 3.0.3: "A true value adds "null" to the allowed types specified by the type keyword, only
+    /// if type is explicitly defined within the same Schema Object. Other Schema Object
+    /// constraints retain their defined behavior". 3.1 has no `nullable`.
+    @Test(arguments: [
+        ("3.0.3", "{type: string, nullable: true}", true),
+        ("3.0.3", "{type: string, nullable: true, enum: [a, b]}", false),
+        ("3.0.3", "{type: string, nullable: true, enum: [a, null]}", true),
+        ("3.0.3", "{allOf: [{$ref: '#/components/schemas/Str'}], nullable: true}\ncomponents: {schemas: {Str: {type: string}}}", false),
+        ("3.1.0", "{type: string, nullable: true}", false),
+        ("3.1.0", "{type: [string, 'null']}", true),
+    ])
+    func nullIsLetThroughOnlyWhereNullableSaysSo(version: String, schema: String, passes: Bool) async throws {
+        let (halt, stderr) = try await Self.check(version: version, schema: schema, answer: "null")
+        if passes {
+            #expect(halt == nil, "\(version) \(schema): \(stderr)")
+        } else {
+            guard case .failure(.expectation)? = halt else { Issue.record("\(version) \(schema): \(String(describing: halt)): \(stderr)"); return }
+        }
+    }
+
+    /// A `text/plain` answer's schema describes its text: `"hi"` is 4 characters (it was read as
+    /// the JSON string hi, and passed `maxLength: 2`), and `123` is the string "123".
+    @Test(arguments: [
+        (#""hi""#, "{type: string, maxLength: 2}", false),
+        ("hi", "{type: string, maxLength: 2}", true),
+        ("123", "{type: string}", true),
+        ("OK", "{type: string, enum: [OK]}", true),
+        ("NO", "{type: string, enum: [OK]}", false),
+    ])
+    func aTextAnswerIsCheckedAsText(answer: String, schema: String, passes: Bool) async throws {
+        let (halt, stderr) = try await Self.check(version: "3.0.3", schema: schema, answer: answer, mediaType: "text/plain")
+        if passes {
+            #expect(halt == nil, "\(answer): \(stderr)")
+        } else {
+            guard case .failure(.expectation)? = halt else { Issue.record("\(answer): \(String(describing: halt)): \(stderr)"); return }
+        }
+    }
+
+    static let pets = """
+        {oneOf: [{$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Cat'}], \
+        discriminator: {propertyName: petType, mapping: {dog: '#/components/schemas/Dog', cat: Cat}}}
+        components: {schemas: {Pet: {type: object, required: [petType], properties: {petType: {type: string}}}, \
+        Dog: {allOf: [{$ref: '#/components/schemas/Pet'}, {type: object, required: [bark], properties: {bark: {type: boolean}}}]}, \
+        Cat: {allOf: [{$ref: '#/components/schemas/Pet'}, {type: object, properties: {meow: {type: boolean}}}]}}}
+        """
+
+    /// `discriminator`: the answer's `petType` names the schema it is checked against (by
+    /// `mapping`, a ref or a schema's name). A dog with a cat's fields passed by matching Cat, an
+    /// unknown pet passed, and a right dog failed for matching Dog and Cat both.
+    @Test(arguments: [
+        (#"{"petType": "dog", "bark": true}"#, nil),
+        (#"{"petType": "cat", "meow": true}"#, nil),
+        (#"{"petType": "dog", "meow": true}"#, #"note: (root): expected a property "bark", actual none"#),
+        (#"{"petType": "cow", "meow": true}"#, #"note: /petType: expected a "petType" naming a schema (discriminator: dog, cat), actual "cow" (string), which names none"#),
+    ] as [(String, String?)])
+    func theDiscriminatorChoosesTheSchema(answer: String, note: String?) async throws {
+        for version in ["3.0.3", "3.1.0"] {
+            let (halt, stderr) = try await Self.check(version: version, schema: Self.pets, answer: answer)
+            guard let note else {
+                #expect(halt == nil, "\(version) \(answer): \(stderr)")
+                continue
+            }
+            guard case .failure(.expectation)? = halt else { Issue.record("\(version) \(answer): \(String(describing: halt)): \(stderr)"); continue }
+            #expect(stderr.contains(note), "\(version) \(answer): \(stderr)")
+        }
+    }
+}
