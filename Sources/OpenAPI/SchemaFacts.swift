@@ -95,7 +95,7 @@ struct SchemaFacts {
                 } else if member.key == "type", member.value.string != nil || { if case .array = member.value { true } else { false } }() {
                     let names: [JSONValue] = if case .array(let list) = member.value { list } else { [member.value] }
                     for name in names where !(name.string.map { Self.jsonTypes.contains($0) } ?? false) {
-                        resolver.warn(JSONPointer.pointer(base, path), "unknown type \(name.compactText): read as any value")
+                        resolver.warn(JSONPointer.pointer(base, path), "unknown type \(name.compactText): the types are string, number, integer, boolean, array, object and null")
                     }
                 } else if !Self.valueKeys.contains(member.key), !member.key.hasPrefix("x-") {
                     checkTypes(member.value, base: base, path: &path, namesAreKeys: Self.schemaMaps.contains(member.key))

@@ -297,7 +297,7 @@ import TestSupport
         #expect(document.warnings.map(\.description) == [
             "/components/schemas/Thing/properties/parent/$ref: broken $ref '#/components/schemas/Missing': nothing is there",
             "/paths/~1things/get/parameters/0/$ref: broken $ref '#/components/parameters/Nope': nothing is there",
-            "/components/schemas/Thing/properties/size/type: unknown type \"int64\": read as any value",
+            "/components/schemas/Thing/properties/size/type: unknown type \"int64\": the types are string, number, integer, boolean, array, object and null",
             "/paths/~1things/get/responses/200/content/application~1json/example: example does not match its schema (/0/type: expected string, actual 3 (integer)): not used as a sample",
             "/paths/~1other/get/operationId: the name 'things' is taken by /paths/~1things/get: this operation is 'things_2'",
         ])
