@@ -369,16 +369,19 @@ struct OperationReader {
         }
     }
 
-    /// The media type's example: `example`, else the first of `examples`, else the schema's; nil
-    /// when there is none, or when it does not match the schema (warned).
     /// A warning per keyword of a response schema (or a schema it refers to) that `expect schema`
-    /// cannot read: it refuses to check against such a schema (the unknown types were warned of already).
+    /// cannot read: it refuses to check against such a schema (the unknown types were warned of
+    /// already); a key close to a keyword's name may be an annotation, and is not checked.
     private func warnShapeProblems(_ schema: JSONValue, at pointer: String) {
         for problem in JSONSchemaValidator.shapeProblems(of: schema, at: pointer, in: resolver.root) where !problem.contains(": unknown type \"") {
             guard let split = problem.range(of: ": ") else { continue }
-            resolver.warn(String(problem[..<split.lowerBound]), String(problem[split.upperBound...]) + ": expect schema refuses to check against it")
+            let consequence = problem.contains(": unknown keyword '") ? ": not checked" : ": expect schema refuses to check against it"
+            resolver.warn(String(problem[..<split.lowerBound]), String(problem[split.upperBound...]) + consequence)
         }
     }
+
+    /// The media type's example: `example`, else the first of `examples`, else the schema's; nil
+    /// when there is none, or when it does not match the schema (warned).
 
     private func example(_ media: JSONValue, mediaType: String, pointer: String) -> JSONValue? {
         var candidate: (value: JSONValue, pointer: String)?

@@ -5,23 +5,26 @@ import Foundation
 /// or is interrupted neither leaves part of an answer under the name nor loses what was there.
 /// Through a symbolic link (dangling too) the file it names is written, and the link stays.
 ///
-/// What cannot be replaced so is written in place, as before: `/dev/null`, a pipe, a terminal,
-/// the shell's own standard output or error (`> /dev/stdout` follows what was printed instead of
-/// truncating a redirected output), a file with other names (hard links) or another owner, which
-/// a new file would not keep, and a file in a directory wsh may not write. A file the rename cannot
-/// replace (bind-mounted, or in another user's sticky directory) gets the whole answer copied in.
+/// A file with other names (hard links) or another owner, which a new file would not keep, and
+/// one the rename cannot replace (bind-mounted), get the whole copied in at ``commit()``. What
+/// cannot be replaced so is written in place, as before: `/dev/null`, a pipe, a terminal, the
+/// shell's own standard output or error (`> /dev/stdout` follows what was printed instead of
+/// truncating a redirected output), and a file in a directory wsh may not write.
 public final class ReplacingFile {
     /// The file written: the one a symbolic link names, so that the link stays.
     private let destination: String
-    /// The temporary file renamed to `destination` at the end, nil when written in place.
+    /// The temporary file renamed (or copied) to `destination` at the end, nil when written in place.
     private let temporary: String?
+    /// The whole is copied into `destination` rather than renamed over it: a file with other
+    /// names (hard links) or another owner, which a new file would not keep.
+    private let copiesIn: Bool
     private let descriptor: Int32
     private let ownsDescriptor: Bool
 
     /// Opens the file for writing; throws the system's `errno` when it cannot.
     public init(path: String) throws(ReplacingFileError) {
         if let stream = Self.standardStream(at: path) {
-            (destination, temporary, descriptor, ownsDescriptor) = (path, nil, stream, false)
+            (destination, temporary, descriptor, ownsDescriptor, copiesIn) = (path, nil, stream, false, false)
             return
         }
         ownsDescriptor = true
@@ -31,11 +34,11 @@ public final class ReplacingFile {
         // A file that may not be written is not replaced either, as opening it would fail.
         if exists, access(destination, W_OK) != 0 { throw ReplacingFileError(code: errno) }
         let regular = !exists || status.st_mode & S_IFMT == S_IFREG
-        let inPlace = !regular || (exists && (status.st_nlink > 1 || status.st_uid != geteuid()))
-        if !inPlace, let (candidate, fd) = Self.temporaryFile(beside: destination, mode: exists ? status.st_mode & 0o7777 : nil) {
-            (temporary, descriptor) = (candidate, fd)
+        let keepsFile = exists && (status.st_nlink > 1 || status.st_uid != geteuid())
+        if regular, let (candidate, fd) = Self.temporaryFile(beside: destination, mode: exists ? status.st_mode & 0o7777 : nil) {
+            (temporary, descriptor, copiesIn) = (candidate, fd, keepsFile)
         } else {
-            (temporary, descriptor) = (nil, open(destination, O_WRONLY | O_CLOEXEC | (regular ? O_CREAT | O_TRUNC : 0), 0o644))
+            (temporary, descriptor, copiesIn) = (nil, open(destination, O_WRONLY | O_CLOEXEC | (regular ? O_CREAT | O_TRUNC : 0), 0o644), false)
         }
         if descriptor < 0 { throw ReplacingFileError(code: errno) }
     }
@@ -90,23 +93,22 @@ public final class ReplacingFile {
     public func commit() throws(ReplacingFileError) {
         if ownsDescriptor { _ = close(descriptor) }
         guard let temporary else { return }
-        guard rename(temporary, destination) != 0 else { return }
-        let code = errno
+        guard copiesIn || rename(temporary, destination) != 0 else { return }
+        let code = copiesIn ? 0 : errno
         defer { unlink(temporary) }
-        guard [EPERM, EACCES, EBUSY, EXDEV].contains(code), let failure = Self.copy(temporary, over: destination) else {
-            throw ReplacingFileError(code: code)
-        }
+        // A file the rename cannot replace (bind-mounted, in another user's sticky directory) gets the whole copied in.
+        guard copiesIn || [EPERM, EACCES, EBUSY, EXDEV].contains(code) else { throw ReplacingFileError(code: code) }
+        let failure = Self.copy(temporary, over: destination)
         if failure != 0 { throw ReplacingFileError(code: failure) }
     }
 
-    /// Copies `source` over `destination` in place; the `errno` of a failure, 0 when whole; nil
-    /// when `destination` cannot be opened.
-    private static func copy(_ source: String, over destination: String) -> Int32? {
+    /// Copies `source` over `destination` in place; the `errno` of a failure, 0 when whole.
+    private static func copy(_ source: String, over destination: String) -> Int32 {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return errno }
         defer { close(input) }
         let output = open(destination, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard output >= 0 else { return nil }
+        guard output >= 0 else { return errno }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -128,6 +128,10 @@ import Testing
             let hard = try await runScript("get \(server.baseURL)/large?bytes=7 > one.json\n", directory: directory).0
             #expect(hard.status == 0, "\(hard.stderr)")
             #expect(try Data(contentsOf: directory.appendingPathComponent("two.json")).count == 7)
+            // Copied in whole at the end, not written in place: a cut call leaves both names as they were (review).
+            let cutHard = try await runScript("set timeout 300ms\nget \(server.baseURL)/stall-mid-body > one.json\n", directory: directory).0
+            #expect(cutHard.status != 0)
+            #expect(try Data(contentsOf: directory.appendingPathComponent("two.json")).count == 7)
         }
     }
 

@@ -86,15 +86,27 @@ extension Run {
         }
         guard let schema = media.schema else { return [] }
         // As for a schema file: a keyword of the wrong form is read as absent, and the check would pass any body.
+        // A key close to a keyword's name (`note`, `tsType`) may be an annotation, as OpenAPI 3.1's
+        // JSON Schema allows: `use openapi` warned of it; only a keyword of the wrong form refuses.
         let problems = JSONSchemaValidator.shapeProblems(of: schema, at: media.pointer, in: imported.schemas.root)
+            .filter { !$0.contains(": unknown keyword '") }
         if !problems.isEmpty {
             throw failure("the schema of '\(operation.name)' for \(answer.status) \(media.mediaType) is no JSON Schema wsh can check against",
                           at: span, notes: problems.map { imported.source + "#" + $0 })
         }
         // A text answer's schema (`text/plain: {type: string, maxLength: 2}`) describes the text
-        // itself, as OpenAPI has it: `"hi"` is 4 characters there, not the JSON string hi.
-        if ResponseSchemaChoice.essence(media.mediaType).hasPrefix("text/") {
-            return JSONSchemaValidator(root: imported.schemas.root).violations(of: .string(response.text), against: schema)
+        // itself, as OpenAPI has it: `"hi"` is 4 characters there, not the JSON string hi. Not
+        // `text/json`, nor a schema whose `type` has no string (`text/plain: {type: integer}`
+        // for `42`), nor one with no type for a body that is JSON: those are read as JSON.
+        if ResponseSchemaChoice.isText(media.mediaType) {
+            let types: [String]? = switch schema["type"] {
+            case .string(let name)?: [name]
+            case .array(let names)?: names.compactMap(\.string)
+            default: nil
+            }
+            if types?.contains("string") ?? ((try? response.json()) == nil) {
+                return JSONSchemaValidator(root: imported.schemas.root).violations(of: .string(response.text), against: schema)
+            }
         }
         let body: JSONValue
         do {
@@ -113,6 +125,12 @@ enum ResponseSchemaChoice {
         responses.first { $0.status == String(status) }
             ?? responses.first { $0.status == "\(status / 100)XX" }
             ?? responses.first { $0.status == "default" }
+    }
+
+    /// Whether a media type is text that is not JSON: `text/plain`, `text/csv`; not `text/json`.
+    static func isText(_ mediaType: String) -> Bool {
+        let type = essence(mediaType)
+        return type.hasPrefix("text/") && type != "text/json" && type != "text/x-json" && !type.hasSuffix("+json")
     }
 
     /// `application/json` of `Application/JSON; charset=utf-8`.

@@ -125,9 +125,6 @@ extension Run {
 }
 
 extension Run {
-    /// After a file was loaded again (`use postman`, `import har`): forgets the targets it declared
-    /// the time before under `prefix` that it declares no more (a request removed or renamed in
-    /// the file), and says which.
     /// The targets another file declared (`import har`, `use postman`, `use http`, `use openapi`):
     /// a request of one of their names is NAME-2 beside them, where a user's own target of that
     /// name is kept with a warning (declareWritten).
@@ -139,6 +136,9 @@ extension Run {
         }.map(\.name))
     }
 
+    /// After a file was loaded again (`use postman`, `import har`): forgets the targets it declared
+    /// the time before under `prefix` that it declares no more (a request removed or renamed in
+    /// the file), and says which.
     func forgetTargetsGone(from source: String, shown: String, prefix: String, declared: Set<String>) {
         let key = source + "\u{0}" + prefix
         let before = session.importedTargets[key] ?? []
