@@ -46,6 +46,6 @@ final class FileBodySink: ResponseBodySink, @unchecked Sendable {
     }
 
     private func failure(_ error: ReplacingFileError) -> ResponseBodySinkFailure {
-        ResponseBodySinkFailure(destination: "'\(path)'", reason: String(cString: strerror(error.code)))
+        ResponseBodySinkFailure(destination: "'\(path)'", reason: error.reason)
     }
 }

@@ -45,8 +45,9 @@ enum JUnitReport {
         for (index, check) in result.checks.enumerated() {
             let time = MarkupText.seconds(check.atMilliseconds - previous)
             previous = check.atMilliseconds
-            let run = runs["\(check.file):\(check.line):\(check.column)", default: 0] + 1
-            runs["\(check.file):\(check.line):\(check.column)"] = run
+            let place = "\(check.file):\(check.line):\(check.column)"
+            let run = runs[place, default: 0] + 1
+            runs[place] = run
             let caseName = MarkupText.attribute("expect \(check.source) (\(check.line):\(check.column))" + (run > 1 ? " #\(run)" : ""))
             xml += "    <testcase name=\"\(caseName)\" classname=\"\(name)\" time=\"\(time)\""
             guard !check.passed else {

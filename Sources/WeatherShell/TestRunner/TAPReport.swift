@@ -14,7 +14,7 @@ enum TAPReport {
                 tap += "    \(point)\n"
                 if !check.passed {
                     tap += yaml([("message", check.message ?? "expectation failed"), ("at", "\(check.file):\(check.line):\(check.column)")],
-                                notes: check.notes, indent: "      ")
+                                lists: [("notes", check.notes)], indent: "      ")
                 }
             }
             let passed = result.outcome == .passed
@@ -26,7 +26,7 @@ enum TAPReport {
                 if let failure = result.firstFailure { fields += [("message", failure.message), ("at", failure.location)] }
             }
             fields += [("duration_ms", String(MarkupText.whole(result.milliseconds)))]
-            tap += yaml(fields, list: ("warnings", result.warnings), indent: "  ")
+            tap += yaml(fields, lists: [("warnings", result.warnings)], indent: "  ")
         }
         return tap
     }
@@ -36,11 +36,12 @@ enum TAPReport {
         TestLines.oneLine(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
     }
 
-    /// A YAML block of `fields`, then `notes` as one list (a key once: YAML readers keep only the last of a repeated key).
-    private static func yaml(_ fields: [(String, String)], notes: [String] = [], list: (String, [String])? = nil, indent: String) -> String {
+    /// A YAML block of `fields`, then each non-empty list under its key (a key once: YAML readers
+    /// keep only the last of a repeated key).
+    private static func yaml(_ fields: [(String, String)], lists: [(String, [String])], indent: String) -> String {
         var block = "\(indent)---\n"
         for (key, value) in fields { block += "\(indent)\(key): \(JSONValue.quoted(value))\n" }
-        for (name, items) in [("notes", notes), list ?? ("", [])] where !items.isEmpty {
+        for (name, items) in lists where !items.isEmpty {
             block += "\(indent)\(name):\n"
             for item in items { block += "\(indent)  - \(JSONValue.quoted(item))\n" }
         }

@@ -27,7 +27,8 @@ struct TestShard: Equatable, Sendable {
         var slices = [Int](repeating: 0, count: files.count)
         // Each file's place among the files sorted by path, however it was typed (`./t1.wsh`,
         // `t1.wsh`, `sub/../t1.wsh`): the order every machine agrees on.
-        let paths = files.map(Self.relativeKey)
+        let directory = Self.key(FileManager.default.currentDirectoryPath)
+        let paths = files.map { Self.relativeKey($0, under: directory) }
         let ranks = Dictionary(uniqueKeysWithValues: files.indices.sorted { (paths[$0], $0) < (paths[$1], $1) }.enumerated().map { ($1, $0) })
         if durations.isEmpty {
             for position in files.indices { slices[position] = (ranks[position] ?? position) % count }
@@ -51,11 +52,10 @@ struct TestShard: Equatable, Sendable {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
-    /// ``key(_:)`` relative to the current directory when under it: the same on every machine,
-    /// wherever the repository was cloned.
-    static func relativeKey(_ path: String) -> String {
+    /// ``key(_:)`` relative to `directory` (a ``key(_:)`` itself, the current directory) when
+    /// under it: the same on every machine, wherever the repository was cloned.
+    static func relativeKey(_ path: String, under directory: String) -> String {
         let absolute = key(path)
-        let directory = key(FileManager.default.currentDirectoryPath)
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
