@@ -108,6 +108,12 @@ import Testing
         ("get /x X-API-Key: k-9 a==1", "get /x X-API-Key: *** a==1"),
         ("get /x Authorization:Bearer\\ SPACE-TOK-5", "get /x Authorization:*** ***"),
         ("get /x X-API-Key:k-1 > out.json", "get /x X-API-Key:*** > out.json"),
+        // A request's flag ends a header's value words; a word that only looks like one stays hidden.
+        ("get /x X-API-Key:k-1 --offline", "get /x X-API-Key:*** --offline"),
+        ("get /x Authorization: Bearer tok-2 --offline --form -a ana:pw", "get /x Authorization: *** *** --offline --form -a ana:***"),
+        ("get /x Authorization:\"Bearer t\" -v --auth-type=digest", "get /x Authorization:*** -v --auth-type=digest"),
+        ("get /x Authorization: Bearer -tok-3", "get /x Authorization: *** ***"),
+        ("call pages X-API-Key: k-4 --all --max-pages 2", "call pages X-API-Key: *** --all --max-pages 2"),
         // HTTPie's auth flags, and a session id as a query item (issue 35, item 3).
         ("get :8080/x -a ana:pw", "get :8080/x -a ana:***"),
         ("get :8080/x --auth ana:pw -A digest", "get :8080/x --auth ana:*** -A digest"),

@@ -38,8 +38,8 @@ extension LiteralCredentials {
                 continue
             }
             // `Authorization: Bearer tok`, as curl's -H is written (an error here): the words that
-            // follow a secret header, up to the next item or redirection, are its value.
-            if afterSecretHeader, isPlainWord(word, bytes: bytes) {
+            // follow a secret header, up to the next item, flag or redirection, are its value.
+            if afterSecretHeader, isPlainWord(word, bytes: bytes), !isRequestFlag(word) {
                 replacements += hiddenWhole(word)
                 continue
             }
@@ -57,6 +57,13 @@ extension LiteralCredentials {
     /// `-a` and `--auth`, whose next word is a credential.
     static func isAuthFlag(_ text: String?) -> Bool {
         text == "-a" || text == "--auth"
+    }
+
+    /// One of a request's flags (`--offline`, `-v`, `--auth-type=bearer`) or a call's (`--all`).
+    private static func isRequestFlag(_ word: Word) -> Bool {
+        guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content else { return false }
+        let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+        return RequestFlags.names.contains(name) || ["-S", "--stream", "--all", "--max-pages"].contains(name)
     }
 
     /// A word with no item separator that does not start a redirection or pipe.
