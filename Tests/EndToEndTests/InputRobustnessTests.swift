@@ -38,6 +38,35 @@ import TestSupport
         #expect(piped.stderr.hasPrefix("<stdin>:1:1: error: unknown command 'ech'"), "\(piped.stderr)")
     }
 
+    /// A byte that is not UTF-8 was read as U+FFFD and sent on the wire, and a NUL was written
+    /// out: each is an error at its line and column, in a script, a sourced file, a `.http` file
+    /// and `wsh test`, and nothing of the file runs.
+    @Test func aByteThatIsNotUTF8OrANULIsAnErrorAtItsPlace() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        func write(_ name: String, _ bytes: [UInt8]) throws {
+            try Data(bytes).write(to: directory.appendingPathComponent(name))
+        }
+        try write("main.wsh", Array("echo ran\nget http://127.0.0.1:9/x q==a".utf8) + [0xFF] + Array("b\n".utf8))
+        let script = try await WSHProcess.run(["main.wsh"], directory: directory)
+        #expect(script.status == 2)
+        #expect(script.stdout == "")
+        #expect(script.stderr.hasPrefix("main.wsh:2:30: error: byte 0xFF is not UTF-8: wsh reads files as UTF-8 text\n"), "\(script.stderr)")
+        #expect(script.stderr.contains("\n" + String(repeating: " ", count: 32) + "^\n"), "\(script.stderr)")
+        try write("lib.wsh", Array("echo ran\necho a".utf8) + [0] + Array("b\n".utf8))
+        let sourced = try await WSHProcess.run(["-c", "source lib.wsh"], directory: directory)
+        #expect(sourced.stdout == "")
+        #expect(sourced.stderr.hasPrefix("lib.wsh:2:7: error: a NUL byte: wsh reads text files, and text holds none\n"), "\(sourced.stderr)")
+        try write("r.http", Array("GET http://127.0.0.1:9/x\nX-Name: caf".utf8) + [0xE9] + Array("\n".utf8))
+        let http = try await WSHProcess.run(["r.http"], directory: directory)
+        #expect(http.status == 2)
+        #expect(http.stderr.hasPrefix("r.http:2:12: error: byte 0xE9 is not UTF-8"), "\(http.stderr)")
+        let tested = try await WSHProcess.run(["test", "main.wsh"], directory: directory)
+        #expect(tested.status == 3)
+        #expect(tested.stdout.hasPrefix("✗ main.wsh:2:30 byte 0xFF is not UTF-8"), "\(tested.stdout)")
+        let piped = try await WSHProcess.run(["-"], stdin: "echo ran\necho a\u{0}b\n")
+        #expect(piped.stderr.hasPrefix("<stdin>:2:7: error: a NUL byte"), "\(piped.stderr)")
+    }
+
     /// Piped input with an unclosed block 8,000 deep stops at the first error, on line 258, without
     /// reading to the end (issue 35, item 9: each line scanned the whole entry again).
     @Test func anUnclosedDeepBlockStopsAtItsFirstError() async throws {

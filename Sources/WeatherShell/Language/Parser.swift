@@ -8,6 +8,7 @@ public struct Parser {
 
     /// Parses a whole file.
     public static func parse(_ file: SourceFile) throws(Diagnostic) -> Program {
+        if let unreadable = file.unreadableText { throw unreadable }
         var lexer = Lexer(file: file)
         var reader = RawStatementReader(file: file, tokens: try lexer.tokenize())
         let raws = try reader.statements()

@@ -15,20 +15,56 @@ public final class SourceFile: Sendable {
     /// text the user never wrote.
     public let place: String?
 
-    public init(name: String, directory: String, text: String, firstLine: Int = 1, place: String? = nil) {
+    /// Where the bytes stop being text wsh reads: an offset of a byte that is not UTF-8, or a NUL.
+    let firstUnreadable: Int?
+
+    public convenience init(name: String, directory: String, text: String, firstLine: Int = 1, place: String? = nil) {
+        self.init(name: name, directory: directory, contents: Array(text.utf8), firstLine: firstLine, place: place)
+    }
+
+    /// A file's bytes as they were read: any that are not UTF-8 are kept, and ``firstUnreadable`` says where.
+    public init(name: String, directory: String, contents written: [UInt8], firstLine: Int = 1, place: String? = nil) {
         self.name = name
         self.directory = directory
         self.firstLine = firstLine
         self.place = place
         // A UTF-8 byte order mark, as some editors start a file with, is not text (as in Python and Hurl).
-        let written = Array(text.utf8)
         let bytes = firstLine == 1 && written.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(written.dropFirst(3)) : written
         self.bytes = bytes
+        firstUnreadable = Self.firstUnreadable(in: bytes)
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
             starts.append(offset + 1)
         }
         self.lineStarts = starts
+    }
+
+    /// The text as wsh reads it; any bytes that are not UTF-8 read as U+FFFD.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The file's first byte that is not UTF-8 or is NUL, as a diagnostic at its line and column.
+    public var unreadableText: Diagnostic? {
+        guard let offset = firstUnreadable else { return nil }
+        let byte = bytes[offset]
+        let message = byte == 0 ? "a NUL byte: wsh reads text files, and text holds none"
+            : "byte 0x\(String(byte, radix: 16, uppercase: true)) is not UTF-8: wsh reads files as UTF-8 text"
+        return Diagnostic(.parse, message, file: self, span: SourceSpan(start: offset, end: offset + 1),
+                          notes: byte == 0 ? [] : ["save the file as UTF-8 (iconv -f LATIN1 -t UTF-8, or the editor's encoding setting)"])
+    }
+
+    private static func firstUnreadable(in bytes: [UInt8]) -> Int? {
+        var offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\0" { return offset }
+                offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     /// The 1-based line and column (in characters) of a byte offset.

@@ -145,7 +145,7 @@ public enum Shell {
                 return FailureKind.usage.exitCode
             }
             return await finish(run, interrupts) {
-                try await run.runFile(text: String(decoding: data, as: UTF8.self), path: file)
+                try await run.runFile(contents: data, path: file)
             }
         }
         if interactive {
@@ -230,7 +230,7 @@ public enum Shell {
         let path = Environment.configDirectory + "/wsh/init.wsh"
         guard let data = FileManager.default.contents(atPath: path) else { return .completed }
         return await outcome(interrupts) {
-            try await run.runFile(text: String(decoding: data, as: UTF8.self), path: path)
+            try await run.runFile(contents: data, path: path)
         }
     }
 }

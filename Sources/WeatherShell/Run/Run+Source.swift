@@ -12,24 +12,24 @@ extension Run {
             let chain = (files.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
         }
-        let text = try readSourceFile(path, at: pathWord.span)
-        try await runFile(text: text, path: path)
+        try await runFile(contents: try readFile(path, at: pathWord.span), path: path)
     }
 
-    /// Runs a script file's text: parse it all first, then run it. A `.http` or `.rest` file runs as
+    /// Runs a script file: parse it all first, then run it. A `.http` or `.rest` file runs as
     /// the JetBrains and VS Code clients run it (``runHTTPFile(_:)``). Sourcing the file
-    /// again while it runs is refused as a cycle.
-    public func runFile(text: String, path: String) async throws(Halt) {
+    /// again while it runs is refused as a cycle, and a file that is not UTF-8 is refused at its
+    /// first byte that is not.
+    public func runFile(contents: Data, path: String) async throws(Halt) {
         loading.append(.file(Self.canonicalPath(path)))
         defer { loading.removeLast() }
-        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: text)
-        if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
+        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), contents: Array(contents))
         if path.lowercased().hasSuffix(".json") || path.lowercased().hasSuffix(".har") {
             // A Postman collection or a HAR, say: not statements.
             return try report(Diagnostic(.runtime, "\(file.name) is JSON: wsh runs .wsh and .http files",
-                                         notes: [Self.jsonFileNote(text, name: file.name)]))
+                                         notes: [Self.jsonFileNote(file.text, name: file.name)]))
         }
-        try await execute(text: text, file: file.name, directory: file.directory)
+        if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
+        try await execute(file)
     }
 
     /// What to do with a JSON file given to run, by what it holds: a HAR (`log.entries`), a

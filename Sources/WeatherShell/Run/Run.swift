@@ -139,7 +139,11 @@ public final class Run {
     /// Parses and runs `text`. Parse errors are printed and run nothing.
     /// Throws `Halt` when the run must stop (exit, or a failure with bail on).
     public func execute(text: String, file name: String, directory: String, firstLine: Int = 1) async throws(Halt) {
-        let file = SourceFile(name: name, directory: directory, text: text, firstLine: firstLine)
+        try await execute(SourceFile(name: name, directory: directory, text: text, firstLine: firstLine))
+    }
+
+    /// Parses and runs a file's text, as ``execute(text:file:directory:firstLine:)``.
+    func execute(_ file: SourceFile) async throws(Halt) {
         let program: Program
         do {
             program = try Parser.parse(file)

@@ -38,7 +38,7 @@ extension Shell {
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
             code = await finish(run, interrupts) {
-                try await run.runFile(text: String(decoding: data, as: UTF8.self), path: path)
+                try await run.runFile(contents: data, path: path)
             }
         } else {
             recorder.report(.error(Diagnostic(.runtime, "cannot read '\(path)'")))

@@ -43,7 +43,7 @@ enum LoadRun {
                 io.err("wsh: error: cannot read '\(path)': \(problem)\n")
                 return FailureKind.usage.exitCode
             }
-            let file = SourceFile(name: Run.displayPath(path), directory: Run.directory(of: path), text: String(decoding: data, as: UTF8.self))
+            let file = SourceFile(name: Run.displayPath(path), directory: Run.directory(of: path), contents: Array(data))
             do {
                 programs.append(try Parser.parse(file))
             } catch {

@@ -8,7 +8,8 @@ extension Run {
     /// (named by `# @name`, else by its `###` title, else `request-N`), so `call NAME` sends it
     /// again afterwards. An error points at the `.http` file's line and column.
     func runHTTPFile(_ file: SourceFile) async throws(Halt) {
-        let text = file.text(0..<Int.max)
+        if let unreadable = file.unreadableText { return try report(unreadable) }
+        let text = file.text
         let previous = currentFile
         currentFile = file
         defer { currentFile = previous }
