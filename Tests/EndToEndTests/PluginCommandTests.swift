@@ -174,6 +174,19 @@ import Testing
         }
     }
 
+    /// An authentication scheme's name is case-insensitive (RFC 9110): `Basic`, as the header
+    /// writes it, was an unknown setting, and the line kept the password in the history.
+    @Test func aSchemeIsReadInAnyCase() async throws {
+        try await withLoopbackServer { server in
+            let (result, _) = try await runScript("""
+            plugin auth Basic al:pw-any-case host 127.0.0.1
+            get \(server.baseURL)/echo
+            """)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#"["Authorization","Basic YWw6cHctYW55LWNhc2U="]"#), "\(result.stdout)")
+        }
+    }
+
     @Test func errorBodiesAreQuoted() async throws {
         let routes = ["/owm": StaticRoute(status: 401, body: #"{"cod":401,"message":"Invalid API key."}"#)]
         try await withLoopbackServer(routes: routes) { server in
@@ -223,6 +236,10 @@ import Testing
         // The credential shows nowhere: the quoted line has `***` for it, and no message or note repeats it.
         #expect(!host.stderr.contains("abc123"), "\(host.stderr)")
         #expect(host.stderr.contains("   plugin auth bearer ***\n          ^~~~\n"), "\(host.stderr)")
+        // A scheme wsh does not know: the word after it was typed as the credential.
+        let typo = try await WSHProcess.run(["-c", "plugin auth bearr tok-typo-9 host x"])
+        #expect(typo.stderr.contains("error: unknown setting 'bearr' for plugin 'auth'"), "\(typo.stderr)")
+        #expect(!typo.stderr.contains("tok-typo-9"), "\(typo.stderr)")
         // A setting from a variable is read when its line runs: a failed statement changes nothing.
         let unchanged = try await WSHProcess.run(["-c", "set bail off; let m = nope; plugin retry on count 9 max $m; plugins"])
         #expect(unchanged.stdout.contains("retry    off  count 3 "), "a failed statement changes nothing: \(unchanged.stdout)\(unchanged.stderr)")

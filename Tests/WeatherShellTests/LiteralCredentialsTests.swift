@@ -20,6 +20,14 @@ import Testing
         ("plugin auth digest alice:s3cret host x", "plugin auth digest alice:*** host x"),
         ("plugin auth on digest \"al ice:pa ss\" everywhere", "plugin auth on digest \"al ice:***\" everywhere"),
         ("plugin auth digest \"abc", "plugin auth digest ***"),
+        // A scheme in any case, a scheme wsh does not know, and a `let` the parser refuses.
+        ("plugin auth Bearer tok123456 host x", "plugin auth Bearer *** host x"),
+        ("plugin auth on Basic alice:pw123456 everywhere", "plugin auth on Basic alice:*** everywhere"),
+        ("plugin auth bearr tok123456 host x", "plugin auth bearr *** host x"),
+        ("plugin auth Bearer \"tok", "plugin auth Bearer ***"),
+        ("plugin auth bearr \"tok", "plugin auth bearr ***"),
+        ("let api_key \"abc123456\"", "let api_key ***"),
+        ("let api_key == \"abc123456\"", "let api_key == ***"),
     ])
     func literalCredentialsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

@@ -24,7 +24,10 @@ struct AuthShellPlugin: ShellPlugin {
         var newCredential = false
         var newScope = false
         while let word = words.next() {
-            switch word.text {
+            // An authentication scheme's name is case-insensitive (RFC 9110, 11.1): `Bearer`, as the header writes it.
+            let scheme = word.text.lowercased()
+            let keyword = ["bearer", "basic", "digest"].contains(scheme) ? scheme : word.text
+            switch keyword {
             case "bearer":
                 let value = try words.value(for: word, "bearer TOKEN", in: run)
                 guard !value.text.isEmpty else { throw run.failure("the bearer token is empty", at: value.word.span) }
@@ -32,8 +35,8 @@ struct AuthShellPlugin: ShellPlugin {
                 credentialWord = run.written(value.word)
                 newCredential = true
             case "basic", "digest", "header":
-                let isHeader = word.text == "header"
-                let usage = isHeader ? "header NAME:VALUE" : word.text + " USER:PASSWORD"
+                let isHeader = keyword == "header"
+                let usage = isHeader ? "header NAME:VALUE" : keyword + " USER:PASSWORD"
                 let value = try words.value(for: word, usage, in: run)
                 let colon = value.text.firstIndex(of: ":")
                 let left = colon.map { String(value.text[..<$0]) } ?? value.text
@@ -41,7 +44,7 @@ struct AuthShellPlugin: ShellPlugin {
                 guard let right, !left.isEmpty, !isHeader || !left.contains(where: { $0.isWhitespace }) else {
                     throw run.failure("expected \(usage)", at: value.word.span)
                 }
-                credential = switch word.text {
+                credential = switch keyword {
                 case "basic": .basic(user: left, password: right)
                 case "digest": .digest(user: left, password: right)
                 default: .header(name: left, value: right)

@@ -222,13 +222,16 @@ extension LiteralCredentials {
     /// `password`, `api_key`, not `keyword` or `max_tokens`): VALUE, unless it is a query (`.token`),
     /// a variable or `env NAME`; and the default of `let NAME = env VAR or DEFAULT`, which becomes a secret.
     static func letCredentials(_ statement: [Word]) -> [Replacement] {
-        guard statement.count >= 4, statement[2].bare == "=" else { return [] }
-        if statement[3].bare == "env" {
+        guard statement.count >= 3 else { return [] }
+        let assigned = statement[2].bare == "="
+        if assigned, statement.count >= 4, statement[3].bare == "env" {
             guard statement.count >= 7, statement[5].bare == "or" else { return [] }
             return hiddenWhole(statement[6])
         }
-        guard let name = statement[1].bare, Redaction.isCredentialName(name), statement.count == 4,
-              statement[3].bare?.hasPrefix(".") != true else { return [] }
-        return hiddenWhole(statement[3])
+        guard let name = statement[1].bare, Redaction.isCredentialName(name) else { return [] }
+        // A query (`let token = .access_token`) reads an answer: nothing typed to hide.
+        if assigned, statement[3].bare?.hasPrefix(".") == true { return [] }
+        // Every word of the value, of a line the parser refuses too (`let api_key "k"`, no `=`).
+        return statement.dropFirst(assigned ? 3 : 2).filter { $0.bare != "=" && $0.bare != "==" }.flatMap(hiddenWhole)
     }
 }

@@ -133,7 +133,7 @@ enum LiteralCredentials {
     /// Whether `text` may hold anything ``hidden(in:)`` hides: a separator of items, URLs or `let`.
     private static func mayHoldCredential(_ text: String) -> Bool {
         text.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "?") }
-            || text.contains("auth") || text.contains("-a")
+            || text.contains("auth") || text.contains("-a") || text.contains("let")
     }
 
     /// `text` with each replacement made; replacements that overlap become one `***` over both.
@@ -159,15 +159,23 @@ enum LiteralCredentials {
         return merged
     }
 
-    /// `bearer TOKEN`, `basic USER:PASS`, `digest USER:PASS`, `header NAME:VALUE`.
+    /// `bearer TOKEN`, `basic USER:PASS`, `digest USER:PASS`, `header NAME:VALUE`, their keywords in
+    /// any case; after a word that is no keyword (`bearr`, a typo the plugin refuses), the next
+    /// word whole: it was typed as the credential.
     private static func pluginAuthCredentials(_ statement: [Word], bytes: [UInt8]) -> [Replacement] {
         var replacements: [Replacement] = []
-        for (keyword, value) in zip(statement.dropLast(), statement.dropFirst()) {
-            switch keyword.bare {
-            case "bearer": replacements += hiddenWhole(value)
+        var position = 2
+        while position + 1 < statement.count {
+            let value = statement[position + 1]
+            switch statement[position].bare?.lowercased() {
+            case "on", "off", "everywhere":
+                position += 1
+                continue
+            case "host": break
             case "basic", "digest", "header": replacements += hiddenAfterSeparator(value, bytes: bytes)
-            default: break
+            default: replacements += hiddenWhole(value)
             }
+            position += 2
         }
         return replacements
     }
@@ -259,7 +267,8 @@ enum LiteralCredentials {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == ";" })
         if let plugin = words.firstIndex(of: "plugin"), words.index(after: plugin) < words.endIndex,
            words[words.index(after: plugin)] == "auth",
-           let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0) }) {
+           let keyword = words.first(where: { ["bearer", "basic", "digest", "header"].contains($0.lowercased()) })
+            ?? words[(plugin + 2)...].first(where: { $0 != "on" }) {
             return String(text[..<keyword.endIndex]) + " ***"
         }
         var previous: Substring = ""
