@@ -227,6 +227,24 @@ import Testing
         #expect(!outcome.screen.contains("error=\"\""), "the long line is cut to the screen: \(outcome.screen.debugDescription)")
     }
 
+    /// The echo was cut to the screen before its secrets were masked: `s="supersec…` showed the
+    /// start of a token from `env`.
+    @Test func aLineCutToTheScreenShowsNoPartOfASecret() async throws {
+        let padding = String(repeating: "a", count: 80)
+        let outcome = try await onTerminal(environment: try promptEnvironment(["WSH_E2E_SECRET": "supersecret-echo-123"])) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("let tok = env WSH_E2E_SECRET\r", expecting: "wsh> ")
+            terminal.type("reactor w { state a = \"\", s = \"\"; action go x { emit a = \"\(padding)\", s = $x } }\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("w go $tok\r")
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.screen.contains(#"w | a="\#(padding)" s="***""#), "\(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("supe"), "\(outcome.screen.debugDescription)")
+    }
+
     /// `state counter` before the counter's first action made the reactor inside that statement,
     /// whose output is held for the pager and then dropped: every later echo went there, so
     /// `counter increase` printed nothing for the rest of the session.

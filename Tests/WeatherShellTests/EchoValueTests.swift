@@ -9,9 +9,9 @@ import Testing
 
     @Test func changesShowsOnlyWhatTheReduceChanged() {
         let style = EchoStyle(mode: .changes, color: false)
-        #expect(style.render(reactor: "counter", fields: fields, previous: before) == "counter | count=2 loading=false")
-        #expect(style.render(reactor: "counter", fields: fields, previous: nil) == #"counter | count=2 loading=false note="x""#)
-        #expect(style.render(reactor: "counter", fields: fields, previous: fields) == nil, "nothing changed, nothing echoed")
+        #expect(style.render(reactor: "counter", fields: fields, previous: before, mask: { $0 }) == "counter | count=2 loading=false")
+        #expect(style.render(reactor: "counter", fields: fields, previous: nil, mask: { $0 }) == #"counter | count=2 loading=false note="x""#)
+        #expect(style.render(reactor: "counter", fields: fields, previous: fields, mask: { $0 }) == nil, "nothing changed, nothing echoed")
     }
 
     @Test func aLongLineIsCutToTheWidthWithAnEllipsisKeepingColourSequencesWhole() {
@@ -27,16 +27,16 @@ import Testing
 @Suite struct ReactorSupportTests {
     @Test func echoLineQuotesTextAndWritesNumbersBare() {
         let style = EchoStyle(mode: .line, color: false)
-        let line = style.render(reactor: "r", fields: [("a", .number("12")), ("b", .number("-3.5")), ("c", .text("x \"y\"")), ("d", .bool(false)), ("e", .none)], previous: nil)
+        let line = style.render(reactor: "r", fields: [("a", .number("12")), ("b", .number("-3.5")), ("c", .text("x \"y\"")), ("d", .bool(false)), ("e", .none)], previous: nil, mask: { $0 })
         #expect(line == #"r | a=12 b=-3.5 c="x \"y\"" d=false e=null"#)
     }
 
     @Test func changedFieldsAreHighlightedOnlyWithColour() {
         let before: [(name: String, value: EchoValue)] = [("a", .number("1")), ("b", .bool(false))]
         let after: [(name: String, value: EchoValue)] = [("a", .number("2")), ("b", .bool(false))]
-        let colored = EchoStyle(mode: .line, color: true).render(reactor: "r", fields: after, previous: before)
+        let colored = EchoStyle(mode: .line, color: true).render(reactor: "r", fields: after, previous: before, mask: { $0 })
         #expect(colored == "r | \u{1B}[1;33ma=2\u{1B}[0m b=false")
-        #expect(EchoStyle(mode: .line, color: false).render(reactor: "r", fields: after, previous: before) == "r | a=2 b=false")
+        #expect(EchoStyle(mode: .line, color: false).render(reactor: "r", fields: after, previous: before, mask: { $0 }) == "r | a=2 b=false")
     }
 
     @Test func echoValuesParseAsTheLanguageWritesThem() {

@@ -91,21 +91,23 @@ struct EchoStyle: Sendable {
     /// At a terminal, a line longer than the screen is cut to its width with `…`.
     var cutToTerminal = false
 
-    /// `NAME | a=1 b="x"`, changed fields in bold yellow at a terminal; or one JSON object.
-    func render(reactor: String, fields: [(name: String, value: EchoValue)], previous: [(name: String, value: EchoValue)]?) -> String? {
+    /// `NAME | a=1 b="x"`, changed fields in bold yellow at a terminal; or one JSON object. Secrets
+    /// are masked by `mask` before the line is cut, so a cut never shows a secret's start.
+    func render(reactor: String, fields: [(name: String, value: EchoValue)], previous: [(name: String, value: EchoValue)]?,
+                mask: (String) -> String) -> String? {
         switch mode {
         case .off:
             return nil
         case .json:
             let members = fields.map { "\(EchoValue.quoted($0.name)):\($0.value.jsonText)" }.joined(separator: ",")
-            return "{\(EchoValue.quoted(reactor)):{\(members)}}"
+            return mask("{\(EchoValue.quoted(reactor)):{\(members)}}")
         case .line:
             let parts = fields.enumerated().map { index, field -> String in
                 let text = "\(field.name)=\(field.value.jsonText)"
                 let changed = previous.map { index < $0.count && $0[index].value != field.value } ?? false
                 return color && changed ? "\u{1B}[1;33m\(text)\u{1B}[0m" : text
             }
-            return cut("\(reactor) | \(parts.joined(separator: " "))")
+            return cut(mask("\(reactor) | \(parts.joined(separator: " "))"))
         case .changes:
             // The first echo shows every field; later ones only what the reduce changed.
             let changed = fields.enumerated().filter { index, field in
@@ -113,7 +115,7 @@ struct EchoStyle: Sendable {
                 return index >= previous.count || previous[index].value != field.value
             }
             guard !changed.isEmpty else { return nil }
-            return cut("\(reactor) | " + changed.map { "\($0.element.name)=\($0.element.value.jsonText)" }.joined(separator: " "))
+            return cut(mask("\(reactor) | " + changed.map { "\($0.element.name)=\($0.element.value.jsonText)" }.joined(separator: " ")))
         }
     }
 

@@ -41,11 +41,12 @@ final class StateEcho: Sendable {
             defer { old = fields }
             return old
         }
-        if let line = style.value.render(reactor: name, fields: fields, previous: before) {
+        let secrets = mask.value
+        if let line = style.value.render(reactor: name, fields: fields, previous: before, mask: { secrets($0) }) {
             // Written when the reduce happens, not when stdout's buffer is next flushed, so
             // `loading=true` is seen, at a terminal or down a pipe, while the user waits.
             let output = io.withLock { $0 }
-            output.out(styled: mask.value(line) + "\n")
+            output.out(styled: line + "\n")
             output.flush()
         }
     }

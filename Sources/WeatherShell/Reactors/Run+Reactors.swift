@@ -87,7 +87,7 @@ extension Run {
         let style = EchoStyle(mode: session.echoStyle.value.mode == .json ? .json : .line, color: false)
         for name in names {
             guard let reactor = session.reactors[name] else { continue }
-            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil) { io.out(styled: mask(line) + "\n") }
+            if let line = style.render(reactor: name, fields: await reactor.currentFields(), previous: nil, mask: mask) { io.out(styled: line + "\n") }
         }
     }
 
