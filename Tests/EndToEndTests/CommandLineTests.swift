@@ -79,6 +79,23 @@ import TestSupport
         #expect(missing.stderr.hasPrefix("wsh: error: cannot read 'fuzzy': no such file or directory\n"), "\(missing.stderr)")
     }
 
+    /// An argument that stands in for `let token = env API_TOKEN` (a CI job's `token=$SECRET`)
+    /// was shown in clear by `echo`, the logger and a failed check's notes.
+    @Test func anArgumentForAnEnvVariableIsASecret() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try """
+            let token = env WSH_E2E_UNSET_TOKEN
+            let city = env WSH_E2E_UNSET_CITY public
+            echo $token $city
+            set bail off
+            expect $token == "other"
+            """.write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["s.wsh", "token=arg-secret-77", "city=Suwon"], directory: directory)
+        #expect(result.stdout == "*** Suwon\n", "\(result.stdout)")
+        #expect(result.status == 4)
+        #expect(!result.stderr.contains("arg-secret-77"), "\(result.stderr)")
+    }
+
     @Test func exitCodesFollowTheLanguage() async throws {
         #expect(try await WSHProcess.run(["-c", "exit 5"]).status == 5)
         #expect(try await WSHProcess.run(["-c", "echo \"open"]).status == 2)

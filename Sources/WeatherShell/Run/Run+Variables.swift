@@ -196,7 +196,15 @@ extension Run {
 
     func assign(_ name: Word, _ value: ValueExpression) throws {
         let key = name.literal ?? ""
-        if session.commandLineNames.contains(key) { return }
+        if session.commandLineNames.contains(key) {
+            // The value given (`wsh f.wsh token=...`) stands in for `env NAME`'s and is as secret.
+            if case .env(_, _, false, _) = value, var given = variable(named: key), !given.isSecret {
+                given.isSecret = true
+                setVariable(key, given)
+                session.mask.add(given.value)
+            }
+            return
+        }
         let result = try evaluate(value)
         let source = result.isSecret ? SecretSource(text: currentFile.text(value.span.start..<value.span.end), expression: value) : nil
         var variable = Variable(value: result.text, isSecret: result.isSecret, environmentName: result.environmentName, secretSource: source)
