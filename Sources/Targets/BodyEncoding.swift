@@ -48,7 +48,7 @@ enum BodyEncoding {
                 do {
                     member = try JSONValue.parse(raw)
                 } catch {
-                    throw ProviderError(.invalidJSONArgument(parameter: name, error), step: .encoding, targetName: targetName)
+                    throw ProviderError(.invalidJSONArgument(parameter: name, text: raw, error), step: .encoding, targetName: targetName)
                 }
             }
             if grouped[name] == nil { order.append(name) }

@@ -21,4 +21,10 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         "line \(line), column \(column): \(message)"
     }
+
+    /// ``description`` for an error in `text`, unless `text` holds a secret (`mask` changes it):
+    /// then neither the character nor the place, which would tell the secret's shape.
+    public func description(in text: String, mask: (String) -> String) -> String {
+        mask(text) == text ? description : "the value holds a secret, so where it fails is not shown"
+    }
 }

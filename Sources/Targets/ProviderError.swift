@@ -27,7 +27,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case fileOutsideMultipart(parameter: String)
         case missingBaseURL
         case invalidURL(String, reason: String)
-        case invalidJSONArgument(parameter: String, JSONParseError)
+        case invalidJSONArgument(parameter: String, text: String, JSONParseError)
         case unreadableFile(parameter: String, path: String, reason: String)
         case connectionFailed(address: String, reason: String)
         case timedOut(request: String, after: Duration?)
@@ -81,14 +81,14 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     public var misplacedArgument: String? {
         switch code {
         case .repeatedPathParameter(let name), .bodyFieldWithRawBody(let name), .fileOutsideMultipart(let name),
-             .invalidJSONArgument(parameter: let name, _): name
+             .invalidJSONArgument(parameter: let name, _, _): name
         default: nil
         }
     }
 
-    /// The `name:=` parameter whose text is not JSON, and why.
-    public var invalidJSONArgument: (parameter: String, reason: String)? {
-        if case .invalidJSONArgument(let parameter, let error) = code { (parameter, "\(error)") } else { nil }
+    /// The `name:=` parameter whose text is not JSON, and why, as `mask` lets it be told.
+    public func invalidJSONArgument(masking mask: (String) -> String) -> (parameter: String, reason: String)? {
+        if case .invalidJSONArgument(let parameter, let text, let error) = code { (parameter, error.description(in: text, mask: mask)) } else { nil }
     }
 
     /// The required header (`header X-Request-Id` in a target) that the call did not give.
@@ -160,8 +160,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "target '\(targetName)' has no base URL"
         case .invalidURL(let url, let reason):
             "invalid URL '\(Redaction().maskedURL(url))' for target '\(targetName)': \(reason)"
-        case .invalidJSONArgument(let parameter, let error):
-            "parameter '\(parameter)' of target '\(targetName)' is not valid JSON: \(error)"
+        case .invalidJSONArgument(let parameter, let text, let error):
+            "parameter '\(parameter)' of target '\(targetName)' is not valid JSON: \(error.description(in: text, mask: mask))"
         case .unreadableFile(let parameter, let path, let reason):
             "cannot read file '\(path)' for parameter '\(parameter)' of target '\(targetName)': \(reason)"
         case .connectionFailed(let address, let reason):

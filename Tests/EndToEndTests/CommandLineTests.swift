@@ -96,6 +96,26 @@ import TestSupport
         #expect(!result.stderr.contains("arg-secret-77"), "\(result.stderr)")
     }
 
+    /// A `:=` value from a secret that is not JSON: the error quoted the secret's character and
+    /// its column (`column 8: unexpected 'Q'`).
+    @Test func aSecretThatIsNotJSONIsNotQuotedInTheError() async throws {
+        let environment = ["WSH_E2E_JSON_SECRET": "1234567Q89"]
+        let adHoc = try await WSHProcess.run(["-c", "let t = env WSH_E2E_JSON_SECRET\npost http://127.0.0.1:9/x n:=$t"], environment: environment)
+        #expect(adHoc.status == 3)
+        #expect(adHoc.stderr.contains("'n:=' is not valid JSON: the value holds a secret, so where it fails is not shown"), "\(adHoc.stderr)")
+        let nested = try await WSHProcess.run(["-c", "let t = env WSH_E2E_JSON_SECRET\npost http://127.0.0.1:9/x a[n]:=$t"], environment: environment)
+        #expect(nested.stderr.contains("is not valid JSON: the value holds a secret"), "\(nested.stderr)")
+        let target = try await WSHProcess.run(["-c", "let t = env WSH_E2E_JSON_SECRET\ntarget x { base http://127.0.0.1:9; json n:=1 }\ncall x n:=$t"],
+                                              environment: environment)
+        #expect(target.stderr.contains("parameter 'n' of target 'x' is not valid JSON: the value holds a secret"), "\(target.stderr)")
+        for result in [adHoc, nested, target] {
+            #expect(!result.stderr.contains("'Q'") && !result.stderr.contains("column"), "\(result.stderr)")
+        }
+        // Text typed as it is keeps its place: it is no secret.
+        let typed = try await WSHProcess.run(["-c", "post http://127.0.0.1:9/x n:=12Q"])
+        #expect(typed.stderr.contains("line 1, column 3: unexpected 'Q'"), "\(typed.stderr)")
+    }
+
     @Test func exitCodesFollowTheLanguage() async throws {
         #expect(try await WSHProcess.run(["-c", "exit 5"]).status == 5)
         #expect(try await WSHProcess.run(["-c", "echo \"open"]).status == 2)

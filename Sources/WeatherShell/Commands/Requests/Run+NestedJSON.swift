@@ -31,7 +31,8 @@ extension Run {
                 do {
                     value = try JSONValue.parse(text)
                 } catch {
-                    throw failure("'\(item.name.shortened()):=' is not valid JSON: \(redaction.mask(error.description))", at: item.word.span,
+                    throw failure("'\(item.name.shortened()):=' is not valid JSON: \(redaction.mask(error.description(in: text, mask: redaction.mask)))",
+                                  at: item.word.span,
                                   notes: ["a JSON value: name:=42, name:=true, name:='[1, 2]'; text is name=value"])
                 }
             }

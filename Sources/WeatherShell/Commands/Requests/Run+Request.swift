@@ -41,7 +41,7 @@ extension Run {
                                       bodySink: flags.print == .verbose ? nil : streamedOutput(for: target, output: output, forced: statement.stream))
         } catch let error as ProviderError {
             keepRequestAuth(statement, sent: error.request)
-            if let (name, reason) = error.invalidJSONArgument, let word = try itemWord(named: name, in: statement) {
+            if let (name, reason) = error.invalidJSONArgument(masking: redaction.mask), let word = try itemWord(named: name, in: statement) {
                 throw failure("'\(name):=' is not valid JSON: \(redaction.mask(reason))", at: word.span,
                               notes: ["a JSON value: name:=42, name:=true, name:='[1, 2]'; text is name=value"])
             }
