@@ -93,6 +93,24 @@ import TestSupport
     }
 
     /// `targets` writes a URL as everywhere else: its password `***` (it printed it).
+    /// `import curl` of a webhook whose last segment is a token named the target after the
+    /// token, which `openapi export`'s note and `edit` then showed, and `edit` wrote to its file.
+    @Test func aTargetIsNotNamedAfterASecretAndEditWritesNone() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let result = try await WSHProcess.run(["-c", """
+            set bail off
+            let t = env WSH_E2E_HOOK
+            import curl "curl https://hooks.example.com/services/T000/B000/$t -d x=1"
+            targets
+            openapi export out.yaml
+            edit B000
+            """], environment: ["WSH_E2E_HOOK": "hooksecret123", "EDITOR": "cat", "VISUAL": ""], directory: directory)
+        #expect(result.stdout.contains("B000"), "\(result.stdout)")
+        #expect(result.stderr.contains("cannot edit target 'B000': its declaration holds a secret's value"), "\(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains("hooksecret123"), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func targetsMasksAURLsPassword() async throws {
         let listed = try await WSHProcess.run(["-c", "target lk { base http://u9:urlPASS31@127.0.0.1:1; path /anything }\ntargets"])
         #expect(listed.status == 0, "\(listed.stderr)")

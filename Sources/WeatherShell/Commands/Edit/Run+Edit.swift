@@ -47,6 +47,10 @@ extension Run {
     func editDeclaration(_ arguments: [Word], command: Word) async throws {
         let subject = try editSubject(arguments, command: command)
         let original = subject.text + "\n"
+        guard mask(original) == original else {
+            throw failure("cannot edit \(subject.kind) '\(subject.name)': its declaration holds a secret's value, which is not written to files",
+                          at: arguments.last?.span ?? command.span, notes: ["declare it again with the secret as a variable ($NAME), as save asks"])
+        }
         let (directory, path) = try makeEditFile(for: subject, text: original)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let editor = Self.editorCommand()
@@ -66,7 +70,7 @@ extension Run {
             }
             let text = String(decoding: data, as: UTF8.self)
             guard text != original else {
-                io.err("\(subject.kind) '\(subject.name)' is unchanged: the file was not changed\n")
+                io.err("\(subject.kind) '\(mask(subject.name))' is unchanged: the file was not changed\n")
                 return
             }
             do {

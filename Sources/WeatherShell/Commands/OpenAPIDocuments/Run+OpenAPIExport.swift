@@ -37,7 +37,7 @@ extension Run {
             throw failure("cannot export: the document would hold a secret (a variable from env), which is not written to files", at: fileWord.span)
         }
         for name in withSecrets {
-            io.err("note: target '\(name)' is not exported: it holds a secret (a variable from env), which is not written to files\n")
+            io.err("note: target '\(mask(name))' is not exported: it holds a secret (a variable from env), which is not written to files\n")
         }
         if let reason = BodyFile.write(Data(text.utf8), to: path) {
             throw failure("cannot write '\(Self.displayPath(path))': \(reason)", at: fileWord.span)

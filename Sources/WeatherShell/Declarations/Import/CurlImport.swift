@@ -20,7 +20,9 @@ struct CurlImport {
     /// file names are read from `directory`, as curl reads them from its working directory.
     /// `keepsAcceptEncoding`: an Accept-Encoding the command gives is kept (a HAR wsh wrote holds
     /// one only when the user gave it), else left out with a note.
-    init(_ command: CurlCommand, name: String?, directory: String, keepsAcceptEncoding: Bool = false) throws(Failure) {
+    /// `isSecret` says which text holds a secret's value: no name is made of it.
+    init(_ command: CurlCommand, name: String?, directory: String, keepsAcceptEncoding: Bool = false,
+         isSecret: (String) -> Bool = { _ in false }) throws(Failure) {
         var notes = command.notes
         var url = command.url ?? ""
         if !url.contains("://") { url = "http://" + url }
@@ -143,7 +145,7 @@ struct CurlImport {
             }
             lines.append("  timeout  \(Int((seconds * 1000).rounded()))ms")
         }
-        self.name = name ?? Self.name(path: pathPart, authority: authority)
+        self.name = name ?? Self.name(path: pathPart, authority: authority, isSecret: isSecret)
         self.text = "target \(self.name) {\n" + lines.joined(separator: "\n") + "\n}"
         self.notes = notes
     }
@@ -244,13 +246,14 @@ struct CurlImport {
         return Run.quoted(part.name + "@" + FileReference(path: path, contentType: type).written)
     }
 
-    /// The last path segment (before any `.`) in name characters, else the host's first label, else `request`.
-    private static func name(path: String, authority: String) -> String {
-        let segment = path.split(separator: "/").last.map { PercentEncoding.decode($0, plusIsSpace: false) } ?? ""
-        for candidate in [String(segment.prefix { $0 != "." }), String(authority.prefix { $0 != "." && $0 != ":" })] {
+    /// The last path segment (before any `.`) in name characters, else the host's first label, else
+    /// `request`; a segment that holds a secret (a webhook's token) names nothing, the one before it does.
+    private static func name(path: String, authority: String, isSecret: (String) -> Bool) -> String {
+        let segments = path.split(separator: "/").map { PercentEncoding.decode($0, plusIsSpace: false) }.filter { !isSecret($0) }
+        for candidate in [String((segments.last ?? "").prefix { $0 != "." }), String(authority.prefix { $0 != "." && $0 != ":" })] {
             let cleaned = String(candidate.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "-" })
                 .trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-            if !cleaned.isEmpty { return cleaned }
+            if !cleaned.isEmpty, !isSecret(cleaned) { return cleaned }
         }
         return "request"
     }

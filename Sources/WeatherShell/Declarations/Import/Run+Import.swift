@@ -29,7 +29,8 @@ extension Run {
             let words = commandWords.count == 1 && first.bare != "curl"
                 ? try ShellCommandWords.split(try expand(first).text)
                 : try commandWords.map { try expand($0).text }
-            imported = try CurlImport(CurlCommand(words: words), name: name, directory: FileManager.default.currentDirectoryPath)
+            imported = try CurlImport(CurlCommand(words: words), name: name, directory: FileManager.default.currentDirectoryPath,
+                                      isSecret: { [self] in mask($0) != $0 })
         } catch let error as ShellCommandWords.Failure {
             throw failure("cannot read the curl command: \(error.message)", at: span)
         } catch let error as CurlCommand.Failure {
