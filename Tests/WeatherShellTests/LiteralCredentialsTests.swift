@@ -28,6 +28,9 @@ import Testing
         ("plugin auth bearr \"tok", "plugin auth bearr ***"),
         ("let api_key \"abc123456\"", "let api_key ***"),
         ("let api_key == \"abc123456\"", "let api_key == ***"),
+        // A line that does not lex: a URL with no user-info or query holds no credential.
+        ("target tt {\nbase http://127.0.0.1:8080\ndoc \"open", "target tt {\nbase http://127.0.0.1:8080\ndoc \"open"),
+        ("target tt {\nbase http://al:pw@h:8080\ndoc \"open", "target tt {\nbase ***"),
     ])
     func literalCredentialsAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

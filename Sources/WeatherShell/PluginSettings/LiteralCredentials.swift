@@ -274,7 +274,8 @@ enum LiteralCredentials {
         var previous: Substring = ""
         for word in words.dropFirst() {
             defer { previous = word }
-            let suspicious = word.contains("://") || (word.contains("?") && word.contains("="))
+            // A URL holds a credential in its user-info or its query; `http://127.0.0.1:8080` holds none.
+            let suspicious = (word.contains("://") && word.contains("@")) || (word.contains("?") && word.contains("="))
                 || (word.contains(where: { $0 == "=" || $0 == ":" }) && namesSecret(word))
                 || CurlCredentials.valueOptions.contains(String(previous)) || (previous == "let" && namesSecret(word))
                 || isAuthFlag(String(previous))
