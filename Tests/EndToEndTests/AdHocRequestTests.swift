@@ -216,6 +216,29 @@ import TestSupport
         }
     }
 
+    /// A query written in the URL stayed in `path`, so its items were no parameters: `call mine
+    /// x=5` was an unknown parameter. A query that cannot be parameters stays in the path.
+    @Test func targetFromLastMakesTheURLsQueryParameters() async throws {
+        try await withLoopbackServer { server in
+            let script = """
+                set output quiet
+                get "\(server.baseURL)/echo/q?x=1&y=a%20b" z==3
+                target mine from last
+                show mine
+                call mine x=5
+                print .query
+                get "\(server.baseURL)/echo/r?flag&x=1"
+                target raw from last
+                show raw
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("  path /echo/q\n  query x=1 \"y=a b\" z=3\n"), "\(result.stdout)")
+            #expect(result.stdout.contains("x=5&y=a%20b&z=3\n"), "\(result.stdout)")
+            #expect(result.stdout.contains("  path \"/echo/r?flag&x=1\"\n") || result.stdout.contains("  path /echo/r?flag&x=1\n"), "\(result.stdout)")
+        }
+    }
+
     /// `-a` is kept as the Authorization header it sent, as a typed one is, and shown masked.
     @Test func targetFromLastKeepsTheCredentialsOfDashA() async throws {
         try await withLoopbackServer { server in

@@ -49,10 +49,16 @@ struct TargetText {
         var lines: [String] = []
         if !target.doc.isEmpty { lines.append("doc " + word(target.doc)) }
         if !target.baseURL.isEmpty { lines.append("base " + word(target.baseURL)) }
-        let path = filledPath
+        var path = filledPath
+        var query = items(target.task.queryParameters) + arguments.queryItems.map { word($0.name + "=" + $0.value) }
+        // A query written in the URL (`get URL?x=1`): its items are parameters too, as `x==1`'s are,
+        // when they read back as such (as `import curl` reads a URL's query).
+        if let mark = path.firstIndex(of: "?"), let pairs = CurlImport.pairs(String(path[path.index(after: mark)...])) {
+            path = String(path[..<mark])
+            query = pairs.map { word($0.name + "=" + $0.value) } + query
+        }
         if !path.isEmpty { lines.append("path " + word(path)) }
         if target.method != .get { lines.append("method " + target.method.rawValue) }
-        let query = items(target.task.queryParameters) + arguments.queryItems.map { word($0.name + "=" + $0.value) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         var headers = target.headers
         for header in arguments.headers { headers.replaceOrAppend(header) }

@@ -187,7 +187,7 @@ struct CurlImport {
 
     /// `a=1&b=x+y` as pairs, decoded, when each pair has a `=`, each key can be a parameter name
     /// and no key repeats; nil otherwise (the text is then kept as it is).
-    private static func pairs(_ text: String) -> [(name: String, value: String)]? {
+    static func pairs(_ text: String) -> [(name: String, value: String)]? {
         var pairs: [(name: String, value: String)] = []
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             guard let equals = pair.firstIndex(of: "=") else { return nil }
