@@ -101,6 +101,9 @@ import Testing
         #expect(saved.contains("# target m" + note))
         for name in ["h", "p"] { #expect(saved.contains("# target \(name)" + note), "\(name): \(saved)") }
         #expect(saved.contains("\ntarget fine { base https://api.example.com; path /t; query units=metric appid=$host; header Accept:x }\n"))
+        // Said at the terminal too: the file alone left the user to find it out when sourcing it.
+        #expect(shell.stderr.contains("note: not saved: target q, target j, target h, target u, target p, target m; the file's comments say why and what to do\n"),
+                "\(shell.stderr)")
     }
 
     /// A raw JSON body whose member named like a secret is a variable (`"token": "${token}"`, as

@@ -15,6 +15,9 @@ extension Run {
         if let reason = BodyFile.write(Data(writer.write().utf8), to: path) {
             throw failure("cannot write '\(given.shortened())': \(reason)", at: arguments[0].span)
         }
+        if !writer.leftOut.isEmpty {
+            io.err("note: not saved: \(writer.leftOut.joined(separator: ", ")); the file's comments say why and what to do\n")
+        }
     }
 }
 

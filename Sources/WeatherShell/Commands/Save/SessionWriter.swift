@@ -17,6 +17,8 @@ struct SessionWriter {
     private var startsSection = false
     /// The variables written so far: a line that refers to a variable is written only when that one is.
     private(set) var saved: Set<String> = []
+    /// What the file leaves out, as its comments name it (`target k`, `let api_key`): `save` says so.
+    private(set) var leftOut: [String] = []
 
     init(run: Run, directory: String) {
         self.run = run
@@ -77,6 +79,7 @@ struct SessionWriter {
 
     /// A `#` comment, masked like anything else wsh shows.
     mutating func comment(_ note: String) {
+        if let cut = note.range(of: ": not saved") { leftOut.append(session.mask(String(note[..<cut.lowerBound]))) }
         append("# " + session.mask(note))
     }
 
