@@ -159,7 +159,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case .missingBaseURL:
             "target '\(targetName)' has no base URL"
         case .invalidURL(let url, let reason):
-            "invalid URL '\(Redaction().maskedURL(url))' for target '\(targetName)': \(reason)"
+            // An ad-hoc request's target, `(get)`, is no name the user gave.
+            "invalid URL '\(Redaction().maskedURL(url))'" + (targetName.hasPrefix("(") ? "" : " for target '\(targetName)'") + ": \(reason)"
         case .invalidJSONArgument(let parameter, let text, let error):
             "parameter '\(parameter)' of target '\(targetName)' is not valid JSON: \(error.description(in: text, mask: mask))"
         case .unreadableFile(let parameter, let path, let reason):

@@ -60,6 +60,9 @@ import TestSupport
             #expect(result.status == 3)
             #expect(result.stderr.contains("invalid URL 'http://127.0.0.1:\(port)' for target 'p': port must be 1-65535"), "\(result.stderr)")
         }
+        // A request with no target names none: `(get)` is no name the user gave.
+        let adHoc = try await WSHProcess.run(["-c", "get http://127.0.0.1:99999/"])
+        #expect(adHoc.stderr.contains("error: invalid URL 'http://127.0.0.1:99999/': port must be 1-65535"), "\(adHoc.stderr)")
     }
 
     @Test func garbageAndHTTP09AnswersAreSaidToBeNotHTTP() async throws {
