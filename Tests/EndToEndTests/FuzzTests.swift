@@ -276,6 +276,12 @@ import TestSupport
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("--check after-delete needs --stateful"), "\(result.stderr)")
         #expect(!result.stderr.contains("nothing answered"), "\(result.stderr)")
+        // `wsh fuzz` from the system shell took it and reported no failures, exit 0.
+        let directory = try WSHProcess.temporaryDirectory()
+        try "target t { base http://127.0.0.1:9; path /x }\n".write(to: directory.appendingPathComponent("t.wsh"), atomically: true, encoding: .utf8)
+        let command = try await WSHProcess.run(["fuzz", "t.wsh", "--check", "location", "--calls", "3"], directory: directory)
+        #expect(command.status == 1, "\(command.stdout)\(command.stderr)")
+        #expect(command.stderr.contains("--check location needs --stateful"), "\(command.stderr)")
     }
 
     /// A run where no call got an answer says what stood in the way: a server that takes longer

@@ -48,6 +48,7 @@ struct FuzzCommand: ParsableCommand {
                 if let problem = options.set(flag, value) { throw ValidationError(problem) }
             }
             options.stateful = stateful
+            if let problem = options.chainCheckProblem { throw ValidationError(problem) }
             options.allowWrites = allowWrites
             options.targets = inputs.filter { !Self.isFile($0) }
             return options

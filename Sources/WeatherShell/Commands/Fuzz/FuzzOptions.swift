@@ -60,10 +60,17 @@ struct FuzzOptions: Equatable, Sendable {
             }
             index += 2
         }
-        if let chainCheck, !options.stateful {
-            return .failure(Problem(index: chainCheck.index, message: "--check \(chainCheck.name) needs --stateful: only its chains (create, fetch, delete) can fail it"))
+        if let chainCheck, let message = options.chainCheckProblem {
+            return .failure(Problem(index: chainCheck.index, message: message))
         }
         return .success(options)
+    }
+
+    /// A check only `--stateful` chains can fail (`location`, `after-delete`) asked for without it:
+    /// it would check nothing and report no failure.
+    var chainCheckProblem: String? {
+        guard !stateful, let check = checks.first(where: { [.location, .afterDelete].contains($0) }) else { return nil }
+        return "--check \(check.rawValue) needs --stateful: only its chains (create, fetch, delete) can fail it"
     }
 
     /// Sets the option `flag` to `value`; the problem with the value, if any.
