@@ -55,6 +55,32 @@ struct ParameterBinding {
         self.arguments = arguments
         self.given = given
         self.fallback = fallback
+        for parameter in target.task.queryParameters + target.task.bodyParameters {
+            guard let style = parameter.style, let separator = Self.separator(of: style) else { continue }
+            for case .json(let raw) in given[parameter.name] ?? fallback[parameter.name].map({ [$0] }) ?? [] {
+                guard let json = try? JSONValue.parse(raw), let text = Self.pairs(parameter.name, json, style: style).first?.value else { continue }
+                let parts: [JSONValue] = switch json {
+                case .array(let elements): elements
+                case .object(let members): members.flatMap { [.string($0.key), $0.value] }
+                default: []
+                }
+                // `["a", "b,c"]` in comma style is `a,b,c`: three values to the server.
+                if parts.contains(where: { Self.text($0).contains(separator) }) {
+                    throw ProviderError(.separatorInStyledValue(parameter: parameter.name, separator: separator, text: text),
+                                        step: .endpoint, targetName: target.name, parameters: names)
+                }
+            }
+        }
+    }
+
+    /// What `comma`, `pipes` and `spaces` write between values; nil for the styles that mark each value.
+    private static func separator(of style: ParameterStyle) -> String? {
+        switch style {
+        case .comma: ","
+        case .pipes: "|"
+        case .spaces: " "
+        case .deepObject, .json: nil
+        }
     }
 
     /// Whether the call gives a value for one of `parameters`.
@@ -98,11 +124,7 @@ struct ParameterBinding {
 
     /// `value` for the key `name` written in `style` (OpenAPI 3.1, "Style Examples").
     static func pairs(_ name: String, _ value: JSONValue, style: ParameterStyle) -> [(name: String, value: String)] {
-        let separator = switch style {
-        case .pipes: "|"
-        case .spaces: " "
-        default: ","
-        }
+        let separator = Self.separator(of: style) ?? ","
         switch (style, value) {
         case (.json, _):
             return [(name, value.compactText)]

@@ -23,6 +23,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case missingParameter(String)
         case missingHeader(String)
         case repeatedPathParameter(String)
+        /// A list or object given for a `comma`, `pipes` or `spaces` style parameter with the separator in a value.
+        case separatorInStyledValue(parameter: String, separator: String, text: String)
         case bodyFieldWithRawBody(String)
         case fileOutsideMultipart(parameter: String)
         case missingBaseURL
@@ -81,7 +83,7 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     public var misplacedArgument: String? {
         switch code {
         case .repeatedPathParameter(let name), .bodyFieldWithRawBody(let name), .fileOutsideMultipart(let name),
-             .invalidJSONArgument(parameter: let name, _, _): name
+             .invalidJSONArgument(parameter: let name, _, _), .separatorInStyledValue(parameter: let name, _, _): name
         default: nil
         }
     }
@@ -152,6 +154,9 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "missing required header '\(name)' for target '\(targetName)'"
         case .repeatedPathParameter(let name):
             "parameter '\(name)' of target '\(targetName)' fills a path segment and takes one value, not several"
+        case .separatorInStyledValue(let parameter, let separator, let text):
+            "a value of parameter '\(parameter)' of target '\(targetName)' holds '\(separator)', which its style writes between values: "
+                + "the server would read '\(text)' as more values than were given; send it in style json or deepObject, or as the key repeated"
         case .bodyFieldWithRawBody(let name):
             "'\(name)' is a body field of target '\(targetName)', and @FILE gives the whole body instead"
         case .fileOutsideMultipart(let name):

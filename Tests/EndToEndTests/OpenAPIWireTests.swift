@@ -168,6 +168,23 @@ import TestSupport
         #expect(typed.query == "pipes=4%7C5&commas=6%2C7&piped=a%7Cb", "\(typed.query)")
     }
 
+    /// A list element holding its style's separator (`["a", "b,c"]` in comma style) went as
+    /// `a%2Cb%2Cc`: three values to the server. It is an error naming the parameter; nothing is sent.
+    @Test func aSeparatorInsideAStyledValueIsAnError() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.document.replacingOccurrences(of: "BASE", with: server.baseURL)
+                .write(to: directory.appendingPathComponent("wire.yaml"), atomically: true, encoding: .utf8)
+            for (call, separator) in [(#"call lists commas:='["a","b,c"]'"#, ","), (#"call lists pipes:='["x","y|z"]'"#, "|"),
+                                      (#"call lists color:='{"R":"1 2"}' spaces:='["a b"]'"#, " ")] {
+                let result = try await WSHProcess.run(["-c", "use openapi wire.yaml\n" + call], directory: directory)
+                #expect(result.status == 3, "\(call): \(result.stderr)")
+                #expect(result.stderr.contains("holds '\(separator)', which its style writes between values"), "\(call): \(result.stderr)")
+            }
+            #expect(server.hits("/echo/lists") == 0)
+        }
+    }
+
     /// Header parameters are OpenAPI's `simple` style: a default list `1,2,3`, an object
     /// `role,admin,first,Alex` (`role=admin,first=Alex` exploded); they went as JSON text.
     @Test func headerDefaultsAreSimpleStyle() async throws {
