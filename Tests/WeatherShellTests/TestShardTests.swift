@@ -35,7 +35,21 @@ import Testing
         for name in ["A.HTTP", "b.wsh", "C.WSH", "notes.txt"] {
             try "echo hi\n".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
-        #expect(try TestFiles.collect([directory.path]).map { URL(fileURLWithPath: $0).lastPathComponent } == ["A.HTTP", "C.WSH", "b.wsh"])
+        #expect(try TestFiles.collect([directory.path]).files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["A.HTTP", "C.WSH", "b.wsh"])
+    }
+
+    /// A hidden test file (`.smoke.wsh`) is skipped, as a shell's `*.wsh` skips it, and named so
+    /// that the suite cannot pass without it unseen; a hidden directory's files are not named.
+    @Test func aHiddenTestFileIsSkippedAndNamed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["ok.wsh", ".smoke.wsh", ".notes.txt", ".git/hook.wsh"] {
+            try "echo hi\n".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let collected = try TestFiles.collect([directory.path])
+        #expect(collected.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["ok.wsh"])
+        #expect(collected.hidden.map { URL(fileURLWithPath: $0).lastPathComponent } == [".smoke.wsh", ".git"].filter { $0.hasSuffix(".wsh") })
     }
 
     /// With an earlier run's times: the longest first, each where the least time is so far; a

@@ -60,7 +60,10 @@ enum TestRunner {
 
     /// The files the paths name, or this shard's slice of them (said on stdout).
     private static func selectedFiles(_ settings: TestSettings) throws(CommandFailure) -> [String] {
-        let files = try TestFiles.collect(settings.paths)
+        let (files, hidden) = try TestFiles.collect(settings.paths)
+        if !hidden.isEmpty {
+            FileHandleOutput.standardError("note: hidden files are not run: \(hidden.joined(separator: ", ")) (name one to run it)\n")
+        }
         guard let shard = settings.shard else { return files }
         var durations: [String: Double] = [:]
         if let path = settings.durationsFile {
