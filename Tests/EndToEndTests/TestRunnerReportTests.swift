@@ -55,7 +55,7 @@ import TestSupport
     /// an earlier report of the same kind is replaced.
     @Test func aReportIsNeverWrittenOverATestOrAFileThatIsNoSuchReport() async throws {
         let test = "echo hi\n"
-        let directory = try TestRunnerTests.suite(["t1.wsh": test, "t2.wsh": test, "notes.txt": "my notes\n", "old.xml": "<?xml version=\"1.0\"?>\n<testsuites/>\n"])
+        let directory = try TestRunnerTests.suite(["t1.wsh": test, "t2.wsh": test, "notes.txt": "my notes\n", "old.xml": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wsh test\" tests=\"0\">\n</testsuites>\n"])
         let tests = directory.appendingPathComponent("tests")
         for arguments in [["--report-junit", "t1.wsh", "t2.wsh"], ["t2.wsh", "--report-json", "t2.wsh"], ["t2.wsh", "--report-tap", "notes.txt"],
                           ["t2.wsh", "--report-har", "notes.txt"]] {
@@ -152,11 +152,15 @@ import TestSupport
         let mine: [String: String] = ["package.json": #"{"name": "my-app", "version": "1.0.0"}"# + "\n",
                                       "user.schema.json": #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}"# + "\n",
                                       "notes.xml": "<?xml version=\"1.0\"?>\n<notes><note>keep</note></notes>\n",
-                                      "docs/index.html": "<!DOCTYPE html>\n<html><body>Handwritten docs</body></html>\n"]
+                                      "docs/index.html": "<!DOCTYPE html>\n<html><body>Handwritten docs</body></html>\n",
+                                      // Another tool's JUnit and TAP, which were taken for wsh's and replaced.
+                                      "pytest.xml": "<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites name=\"pytest tests\"><testsuite name=\"pytest\" tests=\"1\"/></testsuites>\n",
+                                      "prove.tap": "TAP version 13\n1..1\nok 1 - from prove\n",
+                                      "node.tap": "TAP version 14\n# Subtest: test/a.js\n    ok 1 - a\n    1..1\nok 1 - test/a.js\n1..1\n"]
         let directory = try TestRunnerTests.suite(["t1.wsh": "echo hi\n"].merging(mine) { $1 })
         let tests = directory.appendingPathComponent("tests")
         for arguments in [["--report-json", "package.json"], ["--report-har", "user.schema.json"], ["--report-junit", "notes.xml"],
-                          ["--report-html", "docs"]] {
+                          ["--report-html", "docs"], ["--report-junit", "pytest.xml"], ["--report-tap", "prove.tap"], ["--report-tap", "node.tap"]] {
             let result = try await WSHProcess.run(["test", "t1.wsh"] + arguments, directory: tests)
             #expect(result.status == 1 && result.stderr.contains("is not such a report"), "\(arguments): \(result.stderr)")
         }

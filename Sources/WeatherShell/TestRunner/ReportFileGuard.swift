@@ -10,12 +10,13 @@ enum ReportFileGuard {
         case junit = "--report-junit", tap = "--report-tap", json = "--report-json", har = "--report-har", html = "--report-html"
 
         /// What the report's first bytes say, blanks left out: wsh's JSON report and HAR (its
-        /// creator named), JUnit's root element, TAP's version line, the HTML report's title.
-        /// Any JSON, XML or HTML was taken for a report: a `package.json` or a page was replaced.
+        /// creator named), JUnit's root element named by wsh, TAP 14 with wsh's plan first and
+        /// its subtests, the HTML report's title. Any JSON, XML or HTML was taken for a report,
+        /// and so was another tool's JUnit or TAP: a `package.json`, a page or pytest's report was replaced.
         fileprivate func begins(_ compact: String) -> Bool {
             switch self {
-            case .junit: compact.hasPrefix("<testsuite") || (compact.hasPrefix("<?xml") && compact.contains("?><testsuite"))
-            case .tap: compact.hasPrefix("TAPversion")
+            case .junit: compact.hasPrefix(#"<testsuitesname="wsh"#) || (compact.hasPrefix("<?xml") && compact.contains(#"?><testsuitesname="wsh"#))
+            case .tap: compact.wholeMatch(of: /TAPversion141\.\.[0-9]+(#Subtest:.*)?/.dotMatchesNewlines()) != nil
             case .json: compact.hasPrefix(#"{"errored":"#)
             case .har: compact.hasPrefix(#"{"log":{"version":"1.2","creator":{"name":"wsh""#)
             case .html: compact.hasPrefix("<!DOCTYPEhtml>") && compact.contains("<title>wshtest:")
