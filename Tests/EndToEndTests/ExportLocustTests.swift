@@ -57,6 +57,67 @@ import TestSupport
         return (entries.compactMap { $0["num_requests"] as? Int }.reduce(0, +), entries.compactMap { $0["num_failures"] as? Int }.reduce(0, +))
     }
 
+    /// The locustfile's checks hold where wsh's hold. They were Python's comparisons: `== 1` held
+    /// on `true`, `== null` on the text "null", `!= 1` on a missing key. Each check is exported
+    /// alone and its task run once by Python against the answer, Locust's client stood in for.
+    @Test func aCheckHoldsInTheLocustfileWhereItHoldsInWsh() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let answer = #"{"ok":true,"n":false,"x":"null","z":null,"l":[true],"s":"a1"}"#
+        let checks: [(String, Bool)] = [
+            (".ok == 1", false), (".n == 0", false), (".x == null", false), (".z == null", true), (".missing != 1", false),
+            (".n != false", false), (".l contains 1", false), ("not .missing == 1", false), (".ok == true", true),
+            (".l == [true]", true), (".z exists", true), (".missing not exists", true), (".s contains 1", true),
+            (".l == '[true]'", true), (".s != \"a1\"", false),
+        ]
+        var script = ""
+        for (index, (check, _)) in checks.enumerated() {
+            try "target t { base http://127.0.0.1:9; path /x; sample '\(answer)' }\ncall t\nexpect \(check)\n"
+                .write(to: directory.appendingPathComponent("s\(index).wsh"), atomically: true, encoding: .utf8)
+            script += "export locust s\(index).wsh > l\(index).py\n"
+        }
+        let export = try await WSHProcess.run(["-c", script], directory: directory)
+        #expect(export.status == 0, "\(export.stderr)")
+        let harness = """
+            import json, sys, types
+            locust = types.ModuleType("locust")
+            class Answer:
+                status_code, headers, text = 200, {}, sys.argv[1]
+                def __init__(self): self.failed = None
+                def json(self): return json.loads(self.text)
+                def failure(self, message): self.failed = message
+                def __enter__(self): return self
+                def __exit__(self, *rest): return False
+            class Client:
+                def request(self, *args, **options):
+                    self.last = Answer()
+                    return self.last
+            class FastHttpUser:
+                def __init__(self): self.client = Client()
+            locust.FastHttpUser, locust.task, locust.constant = FastHttpUser, (lambda f: f), (lambda x: x)
+            sys.modules["locust"] = locust
+            for path in sys.argv[2:]:
+                space = {}
+                exec(open(path).read(), space)
+                user = space["WshUser"]()
+                user.on_start()
+                user.scenario()
+                print("held" if user.client.last.failed is None else "failed")
+            """
+        try harness.write(to: directory.appendingPathComponent("harness.py"), atomically: true, encoding: .utf8)
+        let files = checks.indices.map { "l\($0).py" }
+        let run = try await runProgram("/usr/bin/python3", ["harness.py", answer] + files, directory: directory)
+        let outcomes = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(outcomes.count == checks.count, "\(outcomes)")
+        for (index, (check, holds)) in checks.enumerated() where index < outcomes.count {
+            #expect(outcomes[index] == (holds ? "held" : "failed"), "expect \(check)")
+        }
+        // wsh itself agrees with each.
+        for (index, (check, holds)) in checks.enumerated() {
+            let result = try await WSHProcess.run(["--stub", "s\(index).wsh"], directory: directory)
+            #expect((result.status == 0) == holds, "wsh: expect \(check): \(result.stderr)")
+        }
+    }
+
     @Test func theLocustfileSendsWhatWshSendsInOneProcess() async throws {
         try await PlantedServer.with { server in
             let directory = try WSHProcess.temporaryDirectory()

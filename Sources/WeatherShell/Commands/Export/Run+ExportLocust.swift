@@ -73,7 +73,11 @@ struct LocustWriter {
                 switch value {
                 case .query(let query):
                     guard inCall else { throw run.failure("export locust: a query needs a call before it", at: statement.span) }
+                    // As in wsh: a capture of a value that is not there fails, and the iteration ends.
                     lines.append(indent + "self.v[\(Self.python(variable))] = " + (try Self.query(query, run: run)))
+                    lines.append(indent + "if self.v[\(Self.python(variable))] is WSH_MISSING:")
+                    lines.append(indent + "    resp.failure(\(Self.python(Self.place(of: statement, in: run) + ": no value")))")
+                    lines.append(indent + "    return")
                 case .word(let word):
                     lines.append(indent + "self.v[\(Self.python(variable))] = " + (try expression(word, run: run)))
                 case .env(let env, _, _, _):
@@ -81,9 +85,7 @@ struct LocustWriter {
                 }
             case .expect(let expectation):
                 guard inCall else { throw run.failure("export locust: an expect needs a call before it", at: statement.span) }
-                let source = run.currentFile.text(statement.span.start..<statement.span.end)
-                let line = run.currentFile.location(of: statement.span.start).line
-                let message = Self.python("\(run.currentFile.name):\(line): \(source)")
+                let message = Self.python(Self.place(of: statement, in: run))
                 lines.append(indent + "if not (\(try condition(expectation, run: run))):")
                 lines.append(indent + "    resp.failure(\(message))")
                 // As bail does in wsh: the rest of the iteration is not run.
@@ -101,6 +103,12 @@ struct LocustWriter {
         }
         if lines.count == 2 { lines.append("        pass") }
         tasks.append(lines.joined(separator: "\n"))
+    }
+
+    /// `FILE:LINE: STATEMENT`, what a failure in the locustfile says.
+    private static func place(of statement: Statement, in run: Run) -> String {
+        let source = run.currentFile.text(statement.span.start..<statement.span.end)
+        return "\(run.currentFile.name):\(run.currentFile.location(of: statement.span.start).line): \(source)"
     }
 
     /// The call as wsh would send it: the request prepared with a marker for each variable,
@@ -218,26 +226,41 @@ struct LocustWriter {
         }
     }
 
+    /// An `expect` as Python that holds where wsh's holds: values compared typed (`true` is no
+    /// `1`, `"1"` no `1`), and a check on a value that is not there failing, `not` or no `not`.
     private func condition(_ expectation: Expectation, run: Run) throws -> String {
         guard case .query(let query) = expectation.subject else {
             throw run.failure("export locust writes an expect only on a query of the answer (status, header NAME, .path)", at: expectation.span)
         }
         let subject = try Self.query(query, run: run)
-        let expected = try expectation.expected.map { try expression($0, run: run) } ?? "None"
+        if expectation.op == .exists { return expectation.negated ? "\(subject) is WSH_MISSING" : "\(subject) is not WSH_MISSING" }
+        let expected = try expectation.expected.map { try expectedValue($0, of: expectation, run: run) } ?? "None"
         let test: String = switch expectation.op {
-        case .equal: "\(subject) == \(expected)"
-        case .notEqual: "\(subject) != \(expected)"
-        case .less: "wsh_compare(\(subject), \(expected)) < 0"
-        case .lessOrEqual: "wsh_compare(\(subject), \(expected)) <= 0"
-        case .greater: "wsh_compare(\(subject), \(expected)) > 0"
-        case .greaterOrEqual: "wsh_compare(\(subject), \(expected)) >= 0"
-        case .contains: "\(expected) in (\(subject) or \"\")"
-        case .startsWith: "str(\(subject) or \"\").startswith(\(expected))"
-        case .endsWith: "str(\(subject) or \"\").endswith(\(expected))"
-        case .exists: "\(subject) is not None"
+        case .equal: "wsh_same(v, \(expected))"
+        case .notEqual: "not wsh_same(v, \(expected))"
+        case .less: "wsh_compare(v, \(expected)) < 0"
+        case .lessOrEqual: "wsh_compare(v, \(expected)) <= 0"
+        case .greater: "wsh_compare(v, \(expected)) > 0"
+        case .greaterOrEqual: "wsh_compare(v, \(expected)) >= 0"
+        case .contains: "wsh_contains(v, \(expected))"
+        case .startsWith: "isinstance(v, str) and v.startswith(wsh_text(\(expected)))"
+        case .endsWith: "isinstance(v, str) and v.endswith(wsh_text(\(expected)))"
         default: throw run.failure("export locust: expect \(expectation.op.rawValue) cannot be written in Python here", at: expectation.span)
         }
-        return expectation.negated ? "not (\(test))" : test
+        return "wsh_check(\(subject), lambda v: \(test), \(expectation.negated ? "True" : "False"))"
+    }
+
+    /// The expected value as Python, typed as wsh types it: a literal by how it is written (`1`,
+    /// `true`, `null`, `[1]`, `"1"`; the quoted JSON text of a list or object after `==` as that
+    /// list or object), a lone variable as its value when the file runs.
+    private func expectedValue(_ word: Word, of expectation: Expectation, run: Run) throws -> String {
+        guard word.variableNames.isEmpty else { return try expression(word, run: run) }
+        var value = try run.typedValue(of: word)
+        if expectation.op == .equal || expectation.op == .notEqual, word.isQuoted, case .string(let text) = value,
+           let json = try? JSONValue.parse(Data(text.utf8)), json.isObjectOrArray {
+            value = json
+        }
+        return "json.loads(\(Self.python(value.compactText)))"
     }
 
     /// The file: imports, the helpers, the user with its variables, the tasks.
@@ -271,20 +294,60 @@ struct LocustWriter {
             from locust import FastHttpUser, constant, task
 
 
+            # A value that is not there (a missing key, an answer that is not JSON): every check on it
+            # fails, with not or without, as in wsh; a JSON null is None, and is there.
+            WSH_MISSING = object()
+
+
             def wsh_value(resp, path):
-                \"\"\"The value at a path of keys and indexes in a JSON answer, or None.\"\"\"
+                \"\"\"The value at a path of keys and indexes in a JSON answer, or WSH_MISSING.\"\"\"
                 try:
                     value = resp.json()
                 except Exception:
-                    return None
+                    return WSH_MISSING
                 for step in path:
                     if isinstance(step, int) and isinstance(value, list) and -len(value) <= step < len(value):
                         value = value[step]
                     elif isinstance(step, str) and isinstance(value, dict) and step in value:
                         value = value[step]
                     else:
-                        return None
+                        return WSH_MISSING
                 return value
+
+
+            def wsh_check(value, test, negated):
+                \"\"\"A check as wsh makes it: on a value that is not there it fails, with not or without.\"\"\"
+                if value is WSH_MISSING:
+                    return False
+                held = bool(test(value))
+                return not held if negated else held
+
+
+            def wsh_same(left, right):
+                \"\"\"Equal as wsh compares: typed (true is no 1, "1" is no 1), numbers by value, lists and objects member by member.\"\"\"
+                if isinstance(left, bool) or isinstance(right, bool):
+                    return isinstance(left, bool) and isinstance(right, bool) and left == right
+                if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+                    return left == right
+                if isinstance(left, list) and isinstance(right, list):
+                    return len(left) == len(right) and all(wsh_same(a, b) for a, b in zip(left, right))
+                if isinstance(left, dict) and isinstance(right, dict):
+                    return left.keys() == right.keys() and all(wsh_same(left[k], right[k]) for k in left)
+                return type(left) is type(right) and left == right
+
+
+            def wsh_contains(value, part):
+                \"\"\"A list holds a typed element, an object a key, a string a part; anything else holds nothing.\"\"\"
+                if isinstance(value, list):
+                    return any(wsh_same(item, part) for item in value)
+                if isinstance(value, (dict, str)):
+                    return wsh_text(part) in value
+                return False
+
+
+            def wsh_text(value):
+                \"\"\"A value as wsh writes it into a request: a string as it is, anything else as compact JSON.\"\"\"
+                return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
             def wsh_moment(text):
@@ -300,6 +363,9 @@ struct LocustWriter {
 
             def wsh_compare(left, right):
                 \"\"\"-1, 0 or 1 as wsh compares: numbers as numbers, two dates as moments, other text as text.\"\"\"
+                for value in (left, right):
+                    if value is None or isinstance(value, (bool, list, dict)):
+                        raise ValueError("only numbers, dates and text order: " + wsh_text(value))
                 if isinstance(left, (int, float)) and isinstance(right, (int, float)):
                     return (left > right) - (left < right)
                 left, right = str(left), str(right)
@@ -345,7 +411,7 @@ struct LocustWriter {
         var rest = Substring(text)
         while let found = markers.keys.compactMap({ marker in rest.range(of: marker).map { (marker, $0) } }).min(by: { $0.1.lowerBound < $1.1.lowerBound }) {
             if found.1.lowerBound > rest.startIndex { pieces.append(python(String(rest[..<found.1.lowerBound]))) }
-            let value = "str(self.v.get(\(python(markers[found.0] ?? ""))))"
+            let value = "wsh_text(self.v.get(\(python(markers[found.0] ?? ""))))"
             switch escaping {
             case .none: pieces.append(value)
             case .url: pieces.append("quote(\(value), safe=\"\")")
