@@ -40,6 +40,18 @@ import TestSupport
         }
     }
 
+    /// A run given no threshold whose checks all failed exited 0: a CI job passed on wrong
+    /// answers. Failed checks fail the run (exit 4), as any failure sets Locust's exit code.
+    @Test func failedChecksFailARunGivenNoThreshold() async throws {
+        try await PlantedServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.scenario(server, in: directory, body: "call greet name=x\nexpect status == 500\n")
+            let result = try await WSHProcess.run(["load", "scenario.wsh", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("✘ checks>=100%  (0.0%)"), "\(result.stdout)")
+        }
+    }
+
     /// The open model sends its arrivals on time whatever the answers; a failing check and a 5xx
     /// are counted by line and by kind, and a failed threshold is exit 4.
     @Test func arrivalsComeOnTimeAndThresholdsDecideTheExit() async throws {
@@ -55,6 +67,8 @@ import TestSupport
             #expect(result.stdout.contains("errors: status 500 ×"), "\(result.stdout)")
             #expect(result.stdout.contains("failed: scenario.wsh:4: status == 200 ×"), "\(result.stdout)")
             #expect(result.stdout.contains("✘ errors<1%  (100.0%)"), "\(result.stdout)")
+            // Failed checks fail the run by themselves, as any failure sets Locust's exit code.
+            #expect(result.stdout.contains("✘ checks>=100%"), "\(result.stdout)")
             let report = try Self.report(directory)
             // An iteration still out at the end is stopped there, not counted: on a loaded machine, more of them.
             let calls = report["calls"] as? Int ?? 0
@@ -246,10 +260,13 @@ import TestSupport
             // A file before the scenario is each user's setup, run once by each: not by wsh itself too.
             try Self.scenario(server, in: directory, name: "setup.wsh", body: "call greet name=setup\n")
             let result = try await WSHProcess.run(["load", "setup.wsh", "scenario.wsh", "--users", "3", "--processes", "2", "--duration", "2s",
-                                                   "--threshold", "errors<1%", "--report-json", "load.json"], directory: directory)
+                                                   "--threshold", "errors<1%", "--threshold", "checks>=40%", "--report-json", "load.json"],
+                                                  directory: directory)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("wsh load: scenario.wsh: 3 users in 2 processes, for 2s"), "\(result.stderr)")
-            #expect(result.stdout.contains("✔ errors<1%"), "\(result.stdout)")
+            #expect(result.stdout.contains("✔ errors<1%") && result.stdout.contains("✔ checks>=40%"), "\(result.stdout)")
+            // A `checks` threshold given says what share may fail: none is added.
+            #expect(!result.stdout.contains("checks>=100%"), "\(result.stdout)")
             let report = try Self.report(directory)
             let calls = try #require(report["calls"] as? Int)
             let requests = try server.requests()

@@ -173,8 +173,14 @@ enum LoadRun {
         // Rates are over the run's duration (or until Ctrl-C), not its wind-down.
         let elapsed = state.interrupted ? state.elapsed : min(state.elapsed, state.seconds(options.duration))
         let snapshot = state.stats.snapshot
+        // A failed check fails the run, as any failure sets Locust's exit code, unless a `checks`
+        // threshold says what share may fail: a scenario whose expects all failed passed before.
+        var thresholds = options.thresholds
+        if snapshot.failedChecks > 0, !thresholds.contains(where: { $0.metric == .checks }), let all = try? Threshold("checks>=100%") {
+            thresholds.append(all)
+        }
         let report = LoadReport(scenario: scenarioName, plan: state.plan, snapshot: snapshot, seconds: elapsed,
-                                thresholds: options.thresholds, interrupted: state.interrupted)
+                                thresholds: thresholds, interrupted: state.interrupted)
         io.out(summary(report, snapshot: snapshot))
         var code: Int32 = state.interrupted ? FailureKind.interrupted.exitCode : (report.passed ? 0 : FailureKind.expectation.exitCode)
         if workerProblem != nil, code == 0 { code = FailureKind.runtime.exitCode }
