@@ -7,6 +7,8 @@ import Targets
 struct OperationReader {
     let resolver: RefResolver
     let facts: SchemaFacts
+    /// Checks the examples of answers and of their headers: `.response`, so a required
+    /// `writeOnly` property may be absent.
     let validator: JSONSchemaValidator
 
     struct Input {

@@ -140,6 +140,30 @@ import Testing
         guard case .failure(.expectation)? = failing else { Issue.record("\(String(describing: failing)): \(failingErr)"); return }
     }
 
+    /// OpenAPI 3.0.3, writeOnly: "If the property is marked as writeOnly being true and is in
+    /// the required list, the required will take effect on the request only." A required
+    /// password absent from an answer (or from the schema's example) is no violation, as `wsh
+    /// fuzz` reads it; it failed `expect schema`, and the example was not used as a sample. A
+    /// required `readOnly` property absent from an answer still fails.
+    @Test(arguments: [
+        ("{type: object, required: [pw], properties: {pw: {type: string, writeOnly: true}}, example: {}}", true),
+        ("{type: object, required: [pw], properties: {pw: {$ref: '#/components/schemas/Pw'}}, example: {}}\n"
+            + "components: {schemas: {Pw: {type: string, writeOnly: true}}}", true),
+        ("{type: object, required: [id], properties: {id: {type: integer, readOnly: true}}}", false),
+    ])
+    func aRequiredWriteOnlyPropertyMayBeAbsentFromAnAnswer(schema: String, passes: Bool) async throws {
+        for version in ["3.0.3", "3.1.0"] {
+            let (halt, stderr) = try await Self.check(version: version, schema: schema, answer: "{}")
+            #expect(!stderr.contains("example does not match"), "\(version) \(schema): \(stderr)")
+            if passes {
+                #expect(halt == nil, "\(version) \(schema): \(stderr)")
+            } else {
+                guard case .failure(.expectation)? = halt else { Issue.record("\(version) \(schema): \(String(describing: halt)): \(stderr)"); continue }
+                #expect(stderr.contains(#"note: (root): expected a property "id", actual none"#), "\(stderr)")
+            }
+        }
+    }
+
     static let pets = """
         {oneOf: [{$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Cat'}], \
         discriminator: {propertyName: petType, mapping: {dog: '#/components/schemas/Dog', cat: Cat}}}

@@ -188,10 +188,12 @@ public struct JSONSchemaValidator: Sendable {
     /// (`dependentRequired`, `dependentSchemas`).
     let readsDependencies: Bool
 
-    /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas without refs).
+    /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas
+    /// without refs), for values going `direction` (an OpenAPI answer: `.response`).
     /// `nullable` is read unless `root` is an OpenAPI document of 3.1 or later.
-    public init(root: JSONValue) {
+    public init(root: JSONValue, direction: Direction = .either) {
         self.root = root
+        self.direction = direction
         let version = root["openapi"]?.string ?? ""
         readsNullable = version.isEmpty || version.hasPrefix("3.0")
         // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
