@@ -60,7 +60,7 @@ import Testing
         (##"{"$ref": "#/components/schemas/a~0b~1c"}"##, "1", ["(root): expected boolean, actual 1 (integer)"]),
         // A check cannot pass by accident: a ref to nothing, another file's ref and a pattern the engine refuses are violations.
         (##"{"$ref": "#/components/schemas/Nope"}"##, "1", [##"(root): expected the schema $ref "#/components/schemas/Nope" names, actual nothing: no such place in the document"##]),
-        (##"{"$ref": "other.json#/Pet"}"##, "1", [##"(root): expected the schema $ref "other.json#/Pet" names, actual not followed: only refs within the document (#/...) are"##]),
+        (##"{"$ref": "other.json#/Pet"}"##, "1", [##"(root): expected the schema $ref "other.json#/Pet" names, actual not followed: only refs within the document (#/... or #name) are"##]),
         (#"{"pattern": "^(?=Z)"}"#, #""Z""#, [#"(root): expected a string matching "^(?=Z)", actual not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)"#]),
         // What cannot be checked stays a violation inside `not`, `if` and `anyOf`.
         (##"{"not": {"$ref": "#/$defs/missing"}}"##, "1", [##"(root): expected the schema $ref "#/$defs/missing" names, actual nothing: no such place in the document"##]),
@@ -138,6 +138,45 @@ import Testing
         }
         let later = try JSONValue.parse(#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependencies": {"a": ["b"]}}"#)
         #expect(JSONSchemaValidator(root: later).violations(of: try JSONValue.parse(#"{"a": 1}"#), against: later).isEmpty)
+    }
+
+    /// A `$ref`'s siblings are ignored where the draft says so (draft-04 to -07: "All other
+    /// properties in a "$ref" object MUST be ignored"; OpenAPI 3.0: "SHALL be ignored"), and
+    /// applied from 2019-09 on, in OpenAPI 3.1 and in a file that names no draft (python-jsonschema
+    /// reads that as 2020-12). They were applied everywhere, failing right answers.
+    @Test func aRefsSiblingsApplyOnlyFrom201909On() throws {
+        let body = try JSONValue.parse(#"{"a": 1}"#)
+        for (draft, ignored) in [("http://json-schema.org/draft-04/schema#", true), ("http://json-schema.org/draft-06/schema#", true),
+                                 ("http://json-schema.org/draft-07/schema#", true), ("https://json-schema.org/draft/2019-09/schema", false),
+                                 ("https://json-schema.org/draft/2020-12/schema", false), (nil, false)] as [(String?, Bool)] {
+            let head = draft.map { #""$schema": "\#($0)", "# } ?? ""
+            let schema = try JSONValue.parse(#"{"# + head + ##""definitions": {"p": {"type": "integer"}}, "properties": {"a": {"$ref": "#/definitions/p", "type": "string"}}}"##)
+            #expect(JSONSchemaValidator(root: schema).violations(of: body, against: schema).map(\.description)
+                    == (ignored ? [] : ["/a: expected string, actual 1 (integer)"]), "\(draft ?? "no draft")")
+        }
+        let schema = try JSONValue.parse(##"{"$ref": "#/components/schemas/Str", "maxLength": 1}"##)
+        for (version, ignored) in [("3.0.3", true), ("3.1.0", false)] {
+            let root = try JSONValue.parse(#"{"openapi": "\#(version)", "components": {"schemas": {"Str": {"type": "string"}}}}"#)
+            #expect(JSONSchemaValidator(root: root).violations(of: .string("abc"), against: schema).map(\.description)
+                    == (ignored ? [] : ["(root): expected a string of at most 1 character, actual 3 characters"]), "\(version)")
+        }
+    }
+
+    /// A `$ref` to an `$anchor` (`#pp`) is followed, as 2020-12 and OpenAPI 3.1 write them (it was
+    /// a violation, "only refs within the document (#/...) are", on every answer); one wsh cannot
+    /// follow says why.
+    @Test(arguments: [
+        (##"{"$defs": {"p": {"$anchor": "pp", "type": "integer"}}, "properties": {"a": {"$ref": "#pp"}}}"##, #"{"a": 1}"#, []),
+        (##"{"$defs": {"p": {"$anchor": "pp", "type": "integer"}}, "properties": {"a": {"$ref": "#pp"}}}"##, #"{"a": "x"}"#,
+         [#"/a: expected integer, actual "x" (string)"#]),
+        (##"{"properties": {"a": {"$ref": "#pp"}}}"##, #"{"a": 1}"#,
+         [##"/a: expected the schema $ref "#pp" names, actual nothing: no $anchor "pp" in the document"##]),
+        (##"{"$defs": {"u": {"$id": "https://x.test/u", "type": "integer"}}, "properties": {"a": {"$ref": "https://x.test/u"}}}"##, #"{"a": 1}"#,
+         [##"/a: expected the schema $ref "https://x.test/u" names, actual not followed: it is the $id of a schema in the document, and wsh follows a ref by pointer (#/...) or $anchor (#name)"##]),
+    ] as [(String, String, [String])])
+    func aRefToAnAnchorIsFollowed(schemaText: String, valueText: String, expected: [String]) throws {
+        let schema = try JSONValue.parse(schemaText)
+        #expect(JSONSchemaValidator(root: schema).violations(of: try JSONValue.parse(valueText), against: schema).map(\.description) == expected)
     }
 
     /// OpenAPI 3.1 dropped `nullable`: in a 3.1 document it lets no null through.

@@ -164,6 +164,36 @@ import Testing
         }
     }
 
+    /// In 3.0 a `$ref`'s siblings are ignored ("any properties added SHALL be ignored"), and
+    /// `"abc"` passes; in 3.1 they apply. They applied in 3.0 too, failing a right answer.
+    @Test func aRefsSiblingsAreIgnoredIn30Only() async throws {
+        let schema = "{$ref: '#/components/schemas/Str', maxLength: 1}\ncomponents: {schemas: {Str: {type: string}}}"
+        let (v30, v30Err) = try await Self.check(version: "3.0.3", schema: schema, answer: #""abc""#)
+        #expect(v30 == nil, "\(v30Err)")
+        let (v31, v31Err) = try await Self.check(version: "3.1.0", schema: schema, answer: #""abc""#)
+        guard case .failure(.expectation)? = v31 else { Issue.record("\(String(describing: v31)): \(v31Err)"); return }
+        #expect(v31Err.contains("note: (root): expected a string of at most 1 character, actual 3 characters"), "\(v31Err)")
+    }
+
+    /// 3.1: a `$ref` to an `$anchor` is followed, with no warning (the import called it broken,
+    /// and the check failed every answer); a `$ref` that names nothing is an error naming it, as
+    /// the import warned, not a violation only when the answer reaches it.
+    @Test func aRefToAnAnchorIsFollowedAndABrokenRefIsAnError() async throws {
+        let schema = "{type: object, properties: {v: {$ref: '#vanchor'}}}\ncomponents: {schemas: {V: {$anchor: vanchor, type: integer}}}"
+        let (passing, passingErr) = try await Self.check(version: "3.1.0", schema: schema, answer: #"{"v": 1}"#)
+        #expect(passing == nil && !passingErr.contains("warning"), "\(passingErr)")
+        let (failing, failingErr) = try await Self.check(version: "3.1.0", schema: schema, answer: #"{"v": "x"}"#)
+        guard case .failure(.expectation)? = failing else { Issue.record("\(String(describing: failing)): \(failingErr)"); return }
+        #expect(failingErr.contains(#"note: /v: expected integer, actual "x" (string)"#), "\(failingErr)")
+
+        let broken = "{type: object, properties: {u: {$ref: '#/components/schemas/Nope'}}}"
+        let (halt, stderr) = try await Self.check(version: "3.1.0", schema: broken, answer: "{}")
+        guard case .failure(let kind)? = halt, kind != .expectation else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
+        #expect(stderr.contains("broken $ref '#/components/schemas/Nope': nothing is there"), "\(stderr)")
+        #expect(stderr.contains(#"/schema/properties/u: $ref "#/components/schemas/Nope" names no schema wsh can check against: nothing: no such place in the document"#),
+                "\(stderr)")
+    }
+
     static let pets = """
         {oneOf: [{$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Cat'}], \
         discriminator: {propertyName: petType, mapping: {dog: '#/components/schemas/Dog', cat: Cat}}}

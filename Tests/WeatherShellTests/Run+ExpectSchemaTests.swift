@@ -59,6 +59,11 @@ import Testing
         (#"{"dependentRequired": {"a": [1]}}"#, #"(root): 'dependentRequired' "a" takes a list of property names, not [1]"#),
         (#"{"type": []}"#, "(root): 'type' takes a type name or a non-empty list of them, not array"),
         (#"{"additionalProperties": "no"}"#, #"(root): 'additionalProperties' takes a schema, an object or true/false, not string ("no" is a string in YAML 1.2"#),
+        // A $ref that names nothing wsh can follow was a violation only when the answer reached it.
+        (##"{"properties": {"x": {"$ref": "#/$defs/gone"}}}"##,
+         ##"/properties/x: $ref "#/$defs/gone" names no schema wsh can check against: nothing: no such place in the document"##),
+        (##"{"$ref": "other.json#/User"}"##,
+         ##"(root): $ref "other.json#/User" names no schema wsh can check against: not followed: only refs within the document (#/... or #name) are"##),
     ])
     func aSchemaOfTheWrongFormIsAnErrorNotAPass(schema: String, note: String) async throws {
         let (halt, stderr) = try await Self.check(#"{"id": "not a number"}"#, schema: schema)

@@ -4,11 +4,14 @@ extension JSONSchemaValidator {
     /// What makes `schema` no JSON Schema a check can trust, each with its JSON pointer: a schema
     /// that is neither an object nor a boolean, a `type` no JSON value has (`"objekt"`), a keyword
     /// whose value has the wrong form (`"required": "name"`, `"allOf": {...}`), or a keyword one
-    /// edit or two from a known one (`"requird"`). The validator reads such a keyword as absent,
-    /// so a body would pass whatever it held. Empty for a well-formed schema; at most `limit`.
+    /// edit or two from a known one (`"requird"`), or a `$ref` that names nothing wsh can follow
+    /// (`"#/$defs/gone"`, `"other.json"`). The validator reads such a keyword as absent, so a body
+    /// would pass whatever it held. Empty for a well-formed schema; at most `limit`.
     public static func shapeProblems(of schema: JSONValue, limit: Int = 10) -> [String] {
         var problems: [String] = []
         collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit)
+        var anchors: Anchors?
+        collectRefProblems(schema, at: "", in: schema, anchors: &anchors, into: &problems, limit: limit)
         return problems
     }
 
@@ -16,14 +19,45 @@ extension JSONSchemaValidator {
     /// `root` (an OpenAPI document's schemas), each place named by its pointer in `root`.
     public static func shapeProblems(of schema: JSONValue, at pointer: String, in root: JSONValue, limit: Int = 10) -> [String] {
         var problems: [String] = []
+        var anchors: Anchors?
         collectShapeProblems(schema, at: pointer, depth: 0, into: &problems, limit: limit)
+        collectRefProblems(schema, at: pointer, in: root, anchors: &anchors, into: &problems, limit: limit)
         var seen: Set<String> = [], pending = localRefs(in: schema)
         while let ref = pending.popLast(), problems.count < limit, seen.count < 1000 {
             guard seen.insert(ref).inserted, let target = value(at: String(ref.dropFirst()), in: root) else { continue }
             collectShapeProblems(target, at: String(ref.dropFirst()), depth: 0, into: &problems, limit: limit)
+            collectRefProblems(target, at: String(ref.dropFirst()), in: root, anchors: &anchors, into: &problems, limit: limit)
             pending += localRefs(in: target)
         }
         return problems
+    }
+
+    /// A problem per `$ref` under `schema` that names no schema of `root` wsh can follow (a
+    /// place that is not there, an `$anchor` no schema has, another file, an `$id`): a check
+    /// against it would be no check, so it is refused, naming the ref and why.
+    private static func collectRefProblems(_ schema: JSONValue, at pointer: String, in root: JSONValue, anchors: inout Anchors?,
+                                           into problems: inout [String], limit: Int, depth: Int = 0) {
+        guard problems.count < limit, depth < 64 else { return }
+        switch schema {
+        case .object(let members):
+            for member in members {
+                if member.key == "$ref", case .string(let ref) = member.value, target(of: ref, in: root, anchors: &anchors) == nil {
+                    if problems.count < limit {
+                        problems.append("\(pointer.isEmpty ? "(root)" : pointer): $ref \(JSONValue.quoted(ref)) names no schema wsh can check against: "
+                                        + refProblem(ref, in: root, anchors: &anchors))
+                    }
+                }
+                if ["example", "examples", "default", "enum", "const"].contains(member.key) { continue }
+                collectRefProblems(member.value, at: pointer + "/" + escape(member.key), in: root, anchors: &anchors,
+                                   into: &problems, limit: limit, depth: depth + 1)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                collectRefProblems(element, at: pointer + "/\(index)", in: root, anchors: &anchors, into: &problems, limit: limit, depth: depth + 1)
+            }
+        default:
+            break
+        }
     }
 
     /// Every `#/...` `$ref` under `value` (bounded depth).

@@ -10,7 +10,7 @@ import Targets
 /// (in a schema file of those drafts or of none named), `items` (a schema, or a list with
 /// `additionalItems` as older drafts write it), `prefixItems`, `unevaluatedItems`, `contains`
 /// (with `minContains`, `maxContains`), `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
-/// `$ref` (local, `#/...`), `$dynamicRef` and `$recursiveRef` (in a document of one schema
+/// `$ref` (local, `#/...` or an `$anchor`'s `#name`; its siblings ignored in OpenAPI 3.0 and drafts 3 to 7), `$dynamicRef` and `$recursiveRef` (in a document of one schema
 /// resource), `nullable` (OpenAPI 3.0's: it adds null to an explicit `type` only), `readOnly`/`writeOnly` by direction, and the formats of
 /// ``SchemaFormats``. A check cannot pass by accident: a `$ref` that names nothing here (or
 /// another file), a `$dynamicRef` wsh cannot follow and a pattern the engine refuses are violations, not skipped. Work is bounded:
@@ -187,6 +187,10 @@ public struct JSONSchemaValidator: Sendable {
     /// Whether `dependencies` is read: drafts 4 to 7's keyword, which 2019-09 split in two
     /// (`dependentRequired`, `dependentSchemas`).
     let readsDependencies: Bool
+    /// Whether a `$ref`'s sibling keywords are ignored: OpenAPI 3.0 ("any properties added SHALL
+    /// be ignored") and drafts 3 to 7 ("All other properties in a "$ref" object MUST be
+    /// ignored"); 2019-09, 2020-12 and OpenAPI 3.1 apply them.
+    let ignoresRefSiblings: Bool
 
     /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas
     /// without refs), for values going `direction` (an OpenAPI answer: `.response`).
@@ -198,7 +202,9 @@ public struct JSONSchemaValidator: Sendable {
         readsNullable = version.isEmpty || version.hasPrefix("3.0")
         // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
         let draft = root["$schema"]?.string ?? ""
-        readsDependencies = version.isEmpty && (draft.isEmpty || ["draft-03", "draft-04", "draft-06", "draft-07"].contains { draft.contains($0) })
+        let olderDraft = ["draft-03", "draft-04", "draft-06", "draft-07"].contains { draft.contains($0) }
+        readsDependencies = version.isEmpty && (draft.isEmpty || olderDraft)
+        ignoresRefSiblings = version.hasPrefix("3.0") || (version.isEmpty && olderDraft)
     }
 
     /// Every way `value` differs from `schema`, in document order; empty when it conforms.
@@ -257,14 +263,13 @@ public struct JSONSchemaValidator: Sendable {
         var keywords = Keywords(members)
         if !readsDependencies { keywords.dependencies = nil }
         if let ref = keywords.ref {
-            // In 3.0 a $ref's siblings are ignored; in 3.1 they apply, and are rarely there: check them too.
             if let target = resolve(ref, &progress) {
                 check(value, target, depth: depth + 1, into: &progress)
             } else {
                 progress.addUncheckable(expected: "the schema $ref \(JSONValue.quoted(ref)) names",
-                             actual: ref.hasPrefix("#/") || ref == "#" ? "nothing: no such place in the document"
-                                 : "not followed: only refs within the document (#/...) are")
+                                        actual: Self.refProblem(ref, in: root, anchors: &progress.anchors))
             }
+            if ignoresRefSiblings { return }
         }
         if keywords.dynamicRef != nil || keywords.recursiveRef != nil { checkDynamicRefs(value, keywords, depth: depth, into: &progress) }
         if let types = Self.types(keywords, nullable: readsNullable), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
@@ -498,12 +503,48 @@ public struct JSONSchemaValidator: Sendable {
         return conforms
     }
 
-    /// What a local ref names, followed once per check.
+    /// What a ref names, followed once per check (``target(of:in:anchors:)``).
     func resolve(_ ref: String, _ progress: inout Progress) -> JSONValue? {
         if let known = progress.refs[ref] { return known }
-        let target = ref.hasPrefix("#") ? Self.value(at: String(ref.dropFirst()), in: root) : nil
+        let target = Self.target(of: ref, in: root, anchors: &progress.anchors)
         progress.refs[ref] = .some(target)
         return target
+    }
+
+    /// What a ref within the document names: a JSON pointer (`#/...`, `#`), or an `$anchor`
+    /// (`#name`) that one schema of the document carries, in a document of one schema resource
+    /// (no `$id` below its root, which would scope its anchors); nil for anything else.
+    /// `anchors` is read from `root` at the first `#name`.
+    public static func target(of ref: String, in root: JSONValue) -> JSONValue? {
+        var anchors: Anchors?
+        return target(of: ref, in: root, anchors: &anchors)
+    }
+
+    static func target(of ref: String, in root: JSONValue, anchors: inout Anchors?) -> JSONValue? {
+        if ref == "#" || ref.hasPrefix("#/") { return value(at: String(ref.dropFirst()), in: root) }
+        guard ref.hasPrefix("#") else { return nil }
+        if anchors == nil { anchors = Self.anchors(in: root) }
+        guard let anchors, !anchors.embedsResources, let found = anchors.named[String(ref.dropFirst())], found.count == 1 else { return nil }
+        return found[0]
+    }
+
+    /// Why `ref` names no schema in `root` (``target(of:in:anchors:)`` is nil), as a violation's actual text.
+    static func refProblem(_ ref: String, in root: JSONValue, anchors: inout Anchors?) -> String {
+        if ref == "#" || ref.hasPrefix("#/") { return "nothing: no such place in the document" }
+        if anchors == nil { anchors = Self.anchors(in: root) }
+        let known = anchors ?? Anchors()
+        if ref.hasPrefix("#") {
+            let name = String(ref.dropFirst())
+            if known.embedsResources { return "not followed: " + moreResources }
+            if (known.named[name]?.count ?? 0) > 1 { return "not followed: more than one schema is anchored \(JSONValue.quoted(name))" }
+            return "nothing: no $anchor \(JSONValue.quoted(name)) in the document"
+        }
+        if known.ids.contains(ref) {
+            return "not followed: it is the $id of a schema in the document, and wsh follows a ref by pointer (#/...) or $anchor (#name)"
+        }
+        // Under `use openapi` refs to other files were read at the import; one still here could not be, and was warned of.
+        return root["openapi"] != nil ? "not followed: the import could not read it (see its warning)"
+            : "not followed: only refs within the document (#/... or #name) are"
     }
 
     /// `type` as a list of names; a name that is not a JSON type is left out (the importer warned).
