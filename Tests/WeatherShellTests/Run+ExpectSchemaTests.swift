@@ -59,6 +59,9 @@ import Testing
         (#"{"dependentRequired": {"a": [1]}}"#, #"(root): 'dependentRequired' "a" takes a list of property names, not [1]"#),
         (#"{"type": []}"#, "(root): 'type' takes a type name or a non-empty list of them, not array"),
         (#"{"additionalProperties": "no"}"#, #"(root): 'additionalProperties' takes a schema, an object or true/false, not string ("no" is a string in YAML 1.2"#),
+        // multipleOf must be above 0: every value failed, "past the 38 digits wsh checks this for".
+        (#"{"multipleOf": 0}"#, "(root): 'multipleOf' takes a number above 0, not 0"),
+        (#"{"properties": {"n": {"multipleOf": -2}}}"#, "/properties/n: 'multipleOf' takes a number above 0, not -2"),
         // A $ref that names nothing wsh can follow was a violation only when the answer reached it.
         (##"{"properties": {"x": {"$ref": "#/$defs/gone"}}}"##,
          ##"/properties/x: $ref "#/$defs/gone" names no schema wsh can check against: nothing: no such place in the document"##),

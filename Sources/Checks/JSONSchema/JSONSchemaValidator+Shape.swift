@@ -178,6 +178,10 @@ extension JSONSchemaValidator {
                 for entry in map { collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit) }
             case _ where countKeywords.contains(key):
                 guard case .number(let literal) = value, isInteger(literal), !literal.hasPrefix("-") else { wrong("a whole number, 0 or more"); continue }
+            case "multipleOf":
+                guard case .number(let literal) = value else { wrong("a number above 0"); continue }
+                // JSON Schema: "MUST be strictly greater than 0"; 0 or -2 failed every value, blaming its digits.
+                if let number = ExactNumber(literal), let zero = ExactNumber("0"), !(zero < number) { add("'multipleOf' takes a number above 0, not \(literal)") }
             case _ where numberKeywords.contains(key):
                 guard case .number = value else { wrong("a number"); continue }
             case _ where otherKeywords.contains(key) || key.hasPrefix("x-"):
