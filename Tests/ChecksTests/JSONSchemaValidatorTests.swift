@@ -179,6 +179,38 @@ import Testing
         #expect(JSONSchemaValidator(root: schema).violations(of: try JSONValue.parse(valueText), against: schema).map(\.description) == expected)
     }
 
+    /// A file of an older draft does not get later drafts' keywords (python-jsonschema's
+    /// Draft4Validator passes each of these): draft-06's `const`, `contains`, `propertyNames`,
+    /// draft-07's `if`/`then`/`else`. They were read, and failed right answers.
+    @Test(arguments: [
+        (##""if": {"required": ["a"]}, "then": {"required": ["b"]}"##, #"{"a": 1}"#, 7, #"(root): expected a property "b", actual none"#),
+        (#""const": 1"#, "2", 6, "(root): expected 1, actual 2 (integer)"),
+        (##""contains": {"type": "string"}"##, "[1]", 6, "(root): expected an array with at least 1 item matching its contains schema, actual 0 matching"),
+        (##""propertyNames": {"maxLength": 1}"##, #"{"ab": 1}"#, 6,
+         #"(root): expected a property name that is a string of at most 1 character, actual "ab": 2 characters"#),
+    ])
+    func laterDraftsKeywordsAreNotReadInAnOlderDraft(keyword: String, valueText: String, since: Int, violation: String) throws {
+        let value = try JSONValue.parse(valueText)
+        for draft in [4, 6, 7] {
+            let schema = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-0\#(draft)/schema#", "# + keyword + "}")
+            #expect(JSONSchemaValidator(root: schema).violations(of: value, against: schema).map(\.description) == (draft < since ? [] : [violation]),
+                    "draft-0\(draft) \(keyword)")
+        }
+    }
+
+    /// Draft-04's `exclusiveMinimum` is a flag beside `minimum`: a number there is a schema error
+    /// (it was read as draft-06's bound, and failed 5 for `exclusiveMinimum: 5`).
+    @Test func aNumericExclusiveBoundIsNoDraft04Keyword() throws {
+        let draft04 = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 5, "exclusiveMinimum": 5}"#)
+        #expect(JSONSchemaValidator.shapeProblems(of: draft04)
+                == ["(root): 'exclusiveMinimum' takes true or false in draft-04 (a number from draft-06 on), not integer"])
+        let flag = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 5, "exclusiveMinimum": true}"#)
+        #expect(JSONSchemaValidator.shapeProblems(of: flag).isEmpty)
+        #expect(JSONSchemaValidator(root: flag).violations(of: .number("5"), against: flag).map(\.description) == ["(root): expected a number > 5, actual 5"])
+        let draft06 = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-06/schema#", "exclusiveMinimum": 5}"#)
+        #expect(JSONSchemaValidator.shapeProblems(of: draft06).isEmpty)
+    }
+
     /// OpenAPI 3.1 dropped `nullable`: in a 3.1 document it lets no null through.
     @Test func nullableIsNoKeywordInOpenAPI31() throws {
         let schema = try JSONValue.parse(#"{"type": "string", "nullable": true}"#)

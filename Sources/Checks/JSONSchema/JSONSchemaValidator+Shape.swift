@@ -9,7 +9,7 @@ extension JSONSchemaValidator {
     /// would pass whatever it held. Empty for a well-formed schema; at most `limit`.
     public static func shapeProblems(of schema: JSONValue, limit: Int = 10) -> [String] {
         var problems: [String] = []
-        collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit)
+        collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit, draft: olderDraft(schema["$schema"]?.string ?? ""))
         var anchors: Anchors?
         collectRefProblems(schema, at: "", in: schema, anchors: &anchors, into: &problems, limit: limit)
         return problems
@@ -103,7 +103,9 @@ extension JSONSchemaValidator {
         return " (\(JSONValue.quoted(text)) is a string in YAML 1.2, which wsh reads: write true or false)"
     }
 
-    private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [String], limit: Int) {
+    /// `draft`: the draft a schema file names (``olderDraft(_:)``), 0 for others.
+    private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [String], limit: Int,
+                                             draft: Int = 0) {
         guard problems.count < limit, depth < 64 else { return }
         let here = pointer.isEmpty ? "(root)" : pointer
         func add(_ problem: String) { if problems.count < limit { problems.append("\(here): \(problem)") } }
@@ -131,6 +133,9 @@ extension JSONSchemaValidator {
                 wrong("a type name or a non-empty list of them")
             case "uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated":
                 guard case .bool = value else { wrong("true or false"); continue }
+            case _ where (key == "exclusiveMinimum" || key == "exclusiveMaximum") && (draft == 3 || draft == 4):
+                // Draft-04's form: a flag beside minimum/maximum (draft-06 made it the bound itself).
+                guard case .bool = value else { wrong("true or false in draft-04 (a number from draft-06 on)"); continue }
             case "exclusiveMinimum", "exclusiveMaximum":
                 switch value {
                 case .number, .bool: continue
@@ -152,7 +157,7 @@ extension JSONSchemaValidator {
                             add("'dependencies' \(JSONValue.quoted(entry.key)) takes a list of property names, not \(entry.value.compactText)")
                         }
                     } else {
-                        collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit)
+                        collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft)
                     }
                 }
             case "required":
@@ -163,19 +168,19 @@ extension JSONSchemaValidator {
                 guard value.string != nil else { wrong("a string"); continue }
             case "items":
                 if case .array(let list) = value {
-                    for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit) }
+                    for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit, draft: draft) }
                 } else {
-                    collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit)
+                    collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit, draft: draft)
                 }
             case _ where subschemaKeywords.contains(key):
                 if case .string = value { wrong("a schema, an object or true/false"); continue }
-                collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit)
+                collectShapeProblems(value, at: path, depth: depth + 1, into: &problems, limit: limit, draft: draft)
             case _ where schemaListKeywords.contains(key):
                 guard case .array(let list) = value, !list.isEmpty else { wrong("a list of schemas"); continue }
-                for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit) }
+                for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit, draft: draft) }
             case _ where schemaMapKeywords.contains(key):
                 guard case .object(let map) = value else { wrong("an object of schemas"); continue }
-                for entry in map { collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit) }
+                for entry in map { collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft) }
             case _ where countKeywords.contains(key):
                 guard case .number(let literal) = value, isInteger(literal), !literal.hasPrefix("-") else { wrong("a whole number, 0 or more"); continue }
             case "multipleOf":

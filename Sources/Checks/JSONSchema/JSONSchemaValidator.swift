@@ -191,6 +191,10 @@ public struct JSONSchemaValidator: Sendable {
     /// be ignored") and drafts 3 to 7 ("All other properties in a "$ref" object MUST be
     /// ignored"); 2019-09, 2020-12 and OpenAPI 3.1 apply them.
     let ignoresRefSiblings: Bool
+    /// The draft a schema file names by `$schema` (3, 4, 6, 7), 0 for a later one, none or an
+    /// OpenAPI document: draft-06's `const`, `contains`, `propertyNames` and draft-07's
+    /// `if`/`then`/`else` are not read in a file of an earlier draft, as they are not keywords there.
+    let olderDraft: Int
 
     /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas
     /// without refs), for values going `direction` (an OpenAPI answer: `.response`).
@@ -202,9 +206,14 @@ public struct JSONSchemaValidator: Sendable {
         readsNullable = version.isEmpty || version.hasPrefix("3.0")
         // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
         let draft = root["$schema"]?.string ?? ""
-        let olderDraft = ["draft-03", "draft-04", "draft-06", "draft-07"].contains { draft.contains($0) }
-        readsDependencies = version.isEmpty && (draft.isEmpty || olderDraft)
-        ignoresRefSiblings = version.hasPrefix("3.0") || (version.isEmpty && olderDraft)
+        olderDraft = version.isEmpty ? Self.olderDraft(draft) : 0
+        readsDependencies = version.isEmpty && (draft.isEmpty || olderDraft > 0)
+        ignoresRefSiblings = version.hasPrefix("3.0") || olderDraft > 0
+    }
+
+    /// 3, 4, 6 or 7 for a `$schema` naming draft-03 to draft-07 (`http://json-schema.org/draft-04/schema#`), else 0.
+    static func olderDraft(_ schemaURI: String) -> Int {
+        [3, 4, 6, 7].first { schemaURI.contains("draft-0\($0)") } ?? 0
     }
 
     /// Every way `value` differs from `schema`, in document order; empty when it conforms.
@@ -262,6 +271,10 @@ public struct JSONSchemaValidator: Sendable {
         }
         var keywords = Keywords(members)
         if !readsDependencies { keywords.dependencies = nil }
+        if olderDraft > 0, olderDraft < 7 {
+            (keywords.ifSchema, keywords.thenSchema, keywords.elseSchema) = (nil, nil, nil)
+            if olderDraft < 6 { (keywords.constant, keywords.contains, keywords.propertyNames) = (nil, nil, nil) }
+        }
         if let ref = keywords.ref {
             if let target = resolve(ref, &progress) {
                 check(value, target, depth: depth + 1, into: &progress)
