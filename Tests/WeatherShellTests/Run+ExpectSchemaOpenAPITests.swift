@@ -194,6 +194,28 @@ import Testing
                 "\(stderr)")
     }
 
+    /// OpenAPI's own formats are checked as openapi-core checks them: `int32` and `int64` as
+    /// ranges, `byte` as base64 (2147483648 passed `format: int32`).
+    @Test(arguments: [
+        ("{type: integer, format: int32}", "2147483647", nil),
+        ("{type: integer, format: int32}", "2147483648", "note: (root): expected an int32 number (-2147483648 to 2147483647), actual 2147483648 (integer)"),
+        ("{type: integer, format: int32}", "-2147483649", "expected an int32 number"),
+        ("{type: integer, format: int64}", "-9223372036854775808", nil),
+        ("{type: integer, format: int64}", "9223372036854775808", "expected an int64 number (-9223372036854775808 to 9223372036854775807)"),
+        ("{type: string, format: byte}", #""aGk=""#, nil),
+        ("{type: string, format: byte}", #""!!!""#, #"note: (root): expected a byte string (base64), actual "!!!" (string)"#),
+        ("{type: string, format: byte}", #""aGk""#, "expected a byte string (base64)"),
+    ] as [(String, String, String?)])
+    func openAPIsOwnFormatsAreChecked(schema: String, answer: String, note: String?) async throws {
+        let (halt, stderr) = try await Self.check(version: "3.0.3", schema: schema, answer: answer)
+        guard let note else {
+            #expect(halt == nil, "\(schema) \(answer): \(stderr)")
+            return
+        }
+        guard case .failure(.expectation)? = halt else { Issue.record("\(schema) \(answer): \(String(describing: halt)): \(stderr)"); return }
+        #expect(stderr.contains(note), "\(stderr)")
+    }
+
     static let pets = """
         {oneOf: [{$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Cat'}], \
         discriminator: {propertyName: petType, mapping: {dog: '#/components/schemas/Dog', cat: Cat}}}

@@ -195,6 +195,8 @@ public struct JSONSchemaValidator: Sendable {
     /// OpenAPI document: draft-06's `const`, `contains`, `propertyNames` and draft-07's
     /// `if`/`then`/`else` are not read in a file of an earlier draft, as they are not keywords there.
     let olderDraft: Int
+    /// Whether `root` is an OpenAPI document, whose own formats (`int32`, `int64`, `byte`) are checked.
+    let isOpenAPI: Bool
 
     /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas
     /// without refs), for values going `direction` (an OpenAPI answer: `.response`).
@@ -207,6 +209,7 @@ public struct JSONSchemaValidator: Sendable {
         // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
         let draft = root["$schema"]?.string ?? ""
         olderDraft = version.isEmpty ? Self.olderDraft(draft) : 0
+        isOpenAPI = !version.isEmpty
         readsDependencies = version.isEmpty && (draft.isEmpty || olderDraft > 0)
         ignoresRefSiblings = version.hasPrefix("3.0") || olderDraft > 0
     }
@@ -298,6 +301,10 @@ public struct JSONSchemaValidator: Sendable {
         }
         if let format = keywords.format, case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
             progress.add(expected: "\(["email", "ipv4", "ipv6"].contains(format) ? "an" : "a") \(format) string", actual: SchemaViolation.show(value))
+        }
+        if isOpenAPI, let format = keywords.format, SchemaFormats.checkOpenAPI(format, value) == false {
+            progress.add(expected: format == "byte" ? "a byte string (base64)" : "an \(format) number (\(SchemaFormats.range(format)))",
+                         actual: SchemaViolation.show(value))
         }
         if !keywords.bounds.isEmpty || keywords.pattern != nil || keywords.multipleOf != nil { checkBounds(value, keywords, into: &progress) }
         switch value {

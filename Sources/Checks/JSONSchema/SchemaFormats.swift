@@ -5,7 +5,8 @@ import Targets
 /// names them: `date-time`, `date` and `time` (RFC 3339), `uuid` (RFC 9562's 8-4-4-4-12 hex
 /// digits), `email` (RFC 5321's Mailbox), `uri` and
 /// `uri-reference` (RFC 3986's characters; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
-/// (RFC 1123 labels). Any other format is an annotation, as the specification has it: not checked.
+/// (RFC 1123 labels); in an OpenAPI document also `int32`, `int64` and `byte`
+/// (``checkOpenAPI(_:_:)``). Any other format is an annotation, as the specification has it: not checked.
 enum SchemaFormats {
     /// Whether `text` has the format; nil for a format that is not checked.
     static func check(_ format: String, _ text: String) -> Bool? {
@@ -21,6 +22,39 @@ enum SchemaFormats {
         case "ipv6": ipv6(text)
         case "hostname": hostname(text)
         default: nil
+        }
+    }
+
+    /// OpenAPI's own formats, checked in an OpenAPI document as openapi-core checks them:
+    /// `int32` and `int64` (a whole number within the signed range), `byte` (base64: RFC 4648's
+    /// alphabet, padded to a multiple of 4). Nil for another format, or a value of another type.
+    static func checkOpenAPI(_ format: String, _ value: JSONValue) -> Bool? {
+        switch (format, value) {
+        case ("int32", .number(let text)): whole(text, within: "-2147483648", "2147483647")
+        case ("int64", .number(let text)): whole(text, within: "-9223372036854775808", "9223372036854775807")
+        case ("byte", .string(let text)): base64(Array(text.utf8))
+        default: nil
+        }
+    }
+
+    /// The range an `int32` or `int64` takes, as the expected text of a violation.
+    static func range(_ format: String) -> String {
+        format == "int32" ? "-2147483648 to 2147483647" : "-9223372036854775808 to 9223372036854775807"
+    }
+
+    /// Whether a whole number is within `low...high`; a fractional one is left to `type`.
+    private static func whole(_ text: String, within low: String, _ high: String) -> Bool {
+        guard let number = ExactNumber(text), number.isInteger, let low = ExactNumber(low), let high = ExactNumber(high) else { return true }
+        return !(number < low) && !(high < number)
+    }
+
+    private static func base64(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count % 4 == 0 else { return false }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2 else { return false }
+        return bytes.dropLast(padding).allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
         }
     }
 
