@@ -203,7 +203,7 @@ import Testing
     @Test func aNumericExclusiveBoundIsNoDraft04Keyword() throws {
         let draft04 = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 5, "exclusiveMinimum": 5}"#)
         #expect(JSONSchemaValidator.shapeProblems(of: draft04)
-                == ["(root): 'exclusiveMinimum' takes true or false in draft-04 (a number from draft-06 on), not integer"])
+                == ["(root): 'exclusiveMinimum' takes true or false in draft-04 (a number from draft-06 on), not 5"])
         let flag = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 5, "exclusiveMinimum": true}"#)
         #expect(JSONSchemaValidator.shapeProblems(of: flag).isEmpty)
         #expect(JSONSchemaValidator(root: flag).violations(of: .number("5"), against: flag).map(\.description) == ["(root): expected a number > 5, actual 5"])

@@ -57,13 +57,13 @@ import Testing
     /// name is a warning only: anAnnotationCloseToAKeywordIsAWarningNotARefusal.)
     @Test(arguments: [
         ("{type: object, properties: {a: {type: string, maxLength: '3'}}}", #"{"a": "abcdef"}"#,
-         "/paths/~1s/get/responses/200/content/application~1json/schema/properties/a: 'maxLength' takes a whole number, 0 or more, not string"),
+         "/paths/~1s/get/responses/200/content/application~1json/schema/properties/a: 'maxLength' takes a whole number, 0 or more, not the string \"3\""),
         ("{type: array, uniqueItems: yes}", "[1, 1]",
-         #"/paths/~1s/get/responses/200/content/application~1json/schema: 'uniqueItems' takes true or false, not string ("yes" is a string in YAML 1.2"#),
+         #"/paths/~1s/get/responses/200/content/application~1json/schema: 'uniqueItems' takes true or false, not the string "yes" ("yes" is a string in YAML 1.2"#),
         ("{type: object, additionalProperties: no}", #"{"zz": 1}"#,
-         #"'additionalProperties' takes a schema, an object or true/false, not string ("no" is a string"#),
+         #"'additionalProperties' takes a schema, an object or true/false, not the string "no" ("no" is a string"#),
         ("{$ref: '#/components/schemas/U'}\ncomponents: {schemas: {U: {type: array, uniqueItems: 'true'}}}", "[1, 1]",
-         "/components/schemas/U: 'uniqueItems' takes true or false, not string"),
+         "/components/schemas/U: 'uniqueItems' takes true or false, not the string \"true\""),
     ])
     func aKeywordTheCheckCannotReadIsAnErrorAndAWarning(schema: String, answer: String, note: String) async throws {
         let (halt, stderr) = try await Self.check(version: "3.1.0", schema: schema, answer: answer)

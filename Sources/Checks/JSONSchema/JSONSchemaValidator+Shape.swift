@@ -97,6 +97,23 @@ extension JSONSchemaValidator {
     private static let knownKeywords = subschemaKeywords.union(schemaListKeywords).union(schemaMapKeywords)
         .union(countKeywords).union(numberKeywords).union(otherKeywords)
 
+    /// What a keyword's value is, as its wrong-form message names it: its kind in plain words
+    /// (`an object`, `an empty list`), or a number, a short list or string itself (`-1`, `[1]`,
+    /// `the string "5"`), whose kind may be the right one.
+    static func described(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let text): return text.count <= 24 ? text : "a number"
+        case .string(let text): return text.count <= 24 ? "the string " + JSONValue.quoted(text) : "a string"
+        case .object: return "an object"
+        case .array(let list):
+            if list.isEmpty { return "an empty list" }
+            let text = value.compactText
+            return text.count <= 24 ? text : "a list"
+        }
+    }
+
     /// A hint for a YAML 1.1 boolean (`no`, `yes`, `on`, `off`) that a YAML 1.2 reader takes as a string.
     private static func yamlBoolean(_ value: JSONValue) -> String {
         guard let text = value.string, ["yes", "no", "y", "n", "on", "off", "true", "false"].contains(text.lowercased()) else { return "" }
@@ -111,13 +128,13 @@ extension JSONSchemaValidator {
         func add(_ problem: String) { if problems.count < limit { problems.append("\(here): \(problem)") } }
         guard case .object(let members) = schema else {
             if case .bool = schema { return }
-            add("a schema is an object or true/false, not \(typeName(schema))")
+            add("a schema is an object or true/false, not \(described(schema))")
             return
         }
         for member in members {
             let key = member.key, value = member.value
             let path = pointer + "/" + escape(key)
-            func wrong(_ form: String) { add("'\(key)' takes \(form), not \(typeName(value))" + yamlBoolean(value)) }
+            func wrong(_ form: String) { add("'\(key)' takes \(form), not \(described(value))" + yamlBoolean(value)) }
             switch key {
             case "type" where value != .array([]):
                 let names: [JSONValue]
