@@ -63,6 +63,14 @@ import Testing
         (#"{"allOf": []}"#, "(root): 'allOf' takes a list of schemas, not an empty list"),
         (#"{"required": [1]}"#, "(root): 'required' takes a list of property names, not [1]"),
         (#"{"maxLength": -1}"#, "(root): 'maxLength' takes a whole number, 0 or more, not -1"),
+        // A pattern wsh cannot run, or that is no pattern, failed every string with "lookaround and
+        // backreferences are not in them"; a POSIX class, which ECMA-262 has not, was read as one.
+        (#"{"pattern": "^\\p{L}+$"}"#,
+         #"(root): 'pattern' "^\\p{L}+$" cannot be checked: wsh's regular expressions cannot run it: unknown escape '\p' (at character 2 of the pattern)"#),
+        (#"{"properties": {"a": {"pattern": "(["}}}"#, #"/properties/a: 'pattern' "([" cannot be checked: wsh's regular expressions cannot run it: missing ']'"#),
+        (#"{"patternProperties": {"^\\cJ": {}}}"#, #"(root): 'patternProperties' "^\\cJ" cannot be checked: wsh's regular expressions cannot run it"#),
+        (#"{"pattern": "^[[:digit:]]+$"}"#,
+         #"(root): 'pattern' "^[[:digit:]]+$" uses the POSIX class '[:digit:]', which ECMA-262, the syntax of JSON Schema's patterns, does not have"#),
         // multipleOf must be above 0: every value failed, "past the 38 digits wsh checks this for".
         (#"{"multipleOf": 0}"#, "(root): 'multipleOf' takes a number above 0, not 0"),
         (#"{"properties": {"n": {"multipleOf": -2}}}"#, "/properties/n: 'multipleOf' takes a number above 0, not -2"),

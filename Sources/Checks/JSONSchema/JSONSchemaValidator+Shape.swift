@@ -114,6 +114,19 @@ extension JSONSchemaValidator {
         }
     }
 
+    /// Why a schema's pattern cannot be checked as JSON Schema means it (ECMA-262): wsh's engine
+    /// cannot run it (`\p{L}`, `\cJ`, lookaround, or no regular expression at all: `([`), or it
+    /// uses a POSIX class, which ECMA-262 reads as a plain bracket (`[[:digit:]]` is `[:digt` then
+    /// `]`) and wsh's engine as the class. Nil for a pattern both read alike.
+    static func patternProblem(_ pattern: String) -> String? {
+        do {
+            guard let posix = try LinearRegex(pattern).posixClass else { return nil }
+            return "uses the POSIX class '\(posix)', which ECMA-262, the syntax of JSON Schema's patterns, does not have: write a range such as [0-9]"
+        } catch {
+            return "cannot be checked: wsh's regular expressions cannot run it: \(error.description)"
+        }
+    }
+
     /// A hint for a YAML 1.1 boolean (`no`, `yes`, `on`, `off`) that a YAML 1.2 reader takes as a string.
     private static func yamlBoolean(_ value: JSONValue) -> String {
         guard let text = value.string, ["yes", "no", "y", "n", "on", "off", "true", "false"].contains(text.lowercased()) else { return "" }
@@ -181,7 +194,16 @@ extension JSONSchemaValidator {
                 guard case .array(let names) = value, names.allSatisfy({ $0.string != nil }) else { wrong("a list of property names"); continue }
             case "enum":
                 guard case .array = value else { wrong("a list of values"); continue }
-            case "pattern", "format", "$ref", "$dynamicRef", "$recursiveRef", "$anchor", "$dynamicAnchor":
+            case "pattern":
+                guard let text = value.string else { wrong("a string"); continue }
+                if let problem = patternProblem(text) { add("'pattern' \(JSONValue.quoted(text)) " + problem) }
+            case "patternProperties":
+                guard case .object(let map) = value else { wrong("an object of schemas"); continue }
+                for entry in map {
+                    if let problem = patternProblem(entry.key) { add("'patternProperties' \(JSONValue.quoted(entry.key)) " + problem) }
+                    collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft)
+                }
+            case "format", "$ref", "$dynamicRef", "$recursiveRef", "$anchor", "$dynamicAnchor":
                 guard value.string != nil else { wrong("a string"); continue }
             case "items":
                 if case .array(let list) = value {

@@ -341,7 +341,7 @@ public struct JSONSchemaValidator: Sendable {
             for pattern in keywords.patternProperties ?? [] {
                 guard let regex = progress.regex(pattern.key) else {
                     progress.addUncheckable(expected: "property names checked against patternProperties \(JSONValue.quoted(pattern.key))",
-                                            actual: Self.refusedPattern)
+                                            actual: Self.refused(pattern.key))
                     matchedPattern = true
                     continue
                 }
@@ -376,7 +376,16 @@ public struct JSONSchemaValidator: Sendable {
         }
     }
 
-    static let refusedPattern = "not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)"
+    /// Why `pattern` was not checked: what wsh's regular expressions say of it (lookaround, an
+    /// escape they do not have, or no pattern at all).
+    static func refused(_ pattern: String) -> String {
+        do {
+            _ = try LinearRegex(pattern)
+            return "not checked"
+        } catch {
+            return "not checked: wsh's regular expressions cannot run this pattern: \(error.description)"
+        }
+    }
 
     /// `1 item`, `2 items`.
     static func counted(_ count: Int, _ noun: String) -> String {
@@ -450,7 +459,7 @@ public struct JSONSchemaValidator: Sendable {
                     progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
                 }
             } else {
-                progress.addUncheckable(expected: "a string matching \(JSONValue.quoted(pattern))", actual: Self.refusedPattern)
+                progress.addUncheckable(expected: "a string matching \(JSONValue.quoted(pattern))", actual: Self.refused(pattern))
             }
         }
         if let divisor = keywords.multipleOf, case .number(let text) = value {
