@@ -211,6 +211,24 @@ import Testing
         #expect(JSONSchemaValidator.shapeProblems(of: draft06).isEmpty)
     }
 
+    /// `uri` and `uri-reference` take RFC 3986's structure, as python-jsonschema (rfc3987) does:
+    /// one `#`, `[` `]` only around an IP literal that is the host, one `@` in the authority. The
+    /// first six of each passed.
+    @Test(arguments: [
+        ("uri", "http://x/#a#b", false), ("uri", "http://x/?q=[1]", false), ("uri", "http://x/a[1]", false),
+        ("uri", "http://x/#[", false), ("uri", "http://[::1/", false), ("uri", "http://a@b@c/", false),
+        ("uri", "http://[::1]x/", false), ("uri", "foo:[1]", false),
+        ("uri", "http://[::1]:80/", true), ("uri", "http://[::1]/", true), ("uri", "mailto:a@b@c", true),
+        ("uri", "http://u@[::1]:8/p", true), ("uri", "http://x/p@q", true), ("uri", "http://[v1.a]/", true),
+        ("uri-reference", "#a#b", false), ("uri-reference", "a[1]", false), ("uri-reference", "//x/#[", false),
+        ("uri-reference", "//a@b@c/", false),
+        ("uri-reference", "//[::1]/a", true), ("uri-reference", "a@b@c", true), ("uri-reference", "?q#f", true),
+    ])
+    func uriTakesRFC3986sStructure(format: String, text: String, valid: Bool) throws {
+        let schema = JSONValue.object([JSONMember(key: "format", value: .string(format))])
+        #expect(JSONSchemaValidator(root: schema).violations(of: .string(text), against: schema).isEmpty == valid, "\(format) \(text)")
+    }
+
     /// OpenAPI 3.1 dropped `nullable`: in a 3.1 document it lets no null through.
     @Test func nullableIsNoKeywordInOpenAPI31() throws {
         let schema = try JSONValue.parse(#"{"type": "string", "nullable": true}"#)

@@ -4,7 +4,8 @@ import Targets
 /// The string formats schemas are checked for, as draft 2020-12's format-assertion vocabulary
 /// names them: `date-time`, `date` and `time` (RFC 3339), `uuid` (RFC 9562's 8-4-4-4-12 hex
 /// digits), `email` (RFC 5321's Mailbox), `uri` and
-/// `uri-reference` (RFC 3986's characters; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
+/// `uri-reference` (RFC 3986's characters, one `#`, brackets only around an IP literal host,
+/// one `@` in the authority; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
 /// (RFC 1123 labels); in an OpenAPI document also `int32`, `int64` and `byte`
 /// (``checkOpenAPI(_:_:)``). Any other format is an annotation, as the specification has it: not checked.
 enum SchemaFormats {
@@ -112,8 +113,8 @@ enum SchemaFormats {
         return ((hour * 60 + minute - offset) % 1440 + 1440) % 1440 == 1439
     }
 
-    /// RFC 3986's characters (unreserved, reserved, `%` with two hex digits); with `absolute`, a
-    /// scheme first (`https:`).
+    /// RFC 3986's characters (unreserved, reserved, `%` with two hex digits) in its structure
+    /// (``structured(_:)``); with `absolute`, a scheme first (`https:`).
     private static func uri(_ text: String, absolute: Bool) -> Bool {
         let bytes = Array(text.utf8)
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
@@ -127,12 +128,44 @@ enum SchemaFormats {
             guard allowed.contains(bytes[index]) else { return false }
             index += 1
         }
-        guard absolute else { return true }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              bytes[0] < 0x80, Character(UnicodeScalar(bytes[0])).isLetter else { return false }
-        return bytes[1..<colon].allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains(byte)
+        let delimiters: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+        let end = bytes.firstIndex { delimiters.contains($0) } ?? bytes.count
+        var rest = bytes[...]
+        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
+           bytes[1..<colon].allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains($0) }) {
+            rest = bytes[(colon + 1)...]
+        } else if absolute {
+            return false
         }
+        return structured(rest)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// RFC 3986's structure after the scheme, where its characters alone let wrong ones through
+    /// (as rfc3987, python-jsonschema's reader, refuses them): one `#`; `[` and `]` only around an
+    /// IP literal that is the whole host (`//[::1]:80`); one `@` in the authority.
+    private static func structured(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard rest.filter({ $0 == UInt8(ascii: "#") }).count <= 1 else { return false }
+        var authority: ArraySlice<UInt8> = []
+        var path = rest
+        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            let start = rest.startIndex + 2
+            let end = rest[start...].firstIndex { [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains($0) } ?? rest.endIndex
+            authority = rest[start..<end]
+            path = rest[end...]
+        }
+        let brackets: Set<UInt8> = [UInt8(ascii: "["), UInt8(ascii: "]")]
+        guard !path.contains(where: { brackets.contains($0) }), authority.filter({ $0 == UInt8(ascii: "@") }).count <= 1 else { return false }
+        let host = authority.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false).last ?? []
+        guard host.contains(where: { brackets.contains($0) }) else { return true }
+        // An IP literal: `[` first, one `]`, then nothing or `:port`.
+        guard host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")),
+              host.filter({ brackets.contains($0) }).count == 2 else { return false }
+        let after = host[(close + 1)...]
+        return after.isEmpty || (after.first == UInt8(ascii: ":") && after.dropFirst().allSatisfy { (0x30...0x39).contains($0) })
     }
 
     /// Four decimal octets, 0 to 255, without leading zeros.
