@@ -23,7 +23,7 @@ public struct LinearRegex: Sendable {
         let node = try parser.parse()
         program = try RegexProgram(node, groupCount: parser.groupCount)
         ignoresCase = parser.ignoresCase
-        posixClass = parser.posixClass
+        posixClass = parser.firstPOSIXClass
     }
 
     /// Whether the pattern matches somewhere in `text`.

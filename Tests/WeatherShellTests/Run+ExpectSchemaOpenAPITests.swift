@@ -203,7 +203,7 @@ import Testing
         let (halt, stderr) = try await Self.check(version: "3.1.0", schema: broken, answer: "{}")
         guard case .failure(let kind)? = halt, kind != .expectation else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
         #expect(stderr.contains("broken $ref '#/components/schemas/Nope': nothing is there"), "\(stderr)")
-        #expect(stderr.contains(#"/schema/properties/u: $ref "#/components/schemas/Nope" names no schema wsh can check against: nothing: no such place in the document"#),
+        #expect(stderr.contains(##"/schema/properties/u: $ref "#/components/schemas/Nope" names no schema wsh can check against: nothing: no such place in the document"##),
                 "\(stderr)")
     }
 

@@ -9,7 +9,7 @@ extension JSONSchemaValidator {
     /// would pass whatever it held. Empty for a well-formed schema; at most `limit`.
     public static func shapeProblems(of schema: JSONValue, limit: Int = 10) -> [String] {
         var problems: [String] = []
-        collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit, draft: olderDraft(schema["$schema"]?.string ?? ""))
+        collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit, draft: draftNumber(schema["$schema"]?.string ?? ""))
         var anchors: Anchors?
         collectRefProblems(schema, at: "", in: schema, anchors: &anchors, into: &problems, limit: limit)
         return problems
@@ -133,7 +133,7 @@ extension JSONSchemaValidator {
         return " (\(JSONValue.quoted(text)) is a string in YAML 1.2, which wsh reads: write true or false)"
     }
 
-    /// `draft`: the draft a schema file names (``olderDraft(_:)``), 0 for others.
+    /// `draft`: the draft a schema file names (``draftNumber(_:)``), 0 for others.
     private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [String], limit: Int,
                                              draft: Int = 0) {
         guard problems.count < limit, depth < 64 else { return }

@@ -208,14 +208,14 @@ public struct JSONSchemaValidator: Sendable {
         readsNullable = version.isEmpty || version.hasPrefix("3.0")
         // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
         let draft = root["$schema"]?.string ?? ""
-        olderDraft = version.isEmpty ? Self.olderDraft(draft) : 0
+        olderDraft = version.isEmpty ? Self.draftNumber(draft) : 0
         isOpenAPI = !version.isEmpty
         readsDependencies = version.isEmpty && (draft.isEmpty || olderDraft > 0)
         ignoresRefSiblings = version.hasPrefix("3.0") || olderDraft > 0
     }
 
     /// 3, 4, 6 or 7 for a `$schema` naming draft-03 to draft-07 (`http://json-schema.org/draft-04/schema#`), else 0.
-    static func olderDraft(_ schemaURI: String) -> Int {
+    static func draftNumber(_ schemaURI: String) -> Int {
         [3, 4, 6, 7].first { schemaURI.contains("draft-0\($0)") } ?? 0
     }
 
@@ -553,7 +553,7 @@ public struct JSONSchemaValidator: Sendable {
         if ref == "#" || ref.hasPrefix("#/") { return value(at: String(ref.dropFirst()), in: root) }
         guard ref.hasPrefix("#") else { return nil }
         if anchors == nil { anchors = Self.anchors(in: root) }
-        guard let anchors, !anchors.embedsResources, let found = anchors.named[String(ref.dropFirst())], found.count == 1 else { return nil }
+        guard let known = anchors, !known.embedsResources, let found = known.named[String(ref.dropFirst())], found.count == 1 else { return nil }
         return found[0]
     }
 
