@@ -12,6 +12,9 @@ public struct LinearRegex: Sendable {
 
     let program: RegexProgram
     let ignoresCase: Bool
+    /// The first POSIX class the pattern uses (`[:digit:]`, as RE2 reads it), nil when none:
+    /// ECMA-262, the syntax of JSON Schema's patterns, has no such class.
+    public let posixClass: String?
 
     /// Parses `pattern`; a pattern that needs backtracking (backreferences, lookaround) or is
     /// malformed throws a ``RegexError`` saying so.
@@ -20,6 +23,7 @@ public struct LinearRegex: Sendable {
         let node = try parser.parse()
         program = try RegexProgram(node, groupCount: parser.groupCount)
         ignoresCase = parser.ignoresCase
+        posixClass = parser.firstPOSIXClass
     }
 
     /// Whether the pattern matches somewhere in `text`.

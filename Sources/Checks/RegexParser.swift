@@ -14,6 +14,8 @@ struct RegexParser {
     private var depth = 0
     private(set) var groupCount = 0
     private(set) var ignoresCase = false
+    /// The first POSIX class the pattern uses (`[:digit:]`), which ECMA-262 has not.
+    private(set) var firstPOSIXClass: String?
 
     init(_ pattern: String) {
         scalars = Array(pattern.unicodeScalars)
@@ -216,6 +218,7 @@ struct RegexParser {
             throw error("unknown class '[:\(name):]'; classes: " + Self.posixClasses.keys.sorted().joined(separator: ", "), at: open)
         }
         position = end + 2
+        if firstPOSIXClass == nil { firstPOSIXClass = "[:" + (negated ? "^" : "") + name + ":]" }
         return negated ? Self.complement(ranges) : ranges
     }
 

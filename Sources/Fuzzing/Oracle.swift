@@ -93,9 +93,7 @@ struct Judge {
     init(operation: FuzzOperation, checks: Set<Oracle>) {
         self.operation = operation
         self.checks = checks
-        var validator = JSONSchemaValidator(root: operation.root)
-        validator.direction = .response
-        self.validator = validator
+        validator = JSONSchemaValidator(root: operation.root, direction: .response)
     }
 
     func findings(_ outcome: FuzzOutcome, expectation: Expectation) -> [Finding] {

@@ -38,7 +38,7 @@ public enum OpenAPIImporter {
         let facts = SchemaFacts(resolver: resolver)
         for key in ["components", Bundler.key] { if let part = root[key] { facts.checkTypes(part, pointer: "/" + key) } }
         if let paths = root["paths"] { facts.checkTypes(paths, pointer: "/paths", namesAreKeys: true) }
-        let reader = OperationReader(resolver: resolver, facts: facts, validator: JSONSchemaValidator(root: root))
+        let reader = OperationReader(resolver: resolver, facts: facts, validator: JSONSchemaValidator(root: root, direction: .response))
 
         let documentServer = Self.server(root["servers"], pointer: "/servers", resolver: resolver)
         var operations: [ImportedOperation] = []

@@ -7,6 +7,8 @@ import Targets
 struct OperationReader {
     let resolver: RefResolver
     let facts: SchemaFacts
+    /// Checks the examples of answers and of their headers: `.response`, so a required
+    /// `writeOnly` property may be absent.
     let validator: JSONSchemaValidator
 
     struct Input {
@@ -373,7 +375,9 @@ struct OperationReader {
     /// cannot read: it refuses to check against such a schema (the unknown types were warned of
     /// already); a key close to a keyword's name may be an annotation, and is not checked.
     private func warnShapeProblems(_ schema: JSONValue, at pointer: String) {
-        for problem in JSONSchemaValidator.shapeProblems(of: schema, at: pointer, in: resolver.root) where !problem.contains(": unknown type \"") {
+        // Unknown types were warned of already, and so were broken refs (``RefResolver``).
+        for problem in JSONSchemaValidator.shapeProblems(of: schema, at: pointer, in: resolver.root)
+        where !problem.contains(": unknown type \"") && !problem.contains(" names no schema wsh can check against: ") {
             guard let split = problem.range(of: ": ") else { continue }
             let consequence = problem.contains(": unknown keyword '") ? ": not checked" : ": expect schema refuses to check against it"
             resolver.warn(String(problem[..<split.lowerBound]), String(problem[split.upperBound...]) + consequence)

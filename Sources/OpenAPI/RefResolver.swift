@@ -1,3 +1,4 @@
+import Checks
 import Targets
 
 /// Follows local `$ref`s in the document, warning once per broken or circular ref at the place
@@ -28,7 +29,8 @@ final class RefResolver {
             // A ref to another file is still here when the Bundler could not read it, and said so.
             guard ref.hasPrefix("#") else { return nil }
             guard let target = JSONPointer.resolve(String(ref.dropFirst()), in: root) else {
-                warn(currentPointer + "/$ref", "broken $ref '\(ref)': nothing is there")
+                // An `$anchor`'s `#name` (3.1), which `expect schema` follows, has no pointer here to read it by.
+                if JSONSchemaValidator.target(of: ref, in: root) == nil { warn(currentPointer + "/$ref", "broken $ref '\(ref)': nothing is there") }
                 return nil
             }
             current = target
@@ -37,7 +39,8 @@ final class RefResolver {
         return (current, currentPointer)
     }
 
-    /// Warns about every local `$ref` under `value` that names nothing (bounded depth); refs to
+    /// Warns about every local `$ref` under `value` that names nothing, by pointer or `$anchor`
+    /// as `expect schema` follows them (bounded depth); refs to
     /// other files that could not be bundled were warned about by the ``Bundler``. The place is
     /// kept as a stack of keys and made a pointer only for a warning: a walk of a 2 MB document
     /// visits some 200,000 values.
@@ -53,7 +56,7 @@ final class RefResolver {
             for member in members {
                 path.append(member.key)
                 if member.key == "$ref", case .string(let ref) = member.value {
-                    if ref.hasPrefix("#"), JSONPointer.resolve(String(ref.dropFirst()), in: root) == nil {
+                    if ref.hasPrefix("#"), JSONSchemaValidator.target(of: ref, in: root) == nil {
                         warn(JSONPointer.pointer(base, path), "broken $ref '\(ref)': nothing is there")
                     }
                 } else if case .object = member.value {

@@ -73,12 +73,15 @@ struct SchemaFacts {
 
     /// Warns about `type` values that are not JSON types, anywhere under `value` (bounded).
     /// Under `properties` (and other maps of schemas by name), a key is a name, never a keyword.
+    /// In a 3.1 document, a `nullable` (3.0's keyword, which 3.1 dropped) is warned of too: it is
+    /// not read, so it lets no null through.
     func checkTypes(_ value: JSONValue, pointer: String, namesAreKeys: Bool = false) {
         var path: [String] = []
-        checkTypes(value, base: pointer, path: &path, namesAreKeys: namesAreKeys)
+        let nullableIsGone = !(resolver.root["openapi"]?.string ?? "3.0").hasPrefix("3.0")
+        checkTypes(value, base: pointer, path: &path, namesAreKeys: namesAreKeys, nullableIsGone: nullableIsGone)
     }
 
-    private func checkTypes(_ value: JSONValue, base: String, path: inout [String], namesAreKeys: Bool) {
+    private func checkTypes(_ value: JSONValue, base: String, path: inout [String], namesAreKeys: Bool, nullableIsGone: Bool) {
         guard path.count < 64 else { return }
         switch value {
         case .object(let members):
@@ -86,19 +89,25 @@ struct SchemaFacts {
                 switch member.value {
                 case .object, .array: break
                 case .string where member.key == "type" && !namesAreKeys: break
+                case .bool(true) where member.key == "nullable" && !namesAreKeys && nullableIsGone:
+                    path.append(member.key)
+                    resolver.warn(JSONPointer.pointer(base, path),
+                                  "nullable is OpenAPI 3.0's, and this document is 3.1, which does not read it: null is not let through; write type: [T, \"null\"]")
+                    path.removeLast()
+                    continue
                 default: continue
                 }
                 path.append(member.key)
                 defer { path.removeLast() }
                 if namesAreKeys {
-                    checkTypes(member.value, base: base, path: &path, namesAreKeys: false)
+                    checkTypes(member.value, base: base, path: &path, namesAreKeys: false, nullableIsGone: nullableIsGone)
                 } else if member.key == "type", member.value.string != nil || { if case .array = member.value { true } else { false } }() {
                     let names: [JSONValue] = if case .array(let list) = member.value { list } else { [member.value] }
                     for name in names where !(name.string.map { Self.jsonTypes.contains($0) } ?? false) {
                         resolver.warn(JSONPointer.pointer(base, path), "unknown type \(name.compactText): the types are string, number, integer, boolean, array, object and null")
                     }
                 } else if !Self.valueKeys.contains(member.key), !member.key.hasPrefix("x-") {
-                    checkTypes(member.value, base: base, path: &path, namesAreKeys: Self.schemaMaps.contains(member.key))
+                    checkTypes(member.value, base: base, path: &path, namesAreKeys: Self.schemaMaps.contains(member.key), nullableIsGone: nullableIsGone)
                 }
             }
         case .array(let elements):
@@ -108,7 +117,7 @@ struct SchemaFacts {
                 default: continue
                 }
                 path.append(String(index))
-                checkTypes(element, base: base, path: &path, namesAreKeys: false)
+                checkTypes(element, base: base, path: &path, namesAreKeys: false, nullableIsGone: nullableIsGone)
                 path.removeLast()
             }
         default:

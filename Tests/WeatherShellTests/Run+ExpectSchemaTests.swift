@@ -47,18 +47,38 @@ import Testing
     @Test(arguments: [
         (#"{"type": "objekt"}"#, #"(root): unknown type "objekt" (did you mean "object"?)"#),
         (#"{"properties": {"id": {"type": "strin"}}}"#, #"/properties/id: unknown type "strin""#),
-        (#"{"required": "name"}"#, "(root): 'required' takes a list of property names, not string"),
-        (#"{"allOf": {"type": "integer"}}"#, "(root): 'allOf' takes a list of schemas, not object"),
-        ("[]", "(root): a schema is an object or true/false, not array"),
+        (#"{"required": "name"}"#, "(root): 'required' takes a list of property names, not the string \"name\""),
+        (#"{"allOf": {"type": "integer"}}"#, "(root): 'allOf' takes a list of schemas, not an object"),
+        ("[]", "(root): a schema is an object or true/false, not an empty list"),
         (#"{"requird": ["name"]}"#, "(root): unknown keyword 'requird' (did you mean 'required'?)"),
         // These were read as absent without a word.
-        (#"{"uniqueItems": 1}"#, "(root): 'uniqueItems' takes true or false, not integer"),
-        (#"{"uniqueItems": "true"}"#, #"(root): 'uniqueItems' takes true or false, not string ("true" is a string in YAML 1.2"#),
-        (#"{"exclusiveMinimum": "5"}"#, "(root): 'exclusiveMinimum' takes a number (or, as OpenAPI 3.0 writes it, true or false), not string"),
+        (#"{"uniqueItems": 1}"#, "(root): 'uniqueItems' takes true or false, not 1"),
+        (#"{"uniqueItems": "true"}"#, #"(root): 'uniqueItems' takes true or false, not the string "true" ("true" is a string in YAML 1.2"#),
+        (#"{"exclusiveMinimum": "5"}"#, "(root): 'exclusiveMinimum' takes a number (or, as OpenAPI 3.0 writes it, true or false), not the string \"5\""),
         (#"{"dependentRequired": {"a": "b"}}"#, #"(root): 'dependentRequired' "a" takes a list of property names, not "b""#),
         (#"{"dependentRequired": {"a": [1]}}"#, #"(root): 'dependentRequired' "a" takes a list of property names, not [1]"#),
-        (#"{"type": []}"#, "(root): 'type' takes a type name or a non-empty list of them, not array"),
-        (#"{"additionalProperties": "no"}"#, #"(root): 'additionalProperties' takes a schema, an object or true/false, not string ("no" is a string in YAML 1.2"#),
+        (#"{"type": []}"#, "(root): 'type' takes a type name or a non-empty list of them, not an empty list"),
+        (#"{"additionalProperties": "no"}"#, #"(root): 'additionalProperties' takes a schema, an object or true/false, not the string "no" ("no" is a string in YAML 1.2"#),
+        // A wrong form's message says what the value is (it named the right type as the wrong one: "not array").
+        (#"{"allOf": []}"#, "(root): 'allOf' takes a list of schemas, not an empty list"),
+        (#"{"required": [1]}"#, "(root): 'required' takes a list of property names, not [1]"),
+        (#"{"maxLength": -1}"#, "(root): 'maxLength' takes a whole number, 0 or more, not -1"),
+        // A pattern wsh cannot run, or that is no pattern, failed every string with "lookaround and
+        // backreferences are not in them"; a POSIX class, which ECMA-262 has not, was read as one.
+        (#"{"pattern": "^\\p{L}+$"}"#,
+         #"(root): 'pattern' "^\\p{L}+$" cannot be checked: wsh's regular expressions cannot run it: unknown escape '\p' (at character 2 of the pattern)"#),
+        (#"{"properties": {"a": {"pattern": "(["}}}"#, #"/properties/a: 'pattern' "([" cannot be checked: wsh's regular expressions cannot run it: missing ']'"#),
+        (#"{"patternProperties": {"^\\cJ": {}}}"#, #"(root): 'patternProperties' "^\\cJ" cannot be checked: wsh's regular expressions cannot run it"#),
+        (#"{"pattern": "^[[:digit:]]+$"}"#,
+         #"(root): 'pattern' "^[[:digit:]]+$" uses the POSIX class '[:digit:]', which ECMA-262, the syntax of JSON Schema's patterns, does not have"#),
+        // multipleOf must be above 0: every value failed, "past the 38 digits wsh checks this for".
+        (#"{"multipleOf": 0}"#, "(root): 'multipleOf' takes a number above 0, not 0"),
+        (#"{"properties": {"n": {"multipleOf": -2}}}"#, "/properties/n: 'multipleOf' takes a number above 0, not -2"),
+        // A $ref that names nothing wsh can follow was a violation only when the answer reached it.
+        (##"{"properties": {"x": {"$ref": "#/$defs/gone"}}}"##,
+         ##"/properties/x: $ref "#/$defs/gone" names no schema wsh can check against: nothing: no such place in the document"##),
+        (##"{"$ref": "other.json#/User"}"##,
+         ##"(root): $ref "other.json#/User" names no schema wsh can check against: not followed: only refs within the document (#/... or #name) are"##),
     ])
     func aSchemaOfTheWrongFormIsAnErrorNotAPass(schema: String, note: String) async throws {
         let (halt, stderr) = try await Self.check(#"{"id": "not a number"}"#, schema: schema)

@@ -10,7 +10,7 @@ import Testing
     /// `{"a":1}`, gzip-compressed.
     static let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0]
     static let routes: [String: StaticRoute] = [
-        "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301"}"#),
+        "/t2": StaticRoute(body: #"{"tok":null,"b":false,"num":123,"arr":["not-admin"],"e":"[]","x":"[1,2]","kelvin":"\u212aEVIN","nfd":"cafe\u0301","nbsp":"two \u00a0x"}"#),
         "/json-text": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Json", #"{"a":1}"#)],
                                   body: Array(#"{"good":{"a":1,"tags":["x"]},"bad":"{\"a\":1,\"tags\":[\"x\"]}","badl":"[1,2]","s":"{}","o":{}}"#.utf8)),
         "/names": StaticRoute(body: #"{"cafe\u0301":"decomposed","":11,"x":{"y":1},"dup":1,"dup":2}"#),
@@ -148,7 +148,7 @@ import Testing
         }
     }
 
-    /// Two strings that show the same (NFC and NFD) fail with a note that says where they differ.
+    /// Two strings that show the same (NFC and NFD, a no-break space and a space) fail with a note that says where they differ.
     @Test func stringsThatShowAlikeSayWhereTheyDiffer() async throws {
         try await TestServer.with(routes: Self.routes) { server in
             let result = await Self.run("/t2", "expect .nfd == \"caf\u{E9}\"", on: server)
@@ -156,6 +156,11 @@ import Testing
             #expect(result.stderr.contains("note: they show alike but differ at character 4: expected U+00E9, actual U+0065 U+0301"), "\(result.stderr)")
             let plain = await Self.run("/t2", "expect .nfd == cafe", on: server)
             #expect(!plain.stderr.contains("show alike"), "\(plain.stderr)")
+            // A no-break space shows as a space (xpath over HTML's `&nbsp;`): no note said so.
+            let spaced = await Self.run("/t2", "expect .nbsp == \"two  x\"", on: server)
+            guard case .failure(.expectation)? = spaced.halt else { Issue.record("\(spaced.stderr)"); return }
+            #expect(spaced.stderr.contains("note: they show alike but differ at character 5: expected U+0020 U+0078, actual U+00A0 U+0078"),
+                    "\(spaced.stderr)")
         }
     }
 

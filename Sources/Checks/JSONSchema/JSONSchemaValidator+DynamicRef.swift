@@ -13,6 +13,8 @@ extension JSONSchemaValidator {
         var named: [String: [JSONValue]] = [:]
         /// Some schema below the root has an `$id`: a resource of its own.
         var embedsResources = false
+        /// The `$id`s below the root, as written.
+        var ids: Set<String> = []
     }
 
     /// What `$dynamicRef` or `$recursiveRef` (`keyword`) names: the schema, or why there is none
@@ -67,7 +69,9 @@ extension JSONSchemaValidator {
                 for member in members {
                     switch (member.key, member.value) {
                     case ("$anchor", .string(let name)), ("$dynamicAnchor", .string(let name)): anchors.named[name, default: []].append(value)
-                    case ("$id", .string) where depth > 0: anchors.embedsResources = true
+                    case ("$id", .string(let id)) where depth > 0:
+                        anchors.embedsResources = true
+                        anchors.ids.insert(id)
                     case ("enum", _), ("const", _), ("default", _), ("examples", _), ("example", _): continue
                     default: pending.append((member.value, depth + 1))
                     }

@@ -10,7 +10,7 @@ import Targets
 /// (in a schema file of those drafts or of none named), `items` (a schema, or a list with
 /// `additionalItems` as older drafts write it), `prefixItems`, `unevaluatedItems`, `contains`
 /// (with `minContains`, `maxContains`), `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
-/// `$ref` (local, `#/...`), `$dynamicRef` and `$recursiveRef` (in a document of one schema
+/// `$ref` (local, `#/...` or an `$anchor`'s `#name`; its siblings ignored in OpenAPI 3.0 and drafts 3 to 7), `$dynamicRef` and `$recursiveRef` (in a document of one schema
 /// resource), `nullable` (OpenAPI 3.0's: it adds null to an explicit `type` only), `readOnly`/`writeOnly` by direction, and the formats of
 /// ``SchemaFormats``. A check cannot pass by accident: a `$ref` that names nothing here (or
 /// another file), a `$dynamicRef` wsh cannot follow and a pattern the engine refuses are violations, not skipped. Work is bounded:
@@ -187,16 +187,36 @@ public struct JSONSchemaValidator: Sendable {
     /// Whether `dependencies` is read: drafts 4 to 7's keyword, which 2019-09 split in two
     /// (`dependentRequired`, `dependentSchemas`).
     let readsDependencies: Bool
+    /// Whether a `$ref`'s sibling keywords are ignored: OpenAPI 3.0 ("any properties added SHALL
+    /// be ignored") and drafts 3 to 7 ("All other properties in a "$ref" object MUST be
+    /// ignored"); 2019-09, 2020-12 and OpenAPI 3.1 apply them.
+    let ignoresRefSiblings: Bool
+    /// The draft a schema file names by `$schema` (3, 4, 6, 7), 0 for a later one, none or an
+    /// OpenAPI document: draft-06's `const`, `contains`, `propertyNames` and draft-07's
+    /// `if`/`then`/`else` are not read in a file of an earlier draft, as they are not keywords there.
+    let olderDraft: Int
+    /// Whether `root` is an OpenAPI document, whose own formats (`int32`, `int64`, `byte`) are checked.
+    let isOpenAPI: Bool
 
-    /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas without refs).
+    /// A validator whose `$ref`s resolve in `root` (an OpenAPI document, or any JSON for schemas
+    /// without refs), for values going `direction` (an OpenAPI answer: `.response`).
     /// `nullable` is read unless `root` is an OpenAPI document of 3.1 or later.
-    public init(root: JSONValue) {
+    public init(root: JSONValue, direction: Direction = .either) {
         self.root = root
+        self.direction = direction
         let version = root["openapi"]?.string ?? ""
         readsNullable = version.isEmpty || version.hasPrefix("3.0")
         // A schema file of those drafts, or of none named; not an OpenAPI document, whose schemas have no `dependencies`.
         let draft = root["$schema"]?.string ?? ""
-        readsDependencies = version.isEmpty && (draft.isEmpty || ["draft-03", "draft-04", "draft-06", "draft-07"].contains { draft.contains($0) })
+        olderDraft = version.isEmpty ? Self.draftNumber(draft) : 0
+        isOpenAPI = !version.isEmpty
+        readsDependencies = version.isEmpty && (draft.isEmpty || olderDraft > 0)
+        ignoresRefSiblings = version.hasPrefix("3.0") || olderDraft > 0
+    }
+
+    /// 3, 4, 6 or 7 for a `$schema` naming draft-03 to draft-07 (`http://json-schema.org/draft-04/schema#`), else 0.
+    static func draftNumber(_ schemaURI: String) -> Int {
+        [3, 4, 6, 7].first { schemaURI.contains("draft-0\($0)") } ?? 0
     }
 
     /// Every way `value` differs from `schema`, in document order; empty when it conforms.
@@ -254,15 +274,18 @@ public struct JSONSchemaValidator: Sendable {
         }
         var keywords = Keywords(members)
         if !readsDependencies { keywords.dependencies = nil }
+        if olderDraft > 0, olderDraft < 7 {
+            (keywords.ifSchema, keywords.thenSchema, keywords.elseSchema) = (nil, nil, nil)
+            if olderDraft < 6 { (keywords.constant, keywords.contains, keywords.propertyNames) = (nil, nil, nil) }
+        }
         if let ref = keywords.ref {
-            // In 3.0 a $ref's siblings are ignored; in 3.1 they apply, and are rarely there: check them too.
             if let target = resolve(ref, &progress) {
                 check(value, target, depth: depth + 1, into: &progress)
             } else {
                 progress.addUncheckable(expected: "the schema $ref \(JSONValue.quoted(ref)) names",
-                             actual: ref.hasPrefix("#/") || ref == "#" ? "nothing: no such place in the document"
-                                 : "not followed: only refs within the document (#/...) are")
+                                        actual: Self.refProblem(ref, in: root, anchors: &progress.anchors))
             }
+            if ignoresRefSiblings { return }
         }
         if keywords.dynamicRef != nil || keywords.recursiveRef != nil { checkDynamicRefs(value, keywords, depth: depth, into: &progress) }
         if let types = Self.types(keywords, nullable: readsNullable), !types.isEmpty, !types.contains(where: { Self.matches(value, type: $0) }) {
@@ -278,6 +301,10 @@ public struct JSONSchemaValidator: Sendable {
         }
         if let format = keywords.format, case .string(let text) = value, let valid = SchemaFormats.check(format, text), !valid {
             progress.add(expected: "\(["email", "ipv4", "ipv6"].contains(format) ? "an" : "a") \(format) string", actual: SchemaViolation.show(value))
+        }
+        if isOpenAPI, let format = keywords.format, SchemaFormats.checkOpenAPI(format, value) == false {
+            progress.add(expected: format == "byte" ? "a byte string (base64)" : "an \(format) number (\(SchemaFormats.range(format)))",
+                         actual: SchemaViolation.show(value))
         }
         if !keywords.bounds.isEmpty || keywords.pattern != nil || keywords.multipleOf != nil { checkBounds(value, keywords, into: &progress) }
         switch value {
@@ -314,7 +341,7 @@ public struct JSONSchemaValidator: Sendable {
             for pattern in keywords.patternProperties ?? [] {
                 guard let regex = progress.regex(pattern.key) else {
                     progress.addUncheckable(expected: "property names checked against patternProperties \(JSONValue.quoted(pattern.key))",
-                                            actual: Self.refusedPattern)
+                                            actual: Self.refused(pattern.key))
                     matchedPattern = true
                     continue
                 }
@@ -349,7 +376,16 @@ public struct JSONSchemaValidator: Sendable {
         }
     }
 
-    static let refusedPattern = "not checked: wsh's regular expressions cannot run this pattern (lookaround and backreferences are not in them)"
+    /// Why `pattern` was not checked: what wsh's regular expressions say of it (lookaround, an
+    /// escape they do not have, or no pattern at all).
+    static func refused(_ pattern: String) -> String {
+        do {
+            _ = try LinearRegex(pattern)
+            return "not checked"
+        } catch {
+            return "not checked: wsh's regular expressions cannot run this pattern: \(error.description)"
+        }
+    }
 
     /// `1 item`, `2 items`.
     static func counted(_ count: Int, _ noun: String) -> String {
@@ -423,7 +459,7 @@ public struct JSONSchemaValidator: Sendable {
                     progress.add(expected: "a string matching \(JSONValue.quoted(pattern))", actual: SchemaViolation.show(value))
                 }
             } else {
-                progress.addUncheckable(expected: "a string matching \(JSONValue.quoted(pattern))", actual: Self.refusedPattern)
+                progress.addUncheckable(expected: "a string matching \(JSONValue.quoted(pattern))", actual: Self.refused(pattern))
             }
         }
         if let divisor = keywords.multipleOf, case .number(let text) = value {
@@ -496,12 +532,48 @@ public struct JSONSchemaValidator: Sendable {
         return conforms
     }
 
-    /// What a local ref names, followed once per check.
+    /// What a ref names, followed once per check (``target(of:in:anchors:)``).
     func resolve(_ ref: String, _ progress: inout Progress) -> JSONValue? {
         if let known = progress.refs[ref] { return known }
-        let target = ref.hasPrefix("#") ? Self.value(at: String(ref.dropFirst()), in: root) : nil
+        let target = Self.target(of: ref, in: root, anchors: &progress.anchors)
         progress.refs[ref] = .some(target)
         return target
+    }
+
+    /// What a ref within the document names: a JSON pointer (`#/...`, `#`), or an `$anchor`
+    /// (`#name`) that one schema of the document carries, in a document of one schema resource
+    /// (no `$id` below its root, which would scope its anchors); nil for anything else.
+    /// `anchors` is read from `root` at the first `#name`.
+    public static func target(of ref: String, in root: JSONValue) -> JSONValue? {
+        var anchors: Anchors?
+        return target(of: ref, in: root, anchors: &anchors)
+    }
+
+    static func target(of ref: String, in root: JSONValue, anchors: inout Anchors?) -> JSONValue? {
+        if ref == "#" || ref.hasPrefix("#/") { return value(at: String(ref.dropFirst()), in: root) }
+        guard ref.hasPrefix("#") else { return nil }
+        if anchors == nil { anchors = Self.anchors(in: root) }
+        guard let known = anchors, !known.embedsResources, let found = known.named[String(ref.dropFirst())], found.count == 1 else { return nil }
+        return found[0]
+    }
+
+    /// Why `ref` names no schema in `root` (``target(of:in:anchors:)`` is nil), as a violation's actual text.
+    static func refProblem(_ ref: String, in root: JSONValue, anchors: inout Anchors?) -> String {
+        if ref == "#" || ref.hasPrefix("#/") { return "nothing: no such place in the document" }
+        if anchors == nil { anchors = Self.anchors(in: root) }
+        let known = anchors ?? Anchors()
+        if ref.hasPrefix("#") {
+            let name = String(ref.dropFirst())
+            if known.embedsResources { return "not followed: " + moreResources }
+            if (known.named[name]?.count ?? 0) > 1 { return "not followed: more than one schema is anchored \(JSONValue.quoted(name))" }
+            return "nothing: no $anchor \(JSONValue.quoted(name)) in the document"
+        }
+        if known.ids.contains(ref) {
+            return "not followed: it is the $id of a schema in the document, and wsh follows a ref by pointer (#/...) or $anchor (#name)"
+        }
+        // Under `use openapi` refs to other files were read at the import; one still here could not be, and was warned of.
+        return root["openapi"] != nil ? "not followed: the import could not read it (see its warning)"
+            : "not followed: only refs within the document (#/... or #name) are"
     }
 
     /// `type` as a list of names; a name that is not a JSON type is left out (the importer warned).

@@ -4,8 +4,10 @@ import Targets
 /// The string formats schemas are checked for, as draft 2020-12's format-assertion vocabulary
 /// names them: `date-time`, `date` and `time` (RFC 3339), `uuid` (RFC 9562's 8-4-4-4-12 hex
 /// digits), `email` (RFC 5321's Mailbox), `uri` and
-/// `uri-reference` (RFC 3986's characters; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
-/// (RFC 1123 labels). Any other format is an annotation, as the specification has it: not checked.
+/// `uri-reference` (RFC 3986's characters, one `#`, brackets only around an IP literal host,
+/// one `@` in the authority; `uri` with a scheme), `ipv4`, `ipv6` and `hostname`
+/// (RFC 1123 labels); in an OpenAPI document also `int32`, `int64` and `byte`
+/// (``checkOpenAPI(_:_:)``). Any other format is an annotation, as the specification has it: not checked.
 enum SchemaFormats {
     /// Whether `text` has the format; nil for a format that is not checked.
     static func check(_ format: String, _ text: String) -> Bool? {
@@ -21,6 +23,39 @@ enum SchemaFormats {
         case "ipv6": ipv6(text)
         case "hostname": hostname(text)
         default: nil
+        }
+    }
+
+    /// OpenAPI's own formats, checked in an OpenAPI document as openapi-core checks them:
+    /// `int32` and `int64` (a whole number within the signed range), `byte` (base64: RFC 4648's
+    /// alphabet, padded to a multiple of 4). Nil for another format, or a value of another type.
+    static func checkOpenAPI(_ format: String, _ value: JSONValue) -> Bool? {
+        switch (format, value) {
+        case ("int32", .number(let text)): whole(text, within: "-2147483648", "2147483647")
+        case ("int64", .number(let text)): whole(text, within: "-9223372036854775808", "9223372036854775807")
+        case ("byte", .string(let text)): base64(Array(text.utf8))
+        default: nil
+        }
+    }
+
+    /// The range an `int32` or `int64` takes, as the expected text of a violation.
+    static func range(_ format: String) -> String {
+        format == "int32" ? "-2147483648 to 2147483647" : "-9223372036854775808 to 9223372036854775807"
+    }
+
+    /// Whether a whole number is within `low...high`; a fractional one is left to `type`.
+    private static func whole(_ text: String, within low: String, _ high: String) -> Bool {
+        guard let number = ExactNumber(text), number.isInteger, let low = ExactNumber(low), let high = ExactNumber(high) else { return true }
+        return !(number < low) && !(high < number)
+    }
+
+    private static func base64(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count % 4 == 0 else { return false }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2 else { return false }
+        return bytes.dropLast(padding).allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
         }
     }
 
@@ -78,8 +113,8 @@ enum SchemaFormats {
         return ((hour * 60 + minute - offset) % 1440 + 1440) % 1440 == 1439
     }
 
-    /// RFC 3986's characters (unreserved, reserved, `%` with two hex digits); with `absolute`, a
-    /// scheme first (`https:`).
+    /// RFC 3986's characters (unreserved, reserved, `%` with two hex digits) in its structure
+    /// (``structured(_:)``); with `absolute`, a scheme first (`https:`).
     private static func uri(_ text: String, absolute: Bool) -> Bool {
         let bytes = Array(text.utf8)
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
@@ -93,12 +128,44 @@ enum SchemaFormats {
             guard allowed.contains(bytes[index]) else { return false }
             index += 1
         }
-        guard absolute else { return true }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              bytes[0] < 0x80, Character(UnicodeScalar(bytes[0])).isLetter else { return false }
-        return bytes[1..<colon].allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains(byte)
+        let delimiters: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+        let end = bytes.firstIndex { delimiters.contains($0) } ?? bytes.count
+        var rest = bytes[...]
+        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
+           bytes[1..<colon].allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains($0) }) {
+            rest = bytes[(colon + 1)...]
+        } else if absolute {
+            return false
         }
+        return structured(rest)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// RFC 3986's structure after the scheme, where its characters alone let wrong ones through
+    /// (as rfc3987, python-jsonschema's reader, refuses them): one `#`; `[` and `]` only around an
+    /// IP literal that is the whole host (`//[::1]:80`); one `@` in the authority.
+    private static func structured(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard rest.filter({ $0 == UInt8(ascii: "#") }).count <= 1 else { return false }
+        var authority: ArraySlice<UInt8> = []
+        var path = rest
+        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            let start = rest.startIndex + 2
+            let end = rest[start...].firstIndex { [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains($0) } ?? rest.endIndex
+            authority = rest[start..<end]
+            path = rest[end...]
+        }
+        let brackets: Set<UInt8> = [UInt8(ascii: "["), UInt8(ascii: "]")]
+        guard !path.contains(where: { brackets.contains($0) }), authority.filter({ $0 == UInt8(ascii: "@") }).count <= 1 else { return false }
+        let host = authority.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false).last ?? []
+        guard host.contains(where: { brackets.contains($0) }) else { return true }
+        // An IP literal: `[` first, one `]`, then nothing or `:port`.
+        guard host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")),
+              host.filter({ brackets.contains($0) }).count == 2 else { return false }
+        let after = host[(close + 1)...]
+        return after.isEmpty || (after.first == UInt8(ascii: ":") && after.dropFirst().allSatisfy { (0x30...0x39).contains($0) })
     }
 
     /// Four decimal octets, 0 to 255, without leading zeros.

@@ -97,9 +97,9 @@ extension Run {
                 differenceNote = "their texts first differ at character \(cut.offset + 1)"
             }
         }
-        // Two strings that show the same (a composed `é` and `e` with a combining accent) say where they differ.
-        if differenceNote == nil, case .string(let a)? = actual, case .string(let e)? = expected, actualText == expectedText,
-           !a.unicodeScalars.elementsEqual(e.unicodeScalars) {
+        // Two strings that show the same (a composed `é` and `e` with a combining accent, a no-break space and a space) say where they differ.
+        if differenceNote == nil, case .string(let a)? = actual, case .string(let e)? = expected, let shownA = actualText, let shownE = expectedText,
+           Self.showAlike(shownA, shownE), !a.unicodeScalars.elementsEqual(e.unicodeScalars) {
             let (e, a, offset) = Self.firstDifference(mask(e), mask(a))
             func codes(_ scalars: [Unicode.Scalar]) -> String {
                 scalars[min(offset, scalars.count)..<min(scalars.count, offset + 2)].map { scalar in
@@ -138,6 +138,18 @@ extension Run {
     }
 
     /// The Unicode scalars of two texts and how many of them they share at the start.
+    /// Whether two texts look the same printed: canonically equivalent (a composed `é` and `e`
+    /// with a combining accent), or so once each space character (U+00A0 no-break space, U+2009
+    /// thin space ...) is a space.
+    static func showAlike(_ left: String, _ right: String) -> Bool {
+        func spaced(_ text: String) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: text.unicodeScalars.map { $0.properties.generalCategory == .spaceSeparator ? " " : $0 })
+            return String(view)
+        }
+        return left == right || spaced(left) == spaced(right)
+    }
+
     static func firstDifference(_ expected: String, _ actual: String) -> (expected: [Unicode.Scalar], actual: [Unicode.Scalar], offset: Int) {
         let (e, a) = (Array(expected.unicodeScalars), Array(actual.unicodeScalars))
         return (e, a, zip(e, a).prefix { $0 == $1 }.count)

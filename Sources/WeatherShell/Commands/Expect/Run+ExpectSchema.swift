@@ -105,7 +105,7 @@ extension Run {
             default: nil
             }
             if types?.contains("string") ?? ((try? response.json()) == nil) {
-                return JSONSchemaValidator(root: imported.schemas.root).violations(of: .string(response.text), against: schema)
+                return JSONSchemaValidator(root: imported.schemas.root, direction: .response).violations(of: .string(response.text), against: schema)
             }
         }
         let body: JSONValue
@@ -114,7 +114,7 @@ extension Run {
         } catch {
             throw failure("the response body is not JSON, so it cannot be checked against its schema", at: span, notes: [mask(error.description)])
         }
-        return JSONSchemaValidator(root: imported.schemas.root).violations(of: body, against: schema)
+        return JSONSchemaValidator(root: imported.schemas.root, direction: .response).violations(of: body, against: schema)
     }
 }
 
