@@ -71,6 +71,19 @@ struct SchemaFacts {
         return (properties, required)
     }
 
+    /// Why a 3.0 `nullable: true` lets no null through beside these members, or nil when it does.
+    static func ineffectiveNullable(_ members: [JSONMember]) -> String? {
+        if !members.contains(where: { $0.key == "type" }) {
+            return "nullable: true has no type beside it, so it lets no null through (OpenAPI 3.0.3: it widens an explicit type only): "
+                + "a null answer fails expect schema; write the type (type: object beside allOf), or oneOf with a {nullable: true} schema"
+        }
+        if case .array(let values)? = members.first(where: { $0.key == "enum" })?.value, !values.contains(.null) {
+            return "nullable: true beside an enum without null lets no null through (OpenAPI 3.0.3: the enum still decides): "
+                + "a null answer fails expect schema; add null to the enum"
+        }
+        return nil
+    }
+
     /// Warns about `type` values that are not JSON types, anywhere under `value` (bounded).
     /// Under `properties` (and other maps of schemas by name), a key is a name, never a keyword.
     /// In a 3.1 document, a `nullable` (3.0's keyword, which 3.1 dropped) is warned of too: it is
@@ -94,6 +107,15 @@ struct SchemaFacts {
                     resolver.warn(JSONPointer.pointer(base, path),
                                   "nullable is OpenAPI 3.0's, and this document is 3.1, which does not read it: null is not let through; write type: [T, \"null\"]")
                     path.removeLast()
+                    continue
+                case .bool(true) where member.key == "nullable" && !namesAreKeys:
+                    // 3.0.3: nullable adds null to an explicit `type` only, and an `enum` still decides;
+                    // generators write it beside `allOf: [$ref]`, meaning a null answer passes.
+                    if let problem = Self.ineffectiveNullable(members) {
+                        path.append(member.key)
+                        resolver.warn(JSONPointer.pointer(base, path), problem)
+                        path.removeLast()
+                    }
                     continue
                 default: continue
                 }

@@ -107,6 +107,20 @@ import Testing
         #expect(v30 == nil && !v30Err.contains("nullable"), "\(v30Err)")
     }
 
+    /// A 3.0 `nullable: true` with no `type` beside it (as generators write it beside `allOf:
+    /// [$ref]`) or beside an `enum` without null lets no null through, as 3.0.3 says: the import
+    /// says so where it stands, so a null answer's failure is no surprise.
+    @Test func aNullableThatLetsNoNullThroughIsWarnedOf() async throws {
+        let (allOf, allOfErr) = try await Self.check(version: "3.0.3", schema: "{nullable: true, allOf: [{type: string}]}", answer: "null")
+        guard case .failure(.expectation)? = allOf else { Issue.record("\(String(describing: allOf)): \(allOfErr)"); return }
+        #expect(allOfErr.contains("schema/nullable: nullable: true has no type beside it, so it lets no null through"), "\(allOfErr)")
+        let (enumHalt, enumErr) = try await Self.check(version: "3.0.3", schema: "{type: string, nullable: true, enum: [a, b]}", answer: "null")
+        guard case .failure(.expectation)? = enumHalt else { Issue.record("\(String(describing: enumHalt)): \(enumErr)"); return }
+        #expect(enumErr.contains("nullable: true beside an enum without null lets no null through"), "\(enumErr)")
+        let (listed, listedErr) = try await Self.check(version: "3.0.3", schema: "{type: string, nullable: true, enum: [a, null]}", answer: "null")
+        #expect(listed == nil && !listedErr.contains("nullable"), "\(listedErr)")
+    }
+
     /// A `text/plain` answer's schema describes its text: `"hi"` is 4 characters (it was read as
     /// the JSON string hi, and passed `maxLength: 2`), and `123` is the string "123".
     @Test(arguments: [
