@@ -91,7 +91,7 @@ struct RegexParser {
         position += 1
         if let high, high < low { throw error("a repetition {\(low),\(high)} has its bounds reversed", at: start) }
         guard low <= Self.maximumCount, (high ?? 0) <= Self.maximumCount else {
-            throw error("a repetition count is at most \(Self.maximumCount)", at: start)
+            throw unsupported("a repetition count is at most \(Self.maximumCount)", at: start)
         }
         return (low, high)
     }
@@ -122,7 +122,7 @@ struct RegexParser {
 
     private mutating func group() throws(RegexError) -> RegexNode {
         let open = position - 1
-        guard depth < Self.maximumNesting else { throw error("groups nested deeper than \(Self.maximumNesting)", at: open) }
+        guard depth < Self.maximumNesting else { throw unsupported("groups nested deeper than \(Self.maximumNesting)", at: open) }
         depth += 1
         defer { depth -= 1 }
         var index: Int?
@@ -130,10 +130,10 @@ struct RegexParser {
             position += 1
             switch peek {
             case ":": position += 1
-            case "=", "!": throw error("lookahead is not supported: matching must stay linear in the input", at: open)
+            case "=", "!": throw unsupported("lookahead is not supported: matching must stay linear in the input", at: open)
             case "<":
                 if position + 1 < scalars.count, scalars[position + 1] == "=" || scalars[position + 1] == "!" {
-                    throw error("lookbehind is not supported: matching must stay linear in the input", at: open)
+                    throw unsupported("lookbehind is not supported: matching must stay linear in the input", at: open)
                 }
                 // A named group `(?<name>...)` captures like a plain one.
                 while let next = peek, next != ">" { position += 1 }
@@ -141,7 +141,7 @@ struct RegexParser {
                 position += 1
                 groupCount += 1
                 index = groupCount
-            default: throw error("unknown group syntax '(?'", at: open)
+            default: throw unsupported("unknown group syntax '(?'", at: open)
             }
         } else {
             groupCount += 1
@@ -172,8 +172,8 @@ struct RegexParser {
                 switch try escape(inBracket: true) {
                 case .scalar(let scalar): low = scalar.value
                 case .set(let inner) where !inner.negated: set.ranges += inner.ranges; continue
-                case .set: throw error("a negated class such as \\D cannot go inside [...]", at: position - 2)
-                default: throw error("this escape cannot go inside [...]", at: position - 2)
+                case .set: throw unsupported("a negated class such as \\D cannot go inside [...]", at: position - 2)
+                default: throw unsupported("this escape cannot go inside [...]", at: position - 2)
                 }
             } else {
                 low = next.value
@@ -255,7 +255,7 @@ struct RegexParser {
         case "A" where !inBracket: return .startAnchor
         case "z", "Z": return inBracket ? .scalar(next) : .endAnchor
         case "1"..."9":
-            throw error("backreferences are not supported: matching must stay linear in the input", at: position - 2)
+            throw unsupported("backreferences are not supported: matching must stay linear in the input", at: position - 2)
         case "u", "x":
             let digits = next == "x" ? 2 : 4
             guard position + digits <= scalars.count,
@@ -268,7 +268,7 @@ struct RegexParser {
             return .scalar(scalar)
         default:
             if next.properties.isAlphabetic, next.isASCII {
-                throw error("unknown escape '\\\(next)'", at: position - 2)
+                throw unsupported("unknown escape '\\\(next)'", at: position - 2)
             }
             return .scalar(next)
         }
@@ -280,5 +280,12 @@ struct RegexParser {
 
     private func error(_ message: String, at offset: Int? = nil) -> RegexError {
         RegexError(message: message, offset: offset ?? min(position, scalars.count))
+    }
+
+    /// What ECMA-262 or another engine may take but this one does not run.
+    private func unsupported(_ message: String, at offset: Int? = nil) -> RegexError {
+        var failure = error(message, at: offset)
+        failure.isUnsupported = true
+        return failure
     }
 }

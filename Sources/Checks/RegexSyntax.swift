@@ -80,6 +80,9 @@ public struct RegexError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// The character offset in the pattern where it went wrong, when one can be said.
     public let offset: Int?
+    /// Whether the pattern may be right for other engines (ECMA-262's lookahead, `\p{L}`) and
+    /// only this one does not run it, rather than wrong as a pattern (`missing ')'`).
+    public var isUnsupported = false
 
     /// The message with its place in the pattern.
     public var description: String {

@@ -68,6 +68,8 @@ import TestSupport
             (".n != false", false), (".l contains 1", false), ("not .missing == 1", false), (".ok == true", true),
             (".l == [true]", true), (".z exists", true), (".missing not exists", true), (".s contains 1", true),
             (".l == '[true]'", true), (".s != \"a1\"", false),
+            ("header X-Missing exists", false), ("header X-Missing not exists", true), ("not header X-Missing == v", false),
+            ("header Content-Type == application/json", true), ("header Content-Type exists", true),
         ]
         var script = ""
         for (index, (check, _)) in checks.enumerated() {
@@ -81,7 +83,7 @@ import TestSupport
             import json, sys, types
             locust = types.ModuleType("locust")
             class Answer:
-                status_code, headers, text = 200, {}, sys.argv[1]
+                status_code, headers, text = 200, {"Content-Type": "application/json"}, sys.argv[1]
                 def __init__(self): self.failed = None
                 def json(self): return json.loads(self.text)
                 def failure(self, message): self.failed = message

@@ -240,6 +240,10 @@ import Testing
         let typo = try await WSHProcess.run(["-c", "plugin auth bearr tok-typo-9 host x"])
         #expect(typo.stderr.contains("error: unknown setting 'bearr' for plugin 'auth'"), "\(typo.stderr)")
         #expect(!typo.stderr.contains("tok-typo-9"), "\(typo.stderr)")
+        // `basic alice: pw`, as a header is written: the password was quoted as an unknown setting.
+        let blank = try await WSHProcess.run(["-c", "plugin auth basic alice: pw-blank-7 host x"])
+        #expect(blank.stderr.contains("error: 'basic' takes basic USER:PASSWORD in one word: a blank after ':' leaves it empty"), "\(blank.stderr)")
+        #expect(!blank.stderr.contains("pw-blank-7"), "\(blank.stderr)")
         // A setting from a variable is read when its line runs: a failed statement changes nothing.
         let unchanged = try await WSHProcess.run(["-c", "set bail off; let m = nope; plugin retry on count 9 max $m; plugins"])
         #expect(unchanged.stdout.contains("retry    off  count 3 "), "a failed statement changes nothing: \(unchanged.stdout)\(unchanged.stderr)")

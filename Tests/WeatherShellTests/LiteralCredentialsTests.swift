@@ -24,6 +24,8 @@ import Testing
         ("plugin auth Bearer tok123456 host x", "plugin auth Bearer *** host x"),
         ("plugin auth on Basic alice:pw123456 everywhere", "plugin auth on Basic alice:*** everywhere"),
         ("plugin auth bearr tok123456 host x", "plugin auth bearr *** host x"),
+        ("plugin auth basic alice: pw123secret host x", "plugin auth basic alice: *** host x"),
+        ("plugin auth header X-Api-Key: abc123secret everywhere", "plugin auth header X-Api-Key: *** everywhere"),
         ("plugin auth Bearer \"tok", "plugin auth Bearer ***"),
         ("plugin auth bearr \"tok", "plugin auth bearr ***"),
         ("let api_key \"abc123456\"", "let api_key ***"),

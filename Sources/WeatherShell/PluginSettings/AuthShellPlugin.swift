@@ -44,6 +44,12 @@ struct AuthShellPlugin: ShellPlugin {
                 guard let right, !left.isEmpty, !isHeader || !left.contains(where: { $0.isWhitespace }) else {
                     throw run.failure("expected \(usage)", at: value.word.span)
                 }
+                // `basic alice: pw`, as a header is written: the next word is the credential, never
+                // to be quoted as a setting. An empty one alone (`basic sk_test_123:`) is Stripe's.
+                if right.isEmpty, let next = words.upcoming, !Self.keywords.contains(next.text) {
+                    throw run.failure("'\(keyword)' takes \(usage) in one word: a blank after ':' leaves it empty", at: value.word.span,
+                                      notes: ["quote a value with blanks: \(keyword) \"\(isHeader ? "NAME:VALUE" : "USER:PASSWORD")\""])
+                }
                 credential = switch keyword {
                 case "basic": .basic(user: left, password: right)
                 case "digest": .digest(user: left, password: right)

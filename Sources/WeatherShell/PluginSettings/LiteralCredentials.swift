@@ -172,7 +172,13 @@ enum LiteralCredentials {
                 position += 1
                 continue
             case "host": break
-            case "basic", "digest", "header": replacements += hiddenAfterSeparator(value, bytes: bytes)
+            case "basic", "digest", "header":
+                replacements += hiddenAfterSeparator(value, bytes: bytes)
+                // `basic alice: pw`: nothing after the `:`, the credential is the next word.
+                if bytes[value.span.end - 1] == UInt8(ascii: ":"), position + 2 < statement.count {
+                    replacements += hiddenWhole(statement[position + 2])
+                    position += 1
+                }
             default: replacements += hiddenWhole(value)
             }
             position += 2

@@ -19,6 +19,9 @@ struct PluginSettingWords {
 
     var isEmpty: Bool { index >= items.count }
 
+    /// The next word, left to be read.
+    var upcoming: Item? { index < items.count ? items[index] : nil }
+
     /// The next word, or `nil` at the end.
     mutating func next() -> Item? {
         guard index < items.count else { return nil }

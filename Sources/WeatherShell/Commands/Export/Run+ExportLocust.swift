@@ -209,7 +209,7 @@ struct LocustWriter {
         }
         switch query.source {
         case .status: return "resp.status_code"
-        case .header(let name): return "resp.headers.get(\(python(name)))"
+        case .header(let name): return "resp.headers.get(\(python(name)), WSH_MISSING)"
         case .body: return "resp.text"
         case .path(let steps):
             var path: [String] = []
