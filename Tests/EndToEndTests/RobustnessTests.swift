@@ -22,7 +22,7 @@ import TestSupport
             #expect(field.stderr.contains("at most a day"))
         }
         for (value, code) in [("9223372036854775807", Int32(2)), ("$n", 3)] {
-            let retry = try await WSHProcess.run(["-c", "let n = 9223372036854775807\ntarget x {\n base http://127.0.0.1:1\n path /a\n retry \(value)\n}"])
+            let retry = try await WSHProcess.run(["-c", "let n = 9223372036854775807\ntarget x {\n base http://127.0.0.1:1\n path /a\n retry \(value)\n}\ncall x"])
             #expect(retry.status == code, "\(value): \(retry.stderr)")
             #expect(retry.stderr.contains("retry takes a count from 0 to 100"))
         }
