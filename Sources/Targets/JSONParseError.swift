@@ -8,6 +8,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var line: Int
     /// The column in that line, in bytes, counting from 1.
     public var column: Int
+    /// The text nests lists and objects deeper than the parser goes (``JSONValue/maximumDepth``).
+    public var isTooDeep = false
 
     /// Makes an error at a position.
     public init(message: String, offset: Int, line: Int, column: Int) {

@@ -124,7 +124,9 @@ struct JSONParser {
     private mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         if depth > Self.maximumDepth {
-            throw error("nesting deeper than \(Self.maximumDepth) levels")
+            var tooDeep = error("nesting deeper than \(Self.maximumDepth) levels")
+            tooDeep.isTooDeep = true
+            throw tooDeep
         }
     }
 

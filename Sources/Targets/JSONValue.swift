@@ -22,6 +22,9 @@ public enum JSONValue: Sendable, Equatable {
         return try parser.parseDocument()
     }
 
+    /// How deep lists and objects may nest in a text `parse` reads.
+    public static let maximumDepth = JSONParser.maximumDepth
+
     /// Parses one JSON text keeping every member of a repeated name, as sent: for redaction,
     /// which must see each value a request sends under a credential's name.
     public static func parseKeepingDuplicates(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {

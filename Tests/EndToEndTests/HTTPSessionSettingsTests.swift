@@ -72,7 +72,9 @@ import Testing
             target dav { base \(server.baseURL); path /echo; method PROPFIND }
             call dav
             expect .method == "PROPFIND"
-            target bad { base \(server.baseURL); path /echo; method "GET /x" }
+            let method = "GET /x"
+            target bad { base \(server.baseURL); path /echo; method $method }
+            call bad
             """)
             #expect(result.status != 0)
             #expect(result.stderr.contains("error: 'GET /x' is not an HTTP method"), "\(result.stderr)")

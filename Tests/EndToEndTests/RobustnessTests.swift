@@ -15,12 +15,17 @@ import TestSupport
         let option = try await WSHProcess.run(["-c", "set timeout 1e300s"])
         #expect(option.status == 3)
         #expect(option.stderr.contains("invalid value '1e300s' for 'timeout'"))
-        let field = try await WSHProcess.run(["-c", "target x {\n base http://127.0.0.1:1\n path /a\n timeout 100000000000s\n}\ncall x"])
-        #expect(field.status == 3)
-        #expect(field.stderr.contains("at most a day"))
-        let retry = try await WSHProcess.run(["-c", "target x {\n base http://127.0.0.1:1\n path /a\n retry 9223372036854775807\n}"])
-        #expect(retry.status == 3)
-        #expect(retry.stderr.contains("retry takes a count from 0 to 100"))
+        // Written as literals, they are parse errors (exit 2); from a variable, errors when they run.
+        for (value, code) in [("100000000000s", Int32(2)), ("$t", 3)] {
+            let field = try await WSHProcess.run(["-c", "let t = 100000000000s\ntarget x {\n base http://127.0.0.1:1\n path /a\n timeout \(value)\n}\ncall x"])
+            #expect(field.status == code, "\(value): \(field.stderr)")
+            #expect(field.stderr.contains("at most a day"))
+        }
+        for (value, code) in [("9223372036854775807", Int32(2)), ("$n", 3)] {
+            let retry = try await WSHProcess.run(["-c", "let n = 9223372036854775807\ntarget x {\n base http://127.0.0.1:1\n path /a\n retry \(value)\n}\ncall x"])
+            #expect(retry.status == code, "\(value): \(retry.stderr)")
+            #expect(retry.stderr.contains("retry takes a count from 0 to 100"))
+        }
     }
 
     @Test func aReactorRunningItselfStopsWithAnError() async throws {

@@ -58,6 +58,29 @@ import TestSupport
         }
     }
 
+    /// A failed check that an `exit` seemed to hide is a ✗ with its expression: in an `until` round
+    /// that ends the script (it was ✓ with 0 checks), and in an action whose catch exits 0 (✗
+    /// without the expression or notes, and the script itself exited 0).
+    @Test func aCheckAnExitSeemedToHideIsAFailure() async throws {
+        try await withLoopbackServer { server in
+            let target = "target g { base \(server.baseURL); path /status/500; validate none }\n"
+            let directory = try Self.suite([
+                "until.wsh": target + "until status == 200 every 10ms max 3 {\n  call g\n  expect status == 200\n  exit\n}\n",
+                "catch.wsh": target + "reactor r {\n  state ok = false\n  action go { call g; expect status == 200 } catch { exit 0 }\n}\nr go\n",
+            ])
+            let result = try await WSHProcess.run(["test", "tests"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.contains("✗ tests/until.wsh:4:10 expectation failed: status == 200"), "\(result.stdout)")
+            #expect(lines.contains("✗ tests/catch.wsh:4:30 expectation failed: status == 200"), "\(result.stdout)")
+            for name in ["until.wsh", "catch.wsh"] {
+                let run = try await WSHProcess.run(["tests/" + name], directory: directory)
+                #expect(run.status == 4, "\(name): \(run.stderr)")
+                #expect(run.stderr.contains("note: actual:   500 (number)"), "\(name): \(run.stderr)")
+            }
+        }
+    }
+
     /// A file with `set bail off` runs on past a failed check: its line lists every failed check,
     /// as its reports do (a newcomer saw one on the console and two in the JUnit report).
     @Test func everyFailedCheckOfAFileIsListed() async throws {

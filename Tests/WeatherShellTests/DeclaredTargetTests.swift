@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import WeatherShell
@@ -23,6 +24,53 @@ import TestSupport
     func aJSONDefaultIsTaken(field: String) async {
         let (halt, stderr) = await Self.declare(field)
         #expect(halt == nil, "\(stderr)")
+    }
+
+    /// Two `json`, `form` or `multipart` lines add up to one body, as two `query` lines do: the
+    /// second one dropped the first's fields from the wire. `save` writes both lines back.
+    @ShellActor @Test func twoBodyLinesOfOneKindAddUp() async throws {
+        let server = try await TestServer.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bodies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases = ["json a=1; json b:=2": [#""body":"{\"a\":\"1\",\"b\":2}""#],
+                     "form a=1; form b=2": [#""body":"a=1&b=2""#],
+                     "multipart a=1; multipart b=2": [#"name=\"a\""#, #"name=\"b\""#]]
+        for (fields, sent) in cases {
+            let shell = ShellHarness()
+            let saved = directory.path + "/saved.wsh"
+            let halt = await shell.run("set output quiet\ntarget t { base \(server.baseURL); path /echo/t; \(fields) }\ncall t > /dev/null\nprint .\nsave \(saved)")
+            #expect(halt == nil, "\(fields): \(shell.stderr)")
+            for part in sent { #expect(shell.stdout.contains(part), "\(fields): \(shell.stdout)") }
+            // What `save` wrote declares the same target.
+            let again = ShellHarness()
+            let replayed = await again.run("source \(saved)\nset output quiet\ncall t a=5\nprint .")
+            #expect(replayed == nil, "\(fields): \(again.stderr)")
+            #expect(again.stdout.contains(sent[0].replacingOccurrences(of: "1", with: "5")), "\(fields): \(again.stdout)")
+        }
+        try await server.shutdown()
+    }
+
+    /// A second `base`, `path`, `method` or `body`, or a body of another kind, replaced the first
+    /// without a word: an error at the second line, naming the first, before anything runs.
+    @Test(arguments: [("json a=1; form b=2", "'form' cannot follow a 'json' line"),
+                      ("form a=1; json b=2", "'json' cannot follow a 'form' line"),
+                      ("json a=1; multipart f=2", "'multipart' cannot follow a 'json' line"),
+                      ("body \"x\"; json a=1", "'json' cannot follow a 'body' line"),
+                      ("json a=1; body \"x\"", "'body' cannot follow a 'json' line"),
+                      ("json a=1; json? b=2", "'json?' cannot follow a 'json' line"),
+                      ("path /a; path /b", "a second 'path' line"), ("base http://127.0.0.1:8", "a second 'base' line"), ("method GET; method POST", "a second 'method' line"),
+                      ("path /a; query a=1; query b=2; json c=1; json d=2; header A:1; header B:2", nil)])
+    func aSecondLineThatWouldReplaceTheFirstIsAnError(fields: String, message: String?) async {
+        let (halt, stderr) = await Self.declare(fields)
+        guard let message else {
+            #expect(halt == nil, "\(stderr)")
+            return
+        }
+        guard case .failure(.parse)? = halt else { Issue.record("\(fields): \(String(describing: halt)): \(stderr)"); return }
+        #expect(stderr.contains(message), "\(stderr)")
+        #expect(stderr.contains("is at line 1, column \(message.hasPrefix("a second 'base'") ? 12 : 37)"), "the first line is named: \(stderr)")
+        #expect(!stderr.contains("declared"), "nothing ran")
     }
 
     /// A body and no method is a POST, as HTTPie and curl send data (it was a GET with a body,

@@ -20,6 +20,41 @@ import Testing
         }
     }
 
+    /// A literal value that can never be valid is a parse error at its word, so nothing of the file
+    /// runs (it ran the lines before it, then failed with exit 3); one that holds a `$variable`
+    /// is checked when it runs.
+    @Test(arguments: [("repeat abc { echo x }", 8, "'abc' is not a number of rounds"),
+                      ("repeat -1 { echo x }", 8, "'-1' is not a number of rounds"),
+                      ("repeat 1000001 { echo x }", 8, "'1000001' is not a number of rounds"),
+                      ("sleep 1e400", 7, "'1e400' is not a duration"), ("sleep soon", 7, "'soon' is not a duration"),
+                      ("until 1 == 2 every 1x max 3 { echo x }", 20, "'1x' is not a duration"),
+                      ("until 1 == 2 max 0 { echo x }", 18, "'0' is not a number of rounds"),
+                      ("target t { base http://a; validate 3xx }", 36, "validate takes none, 2xx, 2xx-3xx or status codes"),
+                      ("target t { base http://a; validate 200,700 }", 36, "validate takes none"),
+                      ("target t { base http://a; retry 101 }", 33, "retry takes a count from 0 to 100"),
+                      ("target t { base http://a; timeout 0s }", 35, "a timeout is a duration"),
+                      ("target t { base http://a; method \"\" }", 34, "'' is not an HTTP method"),
+                      ("target t { base http://a; method \"GET /x\" }", 34, "'GET /x' is not an HTTP method")])
+    func aLiteralThatCanNeverBeValidIsAParseError(statement: String, column: Int, message: String) {
+        let found = parseError("echo ran-before\n" + statement)
+        #expect(found?.line == 2 && found?.column == column, "\(statement): \(String(describing: found))")
+        #expect(found?.message.hasPrefix(message) == true, "\(statement): \(String(describing: found))")
+    }
+
+    @Test func valuesThatAreValidOrHoldVariablesParse() throws {
+        _ = try parse("""
+            repeat 0 { echo x }
+            repeat $n { echo x }
+            sleep 500ms
+            sleep $pause
+            until 1 == 1 every 10ms max 1000000 { echo x }
+            until 1 == 1 every $d max $n { echo x }
+            target t { base http://a; validate 200,404; retry 0; timeout 2s; method PROPFIND }
+            target u { base http://a; validate schema; retry $r; timeout $t; method $m }
+            target v { base http://a; validate 2xx-3xx; retry 100; method get }
+            """)
+    }
+
     @Test func letWithWordEnvAndQuery() throws {
         let statements = try parse("""
         let city = "Suwon"

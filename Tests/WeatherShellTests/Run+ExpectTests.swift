@@ -51,6 +51,57 @@ import Testing
         }
     }
 
+    /// A round that ends the script (`exit`, `exit 0`, an `exit` in a file it sources) is the last:
+    /// its held-back failures are shown and counted. They were lost, and the script exited 0.
+    @Test func aRoundThatEndsTheScriptIsTheLast() async throws {
+        try await TestServer.with { server in
+            let included = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).wsh")
+            defer { try? FileManager.default.removeItem(at: included) }
+            try Data("exit\n".utf8).write(to: included)
+            for ending in ["exit", "exit 0", "if status == 200 { exit 0 }", "source \(included.path)",
+                           "until status == 200 every 1ms max 2 { exit }"] {
+                let (halt, stderr) = await Self.run(#"until status == 201 every 1ms max 3 { call e; expect .method == "POST"; \#(ending) }"#,
+                                                    on: server)
+                #expect(Self.failedCheck(halt), "\(ending): \(halt.map { "\($0)" } ?? "completed"): \(stderr)")
+                #expect(stderr.contains(#"expectation failed: .method == "POST""#), "\(ending): \(stderr)")
+            }
+            // With bail off, the failure is said, and a bare exit takes its code; `exit 0` is 0.
+            for (ending, code) in [("exit", Int32(4)), ("exit 0", 0)] {
+                let (halt, stderr) = await Self.run(#"set bail off\#nuntil status == 201 every 1ms max 3 { call e; expect .method == "POST"; \#(ending) }"#,
+                                                    on: server)
+                guard case .exit(code)? = halt else { Issue.record("\(ending): \(String(describing: halt)): \(stderr)"); continue }
+                #expect(stderr.contains("expectation failed"), "\(ending): \(stderr)")
+            }
+            // A round that passes and exits is no failure.
+            let (passed, stderr) = await Self.run(#"until status == 201 every 1ms max 3 { call e; expect .method == "GET"; exit }"#, on: server)
+            guard case .exit(0)? = passed else { Issue.record("\(String(describing: passed)): \(stderr)"); return }
+        }
+    }
+
+    /// A catch cannot make a failed check pass: one that exits (0 or any code) or fails had the
+    /// failure go unsaid and the script exit 0. It is said and counted first.
+    @Test func aCatchThatExitsStillFailsTheCheck() async throws {
+        try await TestServer.with { server in
+            for handler in ["exit 0", "exit 3", "exit", "call nowhere"] {
+                let (halt, stderr) = await Self.run("""
+                    target nowhere { base http://127.0.0.1:9; path /x }
+                    reactor r { action go { call e; expect .method == "POST" } catch { \(handler) } }
+                    r go
+                    """, on: server)
+                #expect(Self.failedCheck(halt), "\(handler): \(String(describing: halt)): \(stderr)")
+                #expect(stderr.contains(#"expectation failed: .method == "POST""#), "\(handler): \(stderr)")
+            }
+            // With bail off (the prompt), the failure is said and the catch's exit is kept.
+            let (halt, stderr) = await Self.run("""
+                set bail off
+                reactor r { action go { call e; expect .method == "POST" } catch { exit 0 } }
+                r go
+                """, on: server)
+            guard case .exit(0)? = halt else { Issue.record("\(String(describing: halt)): \(stderr)"); return }
+            #expect(stderr.contains("expectation failed"), "\(stderr)")
+        }
+    }
+
     @Test func anUntilInsideAnotherCountsItsLastRoundWhenTheOuterRoundDoes() async throws {
         try await TestServer.with { server in
             let (halt, stderr) = await Self.run("""

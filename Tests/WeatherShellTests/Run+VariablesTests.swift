@@ -12,6 +12,21 @@ import Testing
         return (halt, shell.stdout, shell.stderr)
     }
 
+    /// A bare list nested deeper than JSON's 512 levels became a string without a word, so a
+    /// check on its type gave another answer: an error at the literal that names the limit.
+    @Test func aLiteralNestedPastTheJSONLimitIsAnError() async {
+        func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+        for statement in ["let x = \(nested(513))", "let x = \(nested(10_000))"] {
+            let (halt, _, stderr) = await Self.run("echo before\n" + statement)
+            guard case .failure(.runtime)? = halt else { Issue.record("\(statement.prefix(12)): \(String(describing: halt))"); continue }
+            #expect(stderr.contains("<test>:2:"), "at the literal: \(stderr.prefix(300))")
+            #expect(stderr.contains("error: a JSON value nested deeper than 512 levels"), "\(stderr.prefix(300))")
+        }
+        let (halt, stdout, stderr) = await Self.run("let x = \(nested(512))\nexpect $x isList\nprint $x | length\nlet q = \"\(nested(513))\"\nexpect $q isString")
+        #expect(halt == nil, "\(stderr.prefix(300))")
+        #expect(stdout == "1\n")
+    }
+
     @Test func theLastAnswersStatusURLAndTimeAreVariables() async throws {
         try await TestServer.with { server in
             let (halt, stdout, stderr) = await Self.run("""

@@ -221,6 +221,28 @@ import Testing
         }
     }
 
+    /// `..stauts` (and `$..stauts`), a key no member has at any depth while one has `st`... close
+    /// to it, went round zero times in `for`, gave `[]` to `let` and held for `isEmpty`: the file
+    /// passed with no check. It is the error `.stauts` is, with a did-you-mean over the keys seen.
+    @Test func aDescendantKeyNoMemberHasIsAnError() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for script in [#"for s in ..stt { expect $s == "ok" }"#, "let all = ..stt", "print ..stt", "expect ..stt isEmpty",
+                           "expect ..stt | length == 0", #"for s in .full..stt { expect $s == "ok" }"#,
+                           #"for s in $..stt { expect $s == "ok" }"#, "expect $..stt isEmpty"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt != nil && result.stderr.contains("no key 'stt' at any depth (did you mean 'st'?)"), "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            // A key that is there, at any depth, goes round its values; an absent key far from any
+            // is an empty list a check may ask about.
+            for script in [#"for s in ..st { expect $s == "ok" }"#, #"expect ..st == ["ok","ok"]"#, #"expect $..st == ["ok","ok"]"#,
+                           "expect ..error isEmpty", "expect $..error isEmpty", "expect ..items == [[]]"] {
+                let result = await Self.run("/none", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+        }
+    }
+
     /// A list a key no element has made empty, while one has a key close to it, is an error in a
     /// check too: `isEmpty`, `== []`, `| length == 0` and `not exists` held on `[? .stt == "error"]`
     /// (a typo for `st`) whatever the answer. A key none has and none is close to may be absent.

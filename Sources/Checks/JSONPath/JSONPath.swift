@@ -44,6 +44,16 @@ public struct JSONPath: Sendable {
     /// its result is that value, not a list.
     public var isSingular: Bool { query.isSingular }
 
+    /// The names its descendant segments select (`stauts` of `$..stauts`): one that no member of
+    /// the document has at any depth leaves the nodelist empty, a typo most likely.
+    public var descendantNames: [String] {
+        query.segments.filter(\.isDescendant).flatMap { segment in
+            segment.selectors.compactMap { selector in
+                if case .name(let name) = selector { name } else { nil }
+            }
+        }
+    }
+
     /// The most nodes one evaluation visits (selected, descended into or filtered) before it gives up.
     public static let stepLimit = 50_000_000
 }

@@ -53,6 +53,7 @@ public enum JSONWalk {
                 if nodes.isEmpty, case .filter(let condition) = step, let key = reads(condition) {
                     reason = noKeyReason(key, filtering: [current])
                 }
+                if nodes.isEmpty, case .descendants(let key) = step { reason = noKeyReason(key, below: [current]) }
                 for next in steps[(position + 1)...] {
                     let before = nodes
                     nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
@@ -60,6 +61,7 @@ public enum JSONWalk {
                     // (`[? .stauts == "ok"]`): a typo, most likely, which the empty list it gives says in `missing`.
                     guard nodes.isEmpty, !before.isEmpty, reason.text.isEmpty else { continue }
                     if case .key(let key) = next { reason = noKeyReason(key, in: before) }
+                    if case .descendants(let key) = next { reason = noKeyReason(key, below: before) }
                     if case .filter(let condition) = next, let key = reads(condition) { reason = noKeyReason(key, filtering: before) }
                 }
                 return (.array(nodes), reason.text, reason.typo)
@@ -104,6 +106,26 @@ public enum JSONWalk {
         let close = EditDistance.closest(to: key, in: keys(of: values))
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
         return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : (key, false))
+    }
+
+    /// Why `..key` reached nothing under `values`: no member at any depth is named `key`, with
+    /// the closest name of one that is (`..stauts` where items have `status`).
+    private static func noKeyReason(_ key: String, below values: [JSONValue]) -> NoKey {
+        var names: [String] = []
+        var pending = values
+        // Each name once, the first 256 met: enough for a guess, bounded on a huge answer.
+        while let value = pending.popLast(), names.count < 256 {
+            switch value {
+            case .object(let members):
+                for member in members where !names.contains(where: { ScalarText.equal($0, member.key) }) { names.append(member.key) }
+                pending.append(contentsOf: members.map(\.value))
+            case .array(let elements): pending.append(contentsOf: elements)
+            default: break
+            }
+        }
+        let close = EditDistance.closest(to: key, in: names)
+        return NoKey(text: "no key '\(key)' at any depth" + (close.map { " (did you mean '\($0)'?)" } ?? ""),
+                     typo: close == nil ? nil : (key, false))
     }
 
     /// The keys of the objects among `values`, each once, the first 64.

@@ -101,9 +101,10 @@ struct TargetCompiler {
                     guard colon != text.startIndex else { throw error("a header is Name:value", word.span) }
                     target.headers.append(Header(name: String(text[..<colon]), value: String(text[text.index(after: colon)...])))
                 }
-            case "json": body = .json(try parameters(field))
-            case "form": body = .form(try parameters(field))
-            case "multipart": body = .multipart(try parameters(field))
+            // Two lines of one kind add up, as two query lines do (the parser refuses two kinds).
+            case "json": body = .json(Self.fields(of: body) + (try parameters(field)))
+            case "form": body = .form(Self.fields(of: body) + (try parameters(field)))
+            case "multipart": body = .multipart(Self.fields(of: body) + (try parameters(field)))
             case "style": styles.merge(try self.styles(field, values)) { $1 }
             case "body":
                 bodyTemplate = nil
@@ -114,14 +115,10 @@ struct TargetCompiler {
             case "validate" where values[0] == "schema": break
             case "validate": target.validationType = try validation(values[0], field.arguments[0])
             case "timeout":
-                guard let timeout = DurationText.parse(values[0]), timeout > .zero else {
-                    throw error("a timeout is a duration such as 250ms, 2s or 1m, at most a day", field.arguments[0].span)
-                }
+                guard let timeout = Parser.timeout(values[0]) else { throw error(Parser.timeoutUsage, field.arguments[0].span) }
                 target.timeout = timeout
             case "retry":
-                guard let count = Int(values[0]), (0...100).contains(count) else {
-                    throw error("retry takes a count from 0 to 100: retry 3", field.arguments[0].span)
-                }
+                guard let count = Parser.retryCount(values[0]) else { throw error(Parser.retryUsage, field.arguments[0].span) }
                 target.retryCount = count
             case "follow":
                 guard let limit = Run.redirectLimit(values[0]) else {
@@ -147,6 +144,14 @@ struct TargetCompiler {
         case (false, let body?): target.task = .composite(query: query, body: body)
         }
         return target
+    }
+
+    /// The fields of a `json`, `form` or `multipart` body declared so far; none for any other.
+    private static func fields(of body: RequestTask?) -> [Parameter] {
+        switch body {
+        case .json(let fields)?, .form(let fields)?, .multipart(let fields)?: fields
+        default: []
+        }
     }
 
     /// A header field name: RFC 9110's token characters.
@@ -234,11 +239,8 @@ struct TargetCompiler {
         case "2xx": return .successCodes
         case "2xx-3xx": return .successAndRedirectCodes
         default:
-            let codes = text.split(separator: ",").map { Int($0) }
-            guard !codes.isEmpty, codes.allSatisfy({ $0.map { (100...599).contains($0) } ?? false }) else {
-                throw error("validate takes none, 2xx, 2xx-3xx or status codes such as 200,201", word.span)
-            }
-            return .customCodes(codes.compactMap { $0 })
+            guard let codes = Parser.statusCodes(text) else { throw error(Parser.validationUsage, word.span) }
+            return .customCodes(codes)
         }
     }
 

@@ -1,3 +1,5 @@
+import Checks
+
 /// `if EXPR { ... } else { ... }`: the expression is any expectation's.
 public struct Conditional: Sendable {
     public var condition: Expectation
@@ -42,6 +44,7 @@ extension Parser {
         case "sleep":
             if let block = raw.block { throw error("'sleep' does not take a block", block.open) }
             guard arguments.count == 1 else { throw usage(command, "sleep DURATION (500ms, 2s, 1m)", extra: arguments.dropFirst().first) }
+            try checkLiteral(arguments[0], LiteralValue.durationProblem)
             return .sleep(arguments[0])
         case "if":
             let usageText = "if EXPR { ... } [else { ... }]"
@@ -79,6 +82,7 @@ extension Parser {
             let usageText = "repeat N { ... }"
             let body = try block(raw, usage: usageText, context: context)
             guard arguments.count == 1 else { throw usage(command, usageText, extra: arguments.dropFirst().first) }
+            try checkLiteral(arguments[0]) { LiteralValue.roundsProblem($0, allowingZero: true) }
             return .loop(Loop(kind: .repeatCount(arguments[0]), body: body))
         case "until":
             let usageText = "until EXPR [every DURATION] [max N] { ... }"
@@ -98,10 +102,19 @@ extension Parser {
                 words.removeLast(2)
             }
             guard !words.isEmpty else { throw usage(command, usageText) }
+            if let every { try checkLiteral(every, LiteralValue.durationProblem) }
+            if let max { try checkLiteral(max) { LiteralValue.roundsProblem($0, allowingZero: false) } }
             return .loop(Loop(kind: .until(try expectation(words, command: command), every: every, max: max), body: body))
         default:
             return nil
         }
+    }
+
+    /// A literal value that can never be valid (`repeat abc`, `sleep 1e400`) is an error before
+    /// anything runs; one that holds a `$variable` is checked when it runs, in the same words.
+    func checkLiteral(_ word: Word, _ problem: (String) -> LiteralValue.Problem?) throws(Diagnostic) {
+        guard let text = word.literal, let problem = problem(text) else { return }
+        throw error(problem.message, word.span, notes: problem.notes)
     }
 
     private func block(_ raw: RawStatement, usage usageText: String, context: Context) throws(Diagnostic) -> [Statement] {
@@ -114,5 +127,31 @@ extension Parser {
         var result: [Statement] = []
         for raw in block.statements { result.append(try statement(raw, context: context)) }
         return result
+    }
+}
+
+/// What a count or a duration must be: the parser checks a literal one, a run one that holds
+/// `$variables`, with the same message.
+enum LiteralValue {
+    struct Problem {
+        var message: String
+        var notes: [String]
+    }
+
+    /// The most rounds a loop may be asked for: a typo of a few zeros is an error, not an afternoon.
+    static let maximumRounds = 1_000_000
+
+    /// Why `text` is not a number of rounds (`repeat`, `until ... max`); nil when it is one.
+    static func roundsProblem(_ text: String, allowingZero: Bool) -> Problem? {
+        if let count = Int(text), count >= (allowingZero ? 0 : 1), count <= maximumRounds { return nil }
+        return Problem(message: "'\(text.shortened())' is not a number of rounds",
+                       notes: ["a whole number from \(allowingZero ? 0 : 1) to \(maximumRounds)"])
+    }
+
+    /// Why `text` is not a duration (`sleep`, `until ... every`); nil when it is one.
+    static func durationProblem(_ text: String) -> Problem? {
+        if let duration = DurationText.parse(text), duration >= .zero { return nil }
+        return Problem(message: "'\(text.shortened())' is not a duration",
+                       notes: ["a duration is a number of seconds, or a number and a unit: 10, 500ms, 2s, 1m"])
     }
 }

@@ -28,11 +28,39 @@ extension Parser {
             }
             let arguments = Array(statement.words.dropFirst())
             try checkFieldArity(fieldName, arguments, fieldWord)
+            try checkSecondField(fieldName, optionalBody: optionalBody, fieldWord, among: fields)
             if fieldName == "next" || fieldName == "items" { _ = try Pagination(field: fieldName, arguments, fieldWord, file: file) }
             fields.append(.init(name: fieldName, nameSpan: fieldWord.span, arguments: arguments, span: statement.span,
                                 isOptionalBody: optionalBody))
         }
         return TargetDeclaration(name: name, fields: fields, file: file, span: raw.span)
+    }
+
+    /// Two `query`, `header`, `json`, `form` or `multipart` lines add up; a second `base`, `path`
+    /// or `method`, a second `body`, or a body of another kind would drop the first without a word:
+    /// an error at the second line, naming the first.
+    private func checkSecondField(_ name: String, optionalBody: Bool, _ fieldWord: Word,
+                                  among earlier: [TargetDeclaration.Field]) throws(Diagnostic) {
+        let bodyKinds = ["json", "form", "multipart", "body"]
+        func written(_ field: TargetDeclaration.Field) -> String { field.name + (field.isOptionalBody ? "?" : "") }
+        let first: TargetDeclaration.Field?
+        if ["base", "path", "method", "body"].contains(name) {
+            first = earlier.first { $0.name == name || (name == "body" && bodyKinds.contains($0.name)) }
+        } else if bodyKinds.contains(name) {
+            first = earlier.first { bodyKinds.contains($0.name) && ($0.name != name || $0.isOptionalBody != optionalBody) }
+        } else {
+            first = nil
+        }
+        guard let first else { return }
+        let (line, column) = file.location(of: first.nameSpan.start)
+        let this = name + (optionalBody ? "?" : "")
+        if first.name == name, first.isOptionalBody == optionalBody {
+            throw error("a second '\(name)' line would replace the first", fieldWord.span,
+                        notes: ["the first '\(name)' is at line \(line), column \(column)"])
+        }
+        throw error("'\(this)' cannot follow a '\(written(first))' line: a target sends one body", fieldWord.span,
+                    notes: ["the '\(written(first))' line is at line \(line), column \(column)",
+                            "two json, form or multipart lines of one kind add up to one body"])
     }
 
     static func isTargetName(_ text: String) -> Bool {
@@ -62,10 +90,51 @@ extension Parser {
         if ["query", "header", "json", "form", "multipart", "style"].contains(name), arguments.isEmpty {
             throw error("'\(name)' needs at least one value", fieldWord.span)
         }
-        if name == "method", let method = arguments[0].bare, HTTPMethod(rawValue: method) == nil {
+        if name == "method", let method = arguments[0].literal, HTTPMethod(rawValue: method) == nil {
             throw error("'\(method)' is not an HTTP method", arguments[0].span,
                         notes: ["a method is a token such as \(Self.methods.joined(separator: " ")) or PROPFIND"])
         }
+        try checkFieldValue(name, arguments)
+    }
+
+    /// A literal `validate`, `retry` or `timeout` value that can never be valid is an error before
+    /// anything runs, in the words the target's compiler uses for one that holds a `$variable`.
+    private func checkFieldValue(_ name: String, _ arguments: [Word]) throws(Diagnostic) {
+        guard let word = arguments.first, let text = word.literal else { return }
+        switch name {
+        case "validate" where !Self.isValidation(text):
+            throw error(Self.validationUsage, word.span)
+        case "retry" where Self.retryCount(text) == nil:
+            throw error(Self.retryUsage, word.span)
+        case "timeout" where Self.timeout(text) == nil:
+            throw error(Self.timeoutUsage, word.span)
+        default: break
+        }
+    }
+
+    static let validationUsage = "validate takes none, 2xx, 2xx-3xx or status codes such as 200,201"
+    static let retryUsage = "retry takes a count from 0 to 100: retry 3"
+    static let timeoutUsage = "a timeout is a duration such as 250ms, 2s or 1m, at most a day"
+
+    /// Whether `validate` takes `text`: none, 2xx, 2xx-3xx, schema, or status codes (``statusCodes(_:)``).
+    static func isValidation(_ text: String) -> Bool {
+        ["none", "2xx", "2xx-3xx", "schema"].contains(text) || statusCodes(text) != nil
+    }
+
+    /// `200,201`: each a status code from 100 to 599; nil for anything else.
+    static func statusCodes(_ text: String) -> [Int]? {
+        let codes = text.split(separator: ",").compactMap { Int($0) }.filter { (100...599).contains($0) }
+        return !codes.isEmpty && codes.count == text.split(separator: ",").count ? codes : nil
+    }
+
+    /// A target's `retry` count, 0 to 100; nil for anything else.
+    static func retryCount(_ text: String) -> Int? {
+        Int(text).flatMap { (0...100).contains($0) ? $0 : nil }
+    }
+
+    /// A target's `timeout`: a duration longer than zero, at most a day; nil for anything else.
+    static func timeout(_ text: String) -> Duration? {
+        DurationText.parse(text).flatMap { $0 > .zero ? $0 : nil }
     }
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]

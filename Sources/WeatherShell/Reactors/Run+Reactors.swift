@@ -130,10 +130,21 @@ extension Run {
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
             locals["error"] = Variable(value: mask(error.message), isSecret: false)
-            for statement in catchBody { try await execute(statement) }
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
-            if error.kind == .expectation { throw error }
+            guard error.kind == .expectation else {
+                for statement in catchBody { try await execute(statement) }
+                return
+            }
+            do {
+                for statement in catchBody { try await execute(statement) }
+            } catch let ending {
+                // A catch that exits or fails cannot hide the check: it is said and counted first
+                // (under bail, it ends the script with 4).
+                try report(error)
+                throw ending
+            }
+            throw error
         }
     }
 

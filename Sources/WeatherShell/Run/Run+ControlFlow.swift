@@ -2,9 +2,6 @@ import Checks
 import Targets
 
 extension Run {
-    /// The most rounds a loop may be asked for: a typo of a few zeros is an error, not an afternoon.
-    static let maximumRounds = 1_000_000
-
     /// `sleep DURATION`; Ctrl-C ends it at once.
     func pause(_ word: Word) async throws {
         try await Task.sleep(for: try duration(word))
@@ -58,6 +55,15 @@ extension Run {
             } catch Halt.failure where answerFailedInRound && round < rounds {
                 // A call in the round got no answer, or one it refuses: a later round may get another.
                 answerFailedInRound = false
+            } catch Halt.exit(let code) {
+                // A round that ends the script is the last: its held-back checks count (under bail,
+                // a failed one exits 4); a bare exit's code is then its first error's.
+                let checks = provisionalChecks ?? []
+                provisionalChecks = outerChecks
+                try settle(checks)
+                guard bareExitPending, provisionalChecks == nil else { throw Halt.exit(code) }
+                bareExitPending = false
+                throw Halt.exit(try exitCode(nil))
             } catch {
                 let checks = provisionalChecks ?? []
                 provisionalChecks = outerChecks
@@ -114,18 +120,15 @@ extension Run {
 
     private func duration(_ word: Word) throws -> Duration {
         let text = try expand(word).text
-        guard let duration = DurationText.parse(text), duration >= .zero else {
-            throw failure("'\(text.shortened())' is not a duration", at: word.span, notes: ["a duration is a number of seconds, or a number and a unit: 10, 500ms, 2s, 1m"])
-        }
-        return duration
+        if let problem = LiteralValue.durationProblem(text) { throw failure(problem.message, at: word.span, notes: problem.notes) }
+        return DurationText.parse(text) ?? .zero
     }
 
     private func rounds(_ word: Word, allowingZero: Bool) throws -> Int {
         let text = try expand(word).text
-        guard let count = Int(text), count >= (allowingZero ? 0 : 1), count <= Self.maximumRounds else {
-            throw failure("'\(text.shortened())' is not a number of rounds", at: word.span,
-                          notes: ["a whole number from \(allowingZero ? 0 : 1) to \(Self.maximumRounds)"])
+        if let problem = LiteralValue.roundsProblem(text, allowingZero: allowingZero) {
+            throw failure(problem.message, at: word.span, notes: problem.notes)
         }
-        return count
+        return Int(text) ?? 0
     }
 }

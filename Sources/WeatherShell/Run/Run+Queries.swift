@@ -107,12 +107,22 @@ extension Run {
                                                  query, asksWhetherItExists: asksWhetherItExists)
         case .jsonPath(let expression):
             try checkBodyKept(response, query)
+            let body = try jsonBody(response, query)
             do {
-                value = try QueryFilters.apply(.jsonpath(expression), to: try jsonBody(response, query))
+                value = try QueryFilters.apply(.jsonpath(expression), to: body)
             } catch let error as QueryFilters.Failure where error.foundNothing {
                 return (nil, "'\(mask(expression).shortened())' found nothing")
             } catch let error as QueryFilters.Failure {
                 throw failure(mask(error.message), at: query.span)
+            }
+            // `$..stauts` where items have `status`: an empty list made by a typo, as `..stauts` is.
+            if value == .array([]) {
+                for name in (try? JSONPath(expression))?.descendantNames ?? [] {
+                    let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
+                    guard !walked.missing.isEmpty else { continue }
+                    (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists)
+                    break
+                }
             }
         }
         guard let value else { return (nil, missing) }

@@ -134,7 +134,17 @@ extension Run {
             return variable.typedValue
         }
         if let json = try jsonWordValue(word) { return json }
-        return TypedValues.literal(try expand(word).text, quoted: word.isQuoted)
+        let text = try expand(word).text
+        // A list or object nested past the JSON limit is no text that happens to start with `[`.
+        if !word.isQuoted, text.hasPrefix("[") || text.hasPrefix("{") {
+            do {
+                return try JSONValue.parse(text)
+            } catch where error.isTooDeep {
+                throw failure("a JSON value nested deeper than \(JSONValue.maximumDepth) levels", at: word.span,
+                              notes: ["quote it to give it as text"])
+            } catch {}
+        }
+        return TypedValues.literal(text, quoted: word.isQuoted)
     }
 
     /// A list or object written as JSON with strings in it (`["a","b"]`, `{"k":"v"}`): the shell

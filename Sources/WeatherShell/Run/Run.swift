@@ -65,6 +65,9 @@ public final class Run {
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
     /// until the round's end says whether they count; nil when checks count as they run.
     var provisionalChecks: [CheckedExpectation]?
+    /// A bare `exit` ended an `until` round: its code, its first error's, is taken once the
+    /// round's held-back checks are settled.
+    var bareExitPending = false
     /// Whether an error about the server's answer ended such a round: a later round may get another answer.
     var answerFailedInRound = false
 
@@ -252,6 +255,10 @@ public final class Run {
         case .print(let values): try printValues(values)
         case .source(let path): try await source(path)
         case .help(let topic): try help(topic)
+        // In an `until` round, a bare exit's code waits for the round's held-back checks (``runUntil``).
+        case .exit(nil) where provisionalChecks != nil:
+            bareExitPending = true
+            throw Halt.exit(0)
         case .exit(let code): throw Halt.exit(try exitCode(code))
         case .command(let name, let arguments): try await command(name, arguments, statement: statement)
         case .target(let declaration):
@@ -274,7 +281,7 @@ public final class Run {
 
     /// `exit N`, or a bare `exit`: in a script, the code of the first failure so far (with bail
     /// off, a failed `expect` is still 4), else 0.
-    private func exitCode(_ word: Word?) throws -> Int32 {
+    func exitCode(_ word: Word?) throws -> Int32 {
         guard let word else { return mode == .script ? firstFailure?.exitCode ?? 0 : 0 }
         let text = try expand(word).text
         guard let code = Int32(text), (0...255).contains(code) else {
