@@ -60,6 +60,8 @@ import TestSupport
         let http = try await WSHProcess.run(["r.http"], directory: directory)
         #expect(http.status == 2)
         #expect(http.stderr.hasPrefix("r.http:2:12: error: byte 0xE9 is not UTF-8"), "\(http.stderr)")
+        let used = try await WSHProcess.run(["-c", "use http r.http"], directory: directory)
+        #expect(used.stderr.hasPrefix("r.http:2:12: error: byte 0xE9 is not UTF-8"), "\(used.stderr)")
         let tested = try await WSHProcess.run(["test", "main.wsh"], directory: directory)
         #expect(tested.status == 3)
         #expect(tested.stdout.hasPrefix("✗ main.wsh:2:30 byte 0xFF is not UTF-8"), "\(tested.stdout)")

@@ -30,6 +30,7 @@ import Testing
         ("plugin auth bearr \"tok", "plugin auth bearr ***"),
         ("let api_key \"abc123456\"", "let api_key ***"),
         ("let api_key == \"abc123456\"", "let api_key == ***"),
+        ("let token = public env WSH_TOK", "let token = public env WSH_TOK"),
         // A line that does not lex: a URL with no user-info or query holds no credential.
         ("target tt {\nbase http://127.0.0.1:8080\ndoc \"open", "target tt {\nbase http://127.0.0.1:8080\ndoc \"open"),
         ("target tt {\nbase http://al:pw@h:8080\ndoc \"open", "target tt {\nbase ***"),

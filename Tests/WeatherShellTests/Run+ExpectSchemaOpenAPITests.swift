@@ -119,6 +119,9 @@ import Testing
         #expect(enumErr.contains("nullable: true beside an enum without null lets no null through"), "\(enumErr)")
         let (listed, listedErr) = try await Self.check(version: "3.0.3", schema: "{type: string, nullable: true, enum: [a, null]}", answer: "null")
         #expect(listed == nil && !listedErr.contains("nullable"), "\(listedErr)")
+        // With nothing beside it that asks for a kind of value, null passes: no warning (review).
+        let (bare, bareErr) = try await Self.check(version: "3.0.3", schema: "{nullable: true, description: any}", answer: "null")
+        #expect(bare == nil && !bareErr.contains("nullable"), "\(bareErr)")
     }
 
     /// A `text/plain` answer's schema describes its text: `"hi"` is 4 characters (it was read as

@@ -44,7 +44,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-files-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent(".git"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        for name in ["ok.wsh", ".smoke.wsh", ".notes.txt", ".git/hook.wsh"] {
+        for name in ["ok.wsh", ".smoke.wsh", ".notes.txt", ".git/hook.wsh", "._ok.wsh"] {
             try "echo hi\n".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let collected = try TestFiles.collect([directory.path])

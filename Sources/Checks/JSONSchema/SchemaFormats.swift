@@ -158,7 +158,10 @@ enum SchemaFormats {
             path = rest[end...]
         }
         let brackets: Set<UInt8> = [UInt8(ascii: "["), UInt8(ascii: "]")]
-        guard !path.contains(where: { brackets.contains($0) }), authority.filter({ $0 == UInt8(ascii: "@") }).count <= 1 else { return false }
+        // In the query and fragment they are taken, as browsers send them: JSON:API's links are
+        // `?page[offset]=2`, though RFC 3986 would have them percent-encoded.
+        let pathOnly = path.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        guard !pathOnly.contains(where: { brackets.contains($0) }), authority.filter({ $0 == UInt8(ascii: "@") }).count <= 1 else { return false }
         let host = authority.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false).last ?? []
         guard host.contains(where: { brackets.contains($0) }) else { return true }
         // An IP literal: `[` first, one `]`, then nothing or `:port`.

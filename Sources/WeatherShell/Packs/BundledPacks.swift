@@ -33,7 +33,7 @@ extension Run {
         for directory in Self.packDirectories() {
             let path = (directory as NSString).appendingPathComponent(name + ".wsh")
             if FileManager.default.fileExists(atPath: path) {
-                let text = try readSourceFile(path, at: word.span)
+                let text = try readSourceFile(path, at: word.span).text
                 try await runPack(text: text, name: path, directory: directory, word: word, onlyTargets: onlyTargets)
                 return
             }

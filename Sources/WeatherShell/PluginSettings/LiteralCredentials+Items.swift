@@ -231,7 +231,13 @@ extension LiteralCredentials {
         guard let name = statement[1].bare, Redaction.isCredentialName(name) else { return [] }
         // A query (`let token = .access_token`) reads an answer: nothing typed to hide.
         if assigned, statement[3].bare?.hasPrefix(".") == true { return [] }
+        let value = statement.dropFirst(assigned ? 3 : 2)
+        // A refused `env` line (`let token = public env X`) types no secret but its default.
+        if let env = value.firstIndex(where: { $0.bare == "env" }) {
+            guard let or = value[env...].firstIndex(where: { $0.bare == "or" }), or + 1 < statement.count else { return [] }
+            return hiddenWhole(statement[or + 1])
+        }
         // Every word of the value, of a line the parser refuses too (`let api_key "k"`, no `=`).
-        return statement.dropFirst(assigned ? 3 : 2).filter { $0.bare != "=" && $0.bare != "==" }.flatMap(hiddenWhole)
+        return value.filter { $0.bare != "=" && $0.bare != "==" }.flatMap(hiddenWhole)
     }
 }

@@ -53,8 +53,11 @@ extension Run {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    func readSourceFile(_ path: String, at span: SourceSpan) throws -> String {
-        String(decoding: try readFile(path, at: span), as: UTF8.self)
+    /// The file at `path` as a script wsh reads: an error at its first byte that is not UTF-8 or is NUL.
+    func readSourceFile(_ path: String, at span: SourceSpan) throws -> SourceFile {
+        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), contents: Array(try readFile(path, at: span)))
+        if let unreadable = file.unreadableText { throw unreadable }
+        return file
     }
 
     /// The bytes of the file at `path` (already resolved); an error at `span` when it is missing,

@@ -42,7 +42,8 @@ enum TestFiles {
             for name in names {
                 let path = relative + name
                 if name.hasPrefix(".") {
-                    if name.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(name) { hidden.append(prefix + path) }
+                    // macOS's `._a.wsh` copies are no tests, and a Mac volume has one for each.
+                    if !name.hasPrefix("._"), name.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(name) { hidden.append(prefix + path) }
                     continue
                 }
                 var isDirectory: ObjCBool = false

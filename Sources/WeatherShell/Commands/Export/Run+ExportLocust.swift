@@ -13,7 +13,7 @@ extension Run {
         var writer = LocustWriter()
         if words.count == 1, let name = try? expand(words[0]).text, name.lowercased().hasSuffix(".wsh") {
             let path = resolvePath(name)
-            let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: try readSourceFile(path, at: words[0].span))
+            let file = try readSourceFile(path, at: words[0].span)
             let program = try Parser.parse(file)
             // The setup (targets, use, set) runs here, as each user of wsh load runs it first.
             try await execute(Program(file: file, statements: program.statements.filter(LoadRun.isSetup)))

@@ -14,12 +14,11 @@ extension Run {
             throw failure("\(Self.displayPath(path)) is JSON, not a .http file", at: pathWord.span,
                           notes: ["a Postman collection is read with: use postman \(Self.displayPath(path))"])
         }
-        let text = String(decoding: try readFile(path, at: pathWord.span), as: UTF8.self)
-        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), text: text)
+        let file = try readSourceFile(path, at: pathWord.span)
         session.requestsFileDirectory = file.directory
         let parsed: HTTPFile
         do {
-            parsed = try HTTPFileParser.parse(file.text(0..<Int.max))
+            parsed = try HTTPFileParser.parse(file.text)
         } catch {
             throw Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes)
         }
