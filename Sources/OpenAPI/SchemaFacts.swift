@@ -73,9 +73,9 @@ struct SchemaFacts {
 
     /// Why a 3.0 `nullable: true` lets no null through beside these members, or nil when it does.
     static func ineffectiveNullable(_ members: [JSONMember]) -> String? {
-        // With nothing beside it that asks for a kind of value (only a description), null passes anyway.
-        let constrains = members.contains { !["nullable", "description", "title", "example", "examples", "default", "deprecated",
-                                              "readOnly", "writeOnly", "xml", "externalDocs"].contains($0.key) && !$0.key.hasPrefix("x-") }
+        // Only these can refuse null beside it: `properties`, `minLength` and the like apply to one
+        // type each, and null passes them.
+        let constrains = members.contains { ["allOf", "anyOf", "oneOf", "$ref", "enum", "const", "not"].contains($0.key) }
         if !members.contains(where: { $0.key == "type" }), constrains {
             return "nullable: true has no type beside it, so it lets no null through (OpenAPI 3.0.3: it widens an explicit type only): "
                 + "a null answer fails expect schema; write the type (type: object beside allOf), or oneOf with a {nullable: true} schema"

@@ -31,6 +31,9 @@ import Testing
         ("let api_key \"abc123456\"", "let api_key ***"),
         ("let api_key == \"abc123456\"", "let api_key == ***"),
         ("let token = public env WSH_TOK", "let token = public env WSH_TOK"),
+        ("let token = sk-live-9999 or env WSH_TOK", "let token = *** *** *** ***"),
+        ("plugin auth basic sk_test_123: host api.stripe.com", "plugin auth basic ***: host api.stripe.com"),
+        ("plugin auth basic sk_test_123: host x bogus", "plugin auth basic ***: host x bogus"),
         // A line that does not lex: a URL with no user-info or query holds no credential.
         ("target tt {\nbase http://127.0.0.1:8080\ndoc \"open", "target tt {\nbase http://127.0.0.1:8080\ndoc \"open"),
         ("target tt {\nbase http://al:pw@h:8080\ndoc \"open", "target tt {\nbase ***"),

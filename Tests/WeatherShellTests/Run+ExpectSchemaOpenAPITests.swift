@@ -122,6 +122,8 @@ import Testing
         // With nothing beside it that asks for a kind of value, null passes: no warning (review).
         let (bare, bareErr) = try await Self.check(version: "3.0.3", schema: "{nullable: true, description: any}", answer: "null")
         #expect(bare == nil && !bareErr.contains("nullable"), "\(bareErr)")
+        let (typed, typedErr) = try await Self.check(version: "3.0.3", schema: "{nullable: true, properties: {a: {type: string}}}", answer: "null")
+        #expect(typed == nil && !typedErr.contains("nullable"), "\(typedErr)")
     }
 
     /// A `text/plain` answer's schema describes its text: `"hi"` is 4 characters (it was read as

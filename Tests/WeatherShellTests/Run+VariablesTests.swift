@@ -27,6 +27,21 @@ import Testing
         #expect(stdout == "1\n")
     }
 
+    /// A bare list with a typo (`[1,2,]`) was the text "[1,2,]": `expect .l != [1,2,]` held on
+    /// the list [1,2]. Each is an error at the literal; quoted, it is text.
+    @Test(arguments: ["let x = [1,2,]", "let x = [1,,2]", "let x = [1,2", "let x = [1,2]]", "let l = [1,2]\nexpect $l != [1,2,]", "let x = [[1],[2]"])
+    func aBareListOrObjectWithATypoIsAnError(statement: String) async {
+        let (halt, _, stderr) = await Self.run(statement)
+        guard case .failure(.runtime)? = halt else { Issue.record("\(statement): \(String(describing: halt))"); return }
+        #expect(stderr.contains("is written as JSON but is not JSON"), "\(statement): \(stderr)")
+    }
+
+    @Test func aQuotedListWithATypoIsText() async {
+        let (halt, stdout, stderr) = await Self.run("let x = '[1,2,]'\nexpect $x isString\nprint $x")
+        #expect(halt == nil, "\(stderr)")
+        #expect(stdout == "[1,2,]\n")
+    }
+
     @Test func theLastAnswersStatusURLAndTimeAreVariables() async throws {
         try await TestServer.with { server in
             let (halt, stdout, stderr) = await Self.run("""

@@ -108,8 +108,8 @@ public enum JSONWalk {
         return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : (key, false))
     }
 
-    /// Why `..key` reached nothing under `values`: no member at any depth is named `key`, with
-    /// the closest name of one that is (`..stauts` where items have `status`).
+    /// Why `..key` reached nothing under `values`, when a member at some depth is named close to
+    /// `key` (`..stauts` where items have `status`); none when no name is close.
     private static func noKeyReason(_ key: String, below values: [JSONValue]) -> NoKey {
         var names: [String] = []
         var pending = values
@@ -123,9 +123,10 @@ public enum JSONWalk {
             default: break
             }
         }
-        let close = EditDistance.closest(to: key, in: names)
-        return NoKey(text: "no key '\(key)' at any depth" + (close.map { " (did you mean '\($0)'?)" } ?? ""),
-                     typo: close == nil ? nil : (key, false))
+        // `..` asks "wherever it is, if anywhere": a key absent with none close to it is an empty
+        // list (a cleanup loop over nothing), and only a near miss (`..stauts`) a typo.
+        guard let close = EditDistance.closest(to: key, in: names) else { return .none }
+        return NoKey(text: "no key '\(key)' at any depth (did you mean '\(close)'?)", typo: (key, false))
     }
 
     /// The keys of the objects among `values`, each once, the first 64.

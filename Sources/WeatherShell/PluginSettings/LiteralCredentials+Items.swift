@@ -233,7 +233,7 @@ extension LiteralCredentials {
         if assigned, statement[3].bare?.hasPrefix(".") == true { return [] }
         let value = statement.dropFirst(assigned ? 3 : 2)
         // A refused `env` line (`let token = public env X`) types no secret but its default.
-        if let env = value.firstIndex(where: { $0.bare == "env" }) {
+        if let env = value.firstIndex(where: { $0.bare == "env" }), value[..<env].allSatisfy({ $0.bare == "public" }) {
             guard let or = value[env...].firstIndex(where: { $0.bare == "or" }), or + 1 < statement.count else { return [] }
             return hiddenWhole(statement[or + 1])
         }

@@ -174,10 +174,15 @@ enum LiteralCredentials {
             case "host": break
             case "basic", "digest", "header":
                 replacements += hiddenAfterSeparator(value, bytes: bytes)
-                // `basic alice: pw`: nothing after the `:`, the credential is the next word.
-                if bytes[value.span.end - 1] == UInt8(ascii: ":"), position + 2 < statement.count {
-                    replacements += hiddenWhole(statement[position + 2])
-                    position += 1
+                if bytes[value.span.end - 1] == UInt8(ascii: ":") {
+                    if position + 2 < statement.count, !AuthShellPlugin.keywords.contains(statement[position + 2].bare ?? "") {
+                        // `basic alice: pw`: nothing after the `:`, the credential is the next word.
+                        replacements += hiddenWhole(statement[position + 2])
+                        position += 1
+                    } else if hasLiteralText(value.parts[...]) {
+                        // `basic sk_test_123:`, Stripe's: the user is the key, the password empty.
+                        replacements += [(value.span.start..<(value.span.end - 1), "***")]
+                    }
                 }
             default: replacements += hiddenWhole(value)
             }

@@ -135,14 +135,19 @@ extension Run {
         }
         if let json = try jsonWordValue(word) { return json }
         let text = try expand(word).text
-        // A list or object nested past the JSON limit is no text that happens to start with `[`.
+        // A bare `[` or `{` starts a list or object: one nested past the JSON limit, or with a typo
+        // (`[1,2,]`), is an error, not text that happens to start so (a check then compared the
+        // list with the text, and `!=` held).
         if !word.isQuoted, text.hasPrefix("[") || text.hasPrefix("{") {
             do {
                 return try JSONValue.parse(text)
             } catch where error.isTooDeep {
                 throw failure("a JSON value nested deeper than \(JSONValue.maximumDepth) levels", at: word.span,
                               notes: ["quote it to give it as text"])
-            } catch {}
+            } catch {
+                throw failure("'\(mask(text).shortened())' is written as JSON but is not JSON: \(mask(error.description))", at: word.span,
+                              notes: ["quote it to give it as text: '\(mask(text).shortened())'"])
+            }
         }
         return TypedValues.literal(text, quoted: word.isQuoted)
     }
