@@ -44,7 +44,7 @@ extension Parser {
         case "sleep":
             if let block = raw.block { throw error("'sleep' does not take a block", block.open) }
             guard arguments.count == 1 else { throw usage(command, "sleep DURATION (500ms, 2s, 1m)", extra: arguments.dropFirst().first) }
-            try checkLiteral(arguments[0], LiteralValue.durationProblem)
+            try checkLiteral(arguments[0], LiteralValue.duration)
             return .sleep(arguments[0])
         case "if":
             let usageText = "if EXPR { ... } [else { ... }]"
@@ -82,7 +82,7 @@ extension Parser {
             let usageText = "repeat N { ... }"
             let body = try block(raw, usage: usageText, context: context)
             guard arguments.count == 1 else { throw usage(command, usageText, extra: arguments.dropFirst().first) }
-            try checkLiteral(arguments[0]) { LiteralValue.roundsProblem($0, allowingZero: true) }
+            try checkLiteral(arguments[0]) { text throws(LiteralValue.Problem) in try LiteralValue.rounds(text, allowingZero: true) }
             return .loop(Loop(kind: .repeatCount(arguments[0]), body: body))
         case "until":
             let usageText = "until EXPR [every DURATION] [max N] { ... }"
@@ -102,8 +102,8 @@ extension Parser {
                 words.removeLast(2)
             }
             guard !words.isEmpty else { throw usage(command, usageText) }
-            if let every { try checkLiteral(every, LiteralValue.durationProblem) }
-            if let max { try checkLiteral(max) { LiteralValue.roundsProblem($0, allowingZero: false) } }
+            if let every { try checkLiteral(every, LiteralValue.duration) }
+            if let max { try checkLiteral(max) { text throws(LiteralValue.Problem) in try LiteralValue.rounds(text, allowingZero: false) } }
             return .loop(Loop(kind: .until(try expectation(words, command: command), every: every, max: max), body: body))
         default:
             return nil
@@ -112,9 +112,13 @@ extension Parser {
 
     /// A literal value that can never be valid (`repeat abc`, `sleep 1e400`) is an error before
     /// anything runs; one that holds a `$variable` is checked when it runs, in the same words.
-    func checkLiteral(_ word: Word, _ problem: (String) -> LiteralValue.Problem?) throws(Diagnostic) {
-        guard let text = word.literal, let problem = problem(text) else { return }
-        throw error(problem.message, word.span, notes: problem.notes)
+    func checkLiteral<Value>(_ word: Word, _ read: (String) throws(LiteralValue.Problem) -> Value) throws(Diagnostic) {
+        guard let text = word.literal else { return }
+        do {
+            _ = try read(text)
+        } catch {
+            throw self.error(error.message, word.span, notes: error.notes)
+        }
     }
 
     private func block(_ raw: RawStatement, usage usageText: String, context: Context) throws(Diagnostic) -> [Statement] {
@@ -133,7 +137,7 @@ extension Parser {
 /// What a count or a duration must be: the parser checks a literal one, a run one that holds
 /// `$variables`, with the same message.
 enum LiteralValue {
-    struct Problem {
+    struct Problem: Error {
         var message: String
         var notes: [String]
     }
@@ -141,17 +145,21 @@ enum LiteralValue {
     /// The most rounds a loop may be asked for: a typo of a few zeros is an error, not an afternoon.
     static let maximumRounds = 1_000_000
 
-    /// Why `text` is not a number of rounds (`repeat`, `until ... max`); nil when it is one.
-    static func roundsProblem(_ text: String, allowingZero: Bool) -> Problem? {
-        if let count = Int(text), count >= (allowingZero ? 0 : 1), count <= maximumRounds { return nil }
-        return Problem(message: "'\(text.shortened())' is not a number of rounds",
-                       notes: ["a whole number from \(allowingZero ? 0 : 1) to \(maximumRounds)"])
+    /// `text` as a number of rounds (`repeat`, `until ... max`).
+    static func rounds(_ text: String, allowingZero: Bool) throws(Problem) -> Int {
+        guard let count = Int(text), count >= (allowingZero ? 0 : 1), count <= maximumRounds else {
+            throw Problem(message: "'\(text.shortened())' is not a number of rounds",
+                          notes: ["a whole number from \(allowingZero ? 0 : 1) to \(maximumRounds)"])
+        }
+        return count
     }
 
-    /// Why `text` is not a duration (`sleep`, `until ... every`); nil when it is one.
-    static func durationProblem(_ text: String) -> Problem? {
-        if let duration = DurationText.parse(text), duration >= .zero { return nil }
-        return Problem(message: "'\(text.shortened())' is not a duration",
-                       notes: ["a duration is a number of seconds, or a number and a unit: 10, 500ms, 2s, 1m"])
+    /// `text` as a duration (`sleep`, `until ... every`).
+    static func duration(_ text: String) throws(Problem) -> Duration {
+        guard let duration = DurationText.parse(text), duration >= .zero else {
+            throw Problem(message: "'\(text.shortened())' is not a duration",
+                          notes: ["a duration is a number of seconds, or a number and a unit: 10, 500ms, 2s, 1m"])
+        }
+        return duration
     }
 }

@@ -119,16 +119,18 @@ extension Run {
     }
 
     private func duration(_ word: Word) throws -> Duration {
-        let text = try expand(word).text
-        if let problem = LiteralValue.durationProblem(text) { throw failure(problem.message, at: word.span, notes: problem.notes) }
-        return DurationText.parse(text) ?? .zero
+        do {
+            return try LiteralValue.duration(try expand(word).text)
+        } catch let problem as LiteralValue.Problem {
+            throw failure(problem.message, at: word.span, notes: problem.notes)
+        }
     }
 
     private func rounds(_ word: Word, allowingZero: Bool) throws -> Int {
-        let text = try expand(word).text
-        if let problem = LiteralValue.roundsProblem(text, allowingZero: allowingZero) {
+        do {
+            return try LiteralValue.rounds(try expand(word).text, allowingZero: allowingZero)
+        } catch let problem as LiteralValue.Problem {
             throw failure(problem.message, at: word.span, notes: problem.notes)
         }
-        return Int(text) ?? 0
     }
 }

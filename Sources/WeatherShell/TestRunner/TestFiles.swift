@@ -43,7 +43,7 @@ enum TestFiles {
                 let path = relative + name
                 if name.hasPrefix(".") {
                     // macOS's `._a.wsh` copies are no tests, and a Mac volume has one for each.
-                    if !name.hasPrefix("._"), name.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(name) { hidden.append(prefix + path) }
+                    if !name.hasPrefix("._"), isTestFile(name) { hidden.append(prefix + path) }
                     continue
                 }
                 var isDirectory: ObjCBool = false
@@ -52,12 +52,17 @@ enum TestFiles {
                 if isDirectory.boolValue {
                     let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
                     if !isLink { pending.append(path + "/") }
-                } else if name.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(name) {
+                } else if isTestFile(name) {
                     found.append(full)
                 }
             }
         }
         let sorted = { (paths: [String]) in paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         return (sorted(found), sorted(hidden))
+    }
+
+    /// `*.wsh`, `*.http` or `*.rest`, in any case (`C.WSH`).
+    private static func isTestFile(_ name: String) -> Bool {
+        name.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(name)
     }
 }

@@ -137,7 +137,6 @@ extension Run {
         return expectation.op == .notEqual ? "" : "not " + text
     }
 
-    /// The Unicode scalars of two texts and how many of them they share at the start.
     /// Whether two texts look the same printed: canonically equivalent (a composed `é` and `e`
     /// with a combining accent), or so once each space character (U+00A0 no-break space, U+2009
     /// thin space ...) is a space.
@@ -150,6 +149,7 @@ extension Run {
         return left == right || spaced(left) == spaced(right)
     }
 
+    /// The Unicode scalars of two texts and how many of them they share at the start.
     static func firstDifference(_ expected: String, _ actual: String) -> (expected: [Unicode.Scalar], actual: [Unicode.Scalar], offset: Int) {
         let (e, a) = (Array(expected.unicodeScalars), Array(actual.unicodeScalars))
         return (e, a, zip(e, a).prefix { $0 == $1 }.count)
