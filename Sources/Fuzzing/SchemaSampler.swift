@@ -65,7 +65,7 @@ public struct SchemaSampler: Sendable {
         var current = schema
         for _ in 0..<32 {
             guard case .string(let ref)? = current["$ref"], ref.hasPrefix("#"),
-                  let target = JSONSchemaValidator.value(at: String(ref.dropFirst()), in: root) else { break }
+                  let target = JSONPointer.resolve(fragment: String(ref.dropFirst()), in: root) else { break }
             current = target
         }
         return current

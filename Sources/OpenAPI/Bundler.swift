@@ -97,7 +97,7 @@ struct Bundler {
             }
         }
         guard case let tree?? = trees[target] else { return ref }
-        guard let part = JSONPointer.resolve(fragment, in: tree) else {
+        guard let part = JSONPointer.resolve(fragment: fragment, in: tree) else {
             warnings.append(ImportWarning(pointer: pointer + "/$ref", message: "$ref '\(ref)': \(fragment.isEmpty ? "/" : fragment) is not in \(target)"))
             return ref
         }

@@ -28,13 +28,13 @@ final class RefResolver {
             }
             // A ref to another file is still here when the Bundler could not read it, and said so.
             guard ref.hasPrefix("#") else { return nil }
-            guard let target = JSONPointer.resolve(String(ref.dropFirst()), in: root) else {
+            guard let target = JSONPointer.resolve(fragment: String(ref.dropFirst()), in: root) else {
                 // An `$anchor`'s `#name` (3.1), which `expect schema` follows, has no pointer here to read it by.
                 if JSONSchemaValidator.target(of: ref, in: root) == nil { warn(currentPointer + "/$ref", "broken $ref '\(ref)': nothing is there") }
                 return nil
             }
             current = target
-            currentPointer = String(ref.dropFirst())
+            currentPointer = PercentDecoding.decode(String(ref.dropFirst()))
         }
         return (current, currentPointer)
     }

@@ -9,7 +9,8 @@ import Testing
               "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "tag": {"type": "string", "nullable": true},
                              "child": {"$ref": "#/components/schemas/Pet"}}},
       "Loop": {"$ref": "#/components/schemas/Loop"},
-      "a~b/c": {"type": "boolean"}
+      "a~b/c": {"type": "boolean"},
+      "{petId} a%b": {"type": "boolean"}
     }}}
     """)
 
@@ -58,6 +59,9 @@ import Testing
         (#"{"format": "email"}"#, #""ana at example""#, [#"(root): expected an email string, actual "ana at example" (string)"#]),
         (#"{"format": "int64"}"#, #""x""#, []),
         (##"{"$ref": "#/components/schemas/a~0b~1c"}"##, "1", ["(root): expected boolean, actual 1 (integer)"]),
+        // A ref is a URI fragment: percent-decoded before it is read as a pointer (RFC 6901 section 6).
+        (##"{"$ref": "#/components/schemas/%7BpetId%7D%20a%25b"}"##, "1", ["(root): expected boolean, actual 1 (integer)"]),
+        (##"{"$ref": "#/components/schemas/%7BpetId%7D%20a%25b"}"##, "true", []),
         // A check cannot pass by accident: a ref to nothing, another file's ref and a pattern the engine refuses are violations.
         (##"{"$ref": "#/components/schemas/Nope"}"##, "1", [##"(root): expected the schema $ref "#/components/schemas/Nope" names, actual nothing: no such place in the document"##]),
         (##"{"$ref": "other.json#/Pet"}"##, "1", [##"(root): expected the schema $ref "other.json#/Pet" names, actual not followed: only refs within the document (#/... or #name) are"##]),
@@ -196,6 +200,15 @@ import Testing
             #expect(JSONSchemaValidator(root: schema).violations(of: value, against: schema).map(\.description) == (draft < since ? [] : [violation]),
                     "draft-0\(draft) \(keyword)")
         }
+    }
+
+    /// A percent-encoded ref (swagger-cli's and redocly's bundles write `~1%7BpetId%7D`) names a
+    /// place: the schema is no error, whether or not an answer reaches the ref.
+    @Test func aPercentEncodedRefIsNoShapeProblem() throws {
+        let schema = try JSONValue.parse(##"{"properties": {"p": {"$ref": "#/$defs/x%7By%7D%20z"}}, "$defs": {"x{y} z": {"type": "string"}}}"##)
+        #expect(JSONSchemaValidator.shapeProblems(of: schema).isEmpty)
+        #expect(JSONSchemaValidator(root: schema).violations(of: try JSONValue.parse(#"{"p": 1}"#), against: schema).map(\.description)
+                == ["/p: expected string, actual 1 (integer)"])
     }
 
     /// Draft-04's `exclusiveMinimum` is a flag beside `minimum`: a number there is a schema error

@@ -306,6 +306,28 @@ import TestSupport
         #expect(document.operation("things")?.declaration.contains("sample") == false)
     }
 
+    /// swagger-cli's and redocly's bundles point at a path's parameter with a percent-encoded
+    /// ref (`~1%7BpetId%7D`): it is followed, with no warning.
+    @Test func aPercentEncodedRefIsFollowed() throws {
+        let document = try importText("""
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /pets/{petId}:
+            parameters: [{name: limit, in: query, schema: {type: integer, default: 5}}]
+            get:
+              operationId: pet
+              responses: {"200": {description: ok}}
+          /pets/{petId}/toys:
+            get:
+              operationId: toys
+              parameters: [{$ref: "#/paths/~1pets~1%7BpetId%7D/parameters/0"}]
+              responses: {"200": {description: ok}}
+        """)
+        #expect(document.warnings.isEmpty)
+        #expect(document.operation("toys")?.declaration.contains("query limit:=5") == true)
+    }
+
     @Test func swagger2IsRefused() {
         #expect(throws: OpenAPIImportError.self) { try importText("swagger: \"2.0\"\ninfo: {title: x, version: \"1\"}\npaths: {}\n") }
         do {

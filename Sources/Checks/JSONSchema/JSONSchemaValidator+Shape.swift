@@ -24,7 +24,7 @@ extension JSONSchemaValidator {
         collectRefProblems(schema, at: pointer, in: root, anchors: &anchors, into: &problems, limit: limit)
         var seen: Set<String> = [], pending = localRefs(in: schema)
         while let ref = pending.popLast(), problems.count < limit, seen.count < 1000 {
-            guard seen.insert(ref).inserted, let target = value(at: String(ref.dropFirst()), in: root) else { continue }
+            guard seen.insert(ref).inserted, let target = JSONPointer.resolve(fragment: String(ref.dropFirst()), in: root) else { continue }
             collectShapeProblems(target, at: String(ref.dropFirst()), depth: 0, into: &problems, limit: limit)
             collectRefProblems(target, at: String(ref.dropFirst()), in: root, anchors: &anchors, into: &problems, limit: limit)
             pending += localRefs(in: target)
@@ -48,7 +48,7 @@ extension JSONSchemaValidator {
                     }
                 }
                 if ["example", "examples", "default", "enum", "const"].contains(member.key) { continue }
-                collectRefProblems(member.value, at: pointer + "/" + escape(member.key), in: root, anchors: &anchors,
+                collectRefProblems(member.value, at: pointer + "/" + JSONPointer.escape(member.key), in: root, anchors: &anchors,
                                    into: &problems, limit: limit, depth: depth + 1)
             }
         case .array(let elements):
@@ -150,7 +150,7 @@ extension JSONSchemaValidator {
         }
         for member in members {
             let key = member.key, value = member.value
-            let path = pointer + "/" + escape(key)
+            let path = pointer + "/" + JSONPointer.escape(key)
             func wrong(_ form: String) { add("'\(key)' takes \(form), not \(described(value))" + yamlBoolean(value)) }
             switch key {
             case "type" where value != .array([]):
@@ -191,7 +191,7 @@ extension JSONSchemaValidator {
                             add("'dependencies' \(JSONValue.quoted(entry.key)) takes a list of property names, not \(entry.value.compactText)")
                         }
                     } else {
-                        collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft)
+                        collectShapeProblems(entry.value, at: path + "/" + JSONPointer.escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft)
                     }
                 }
             case "required":
@@ -205,7 +205,7 @@ extension JSONSchemaValidator {
                 guard case .object(let map) = value else { wrong("an object of schemas"); continue }
                 for entry in map {
                     if let problem = patternProblem(entry.key) { add("'patternProperties' \(JSONValue.quoted(entry.key)) " + problem) }
-                    collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft)
+                    collectShapeProblems(entry.value, at: path + "/" + JSONPointer.escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft)
                 }
             case "format", "$ref", "$dynamicRef", "$recursiveRef", "$anchor", "$dynamicAnchor":
                 guard value.string != nil else { wrong("a string"); continue }
@@ -223,7 +223,7 @@ extension JSONSchemaValidator {
                 for (index, item) in list.enumerated() { collectShapeProblems(item, at: path + "/\(index)", depth: depth + 1, into: &problems, limit: limit, draft: draft) }
             case _ where schemaMapKeywords.contains(key):
                 guard case .object(let map) = value else { wrong("an object of schemas"); continue }
-                for entry in map { collectShapeProblems(entry.value, at: path + "/" + escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft) }
+                for entry in map { collectShapeProblems(entry.value, at: path + "/" + JSONPointer.escape(entry.key), depth: depth + 1, into: &problems, limit: limit, draft: draft) }
             case _ where countKeywords.contains(key):
                 guard case .number(let literal) = value, isInteger(literal), !literal.hasPrefix("-") else { wrong("a whole number, 0 or more"); continue }
             case "multipleOf":

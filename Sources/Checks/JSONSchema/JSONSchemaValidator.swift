@@ -64,7 +64,7 @@ public struct JSONSchemaValidator: Sendable {
         var pointer: String {
             path.map { token in
                 switch token {
-                case .key(let key): "/" + JSONSchemaValidator.escape(key)
+                case .key(let key): "/" + JSONPointer.escape(key)
                 case .index(let index): "/\(index)"
                 }
             }.joined()
@@ -506,9 +506,9 @@ public struct JSONSchemaValidator: Sendable {
     /// matching two parts failed). A name that names no schema is a violation.
     private func checkDiscriminated(_ value: JSONValue, property: String, name: String, discriminator: JSONValue,
                                     depth: Int, into progress: inout Progress) {
-        var ref = "#/components/schemas/" + Self.escape(name)
+        var ref = "#/components/schemas/" + JSONPointer.escape(name)
         if case .string(let mapped)? = discriminator["mapping"]?[name] {
-            ref = mapped.hasPrefix("#") ? mapped : "#/components/schemas/" + Self.escape(mapped)
+            ref = mapped.hasPrefix("#") ? mapped : "#/components/schemas/" + JSONPointer.escape(mapped)
         }
         guard let target = resolve(ref, &progress) else {
             var mapped = ""
@@ -550,7 +550,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     static func target(of ref: String, in root: JSONValue, anchors: inout Anchors?) -> JSONValue? {
-        if ref == "#" || ref.hasPrefix("#/") { return value(at: String(ref.dropFirst()), in: root) }
+        if ref == "#" || ref.hasPrefix("#/") { return JSONPointer.resolve(fragment: String(ref.dropFirst()), in: root) }
         guard ref.hasPrefix("#") else { return nil }
         if anchors == nil { anchors = Self.anchors(in: root) }
         guard let known = anchors, !known.embedsResources, let found = known.named[String(ref.dropFirst())], found.count == 1 else { return nil }
@@ -606,35 +606,5 @@ public struct JSONSchemaValidator: Sendable {
         case (.array, .string), (.object, .string): false
         default: TypedValues.equal(left, right)
         }
-    }
-
-    static func escape(_ key: String) -> String {
-        guard key.contains("~") || key.contains("/") else { return key }
-        var result = ""
-        for char in key {
-            switch char {
-            case "~": result += "~0"
-            case "/": result += "~1"
-            default: result.append(char)
-            }
-        }
-        return result
-    }
-
-    /// The value a local JSON pointer names (percent-decoding left to the importer's bundling).
-    public static func value(at pointer: String, in root: JSONValue) -> JSONValue? {
-        if pointer.isEmpty { return root }
-        guard pointer.hasPrefix("/") else { return nil }
-        var current = root
-        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            var key = String(token)
-            if key.contains("~") { key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
-            switch current {
-            case .object: guard let next = current[key] else { return nil }; current = next
-            case .array(let elements): guard let index = Int(key), elements.indices.contains(index) else { return nil }; current = elements[index]
-            default: return nil
-            }
-        }
-        return current
     }
 }

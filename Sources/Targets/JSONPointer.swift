@@ -1,5 +1,4 @@
 import Foundation
-import Targets
 
 /// JSON pointers (RFC 6901): how warnings name a place in a document, and how `$ref`s point.
 public enum JSONPointer {
@@ -19,26 +18,10 @@ public enum JSONPointer {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A pointer token as the key it names: `~1` as `/`, `~0` as `~`, percent-escapes decoded.
+    /// A pointer token as the key it names: `~1` as `/`, `~0` as `~`.
     static func unescape(_ token: Substring) -> String {
-        var bytes: [UInt8] = []
-        var iterator = token.utf8.makeIterator()
-        var sawPercent = false
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "~") {
-                switch iterator.next() {
-                case UInt8(ascii: "1")?: bytes.append(UInt8(ascii: "/"))
-                case UInt8(ascii: "0")?: bytes.append(UInt8(ascii: "~"))
-                case let other?: bytes += [byte, other]
-                case nil: bytes.append(byte)
-                }
-            } else {
-                if byte == UInt8(ascii: "%") { sawPercent = true }
-                bytes.append(byte)
-            }
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return sawPercent ? PercentDecoding.decode(text) : text
+        guard token.contains("~") else { return String(token) }
+        return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
     /// `pointer` with `key` appended.
@@ -56,6 +39,12 @@ public enum JSONPointer {
         if pointer.isEmpty { return [] }
         guard pointer.utf8.first == UInt8(ascii: "/") else { return nil }
         return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
+    }
+
+    /// The value a `$ref`'s fragment names inside `root` (`#/a/b` is `/a/b`), or nil. A fragment is
+    /// percent-decoded before it is read as a pointer (RFC 6901 section 6: `%7BpetId%7D` is `{petId}`).
+    public static func resolve(fragment: String, in root: JSONValue) -> JSONValue? {
+        resolve(PercentDecoding.decode(fragment), in: root)
     }
 
     /// The value `pointer` names inside `root`, or nil.
@@ -79,8 +68,9 @@ public enum JSONPointer {
 }
 
 /// Percent-decoding of a `$ref`'s fragment (a URI fragment may encode `{`, `}` and blanks).
-enum PercentDecoding {
-    static func decode(_ text: String) -> String {
+public enum PercentDecoding {
+    /// `text` with its `%XX` escapes decoded; unchanged when they do not make UTF-8.
+    public static func decode(_ text: String) -> String {
         guard text.contains("%") else { return text }
         return text.removingPercentEncoding ?? text
     }
