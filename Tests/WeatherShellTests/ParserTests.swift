@@ -293,6 +293,11 @@ import Testing
         #expect(notes("get http://h/x q=={\"a\":1}").contains { $0.contains("written inside quotes") })
         #expect(!notes("echo hi { }").contains { $0.contains("written inside quotes") }, "a block after a blank is a block")
         #expect(try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: "get 'http://h/x?q={\"a\":1}'")).statements.count == 1)
+        // A bare object after a blank opens a block too: the note shows the quoted form, which compares as JSON.
+        #expect(notes("expect .o == {\"a\":1}").contains { $0.hasPrefix("an object is written inside quotes") })
+        #expect(notes("let o = {}").contains { $0.hasPrefix("an object is written inside quotes") })
+        #expect(!notes("echo hi {echo}").contains { $0.hasPrefix("an object") })
+        #expect(try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: "expect .o == '{\"a\":1}'")).statements.count == 1)
     }
 
     @Test func unknownCommandsParseAsCommandsForLaterDeclaration() throws {

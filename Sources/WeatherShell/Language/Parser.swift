@@ -36,6 +36,10 @@ public struct Parser {
             // `get URL q={"a":1}`: a brace inside a word ends it, as in a shell.
             if let open = raw.block?.open, raw.words.count > 1, raw.words.last?.span.end == open.start {
                 notes.append("a { or } in a URL or an item is written inside quotes: 'q={\"a\":1}'")
+            } else if let open = raw.block?.open, let next = file.bytes.dropFirst(open.end).first,
+                      next == UInt8(ascii: "\"") || next == UInt8(ascii: "}") {
+                // `expect .o == {"a":1}`: a brace starts a block, so an object is a quoted word.
+                notes.append("an object is written inside quotes: expect .o == '{\"a\":1}' compares it as JSON")
             }
             throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span, notes: notes)
         }
