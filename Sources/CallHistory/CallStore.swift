@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 /// Why the database refused, sorted by what the user can do about it.
 struct CallStoreFailure: Error {
@@ -87,7 +88,7 @@ final class CallStore {
     /// in write-ahead-log mode, with the schema.
     init(writingTo path: String, busyTimeout: Int32) throws {
         self.busyTimeout = busyTimeout
-        try Self.makeDirectory((path as NSString).deletingLastPathComponent)
+        try Self.makeDirectory(FilePaths.directory(of: path))
         // Made here, so that its mode is 0600 rather than what SQLite would give it.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor < 0 { throw CallStoreFailure(kind: .other, detail: String(cString: strerror(errno))) }

@@ -119,7 +119,7 @@ struct Bundler {
             return URL(string: relative, relativeTo: URL(string: file))?.absoluteURL.standardized.absoluteString ?? relative
         }
         let decoded = PercentDecoding.decode(relative)
-        let full = decoded.hasPrefix("/") ? decoded : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(decoded)
+        let full = decoded.hasPrefix("/") ? decoded : (FilePaths.directory(of: file) as NSString).appendingPathComponent(decoded)
         return URL(fileURLWithPath: full).standardizedFileURL.path
     }
 }

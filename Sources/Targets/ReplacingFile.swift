@@ -46,7 +46,7 @@ public final class ReplacingFile {
     /// `.NAME.wsh-NUMBER` beside `path`, created, with `mode` when given; nil when the directory
     /// may not be written.
     private static func temporaryFile(beside path: String, mode: mode_t?) -> (String, Int32)? {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         let name = ".\((path as NSString).lastPathComponent).wsh-\(UInt32.random(in: 0...UInt32.max))"
         let candidate = directory.isEmpty ? name : directory + "/" + name
         let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -63,7 +63,7 @@ public final class ReplacingFile {
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
                   let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            let directory = (current as NSString).deletingLastPathComponent
+            let directory = FilePaths.directory(of: current)
             current = link.hasPrefix("/") || directory.isEmpty ? link : directory + "/" + link
         }
         return current

@@ -87,6 +87,26 @@ import TestSupport
         }
     }
 
+    /// A one-character file name (`> o`, `-o o`, a script `k`, a report `r`) crashed wsh: Foundation's
+    /// `deletingLastPathComponent` traps on it.
+    @Test func oneCharacterFileNamesAreWritten() async throws {
+        let body = try Self.fixture("current.json")
+        try await withLoopbackServer(routes: ["/forecast": StaticRoute(body: body)]) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let redirected = try await WSHProcess.run(["-c", Self.weatherTarget(server) + "\ncall current > o\nget \(server.baseURL)/forecast -o p"], directory: directory)
+            #expect(redirected.status == 0, "\(redirected.stderr)")
+            #expect(try String(contentsOf: directory.appendingPathComponent("o"), encoding: .utf8) == body)
+            #expect(try String(contentsOf: directory.appendingPathComponent("p"), encoding: .utf8) == body)
+            try (Self.weatherTarget(server) + "\ncall current\nexpect status == 200\n").write(to: directory.appendingPathComponent("k"), atomically: true, encoding: .utf8)
+            let script = try await WSHProcess.run(["k"], directory: directory)
+            #expect(script.status == 0, "\(script.stderr)")
+            let test = try await WSHProcess.run(["test", "k", "--report-json", "r"], directory: directory)
+            #expect(test.status == 0, "\(test.stderr)")
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("r").path))
+        }
+    }
+
     @Test func failuresEachPrintOneClearErrorAndExitThree() async throws {
         try await withLoopbackServer { server in
             func run(_ declaration: String, _ call: String = "call t") async throws -> WSHProcess.Result {

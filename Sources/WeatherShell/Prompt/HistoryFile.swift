@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 import Plugins
 
 /// The persistent history: one entry a line, appended as each statement is entered so that a
@@ -80,7 +81,7 @@ final class HistoryFile {
     /// Appends one entry at once (opened, written and closed, so nothing waits in a buffer).
     func append(_ entry: String) {
         let line = Self.encoded(entry)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         // 0700, as the call history makes it (whichever comes first): the file holds what was typed.
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

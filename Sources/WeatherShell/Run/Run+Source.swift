@@ -99,7 +99,7 @@ extension Run {
 
     /// The directory a file is in, `.` for a bare name.
     nonisolated static func directory(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         return directory.isEmpty ? "." : directory
     }
 

@@ -39,7 +39,7 @@ enum TestReports {
 
     /// Writes `bytes` to `path`, making its directory first; the reason it could not, as the system says it.
     private static func save(_ bytes: [UInt8], to path: String) -> String? {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

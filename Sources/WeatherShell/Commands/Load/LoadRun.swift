@@ -137,7 +137,7 @@ enum LoadRun {
 
         // A report that cannot be written is said now, not after the run; its folder is made.
         for path in [options.jsonReport, options.htmlReport.map { ($0 as NSString).appendingPathComponent("index.html") }].compactMap({ $0 }) {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = FilePaths.directory(of: path)
             if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             if let reason = BodyFile.checkWritable(path) {
                 io.err("wsh: error: cannot write the report '\(path)': \(reason)\n")

@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 extension Run {
     /// `save FILE`: writes the session as a `.wsh` file that `source FILE` restores
@@ -10,7 +11,7 @@ extension Run {
         }
         let given = try expand(arguments[0]).text
         let path = resolvePath(given)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         var writer = SessionWriter(run: self, directory: directory.isEmpty ? "." : directory)
         if let reason = BodyFile.write(Data(writer.write().utf8), to: path) {
             throw failure("cannot write '\(given.shortened())': \(reason)", at: arguments[0].span)
