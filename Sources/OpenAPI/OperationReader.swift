@@ -377,10 +377,9 @@ struct OperationReader {
     private func warnShapeProblems(_ schema: JSONValue, at pointer: String) {
         // Unknown types were warned of already, and so were broken refs (``RefResolver``).
         for problem in JSONSchemaValidator.shapeProblems(of: schema, at: pointer, in: resolver.root)
-        where !problem.contains(": unknown type \"") && !problem.contains(" names no schema wsh can check against: ") {
-            guard let split = problem.range(of: ": ") else { continue }
-            let consequence = problem.contains(": unknown keyword '") ? ": not checked" : ": expect schema refuses to check against it"
-            resolver.warn(String(problem[..<split.lowerBound]), String(problem[split.upperBound...]) + consequence)
+        where problem.kind != .unknownType && problem.kind != .brokenRef {
+            let consequence = problem.kind == .nearMissKeyword ? ": not checked" : ": expect schema refuses to check against it"
+            resolver.warn(problem.place, problem.message + consequence)
         }
     }
 

@@ -1,5 +1,30 @@
 import Targets
 
+/// One thing that makes a schema no JSON Schema a check can trust, at its JSON pointer.
+public struct SchemaShapeProblem: CustomStringConvertible, Sendable {
+    /// What kind of problem it is, for a reader that treats some kinds apart.
+    public enum Kind: Sendable {
+        /// A `type` no JSON value has (`"objekt"`).
+        case unknownType
+        /// A key one edit or two from a keyword (`"requird"`), which may be an annotation.
+        case nearMissKeyword
+        /// A `$ref` that names nothing wsh can follow.
+        case brokenRef
+        /// Anything else: a keyword's value of the wrong form, or no schema at all.
+        case wrongForm
+    }
+
+    /// The JSON pointer of the schema the problem is in; empty for the root.
+    public let pointer: String
+    /// The problem in words, without its place.
+    public let message: String
+    public let kind: Kind
+
+    /// The place the problem is in: its pointer, or `(root)`.
+    public var place: String { pointer.isEmpty ? "(root)" : pointer }
+    public var description: String { place + ": " + message }
+}
+
 extension JSONSchemaValidator {
     /// What makes `schema` no JSON Schema a check can trust, each with its JSON pointer: a schema
     /// that is neither an object nor a boolean, a `type` no JSON value has (`"objekt"`), a keyword
@@ -7,8 +32,8 @@ extension JSONSchemaValidator {
     /// edit or two from a known one (`"requird"`), or a `$ref` that names nothing wsh can follow
     /// (`"#/$defs/gone"`, `"other.json"`). The validator reads such a keyword as absent, so a body
     /// would pass whatever it held. Empty for a well-formed schema; at most `limit`.
-    public static func shapeProblems(of schema: JSONValue, limit: Int = 10) -> [String] {
-        var problems: [String] = []
+    public static func shapeProblems(of schema: JSONValue, limit: Int = 10) -> [SchemaShapeProblem] {
+        var problems: [SchemaShapeProblem] = []
         collectShapeProblems(schema, at: "", depth: 0, into: &problems, limit: limit, draft: draftNumber(schema["$schema"]?.string ?? ""))
         var anchors: Anchors?
         collectRefProblems(schema, at: "", in: schema, anchors: &anchors, into: &problems, limit: limit)
@@ -17,8 +42,8 @@ extension JSONSchemaValidator {
 
     /// ``shapeProblems(of:limit:)`` of `schema` and of every schema its local `$ref`s reach in
     /// `root` (an OpenAPI document's schemas), each place named by its pointer in `root`.
-    public static func shapeProblems(of schema: JSONValue, at pointer: String, in root: JSONValue, limit: Int = 10) -> [String] {
-        var problems: [String] = []
+    public static func shapeProblems(of schema: JSONValue, at pointer: String, in root: JSONValue, limit: Int = 10) -> [SchemaShapeProblem] {
+        var problems: [SchemaShapeProblem] = []
         var anchors: Anchors?
         collectShapeProblems(schema, at: pointer, depth: 0, into: &problems, limit: limit)
         collectRefProblems(schema, at: pointer, in: root, anchors: &anchors, into: &problems, limit: limit)
@@ -36,15 +61,15 @@ extension JSONSchemaValidator {
     /// place that is not there, an `$anchor` no schema has, another file, an `$id`): a check
     /// against it would be no check, so it is refused, naming the ref and why.
     private static func collectRefProblems(_ schema: JSONValue, at pointer: String, in root: JSONValue, anchors: inout Anchors?,
-                                           into problems: inout [String], limit: Int, depth: Int = 0) {
+                                           into problems: inout [SchemaShapeProblem], limit: Int, depth: Int = 0) {
         guard problems.count < limit, depth < 64 else { return }
         switch schema {
         case .object(let members):
             for member in members {
                 if member.key == "$ref", case .string(let ref) = member.value, target(of: ref, in: root, anchors: &anchors) == nil {
                     if problems.count < limit {
-                        problems.append("\(pointer.isEmpty ? "(root)" : pointer): $ref \(JSONValue.quoted(ref)) names no schema wsh can check against: "
-                                        + refProblem(ref, in: root, anchors: &anchors))
+                        problems.append(SchemaShapeProblem(pointer: pointer, message: "$ref \(JSONValue.quoted(ref)) names no schema wsh can check against: "
+                                                           + refProblem(ref, in: root, anchors: &anchors), kind: .brokenRef))
                     }
                 }
                 if ["example", "examples", "default", "enum", "const"].contains(member.key) { continue }
@@ -138,11 +163,12 @@ extension JSONSchemaValidator {
     }
 
     /// `draft`: the draft a schema file names (``draftNumber(_:)``), 0 for others.
-    private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [String], limit: Int,
+    private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [SchemaShapeProblem], limit: Int,
                                              draft: Int = 0) {
         guard problems.count < limit, depth < 64 else { return }
-        let here = pointer.isEmpty ? "(root)" : pointer
-        func add(_ problem: String) { if problems.count < limit { problems.append("\(here): \(problem)") } }
+        func add(_ problem: String, _ kind: SchemaShapeProblem.Kind = .wrongForm) {
+            if problems.count < limit { problems.append(SchemaShapeProblem(pointer: pointer, message: problem, kind: kind)) }
+        }
         guard case .object(let members) = schema else {
             if case .bool = schema { return }
             add("a schema is an object or true/false, not \(described(schema))")
@@ -160,7 +186,7 @@ extension JSONSchemaValidator {
                     guard let text = name.string else { wrong("a type name or a list of them"); break }
                     if !typeNames.contains(text) {
                         let guess = EditDistance.closest(to: text, in: typeNames.sorted())
-                        add("unknown type \"\(text)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "") + "; types: \(typeNames.sorted().joined(separator: ", "))")
+                        add("unknown type \"\(text)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "") + "; types: \(typeNames.sorted().joined(separator: ", "))", .unknownType)
                     }
                 }
             case "type":
@@ -236,7 +262,7 @@ extension JSONSchemaValidator {
                 continue
             default:
                 if let guess = EditDistance.closest(to: key, in: knownKeywords.sorted()) {
-                    add("unknown keyword '\(key)' (did you mean '\(guess)'?), which no check would read")
+                    add("unknown keyword '\(key)' (did you mean '\(guess)'?), which no check would read", .nearMissKeyword)
                 }
             }
         }

@@ -58,7 +58,7 @@ extension Run {
         // A keyword of the wrong form is read as absent: the check would pass any body.
         let problems = JSONSchemaValidator.shapeProblems(of: schema)
         if !problems.isEmpty {
-            throw failure("the schema \(Self.displayPath(resolved)) is no JSON Schema wsh can check against", at: span, notes: problems)
+            throw failure("the schema \(Self.displayPath(resolved)) is no JSON Schema wsh can check against", at: span, notes: problems.map(\.description))
         }
         let body: JSONValue
         do {
@@ -89,10 +89,10 @@ extension Run {
         // A key close to a keyword's name (`note`, `tsType`) may be an annotation, as OpenAPI 3.1's
         // JSON Schema allows: `use openapi` warned of it; only a keyword of the wrong form refuses.
         let problems = JSONSchemaValidator.shapeProblems(of: schema, at: media.pointer, in: imported.schemas.root)
-            .filter { !$0.contains(": unknown keyword '") }
+            .filter { $0.kind != .nearMissKeyword }
         if !problems.isEmpty {
             throw failure("the schema of '\(operation.name)' for \(answer.status) \(media.mediaType) is no JSON Schema wsh can check against",
-                          at: span, notes: problems.map { imported.source + "#" + $0 })
+                          at: span, notes: problems.map { imported.source + "#" + $0.description })
         }
         // A text answer's schema (`text/plain: {type: string, maxLength: 2}`) describes the text
         // itself, as OpenAPI has it: `"hi"` is 4 characters there, not the JSON string hi. Not
