@@ -13,9 +13,9 @@ extension SessionWriter {
             if let pack = Self.packName(target.declaration.file.name), !packs.contains(pack) { packs.append(pack) }
         }
         for pack in packs {
-            add("use \(pack)", unlessSecret: "")
+            add("use \(pack)", leavingOut: "use \(pack)")
             for name in Self.targetNames(inPack: pack) where session.targets[name] == nil {
-                add("forget \(name)", unlessSecret: "")
+                add("forget \(name)", leavingOut: "forget \(name)")
             }
         }
         for target in targets where !Self.isBundled(target) {
@@ -28,7 +28,7 @@ extension SessionWriter {
                 documented.contains(original) ? text : LiteralCredentials.hidden(in: text)
             }
             addUnlessTyped(targetText(target), hidden: hidden, what: "target \(target.name)",
-                           unlessSecret: "target \(target.name): not saved, its declaration holds a secret")
+                           because: "its declaration holds a secret")
         }
     }
 
@@ -39,7 +39,7 @@ extension SessionWriter {
             guard let reactor = session.reactors[name] as? DeclaredReactorCommand else { continue }
             let declaration = reactor.declaration
             add(declaration.file.text(declaration.span.start..<declaration.span.end),
-                unlessSecret: "reactor \(name): not saved, its declaration holds a secret")
+                leavingOut: "reactor \(name)", because: "its declaration holds a secret")
         }
     }
 

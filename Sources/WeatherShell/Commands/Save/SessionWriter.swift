@@ -17,7 +17,7 @@ struct SessionWriter {
     private var startsSection = false
     /// The variables written so far: a line that refers to a variable is written only when that one is.
     private(set) var saved: Set<String> = []
-    /// What the file leaves out, as its comments name it (`target k`, `let api_key`): `save` says so.
+    /// What the file leaves out (`target k`, `let api_key`), each with a comment saying why: `save` names them.
     private(set) var leftOut: [String] = []
 
     init(run: Run, directory: String) {
@@ -48,19 +48,19 @@ struct SessionWriter {
         session.mask(line) == line
     }
 
-    /// Adds `line` (one line or several) unless it holds a secret; then `note` as a comment.
-    /// Says whether the line was added.
+    /// Adds `line` (one line or several) unless it holds a secret; then leaves `what` out
+    /// (``leaveOut(_:because:)``). Says whether the line was added.
     @discardableResult
-    mutating func add(_ line: String, unlessSecret note: @autoclosure () -> String) -> Bool {
+    mutating func add(_ line: String, leavingOut what: String, because reason: String = "its value holds a secret") -> Bool {
         guard isSafe(line) else {
-            comment(note())
+            leaveOut(what, because: reason)
             return false
         }
         append(line)
         return true
     }
 
-    /// Adds `line` as ``add(_:unlessSecret:)`` does, unless it holds a credential typed as text,
+    /// Adds `line` as ``add(_:leavingOut:because:)`` does, unless it holds a credential typed as text,
     /// as the history judges them (``LiteralCredentials``: `set proxy http://u:pw@host`,
     /// `let password = "pw"`, `query appid=k`): then it is written as a comment with `***` for the
     /// credential, under a note naming `what` and saying to give it from a variable, so the file
@@ -68,19 +68,24 @@ struct SessionWriter {
     /// hidden. Says whether the line was added.
     @discardableResult
     mutating func addUnlessTyped(_ line: String, hidden: String? = nil, what: String,
-                                 unlessSecret note: @autoclosure () -> String) -> Bool {
+                                 because reason: String = "its value holds a secret") -> Bool {
         let hidden = hidden ?? LiteralCredentials.hidden(in: line)
-        guard isSafe(line), hidden != line else { return add(line, unlessSecret: note()) }
-        comment("\(what): not saved, it holds a credential typed as text; give it from a variable "
-                + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
+        guard isSafe(line), hidden != line else { return add(line, leavingOut: what, because: reason) }
+        leaveOut(what, because: "it holds a credential typed as text; give it from a variable "
+                 + "(let NAME = env VAR) and save again. As written, with the credential hidden:")
         for part in hidden.split(separator: "\n", omittingEmptySubsequences: false) { comment(String(part)) }
         return false
     }
 
     /// A `#` comment, masked like anything else wsh shows.
     mutating func comment(_ note: String) {
-        if let cut = note.range(of: ": not saved") { leftOut.append(session.mask(String(note[..<cut.lowerBound]))) }
         append("# " + session.mask(note))
+    }
+
+    /// Leaves `what` out of the file: a comment `what: not saved, reason`, and `save` names it.
+    mutating func leaveOut(_ what: String, because reason: String) {
+        leftOut.append(session.mask(what))
+        comment(what + ": not saved" + (reason.isEmpty ? "" : ", " + reason))
     }
 
     private mutating func append(_ line: String) {
@@ -98,12 +103,11 @@ struct SessionWriter {
             guard let variable = session.variables[name], variable.environmentFile == nil else { continue }
             // `--var base-url=...`, a name only a .http file reads: no `let` line can hold it.
             guard Parser.isName(name) else {
-                comment("\(name): not saved, a .http file's variable name that a let line cannot hold; give it with --var")
+                leaveOut(name, because: "a .http file's variable name that a let line cannot hold; give it with --var")
                 continue
             }
             let written = variable.isSecret ? writeSecret(name, variable)
-                : addUnlessTyped("let \(name) = \(variable.writtenValue)", what: "let \(name)",
-                                 unlessSecret: "let \(name): not saved, its value holds a secret")
+                : addUnlessTyped("let \(name) = \(variable.writtenValue)", what: "let \(name)")
             if written { saved.insert(name) }
         }
     }
@@ -113,16 +117,16 @@ struct SessionWriter {
     private mutating func writeSecret(_ name: String, _ variable: Variable) -> Bool {
         if let source = variable.secretSource, Self.variableNames(source.expression).allSatisfy(saved.contains),
            (try? run.evaluate(source.expression))?.text == variable.value, isSafe("let \(name) = \(source.text)") {
-            return add("let \(name) = \(source.text)", unlessSecret: "")
+            return add("let \(name) = \(source.text)", leavingOut: "let \(name)")
         }
         guard let environmentName = variable.environmentName else {
-            comment("let \(name): not saved, it holds a secret built from values that are not saved")
+            leaveOut("let \(name)", because: "it holds a secret built from values that are not saved")
             return false
         }
         if case .env(_, _?, _, _)? = variable.secretSource?.expression {
             comment("the default of \(name) is not saved: it is a secret; set \(environmentName) before sourcing this file")
         }
-        return add("let \(name) = env \(Run.quoted(environmentName))", unlessSecret: "let \(name): not saved")
+        return add("let \(name) = env \(Run.quoted(environmentName))", leavingOut: "let \(name)", because: "")
     }
 
     private static func variableNames(_ expression: ValueExpression) -> [String] {
@@ -158,7 +162,7 @@ struct SessionWriter {
                 // `set proxy http://u:$pw@proxy` as written, when it refers to saved variables that still give it.
                 if case .url(let url) = options.transport.proxy,
                    let reference = run.savedReference(options.proxyWord, expandingTo: url, saved: saved), isSafe("set proxy \(reference)") {
-                    addUnlessTyped("set proxy \(reference)", what: "set proxy", unlessSecret: "")
+                    addUnlessTyped("set proxy \(reference)", what: "set proxy")
                     continue
                 }
                 value = options.settingValue(option)
@@ -166,8 +170,7 @@ struct SessionWriter {
             default: value = options.settingValue(option)
             }
             if let value {
-                addUnlessTyped("set \(option.rawValue) \(value)", what: "set \(option.rawValue)",
-                               unlessSecret: "set \(option.rawValue): not saved, its value holds a secret")
+                addUnlessTyped("set \(option.rawValue) \(value)", what: "set \(option.rawValue)")
             }
         }
     }
@@ -181,9 +184,9 @@ struct SessionWriter {
         }
         if let reference = run.savedReference(session.options.baseWord, expandingTo: base, saved: saved, as: taken),
            isSafe("set base \(reference)") {
-            addUnlessTyped("set base \(reference)", what: "set base", unlessSecret: "")
+            addUnlessTyped("set base \(reference)", what: "set base", because: "its URL holds a secret")
         } else {
-            addUnlessTyped("set base \(Run.quoted(base))", what: "set base", unlessSecret: "set base: not saved, its URL holds a secret")
+            addUnlessTyped("set base \(Run.quoted(base))", what: "set base", because: "its URL holds a secret")
         }
     }
 
@@ -195,21 +198,21 @@ struct SessionWriter {
         beginSection()
         let settings = session.pluginSettings
         if settings.isReordered {
-            add("plugin order " + settings.order.joined(separator: " "), unlessSecret: "")
+            add("plugin order " + settings.order.joined(separator: " "), leavingOut: "plugin order")
         }
         for name in settings.changedNames {
             guard let plugin = settings[name] else { continue }
             guard let words = plugin.savedSettingsText(saved: saved, in: run) else {
-                comment("plugin \(name): not saved, its credential was typed literally or came from variables that are not saved; "
-                        + "give it from a variable: let token = env TOKEN; plugin \(name) bearer $token")
+                leaveOut("plugin \(name)", because: "its credential was typed literally or came from variables that are not saved; "
+                         + "give it from a variable: let token = env TOKEN; plugin \(name) bearer $token")
                 continue
             }
             let defaults = BuiltInPlugins.named(name).flatMap { $0.init().savedSettingsText(saved: saved, in: run) }
             if plugin.enabled || words != defaults {
                 let line = "plugin \(name) on" + (words.isEmpty ? "" : " " + words)
-                guard add(line, unlessSecret: "plugin \(name): not saved, its settings hold a secret") else { continue }
+                guard add(line, leavingOut: "plugin \(name)", because: "its settings hold a secret") else { continue }
             }
-            if !plugin.enabled { add("plugin \(name) off", unlessSecret: "") }
+            if !plugin.enabled { add("plugin \(name) off", leavingOut: "plugin \(name) off") }
         }
     }
 }
