@@ -360,13 +360,21 @@ import Testing
         #expect(restored.stdout.contains("current") && restored.stdout.contains("geocode") && !restored.stdout.contains("hourly"), "\(restored.stdout)")
     }
 
-    @Test func saveReplacesAFileAndAnUnwritablePlaceIsAnErrorAtTheWord() async throws {
+    @Test func saveReplacesAFileItWroteButNoOtherAndAnUnwritablePlaceIsAnErrorAtTheWord() async throws {
         let directory = try SessionFiles.temporaryDirectory()
-        try "old contents".write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
         let shell = ShellHarness()
-        #expect(await shell.run("let a = 1\nsave s.wsh", directory: directory.path) == nil)
+        #expect(await shell.run("let a = 1\nsave s.wsh\nlet a = 2\nsave s.wsh", directory: directory.path) == nil, "\(shell.stderr)")
         let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
-        #expect(!saved.contains("old contents") && saved.contains("let a = 1\n"))
+        #expect(!saved.contains("let a = 1\n") && saved.contains("let a = 2\n"))
+
+        // `source api.wsh` then `save api.wsh` lost the script's calls and checks.
+        let script = "call users\nexpect status == 200\n"
+        try script.write(to: directory.appendingPathComponent("api.wsh"), atomically: true, encoding: .utf8)
+        let refused = ShellHarness()
+        let refusal = await refused.run("let a = 1\nsave api.wsh", directory: directory.path)
+        guard case .failure(.runtime) = refusal else { Issue.record("expected a runtime failure"); return }
+        #expect(refused.stderr.contains("<test>:2:6: error: 'api.wsh' is not a file save wrote: not replaced"), "\(refused.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("api.wsh")) == script)
 
         let failing = ShellHarness()
         let halt = await failing.run("let a = 1\nsave no/such/dir/s.wsh", directory: directory.path)
@@ -375,6 +383,49 @@ import Testing
         let usage = ShellHarness()
         await usage.run("save")
         #expect(usage.stderr.contains("<test>:1:1: error: usage: save FILE"), "\(usage.stderr)")
+    }
+
+    /// An object, a list holding one and a list with a blank read back as the values they were
+    /// (they came back as text: `| length` of a list of two was 169); a NUL, which no script can
+    /// write, is left out with a note rather than written as `\u0000`, which broke the whole file.
+    @Test func valuesReadBackWithTheirTypesAndANulIsLeftOut() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let original = ShellHarness()
+        let script = #"""
+            let o = "{\"author\":\"it's \$x\",\"slides\":[{\"t\":1},{\"t\":2}]}" | jsonpath "$"
+            let slides = $o.slides
+            let blank = '["a b"]' | jsonpath "$"
+            let n = "YQBi" | base64Decode | utf8Decode
+            let after = 1
+            save s.wsh
+            """#
+        #expect(await original.run(script, directory: directory.path) == nil, "\(original.stderr)")
+        #expect(original.stderr.contains("note: not saved: let n;"), "\(original.stderr)")
+        let restored = ShellHarness()
+        let checks = #"""
+            source s.wsh
+            expect $o isObject
+            expect $o.author == "it's \$x"
+            expect $slides | length == 2
+            expect $slides[1].t == 2
+            expect $blank == '["a b"]'
+            expect $after == 1
+            expect $n not exists
+            """#
+        #expect(await restored.run(checks, directory: directory.path) == nil, "\(restored.stderr)\n\(SessionFiles.read(directory.appendingPathComponent("s.wsh")))")
+    }
+
+    /// A `set record` path a server's answer named, with a line break in it, stays in its comment:
+    /// the rest of it ran as a statement when the file was sourced.
+    @Test func aLineBreakInACommentStaysInTheComment() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let shell = ShellHarness()
+        #expect(await shell.run("set record \"fx\\nexit 7 #\"\nlet a = 1\nsave s.wsh", directory: directory.path) == nil, "\(shell.stderr)")
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(!saved.split(separator: "\n").contains { $0.hasPrefix("exit") }, "\(saved)")
+        let restored = ShellHarness()
+        #expect(await restored.run("source s.wsh\necho $a", directory: directory.path) == nil, "\(restored.stderr)")
+        #expect(restored.stdout == "1\n")
     }
 
     @Test func saveAndSetRecordComplete() async throws {

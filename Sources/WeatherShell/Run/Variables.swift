@@ -43,6 +43,14 @@ struct Variable {
         return "\"" + text.map(Run.escaped).joined() + "\""
     }
 
+    /// The value as `save` writes it, so that it reads back with its type: as ``writtenValue``,
+    /// but an object, or a list that cannot be bare (`[{"a":1}]`), as quoted JSON that
+    /// `jsonpath "$"` reads back as the value (a `{` would open a block).
+    var savedValue: String {
+        guard let typed, typed.isObjectOrArray, writtenValue.first != "[" else { return writtenValue }
+        return Run.quoted(typed.compactText) + " | jsonpath \"$\""
+    }
+
     /// The value with its type; text given no type (an action's parameter, `$error`) is typed as a bare word would be.
     var typedValue: JSONValue { typed ?? TypedValues.literal(value, quoted: false) }
 }

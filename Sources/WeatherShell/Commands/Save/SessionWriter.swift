@@ -20,6 +20,9 @@ struct SessionWriter {
     /// What the file leaves out (`target k`, `let api_key`), each with a comment saying why: `save` names them.
     private(set) var leftOut: [String] = []
 
+    /// How a file `save` wrote begins: `save` replaces only such a file.
+    static let header = "# A wsh session written by save"
+
     init(run: Run, directory: String) {
         self.run = run
         self.directory = directory
@@ -29,7 +32,7 @@ struct SessionWriter {
 
     /// The whole file.
     mutating func write() -> String {
-        text = "# A wsh session written by save: restore it with 'source FILE', or run it with 'wsh FILE'.\n"
+        text = Self.header + ": restore it with 'source FILE', or run it with 'wsh FILE'.\n"
         writeVariables()
         writeOptions()
         writePlugins()
@@ -77,9 +80,12 @@ struct SessionWriter {
         return false
     }
 
-    /// A `#` comment, masked like anything else wsh shows.
+    /// A `#` comment, masked like anything else wsh shows; a line break in `note` (a path a
+    /// server's answer named) starts another comment line, never a statement.
     mutating func comment(_ note: String) {
-        append("# " + session.mask(note))
+        for line in session.mask(note).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            append("# " + line)
+        }
     }
 
     /// Leaves `what` out of the file: a comment `what: not saved, reason`, and `save` names it.
@@ -106,8 +112,12 @@ struct SessionWriter {
                 leaveOut(name, because: "a .http file's variable name that a let line cannot hold; give it with --var")
                 continue
             }
+            guard !variable.value.unicodeScalars.contains("\u{0}") else {
+                leaveOut("let \(name)", because: "its value holds a NUL character, which a script cannot write")
+                continue
+            }
             let written = variable.isSecret ? writeSecret(name, variable)
-                : addUnlessTyped("let \(name) = \(variable.writtenValue)", what: "let \(name)")
+                : addUnlessTyped("let \(name) = \(variable.savedValue)", what: "let \(name)")
             if written { saved.insert(name) }
         }
     }
@@ -155,7 +165,7 @@ struct SessionWriter {
                 continue
             case .record:
                 if let record = options.record {
-                    comment("recorded into \(record) with set record; not restored, so replaying does not record over the samples")
+                    comment("recorded into \(Run.quoted(record)) with set record; not restored, so replaying does not record over the samples")
                 }
                 continue
             case .proxy:
