@@ -71,4 +71,28 @@ import TestSupport
         let sent = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
         #expect(sent["query"] as? String == #"query { user(name: "x\") { secret } # \\ end") { id } }"#, "\(body)")
     }
+
+    /// A `:id` segment of a URL saved as text is the parameter `{id}`, as in a URL saved as parts
+    /// (docs tester's F10): before, it was sent as `/u/:id` and `id=7` was an unknown parameter.
+    @Test func aPathVariableOfAURLSavedAsTextIsAParameter() async throws {
+        let directory = try ScratchDirectory.make("wsh-postman-path-variable")
+        defer { ScratchDirectory.remove(directory) }
+        let server = try await TestServer.start()
+        let collection = """
+        {"info": {"name": "U", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "variable": [{"key": "base", "value": "\(server.baseURL)"}],
+         "item": [{"name": "text", "request": {"method": "GET", "url": "{{base}}/echo/u/:id?x=1"}},
+                  {"name": "parts", "request": {"method": "GET", "url": {"raw": "{{base}}/echo/p/:id", "host": ["{{base}}"], "path": ["echo", "p", ":id"],
+                                                                         "variable": [{"key": "id", "value": "3"}]}}}]}
+        """
+        try collection.write(to: directory.appendingPathComponent("U.postman_collection.json"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("use postman U.postman_collection.json\nset output quiet\ncall text id=7", directory: directory.path)
+        let text = RunUseHTTPTests.echoedPath(shell)
+        await shell.run("call parts id=8", directory: directory.path)
+        let parts = RunUseHTTPTests.echoedPath(shell)
+        try await server.shutdown()
+        #expect(text == "/echo/u/7", "\(shell.stderr)")
+        #expect(parts == "/echo/p/8", "\(shell.stderr)")
+    }
 }
