@@ -1,4 +1,5 @@
 import Testing
+import Targets
 import WeatherShell
 
 /// The worker's command line, as the test runner writes it (`wsh test --worker FILE ...`).
@@ -20,5 +21,44 @@ import WeatherShell
             Issue.record("expected a usage error: \(LaunchOptions.fullParse(["test", "--worker"]))")
             return
         }
+    }
+}
+
+/// The man page is written from `wsh --experimental-dump-help` (scripts/stage): it carries `serve`,
+/// `test`, `fuzz` and `load` as subcommands with the options each one's own dump (what `wsh SUB
+/// --help` prints) has, not the `help` subcommand wsh does not have (docs tester's F22).
+@Suite struct ManualDumpTests {
+    static func command(_ arguments: [String]) throws -> JSONValue {
+        guard case .exit(let output) = LaunchOptions.fullParse(arguments) else {
+            throw Failure(message: "not a dump: \(LaunchOptions.fullParse(arguments))")
+        }
+        return try #require(try JSONValue.parse(output)["command"], "\(output)")
+    }
+
+    struct Failure: Error { var message: String }
+
+    static func names(_ command: JSONValue?) -> [String] {
+        guard case .array(let arguments)? = command?["arguments"] else { return [] }
+        return arguments.flatMap { argument -> [String] in
+            guard case .array(let names)? = argument["names"] else { return [argument["valueName"]?.string ?? ""] }
+            return names.compactMap { $0["name"]?.string }
+        }
+    }
+
+    @Test func theManualCarriesEachSubcommandWithItsOwnOptions() throws {
+        let root = try Self.command(["--experimental-dump-help"])
+        guard case .array(let subcommands)? = root["subcommands"] else { Issue.record("no subcommands: \(root.prettyText)"); return }
+        #expect(subcommands.compactMap { $0["commandName"]?.string } == ["serve", "test", "fuzz", "load"])
+        for subcommand in subcommands {
+            let name = subcommand["commandName"]?.string ?? ""
+            let own = try Self.command([name, "--experimental-dump-help"])
+            #expect(Self.names(subcommand) == Self.names(own) && !Self.names(own).isEmpty, "\(name)")
+            #expect(subcommand["subcommands"] == nil, "no help subcommand in \(name)")
+        }
+        let options = Dictionary(uniqueKeysWithValues: subcommands.map { ($0["commandName"]?.string ?? "", Self.names($0)) })
+        #expect(options["test"]?.contains("report-junit") == true && options["serve"]?.contains("port") == true, "\(options)")
+        #expect(options["load"]?.contains("users") == true && options["load"]?.contains("threshold") == true, "\(options)")
+        #expect(root["discussion"]?.string?.contains("4 failed expectation") == true)
+        #expect(Self.names(root).contains("stub"))
     }
 }

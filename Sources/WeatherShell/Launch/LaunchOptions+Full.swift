@@ -17,6 +17,7 @@ extension LaunchOptions {
     public static func fullParse(_ arguments: [String]) -> FullParse {
         let arguments = CommandLineRequest.withoutRequestWord(arguments)
         if let first = arguments.first, CommandLineRequest.isVerb(first) { return .run(LaunchOptions(request: arguments)) }
+        if arguments == ["--experimental-dump-help"] { return .exit(output: ManualDump.text) }
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
         if arguments.first == "test" { return testParse(Array(arguments.dropFirst())) }
         if arguments.first == "fuzz" { return fuzzParse(Array(arguments.dropFirst())) }
