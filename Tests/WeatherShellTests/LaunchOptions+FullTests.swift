@@ -16,6 +16,20 @@ import WeatherShell
         #expect(test.stub && options.stub && options.noRC)
     }
 
+    /// `wsh request METHOD URL` is `wsh METHOD URL`; a flag after `request` is no method.
+    @Test func theRequestWordTakesAMethodAfterIt() {
+        guard case .run(let options) = LaunchOptions.fullParse(["request", "propfind", "http://h/", "Depth:1"]) else {
+            Issue.record("not run")
+            return
+        }
+        #expect(options.request == ["PROPFIND", "http://h/", "Depth:1"])
+        guard case .exit(let help) = LaunchOptions.fullParse(["request", "--help"]) else {
+            Issue.record("not help: \(LaunchOptions.fullParse(["request", "--help"]))")
+            return
+        }
+        #expect(help.contains("USAGE: wsh"))
+    }
+
     @Test func aWorkerWithoutItsFileIsAUsageError() {
         guard case .usageError = LaunchOptions.fullParse(["test", "--worker"]) else {
             Issue.record("expected a usage error: \(LaunchOptions.fullParse(["test", "--worker"]))")

@@ -22,9 +22,11 @@ enum CommandLineRequest {
     private static let lowercaseVerbs: Set<String> = Set(RequestStatement.methodCommands)
 
     /// `wsh request PROPFIND URL ...`, the line as the prompt takes it, as `wsh PROPFIND URL ...`;
-    /// other arguments as they are (`wsh request` alone runs a script named `request`).
+    /// other arguments as they are (`wsh request` alone runs a script named `request`, and
+    /// `wsh request --help` is wsh's help).
     static func withoutRequestWord(_ arguments: [String]) -> [String] {
-        guard arguments.first == "request", arguments.count > 1, isVerb(arguments[1].uppercased()) else { return arguments }
+        guard arguments.first == "request", arguments.count > 1, arguments[1].first?.isLetter == true,
+              isVerb(arguments[1].uppercased()) else { return arguments }
         return [arguments[1].uppercased()] + arguments.dropFirst(2)
     }
 
