@@ -103,6 +103,9 @@ public struct FuzzResult: Sendable {
     public var refusedByOperation: [String: Int]
     /// Calls of each target whose answer was judged: a call cancelled by Ctrl-C was made, not judged.
     public var judgedByOperation: [String: Int]
+    /// The checks that judged at least one answer of each target: a check that applies to none
+    /// (`invalid-accepted` where no input was invalid, `schema` where nothing is declared) is not made.
+    public var checkedByOperation: [String: Set<Oracle>]
     /// Why the run stopped.
     public var stop: Stop
     /// The targets fuzzed, in order.

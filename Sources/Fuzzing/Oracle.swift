@@ -96,32 +96,48 @@ struct Judge {
         validator = JSONSchemaValidator(root: operation.root, direction: .response)
     }
 
+    /// The checks' failures on one answer.
     func findings(_ outcome: FuzzOutcome, expectation: Expectation) -> [Finding] {
+        var made: Set<Oracle> = []
+        return findings(outcome, expectation: expectation, made: &made)
+    }
+
+    /// The checks' failures on one answer; `made` gains each check that judged it (one that
+    /// applies to nothing the answer or the declaration has, as `invalid-accepted` to a valid
+    /// input, is not made).
+    func findings(_ outcome: FuzzOutcome, expectation: Expectation, made: inout Set<Oracle>) -> [Finding] {
         if outcome.notSent != nil { return [] }
+        func making(_ check: Oracle) -> Bool {
+            guard checks.contains(check) else { return false }
+            made.insert(check)
+            return true
+        }
         guard let status = outcome.status else {
             let why = outcome.failure ?? "no answer"
-            return checks.contains(.noAnswer) ? [Finding(oracle: .noAnswer, summary: Self.kind(of: why), detail: why)] : []
+            return making(.noAnswer) ? [Finding(oracle: .noAnswer, summary: Self.kind(of: why), detail: why)] : []
         }
         // A 5xx is the server's failure whatever was declared; with that check off, `status` still sees an undeclared one.
-        if status >= 500, checks.contains(.serverError) {
+        _ = making(.noAnswer)
+        if making(.serverError), status >= 500 {
             return [Finding(oracle: .serverError, summary: "\(status)", detail: "answered \(status)")]
         }
         var found: [Finding] = []
-        if checks.contains(.invalidAccepted), case .invalid(let why) = expectation, (200...299).contains(status) {
+        if case .invalid(let why) = expectation, making(.invalidAccepted), (200...299).contains(status) {
             found.append(Finding(oracle: .invalidAccepted, summary: "\(status)", detail: "answered \(status) to an invalid input: \(why)"))
         }
         guard !operation.answers.isEmpty else { return found }
         guard let answer = operation.answer(for: status) else {
             // A client error is the right answer to an input the declaration refuses, or cannot judge.
             let rejected = (400...499).contains(status) && expectation != .valid
-            if checks.contains(.status), !rejected {
+            if making(.status), !rejected {
                 let listed = operation.answers.map(\.status).joined(separator: ", ")
                 found.append(Finding(oracle: .status, summary: "status \(status)", detail: "answered \(status); the declaration lists \(listed)"))
             }
             return found
         }
+        _ = making(.status)
         let mediaType = outcome.header("Content-Type").map(MediaType.essence(of:))
-        if checks.contains(.contentType), !answer.mediaTypes.isEmpty, !outcome.body.isEmpty,
+        if !answer.mediaTypes.isEmpty, !outcome.body.isEmpty, making(.contentType),
            !answer.mediaTypes.contains(where: { Self.matches(mediaType ?? "", declared: $0) }) {
             let listed = answer.mediaTypes.joined(separator: ", ")
             found.append(Finding(oracle: .contentType, summary: "\(status) \(mediaType ?? "without a media type")",
@@ -130,7 +146,7 @@ struct Judge {
         // The schema of the declared media type the answer has (a sample's shape has none): JSON only, and only a body.
         let content = answer.content.first { !$0.mediaType.isEmpty && Self.matches(mediaType ?? "", declared: $0.mediaType) }
             ?? answer.content.first { $0.mediaType.isEmpty || (mediaType == nil && MediaType.isJSON($0.mediaType)) }
-        if checks.contains(.schema), let schema = content?.schema, mediaType.map(MediaType.isJSON) ?? true {
+        if let schema = content?.schema, mediaType.map(MediaType.isJSON) ?? true, making(.schema) {
             // No body is no JSON value (Schemathesis: a JSON deserialization error), where one is
             // declared; a 204, a 304 and HEAD's answer have none by definition.
             if outcome.body.isEmpty {

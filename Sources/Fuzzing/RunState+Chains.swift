@@ -67,6 +67,7 @@ extension RunState {
         if settings.checks.contains(.location), status == 201, let location = created.header("Location"), !location.isEmpty {
             let request = FuzzRequest(operation: create.name, input: FuzzCase(), url: location)
             guard let fetched = await call(request, limit: limit) else { return false }
+            if fetched.status != nil { checkedByOperation[create.name, default: []].insert(.location) }
             if let code = fetched.status, !(200...299).contains(code) {
                 note(Finding(oracle: .location, summary: "Location answered \(code)", detail: "the 201's Location \(location) answered \(code)"),
                      operation: create.name, steps: steps + [request], outcome: fetched, expectation: .valid, earlierCurls: curls)
@@ -83,7 +84,8 @@ extension RunState {
         /// alone, with the item's id written out, when nothing deletes it (the item stays, and an
         /// answer that depends on the id shows again).
         func judge(_ outcome: FuzzOutcome, of request: FuzzRequest, operation index: Int, after steps: [FuzzRequest]) {
-            for finding in judges[index].findings(outcome, expectation: generators[index].expectation(of: request.input)) {
+            for finding in judges[index].findings(outcome, expectation: generators[index].expectation(of: request.input),
+                                                  made: &checkedByOperation[request.operation, default: []]) {
                 if chain.delete == nil {
                     note(finding, operation: request.operation, steps: [request], outcome: outcome, expectation: .valid)
                 } else {
@@ -97,6 +99,7 @@ extension RunState {
             guard let fetched = await call(request, limit: limit) else { return false }
             // The answer about a resource that exists: the one a random id seldom gets.
             judge(fetched, of: request, operation: read.index, after: steps)
+            if settings.checks.contains(.location), fetched.status != nil { checkedByOperation[create.name, default: []].insert(.location) }
             if settings.checks.contains(.location), let code = fetched.status, !(200...299).contains(code) {
                 note(Finding(oracle: .location, summary: "GET \(operations[read.index].path) answered \(code)",
                              detail: "\(operations[read.index].name) answered \(code) for the resource \(create.name) had just created"),
@@ -113,6 +116,7 @@ extension RunState {
         curls += [deleted.curl].compactMap { $0 }
         let again = itemRequest(read)
         guard let fetched = await call(again, limit: limit) else { return false }
+        if fetched.status != nil { checkedByOperation[operations[delete.index].name, default: []].insert(.afterDelete) }
         if let after = fetched.status, (200...299).contains(after) {
             note(Finding(oracle: .afterDelete, summary: "GET answered \(after) after DELETE",
                          detail: "\(operations[read.index].name) answered \(after) after \(operations[delete.index].name) answered \(code)"),

@@ -18,6 +18,8 @@ struct RunState {
     var refusedByOperation: [String: Int] = [:]
     /// Calls whose answer was judged: not those cancelled by Ctrl-C.
     var judgedByOperation: [String: Int] = [:]
+    /// The checks that judged at least one answer of each target.
+    var checkedByOperation: [String: Set<Oracle>] = [:]
     var failures: [FuzzFailure] = []
     var stop: FuzzResult.Stop = .budget
     var nextOperation = 0
@@ -43,7 +45,8 @@ struct RunState {
     var result: FuzzResult {
         FuzzResult(calls: calls, elapsed: ContinuousClock.now - started,
                    failures: failures.sorted { ($0.operation, $0.oracle, $0.summary) < ($1.operation, $1.oracle, $1.summary) },
-                   callsByOperation: callsByOperation, refusedByOperation: refusedByOperation, judgedByOperation: judgedByOperation, stop: stop,
+                   callsByOperation: callsByOperation, refusedByOperation: refusedByOperation, judgedByOperation: judgedByOperation,
+                   checkedByOperation: checkedByOperation, stop: stop,
                    operations: operations.map(\.name), checks: settings.checks)
     }
 
@@ -100,7 +103,7 @@ struct RunState {
         if !countedByCall { judgedByOperation[request.operation, default: 0] += 1 }
         pacer.heed(outcome)
         if let status = outcome.status, (400...499).contains(status) { refusedByOperation[request.operation, default: 0] += 1 }
-        for finding in judges[index].findings(outcome, expectation: expectation) {
+        for finding in judges[index].findings(outcome, expectation: expectation, made: &checkedByOperation[request.operation, default: []]) {
             note(finding, operation: request.operation, steps: [request], outcome: outcome, expectation: expectation)
         }
         progress(FuzzProgress(calls: calls, failures: failures.count, elapsed: ContinuousClock.now - started))

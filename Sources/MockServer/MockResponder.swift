@@ -195,9 +195,11 @@ struct MockResponder {
         }
     }
 
-    /// A 500 saying which statuses the route can answer, when `Prefer: code=` asks for another.
+    /// The answer to `Prefer: code=` for a status no sample or schema has: empty when the route
+    /// declares it without a body, else a 500 saying which statuses the route can answer.
     private static func noAnswer(for wanted: Int, _ route: MockRoute) -> Answer {
-        let statuses = Array(Set(route.sampleStatuses + route.schemaAnswers.map(\.status))).sorted()
+        if route.emptyAnswerStatuses.contains(wanted) { return Answer(status: wanted, headers: HTTPHeaders(), body: ByteBuffer()) }
+        let statuses = Array(Set(route.sampleStatuses + route.schemaAnswers.map(\.status) + route.emptyAnswerStatuses)).sorted()
         let listed = statuses.map(String.init).joined(separator: ", ")
         return problemAnswer(Problem(
             status: 500, title: "Internal Server Error",

@@ -25,6 +25,9 @@ public struct MockRoute: Sendable {
     /// Answers made up from a schema (an OpenAPI operation's responses), for a route with no
     /// sample, or when a request prefers `dynamic=true`.
     public var schemaAnswers: [SchemaAnswer] = []
+    /// The statuses an OpenAPI operation declares with no body (a 404 with a description only),
+    /// answered empty when `Prefer: code=` asks for one, as Prism does.
+    public var emptyAnswerStatuses: [Int] = []
     /// The document the schemas' `$ref`s point into.
     public var schemaRoot: JSONValue = .null
     /// The headers each status must carry (an OpenAPI response's `required` headers).

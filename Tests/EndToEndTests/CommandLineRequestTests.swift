@@ -20,6 +20,19 @@ import TestSupport
         }
     }
 
+    /// `wsh request PROPFIND URL`, the line as the prompt and a script take it (docs tester's F1):
+    /// it was read as a script named `request`; now it sends as `wsh PROPFIND URL` does, flags too.
+    @Test func theRequestWordSendsAnyMethod() async throws {
+        try await withLoopbackServer { server in
+            let result = try await WSHProcess.run(["request", "PROPFIND", "\(server.baseURL)/echo/dav", "X-Trace:1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let echo = try AdHocRequestTests.Echo(json: result.stdout)
+            #expect(echo.method == "PROPFIND" && echo.path == "/echo/dav" && echo.headers["x-trace"] == "1", "\(result.stdout)")
+            let lower = try await WSHProcess.run(["request", "propfind", "\(server.baseURL)/echo/dav", "--offline"])
+            #expect(lower.status == 0 && lower.stdout.hasPrefix("PROPFIND /echo/dav HTTP/1.1"), "\(lower.stdout)\(lower.stderr)")
+        }
+    }
+
     @Test func stdinPipedInIsTheBodyOfARequestThatGivesNone() async throws {
         try await withLoopbackServer { server in
             let piped = try await WSHProcess.run(["post", "\(server.baseURL)/echo/in", "X-A:1"], stdin: "{\"from\":\"stdin\"}\n")

@@ -190,3 +190,34 @@ import XPath
         }
     }
 }
+
+/// `Prefer: code=` for a status the document declares without a body (docs tester's F11).
+@Suite @ShellActor struct RunServeEmptyAnswerTests {
+    static let document = """
+        openapi: 3.0.3
+        info: {title: Items, version: "1"}
+        paths:
+          /v1/items/{id}:
+            get:
+              operationId: getItem
+              parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+              responses:
+                "200": {description: an item, content: {application/json: {schema: {type: object, properties: {id: {type: integer}}, required: [id]}}}}
+                "404": {description: no such item}
+        """
+
+    /// The declared 404 is answered, empty, as Prism answers it; a status not declared is still
+    /// the 500 listing those that are, the 404 among them. Before, the 404 was that 500, saying
+    /// the operation "answers 200 only".
+    @Test func aDeclaredStatusWithoutABodyIsAnsweredEmpty() async throws {
+        try await RunServeTests.serving(Self.document) { port in
+            let missing = try await RunServeTests.get(port, "/v1/items/4", headers: "Prefer: code=404\r\n")
+            #expect(missing.status == 404, "\(missing.text)")
+            #expect(missing.body.isEmpty && missing.header("Content-Type") == nil, "\(missing.text)")
+            let found = try await RunServeTests.get(port, "/v1/items/4")
+            #expect(found.status == 200, "\(found.text)")
+            let undeclared = try await RunServeTests.get(port, "/v1/items/4", headers: "Prefer: code=418\r\n")
+            #expect(undeclared.status == 500 && undeclared.text.contains(#""statuses":[200,404]"#), "\(undeclared.text)")
+        }
+    }
+}

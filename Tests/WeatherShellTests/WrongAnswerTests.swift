@@ -16,7 +16,7 @@ import Testing
         "/names": StaticRoute(body: #"{"cafe\u0301":"decomposed","":11,"x":{"y":1},"dup":1,"dup":2}"#),
         "/none": StaticRoute(body: #"{"items":[],"full":[{"st":"ok","n":1},{"n":2},{"st":"ok","n":3}]}"#),
         "/items": StaticRoute(body: #"{"items":[{"id":1,"st":"ok"},{"id":2}],"s":"abc"}"#),
-        "/numbers": StaticRoute(body: #"{"price":"12.5","pad":" 12 ","exp":"1e3","whole":"12","signed":"-012","n":12.9}"#),
+        "/numbers": StaticRoute(body: #"{"price":"12.5","pad":" 12 ","exp":"1e3","whole":"12","signed":"-012","n":12.9,"big":12345678901234567890}"#),
         "/dates": StaticRoute(body: #"{"feb":"2025-02-29","hour":"2025-01-02T24:00:00Z","ok":"2024-02-29T23:59:59Z"}"#),
         "/repeated": StaticRoute(headers: [("Cache-Control", "public"), ("Cache-Control", "no-store"), ("Content-Type", "text/plain")], body: Array("ok".utf8)),
         "/html": StaticRoute(status: 502, contentType: "text/html", body: "<html><h1>502 Bad Gateway</h1></html>"),
@@ -177,6 +177,23 @@ import Testing
                           "expect .price | toFloat == 12.5", "expect .pad | trim | toInt == 12"] {
                 let result = await Self.run("/numbers", check, on: server)
                 #expect(result.halt == nil, "\(check): \(result.stderr)")
+            }
+        }
+    }
+
+    /// After `| toFloat` the number compared with is read as a double too (docs tester's F16):
+    /// `== 12345678901234567891` failed on `12345678901234567890 | toFloat`, the same double, with
+    /// a note saying '| toFloat' compares as doubles; a different double still fails.
+    @Test func afterToFloatALiteralComparesAsADouble() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for check in ["expect .big | toFloat == 12345678901234567891", "expect .n | toFloat == 12.9000000000000003552713678800500929355621337890625",
+                          "expect .n | toFloat >= 12.9000000000000003552713678800500929355621337890625", "expect .big | toFloat != 12345678901234569999"] {
+                let result = await Self.run("/numbers", check, on: server)
+                #expect(result.halt == nil, "\(check): \(result.stderr)")
+            }
+            for check in ["expect .n | toFloat == 12.91", "expect .big == 12345678901234567891"] {
+                let result = await Self.run("/numbers", check, on: server)
+                guard case .failure(.expectation)? = result.halt else { Issue.record("\(check): \(result.stderr)"); continue }
             }
         }
     }

@@ -21,6 +21,15 @@ enum CommandLineRequest {
 
     private static let lowercaseVerbs: Set<String> = Set(RequestStatement.methodCommands)
 
+    /// `wsh request PROPFIND URL ...`, the line as the prompt takes it, as `wsh PROPFIND URL ...`;
+    /// other arguments as they are (`wsh request` alone runs a script named `request`, and
+    /// `wsh request --help` is wsh's help).
+    static func withoutRequestWord(_ arguments: [String]) -> [String] {
+        guard arguments.first == "request", arguments.count > 1, arguments[1].first?.isLetter == true,
+              isVerb(arguments[1].uppercased()) else { return arguments }
+        return [arguments[1].uppercased()] + arguments.dropFirst(2)
+    }
+
     /// The statement the arguments stand for: `get 'URL' ...`, or `request PROPFIND ...` for a
     /// method with no command of its own. Each argument is one word, quoted when the shell would
     /// otherwise read something in it (a blank, `$`, `;`, a quote), so what the system shell

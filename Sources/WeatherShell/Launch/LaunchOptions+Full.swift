@@ -11,10 +11,13 @@ extension LaunchOptions {
         case usageError(String)
     }
 
-    /// The command line: a request verb (`wsh get URL`), `serve`, `test`, or the shell's own
+    /// The command line: a request verb (`wsh get URL`, `wsh PROPFIND URL`, `wsh request PROPFIND
+    /// URL`), `serve`, `test`, or the shell's own
     /// flags, with `--help`, `--version` and the messages for usage errors.
     public static func fullParse(_ arguments: [String]) -> FullParse {
+        let arguments = CommandLineRequest.withoutRequestWord(arguments)
         if let first = arguments.first, CommandLineRequest.isVerb(first) { return .run(LaunchOptions(request: arguments)) }
+        if arguments == ["--experimental-dump-help"] { return .exit(output: ManualDump.text) }
         if arguments.first == "serve" { return serveParse(Array(arguments.dropFirst())) }
         if arguments.first == "test" { return testParse(Array(arguments.dropFirst())) }
         if arguments.first == "fuzz" { return fuzzParse(Array(arguments.dropFirst())) }

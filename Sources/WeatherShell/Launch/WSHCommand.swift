@@ -11,7 +11,9 @@ struct WSHCommand: ParsableCommand {
             + "`wsh serve FILE...` answers the files' targets as a mock server (wsh serve --help); "
             + "`wsh test PATH...` runs .wsh and .http files as tests and writes reports (wsh test --help); "
             + "`wsh fuzz FILE... [TARGET...]` calls the targets with generated inputs and reports answers that break their declaration (wsh fuzz --help); "
-            + "`wsh load FILE.wsh` runs a scenario as many users, with a live view and thresholds (wsh load --help).",
+            + "`wsh load FILE.wsh` runs a scenario as many users, with a live view and thresholds (wsh load --help). "
+            + "Exit codes: 0 success, 1 usage, 2 parse error, 3 runtime error, 4 failed expectation, 130 interrupted; "
+            + "`wsh get URL` also 3, 4 or 5 for a 3xx, 4xx or 5xx answer.",
         version: Shell.version
     )
 

@@ -193,6 +193,12 @@ extension Run {
         let expectedPair = try expectation.expected.map { try comparedValue(of: $0) }
         var expectedValue = expectedPair?.value
         let expected = expectedPair?.text
+        // After `| toFloat` the value is a double, and a number it is compared with is read as one
+        // too: `.big | toFloat == 12345678901234567891` holds as it does in Hurl.
+        if case .query(let query) = expectation.subject, query.filters.last == .toFloat, case .number(let literal)? = expectedValue,
+           let double = Double(literal), double.isFinite {
+            expectedValue = .number("\(double)")
+        }
         // `==` and `!=` against the JSON text of a list or object (`== '["Bob"]'`, `== '{}'`) compare
         // with that list or object, which no string equals (a double-encoded `"{\"a\":1}"` is not
         // `{"a":1}`); text the answer gives as text (`body`, `header NAME`, `| toString`) is compared

@@ -127,7 +127,19 @@ struct FuzzReport {
         return root.prettyText + "\n"
     }
 
-    /// `--report-junit`: one test case a target and check, failed when that check failed on that target.
+    /// Why a check judged no answer of a target that had some judged, for a skipped test case.
+    private static func notMade(_ check: Oracle) -> String {
+        switch check {
+        case .serverError: "no call was answered"
+        case .noAnswer: "no call was sent"
+        case .status, .contentType, .schema: "the target declares nothing this check judges of the answers it got"
+        case .invalidAccepted: "no input the target refuses was answered"
+        case .location, .afterDelete: "no chain of --stateful made a resource to check"
+        }
+    }
+
+    /// `--report-junit`: one test case a target and check, failed when that check failed on that
+    /// target, skipped when it judged none of its answers.
     var junit: String {
         let checks = result.checks.sorted()
         let failed = entries.count
@@ -136,14 +148,23 @@ struct FuzzReport {
         for name in result.operations {
             let mine = entries.filter { $0.failure.operation == name }
             let failedChecks = Set(mine.map(\.failure.oracle))
-            xml += "  <testsuite name=\"\(MarkupText.attribute(name))\" tests=\"\(checks.count)\" failures=\"\(failedChecks.count)\">\n"
+            let judged = result.judgedByOperation[name] ?? 0
+            let made = result.checkedByOperation[name] ?? []
+            let skipped = checks.filter { !failedChecks.contains($0) && (judged == 0 || !made.contains($0)) }.count
+            xml += "  <testsuite name=\"\(MarkupText.attribute(name))\" tests=\"\(checks.count)\" failures=\"\(failedChecks.count)\" skipped=\"\(skipped)\">\n"
             xml += "    <properties><property name=\"seed\" value=\"\(seed)\"/><property name=\"calls\" value=\"\(result.callsByOperation[name] ?? 0)\"/></properties>\n"
             for check in checks {
                 xml += "    <testcase classname=\"\(MarkupText.attribute(name))\" name=\"\(check.rawValue)\">"
                 let found = mine.filter { $0.failure.oracle == check }
                 if found.isEmpty {
-                    // A target no answer of which was judged passed nothing.
-                    xml += (result.judgedByOperation[name] ?? 0) == 0 ? "<skipped message=\"no answer judged\"/></testcase>\n" : "</testcase>\n"
+                    // A target no answer of which was judged passed nothing, nor did a check that judged none.
+                    if judged == 0 {
+                        xml += "<skipped message=\"no answer judged\"/></testcase>\n"
+                    } else if !made.contains(check) {
+                        xml += "<skipped message=\"\(MarkupText.attribute(Self.notMade(check)))\"/></testcase>\n"
+                    } else {
+                        xml += "</testcase>\n"
+                    }
                     continue
                 }
                 xml += "\n"

@@ -83,6 +83,10 @@ extension Run {
                 var route = MockRoute(target: try compiledTarget(declared), fallbackBase: options.base)
                 if let operation = declared.openAPI {
                     route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
+                    route.emptyAnswerStatuses = operation.operation.responses.compactMap { response in
+                        guard response.content.isEmpty, let status = Int(response.status), (100...599).contains(status) else { return nil }
+                        return status
+                    }
                     route.badRequestAnswer = Self.badRequestAnswer(operation.operation.responses)
                     route.schemaRoot = operation.schemas.root
                     for response in operation.operation.responses {

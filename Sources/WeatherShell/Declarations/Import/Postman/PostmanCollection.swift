@@ -195,9 +195,25 @@ struct PostmanCollection {
         return Request(
             path: path, description: description,
             method: (request["method"]?.string ?? "GET").uppercased(), url: url, urlProblem: urlProblem(urlValue, url: url),
-            pathVariables: pairs(urlValue?["variable"], key: "key"), headers: headers,
+            pathVariables: pathVariables(urlValue, url: url), headers: headers,
             body: body, auth: auth,
             examples: examples(item["response"]), scripts: scripts(item["event"], origin: nil), behavior: behavior, omitted: omitted)
+    }
+
+    /// The URL's path variables: those its `variable` rows name, and each `:name` segment of its
+    /// path, as Postman reads one in a URL saved as text (`"url": "{{base}}/users/:id"`) too.
+    private static func pathVariables(_ urlValue: JSONValue?, url: String) -> [(name: String, value: String)] {
+        var variables = pairs(urlValue?["variable"], key: "key")
+        var path = Substring(url)
+        if let scheme = path.range(of: "://") { path = path[scheme.upperBound...].drop { $0 != "/" } }
+        path = path.prefix { $0 != "?" && $0 != "#" }
+        for segment in path.split(separator: "/") where segment.hasPrefix(":") {
+            let name = String(segment.dropFirst())
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+                  !variables.contains(where: { $0.name == name }) else { continue }
+            variables.append((name, ""))
+        }
+        return variables
     }
 
     /// Why a request has no URL wsh can send to, nil when it has one.
