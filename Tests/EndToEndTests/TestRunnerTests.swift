@@ -199,4 +199,47 @@ import TestSupport
             #expect(server.hits("/status/200") == 1, "c.wsh did not start")
         }
     }
+
+    /// A runner killed outright (kill -9, the OOM killer, a CI agent that kills only its pid, a
+    /// closed terminal) left its workers running, for ever when their server never answered.
+    @Test func aWorkerEndsWhenItsRunnerIsKilled() async throws {
+        try await withLoopbackServer { server in
+            let name = "hang-\(UUID().uuidString).wsh"
+            let directory = try Self.suite([name: "target never { base $base; path /never; timeout 600s }\ncall never\n"])
+            let running = try RunningWSH(["test", "tests", "--var", "base=\(server.baseURL)"], directory: directory)
+            let hitNever = try await offPool { () -> Bool in
+                let deadline = Date().addingTimeInterval(60)
+                while server.hits("/never") == 0, Date() < deadline { usleep(2_000) }
+                return server.hits("/never") > 0
+            }
+            #expect(hitNever)
+            let workers = Self.processes { $0.contains("--worker") && $0.contains(name) }
+            #expect(workers.count == 1, "\(workers)")
+            running.interrupt(with: SIGKILL)
+            let ended = try await offPool { () -> Bool in
+                let deadline = Date().addingTimeInterval(60)
+                while workers.contains(where: { kill($0, 0) == 0 && !Self.isZombie($0) }), Date() < deadline { usleep(5_000) }
+                return !workers.contains { kill($0, 0) == 0 && !Self.isZombie($0) }
+            }
+            #expect(ended, "a worker outlived its runner")
+            for worker in workers where !ended { kill(worker, SIGKILL) }
+        }
+    }
+
+    /// The pids whose command line (its arguments joined by blanks) `matches`.
+    static func processes(_ matches: (String) -> Bool) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let line = String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            return matches(line) ? pid : nil
+        }
+    }
+
+    /// Whether `pid` has ended and waits only for its parent to reap it.
+    static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat").map({ String(decoding: $0, as: UTF8.self) }),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
 }

@@ -6,6 +6,7 @@ extension Shell {
     /// `echo`, diagnostics) is dropped: the result carries what the reports need.
     static func runTestWorker(_ settings: TestSettings) async -> Int32 {
         guard let path = settings.workerFile else { return FailureKind.usage.exitCode }
+        endWhenTheRunnerEnds()
         // stdout is the result's: anything else that writes to fd 1 or 2 (a logger plugin) goes nowhere.
         let resultFD = dup(STDOUT_FILENO)
         let null = open("/dev/null", O_WRONLY)
@@ -46,6 +47,20 @@ extension Shell {
         }
         // `exit 130` written in the file is its own verdict; only a Ctrl-C interrupts the file.
         return writeResult(recorder.result(exitCode: code, interrupted: interrupts.wasInterrupted), code: code, to: resultFD)
+    }
+
+    /// The runner holds the other end of this worker's stdin and never writes to it: when it
+    /// closes, the runner is gone (killed, its terminal closed, stopped by `| head`), nobody will
+    /// read the result, and the worker ends rather than wait on a server that never answers.
+    private static func endWhenTheRunnerEnds() {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            _exit(FailureKind.interrupted.exitCode)
+        }
     }
 
     /// Writes a worker's result as JSON where the runner reads it; returns its exit code.

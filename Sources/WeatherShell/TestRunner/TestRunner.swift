@@ -100,7 +100,8 @@ enum TestRunner {
         for variable in settings.variables { arguments += ["--var", variable] }
         var result: TestFileResult
         do {
-            let worker = try WorkerProcess("test", arguments: arguments)
+            // A worker ends with its runner however the runner ends (kill -9, a closed terminal, `| head`).
+            let worker = try WorkerProcess("test", arguments: arguments, input: .stopWhenClosed)
             let id = control.add(worker)
             let ending = await worker.ending()
             control.remove(id)
