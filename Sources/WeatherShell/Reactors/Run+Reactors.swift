@@ -126,18 +126,18 @@ extension Run {
             return
         }
         do {
-            for statement in body.body { try await execute(statement) }
+            try await executeBlock(body.body)
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
             locals["error"] = Variable(value: mask(error.message), isSecret: false)
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
-                for statement in catchBody { try await execute(statement) }
+                try await executeBlock(catchBody)
                 return
             }
             do {
-                for statement in catchBody { try await execute(statement) }
+                try await executeBlock(catchBody)
             } catch let ending {
                 // A catch that exits or fails cannot hide the check: it is said and counted first
                 // (under bail, it ends the script with 4).
@@ -153,7 +153,7 @@ extension Run {
     private func cleanUpInterrupted(_ body: ReactorDeclaration.Action) async throws {
         guard let catchBody = body.catchBody else { return }
         locals["error"] = Variable(value: "interrupted", isSecret: false)
-        for statement in catchBody { try await execute(statement) }
+        try await executeBlock(catchBody)
     }
 
     /// `emit a = x, b = y`: one mutation, one reduce, one echo.

@@ -175,6 +175,15 @@ public final class Run {
         }
     }
 
+    /// The statements of an action's body or `catch`, or of a block (`if`, `for`, `repeat`,
+    /// `until`): in a reactor action an error, at any depth of blocks, ends them and goes to the
+    /// action (its `catch` runs), as at the top of its body; elsewhere each statement is a step
+    /// that reports its error, and bail decides whether the run goes on.
+    func executeBlock(_ statements: [Statement]) async throws {
+        guard actionContext != nil else { return try await execute(statements) }
+        for statement in statements { try await execute(statement) }
+    }
+
     /// Runs one statement's work (or a `.http` file's request): reports its error, stops the run
     /// when it must, and shows its output at a terminal when it ends.
     func runStep(at span: SourceSpan, _ work: () async throws -> Void) async throws(Halt) {
