@@ -107,37 +107,44 @@ extension Run {
 
     /// Runs one action of a declared reactor in a child run: its parameters are variables of
     /// that run, a failing statement ends the body, and the `catch` block runs with `$error` set;
-    /// a failed `expect` then fails the action all the same.
+    /// a failed `expect` then fails the action all the same. True when the `catch` took an error.
+    @discardableResult
     func perform(_ action: DeclaredReactor.Action, of declaration: ReactorDeclaration,
-                 emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws {
-        guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return }
+                 emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws -> Bool {
+        guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return false }
         var parameters = Variables()
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
             parameters[parameter] = Variable(typed: value)
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        try await child.performBody(body, interrupted: action.interrupted)
+        defer {
+            // What the action held back for this run's `until` round (``provisionalChecks``) is the round's.
+            provisionalChecks? += child.provisionalChecks ?? []
+            bareExitPending = bareExitPending || child.bareExitPending
+        }
+        return try await child.performBody(body, interrupted: action.interrupted)
     }
 
-    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws {
+    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws -> Bool {
         if interrupted {
             try await cleanUpInterrupted(body)
-            return
+            return false
         }
         do {
-            for statement in body.body { try await execute(statement) }
+            try await executeBlock(body.body)
+            return false
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
             locals["error"] = Variable(value: mask(error.message), isSecret: false)
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
-                for statement in catchBody { try await execute(statement) }
-                return
+                try await executeBlock(catchBody)
+                return true
             }
             do {
-                for statement in catchBody { try await execute(statement) }
+                try await executeBlock(catchBody)
             } catch let ending {
                 // A catch that exits or fails cannot hide the check: it is said and counted first
                 // (under bail, it ends the script with 4).
@@ -153,7 +160,7 @@ extension Run {
     private func cleanUpInterrupted(_ body: ReactorDeclaration.Action) async throws {
         guard let catchBody = body.catchBody else { return }
         locals["error"] = Variable(value: "interrupted", isSecret: false)
-        for statement in catchBody { try await execute(statement) }
+        try await executeBlock(catchBody)
     }
 
     /// `emit a = x, b = y`: one mutation, one reduce, one echo.

@@ -10,9 +10,9 @@ extension Run {
     /// `if EXPR { ... } else { ... }`.
     func run(_ conditional: Conditional) async throws {
         if try holds(conditional.condition) {
-            try await execute(conditional.then)
+            try await executeBlock(conditional.then)
         } else if let otherwise = conditional.otherwise {
-            try await execute(otherwise)
+            try await executeBlock(otherwise)
         }
     }
 
@@ -24,12 +24,12 @@ extension Run {
             for value in try values(of: source) {
                 try Task.checkCancellation()
                 setVariable(key, Variable(typed: value))
-                try await execute(loop.body)
+                try await executeBlock(loop.body)
             }
         case .repeatCount(let word):
             for _ in 0..<(try rounds(word, allowingZero: true)) {
                 try Task.checkCancellation()
-                try await execute(loop.body)
+                try await executeBlock(loop.body)
             }
         case .until(let condition, let every, let max):
             try await runUntil(condition, body: loop.body, every: every.map(duration) ?? .seconds(1),
@@ -48,7 +48,7 @@ extension Run {
             var done = false
             answerFailedInRound = false
             do {
-                try await execute(body)
+                try await executeBlock(body)
                 done = try holds(condition)
             } catch let diagnostic as Diagnostic where diagnostic.comesFromTheAnswer && round < rounds {
                 // The condition cannot be read from this answer (a proxy's HTML 502 page): not yet.

@@ -91,6 +91,8 @@ public final class Run {
         locals = parameters
         localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
+        // Sent in an `until` round that may not be the last, its checks and a bare `exit` wait for the round's end too.
+        provisionalChecks = parent.provisionalChecks == nil ? nil : []
     }
 
     /// The run of one statement whose output goes to `| COMMAND` or the pager: same session,
@@ -173,6 +175,15 @@ public final class Run {
         for statement in statements {
             try await runStep(at: statement.span) { try await execute(statement) }
         }
+    }
+
+    /// The statements of an action's body or `catch`, or of a block (`if`, `for`, `repeat`,
+    /// `until`): in a reactor action an error, at any depth of blocks, ends them and goes to the
+    /// action (its `catch` runs), as at the top of its body; elsewhere each statement is a step
+    /// that reports its error, and bail decides whether the run goes on.
+    func executeBlock(_ statements: [Statement]) async throws {
+        guard actionContext != nil else { return try await execute(statements) }
+        for statement in statements { try await execute(statement) }
     }
 
     /// Runs one statement's work (or a `.http` file's request): reports its error, stops the run

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// An error inside a block of a reactor action (`if`, `for`, `repeat`, `until`) ends the action
+/// and runs its `catch`, as the same statement at the top of the action's body does: whether bail
+/// is on (a script) or off (the prompt).
+@Suite struct ActionErrorsInBlocksTests {
+    /// A reactor whose actions each fail inside one kind of block; `catch` says which one ran,
+    /// and `after` would say that the body went on past the block.
+    static func reactor(_ server: TestServer, catching: Bool) -> String {
+        func action(_ name: String, _ block: String) -> String {
+            "  action \(name) unless loading { emit loading = true; \(block); emit after = true, loading = false }"
+                + (catching ? " catch { emit error = \"\(name)\", loading = false }" : "")
+        }
+        return """
+        target dead { base \(server.baseURL); path /status/500; validate 2xx }
+        target ok { base \(server.baseURL); path /status/200 }
+        reactor r {
+          state loading = false, after = false, error = ""
+        \(action("inIf", "if 1 == 1 { call dead }"))
+        \(action("inElse", "if 1 == 2 { echo no } else { for i in 1 { call dead } }"))
+        \(action("inFor", "for i in 1 2 { call dead }"))
+        \(action("inRepeat", "repeat 2 { echo $typo }"))
+        \(action("inUntil", "until status == 200 every 10ms max 3 { call ok; echo $typo }"))
+        }
+
+        """
+    }
+
+    static let kinds = ["inIf", "inElse", "inFor", "inRepeat", "inUntil"]
+
+    /// With bail off, as at the prompt, the action went on after the block (`after=true`) and its
+    /// `catch` never ran; the loop went round again after its failed call.
+    @Test func withBailOffTheCatchRunsAndTheBodyStops() async throws {
+        try await withLoopbackServer { server in
+            let script = "set bail off\n" + Self.reactor(server, catching: true) + Self.kinds.map { "r \($0)\n" }.joined() + "echo done\n"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "a caught error is not shown: \(result.stderr)")
+            var expected: [String] = []
+            var previous = ""
+            for kind in Self.kinds {
+                expected.append(#"r | loading=true after=false error="\#(previous)""#)
+                expected.append(#"r | loading=false after=false error="\#(kind)""#)
+                previous = kind
+            }
+            #expect(result.stdout.split(separator: "\n").map(String.init) == expected + ["done"])
+        }
+    }
+
+    /// Under bail (a script) the error skipped the `catch` and stopped the script with 3.
+    @Test func underBailTheCatchRunsAndTheScriptGoesOn() async throws {
+        try await withLoopbackServer { server in
+            let script = Self.reactor(server, catching: true) + Self.kinds.map { "r \($0)\n" }.joined() + "echo done\n"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0.contains("loading=false") } == Self.kinds.map { #"r | loading=false after=false error="\#($0)""# })
+            #expect(lines.last == "done")
+        }
+    }
+
+    /// With no `catch`, the error ends the action: it is shown once, the statement after the block
+    /// does not run, and the `unless` field is set back; with bail off the prompt goes on.
+    @Test func withNoCatchTheErrorEndsTheActionOnce() async throws {
+        try await withLoopbackServer { server in
+            let script = "set bail off\n" + Self.reactor(server, catching: false) + Self.kinds.map { "r \($0)\n" }.joined() + "echo done\n"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 3, "\(result.stderr)")
+            #expect(!result.stdout.contains("after=true"), "\(result.stdout)")
+            let run: [String] = [#"r | loading=true after=false error="""#, #"r | loading=false after=false error="""#]
+            let expected: [String] = Array(repeating: run, count: Self.kinds.count).flatMap { $0 } + ["done"]
+            let lines: [String] = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines == expected)
+            #expect(result.stderr.components(separatedBy: "error: ").count - 1 == Self.kinds.count, "one error per action: \(result.stderr)")
+            #expect(result.stderr.components(separatedBy: "$typo").count - 1 == 2, "the repeat and the until each went no further: \(result.stderr)")
+
+            let bailing = try await WSHProcess.run(["-c", Self.reactor(server, catching: false) + "r inFor\necho not-reached\n"])
+            #expect(bailing.status == 3)
+            #expect(!bailing.stdout.contains("not-reached") && !bailing.stdout.contains("after=true"), "\(bailing.stdout)")
+            #expect(bailing.stderr.components(separatedBy: "error: ").count == 2, "\(bailing.stderr)")
+        }
+    }
+
+    /// At the prompt itself: the action's catch runs and the prompt comes back.
+    @Test func atThePromptTheCatchRuns() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try Self.reactor(server, catching: true).write(to: directory.appendingPathComponent("r.wsh"), atomically: true, encoding: .utf8)
+            let environment = ["HOME": try WSHProcess.temporaryDirectory().path,
+                               "WSH_HISTORY": directory.appendingPathComponent("history").path]
+            let outcome = try await onTerminal(environment: environment, directory: directory) { terminal in
+                terminal.expect("wsh> ")
+                terminal.type("source r.wsh\r", expecting: "wsh> ")
+                let mark = terminal.mark
+                terminal.type("r inFor\r", expecting: #"error="inFor""#)
+                terminal.expect("wsh> ", after: mark)
+                terminal.type("exit\r")
+                return terminal.screen
+            }
+            #expect(outcome.missed.isEmpty, "\(outcome.screen)")
+            #expect(!outcome.value.contains("after=true") && !outcome.value.contains("500"), "\(outcome.value)")
+        }
+    }
+
+    /// A failed `expect` held back in an `until` round of an action counts when the round is the
+    /// last, and then ends the action as a failed `expect` does: the `catch` runs, and the check
+    /// still fails the script (4). Under bail the catch was skipped; with bail off the action went on.
+    @Test(arguments: ["", "set bail off\n"], ["ran", "held"])
+    func aFailedExpectInTheLastUntilRoundRunsTheCatch(bail: String, action: String) async throws {
+        try await withLoopbackServer { server in
+            // `ran`: the second round is the last (max); `held`: the first, whose condition holds.
+            let script = bail + """
+            target ok { base \(server.baseURL); path /status/200 }
+            reactor r {
+              state after = false, error = ""
+              action ran { until status == 404 every 10ms max 2 { call ok; expect status == 404 }; emit after = true } catch { emit error = "ran" }
+              action held { until status == 200 every 10ms max 2 { call ok; expect .status == 201 }; emit after = true } catch { emit error = "held" }
+            }
+            r \(action)
+            echo next
+
+            """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines == [#"r | after=false error="\#(action)""#] + (bail.isEmpty ? [] : ["next"]), "\(result.stdout)")
+            #expect(result.stderr.components(separatedBy: "expectation failed: ").count == 2, "\(result.stderr)")
+        }
+    }
+
+    /// An action sent in an `until` round that may not be the last: its `expect`s wait for the
+    /// round's end as the round's own do, and its bare `exit` takes the code of the round's first
+    /// failure (4), not 0.
+    @Test func anActionInAnUntilRoundIsPartOfTheRound() async throws {
+        try await withLoopbackServer { server in
+            let later = try await WSHProcess.run(["-c", """
+            let first = true
+            target st { base \(server.baseURL); path /status/{code} }
+            reactor r {
+              state x = 0
+              action go c { call st code=$c; expect status == 200 }
+            }
+            until status == 200 every 10ms max 3 {
+              if $first == true { let first = false; r go 404 } else { r go 200 }
+            }
+            echo done
+            """])
+            #expect(later.status == 0, "the failure of the first round does not count: \(later.stderr)")
+            #expect(later.stdout.hasSuffix("done\n") && later.stderr.isEmpty, "\(later.stdout)\(later.stderr)")
+
+            let exiting = try await WSHProcess.run(["-c", """
+            set bail off
+            target st { base \(server.baseURL); path /status/404 }
+            reactor r {
+              state x = 0
+              action stop { exit }
+            }
+            until status == 200 every 10ms max 3 {
+              call st
+              expect status == 200
+              r stop
+            }
+            """])
+            #expect(exiting.status == 4, "\(exiting.stderr)")
+            #expect(exiting.stderr.contains("expectation failed: status == 200"), "\(exiting.stderr)")
+        }
+    }
+}
