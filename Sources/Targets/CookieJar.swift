@@ -130,7 +130,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Whether a cookie's `Domain` may not be `domain`: a public suffix, but `localhost`.
-    private func isPublicSuffix(_ domain: String) -> Bool {
+    func isPublicSuffix(_ domain: String) -> Bool {
         domain != "localhost" && (publicSuffixes ?? .system).isPublicSuffix(domain)
     }
 }

@@ -123,9 +123,13 @@ extension CookieJar {
     /// Adds the cookies of a Netscape cookie file's text (comments and blank lines skipped,
     /// `#HttpOnly_` understood, expired cookies left out), replacing those of the same name, domain
     /// and path. A malformed line throws ``CookieFileError``, naming `source` and the line number,
-    /// and then nothing is added.
-    public func load(netscapeText text: String, source: String? = nil, now: Date = Date()) throws(CookieFileError) {
+    /// and then nothing is added. A cookie for every site under a public suffix (`.com`, `.co.uk`)
+    /// is left out, as `Set-Cookie` would have it; returns the domains so left out.
+    @discardableResult
+    public func load(netscapeText text: String, source: String? = nil, now: Date = Date()) throws(CookieFileError) -> [String] {
         let cookies = try NetscapeCookieFile.cookies(in: text, source: source, now: now)
-        insert(cookies, now: now)
+        let refused = cookies.filter { !$0.hostOnly && isPublicSuffix($0.domain) }
+        insert(cookies.filter { $0.hostOnly || !isPublicSuffix($0.domain) }, now: now)
+        return refused.map { "." + $0.domain }
     }
 }

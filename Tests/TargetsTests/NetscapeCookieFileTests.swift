@@ -39,6 +39,21 @@ import Testing
         #expect(jar.cookieHeader(for: "https://a.h.com/x", now: Self.now) == "n=v")
     }
 
+    /// A file's cookie for every site under a public suffix (`.com`, `com` with TRUE, `.co.uk`)
+    /// went to every such site; `Set-Cookie` could not set it. A host-only one for the host stays.
+    @Test func aCookieForEverySiteUnderAPublicSuffixIsLeftOut() throws {
+        let jar = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nuk\nco.uk\n"))
+        let refused = try jar.load(netscapeText: [
+            ".com\tTRUE\t/\tFALSE\t0\tcomcookie\t1", "com\tTRUE\t/\tFALSE\t0\tbarecom\t1",
+            ".co.uk\tTRUE\t/\tFALSE\t0\tcouk\t1", ".example.com\tTRUE\t/\tFALSE\t0\tsite\t1",
+            "co.uk\tFALSE\t/\tFALSE\t0\thostonly\t1",
+        ].joined(separator: "\n"), now: Self.now)
+        #expect(refused == [".com", ".com", ".co.uk"])
+        #expect(jar.cookieHeader(for: "http://shop.example.com/", now: Self.now) == "site=1")
+        #expect(jar.cookieHeader(for: "http://bbc.co.uk/", now: Self.now) == nil)
+        #expect(jar.cookieHeader(for: "http://co.uk/", now: Self.now) == "hostonly=1")
+    }
+
     @Test func expiredLinesAreLeftOut() throws {
         let jar = CookieJar()
         try jar.load(netscapeText: "h.com\tFALSE\t/\tFALSE\t1600000000\told\tv\nh.com\tFALSE\t/\tFALSE\t1800000000\tnew\tv\n", now: Self.now)

@@ -20,10 +20,15 @@ extension Run {
                 }
             } else {
                 let text = String(decoding: try readFile(path, at: arguments[1].span), as: UTF8.self)
+                let refused: [String]
                 do {
-                    try jar.load(netscapeText: text, source: Self.displayPath(path))
+                    refused = try jar.load(netscapeText: text, source: Self.displayPath(path))
                 } catch {
                     throw failure(mask(error.description), at: arguments[1].span)
+                }
+                if !refused.isEmpty {
+                    let domains = Array(Set(refused)).sorted().joined(separator: ", ")
+                    io.err("note: left out cookies for every site under \(domains): a public suffix takes none (as Set-Cookie)\n")
                 }
             }
         default:
