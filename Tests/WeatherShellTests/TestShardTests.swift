@@ -52,6 +52,29 @@ import Testing
         #expect(collected.hidden.map { URL(fileURLWithPath: $0).lastPathComponent } == [".smoke.wsh", ".git"].filter { $0.hasSuffix(".wsh") })
     }
 
+    /// A linked directory (a shared suite linked in) was skipped without a word and its failing
+    /// tests never ran; a link to nothing was dropped silently. Links are followed, each directory
+    /// walked once (a cycle ends), and what cannot be opened is named.
+    @Test func linkedDirectoriesAreWalkedOnceAndALinkToNothingIsNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-files-\(UUID().uuidString)")
+        let tests = root.appendingPathComponent("tests")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "expect 1 == 2\n".write(to: root.appendingPathComponent("shared/failing.wsh"), atomically: true, encoding: .utf8)
+        try "expect 1 == 1\n".write(to: tests.appendingPathComponent("ok.wsh"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: tests.appendingPathComponent("shared").path, withDestinationPath: "../shared")
+        try FileManager.default.createSymbolicLink(atPath: tests.appendingPathComponent("again").path, withDestinationPath: "../shared")
+        try FileManager.default.createSymbolicLink(atPath: tests.appendingPathComponent("up").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: tests.appendingPathComponent("gone.wsh").path, withDestinationPath: "nowhere.wsh")
+        let collected = try TestFiles.collect([tests.path])
+        let relative = { (paths: [String]) in paths.map { String($0.dropFirst(tests.path.count + 1)) } }
+        #expect(relative(collected.files).count == 2, "\(collected.files)")
+        #expect(relative(collected.files).contains("ok.wsh"))
+        #expect(relative(collected.files).contains { $0.hasSuffix("/failing.wsh") })
+        #expect(relative(collected.unopened) == ["gone.wsh"])
+    }
+
     /// With an earlier run's times: the longest first, each where the least time is so far; a
     /// file the report does not name weighs the median.
     @Test func slicesByDurationBalanceTheTime() throws {

@@ -1,14 +1,17 @@
 import Foundation
 
-/// The files `wsh test PATH...` runs: a file as given, a directory as every `*.wsh` under it,
-/// sorted by path; hidden files and directories (`.git`, `.build`, macOS's `._a.wsh`) are skipped,
-/// as a shell's `*.wsh` skips them. A file named twice runs once.
+/// The files `wsh test PATH...` runs: a file as given, a directory as every `*.wsh` under it
+/// (links to directories followed, each directory once), sorted by path; hidden files and
+/// directories (`.git`, `.build`, macOS's `._a.wsh`) are skipped, as a shell's `*.wsh` skips
+/// them. A file named twice runs once.
 enum TestFiles {
-    /// The files to run, and the test files under the directories given that were skipped as
-    /// hidden (`.smoke.wsh`), for a note: a suite must not pass without a test nobody sees.
-    static func collect(_ paths: [String]) throws(CommandFailure) -> (files: [String], hidden: [String]) {
+    /// The files to run; the test files under the directories given that were skipped as hidden
+    /// (`.smoke.wsh`), and those that cannot be opened (a link to nothing, a name that is not
+    /// UTF-8), for notes: a suite must not pass without a test nobody sees.
+    static func collect(_ paths: [String]) throws(CommandFailure) -> (files: [String], hidden: [String], unopened: [String]) {
         var files: [String] = []
         var hidden: [String] = []
+        var unopened: [String] = []
         for path in paths.isEmpty ? ["."] : paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -19,23 +22,26 @@ enum TestFiles {
                 guard !found.files.isEmpty else { throw CommandFailure("no .wsh files under \(path)") }
                 files += found.files
                 hidden += found.hidden
+                unopened += found.unopened
             } else {
                 files.append(path)
             }
         }
         var seen = Set<String>()
-        return (files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }, hidden)
+        return (files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }, hidden, unopened)
     }
 
     /// Every `*.wsh`, `*.http` and `*.rest` under `directory` (in any case: `C.WSH`), as paths that
-    /// start with it, sorted; and the hidden ones in directories that are not.
-    private static func scripts(under directory: String) -> (files: [String], hidden: [String]) {
+    /// start with it, sorted; the hidden ones in directories that are not; and those that cannot be opened.
+    private static func scripts(under directory: String) -> (files: [String], hidden: [String], unopened: [String]) {
         let prefix = directory == "." ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
         var found: [String] = []
         var hidden: [String] = []
+        var unopened: [String] = []
         var pending = [""]
-        // Walked with a list, not recursion: a deep tree cannot exhaust the stack. Symbolic links
-        // to directories are not followed, so a link cycle cannot loop.
+        // Walked with a list, not recursion: a deep tree cannot exhaust the stack. A directory is
+        // walked once, however many links lead to it, so a link cycle (`d/up -> ..`) cannot loop.
+        var walked: Set<String> = [realPath(directory)]
         while let relative = pending.popLast() {
             let absolute = prefix + relative
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute.isEmpty ? "." : absolute) else { continue }
@@ -48,17 +54,24 @@ enum TestFiles {
                 }
                 var isDirectory: ObjCBool = false
                 let full = prefix + path
-                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) else {
+                    if isTestFile(name) { unopened.append(full) }
+                    continue
+                }
                 if isDirectory.boolValue {
-                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
-                    if !isLink { pending.append(path + "/") }
+                    if walked.insert(realPath(full)).inserted { pending.append(path + "/") }
                 } else if isTestFile(name) {
                     found.append(full)
                 }
             }
         }
         let sorted = { (paths: [String]) in paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-        return (sorted(found), sorted(hidden))
+        return (sorted(found), sorted(hidden), sorted(unopened))
+    }
+
+    /// `path` with every link in it followed.
+    private static func realPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// `*.wsh`, `*.http` or `*.rest`, in any case (`C.WSH`).

@@ -60,9 +60,13 @@ enum TestRunner {
 
     /// The files the paths name, or this shard's slice of them (said on stdout).
     private static func selectedFiles(_ settings: TestSettings) throws(CommandFailure) -> [String] {
-        let (files, hidden) = try TestFiles.collect(settings.paths)
+        let (files, hidden, unopened) = try TestFiles.collect(settings.paths)
         if !hidden.isEmpty {
             FileHandleOutput.standardError("note: hidden files are not run: \(hidden.joined(separator: ", ")) (name one to run it)\n")
+        }
+        if !unopened.isEmpty {
+            FileHandleOutput.standardError("note: test files that cannot be opened are not run: \(unopened.joined(separator: ", "))"
+                                           + " (a link to nothing, or a name that is not UTF-8)\n")
         }
         guard let shard = settings.shard else { return files }
         var durations: [String: Double] = [:]
