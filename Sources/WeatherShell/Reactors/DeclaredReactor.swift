@@ -18,8 +18,6 @@ struct DeclaredReactor: Reactor {
         var releasing: String?
         /// Given when the action's statements have stopped, however they stopped.
         var finished = OneTimeSignal()
-        /// Set when an error ended the action's body and its `catch` took it.
-        var caughtAnError = SharedValue(false)
     }
     struct Mutation: Sendable {
         var fields: [(name: String, value: EchoValue)]
@@ -74,7 +72,7 @@ final class DeclaredReactorCommand: ShellReactor {
                 await emit(DeclaredReactor.Mutation(fields: [(field, .bool(false))], acknowledgement: OneTimeSignal()))
                 return
             }
-            action.caughtAnError.value = try await action.sender.perform(action, of: declaration, emit: emit)
+            try await action.sender.perform(action, of: declaration, emit: emit)
         }
         store = EchoingStore(reactor: reactor, echo: StateEcho(name: name, run: run))
     }
@@ -111,12 +109,11 @@ final class DeclaredReactorCommand: ShellReactor {
             await release(action, named: actionName, from: run)
             throw error
         }
-        if sent.caughtAnError.value { await release(action, named: actionName, from: run) }
     }
 
     /// After an action ended by an error or Ctrl-C (its `catch`, if any, done, failed or stopped by
     /// a second Ctrl-C), sets its `unless` field back to false when it is still true, so the action
-    /// is not refused for ever: also when a `catch` that took the error left it true.
+    /// is not refused for ever.
     private func release(_ action: ReactorDeclaration.Action, named actionName: String, from run: Run) async {
         guard let field = action.unlessField?.literal,
               await currentFields().first(where: { $0.name == field })?.value == .bool(true) else { return }

@@ -107,11 +107,10 @@ extension Run {
 
     /// Runs one action of a declared reactor in a child run: its parameters are variables of
     /// that run, a failing statement ends the body, and the `catch` block runs with `$error` set;
-    /// a failed `expect` then fails the action all the same. True when the `catch` took an error.
-    @discardableResult
+    /// a failed `expect` then fails the action all the same.
     func perform(_ action: DeclaredReactor.Action, of declaration: ReactorDeclaration,
-                 emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws -> Bool {
-        guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return false }
+                 emit: @escaping @Sendable (DeclaredReactor.Mutation) async -> Void) async throws {
+        guard let body = declaration.actions.first(where: { $0.name.literal == action.name }) else { return }
         var parameters = Variables()
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
             parameters[parameter] = Variable(typed: value)
@@ -123,17 +122,16 @@ extension Run {
             provisionalChecks? += child.provisionalChecks ?? []
             bareExitPending = bareExitPending || child.bareExitPending
         }
-        return try await child.performBody(body, interrupted: action.interrupted)
+        try await child.performBody(body, interrupted: action.interrupted)
     }
 
-    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws -> Bool {
+    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws {
         if interrupted {
             try await cleanUpInterrupted(body)
-            return false
+            return
         }
         do {
             try await executeBlock(body.body)
-            return false
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
             locals["error"] = Variable(value: mask(error.message), isSecret: false)
@@ -141,7 +139,7 @@ extension Run {
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
                 try await executeBlock(catchBody)
-                return true
+                return
             }
             do {
                 try await executeBlock(catchBody)
