@@ -15,8 +15,6 @@ public enum JSONWalk {
     /// of whose elements has that key (`[? .stauts == "ok"]`) says so, as a key step does.
     /// `typo` is that key when one of them has a key close to it (`status`), and whether a `[? ]`
     /// read it (else a key step did): the list is empty by a typo, most likely, not by the answer.
-    /// A key step of the path before any of those that reaches nothing gives no value, and `typo`
-    /// when the object it looked in has a key close to it (`.stauts` beside `status`).
     public static func walk<Condition>(
         _ root: JSONValue, _ steps: [QueryStep<Condition>], where holds: (Condition, JSONValue) throws -> Bool,
         reads: (Condition) -> String? = { _ in nil }
@@ -31,10 +29,8 @@ public enum JSONWalk {
                 }
                 guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
                     let keys = members.map(\.key)
-                    let close = EditDistance.closest(to: key, in: keys)
-                    let guess = close.map { " (did you mean '\($0)'?)" } ?? ""
-                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))",
-                            close == nil ? nil : (key, false))
+                    let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
+                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))", nil)
                 }
                 current = next
                 path += key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"

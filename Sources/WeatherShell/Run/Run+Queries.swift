@@ -7,12 +7,11 @@ extension Run {
     /// Inside a `[? EXPR]`, `element` is the element EXPR decides on: path queries start at it.
     /// With `unmasked`, URLs and cookies named like secrets are as they are (an `expect` compares
     /// them so, and shows them masked); else as every output shows them.
-    /// A list a typo made empty is an error (``refusingATypo(_:_:asksWhetherItExists:inCondition:)``), but for a key step
+    /// A list a typo made empty is an error (``refusingATypo(_:_:asksWhetherItExists:)``), but for a key step
     /// (`.users[*].user_name`) an `exists` check (`asksWhetherItExists`) asks about: a key renamed
-    /// to a close one is checked gone so. `inCondition` (`if`, `until`): a key of the path that is
-    /// not there while one close to it is (`.stauts`) is an error too.
+    /// to a close one is checked gone so.
     func lookUp(_ query: Query, element: JSONValue? = nil, unmasked: Bool = false,
-                asksWhetherItExists: Bool = false, inCondition: Bool = false) throws -> (value: JSONValue?, missing: String) {
+                asksWhetherItExists: Bool = false) throws -> (value: JSONValue?, missing: String) {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
@@ -30,7 +29,7 @@ extension Run {
             // A secret's parts are secrets: each one masked wherever it shows.
             if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
             let (value, missing) = try refusingATypo(JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead),
-                                                     query, asksWhetherItExists: asksWhetherItExists, inCondition: inCondition)
+                                                     query, asksWhetherItExists: asksWhetherItExists)
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
@@ -105,7 +104,7 @@ extension Run {
             let steps = try resolved(written, query)
             try checkBodyKept(response, query)
             (value, missing) = try refusingATypo(JSONWalk.walk(try element ?? jsonBody(response, query), steps, where: holds, reads: Self.keyRead),
-                                                 query, asksWhetherItExists: asksWhetherItExists, inCondition: inCondition)
+                                                 query, asksWhetherItExists: asksWhetherItExists)
         case .jsonPath(let expression):
             try checkBodyKept(response, query)
             let body = try jsonBody(response, query)
@@ -121,7 +120,7 @@ extension Run {
                 for name in (try? JSONPath(expression))?.descendantNames ?? [] {
                     let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
                     guard !walked.missing.isEmpty else { continue }
-                    (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists, inCondition: inCondition)
+                    (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists)
                     break
                 }
             }
@@ -135,18 +134,10 @@ extension Run {
     /// A walk's value, or the error for a list it made empty with a key no value it went over has,
     /// while one has a key close to it (`[? .stauts == "x"]`, `.items[*].nmae`): a typo, most
     /// likely, on which `isEmpty`, `== []`, `| length == 0` and `not exists` would hold whatever
-    /// the answer. A key step an `exists` check asks about is left to it. In a condition, so is a
-    /// key of the path (before any `[*]`) that reached nothing while the object has one close to it.
+    /// the answer. A key step an `exists` check asks about is left to it.
     private func refusingATypo(_ walked: (value: JSONValue?, missing: String, typo: (key: String, inFilter: Bool)?), _ query: Query,
-                               asksWhetherItExists: Bool, inCondition: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
+                               asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
         guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
-        // A key of the path that is not there while one close to it is (`.stauts` beside `status`):
-        // `expect` fails on it and says so; a condition would be false (with `not`, true) without a word.
-        if walked.value == nil {
-            guard inCondition else { return (walked.value, walked.missing) }
-            let written = mask(currentFile.text(query.span.start..<query.span.end)).shortened()
-            throw failure(walked.missing, at: query.span, notes: ["for a key the answer may lack: \(written) exists"])
-        }
         let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
         throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
     }

@@ -183,8 +183,7 @@ extension Run {
         var missing = ""
         switch expectation.subject {
         case .query(let query):
-            (actual, missing) = try lookUp(query, element: element, unmasked: true, asksWhetherItExists: expectation.op == .exists,
-                                           inCondition: !asserting && element == nil)
+            (actual, missing) = try lookUp(query, element: element, unmasked: true, asksWhetherItExists: expectation.op == .exists)
         // `expect $x exists` asks whether x is set: an undefined x is a value that is not there.
         case .word(let word) where expectation.op == .exists && word.loneVariable.map { variable(named: $0) == nil } == true:
             missing = "no variable '\(word.loneVariable ?? "")' is set"
