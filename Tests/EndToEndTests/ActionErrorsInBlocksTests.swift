@@ -129,42 +129,4 @@ import TestSupport
             #expect(result.stderr.components(separatedBy: "expectation failed: ").count == 2, "\(result.stderr)")
         }
     }
-
-    /// An action sent in an `until` round that may not be the last: its `expect`s wait for the
-    /// round's end as the round's own do, and its bare `exit` takes the code of the round's first
-    /// failure (4), not 0.
-    @Test func anActionInAnUntilRoundIsPartOfTheRound() async throws {
-        try await withLoopbackServer { server in
-            let later = try await WSHProcess.run(["-c", """
-            let first = true
-            target st { base \(server.baseURL); path /status/{code} }
-            reactor r {
-              state x = 0
-              action go c { call st code=$c; expect status == 200 }
-            }
-            until status == 200 every 10ms max 3 {
-              if $first == true { let first = false; r go 404 } else { r go 200 }
-            }
-            echo done
-            """])
-            #expect(later.status == 0, "the failure of the first round does not count: \(later.stderr)")
-            #expect(later.stdout.hasSuffix("done\n") && later.stderr.isEmpty, "\(later.stdout)\(later.stderr)")
-
-            let exiting = try await WSHProcess.run(["-c", """
-            set bail off
-            target st { base \(server.baseURL); path /status/404 }
-            reactor r {
-              state x = 0
-              action stop { exit }
-            }
-            until status == 200 every 10ms max 3 {
-              call st
-              expect status == 200
-              r stop
-            }
-            """])
-            #expect(exiting.status == 4, "\(exiting.stderr)")
-            #expect(exiting.stderr.contains("expectation failed: status == 200"), "\(exiting.stderr)")
-        }
-    }
 }

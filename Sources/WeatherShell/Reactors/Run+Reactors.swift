@@ -117,11 +117,6 @@ extension Run {
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        defer {
-            // What the action held back for this run's `until` round (``provisionalChecks``) is the round's.
-            provisionalChecks? += child.provisionalChecks ?? []
-            bareExitPending = bareExitPending || child.bareExitPending
-        }
         try await child.performBody(body, interrupted: action.interrupted)
     }
 

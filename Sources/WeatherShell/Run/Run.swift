@@ -91,8 +91,6 @@ public final class Run {
         locals = parameters
         localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
-        // Sent in an `until` round that may not be the last, its checks and a bare `exit` wait for the round's end too.
-        provisionalChecks = parent.provisionalChecks == nil ? nil : []
     }
 
     /// The run of one statement whose output goes to `| COMMAND` or the pager: same session,
