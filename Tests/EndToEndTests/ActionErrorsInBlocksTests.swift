@@ -103,30 +103,4 @@ import TestSupport
             #expect(!outcome.value.contains("after=true") && !outcome.value.contains("500"), "\(outcome.value)")
         }
     }
-
-    /// A failed `expect` held back in an `until` round of an action counts when the round is the
-    /// last, and then ends the action as a failed `expect` does: the `catch` runs, and the check
-    /// still fails the script (4). Under bail the catch was skipped; with bail off the action went on.
-    @Test(arguments: ["", "set bail off\n"], ["ran", "held"])
-    func aFailedExpectInTheLastUntilRoundRunsTheCatch(bail: String, action: String) async throws {
-        try await withLoopbackServer { server in
-            // `ran`: the second round is the last (max); `held`: the first, whose condition holds.
-            let script = bail + """
-            target ok { base \(server.baseURL); path /status/200 }
-            reactor r {
-              state after = false, error = ""
-              action ran { until status == 404 every 10ms max 2 { call ok; expect status == 404 }; emit after = true } catch { emit error = "ran" }
-              action held { until status == 200 every 10ms max 2 { call ok; expect .status == 201 }; emit after = true } catch { emit error = "held" }
-            }
-            r \(action)
-            echo next
-
-            """
-            let result = try await WSHProcess.run(["-c", script])
-            #expect(result.status == 4, "\(result.stderr)")
-            let lines = result.stdout.split(separator: "\n").map(String.init)
-            #expect(lines == [#"r | after=false error="\#(action)""#] + (bail.isEmpty ? [] : ["next"]), "\(result.stdout)")
-            #expect(result.stderr.components(separatedBy: "expectation failed: ").count == 2, "\(result.stderr)")
-        }
-    }
 }

@@ -37,18 +37,18 @@ extension Run {
 
     /// The checks of an `until` round that was the last after all: reported (or kept for an
     /// enclosing `until`) as if they had run as final, the first failure stopping a run that bails.
-    /// In a reactor action the first failure ends the action's body, as a failed `expect` there does.
-    func settle(_ checks: [CheckedExpectation]) throws {
+    func settle(_ checks: [CheckedExpectation]) throws(Halt) {
         for checked in checks {
             if provisionalChecks != nil {
                 provisionalChecks?.append(checked)
                 continue
             }
             if checked.isCheck { reportExpectation(checked.expectation, in: checked.file, passed: checked.failure == nil) }
-            guard let failure = checked.failure else { continue }
-            let diagnostic = failure as? Diagnostic ?? Diagnostic(.runtime, "\(failure)", file: checked.file, span: checked.expectation.span)
-            if actionContext != nil { throw diagnostic }
-            try report(diagnostic)
+            switch checked.failure {
+            case nil: break
+            case let diagnostic as Diagnostic: try report(diagnostic)
+            case let other?: try report(Diagnostic(.runtime, "\(other)", file: checked.file, span: checked.expectation.span))
+            }
         }
     }
 
