@@ -107,21 +107,6 @@ import Testing
         #expect(!shell.stdout.contains("pa&amp;ss") && !shell.stdout.contains("ss&lt;w"), "\(shell.stdout)")
     }
 
-    /// A secret written into a string within a JSON string (a GraphQL query's) is escaped twice,
-    /// and masked in that form too.
-    @ShellActor @Test func aSecretEscapedTwiceIsMasked() async {
-        EnvironmentOverlay.define("WSH_TEST_GRAPHQL_SECRET", #"pa"ss\w0rd"#)
-        let shell = ShellHarness()
-        let halt = await shell.run(#"""
-            let pw = env WSH_TEST_GRAPHQL_SECRET
-            target x { base http://127.0.0.1:9; method POST; body "{\"query\": \"login(pw: \\\"$pw\\\")\"}" }
-            show x --curl
-            """#)
-        #expect(halt == nil, "\(shell.stderr)")
-        #expect(shell.stdout.contains(#"login(pw: \"***\")"#), "\(shell.stdout)")
-        #expect(!shell.stdout.contains("w0rd"), "\(shell.stdout)")
-    }
-
     @Test func theStringStateFollowsEscapedQuotes() {
         var state = BodyTemplate.JSONStringState()
         state.read(#"{"a\"b": "#)
