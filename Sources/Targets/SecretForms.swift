@@ -13,8 +13,7 @@ public enum SecretForms {
     ///   with a base or path that holds a variable, upper and lower case hex;
     /// - percent-encoded with the characters a query may hold left as they are (`/:@!$'()*,;?`), or
     ///   `/` alone, as servers that echo a URL re-encode its query;
-    /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``), and escaped twice, as a `body`
-    ///   template writes it into a string within a string (a GraphQL query's);
+    /// - JSON-escaped inside a string literal (see ``jsonForms(_:)``);
     /// - as an IRI writes it in a query or a path (only `% # & + =` and `? #`, spaces and control
     ///   characters escaped), as it is and JSON-escaped, as httpbin echoes the URL it was sent;
     /// - escaped for XML and HTML, as a `body` template writes a variable into XML (`&amp;`, `&lt;`,
@@ -44,8 +43,6 @@ public enum SecretForms {
             forms += [encoded, lowercasingEscapes(encoded)]
         }
         forms += jsonForms(value)
-        let escapedOnce = String(JSONValue.quoted(value).dropFirst().dropLast())
-        if escapedOnce != value { forms += jsonForms(escapedOnce) }
         // A URL echoed as an IRI (werkzeug's `request.url`, which httpbin echoes): only what would
         // change the URL's reading stays escaped, `"` and `é` come back as they are, and then
         // JSON-escaped in the answer (`ab%3Dc\"d`, `ab%2Bc/d\u00e9`).

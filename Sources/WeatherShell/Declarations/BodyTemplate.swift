@@ -6,10 +6,8 @@ import Targets
 /// `<` XML; a body read as JSON that way is sent as `application/json`). `body raw "TEXT"` puts
 /// variables in as they are.
 ///
-/// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); inside a string within a string
-///   (`"{\"name\": \"$v\"}"`, or a GraphQL query's `"query { user(name: \"$v\") }"`), escaped for
-///   both, so that the inner text stays whole too; elsewhere, the value as JSON of its type
-///   (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).
+/// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); elsewhere, the value as JSON of
+///   its type (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).
 /// - Form (`application/x-www-form-urlencoded`): the value percent-encoded.
 /// - XML: `& < > " '` as references (``MarkupEscape``), every other character as it is.
 /// - Anything else: the value as it is.
@@ -46,8 +44,7 @@ enum BodyTemplate {
             case .variable(let name):
                 let value = try variable(name, part.span)
                 switch kind {
-                case .json where json.isInInnerString: text += Self.escaped(Self.escaped(value.value))
-                case .json where json.isInString: text += Self.escaped(value.value)
+                case .json where json.isInString: text += String(JSONValue.quoted(value.value).dropFirst().dropLast())
                 case .json: text += Self.jsonText(value.typedValue)
                 case .form: text += PercentEncoding.encode(value.value)
                 case .xml: text += MarkupEscape.escaped(value.value)
@@ -65,42 +62,15 @@ enum BodyTemplate {
         return value.compactText
     }
 
-    /// The inside of a JSON string holding `text`.
-    private static func escaped(_ text: String) -> String {
-        String(JSONValue.quoted(text).dropFirst().dropLast())
-    }
-
-    /// Whether JSON text read so far ends inside a string, and inside a string within it: one the
-    /// string's text opens with `\"` (JSON or GraphQL held in a JSON string, whose strings escape
-    /// as JSON's do).
+    /// Whether JSON text read so far ends inside a string.
     struct JSONStringState {
         private(set) var isInString = false
-        private(set) var isInInnerString = false
         private var escaping = false
-        private var innerEscaping = false
 
         mutating func read(_ text: String) {
             for character in text.unicodeScalars {
-                if escaping {
-                    escaping = false
-                    // The string's text holds `\` for `\\` and `"` for `\"`; other escapes are
-                    // neither.
-                    readInner(character == "\"" || character == "\\" ? character : "x")
-                } else if isInString && character == "\\" {
-                    escaping = true
-                } else if character == "\"" {
-                    isInString.toggle()
-                    isInInnerString = false
-                    innerEscaping = false
-                } else if isInString {
-                    readInner(character)
-                }
+                if escaping { escaping = false } else if isInString && character == "\\" { escaping = true } else if character == "\"" { isInString.toggle() }
             }
-        }
-
-        /// One character of the string's text, as the text within it reads it.
-        private mutating func readInner(_ character: Unicode.Scalar) {
-            if innerEscaping { innerEscaping = false } else if isInInnerString && character == "\\" { innerEscaping = true } else if character == "\"" { isInInnerString.toggle() }
         }
     }
 }
