@@ -44,7 +44,11 @@ public enum JSONPointer {
     /// The value a `$ref`'s fragment names inside `root` (`#/a/b` is `/a/b`), or nil. A fragment is
     /// percent-decoded before it is read as a pointer (RFC 6901 section 6: `%7BpetId%7D` is `{petId}`).
     public static func resolve(fragment: String, in root: JSONValue) -> JSONValue? {
-        resolve(PercentDecoding.decode(fragment), in: root)
+        if fragment.isEmpty { return root }
+        guard fragment.utf8.first == UInt8(ascii: "/") else { return nil }
+        // Each token alone, so that one stray `%` leaves the others' escapes decoded.
+        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        return resolve("/" + tokens.map { PercentDecoding.decode(String($0)) }.joined(separator: "/"), in: root)
     }
 
     /// The value `pointer` names inside `root`, or nil.

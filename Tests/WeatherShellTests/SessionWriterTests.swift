@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WeatherShell
 
 /// `save FILE` writes the session as a file that `source FILE` restores, and never a secret.
@@ -413,6 +414,23 @@ import Testing
             expect $n not exists
             """#
         #expect(await restored.run(checks, directory: directory.path) == nil, "\(restored.stderr)\n\(SessionFiles.read(directory.appendingPathComponent("s.wsh")))")
+    }
+
+    /// A secret with a `$` in it, from an answer that echoed it: `save` wrote it as `\$`, which no
+    /// mask knew, so the file held it (review 8). The value itself is judged now.
+    @Test func aSecretWithADollarFromAnAnswerIsLeftOut() async throws {
+        let name = "WSH_SAVE_DOLLAR_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
+        let secret = "ab$cd-\(UUID().uuidString)"
+        EnvironmentOverlay.define(name, secret)
+        let directory = try SessionFiles.temporaryDirectory()
+        let server = try await TestServer.start()
+        let shell = ShellHarness()
+        let script = "let key = env \(name)\nset output quiet\npost \(server.baseURL)/echo raw=$key\nlet body = .body\nlet echoed = .\nsave s.wsh"
+        #expect(await shell.run(script, directory: directory.path) == nil, "\(shell.stderr)")
+        try await server.shutdown()
+        let saved = SessionFiles.read(directory.appendingPathComponent("s.wsh"))
+        #expect(SessionFiles.leaks(of: secret, in: saved).isEmpty && !saved.contains("ab\\$cd"), "\(saved)")
+        #expect(saved.contains("# let body: not saved") && saved.contains("# let echoed: not saved"), "\(saved)")
     }
 
     /// A `set record` path a server's answer named, with a line break in it, stays in its comment:

@@ -39,7 +39,7 @@ public struct Parser {
             } else if let open = raw.block?.open, let next = file.bytes.dropFirst(open.end).first,
                       next == UInt8(ascii: "\"") || next == UInt8(ascii: "}") {
                 // `expect .o == {"a":1}`: a brace starts a block, so an object is a quoted word.
-                notes.append("an object is written inside quotes: expect .o == '{\"a\":1}' compares it as JSON")
+                notes.append("an object is written inside quotes: expect .o == '{\"a\":1}' compares it as JSON, and let o = '{\"a\":1}' | jsonpath \"$\" makes one")
             }
             throw error("'\(name.isEmpty ? "this command" : name)' does not take a block", raw.block?.open ?? command.span, notes: notes)
         }

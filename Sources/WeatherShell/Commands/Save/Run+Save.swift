@@ -12,12 +12,13 @@ extension Run {
         let given = try expand(arguments[0]).text
         let path = resolvePath(given)
         // `source api.wsh` then `save api.wsh` would put the session in place of the script's calls and checks.
-        if let existing = FileManager.default.contents(atPath: path), !existing.isEmpty, !existing.starts(with: Data(SessionWriter.header.utf8)) {
+        let header = Data(SessionWriter.header.utf8)
+        if let existing = FileHandle(forReadingAtPath: path), let start = try? existing.read(upToCount: header.count),
+           !start.isEmpty, start != header {
             throw failure("'\(given.shortened())' is not a file save wrote: not replaced", at: arguments[0].span,
                           notes: ["save to another name, or remove the file first"])
         }
-        let directory = FilePaths.directory(of: path)
-        var writer = SessionWriter(run: self, directory: directory.isEmpty ? "." : directory)
+        var writer = SessionWriter(run: self, directory: Self.directory(of: path))
         if let reason = BodyFile.write(Data(writer.write().utf8), to: path) {
             throw failure("cannot write '\(given.shortened())': \(reason)", at: arguments[0].span)
         }

@@ -116,6 +116,11 @@ struct SessionWriter {
                 leaveOut("let \(name)", because: "its value holds a NUL character, which a script cannot write")
                 continue
             }
+            // The value itself, not only the line: a `$` in a secret is `\$` in the line, which no mask knows.
+            guard variable.isSecret || isSafe(variable.value) else {
+                leaveOut("let \(name)", because: "its value holds a secret")
+                continue
+            }
             let written = variable.isSecret ? writeSecret(name, variable)
                 : addUnlessTyped("let \(name) = \(variable.savedValue)", what: "let \(name)")
             if written { saved.insert(name) }
