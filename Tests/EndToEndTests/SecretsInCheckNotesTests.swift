@@ -11,11 +11,11 @@ import TestSupport
         let directory = try TestRunnerTests.suite(["notes.wsh": script])
         let result = try await WSHProcess.run(
             ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
-             "--report-json", "out/report.json", "--report-html", "out/html"],
+             "--report-json", "out/report.json", "--report-html", "out/html", "--report-har", "out/report.har"],
             environment: environment, directory: directory)
         #expect(result.status == 4, "the checks fail: \(result.stdout)\(result.stderr)")
         var texts = [(name: "stdout", text: result.stdout), (name: "stderr", text: result.stderr)]
-        for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+        for name in ["junit.xml", "report.tap", "report.json", "html/index.html", "report.har"] {
             texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
         }
         return texts
@@ -161,6 +161,49 @@ import TestSupport
             for (name, text) in texts {
                 for part in ["bravo", "delta", "ebra"] { #expect(!text.contains(part), "\(name) shows \(part): \(text)") }
             }
+        }
+    }
+
+    /// An `env` secret the answer holds JSON-escaped is masked in every report as the call history
+    /// masks it: System.Text.Json (ASP.NET Core) writes `+` as `\u002B`, and any encoder may escape
+    /// a letter (`\u0061`); reports masked the body's text, where neither form is the secret's.
+    @Test func aSecretTheAnswerHoldsJSONEscapedIsMaskedInEveryReport() async throws {
+        let answer = StaticRoute(body: #"{"echo":"AbC\u002BdEf/GhI=","u":"\u0061b/cd1234x","ok":true}"#)
+        try await withLoopbackServer(routes: ["/escaped": answer]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                let k = env WSH_PLUS_SECRET
+                let k2 = env WSH_LETTER_SECRET
+                get \(server.baseURL)/escaped
+                expect body == "x"
+                expect . == "x"
+                expect .ok == false
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_PLUS_SECRET": "AbC+dEf/GhI=", "WSH_LETTER_SECRET": "ab/cd1234x"])
+            Self.expectNoLeak(of: ["AbC+dEf/GhI=", "ab/cd1234x"], in: texts)
+            let report = texts.first { $0.name == "report.json" }?.text ?? ""
+            #expect(report.contains("ok"), "the rest of the body is kept: \(report)")
+        }
+    }
+
+    /// A body httpbin echoes as a JSON string (`data`) holds a secret with a `"` escaped twice
+    /// (`pa\\\"ss`): the reports showed it, the call history masked it.
+    @Test func aSecretWithAQuoteHttpbinEchoesIsMaskedInEveryReport() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                let k = env WSH_QUOTE_SECRET
+                post \(httpbin.baseURL)/post name=$k
+                expect status == 500
+                expect body == "x"
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_QUOTE_SECRET": #"pa"ss12345"#])
+            Self.expectNoLeak(of: [#"pa"ss12345"#], in: texts)
+            for (name, text) in texts { #expect(!text.contains("ss12345"), "\(name): \(text)") }
         }
     }
 }
