@@ -206,4 +206,42 @@ import TestSupport
             for (name, text) in texts { #expect(!text.contains("ss12345"), "\(name): \(text)") }
         }
     }
+
+    /// A credential the answer gives as a list or an object (`"token": ["..."]`, `"password":
+    /// {"old": "..."}`) is masked by value in a failed check's notes and by `print`, as the
+    /// member is in the report's body.
+    @Test func aCredentialGivenAsAListOrAnObjectIsMaskedInNotesAndPrint() async throws {
+        let answer = StaticRoute(body: #"{"token":["srvArr8181"],"password":{"old":"srvPw8282"},"api_key":12345678}"#)
+        try await withLoopbackServer(routes: ["/creds": answer]) { server in
+            let script = """
+                set bail off
+                get \(server.baseURL)/creds
+                expect body == "x"
+                expect .token == "x"
+                expect .password.old == "x"
+                print .token
+                print .password
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["srvArr8181", "srvPw8282", "12345678"], in: texts)
+        }
+    }
+
+    /// A secret sent as a list (`password[]=...`, sent as `{"password":["..."]}`) is masked where
+    /// httpbin echoes the body it was sent as text (`data`), in every report.
+    @Test func aSecretSentAsAListIsMaskedWhereTheServerEchoesIt() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                post \(httpbin.baseURL)/post password[]=pz1313xy
+                expect status == 500
+                expect body == "x"
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["pz1313xy"], in: texts)
+        }
+    }
 }
