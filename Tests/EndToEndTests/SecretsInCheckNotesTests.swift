@@ -7,11 +7,11 @@ import TestSupport
 /// is a case a tester found shown in full.
 @Suite struct SecretsInCheckNotesTests {
     /// Runs `script` as the one file of a `wsh test` with every report; the screen and each report's text.
-    static func texts(_ script: String, environment: [String: String] = [:]) async throws -> [(name: String, text: String)] {
+    static func texts(_ script: String, environment: [String: String] = [:], arguments: [String] = []) async throws -> [(name: String, text: String)] {
         let directory = try TestRunnerTests.suite(["notes.wsh": script])
         let result = try await WSHProcess.run(
             ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
-             "--report-json", "out/report.json", "--report-html", "out/html", "--report-har", "out/report.har"],
+             "--report-json", "out/report.json", "--report-html", "out/html", "--report-har", "out/report.har"] + arguments,
             environment: environment, directory: directory)
         #expect(result.status == 4, "the checks fail: \(result.stdout)\(result.stderr)")
         var texts = [(name: "stdout", text: result.stdout), (name: "stderr", text: result.stderr)]
@@ -242,6 +242,23 @@ import TestSupport
                 """
             let texts = try await Self.texts(script)
             Self.expectNoLeak(of: ["pz1313xy"], in: texts)
+        }
+    }
+
+    /// `wsh test --var api_key=...` (a secret given as Hurl's `--variable` gives it) is a secret:
+    /// its name is a credential's, as `save` judges a `let`'s.
+    @Test func aVarNamedAsACredentialIsMaskedInEveryReport() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                get \(httpbin.baseURL)/headers X-Custom:$api_key
+                expect .headers.X-Custom == "x"
+                print $api_key
+
+                """
+            let texts = try await Self.texts(script, arguments: ["--var", "api_key=cliSecret6464"])
+            Self.expectNoLeak(of: ["cliSecret6464"], in: texts)
         }
     }
 }

@@ -136,9 +136,16 @@ public final class Session {
             : NetworkTransport(settings: settings, eventLoopGroup: SessionEventLoop.shared)
     }
 
-    /// Sets a variable from a script argument.
+    /// Sets a variable from a script argument. One named as a credential's (`api_key=...`,
+    /// `wsh test --var token=...`, ``Redaction/isCredentialName(_:)``) is a secret, as an `env` one is:
+    /// masked wherever it shows.
     func define(_ argument: ScriptArgument) {
-        variables[argument.name] = Variable(typed: argument.value)
+        var variable = Variable(typed: argument.value)
+        if Redaction.isCredentialName(argument.name) {
+            variable.isSecret = true
+            mask.add(variable.value)
+        }
+        variables[argument.name] = variable
         commandLineNames.insert(argument.name)
     }
 }
