@@ -261,4 +261,26 @@ import TestSupport
             Self.expectNoLeak(of: ["cliSecret6464"], in: texts)
         }
     }
+
+    /// The proxy's credentials (`set proxy http://user:pass@...`), sent as Proxy-Authorization by
+    /// the transport, are masked where the answer echoes that header: httpbin, sent the request in
+    /// absolute form as a forwarding proxy would pass it on, echoes `Basic BASE64`.
+    @Test func proxyCredentialsAnAnswerEchoesAreMaskedInEveryReport() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                set proxy http://pu:proxyPass4646@127.0.0.1:\(httpbin.port)
+                get http://a.example.test/headers
+                expect .headers.Proxy-Authorization == "x"
+                expect body == "x"
+                print .headers
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["proxyPass4646"], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains("Basic ***") || screen.contains(#""Proxy-Authorization":"***""#), "httpbin echoed the header: \(screen)")
+        }
+    }
 }
