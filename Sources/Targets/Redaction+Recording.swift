@@ -17,7 +17,7 @@ extension Redaction {
         if Self.namesNothingSensitive(body), secrets.mask(body) == body { return body }
         // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
         if !body.isEmpty, let json = try? JSONValue.parse(body) {
-            let (masked, changed) = maskedJSON(json)
+            let (masked, changed) = recordingMasked(json)
             if changed { return Data((masked.prettyText + "\n").utf8) }
         }
         return secrets.mask(body)
@@ -76,23 +76,8 @@ extension Redaction {
         }
     }
 
-    /// `text` with every secret masked, also where JSON escapes hide it: a JSON object or list (an
-    /// answer's body, or a string holding one, as httpbin's `data` holds the body it was sent) is
-    /// read, and its members named like secrets, keys, strings and numbers masked as they decode
-    /// (``maskedJSON(_:)``), so that `AbC\u002BdEf` (System.Text.Json's `+`) or `pa\\\"ss` (a
-    /// body echoed as a string) is caught as the call history catches it; written again compact
-    /// when anything was masked. Any other text is masked as ``mask(_:)`` masks it.
-    public func maskedDecodingJSON(_ text: String) -> String {
-        let bytes = Data(text.utf8)
-        guard Self.opensJSONContainer(bytes), let json = try? JSONValue.parse(bytes) else { return mask(text) }
-        let (masked, changed) = maskedJSON(json)
-        return changed ? mask(masked.compactText) : mask(text)
-    }
-
-    /// `value` with sensitive members and secret values masked; whether anything changed. The one
-    /// walk behind a recording, the call history, a shown body and a report: a string that is
-    /// itself a JSON object or list is read and masked so too.
-    func maskedJSON(_ value: JSONValue) -> (JSONValue, Bool) {
+    /// `value` with sensitive members and secret values masked; whether anything changed.
+    private func recordingMasked(_ value: JSONValue) -> (JSONValue, Bool) {
         switch value {
         case .object(let members):
             var changed = false
@@ -103,16 +88,16 @@ extension Redaction {
                     changed = changed || member.value != .string(Self.placeholder)
                     return JSONMember(key: key, value: .string(Self.placeholder))
                 }
-                let (inner, innerChanged) = maskedJSON(member.value)
+                let (inner, innerChanged) = recordingMasked(member.value)
                 changed = changed || innerChanged
                 return JSONMember(key: key, value: inner)
             }
             return (.object(masked), changed)
         case .array(let elements):
-            let results = elements.map(maskedJSON)
+            let results = elements.map(recordingMasked)
             return (.array(results.map(\.0)), results.contains { $0.1 })
         case .string(let text):
-            let masked = maskedDecodingJSON(text)
+            let masked = mask(text)
             return (.string(masked), masked != text)
         case .number(let literal):
             return mask(literal) == literal ? (value, false) : (.string(Self.placeholder), true)

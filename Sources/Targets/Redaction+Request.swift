@@ -145,29 +145,20 @@ extension Redaction {
         return found
     }
 
-    /// The string and number values of JSON members named as credentials, at any depth, and those
-    /// of a list or object such a member holds.
+    /// The string and number values of JSON members named as credentials, at any depth.
     static func credentialMembers(_ value: JSONValue) -> [(name: String, value: String)] {
         switch value {
         case .object(let members):
             members.flatMap { member -> [(name: String, value: String)] in
                 guard isCredentialName(member.key) else { return credentialMembers(member.value) }
-                return scalarTexts(member.value).map { (member.key, $0) }
+                switch member.value {
+                case .string(let text): return [(member.key, text)]
+                case .number(let literal): return [(member.key, literal)]
+                default: return []
+                }
             }
         case .array(let elements): elements.flatMap(credentialMembers)
         case .null, .bool, .number, .string: []
-        }
-    }
-
-    /// The strings and numbers `value` holds at any depth: a credential's value, which may be given
-    /// as a list (`"token": ["..."]`, `password[]=...` sent as JSON) or an object (`"password": {"old": "..."}`).
-    private static func scalarTexts(_ value: JSONValue) -> [String] {
-        switch value {
-        case .string(let text): [text]
-        case .number(let literal): [literal]
-        case .array(let elements): elements.flatMap(scalarTexts)
-        case .object(let members): members.flatMap { scalarTexts($0.value) }
-        case .null, .bool: []
         }
     }
 

@@ -150,9 +150,8 @@ public struct Redaction: Sendable {
             return mask(maskedPairs(text))
         }
         if type.contains("json") || type.isEmpty || isForm, let json = parsed() {
-            // The walk the call history masks with: a secret JSON escapes hide (`\u002B`) is caught too.
-            let (masked, changed) = maskedJSON(json)
-            return mask(changed ? masked.compactText : text)
+            let (maskedJSON, changed) = maskedMembers(json)
+            return mask(changed ? maskedJSON.compactText : text)
         }
         return mask(isForm ? maskedPairs(text) : text)
     }
@@ -199,5 +198,28 @@ public struct Redaction: Sendable {
               !url[url.index(after: colon)..<authorityEnd].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
               let at = url[authorityEnd...].lastIndex(of: "@") else { return url }
         return String(url[...colon]) + placeholder + String(url[at...])
+    }
+
+    /// Replaces the values of sensitive keys anywhere in `value`; says whether anything changed.
+    private func maskedMembers(_ value: JSONValue) -> (JSONValue, Bool) {
+        switch value {
+        case .object(let members):
+            var changed = false
+            let masked = members.map { member -> JSONMember in
+                if isSensitiveKey(member.key), member.value != .null {
+                    changed = true
+                    return JSONMember(key: member.key, value: .string(Self.placeholder))
+                }
+                let (inner, innerChanged) = maskedMembers(member.value)
+                changed = changed || innerChanged
+                return JSONMember(key: member.key, value: inner)
+            }
+            return (.object(masked), changed)
+        case .array(let elements):
+            let results = elements.map(maskedMembers)
+            return (.array(results.map(\.0)), results.contains { $0.1 })
+        case .null, .bool, .number, .string:
+            return (value, false)
+        }
     }
 }

@@ -7,15 +7,15 @@ import TestSupport
 /// is a case a tester found shown in full.
 @Suite struct SecretsInCheckNotesTests {
     /// Runs `script` as the one file of a `wsh test` with every report; the screen and each report's text.
-    static func texts(_ script: String, environment: [String: String] = [:], arguments: [String] = []) async throws -> [(name: String, text: String)] {
+    static func texts(_ script: String, environment: [String: String] = [:]) async throws -> [(name: String, text: String)] {
         let directory = try TestRunnerTests.suite(["notes.wsh": script])
         let result = try await WSHProcess.run(
             ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
-             "--report-json", "out/report.json", "--report-html", "out/html", "--report-har", "out/report.har"] + arguments,
+             "--report-json", "out/report.json", "--report-html", "out/html"],
             environment: environment, directory: directory)
         #expect(result.status == 4, "the checks fail: \(result.stdout)\(result.stderr)")
         var texts = [(name: "stdout", text: result.stdout), (name: "stderr", text: result.stderr)]
-        for name in ["junit.xml", "report.tap", "report.json", "html/index.html", "report.har"] {
+        for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
             texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
         }
         return texts
@@ -161,126 +161,6 @@ import TestSupport
             for (name, text) in texts {
                 for part in ["bravo", "delta", "ebra"] { #expect(!text.contains(part), "\(name) shows \(part): \(text)") }
             }
-        }
-    }
-
-    /// An `env` secret the answer holds JSON-escaped is masked in every report as the call history
-    /// masks it: System.Text.Json (ASP.NET Core) writes `+` as `\u002B`, and any encoder may escape
-    /// a letter (`\u0061`); reports masked the body's text, where neither form is the secret's.
-    @Test func aSecretTheAnswerHoldsJSONEscapedIsMaskedInEveryReport() async throws {
-        let answer = StaticRoute(body: #"{"echo":"AbC\u002BdEf/GhI=","u":"\u0061b/cd1234x","ok":true}"#)
-        try await withLoopbackServer(routes: ["/escaped": answer]) { server in
-            let script = """
-                set bail off
-                set output quiet
-                let k = env WSH_PLUS_SECRET
-                let k2 = env WSH_LETTER_SECRET
-                get \(server.baseURL)/escaped
-                expect body == "x"
-                expect . == "x"
-                expect .ok == false
-
-                """
-            let texts = try await Self.texts(script, environment: ["WSH_PLUS_SECRET": "AbC+dEf/GhI=", "WSH_LETTER_SECRET": "ab/cd1234x"])
-            Self.expectNoLeak(of: ["AbC+dEf/GhI=", "ab/cd1234x"], in: texts)
-            let report = texts.first { $0.name == "report.json" }?.text ?? ""
-            #expect(report.contains("ok"), "the rest of the body is kept: \(report)")
-        }
-    }
-
-    /// A body httpbin echoes as a JSON string (`data`) holds a secret with a `"` escaped twice
-    /// (`pa\\\"ss`): the reports showed it, the call history masked it.
-    @Test func aSecretWithAQuoteHttpbinEchoesIsMaskedInEveryReport() async throws {
-        try await HTTPBinServer.with { httpbin in
-            let script = """
-                set bail off
-                set output quiet
-                let k = env WSH_QUOTE_SECRET
-                post \(httpbin.baseURL)/post name=$k
-                expect status == 500
-                expect body == "x"
-
-                """
-            let texts = try await Self.texts(script, environment: ["WSH_QUOTE_SECRET": #"pa"ss12345"#])
-            Self.expectNoLeak(of: [#"pa"ss12345"#], in: texts)
-            for (name, text) in texts { #expect(!text.contains("ss12345"), "\(name): \(text)") }
-        }
-    }
-
-    /// A credential the answer gives as a list or an object (`"token": ["..."]`, `"password":
-    /// {"old": "..."}`) is masked by value in a failed check's notes and by `print`, as the
-    /// member is in the report's body.
-    @Test func aCredentialGivenAsAListOrAnObjectIsMaskedInNotesAndPrint() async throws {
-        let answer = StaticRoute(body: #"{"token":["srvArr8181"],"password":{"old":"srvPw8282"},"api_key":12345678}"#)
-        try await withLoopbackServer(routes: ["/creds": answer]) { server in
-            let script = """
-                set bail off
-                get \(server.baseURL)/creds
-                expect body == "x"
-                expect .token == "x"
-                expect .password.old == "x"
-                print .token
-                print .password
-
-                """
-            let texts = try await Self.texts(script)
-            Self.expectNoLeak(of: ["srvArr8181", "srvPw8282", "12345678"], in: texts)
-        }
-    }
-
-    /// A secret sent as a list (`password[]=...`, sent as `{"password":["..."]}`) is masked where
-    /// httpbin echoes the body it was sent as text (`data`), in every report.
-    @Test func aSecretSentAsAListIsMaskedWhereTheServerEchoesIt() async throws {
-        try await HTTPBinServer.with { httpbin in
-            let script = """
-                set bail off
-                set output quiet
-                post \(httpbin.baseURL)/post password[]=pz1313xy
-                expect status == 500
-                expect body == "x"
-
-                """
-            let texts = try await Self.texts(script)
-            Self.expectNoLeak(of: ["pz1313xy"], in: texts)
-        }
-    }
-
-    /// `wsh test --var api_key=...` (a secret given as Hurl's `--variable` gives it) is a secret:
-    /// its name is a credential's, as `save` judges a `let`'s.
-    @Test func aVarNamedAsACredentialIsMaskedInEveryReport() async throws {
-        try await HTTPBinServer.with { httpbin in
-            let script = """
-                set bail off
-                set output quiet
-                get \(httpbin.baseURL)/headers X-Custom:$api_key
-                expect .headers.X-Custom == "x"
-                print $api_key
-
-                """
-            let texts = try await Self.texts(script, arguments: ["--var", "api_key=cliSecret6464"])
-            Self.expectNoLeak(of: ["cliSecret6464"], in: texts)
-        }
-    }
-
-    /// The proxy's credentials (`set proxy http://user:pass@...`), sent as Proxy-Authorization by
-    /// the transport, are masked where the answer echoes that header: httpbin, sent the request in
-    /// absolute form as a forwarding proxy would pass it on, echoes `Basic BASE64`.
-    @Test func proxyCredentialsAnAnswerEchoesAreMaskedInEveryReport() async throws {
-        try await HTTPBinServer.with { httpbin in
-            let script = """
-                set bail off
-                set output quiet
-                set proxy http://pu:proxyPass4646@127.0.0.1:\(httpbin.port)
-                get http://a.example.test/headers
-                expect .headers.Proxy-Authorization == "x"
-                expect body == "x"
-                print .headers
-
-                """
-            let texts = try await Self.texts(script)
-            Self.expectNoLeak(of: ["proxyPass4646"], in: texts)
-            let screen = texts[0].text + texts[1].text
-            #expect(screen.contains("Basic ***") || screen.contains(#""Proxy-Authorization":"***""#), "httpbin echoed the header: \(screen)")
         }
     }
 }

@@ -81,10 +81,8 @@ extension LiteralCredentials {
         let written = word.parts[..<index].map { if case .literal(let text) = $0.content { text } else { "" } }.joined()
         let name = written + String(decoding: bytes[word.parts[index].span.start..<separator], as: UTF8.self)
         let isScheme = separator + 2 < word.span.end && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")
-        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`). A name with brackets
-        // (`auth[password]`, `password[]`, nested JSON's) is one, its words as sensitive as a plain name's.
-        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.hasPrefix("[") && !name.contains("[?")
-            && !name.contains(where: { $0 == "/" || $0 == " " })
+        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`).
+        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.contains(where: { $0 == "/" || $0 == " " || $0 == "[" })
         guard isName, !isScheme, Redaction().isSensitiveName(name) else { return nil }
         let isAssignment = separator + 1 < word.span.end && bytes[separator + 1] == UInt8(ascii: "=")
         return (separator, index, isAssignment)

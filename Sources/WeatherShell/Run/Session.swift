@@ -63,7 +63,7 @@ public final class Session {
     /// `secrets` and the credentials ``lastSentRequest`` sent (and each redirect hop before it) and
     /// ``lastReceivedResponse`` answered with.
     private func withLastCallsCredentials(_ secrets: SecretSet) -> SecretSet {
-        var redaction = Redaction(secrets: secrets.adding(proxyCredentials))
+        var redaction = Redaction(secrets: secrets)
         if let lastSentRequest { redaction = redaction.including(secretsOf: lastSentRequest) }
         if let lastReceivedResponse {
             // What each redirect hop sent too: `redirects` and `hops` show every hop's URL.
@@ -71,19 +71,9 @@ public final class Session {
         }
         return redaction.secrets
     }
-    /// What the proxy of every call sends as credentials (`set proxy http://user:pass@...`, or
-    /// `HTTP_PROXY`'s): the transport adds its Proxy-Authorization, which no request shows, so an
-    /// answer echoing it is masked by these. Not in ``mask``: `save` judges a typed proxy password
-    /// by the line it is typed in.
-    var proxyCredentials: [String] {
-        options.transport.proxyCredentials()
-    }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
-    var options: ShellOptions {
-        // A new proxy's credentials are masked from now (``proxyCredentials``).
-        didSet { if options.transport != oldValue.transport { callSecrets = nil } }
-    }
+    var options: ShellOptions
     /// Where each option set in this session was last set (`--stub`, `init.wsh:3`, `prompt`); absent: default.
     var optionOrigins: [ShellOption: String] = [:]
     /// Declared targets.
@@ -146,16 +136,9 @@ public final class Session {
             : NetworkTransport(settings: settings, eventLoopGroup: SessionEventLoop.shared)
     }
 
-    /// Sets a variable from a script argument. One named as a credential's (`api_key=...`,
-    /// `wsh test --var token=...`, ``Redaction/isCredentialName(_:)``) is a secret, as an `env` one is:
-    /// masked wherever it shows.
+    /// Sets a variable from a script argument.
     func define(_ argument: ScriptArgument) {
-        var variable = Variable(typed: argument.value)
-        if Redaction.isCredentialName(argument.name) {
-            variable.isSecret = true
-            mask.add(variable.value)
-        }
-        variables[argument.name] = variable
+        variables[argument.name] = Variable(typed: argument.value)
         commandLineNames.insert(argument.name)
     }
 }

@@ -288,11 +288,10 @@ extension Run {
 
     /// `value` with each string and key masked, before it is quoted to be shown: quoting escapes
     /// a `"` or `\` again (`Zebra\"Horse42` cut from JSON text shows as `"Zebra\\\"Horse42"`),
-    /// a form of the secret the mask does not know. A string that is JSON text (`body`) is masked
-    /// as it decodes, as the report's and the history's copy of the body is.
+    /// a form of the secret the mask does not know.
     private func maskedStrings(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): .string(redaction.maskedDecodingJSON(text))
+        case .string(let text): .string(mask(text))
         case .array(let elements): .array(elements.map(maskedStrings))
         case .object(let members): .object(members.map { JSONMember(key: mask($0.key), value: maskedStrings($0.value)) })
         case .null, .bool, .number: value

@@ -16,7 +16,7 @@ extension Run {
         guard options.history, let log = session.callLog, let request = response?.request ?? request else { return }
         var entry = CallEntry(target: target.name, arguments: arguments, request: request, response: response, failure: failure,
                               // The session's secrets: the entry adds what its own request sent.
-                              elapsed: .now - started, stubbed: options.stub != .off, redaction: Redaction(secrets: session.mask.secrets.adding(session.proxyCredentials)))
+                              elapsed: .now - started, stubbed: options.stub != .off, redaction: Redaction(secrets: session.mask.secrets))
         entry.sessionHeaders = sessionHeaders(of: response?.hops.first?.request ?? request, target, arguments, ownAuth: ownAuth)
         log.record(entry, sizeLimit: options.historySize)
     }
