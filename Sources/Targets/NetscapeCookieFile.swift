@@ -128,8 +128,8 @@ extension CookieJar {
     @discardableResult
     public func load(netscapeText text: String, source: String? = nil, now: Date = Date()) throws(CookieFileError) -> [String] {
         let cookies = try NetscapeCookieFile.cookies(in: text, source: source, now: now)
-        let refused = cookies.filter { !$0.hostOnly && isPublicSuffix($0.domain) }
-        insert(cookies.filter { $0.hostOnly || !isPublicSuffix($0.domain) }, now: now)
-        return refused.map { "." + $0.domain }
+        let isForEverySiteUnderASuffix = { (cookie: Cookie) in !cookie.hostOnly && self.isPublicSuffix(cookie.domain) }
+        insert(cookies.filter { !isForEverySiteUnderASuffix($0) }, now: now)
+        return cookies.filter(isForEverySiteUnderASuffix).map { "." + $0.domain }
     }
 }

@@ -134,6 +134,16 @@ final class WorkerProcess: Sendable {
         return Ending(output: output, status: status)
     }
 
+    /// In a child started with ``Input/stopWhenClosed``: blocks until its stdin ends, which is
+    /// when the parent closes it or is gone however it ended.
+    static func waitUntilInputCloses() {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 0 || (count < 0 && errno != EINTR) { return }
+        }
+    }
+
     /// Closes the child's stdin (``Input/stopWhenClosed``): it stops, and still writes what it did.
     func closeInput() {
         state.withLock { state in

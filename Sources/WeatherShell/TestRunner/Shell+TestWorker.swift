@@ -54,11 +54,7 @@ extension Shell {
     /// read the result, and the worker ends rather than wait on a server that never answers.
     private static func endWhenTheRunnerEnds() {
         Thread.detachNewThread {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(STDIN_FILENO, &byte, 1)
-                if count == 0 || (count < 0 && errno != EINTR) { break }
-            }
+            WorkerProcess.waitUntilInputCloses()
             _exit(FailureKind.interrupted.exitCode)
         }
     }

@@ -28,7 +28,7 @@ enum TestFiles {
             }
         }
         var seen = Set<String>()
-        return (files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }, hidden, unopened)
+        return (files.filter { seen.insert(realPath($0)).inserted }, hidden, unopened)
     }
 
     /// Every `*.wsh`, `*.http` and `*.rest` under `directory` (in any case: `C.WSH`), as paths that

@@ -73,11 +73,7 @@ enum LoadProcesses {
     static func runUntilInputCloses(_ work: @escaping @ShellActor @Sendable () async -> Void) async -> Bool {
         let task = Task(executorPreference: SessionEventLoop.executor) { await work() }
         Thread.detachNewThread {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(STDIN_FILENO, &byte, 1)
-                if count == 0 || (count < 0 && errno != EINTR) { break }
-            }
+            WorkerProcess.waitUntilInputCloses()
             task.cancel()
         }
         await task.value
