@@ -57,7 +57,7 @@ public struct LaunchOptions: Sendable, Equatable {
 /// The entry point: runs a script, `-c` statements, piped input or the interactive prompt.
 @ShellActor
 public enum Shell {
-    public nonisolated static let version = "0.4.6"
+    public nonisolated static let version = "0.4.7"
 
     /// Runs wsh and returns its exit code.
     public static func run(_ options: LaunchOptions) async -> Int32 {
