@@ -70,6 +70,34 @@ import Testing
         }
     }
 
+    /// `body graphql` (what `.http` and Postman GraphQL requests import as, F18): a value in a
+    /// string of the query is escaped for that string too, in a block string its `"""` is escaped,
+    /// in a comment its line break cannot end the comment; in `variables` it is plain JSON.
+    @Test func inAGraphQLBodyAValueStaysWhereItStandsInTheQuery() async throws {
+        try await TestServer.with { server in
+            let lets = #"let v = "x\") { secret } \"\"\" # \\ end\nz""#
+            let query = #"query { a(s: \\\"$v\\\", b: \\\"\\\"\\\"$v\\\"\\\"\\\") # $v\\n b }"#
+            let body = try await Self.received(lets, #"body graphql "{\"query\": \""# + query + #"\", \"variables\": {\"v\": \"$v\"}}""#, on: server)
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+            let v = "x\") { secret } \"\"\" # \\ end\nz"
+            let inString = v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            let inBlock = v.replacingOccurrences(of: "\"\"\"", with: "\\\"\"\"")
+            let inComment = v.replacingOccurrences(of: "\n", with: " ")
+            #expect(parsed["query"] as? String == "query { a(s: \"\(inString)\", b: \"\"\"\(inBlock)\"\"\") # \(inComment)\n b }", "\(body)")
+            #expect(parsed["variables"] as? [String: String] == ["v": v], "\(body)")
+        }
+    }
+
+    /// A plain JSON body escapes a value once even after a `\"` in a string (prose quotes): only
+    /// `body graphql` reads strings within strings (review 8 M1).
+    @Test func aJSONBodyEscapesAValueOnceAfterAQuoteInAString() async throws {
+        try await TestServer.with { server in
+            let body = try await Self.received(#"let v = "a\"b""#, #"body "{\"text\": \"he said \\\"$v\\\"\"}""#, on: server)
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+            #expect(parsed["text"] as? String == #"he said "a"b""#, "\(body)")
+        }
+    }
+
     @Test func rawAndPlainTextBodiesTakeValuesAsTheyAre() async throws {
         try await TestServer.with { server in
             let raw = try await Self.received(#"let v = "\"x\", \"y\": 1""#, #"body raw "{\"a\": $v}""#, on: server)

@@ -35,6 +35,35 @@ import TestSupport
         #expect(mine == "/echo/mine/users", "a value set by hand is kept: \(shell.stderr)")
     }
 
+    /// A `{{value}}` inside a string of a GraphQL query (docs tester's F18): escaped for the GraphQL
+    /// string as well as for the JSON string that holds the query, so a value holding `"` stays in
+    /// its string and cannot add a selection; in the variables, JSON, escaped once.
+    @Test func aValueInAGraphQLStringStaysInIt() async throws {
+        let directory = try ScratchDirectory.make("wsh-http-graphql")
+        defer { ScratchDirectory.remove(directory) }
+        let server = try await TestServer.start()
+        let name = #"x") { secret } # \ end"#
+        try """
+            @name = \(name)
+
+            POST \(server.baseURL)/echo/graphql
+            X-Request-Type: GraphQL
+
+            query { user(name: "{{name}}") { id } }
+
+            {"n": "{{name}}"}
+
+            """.write(to: directory.appendingPathComponent("g.http"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run("set output quiet\nsource g.http", directory: directory.path)
+        let echoed = shell.run.lastResponse.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+        try await server.shutdown()
+        let body = try #require(echoed?["body"] as? String, "\(shell.stderr)")
+        let sent = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+        #expect(sent["query"] as? String == #"query { user(name: "x\") { secret } # \\ end") { id } }"#, "\(body)")
+        #expect(sent["variables"] as? [String: String] == ["n": name], "\(body)")
+    }
+
     static func echoedPath(_ shell: ShellHarness) -> String? {
         let body = shell.run.lastResponse?.body ?? Data()
         return ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["path"] as? String

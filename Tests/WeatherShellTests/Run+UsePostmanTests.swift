@@ -73,4 +73,26 @@ import TestSupport
         #expect(text == "/echo/u/7", "\(shell.stderr)")
         #expect(parts == "/echo/p/8", "\(shell.stderr)")
     }
+
+    /// A `{{value}}` inside a string of a Postman GraphQL query (docs tester's F18) stays in that
+    /// string: escaped for GraphQL and for the JSON string holding the query.
+    @Test func aValueInAGraphQLStringStaysInIt() async throws {
+        let directory = try ScratchDirectory.make("wsh-postman-graphql")
+        defer { ScratchDirectory.remove(directory) }
+        let server = try await TestServer.start()
+        let collection = """
+        {"info": {"name": "G", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "item": [{"name": "q", "request": {"method": "POST", "url": "\(server.baseURL)/echo/graphql",
+                   "body": {"mode": "graphql", "graphql": {"query": "query { user(name: \\"{{name}}\\") { id } }", "variables": ""}}}}]}
+        """
+        try collection.write(to: directory.appendingPathComponent("G.postman_collection.json"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness(mode: .interactive)
+        await shell.run(#"use postman G.postman_collection.json"# + "\n" + #"let name = "x\") { secret } # \\ end""# + "\nset output quiet\ncall q",
+                        directory: directory.path)
+        let echoed = shell.run.lastResponse.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+        try await server.shutdown()
+        let body = try #require(echoed?["body"] as? String, "\(shell.stderr)")
+        let sent = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+        #expect(sent["query"] as? String == #"query { user(name: "x\") { secret } # \\ end") { id } }"#, "\(body)")
+    }
 }

@@ -4,15 +4,17 @@ import Targets
 /// value holding `"`, `&` or `<` cannot break the body or add to it. The body's kind comes from
 /// the target's `Content-Type` header, else from the text's first character (`{` or `[` JSON,
 /// `<` XML; a body read as JSON that way is sent as `application/json`). `body raw "TEXT"` puts
-/// variables in as they are.
+/// variables in as they are; `body graphql "TEXT"` is a GraphQL request's JSON (`{"query": ...}`).
 ///
 /// - JSON: inside a string, the value JSON-escaped (`"a\"b"`); elsewhere, the value as JSON of
 ///   its type (`let n = 3` writes `3`, `let s = "x"` writes `"x"`, a list or object as itself).
 /// - Form (`application/x-www-form-urlencoded`): the value percent-encoded.
 /// - XML: `& < > " '` as references (``MarkupEscape``), every other character as it is.
+/// - GraphQL: as JSON, and a value inside a string of the query (`"query { user(name: \"$v\") }"`)
+///   escaped for the GraphQL string too, so that it cannot end that string and add to the query.
 /// - Anything else: the value as it is.
 enum BodyTemplate {
-    enum Kind: Equatable { case json, form, xml, raw }
+    enum Kind: Equatable { case json, graphQL, form, xml, raw }
 
     /// The kind of a body whose template is `word`, sent as `contentType` (nil when the target names none).
     static func kind(of word: Word, contentType: String?) -> Kind {
@@ -36,16 +38,19 @@ enum BodyTemplate {
     static func render(_ word: Word, kind: Kind, variable: (String, SourceSpan) throws -> Variable) throws -> String {
         var text = ""
         var json = JSONStringState()
+        var graphQL = GraphQLEnvelopeState()
         for part in word.parts {
             switch part.content {
             case .literal(let piece):
                 text += piece
                 if kind == .json { json.read(piece) }
+                if kind == .graphQL { graphQL.read(piece) }
             case .variable(let name):
                 let value = try variable(name, part.span)
                 switch kind {
-                case .json where json.isInString: text += String(JSONValue.quoted(value.value).dropFirst().dropLast())
+                case .json where json.isInString: text += escaped(value.value)
                 case .json: text += Self.jsonText(value.typedValue)
+                case .graphQL: text += graphQL.written(value)
                 case .form: text += PercentEncoding.encode(value.value)
                 case .xml: text += MarkupEscape.escaped(value.value)
                 case .raw: text += value.value
@@ -60,6 +65,11 @@ enum BodyTemplate {
     static func jsonText(_ value: JSONValue) -> String {
         if case .number(let literal) = value, (try? JSONValue.parse(literal)) == nil { return JSONValue.quoted(literal) }
         return value.compactText
+    }
+
+    /// The inside of a JSON string holding `text`.
+    static func escaped(_ text: String) -> String {
+        String(JSONValue.quoted(text).dropFirst().dropLast())
     }
 
     /// Whether JSON text read so far ends inside a string.

@@ -219,17 +219,22 @@ struct TargetCompiler {
         field.arguments.count == 1 && field.arguments[0].parts.first?.quoted == false && field.arguments[0].literal?.hasPrefix("@") == true
     }
 
-    /// `body "text"` with its variables written for the body's kind (``BodyTemplate``); `body raw "text"` as it is.
+    /// `body "text"` with its variables written for the body's kind (``BodyTemplate``); `body raw "text"` as it is;
+    /// `body graphql "text"` a GraphQL request's JSON.
     private func templateBody(_ field: TargetDeclaration.Field, headers: [Header]) throws -> RequestTask {
         let template = field.arguments[field.arguments.count - 1]
         let contentType = headers.last { $0.name.lowercased() == "content-type" }?.value
-        let kind = field.arguments.count == 2 ? .raw : BodyTemplate.kind(of: template, contentType: contentType)
+        let kind: BodyTemplate.Kind = switch field.arguments.count == 2 ? field.arguments[0].bare : nil {
+        case "graphql"?: .graphQL
+        case _?: .raw
+        case nil: BodyTemplate.kind(of: template, contentType: contentType)
+        }
         let text = try BodyTemplate.render(template, kind: kind) { name, span in
             guard let variable = run.variable(named: name) else { throw run.undefinedVariable(name, at: span) }
             return variable
         }
         // A body that reads as JSON says so when the target names no type, as Hurl and HTTPie send it.
-        let sniffedType = contentType == nil && kind == .json ? "application/json" : nil
+        let sniffedType = contentType == nil && (kind == .json || kind == .graphQL) ? "application/json" : nil
         return .data(Data(text.utf8), contentType: sniffedType)
     }
 

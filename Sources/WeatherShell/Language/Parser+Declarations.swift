@@ -74,7 +74,7 @@ extension Parser {
 
     private func checkFieldArity(_ name: String, _ arguments: [Word], _ fieldWord: Word) throws(Diagnostic) {
         let single = ["doc", "base", "path", "method", "validate", "timeout", "retry", "follow", "body"]
-        let isRawBody = name == "body" && arguments.count == 2 && arguments[0].bare == "raw"
+        let isRawBody = name == "body" && arguments.count == 2 && ["raw", "graphql"].contains(arguments[0].bare)
         // `base URL yields`: the host yields to `set base`, as a pack's does.
         let isYieldingBase = name == "base" && arguments.count == 2 && arguments[1].bare == "yields"
         if single.contains(name), arguments.count != 1, !isRawBody, !isYieldingBase {

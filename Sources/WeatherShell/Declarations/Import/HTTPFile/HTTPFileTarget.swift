@@ -3,7 +3,8 @@ import Targets
 
 /// A `.http` request as the target declaration that sends it: `base` and `path` from its URL,
 /// `method`, its headers, its body as `body raw` (substituted as written, as both clients do; a
-/// form's and a GraphQL body's as `body`, each value encoded for where it stands) or `body @FILE`, `follow off` for `# @no-redirect`, `timeout` for `# @timeout`. Each `{{...}}`
+/// form's as `body` and a GraphQL body's as `body graphql`, each value encoded for where it
+/// stands) or `body @FILE`, `follow off` for `# @no-redirect`, `timeout` for `# @timeout`. Each `{{...}}`
 /// becomes the wsh variable `variableName` gives it.
 enum HTTPFileTarget {
     /// The declaration `target NAME { ... }`; a file it includes is read from `directory`.
@@ -127,10 +128,11 @@ enum HTTPFileTarget {
                 }
             }
         }
-        // Written as they stand (`body`: JSON-escaped in a string, percent-encoded in a form) where
-        // wsh makes the body's form; else as both clients send them, as written (`body raw`).
-        let escapes = form || request.isGraphQL
-        return (escapes ? "body     " : "body     raw ") + written(form ? formBody(parts) : parts, variableName)
+        // Written as they stand (`body`: percent-encoded in a form; `body graphql`: escaped for a
+        // string of the query) where wsh makes the body's form; else as both clients send them, as
+        // written (`body raw`).
+        let field = request.isGraphQL ? "body     graphql " : form ? "body     " : "body     raw "
+        return field + written(form ? formBody(parts) : parts, variableName)
     }
 
     /// A url-encoded form's text as REST Client sends it: a line that starts with `&` goes on the

@@ -164,8 +164,8 @@ enum PostmanTarget {
             if !hasContentType { headers.append(("Content-Type", "application/json")) }
             let variablesJSON = variables.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .object([])
             let json = JSONValue.object([JSONMember(key: "query", value: .string(query)), JSONMember(key: "variables", value: variablesJSON)])
-            // `body`, not `body raw`: wsh made this JSON, so a value in a string of it is JSON-escaped.
-            bodyLine = "body     " + (try written(json.compactText))
+            // wsh made this JSON: a value in the query is escaped for where it stands in it.
+            bodyLine = "body     graphql " + (try written(json.compactText))
         }
         for header in headers {
             lines.append("  header   " + (try written(header.name + ":" + header.value)))
