@@ -253,6 +253,15 @@ import TestSupport
         }
     }
 
+    /// Under `--stub`, OpenWeatherMap's sample (an answer to `units=metric`) was labelled `°F`
+    /// after `set units fahrenheit` (docs tester's F17): its unit is the sample's.
+    @Test func anOpenWeatherMapSampleKeepsItsUnitUnderFahrenheit() async throws {
+        let result = try await WSHProcess.run(["--stub", "-c", "weather use openweathermap\nset units fahrenheit\nweather current\nweather forecast 3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let readings = result.stdout.split(separator: "\n").filter { $0.contains("(sample data)") && $0.contains("loading=false") }
+        #expect(readings.count == 2 && readings.allSatisfy { $0.contains(#"unit="°C""#) }, "\(result.stdout)")
+    }
+
     /// `weather use openweathermap` loaded that pack, which has no `geocode`: a city failed with
     /// `no target 'geocode'`. Open-meteo's `geocode` is loaded for it, and no other target.
     @Test func openWeatherMapGeocodesWithOpenMeteosGeocode() async throws {

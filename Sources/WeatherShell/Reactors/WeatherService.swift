@@ -61,7 +61,7 @@ struct WeatherService: Sendable {
             }
             let named = place.name.isEmpty ? Place(name: text(json, [.key("name")]) ?? "", latitude: place.latitude, longitude: place.longitude) : place
             return CurrentReading(place: named, temperature: temperature, minimum: try number(json, [.key("main"), .key("temp_min")]),
-                                  maximum: try number(json, [.key("main"), .key("temp_max")]), time: Self.localTime(json), unit: unit)
+                                  maximum: try number(json, [.key("main"), .key("temp_max")]), time: Self.localTime(json), unit: openWeatherMapUnit)
         }
     }
 
@@ -93,7 +93,7 @@ struct WeatherService: Sendable {
             }
             let offset = json["city"]?["timezone"]?.double ?? current["timezone"]?.double ?? 0
             return ForecastReading(place: place, temperature: temperature, time: Self.localTime(current),
-                                   forecastTime: LocalTime.format(unix: best["dt"]?.double ?? 0, offset: offset), unit: unit)
+                                   forecastTime: LocalTime.format(unix: best["dt"]?.double ?? 0, offset: offset), unit: openWeatherMapUnit)
         }
     }
 
@@ -116,6 +116,10 @@ struct WeatherService: Sendable {
     }
 
     private var unit: String { fahrenheit.value ? "°F" : "°C" }
+
+    /// OpenWeatherMap's answer does not say its unit: it is the one asked for, and a sample's is
+    /// the pack's `units=metric`, whatever `set units` asks.
+    private var openWeatherMapUnit: String { stubbed.value ? "°C" : unit }
 
     private func arguments(for place: Place, source: WeatherSource) -> CallArguments {
         var arguments = CallArguments()
