@@ -558,6 +558,31 @@ import TestSupport
         }
     }
 
+    /// A literal `{{` a target sends (a Mustache template in a body or header) was written as it
+    /// is, so the exported file substituted it or stopped on an unset variable (runner tester's
+    /// D18): it is written `{{open_brace}}{`, and the file sends what the target sends.
+    @Test func exportKeepsALiteralDoubleBraceLiteral() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let declarations = #"""
+                let who = "Ann"
+                target tpl { base \#(server.baseURL); path /echo/tpl; method POST; header "X-Q:a {{not}} {{{x}}}" X-Who:$who; json template="Hello {{who}}, {{{raw}}}!" }
+                """#
+            let called = try await WSHProcess.run(["-c", declarations + "\ncall tpl"], directory: directory)
+            #expect(called.status == 0, "\(called.stderr)")
+            let exported = try await WSHProcess.run(["-c", declarations + "\nexport http > tpl.http"], directory: directory)
+            #expect(exported.status == 0 && exported.stderr.contains("{{open_brace}}{"), "\(exported.stderr)")
+            let replayed = try await WSHProcess.run(["tpl.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let sent = try #require(try Self.documents(called.stdout).first), again = try #require(try Self.documents(replayed.stdout).first)
+            #expect(sent["body"] as? String == #"{"template":"Hello {{who}}, {{{raw}}}!"}"#, "\(sent)")
+            #expect(again["body"] as? String == sent["body"] as? String, "\(again)")
+            let headers = { (echo: [String: Any]) in (echo["headers"] as? [[String]] ?? []).filter { $0[0].lowercased().hasPrefix("x-") } }
+            #expect(headers(sent) == headers(again) && headers(sent).count == 2, "\(headers(sent)) \(headers(again))")
+        }
+    }
+
     /// Secrets written literally in targets (a query `appid`, an `X-API-Key` header, a Basic
     /// password) are exported as `{{variables}}` named for where they go, which the private
     /// environment file gives back: they were written `***`, which the file then sent.

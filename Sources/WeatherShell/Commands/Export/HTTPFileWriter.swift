@@ -10,7 +10,7 @@ enum HTTPFileWriter {
     static func request(name: String, summary: String?, request: Request, followsRedirects: Bool,
                         placeholders: [(value: String, written: String)]) -> String {
         func placed(_ text: String) -> String {
-            var text = text
+            var text = literalBraces(text)
             for (value, written) in placeholders where !value.isEmpty {
                 text = text.replacingOccurrences(of: value, with: written)
                 let encoded = PercentEncoding.encode(value)
@@ -29,6 +29,25 @@ enum HTTPFileWriter {
             lines.append(placed(String(decoding: body, as: UTF8.self)))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The variable a literal `{` before another `{` is written as (`@open_brace = {`): both
+    /// clients read `{{` as a variable's start and substitute a variable's value once, so
+    /// `{{open_brace}}{who}}` sends `{{who}}` as it is.
+    static let openBrace = "open_brace"
+
+    /// `text` with each `{` that comes before a `{` written as `{{open_brace}}`.
+    static func literalBraces(_ text: String) -> String {
+        guard text.contains("{{") else { return text }
+        var written = ""
+        var characters = text.makeIterator()
+        var current = characters.next()
+        while let character = current {
+            let next = characters.next()
+            written += character == "{" && next == "{" ? "{{\(openBrace)}}" : String(character)
+            current = next
+        }
+        return written
     }
 
     /// A Basic credential as REST Client's `Basic USER:PASSWORD`, so that a placeholder can stand

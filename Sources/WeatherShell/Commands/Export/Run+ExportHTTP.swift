@@ -139,6 +139,8 @@ extension Run {
                 unwritable.append(name)
             }
         }
+        let holdsBraces = file.contains("{{\(HTTPFileWriter.openBrace)}}")
+        if holdsBraces { defined.append("@\(HTTPFileWriter.openBrace) = {") }
         if !defined.isEmpty { file = defined.joined(separator: "\n") + "\n\n" + file }
         try writeOutput(mask(file), to: outputPath, at: command.span)
         let toGive = unsourced + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
@@ -153,6 +155,9 @@ extension Run {
         if !unwritable.isEmpty {
             io.err("note: \(listed(unwritable)) not written as @NAME = VALUE: a value of several lines, with {{, a \\ or blanks at its ends is not "
                    + "read back as it is; give them with --var NAME=VALUE\n")
+        }
+        if holdsBraces {
+            io.err("note: a {{ the targets send is written {{\(HTTPFileWriter.openBrace)}}{, so that the file sends it as it is, not as a variable\n")
         }
         for name in trailingBreaks {
             io.err("note: '\(name)': its body ends in a line break, which a .http file cannot hold: the file sends the body without it\n")
