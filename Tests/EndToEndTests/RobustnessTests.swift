@@ -11,6 +11,22 @@ import TestSupport
         #expect(use.stderr.contains("wrong arguments for 'use'"))
     }
 
+    /// A relative `XDG_STATE_HOME` put the call history and the line history under each working
+    /// directory (runner tester's D31); the XDG spec says to ignore it, so `~/.local/state` holds them.
+    @Test func aRelativeXDGStateHomeIsIgnored() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let home = directory.appendingPathComponent("home")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/echo/x > /dev/null"],
+                                                  environment: ["HOME": home.path, "XDG_STATE_HOME": "relstate"], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("relstate").path))
+            #expect(FileManager.default.fileExists(atPath: home.path + "/.local/state/wsh/calls.sqlite"))
+        }
+    }
+
     @Test func hugeDurationsAreRefusedNotTrapped() async throws {
         let option = try await WSHProcess.run(["-c", "set timeout 1e300s"])
         #expect(option.status == 3)

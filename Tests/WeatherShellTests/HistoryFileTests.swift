@@ -11,6 +11,12 @@ import Testing
         return directory.appendingPathComponent("history").path
     }
 
+    /// A relative `XDG_STATE_HOME` is ignored, as the XDG spec says (runner tester's D31).
+    @Test func aRelativeStateHomeIsIgnored() {
+        #expect(HistoryFile.defaultPath(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]) == "/h/.local/state/wsh/history")
+        #expect(HistoryFile.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/wsh/history")
+    }
+
     @Test func entriesWithLineBreaksRoundTrip() throws {
         let path = try path()
         let entries = ["target t {\n  path /a # a comment\n  header Accept:application/json\n}", "echo \"a\\nb\" \\\\", "call t",

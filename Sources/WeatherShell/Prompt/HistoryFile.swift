@@ -29,7 +29,7 @@ final class HistoryFile {
     /// `$WSH_HISTORY`, else `$XDG_STATE_HOME/wsh/history`, else `~/.local/state/wsh/history`.
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["WSH_HISTORY"], !path.isEmpty { return path }
-        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/wsh/history" }
+        if let state = Environment.baseDirectory("XDG_STATE_HOME", in: environment) { return state + "/wsh/history" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/wsh/history" }
         return NSHomeDirectory() + "/.local/state/wsh/history"
     }

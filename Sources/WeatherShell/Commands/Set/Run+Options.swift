@@ -273,12 +273,18 @@ enum Environment {
 
     /// `$XDG_CONFIG_HOME`, else `$HOME/.config`: where init.wsh and packs/ live.
     static var configDirectory: String {
-        variable("XDG_CONFIG_HOME") ?? (home + "/.config")
+        baseDirectory("XDG_CONFIG_HOME") ?? (home + "/.config")
     }
 
     /// `$XDG_STATE_HOME`, else `$HOME/.local/state`: where history and the call history live.
     static var stateDirectory: String {
-        variable("XDG_STATE_HOME") ?? (home + "/.local/state")
+        baseDirectory("XDG_STATE_HOME") ?? (home + "/.local/state")
+    }
+
+    /// An XDG base directory variable's value when it is an absolute path: the spec says a
+    /// relative one is invalid and ignored (else each working directory would get its own).
+    static func baseDirectory(_ name: String, in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
 
     /// `$HOME`, as every program reads it; the account's home directory only when it is unset.
