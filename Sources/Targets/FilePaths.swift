@@ -1,5 +1,8 @@
+import Foundation
+
 /// File-path text without `NSString.deletingLastPathComponent`, which traps (an illegal
-/// instruction) in swift-corelibs-foundation on a name of one character: `> o`, `a/`.
+/// instruction) in swift-corelibs-foundation on a name of one character: `> o`, `a/`; and new
+/// files' names, claimed where several processes may choose at once.
 public enum FilePaths {
     /// The directory part of `path`, as `deletingLastPathComponent` means it: empty for a bare
     /// name (`o`), `/` for a name at the root (`/o`), trailing slashes ignored (`a/b/` is `a`).
@@ -10,5 +13,30 @@ public enum FilePaths {
         var head = trimmed[..<slash]
         while head.hasSuffix("/") { head = head.dropLast() }
         return head.isEmpty ? "/" : String(head)
+    }
+
+    /// The first of `first`, `numbered(1)`, `numbered(2)`... that no file has, created empty at
+    /// once (`O_EXCL`), so that two processes choosing at the same time (`wsh test` running
+    /// `.http` files side by side, two downloads) never take the same name. When a name cannot be
+    /// created for another reason (no such directory), that name, for its writer to report.
+    public static func claimFreeName(_ first: String, numbered: (Int) -> String) -> String {
+        var number = 0
+        while true {
+            let candidate = number == 0 ? first : numbered(number)
+            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if descriptor >= 0 {
+                close(descriptor)
+                return candidate
+            }
+            guard errno == EEXIST else { return candidate }
+            number += 1
+        }
+    }
+
+    /// Removes `path` when it is an empty file: a name ``claimFreeName(_:numbered:)`` took for an
+    /// answer that never came.
+    public static func removeIfEmpty(_ path: String) {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_size == 0, (status.st_mode & S_IFMT) == S_IFREG { unlink(path) }
     }
 }

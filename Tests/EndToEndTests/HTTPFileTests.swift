@@ -125,6 +125,30 @@ import TestSupport
         }
     }
 
+    /// `.http` files run side by side (`wsh test`'s jobs) chose the same free `answer-N.json` and
+    /// overwrote each other's answers (runner tester's D34): each name is claimed as it is chosen.
+    @Test func answersSavedAtOnceAreAllKept() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let files = ["a", "b", "c"]
+            for file in files {
+                let requests = (1...3).map { "GET \(server.baseURL)/echo/x?r=\(file)\($0)\n>> ./answer.json\n" }
+                try requests.joined(separator: "\n###\n").write(to: directory.appendingPathComponent("\(file).http"), atomically: true, encoding: .utf8)
+            }
+            try await withThrowingTaskGroup(of: WSHProcess.Result.self) { group in
+                for file in files { group.addTask { try await WSHProcess.run(["\(file).http"], directory: directory) } }
+                for try await result in group { #expect(result.status == 0, "\(result.stderr)") }
+            }
+            let answers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("answer") }
+            let queries = try answers.map { name in
+                let echo = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))) as? [String: Any]
+                return echo?["query"] as? String ?? ""
+            }
+            #expect(Set(queries) == Set(files.flatMap { file in (1...3).map { "r=\(file)\($0)" } }), "\(answers) \(queries)")
+        }
+    }
+
     /// JetBrains' `>> FILE` saves the answer's body (beside a file of that name: `-1`), `>>! FILE`
     /// overwrites; `HTTP/2 (Prior Knowledge)` on the request line is read. Each was an error.
     @Test func jetBrainsSavesAnswersAndReadsPriorKnowledge() async throws {

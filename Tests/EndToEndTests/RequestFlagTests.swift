@@ -125,6 +125,33 @@ import TestSupport
         }
     }
 
+    /// Downloads started at once each chose the first free name and the later rename replaced
+    /// the earlier file (runner tester's D34): each claims its name as it chooses it, and one
+    /// whose request fails leaves no empty file behind.
+    @Test func downloadsAtOnceKeepEveryAnswer() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let count = 6
+        try await withLoopbackServer { server in
+            try await withThrowingTaskGroup(of: WSHProcess.Result.self) { group in
+                for index in 1...count {
+                    group.addTask { try await WSHProcess.run(["get", "\(server.baseURL)/echo/data?i=\(index)", "-d"], directory: directory) }
+                }
+                for try await result in group { #expect(result.status == 0, "\(result.stderr)") }
+            }
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["data"] + (1..<count).map { "data-\($0)" }, "\(names)")
+        let queries = try names.map { name in
+            let echo = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))) as? [String: Any]
+            return echo?["query"] as? String ?? ""
+        }
+        #expect(Set(queries) == Set((1...count).map { "i=\($0)" }), "\(queries)")
+        let refused = try await WSHProcess.run(["get", "http://127.0.0.1:\(try LoopbackPort.free())/gone", "-d"], directory: directory)
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("gone").path))
+    }
+
     @Test func followCheckStatusAndAnUnknownFlag() async throws {
         try await withLoopbackServer { server in
             let followed = try await WSHProcess.run(["-c", "set follow off\nget \(server.baseURL)/redirect?n=1 -F\nexpect status == 200"])

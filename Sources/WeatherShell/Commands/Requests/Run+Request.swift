@@ -26,7 +26,14 @@ extension Run {
                           notes: ["declare a target with a sample (target NAME from last keeps this one), or answer live with: set stub off"])
         }
         var output = statement.output
-        if flags.download, output == nil { output = downloadFile(for: url, at: statement.url) }
+        var claimed: String?
+        if flags.download, output == nil {
+            let path = downloadFile(for: url)
+            output = Word(parts: [WordPart(content: .literal(path), quoted: true, span: statement.url.span)], span: statement.url.span)
+            claimed = path
+        }
+        var answered = false
+        defer { if !answered, let claimed { FilePaths.removeIfEmpty(claimed) } }
         let saved = outputOverride
         defer { outputOverride = saved }
         switch flags.print {
@@ -53,6 +60,7 @@ extension Run {
         keepRequestAuth(statement, sent: response.request)
         if flags.print == .verbose, output == nil { printRequest(response.request) }
         try write(response, to: output)
+        answered = true
         if flags.download, let output {
             let path = try expand(output).text
             io.err("wsh: saved \(ByteText.text(response.streamedBodyBytes ?? response.body.count)) to \(path)\n")

@@ -30,20 +30,14 @@ extension Run {
 
     /// `--download` with no `-o`: a file named for the URL's last path segment (else its host) in
     /// the current directory (where `> FILE` writes), with `-1`, `-2`... added when one of that name exists, as HTTPie
-    /// names it (the answer's Content-Disposition is not waited for: the file is opened before
-    /// the request goes, so that the body is written as it arrives).
-    func downloadFile(for url: String, at word: Word) -> Word {
+    /// names it, the name claimed at once (the answer's Content-Disposition is not waited for: the
+    /// file is opened before the request goes, so that the body is written as it arrives).
+    func downloadFile(for url: String) -> String {
         let components = URLComponents(string: url)
         let segment = components?.path.split(separator: "/").last.map(String.init)?.removingPercentEncoding ?? ""
         var name = segment.isEmpty || segment == "." || segment == ".." ? (components?.host ?? "download") : segment
         name = name.replacingOccurrences(of: "/", with: "_")
-        var candidate = name
-        var suffix = 1
-        while FileManager.default.fileExists(atPath: candidate) {
-            candidate = "\(name)-\(suffix)"
-            suffix += 1
-        }
-        return Word(parts: [WordPart(content: .literal(candidate), quoted: true, span: word.span)], span: word.span)
+        return FilePaths.claimFreeName(name) { "\(name)-\($0)" }
     }
 
     /// `-v` and `--offline`: the request as it goes on the wire, HTTPie's way (request line, Host,

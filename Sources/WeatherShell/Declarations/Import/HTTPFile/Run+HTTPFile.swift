@@ -95,12 +95,15 @@ extension Run {
         defer { options.cookies = cookies }
         let span = SourceSpan(request.span)
         lastResponse = nil
-        let output = request.saveTo.map { save in
-            let path = Self.savePath(Run.path(save.path, relativeTo: currentFile.directory), overwrites: save.overwrites)
-            return Word(parts: [WordPart(content: .literal(path), quoted: true, span: span)], span: span)
+        let path = request.saveTo.map { Self.savePath(Run.path($0.path, relativeTo: currentFile.directory), overwrites: $0.overwrites) }
+        let output = path.map { Word(parts: [WordPart(content: .literal($0), quoted: true, span: span)], span: span) }
+        do {
+            try await call(CallStatement(target: Word(parts: [WordPart(content: .literal(name), quoted: false, span: span)], span: span),
+                                         arguments: [], output: output))
+        } catch {
+            if let path, request.saveTo?.overwrites == false { FilePaths.removeIfEmpty(path) }
+            throw error
         }
-        try await call(CallStatement(target: Word(parts: [WordPart(content: .literal(name), quoted: false, span: span)], span: span),
-                                     arguments: [], output: output))
         if let response = lastResponse {
             running.answers[name] = response
             if let given = request.name { running.answers[given] = response }
@@ -108,14 +111,12 @@ extension Run {
     }
 
     /// Where `>> PATH` saves: PATH, or when a file is there already, PATH with `-1`, `-2`... before
-    /// its extension, as JetBrains does; `>>! PATH` overwrites.
+    /// its extension, as JetBrains does, the name claimed at once; `>>! PATH` overwrites.
     static func savePath(_ path: String, overwrites: Bool) -> String {
-        guard !overwrites, FileManager.default.fileExists(atPath: path) else { return path }
+        guard !overwrites else { return path }
         let url = URL(fileURLWithPath: path)
         let stem = url.deletingPathExtension().path, suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-        var number = 1
-        while FileManager.default.fileExists(atPath: "\(stem)-\(number)\(suffix)") { number += 1 }
-        return "\(stem)-\(number)\(suffix)"
+        return FilePaths.claimFreeName(path) { "\(stem)-\($0)\(suffix)" }
     }
 
     /// The text of a template, for a file variable's value: `\n`, `\r` and `\t` in its text are
