@@ -84,7 +84,35 @@ import TestSupport
                 }
             }
             let headers = (again.first?["headers"] as? [[String]] ?? []).filter { $0[0].lowercased().hasPrefix("x-") }
-            #expect(headers == [["X-Key", "masked-again"], ["X-Plain", "yes"]], "\(headers)")
+            #expect(headers.sorted { $0[0] < $1[0] } == [["X-Key", "masked-again"], ["X-Plain", "yes"]], "\(headers)")
+            // A masked secret is a parameter the call must give: it sent `***` as the key (runner tester's D33).
+            let notGiven = try await WSHProcess.run(["-c", "import har calls.har as h\ncall h.items"], directory: directory)
+            #expect(notGiven.status != 0 && notGiven.stderr.contains("X-Key") && !notGiven.stdout.contains("***"), "\(notGiven.stderr)")
+        }
+    }
+
+    /// A masked query item, form field or JSON member of a HAR wsh wrote is a parameter the call
+    /// must give, not `***` sent as the credential (runner tester's D33).
+    @Test func maskedValuesOfAHARAreParametersToGive() async throws {
+        try await Self.withServerAndScratch { server, directory, state in
+            let environment = ["XDG_STATE_HOME": state.path, "WSH_HAR_KEY": "realAppId77"]
+            let sent = try await WSHProcess.run(["-c", """
+                let key = env WSH_HAR_KEY
+                get "\(server.baseURL)/echo/ih?appid=$key&q=1" > /dev/null
+                post \(server.baseURL)/echo/login password=$key user=ann > /dev/null
+                history export har > calls.har
+                """], environment: environment, directory: directory)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let imported = try await WSHProcess.run(["-c", "import har calls.har as h\ncall h.ih\n"], directory: directory)
+            #expect(imported.status != 0 && imported.stderr.contains("appid"), "\(imported.stderr)")
+            #expect(imported.stderr.contains("each is a parameter its call must give"), "\(imported.stderr)")
+            let given = try await WSHProcess.run(["-c", "set output raw\nimport har calls.har as h\ncall h.ih appid=again\ncall h.login password=pw2"],
+                                                 directory: directory)
+            #expect(given.status == 0, "\(given.stderr)")
+            let echoes = try HTTPFileTests.documents(given.stdout)
+            #expect(echoes.first?["query"] as? String == "appid=again&q=1", "\(given.stdout)")
+            let login = (echoes.last?["body"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+            #expect(login == ["password": "pw2", "user": "ann"], "\(given.stdout)")
         }
     }
 

@@ -100,7 +100,7 @@ struct CurlImport {
         var query: [String] = []
         if let queryText, !queryText.isEmpty {
             if let pairs = Self.pairs(queryText) {
-                query = pairs.map { Run.quoted($0.name + "=" + $0.value) }
+                query = pairs.map { Self.item($0.name, "=", $0.value) }
             } else {
                 path += "?" + queryText
             }
@@ -121,7 +121,7 @@ struct CurlImport {
                 bodyLine = "  json     " + fields.joined(separator: " ")
                 if type == "application/json" { headers.removeAll { $0.name.lowercased() == "content-type" } }
             } else if type.hasPrefix("application/x-www-form-urlencoded"), let pairs = Self.pairs(String(decoding: body, as: UTF8.self)) {
-                bodyLine = "  form     " + pairs.map { Run.quoted($0.name + "=" + $0.value) }.joined(separator: " ")
+                bodyLine = "  form     " + pairs.map { Self.item($0.name, "=", $0.value) }.joined(separator: " ")
                 if type == "application/x-www-form-urlencoded" { headers.removeAll { $0.name.lowercased() == "content-type" } }
             } else if let bodyFile {
                 bodyLine = "  body     @" + Run.quoted(bodyFile)
@@ -136,7 +136,8 @@ struct CurlImport {
             }
         }
         for header in headers {
-            lines.append("  header   " + Run.quoted(header.name + ":" + header.value))
+            let masked = header.value.contains(Redaction.placeholder)
+            lines.append("  header   " + Run.quoted(masked ? header.name : header.name + ":" + header.value))
         }
         if let bodyLine { lines.append(bodyLine) }
         if let timeout = command.timeout {
@@ -207,12 +208,18 @@ struct CurlImport {
         for member in members {
             guard isParameterName(member.key), seen.insert(member.key).inserted else { return nil }
             if case .string(let text) = member.value {
-                fields.append(Run.quoted(member.key + "=" + text))
+                fields.append(item(member.key, "=", text))
             } else {
                 fields.append(Run.quoted(member.key + ":=" + member.value.compactText))
             }
         }
         return fields
+    }
+
+    /// `name=value`, or `name` alone, a parameter the call must give, where the value is what wsh
+    /// wrote for a masked secret (a HAR wsh exported): sending `***` as the credential would be wrong.
+    private static func item(_ name: String, _ separator: String, _ value: String) -> String {
+        Run.quoted(value == Redaction.placeholder ? name : name + separator + value)
     }
 
     /// A parameter name that `key=value` reads back whole.

@@ -93,7 +93,8 @@ extension Run {
                 taken.insert(name)
                 declared.append(name)
                 if request.curlWords.contains(where: { $0.contains(Redaction.placeholder) }) {
-                    io.err("note: \(name) holds \(Redaction.placeholder) where the HAR had a masked secret: give the value in the call, or edit \(name)\n")
+                    io.err("note: the HAR had masked secrets (\(Redaction.placeholder)) in \(name): each is a parameter its call must give "
+                           + "(call \(name) NAME=VALUE, Header:VALUE); one inside a longer value or in the path is sent as \(Redaction.placeholder): edit \(name)\n")
                 }
             } catch let error as CurlCommand.Failure {
                 io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(error.message))\n")
