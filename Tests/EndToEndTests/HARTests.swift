@@ -91,6 +91,23 @@ import TestSupport
         }
     }
 
+    /// An answer a HAR holds cut short (a `--report-har` of a large body: `size` larger than the
+    /// text) was kept as a whole sample (runner tester's D10): it is left out, with a note.
+    @Test func aCutAnswerIsNoSample() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        func entry(_ path: String, size: Int, text: String) -> String {
+            #"{"startedDateTime": "2026-11-30T10:00:00Z", "time": 1, "request": {"method": "GET", "url": "http://127.0.0.1:9/\#(path)", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": 0}, "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [], "content": {"size": \#(size), "mimeType": "text/plain", "text": "\#(text)"}, "redirectURL": "", "headersSize": -1, "bodySize": -1}, "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}"#
+        }
+        let har = #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["# + entry("cut", size: 70000, text: "only the start")
+            + ", " + entry("whole", size: 5, text: "whole") + "]}}"
+        try har.write(to: directory.appendingPathComponent("r.har"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["--stub", "-c", "set bail off\nimport har r.har --samples\ncall whole\ncall cut"], directory: directory)
+        #expect(result.stderr.contains("note: 1 answer the HAR holds cut short"), "\(result.stderr)")
+        #expect(result.stdout.contains("whole") && !result.stdout.contains("only the start"), "\(result.stdout)")
+        #expect(result.stderr.contains("no sample"), "\(result.stderr)")
+    }
+
     /// A masked query item, form field or JSON member of a HAR wsh wrote is a parameter the call
     /// must give, not `***` sent as the credential (runner tester's D33).
     @Test func maskedValuesOfAHARAreParametersToGive() async throws {

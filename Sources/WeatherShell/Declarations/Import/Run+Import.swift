@@ -117,6 +117,9 @@ extension Run {
             io.err("note: \(har.filePartsAsText) multipart part\(har.filePartsAsText == 1 ? "" : "s") of a file sent as text, the value the HAR holds "
                    + "(a target reads no file a HAR names from this machine): edit the target to send a file (NAME@FILE on its multipart line)\n")
         }
+        if samples, har.cutAnswers > 0 {
+            io.err("note: \(har.cutAnswers) answer\(har.cutAnswers == 1 ? "" : "s") the HAR holds cut short (shorter than its size) not kept as a sample\n")
+        }
         if har.leftOut > 0 {
             io.err("note: \(har.leftOut) request\(har.leftOut == 1 ? "" : "s") for the page itself (images, scripts, styles, fonts, the document) left out\n")
         }

@@ -34,6 +34,9 @@ struct HARImport {
     var notAbsolute: [String] = []
     /// Multipart parts the HAR gives as files (`fileName`): sent as text parts of the value it holds.
     var filePartsAsText = 0
+    /// Answers whose text is shorter than the `size` the HAR gives (a report cuts a large body):
+    /// not kept as samples.
+    var cutAnswers = 0
 
     /// Headers that say what the browser is, not what the API needs.
     private static let noise: Set<String> = [
@@ -83,6 +86,7 @@ struct HARImport {
             }
             let key = method + " " + String(url.prefix { $0 != "?" && $0 != "#" })
             let answer = Self.answer(entry["response"])
+            if answer == nil, Self.isCut(entry["response"]) { cutAnswers += 1 }
             if let index = seen[key] {
                 if let answer, !requests[index].answers.contains(where: { $0.status == answer.status }) { requests[index].answers.append(answer) }
                 continue
@@ -170,12 +174,19 @@ struct HARImport {
 
     private static func answer(_ response: JSONValue?) -> (status: Int, text: String)? {
         guard let response, let status = response["status"]?.int, (100...599).contains(status),
-              let text = response["content"]?["text"]?.string, !text.isEmpty else { return nil }
+              let text = response["content"]?["text"]?.string, !text.isEmpty, !isCut(response) else { return nil }
         if response["content"]?["encoding"]?.string == "base64" {
             guard let decoded = base64Text(text), !decoded.contains("\0") else { return nil }
             return (status, decoded)
         }
         return (status, text)
+    }
+
+    /// Whether an answer's text holds fewer bytes than the body's `size` says it had.
+    private static func isCut(_ response: JSONValue?) -> Bool {
+        guard let content = response?["content"], let size = content["size"]?.int, let text = content["text"]?.string else { return false }
+        let bytes = content["encoding"]?.string == "base64" ? Data(base64Encoded: text)?.count ?? 0 : text.utf8.count
+        return size > bytes
     }
 
     /// The UTF-8 text that `base64` holds; nil when it holds no such text.
