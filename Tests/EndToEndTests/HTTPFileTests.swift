@@ -787,6 +787,11 @@ import TestSupport
             #expect(file.hasPrefix("@plain = visible value\n\n###"), "\(file)")
             #expect(exported.stderr.contains("note: {{later}} are not set: give them with --var NAME=VALUE"), "\(exported.stderr)")
             #expect(exported.stderr.contains("note: 'raw': its body ends in a line break, which a .http file cannot hold"), "\(exported.stderr)")
+            #expect(!exported.stderr.contains("carriage return"), "\(exported.stderr)")
+            // A CR inside a text body is lost the same way, and said (runner tester's D19).
+            let crlf = try await WSHProcess.run(["-c", "target r3 { base \(httpbin.baseURL); path /anything; method POST; header Content-Type:text/plain; body raw \"a\\r\\nb\" }\nexport http"],
+                                                directory: directory)
+            #expect(crlf.stderr.contains("note: 'r3': its body holds a carriage return"), "\(crlf.stderr)")
             // A credential typed as text, by its name or by where it is sent, stays a variable the user gives (review).
             let credentials = """
                 let api_key = "abc123xyzSECRET"

@@ -27,7 +27,7 @@ extension Run {
         // Variables sent where a credential goes (`header Authorization:$h`, `query appid=$q`):
         // like a secret, never written as `@name = value`.
         var credentialPlaced: Set<String> = []
-        var trailingBreaks: [String] = []
+        var trailingBreaks: [String] = [], carriageReturns: [String] = []
         // Named apart from the variables the file asks for already (a secret variable's, `{{id}}`...).
         var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
             declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) }
@@ -62,7 +62,11 @@ extension Run {
                 extra.append((marker, "{{\(parameter.name)}}"))
             }
             // A header's name as a variable `--var` can set: X-Request-Id is {{X_Request_Id}}.
-            let headers = target.requiredHeaders.map { Header(name: $0, value: "{{\($0.replacingOccurrences(of: "-", with: "_"))}}") }
+            let headers = target.requiredHeaders.map { name in
+                let marker = "wsh-export-\(UUID().uuidString)"
+                extra.append((marker, "{{\(name.replacingOccurrences(of: "-", with: "_"))}}"))
+                return Header(name: name, value: marker)
+            }
             var request: Request
             do {
                 request = try await exportProvider.preparedRequest(target, arguments: CallArguments(values: values, headers: headers))
@@ -93,10 +97,13 @@ extension Run {
                 throw failure("'\(declared.name)' sends a body a .http file cannot hold as text (binary, or with lines it reads as ###, < or >)",
                               at: command.span)
             }
-            // A .http body ends at its last line that is not blank: a line break after it is not sent.
-            if let body = request.body, body.last == UInt8(ascii: "\n") || body.last == UInt8(ascii: "\r"),
-               request.headers.last(where: { $0.name.lowercased() == "content-type" })?.value.lowercased().hasPrefix("multipart/") != true {
-                trailingBreaks.append(declared.name)
+            // A .http body ends at its last line that is not blank: a line break after it is not sent;
+            // its lines are joined by \n (a multipart body's by \r\n).
+            let isMultipart = request.headers.last(where: { $0.name.lowercased() == "content-type" })?.value.lowercased().hasPrefix("multipart/") == true
+            if let body = request.body, !isMultipart {
+                let isBreak = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+                if let last = body.last, isBreak(last) { trailingBreaks.append(declared.name) }
+                if body.reversed().drop(while: isBreak).contains(UInt8(ascii: "\r")) { carriageReturns.append(declared.name) }
             }
             let redirects = target.redirectLimit ?? options.follow
             func written() -> String {
@@ -158,6 +165,9 @@ extension Run {
         }
         if holdsBraces {
             io.err("note: a {{ the targets send is written {{\(HTTPFileWriter.openBrace)}}{, so that the file sends it as it is, not as a variable\n")
+        }
+        for name in carriageReturns {
+            io.err("note: '\(name)': its body holds a carriage return (\\r), which a .http file cannot hold: the file sends its lines ended by \\n alone\n")
         }
         for name in trailingBreaks {
             io.err("note: '\(name)': its body ends in a line break, which a .http file cannot hold: the file sends the body without it\n")
