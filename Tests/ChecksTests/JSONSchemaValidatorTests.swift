@@ -199,6 +199,11 @@ import Testing
             let schema = try JSONValue.parse(#"{"$schema": "http://json-schema.org/draft-0\#(draft)/schema#", "# + keyword + "}")
             #expect(JSONSchemaValidator(root: schema).violations(of: value, against: schema).map(\.description) == (draft < since ? [] : [violation]),
                     "draft-0\(draft) \(keyword)")
+            // Read as absent, it is no check: `expect schema` refuses the file, saying why (review 6 M5).
+            let problems = JSONSchemaValidator.shapeProblems(of: schema).map(\.description)
+            let name = keyword.dropFirst().prefix { $0 != "\"" }
+            #expect(problems.contains("(root): '\(name)' is no draft-0\(draft) keyword, so no check reads it: name draft-0\(since) or later in $schema")
+                    == (draft < since), "draft-0\(draft) \(keyword): \(problems)")
         }
     }
 

@@ -162,6 +162,9 @@ extension JSONSchemaValidator {
         return " (\(JSONValue.quoted(text)) is a string in YAML 1.2, which wsh reads: write true or false)"
     }
 
+    /// Keywords a draft added, by the draft (``draftNumber(_:)``) that added them.
+    private static let laterKeywords = ["const": 6, "contains": 6, "propertyNames": 6, "if": 7, "then": 7, "else": 7]
+
     /// `draft`: the draft a schema file names (``draftNumber(_:)``), 0 for others.
     private static func collectShapeProblems(_ schema: JSONValue, at pointer: String, depth: Int, into problems: inout [SchemaShapeProblem], limit: Int,
                                              draft: Int = 0) {
@@ -178,6 +181,12 @@ extension JSONSchemaValidator {
             let key = member.key, value = member.value
             let path = pointer + "/" + JSONPointer.escape(key)
             func wrong(_ form: String) { add("'\(key)' takes \(form), not \(described(value))" + yamlBoolean(value)) }
+            if let since = laterKeywords[key], draft > 0, draft < since {
+                // Not a keyword of the draft the file names: the validator reads it as absent, as
+                // that draft says, so a check would pass what the author meant to refuse.
+                add("'\(key)' is no draft-0\(draft) keyword, so no check reads it: name draft-0\(since) or later in $schema")
+                continue
+            }
             switch key {
             case "type" where value != .array([]):
                 let names: [JSONValue]
