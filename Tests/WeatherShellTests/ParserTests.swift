@@ -257,6 +257,19 @@ import Testing
         #expect(parseError("if 1 == 1 { echo a } else { echo b }") == nil)
     }
 
+    /// `} else if COND {` was refused ("expected '{' after 'else'"; language tester's D30): it
+    /// chains another `if`, as sh's `elif`; a chain counts toward the nesting bound.
+    @Test @ShellActor func elseIfChainsAnotherIf() async {
+        let shell = ShellHarness()
+        let halt = await shell.run("for n in 1 2 3 { if $n == 1 { echo one } else if $n == 2 { echo two } else { echo other } }\n"
+                                   + "if 1 == 2 { echo a } else if 1 == 3 { echo b }\necho end")
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(shell.stdout == "one\ntwo\nother\nend\n", "\(shell.stdout)")
+        #expect(parseError("if 1 == 1 { echo a } else if { echo b }") != nil)
+        let chain = "if 1 == 2 { echo a }" + String(repeating: " else if 1 == 2 { echo a }", count: 300)
+        #expect(parseError(chain)?.message == "blocks nested deeper than 256")
+    }
+
     /// `reactor emit { ... }` was declared, and `emit go` could never run it.
     @Test func aReactorNamedAfterAWordOfTheLanguageIsAnError() {
         for word in ["emit", "else", "catch"] {

@@ -47,7 +47,7 @@ extension Parser {
             try checkLiteral(arguments[0], LiteralValue.duration)
             return .sleep(arguments[0])
         case "if":
-            let usageText = "if EXPR { ... } [else { ... }]"
+            let usageText = "if EXPR { ... } [else if EXPR { ... }] [else { ... }]"
             let body = try block(raw, usage: usageText, context: context)
             var otherwise: [Statement]?
             if let word = raw.catchWord {

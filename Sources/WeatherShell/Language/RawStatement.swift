@@ -77,10 +77,14 @@ struct RawStatementReader {
             if case .word(let word) = tokens[position], word.bare == "catch" || word.bare == "else" {
                 raw.catchWord = word
                 position += 1
-                guard case .openBrace = tokens[position] else {
-                    throw Diagnostic(.parse, "expected '{' after '\(word.bare ?? "")'", file: file, span: tokens[position].span)
+                if word.bare == "else", case .word(let next) = tokens[position], next.bare == "if" {
+                    raw.catchBlock = try elseIf()
+                } else {
+                    guard case .openBrace = tokens[position] else {
+                        throw Diagnostic(.parse, "expected '{' after '\(word.bare ?? "")'", file: file, span: tokens[position].span)
+                    }
+                    raw.catchBlock = try block()
                 }
-                raw.catchBlock = try block()
             }
             raw.span = raw.span.union(raw.catchBlock?.close ?? raw.block?.close ?? raw.span)
         }
@@ -95,6 +99,19 @@ struct RawStatementReader {
             throw Diagnostic(.parse, "unexpected '{'", file: file, span: span)
         }
         return raw
+    }
+
+    /// `} else if COND { ... }`: an else block holding that one `if`, as sh's `elif`; a chain of
+    /// them counts toward the nesting bound as blocks do.
+    private mutating func elseIf() throws(Diagnostic) -> RawStatement.Block {
+        let open = tokens[position].span
+        guard depth < Self.maximumDepth else {
+            throw Diagnostic(.parse, "blocks nested deeper than \(Self.maximumDepth)", file: file, span: open)
+        }
+        depth += 1
+        defer { depth -= 1 }
+        let nested = try statement()
+        return RawStatement.Block(statements: [nested], open: open, close: nested.span)
     }
 
     private mutating func block() throws(Diagnostic) -> RawStatement.Block {

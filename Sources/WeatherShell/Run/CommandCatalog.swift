@@ -36,7 +36,7 @@ enum CommandCatalog {
     } + [
         .keyword(Entry(name: "request", usage: "request METHOD URL [ITEM...] [HTTPie's flags: -a -A -v -h -b -o -d -F --offline --check-status] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ...")),
         .command(ExpectSchemaCommand.self),
-        .keyword(Entry(name: "if", usage: "if EXPR { ... } [else { ... }]", summary: "run a block when an expectation's expression holds")),
+        .keyword(Entry(name: "if", usage: "if EXPR { ... } [else if EXPR { ... }] [else { ... }]", summary: "run a block when an expectation's expression holds")),
         .keyword(Entry(name: "for", usage: "for NAME in QUERY|WORDS... { ... }", summary: "run a block for each value of a query's list, or each word")),
         .keyword(Entry(name: "repeat", usage: "repeat N { ... }", summary: "run a block N times")),
         .keyword(Entry(name: "until", usage: "until EXPR [every DURATION] [max N] { ... }",
