@@ -19,6 +19,14 @@ import TestSupport
         #expect(page.stdout == (try Self.page("history")))
     }
 
+    /// `help emit` said "no help for 'emit'" (language tester's D29): a reactor's words have their usage.
+    @Test func theWordsOfAReactorHaveHelp() async throws {
+        for (word, usage) in [("emit", "usage: emit NAME = VALUE"), ("catch", "catch { ... }"), ("unless", "unless FIELD"), ("action", "usage: action NAME")] {
+            let result = try await WSHProcess.run(["-c", "help \(word)"])
+            #expect(result.status == 0 && result.stdout.contains(usage) && result.stdout.contains("help reactor"), "\(word): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func helpListsTheTopicsAndAMisspeltOneIsGuessed() async throws {
         let list = try await WSHProcess.run(["-c", "help"])
         let pages = try FileManager.default.contentsOfDirectory(atPath: CallTests.repository.appendingPathComponent("docs").path)

@@ -88,6 +88,17 @@ import Testing
         }
     }
 
+    /// A block string has one escape (`\"""`): a value ending in `\` or `"` would end it early or
+    /// escape its end, letting a second value add to the query (review 10 M1). It is refused.
+    @Test @ShellActor func aValueABlockStringCannotHoldIsRefused() async {
+        for value in [#"p\\"#, #"q\""#] {
+            let shell = ShellHarness()
+            let halt = await shell.run(#"let v = ""# + value + #"""# + "\n"
+                + #"target t { base http://127.0.0.1:9; method POST; body graphql "{\"query\": \"query { a(x: \\\"\\\"\\\"$v\\\"\\\"\\\") }\"}" }"# + "\ncall t")
+            #expect(halt != nil && shell.stderr.contains("which a GraphQL block string"), "\(value): \(shell.stderr)")
+        }
+    }
+
     /// A plain JSON body escapes a value once even after a `\"` in a string (prose quotes): only
     /// `body graphql` reads strings within strings (review 8 M1).
     @Test func aJSONBodyEscapesAValueOnceAfterAQuoteInAString() async throws {

@@ -50,7 +50,9 @@ enum BodyTemplate {
                 switch kind {
                 case .json where json.isInString: text += escaped(value.value)
                 case .json: text += Self.jsonText(value.typedValue)
-                case .graphQL: text += graphQL.written(value)
+                case .graphQL:
+                    guard let written = graphQL.written(value) else { throw ValueDoesNotFit(name: name, span: part.span) }
+                    text += written
                 case .form: text += PercentEncoding.encode(value.value)
                 case .xml: text += MarkupEscape.escaped(value.value)
                 case .raw: text += value.value
@@ -65,6 +67,12 @@ enum BodyTemplate {
     static func jsonText(_ value: JSONValue) -> String {
         if case .number(let literal) = value, (try? JSONValue.parse(literal)) == nil { return JSONValue.quoted(literal) }
         return value.compactText
+    }
+
+    /// A value a GraphQL block string (`"""..."""`) cannot hold: one ending in `"` or `\`.
+    struct ValueDoesNotFit: Error {
+        var name: String
+        var span: SourceSpan
     }
 
     /// The inside of a JSON string holding `text`.

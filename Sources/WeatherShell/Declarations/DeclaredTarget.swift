@@ -229,9 +229,15 @@ struct TargetCompiler {
         case _?: .raw
         case nil: BodyTemplate.kind(of: template, contentType: contentType)
         }
-        let text = try BodyTemplate.render(template, kind: kind) { name, span in
-            guard let variable = run.variable(named: name) else { throw run.undefinedVariable(name, at: span) }
-            return variable
+        let text: String
+        do {
+            text = try BodyTemplate.render(template, kind: kind) { name, span in
+                guard let variable = run.variable(named: name) else { throw run.undefinedVariable(name, at: span) }
+                return variable
+            }
+        } catch let error as BodyTemplate.ValueDoesNotFit {
+            throw run.failure("the value of $\(error.name) ends in \" or \\, which a GraphQL block string (\"\"\"...\"\"\") cannot hold", at: error.span,
+                              notes: ["write that value in a \"...\" string of the query, where any value is escaped"])
         }
         // A body that reads as JSON says so when the target names no type, as Hurl and HTTPie send it.
         let sniffedType = contentType == nil && (kind == .json || kind == .graphQL) ? "application/json" : nil

@@ -20,14 +20,17 @@ extension BodyTemplate {
         private var stringEscape = false
         private var stringIsEmpty = false
 
-        /// A value written where the text read so far ends.
-        func written(_ value: Variable) -> String {
+        /// A value written where the text read so far ends; nil for one a block string cannot hold
+        /// (ending in `"` or `\`, which would end the string early or escape its end).
+        func written(_ value: Variable) -> String? {
             guard json.isInString else { return BodyTemplate.jsonText(value.typedValue) }
             guard depth == 1 else { return BodyTemplate.escaped(value.value) }
             switch place {
             case .code: return BodyTemplate.escaped(value.value)
             case .string: return BodyTemplate.escaped(BodyTemplate.escaped(value.value))
-            case .blockString: return BodyTemplate.escaped(value.value.replacingOccurrences(of: "\"\"\"", with: "\\\"\"\""))
+            case .blockString:
+                if value.value.hasSuffix("\"") || value.value.hasSuffix("\\") { return nil }
+                return BodyTemplate.escaped(value.value.replacingOccurrences(of: "\"\"\"", with: "\\\"\"\""))
             case .comment: return BodyTemplate.escaped(value.value.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " "))
             }
         }

@@ -27,7 +27,13 @@ enum HARDocument {
         var failure: String?
         /// What made the call: `wsh target NAME`, a test file's path and line.
         var comment: String
+        /// Whether `body` is only the first part of the answer's (a test report keeps 64 KB): said
+        /// in the content's comment, which `import har` reads.
+        var bodyCut = false
     }
+
+    /// How the comment of a response's content begins when its text is cut.
+    static let cutComment = "cut: "
 
     static func text(_ calls: [Entry], creatorVersion: String) -> String {
         let entries = calls.map(entry)
@@ -87,6 +93,7 @@ enum HARDocument {
         let type = headerList.last { $0.name.lowercased() == "content-type" }?.value ?? ""
         var content = [member("size", .number(String(call.bodySize ?? 0))), member("mimeType", .string(type))]
         if let body = call.body, !body.isEmpty { content += textMembers(body) }
+        if call.bodyCut { content.append(member("comment", .string(cutComment + "the first \(call.body?.count ?? 0) bytes of the body, not all of it"))) }
         let location = headerList.last { $0.name.lowercased() == "location" }?.value ?? ""
         return .object([
             member("status", .number(String(call.status ?? 0))),

@@ -79,6 +79,14 @@ enum CommandCatalog {
 
     static let names = entries.map(\.name)
 
+    /// The words inside `reactor NAME { ... }` that are no commands of their own (`state` is one).
+    static let reactorWords = [
+        "action": "action NAME [PARAMS...] [unless FIELD] { ... } [catch { ... }]",
+        "unless": "action NAME [PARAMS...] unless FIELD { ... }: the action does nothing while that boolean field is true",
+        "emit": "emit NAME = VALUE[, NAME = VALUE...]",
+        "catch": "action NAME { ... } catch { ... }: runs when the action's block fails, $error holding why",
+    ]
+
     static func entry(_ name: String) -> Entry? { entries.first { $0.name == name } }
 }
 
@@ -106,6 +114,9 @@ extension Run {
                 for plugin in BuiltInPlugins.all { io.out("  \(plugin.usage)\n") }
             }
             return
+        }
+        if let usage = CommandCatalog.reactorWords[name] {
+            return io.out("usage: \(usage)\n  a word of a reactor's declaration (help reactor; help reactors for the page)\n")
         }
         if let target = session.targets[name] { return targetHelp(target) }
         if let page = ManualPages.page(name) { return io.out(page) }

@@ -6,16 +6,25 @@ import Targets
 /// `use http` or runs with `wsh FILE.http` sends the same request.
 enum HTTPFileWriter {
     /// One request: its text, with `placeholders` (a value and the `{{...}}` that stands for it:
-    /// a required parameter, a secret) written as their `{{...}}`, percent-encoded forms too.
+    /// a required parameter, a secret) written as their `{{...}}`, percent-encoded forms too, and
+    /// a literal `{{` written so that the file sends it (``literalBraces(_:)``) unless
+    /// `escapingBraces` is false (to look for secrets in the text as sent).
     static func request(name: String, summary: String?, request: Request, followsRedirects: Bool,
-                        placeholders: [(value: String, written: String)]) -> String {
+                        placeholders: [(value: String, written: String)], escapingBraces: Bool = true) -> String {
         func placed(_ text: String) -> String {
-            var text = literalBraces(text)
+            // Each value first becomes a token (NUL, which no text written here holds, around its
+            // number), so that a value holding `{{` is found before braces are escaped.
+            var text = text
+            var tokens: [(token: String, written: String)] = []
             for (value, written) in placeholders where !value.isEmpty {
-                text = text.replacingOccurrences(of: value, with: written)
+                let token = "\u{0}\(tokens.count)\u{0}"
+                text = text.replacingOccurrences(of: value, with: token)
                 let encoded = PercentEncoding.encode(value)
-                if encoded != value { text = text.replacingOccurrences(of: encoded, with: written) }
+                if encoded != value { text = text.replacingOccurrences(of: encoded, with: token) }
+                tokens.append((token, written))
             }
+            if escapingBraces { text = literalBraces(text) }
+            for (token, written) in tokens { text = text.replacingOccurrences(of: token, with: written) }
             return text
         }
         var lines = ["### " + (summary.map { $0.replacingOccurrences(of: "\n", with: " ") } ?? name), "# @name " + name]
@@ -36,15 +45,16 @@ enum HTTPFileWriter {
     /// `{{open_brace}}{who}}` sends `{{who}}` as it is.
     static let openBrace = "open_brace"
 
-    /// `text` with each `{` that comes before a `{` written as `{{open_brace}}`.
-    static func literalBraces(_ text: String) -> String {
-        guard text.contains("{{") else { return text }
+    /// `text` with each `{` that comes before a `{`, or before a placeholder's token (which
+    /// becomes `{{...}}`), written as `{{open_brace}}`.
+    private static func literalBraces(_ text: String) -> String {
+        guard text.contains("{") else { return text }
         var written = ""
         var characters = text.makeIterator()
         var current = characters.next()
         while let character = current {
             let next = characters.next()
-            written += character == "{" && next == "{" ? "{{\(openBrace)}}" : String(character)
+            written += character == "{" && (next == "{" || next == "\u{0}") ? "{{\(openBrace)}}" : String(character)
             current = next
         }
         return written

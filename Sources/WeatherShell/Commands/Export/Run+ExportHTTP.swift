@@ -106,14 +106,14 @@ extension Run {
                 if body.reversed().drop(while: isBreak).contains(UInt8(ascii: "\r")) { carriageReturns.append(declared.name) }
             }
             let redirects = target.redirectLimit ?? options.follow
-            func written() -> String {
+            func written(escapingBraces: Bool = true) -> String {
                 HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
-                                       followsRedirects: redirects > 0, placeholders: extra)
+                                       followsRedirects: redirects > 0, placeholders: extra, escapingBraces: escapingBraces)
             }
             // Secrets written literally (`query appid=...`, a Postman collection's credential) are
             // variables too, named for where they are sent; one that holds another (`user:password`)
             // leaves the part that is not secret as it is.
-            let text = written()
+            let text = written(escapingBraces: false)
             let literals = (redaction.sentSecrets(of: request) + session.mask.values.map { (Self.placeName(of: $0, in: request), $0) }).filter { literal in
                 literal.value.count >= SecretForms.minimumLength && !extra.contains { $0.value == literal.value }
                     && (text.contains(literal.value) || text.contains(PercentEncoding.encode(literal.value)))

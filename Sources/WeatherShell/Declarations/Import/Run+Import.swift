@@ -94,7 +94,7 @@ extension Run {
                 declared.append(name)
                 if request.curlWords.contains(where: { $0.contains(Redaction.placeholder) }) {
                     io.err("note: the HAR had masked secrets (\(Redaction.placeholder)) in \(name): each is a parameter its call must give "
-                           + "(call \(name) NAME=VALUE, Header:VALUE); one inside a longer value or in the path is sent as \(Redaction.placeholder): edit \(name)\n")
+                           + "(call \(name) NAME=VALUE, Header:VALUE); one inside a longer query, form or JSON value, or in the path, is sent as \(Redaction.placeholder): edit \(name)\n")
                 }
             } catch let error as CurlCommand.Failure {
                 io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(error.message))\n")
@@ -118,7 +118,7 @@ extension Run {
                    + "(a target reads no file a HAR names from this machine): edit the target to send a file (NAME@FILE on its multipart line)\n")
         }
         if samples, har.cutAnswers > 0 {
-            io.err("note: \(har.cutAnswers) answer\(har.cutAnswers == 1 ? "" : "s") the HAR holds cut short (shorter than its size) not kept as a sample\n")
+            io.err("note: \(har.cutAnswers) answer\(har.cutAnswers == 1 ? "" : "s") the HAR holds cut short (its content's comment says so) not kept as a sample\n")
         }
         if har.leftOut > 0 {
             io.err("note: \(har.leftOut) request\(har.leftOut == 1 ? "" : "s") for the page itself (images, scripts, styles, fonts, the document) left out\n")
