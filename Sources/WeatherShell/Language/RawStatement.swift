@@ -104,22 +104,25 @@ struct RawStatementReader {
     /// `} else if COND { ... }`: an else block holding that one `if`, as sh's `elif`; a chain of
     /// them counts toward the nesting bound as blocks do.
     private mutating func elseIf() throws(Diagnostic) -> RawStatement.Block {
-        let open = tokens[position].span
-        guard depth < Self.maximumDepth else {
-            throw Diagnostic(.parse, "blocks nested deeper than \(Self.maximumDepth)", file: file, span: open)
-        }
-        depth += 1
+        let open = try enterBlock()
         defer { depth -= 1 }
         let nested = try statement()
         return RawStatement.Block(statements: [nested], open: open, close: nested.span)
     }
 
-    private mutating func block() throws(Diagnostic) -> RawStatement.Block {
+    /// One level deeper, refused past the nesting bound: the span of the block's first token.
+    /// The caller steps back out (`defer { depth -= 1 }`).
+    private mutating func enterBlock() throws(Diagnostic) -> SourceSpan {
         let open = tokens[position].span
         guard depth < Self.maximumDepth else {
             throw Diagnostic(.parse, "blocks nested deeper than \(Self.maximumDepth)", file: file, span: open)
         }
         depth += 1
+        return open
+    }
+
+    private mutating func block() throws(Diagnostic) -> RawStatement.Block {
+        let open = try enterBlock()
         defer { depth -= 1 }
         position += 1
         let inner = try statements(insideBlock: open)
