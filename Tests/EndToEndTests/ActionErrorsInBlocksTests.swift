@@ -220,4 +220,31 @@ import TestSupport
             #expect(erring.stderr.contains("undefined variable 'typo'"), "the error that ended the round: \(erring.stderr)")
         }
     }
+
+    /// `source FILE` in an action: an error in the file's statements, or one that stops it from
+    /// parsing, ends the action and runs its `catch`, as the same statement in the action does. It
+    /// was reported, and the file and the action went on.
+    @Test func anErrorInAFileAnActionSourcesRunsTheCatch() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "call dead\necho still-in-file\n".write(to: directory.appendingPathComponent("part.wsh"), atomically: true, encoding: .utf8)
+            try "echo parsed\nlet = 3\n".write(to: directory.appendingPathComponent("broken.wsh"), atomically: true, encoding: .utf8)
+            let script = """
+            set bail off
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            reactor r {
+              state after = false, error = ""
+              action go f { source $f; emit after = true } catch { emit error = "caught $f" }
+            }
+            r go part.wsh
+            r go broken.wsh
+            echo done
+            """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "a caught error is not shown: \(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").map(String.init)
+                    == [#"r | after=false error="caught part.wsh""#, #"r | after=false error="caught broken.wsh""#, "done"], "\(result.stdout)")
+        }
+    }
 }
