@@ -230,9 +230,10 @@ public final class Run {
         }
     }
 
-    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first.
+    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first, unless an
+    /// action's clean-up did.
     func reportInterrupted() {
-        io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted\n")
+        io.sayInterrupted()
     }
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.
