@@ -103,4 +103,157 @@ import TestSupport
             #expect(!outcome.value.contains("after=true") && !outcome.value.contains("500"), "\(outcome.value)")
         }
     }
+
+    /// A reactor whose action `go c` calls `/status/c`, expects 200, and says in `after` that it
+    /// went on past the check and in `error` that its `catch` ran.
+    static func roundReactor(_ server: TestServer) -> String {
+        """
+        target st { base \(server.baseURL); path /status/{code} }
+        reactor r {
+          state after = false, error = ""
+          action go c { call st code=$c; expect status == 200; emit after = true } catch { emit error = "caught $c" }
+          action stop { exit }
+          action poll { until status == 404 every 10ms max 2 { call st code=200 }; emit after = true } catch { emit error = "ran out" }
+        }
+
+        """
+    }
+
+    /// An action sent in an `until` round that may not be the last: its failed `expect` ends the
+    /// action and runs its `catch`, and is held back as the round's own are: counted once when the
+    /// round is the last (its condition holds), not at all when a later round passes. It was
+    /// counted at once (exit 4 though the second round passed); and a bare `exit` in an action
+    /// after the round's failure exited 0.
+    @Test func anActionSentInAnUntilRoundEndsAtItsFailedExpectAndTheRoundCountsIt() async throws {
+        try await withLoopbackServer { server in
+            for bail in ["", "set bail off\n"] {
+                let counted = try await WSHProcess.run(["-c", bail + Self.roundReactor(server) + """
+                until status == 201 every 10ms max 3 { r go 201 }
+                echo done
+                """])
+                #expect(counted.status == 4, "\(counted.stderr)")
+                #expect(counted.stdout.split(separator: "\n").map(String.init)
+                        == [#"r | after=false error="caught 201""#] + (bail.isEmpty ? [] : ["done"]), "\(counted.stdout)")
+                #expect(counted.stderr.components(separatedBy: "expectation failed: status == 200").count == 2, "once: \(counted.stderr)")
+            }
+
+            let later = Self.roundReactor(server) + """
+            let first = true
+            until status == 200 every 10ms max 3 {
+              if $first == true { let first = false; r go 404 } else { r go 200 }
+            }
+            echo done
+            """
+            let passed = try await WSHProcess.run(["-c", later])
+            #expect(passed.status == 0, "the failure of the first round does not count: \(passed.stderr)")
+            #expect(passed.stderr.isEmpty, "\(passed.stderr)")
+            #expect(passed.stdout.split(separator: "\n").map(String.init)
+                    == [#"r | after=false error="caught 404""#, #"r | after=true error="caught 404""#, "done"], "\(passed.stdout)")
+            let directory = try TestRunnerTests.suite(["round.wsh": later])
+            let test = try await WSHProcess.run(["test", "tests"], directory: directory)
+            #expect(test.status == 0 && test.stdout.contains("1 passed, 0 failed"), "\(test.stdout)\(test.stderr)")
+
+            let exiting = try await WSHProcess.run(["-c", "set bail off\n" + Self.roundReactor(server) + """
+            until status == 200 every 10ms max 3 { call st code=404; expect status == 200; r stop }
+            """])
+            #expect(exiting.status == 4, "a bare exit takes the round's failure's code: \(exiting.stderr)")
+            #expect(exiting.stderr.components(separatedBy: "expectation failed: status == 200").count == 2, "\(exiting.stderr)")
+
+            // An `until` of the action that runs out of rounds ends it too.
+            let ranOut = try await WSHProcess.run(["-c", "set bail off\n" + Self.roundReactor(server) + """
+            until status == 200 every 10ms max 3 { r poll }
+            """])
+            #expect(ranOut.status == 4, "\(ranOut.stderr)")
+            #expect(ranOut.stdout == #"r | after=false error="ran out""# + "\n", "\(ranOut.stdout)")
+            #expect(ranOut.stderr.components(separatedBy: "still does not hold after 2 rounds").count == 2, "\(ranOut.stderr)")
+        }
+    }
+
+    /// A failed `expect` held back in an `until` round of an action counts when the round is the
+    /// last, and then ends the action as a failed `expect` does: the `catch` runs, and the check
+    /// still fails the script (4). Under bail the `catch` was skipped; with bail off the action
+    /// went on past the loop.
+    @Test(arguments: ["", "set bail off\n"], ["ran", "held"])
+    func aFailedExpectInTheLastUntilRoundRunsTheCatch(bail: String, action: String) async throws {
+        try await withLoopbackServer { server in
+            // `ran`: the second round is the last (max); `held`: the first, whose condition holds.
+            let script = bail + """
+            target ok { base \(server.baseURL); path /status/200 }
+            reactor r {
+              state after = false, error = ""
+              action ran { until status == 404 every 10ms max 2 { call ok; expect status == 404 }; emit after = true } catch { emit error = "ran" }
+              action held { until status == 200 every 10ms max 2 { call ok; expect status == 201 }; emit after = true } catch { emit error = "held" }
+            }
+            r \(action)
+            echo next
+
+            """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 4, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines == [#"r | after=false error="\#(action)""#] + (bail.isEmpty ? [] : ["next"]), "\(result.stdout)")
+            #expect(result.stderr.components(separatedBy: "expectation failed: ").count == 2, "\(result.stderr)")
+        }
+    }
+
+    /// That round of an action's `until`, ended by `exit 0` or by an error with a failed `expect`
+    /// held back: the exit still ends the script (the check shown and counted first: with bail
+    /// off the script exits 0 as `exit 0` says, under bail 4), and the error that ended the round
+    /// is said with the failure the `catch` takes. The exit was swallowed (the `catch` ran and
+    /// the script went on), and the error never shown.
+    @Test(arguments: ["", "set bail off\n"])
+    func anExitOrAnErrorThatEndsTheRoundIsKept(bail: String) async throws {
+        try await withLoopbackServer { server in
+            func script(_ last: String) -> String {
+                bail + """
+                target ok { base \(server.baseURL); path /status/200 }
+                reactor r {
+                  state error = ""
+                  action go { until status == 404 every 10ms max 3 { call ok; expect status == 201; \(last) } } catch { emit error = $error }
+                }
+                r go
+                echo next
+
+                """
+            }
+            let exiting = try await WSHProcess.run(["-c", script("exit 0")])
+            #expect(exiting.status == (bail.isEmpty ? 4 : 0), "\(exiting.stderr)")
+            #expect(exiting.stdout.isEmpty, "neither the catch nor what follows ran: \(exiting.stdout)")
+            #expect(exiting.stderr.components(separatedBy: "expectation failed: status == 201").count == 2, "\(exiting.stderr)")
+
+            let erring = try await WSHProcess.run(["-c", script("echo $typo")])
+            #expect(erring.status == 4, "\(erring.stderr)")
+            #expect(erring.stdout.split(separator: "\n").map(String.init)
+                    == [#"r | error="expectation failed: status == 201""#] + (bail.isEmpty ? [] : ["next"]), "\(erring.stdout)")
+            #expect(erring.stderr.components(separatedBy: "expectation failed: status == 201").count == 2, "\(erring.stderr)")
+            #expect(erring.stderr.contains("undefined variable 'typo'"), "the error that ended the round: \(erring.stderr)")
+        }
+    }
+
+    /// `source FILE` in an action: an error in the file's statements, or one that stops it from
+    /// parsing, ends the action and runs its `catch`, as the same statement in the action does. It
+    /// was reported, and the file and the action went on.
+    @Test func anErrorInAFileAnActionSourcesRunsTheCatch() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "call dead\necho still-in-file\n".write(to: directory.appendingPathComponent("part.wsh"), atomically: true, encoding: .utf8)
+            try "echo parsed\nlet = 3\n".write(to: directory.appendingPathComponent("broken.wsh"), atomically: true, encoding: .utf8)
+            let script = """
+            set bail off
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            reactor r {
+              state after = false, error = ""
+              action go f { source $f; emit after = true } catch { emit error = "caught $f" }
+            }
+            r go part.wsh
+            r go broken.wsh
+            echo done
+            """
+            let result = try await WSHProcess.run(["-c", script], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "a caught error is not shown: \(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").map(String.init)
+                    == [#"r | after=false error="caught part.wsh""#, #"r | after=false error="caught broken.wsh""#, "done"], "\(result.stdout)")
+        }
+    }
 }

@@ -140,6 +140,10 @@ import TestSupport
                 return terminal.screen
             }
             #expect(screen.contains(#"q | loading=false error="interrupted""#), "\(screen)")
+            // The clean-up's echo starts a line of its own, not the one a terminal's echoed `^C` is
+            // on (here SIGINT comes with no `^C`, so that line is empty), and `wsh: interrupted`
+            // follows it with no blank line between.
+            #expect(screen.contains("q | loading=true\r\n\r\nq | loading=false error=\"interrupted\"\r\nwsh: interrupted"), "\(screen)")
             #expect(!screen.contains("skipped while loading is true"), "\(screen)")
             // The second refresh ran: its loading=true came after the state line.
             let afterState = screen.components(separatedBy: "state q").last ?? ""

@@ -24,6 +24,8 @@ public final class ShellIO: Sendable {
     private let holding: Atomic<Bool>
     /// Whether ``releaseHeld()`` may end the holding: output held for the pager, which goes to the terminal anyway.
     private let releasable: Bool
+    /// Set once a new line has begun after the `^C` a terminal echoed (``endInterruptedLine()``).
+    private let interruptedLineEnded = Atomic(false)
 
     public convenience init(stdoutIsTerminal: Bool = isatty(STDOUT_FILENO) == 1, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1,
                             capture: (@Sendable (String, Bool) -> Void)? = nil) {
@@ -90,6 +92,19 @@ public final class ShellIO: Sendable {
             if !holdsOutput { flush(&buffer) }
             Self.writeAll(STDERR_FILENO, Array(text.utf8))
         }
+    }
+
+    /// At a terminal, ends the line the echoed `^C` is on, once per Ctrl-C: what follows (an
+    /// action's clean-up echo, `wsh: interrupted`) starts a line of its own.
+    func endInterruptedLine() {
+        guard stderrIsTerminal, !interruptedLineEnded.exchange(true, ordering: .relaxed) else { return }
+        err(styled: "\n")
+    }
+
+    /// `wsh: interrupted`, on a line of its own at a terminal; the next Ctrl-C's line is ended anew.
+    func sayInterrupted() {
+        let ended = interruptedLineEnded.exchange(false, ordering: .relaxed)
+        err((stderrIsTerminal && !ended ? "\n" : "") + "wsh: interrupted\n")
     }
 
     /// Sends buffered stdout to the file descriptor (held output stays held).

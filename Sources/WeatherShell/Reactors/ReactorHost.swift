@@ -56,6 +56,11 @@ final class StateEcho: Sendable {
         io.withLock { $0 = output }
     }
 
+    /// After Ctrl-C at a terminal, begins a line after the echoed `^C` for the clean-up's echo.
+    func endInterruptedLine() {
+        io.withLock { $0 }.endInterruptedLine()
+    }
+
     /// Sets the baseline for change highlighting without printing.
     func seed(_ fields: [(name: String, value: EchoValue)]) {
         previous.withLock { $0 = fields }
@@ -112,6 +117,7 @@ final class EchoingStore<R: Reactor> where R.State: EchoableState {
         do {
             try await send(action, cancelsInFlight: cancelsInFlight)
         } catch is CancellationError where Task.isCancelled {
+            echo.endInterruptedLine()
             let failure: (any Error)? = await InterruptCleanup.run {
                 await stopped?.wait()
                 do {

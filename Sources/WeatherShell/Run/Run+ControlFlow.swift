@@ -43,8 +43,11 @@ extension Run {
         for round in 1...rounds {
             try Task.checkCancellation()
             let outerChecks = provisionalChecks
+            let outerHolds = holdsChecksForSender
             // The `max`th round is the last whatever its condition: its checks count as they run.
             provisionalChecks = outerChecks != nil || round < rounds ? [] : nil
+            // A failed `expect` in the round is the round's to hold, even in an action that holds its own for its sender.
+            holdsChecksForSender = false
             var done = false
             answerFailedInRound = false
             do {
@@ -59,21 +62,21 @@ extension Run {
                 // A round that ends the script is the last: its held-back checks count (under bail,
                 // a failed one exits 4); a bare exit's code is then its first error's.
                 let checks = provisionalChecks ?? []
-                provisionalChecks = outerChecks
-                try settle(checks)
+                (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
+                try settle(checks, endedBy: Halt.exit(code))
                 guard bareExitPending, provisionalChecks == nil else { throw Halt.exit(code) }
                 bareExitPending = false
                 throw Halt.exit(try exitCode(nil))
             } catch {
                 let checks = provisionalChecks ?? []
-                provisionalChecks = outerChecks
+                (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
                 // A round ended by an error (a condition that cannot be evaluated) was the last:
                 // its checks count before the error is said.
-                if !(error is Halt), !(error is CancellationError) { try settle(checks) }
+                if !(error is Halt), !(error is CancellationError) { try settle(checks, endedBy: error) }
                 throw error
             }
             let checks = provisionalChecks ?? []
-            provisionalChecks = outerChecks
+            (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
             if done || round == rounds { try settle(checks) }
             if done { return }
             if round < rounds { try await Task.sleep(for: pause) }
@@ -82,10 +85,10 @@ extension Run {
         let ranOut = failure("'\(mask(source).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
                              at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
                              kind: .expectation)
-        // Inside an outer round that may not be the last, this counts only if that round does.
+        // Inside an outer round that may not be the last, this counts only if that round does
+        // (and, in an action sent in such a round, it ends the action as a failed `expect` does).
         if provisionalChecks != nil {
-            provisionalChecks?.append(CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false))
-            return
+            return try settle([CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false)])
         }
         throw ranOut
     }

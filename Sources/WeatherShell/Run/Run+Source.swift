@@ -12,7 +12,25 @@ extension Run {
             let chain = (files.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
         }
-        try await runFile(contents: try readFile(path, at: pathWord.span), path: path)
+        let contents = try readFile(path, at: pathWord.span)
+        guard actionContext != nil, !Self.isHTTPFile(path) else { return try await runFile(contents: contents, path: path) }
+        try await runFileInAction(contents: contents, path: path)
+    }
+
+    /// `source FILE` in a reactor action: the file's statements are the action's, so an error in
+    /// them (one that stops it from parsing too) ends the action and runs its `catch`, as at the
+    /// top of its body.
+    private func runFileInAction(contents: Data, path: String) async throws {
+        loading.append(.file(Self.canonicalPath(path)))
+        defer { loading.removeLast() }
+        let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), contents: Array(contents))
+        if Self.isJSONFile(path) { throw Self.jsonFileProblem(file) }
+        let program = try Parser.parse(file)
+        let previous = currentFile
+        currentFile = file
+        defer { currentFile = previous }
+        if let problem = checkPluginSettings(program.statements) { throw problem }
+        try await executeBlock(program.statements)
     }
 
     /// Runs a script file: parse it all first, then run it. A `.http` or `.rest` file runs as
@@ -23,13 +41,19 @@ extension Run {
         loading.append(.file(Self.canonicalPath(path)))
         defer { loading.removeLast() }
         let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), contents: Array(contents))
-        if path.lowercased().hasSuffix(".json") || path.lowercased().hasSuffix(".har") {
-            // A Postman collection or a HAR, say: not statements.
-            return try report(Diagnostic(.runtime, "\(file.name) is JSON: wsh runs .wsh and .http files",
-                                         notes: [Self.jsonFileNote(file.text, name: file.name)]))
-        }
+        if Self.isJSONFile(path) { return try report(Self.jsonFileProblem(file)) }
         if Self.isHTTPFile(path) { return try await runHTTPFile(file) }
         try await execute(file)
+    }
+
+    /// Whether a path names a JSON file (`.json`, `.har`): a Postman collection or a HAR, say, not statements.
+    nonisolated static func isJSONFile(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".json") || path.lowercased().hasSuffix(".har")
+    }
+
+    /// The error for a JSON file given to run, with a note on what to do with it.
+    nonisolated static func jsonFileProblem(_ file: SourceFile) -> Diagnostic {
+        Diagnostic(.runtime, "\(file.name) is JSON: wsh runs .wsh and .http files", notes: [jsonFileNote(file.text, name: file.name)])
     }
 
     /// What to do with a JSON file given to run, by what it holds: a HAR (`log.entries`), a

@@ -60,11 +60,17 @@ public final class Run {
     /// The names that are the run's own (``locals``), set or not: an unset parameter is undefined,
     /// not the session's variable of that name.
     private(set) var localNames: Set<String> = []
+    /// In an action's run, once its `catch` runs after an error: the state fields the `catch` has emitted.
+    var emittedByCatch: Set<String>?
     /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
     var outputOverride: ShellOptions.Output?
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
     /// until the round's end says whether they count; nil when checks count as they run.
     var provisionalChecks: [CheckedExpectation]?
+    /// In the run of an action sent in such a round, outside the action's own `until` rounds: its
+    /// ``provisionalChecks`` go to the sender's round, and a failed `expect` also ends the action
+    /// (``HeldBackFailure``), whose `catch` runs.
+    var holdsChecksForSender = false
     /// A bare `exit` ended an `until` round: its code, its first error's, is taken once the
     /// round's held-back checks are settled.
     var bareExitPending = false
@@ -91,6 +97,12 @@ public final class Run {
         locals = parameters
         localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
+        // Sent in an `until` round that may not be the last: its checks and a bare `exit` wait
+        // for the round's end, as the round's own do.
+        if parent.provisionalChecks != nil {
+            provisionalChecks = []
+            holdsChecksForSender = true
+        }
     }
 
     /// The run of one statement whose output goes to `| COMMAND` or the pager: same session,
@@ -218,9 +230,10 @@ public final class Run {
         }
     }
 
-    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first.
+    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first, unless an
+    /// action's clean-up did.
     func reportInterrupted() {
-        io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted\n")
+        io.sayInterrupted()
     }
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.
