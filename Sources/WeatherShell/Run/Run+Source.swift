@@ -12,7 +12,18 @@ extension Run {
             let chain = (files.drop { $0 != canonical } + [canonical]).map { Self.displayPath($0) }.joined(separator: " -> ")
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
         }
-        try await runFile(contents: try readFile(path, at: pathWord.span), path: path)
+        let contents = try readFile(path, at: pathWord.span)
+        // Sourced at the prompt, a file's `exit` ends the file, not the session: a test file
+        // (which ends in `exit 4`) sourced to debug it would take the session's unsaved work with it.
+        guard mode == .interactive, loading.isEmpty, actionContext == nil else {
+            return try await runFile(contents: contents, path: path)
+        }
+        do {
+            try await runFile(contents: contents, path: path)
+        } catch Halt.exit(let code) {
+            exitedSourcedFile = Self.displayPath(path)
+            throw Halt.exit(code)
+        }
     }
 
     /// Runs a script file: parse it all first, then run it. A `.http` or `.rest` file runs as

@@ -70,6 +70,9 @@ public final class Run {
     var bareExitPending = false
     /// Whether an error about the server's answer ended such a round: a later round may get another answer.
     var answerFailedInRound = false
+    /// At the prompt, the file sourced there whose `exit` ended the entry: the prompt stays and
+    /// says so (``PromptLoop``), where an `exit` typed at the prompt ends the session.
+    var exitedSourcedFile: String?
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {
