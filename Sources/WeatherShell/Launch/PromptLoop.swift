@@ -52,6 +52,7 @@ struct PromptLoop {
                 // An `exit` in a file sourced at the prompt ends that file and the entry only.
                 guard interactive, let file = run.exitedSourcedFile else { return code }
                 run.io.err("note: \(file) ended with exit \(code); the session goes on (exit here leaves wsh)\n")
+            case .failure(.interrupted) where !interactive: return Interruption.exitCode
             case .failure(let kind) where !interactive: return kind.exitCode
             case .completed, .failure: break
             }

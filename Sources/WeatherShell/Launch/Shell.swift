@@ -87,7 +87,9 @@ public enum Shell {
             run.session.optionOrigins[.stub] = "--stub"
         }
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
-        let interrupts = InterruptHandler(interactive: interactive)
+        // A script, `-c` or piped input stopped by SIGTERM (a CI job cancelled) stops as on Ctrl-C.
+        let interrupts = InterruptHandler(interactive: interactive,
+                                          terminates: !interactive && options.serve == nil && options.load == nil && options.fuzz == nil)
         let cwd = FileManager.default.currentDirectoryPath
 
         if let serve = options.serve {
@@ -192,6 +194,7 @@ public enum Shell {
         let code = switch await outcome(interrupts, work) {
         case .completed: run.firstFailure?.exitCode ?? 0
         case .exit(let code): code
+        case .failure(.interrupted): Interruption.exitCode
         case .failure(let kind): kind.exitCode
         }
         return finalCode(run, code)

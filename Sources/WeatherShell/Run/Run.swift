@@ -223,7 +223,7 @@ public final class Run {
 
     /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first.
     func reportInterrupted() {
-        io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted\n")
+        io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted" + (Interruption.wasTermination ? " (SIGTERM)" : "") + "\n")
     }
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.

@@ -52,9 +52,10 @@ extension Run {
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
             }
             if error.isCancelled || Task.isCancelled {
-                // Sent, then stopped by Ctrl-C: the history shows it `failed`, saying why.
+                // Sent, then stopped by Ctrl-C (or SIGTERM): the history shows it `failed`, saying why.
                 if error.request != nil {
-                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: "interrupted (Ctrl-C)", started: started,
+                    recordInHistory(target, arguments, request: error.request, response: error.response,
+                                    failure: "interrupted (\(Interruption.name))", started: started,
                                     ownAuth: !plugins.isEmpty)
                 }
                 throw CancellationError()
