@@ -71,6 +71,35 @@ import TestSupport
         #expect(try String(contentsOf: tests.appendingPathComponent("old.xml"), encoding: .utf8).contains("t1.wsh"))
     }
 
+    /// A report that could not be written was found out only after every file had run, and the
+    /// earlier run's report stayed under its name (saying all passed) for CI to publish. Each
+    /// report is checked writable before the first file runs (a usage error, nothing run), and an
+    /// earlier report is removed then: a run killed before its end leaves none.
+    @Test func reportsAreCheckedBeforeTheRunAndAnEarlierOneDoesNotOutliveIt() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo one\n", "notes.txt": "my notes\n"])
+        let tests = directory.appendingPathComponent("tests")
+        try FileManager.default.createDirectory(at: tests.appendingPathComponent("adir"), withIntermediateDirectories: true)
+        for (arguments, reason) in [(["--report-json", "notes.txt/r.json"], "cannot write the report notes.txt/r.json: not a directory"),
+                                    (["--report-tap", "r.tap", "--report-junit", "adir"], "cannot write the report adir: is a directory")] {
+            let refused = try await WSHProcess.run(["test", "t1.wsh"] + arguments, directory: tests)
+            #expect(refused.status == 1 && refused.stderr.contains(reason), "\(arguments): \(refused.stderr)")
+            #expect(!refused.stdout.contains("t1.wsh"), "no file runs: \(refused.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.tap").path))
+
+        let earlier = try await WSHProcess.run(["test", "t1.wsh", "--report-json", "r.json"], directory: tests)
+        #expect(earlier.status == 0 && FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path), "\(earlier.stderr)")
+        try await withLoopbackServer { server in
+            try "get \(server.baseURL)/never\n".write(to: tests.appendingPathComponent("t2.wsh"), atomically: true, encoding: .utf8)
+            let running = try RunningWSH(["test", "t1.wsh", "t2.wsh", "--jobs", "1", "--report-json", "r.json"], directory: tests)
+            #expect(try await offPool { running.waitForOutput("✓ t1.wsh") })
+            #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path), "the earlier report is gone as the run starts")
+            running.interrupt(with: SIGKILL)
+            #expect(try await offPool { running.waitForExit() } != nil)
+        }
+        #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path), "a killed run leaves no report")
+    }
+
     /// A reader of the lines that goes (`wsh test | head -1`) killed the run by SIGPIPE before
     /// any report was written. With a report asked for, the run goes on and writes it; without,
     /// wsh still stops as `cat` does. The pipe's read end is closed before wsh starts, so its

@@ -15,6 +15,11 @@ enum TestRunner {
             FileHandleOutput.standardError("wsh test: error: \(error.description)\n")
             return FailureKind.usage.exitCode
         }
+        // After the files are chosen: `--durations` may read the JSON report this run replaces.
+        if let problem = TestReports.prepare(settings) {
+            FileHandleOutput.standardError("wsh test: error: \(problem)\n")
+            return FailureKind.usage.exitCode
+        }
         let jobs = max(1, settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let control = TestRunControl()
         let clock = ContinuousClock()
