@@ -58,6 +58,23 @@ import TestSupport
         }
     }
 
+    /// A test file whose name starts with `-` (`-h.wsh`, `--stub.wsh`, or under `-x/`) never ran:
+    /// its worker took the name for an option, and the line said only that wsh stopped. Each
+    /// runs as any other file, and fails on its own check.
+    @Test func aTestFileNamedLikeAnOptionRuns() async throws {
+        let directory = try Self.suite(["-h.wsh": "expect 1 == 2\n", "--stub.wsh": "expect 1 == 3\n", "-x/a.wsh": "expect 1 == 4\n"])
+        let tests = directory.appendingPathComponent("tests")
+        let result = try await WSHProcess.run(["test", "."], directory: tests)
+        #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        for (file, number) in [("-h.wsh", 2), ("--stub.wsh", 3), ("-x/a.wsh", 4)] {
+            #expect(lines.contains { $0.hasPrefix("✗ ") && $0.contains("\(file):1:8 expectation failed: 1 == \(number)") }, "\(result.stdout)")
+        }
+        #expect(lines.last == "0 passed, 3 failed", "\(result.stdout)")
+        let named = try await WSHProcess.run(["test", "--", "-h.wsh"], directory: tests)
+        #expect(named.status == 4 && named.stdout.contains("-h.wsh:1:8 expectation failed"), "\(named.stdout)\(named.stderr)")
+    }
+
     /// A failed check that an `exit` seemed to hide is a ✗ with its expression: in an `until` round
     /// that ends the script (it was ✓ with 0 checks), and in an action whose catch exits 0 (✗
     /// without the expression or notes, and the script itself exited 0).

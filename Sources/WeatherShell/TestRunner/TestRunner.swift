@@ -102,7 +102,8 @@ enum TestRunner {
         let clock = ContinuousClock()
         let started = clock.now
         let startedAt = run.wallMilliseconds(at: started)
-        var arguments = ["--worker", path]
+        // `-h.wsh` as it is would be read as an option by the worker.
+        var arguments = ["--worker", path.hasPrefix("-") ? "./" + path : path]
         if settings.stub { arguments.append("--stub") }
         if settings.harFile != nil { arguments.append("--keep-bodies") }
         if let environment = settings.environment { arguments += ["--env", environment] }
