@@ -18,6 +18,8 @@ final class RecordingReporter: RunReporter {
             events.append("error \(diagnostic.kind) \(diagnostic.message)")
         case .warning(let text):
             events.append("warning \(text)")
+        case .interrupted(let file, let span):
+            events.append("interrupted \(file.location(of: span.start).line)")
         }
     }
 }

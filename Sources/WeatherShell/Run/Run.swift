@@ -197,14 +197,14 @@ public final class Run {
         } catch let diagnostic as Diagnostic {
             try report(diagnostic)
         } catch is CancellationError {
-            reportInterrupted()
+            reportInterrupted(at: span)
             throw Halt.failure(.interrupted)
         } catch {
             try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: span))
         }
         refreshServedRoutes()
         if Task.isCancelled {
-            reportInterrupted()
+            reportInterrupted(at: span)
             throw Halt.failure(.interrupted)
         }
         try reportOutputFailures()
@@ -221,9 +221,11 @@ public final class Run {
         }
     }
 
-    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first.
-    func reportInterrupted() {
+    /// Says the run was interrupted in the statement at `span`, and tells the reporter where. At a
+    /// terminal the tty has echoed `^C` with no newline: start a fresh line first.
+    func reportInterrupted(at span: SourceSpan) {
         io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted" + (Interruption.wasTermination ? " (SIGTERM)" : "") + "\n")
+        reporter?.report(.interrupted(file: currentFile, span: span))
     }
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.

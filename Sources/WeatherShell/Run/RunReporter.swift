@@ -15,6 +15,9 @@ public enum RunEvent: Sendable {
     /// A warning the run printed, secrets masked, without `warning: ` (a `use openapi` document's
     /// problem: a keyword `expect schema` cannot read, an unknown type).
     case warning(String)
+    /// The statement at `span` of `file` was stopped by an interrupt (Ctrl-C, SIGTERM: see
+    /// `Interruption`); a call it had sent was reported just before, failed as `interrupted`.
+    case interrupted(file: SourceFile, span: SourceSpan)
 }
 
 /// The outcome of one `expect`.

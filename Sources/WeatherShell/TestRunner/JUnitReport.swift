@@ -25,7 +25,10 @@ enum JUnitReport {
         let tests: Int, failures: Int, errors: Int
 
         init(_ result: TestFileResult) {
-            (checkErrors, otherErrors) = result.errorsByCheck
+            let (checkErrors, allOthers) = result.errorsByCheck
+            // The interruption is the `interrupted` testcase's.
+            let otherErrors = allOthers.filter { $0.kind != "interrupted" }
+            (self.checkErrors, self.otherErrors) = (checkErrors, otherErrors)
             let interrupted = result.outcome == .interrupted ? 1 : 0
             let otherFailures = otherErrors.count { $0.kind == "expectation" }
             tests = result.checks.count + otherErrors.count + interrupted
@@ -65,14 +68,15 @@ enum JUnitReport {
                 + MarkupText.escaped(details) + "</failure>\n    </testcase>\n"
         }
         for error in counts.otherErrors {
-            let place = error.line.map { "\(error.file ?? result.path):\($0):\(error.column ?? 1)" } ?? result.path
+            let place = result.place(of: error)
             let failed = error.kind == "expectation"
             xml += "    <testcase name=\"\(MarkupText.attribute("\(failed ? "failure" : "\(error.kind) error") at \(place)"))\" classname=\"\(name)\" time=\"0.000\">\n"
                 + (failed ? failureElement(error) : errorElement(error)) + "    </testcase>\n"
         }
         if result.outcome == .interrupted {
+            // Where, by what (Ctrl-C, SIGTERM) and the call in flight, when the worker could say.
             xml += "    <testcase name=\"interrupted\" classname=\"\(name)\" time=\"0.000\">\n"
-                + "      <error message=\"interrupted by Ctrl-C\" type=\"interrupted\"/>\n    </testcase>\n"
+                + (result.interruption.map(errorElement) ?? "      <error message=\"interrupted\" type=\"interrupted\"/>\n") + "    </testcase>\n"
         }
         if !result.warnings.isEmpty {
             xml += "    <system-err>" + MarkupText.escaped(result.warnings.map { "warning: \($0)\n" }.joined()) + "</system-err>\n"

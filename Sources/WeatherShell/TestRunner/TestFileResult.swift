@@ -106,6 +106,14 @@ public struct TestErrorRecord: Codable, Sendable {
 }
 
 extension TestFileResult {
+    /// Where an interrupt (Ctrl-C, SIGTERM) stopped the file, by which, and the call in flight.
+    var interruption: TestErrorRecord? { errors.last { $0.kind == "interrupted" } }
+
+    /// `FILE:LINE:COLUMN` of an error, or the file's path when it has no line.
+    func place(of error: TestErrorRecord) -> String {
+        error.line.map { "\(error.file ?? path):\($0):\(error.column ?? 1)" } ?? path
+    }
+
     /// The file's errors in two parts: those of checks that could not be evaluated, by the check's
     /// index (the first error of each failed check), and the others: runtime and parse errors, and
     /// failures that are no `expect` (an `until` that ran out, `exit 4`). Reports show and count

@@ -19,6 +19,9 @@ final class TestRecorder: RunReporter {
     private var errors: [TestErrorRecord] = []
     private var warnings: [String] = []
     private var firstFailure: TestFailure?
+    /// Where an interrupt (Ctrl-C, SIGTERM) stopped the file, and the call it stopped: an error
+    /// of the file when the file was interrupted (an action's call stopped by a newer action is not).
+    private var interruption: TestErrorRecord?
     private var redaction = Redaction()
     /// The last call's answer, whose body is masked and kept only if a failed check looks at it
     /// or the file ends there: masking every body cost each call its parse, and keeping them all
@@ -55,6 +58,17 @@ final class TestRecorder: RunReporter {
         case .warning(let text):
             let masked = redaction.mask(text)
             if !warnings.contains(masked) { warnings.append(masked) }
+        case .interrupted(let file, let span):
+            // The innermost statement reports first: a block around it says nothing more.
+            guard interruption == nil else { return }
+            let (line, column) = file.location(of: span.start)
+            let message = "interrupted by \(Interruption.name)"
+            var notes: [String] = []
+            if let call = calls.last, call.failure?.hasPrefix("interrupted") == true {
+                notes.append("the call in flight: \(call.method ?? "GET") \(call.url ?? "")")
+            }
+            interruption = TestErrorRecord(kind: "interrupted", message: message, file: file.name, line: line, column: column, notes: notes,
+                                           rendered: "\(file.name):\(line):\(column): \(message)\n" + notes.map { "note: \($0)\n" }.joined())
         }
     }
 
@@ -145,7 +159,7 @@ final class TestRecorder: RunReporter {
         }
     }
 
-    /// The result of the file, which ended with `exitCode`, `interrupted` when by Ctrl-C.
+    /// The result of the file, which ended with `exitCode`, `interrupted` when by Ctrl-C or SIGTERM.
     func result(exitCode: Int32, interrupted: Bool) -> TestFileResult {
         keepPendingBody()
         if exitCode != 0, !interrupted, errors.isEmpty, !checks.contains(where: { !$0.passed }) {
@@ -156,8 +170,16 @@ final class TestRecorder: RunReporter {
             if firstFailure == nil { firstFailure = TestFailure(location: path, message: message) }
         }
         let outcome: TestFileResult.Outcome
-        if interrupted, exitCode == FailureKind.interrupted.exitCode {
+        // 130 after Ctrl-C, 143 after SIGTERM: `exit 130` written in the file is its own verdict.
+        if interrupted, exitCode == Interruption.exitCode {
             outcome = .interrupted
+            if let interruption {
+                errors.append(interruption)
+                if firstFailure == nil {
+                    firstFailure = TestFailure(location: "\(interruption.file ?? path):\(interruption.line ?? 1):\(interruption.column ?? 1)",
+                                               message: interruption.message, notes: interruption.notes)
+                }
+            }
         } else if errors.contains(where: { $0.kind != "expectation" }) {
             outcome = .errored
         } else if checks.contains(where: { !$0.passed }) || !errors.isEmpty || exitCode != 0 {

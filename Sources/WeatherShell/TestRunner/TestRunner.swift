@@ -59,7 +59,7 @@ enum TestRunner {
             FileHandleOutput.standardError("wsh test: error: \(failure)\n")
             if code == 0 { code = FailureKind.runtime.exitCode }
         }
-        if summary.interrupted { FileHandleOutput.standardError("wsh: interrupted\n") }
+        if summary.interrupted { FileHandleOutput.standardError("wsh: interrupted" + (Interruption.wasTermination ? " (SIGTERM)" : "") + "\n") }
         return code
     }
 
@@ -183,7 +183,12 @@ enum TestLines {
             let count = result.checks.count
             return "✓ \(result.path)  \(count) check\(count == 1 ? "" : "s")  \(time)\n"
         case .interrupted:
-            return "✗ \(result.path)  interrupted  \(time)\n"
+            // Where it stopped, by what, and the call it stopped.
+            let place = result.interruption.map { interruption in
+                "    note: \(interruption.message) at \(result.place(of: interruption))\n"
+                    + interruption.notes.map { "    note: \(oneLine($0))\n" }.joined()
+            }
+            return "✗ \(result.path)  interrupted  \(time)\n" + (place ?? "")
         case .failed, .errored:
             // Every failed check (a file with `set bail off` runs on past the first), then the error that stopped it.
             var failures = result.checks.filter { !$0.passed }.map { check in

@@ -52,10 +52,12 @@ extension Run {
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
             }
             if error.isCancelled || Task.isCancelled {
-                // Sent, then stopped by Ctrl-C (or SIGTERM): the history shows it `failed`, saying why.
-                if error.request != nil {
-                    recordInHistory(target, arguments, request: error.request, response: error.response,
-                                    failure: "interrupted (\(Interruption.name))", started: started,
+                // Sent, then stopped by Ctrl-C (or SIGTERM): the history shows it `failed`, saying
+                // why, and the reports have it as the call in flight.
+                if let sent = error.request ?? error.response?.request {
+                    let failure = "interrupted (\(Interruption.name))"
+                    reporter?.report(.call(target: target.name, unanswered: sent, response: nil, failure: failure, redaction: redaction))
+                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
                                     ownAuth: !plugins.isEmpty)
                 }
                 throw CancellationError()

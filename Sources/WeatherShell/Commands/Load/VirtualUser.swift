@@ -93,7 +93,7 @@ final class VirtualUser: RunReporter {
                 stats.recordError(Self.kind(of: diagnostic.message))
             }
             callFailed = false
-        case .warning:
+        case .warning, .interrupted:
             break
         }
     }
