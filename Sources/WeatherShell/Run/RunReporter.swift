@@ -7,7 +7,9 @@ public enum RunEvent: Sendable {
     /// is as sent and received, credentials included: show any of it through `redaction`, which
     /// masks the session's secrets and sensitive headers (`redaction.maskedBody(of:)`, `mask(_:)`).
     /// `request` is what was sent when no answer came (a timeout, a refused connection), else nil.
-    case call(target: String, unanswered: Request?, response: Response?, failure: String?, redaction: Redaction)
+    /// `started` is when the call began: a call with no answer took from then to this event.
+    case call(target: String, unanswered: Request?, response: Response?, failure: String?, redaction: Redaction,
+              started: ContinuousClock.Instant)
     /// An `expect` was evaluated.
     case expect(ExpectationResult)
     /// A diagnostic the run printed, secrets masked (a failed `expect` is reported as `.expect` and then as this).

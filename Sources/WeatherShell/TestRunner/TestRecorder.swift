@@ -45,9 +45,9 @@ final class TestRecorder: RunReporter {
 
     func report(_ event: RunEvent) {
         switch event {
-        case .call(let target, let unanswered, let response, let failure, let redaction):
+        case .call(let target, let unanswered, let response, let failure, let redaction, let callStarted):
             self.redaction = redaction
-            record(target: target, unanswered: unanswered, response: response, failure: failure)
+            record(target: target, unanswered: unanswered, response: response, failure: failure, started: callStarted)
         case .expect(let result):
             let (line, column) = result.file.location(of: Self.expressionStart(result))
             checks.append(TestCheckRecord(source: redaction.mask(result.source), file: result.file.name, line: line, column: column,
@@ -72,9 +72,10 @@ final class TestRecorder: RunReporter {
         }
     }
 
-    private func record(target: String, unanswered: Request?, response: Response?, failure: String?) {
+    private func record(target: String, unanswered: Request?, response: Response?, failure: String?, started callStarted: ContinuousClock.Instant) {
         let ended = now
-        let elapsed = response.map { Self.milliseconds($0.elapsed) } ?? 0
+        // An answer says how long it took; a call with none (a timeout, Ctrl-C) took from its start to now.
+        let elapsed = response.map { Self.milliseconds($0.elapsed) } ?? Self.milliseconds(callStarted.duration(to: .now))
         var call = TestCallRecord(target: target, startMilliseconds: max(0, ended - elapsed), milliseconds: elapsed)
         call.failure = failure.map(redaction.mask)
         if let response {

@@ -56,7 +56,8 @@ extension Run {
                 // why, and the reports have it as the call in flight.
                 if let sent = error.request ?? error.response?.request {
                     let failure = "interrupted (\(Interruption.name))"
-                    reporter?.report(.call(target: target.name, unanswered: sent, response: nil, failure: failure, redaction: redaction))
+                    reporter?.report(.call(target: target.name, unanswered: sent, response: nil, failure: failure, redaction: redaction,
+                                           started: started))
                     recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
                                     ownAuth: !plugins.isEmpty)
                 }
@@ -74,7 +75,7 @@ extension Run {
             let redaction = redaction
             let failure = error.description(masking: redaction)
             reporter?.report(.call(target: target.name, unanswered: error.response == nil ? error.request : nil, response: error.response,
-                                   failure: failure, redaction: redaction))
+                                   failure: failure, redaction: redaction, started: started))
             recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
                             ownAuth: !plugins.isEmpty)
             throw error
@@ -84,7 +85,7 @@ extension Run {
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)
-        reporter?.report(.call(target: target.name, unanswered: nil, response: response, failure: nil, redaction: redaction))
+        reporter?.report(.call(target: target.name, unanswered: nil, response: response, failure: nil, redaction: redaction, started: started))
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started, ownAuth: !plugins.isEmpty)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
