@@ -134,6 +134,19 @@ import TestSupport
         #expect(names == ["expect $n != 2 (3:10)", "expect $n != 2 (3:10) #2", "expect $n != 2 (3:10) #3"], "\(report)")
     }
 
+    /// JUnit's `classname` was the file's name, `login.wsh`: Jenkins, which splits it at its last
+    /// dot, showed every file as a class `wsh` in a package of its own. It is the path without
+    /// its extension, `/` as `.`, as pytest writes `tests.test_api`; the suite keeps the path.
+    @Test func junitClassNamesAreThePathWithoutTheExtension() async throws {
+        let directory = try TestRunnerTests.suite(["smoke/login.wsh": "expect 1 == 1\n", "a.wsh": "expect 2 == 2\n"])
+        let result = try await WSHProcess.run(["test", "tests", "--report-junit", "j.xml"], directory: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let report = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
+        let classNames = Set(report.components(separatedBy: "classname=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+        #expect(classNames == ["tests.a", "tests.smoke.login"], "\(report)")
+        #expect(report.contains(#"<testsuite name="tests/smoke/login.wsh""#), "\(report)")
+    }
+
     /// `--report-junit same.out --report-tap same.out` kept only the TAP report, and a report
     /// option given twice only its last file, both silently: a CI job then published a report
     /// that was never written. Both are usage errors, before anything runs.

@@ -37,8 +37,20 @@ enum JUnitReport {
         }
     }
 
+    /// A testcase's `classname`: the file's path without its extension, `/` as `.` (`tests/smoke/login.wsh`
+    /// is `tests.smoke.login`), as pytest writes `tests.test_api`. Jenkins splits a classname at its
+    /// last dot into package and class: `login.wsh` made every file a class `wsh`, each in a package
+    /// of its own. GitLab shows it as the test's suite.
+    static func className(_ path: String) -> String {
+        let lowered = path.lowercased()
+        let stem = [".wsh", ".http", ".rest"].first { lowered.hasSuffix($0) }.map { String(path.dropLast($0.count)) } ?? path
+        let parts = stem.split(separator: "/").filter { $0 != "." && $0 != ".." }
+        return parts.isEmpty ? path : parts.joined(separator: ".")
+    }
+
     private static func suite(_ result: TestFileResult, _ counts: Counts) -> String {
         let name = MarkupText.attribute(result.path)
+        let className = MarkupText.attribute(Self.className(result.path))
         var xml = "  <testsuite name=\"\(name)\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
             + "errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(MarkupText.seconds(result.milliseconds))\" file=\"\(name)\">\n"
         var previous = 0.0
@@ -52,7 +64,7 @@ enum JUnitReport {
             let run = runs[place, default: 0] + 1
             runs[place] = run
             let caseName = MarkupText.attribute("expect \(check.source) (\(check.line):\(check.column))" + (run > 1 ? " #\(run)" : ""))
-            xml += "    <testcase name=\"\(caseName)\" classname=\"\(name)\" time=\"\(time)\""
+            xml += "    <testcase name=\"\(caseName)\" classname=\"\(className)\" time=\"\(time)\""
             guard !check.passed else {
                 xml += "/>\n"
                 continue
@@ -70,12 +82,12 @@ enum JUnitReport {
         for error in counts.otherErrors {
             let place = result.place(of: error)
             let failed = error.kind == "expectation"
-            xml += "    <testcase name=\"\(MarkupText.attribute("\(failed ? "failure" : "\(error.kind) error") at \(place)"))\" classname=\"\(name)\" time=\"0.000\">\n"
+            xml += "    <testcase name=\"\(MarkupText.attribute("\(failed ? "failure" : "\(error.kind) error") at \(place)"))\" classname=\"\(className)\" time=\"0.000\">\n"
                 + (failed ? failureElement(error) : errorElement(error)) + "    </testcase>\n"
         }
         if result.outcome == .interrupted {
             // Where, by what (Ctrl-C, SIGTERM) and the call in flight, when the worker could say.
-            xml += "    <testcase name=\"interrupted\" classname=\"\(name)\" time=\"0.000\">\n"
+            xml += "    <testcase name=\"interrupted\" classname=\"\(className)\" time=\"0.000\">\n"
                 + (result.interruption.map(errorElement) ?? "      <error message=\"interrupted\" type=\"interrupted\"/>\n") + "    </testcase>\n"
         }
         if !result.warnings.isEmpty {
