@@ -147,6 +147,29 @@ import TestSupport
         #expect(report.contains(#"<testsuite name="tests/smoke/login.wsh""#), "\(report)")
     }
 
+    /// After redirects followed, the reports named the last hop's URL as the call's: the request
+    /// the test made appeared nowhere. The call's URL is the one called, the final one and each
+    /// redirect beside it in the JSON report; the HAR's request is the one called, as
+    /// `history export har` writes it.
+    @Test func aRedirectedCallIsReportedAsTheRequestMadeWithItsHops() async throws {
+        try await withLoopbackServer { server in
+            let directory = try TestRunnerTests.suite(["r.wsh": "get \"$base/redirect?n=2\"\nexpect redirects | length == 2\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(server.baseURL)", "--report-json", "r.json",
+                                                   "--report-har", "r.har"], directory: directory)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+            let call = ((json?["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]])?.first ?? [:]
+            #expect(call["url"] as? String == "\(server.baseURL)/redirect?n=2", "\(call)")
+            #expect(call["finalUrl"] as? String == "\(server.baseURL)/redirect?n=0", "\(call)")
+            let hops = (call["redirects"] as? [[String: Any]] ?? []).map { "\($0["method"] ?? "") \($0["url"] ?? "") \($0["status"] ?? "") \($0["location"] ?? "")" }
+            #expect(hops == ["GET \(server.baseURL)/redirect?n=2 302 /redirect?n=1", "GET \(server.baseURL)/redirect?n=1 302 /redirect?n=0"], "\(call)")
+            let har = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.har"))) as? [String: Any]
+            let entry = ((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+            #expect((entry?["request"] as? [String: Any])?["url"] as? String == "\(server.baseURL)/redirect?n=2", "\(entry ?? [:])")
+            #expect((entry?["response"] as? [String: Any])?["status"] as? Int == 200, "\(entry ?? [:])")
+        }
+    }
+
     /// `--report-junit same.out --report-tap same.out` kept only the TAP report, and a report
     /// option given twice only its last file, both silently: a CI job then published a report
     /// that was never written. Both are usage errors, before anything runs.

@@ -64,6 +64,19 @@ public struct TestCallRecord: Codable, Sendable {
     public var bodyCut = false
     /// The request's body as text, masked and cut as ``body`` is: kept only for `--report-har`.
     public var requestBody: String?
+    /// After redirects followed, the URL that gave the answer (``url`` is the one the test
+    /// called), and each redirect as it came, in order; nil when none was followed.
+    public var finalUrl: String?
+    public var redirects: [TestRedirect]?
+}
+
+/// A redirect a call followed: the request it answered and what it said (masked).
+public struct TestRedirect: Codable, Sendable {
+    public var method: String
+    public var url: String
+    public var status: Int
+    /// Its `Location` header.
+    public var location: String?
 }
 
 /// A header name and its (masked) value.

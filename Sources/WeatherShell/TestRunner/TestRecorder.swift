@@ -79,11 +79,22 @@ final class TestRecorder: RunReporter {
         var call = TestCallRecord(target: target, startMilliseconds: max(0, ended - elapsed), milliseconds: elapsed)
         call.failure = failure.map(redaction.mask)
         if let response {
-            call.method = response.request.method.rawValue
-            call.url = redaction.maskedURL(response.request.url)
+            // The request the test made, the first: after redirects, `response.request` is the last hop's.
+            let sent = response.hops.first?.request ?? response.request
+            // A secret sent on one hop is masked in every hop's URL, as the call history masks them.
+            let redaction = response.hops.isEmpty ? self.redaction : self.redaction.including(secretsSentFor: response)
+            call.method = sent.method.rawValue
+            call.url = redaction.maskedURL(sent.url)
+            if !response.hops.isEmpty {
+                call.finalUrl = redaction.maskedURL(response.request.url)
+                call.redirects = response.hops.map { hop in
+                    TestRedirect(method: hop.request.method.rawValue, url: redaction.maskedURL(hop.url), status: hop.status,
+                                 location: hop.headers.last { $0.name.lowercased() == "location" }.map { redaction.maskedURL($0.value) })
+                }
+            }
             call.status = response.status
             call.reason = response.reason
-            call.requestHeaders = response.request.headers.map { TestHeader(redaction.maskedHeader($0)) }
+            call.requestHeaders = sent.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.responseHeaders = response.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.bodyBytes = response.streamedBodyBytes ?? response.body.count
         } else if let unanswered {
@@ -95,8 +106,9 @@ final class TestRecorder: RunReporter {
         calls.append(call)
         pendingBody = response.map { (calls.count - 1, $0, redaction) }
         if keepsEveryBody, let response {
-            if let body = response.request.body, !body.isEmpty, body.count <= Self.maskedBodyLimit {
-                calls[calls.count - 1].requestBody = Self.cut(redaction.maskedBody(body, contentType: response.request.headers.last {
+            let sent = response.hops.first?.request ?? response.request
+            if let body = sent.body, !body.isEmpty, body.count <= Self.maskedBodyLimit {
+                calls[calls.count - 1].requestBody = Self.cut(redaction.maskedBody(body, contentType: sent.headers.last {
                     $0.name.lowercased() == "content-type" }?.value), to: Self.keptBodyLimit)
             }
             keepPendingBody()
