@@ -47,7 +47,9 @@ enum TestReports {
                 return "cannot write the report \(path): \(reason)"
             }
         }
-        for path in settings.reportFiles {
+        // Not `/dev/stdout` that is a file (`wsh test --report-junit /dev/stdout > out.txt`): the
+        // results are written there.
+        for path in settings.reportFiles where ReplacingFile.standardStream(at: path) == nil {
             // Through a link (`latest.xml -> run-42.xml`), the file it names, which the report replaces.
             let file = ReplacingFile.linkTarget(path)
             if BodyFile.isRegularFile(file) { unlink(file) }
