@@ -19,8 +19,8 @@ enum Interruption {
     /// How messages and reports name it: `Ctrl-C` or `SIGTERM`.
     static var name: String { wasTermination ? "SIGTERM" : "Ctrl-C" }
 
-    /// The exit code of a script it stopped: 130 after Ctrl-C, 143 (128 + 15, as a shell shows a
-    /// process SIGTERM ended) after SIGTERM.
+    /// The exit code of a run it stopped: 130 after Ctrl-C, 143 (128 + 15, as a shell shows a
+    /// process SIGTERM ended) after SIGTERM: a test worker's; a script then dies of the signal.
     static var exitCode: Int32 { wasTermination ? 128 + SIGTERM : FailureKind.interrupted.exitCode }
 }
 
@@ -111,8 +111,9 @@ final class InterruptHandler: @unchecked Sendable {
             // A second Ctrl-C at the prompt also stops the clean-up the first one started.
             if again { InterruptCleanup.cancelAll() }
         } else if !interactive {
+            if Interruption.wasTermination { SignalDeath.die(of: SIGTERM) }
             ShellIO.writeAll(STDERR_FILENO, Array("wsh: interrupted\n".utf8))
-            exit(Interruption.exitCode)
+            exit(FailureKind.interrupted.exitCode)
         }
     }
 }

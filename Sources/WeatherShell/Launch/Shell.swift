@@ -59,11 +59,19 @@ public struct LaunchOptions: Sendable, Equatable {
 public enum Shell {
     public nonisolated static let version = "0.4.7"
 
-    /// Runs wsh and returns its exit code.
+    /// Runs wsh and returns its exit code. A script stopped by SIGTERM, once its call in flight is
+    /// recorded and its output written, ends by the signal, as it would have with no handler.
     public static func run(_ options: LaunchOptions) async -> Int32 {
         if let test = options.test {
             return await test.workerFile == nil ? TestRunner.run(test) : runTestWorker(test)
         }
+        let code = await runShell(options)
+        if Interruption.wasTermination { SignalDeath.die(of: SIGTERM) }
+        return code
+    }
+
+    /// What ``run(_:)`` does for all but `wsh test`: the history and output are finished when it returns.
+    private static func runShell(_ options: LaunchOptions) async -> Int32 {
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
         let interactive = options.command == nil && options.file == nil && options.request == nil && options.serve == nil
             && options.fuzz == nil && options.load == nil && stdinIsTerminal

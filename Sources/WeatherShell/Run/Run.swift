@@ -221,10 +221,11 @@ public final class Run {
         }
     }
 
-    /// Says the run was interrupted in the statement at `span`, and tells the reporter where. At a
-    /// terminal the tty has echoed `^C` with no newline: start a fresh line first.
+    /// Says the run was interrupted in the statement at `span` (Ctrl-C; SIGTERM silently), and tells
+    /// the reporter where. At a terminal the tty has echoed `^C` with no newline: start a fresh line first.
     func reportInterrupted(at span: SourceSpan) {
-        io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted" + (Interruption.wasTermination ? " (SIGTERM)" : "") + "\n")
+        // SIGTERM ends a script by the signal, silently, as it did before it was handled.
+        if !Interruption.wasTermination { io.err((io.stderrIsTerminal ? "\n" : "") + "wsh: interrupted\n") }
         reporter?.report(.interrupted(file: currentFile, span: span))
     }
 
