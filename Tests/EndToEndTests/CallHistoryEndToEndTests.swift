@@ -43,6 +43,27 @@ import TestSupport
         #expect(listed.stdout.contains("no answer: interrupted (Ctrl-C)"), "\(listed.stdout)")
     }
 
+    /// A script stopped by SIGTERM (a CI job cancelled) stops as on Ctrl-C: the call it was making
+    /// is in the history, `interrupted (SIGTERM)`, and then wsh ends by the signal, silently, as
+    /// before. It died at once, and the call that had reached the server was missing from the history.
+    @Test func aScriptStoppedBySIGTERMRecordsTheCallInFlight() async throws {
+        let environment = ["XDG_STATE_HOME": try WSHProcess.temporaryDirectory().path]
+        let directory = try WSHProcess.temporaryDirectory()
+        try await withLoopbackServer { server in
+            try "plugin logger on curl\nget \(server.baseURL)/echo/first\nget \(server.baseURL)/never\necho not-reached\n"
+                .write(to: directory.appendingPathComponent("smoke.wsh"), atomically: true, encoding: .utf8)
+            let running = try RunningWSH(["smoke.wsh"], environment: environment, directory: directory)
+            #expect(try await offPool { running.waitForOutput("/never", inStderr: true) })
+            running.interrupt(with: SIGTERM)
+            // Ended by the signal: Process gives its number.
+            #expect(try await offPool { running.waitForExit() } == SIGTERM)
+            #expect(!running.stderr.contains("interrupted") && !running.stdout.contains("not-reached"), "\(running.stderr)")
+        }
+        let listed = try await WSHProcess.run(["-c", "history 2\nhistory show 2"], environment: environment)
+        #expect(listed.stdout.contains("/echo/first") && listed.stdout.contains("/never"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("no answer: interrupted (SIGTERM)"), "\(listed.stdout)")
+    }
+
     @Test func twoProcessesWritingAtOnceLoseNoCall() async throws {
         let state = try WSHProcess.temporaryDirectory()
         let calls = 60

@@ -271,6 +271,36 @@ import Testing
         #expect(outcome.exitStatus == 7)
         #expect(!outcome.screen.contains("wsh> "))
     }
+
+    /// `source` at the prompt of a file that says `exit 3` (a test file sourced to debug it) ends
+    /// that file and the entry, with a note, and the session stays with what it held; only an
+    /// `exit` typed at the prompt leaves. It ended the session, its unsaved work with it. A script
+    /// sourcing the same file still ends there.
+    @Test func exitInAFileSourcedAtThePromptEndsTheFileNotTheSession() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try "let fromfile = 1\nexit 3\necho not-reached\n".write(to: directory.appendingPathComponent("f.wsh"), atomically: true, encoding: .utf8)
+        let outcome = try await onTerminal(environment: try environment(history: directory.appendingPathComponent("history")),
+                                           directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("let important = 42\r", expecting: "wsh> ")
+            var mark = terminal.mark
+            terminal.type("source f.wsh; echo same-entry\r")
+            terminal.expect("note: f.wsh ended with exit 3; the session goes on", after: mark)
+            terminal.expect("wsh> ", after: mark)
+            mark = terminal.mark
+            terminal.type("echo \"kept $important $fromfile\"\r")
+            terminal.expect("kept 42 1\r\nwsh> ", after: mark)
+            terminal.type("exit 5\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("not-reached"))
+        #expect(!outcome.screen.contains("\nsame-entry"))
+        #expect(outcome.exitStatus == 5)
+
+        let script = try await WSHProcess.run(["-c", "source f.wsh; echo after"], directory: directory)
+        #expect(script.status == 3)
+        #expect(script.stdout.isEmpty && !script.stderr.contains("note:"), "\(script)")
+    }
 }
 
 /// What the logger holds for its file is written before the prompt waits for the next line.

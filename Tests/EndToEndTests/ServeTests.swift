@@ -264,7 +264,7 @@ import Testing
         #expect(record.status == 0, "\(record.stderr)")
         let saved = try String(contentsOf: directory.appendingPathComponent("session.wsh"), encoding: .utf8)
         let recorded = try String(contentsOf: directory.appendingPathComponent("recorded/user.json"), encoding: .utf8)
-        #expect(saved.contains("sample @recorded/user.json") && saved.contains("sample @recorded/user-404.json status 404"), "\(saved)")
+        #expect(saved.contains("sample @recorded/user.json") && saved.contains("sample @recorded/404/user.json status 404"), "\(saved)")
         #expect(!saved.contains("k-secret-4711") && !recorded.contains("live-token-123"), "\(saved)\n\(recorded)")
 
         let stubbed = try await WSHProcess.run(["--stub", "-c", "source session.wsh\ncall user id=7\nset stub immediate status 404\ncall user id=1"],

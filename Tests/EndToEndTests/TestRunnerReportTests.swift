@@ -71,6 +71,35 @@ import TestSupport
         #expect(try String(contentsOf: tests.appendingPathComponent("old.xml"), encoding: .utf8).contains("t1.wsh"))
     }
 
+    /// A report that could not be written was found out only after every file had run, and the
+    /// earlier run's report stayed under its name (saying all passed) for CI to publish. Each
+    /// report is checked writable before the first file runs (a usage error, nothing run), and an
+    /// earlier report is removed then: a run killed before its end leaves none.
+    @Test func reportsAreCheckedBeforeTheRunAndAnEarlierOneDoesNotOutliveIt() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo one\n", "notes.txt": "my notes\n"])
+        let tests = directory.appendingPathComponent("tests")
+        try FileManager.default.createDirectory(at: tests.appendingPathComponent("adir"), withIntermediateDirectories: true)
+        for (arguments, reason) in [(["--report-json", "notes.txt/r.json"], "cannot write the report notes.txt/r.json: not a directory"),
+                                    (["--report-tap", "r.tap", "--report-junit", "adir"], "cannot write the report adir: is a directory")] {
+            let refused = try await WSHProcess.run(["test", "t1.wsh"] + arguments, directory: tests)
+            #expect(refused.status == 1 && refused.stderr.contains(reason), "\(arguments): \(refused.stderr)")
+            #expect(!refused.stdout.contains("t1.wsh"), "no file runs: \(refused.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.tap").path))
+
+        let earlier = try await WSHProcess.run(["test", "t1.wsh", "--report-json", "r.json"], directory: tests)
+        #expect(earlier.status == 0 && FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path), "\(earlier.stderr)")
+        try await withLoopbackServer { server in
+            try "get \(server.baseURL)/never\n".write(to: tests.appendingPathComponent("t2.wsh"), atomically: true, encoding: .utf8)
+            let running = try RunningWSH(["test", "t1.wsh", "t2.wsh", "--jobs", "1", "--report-json", "r.json"], directory: tests)
+            #expect(try await offPool { running.waitForOutput("✓ t1.wsh") })
+            #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path), "the earlier report is gone as the run starts")
+            running.interrupt(with: SIGKILL)
+            #expect(try await offPool { running.waitForExit() } != nil)
+        }
+        #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path), "a killed run leaves no report")
+    }
+
     /// A reader of the lines that goes (`wsh test | head -1`) killed the run by SIGPIPE before
     /// any report was written. With a report asked for, the run goes on and writes it; without,
     /// wsh still stops as `cat` does. The pipe's read end is closed before wsh starts, so its
@@ -103,6 +132,42 @@ import TestSupport
         let report = try String(contentsOf: tests.appendingPathComponent("l.xml"), encoding: .utf8)
         let names = report.components(separatedBy: "<testcase name=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(names == ["expect $n != 2 (3:10)", "expect $n != 2 (3:10) #2", "expect $n != 2 (3:10) #3"], "\(report)")
+    }
+
+    /// JUnit's `classname` was the file's name, `login.wsh`: Jenkins, which splits it at its last
+    /// dot, showed every file as a class `wsh` in a package of its own. It is the path without
+    /// its extension, `/` as `.`, as pytest writes `tests.test_api`; the suite keeps the path.
+    @Test func junitClassNamesAreThePathWithoutTheExtension() async throws {
+        let directory = try TestRunnerTests.suite(["smoke/login.wsh": "expect 1 == 1\n", "a.wsh": "expect 2 == 2\n"])
+        let result = try await WSHProcess.run(["test", "tests", "--report-junit", "j.xml"], directory: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let report = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
+        let classNames = Set(report.components(separatedBy: "classname=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+        #expect(classNames == ["tests.a", "tests.smoke.login"], "\(report)")
+        #expect(report.contains(#"<testsuite name="tests/smoke/login.wsh""#), "\(report)")
+    }
+
+    /// After redirects followed, the reports named the last hop's URL as the call's: the request
+    /// the test made appeared nowhere. The call's URL is the one called, the final one and each
+    /// redirect beside it in the JSON report; the HAR's request is the one called, as
+    /// `history export har` writes it.
+    @Test func aRedirectedCallIsReportedAsTheRequestMadeWithItsHops() async throws {
+        try await withLoopbackServer { server in
+            let directory = try TestRunnerTests.suite(["r.wsh": "get \"$base/redirect?n=2\"\nexpect redirects | length == 2\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(server.baseURL)", "--report-json", "r.json",
+                                                   "--report-har", "r.har"], directory: directory)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+            let call = ((json?["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]])?.first ?? [:]
+            #expect(call["url"] as? String == "\(server.baseURL)/redirect?n=2", "\(call)")
+            #expect(call["finalUrl"] as? String == "\(server.baseURL)/redirect?n=0", "\(call)")
+            let hops = (call["redirects"] as? [[String: Any]] ?? []).map { "\($0["method"] ?? "") \($0["url"] ?? "") \($0["status"] ?? "") \($0["location"] ?? "")" }
+            #expect(hops == ["GET \(server.baseURL)/redirect?n=2 302 /redirect?n=1", "GET \(server.baseURL)/redirect?n=1 302 /redirect?n=0"], "\(call)")
+            let har = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.har"))) as? [String: Any]
+            let entry = ((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+            #expect((entry?["request"] as? [String: Any])?["url"] as? String == "\(server.baseURL)/redirect?n=2", "\(entry ?? [:])")
+            #expect((entry?["response"] as? [String: Any])?["status"] as? Int == 200, "\(entry ?? [:])")
+        }
     }
 
     /// `--report-junit same.out --report-tap same.out` kept only the TAP report, and a report

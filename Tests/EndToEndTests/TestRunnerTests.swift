@@ -58,6 +58,23 @@ import TestSupport
         }
     }
 
+    /// A test file whose name starts with `-` (`-h.wsh`, `--stub.wsh`, or under `-x/`) never ran:
+    /// its worker took the name for an option, and the line said only that wsh stopped. Each
+    /// runs as any other file, and fails on its own check.
+    @Test func aTestFileNamedLikeAnOptionRuns() async throws {
+        let directory = try Self.suite(["-h.wsh": "expect 1 == 2\n", "--stub.wsh": "expect 1 == 3\n", "-x/a.wsh": "expect 1 == 4\n"])
+        let tests = directory.appendingPathComponent("tests")
+        let result = try await WSHProcess.run(["test", "."], directory: tests)
+        #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        for (file, number) in [("-h.wsh", 2), ("--stub.wsh", 3), ("-x/a.wsh", 4)] {
+            #expect(lines.contains { $0.hasPrefix("✗ ") && $0.contains("\(file):1:8 expectation failed: 1 == \(number)") }, "\(result.stdout)")
+        }
+        #expect(lines.last == "0 passed, 3 failed", "\(result.stdout)")
+        let named = try await WSHProcess.run(["test", "--", "-h.wsh"], directory: tests)
+        #expect(named.status == 4 && named.stdout.contains("-h.wsh:1:8 expectation failed"), "\(named.stdout)\(named.stderr)")
+    }
+
     /// A failed check that an `exit` seemed to hide is a ✗ with its expression: in an `until` round
     /// that ends the script (it was ✓ with 0 checks), and in an action whose catch exits 0 (✗
     /// without the expression or notes, and the script itself exited 0).
@@ -170,7 +187,8 @@ import TestSupport
     }
 
     /// Ctrl-C, and SIGTERM as a CI system cancels a job with: SIGTERM ended the runner at once,
-    /// with no report, and left its worker running its call.
+    /// with no report, and left its worker running its call. The reports name the call in flight
+    /// and its statement's place, and the signal: they had neither, and said Ctrl-C for SIGTERM.
     @Test(arguments: [SIGINT, SIGTERM]) func ctrlCStopsTheRunCleanly(signal: Int32) async throws {
         try await withLoopbackServer { server in
             let directory = try Self.suite([
@@ -178,7 +196,8 @@ import TestSupport
                 "b.wsh": "target never { base $base; path /never; timeout 60s }\ncall never\n",
                 "c.wsh": "target ok { base $base; path /status/200 }\ncall ok\n",
             ])
-            let running = try RunningWSH(["test", "tests", "--jobs", "1", "--var", "base=\(server.baseURL)", "--report-junit", "r.xml"],
+            let running = try RunningWSH(["test", "tests", "--jobs", "1", "--var", "base=\(server.baseURL)", "--report-junit", "r.xml",
+                                          "--report-json", "r.json", "--report-har", "r.har", "--report-tap", "r.tap"],
                                          directory: directory)
             // b.wsh starts as soon as a.wsh's line is out; its call waits for an answer that never comes.
             let started = try await offPool { running.waitForOutput("✓ tests/a.wsh", timeout: 60) }
@@ -197,6 +216,24 @@ import TestSupport
             #expect(running.stdout.contains("✗ tests/b.wsh  interrupted"), "\(running.stdout)")
             #expect(running.stdout.contains("1 passed, 0 failed, 1 interrupted, 1 not run"), "\(running.stdout)")
             #expect(server.hits("/status/200") == 1, "c.wsh did not start")
+
+            let name = signal == SIGTERM ? "SIGTERM" : "Ctrl-C", inFlight = "GET \(server.baseURL)/never"
+            #expect(running.stdout.contains("    note: interrupted by \(name) at tests/b.wsh:2:1\n    note: the call in flight: \(inFlight)\n"),
+                    "\(running.stdout)")
+            #expect(report.contains(#"<error message="interrupted by \#(name)" type="interrupted">tests/b.wsh:2:1: interrupted by \#(name)"#)
+                    && report.contains("note: the call in flight: \(inFlight)"), "\(report)")
+            let tap = try String(contentsOf: directory.appendingPathComponent("r.tap"), encoding: .utf8)
+            #expect(tap.contains(#"message: "interrupted by \#(name)""#) && tap.contains(#"at: "tests/b.wsh:2:1""#)
+                    && tap.contains(#"- "the call in flight: \#(inFlight)""#), "\(tap)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+            let b = (json?["files"] as? [[String: Any]])?.first { $0["path"] as? String == "tests/b.wsh" }
+            let call = (b?["calls"] as? [[String: Any]])?.last
+            #expect(call?["url"] as? String == "\(server.baseURL)/never" && call?["failure"] as? String == "interrupted (\(name))", "\(b ?? [:])")
+            let error = (b?["errors"] as? [[String: Any]])?.last
+            #expect(error?["kind"] as? String == "interrupted" && error?["file"] as? String == "tests/b.wsh" && error?["line"] as? Int == 2,
+                    "\(b ?? [:])")
+            let har = try String(contentsOf: directory.appendingPathComponent("r.har"), encoding: .utf8)
+            #expect(har.contains("\(server.baseURL)/never") && har.contains("interrupted (\(name))"), "\(har)")
         }
     }
 

@@ -84,4 +84,24 @@ import TestSupport
             #expect(htmlTimes.apart, "HTML: \(htmlTimes)")
         }
     }
+
+    /// A call that timed out was reported as taking 0 ms and starting when it ended (JSON, HAR and
+    /// the HTML waterfall): it took at least its timeout, from its own start.
+    @Test func aCallThatTimedOutIsReportedFromItsStartForItsWholeWait() async throws {
+        try await withLoopbackServer { server in
+            let directory = try TestRunnerTests.suite(["t.wsh": "set timeout 300ms\nget $base/never\nexpect status == 200\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(server.baseURL)", "--report-json", "r.json",
+                                                   "--report-har", "r.har"], directory: directory)
+            #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+            let file = (json?["files"] as? [[String: Any]])?.first
+            let call = (file?["calls"] as? [[String: Any]])?.first
+            let start = call?["startMilliseconds"] as? Double ?? -1, length = call?["milliseconds"] as? Double ?? -1
+            let fileLength = file?["milliseconds"] as? Double ?? -1
+            #expect(length >= 300 && start >= 0 && start + length <= fileLength, "call \(start) + \(length) ms in a file of \(fileLength) ms")
+            let har = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.har"))) as? [String: Any]
+            let entry = ((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+            #expect(entry?["time"] as? Double ?? 0 >= 300, "\(entry ?? [:])")
+        }
+    }
 }

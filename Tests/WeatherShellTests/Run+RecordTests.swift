@@ -82,19 +82,19 @@ import TestSupport
         let records = directory.appendingPathComponent("rec")
         let item = SessionFiles.read(records.appendingPathComponent("item.json"))
         #expect(try JSONValue.parse(item) == JSONValue.parse(#"{"id": 1, "token": "***", "name": "first"}"#), "\(item)")
-        #expect(SessionFiles.read(records.appendingPathComponent("item-404.json")) == #"{"title": "no item 2"}"#)
+        #expect(SessionFiles.read(records.appendingPathComponent("404/item.json")) == #"{"title": "no item 2"}"#)
         let echo = SessionFiles.read(records.appendingPathComponent("echo.json"))
         #expect(echo.contains("***") && SessionFiles.leaks(of: secret, in: echo).isEmpty, "the echoed query and header: \(echo)")
 
         // The 200 goes before the 404, though recorded after it: the first sample is the default.
         let shown = recorder.stdout
         let ok = try #require(shown.range(of: "sample @\(records.path)/item.json\n"), "\(shown)")
-        let missing = try #require(shown.range(of: "sample @\(records.path)/item-404.json status 404\n"), "\(shown)")
+        let missing = try #require(shown.range(of: "sample @\(records.path)/404/item.json status 404\n"), "\(shown)")
         #expect(ok.lowerBound < missing.lowerBound)
 
         let saved = SessionFiles.read(directory.appendingPathComponent("session.wsh"))
         #expect(saved.contains("let key = env \(variable)\n"), "\(saved)")
-        #expect(saved.contains("  sample @rec/item.json\n  sample @rec/item-404.json status 404\n"), "\(saved)")
+        #expect(saved.contains("  sample @rec/item.json\n  sample @rec/404/item.json status 404\n"), "\(saved)")
         #expect(saved.contains("sample @rec/echo.json"))
         #expect(!saved.contains("\nset record"), "replaying does not record again: \(saved)")
         #expect(SessionFiles.leaks(of: secret, in: saved + item + echo).isEmpty)
@@ -116,6 +116,47 @@ import TestSupport
         #expect(replay.stdout.hasSuffix(#"{"title": "no item 2"}"# + "404\n"), "\(replay.stdout)")
     }
 
+    /// Target `user`'s 404 and target `user-404`'s 200 were both `user-404.json`: the second
+    /// answer replaced the first, and the replay of `user`'s 404 gave the other target's body. A
+    /// status other than 200 is a directory (`404/user.json`), which no target's name can be.
+    /// A session saved by an earlier wsh, whose samples are `TARGET-STATUS.EXT`, still replays.
+    @Test func twoTargetsNeverShareARecordedFile() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        let recorder = ShellHarness()
+        let halt = try await Self.run("""
+            set record rec
+            target user { base BASE; path /missing; validate 200,404 }
+            target user-404 { base BASE; path /found }
+            call user
+            call user-404
+            save session.wsh
+            """, in: recorder, directory: directory,
+            routes: ["/missing": StaticRoute(status: 404, body: #"{"who": "user, 404"}"#), "/found": StaticRoute(body: #"{"who": "user-404, 200"}"#)])
+        #expect(halt == nil, "\(recorder.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("rec/404/user.json")) == #"{"who": "user, 404"}"#)
+        #expect(SessionFiles.read(directory.appendingPathComponent("rec/user-404.json")) == #"{"who": "user-404, 200"}"#)
+
+        try "target old { base http://127.0.0.1:9; path /old; sample @rec/old-404.json status 404 }\n"
+            .write(to: directory.appendingPathComponent("earlier.wsh"), atomically: true, encoding: .utf8)
+        try #"{"who": "old, 404"}"#.write(to: directory.appendingPathComponent("rec/old-404.json"), atomically: true, encoding: .utf8)
+        let replay = ShellHarness()
+        let replayHalt = await replay.run("""
+            set output quiet
+            source session.wsh
+            source earlier.wsh
+            set stub immediate status 404
+            call user
+            print .who
+            call old
+            print .who
+            set stub immediate
+            call user-404
+            print .who
+            """, directory: directory.path)
+        #expect(replayHalt == nil, "\(replay.stderr)")
+        #expect(replay.stdout == "user, 404\nold, 404\nuser-404, 200\n", "\(replay.stdout)")
+    }
+
     @Test func aRecordedStatusReplacesTheSampleOfThatStatusAndKeepsTheOthers() async throws {
         let directory = try SessionFiles.temporaryDirectory()
         try #"{"old": true}"#.write(to: directory.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
@@ -132,7 +173,7 @@ import TestSupport
                 call s
                 """, in: shell, directory: directory)
         #expect(halt == nil, "\(shell.stderr)")
-        #expect(shell.stdout.contains("  sample @old.json\n  sample @gone.txt status 410\n  sample @\(directory.path)/rec/s-503.json status 503\n"),
+        #expect(shell.stdout.contains("  sample @old.json\n  sample @gone.txt status 410\n  sample @\(directory.path)/rec/503/s.json status 503\n"),
                 "\(shell.stdout)")
         #expect(shell.stdout.contains("gone"))
         #expect(shell.stdout.hasSuffix(#"{"status":503,"message":"Service Unavailable"}"#), "\(shell.stdout)")
@@ -210,7 +251,7 @@ import TestSupport
 
     @Test func answerFileNamesFollowStatusAndMediaType() {
         #expect(RecordedSample.fileName(target: "user", status: 200, fileExtension: "json") == "user.json")
-        #expect(RecordedSample.fileName(target: "user", status: 201, fileExtension: "json") == "user-201.json")
+        #expect(RecordedSample.fileName(target: "user", status: 201, fileExtension: "json") == "201/user.json")
         #expect(RecordedSample.fileExtension(contentType: "application/problem+json", body: Data()) == "json")
         #expect(RecordedSample.fileExtension(contentType: "image/png", body: Data([0x89])) == "png")
         #expect(RecordedSample.fileExtension(contentType: nil, body: Data("[1]".utf8)) == "json")

@@ -10,7 +10,7 @@ final class RecordingReporter: RunReporter {
 
     func report(_ event: RunEvent) {
         switch event {
-        case .call(let target, _, let response, let failure, _):
+        case .call(let target, _, let response, let failure, _, _):
             events.append("call \(target) \(response.map { String($0.status) } ?? "none") \(failure ?? "")")
         case .expect(let result):
             events.append("expect \(result.source) \(result.passed ? "passed" : "failed")")
@@ -18,6 +18,8 @@ final class RecordingReporter: RunReporter {
             events.append("error \(diagnostic.kind) \(diagnostic.message)")
         case .warning(let text):
             events.append("warning \(text)")
+        case .interrupted(let file, let span):
+            events.append("interrupted \(file.location(of: span.start).line)")
         }
     }
 }

@@ -3,11 +3,33 @@ import Foundation
 import Synchronization
 import Targets
 
+/// What interrupted this process: Ctrl-C (SIGINT), or SIGTERM (a CI job cancelled). Process-wide,
+/// as signals are; the first one counts.
+enum Interruption {
+    private static let signal = Mutex<Int32?>(nil)
+
+    /// Keeps `number` unless a signal came before it.
+    static func received(_ number: Int32) {
+        signal.withLock { if $0 == nil { $0 = number } }
+    }
+
+    /// Whether the interrupt was SIGTERM.
+    static var wasTermination: Bool { signal.withLock { $0 } == SIGTERM }
+
+    /// How messages and reports name it: `Ctrl-C` or `SIGTERM`.
+    static var name: String { wasTermination ? "SIGTERM" : "Ctrl-C" }
+
+    /// The exit code of a run it stopped: 130 after Ctrl-C, 143 (128 + 15, as a shell shows a
+    /// process SIGTERM ended) after SIGTERM: a test worker's; a script then dies of the signal.
+    static var exitCode: Int32 { wasTermination ? 128 + SIGTERM : FailureKind.interrupted.exitCode }
+}
+
 /// Turns SIGINT into cancellation of the running statements, so Ctrl-C during a request
 /// brings the prompt back (or ends a script with 130) instead of killing the process.
-/// A second Ctrl-C while a script is still stopping ends it at once.
+/// A second Ctrl-C while a script is still stopping ends it at once. A script also takes
+/// SIGTERM so (``Interruption``): the call in flight is recorded before it ends.
 final class InterruptHandler: @unchecked Sendable {
-    // Unchecked only for `source`: Dispatch does not declare its signal sources Sendable. It is set
+    // Unchecked only for `sources`: Dispatch does not declare its signal sources Sendable. They are set
     // in init and never changed; the mutable state is in `state`, behind its Mutex.
     private struct State {
         /// The statements Ctrl-C cancels now.
@@ -17,17 +39,24 @@ final class InterruptHandler: @unchecked Sendable {
     }
     private let state = Mutex(State())
     private let interactive: Bool
-    private let source: DispatchSourceSignal
+    private let sources: [DispatchSourceSignal]
 
-    init(interactive: Bool) {
+    /// With `terminates`, SIGTERM stops the run as Ctrl-C does (a script's run; at the prompt,
+    /// SIGTERM ends wsh).
+    init(interactive: Bool, terminates: Bool = false) {
         self.interactive = interactive
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        // Signals that arrive before the handler runs are counted, not queued: each is a Ctrl-C.
-        source.setEventHandler { [weak self, source] in
-            for _ in 0..<max(1, source.data) { self?.interrupt() }
+        sources = (terminates ? [SIGINT, SIGTERM] : [SIGINT]).map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
         }
-        source.resume()
+        for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
+            // Signals that arrive before the handler runs are counted, not queued: each is a Ctrl-C.
+            source.setEventHandler { [weak self, source] in
+                Interruption.received(number)
+                for _ in 0..<max(1, source.data) { self?.interrupt() }
+            }
+            source.resume()
+        }
     }
 
     /// Runs `work` as a task that Ctrl-C cancels.
@@ -82,6 +111,7 @@ final class InterruptHandler: @unchecked Sendable {
             // A second Ctrl-C at the prompt also stops the clean-up the first one started.
             if again { InterruptCleanup.cancelAll() }
         } else if !interactive {
+            if Interruption.wasTermination { SignalDeath.die(of: SIGTERM) }
             ShellIO.writeAll(STDERR_FILENO, Array("wsh: interrupted\n".utf8))
             exit(FailureKind.interrupted.exitCode)
         }

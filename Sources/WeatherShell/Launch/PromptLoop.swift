@@ -43,11 +43,16 @@ struct PromptLoop {
             let (name, firstLine) = interactive ? ("prompt", 1) : ("<stdin>", entryFirstLine)
             pending = ""
             scanner = EntryScanner()
+            run.exitedSourcedFile = nil
             let outcome = await Shell.outcome(interrupts) {
                 try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
             }
             switch outcome {
-            case .exit(let code): return code
+            case .exit(let code):
+                // An `exit` in a file sourced at the prompt ends that file and the entry only.
+                guard interactive, let file = run.exitedSourcedFile else { return code }
+                run.io.err("note: \(file) ended with exit \(code); the session goes on (exit here leaves wsh)\n")
+            case .failure(.interrupted) where !interactive: return Interruption.exitCode
             case .failure(let kind) where !interactive: return kind.exitCode
             case .completed, .failure: break
             }

@@ -59,11 +59,19 @@ public struct LaunchOptions: Sendable, Equatable {
 public enum Shell {
     public nonisolated static let version = "0.4.7"
 
-    /// Runs wsh and returns its exit code.
+    /// Runs wsh and returns its exit code. A script stopped by SIGTERM, once its call in flight is
+    /// recorded and its output written, ends by the signal, as it would have with no handler.
     public static func run(_ options: LaunchOptions) async -> Int32 {
         if let test = options.test {
             return await test.workerFile == nil ? TestRunner.run(test) : runTestWorker(test)
         }
+        let code = await runShell(options)
+        if Interruption.wasTermination { SignalDeath.die(of: SIGTERM) }
+        return code
+    }
+
+    /// What ``run(_:)`` does for all but `wsh test`: the history and output are finished when it returns.
+    private static func runShell(_ options: LaunchOptions) async -> Int32 {
         let stdinIsTerminal = isatty(STDIN_FILENO) == 1
         let interactive = options.command == nil && options.file == nil && options.request == nil && options.serve == nil
             && options.fuzz == nil && options.load == nil && stdinIsTerminal
@@ -87,7 +95,9 @@ public enum Shell {
             run.session.optionOrigins[.stub] = "--stub"
         }
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
-        let interrupts = InterruptHandler(interactive: interactive)
+        // A script, `-c` or piped input stopped by SIGTERM (a CI job cancelled) stops as on Ctrl-C.
+        let interrupts = InterruptHandler(interactive: interactive,
+                                          terminates: !interactive && options.serve == nil && options.load == nil && options.fuzz == nil)
         let cwd = FileManager.default.currentDirectoryPath
 
         if let serve = options.serve {
@@ -192,6 +202,7 @@ public enum Shell {
         let code = switch await outcome(interrupts, work) {
         case .completed: run.firstFailure?.exitCode ?? 0
         case .exit(let code): code
+        case .failure(.interrupted): Interruption.exitCode
         case .failure(let kind): kind.exitCode
         }
         return finalCode(run, code)

@@ -159,12 +159,12 @@ final class WorkerProcess: Sendable {
         }
     }
 
-    /// Passes Ctrl-C on to the child, once.
-    func interrupt() {
+    /// Passes Ctrl-C (or `signal`: SIGTERM) on to the child, once.
+    func interrupt(with signal: Int32 = SIGINT) {
         state.withLock { state in
             guard !state.interrupted, !state.exited else { return }
             state.interrupted = true
-            kill(pid, SIGINT)
+            kill(pid, signal)
         }
     }
 }

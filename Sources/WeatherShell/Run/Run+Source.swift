@@ -13,8 +13,18 @@ extension Run {
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
         }
         let contents = try readFile(path, at: pathWord.span)
-        guard actionContext != nil, !Self.isHTTPFile(path) else { return try await runFile(contents: contents, path: path) }
-        try await runFileInAction(contents: contents, path: path)
+        if actionContext != nil, !Self.isHTTPFile(path) { return try await runFileInAction(contents: contents, path: path) }
+        // Sourced at the prompt, a file's `exit` ends the file, not the session: a test file
+        // (which ends in `exit 4`) sourced to debug it would take the session's unsaved work with it.
+        guard mode == .interactive, loading.isEmpty, actionContext == nil else {
+            return try await runFile(contents: contents, path: path)
+        }
+        do {
+            try await runFile(contents: contents, path: path)
+        } catch Halt.exit(let code) {
+            exitedSourcedFile = Self.displayPath(path)
+            throw Halt.exit(code)
+        }
     }
 
     /// `source FILE` in a reactor action: the file's statements are the action's, so an error in

@@ -76,6 +76,9 @@ public final class Run {
     var bareExitPending = false
     /// Whether an error about the server's answer ended such a round: a later round may get another answer.
     var answerFailedInRound = false
+    /// At the prompt, the file sourced there whose `exit` ended the entry: the prompt stays and
+    /// says so (``PromptLoop``), where an `exit` typed at the prompt ends the session.
+    var exitedSourcedFile: String?
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {
@@ -206,14 +209,14 @@ public final class Run {
         } catch let diagnostic as Diagnostic {
             try report(diagnostic)
         } catch is CancellationError {
-            reportInterrupted()
+            reportInterrupted(at: span)
             throw Halt.failure(.interrupted)
         } catch {
             try report(Diagnostic(.runtime, "\(error)", file: currentFile, span: span))
         }
         refreshServedRoutes()
         if Task.isCancelled {
-            reportInterrupted()
+            reportInterrupted(at: span)
             throw Halt.failure(.interrupted)
         }
         try reportOutputFailures()
@@ -230,10 +233,13 @@ public final class Run {
         }
     }
 
-    /// At a terminal the tty has echoed `^C` with no newline: start a fresh line first, unless an
-    /// action's clean-up did.
-    func reportInterrupted() {
-        io.sayInterrupted()
+    /// Says the run was interrupted in the statement at `span` (Ctrl-C; SIGTERM silently), and tells
+    /// the reporter where. At a terminal the tty has echoed `^C` with no newline: start a fresh line
+    /// first, unless an action's clean-up did.
+    func reportInterrupted(at span: SourceSpan) {
+        // SIGTERM ends a script by the signal, silently, as it did before it was handled.
+        if !Interruption.wasTermination { io.sayInterrupted() }
+        reporter?.report(.interrupted(file: currentFile, span: span))
     }
 
     /// Prints a diagnostic with secrets masked; with bail on, stops the run.

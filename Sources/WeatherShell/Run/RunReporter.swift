@@ -7,7 +7,9 @@ public enum RunEvent: Sendable {
     /// is as sent and received, credentials included: show any of it through `redaction`, which
     /// masks the session's secrets and sensitive headers (`redaction.maskedBody(of:)`, `mask(_:)`).
     /// `request` is what was sent when no answer came (a timeout, a refused connection), else nil.
-    case call(target: String, unanswered: Request?, response: Response?, failure: String?, redaction: Redaction)
+    /// `started` is when the call began: a call with no answer took from then to this event.
+    case call(target: String, unanswered: Request?, response: Response?, failure: String?, redaction: Redaction,
+              started: ContinuousClock.Instant)
     /// An `expect` was evaluated.
     case expect(ExpectationResult)
     /// A diagnostic the run printed, secrets masked (a failed `expect` is reported as `.expect` and then as this).
@@ -15,6 +17,9 @@ public enum RunEvent: Sendable {
     /// A warning the run printed, secrets masked, without `warning: ` (a `use openapi` document's
     /// problem: a keyword `expect schema` cannot read, an unknown type).
     case warning(String)
+    /// The statement at `span` of `file` was stopped by an interrupt (Ctrl-C, SIGTERM: see
+    /// `Interruption`); a call it had sent was reported just before, failed as `interrupted`.
+    case interrupted(file: SourceFile, span: SourceSpan)
 }
 
 /// The outcome of one `expect`.

@@ -25,7 +25,10 @@ enum JUnitReport {
         let tests: Int, failures: Int, errors: Int
 
         init(_ result: TestFileResult) {
-            (checkErrors, otherErrors) = result.errorsByCheck
+            let (checkErrors, allOthers) = result.errorsByCheck
+            // The interruption is the `interrupted` testcase's.
+            let otherErrors = allOthers.filter { $0.kind != "interrupted" }
+            (self.checkErrors, self.otherErrors) = (checkErrors, otherErrors)
             let interrupted = result.outcome == .interrupted ? 1 : 0
             let otherFailures = otherErrors.count { $0.kind == "expectation" }
             tests = result.checks.count + otherErrors.count + interrupted
@@ -34,8 +37,20 @@ enum JUnitReport {
         }
     }
 
+    /// A testcase's `classname`: the file's path without its extension, `/` as `.` (`tests/smoke/login.wsh`
+    /// is `tests.smoke.login`), as pytest writes `tests.test_api`. Jenkins splits a classname at its
+    /// last dot into package and class: `login.wsh` made every file a class `wsh`, each in a package
+    /// of its own. GitLab shows it as the test's suite.
+    static func className(_ path: String) -> String {
+        let lowered = path.lowercased()
+        let stem = [".wsh", ".http", ".rest"].first { lowered.hasSuffix($0) }.map { String(path.dropLast($0.count)) } ?? path
+        let parts = stem.split(separator: "/").filter { $0 != "." && $0 != ".." }
+        return parts.isEmpty ? path : parts.joined(separator: ".")
+    }
+
     private static func suite(_ result: TestFileResult, _ counts: Counts) -> String {
         let name = MarkupText.attribute(result.path)
+        let className = MarkupText.attribute(Self.className(result.path))
         var xml = "  <testsuite name=\"\(name)\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
             + "errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(MarkupText.seconds(result.milliseconds))\" file=\"\(name)\">\n"
         var previous = 0.0
@@ -49,7 +64,7 @@ enum JUnitReport {
             let run = runs[place, default: 0] + 1
             runs[place] = run
             let caseName = MarkupText.attribute("expect \(check.source) (\(check.line):\(check.column))" + (run > 1 ? " #\(run)" : ""))
-            xml += "    <testcase name=\"\(caseName)\" classname=\"\(name)\" time=\"\(time)\""
+            xml += "    <testcase name=\"\(caseName)\" classname=\"\(className)\" time=\"\(time)\""
             guard !check.passed else {
                 xml += "/>\n"
                 continue
@@ -65,14 +80,15 @@ enum JUnitReport {
                 + MarkupText.escaped(details) + "</failure>\n    </testcase>\n"
         }
         for error in counts.otherErrors {
-            let place = error.line.map { "\(error.file ?? result.path):\($0):\(error.column ?? 1)" } ?? result.path
+            let place = result.place(of: error)
             let failed = error.kind == "expectation"
-            xml += "    <testcase name=\"\(MarkupText.attribute("\(failed ? "failure" : "\(error.kind) error") at \(place)"))\" classname=\"\(name)\" time=\"0.000\">\n"
+            xml += "    <testcase name=\"\(MarkupText.attribute("\(failed ? "failure" : "\(error.kind) error") at \(place)"))\" classname=\"\(className)\" time=\"0.000\">\n"
                 + (failed ? failureElement(error) : errorElement(error)) + "    </testcase>\n"
         }
         if result.outcome == .interrupted {
-            xml += "    <testcase name=\"interrupted\" classname=\"\(name)\" time=\"0.000\">\n"
-                + "      <error message=\"interrupted by Ctrl-C\" type=\"interrupted\"/>\n    </testcase>\n"
+            // Where, by what (Ctrl-C, SIGTERM) and the call in flight, when the worker could say.
+            xml += "    <testcase name=\"interrupted\" classname=\"\(className)\" time=\"0.000\">\n"
+                + (result.interruption.map(errorElement) ?? "      <error message=\"interrupted\" type=\"interrupted\"/>\n") + "    </testcase>\n"
         }
         if !result.warnings.isEmpty {
             xml += "    <system-err>" + MarkupText.escaped(result.warnings.map { "warning: \($0)\n" }.joined()) + "</system-err>\n"

@@ -35,7 +35,8 @@ extension Shell {
                 return FailureKind.usage.exitCode
             }
         }
-        let interrupts = InterruptHandler(interactive: false)
+        // The runner passes on Ctrl-C as SIGINT and SIGTERM as SIGTERM: both stop the file.
+        let interrupts = InterruptHandler(interactive: false, terminates: true)
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
             code = await finish(run, interrupts) {
@@ -45,7 +46,7 @@ extension Shell {
             recorder.report(.error(Diagnostic(.runtime, "cannot read '\(path)'")))
             code = FailureKind.runtime.exitCode
         }
-        // `exit 130` written in the file is its own verdict; only a Ctrl-C interrupts the file.
+        // `exit 130` written in the file is its own verdict; only a Ctrl-C or SIGTERM interrupts the file.
         return writeResult(recorder.result(exitCode: code, interrupted: interrupts.wasInterrupted), code: code, to: resultFD)
     }
 

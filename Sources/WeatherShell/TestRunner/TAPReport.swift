@@ -21,12 +21,18 @@ enum TAPReport {
             tap += "\(passed ? "ok" : "not ok") \(index + 1) - \(description(result.path))\n"
             // Every file's time, passed or not: it is what shards are balanced by.
             var fields: [(String, String)] = []
+            var notes: [String] = []
             if !passed {
                 fields += [("outcome", result.outcome.rawValue)]
-                if let failure = result.firstFailure { fields += [("message", failure.message), ("at", failure.location)] }
+                if let interruption = result.interruption {
+                    fields += [("message", interruption.message), ("at", result.place(of: interruption))]
+                    notes = interruption.notes
+                } else if let failure = result.firstFailure {
+                    fields += [("message", failure.message), ("at", failure.location)]
+                }
             }
             fields += [("duration_ms", String(MarkupText.whole(result.milliseconds)))]
-            tap += yaml(fields, lists: [("warnings", result.warnings)], indent: "  ")
+            tap += yaml(fields, lists: [("notes", notes), ("warnings", result.warnings)], indent: "  ")
         }
         return tap
     }

@@ -64,6 +64,19 @@ public struct TestCallRecord: Codable, Sendable {
     public var bodyCut = false
     /// The request's body as text, masked and cut as ``body`` is: kept only for `--report-har`.
     public var requestBody: String?
+    /// After redirects followed, the URL that gave the answer (``url`` is the one the test
+    /// called), and each redirect as it came, in order; nil when none was followed.
+    public var finalUrl: String?
+    public var redirects: [TestRedirect]?
+}
+
+/// A redirect a call followed: the request it answered and what it said (masked).
+public struct TestRedirect: Codable, Sendable {
+    public var method: String
+    public var url: String
+    public var status: Int
+    /// Its `Location` header.
+    public var location: String?
 }
 
 /// A header name and its (masked) value.
@@ -106,6 +119,14 @@ public struct TestErrorRecord: Codable, Sendable {
 }
 
 extension TestFileResult {
+    /// Where an interrupt (Ctrl-C, SIGTERM) stopped the file, by which, and the call in flight.
+    var interruption: TestErrorRecord? { errors.last { $0.kind == "interrupted" } }
+
+    /// `FILE:LINE:COLUMN` of an error, or the file's path when it has no line.
+    func place(of error: TestErrorRecord) -> String {
+        error.line.map { "\(error.file ?? path):\($0):\(error.column ?? 1)" } ?? path
+    }
+
     /// The file's errors in two parts: those of checks that could not be evaluated, by the check's
     /// index (the first error of each failed check), and the others: runtime and parse errors, and
     /// failures that are no `expect` (an `until` that ran out, `exit 4`). Reports show and count

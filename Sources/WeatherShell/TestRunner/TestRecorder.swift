@@ -19,6 +19,9 @@ final class TestRecorder: RunReporter {
     private var errors: [TestErrorRecord] = []
     private var warnings: [String] = []
     private var firstFailure: TestFailure?
+    /// Where an interrupt (Ctrl-C, SIGTERM) stopped the file, and the call it stopped: an error
+    /// of the file when the file was interrupted (an action's call stopped by a newer action is not).
+    private var interruption: TestErrorRecord?
     private var redaction = Redaction()
     /// The last call's answer, whose body is masked and kept only if a failed check looks at it
     /// or the file ends there: masking every body cost each call its parse, and keeping them all
@@ -42,9 +45,9 @@ final class TestRecorder: RunReporter {
 
     func report(_ event: RunEvent) {
         switch event {
-        case .call(let target, let unanswered, let response, let failure, let redaction):
+        case .call(let target, let unanswered, let response, let failure, let redaction, let callStarted):
             self.redaction = redaction
-            record(target: target, unanswered: unanswered, response: response, failure: failure)
+            record(target: target, unanswered: unanswered, response: response, failure: failure, started: callStarted)
         case .expect(let result):
             let (line, column) = result.file.location(of: Self.expressionStart(result))
             checks.append(TestCheckRecord(source: redaction.mask(result.source), file: result.file.name, line: line, column: column,
@@ -55,20 +58,43 @@ final class TestRecorder: RunReporter {
         case .warning(let text):
             let masked = redaction.mask(text)
             if !warnings.contains(masked) { warnings.append(masked) }
+        case .interrupted(let file, let span):
+            // The innermost statement reports first: a block around it says nothing more.
+            guard interruption == nil else { return }
+            let (line, column) = file.location(of: span.start)
+            let message = "interrupted by \(Interruption.name)"
+            var notes: [String] = []
+            if let call = calls.last, call.failure?.hasPrefix("interrupted") == true {
+                notes.append("the call in flight: \(call.method ?? "GET") \(call.url ?? "")")
+            }
+            interruption = TestErrorRecord(kind: "interrupted", message: message, file: file.name, line: line, column: column, notes: notes,
+                                           rendered: "\(file.name):\(line):\(column): \(message)\n" + notes.map { "note: \($0)\n" }.joined())
         }
     }
 
-    private func record(target: String, unanswered: Request?, response: Response?, failure: String?) {
+    private func record(target: String, unanswered: Request?, response: Response?, failure: String?, started callStarted: ContinuousClock.Instant) {
         let ended = now
-        let elapsed = response.map { Self.milliseconds($0.elapsed) } ?? 0
+        // An answer says how long it took; a call with none (a timeout, Ctrl-C) took from its start to now.
+        let elapsed = response.map { Self.milliseconds($0.elapsed) } ?? Self.milliseconds(callStarted.duration(to: .now))
         var call = TestCallRecord(target: target, startMilliseconds: max(0, ended - elapsed), milliseconds: elapsed)
         call.failure = failure.map(redaction.mask)
         if let response {
-            call.method = response.request.method.rawValue
-            call.url = redaction.maskedURL(response.request.url)
+            // The request the test made, the first: after redirects, `response.request` is the last hop's.
+            let sent = response.hops.first?.request ?? response.request
+            // A secret sent on one hop is masked in every hop's URL, as the call history masks them.
+            let redaction = response.hops.isEmpty ? self.redaction : self.redaction.including(secretsSentFor: response)
+            call.method = sent.method.rawValue
+            call.url = redaction.maskedURL(sent.url)
+            if !response.hops.isEmpty {
+                call.finalUrl = redaction.maskedURL(response.request.url)
+                call.redirects = response.hops.map { hop in
+                    TestRedirect(method: hop.request.method.rawValue, url: redaction.maskedURL(hop.url), status: hop.status,
+                                 location: hop.headers.last { $0.name.lowercased() == "location" }.map { redaction.maskedURL($0.value) })
+                }
+            }
             call.status = response.status
             call.reason = response.reason
-            call.requestHeaders = response.request.headers.map { TestHeader(redaction.maskedHeader($0)) }
+            call.requestHeaders = sent.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.responseHeaders = response.headers.map { TestHeader(redaction.maskedHeader($0)) }
             call.bodyBytes = response.streamedBodyBytes ?? response.body.count
         } else if let unanswered {
@@ -80,8 +106,9 @@ final class TestRecorder: RunReporter {
         calls.append(call)
         pendingBody = response.map { (calls.count - 1, $0, redaction) }
         if keepsEveryBody, let response {
-            if let body = response.request.body, !body.isEmpty, body.count <= Self.maskedBodyLimit {
-                calls[calls.count - 1].requestBody = Self.cut(redaction.maskedBody(body, contentType: response.request.headers.last {
+            let sent = response.hops.first?.request ?? response.request
+            if let body = sent.body, !body.isEmpty, body.count <= Self.maskedBodyLimit {
+                calls[calls.count - 1].requestBody = Self.cut(redaction.maskedBody(body, contentType: sent.headers.last {
                     $0.name.lowercased() == "content-type" }?.value), to: Self.keptBodyLimit)
             }
             keepPendingBody()
@@ -145,7 +172,7 @@ final class TestRecorder: RunReporter {
         }
     }
 
-    /// The result of the file, which ended with `exitCode`, `interrupted` when by Ctrl-C.
+    /// The result of the file, which ended with `exitCode`, `interrupted` when by Ctrl-C or SIGTERM.
     func result(exitCode: Int32, interrupted: Bool) -> TestFileResult {
         keepPendingBody()
         if exitCode != 0, !interrupted, errors.isEmpty, !checks.contains(where: { !$0.passed }) {
@@ -156,8 +183,16 @@ final class TestRecorder: RunReporter {
             if firstFailure == nil { firstFailure = TestFailure(location: path, message: message) }
         }
         let outcome: TestFileResult.Outcome
-        if interrupted, exitCode == FailureKind.interrupted.exitCode {
+        // 130 after Ctrl-C, 143 after SIGTERM: `exit 130` written in the file is its own verdict.
+        if interrupted, exitCode == Interruption.exitCode {
             outcome = .interrupted
+            if let interruption {
+                errors.append(interruption)
+                if firstFailure == nil {
+                    firstFailure = TestFailure(location: "\(interruption.file ?? path):\(interruption.line ?? 1):\(interruption.column ?? 1)",
+                                               message: interruption.message, notes: interruption.notes)
+                }
+            }
         } else if errors.contains(where: { $0.kind != "expectation" }) {
             outcome = .errored
         } else if checks.contains(where: { !$0.passed }) || !errors.isEmpty || exitCode != 0 {

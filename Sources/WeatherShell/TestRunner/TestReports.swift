@@ -38,17 +38,41 @@ enum TestReports {
         return HARDocument.text(entries, creatorVersion: Shell.version)
     }
 
-    /// Writes `bytes` to `path`, making its directory first; the reason it could not, as the system says it.
-    private static func save(_ bytes: [UInt8], to path: String) -> String? {
-        let directory = FilePaths.directory(of: path)
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                return "cannot make the directory \(directory)"
+    /// Before the first file runs, as `call > FILE` checks its file before it sends: each report's
+    /// directory made and its file checked writable; then an earlier report under each name is
+    /// removed, so that a run that cannot write a report at its end (a full disk), or is killed,
+    /// leaves no other run's verdict under the name CI reads. The first problem, in the user's terms.
+    static func prepare(_ settings: TestSettings) -> String? {
+        for path in settings.reportFiles {
+            if let reason = makeDirectory(of: path) ?? BodyFile.checkWritable(path) {
+                return "cannot write the report \(path): \(reason)"
             }
         }
-        return BodyFile.write(Data(bytes), to: path)
+        // Not `/dev/stdout` that is a file (`wsh test --report-junit /dev/stdout > out.txt`): the
+        // results are written there.
+        for path in settings.reportFiles where ReplacingFile.standardStream(at: path) == nil {
+            // Through a link (`latest.xml -> run-42.xml`), the file it names, which the report replaces.
+            let file = ReplacingFile.linkTarget(path)
+            if BodyFile.isRegularFile(file) { unlink(file) }
+        }
+        return nil
+    }
+
+    /// Makes the directory `path` is in when it is missing; the reason it could not.
+    private static func makeDirectory(of path: String) -> String? {
+        let directory = FilePaths.directory(of: path)
+        guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return nil }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return nil
+        } catch {
+            return "cannot make the directory \(directory)"
+        }
+    }
+
+    /// Writes `bytes` to `path`, making its directory first; the reason it could not, as the system says it.
+    private static func save(_ bytes: [UInt8], to path: String) -> String? {
+        makeDirectory(of: path) ?? BodyFile.write(Data(bytes), to: path)
     }
 }
 

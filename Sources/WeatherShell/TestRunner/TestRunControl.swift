@@ -17,19 +17,23 @@ final class TestRunControl: @unchecked Sendable {
     private let sources: [DispatchSourceSignal]
 
     /// SIGTERM, as a CI system cancels a job, counts as a Ctrl-C: the workers stop and the reports
-    /// are written with what ran.
+    /// are written with what ran. The workers are given the signal that came, and their reports say which.
     init() {
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             return DispatchSource.makeSignalSource(signal: number, queue: .global())
         }
-        for source in sources {
+        for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
             source.setEventHandler { [weak self, source] in
+                Interruption.received(number)
                 for _ in 0..<max(1, source.data) { self?.interrupt() }
             }
             source.resume()
         }
     }
+
+    /// The signal the workers are given: the one that came first.
+    private var signalForWorkers: Int32 { Interruption.wasTermination ? SIGTERM : SIGINT }
 
     var isInterrupted: Bool { state.withLock { $0.interrupts > 0 } }
 
@@ -40,7 +44,7 @@ final class TestRunControl: @unchecked Sendable {
             state.running[state.nextID] = worker
             return (state.nextID, state.interrupts > 0)
         }
-        if interrupted { worker.interrupt() }
+        if interrupted { worker.interrupt(with: signalForWorkers) }
         return id
     }
 
@@ -54,7 +58,7 @@ final class TestRunControl: @unchecked Sendable {
             return (Array(state.running.values), state.interrupts)
         }
         if count == 1 {
-            for worker in workers { worker.interrupt() }
+            for worker in workers { worker.interrupt(with: signalForWorkers) }
         } else {
             for worker in workers { worker.terminate() }
             ShellIO.writeAll(STDERR_FILENO, Array("\nwsh: interrupted\n".utf8))

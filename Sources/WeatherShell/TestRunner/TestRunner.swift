@@ -15,6 +15,11 @@ enum TestRunner {
             FileHandleOutput.standardError("wsh test: error: \(error.description)\n")
             return FailureKind.usage.exitCode
         }
+        // After the files are chosen: `--durations` may read the JSON report this run replaces.
+        if let problem = TestReports.prepare(settings) {
+            FileHandleOutput.standardError("wsh test: error: \(problem)\n")
+            return FailureKind.usage.exitCode
+        }
         let jobs = max(1, settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let control = TestRunControl()
         let clock = ContinuousClock()
@@ -54,7 +59,7 @@ enum TestRunner {
             FileHandleOutput.standardError("wsh test: error: \(failure)\n")
             if code == 0 { code = FailureKind.runtime.exitCode }
         }
-        if summary.interrupted { FileHandleOutput.standardError("wsh: interrupted\n") }
+        if summary.interrupted { FileHandleOutput.standardError("wsh: interrupted" + (Interruption.wasTermination ? " (SIGTERM)" : "") + "\n") }
         return code
     }
 
@@ -97,7 +102,8 @@ enum TestRunner {
         let clock = ContinuousClock()
         let started = clock.now
         let startedAt = run.wallMilliseconds(at: started)
-        var arguments = ["--worker", path]
+        // `-h.wsh` as it is would be read as an option by the worker.
+        var arguments = ["--worker", path.hasPrefix("-") ? "./" + path : path]
         if settings.stub { arguments.append("--stub") }
         if settings.harFile != nil { arguments.append("--keep-bodies") }
         if let environment = settings.environment { arguments += ["--env", environment] }
@@ -177,7 +183,12 @@ enum TestLines {
             let count = result.checks.count
             return "✓ \(result.path)  \(count) check\(count == 1 ? "" : "s")  \(time)\n"
         case .interrupted:
-            return "✗ \(result.path)  interrupted  \(time)\n"
+            // Where it stopped, by what, and the call it stopped.
+            let place = result.interruption.map { interruption in
+                "    note: \(interruption.message) at \(result.place(of: interruption))\n"
+                    + interruption.notes.map { "    note: \(oneLine($0))\n" }.joined()
+            }
+            return "✗ \(result.path)  interrupted  \(time)\n" + (place ?? "")
         case .failed, .errored:
             // Every failed check (a file with `set bail off` runs on past the first), then the error that stopped it.
             var failures = result.checks.filter { !$0.passed }.map { check in

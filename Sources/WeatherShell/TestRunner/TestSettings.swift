@@ -31,5 +31,10 @@ public struct TestSettings: Equatable, Sendable {
         [junitFile, tapFile, jsonFile, htmlDirectory, harFile].contains { $0 != nil }
     }
 
+    /// The files the reports are written to (the HTML report's `index.html`).
+    var reportFiles: [String] {
+        [junitFile, tapFile, jsonFile, harFile, htmlDirectory.map(HTMLReport.file(in:))].compactMap { $0 }
+    }
+
     public init() {}
 }

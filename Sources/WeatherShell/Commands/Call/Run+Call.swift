@@ -52,9 +52,13 @@ extension Run {
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
             }
             if error.isCancelled || Task.isCancelled {
-                // Sent, then stopped by Ctrl-C: the history shows it `failed`, saying why.
-                if error.request != nil {
-                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: "interrupted (Ctrl-C)", started: started,
+                // Sent, then stopped by Ctrl-C (or SIGTERM): the history shows it `failed`, saying
+                // why, and the reports have it as the call in flight.
+                if let sent = error.request ?? error.response?.request {
+                    let failure = "interrupted (\(Interruption.name))"
+                    reporter?.report(.call(target: target.name, unanswered: sent, response: nil, failure: failure, redaction: redaction,
+                                           started: started))
+                    recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
                                     ownAuth: !plugins.isEmpty)
                 }
                 throw CancellationError()
@@ -71,7 +75,7 @@ extension Run {
             let redaction = redaction
             let failure = error.description(masking: redaction)
             reporter?.report(.call(target: target.name, unanswered: error.response == nil ? error.request : nil, response: error.response,
-                                   failure: failure, redaction: redaction))
+                                   failure: failure, redaction: redaction, started: started))
             recordInHistory(target, arguments, request: error.request, response: error.response, failure: failure, started: started,
                             ownAuth: !plugins.isEmpty)
             throw error
@@ -81,7 +85,7 @@ extension Run {
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)
-        reporter?.report(.call(target: target.name, unanswered: nil, response: response, failure: nil, redaction: redaction))
+        reporter?.report(.call(target: target.name, unanswered: nil, response: response, failure: nil, redaction: redaction, started: started))
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started, ownAuth: !plugins.isEmpty)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response

@@ -66,7 +66,7 @@ final class VirtualUser: RunReporter {
 
     func report(_ event: RunEvent) {
         switch event {
-        case .call(_, _, let response, let failure, _):
+        case .call(_, _, let response, let failure, _, _):
             callFailed = failure != nil
             let arrival = due
             due = nil
@@ -93,7 +93,7 @@ final class VirtualUser: RunReporter {
                 stats.recordError(Self.kind(of: diagnostic.message))
             }
             callFailed = false
-        case .warning:
+        case .warning, .interrupted:
             break
         }
     }

@@ -1,13 +1,14 @@
 import Foundation
 import Targets
 
-/// Where `set record DIR` saves an answer: `DIR/TARGET.EXT` for a 200, `DIR/TARGET-STATUS.EXT`
+/// Where `set record DIR` saves an answer: `DIR/TARGET.EXT` for a 200, `DIR/STATUS/TARGET.EXT`
 /// for any other status, so two statuses never share a file (a 200 and a 201 would, were every
-/// 2xx `TARGET.EXT`).
+/// 2xx `TARGET.EXT`), nor two targets: a target's name holds no `/`, where `TARGET-STATUS.EXT`
+/// (wsh 0.4.6 and before) gave target `user`'s 404 and target `user-404`'s 200 one file.
 enum RecordedSample {
-    /// `current.json`, `current-404.json`.
+    /// `current.json`, `404/current.json`: a path relative to the record directory.
     static func fileName(target: String, status: Int, fileExtension: String) -> String {
-        (status == 200 ? target : "\(target)-\(status)") + "." + fileExtension
+        (status == 200 ? "" : "\(status)/") + target + "." + fileExtension
     }
 
     /// The extension for a body: from its Content-Type (`json` for `application/problem+json`);

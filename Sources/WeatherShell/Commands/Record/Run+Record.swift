@@ -33,7 +33,7 @@ extension Run {
             RecordedSample.fileName(target: declared.name, status: response.status, fileExtension: fileExtension))
         // Besides the session's secrets: what the request sent under a sensitive name, echoed back.
         let masked = redaction.including(secretsOf: response.request).maskedForRecording(response.body, contentType: contentType)
-        if let reason = BodyFile.write(masked, to: path) {
+        if let reason = RecordedSample.makeDirectory(FilePaths.directory(of: path)) ?? BodyFile.write(masked, to: path) {
             return "cannot record the answer of '\(declared.name)' in \(Self.displayPath(path)): \(reason)"
         }
         do {
@@ -112,7 +112,7 @@ extension Run {
         let fileExtension = URL(fileURLWithPath: String(text.dropFirst())).pathExtension
         let path = (directory as NSString).appendingPathComponent(
             RecordedSample.fileName(target: target, status: status, fileExtension: fileExtension.isEmpty ? "bin" : fileExtension))
-        if let reason = BodyFile.write(data, to: path) {
+        if let reason = RecordedSample.makeDirectory(FilePaths.directory(of: path)) ?? BodyFile.write(data, to: path) {
             throw RecordingFailure(description: "cannot write \(Self.displayPath(path)): \(reason)")
         }
         return Self.sampleLine(path, status: status)
