@@ -85,10 +85,10 @@ extension Run {
         let ranOut = failure("'\(mask(source).shortened(200))' still does not hold after \(rounds) round\(rounds == 1 ? "" : "s")",
                              at: condition.span, notes: ["until ... max N tries more rounds; every D waits longer between them"],
                              kind: .expectation)
-        // Inside an outer round that may not be the last, this counts only if that round does
-        // (and, in an action sent in such a round, it ends the action as a failed `expect` does).
+        // Inside an outer round that may not be the last, this counts only if that round does.
         if provisionalChecks != nil {
-            return try settle([CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false)])
+            provisionalChecks?.append(CheckedExpectation(expectation: condition, file: currentFile, failure: ranOut, isCheck: false))
+            return
         }
         throw ranOut
     }
