@@ -160,67 +160,6 @@ import TestSupport
         }
     }
 
-    /// A failed `expect` held back in an `until` round of an action counts when the round is the
-    /// last, and then ends the action as a failed `expect` does: the `catch` runs, and the check
-    /// still fails the script (4). Under bail the `catch` was skipped; with bail off the action
-    /// went on past the loop.
-    @Test(arguments: ["", "set bail off\n"], ["ran", "held"])
-    func aFailedExpectInTheLastUntilRoundRunsTheCatch(bail: String, action: String) async throws {
-        try await withLoopbackServer { server in
-            // `ran`: the second round is the last (max); `held`: the first, whose condition holds.
-            let script = bail + """
-            target ok { base \(server.baseURL); path /status/200 }
-            reactor r {
-              state after = false, error = ""
-              action ran { until status == 404 every 10ms max 2 { call ok; expect status == 404 }; emit after = true } catch { emit error = "ran" }
-              action held { until status == 200 every 10ms max 2 { call ok; expect status == 201 }; emit after = true } catch { emit error = "held" }
-            }
-            r \(action)
-            echo next
-
-            """
-            let result = try await WSHProcess.run(["-c", script])
-            #expect(result.status == 4, "\(result.stderr)")
-            let lines = result.stdout.split(separator: "\n").map(String.init)
-            #expect(lines == [#"r | after=false error="\#(action)""#] + (bail.isEmpty ? [] : ["next"]), "\(result.stdout)")
-            #expect(result.stderr.components(separatedBy: "expectation failed: ").count == 2, "\(result.stderr)")
-        }
-    }
-
-    /// That round of an action's `until`, ended by `exit 0` or by an error with a failed `expect`
-    /// held back: the exit still ends the script (the check shown and counted first: with bail
-    /// off the script exits 0 as `exit 0` says, under bail 4), and the error that ended the round
-    /// is said with the failure the `catch` takes. The exit was swallowed (the `catch` ran and
-    /// the script went on), and the error never shown.
-    @Test(arguments: ["", "set bail off\n"])
-    func anExitOrAnErrorThatEndsTheRoundIsKept(bail: String) async throws {
-        try await withLoopbackServer { server in
-            func script(_ last: String) -> String {
-                bail + """
-                target ok { base \(server.baseURL); path /status/200 }
-                reactor r {
-                  state error = ""
-                  action go { until status == 404 every 10ms max 3 { call ok; expect status == 201; \(last) } } catch { emit error = $error }
-                }
-                r go
-                echo next
-
-                """
-            }
-            let exiting = try await WSHProcess.run(["-c", script("exit 0")])
-            #expect(exiting.status == (bail.isEmpty ? 4 : 0), "\(exiting.stderr)")
-            #expect(exiting.stdout.isEmpty, "neither the catch nor what follows ran: \(exiting.stdout)")
-            #expect(exiting.stderr.components(separatedBy: "expectation failed: status == 201").count == 2, "\(exiting.stderr)")
-
-            let erring = try await WSHProcess.run(["-c", script("echo $typo")])
-            #expect(erring.status == 4, "\(erring.stderr)")
-            #expect(erring.stdout.split(separator: "\n").map(String.init)
-                    == [#"r | error="expectation failed: status == 201""#] + (bail.isEmpty ? [] : ["next"]), "\(erring.stdout)")
-            #expect(erring.stderr.components(separatedBy: "expectation failed: status == 201").count == 2, "\(erring.stderr)")
-            #expect(erring.stderr.contains("undefined variable 'typo'"), "the error that ended the round: \(erring.stderr)")
-        }
-    }
-
     /// `source FILE` in an action: an error in the file's statements, or one that stops it from
     /// parsing, ends the action and runs its `catch`, as the same statement in the action does. It
     /// was reported, and the file and the action went on.

@@ -63,7 +63,7 @@ extension Run {
                 // a failed one exits 4); a bare exit's code is then its first error's.
                 let checks = provisionalChecks ?? []
                 (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
-                try settle(checks, endedBy: Halt.exit(code))
+                try settle(checks)
                 guard bareExitPending, provisionalChecks == nil else { throw Halt.exit(code) }
                 bareExitPending = false
                 throw Halt.exit(try exitCode(nil))
@@ -72,7 +72,7 @@ extension Run {
                 (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
                 // A round ended by an error (a condition that cannot be evaluated) was the last:
                 // its checks count before the error is said.
-                if !(error is Halt), !(error is CancellationError) { try settle(checks, endedBy: error) }
+                if !(error is Halt), !(error is CancellationError) { try settle(checks) }
                 throw error
             }
             let checks = provisionalChecks ?? []

@@ -8,12 +8,6 @@ struct CheckedExpectation {
     var file: SourceFile
     var failure: Error?
     var isCheck = true
-
-    /// Why it failed, as a diagnostic at the check; nil when it passed.
-    var diagnostic: Diagnostic? {
-        guard let failure else { return nil }
-        return failure as? Diagnostic ?? Diagnostic(.runtime, "\(failure)", file: file, span: expectation.span)
-    }
 }
 
 /// A failed `expect` of an action sent in an `until` round that may not be the last: held back
@@ -52,38 +46,19 @@ extension Run {
 
     /// The checks of an `until` round that was the last after all: reported (or kept for an
     /// enclosing `until`) as if they had run as final, the first failure stopping a run that bails.
-    /// In a reactor action the first failure ends the action instead, as a failed `expect` does
-    /// there: its `catch` runs, and the failure goes on to be reported; `ending`, the error that
-    /// ended the round, is said in a note. A round that ends the script (`ending` is an `exit`)
-    /// reports its checks and goes on ending it.
-    func settle(_ checks: [CheckedExpectation], endedBy ending: (any Error)? = nil) throws {
-        let failed = checks.lazy.compactMap(\.diagnostic).first
-        if provisionalChecks != nil {
-            provisionalChecks? += checks
-            // An action sent in a round that may not be the last: the round holds the failure, and it ends the action.
-            if holdsChecksForSender, ending == nil, let failed { throw HeldBackFailure(message: failed.message) }
-            return
-        }
-        let endsTheScript = if case Halt.exit? = ending { true } else { false }
-        if actionContext != nil, !endsTheScript, var failed {
-            for checked in checks where checked.isCheck {
-                reportExpectation(checked.expectation, in: checked.file, passed: checked.failure == nil)
-            }
-            if let ending { failed.notes.append("then the round ended on an error: " + Self.placed(ending)) }
-            throw failed
-        }
+    func settle(_ checks: [CheckedExpectation]) throws(Halt) {
         for checked in checks {
+            if provisionalChecks != nil {
+                provisionalChecks?.append(checked)
+                continue
+            }
             if checked.isCheck { reportExpectation(checked.expectation, in: checked.file, passed: checked.failure == nil) }
-            if let diagnostic = checked.diagnostic { try report(diagnostic) }
+            switch checked.failure {
+            case nil: break
+            case let diagnostic as Diagnostic: try report(diagnostic)
+            case let other?: try report(Diagnostic(.runtime, "\(other)", file: checked.file, span: checked.expectation.span))
+            }
         }
-    }
-
-    /// An error's message after its place in the file (`FILE:LINE:COLUMN: `), when it has one.
-    private static func placed(_ error: any Error) -> String {
-        guard let diagnostic = error as? Diagnostic else { return "\(error)" }
-        guard let file = diagnostic.file, let span = diagnostic.span, file.place == nil else { return diagnostic.message }
-        let (line, column) = file.location(of: span.start)
-        return "\(file.name):\(line):\(column): \(diagnostic.message)"
     }
 
     private func reportExpectation(_ expectation: Expectation, in file: SourceFile, passed: Bool) {
