@@ -104,62 +104,6 @@ import TestSupport
         }
     }
 
-    /// A reactor whose action `go c` calls `/status/c`, expects 200, and says in `after` that it
-    /// went on past the check and in `error` that its `catch` ran.
-    static func roundReactor(_ server: TestServer) -> String {
-        """
-        target st { base \(server.baseURL); path /status/{code} }
-        reactor r {
-          state after = false, error = ""
-          action go c { call st code=$c; expect status == 200; emit after = true } catch { emit error = "caught $c" }
-          action stop { exit }
-        }
-
-        """
-    }
-
-    /// An action sent in an `until` round that may not be the last: its failed `expect` ends the
-    /// action and runs its `catch`, and is held back as the round's own are: counted once when the
-    /// round is the last (its condition holds), not at all when a later round passes. It was
-    /// counted at once (exit 4 though the second round passed); and a bare `exit` in an action
-    /// after the round's failure exited 0.
-    @Test func anActionSentInAnUntilRoundEndsAtItsFailedExpectAndTheRoundCountsIt() async throws {
-        try await withLoopbackServer { server in
-            for bail in ["", "set bail off\n"] {
-                let counted = try await WSHProcess.run(["-c", bail + Self.roundReactor(server) + """
-                until status == 201 every 10ms max 3 { r go 201 }
-                echo done
-                """])
-                #expect(counted.status == 4, "\(counted.stderr)")
-                #expect(counted.stdout.split(separator: "\n").map(String.init)
-                        == [#"r | after=false error="caught 201""#] + (bail.isEmpty ? [] : ["done"]), "\(counted.stdout)")
-                #expect(counted.stderr.components(separatedBy: "expectation failed: status == 200").count == 2, "once: \(counted.stderr)")
-            }
-
-            let later = Self.roundReactor(server) + """
-            let first = true
-            until status == 200 every 10ms max 3 {
-              if $first == true { let first = false; r go 404 } else { r go 200 }
-            }
-            echo done
-            """
-            let passed = try await WSHProcess.run(["-c", later])
-            #expect(passed.status == 0, "the failure of the first round does not count: \(passed.stderr)")
-            #expect(passed.stderr.isEmpty, "\(passed.stderr)")
-            #expect(passed.stdout.split(separator: "\n").map(String.init)
-                    == [#"r | after=false error="caught 404""#, #"r | after=true error="caught 404""#, "done"], "\(passed.stdout)")
-            let directory = try TestRunnerTests.suite(["round.wsh": later])
-            let test = try await WSHProcess.run(["test", "tests"], directory: directory)
-            #expect(test.status == 0 && test.stdout.contains("1 passed, 0 failed"), "\(test.stdout)\(test.stderr)")
-
-            let exiting = try await WSHProcess.run(["-c", "set bail off\n" + Self.roundReactor(server) + """
-            until status == 200 every 10ms max 3 { call st code=404; expect status == 200; r stop }
-            """])
-            #expect(exiting.status == 4, "a bare exit takes the round's failure's code: \(exiting.stderr)")
-            #expect(exiting.stderr.components(separatedBy: "expectation failed: status == 200").count == 2, "\(exiting.stderr)")
-        }
-    }
-
     /// `source FILE` in an action: an error in the file's statements, or one that stops it from
     /// parsing, ends the action and runs its `catch`, as the same statement in the action does. It
     /// was reported, and the file and the action went on.

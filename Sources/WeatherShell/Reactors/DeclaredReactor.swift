@@ -23,8 +23,7 @@ struct DeclaredReactor: Reactor {
     }
     /// How an error ended an action, for its `unless` field after it.
     struct ErrorEnding: Sendable {
-        /// No error goes on to tell the sender: the action's `catch` took it, or it was a failed
-        /// `expect` held back for the `until` round the action was sent in.
+        /// The action's `catch` took the error: no error goes on to tell the sender.
         var caught = false
         /// The `catch` emitted the `unless` field itself (a latch: `catch { emit tripped = true }`):
         /// it stays as the `catch` left it.

@@ -117,18 +117,7 @@ extension Run {
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        defer {
-            // What the action held back for this run's `until` round is the round's, and so is a bare `exit`'s code.
-            provisionalChecks? += child.provisionalChecks ?? []
-            bareExitPending = bareExitPending || child.bareExitPending
-        }
-        do {
-            try await child.performBody(body, interrupted: action.interrupted, errorEnding: action.errorEnding)
-        } catch is HeldBackFailure where !holdsChecksForSender {
-            // The round holds the failed `expect` that ended the action, and goes on as after one of
-            // its own. (An action that holds its checks for its own sender ends with it.)
-            action.errorEnding.value.caught = true
-        }
+        try await child.performBody(body, interrupted: action.interrupted, errorEnding: action.errorEnding)
     }
 
     private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool,
@@ -139,22 +128,23 @@ extension Run {
         }
         do {
             try await executeBlock(body.body)
-        } catch let held as HeldBackFailure {
-            // The `until` round the action was sent in holds the failed check; the `catch` cleans up.
-            guard let catchBody = body.catchBody else { throw held }
-            try await runCatch(catchBody, of: body, after: held.message, errorEnding: errorEnding)
-            throw held
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
+            locals["error"] = Variable(value: mask(error.message), isSecret: false)
+            emittedByCatch = []
+            defer {
+                let field = body.unlessField?.literal
+                errorEnding.value.catchEmittedTheField = field.map { emittedByCatch?.contains($0) == true } ?? false
+            }
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
-                try await runCatch(catchBody, of: body, after: error.message, errorEnding: errorEnding)
+                try await executeBlock(catchBody)
                 errorEnding.value.caught = true
                 return
             }
             do {
-                try await runCatch(catchBody, of: body, after: error.message, errorEnding: errorEnding)
+                try await executeBlock(catchBody)
             } catch let ending {
                 // A catch that exits or fails cannot hide the check: it is said and counted first
                 // (under bail, it ends the script with 4).
@@ -163,16 +153,6 @@ extension Run {
             }
             throw error
         }
-    }
-
-    /// The action's `catch` after an error, with `$error` = `message`; notes whether it emitted the
-    /// action's `unless` field itself.
-    private func runCatch(_ catchBody: [Statement], of body: ReactorDeclaration.Action, after message: String,
-                          errorEnding: SharedValue<DeclaredReactor.ErrorEnding>) async throws {
-        locals["error"] = Variable(value: mask(message), isSecret: false)
-        emittedByCatch = []
-        defer { errorEnding.value.catchEmittedTheField = body.unlessField?.literal.map { emittedByCatch?.contains($0) == true } ?? false }
-        try await executeBlock(catchBody)
     }
 
     /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`. (The command then sets

@@ -43,11 +43,8 @@ extension Run {
         for round in 1...rounds {
             try Task.checkCancellation()
             let outerChecks = provisionalChecks
-            let outerHolds = holdsChecksForSender
             // The `max`th round is the last whatever its condition: its checks count as they run.
             provisionalChecks = outerChecks != nil || round < rounds ? [] : nil
-            // A failed `expect` in the round is the round's to hold, even in an action that holds its own for its sender.
-            holdsChecksForSender = false
             var done = false
             answerFailedInRound = false
             do {
@@ -62,21 +59,21 @@ extension Run {
                 // A round that ends the script is the last: its held-back checks count (under bail,
                 // a failed one exits 4); a bare exit's code is then its first error's.
                 let checks = provisionalChecks ?? []
-                (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
+                provisionalChecks = outerChecks
                 try settle(checks)
                 guard bareExitPending, provisionalChecks == nil else { throw Halt.exit(code) }
                 bareExitPending = false
                 throw Halt.exit(try exitCode(nil))
             } catch {
                 let checks = provisionalChecks ?? []
-                (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
+                provisionalChecks = outerChecks
                 // A round ended by an error (a condition that cannot be evaluated) was the last:
                 // its checks count before the error is said.
                 if !(error is Halt), !(error is CancellationError) { try settle(checks) }
                 throw error
             }
             let checks = provisionalChecks ?? []
-            (provisionalChecks, holdsChecksForSender) = (outerChecks, outerHolds)
+            provisionalChecks = outerChecks
             if done || round == rounds { try settle(checks) }
             if done { return }
             if round < rounds { try await Task.sleep(for: pause) }

@@ -67,10 +67,6 @@ public final class Run {
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
     /// until the round's end says whether they count; nil when checks count as they run.
     var provisionalChecks: [CheckedExpectation]?
-    /// In the run of an action sent in such a round, outside the action's own `until` rounds: its
-    /// ``provisionalChecks`` go to the sender's round, and a failed `expect` also ends the action
-    /// (``HeldBackFailure``), whose `catch` runs.
-    var holdsChecksForSender = false
     /// A bare `exit` ended an `until` round: its code, its first error's, is taken once the
     /// round's held-back checks are settled.
     var bareExitPending = false
@@ -100,12 +96,6 @@ public final class Run {
         locals = parameters
         localNames = Set(parameters.names + ["error"])
         outputOverride = .quiet
-        // Sent in an `until` round that may not be the last: its checks and a bare `exit` wait
-        // for the round's end, as the round's own do.
-        if parent.provisionalChecks != nil {
-            provisionalChecks = []
-            holdsChecksForSender = true
-        }
     }
 
     /// The run of one statement whose output goes to `| COMMAND` or the pager: same session,

@@ -10,14 +10,6 @@ struct CheckedExpectation {
     var isCheck = true
 }
 
-/// A failed `expect` of an action sent in an `until` round that may not be the last: held back
-/// for the round, which counts it if it is the last, it ends the action all the same, whose
-/// `catch` runs (``Run/holdsChecksForSender``).
-struct HeldBackFailure: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 extension Run {
     /// `expect`: a failed check prints the expression and the actual value, and is exit code 4.
     /// The reporter sees every `expect` once: passed, failed, or failed because it could not be
@@ -37,7 +29,6 @@ extension Run {
         }
         if provisionalChecks != nil {
             provisionalChecks?.append(CheckedExpectation(expectation: expectation, file: currentFile, failure: failure))
-            if let failure, holdsChecksForSender { throw HeldBackFailure(message: (failure as? Diagnostic)?.message ?? "\(failure)") }
         } else {
             reportExpectation(expectation, in: currentFile, passed: failure == nil)
             if let failure { throw failure }
