@@ -18,16 +18,6 @@ struct DeclaredReactor: Reactor {
         var releasing: String?
         /// Given when the action's statements have stopped, however they stopped.
         var finished = OneTimeSignal()
-        /// Set when an error ended the action's statements: what becomes of its `unless` field.
-        var errorEnding = SharedValue(ErrorEnding())
-    }
-    /// How an error ended an action, for its `unless` field after it.
-    struct ErrorEnding: Sendable {
-        /// The action's `catch` took the error: no error goes on to tell the sender.
-        var caught = false
-        /// The `catch` emitted the `unless` field itself (a latch: `catch { emit tripped = true }`):
-        /// it stays as the `catch` left it.
-        var catchEmittedTheField = false
     }
     struct Mutation: Sendable {
         var fields: [(name: String, value: EchoValue)]
@@ -116,16 +106,14 @@ final class DeclaredReactorCommand: ShellReactor {
         do {
             try await store.send(sent, onInterrupt: cleanup, after: sent.finished)
         } catch {
-            if !sent.errorEnding.value.catchEmittedTheField { await release(action, named: actionName, from: run) }
+            await release(action, named: actionName, from: run)
             throw error
         }
-        let ending = sent.errorEnding.value
-        if ending.caught, !ending.catchEmittedTheField { await release(action, named: actionName, from: run) }
     }
 
     /// After an action ended by an error or Ctrl-C (its `catch`, if any, done, failed or stopped by
     /// a second Ctrl-C), sets its `unless` field back to false when it is still true, so the action
-    /// is not refused for ever; not after a `catch` that emitted the field itself.
+    /// is not refused for ever.
     private func release(_ action: ReactorDeclaration.Action, named actionName: String, from run: Run) async {
         guard let field = action.unlessField?.literal,
               await currentFields().first(where: { $0.name == field })?.value == .bool(true) else { return }

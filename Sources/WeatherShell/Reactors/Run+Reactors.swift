@@ -117,11 +117,10 @@ extension Run {
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        try await child.performBody(body, interrupted: action.interrupted, errorEnding: action.errorEnding)
+        try await child.performBody(body, interrupted: action.interrupted)
     }
 
-    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool,
-                             errorEnding: SharedValue<DeclaredReactor.ErrorEnding>) async throws {
+    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws {
         if interrupted {
             try await cleanUpInterrupted(body)
             return
@@ -131,16 +130,10 @@ extension Run {
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
             locals["error"] = Variable(value: mask(error.message), isSecret: false)
-            emittedByCatch = []
-            defer {
-                let field = body.unlessField?.literal
-                errorEnding.value.catchEmittedTheField = field.map { emittedByCatch?.contains($0) == true } ?? false
-            }
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
                 try await executeBlock(catchBody)
-                errorEnding.value.caught = true
                 return
             }
             do {
@@ -179,7 +172,6 @@ extension Run {
             }
             fields.append((name, try echoValue(assignment.value)))
         }
-        emittedByCatch?.formUnion(fields.map(\.name))
         await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: OneTimeSignal()))
     }
 }

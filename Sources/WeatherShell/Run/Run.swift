@@ -60,8 +60,6 @@ public final class Run {
     /// The names that are the run's own (``locals``), set or not: an unset parameter is undefined,
     /// not the session's variable of that name.
     private(set) var localNames: Set<String> = []
-    /// In an action's run, once its `catch` runs after an error: the state fields the `catch` has emitted.
-    var emittedByCatch: Set<String>?
     /// `quiet` in an action's run (its calls print nothing), or what `set output` chose in it.
     var outputOverride: ShellOptions.Output?
     /// While an `until` block runs a round that may not be its last, that round's `expect`s, kept
