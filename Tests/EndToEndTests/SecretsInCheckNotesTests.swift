@@ -7,15 +7,15 @@ import TestSupport
 /// is a case a tester found shown in full.
 @Suite struct SecretsInCheckNotesTests {
     /// Runs `script` as the one file of a `wsh test` with every report; the screen and each report's text.
-    static func texts(_ script: String, environment: [String: String] = [:]) async throws -> [(name: String, text: String)] {
+    static func texts(_ script: String, environment: [String: String] = [:], arguments: [String] = []) async throws -> [(name: String, text: String)] {
         let directory = try TestRunnerTests.suite(["notes.wsh": script])
         let result = try await WSHProcess.run(
             ["test", "tests", "--report-junit", "out/junit.xml", "--report-tap", "out/report.tap",
-             "--report-json", "out/report.json", "--report-html", "out/html"],
+             "--report-json", "out/report.json", "--report-html", "out/html", "--report-har", "out/report.har"] + arguments,
             environment: environment, directory: directory)
         #expect(result.status == 4, "the checks fail: \(result.stdout)\(result.stderr)")
         var texts = [(name: "stdout", text: result.stdout), (name: "stderr", text: result.stderr)]
-        for name in ["junit.xml", "report.tap", "report.json", "html/index.html"] {
+        for name in ["junit.xml", "report.tap", "report.json", "html/index.html", "report.har"] {
             texts.append((name, try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)))
         }
         return texts
@@ -161,6 +161,77 @@ import TestSupport
             for (name, text) in texts {
                 for part in ["bravo", "delta", "ebra"] { #expect(!text.contains(part), "\(name) shows \(part): \(text)") }
             }
+        }
+    }
+
+    /// An `env` secret the answer holds JSON-escaped is masked in every report as the call history
+    /// masks it: System.Text.Json (ASP.NET Core) writes `+` as `\u002B`, and any encoder may escape
+    /// a letter (`\u0061`); reports masked the body's text, where neither form is the secret's.
+    @Test func aSecretTheAnswerHoldsJSONEscapedIsMaskedInEveryReport() async throws {
+        let answer = StaticRoute(body: #"{"echo":"AbC\u002BdEf/GhI=","u":"\u0061b/cd1234x","ok":true}"#)
+        try await withLoopbackServer(routes: ["/escaped": answer]) { server in
+            let script = """
+                set bail off
+                set output quiet
+                let k = env WSH_PLUS_SECRET
+                let k2 = env WSH_LETTER_SECRET
+                get \(server.baseURL)/escaped
+                expect body == "x"
+                expect . == "x"
+                expect .ok == false
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_PLUS_SECRET": "AbC+dEf/GhI=", "WSH_LETTER_SECRET": "ab/cd1234x"])
+            Self.expectNoLeak(of: ["AbC+dEf/GhI=", "ab/cd1234x"], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains(#"actual:   "{\"echo\":\"***\",\"u\":\"***\",\"ok\":true}" (string)"#), "the rest of the body is kept: \(screen)")
+        }
+    }
+
+    /// A body httpbin echoes as a JSON string (`data`) holds a secret with a `"` escaped twice
+    /// (`pa\\\"ss`): the reports showed it, the call history masked it. The body keeps the
+    /// server's indentation: only the literals holding the secret change.
+    @Test func aSecretWithAQuoteHttpbinEchoesIsMaskedInEveryReport() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                let k = env WSH_QUOTE_SECRET
+                post \(httpbin.baseURL)/post name=$k count:=12
+                expect status == 500
+                expect body == "x"
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_QUOTE_SECRET": #"pa"ss12345"#])
+            Self.expectNoLeak(of: [#"pa"ss12345"#], in: texts)
+            for (name, text) in texts { #expect(!text.contains("ss12345"), "\(name): \(text)") }
+            let report = try #require(texts.first { $0.name == "report.json" }?.text)
+            let calls = try #require((try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]).flatMap {
+                (($0["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]]) })
+            let body = try #require(calls.first?["body"] as? String)
+            #expect(body.contains(#"  "data": "{\"name\": \"***\", \"count\": 12}","#) || body.contains(#"  "data": "{\"name\":\"***\",\"count\":12}","#),
+                    "the body as httpbin indented it, the number a number: \(body)")
+        }
+    }
+
+    /// A failed check on a string holding JSON with no secret shows it as the server sent it:
+    /// members named like secrets (`tokens_used`, `sessions`, `keyboard`) keep their values, and
+    /// the body its indentation (review 9 H3).
+    @Test func aBodyHoldingNoSecretShowsAsSentInNotes() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                let k = env WSH_UNUSED_SECRET
+                post \(httpbin.baseURL)/anything tokens_used:=15 sessions:=2 keyboard=azerty
+                expect body contains "tokens_used\\": 16"
+                expect .data == "x"
+
+                """
+            let texts = try await Self.texts(script, environment: ["WSH_UNUSED_SECRET": "unusedSecret777"])
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains(#"actual:   "{\"tokens_used\": 15, \"sessions\": 2, \"keyboard\": \"azerty\"}" (string)"#)
+                    || screen.contains(#"actual:   "{\"tokens_used\":15,\"sessions\":2,\"keyboard\":\"azerty\"}" (string)"#), "\(screen)")
+            #expect(screen.contains(#"actual:   "{\n  \"args\": {}, \n"#) || screen.contains(#"actual:   "{\n  \"args\": {},\n"#), "indented as sent: \(screen)")
         }
     }
 }

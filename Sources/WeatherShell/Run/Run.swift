@@ -134,9 +134,10 @@ public final class Run {
         set { session.options = newValue }
     }
 
-    /// `text` with the session's secrets, and the last call's credentials, as `***`.
+    /// `text` with the session's secrets, and the last call's credentials, as `***`; in JSON text
+    /// also where escapes hide them (``Redaction/maskedDecodingJSON(_:)``: `print body`).
     func mask(_ text: String) -> String {
-        session.secretsNow.mask(text)
+        Redaction(secrets: session.secretsNow).maskedDecodingJSON(text)
     }
 
     /// Parses and runs `text`. Parse errors are printed and run nothing.
