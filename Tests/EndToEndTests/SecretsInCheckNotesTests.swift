@@ -234,4 +234,73 @@ import TestSupport
             #expect(screen.contains(#"actual:   "{\n  \"args\": {}, \n"#) || screen.contains(#"actual:   "{\n  \"args\": {},\n"#), "indented as sent: \(screen)")
         }
     }
+
+    /// A credential the answer gives as a list (`"token": ["..."]`) or as an object under a
+    /// password's name (`"password": {"old": "..."}`) is masked by value in a failed check's notes
+    /// and by `print`, as the member is in the report's body (test-runner D21).
+    @Test func aCredentialGivenAsAListOrAPasswordObjectIsMaskedInNotesAndPrint() async throws {
+        let answer = StaticRoute(body: #"{"token":["srvArr8181"],"password":{"old":"srvPw8282"},"api_key":12345678}"#)
+        try await withLoopbackServer(routes: ["/creds": answer]) { server in
+            let script = """
+                set bail off
+                get \(server.baseURL)/creds
+                expect body == "x"
+                expect .token == "x"
+                expect .password.old == "x"
+                print .token
+                print .password
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["srvArr8181", "srvPw8282", "12345678"], in: texts)
+        }
+    }
+
+    /// A secret sent as a list (`password[]=...`, sent as `{"password":["..."]}`) is masked where
+    /// httpbin echoes the body it was sent as text (`data`): in every report, and in the call
+    /// history (test-runner D5).
+    @Test func aSecretSentAsAListIsMaskedWhereTheServerEchoesIt() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                post \(httpbin.baseURL)/post password[]=pz1313xy
+                expect status == 500
+                expect body == "x"
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["pz1313xy"], in: texts)
+            let state = try WSHProcess.temporaryDirectory()
+            let result = try await WSHProcess.run(["-c", "post \(httpbin.baseURL)/post password[]=pa1111xy\nprint .data"],
+                                                  environment: ["XDG_STATE_HOME": state.path])
+            #expect(result.stdout.contains(#"{"password":["***"]}"#), "httpbin echoed the list: \(result.stdout)")
+            let database = CallHistoryEndToEndTests.databaseText(state)
+            #expect(database.contains("password"), "the call is in the history")
+            #expect(!database.contains("pa1111xy"), "the history holds the secret: \(database)")
+        }
+    }
+
+    /// An object under a credential's name that is no password (`session`, `token`) is about the
+    /// credential (its user, its lifetime, its scopes): its values are no secrets, so the same
+    /// values elsewhere in the answer show (review 9 H4).
+    @Test func anObjectUnderACredentialsNameLeavesItsMetadataShown() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                post \(httpbin.baseURL)/anything session:='{"user":"alice","expires_in":3600}' owner=alice n:=3600 token:='{"scopes":["read","write"]}' tokens_used:=15
+                expect .json.owner == "bob"
+                expect .json.n == 1
+                expect .json.tokens_used == 16
+                expect .json.token.scopes == "x"
+
+                """
+            let texts = try await Self.texts(script)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains(#"actual:   "alice" (string)"#), "\(screen)")
+            #expect(screen.contains("actual:   3600 (number)"), "\(screen)")
+            #expect(screen.contains("actual:   15 (number)"), "\(screen)")
+            #expect(screen.contains(#"actual:   ["read","write"]"#), "\(screen)")
+        }
+    }
 }
