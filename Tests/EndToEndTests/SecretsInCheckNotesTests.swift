@@ -303,4 +303,45 @@ import TestSupport
             #expect(screen.contains(#"actual:   ["read","write"]"#), "\(screen)")
         }
     }
+
+    /// The proxy's credentials (`set proxy http://user:pass@...`), sent as Proxy-Authorization by
+    /// the transport, are masked where the answer echoes that header, also once the proxy is set
+    /// off: they go with the call (test-runner D15, review 9 H2). httpbin, sent the request in
+    /// absolute form as a forwarding proxy would pass it on, echoes `Basic BASE64`.
+    @Test func proxyCredentialsAnAnswerEchoesAreMaskedInEveryReport() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                set output quiet
+                set proxy http://pu:proxyPass4646@127.0.0.1:\(httpbin.port)
+                get http://a.example.test/headers
+                set proxy off
+                expect .headers.Proxy-Authorization == "x"
+                expect body == "x"
+                print .headers
+
+                """
+            let texts = try await Self.texts(script)
+            Self.expectNoLeak(of: ["proxyPass4646"], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains("Basic ***"), "httpbin echoed the header: \(screen)")
+        }
+    }
+
+    /// `HTTP_PROXY`'s credentials are masked so too, in `print` and in the call history.
+    @Test func environmentProxyCredentialsAreMaskedInPrintAndTheHistory() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let state = try WSHProcess.temporaryDirectory()
+            let result = try await WSHProcess.run(
+                ["-c", "set output quiet\nget http://a.example.test/headers\nprint .headers.Proxy-Authorization"],
+                environment: ["XDG_STATE_HOME": state.path, "HTTP_PROXY": "http://pu:proxyPass4747@127.0.0.1:\(httpbin.port)",
+                              "http_proxy": "http://pu:proxyPass4747@127.0.0.1:\(httpbin.port)", "NO_PROXY": "", "no_proxy": ""])
+            #expect(result.stdout.contains("Basic ***"), "httpbin echoed the header: \(result.stdout)\(result.stderr)")
+            let check = SecretLeakCheck(secret: "proxyPass4747", basicUser: "pu")
+            #expect(check.leaks(in: result.stdout + result.stderr).isEmpty, "\(result.stdout)")
+            let database = CallHistoryEndToEndTests.databaseText(state)
+            #expect(database.contains("a.example.test"), "the call is in the history")
+            #expect(check.leaks(in: database).isEmpty, "the history holds the proxy's password as \(check.leaks(in: database))")
+        }
+    }
 }
