@@ -344,4 +344,35 @@ import TestSupport
             #expect(check.leaks(in: database).isEmpty, "the history holds the proxy's password as \(check.leaks(in: database))")
         }
     }
+
+    /// `wsh test --secret NAME=VALUE` (Hurl's `--secret`) gives a variable that is a secret: masked
+    /// on screen and in every report (test-runner D13). A `--var` is shown, whatever its name
+    /// (`sort_key` is a parameter, review 9 H1).
+    @Test func aSecretOptionIsMaskedInEveryReportAndAVarIsShown() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let script = """
+                set bail off
+                get \(httpbin.baseURL)/anything?sort=$sort_key X-Custom:$api_key
+                expect .headers.X-Custom == "x"
+                expect .args.sort == "username"
+                print $api_key
+
+                """
+            let texts = try await Self.texts(script, arguments: ["--secret", "api_key=cliSecret6464", "--var", "sort_key=name"])
+            Self.expectNoLeak(of: ["cliSecret6464"], in: texts)
+            let screen = texts[0].text + texts[1].text
+            #expect(screen.contains(#"actual:   "name" (string)"#) && screen.contains(#"expected: "username" (string)"#), "\(screen)")
+        }
+    }
+
+    /// `wsh FILE --secret NAME=VALUE`: the script's variable is a secret, and `save` leaves it out.
+    @Test func aScriptsSecretOptionIsMaskedAndNotSaved() async throws {
+        let directory = try TestRunnerTests.suite(["s.wsh": "echo key is $api_key, sort by $sort_key\nsave saved.wsh\n"])
+        let result = try await WSHProcess.run(["tests/s.wsh", "--secret", "api_key=cliSecret6565", "sort_key=name"], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("key is ***, sort by name"), "\(result.stdout)")
+        let saved = try String(contentsOf: directory.appendingPathComponent("tests/saved.wsh"), encoding: .utf8)
+        #expect(saved.contains("# let api_key: not saved, it is a secret given on the command line"), "\(saved)")
+        #expect(!(saved + result.stdout + result.stderr).contains("cliSecret6565"), "\(saved)")
+    }
 }
