@@ -117,11 +117,11 @@ public final class Run {
     }
 
     /// Sets a variable from a script argument `NAME=VALUE` or `NAME:=JSON` (typed as LANGUAGE.md
-    /// says); the message says what is wrong with an argument that is neither.
-    public func define(_ argument: String) -> String? {
+    /// says), a secret when `secret` (`--secret`); the message says what is wrong with an argument that is neither.
+    public func define(_ argument: String, secret: Bool = false) -> String? {
         switch ScriptArgument.parse(argument) {
         case .success(let parsed):
-            session.define(parsed)
+            session.define(parsed, secret: secret)
             return nil
         case .failure(let error):
             return error.message

@@ -152,9 +152,15 @@ public final class Session {
             : NetworkTransport(settings: settings, eventLoopGroup: SessionEventLoop.shared)
     }
 
-    /// Sets a variable from a script argument.
-    func define(_ argument: ScriptArgument) {
-        variables[argument.name] = Variable(typed: argument.value)
+    /// Sets a variable from a script argument; a secret one (`--secret NAME=VALUE`) is masked
+    /// wherever it shows from now on, as an `env` value is.
+    func define(_ argument: ScriptArgument, secret: Bool = false) {
+        var variable = Variable(typed: argument.value)
+        if secret {
+            variable.isSecret = true
+            mask.add(variable.value)
+        }
+        variables[argument.name] = variable
         commandLineNames.insert(argument.name)
     }
 }
