@@ -145,20 +145,39 @@ extension Redaction {
         return found
     }
 
-    /// The string and number values of JSON members named as credentials, at any depth.
+    /// The string and number values of JSON members named as credentials, at any depth
+    /// (``credentialValues(_:named:)``).
     static func credentialMembers(_ value: JSONValue) -> [(name: String, value: String)] {
         switch value {
         case .object(let members):
             members.flatMap { member -> [(name: String, value: String)] in
-                guard isCredentialName(member.key) else { return credentialMembers(member.value) }
-                switch member.value {
-                case .string(let text): return [(member.key, text)]
-                case .number(let literal): return [(member.key, literal)]
-                default: return []
-                }
+                isCredentialName(member.key) ? credentialValues(member.value, named: member.key) : credentialMembers(member.value)
             }
         case .array(let elements): elements.flatMap(credentialMembers)
         case .null, .bool, .number, .string: []
+        }
+    }
+
+    /// The credentials a member named `name`, a credential's name, holds: a string or a number; each
+    /// of a list's, at any depth of lists (`"token": ["..."]`, `password[]=...` sent as JSON). An
+    /// object under such a name is most often about the credential (`"token": {"expires_in": 3600,
+    /// "scopes": [...]}`, `"session": {"user": "alice"}`): only its own members named as
+    /// credentials count, but under a name that ends in `password` (`"password": {"old": "...",
+    /// "new": "..."}`), whose strings and numbers are passwords.
+    private static func credentialValues(_ value: JSONValue, named name: String) -> [(name: String, value: String)] {
+        switch value {
+        case .string(let text): [(name, text)]
+        case .number(let literal): [(name, literal)]
+        case .array(let elements): elements.flatMap { credentialValues($0, named: name) }
+        case .object(let members) where name.lowercased().hasSuffix("password"):
+            members.flatMap { member -> [(name: String, value: String)] in
+                switch member.value {
+                case .string, .number: credentialValues(member.value, named: name)
+                default: credentialMembers(member.value)
+                }
+            }
+        case .object: credentialMembers(value)
+        case .null, .bool: []
         }
     }
 

@@ -133,7 +133,8 @@ public struct Redaction: Sendable {
     }
 
     /// The body as text for display: sensitive members of a JSON body and sensitive fields of a
-    /// url-encoded form masked, then every secret value masked. A JSON object or list sent with a
+    /// url-encoded form masked, then every secret value masked, in JSON text also where escapes
+    /// hide it (``maskedDecodingJSON(_:)``). A JSON object or list sent with a
     /// form's type (a pasted "Copy as cURL" `--data-raw '{...}'`, which curl types as a form) is
     /// masked as JSON. Bytes that are not UTF-8 are shown as U+FFFD.
     public func maskedBody(_ body: Data, contentType: String?) -> String {
@@ -151,9 +152,10 @@ public struct Redaction: Sendable {
         }
         if type.contains("json") || type.isEmpty || isForm, let json = parsed() {
             let (maskedJSON, changed) = maskedMembers(json)
-            return mask(changed ? maskedJSON.compactText : text)
+            // A secret JSON escapes hide (`\u002B`, a body echoed as a string) is found as it decodes.
+            return maskedDecodingJSON(changed ? maskedJSON.compactText : text)
         }
-        return mask(isForm ? maskedPairs(text) : text)
+        return isForm ? mask(maskedPairs(text)) : maskedDecodingJSON(text)
     }
 
     /// Whether `body`'s first byte that is not white space opens a JSON object or list: a form's

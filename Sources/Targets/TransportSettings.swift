@@ -73,6 +73,20 @@ public struct TransportSettings: Sendable, Hashable {
         self.httpVersion = httpVersion
     }
 
+    /// What the proxy these settings choose (`set proxy`, or `HTTP_PROXY`...) sends as credentials:
+    /// each one's password and `user:password` (whose forms hold the base64 of Proxy-Authorization
+    /// Basic, ``SecretForms``), for the mask. An origin or a proxy that echoes the header shows them.
+    public func proxyCredentials(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        let rules = ProxyRules(proxy, environment: environment)
+        return [rules.http, rules.https].flatMap { choice -> [String] in
+            guard case .server(let server) = choice, let user = server.username else { return [] }
+            let password = server.password ?? ""
+            return [password, user + ":" + password]
+        }
+    }
+
     /// Reads every file these settings name and the proxy they choose, as a transport made with them
     /// would, and throws what a person must fix: an unreadable or malformed CA file, a client
     /// certificate without its key or with another's, a proxy URL that cannot be used.

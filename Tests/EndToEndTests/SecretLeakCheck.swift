@@ -31,11 +31,15 @@ struct SecretLeakCheck {
     func leaks(in text: String) -> [String] {
         var found = forms.filter { text.contains($0) }
         let json = Self.jsonUnescaped(text)
+        // A body echoed as a JSON string, in a report's JSON string: escaped up to three times.
+        let twice = Self.jsonUnescaped(json)
         let views = [
             ("percent-decoded", Self.percentDecoded(text, plusIsSpace: false)),
             ("form-decoded", Self.percentDecoded(text, plusIsSpace: true)),
             ("JSON-unescaped", json),
             ("JSON-unescaped, percent-decoded", Self.percentDecoded(json, plusIsSpace: false)),
+            ("JSON-unescaped twice", twice),
+            ("JSON-unescaped three times", Self.jsonUnescaped(twice)),
         ]
         found += views.filter { $0.1.contains(secret) }.map(\.0)
         if Self.base64Decodings(text).contains(where: { $0.contains(secret) }) { found.append("base64-decoded") }

@@ -66,6 +66,14 @@ import Testing
         ("get /x 'Cookie: session_token=abc; theme=dark'", "get /x 'Cookie:***'"),
         ("call create token:='\"abc\"' n:=3", "call create token:=*** n:=3"),
         ("post /login password=hunter2 name=al", "post /login password=*** name=al"),
+        // Bracket names (nested JSON, a list) as the call history reads them: the tester's D4;
+        // their words judged as credentials' names, so `filter[keyboard]` keeps its value.
+        ("post /post auth[password]=pb7171", "post /post auth[password]=***"),
+        ("post /post password[]=pa1111", "post /post password[]=***"),
+        ("post /post a[b][api_key]=pa2222 n=1", "post /post a[b][api_key]=*** n=1"),
+        ("post /post --form auth[password]=pa3333", "post /post --form auth[password]=***"),
+        ("get /get auth[token]==pa4444", "get /get auth[token]==***"),
+        ("post /post tags[]=x user[name]=al filter[keyboard]=azerty", "post /post tags[]=x user[name]=al filter[keyboard]=azerty"),
         ("get https://alice:pw-123@h/x?token=t1&a=1", "get https://alice:***@h/x?token=***&a=1"),
         ("get https://alice:pw-123@h/x?token=$t&key=k1", "get https://alice:***@h/x?token=$t&key=***"),
         ("get \"/x?api_key=k1#top\" a==1", "get \"/x?api_key=***#top\" a==1"),

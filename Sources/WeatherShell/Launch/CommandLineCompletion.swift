@@ -44,7 +44,7 @@ enum CommandLineCompletion {
         for argument in arguments.prefix(index).dropFirst() {
             if skipValue { skipValue = false; continue }
             if argument.hasPrefix("-") {
-                skipValue = ["-c", "--var"].contains(argument)
+                skipValue = ["-c", "--var", "--secret"].contains(argument)
                 continue
             }
             words.append(argument)

@@ -30,6 +30,7 @@ extension LaunchOptions {
             var options = LaunchOptions(file: parsed.file, command: parsed.command, assignments: parsed.variables + parsed.assignments,
                                         stub: parsed.stub, noRC: parsed.noRC)
             options.environment = parsed.environment
+            options.secretAssignments = parsed.secrets
             return .run(options)
         } catch {
             let message = WSHCommand.fullMessage(for: error)

@@ -10,6 +10,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var command: String?
     /// `NAME=VALUE` after the script path.
     public var assignments: [String]
+    /// `--secret NAME=VALUE`: variables set as ``assignments`` are, each a secret from the start.
+    public var secretAssignments: [String] = []
     /// `--stub`: answer from `sample` data.
     public var stub: Bool
     /// `--norc`: skip init.wsh.
@@ -118,8 +120,8 @@ public enum Shell {
             return FailureKind.usage.exitCode
         }
         // Script arguments and `--var`s, before `-c`, a script, piped input or the prompt runs.
-        for assignment in options.assignments {
-            if let problem = run.define(assignment) {
+        for (assignment, secret) in options.assignments.map({ ($0, false) }) + options.secretAssignments.map({ ($0, true) }) {
+            if let problem = run.define(assignment, secret: secret) {
                 // `wsh fuzz x.wsh`: no script named fuzz says more than that x.wsh is no NAME=VALUE.
                 if let file = options.file, file != "-", !FileManager.default.fileExists(atPath: file),
                    case .failure(let missing) = ReadableFile.read(file) {

@@ -30,6 +30,10 @@ struct WSHCommand: ParsableCommand {
                                                          valueName: "NAME=VALUE"))
     var variables: [String] = []
 
+    @Option(name: .customLong("secret"), help: ArgumentHelp("Set a variable that is a secret, as --var does: masked wherever it shows, left out by save.",
+                                                            valueName: "NAME=VALUE"))
+    var secrets: [String] = []
+
     @Option(name: .customLong("env"), help: ArgumentHelp("Choose an environment of http-client.env.json, REST Client's settings or NAME.env (set env NAME).",
                                                          valueName: "NAME"))
     var environment: String?

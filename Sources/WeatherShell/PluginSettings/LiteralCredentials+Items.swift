@@ -81,11 +81,20 @@ extension LiteralCredentials {
         let written = word.parts[..<index].map { if case .literal(let text) = $0.content { text } else { "" } }.joined()
         let name = written + String(decoding: bytes[word.parts[index].span.start..<separator], as: UTF8.self)
         let isScheme = separator + 2 < word.span.end && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")
-        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`).
-        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.contains(where: { $0 == "/" || $0 == " " || $0 == "[" })
-        guard isName, !isScheme, Redaction().isSensitiveName(name) else { return nil }
+        // Not a name: a path (`/x?key=1`), a query (`.tags[? .key == "k"]`, `[1]`).
+        let isName = !name.isEmpty && !name.hasPrefix(".") && !name.hasPrefix("[") && !name.contains("[?")
+            && !name.contains(where: { $0 == "/" || $0 == " " })
+        guard isName, !isScheme, isSecretName(name) else { return nil }
         let isAssignment = separator + 1 < word.span.end && bytes[separator + 1] == UInt8(ascii: "=")
         return (separator, index, isAssignment)
+    }
+
+    /// Whether an item's name is a secret's: a plain one named like a secret (``Redaction/isSensitiveName(_:)``);
+    /// one with brackets (`auth[password]`, `password[]`, `a[b][api_key]`, nested JSON's) when one of
+    /// its words is a credential's name (``Redaction/isCredentialName(_:)``), so `filter[keyboard]` is none.
+    private static func isSecretName(_ name: String) -> Bool {
+        guard name.contains("[") else { return Redaction().isSensitiveName(name) }
+        return name.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { Redaction.isCredentialName(String($0)) }
     }
 
     /// A JSON text written whole, with its members named like secrets hidden; a request item or

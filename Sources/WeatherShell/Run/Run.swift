@@ -120,11 +120,11 @@ public final class Run {
     }
 
     /// Sets a variable from a script argument `NAME=VALUE` or `NAME:=JSON` (typed as LANGUAGE.md
-    /// says); the message says what is wrong with an argument that is neither.
-    public func define(_ argument: String) -> String? {
+    /// says), a secret when `secret` (`--secret`); the message says what is wrong with an argument that is neither.
+    public func define(_ argument: String, secret: Bool = false) -> String? {
         switch ScriptArgument.parse(argument) {
         case .success(let parsed):
-            session.define(parsed)
+            session.define(parsed, secret: secret)
             return nil
         case .failure(let error):
             return error.message
@@ -137,9 +137,10 @@ public final class Run {
         set { session.options = newValue }
     }
 
-    /// `text` with the session's secrets, and the last call's credentials, as `***`.
+    /// `text` with the session's secrets, and the last call's credentials, as `***`; in JSON text
+    /// also where escapes hide them (``Redaction/maskedDecodingJSON(_:)``: `print body`).
     func mask(_ text: String) -> String {
-        session.secretsNow.mask(text)
+        Redaction(secrets: session.secretsNow).maskedDecodingJSON(text)
     }
 
     /// Parses and runs `text`. Parse errors are printed and run nothing.

@@ -43,6 +43,12 @@ public final class Session {
     var lastReceivedResponse: Response? {
         didSet { callSecrets = nil }
     }
+    /// What the proxy of the last call sent as credentials (``proxyCredentials`` when it was sent):
+    /// the transport adds its Proxy-Authorization, which no request shows, so an answer echoing it
+    /// is masked by these, also once `set proxy` has changed; until the next call.
+    var lastProxyCredentials: [String] = [] {
+        didSet { callSecrets = nil }
+    }
     /// ``mask``'s secrets and those of ``lastSentRequest``, made when first asked for.
     private var callSecrets: SecretSet?
 
@@ -63,7 +69,7 @@ public final class Session {
     /// `secrets` and the credentials ``lastSentRequest`` sent (and each redirect hop before it) and
     /// ``lastReceivedResponse`` answered with.
     private func withLastCallsCredentials(_ secrets: SecretSet) -> SecretSet {
-        var redaction = Redaction(secrets: secrets)
+        var redaction = Redaction(secrets: secrets.adding(lastProxyCredentials))
         if let lastSentRequest { redaction = redaction.including(secretsOf: lastSentRequest) }
         if let lastReceivedResponse {
             // What each redirect hop sent too: `redirects` and `hops` show every hop's URL.
@@ -71,6 +77,16 @@ public final class Session {
         }
         return redaction.secrets
     }
+    /// What the proxy the settings choose now sends as credentials (`set proxy http://user:pass@...`,
+    /// `HTTP_PROXY`'s), read again only when the transport settings change. Not in ``mask``: `save`
+    /// judges a typed proxy password by the line it is typed in.
+    var proxyCredentials: [String] {
+        if let proxyCredentialsRead, proxyCredentialsRead.settings == options.transport { return proxyCredentialsRead.credentials }
+        let read = options.transport.proxyCredentials()
+        proxyCredentialsRead = (options.transport, read)
+        return read
+    }
+    private var proxyCredentialsRead: (settings: TransportSettings, credentials: [String])?
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions
@@ -136,9 +152,15 @@ public final class Session {
             : NetworkTransport(settings: settings, eventLoopGroup: SessionEventLoop.shared)
     }
 
-    /// Sets a variable from a script argument.
-    func define(_ argument: ScriptArgument) {
-        variables[argument.name] = Variable(typed: argument.value)
+    /// Sets a variable from a script argument; a secret one (`--secret NAME=VALUE`) is masked
+    /// wherever it shows from now on, as an `env` value is.
+    func define(_ argument: ScriptArgument, secret: Bool = false) {
+        var variable = Variable(typed: argument.value)
+        if secret {
+            variable.isSecret = true
+            mask.add(variable.value)
+        }
+        variables[argument.name] = variable
         commandLineNames.insert(argument.name)
     }
 }

@@ -23,6 +23,9 @@ extension Shell {
         for variable in settings.variables {
             _ = run.define(variable)
         }
+        for secret in settings.secrets {
+            _ = run.define(secret, secret: true)
+        }
         let recorder = TestRecorder(path: path, keepsEveryBody: settings.keepsBodies)
         run.reporter = recorder
         if let environment = settings.environment {

@@ -15,6 +15,10 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("var"), help: ArgumentHelp("A variable for every file's session.", valueName: "NAME=VALUE"))
     var variables: [String] = []
 
+    @Option(name: .customLong("secret"), help: ArgumentHelp("A variable for every file's session that is a secret: masked on screen and in every report.",
+                                                            valueName: "NAME=VALUE"))
+    var secrets: [String] = []
+
     @Flag(help: "Answer calls from targets' sample data (set stub immediate).")
     var stub = false
 
@@ -68,9 +72,9 @@ struct TestCommand: ParsableCommand {
                 throw ValidationError("\(other.rawValue) and \(kind.rawValue) both write \(path): give each report a file of its own")
             }
         }
-        for variable in variables {
+        for (option, variable) in variables.map({ ("--var", $0) }) + secrets.map({ ("--secret", $0) }) {
             if case .failure(let error) = ScriptArgument.parse(variable) {
-                throw ValidationError("--var takes NAME=VALUE or NAME:=JSON, got '\(variable.shortened())': \(error.message)")
+                throw ValidationError("\(option) takes NAME=VALUE or NAME:=JSON, got '\(variable.shortened())': \(error.message)")
             }
         }
     }
@@ -91,6 +95,7 @@ struct TestCommand: ParsableCommand {
         settings.paths = paths
         settings.jobs = jobs
         settings.variables = variables
+        settings.secrets = secrets
         settings.stub = stub
         settings.environment = environment
         settings.junitFile = junit

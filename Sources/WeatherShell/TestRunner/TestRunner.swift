@@ -108,6 +108,7 @@ enum TestRunner {
         if settings.harFile != nil { arguments.append("--keep-bodies") }
         if let environment = settings.environment { arguments += ["--env", environment] }
         for variable in settings.variables { arguments += ["--var", variable] }
+        for secret in settings.secrets { arguments += ["--secret", secret] }
         var result: TestFileResult
         do {
             // A worker ends with its runner however the runner ends (kill -9, a closed terminal, `| head`).

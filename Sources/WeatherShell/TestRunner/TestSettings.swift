@@ -1,4 +1,4 @@
-/// How `wsh test` runs: `wsh test [PATH...] [--jobs N] [--var NAME=VALUE]... [--stub] [--report-* ...]`.
+/// How `wsh test` runs: `wsh test [PATH...] [--jobs N] [--var NAME=VALUE]... [--secret NAME=VALUE]... [--stub] [--report-* ...]`.
 public struct TestSettings: Equatable, Sendable {
     /// Files and directories (every `*.wsh` under a directory); the current directory when empty.
     public var paths: [String] = []
@@ -6,6 +6,8 @@ public struct TestSettings: Equatable, Sendable {
     public var jobs: Int?
     /// `NAME=VALUE` for every file's session.
     public var variables: [String] = []
+    /// `NAME=VALUE` for every file's session, each a secret (`--secret`).
+    public var secrets: [String] = []
     /// Answer calls from `sample` data.
     public var stub = false
     /// `--env NAME`: each file's session chooses this environment, from the files beside it.

@@ -41,12 +41,15 @@ extension Run {
         var response: Response
         let started = ContinuousClock.now
         noteSecretInURL(target.baseURL)
+        // The proxy's credentials go with the call: `set proxy off` after it leaves its answer masked.
+        let proxyCredentials = session.proxyCredentials
         do {
             response = try await provider(adding: plugins).request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
         } catch {
             session.lastSentRequest = error.request ?? error.response?.request
             session.lastReceivedResponse = error.response
+            session.lastProxyCredentials = proxyCredentials
             if error.response == nil {
                 lastResponse = nil
                 lastCallGotNoResponse = error.isCancelled || Task.isCancelled ? "it was interrupted" : error.description(masking: redaction)
@@ -82,6 +85,7 @@ extension Run {
         }
         session.lastSentRequest = response.request
         session.lastReceivedResponse = response
+        session.lastProxyCredentials = proxyCredentials
         lastResponse = response
         lastCallGotNoResponse = nil
         lastCall = (target, arguments)

@@ -15,8 +15,9 @@ extension Run {
                          failure: String?, started: ContinuousClock.Instant, ownAuth: Bool) {
         guard options.history, let log = session.callLog, let request = response?.request ?? request else { return }
         var entry = CallEntry(target: target.name, arguments: arguments, request: request, response: response, failure: failure,
-                              // The session's secrets: the entry adds what its own request sent.
-                              elapsed: .now - started, stubbed: options.stub != .off, redaction: Redaction(secrets: session.mask.secrets))
+                              // The session's secrets and the call's proxy's: the entry adds what its own request sent.
+                              elapsed: .now - started, stubbed: options.stub != .off,
+                              redaction: Redaction(secrets: session.mask.secrets.adding(session.lastProxyCredentials)))
         entry.sessionHeaders = sessionHeaders(of: response?.hops.first?.request ?? request, target, arguments, ownAuth: ownAuth)
         log.record(entry, sizeLimit: options.historySize)
     }

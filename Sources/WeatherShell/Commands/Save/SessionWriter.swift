@@ -135,7 +135,8 @@ struct SessionWriter {
             return add("let \(name) = \(source.text)", leavingOut: "let \(name)")
         }
         guard let environmentName = variable.environmentName else {
-            leaveOut("let \(name)", because: "it holds a secret built from values that are not saved")
+            leaveOut("let \(name)", because: session.commandLineNames.contains(name) ? "it is a secret given on the command line"
+                     : "it holds a secret built from values that are not saved")
             return false
         }
         if case .env(_, _?, _, _)? = variable.secretSource?.expression {
