@@ -40,7 +40,7 @@ enum TestReports {
 
     /// Before the first file runs, as `call > FILE` checks its file before it sends: each report's
     /// directory made and its file checked writable; then an earlier report under each name is
-    /// removed, so that a run that cannot write a report at its end (a full disk), or is killed,
+    /// emptied, so that a run that cannot write a report at its end (a full disk), or is killed,
     /// leaves no other run's verdict under the name CI reads. The first problem, in the user's terms.
     static func prepare(_ settings: TestSettings) -> String? {
         for path in settings.reportFiles {
@@ -51,9 +51,11 @@ enum TestReports {
         // Not `/dev/stdout` that is a file (`wsh test --report-junit /dev/stdout > out.txt`): the
         // results are written there.
         for path in settings.reportFiles where ReplacingFile.standardStream(at: path) == nil {
-            // Through a link (`latest.xml -> run-42.xml`), the file it names, which the report replaces.
+            // Through a link (`latest.xml -> run-42.xml`, `/dev/fd/3`), the file it names. Emptied in
+            // place, not removed: the file keeps its permissions and hard links, and a descriptor's
+            // link still names it when the report is written (review 12 H1, M1).
             let file = ReplacingFile.linkTarget(path)
-            if BodyFile.isRegularFile(file) { unlink(file) }
+            if BodyFile.isRegularFile(file) { truncate(file, 0) }
         }
         return nil
     }
