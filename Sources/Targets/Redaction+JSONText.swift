@@ -14,12 +14,12 @@ extension Redaction {
     /// How many strings holding JSON deep a secret is looked for: an echo of an echo is two.
     private static let stringLiteralDepth = 4
 
-    /// `text`, when it opens as JSON (`{`, `[`, `"`), with each escaped string literal whose value
-    /// holds a secret replaced as ``maskedDecodingJSON(_:)`` says; else `text` as it is.
+    /// `text` with each escaped string literal whose value holds a secret replaced as
+    /// ``maskedDecodingJSON(_:)`` says, wherever one stands: in a JSON document, and in text that
+    /// holds JSON (an event stream's `data: {...}` lines, NDJSON, a JSON document cut short).
     private func maskedStringLiterals(_ text: String, depth: Int) -> String {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-        guard depth < Self.stringLiteralDepth, let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == quote, text.utf8.contains(backslash) else { return text }
+        guard depth < Self.stringLiteralDepth, text.utf8.contains(backslash) else { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         var copied = 0

@@ -20,6 +20,9 @@ extension Redaction {
             let (masked, changed) = recordingMasked(json)
             if changed { return Data((masked.prettyText + "\n").utf8) }
         }
+        // Text that holds JSON without being one document (NDJSON, an event stream): its escaped
+        // literals are read too.
+        if body.contains(UInt8(ascii: "\\")), let text = String(data: body, encoding: .utf8) { return Data(maskedDecodingJSON(text).utf8) }
         return secrets.mask(body)
     }
 

@@ -33,4 +33,15 @@ import Testing
         // Not JSON: masked as text only.
         #expect(redaction.maskedDecodingJSON("a \\\"s3cr3tvalue\\\" b") == "a \\\"***\\\" b")
     }
+
+    /// Text that holds JSON without being one document (an event stream, NDJSON) had its escaped
+    /// secrets shown, in notes and in the call history (review 13 H1, H2).
+    @Test func aSecretEscapedInTextHoldingJSONIsMasked() {
+        let redaction = Redaction(secrets: ["AbC+dEf9"])
+        let events = "event: m\ndata: {\"k\":\"AbC\\u002BdEf9\"}\n\n"
+        #expect(redaction.maskedDecodingJSON(events) == "event: m\ndata: {\"k\":\"***\"}\n\n")
+        let lines = Data("{\"k\":\"AbC\\u002BdEf9\"}\n{\"k\":\"x\\u002B\"}\n".utf8)
+        #expect(String(decoding: redaction.maskedForRecording(lines, contentType: "application/x-ndjson"), as: UTF8.self)
+                == "{\"k\":\"***\"}\n{\"k\":\"x\\u002B\"}\n")
+    }
 }
