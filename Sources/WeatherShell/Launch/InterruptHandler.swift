@@ -6,18 +6,39 @@ import Targets
 /// What interrupted this process: Ctrl-C (SIGINT), or SIGTERM (a CI job cancelled). Process-wide,
 /// as signals are; the first one counts.
 enum Interruption {
-    private static let signal = Mutex<Int32?>(nil)
+    private static let firstSignal = Mutex<Int32?>(nil)
 
     /// Keeps `number` unless a signal came before it.
     static func received(_ number: Int32) {
-        signal.withLock { if $0 == nil { $0 = number } }
+        firstSignal.withLock { if $0 == nil { $0 = number } }
     }
 
     /// Whether the interrupt was SIGTERM.
-    static var wasTermination: Bool { signal.withLock { $0 } == SIGTERM }
+    static var wasTermination: Bool { firstSignal.withLock { $0 } == SIGTERM }
 
     /// How messages and reports name it: `Ctrl-C` or `SIGTERM`.
     static var name: String { wasTermination ? "SIGTERM" : "Ctrl-C" }
+
+    /// Sources for the signals `numbers`, which no longer end the process.
+    static func sources(for numbers: [Int32]) -> [DispatchSourceSignal] {
+        numbers.map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
+        }
+    }
+
+    /// Starts `sources` (made by ``sources(for:)`` for `numbers`): each signal is kept
+    /// (``received(_:)``) and calls `interrupt` once for each that came; signals that arrive
+    /// before the handler runs are counted, not queued, and each is a Ctrl-C.
+    static func start(_ sources: [DispatchSourceSignal], for numbers: [Int32], interrupt: @escaping @Sendable () -> Void) {
+        for (source, number) in zip(sources, numbers) {
+            source.setEventHandler { [source] in
+                received(number)
+                for _ in 0..<max(1, source.data) { interrupt() }
+            }
+            source.resume()
+        }
+    }
 
     /// The exit code of a run it stopped: 130 after Ctrl-C, 143 (128 + 15, as a shell shows a
     /// process SIGTERM ended) after SIGTERM: a test worker's; a script then dies of the signal.
@@ -45,18 +66,9 @@ final class InterruptHandler: @unchecked Sendable {
     /// SIGTERM ends wsh).
     init(interactive: Bool, terminates: Bool = false) {
         self.interactive = interactive
-        sources = (terminates ? [SIGINT, SIGTERM] : [SIGINT]).map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
-            // Signals that arrive before the handler runs are counted, not queued: each is a Ctrl-C.
-            source.setEventHandler { [weak self, source] in
-                Interruption.received(number)
-                for _ in 0..<max(1, source.data) { self?.interrupt() }
-            }
-            source.resume()
-        }
+        let numbers = terminates ? [SIGINT, SIGTERM] : [SIGINT]
+        sources = Interruption.sources(for: numbers)
+        Interruption.start(sources, for: numbers) { [weak self] in self?.interrupt() }
     }
 
     /// Runs `work` as a task that Ctrl-C cancels.

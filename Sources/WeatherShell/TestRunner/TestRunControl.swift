@@ -19,17 +19,8 @@ final class TestRunControl: @unchecked Sendable {
     /// SIGTERM, as a CI system cancels a job, counts as a Ctrl-C: the workers stop and the reports
     /// are written with what ran. The workers are given the signal that came, and their reports say which.
     init() {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
-            source.setEventHandler { [weak self, source] in
-                Interruption.received(number)
-                for _ in 0..<max(1, source.data) { self?.interrupt() }
-            }
-            source.resume()
-        }
+        sources = Interruption.sources(for: [SIGINT, SIGTERM])
+        Interruption.start(sources, for: [SIGINT, SIGTERM]) { [weak self] in self?.interrupt() }
     }
 
     /// The signal the workers are given: the one that came first.
