@@ -102,7 +102,7 @@ struct CallRecord {
     /// Masks `entry`: the URL, both sets of headers and both bodies, with the session's secrets and
     /// whatever the request sent under a sensitive name (echoed back in an answer, it is masked there too).
     init(_ entry: CallEntry) {
-        let sent = entry.response.map { $0.hops.first?.request ?? $0.request } ?? entry.request
+        let sent = entry.response?.firstRequest ?? entry.request
         // Every hop's credentials: a secret sent on a redirect's hop is masked in the URLs of the others.
         let redaction = entry.response.map { entry.redaction.including(secretsSentFor: $0) } ?? entry.redaction.including(secretsOf: sent)
 

@@ -59,6 +59,11 @@ public struct Response: Sendable {
         request.url
     }
 
+    /// The request the caller made: after redirects, the first hop's (``request`` is the last one sent).
+    public var firstRequest: Request {
+        hops.first?.request ?? request
+    }
+
     /// The URLs that answered with a redirect before this response, in order: each hop's ``ResponseHop/url``.
     public var redirects: [String] {
         hops.map(\.url)

@@ -86,9 +86,11 @@ enum BodyTemplate {
         private var escaping = false
 
         mutating func read(_ text: String) {
-            for character in text.unicodeScalars {
-                if escaping { escaping = false } else if isInString && character == "\\" { escaping = true } else if character == "\"" { isInString.toggle() }
-            }
+            for character in text.unicodeScalars { read(character) }
+        }
+
+        mutating func read(_ character: Unicode.Scalar) {
+            if escaping { escaping = false } else if isInString && character == "\\" { escaping = true } else if character == "\"" { isInString.toggle() }
         }
     }
 }

@@ -10,7 +10,7 @@ extension BodyTemplate {
 
         private var json = JSONStringState()
         private var depth = 0
-        private(set) var place = Place.code
+        private var place = Place.code
         private var jsonEscape: [Unicode.Scalar]?
         /// `"` read in a row in code: two are an empty string, or the start of a block string.
         private var quotesInCode = 0
@@ -38,7 +38,7 @@ extension BodyTemplate {
         mutating func read(_ text: String) {
             for character in text.unicodeScalars {
                 let wasInString = json.isInString
-                json.read(String(character))
+                json.read(character)
                 if !wasInString {
                     if character == "{" || character == "[" { depth += 1 }
                     if character == "}" || character == "]" { depth -= 1 }

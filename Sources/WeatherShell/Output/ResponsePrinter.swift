@@ -56,7 +56,7 @@ struct ResponsePrinter {
     private func savingCommand(_ response: Response) -> String {
         guard targetName.hasPrefix("("), targetName.hasSuffix(")") else { return "call \(targetName)" }
         let method = String(targetName.dropFirst().dropLast())
-        let url = redaction().maskedURL(response.hops.first?.request.url ?? response.request.url)
+        let url = redaction().maskedURL(response.firstRequest.url)
         let plain = url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"{};|#\"'$\\".utf8.contains($0) }
         let word = plain ? url : url.contains("'") ? "URL" : "'" + url + "'"
         return RequestStatement.methodCommands.contains(method) ? "\(method) \(word)" : "request \(method.uppercased()) \(word)"

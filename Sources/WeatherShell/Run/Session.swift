@@ -78,15 +78,8 @@ public final class Session {
         return redaction.secrets
     }
     /// What the proxy the settings choose now sends as credentials (`set proxy http://user:pass@...`,
-    /// `HTTP_PROXY`'s), read again only when the transport settings change. Not in ``mask``: `save`
-    /// judges a typed proxy password by the line it is typed in.
-    var proxyCredentials: [String] {
-        if let proxyCredentialsRead, proxyCredentialsRead.settings == options.transport { return proxyCredentialsRead.credentials }
-        let read = options.transport.proxyCredentials()
-        proxyCredentialsRead = (options.transport, read)
-        return read
-    }
-    private var proxyCredentialsRead: (settings: TransportSettings, credentials: [String])?
+    /// `HTTP_PROXY`'s). Not in ``mask``: `save` judges a typed proxy password by the line it is typed in.
+    var proxyCredentials: [String] { options.transport.proxyCredentials() }
     /// The mask for reactor stores, which echo state from their own executors.
     let sharedMask = SharedValue(SecretMask())
     var options: ShellOptions

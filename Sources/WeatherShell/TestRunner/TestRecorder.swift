@@ -80,7 +80,7 @@ final class TestRecorder: RunReporter {
         call.failure = failure.map(redaction.mask)
         if let response {
             // The request the test made, the first: after redirects, `response.request` is the last hop's.
-            let sent = response.hops.first?.request ?? response.request
+            let sent = response.firstRequest
             // A secret sent on one hop is masked in every hop's URL, as the call history masks them.
             let redaction = response.hops.isEmpty ? self.redaction : self.redaction.including(secretsSentFor: response)
             call.method = sent.method.rawValue
@@ -106,7 +106,7 @@ final class TestRecorder: RunReporter {
         calls.append(call)
         pendingBody = response.map { (calls.count - 1, $0, redaction) }
         if keepsEveryBody, let response {
-            let sent = response.hops.first?.request ?? response.request
+            let sent = response.firstRequest
             if let body = sent.body, !body.isEmpty, body.count <= Self.maskedBodyLimit {
                 calls[calls.count - 1].requestBody = Self.cut(redaction.maskedBody(body, contentType: sent.headers.last {
                     $0.name.lowercased() == "content-type" }?.value), to: Self.keptBodyLimit)

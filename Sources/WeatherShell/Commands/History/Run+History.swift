@@ -18,7 +18,7 @@ extension Run {
                               // The session's secrets and the call's proxy's: the entry adds what its own request sent.
                               elapsed: .now - started, stubbed: options.stub != .off,
                               redaction: Redaction(secrets: session.mask.secrets.adding(session.lastProxyCredentials)))
-        entry.sessionHeaders = sessionHeaders(of: response?.hops.first?.request ?? request, target, arguments, ownAuth: ownAuth)
+        entry.sessionHeaders = sessionHeaders(of: response?.firstRequest ?? request, target, arguments, ownAuth: ownAuth)
         log.record(entry, sizeLimit: options.historySize)
     }
 
