@@ -221,8 +221,7 @@ import TestSupport
         #expect(request?["url"] as? String == "http://127.0.0.1:\(port)/nothing/here", "\(entries)")
         #expect(request?["method"] as? String == "GET", "\(entries)")
         #expect((request?["headers"] as? [[String: Any]])?.contains { $0["name"] as? String == "X-Mine" } == true, "\(entries)")
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
-        let call = ((report?["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]])?.first
+        let call = (try TestRunnerTests.reportedFiles(directory.appendingPathComponent("r.json")).first?["calls"] as? [[String: Any]])?.first
         #expect(call?["method"] as? String == "GET" && call?["url"] as? String == "http://127.0.0.1:\(port)/nothing/here", "\(call ?? [:])")
         try """
             {"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [

@@ -162,8 +162,7 @@ import TestSupport
             let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(server.baseURL)", "--report-json", "r.json",
                                                    "--report-har", "r.har"], directory: directory)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
-            let call = ((json?["files"] as? [[String: Any]])?.first?["calls"] as? [[String: Any]])?.first ?? [:]
+            let call = (try TestRunnerTests.reportedFiles(directory.appendingPathComponent("r.json")).first?["calls"] as? [[String: Any]])?.first ?? [:]
             #expect(call["url"] as? String == "\(server.baseURL)/redirect?n=2", "\(call)")
             #expect(call["finalUrl"] as? String == "\(server.baseURL)/redirect?n=0", "\(call)")
             let hops = (call["redirects"] as? [[String: Any]] ?? []).map { "\($0["method"] ?? "") \($0["url"] ?? "") \($0["status"] ?? "") \($0["location"] ?? "")" }

@@ -6,6 +6,12 @@ import TestSupport
 /// server, its line per file, summary and exit code; `--var`, `--stub`, `--jobs` and Ctrl-C.
 @Suite struct TestRunnerTests {
     /// Writes `files` (name: text) under a fresh directory's `tests/` and returns the directory.
+    /// The files of the JSON report at `url` (`--report-json`), each with its `calls` and `errors`.
+    static func reportedFiles(_ url: URL) throws -> [[String: Any]] {
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        return report?["files"] as? [[String: Any]] ?? []
+    }
+
     static func suite(_ files: [String: String]) throws -> URL {
         let directory = try WSHProcess.temporaryDirectory()
         for (name, text) in files {
@@ -225,8 +231,7 @@ import TestSupport
             let tap = try String(contentsOf: directory.appendingPathComponent("r.tap"), encoding: .utf8)
             #expect(tap.contains(#"message: "interrupted by \#(name)""#) && tap.contains(#"at: "tests/b.wsh:2:1""#)
                     && tap.contains(#"- "the call in flight: \#(inFlight)""#), "\(tap)")
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
-            let b = (json?["files"] as? [[String: Any]])?.first { $0["path"] as? String == "tests/b.wsh" }
+            let b = try Self.reportedFiles(directory.appendingPathComponent("r.json")).first { $0["path"] as? String == "tests/b.wsh" }
             let call = (b?["calls"] as? [[String: Any]])?.last
             #expect(call?["url"] as? String == "\(server.baseURL)/never" && call?["failure"] as? String == "interrupted (\(name))", "\(b ?? [:])")
             let error = (b?["errors"] as? [[String: Any]])?.last

@@ -93,8 +93,7 @@ import TestSupport
             let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(server.baseURL)", "--report-json", "r.json",
                                                    "--report-har", "r.har"], directory: directory)
             #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
-            let file = (json?["files"] as? [[String: Any]])?.first
+            let file = try TestRunnerTests.reportedFiles(directory.appendingPathComponent("r.json")).first
             let call = (file?["calls"] as? [[String: Any]])?.first
             let start = call?["startMilliseconds"] as? Double ?? -1, length = call?["milliseconds"] as? Double ?? -1
             let fileLength = file?["milliseconds"] as? Double ?? -1
