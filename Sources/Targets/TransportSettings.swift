@@ -76,13 +76,15 @@ public struct TransportSettings: Sendable, Hashable {
     /// What the proxy these settings choose (`set proxy`, or `HTTP_PROXY`...) sends as credentials:
     /// each one's password and `user:password` (whose forms hold the base64 of Proxy-Authorization
     /// Basic, ``SecretForms``), for the mask. An origin or a proxy that echoes the header shows them.
+    /// A user without a password gives nothing: a user name alone is not a secret.
     public func proxyCredentials(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String] {
         let rules = ProxyRules(proxy, environment: environment)
         return [rules.http, rules.https].flatMap { choice -> [String] in
-            guard case .server(let server) = choice, let user = server.username else { return [] }
-            let password = server.password ?? ""
+            guard case .server(let server) = choice, let user = server.username,
+                let password = server.password, !password.isEmpty
+            else { return [] }
             return [password, user + ":" + password]
         }
     }

@@ -614,6 +614,30 @@ import TestSupport
         }
     }
 
+    /// A target that reads a variable named `open_brace` keeps it: the literal `{` is written
+    /// with another name (review 10 L2: both were `@open_brace` lines, and the header sent `{`).
+    @Test func exportNamesTheLiteralBraceApartFromAUsersVariable() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let declarations = """
+                let open_brace = "zz"
+                target tpl { base \(server.baseURL); path /echo/tpl; method POST; header X-A:$open_brace; body raw "t {{x}}" }
+                """
+            let called = try await WSHProcess.run(["-c", declarations + "\ncall tpl"], directory: directory)
+            let exported = try await WSHProcess.run(["-c", declarations + "\nexport http > tpl.http"], directory: directory)
+            #expect(exported.status == 0 && exported.stderr.contains("{{open_brace_2}}{"), "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("tpl.http"), encoding: .utf8)
+            #expect(file.contains("@open_brace = zz\n") && file.contains("@open_brace_2 = {\n"), "\(file)")
+            let replayed = try await WSHProcess.run(["tpl.http"], directory: directory)
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            let sent = try #require(try Self.documents(called.stdout).first), again = try #require(try Self.documents(replayed.stdout).first)
+            #expect(sent["body"] as? String == "t {{x}}" && again["body"] as? String == "t {{x}}", "\(again)")
+            let header = { (echo: [String: Any]) in (echo["headers"] as? [[String]] ?? []).first { $0[0].lowercased() == "x-a" } }
+            #expect(header(sent) == ["X-A", "zz"] && header(again) == header(sent), "\(String(describing: header(again)))")
+        }
+    }
+
     /// Secrets written literally in targets (a query `appid`, an `X-API-Key` header, a Basic
     /// password) are exported as `{{variables}}` named for where they go, which the private
     /// environment file gives back: they were written `***`, which the file then sent.

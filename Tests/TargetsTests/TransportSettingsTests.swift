@@ -78,4 +78,12 @@ import Testing
         #expect(message(TransportSettings(), environment: ["ALL_PROXY": "gopher://p.example"])
                 == "ALL_PROXY: 'gopher' proxies are not supported; use http://, socks5:// or socks5h://")
     }
+
+    /// A proxy user without a password gives no secret: `bob:` would mask every `bob: ` line shown.
+    @Test func theProxysPasswordIsASecretAndAUserAloneIsNot() {
+        #expect(TransportSettings(proxy: .url("http://bob:pw99@127.0.0.1:3128")).proxyCredentials(environment: [:])
+                == ["pw99", "bob:pw99", "pw99", "bob:pw99"])
+        #expect(TransportSettings(proxy: .url("http://bob@127.0.0.1:3128")).proxyCredentials(environment: [:]).isEmpty)
+        #expect(TransportSettings(proxy: .url("http://bob:@127.0.0.1:3128")).proxyCredentials(environment: [:]).isEmpty)
+    }
 }

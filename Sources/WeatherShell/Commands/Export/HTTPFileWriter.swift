@@ -7,10 +7,10 @@ import Targets
 enum HTTPFileWriter {
     /// One request: its text, with `placeholders` (a value and the `{{...}}` that stands for it:
     /// a required parameter, a secret) written as their `{{...}}`, percent-encoded forms too, and
-    /// a literal `{{` written so that the file sends it (``literalBraces(_:)``) unless
-    /// `escapingBraces` is false (to look for secrets in the text as sent).
+    /// a literal `{{` written so that the file sends it (``literalBraces(_:openBrace:)``, with the
+    /// variable `openBrace`) unless `escapingBraces` is false (to look for secrets in the text as sent).
     static func request(name: String, summary: String?, request: Request, followsRedirects: Bool,
-                        placeholders: [(value: String, written: String)], escapingBraces: Bool = true) -> String {
+                        placeholders: [(value: String, written: String)], openBrace: String, escapingBraces: Bool = true) -> String {
         func placed(_ text: String) -> String {
             // Each value first becomes a token (NUL, which no text written here holds, around its
             // number), so that a value holding `{{` is found before braces are escaped.
@@ -23,7 +23,7 @@ enum HTTPFileWriter {
                 if encoded != value { text = text.replacingOccurrences(of: encoded, with: token) }
                 tokens.append((token, written))
             }
-            if escapingBraces { text = literalBraces(text) }
+            if escapingBraces { text = literalBraces(text, openBrace: openBrace) }
             for (token, written) in tokens { text = text.replacingOccurrences(of: token, with: written) }
             return text
         }
@@ -40,14 +40,14 @@ enum HTTPFileWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The variable a literal `{` before another `{` is written as (`@open_brace = {`): both
-    /// clients read `{{` as a variable's start and substitute a variable's value once, so
-    /// `{{open_brace}}{who}}` sends `{{who}}` as it is.
+    /// The name of the variable a literal `{` before another `{` is written as (`@open_brace = {`),
+    /// when the file uses no variable of that name: both clients read `{{` as a variable's start
+    /// and substitute a variable's value once, so `{{open_brace}}{who}}` sends `{{who}}` as it is.
     static let openBrace = "open_brace"
 
     /// `text` with each `{` that comes before a `{`, or before a placeholder's token (which
-    /// becomes `{{...}}`), written as `{{open_brace}}`.
-    private static func literalBraces(_ text: String) -> String {
+    /// becomes `{{...}}`), written as `{{OPENBRACE}}`.
+    private static func literalBraces(_ text: String, openBrace: String) -> String {
         guard text.contains("{") else { return text }
         var written = ""
         var characters = text.makeIterator()

@@ -32,6 +32,8 @@ extension Run {
         var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
             declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) }
         }))
+        let openBrace = literalSecrets.freeName(HTTPFileWriter.openBrace)
+        literalSecrets.taken.insert(openBrace)
         for declared in declaredTargets {
             // The variables the declaration reads stay variables: `$host` is written `{{host}}`,
             // `$uuid` `{{$uuid}}`, whether set now or not (compiled with a marker for each).
@@ -108,7 +110,7 @@ extension Run {
             let redirects = target.redirectLimit ?? options.follow
             func written(escapingBraces: Bool = true) -> String {
                 HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
-                                       followsRedirects: redirects > 0, placeholders: extra, escapingBraces: escapingBraces)
+                                       followsRedirects: redirects > 0, placeholders: extra, openBrace: openBrace, escapingBraces: escapingBraces)
             }
             // Secrets written literally (`query appid=...`, a Postman collection's credential) are
             // variables too, named for where they are sent; one that holds another (`user:password`)
@@ -146,8 +148,8 @@ extension Run {
                 unwritable.append(name)
             }
         }
-        let holdsBraces = file.contains("{{\(HTTPFileWriter.openBrace)}}")
-        if holdsBraces { defined.append("@\(HTTPFileWriter.openBrace) = {") }
+        let holdsBraces = file.contains("{{\(openBrace)}}")
+        if holdsBraces { defined.append("@\(openBrace) = {") }
         if !defined.isEmpty { file = defined.joined(separator: "\n") + "\n\n" + file }
         try writeOutput(mask(file), to: outputPath, at: command.span)
         let toGive = unsourced + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
@@ -164,7 +166,7 @@ extension Run {
                    + "read back as it is; give them with --var NAME=VALUE\n")
         }
         if holdsBraces {
-            io.err("note: a {{ the targets send is written {{\(HTTPFileWriter.openBrace)}}{, so that the file sends it as it is, not as a variable\n")
+            io.err("note: a {{ the targets send is written {{\(openBrace)}}{, so that the file sends it as it is, not as a variable\n")
         }
         for name in carriageReturns {
             io.err("note: '\(name)': its body holds a carriage return (\\r), which a .http file cannot hold: the file sends its lines ended by \\n alone\n")
@@ -225,14 +227,20 @@ struct LiteralSecretNames {
     mutating func name(for value: String, sentAs sentName: String) -> String {
         if let name = byValue[value] { return name }
         let base = String(sentName.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-        var name = base.isEmpty ? "secret" : base
+        let name = freeName(base.isEmpty ? "secret" : base)
+        byValue[value] = name
+        names.append(name)
+        return name
+    }
+
+    /// `base`, or `base_2`, `base_3`... the first that no name given or taken is.
+    func freeName(_ base: String) -> String {
+        var name = base
         var suffix = 2
         while names.contains(name) || taken.contains(name) {
             name = "\(base)_\(suffix)"
             suffix += 1
         }
-        byValue[value] = name
-        names.append(name)
         return name
     }
 }
