@@ -148,6 +148,17 @@ import TestSupport
         }
     }
 
+    /// `-u ann:***` (a masked line wsh printed) makes the Authorization header one the call must
+    /// give: it was sent as the Basic credential of `ann:***` (review 10 L3).
+    @Test func aMaskedUserIsAHeaderTheCallGives() async throws {
+        try await withLoopbackServer { server in
+            let script = "import curl \"curl \(server.baseURL)/echo/me -u 'ann:***'\" as me\nshow me\ncall me Authorization:'Basic YW5uOnB3'\ncall me\n"
+            let (result, _) = try await runScript(script)
+            #expect(result.stdout.contains("  header   Authorization\n") && !result.stdout.contains("YW5uOioqKg"), "\(result.stdout)")
+            #expect(result.stdout.contains("YW5uOnB3") && result.status != 0 && result.stderr.contains("Authorization"), "\(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func theNameComesFromAsAndOptionsThatDoNotMapAreNamed() async throws {
         let script = """
             import curl "curl https://api.example.com/v2/users.json --proxy http://proxy:3128 --tlsv1.3 -o out.json" as people

@@ -80,6 +80,9 @@ struct CurlImport {
             let name = String(user.prefix { $0 != ":" })
             let plugin = scheme == "digest" ? "plugin auth digest \(name):$password" : "no plugin: wsh has Basic, Bearer and Digest"
             notes.append("--\(scheme) -u is left out, never sent as Basic: \(plugin)")
+        } else if let user, user.contains(Redaction.placeholder) {
+            // A masked credential (a line wsh printed) is no credential to encode: the call gives the header.
+            headers.append(("Authorization", Redaction.placeholder))
         } else if let user {
             headers.append(("Authorization", "Basic " + Data(user.utf8).base64EncodedString()))
             userHeader = true

@@ -94,7 +94,8 @@ extension Run {
                 declared.append(name)
                 if request.curlWords.contains(where: { $0.contains(Redaction.placeholder) }) {
                     io.err("note: the HAR had masked secrets (\(Redaction.placeholder)) in \(name): each is a parameter its call must give "
-                           + "(call \(name) NAME=VALUE, Header:VALUE); one inside a longer query, form or JSON value, or in the path, is sent as \(Redaction.placeholder): edit \(name)\n")
+                           + "(call \(name) NAME=VALUE, Header:VALUE, a header given whole); one inside a longer query, form or JSON value, or in the path, "
+                           + "is sent as \(Redaction.placeholder): edit \(name)\n")
                 }
             } catch let error as CurlCommand.Failure {
                 io.err("warning: \(Self.displayPath(path)): a request not declared: \(mask(error.message))\n")
