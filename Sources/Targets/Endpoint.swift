@@ -5,7 +5,8 @@ import Foundation
 /// - URL: the target's `baseURL` (or `baseURL fallback` when that is empty) joined with its path, each
 ///   `{name}` filled and percent-encoded as one path segment, then the query: the base's own, the
 ///   path's own, the query parameters in declaration order (a name given or declared twice sent twice),
-///   then the call's `name==value` items, encoded as `curl --data-urlencode` does (unreserved
+///   then the call's `name==value` items (a name declared in both the query and the body takes its
+///   query values from these, ``ParameterBinding``), encoded as `curl --data-urlencode` does (unreserved
 ///   characters kept, all else `%XX`). A fragment is not sent; a Unicode host is sent in Punycode
 ///   (``URLAssembly``). Characters that may not appear in a URL at all (a space, non-ASCII) written
 ///   literally in the base or path are percent-encoded too; reserved characters and existing `%XX` escapes stay.
@@ -57,7 +58,8 @@ public struct Endpoint: Sendable {
             throw ProviderError(.missingBaseURL, step: .endpoint, targetName: target.name)
         }
         let path = PathTemplate(target.path).filled { binding.value($0).text }
-        let query = PercentEncoding.encodePairs(binding.textPairs(target.task.queryParameters) + extraQuery)
+        let extra = extraQuery.filter { !binding.queryOwnNames.contains($0.name) }
+        let query = PercentEncoding.encodePairs(binding.queryPairs(target.task.queryParameters) + extra)
         let url = PercentEncoding.encodeIllegalURLCharacters(URLAssembly.url(base: base, path: path, query: query))
         guard hasHTTPSchemeAndHost(url) else {
             throw ProviderError(.invalidURL(url, reason: "a URL starts with http:// or https:// and a host"),

@@ -3,9 +3,14 @@
 /// A name the call gives is sent with each of the call's values, in the order given, where it is
 /// first declared in each place (query, body); a name it does not give sends each declaration's
 /// default, so `query tag=a tag=b` sends both. A declaration without a default (a composite's
-/// `json id` beside `query id=1`) takes the first default declared for its name.
+/// `json id` beside `query id=1`) takes the first default declared for its name. A name declared
+/// in both the query and the body that the call gives as `name==value` takes the query's values
+/// from those items and the body's from `name=value` (an OpenAPI operation's `name` query
+/// parameter beside a `name` field).
 struct ParameterBinding {
     private let arguments: CallArguments
+    /// Names declared in the query and the body that the call gives as `name==value`.
+    let queryOwnNames: Set<String>
     private let given: [String: [ParameterValue]]
     private let fallback: [String: ParameterValue]
 
@@ -47,12 +52,18 @@ struct ParameterBinding {
         for declaration in target.parameters.filter({ pathNames.contains($0.name) }) + target.task.queryParameters + target.task.bodyParameters {
             if fallback[declaration.name] == nil, let value = declaration.defaultValue { fallback[declaration.name] = value }
         }
-        for parameter in parameters where given[parameter.name] == nil && fallback[parameter.name] == nil && !bodyOnly.contains(parameter.name)
-            && !parameter.isOptional {
+        let queryOwnNames = Set(arguments.queryItems.map(\.name)).intersection(target.task.queryParameters.map(\.name))
+            .intersection(target.task.bodyParameters.map(\.name))
+        for listed in parameters where given[listed.name] == nil && fallback[listed.name] == nil && !bodyOnly.contains(listed.name) {
+            // The query's value is given by `name==`: the body's declaration says whether one is needed.
+            let parameter = queryOwnNames.contains(listed.name)
+                ? target.task.bodyParameters.first { $0.name == listed.name } ?? listed : listed
+            guard !parameter.isOptional else { continue }
             throw ProviderError(
                 .missingParameter(parameter.name), step: .endpoint, targetName: target.name, parameters: names)
         }
         self.arguments = arguments
+        self.queryOwnNames = queryOwnNames
         self.given = given
         self.fallback = fallback
         for parameter in target.task.queryParameters + target.task.bodyParameters {
@@ -97,16 +108,34 @@ struct ParameterBinding {
     /// What one place (the query, a body) sends for its `parameters`, in order (``CallArguments/placed(_:)``),
     /// a declaration without a default taking the first default declared for its name.
     func values(_ parameters: [Parameter]) -> [(name: String, value: ParameterValue)] {
+        values(parameters, from: arguments)
+    }
+
+    private func values(_ parameters: [Parameter], from arguments: CallArguments) -> [(name: String, value: ParameterValue)] {
         arguments.placed(parameters).map { ($0.name, $0.value ?? value($0.name)) }
+    }
+
+    /// The query's `name=value` pairs (``textPairs(_:)``), a name of ``queryOwnNames`` with the
+    /// values of its `name==` items.
+    func queryPairs(_ parameters: [Parameter]) -> [(name: String, value: String)] {
+        guard !queryOwnNames.isEmpty else { return textPairs(parameters) }
+        var query = arguments
+        query.values = arguments.values.filter { !queryOwnNames.contains($0.name) }
+            + arguments.queryItems.filter { queryOwnNames.contains($0.name) }.map { ($0.name, .text($0.value)) }
+        return textPairs(parameters, from: query)
     }
 
     /// `name=value` pairs for the query or a form: ``values(_:)`` as text, a JSON array
     /// (`tag:=["a","b"]`) as the key repeated for each element; a parameter's ``ParameterStyle``
     /// writes its JSON lists and objects its way.
     func textPairs(_ parameters: [Parameter]) -> [(name: String, value: String)] {
+        textPairs(parameters, from: arguments)
+    }
+
+    private func textPairs(_ parameters: [Parameter], from arguments: CallArguments) -> [(name: String, value: String)] {
         var styles: [String: ParameterStyle] = [:]
         for parameter in parameters where styles[parameter.name] == nil { styles[parameter.name] = parameter.style }
-        return values(parameters).flatMap { name, value -> [(name: String, value: String)] in
+        return values(parameters, from: arguments).flatMap { name, value -> [(name: String, value: String)] in
             guard case .json(let raw) = value, let json = try? JSONValue.parse(raw) else { return [(name, value.text)] }
             guard let style = styles[name] else {
                 guard case .array(let elements) = json, raw.utf8.first == UInt8(ascii: "[") else { return [(name, value.text)] }

@@ -71,6 +71,28 @@ import Testing
         }
     }
 
+    /// A name both the query and the body declare (an OpenAPI `name` query parameter beside a
+    /// `name` field): `name==q` gives the query's value and `name=b` the body's. The query sent
+    /// both (`name=b&name=q`), so no call could give them apart.
+    @Test func aNameInQueryAndBodyTakesItsQueryValueFromDoubleEquals() async throws {
+        try await withTestServer { server in
+            let both = target(server, .composite(query: [Parameter(name: "name")],
+                                                 body: .json([Parameter(name: "name"), Parameter(name: "size", isOptional: true)])))
+            let apart = try await send(both, CallArguments(values: [("name", .text("b"))], queryItems: [("name", "q"), ("x", "1")]))
+            #expect(apart.query == "name=q&x=1" && apart.body == #"{"name":"b"}"#, "\(apart.query) \(apart.body)")
+            let same = try await send(both, CallArguments(values: [("name", .text("b"))]))
+            #expect(same.query == "name=b" && same.body == #"{"name":"b"}"#, "\(same.query) \(same.body)")
+            // The body's field is still needed; an optional one is left out.
+            await #expect(throws: ProviderError.self) {
+                try await Provider<Target>().request(both, arguments: CallArguments(queryItems: [("name", "q")]))
+            }
+            let optional = target(server, .composite(query: [Parameter(name: "name")],
+                                                     body: .json([Parameter(name: "name", isOptional: true), Parameter(name: "size", defaultValue: .json("3"))])))
+            let queryOnly = try await send(optional, CallArguments(queryItems: [("name", "q")]))
+            #expect(queryOnly.query == "name=q" && queryOnly.body == #"{"size":3}"#, "\(queryOnly.query) \(queryOnly.body)")
+        }
+    }
+
     @Test func aBodyGivenWholeReplacesTheDeclaredOneWithItsType() async throws {
         try await withTestServer { server in
             let json = target(server, .composite(query: [Parameter(name: "v", defaultValue: .text("2"))],
