@@ -16,7 +16,8 @@ extension Redaction {
         // Most bodies have nothing to mask, which their bytes show without parsing them.
         if Self.namesNothingSensitive(body), secrets.mask(body) == body { return body }
         // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
-        if !body.isEmpty, let json = try? JSONValue.parse(body) {
+        // Only an object or an array has members to mask by name; a scalar is masked by value below.
+        if Self.opensJSONContainer(body), let json = try? JSONValue.parse(body) {
             let (masked, changed) = recordingMasked(json)
             if changed { return Data((masked.prettyText + "\n").utf8) }
         }

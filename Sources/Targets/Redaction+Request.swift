@@ -33,7 +33,8 @@ extension Redaction {
             let type = request.header("Content-Type") ?? ""
             // A JSON text sent with a form's type (curl's default for `-d`) holds its credentials as JSON.
             let nothingSensitive = Self.namesNothingSensitive(body)
-            let json = Self.isForm(type) && !Self.opensJSONContainer(body) || nothingSensitive ? nil : try? JSONValue.parseKeepingDuplicates(body)
+            // Only an object or an array has members (and a 200 MB upload is not copied to be parsed).
+            let json = nothingSensitive || !Self.opensJSONContainer(body) ? nil : try? JSONValue.parseKeepingDuplicates(body)
             if let json {
                 secrets += Self.credentialMembers(json)
             } else if Self.isForm(type) {

@@ -47,6 +47,16 @@ import Testing
         #expect(masked.contains(#""password": "***""#), "\(masked)")
     }
 
+    /// A JSON body after a byte order mark is JSON (the parser skips the mark): its credential
+    /// members are masked in the recording and wherever the call is shown.
+    @Test func aJSONBodyAfterAByteOrderMarkIsMaskedAsJSON() {
+        let body = Data([0xEF, 0xBB, 0xBF] + Array(" {\"password\":\"hunter22\"}".utf8))
+        let masked = String(decoding: Redaction().maskedForRecording(body, contentType: "application/json"), as: UTF8.self)
+        #expect(!masked.contains("hunter22"), "\(masked)")
+        let request = Request(method: .post, url: "http://h/x", headers: [Header(name: "Content-Type", value: "text/plain")], body: body)
+        #expect(Redaction().including(secretsOf: request).mask("echo hunter22") == "echo ***")
+    }
+
     @Test func otherBodiesAreMaskedByteForByteInEveryForm() {
         var body: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0xFF, 0x00]
         body += Array("k=\(secret) k2=p%40ss%20word end".utf8)
