@@ -216,6 +216,11 @@ import Testing
         #expect(parseError("expect duration < 1000")?.contains("'duration' is not a query\ndid you mean 'time'?") == true)
         #expect(parseError("if bdoy contains x { echo }")?.contains("did you mean 'body'?") == true)
         #expect(parseError("expect @.json.id exists")?.hasPrefix("'@.json.id' is not a query") == true)
+        // A filter after the word does not make it a value: `staus | length` filtered the text "staus" and passed.
+        #expect(parseError("expect staus | length == 5")?.contains("'staus' is not a query\ndid you mean 'status'?") == true)
+        #expect(parseError("until bdoy | length > 0 every 1s max 2 { echo }")?.contains("did you mean 'body'?") == true)
+        // A lone `$` is text, not the body (Hurl's `jsonpath "$"` is `.`): `$ | count == 1` held on any answer.
+        #expect(parseError("expect $ | count == 2")?.hasPrefix("'$' is not a query\nthe whole answer is '.'") == true)
         #expect(parseError("expect .json.id == .json.other")?.hasPrefix("'.json.other' after '==' would be compared as text") == true)
         #expect(parseError("expect $.json.id != $.json.other")?.hasPrefix("'$.json.other' after '!=' would be compared as text") == true)
         #expect(parseError("expect $.json[ exists")?.hasPrefix("'$.json[' is not a JSONPath query") == true)

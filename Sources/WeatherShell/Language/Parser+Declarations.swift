@@ -249,6 +249,8 @@ extension Parser {
         }
         let subject = try value(Array(words[..<opIndex]), usage: usageText, near: words[opIndex].span)
         if case .word(let word) = subject { try checkLiteralSubject(word) }
+        // `staus | length` filters the text "staus": as much a typo as `staus` alone.
+        if case .query(let query) = subject, case .value(let word) = query.source { try checkLiteralSubject(word) }
         var rest = words[opIndex...]
         if rest.first?.bare == "not" {
             negated.toggle()
@@ -286,6 +288,7 @@ extension Parser {
         if let guess = text == "duration" ? "time" : Suggestion.closest(to: text, in: Self.queryNames) {
             notes.insert("did you mean '\(guess)'?", at: 0)
         }
+        if text == "$" { notes.insert("the whole answer is '.' (Hurl's jsonpath \"$\"): expect . | length == 2", at: 0) }
         throw error("'\(text)' is not a query", word.span, notes: notes)
     }
 
