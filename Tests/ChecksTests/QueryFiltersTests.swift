@@ -245,6 +245,9 @@ import Testing
         #expect(try Self.apply([.count], to: .array([.number("1"), .number("2"), .number("3")])) == .number("3"))
         #expect(try Self.apply([.split(", "), .count], to: .string("192.168.2.1, 10.0.0.20, 10.0.0.10")) == .number("3"))
         #expect(QueryFilter(name: "count", arguments: []) == .count)
+        // As Hurl's count, a string is refused: a list that became the text "abc" must not count 3.
+        #expect(Self.failure([.count], on: .string("abc")) == "'| count' needs a list or object (a string's length is '| length'), found a string: abc")
+        #expect(try Self.apply([.length], to: .string("abc")) == .number("3"))
         #expect(QueryFilter(name: "toHex", arguments: []) == .toHex)
         #expect(try Self.apply([.toHex], to: .string("Ada")) == Self.apply([.hex], to: .string("Ada")))
     }

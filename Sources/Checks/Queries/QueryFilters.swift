@@ -30,8 +30,10 @@ public enum QueryFilters {
         case (.length, .array(let elements)), (.count, .array(let elements)): return .number(String(elements.count))
         case (.length, .object(let members)), (.count, .object(let members)): return .number(String(members.count))
         // Unicode scalars, as jq and RFC 9535's length() count (a flag or a decomposed `é` is two, `\r\n` two).
-        case (.length, .string(let text)), (.count, .string(let text)): return .number(String(text.unicodeScalars.count))
-        case (.length, _), (.count, _): throw refuse("a list, object or string")
+        case (.length, .string(let text)): return .number(String(text.unicodeScalars.count))
+        case (.length, _): throw refuse("a list, object or string")
+        // As Hurl's: a list that became text (`"abc"` for three items) must not count as one of 3.
+        case (.count, _): throw refuse("a list or object (a string's length is '| length')")
         case (.keys, .object(let members)): return .array(members.map { .string($0.key) })
         case (.values, .object(let members)): return .array(members.map(\.value))
         case (.keys, _), (.values, _): throw refuse("an object")
