@@ -211,6 +211,20 @@ import Testing
         }
     }
 
+    /// Small words of a failure (Hurl tester's #16, #25, #26): a string compared with `<` keeps its
+    /// quotes, a long hex window starts on a byte, and two numbers past a double's range are not
+    /// "the same double".
+    @Test func failureNotesSayValuesAsTheyAre() async throws {
+        let (_, _, order) = await Self.output(of: #"expect "10" < "9""#)
+        #expect(order.contains(#"note: actual: "10" (string), expected: "9" (string)"#), "\(order)")
+        let same = String(repeating: "ab", count: 100)
+        let cut = try #require(Run.aroundFirstDifference("hex:" + same + "0c", "hex:" + same + "0d", hexAfter: 4))
+        let shown = cut.expected.dropFirst().prefix { $0 != "…" }
+        #expect(shown.hasPrefix("ab") && shown.hasSuffix("0c") && shown.count % 2 == 0, "\(cut.expected)")
+        let (_, _, huge) = await Self.output(of: "let n = 1e400\nexpect $n == 1e401")
+        #expect(huge.contains("expectation failed") && !huge.contains("same double"), "\(huge)")
+    }
+
     @Test func aBareWordIsNoQuery() {
         #expect(parseError("expect staus != 200")?.contains("'staus' is not a query\ndid you mean 'status'?") == true)
         #expect(parseError("expect duration < 1000")?.contains("'duration' is not a query\ndid you mean 'time'?") == true)

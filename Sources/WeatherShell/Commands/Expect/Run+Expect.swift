@@ -86,7 +86,8 @@ extension Run {
         var expectedText = expected.map { mask(shown($0)).shortened(200) }
         var differenceNote: String?
         // Two long values cut at their start may show the same: then both show around where they first differ.
-        if let actual, let expected, let cut = Self.aroundFirstDifference(mask(shown(expected)), mask(shown(actual))) {
+        if let actual, let expected,
+           let cut = Self.aroundFirstDifference(mask(shown(expected)), mask(shown(actual)), hexAfter: isByteComparison(expectation) ? 4 : nil) {
             (expectedText, actualText) = (cut.expected, cut.actual)
             if isByteComparison(expectation) {
                 differenceNote = "they first differ at byte \((cut.offset - 4) / 2 + 1)"
@@ -118,7 +119,7 @@ extension Run {
         }
         if let differenceNote { notes.append(differenceNote) }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
-        if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x == Double(b) {
+        if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x.isFinite, x == Double(b) {
             notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
         }
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
@@ -150,20 +151,23 @@ extension Run {
     }
 
     /// The Unicode scalars of two texts and how many of them they share at the start.
-    static func firstDifference(_ expected: String, _ actual: String) -> (expected: [Unicode.Scalar], actual: [Unicode.Scalar], offset: Int) {
+    nonisolated static func firstDifference(_ expected: String, _ actual: String) -> (expected: [Unicode.Scalar], actual: [Unicode.Scalar], offset: Int) {
         let (e, a) = (Array(expected.unicodeScalars), Array(actual.unicodeScalars))
         return (e, a, zip(e, a).prefix { $0 == $1 }.count)
     }
 
     /// Two texts shown in a failure, when one is too long to show whole and they first differ past
     /// what a cut at the start shows: each cut to 200 characters around that place (`…aaaXbbb…`), and
-    /// the offset in Unicode scalars where they differ; nil when a cut at the start shows it.
-    static func aroundFirstDifference(_ expected: String, _ actual: String, limit: Int = 200)
+    /// the offset in Unicode scalars where they differ; nil when a cut at the start shows it. Hex
+    /// after a prefix of `hexAfter` characters is cut on a byte.
+    nonisolated static func aroundFirstDifference(_ expected: String, _ actual: String, limit: Int = 200, hexAfter prefix: Int? = nil)
         -> (expected: String, actual: String, offset: Int)? {
         let (e, a, offset) = firstDifference(expected, actual)
         guard e.count > limit || a.count > limit, offset > limit - 60 else { return nil }
         func window(_ scalars: [Unicode.Scalar]) -> String {
-            let start = min(offset - 60, max(0, scalars.count - limit))
+            var start = min(offset - 60, max(0, scalars.count - limit))
+            // Hex after its prefix (`hex:`) is read in pairs: a window starts on a byte.
+            if let prefix, start > prefix, (start - prefix) % 2 == 1 { start -= 1 }
             let end = min(scalars.count, start + limit)
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars[start..<end])
@@ -258,7 +262,8 @@ extension Run {
                 throw failure("'\(expectation.op.rawValue)' compares two numbers, two dates or two strings" + (note == nil ? "" : " that are not numbers"),
                               at: expectation.span,
                               notes: ["actual: \(mask(TypedValues.describe(maskedStrings(actual))).shortened(200)) (\(TypedValues.typeName(actual))), "
-                                      + "expected: \(mask(expected ?? "").shortened(200)) (\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"]
+                                      + "expected: \(mask(expectedValue.map { TypedValues.describe(maskedStrings($0)) } ?? "").shortened(200)) "
+                                      + "(\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"]
                                   + (note.map { [$0] } ?? []))
             }
             passed = switch expectation.op {
