@@ -120,6 +120,59 @@ import TestSupport
         }
     }
 
+    /// A credential typed in a `let` (`let api_token = "..."`) is read from the environment, never
+    /// written (it was: `self.v["api_token"] = "TYPEDTOKEN2"`); a default that is no credential is
+    /// kept (`os.environ.get`); a variable in a form body is percent-encoded, so `&` and `=` in it
+    /// stay data (mock tester's F24, F3).
+    @Test func aTypedCredentialIsReadFromTheEnvironmentAndFormValuesAreEncoded() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        let scenario = """
+            let region = env WSH_REGION or "eu-west"
+            let api_token = "TYPEDTOKEN2"
+            let v = "p&q=r s+t"
+            target f { base http://127.0.0.1:9; path /f; method POST; form note="x y&z=1" other=$v region=$region }
+            target b { base http://127.0.0.1:9; path /b; method POST; json token=$api_token }
+            call f
+            call b
+            """
+        try scenario.write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
+        let export = try await WSHProcess.run(["-c", "export locust s.wsh > l.py"], directory: directory)
+        #expect(export.status == 0 && export.stderr.contains("API_TOKEN"), "\(export.stderr)")
+        let file = try String(contentsOf: directory.appendingPathComponent("l.py"), encoding: .utf8)
+        #expect(!file.contains("TYPEDTOKEN2") && file.contains(#"os.environ["API_TOKEN"]"#), "\(file)")
+        #expect(file.contains(#"os.environ.get("WSH_REGION", "eu-west")"#), "\(file)")
+        let harness = """
+            import json, sys, types, urllib.parse
+            locust = types.ModuleType("locust")
+            class Answer:
+                status_code, headers, text = 200, {}, "{}"
+                def json(self): return {}
+                def failure(self, message): pass
+                def __enter__(self): return self
+                def __exit__(self, *rest): return False
+            class Client:
+                def request(self, method, path, **options):
+                    if path == "/f": print(json.dumps(urllib.parse.parse_qs(options["data"].decode()), sort_keys=True))
+                    if path == "/b": print(options["data"].decode())
+                    return Answer()
+            class FastHttpUser:
+                def __init__(self): self.client = Client()
+            locust.FastHttpUser, locust.task, locust.constant = FastHttpUser, (lambda f: f), (lambda x: x)
+            sys.modules["locust"] = locust
+            space = {}
+            exec(open("l.py").read(), space)
+            user = space["WshUser"]()
+            user.on_start()
+            user.scenario()
+            """
+        try harness.write(to: directory.appendingPathComponent("harness.py"), atomically: true, encoding: .utf8)
+        let run = try await runProgram("/usr/bin/python3", ["harness.py"], directory: directory,
+                                       environment: ["API_TOKEN": "fromEnv99", "PATH": "/usr/bin:/bin"])
+        let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines == [#"{"note": ["x y&z=1"], "other": ["p&q=r s+t"], "region": ["eu-west"]}"#, #"{"token":"fromEnv99"}"#], "\(lines)")
+    }
+
     @Test func theLocustfileSendsWhatWshSendsInOneProcess() async throws {
         try await PlantedServer.with { server in
             let directory = try WSHProcess.temporaryDirectory()

@@ -13,6 +13,13 @@ enum LiteralCredentials {
     /// statement; the value of a request item, declaration field or `let` named like a secret
     /// (`appid==...`, `X-API-Key:...`, `Cookie:...`, `let token = "..."`); a URL's password and its
     /// query values named like secrets; and the same in an `import curl` command.
+    /// Whether `let NAME = VALUE` sets a credential typed as text, as `save` judges it: NAME is a
+    /// credential's name (`api_token`), or the line hides part of VALUE (a URL's password).
+    static func isTyped(name: String, value: String) -> Bool {
+        let line = "let \(name) = \(Run.quoted(value))"
+        return Redaction.isCredentialName(name) || hidden(in: line) != line
+    }
+
     static func hidden(in text: String) -> String {
         guard mayHoldCredential(text) else { return text }
         guard let replacements = replacements(in: text) else { return hiddenAfterKeyword(in: text) }

@@ -138,8 +138,7 @@ extension Run {
             }
             if current.environmentFile != nil {
                 fromEnvironment.append(name)
-            } else if credentialPlaced.contains(name) || Redaction.isCredentialName(name)
-                        || LiteralCredentials.hidden(in: "let \(name) = \(Self.quoted(current.value))") != "let \(name) = \(Self.quoted(current.value))" {
+            } else if credentialPlaced.contains(name) || LiteralCredentials.isTyped(name: name, value: current.value) {
                 // A credential typed as text, as `save` judges one: the file's user gives it.
                 credentialsToGive.append(name)
             } else if Self.fitsFileVariable(current.value) {

@@ -36,8 +36,9 @@ extension Run {
             }
         }
         try writeOutput(mask(writer.text(run: self)), to: outputPath, at: command.span)
-        if !writer.literalSecrets.names.isEmpty {
-            let variables = writer.literalSecrets.names.map(LocustWriter.environmentName)
+        let credentials = writer.literalSecrets.names + writer.typedCredentials(run: self)
+        if !credentials.isEmpty {
+            let variables = credentials.map(LocustWriter.environmentName)
             io.err("note: \(variables.joined(separator: ", ")) stand for credentials typed as text: the locustfile reads them from the environment\n")
         }
     }
@@ -57,6 +58,8 @@ struct LocustWriter {
     /// URL's password): never written, each read from the environment variable its name gives
     /// (``environmentName(_:)``), as `export http` makes them `{{variables}}`.
     private(set) var literalSecrets = LiteralSecretNames(taken: [])
+    /// Variables a `let` of the scenario sets to a credential typed as text.
+    private var typedInScenario: Set<String> = []
 
     mutating func task(named name: String, _ statements: [Statement], in run: Run) async throws {
         var lines = ["    @task", "    def \(Self.identifier(name))(self):"]
@@ -79,9 +82,21 @@ struct LocustWriter {
                     lines.append(indent + "    resp.failure(\(Self.python(Self.place(of: statement, in: run) + ": no value")))")
                     lines.append(indent + "    return")
                 case .word(let word):
-                    lines.append(indent + "self.v[\(Self.python(variable))] = " + (try expression(word, run: run)))
-                case .env(let env, _, _, _):
-                    lines.append(indent + "self.v[\(Self.python(variable))] = os.environ[\(Self.python(env.literal ?? variable))]")
+                    if let literal = word.literal, LiteralCredentials.isTyped(name: variable, value: literal) {
+                        // Never written: read from the environment, as a secret is.
+                        typedInScenario.insert(variable)
+                        lines.append(indent + "self.v[\(Self.python(variable))] = os.environ[\(Self.python(Self.environmentName(variable)))]")
+                    } else {
+                        lines.append(indent + "self.v[\(Self.python(variable))] = " + (try expression(word, run: run)))
+                    }
+                case .env(let env, let fallback, _, _):
+                    let name = Self.python(env.literal ?? variable)
+                    // A default is written unless it is a credential typed as text.
+                    if let fallback = fallback?.literal, !LiteralCredentials.isTyped(name: variable, value: fallback) {
+                        lines.append(indent + "self.v[\(Self.python(variable))] = os.environ.get(\(name), \(Self.python(fallback)))")
+                    } else {
+                        lines.append(indent + "self.v[\(Self.python(variable))] = os.environ[\(name)]")
+                    }
                 }
             case .expect(let expectation):
                 guard inCall else { throw run.failure("export locust: an expect needs a call before it", at: statement.span) }
@@ -169,8 +184,10 @@ struct LocustWriter {
             }.joined(separator: ", ") + "}")
         }
         if let body = request.body, !body.isEmpty {
-            let json = request.headers.contains { $0.name.lowercased() == "content-type" && MediaType.isJSON($0.value) }
-            parts.append("data=(" + Self.expression(String(decoding: body, as: UTF8.self), markers: markers, escaping: json ? .json : .none) + ").encode()")
+            let type = request.headers.last { $0.name.lowercased() == "content-type" }?.value ?? ""
+            // A variable's value is escaped as wsh escapes it there: `&` and `=` in a form are data, not separators.
+            let escaping: Escaping = MediaType.isJSON(type) ? .json : MediaType.essence(of: type) == "application/x-www-form-urlencoded" ? .url : .none
+            parts.append("data=(" + Self.expression(String(decoding: body, as: UTF8.self), markers: markers, escaping: escaping) + ").encode()")
         }
         parts.append("name=\(Self.python(declared.name))")
         parts.append("catch_response=True")
@@ -263,6 +280,15 @@ struct LocustWriter {
         return "json.loads(\(Self.python(value.compactText)))"
     }
 
+    /// The variables holding a credential typed as text (a `let` of the scenario, or one set
+    /// before it), which the locustfile reads from the environment.
+    func typedCredentials(run: Run) -> [String] {
+        let before = read.subtracting(assigned).filter { name in
+            run.session.variables[name].map { !$0.isSecret && LiteralCredentials.isTyped(name: name, value: $0.value) } ?? false
+        }
+        return typedInScenario.union(before).sorted()
+    }
+
     /// The file: imports, the helpers, the user with its variables, the tasks.
     func text(run: Run) -> String {
         var start: [String] = []
@@ -273,6 +299,8 @@ struct LocustWriter {
                 // A secret is never written: its environment variable is read when the file runs.
                 let environment = references[variable.value] ?? name.uppercased()
                 start.append("        self.v[\(Self.python(name))] = os.environ[\(Self.python(environment))]")
+            } else if LiteralCredentials.isTyped(name: name, value: variable.value) {
+                start.append("        self.v[\(Self.python(name))] = os.environ[\(Self.python(Self.environmentName(name)))]")
             } else {
                 start.append("        self.v[\(Self.python(name))] = \(Self.python(variable.value))")
             }
