@@ -229,6 +229,13 @@ import TestSupport
             try "get \(server.baseURL)/status/200\ntarget again from last\ncall again\n".write(to: directory.appendingPathComponent("last.wsh"), atomically: true, encoding: .utf8)
             let last = try await WSHProcess.run(["load", "last.wsh", "--users", "1", "--duration", "1s"], directory: directory)
             #expect(last.status == 0 && last.stdout.contains("0 errors"), "\(last.stdout)\(last.stderr)")
+
+            // Under set stub every call is a sample: thresholds passed while the server saw nothing (mock tester's F9).
+            try "set stub on\ntarget ok { base \(server.baseURL); path /echo; sample '{\"fast\":true}' }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("stub.wsh"), atomically: true, encoding: .utf8)
+            let stubbed = try await WSHProcess.run(["load", "stub.wsh", "--users", "1", "--duration", "1s"], directory: directory)
+            #expect(stubbed.status == 3 && stubbed.stderr.contains("set stub answers every call from samples"), "\(stubbed.stdout)\(stubbed.stderr)")
+            #expect(server.hits("/echo") == 0)
         }
     }
 

@@ -83,6 +83,12 @@ enum LoadRun {
             io.err(problem.rendered(mask: { run.mask($0) }) + "note: the setup failed, so the run was not started\n")
             return (problem.kind == .parse ? FailureKind.parse : FailureKind.runtime).exitCode
         }
+        // Samples read from memory would pass every threshold without the server seeing a call.
+        if first.run.options.stub != .off {
+            io.err("wsh: error: wsh load sends real calls, and set stub answers every call from samples\n"
+                   + "note: load a server: set stub off (a mock of your own: wsh serve, then set base to it)\n")
+            return FailureKind.runtime.exitCode
+        }
         if let target = options.target {
             guard let declared = first.run.session.targets[target] else {
                 let guess = Suggestion.closest(to: target, in: first.run.session.targets.names).map { "note: did you mean '\($0)'?\n" } ?? ""
