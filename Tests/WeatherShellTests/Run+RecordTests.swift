@@ -35,6 +35,34 @@ import TestSupport
         #expect(shell.stdout.contains("\(server.baseURL)/v1/pets/2"), "\(shell.stdout)")
     }
 
+    /// A file the session did not record (a fixture written by hand) is kept aside, `NAME.orig`,
+    /// with a note, before a recording replaces it (it was overwritten without a word: mock
+    /// tester's F16); the session's own recording is replaced in place, and a file with the same
+    /// bytes is left alone.
+    @Test func aFixtureWrittenByHandIsKeptAsideNotLost() async throws {
+        let directory = try SessionFiles.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("fx"), withIntermediateDirectories: true)
+        try #"{"hand": "crafted"}"#.write(to: directory.appendingPathComponent("fx/user.json"), atomically: true, encoding: .utf8)
+        let shell = ShellHarness()
+        let halt = try await Self.run("""
+            target user { base BASE; path /user; sample @fx/user.json }
+            set record fx
+            call user > /dev/null
+            call user > /dev/null
+            """, in: shell, directory: directory, routes: ["/user": StaticRoute(body: #"{"live": 1}"#)])
+        #expect(halt == nil, "\(shell.stderr)")
+        #expect(SessionFiles.read(directory.appendingPathComponent("fx/user.json.orig")) == #"{"hand": "crafted"}"#)
+        #expect(SessionFiles.read(directory.appendingPathComponent("fx/user.json")).contains("live"))
+        #expect(shell.stderr.components(separatedBy: "set record replaced").count == 2, "one note: \(shell.stderr)")
+        #expect(shell.stderr.contains("fx/user.json; the file that was there is ") && shell.stderr.contains("fx/user.json.orig\n"), "\(shell.stderr)")
+        // Another session recording the same answer again keeps nothing aside.
+        let again = ShellHarness()
+        _ = try await Self.run("target user { base BASE; path /user }\nset record fx\ncall user > /dev/null",
+                               in: again, directory: directory, routes: ["/user": StaticRoute(body: #"{"live": 1}"#)])
+        #expect(!again.stderr.contains("replaced") && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("fx/user.json.orig-2").path),
+                "\(again.stderr)")
+    }
+
     /// A record directory whose name has a blank: the `sample` line names the file (`@"..."`),
     /// and `save` writes it relative, so the replay answers the recording, not the path's text.
     @Test func aRecordDirectoryWithABlankIsSavedAsAFileReference() async throws {

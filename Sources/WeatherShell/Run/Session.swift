@@ -43,6 +43,9 @@ public final class Session {
     var lastReceivedResponse: Response? {
         didSet { callSecrets = nil }
     }
+    /// The sample files `set record` wrote in this session: one that is not among them is kept
+    /// aside before a recording replaces it (a fixture written by hand).
+    var recordedFiles: Set<String> = []
     /// What the proxy of the last call sent as credentials (``proxyCredentials`` when it was sent):
     /// the transport adds its Proxy-Authorization, which no request shows, so an answer echoing it
     /// is masked by these, also once `set proxy` has changed; until the next call.

@@ -33,9 +33,21 @@ extension Run {
             RecordedSample.fileName(target: declared.name, status: response.status, fileExtension: fileExtension))
         // Besides the session's secrets: what the request sent under a sensitive name, echoed back.
         let masked = redaction.including(secretsOf: response.request).maskedForRecording(response.body, contentType: contentType)
+        // A file this session did not record (a fixture written by hand, or an earlier session's
+        // recording) is kept beside it, never lost.
+        if !session.recordedFiles.contains(path), let earlier = FileManager.default.contents(atPath: path), earlier != masked {
+            let kept = FilePaths.claimFreeName(path + ".orig") { "\(path).orig-\($0 + 1)" }
+            guard rename(path, kept) == 0 else {
+                FilePaths.removeIfEmpty(kept)
+                return "cannot record the answer of '\(declared.name)' in \(Self.displayPath(path)): the file there could not be kept aside "
+                    + "(\(String(cString: strerror(errno)).lowercased())), so it was left as it was"
+            }
+            io.err("note: set record replaced \(Self.displayPath(path)); the file that was there is \(Self.displayPath(kept))\n")
+        }
         if let reason = RecordedSample.makeDirectory(FilePaths.directory(of: path)) ?? BodyFile.write(masked, to: path) {
             return "cannot record the answer of '\(declared.name)' in \(Self.displayPath(path)): \(reason)"
         }
+        session.recordedFiles.insert(path)
         do {
             // A pack's or an imported target keeps following `set base`: recording against a mock
             // must not send the next call to the document's host.
