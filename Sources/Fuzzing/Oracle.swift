@@ -143,10 +143,19 @@ struct Judge {
             found.append(Finding(oracle: .contentType, summary: "\(status) \(mediaType ?? "without a media type")",
                                  detail: "answered \(status) as \(mediaType ?? "a body with no Content-Type"); the declaration lists \(listed)"))
         }
-        // The schema of the declared media type the answer has (a sample's shape has none): JSON only, and only a body.
+        // The schema of the declared media type the answer has (a sample's shape has none): JSON,
+        // or text read as `expect schema` reads it (``TextAnswerSchema``).
         let content = answer.content.first { !$0.mediaType.isEmpty && Self.matches(mediaType ?? "", declared: $0.mediaType) }
             ?? answer.content.first { $0.mediaType.isEmpty || (mediaType == nil && MediaType.isJSON($0.mediaType)) }
-        if let schema = content?.schema, mediaType.map(MediaType.isJSON) ?? true, making(.schema) {
+        if let schema = content?.schema, let mediaType,
+           TextAnswerSchema.describesText(schema, mediaType: mediaType, bodyIsJSON: (try? JSONValue.parse(outcome.body)) != nil), making(.schema) {
+            if let first = validator.violations(of: .string(String(decoding: outcome.body, as: UTF8.self)), against: schema).first {
+                found.append(Finding(oracle: .schema, summary: "\(status) \(first.pointer.isEmpty ? "/" : Self.generalized(first.pointer)): \(first.expected)",
+                                     detail: "answered \(status) with a text that breaks the schema: \(first.description)"))
+            }
+            return found
+        }
+        if let schema = content?.schema, mediaType.map({ MediaType.isJSON($0) || TextAnswerSchema.isText($0) }) ?? true, making(.schema) {
             // No body is no JSON value (Schemathesis: a JSON deserialization error), where one is
             // declared; a 204, a 304 and HEAD's answer have none by definition.
             if outcome.body.isEmpty {

@@ -123,6 +123,31 @@ import TestSupport
         }
     }
 
+    /// A text answer's schema is judged as `expect schema` judges it: a `text/plain` schema of
+    /// `type: string` describes the text, one of `type: integer` reads it as JSON. Every `text/*`
+    /// answer was passed unchecked (mock tester's F22).
+    @Test func aTextAnswerThatBreaksItsSchemaIsFound() async throws {
+        let routes: [String: StaticRoute] = ["/count": StaticRoute(contentType: "text/plain", body: "abc"),
+                                             "/short": StaticRoute(contentType: "text/plain", body: "toolong"),
+                                             "/fine": StaticRoute(contentType: "text/plain", body: "ok")]
+        try await TestServer.with(routes: routes) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            func operation(_ id: String, _ schema: String) -> String {
+                #""/\#(id)": {"get": {"operationId": "\#(id)", "responses": {"200": {"description": "ok", "content": {"text/plain": {"schema": \#(schema)}}}}}}"#
+            }
+            let document = #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "\#(server.baseURL)"}], "paths": {"#
+                + [operation("count", #"{"type": "integer"}"#), operation("short", #"{"type": "string", "maxLength": 3}"#),
+                   operation("fine", #"{"type": "string", "maxLength": 3}"#)].joined(separator: ", ") + "}}"
+            try document.write(to: directory.appendingPathComponent("text.json"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["fuzz", "text.json", "--calls", "6", "--seed", "1"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("✘ short  schema: 200"), "\(result.stdout)")
+            #expect(result.stdout.contains("✘ count  schema: 200 not JSON"), "\(result.stdout)")
+            #expect(result.stdout.contains("✔ fine"), "\(result.stdout)")
+        }
+    }
+
     /// Targets declared by hand: the shape of the sample is the schema, a 5xx is found, and the
     /// reproducer is the target's own call.
     @Test func handDeclaredTargetsAreCheckedAgainstTheirSamples() async throws {

@@ -94,19 +94,9 @@ extension Run {
             throw failure("the schema of '\(operation.name)' for \(answer.status) \(media.mediaType) is no JSON Schema wsh can check against",
                           at: span, notes: problems.map { imported.source + "#" + $0.description })
         }
-        // A text answer's schema (`text/plain: {type: string, maxLength: 2}`) describes the text
-        // itself, as OpenAPI has it: `"hi"` is 4 characters there, not the JSON string hi. Not
-        // `text/json`, nor a schema whose `type` has no string (`text/plain: {type: integer}`
-        // for `42`), nor one with no type for a body that is JSON: those are read as JSON.
-        if ResponseSchemaChoice.isText(media.mediaType) {
-            let types: [String]? = switch schema["type"] {
-            case .string(let name)?: [name]
-            case .array(let names)?: names.compactMap(\.string)
-            default: nil
-            }
-            if types?.contains("string") ?? ((try? response.json()) == nil) {
-                return JSONSchemaValidator(root: imported.schemas.root, direction: .response).violations(of: .string(response.text), against: schema)
-            }
+        // `"hi"` is 4 characters in a text answer, not the JSON string hi.
+        if TextAnswerSchema.describesText(schema, mediaType: media.mediaType, bodyIsJSON: (try? response.json()) != nil) {
+            return JSONSchemaValidator(root: imported.schemas.root, direction: .response).violations(of: .string(response.text), against: schema)
         }
         let body: JSONValue
         do {
@@ -125,12 +115,6 @@ enum ResponseSchemaChoice {
         responses.first { $0.status == String(status) }
             ?? responses.first { $0.status == "\(status / 100)XX" }
             ?? responses.first { $0.status == "default" }
-    }
-
-    /// Whether a media type is text that is not JSON: `text/plain`, `text/csv`; not `text/json`.
-    static func isText(_ mediaType: String) -> Bool {
-        let type = essence(mediaType)
-        return type.hasPrefix("text/") && type != "text/json" && type != "text/x-json" && !type.hasSuffix("+json")
     }
 
     /// `application/json` of `Application/JSON; charset=utf-8`.

@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Fuzzing
 import OpenAPI
@@ -90,7 +91,8 @@ extension Run {
         if let document {
             operation.answers = document.responses.map { response in
                 FuzzOperation.Answer(status: response.status, content: response.content.map { media in
-                    .init(mediaType: media.mediaType, schema: MediaType.isJSON(media.mediaType) ? media.schema : nil)
+                    .init(mediaType: media.mediaType,
+                          schema: MediaType.isJSON(media.mediaType) || TextAnswerSchema.isText(media.mediaType) ? media.schema : nil)
                 })
             }
         } else {
