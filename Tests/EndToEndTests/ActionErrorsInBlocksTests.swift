@@ -130,4 +130,46 @@ import TestSupport
                     == [#"r | after=false error="caught part.wsh""#, #"r | after=false error="caught broken.wsh""#, "done"], "\(result.stdout)")
         }
     }
+
+    /// A piped statement (`call dead | cat`) and a request of a `.http` file the action sources
+    /// end the action and run its `catch`, as the same call unpiped does: each was reported and
+    /// the action went on past it (`after=true`) with its `catch` skipped. In an `until` round
+    /// the `.http` file's error reaches the action, not the round: under bail it
+    /// stopped the script (exit 3); with no `catch` it is said once, at the file's line and column.
+    @Test func aPipedStatementOrAnHTTPFileTheActionSourcesRunsTheCatch() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "GET \(server.baseURL)/status/200\n\n###\nGET http://127.0.0.1:\(try await CallTests.closedPort())/x\n"
+                .write(to: directory.appendingPathComponent("dead.http"), atomically: true, encoding: .utf8)
+            let reactor = """
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            target ok { base \(server.baseURL); path /status/200 }
+            reactor r {
+              state after = false, error = ""
+              action piped { call dead | cat; emit after = true } catch { emit error = "caught piped" }
+              action http { source dead.http; emit after = true } catch { emit error = "caught http" }
+              action bare { source dead.http; emit after = true }
+            }
+
+            """
+            let offScript = "set bail off\n" + reactor + "r piped\nr http\necho done\n"
+            let off = try await WSHProcess.run(["-c", offScript], directory: directory)
+            #expect(off.status == 0, "\(off.stderr)")
+            #expect(off.stderr.isEmpty, "a caught error is not shown: \(off.stderr)")
+            #expect(off.stdout.split(separator: "\n").map(String.init)
+                    == [#"r | after=false error="caught piped""#, #"r | after=false error="caught http""#, "done"], "\(off.stdout)")
+
+            // Review 11's H2: in a round that may not be the last, under bail.
+            let round = try await WSHProcess.run(["-c", reactor + "until status == 200 every 10ms max 3 { r http; call ok > /dev/null }\necho after\n"],
+                                                 directory: directory)
+            #expect(round.status == 0, "\(round.stderr)")
+            #expect(round.stdout.split(separator: "\n").map(String.init) == [#"r | after=false error="caught http""#, "after"], "\(round.stdout)")
+
+            let bare = try await WSHProcess.run(["-c", "set bail off\n" + reactor + "r bare\necho done\n"], directory: directory)
+            #expect(bare.status == 3)
+            #expect(bare.stdout == "done\n", "\(bare.stdout)")
+            #expect(bare.stderr.hasPrefix("dead.http:4:1: error: could not connect to 127.0.0.1:9"), "\(bare.stderr)")
+            #expect(bare.stderr.components(separatedBy: "error: ").count == 2, "said once: \(bare.stderr)")
+        }
+    }
 }
