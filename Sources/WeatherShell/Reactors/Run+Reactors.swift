@@ -117,10 +117,10 @@ extension Run {
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        try await child.performBody(body, interrupted: action.interrupted)
+        try await child.performBody(body, interrupted: action.interrupted, caught: action.caughtAnError)
     }
 
-    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws {
+    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool, caught: SharedValue<Bool>) async throws {
         if interrupted {
             try await cleanUpInterrupted(body)
             return
@@ -134,6 +134,7 @@ extension Run {
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
                 try await executeBlock(catchBody)
+                caught.value = true
                 return
             }
             do {
