@@ -172,4 +172,32 @@ import TestSupport
             #expect(bare.stderr.components(separatedBy: "error: ").count == 2, "said once: \(bare.stderr)")
         }
     }
+
+    /// An error in a file the action sources gave `$error` only its message (`unterminated
+    /// string`), so the user could not tell which file to fix: it names the file, line and column
+    /// first. An error in the action's own file stays the message alone.
+    @Test func anErrorInAnotherFileNamesItsPlaceInError() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try "echo one\necho $nope\n".write(to: directory.appendingPathComponent("part.wsh"), atomically: true, encoding: .utf8)
+        try "echo \"unterminated\n".write(to: directory.appendingPathComponent("parse.wsh"), atomically: true, encoding: .utf8)
+        try "GET http://127.0.0.1:\(try await CallTests.closedPort())/x\n"
+            .write(to: directory.appendingPathComponent("dead.http"), atomically: true, encoding: .utf8)
+        let script = """
+        reactor r {
+          state error = ""
+          action go f { source $f } catch { emit error = $error }
+          action own { echo $typo } catch { emit error = $error }
+        }
+        r go part.wsh
+        r go parse.wsh
+        r go dead.http
+        r own
+        """
+        let result = try await WSHProcess.run(["-c", script], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "one", #"r | error="part.wsh:2:6: undefined variable 'nope'""#, #"r | error="parse.wsh:1:6: unterminated string""#,
+            #"r | error="dead.http:1:1: could not connect to 127.0.0.1:9: connection refused""#, #"r | error="undefined variable 'typo'""#,
+        ], "\(result.stdout)")
+    }
 }
