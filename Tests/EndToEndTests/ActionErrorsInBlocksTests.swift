@@ -130,4 +130,74 @@ import TestSupport
                     == [#"r | after=false error="caught part.wsh""#, #"r | after=false error="caught broken.wsh""#, "done"], "\(result.stdout)")
         }
     }
+
+    /// A piped statement (`call dead | cat`) and a request of a `.http` file the action sources
+    /// end the action and run its `catch`, as the same call unpiped does: each was reported and
+    /// the action went on past it (`after=true`) with its `catch` skipped. In an `until` round
+    /// the `.http` file's error reaches the action, not the round: under bail it
+    /// stopped the script (exit 3); with no `catch` it is said once, at the file's line and column.
+    @Test func aPipedStatementOrAnHTTPFileTheActionSourcesRunsTheCatch() async throws {
+        try await withLoopbackServer { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "GET \(server.baseURL)/status/200\n\n###\nGET http://127.0.0.1:\(try await CallTests.closedPort())/x\n"
+                .write(to: directory.appendingPathComponent("dead.http"), atomically: true, encoding: .utf8)
+            let reactor = """
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            target ok { base \(server.baseURL); path /status/200 }
+            reactor r {
+              state after = false, error = ""
+              action piped { call dead | cat; emit after = true } catch { emit error = "caught piped" }
+              action http { source dead.http; emit after = true } catch { emit error = "caught http" }
+              action bare { source dead.http; emit after = true }
+            }
+
+            """
+            let offScript = "set bail off\n" + reactor + "r piped\nr http\necho done\n"
+            let off = try await WSHProcess.run(["-c", offScript], directory: directory)
+            #expect(off.status == 0, "\(off.stderr)")
+            #expect(off.stderr.isEmpty, "a caught error is not shown: \(off.stderr)")
+            #expect(off.stdout.split(separator: "\n").map(String.init)
+                    == [#"r | after=false error="caught piped""#, #"r | after=false error="caught http""#, "done"], "\(off.stdout)")
+
+            // Review 11's H2: in a round that may not be the last, under bail.
+            let round = try await WSHProcess.run(["-c", reactor + "until status == 200 every 10ms max 3 { r http; call ok > /dev/null }\necho after\n"],
+                                                 directory: directory)
+            #expect(round.status == 0, "\(round.stderr)")
+            #expect(round.stdout.split(separator: "\n").map(String.init) == [#"r | after=false error="caught http""#, "after"], "\(round.stdout)")
+
+            let bare = try await WSHProcess.run(["-c", "set bail off\n" + reactor + "r bare\necho done\n"], directory: directory)
+            #expect(bare.status == 3)
+            #expect(bare.stdout == "done\n", "\(bare.stdout)")
+            #expect(bare.stderr.hasPrefix("dead.http:4:1: error: could not connect to 127.0.0.1:9"), "\(bare.stderr)")
+            #expect(bare.stderr.components(separatedBy: "error: ").count == 2, "said once: \(bare.stderr)")
+        }
+    }
+
+    /// An error in a file the action sources gave `$error` only its message (`unterminated
+    /// string`), so the user could not tell which file to fix: it names the file, line and column
+    /// first. An error in the action's own file stays the message alone.
+    @Test func anErrorInAnotherFileNamesItsPlaceInError() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try "echo one\necho $nope\n".write(to: directory.appendingPathComponent("part.wsh"), atomically: true, encoding: .utf8)
+        try "echo \"unterminated\n".write(to: directory.appendingPathComponent("parse.wsh"), atomically: true, encoding: .utf8)
+        try "GET http://127.0.0.1:\(try await CallTests.closedPort())/x\n"
+            .write(to: directory.appendingPathComponent("dead.http"), atomically: true, encoding: .utf8)
+        let script = """
+        reactor r {
+          state error = ""
+          action go f { source $f } catch { emit error = $error }
+          action own { echo $typo } catch { emit error = $error }
+        }
+        r go part.wsh
+        r go parse.wsh
+        r go dead.http
+        r own
+        """
+        let result = try await WSHProcess.run(["-c", script], directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "one", #"r | error="part.wsh:2:6: undefined variable 'nope'""#, #"r | error="parse.wsh:1:6: unterminated string""#,
+            #"r | error="dead.http:1:1: could not connect to 127.0.0.1:9: connection refused""#, #"r | error="undefined variable 'typo'""#,
+        ], "\(result.stdout)")
+    }
 }

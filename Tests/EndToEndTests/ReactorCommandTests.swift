@@ -208,6 +208,59 @@ import TestSupport
         }
     }
 
+    /// A `catch` that took an error skipped the body's `emit loading = false`: `loading` stayed
+    /// true and every later run said `skipped while loading is true` (D19). It is set back, one
+    /// echo line, when the body holds that `emit` (here inside an `if` too); a latch the body
+    /// never releases stays: a `catch` that sets it, itself or through another action, and a
+    /// body that sets it true before the error (review 8 H2, review 11 H1 and L1).
+    @Test func aCaughtErrorSetsBackTheUnlessFieldTheBodyWouldHaveSetBack() async throws {
+        try await withLoopbackServer { server in
+            let script = """
+            set bail off
+            target dead { base \(server.baseURL); path /status/500; validate 2xx }
+            target ok { base \(server.baseURL); path /status/200 }
+            reactor r {
+              state loading = false, error = ""
+              action load unless loading { emit loading = true; call dead; emit loading = false } catch { emit error = "load" }
+              action nested unless loading { emit loading = true; call dead; if 1 == 1 { emit loading = false } } catch { emit error = "nested" }
+            }
+            reactor s {
+              state tripped = false
+              action fetch unless tripped { call dead } catch { emit tripped = true }
+            }
+            reactor u {
+              state tripped = false
+              action trip { emit tripped = true }
+              action fetch unless tripped { call dead } catch { u trip }
+            }
+            reactor t {
+              state ready = false, error = ""
+              action setup unless ready { call ok; emit ready = true; call dead } catch { emit error = "setup" }
+            }
+            r load
+            r load
+            r nested
+            s fetch
+            s fetch
+            u fetch
+            u fetch
+            t setup
+            t setup
+            """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").map(String.init) == [
+                #"r | loading=true error="""#, #"r | loading=true error="load""#, #"r | loading=false error="load""#,
+                #"r | loading=true error="load""#, #"r | loading=true error="load""#, #"r | loading=false error="load""#,
+                #"r | loading=true error="load""#, #"r | loading=true error="nested""#, #"r | loading=false error="nested""#,
+                "s | tripped=true", "u | tripped=true", #"t | ready=true error="""#, #"t | ready=true error="setup""#,
+            ], "\(result.stdout)")
+            #expect(result.stderr.split(separator: "\n").map(String.init) == [
+                "s fetch: skipped while tripped is true", "u fetch: skipped while tripped is true", "t setup: skipped while ready is true",
+            ], "\(result.stderr)")
+        }
+    }
+
     /// Lists and objects were echoed as strings holding their JSON: `"a":"[1,2]"`.
     @Test func listsAndObjectsAreEchoedAsJSON() async throws {
         try await withLoopbackServer(routes: ["/o": StaticRoute(body: #"{"items": [3, 4], "o": {"k": true}}"#)]) { server in

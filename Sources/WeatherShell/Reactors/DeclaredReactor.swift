@@ -18,6 +18,8 @@ struct DeclaredReactor: Reactor {
         var releasing: String?
         /// Given when the action's statements have stopped, however they stopped.
         var finished = OneTimeSignal()
+        /// Set when the action's `catch` took an error (not a failed `expect`) and ended.
+        var caughtAnError = SharedValue(false)
     }
     struct Mutation: Sendable {
         var fields: [(name: String, value: EchoValue)]
@@ -109,11 +111,36 @@ final class DeclaredReactorCommand: ShellReactor {
             await release(action, named: actionName, from: run)
             throw error
         }
+        // The error skipped the body's own `emit loading = false`: it is done for it. A field the
+        // body never sets false (a latch: `catch { emit tripped = true }`) stays as it is.
+        if sent.caughtAnError.value, let field = action.unlessField?.literal, Self.emitsFalse(to: field, in: action.body) {
+            await release(action, named: actionName, from: run)
+        }
+    }
+
+    /// Whether `statements`, or a block in them, hold `emit FIELD = false`.
+    private static func emitsFalse(to field: String, in statements: [Statement]) -> Bool {
+        statements.contains { statement in
+            switch statement.kind {
+            case .emit(let assignments):
+                return assignments.contains {
+                    guard $0.name.literal == field, case .word(let word) = $0.value else { return false }
+                    return word.bare == "false"
+                }
+            case .conditional(let conditional):
+                return emitsFalse(to: field, in: conditional.then) || emitsFalse(to: field, in: conditional.otherwise ?? [])
+            case .loop(let loop):
+                return emitsFalse(to: field, in: loop.body)
+            default:
+                return false
+            }
+        }
     }
 
     /// After an action ended by an error or Ctrl-C (its `catch`, if any, done, failed or stopped by
-    /// a second Ctrl-C), sets its `unless` field back to false when it is still true, so the action
-    /// is not refused for ever.
+    /// a second Ctrl-C), or after its `catch` took an error its body would have set the field false
+    /// after, sets its `unless` field back to false when it is still true, so the action is not
+    /// refused for ever.
     private func release(_ action: ReactorDeclaration.Action, named actionName: String, from run: Run) async {
         guard let field = action.unlessField?.literal,
               await currentFields().first(where: { $0.name == field })?.value == .bool(true) else { return }

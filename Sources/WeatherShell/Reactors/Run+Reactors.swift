@@ -117,10 +117,10 @@ extension Run {
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        try await child.performBody(body, interrupted: action.interrupted)
+        try await child.performBody(body, interrupted: action.interrupted, caught: action.caughtAnError)
     }
 
-    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool) async throws {
+    private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool, caught: SharedValue<Bool>) async throws {
         if interrupted {
             try await cleanUpInterrupted(body)
             return
@@ -129,11 +129,12 @@ extension Run {
             try await executeBlock(body.body)
         } catch let error as Diagnostic {
             guard let catchBody = body.catchBody else { throw error }
-            locals["error"] = Variable(value: mask(error.message), isSecret: false)
+            locals["error"] = Variable(value: mask(errorText(error)), isSecret: false)
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
                 try await executeBlock(catchBody)
+                caught.value = true
                 return
             }
             do {
@@ -146,6 +147,16 @@ extension Run {
             }
             throw error
         }
+    }
+
+    /// `$error` in a `catch`: the message, after its place (`lib.wsh:3:6: `) when that is in
+    /// another file than the action's (one it sources), so that the user knows which file to fix.
+    private func errorText(_ error: Diagnostic) -> String {
+        guard let file = error.file, file.name != currentFile.name else { return error.message }
+        if let place = file.place { return "\(place): \(error.message)" }
+        guard let span = error.span else { return "\(file.name): \(error.message)" }
+        let (line, column) = file.location(of: span.start)
+        return "\(file.name):\(line):\(column): \(error.message)"
     }
 
     /// After Ctrl-C: the action's `catch` with `$error` = `interrupted`. (The command then sets

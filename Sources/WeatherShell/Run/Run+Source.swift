@@ -13,7 +13,7 @@ extension Run {
             throw failure("'\(Self.displayPath(canonical))' is already being sourced", at: pathWord.span, notes: ["cycle: \(chain)"])
         }
         let contents = try readFile(path, at: pathWord.span)
-        if actionContext != nil, !Self.isHTTPFile(path) { return try await runFileInAction(contents: contents, path: path) }
+        if actionContext != nil { return try await runFileInAction(contents: contents, path: path) }
         // Sourced at the prompt, a file's `exit` ends the file, not the session: a test file
         // (which ends in `exit 4`) sourced to debug it would take the session's unsaved work with it.
         guard mode == .interactive, loading.isEmpty, actionContext == nil else {
@@ -27,14 +27,15 @@ extension Run {
         }
     }
 
-    /// `source FILE` in a reactor action: the file's statements are the action's, so an error in
-    /// them (one that stops it from parsing too) ends the action and runs its `catch`, as at the
-    /// top of its body.
+    /// `source FILE` in a reactor action: the file's statements (a `.http` file's requests) are the
+    /// action's, so an error in them (one that stops it from parsing too) ends the action and runs
+    /// its `catch`, as at the top of its body.
     private func runFileInAction(contents: Data, path: String) async throws {
         loading.append(.file(Self.canonicalPath(path)))
         defer { loading.removeLast() }
         let file = SourceFile(name: Self.displayPath(path), directory: Self.directory(of: path), contents: Array(contents))
         if Self.isJSONFile(path) { throw Self.jsonFileProblem(file) }
+        if Self.isHTTPFile(path) { return try await runHTTPRequests(file) }
         let program = try Parser.parse(file)
         let previous = currentFile
         currentFile = file

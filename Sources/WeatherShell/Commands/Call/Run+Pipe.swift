@@ -2,17 +2,24 @@ import Foundation
 
 extension Run {
     /// `STATEMENT | COMMAND`: the statement runs with its output held, then the output goes to the
-    /// shell command's stdin. A command that fails is a runtime error, as in `sh -e`.
+    /// shell command's stdin. A command that fails is a runtime error, as in `sh -e`. In a reactor
+    /// action an error of the statement ends the action, as it does unpiped.
     func runPiped(_ statement: Statement, into pipe: PipeCommand) async throws {
         let held = ShellIO.holding(stdoutIsTerminal: false, stderrIsTerminal: io.stderrIsTerminal)
         let child = Run(piping: self, io: held)
         var unpiped = statement
         unpiped.pipe = nil
-        let failuresBefore = outcomes.failures
-        try await child.execute([unpiped])
-        // A statement that failed (at the prompt, where it does not stop the session) gives the
-        // command nothing to run on, as under bail.
-        guard outcomes.failures == failuresBefore else { return }
+        if actionContext != nil {
+            // In a reactor action the statement's error ends the action and runs its `catch`, as
+            // the same statement unpiped does; the command gets nothing to run on.
+            try await child.execute(unpiped)
+        } else {
+            let failuresBefore = outcomes.failures
+            try await child.execute([unpiped])
+            // A statement that failed (at the prompt, where it does not stop the session) gives the
+            // command nothing to run on, as under bail.
+            guard outcomes.failures == failuresBefore else { return }
+        }
         io.flush()
         // In the terminal's foreground the command may read its keys (`| less`, `| fzf`): they are
         // its own, Ctrl-C too, and wsh waits for it, as for its pager. Stopping the sh around it

@@ -8,7 +8,27 @@ extension Run {
     /// (named by `# @name`, else by its `###` title, else `request-N`), so `call NAME` sends it
     /// again afterwards. An error points at the `.http` file's line and column.
     func runHTTPFile(_ file: SourceFile) async throws(Halt) {
-        if let unreadable = file.unreadableText { return try report(unreadable) }
+        do {
+            try await runHTTPRequests(file)
+        } catch let halt as Halt {
+            throw halt
+        } catch {
+            // Out of a reactor action each error is reported where it happens: none comes here.
+            try report(error as? Diagnostic ?? Diagnostic(.runtime, "\(error)", file: file))
+        }
+    }
+
+    /// The work of ``runHTTPFile(_:)``. In a reactor action (`source FILE.http` in its body) the
+    /// first error (a request that fails, a file that does not parse) is thrown: it ends the
+    /// action and runs its `catch`, as a `.wsh` file's does. Elsewhere each error is reported, and
+    /// bail decides whether the file goes on.
+    func runHTTPRequests(_ file: SourceFile) async throws {
+        let inAction = actionContext != nil
+        func problem(_ diagnostic: Diagnostic) throws {
+            if inAction { throw diagnostic }
+            try report(diagnostic)
+        }
+        if let unreadable = file.unreadableText { return try problem(unreadable) }
         let text = file.text
         let previous = currentFile
         currentFile = file
@@ -17,7 +37,7 @@ extension Run {
         do {
             parsed = try HTTPFileParser.parse(text)
         } catch {
-            try report(Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
+            try problem(Diagnostic(.parse, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
             return
         }
         // What the file itself gets wrong (a file it includes that is not there, a shorthand wsh
@@ -26,13 +46,17 @@ extension Run {
             do {
                 _ = try HTTPFileTarget.declaration(request, name: "check", directory: file.directory) { _ in "x" }
             } catch {
-                try report(Diagnostic(.runtime, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
+                try problem(Diagnostic(.runtime, error.message, file: file, span: SourceSpan(error.span), notes: error.notes))
                 return
             }
         }
         var running = HTTPFileRun(file: file, names: HTTPFileRun.targetNames(parsed.requests), items: parsed.items)
         for case .request(let request) in parsed.items {
-            try await runStep(at: SourceSpan(request.span)) { try await send(request, in: &running) }
+            if inAction {
+                try await send(request, in: &running)
+            } else {
+                try await runStep(at: SourceSpan(request.span)) { try await send(request, in: &running) }
+            }
         }
     }
 
