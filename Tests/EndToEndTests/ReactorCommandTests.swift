@@ -237,6 +237,11 @@ import TestSupport
               state ready = false, error = ""
               action setup unless ready { call ok; emit ready = true; call dead } catch { emit error = "setup" }
             }
+            reactor v {
+              state tripped = false
+              action fetch unless tripped { call dead; emit tripped = false } catch { emit tripped = true }
+              action check unless tripped { call dead; if status == 200 { emit tripped = false } else { emit tripped = true } } catch { emit tripped = true }
+            }
             r load
             r load
             r nested
@@ -246,6 +251,9 @@ import TestSupport
             u fetch
             t setup
             t setup
+            v fetch
+            v fetch
+            v check
             """
             let result = try await WSHProcess.run(["-c", script])
             #expect(result.status == 0, "\(result.stderr)")
@@ -254,9 +262,12 @@ import TestSupport
                 #"r | loading=true error="load""#, #"r | loading=true error="load""#, #"r | loading=false error="load""#,
                 #"r | loading=true error="load""#, #"r | loading=true error="nested""#, #"r | loading=false error="nested""#,
                 "s | tripped=true", "u | tripped=true", #"t | ready=true error="""#, #"t | ready=true error="setup""#,
+                // A breaker whose success path lowers the latch (review 14 H1): the catch raised it, so it stays.
+                "v | tripped=true",
             ], "\(result.stdout)")
             #expect(result.stderr.split(separator: "\n").map(String.init) == [
                 "s fetch: skipped while tripped is true", "u fetch: skipped while tripped is true", "t setup: skipped while ready is true",
+                "v fetch: skipped while tripped is true", "v check: skipped while tripped is true",
             ], "\(result.stderr)")
         }
     }

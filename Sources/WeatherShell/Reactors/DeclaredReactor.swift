@@ -18,7 +18,8 @@ struct DeclaredReactor: Reactor {
         var releasing: String?
         /// Given when the action's statements have stopped, however they stopped.
         var finished = OneTimeSignal()
-        /// Set when the action's `catch` took an error (not a failed `expect`) and ended.
+        /// Set when the action's `catch` took an error (not a failed `expect`) that came while the
+        /// body had raised its `unless` field (`emit loading = true`, and no `emit loading = false` yet).
         var caughtAnError = SharedValue(false)
     }
     struct Mutation: Sendable {
@@ -112,7 +113,8 @@ final class DeclaredReactorCommand: ShellReactor {
             throw error
         }
         // The error skipped the body's own `emit loading = false`: it is done for it. A field the
-        // body never sets false (a latch: `catch { emit tripped = true }`) stays as it is.
+        // body never sets false, or had not raised when the error came (a latch: `catch { emit
+        // tripped = true }`, its success path `emit tripped = false`), stays as it is.
         if sent.caughtAnError.value, let field = action.unlessField?.literal, Self.emitsFalse(to: field, in: action.body) {
             await release(action, named: actionName, from: run)
         }

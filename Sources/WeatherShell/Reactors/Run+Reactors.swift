@@ -5,6 +5,8 @@ struct ActionContext {
     var emit: @Sendable (DeclaredReactor.Mutation) async -> Void
     /// The reactor's state fields: an `emit` may set only these.
     var fieldNames: [String]
+    /// The value each field was last given by an `emit` of this action's own statements.
+    var emitted = SharedValue<[String: EchoValue]>([:])
 }
 
 extension Run {
@@ -133,8 +135,11 @@ extension Run {
             // A failed `expect` is a verdict, not an error to handle: the `catch` cleans up, and the
             // check still fails the command (and the script, or the test file).
             guard error.kind == .expectation else {
+                // Whether the body had raised its `unless` field when the error came (`emit loading
+                // = true` before the call): a breaker's `catch` raising it is no such case.
+                let raised = body.unlessField?.literal.map { actionContext?.emitted.value[$0] == .bool(true) } ?? false
                 try await executeBlock(catchBody)
-                caught.value = true
+                caught.value = raised
                 return
             }
             do {
@@ -183,6 +188,7 @@ extension Run {
             }
             fields.append((name, try echoValue(assignment.value)))
         }
+        for (name, value) in fields { context.emitted.value[name] = value }
         await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: OneTimeSignal()))
     }
 }
