@@ -23,12 +23,14 @@ public enum FilePaths {
     /// The first of `first`, `numbered(1)`, `numbered(2)`... that no file has, created empty at
     /// once (`O_EXCL`), so that two processes choosing at the same time (`wsh test` running
     /// `.http` files side by side, two downloads) never take the same name. When a name cannot be
-    /// created for another reason (no such directory), that name, for its writer to report.
+    /// created for another reason (no such directory), that name, for its writer to report. A NUL
+    /// in a name (`/a%00b` decoded) is written `_`: `open` would read the name only up to it.
     /// The name is unwritten until ``keep(_:)`` or ``removeIfEmpty(_:)``.
     public static func claimFreeName(_ first: String, numbered: (Int) -> String) -> String {
         var number = 0
         while true {
-            let candidate = number == 0 ? first : numbered(number)
+            // Else every candidate is the same name cut at its NUL, taken, and the next is tried for ever.
+            let candidate = (number == 0 ? first : numbered(number)).replacingOccurrences(of: "\0", with: "_")
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if descriptor >= 0 {
                 close(descriptor)

@@ -174,6 +174,23 @@ import TestSupport
         }
     }
 
+    /// A name that holds NUL once decoded (`/a%00b`) was cut there by `open`: the second download
+    /// found `a` taken for every numbered name and looped for ever (review 10's L5).
+    @Test func aDownloadNameHoldingNULEnds() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try await withLoopbackServer { server in
+            for expected in ["a_b", "a_b-1"] {
+                let running = try RunningWSH(["get", "\(server.baseURL)/echo/a%00b", "-d"], directory: directory)
+                #expect(try await offPool { running.waitForExit() } == 0, "\(running.stderr)")
+                #expect(running.stderr.contains(" to \(expected)"), "\(running.stderr)")
+                let saved = try String(contentsOf: directory.appendingPathComponent(expected), encoding: .utf8)
+                #expect(saved.contains("/echo/a%00b"), "\(saved)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["a_b", "a_b-1"])
+    }
+
     @Test func followCheckStatusAndAnUnknownFlag() async throws {
         try await withLoopbackServer { server in
             let followed = try await WSHProcess.run(["-c", "set follow off\nget \(server.baseURL)/redirect?n=1 -F\nexpect status == 200"])
