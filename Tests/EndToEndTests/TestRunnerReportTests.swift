@@ -187,6 +187,27 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: tests.path).filter { !$0.hasSuffix(".wsh") }.isEmpty)
     }
 
+    /// `--report-json r.json --report-junit link.xml`, link.xml a link to r.json (symbolic, to a
+    /// report not written yet, or hard), wrote one report over the other (D29): a usage error
+    /// naming both options, before anything runs. Two reports on one log (`/dev/stdout` and
+    /// `/dev/stderr`, both a pipe) still go.
+    @Test func twoReportsToOneFileThroughALinkIsAUsageError() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo hi\n"])
+        let tests = directory.appendingPathComponent("tests")
+        try FileManager.default.createSymbolicLink(atPath: tests.appendingPathComponent("link.xml").path, withDestinationPath: "r.json")
+        let symbolic = try await WSHProcess.run(["test", "t1.wsh", "--report-json", "r.json", "--report-junit", "link.xml"], directory: tests)
+        #expect(symbolic.status == 1, "\(symbolic.stdout)\(symbolic.stderr)")
+        #expect(symbolic.stderr.contains("--report-junit link.xml and --report-json r.json are one file"), "\(symbolic.stderr)")
+        try Data().write(to: tests.appendingPathComponent("e.tap"))
+        try FileManager.default.linkItem(atPath: tests.appendingPathComponent("e.tap").path, toPath: tests.appendingPathComponent("hard.xml").path)
+        let hard = try await WSHProcess.run(["test", "t1.wsh", "--report-junit", "hard.xml", "--report-tap", "e.tap"], directory: tests)
+        #expect(hard.status == 1 && hard.stderr.contains("--report-junit hard.xml and --report-tap e.tap are one file"), "\(hard.stderr)")
+        #expect(!symbolic.stdout.contains("passed") && !hard.stdout.contains("passed"), "nothing ran")
+        #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path))
+        let log = try await WSHProcess.run(["test", "t1.wsh", "--report-tap", "/dev/stdout", "--report-json", "/dev/stderr"], directory: tests)
+        #expect(log.status == 0 && log.stdout.contains("TAP version 14") && log.stderr.contains("\"errored\""), "\(log.stdout)\(log.stderr)")
+    }
+
     /// `--report-junit /dev/stdout` read the "existing file" to see whether it was a report: at a
     /// terminal or a pipe that waited for input, and wsh hung before running anything. With the
     /// output a file, the report truncated it, and the results printed before it were lost.
