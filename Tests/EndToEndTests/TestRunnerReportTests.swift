@@ -140,15 +140,20 @@ import TestSupport
     }
 
     /// JUnit's `classname` was the file's name, `login.wsh`: Jenkins, which splits it at its last
-    /// dot, showed every file as a class `wsh` in a package of its own. It is the path without
-    /// its extension, `/` as `.`, as pytest writes `tests.test_api`; the suite keeps the path.
-    @Test func junitClassNamesAreThePathWithoutTheExtension() async throws {
-        let directory = try TestRunnerTests.suite(["smoke/login.wsh": "expect 1 == 1\n", "a.wsh": "expect 2 == 2\n"])
+    /// dot, showed every file as a class `wsh` in a package of its own. Then it was the path
+    /// without its extension, `/` as `.`, and two files shared one (review 12's L3: `a.wsh` and
+    /// `a.http`, `a/b.wsh` and `a.b.wsh`), which Jenkins merges into one class. It is the
+    /// directories joined by `.`, then the name with its dots as `_`; the suite keeps the path.
+    @Test func junitClassNamesAreThePathOneForEachFile() async throws {
+        let directory = try TestRunnerTests.suite(["smoke/login.wsh": "expect 1 == 1\n", "a.wsh": "expect 2 == 2\n",
+                                                   "a/b.wsh": "expect 3 == 3\n", "a.b.wsh": "expect 4 == 4\n",
+                                                   // A .http file has no checks: its error is its testcase.
+                                                   "a.http": "GET http://127.0.0.1:\(try LoopbackPort.free())/gone\n"])
         let result = try await WSHProcess.run(["test", "tests", "--report-junit", "j.xml"], directory: directory)
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
         let report = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
         let classNames = Set(report.components(separatedBy: "classname=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
-        #expect(classNames == ["tests.a", "tests.smoke.login"], "\(report)")
+        #expect(classNames == ["tests.a_wsh", "tests.a_http", "tests.smoke.login_wsh", "tests.a.b_wsh", "tests.a_b_wsh"], "\(report)")
         #expect(report.contains(#"<testsuite name="tests/smoke/login.wsh""#), "\(report)")
     }
 
