@@ -213,6 +213,34 @@ import TestSupport
         #expect(log.status == 0 && log.stdout.contains("TAP version 14") && log.stderr.contains("\"errored\""), "\(log.stdout)\(log.stderr)")
     }
 
+    /// A binary answer (a PNG) that a failed check looked at was kept as text decoded from its
+    /// bytes, U+FFFD for every byte that was no UTF-8, which passed for the body in every report
+    /// (D27). The JSON report keeps its bytes as `bodyBase64`, the HAR as base64 content, and the
+    /// HTML report says what it is, as Hurl does: `(N bytes of binary, image/png)`.
+    @Test func aBinaryAnswerIsKeptAsBytesNotAsText() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try TestRunnerTests.suite(["png.wsh": "target png { base $base; path /image/png }\ncall png\nexpect status == 201\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(httpbin.baseURL)", "--report-json", "r.json",
+                                                   "--report-har", "r.har", "--report-html", "site", "--report-junit", "j.xml"],
+                                                  directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            let call = (try TestRunnerTests.reportedFiles(directory.appendingPathComponent("r.json")).first?["calls"] as? [[String: Any]])?.first ?? [:]
+            #expect(call["body"] == nil, "\(call)")
+            let bytes = (call["bodyBase64"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
+            #expect(bytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]) && bytes.count == call["bodyBytes"] as? Int, "\(call)")
+            let har = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.har"))) as? [String: Any]
+            let entry = ((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+            let content = (entry?["response"] as? [String: Any])?["content"] as? [String: Any] ?? [:]
+            #expect(content["encoding"] as? String == "base64" && (content["text"] as? String).flatMap { Data(base64Encoded: $0) } == bytes, "\(content)")
+            let html = try String(contentsOf: directory.appendingPathComponent("site/index.html"), encoding: .utf8)
+            #expect(html.contains("(\(bytes.count) bytes of binary, image/png)"), "\(html)")
+            for report in ["r.json", "r.har", "site/index.html", "j.xml"] {
+                let text = try String(contentsOf: directory.appendingPathComponent(report), encoding: .utf8)
+                #expect(!text.contains("\u{FFFD}"), "\(report) holds text decoded from the PNG")
+            }
+        }
+    }
+
     /// `--report-junit /dev/stdout` read the "existing file" to see whether it was a report: at a
     /// terminal or a pipe that waited for input, and wsh hung before running anything. With the
     /// output a file, the report truncated it, and the results printed before it were lost.
