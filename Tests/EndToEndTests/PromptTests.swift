@@ -279,6 +279,7 @@ import Testing
     @Test func exitInAFileSourcedAtThePromptEndsTheFileNotTheSession() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         try "let fromfile = 1\nexit 3\necho not-reached\n".write(to: directory.appendingPathComponent("f.wsh"), atomically: true, encoding: .utf8)
+        try "source f.wsh\necho g-not-reached\n".write(to: directory.appendingPathComponent("g.wsh"), atomically: true, encoding: .utf8)
         let outcome = try await onTerminal(environment: try environment(history: directory.appendingPathComponent("history")),
                                            directory: directory) { terminal in
             terminal.expect("wsh> ")
@@ -290,6 +291,11 @@ import Testing
             mark = terminal.mark
             terminal.type("echo \"kept $important $fromfile\"\r")
             terminal.expect("kept 42 1\r\nwsh> ", after: mark)
+            // The note named g.wsh as if it had said the exit that f.wsh, which it sourced, said (review 12's L1).
+            mark = terminal.mark
+            terminal.type("source g.wsh\r")
+            terminal.expect("note: exit 3 in f.wsh ended g.wsh; the session goes on", after: mark)
+            terminal.expect("wsh> ", after: mark)
             terminal.type("exit 5\r")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")

@@ -152,6 +152,45 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("gone").path))
     }
 
+    /// A run ended by SIGHUP (its terminal closed) or SIGTERM (`timeout`, a CI job cancelled)
+    /// while the answer is on its way left the empty file claimed for it (review 10's M4), which
+    /// the next run stepped past to `never-1`: `get URL -d`, and `>> ./slow.json` in a `.http` file.
+    @Test(arguments: [SIGHUP, SIGTERM]) func aSignalDuringTheRequestLeavesNoClaimedFile(signal: Int32) async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try await withLoopbackServer { server in
+            try "GET \(server.baseURL)/never\n\n>> ./slow.json\n".write(to: directory.appendingPathComponent("s.http"), atomically: true, encoding: .utf8)
+            for (arguments, claimed) in [(["get", "\(server.baseURL)/never", "-d"], "never"), (["s.http"], "slow.json")] {
+                let calls = server.hits("/never")
+                let running = try RunningWSH(arguments, directory: directory)
+                let deadline = ContinuousClock.now + .seconds(60)
+                while server.hits("/never") == calls, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+                let path = directory.appendingPathComponent(claimed).path
+                #expect(FileManager.default.fileExists(atPath: path), "\(claimed) is claimed before the request goes")
+                running.interrupt(with: signal)
+                #expect(try await offPool { running.waitForExit() } == signal, "\(arguments): \(running.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: path), "\(arguments) left \(claimed)")
+            }
+        }
+    }
+
+    /// A name that holds NUL once decoded (`/a%00b`) was cut there by `open`: the second download
+    /// found `a` taken for every numbered name and looped for ever (review 10's L5).
+    @Test func aDownloadNameHoldingNULEnds() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try await withLoopbackServer { server in
+            for expected in ["a_b", "a_b-1"] {
+                let running = try RunningWSH(["get", "\(server.baseURL)/echo/a%00b", "-d"], directory: directory)
+                #expect(try await offPool { running.waitForExit() } == 0, "\(running.stderr)")
+                #expect(running.stderr.contains(" to \(expected)"), "\(running.stderr)")
+                let saved = try String(contentsOf: directory.appendingPathComponent(expected), encoding: .utf8)
+                #expect(saved.contains("/echo/a%00b"), "\(saved)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["a_b", "a_b-1"])
+    }
+
     @Test func followCheckStatusAndAnUnknownFlag() async throws {
         try await withLoopbackServer { server in
             let followed = try await WSHProcess.run(["-c", "set follow off\nget \(server.baseURL)/redirect?n=1 -F\nexpect status == 200"])

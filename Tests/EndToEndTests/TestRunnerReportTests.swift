@@ -140,15 +140,20 @@ import TestSupport
     }
 
     /// JUnit's `classname` was the file's name, `login.wsh`: Jenkins, which splits it at its last
-    /// dot, showed every file as a class `wsh` in a package of its own. It is the path without
-    /// its extension, `/` as `.`, as pytest writes `tests.test_api`; the suite keeps the path.
-    @Test func junitClassNamesAreThePathWithoutTheExtension() async throws {
-        let directory = try TestRunnerTests.suite(["smoke/login.wsh": "expect 1 == 1\n", "a.wsh": "expect 2 == 2\n"])
+    /// dot, showed every file as a class `wsh` in a package of its own. Then it was the path
+    /// without its extension, `/` as `.`, and two files shared one (review 12's L3: `a.wsh` and
+    /// `a.http`, `a/b.wsh` and `a.b.wsh`), which Jenkins merges into one class. It is the
+    /// directories joined by `.`, then the name with its dots as `_`; the suite keeps the path.
+    @Test func junitClassNamesAreThePathOneForEachFile() async throws {
+        let directory = try TestRunnerTests.suite(["smoke/login.wsh": "expect 1 == 1\n", "a.wsh": "expect 2 == 2\n",
+                                                   "a/b.wsh": "expect 3 == 3\n", "a.b.wsh": "expect 4 == 4\n",
+                                                   // A .http file has no checks: its error is its testcase.
+                                                   "a.http": "GET http://127.0.0.1:\(try LoopbackPort.free())/gone\n"])
         let result = try await WSHProcess.run(["test", "tests", "--report-junit", "j.xml"], directory: directory)
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
         let report = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
         let classNames = Set(report.components(separatedBy: "classname=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
-        #expect(classNames == ["tests.a", "tests.smoke.login"], "\(report)")
+        #expect(classNames == ["tests.a_wsh", "tests.a_http", "tests.smoke.login_wsh", "tests.a.b_wsh", "tests.a_b_wsh"], "\(report)")
         #expect(report.contains(#"<testsuite name="tests/smoke/login.wsh""#), "\(report)")
     }
 
@@ -185,6 +190,55 @@ import TestSupport
         let twice = try await WSHProcess.run(["test", "t1.wsh", "--report-junit", "a.xml", "--report-junit=b.xml"], directory: tests)
         #expect(twice.status == 1 && twice.stderr.contains("--report-junit is given twice"), "\(twice.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tests.path).filter { !$0.hasSuffix(".wsh") }.isEmpty)
+    }
+
+    /// `--report-json r.json --report-junit link.xml`, link.xml a link to r.json (symbolic, to a
+    /// report not written yet, or hard), wrote one report over the other (D29): a usage error
+    /// naming both options, before anything runs. Two reports on one log (`/dev/stdout` and
+    /// `/dev/stderr`, both a pipe) still go.
+    @Test func twoReportsToOneFileThroughALinkIsAUsageError() async throws {
+        let directory = try TestRunnerTests.suite(["t1.wsh": "echo hi\n"])
+        let tests = directory.appendingPathComponent("tests")
+        try FileManager.default.createSymbolicLink(atPath: tests.appendingPathComponent("link.xml").path, withDestinationPath: "r.json")
+        let symbolic = try await WSHProcess.run(["test", "t1.wsh", "--report-json", "r.json", "--report-junit", "link.xml"], directory: tests)
+        #expect(symbolic.status == 1, "\(symbolic.stdout)\(symbolic.stderr)")
+        #expect(symbolic.stderr.contains("--report-junit link.xml and --report-json r.json are one file"), "\(symbolic.stderr)")
+        try Data().write(to: tests.appendingPathComponent("e.tap"))
+        try FileManager.default.linkItem(atPath: tests.appendingPathComponent("e.tap").path, toPath: tests.appendingPathComponent("hard.xml").path)
+        let hard = try await WSHProcess.run(["test", "t1.wsh", "--report-junit", "hard.xml", "--report-tap", "e.tap"], directory: tests)
+        #expect(hard.status == 1 && hard.stderr.contains("--report-junit hard.xml and --report-tap e.tap are one file"), "\(hard.stderr)")
+        #expect(!symbolic.stdout.contains("passed") && !hard.stdout.contains("passed"), "nothing ran")
+        #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path))
+        let log = try await WSHProcess.run(["test", "t1.wsh", "--report-tap", "/dev/stdout", "--report-json", "/dev/stderr"], directory: tests)
+        #expect(log.status == 0 && log.stdout.contains("TAP version 14") && log.stderr.contains("\"errored\""), "\(log.stdout)\(log.stderr)")
+    }
+
+    /// A binary answer (a PNG) that a failed check looked at was kept as text decoded from its
+    /// bytes, U+FFFD for every byte that was no UTF-8, which passed for the body in every report
+    /// (D27). The JSON report keeps its bytes as `bodyBase64`, the HAR as base64 content, and the
+    /// HTML report says what it is, as Hurl does: `(N bytes of binary, image/png)`.
+    @Test func aBinaryAnswerIsKeptAsBytesNotAsText() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try TestRunnerTests.suite(["png.wsh": "target png { base $base; path /image/png }\ncall png\nexpect status == 201\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--var", "base=\(httpbin.baseURL)", "--report-json", "r.json",
+                                                   "--report-har", "r.har", "--report-html", "site", "--report-junit", "j.xml"],
+                                                  directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            let call = (try TestRunnerTests.reportedFiles(directory.appendingPathComponent("r.json")).first?["calls"] as? [[String: Any]])?.first ?? [:]
+            #expect(call["body"] == nil, "\(call)")
+            let bytes = (call["bodyBase64"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
+            #expect(bytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]) && bytes.count == call["bodyBytes"] as? Int, "\(call)")
+            let har = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.har"))) as? [String: Any]
+            let entry = ((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+            let content = (entry?["response"] as? [String: Any])?["content"] as? [String: Any] ?? [:]
+            #expect(content["encoding"] as? String == "base64" && (content["text"] as? String).flatMap { Data(base64Encoded: $0) } == bytes, "\(content)")
+            let html = try String(contentsOf: directory.appendingPathComponent("site/index.html"), encoding: .utf8)
+            #expect(html.contains("(\(bytes.count) bytes of binary, image/png)"), "\(html)")
+            for report in ["r.json", "r.har", "site/index.html", "j.xml"] {
+                let text = try String(contentsOf: directory.appendingPathComponent(report), encoding: .utf8)
+                #expect(!text.contains("\u{FFFD}"), "\(report) holds text decoded from the PNG")
+            }
+        }
     }
 
     /// `--report-junit /dev/stdout` read the "existing file" to see whether it was a report: at a

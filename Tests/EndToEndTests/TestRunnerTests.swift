@@ -192,6 +192,21 @@ import TestSupport
         }
     }
 
+    /// `wsh test /dev/stdin` with a script piped in (D24) waited for ever: the worker opened
+    /// `/dev/stdin` in its own process, whose stdin is a pipe the runner never writes to. It, a
+    /// pipe or device, and `-` are usage errors that say so, before anything runs.
+    @Test func aScriptGivenOnStandardInputIsAUsageError() async throws {
+        let directory = try Self.suite(["t1.wsh": "expect 1 == 1\n"])
+        let running = try RunningWSH(["test", "/dev/stdin", "--report-json", "r.json"], directory: directory)
+        #expect(try await offPool { running.waitForExit() } == 1, "\(running.stdout)\(running.stderr)")
+        #expect(running.stderr.contains("/dev/stdin is not a test file's path (a pipe, a device or the runner's input)"), "\(running.stderr)")
+        let piped = try await WSHProcess.run(["test", "/dev/stdin"], stdin: "expect 1 == 1\n", directory: directory)
+        #expect(piped.status == 1 && piped.stderr.contains("save the script to a file"), "\(piped.stderr)")
+        let dash = try await WSHProcess.run(["test", "-"], stdin: "expect 1 == 1\n", directory: directory)
+        #expect(dash.status == 1 && dash.stderr.contains("wsh test reads no script from stdin (-)"), "\(dash.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.json").path), "nothing ran")
+    }
+
     /// Ctrl-C, and SIGTERM as a CI system cancels a job with: SIGTERM ended the runner at once,
     /// with no report, and left its worker running its call. The reports name the call in flight
     /// and its statement's place, and the signal: they had neither, and said Ctrl-C for SIGTERM.

@@ -40,6 +40,27 @@ enum Interruption {
         }
     }
 
+    /// The sources ``endRemovingClaims(on:)`` made, kept for the process's life. Unsafe only as
+    /// Dispatch's sources are not Sendable: it is appended to as a run starts, and never read.
+    nonisolated(unsafe) private static var endings: [DispatchSourceSignal] = []
+
+    /// Makes the signals `numbers` (SIGHUP, a terminal closed; SIGTERM where it interrupts
+    /// nothing) end wsh as they would unhandled, once the names claimed for answers not written yet
+    /// are removed (``SignalDeath``): `get URL -d` or `>> ./a.json` would leave an empty file
+    /// named like an answer. A signal ignored when wsh started (`nohup wsh`) stays ignored.
+    static func endRemovingClaims(on numbers: [Int32]) {
+        let ending = numbers.filter { number in
+            let previous = signal(number, SIG_IGN)
+            return unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self)
+        }
+        let sources = sources(for: ending)
+        for (source, number) in zip(sources, ending) {
+            source.setEventHandler { SignalDeath.die(of: number) }
+            source.resume()
+        }
+        endings += sources
+    }
+
     /// The exit code of a run it stopped: 130 after Ctrl-C, 143 (128 + 15, as a shell shows a
     /// process SIGTERM ended) after SIGTERM: a test worker's; a script then dies of the signal.
     static var exitCode: Int32 { wasTermination ? 128 + SIGTERM : FailureKind.interrupted.exitCode }
@@ -124,6 +145,7 @@ final class InterruptHandler: @unchecked Sendable {
             if again { InterruptCleanup.cancelAll() }
         } else if !interactive {
             if Interruption.wasTermination { SignalDeath.die(of: SIGTERM) }
+            FilePaths.removeUnwrittenClaims()
             ShellIO.writeAll(STDERR_FILENO, Array("wsh: interrupted\n".utf8))
             exit(FailureKind.interrupted.exitCode)
         }

@@ -44,6 +44,7 @@ struct PromptLoop {
             pending = ""
             scanner = EntryScanner()
             run.exitedSourcedFile = nil
+            run.exitSaidIn = nil
             let outcome = await Shell.outcome(interrupts) {
                 try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
             }
@@ -51,7 +52,8 @@ struct PromptLoop {
             case .exit(let code):
                 // An `exit` in a file sourced at the prompt ends that file and the entry only.
                 guard interactive, let file = run.exitedSourcedFile else { return code }
-                run.io.err("note: \(file) ended with exit \(code); the session goes on (exit here leaves wsh)\n")
+                let ended = run.exitSaidIn.map { "exit \(code) in \($0) ended \(file)" } ?? "\(file) ended with exit \(code)"
+                run.io.err("note: \(ended); the session goes on (exit here leaves wsh)\n")
             case .failure(.interrupted) where !interactive: return Interruption.exitCode
             case .failure(let kind) where !interactive: return kind.exitCode
             case .completed, .failure: break

@@ -98,8 +98,9 @@ public enum Shell {
         }
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
         // A script, `-c` or piped input stopped by SIGTERM (a CI job cancelled) stops as on Ctrl-C.
-        let interrupts = InterruptHandler(interactive: interactive,
-                                          terminates: !interactive && options.serve == nil && options.load == nil && options.fuzz == nil)
+        let terminates = !interactive && options.serve == nil && options.load == nil && options.fuzz == nil
+        let interrupts = InterruptHandler(interactive: interactive, terminates: terminates)
+        Interruption.endRemovingClaims(on: terminates ? [SIGHUP] : [SIGHUP, SIGTERM])
         let cwd = FileManager.default.currentDirectoryPath
 
         if let serve = options.serve {

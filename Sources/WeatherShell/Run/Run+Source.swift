@@ -16,13 +16,18 @@ extension Run {
         if actionContext != nil { return try await runFileInAction(contents: contents, path: path) }
         // Sourced at the prompt, a file's `exit` ends the file, not the session: a test file
         // (which ends in `exit 4`) sourced to debug it would take the session's unsaved work with it.
-        guard mode == .interactive, loading.isEmpty, actionContext == nil else {
+        guard mode == .interactive, actionContext == nil else {
             return try await runFile(contents: contents, path: path)
         }
         do {
             try await runFile(contents: contents, path: path)
         } catch Halt.exit(let code) {
-            exitedSourcedFile = Self.displayPath(path)
+            // The innermost file sourced said it; the one sourced at the prompt is what it ended.
+            if !loading.isEmpty {
+                if exitSaidIn == nil { exitSaidIn = Self.displayPath(path) }
+            } else {
+                exitedSourcedFile = Self.displayPath(path)
+            }
             throw Halt.exit(code)
         }
     }

@@ -73,6 +73,9 @@ public final class Run {
     /// At the prompt, the file sourced there whose `exit` ended the entry: the prompt stays and
     /// says so (``PromptLoop``), where an `exit` typed at the prompt ends the session.
     var exitedSourcedFile: String?
+    /// The file that said that `exit`, when another file it sourced said it (`g.wsh` sourced
+    /// `f.wsh`): the note names both.
+    var exitSaidIn: String?
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {

@@ -93,7 +93,7 @@ enum HTMLReport {
         }
         // A file stopped by an error (a failed validate, a bad body) shows the last answer it had;
         // a check that could not be evaluated shows the answer it looked at with itself.
-        if result.outcome == .errored, !otherErrors.isEmpty, let last = result.calls.last, last.body != nil {
+        if result.outcome == .errored, !otherErrors.isEmpty, let last = result.calls.last, last.body != nil || last.bodyBase64 != nil {
             html += "<p class=\"answer\">Last answer: \(answerLine(last))</p>\n" + headers(last.responseHeaders) + body(last)
         }
         if !result.checks.isEmpty {
@@ -145,6 +145,9 @@ enum HTMLReport {
     }
 
     private static func body(_ call: TestCallRecord) -> String {
+        if call.bodyBase64 != nil {
+            return "<p class=\"note\">\(escaped(binaryBody(call)))</p>\n"
+        }
         guard let body = call.body else {
             return call.bodyBytes > 0 ? "<p class=\"note\">body of \(call.bodyBytes) bytes not kept</p>\n" : ""
         }
@@ -152,6 +155,13 @@ enum HTMLReport {
         // Already masked: pretty-printing a JSON body only makes it readable.
         let shown = call.bodyCut ? body : ((try? JSONValue.parse(Data(body.utf8)))?.prettyText ?? body)
         return "<pre class=\"body\">\(escaped(shown.isEmpty ? "(empty body)" : shown))</pre>\n" + cut
+    }
+
+    /// What a binary body is, as Hurl says it: `(64 bytes of binary, image/png)`; never bytes
+    /// decoded as text, which would pass for the body.
+    static func binaryBody(_ call: TestCallRecord) -> String {
+        let type = call.responseHeaders.last { $0.name.lowercased() == "content-type" }?.value
+        return "(\(call.bodyBytes) bytes of binary\(type.map { ", \($0)" } ?? ""))"
     }
 
     private static func calls(_ calls: [TestCallRecord]) -> String {

@@ -37,15 +37,16 @@ enum JUnitReport {
         }
     }
 
-    /// A testcase's `classname`: the file's path without its extension, `/` as `.` (`tests/smoke/login.wsh`
-    /// is `tests.smoke.login`), as pytest writes `tests.test_api`. Jenkins splits a classname at its
-    /// last dot into package and class: `login.wsh` made every file a class `wsh`, each in a package
-    /// of its own. GitLab shows it as the test's suite.
+    /// A testcase's `classname`: the file's directories joined by `.`, then its name with each `.`
+    /// written `_`, extension kept (`tests/smoke/login.wsh` is `tests.smoke.login_wsh`), so that
+    /// Jenkins, which splits a classname at its last dot into package and class, shows package
+    /// `tests.smoke` and class `login_wsh` (`login.wsh` made every file a class `wsh`), and no two
+    /// files share one: `a.wsh` and `a.http`, `a/b.wsh` and `a.b.wsh` (`a.b_wsh`, `a_b_wsh`).
+    /// GitLab shows it as the test's suite.
     static func className(_ path: String) -> String {
-        let lowered = path.lowercased()
-        let stem = [".wsh", ".http", ".rest"].first { lowered.hasSuffix($0) }.map { String(path.dropLast($0.count)) } ?? path
-        let parts = stem.split(separator: "/").filter { $0 != "." && $0 != ".." }
-        return parts.isEmpty ? path : parts.joined(separator: ".")
+        let parts = path.split(separator: "/").filter { $0 != "." && $0 != ".." }
+        guard let name = parts.last else { return path }
+        return (parts.dropLast().map(String.init) + [name.replacingOccurrences(of: ".", with: "_")]).joined(separator: ".")
     }
 
     private static func suite(_ result: TestFileResult, _ counts: Counts) -> String {

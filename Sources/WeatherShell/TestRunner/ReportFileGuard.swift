@@ -24,6 +24,20 @@ enum ReportFileGuard {
         }
     }
 
+    /// What `path` names, the same however that file is named: a regular file's device and inode
+    /// (through a symbolic or hard link, `./r.json`), else the path with every link in it followed
+    /// (a link to a report not written yet, `out/../r.json`). `/dev/stdout` and `/dev/stderr` keep
+    /// their names: two reports may follow each other on one log.
+    static func identity(of path: String) -> String {
+        let file = ReplacingFile.linkTarget(path)
+        var status = stat()
+        if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, ReplacingFile.standardStream(at: path) == nil {
+            return "inode \(status.st_dev) \(status.st_ino)"
+        }
+        let directory = FilePaths.directory(of: file), name = file.split(separator: "/").last.map(String.init) ?? file
+        return URL(fileURLWithPath: directory.isEmpty ? "." : directory).standardizedFileURL.resolvingSymlinksInPath().path + "/" + name
+    }
+
     /// Why the report may not be written at `path`, or nil when it may.
     static func refusal(_ kind: Kind, at path: String) -> String? {
         if path.lowercased().hasSuffix(".wsh") || Run.isHTTPFile(path) {

@@ -1,4 +1,5 @@
 import Foundation
+import Targets
 
 extension Shell {
     /// `wsh test --worker FILE`: runs one test file in a session of its own and writes its
@@ -40,6 +41,7 @@ extension Shell {
         }
         // The runner passes on Ctrl-C as SIGINT and SIGTERM as SIGTERM: both stop the file.
         let interrupts = InterruptHandler(interactive: false, terminates: true)
+        Interruption.endRemovingClaims(on: [SIGHUP])
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
             code = await finish(run, interrupts) {
@@ -59,6 +61,7 @@ extension Shell {
     private static func endWhenTheRunnerEnds() {
         Thread.detachNewThread {
             WorkerProcess.waitUntilInputCloses()
+            FilePaths.removeUnwrittenClaims()
             _exit(FailureKind.interrupted.exitCode)
         }
     }

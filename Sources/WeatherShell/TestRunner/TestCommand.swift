@@ -62,14 +62,16 @@ struct TestCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
         if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
         if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
-        var reportFiles: [String: ReportFileGuard.Kind] = [:]
+        var reportFiles: [String: (kind: ReportFileGuard.Kind, path: String)] = [:]
         for (kind, path) in [(ReportFileGuard.Kind.junit, junit), (.tap, tap), (.json, json), (.har, har),
                              (.html, html.map(HTMLReport.file(in:)))] {
             guard let path else { continue }
             if let refusal = ReportFileGuard.refusal(kind, at: path) { throw ValidationError(refusal) }
-            // Two reports to one file: the last written would replace the other.
-            if let other = reportFiles.updateValue(kind, forKey: TestShard.key(path)) {
-                throw ValidationError("\(other.rawValue) and \(kind.rawValue) both write \(path): give each report a file of its own")
+            // Two reports to one file, however named: the last written would replace the other.
+            if let other = reportFiles.updateValue((kind, path), forKey: ReportFileGuard.identity(of: path)) {
+                let both = TestShard.key(other.path) == TestShard.key(path) ? "\(other.kind.rawValue) and \(kind.rawValue) both write \(path)"
+                    : "\(other.kind.rawValue) \(other.path) and \(kind.rawValue) \(path) are one file"
+                throw ValidationError("\(both): give each report a file of its own")
             }
         }
         for (option, variable) in variables.map({ ("--var", $0) }) + secrets.map({ ("--secret", $0) }) {

@@ -62,6 +62,10 @@ public struct TestCallRecord: Codable, Sendable {
     public var body: String?
     public var bodyBytes: Int = 0
     public var bodyCut = false
+    /// A binary body (an image, bytes that are not UTF-8: ``ResponsePrinter/isBinary(_:contentType:)``)
+    /// as base64, cut as ``body`` is, where ``body`` would be: text decoded from it would not be the
+    /// body. Nil, like ``body``, for a binary body that holds a secret.
+    public var bodyBase64: String?
     /// The request's body as text, masked and cut as ``body`` is: kept only for `--report-har`.
     public var requestBody: String?
     /// After redirects followed, the URL that gave the answer (``url`` is the one the test

@@ -15,6 +15,9 @@ enum TestFiles {
         for path in paths.isEmpty ? ["."] : paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                if path == "-" {
+                    throw CommandFailure("wsh test reads no script from stdin (-): save the script to a file (smoke.wsh) and name that")
+                }
                 throw CommandFailure("no such file or directory: \(path)")
             }
             if isDirectory.boolValue {
@@ -23,6 +26,8 @@ enum TestFiles {
                 files += found.files
                 hidden += found.hidden
                 unopened += found.unopened
+            } else if let problem = notAFile(path) {
+                throw CommandFailure(problem)
             } else {
                 files.append(path)
             }
@@ -67,6 +72,19 @@ enum TestFiles {
         }
         let sorted = { (paths: [String]) in paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         return (sorted(found), sorted(hidden), sorted(unopened))
+    }
+
+    /// Why `path`, which is no directory, cannot be a test file: the worker that runs it opens it
+    /// in a process of its own, whose stdin is a pipe the runner never writes to, so `/dev/stdin`
+    /// (a script piped in, or even a file given with `<`), `/dev/fd/N` (`<(...)`) and any pipe or
+    /// device waited for ever.
+    private static func notAFile(_ path: String) -> String? {
+        let absolute = TestShard.key(path)
+        var status = stat()
+        let isRegular = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        guard !isRegular || absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") else { return nil }
+        return "\(path) is not a test file's path (a pipe, a device or the runner's input): wsh test runs each file "
+            + "in a worker process of its own, which cannot read it; save the script to a file (smoke.wsh) and name that"
     }
 
     /// `path` with every link in it followed.

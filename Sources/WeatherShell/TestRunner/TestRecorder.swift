@@ -121,6 +121,14 @@ final class TestRecorder: RunReporter {
         pendingBody = nil
         // A body printed as it arrived keeps its copy in `body`; one written to a file does not.
         guard response.streamedBodyBytes == nil || !response.body.isEmpty, response.body.count <= Self.maskedBodyLimit else { return }
+        if ResponsePrinter.isBinary(response.body, contentType: response.header("Content-Type")) {
+            // Its bytes as they came, unless a secret is spelled out in them.
+            let decoded = String(decoding: response.body, as: UTF8.self)
+            guard redaction.mask(decoded) == decoded else { return }
+            calls[index].bodyBase64 = response.body.prefix(Self.keptBodyLimit).base64EncodedString()
+            calls[index].bodyCut = response.body.count > Self.keptBodyLimit
+            return
+        }
         let text = redaction.maskedBody(response.body, contentType: response.header("Content-Type"))
         calls[index].body = Self.cut(text, to: Self.keptBodyLimit)
         calls[index].bodyCut = calls[index].body?.utf8.count != text.utf8.count

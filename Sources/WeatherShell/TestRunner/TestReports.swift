@@ -31,7 +31,7 @@ enum TestReports {
                     method: call.method ?? "GET", url: call.url ?? "", requestHeaders: call.requestHeaders.map { Header(name: $0.name, value: $0.value) },
                     requestBody: call.requestBody.map { Data($0.utf8) }, status: call.status, reason: call.reason,
                     responseHeaders: call.responseHeaders.map { Header(name: $0.name, value: $0.value) }, bodySize: call.bodyBytes,
-                    body: call.body.map { Data($0.utf8) }, failure: call.failure, comment: "wsh test \(file.path): \(call.target)",
+                    body: call.body.map { Data($0.utf8) } ?? call.bodyBase64.flatMap { Data(base64Encoded: $0) }, failure: call.failure, comment: "wsh test \(file.path): \(call.target)",
                     bodyCut: call.bodyCut)
             }
         }

@@ -33,7 +33,7 @@ extension Run {
             claimed = path
         }
         var answered = false
-        defer { if !answered, let claimed { FilePaths.removeIfEmpty(claimed) } }
+        defer { if let claimed { answered ? FilePaths.keep(claimed) : FilePaths.removeIfEmpty(claimed) } }
         let saved = outputOverride
         defer { outputOverride = saved }
         switch flags.print {

@@ -128,6 +128,7 @@ extension Run {
             if let path, request.saveTo?.overwrites == false { FilePaths.removeIfEmpty(path) }
             throw error
         }
+        if let path, request.saveTo?.overwrites == false { FilePaths.keep(path) }
         if let response = lastResponse {
             running.answers[name] = response
             if let given = request.name { running.answers[given] = response }
