@@ -69,7 +69,7 @@ extension Redaction {
     /// no part of one in ASCII of any case, no backslash (an escape such as `\u006b` could spell
     /// one, or a secret), and no Kelvin sign (which lowercases to `k`). With no secret value in it
     /// either, masking for a recording leaves such a body as it is.
-    static func namesNothingSensitive(_ body: Data) -> Bool {
+    public static func namesNothingSensitive(_ body: Data) -> Bool {
         body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let base = raw.baseAddress else { return true }

@@ -162,7 +162,7 @@ public struct Redaction: Sendable {
     /// Whether `body`'s first byte that is not white space opens a JSON object or list: a body
     /// that may have members named as credentials, parsed to know (a scalar or a binary body has
     /// none, and is not copied to be parsed).
-    static func opensJSONContainer(_ body: Data) -> Bool {
+    public static func opensJSONContainer(_ body: Data) -> Bool {
         // After a byte order mark, as the JSON parser reads one.
         let text = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
         guard let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }

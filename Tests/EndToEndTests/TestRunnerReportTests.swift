@@ -211,6 +211,11 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: tests.appendingPathComponent("r.json").path))
         let log = try await WSHProcess.run(["test", "t1.wsh", "--report-tap", "/dev/stdout", "--report-json", "/dev/stderr"], directory: tests)
         #expect(log.status == 0 && log.stdout.contains("TAP version 14") && log.stderr.contains("\"errored\""), "\(log.stdout)\(log.stderr)")
+        // Both streams on one log (`2>&1`), as CI runs it, were refused as one file (review 15 H1).
+        let merged = try await runProgram("/bin/sh", ["-c", "'\(WSHProcess.binary)' test t1.wsh --report-tap /dev/stdout --report-json /dev/stderr 2>&1"],
+                                          directory: tests)
+        let text = String(decoding: merged.output, as: UTF8.self)
+        #expect(merged.status == 0 && text.contains("TAP version 14") && text.contains("\"errored\""), "\(text)")
     }
 
     /// A binary answer (a PNG) that a failed check looked at was kept as text decoded from its
@@ -239,6 +244,34 @@ import TestSupport
                 #expect(!text.contains("\u{FFFD}"), "\(report) holds text decoded from the PNG")
             }
         }
+    }
+
+    /// A JSON answer with one byte that is not UTF-8 counts as binary: its bytes were kept as
+    /// `bodyBase64` with a `password` member in them (review 15 M2). Such a body is not kept.
+    @Test func aBinaryAnswerNamingACredentialIsNotKept() async throws {
+        let body = Array(#"{"password":"pw-PLAIN4567","city":"M"#.utf8) + [0xFC] + Array(#"nchen"}"#.utf8)
+        try await TestServer.with(routes: ["/login": StaticRoute(body: body)]) { server in
+            let directory = try TestRunnerTests.suite(["l.wsh": "get \(server.baseURL)/login\nexpect status == 201\n"])
+            let result = try await WSHProcess.run(["test", "tests", "--report-json", "r.json", "--report-har", "r.har"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            let call = (try TestRunnerTests.reportedFiles(directory.appendingPathComponent("r.json")).first?["calls"] as? [[String: Any]])?.first ?? [:]
+            #expect(call["bodyBase64"] == nil && call["body"] == nil, "\(call)")
+            for report in ["r.json", "r.har"] {
+                let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent(report)), as: UTF8.self)
+                #expect(!text.contains("pw-PLAIN4567") && !text.contains(Data("pw-PLAIN4567".utf8).base64EncodedString().prefix(12)), "\(report)")
+            }
+        }
+    }
+
+    /// A test file under `/dev/shm` (a RAM disk) is a regular file and runs; only the runner's
+    /// input named as a file is refused (review 15 M1).
+    @Test func aRegularFileUnderDevRuns() async throws {
+        let directory = URL(fileURLWithPath: "/dev/shm/wsh-test-\(UUID().uuidString)")
+        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "expect 1 == 1\n".write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["test", directory.appendingPathComponent("s.wsh").path])
+        #expect(result.status == 0 && result.stdout.contains("1 passed"), "\(result.stdout)\(result.stderr)")
     }
 
     /// `--report-junit /dev/stdout` read the "existing file" to see whether it was a report: at a

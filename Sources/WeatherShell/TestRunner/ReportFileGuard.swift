@@ -29,6 +29,8 @@ enum ReportFileGuard {
     /// (a link to a report not written yet, `out/../r.json`). `/dev/stdout` and `/dev/stderr` keep
     /// their names: two reports may follow each other on one log.
     static func identity(of path: String) -> String {
+        // Not resolved: both streams are one terminal, pipe or log as often as not (`2>&1`).
+        if ReplacingFile.standardStream(at: path) != nil { return path }
         let file = ReplacingFile.linkTarget(path)
         var status = stat()
         if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, ReplacingFile.standardStream(at: path) == nil {

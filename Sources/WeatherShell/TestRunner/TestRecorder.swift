@@ -122,9 +122,11 @@ final class TestRecorder: RunReporter {
         // A body printed as it arrived keeps its copy in `body`; one written to a file does not.
         guard response.streamedBodyBytes == nil || !response.body.isEmpty, response.body.count <= Self.maskedBodyLimit else { return }
         if ResponsePrinter.isBinary(response.body, contentType: response.header("Content-Type")) {
-            // Its bytes as they came, unless a secret is spelled out in them.
+            // Its bytes as they came, unless a secret is spelled out in them, or they are JSON
+            // that names a credential (`"password"`, with one byte that is not UTF-8).
             let decoded = String(decoding: response.body, as: UTF8.self)
-            guard redaction.mask(decoded) == decoded else { return }
+            guard redaction.mask(decoded) == decoded,
+                  !Redaction.opensJSONContainer(response.body) || Redaction.namesNothingSensitive(response.body) else { return }
             calls[index].bodyBase64 = response.body.prefix(Self.keptBodyLimit).base64EncodedString()
             calls[index].bodyCut = response.body.count > Self.keptBodyLimit
             return
