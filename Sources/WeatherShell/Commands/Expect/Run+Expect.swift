@@ -359,8 +359,10 @@ extension Run {
         unfiltered.filters = []
         unfiltered.filterTemplates = []
         guard let input = (try? lookUp(unfiltered, unmasked: true))?.value else { return nil }
+        // Masked by the secrets given, not those filters made: `appid=k3y` of an earlier `split "-"`
+        // would hide `appid`, a part the echo shows beside the secret.
         let text = input.plainText
-        let masked = mask(text)
+        let masked = session.sourceSecretsNow.mask(text)
         guard masked != text else { return nil }
         return { part in !part.isEmpty && !masked.contains(part) }
     }
