@@ -31,21 +31,6 @@ import Testing
         #expect(try Self.apply(filters, to: input) == Self.json(expected), "\(filters) on \(input)")
     }
 
-    /// A digest is bytes to the filter after it, as in Hurl: `toHex`/`hex` give its hex (they gave
-    /// the hex of its hex text), `base64Encode` the base64 of its bytes; others read its hex text.
-    @Test func aDigestIsBytesToTheNextFilter() throws {
-        let hello = JSONValue.string("hello\n")
-        let digest = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
-        #expect(try QueryFilters.apply([.sha256, .toHex], to: hello) == .string(digest))
-        #expect(try QueryFilters.apply([.sha256, .hex], toBytes: Array("hello\n".utf8)) == .string(digest))
-        #expect(try QueryFilters.apply([.md5, .toHex], toBytes: Array("hello\n".utf8)) == .string("b1946ac92492d2347c6235b4d2611184"))
-        #expect(try QueryFilters.apply([.sha256, .base64Encode], to: hello) == .string("WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgM="))
-        #expect(try QueryFilters.apply([.sha256, .base64UrlSafeEncode], to: hello) == .string("WJG1tSLV3whtD_CxEPvZ0hu0_HFjrzTQgoai6Eb2vgM"))
-        #expect(try QueryFilters.apply([.sha256, .length], to: hello) == .number("64"))
-        #expect(try QueryFilters.apply([.sha256, .upper], to: hello) == .string(digest.uppercased()))
-        #expect(try QueryFilters.apply([.sha256], toBytes: Array("hello\n".utf8)) == .string(digest))
-    }
-
     @Test(arguments: [
         (QueryFilter.upper, "[1]", "'| upper' needs a string, found an array: [1]"),
         (.nth(5), "[1,2]", "'| nth 5' is outside a list of 2"),

@@ -94,7 +94,7 @@ public enum JSONWalk {
 
     /// Why a list is empty: a key no value it went over has, and that key again when one of
     /// theirs is close to it.
-    struct NoKey {
+    private struct NoKey {
         var text: String
         var typo: (key: String, inFilter: Bool)?
         static let none = NoKey(text: "", typo: nil)
@@ -102,7 +102,7 @@ public enum JSONWalk {
 
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
-    static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
         let close = EditDistance.closest(to: key, in: keys(of: values))
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
         return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : (key, false))
@@ -110,7 +110,7 @@ public enum JSONWalk {
 
     /// Why `..key` reached nothing under `values`, when a member at some depth is named close to
     /// `key` (`..stauts` where items have `status`); none when no name is close.
-    static func noKeyReason(_ key: String, below values: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, below values: [JSONValue]) -> NoKey {
         var names: [String] = []
         var pending = values
         // Each name once, the first 256 met: enough for a guess, bounded on a huge answer.
@@ -142,7 +142,7 @@ public enum JSONWalk {
     /// Why a `[? ]` whose condition reads `key` kept nothing of the lists (or objects) in
     /// `containers`: none of their elements has `key`, and one has a key close to it (`status` for
     /// `stauts`); "" otherwise. An optional key none has (`[? .error == "fatal"]`) keeps nothing, rightly.
-    static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> NoKey {
         var elements: [JSONValue] = []
         for container in containers {
             switch container {

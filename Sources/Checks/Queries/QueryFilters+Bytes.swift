@@ -10,11 +10,6 @@ extension QueryFilters {
     enum Piped {
         case value(JSONValue)
         case bytes([UInt8])
-        /// What `sha256` and `md5` make: bytes, whose hex text a query ending in them gives.
-        /// `hex`, `toHex`, `base64Encode` and `base64UrlSafeEncode` after them write those bytes,
-        /// as Hurl's do (`sha256 | toHex` is the digest's hex, not the hex of its hex); any other
-        /// filter reads the hex text.
-        case digest([UInt8])
 
         /// The value a query ends with: bytes give their text when they are UTF-8, else their
         /// `hex:` literal, as `print bytes` writes them.
@@ -22,7 +17,6 @@ extension QueryFilters {
             switch self {
             case .value(let value): value
             case .bytes(let bytes): .string(String(validating: bytes, as: UTF8.self) ?? ByteLiteral.text(bytes))
-            case .digest(let bytes): .string(ByteLiteral.hex(bytes))
             }
         }
     }
@@ -42,20 +36,13 @@ extension QueryFilters {
     static func step(_ filter: QueryFilter, _ piped: Piped) throws -> Piped {
         switch piped {
         case .bytes(let bytes):
-            if let digest = digest(filter, bytes) { return digest }
             if let value = try byteFilter(filter, bytes) { return .value(value) }
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw Failure(message: "'| \(filter.name)' needs text, found bytes that are not UTF-8: \(ByteLiteral.text(bytes).shortened(80)); "
                               + "utf8Decode or charsetDecode NAME makes text of them")
             }
             return try step(filter, .value(.string(text)))
-        case .digest(let bytes):
-            switch filter {
-            case .hex, .toHex, .base64Encode, .base64UrlSafeEncode: return .value(try byteFilter(filter, bytes) ?? .null)
-            default: return try step(filter, .value(.string(ByteLiteral.hex(bytes))))
-            }
         case .value(.string(let text)):
-            if let digest = digest(filter, Array(text.utf8)) { return digest }
             switch filter {
             case .base64Decode:
                 guard let decoded = ByteLiteral.base64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
@@ -86,34 +73,6 @@ extension QueryFilters {
                           + "hex, toHex, base64Encode, base64UrlSafeEncode, toString, utf8Decode, charsetDecode and xpath, or query body for its text")
         }
         return value
-    }
-
-    /// `sha256` or `md5` of `bytes`; nil for any other filter.
-    static func digest(_ filter: QueryFilter, _ bytes: [UInt8]) -> Piped? {
-        switch filter {
-        case .sha256: .digest(Array(SHA256.hash(data: bytes)))
-        case .md5: .digest(Array(Insecure.MD5.hash(data: bytes)))
-        default: nil
-        }
-    }
-
-    /// The filters after the query `bytes` (or `rawbytes`), in turn on the body's bytes: the first
-    /// must take bytes (``apply(_:toBytes:)``), and what it makes goes on as ``apply(_:to:)`` passes
-    /// it (`bytes | sha256 | toHex` is the digest's hex).
-    public static func apply(_ filters: some Collection<QueryFilter>, toBytes bytes: [UInt8]) throws -> JSONValue {
-        guard let first = filters.first else { return Piped.bytes(bytes).result }
-        var piped: Piped
-        if case .xpath = first {
-            piped = .value(try apply(first, toBytes: bytes))
-        } else if let digest = digest(first, bytes) {
-            piped = digest
-        } else {
-            piped = .value(try apply(first, toBytes: bytes))
-        }
-        for filter in filters.dropFirst() {
-            piped = try step(filter, piped)
-        }
-        return piped.result
     }
 
     /// A filter that takes bytes, on bytes; nil for any other filter.

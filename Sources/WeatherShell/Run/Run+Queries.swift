@@ -15,7 +15,7 @@ extension Run {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
-            let result = try filtered(try typedValue(of: word), by: query.filters[...], in: query, asksWhetherItExists: asksWhetherItExists)
+            let result = try filtered(try typedValue(of: word), by: query.filters[...], in: query)
             // A secret filtered (`$token | toHex`, `| base64Encode`) is a secret in its new form too.
             if let value = result.value, try isFilteredSecret(query) { session.mask.add(value.plainText) }
             return result
@@ -33,7 +33,7 @@ extension Run {
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
-            if !query.filters.isEmpty { result = try filtered(value, by: query.filters[...], in: query, asksWhetherItExists: asksWhetherItExists) }
+            if !query.filters.isEmpty { result = try filtered(value, by: query.filters[...], in: query) }
             if let found = result.value, variable.isSecret { session.mask.add(found.plainText) }
             return result
         }
@@ -89,17 +89,14 @@ extension Run {
         case .bytes, .rawBytes:
             try checkBodyKept(response, query)
             let bytes = Array(query.source == .rawBytes ? try rawBody(of: response, query) : response.body)
-            if !query.filters.isEmpty {
-                // In one call, so that a digest goes on as bytes (`bytes | sha256 | toHex`).
+            if let first = query.filters.first {
                 do {
-                    value = try QueryFilters.apply(query.filters, toBytes: bytes)
+                    value = try QueryFilters.apply(first, toBytes: bytes)
                     if let value { maskDerived(value, from: { String(decoding: bytes, as: UTF8.self) }) }
-                } catch let error as QueryFilters.Failure where error.foundNothing {
-                    return (nil, mask(error.message))
                 } catch let error as QueryFilters.Failure {
                     throw failure(mask(error.message), at: query.span)
                 }
-                filtersDone = query.filters.count
+                filtersDone = 1
             } else {
                 value = .string(maskedByteText(bytes))
             }
@@ -118,14 +115,20 @@ extension Run {
             } catch let error as QueryFilters.Failure {
                 throw failure(mask(error.message), at: query.span)
             }
-            // `$..stauts`, `$.items[*].nmae`, `$.items[?@.stauts == 'x']` where items have `status`:
-            // an empty list made by a typo, as `..stauts` and `.items[*].nmae` are.
-            if value == .array([]) { (value, missing) = try refusingAJSONPathTypo(expression, in: body, query, asksWhetherItExists: asksWhetherItExists) }
+            // `$..stauts` where items have `status`: an empty list made by a typo, as `..stauts` is.
+            if value == .array([]) {
+                for name in (try? JSONPath(expression))?.descendantNames ?? [] {
+                    let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
+                    guard !walked.missing.isEmpty else { continue }
+                    (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists)
+                    break
+                }
+            }
         }
         guard let value else { return (nil, missing) }
         // An empty list a key no value had made (`.items[*].typo`) says so, unless a filter follows.
         if filtersDone == query.filters.count { return (value, missing) }
-        return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query, asksWhetherItExists: asksWhetherItExists)
+        return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
     }
 
     /// A walk's value, or the error for a list it made empty with a key no value it went over has,
@@ -137,14 +140,6 @@ extension Run {
         guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
         let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
         throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
-    }
-
-    /// An empty list a JSONPath query found, or the error for one a typo made empty
-    /// (``JSONPath/typo(in:)``), as ``refusingATypo(_:_:asksWhetherItExists:)`` says it for a path.
-    private func refusingAJSONPathTypo(_ expression: String, in root: JSONValue, _ query: Query,
-                                       asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
-        guard let typo = (try? JSONPath(expression))?.typo(in: root) else { return (.array([]), "") }
-        return try refusingATypo((.array([]), mask(typo.text), (typo.key, typo.inFilter)), query, asksWhetherItExists: asksWhetherItExists)
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).
@@ -162,8 +157,7 @@ extension Run {
     }
 
     /// `value` through `filters`, or nil with the reason a filter found nothing.
-    private func filtered(_ value: JSONValue, by filters: ArraySlice<QueryFilter>, in query: Query,
-                          asksWhetherItExists: Bool = false) throws -> (value: JSONValue?, missing: String) {
+    private func filtered(_ value: JSONValue, by filters: ArraySlice<QueryFilter>, in query: Query) throws -> (value: JSONValue?, missing: String) {
         var value = value
         if !filters.isEmpty {
             do {
@@ -171,12 +165,6 @@ extension Run {
                 let input = value
                 value = try QueryFilters.apply(filters, to: value)
                 maskDerived(value, from: { input.plainText })
-                // `body | jsonpath "$..stauts"`, `. | jsonpath "$.items[*].nmae"`: a typo, as `$..stauts` is.
-                if value == .array([]), case .jsonpath(let expression)? = filters.last {
-                    var root = try QueryFilters.apply(filters.dropLast(), to: input)
-                    if case .string(let text) = root, let parsed = try? JSONValue.parse(text) { root = parsed }
-                    return try refusingAJSONPathTypo(expression, in: root, query, asksWhetherItExists: asksWhetherItExists)
-                }
             } catch let error as QueryFilters.Failure where error.foundNothing {
                 // As a path that reaches nothing: `exists` is false, `print` says so.
                 return (nil, mask(error.message))

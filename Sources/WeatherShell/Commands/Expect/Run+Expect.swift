@@ -67,7 +67,7 @@ extension Run {
 
     /// Throws the failure of `expectation`, if it fails; reports nothing.
     private func evaluate(_ expectation: Expectation) throws {
-        let (passed, actual, expected, missing, mismatch) = try outcome(of: expectation, asserting: true)
+        let (passed, actual, expected, missing) = try outcome(of: expectation, asserting: true)
         guard !passed else { return }
         let source = currentFile.text(expectation.span.start..<expectation.span.end)
         func type(_ value: JSONValue) -> String {
@@ -77,10 +77,9 @@ extension Run {
             if case .string(Redaction.placeholder) = value, isByteComparison(expectation) { return "bytes" }
             return TypedValues.typeName(value)
         }
-        let madeFromASecret = secretPartsTest(expectation)
         func shown(_ value: JSONValue) -> String {
             if isByteComparison(expectation), case .string(let text) = value { return text }
-            return TypedValues.describe(maskedStrings(madeFromASecret.map { Self.placeholderStrings(value, where: $0) } ?? value))
+            return TypedValues.describe(maskedStrings(value))
         }
         // Masked before it is cut: a cut through a secret would leave its start unmatched and showing.
         var actualText = actual.map { mask(shown($0)).shortened(200) }
@@ -119,7 +118,6 @@ extension Run {
             notes.insert("expected: " + Self.expectedWording(expectation) + (expectedText ?? "") + " (\(type(expected)))", at: 0)
         }
         if let differenceNote { notes.append(differenceNote) }
-        if let mismatch, let actual { notes.append(mismatch + mismatchAdvice(expectation, actual, expected: expected)) }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
         if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x.isFinite, x == Double(b) {
             notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
@@ -183,11 +181,8 @@ extension Run {
     /// `not` or no `not`, unless it asks whether the value exists; in a condition (`if`, `until`,
     /// `[? ]`) a comparison with nothing is false, as in JSONPath, and `not` makes it true.
     private func outcome(of expectation: Expectation, asserting: Bool = false, element: JSONValue? = nil)
-        throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String, mismatch: String?) {
-        if isByteComparison(expectation) {
-            let bytes = try byteOutcome(of: expectation)
-            return (bytes.passed, bytes.actual, bytes.expected, bytes.missing, nil)
-        }
+        throws -> (passed: Bool, actual: JSONValue?, expected: JSONValue?, missing: String) {
+        if isByteComparison(expectation) { return try byteOutcome(of: expectation) }
         var actual: JSONValue?
         var missing = ""
         switch expectation.subject {
@@ -236,93 +231,70 @@ extension Run {
            expectation.op != .isEmpty {
             (actual, missing) = (nil, "the query reached no value: its list is empty" + (missing.isEmpty ? "" : ", \(missing)"))
         }
-        func judge(_ actual: JSONValue?) throws -> Bool {
-            var passed: Bool
-            switch expectation.op {
-            case .exists:
-                passed = actual != nil
-            case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate,
-                 .isCollection, .isUuid:
-                passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
-            case .equal, .notEqual:
-                // A list of two or more values reached is never one value, so `!=` one (or `not ==`)
-                // would hold whatever the answer: an error, as `<` is, but in a `[? ]`.
-                if element == nil, (expectation.op == .notEqual) != expectation.negated, !comparesWithAList,
-                   case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
-                    let written = currentFile.text(query.span.start..<query.span.end)
-                    let value = mask(expectation.expected.map { currentFile.text($0.span.start..<$0.span.end) } ?? "null")
-                    throw failure("'\(expectation.negated ? "not ==" : "!=")' a value always holds on a list of \(nodes.count) values reached",
-                                  at: expectation.span,
-                                  notes: ["to check that none of them is \(value.shortened()): expect \(written.shortened()) not contains \(value.shortened()),"
-                                          + " or keep those that are with '[? ]' and check 'isEmpty'"])
-                }
-                passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
-                // In a `[? ]` filter, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps
-                // an element without `st`); in `if` and `until` and `expect`, a value that is not there is unequal to nothing.
-                if expectation.op == .notEqual { passed = element != nil ? !passed : actual != nil && !passed }
-            case .less, .lessOrEqual, .greater, .greaterOrEqual:
-                guard let actual else { passed = false; break }
-                guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
-                    if element != nil { passed = false; break }
-                    let note = TypedValues.orderNote(actual, expectedValue ?? .null)
-                    throw failure("'\(expectation.op.rawValue)' compares two numbers, two dates or two strings" + (note == nil ? "" : " that are not numbers"),
-                                  at: expectation.span,
-                                  notes: ["actual: \(mask(TypedValues.describe(maskedStrings(actual))).shortened(200)) (\(TypedValues.typeName(actual))), "
-                                          + "expected: \(mask(expectedValue.map { TypedValues.describe(maskedStrings($0)) } ?? "").shortened(200)) "
-                                          + "(\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"]
-                                      + (note.map { [$0] } ?? []))
-                }
-                passed = switch expectation.op {
-                case .less: order < 0
-                case .lessOrEqual: order <= 0
-                case .greater: order > 0
-                default: order >= 0
-                }
-            case .contains:
-                passed = actual.map { TypedValues.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
-            // Tests of text hold only on text: `null`, `123` and `false` are not text that starts with `nu`, `12` or `f`.
-            case .startsWith:
-                passed = actual?.string.map { ScalarText.starts($0, with: expected ?? "") } ?? false
-            case .endsWith:
-                passed = actual?.string.map { ScalarText.ends($0, with: expected ?? "") } ?? false
-            case .matches:
-                passed = try actual?.string.map { try matches($0, expected ?? "", expectation) } ?? false
+        var passed: Bool
+        switch expectation.op {
+        case .exists:
+            passed = actual != nil
+        case .isString, .isNumber, .isInteger, .isFloat, .isBool, .isNull, .isList, .isObject, .isEmpty, .isDate, .isIsoDate,
+             .isCollection, .isUuid:
+            passed = actual.map { value in TypedValues.Predicate(rawValue: expectation.op.rawValue).map { TypedValues.has(value, $0) } ?? false } ?? false
+        case .equal, .notEqual:
+            // A list of two or more values reached is never one value, so `!=` one (or `not ==`)
+            // would hold whatever the answer: an error, as `<` is, but in a `[? ]`.
+            if element == nil, (expectation.op == .notEqual) != expectation.negated, !comparesWithAList,
+               case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
+                let written = currentFile.text(query.span.start..<query.span.end)
+                let value = mask(expectation.expected.map { currentFile.text($0.span.start..<$0.span.end) } ?? "null")
+                throw failure("'\(expectation.negated ? "not ==" : "!=")' a value always holds on a list of \(nodes.count) values reached",
+                              at: expectation.span,
+                              notes: ["to check that none of them is \(value.shortened()): expect \(written.shortened()) not contains \(value.shortened()),"
+                                      + " or keep those that are with '[? ]' and check 'isEmpty'"])
             }
-            return passed
-        }
-        // A test whose types do not fit the value (`status startsWith 5`, `.n contains 1`, `null
-        // isEmpty`, `[1,2,3] contains "2"`) fails in `expect`, `not` or no `not`, as in Hurl: its
-        // negation would hold whatever the answer. In a condition it is false, and `not` makes it true.
-        func verdict(_ actual: JSONValue?) throws -> Bool {
-            var passed = try judge(actual)
-            if expectation.negated { passed.toggle() }
-            if asserting, actual == nil, expectation.op != .exists { passed = false }
-            if asserting, let actual, Self.typeMismatch(expectation.op, actual, expectedValue) != nil { passed = false }
-            return passed
-        }
-        // A list of one value reached, under a negated test that reads a list and its value apart
-        // (`not contains`, `not isEmpty`, `not isString`): when the two readings differ, an error
-        // that names both forms, since the reading chosen could hold on a wrong answer.
-        if element == nil, expectation.negated, Self.readsListAndValueApart(expectation.op),
-           case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1 {
-            let (onList, onValue) = (try verdict(actual), try verdict(nodes[0]))
-            if onList != onValue {
-                throw oneValueAmbiguity(expectation, query: query, list: actual ?? .null, value: nodes[0], holdsOnList: onList)
+            passed = actual.map { TypedValues.equal($0, expectedValue ?? .null) } ?? false
+            // In a `[? ]` filter, nothing is unequal to anything, as in JSONPath (`[? .st != "ok"]` keeps
+            // an element without `st`); in `if` and `until` and `expect`, a value that is not there is unequal to nothing.
+            if expectation.op == .notEqual { passed = element != nil ? !passed : actual != nil && !passed }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let actual else { passed = false; break }
+            guard let order = TypedValues.order(actual, expectedValue ?? .null) else {
+                if element != nil { passed = false; break }
+                let note = TypedValues.orderNote(actual, expectedValue ?? .null)
+                throw failure("'\(expectation.op.rawValue)' compares two numbers, two dates or two strings" + (note == nil ? "" : " that are not numbers"),
+                              at: expectation.span,
+                              notes: ["actual: \(mask(TypedValues.describe(maskedStrings(actual))).shortened(200)) (\(TypedValues.typeName(actual))), "
+                                      + "expected: \(mask(expectedValue.map { TypedValues.describe(maskedStrings($0)) } ?? "").shortened(200)) "
+                                      + "(\(expectedValue.map(TypedValues.typeName) ?? "nothing"))"]
+                                  + (note.map { [$0] } ?? []))
             }
+            passed = switch expectation.op {
+            case .less: order < 0
+            case .lessOrEqual: order <= 0
+            case .greater: order > 0
+            default: order >= 0
+            }
+        case .contains:
+            passed = actual.map { TypedValues.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
+        // Tests of text hold only on text: `null`, `123` and `false` are not text that starts with `nu`, `12` or `f`.
+        case .startsWith:
+            passed = actual?.string.map { ScalarText.starts($0, with: expected ?? "") } ?? false
+        case .endsWith:
+            passed = actual?.string.map { ScalarText.ends($0, with: expected ?? "") } ?? false
+        case .matches:
+            passed = try actual?.string.map { try matches($0, expected ?? "", expectation) } ?? false
         }
-        let passed = try verdict(actual)
-        let mismatch = asserting ? actual.flatMap { Self.typeMismatch(expectation.op, $0, expectedValue) } : nil
+        if expectation.negated { passed.toggle() }
+        if asserting, actual == nil, expectation.op != .exists { passed = false }
         // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
         if case .query(let query) = expectation.subject, query.readsMaskedValues, let found = actual {
             actual = try shownMasked(found, of: query, element: element)
         }
-        return (passed, actual, expectedValue, missing, mismatch)
+        return (passed, actual, expectedValue, missing)
     }
 
     /// `value` with each string and key masked, before it is quoted to be shown: quoting escapes
     /// a `"` or `\` again (`Zebra\"Horse42` cut from JSON text shows as `"Zebra\\\"Horse42"`),
     /// a form of the secret the mask does not know.
-    func maskedStrings(_ value: JSONValue) -> JSONValue {
+    private func maskedStrings(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let text): .string(mask(text))
         case .array(let elements): .array(elements.map(maskedStrings))
@@ -343,33 +315,14 @@ extension Run {
         return try shown == lookUp(unfiltered, element: element, unmasked: true).value ? value : Self.placeholderStrings(value)
     }
 
-    /// `value` with every string `***` (or each for which `test` holds): what a filter made of a secret.
-    private static func placeholderStrings(_ value: JSONValue, where test: (String) -> Bool = { _ in true }) -> JSONValue {
+    /// `value` with every string `***`: what a filter made of a secret.
+    private static func placeholderStrings(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): test(text) ? .string(Redaction.placeholder) : value
-        case .array(let elements): .array(elements.map { placeholderStrings($0, where: test) })
-        case .object(let members): .object(members.map { JSONMember(key: $0.key, value: placeholderStrings($0.value, where: test)) })
+        case .string: .string(Redaction.placeholder)
+        case .array(let elements): .array(elements.map(placeholderStrings))
+        case .object(let members): .object(members.map { JSONMember(key: $0.key, value: placeholderStrings($0.value)) })
         case .null, .bool, .number: value
         }
-    }
-
-    /// For a check whose filters cut a value that shows a secret (`.tok | split ""`, `| split "3"`,
-    /// `| nth 0`, `| regex "(...)"`), which strings of what they made are the secret's: those its
-    /// input, masked, does not show. Parts shorter than a secret is masked at
-    /// (``minimumDerivedSecretLength``) are masked nowhere else, and a list of them in order is
-    /// the secret. Nil when there are no filters or their input shows no secret.
-    private func secretPartsTest(_ expectation: Expectation) -> ((String) -> Bool)? {
-        guard case .query(let query) = expectation.subject, !query.filters.isEmpty else { return nil }
-        var unfiltered = query
-        unfiltered.filters = []
-        unfiltered.filterTemplates = []
-        guard let input = (try? lookUp(unfiltered, unmasked: true))?.value else { return nil }
-        // Masked by the secrets given, not those filters made: `appid=k3y` of an earlier `split "-"`
-        // would hide `appid`, a part the echo shows beside the secret.
-        let text = input.plainText
-        let masked = session.sourceSecretsNow.mask(text)
-        guard masked != text else { return nil }
-        return { part in !part.isEmpty && !masked.contains(part) }
     }
 
     /// Whether the left side of a check is a value of the answer's JSON or a variable's typed
