@@ -14,8 +14,7 @@ extension Redaction {
             return Data(maskedBody(body, contentType: contentType).utf8)
         }
         // Most bodies have nothing to mask, which their bytes show without parsing them.
-        let shaped = Self.mayHoldCredentialShape(body)
-        if Self.namesNothingSensitive(body), !shaped, secrets.mask(body) == body { return body }
+        if Self.namesNothingSensitive(body), secrets.mask(body) == body { return body }
         // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
         // Only an object or an array has members to mask by name; a scalar is masked by value below.
         if Self.opensJSONContainer(body), let json = try? JSONValue.parse(body) {
@@ -24,10 +23,7 @@ extension Redaction {
         }
         // Text that holds JSON without being one document (NDJSON, an event stream): its escaped
         // literals are read too.
-        if body.contains(UInt8(ascii: "\\")), let text = String(data: body, encoding: .utf8) {
-            return Data(Self.maskedCredentialShapes(maskedDecodingJSON(text)).utf8)
-        }
-        if shaped, let text = String(data: secrets.mask(body), encoding: .utf8) { return Data(Self.maskedCredentialShapes(text).utf8) }
+        if body.contains(UInt8(ascii: "\\")), let text = String(data: body, encoding: .utf8) { return Data(maskedDecodingJSON(text).utf8) }
         return secrets.mask(body)
     }
 
@@ -38,7 +34,7 @@ extension Redaction {
     public func maskedForRecording(_ body: Data, contentType: String?, keeping limit: Int) -> (kept: Data, size: Int) {
         if body.count > limit, !(contentType.map(Self.isForm) ?? false) {
             let window = body.prefix(limit + (64 << 10))
-            if Self.namesNothingSensitive(window), !Self.mayHoldCredentialShape(window), secrets.mask(window) == window {
+            if Self.namesNothingSensitive(window), secrets.mask(window) == window {
                 return (body.prefix(limit), body.count)
             }
         }
@@ -61,11 +57,7 @@ extension Redaction {
     /// Made once: an array made on each call cost more than the search (every recorded body is asked).
     private static let formMediaSubtype = Array("x-www-form-urlencoded".utf8)
 
-    /// Finds a part of a name ``recordingMasked(_:)`` masks: ``sensitiveKeyParts`` and the
-    /// sensitive header names (`authorization`, `cookie`), in ASCII text of any case.
-    private static let recordedNameFinder = ASCIIPartFinder(sensitiveKeyParts + ["authorization", "cookie"])
-
-    /// Whether no JSON text in `body` can be or hold a sensitive name (``isSensitiveKey(_:)``, a sensitive header's):
+    /// Whether no JSON text in `body` can be or hold a sensitive name (``isSensitiveKey(_:)``):
     /// no part of one in ASCII of any case, no backslash (an escape such as `\u006b` could spell
     /// one, or a secret), and no Kelvin sign (which lowercases to `k`). With no secret value in it
     /// either, masking for a recording leaves such a body as it is.
@@ -84,7 +76,7 @@ extension Redaction {
                 from = UnsafeRawPointer(found) + 1
                 left = raw.count - offset - 1
             }
-            return !recordedNameFinder.occurs(in: bytes)
+            return !sensitiveKeyFinder.occurs(in: bytes)
         }
     }
 
@@ -96,8 +88,7 @@ extension Redaction {
             let masked = members.map { member -> JSONMember in
                 let key = mask(member.key)
                 changed = changed || key != member.key
-                // A member named as a credential, or as a header that carries one (a login's `Authorization`, `cookie`).
-                if isSensitiveKey(member.key) || Self.sensitiveHeaderNames.contains(member.key.lowercased()), member.value != .null {
+                if isSensitiveKey(member.key), member.value != .null {
                     changed = changed || member.value != .string(Self.placeholder)
                     return JSONMember(key: key, value: .string(Self.placeholder))
                 }
@@ -111,7 +102,7 @@ extension Redaction {
             return (.array(results.map(\.0)), results.contains { $0.1 })
         case .string(let text):
             // A string holding JSON (httpbin's `data`) may hold a secret escaped once more.
-            let masked = Self.maskedCredentialShapes(maskedDecodingJSON(text))
+            let masked = maskedDecodingJSON(text)
             return (.string(masked), masked != text)
         case .number(let literal):
             return mask(literal) == literal ? (value, false) : (.string(Self.placeholder), true)

@@ -16,8 +16,7 @@ public struct Redaction: Sendable {
     ]
 
     /// Substrings that make a key sensitive, lowercased.
-    public static let sensitiveKeyParts = ["key", "token", "secret", "password", "passwd", "pwd", "passphrase", "credential", "jwt",
-                                           "appid", "api_key", "apikey", "session"]
+    public static let sensitiveKeyParts = ["key", "token", "secret", "password", "appid", "api_key", "apikey", "session"]
 
     /// The secret values and their forms.
     public let secrets: SecretSet
