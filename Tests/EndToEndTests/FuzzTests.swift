@@ -88,7 +88,7 @@ import TestSupport
             #expect(try server.requests().allSatisfy { $0.line.hasPrefix("GET ") })
             // A test file's own calls are not sent first, past these rules: only its declarations
             // and settings run (they were: a DELETE went out without --allow-writes; mock tester's F28).
-            try "use openapi \(PlantedServer.document)\nset base \(server.baseURL)\nlet who = \"ann\"\ndelete \(server.baseURL)/users/1\ncall createUser name=$who\nexpect status == 204\n"
+            try "use openapi \(PlantedServer.document)\nset base \(server.baseURL)\nlet who = \"ann\"\ncall createUser name=$who\ndelete \(server.baseURL)/users/1\nexpect status == 204\n"
                 .write(to: directory.appendingPathComponent("calls.wsh"), atomically: true, encoding: .utf8)
             let declared = try await WSHProcess.run(["fuzz", "calls.wsh", "searchNotes", "--calls", "5", "--seed", "3"], directory: directory)
             #expect(declared.stderr.contains("calls.wsh: 3 statements left out (calls, captures, checks)"), "\(declared.stderr)")
