@@ -86,13 +86,6 @@ import TestSupport
             let writes = try await WSHProcess.run(["fuzz", script, "createUser", "searchNotes", "--calls", "20", "--seed", "3"], directory: directory)
             #expect(writes.stderr.contains("left out, as they write: POST createUser (give --allow-writes to send them)"), "\(writes.stderr)")
             #expect(try server.requests().allSatisfy { $0.line.hasPrefix("GET ") })
-            // A test file's own calls are not sent first, past these rules: only its declarations
-            // and settings run (they were: a DELETE went out without --allow-writes; mock tester's F28).
-            try "use openapi \(PlantedServer.document)\nset base \(server.baseURL)\nlet who = \"ann\"\ncall createUser name=$who\ndelete \(server.baseURL)/users/1\nexpect status == 204\n"
-                .write(to: directory.appendingPathComponent("calls.wsh"), atomically: true, encoding: .utf8)
-            let declared = try await WSHProcess.run(["fuzz", "calls.wsh", "searchNotes", "--calls", "5", "--seed", "3"], directory: directory)
-            #expect(declared.stderr.contains("calls.wsh: 3 statements left out (calls, captures, checks)"), "\(declared.stderr)")
-            #expect(try server.requests().allSatisfy { $0.line.hasPrefix("GET ") })
             let unknown = try await WSHProcess.run(["fuzz", script, "searchNote"], directory: directory)
             #expect(unknown.status == 3 && unknown.stderr.contains("unknown target 'searchNote'") && unknown.stderr.contains("did you mean 'searchNotes'?"), "\(unknown.stderr)")
             let badCheck = try await WSHProcess.run(["fuzz", script, "--check", "speed"], directory: directory)

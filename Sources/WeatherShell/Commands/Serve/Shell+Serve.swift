@@ -67,7 +67,7 @@ extension Shell {
                 }
             case .success(let data):
                 loaded = await outcome(interrupts) {
-                    try await run.runDeclarations(contents: data, path: file)
+                    try await run.runFile(contents: data, path: file)
                 }
             case .failure(let problem) where problem.isMissing && Run.availablePacks().contains(file):
                 // `wsh serve open-meteo`: no file by that name, so the pack `use` would load.
