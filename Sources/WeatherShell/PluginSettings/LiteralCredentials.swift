@@ -8,11 +8,6 @@ enum LiteralCredentials {
     /// A stretch of the typed text and what the history keeps instead.
     typealias Replacement = (range: Range<Int>, text: String)
 
-    /// `text` with `***` for: the credential after `bearer`, and the part after the `:` of
-    /// `basic USER:PASS`, `digest USER:PASS` and `header NAME:VALUE`, in every `plugin auth`
-    /// statement; the value of a request item, declaration field or `let` named like a secret
-    /// (`appid==...`, `X-API-Key:...`, `Cookie:...`, `let token = "..."`); a URL's password and its
-    /// query values named like secrets; and the same in an `import curl` command.
     /// Whether `let NAME = VALUE` sets a credential typed as text, as `save` judges it: NAME is a
     /// credential's name (`api_token`), or the line hides part of VALUE (a URL's password).
     static func isTyped(name: String, value: String) -> Bool {
@@ -20,6 +15,11 @@ enum LiteralCredentials {
         return Redaction.isCredentialName(name) || hidden(in: line) != line
     }
 
+    /// `text` with `***` for: the credential after `bearer`, and the part after the `:` of
+    /// `basic USER:PASS`, `digest USER:PASS` and `header NAME:VALUE`, in every `plugin auth`
+    /// statement; the value of a request item, declaration field or `let` named like a secret
+    /// (`appid==...`, `X-API-Key:...`, `Cookie:...`, `let token = "..."`); a URL's password and its
+    /// query values named like secrets; and the same in an `import curl` command.
     static func hidden(in text: String) -> String {
         guard mayHoldCredential(text) else { return text }
         guard let replacements = replacements(in: text) else { return hiddenAfterKeyword(in: text) }

@@ -33,12 +33,13 @@ extension Run {
             RecordedSample.fileName(target: declared.name, status: response.status, fileExtension: fileExtension))
         // Besides the session's secrets: what the request sent under a sensitive name, echoed back.
         let masked = redaction.including(secretsOf: response.request).maskedForRecording(response.body, contentType: contentType)
-        // A file this session did not record (a fixture written by hand, or an earlier session's
-        // recording) is kept beside it, never lost.
-        if !session.recordedFiles.contains(path), let earlier = FileManager.default.contents(atPath: path), earlier != masked {
-            let kept = FilePaths.claimFreeName(path + ".orig") { "\(path).orig-\($0 + 1)" }
+        // A file this session did not record (a fixture written by hand) is kept beside it once,
+        // never lost; once kept, later recordings replace the file in place (a nightly re-record
+        // leaves one `.orig`, not one a run).
+        let kept = path + ".orig"
+        if !session.recordedFiles.contains(path), !FileManager.default.fileExists(atPath: kept),
+           let earlier = FileManager.default.contents(atPath: path), earlier != masked {
             guard rename(path, kept) == 0 else {
-                FilePaths.removeIfEmpty(kept)
                 return "cannot record the answer of '\(declared.name)' in \(Self.displayPath(path)): the file there could not be kept aside "
                     + "(\(String(cString: strerror(errno)).lowercased())), so it was left as it was"
             }
