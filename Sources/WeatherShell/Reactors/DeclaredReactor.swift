@@ -20,7 +20,7 @@ struct DeclaredReactor: Reactor {
         var finished = OneTimeSignal()
         /// Set when the action's `catch` took an error (not a failed `expect`) that came while the
         /// body had raised its `unless` field (`emit loading = true`, and no `emit loading = false` yet).
-        var caughtAnError = SharedValue(false)
+        var caughtWhileRaised = SharedValue(false)
     }
     struct Mutation: Sendable {
         var fields: [(name: String, value: EchoValue)]
@@ -115,7 +115,7 @@ final class DeclaredReactorCommand: ShellReactor {
         // The error skipped the body's own `emit loading = false`: it is done for it. A field the
         // body never sets false, or had not raised when the error came (a latch: `catch { emit
         // tripped = true }`, its success path `emit tripped = false`), stays as it is.
-        if sent.caughtAnError.value, let field = action.unlessField?.literal, Self.emitsFalse(to: field, in: action.body) {
+        if sent.caughtWhileRaised.value, let field = action.unlessField?.literal, Self.emitsFalse(to: field, in: action.body) {
             await release(action, named: actionName, from: run)
         }
     }

@@ -119,7 +119,7 @@ extension Run {
         }
         let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
-        try await child.performBody(body, interrupted: action.interrupted, caught: action.caughtAnError)
+        try await child.performBody(body, interrupted: action.interrupted, caught: action.caughtWhileRaised)
     }
 
     private func performBody(_ body: ReactorDeclaration.Action, interrupted: Bool, caught: SharedValue<Bool>) async throws {

@@ -159,7 +159,7 @@ enum HTMLReport {
 
     /// What a binary body is, as Hurl says it: `(64 bytes of binary, image/png)`; never bytes
     /// decoded as text, which would pass for the body.
-    static func binaryBody(_ call: TestCallRecord) -> String {
+    private static func binaryBody(_ call: TestCallRecord) -> String {
         let type = call.responseHeaders.last { $0.name.lowercased() == "content-type" }?.value
         return "(\(call.bodyBytes) bytes of binary\(type.map { ", \($0)" } ?? ""))"
     }

@@ -33,7 +33,7 @@ enum ReportFileGuard {
         if ReplacingFile.standardStream(at: path) != nil { return path }
         let file = ReplacingFile.linkTarget(path)
         var status = stat()
-        if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, ReplacingFile.standardStream(at: path) == nil {
+        if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
             return "inode \(status.st_dev) \(status.st_ino)"
         }
         let directory = FilePaths.directory(of: file), name = file.split(separator: "/").last.map(String.init) ?? file

@@ -293,13 +293,14 @@ struct LocustWriter {
     func text(run: Run) -> String {
         var start: [String] = []
         let references = Dictionary(run.environmentReferences.map { ($0.value, $0.environmentName) }, uniquingKeysWith: { first, _ in first })
+        let typed = Set(typedCredentials(run: run))
         for name in read.subtracting(assigned).sorted() {
             guard let variable = run.session.variables[name] else { continue }
             if variable.isSecret {
                 // A secret is never written: its environment variable is read when the file runs.
                 let environment = references[variable.value] ?? name.uppercased()
                 start.append("        self.v[\(Self.python(name))] = os.environ[\(Self.python(environment))]")
-            } else if LiteralCredentials.isTyped(name: name, value: variable.value) {
+            } else if typed.contains(name) {
                 start.append("        self.v[\(Self.python(name))] = os.environ[\(Self.python(Self.environmentName(name)))]")
             } else {
                 start.append("        self.v[\(Self.python(name))] = \(Self.python(variable.value))")
