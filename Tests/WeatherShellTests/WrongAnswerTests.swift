@@ -271,6 +271,7 @@ import Testing
             for script in [#"expect .full[? .stt == "error"] isEmpty"#, #"expect .full[? .stt == "error"] == []"#,
                            #"expect .full[? .stt == "error"] | length == 0"#, #"expect .full[? .stt == "error"] not exists"#,
                            "expect .full[*].nn == []", "let v = .\nexpect $v.full[? .stt == \"error\"] isEmpty",
+                           "expect $.full[*].nn == []", "expect $.full[*].nn isEmpty", "expect $.full[*].nn | length == 0",
                            #"if .full[? .stt == "error"] isEmpty { echo none }"#] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("(did you mean '"), "\(script): \(result.stderr)")
@@ -280,7 +281,8 @@ import Testing
             // A key renamed to a close one, checked gone (`user_name` after `username`), is no typo.
             for script in [#"expect .full[? .st == "error"] isEmpty"#, "expect .full[? .stt exists] isEmpty", "expect .full[*].parent == []",
                            "expect .full[*].nn not exists", "expect not .full[*].nn exists",
-                           #"expect .full[? .parent == 1] not exists"#, "expect .items[? .stt == 1] isEmpty"] {
+                           #"expect .full[? .parent == 1] not exists"#, "expect .items[? .stt == 1] isEmpty",
+                           "expect $.full[*].parent == []", "expect $.errors[*] isEmpty", "expect $.full[*].nn not exists"] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")
             }
@@ -318,6 +320,55 @@ import Testing
                            "expect .full[? .n != 2] | length == 2", "expect .full[? .[*] != 1] | length == 3"] {
                 let result = await Self.run("/none", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+        }
+    }
+
+    /// A test of text (`startsWith`, `matches`, `isIsoDate`), of text or a collection (`contains`,
+    /// `isEmpty`) on a value of another type fails with `not` as without it, as Hurl's type
+    /// mismatch does: `expect status not startsWith 5` held on a 503, `.items not isEmpty` on null.
+    /// In `if` it is false either way; in a `[? ]` it is false and `not` makes it true, as in JSONPath.
+    @Test func aTestOfAnotherTypeFailsWithNotAsWithout() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for (path, check) in [("/html", "expect status not startsWith 5"), ("/t2", "expect .num not startsWith 9"),
+                                  ("/t2", #"expect .tok not matches "x""#), ("/t2", "expect .tok not isEmpty"), ("/t2", "expect .b not isEmpty"),
+                                  ("/t2", "expect .num not contains 7"), ("/t2", "expect .b not endsWith x"), ("/t2", "expect .num not isIsoDate"),
+                                  ("/t2", "expect .tok not isUuid")] {
+                let result = await Self.run(path, check, on: server)
+                guard case .failure(.expectation)? = result.halt else { Issue.record("'\(check)' did not fail as a check: \(result.stderr)"); continue }
+                #expect(result.stderr.contains("it fails with 'not' as without it"), "\(check): \(result.stderr)")
+            }
+            for (path, script) in [("/html", "expect status | toString startsWith 5"), ("/html", "expect status >= 500"),
+                                   ("/t2", "expect .arr not isEmpty"), ("/t2", "expect .num not isString"), ("/t2", "expect .tok not isList"),
+                                   ("/t2", "expect .arr not contains null"), ("/t2", "if .tok not isEmpty { exit 5 }\nif .tok isEmpty { exit 6 }"),
+                                   ("/none", #"expect .full[? .n not startsWith "x"] | length == 3"#)] {
+                let result = await Self.run(path, script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+        }
+    }
+
+    /// A node list of one (`.items[? .id == 1].st`) is that value to a type test, as to `==` and
+    /// `startsWith`, as in Hurl: `not isString` held on `["ok"]`. `contains`, `isList` and
+    /// `isEmpty` ask about the list. On two or more values a negated type test always holds: an error.
+    @Test func aTypeTestOnANodeListOfOneTestsItsValue() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for check in ["expect .items[? .id == 1].st not isString", "expect .items[? .id == 1].id isString",
+                          "expect $.items[?@.id == 1].st isNumber", "expect .items[? .id == 1] not isObject"] {
+                let result = await Self.run("/items", check, on: server)
+                guard case .failure(.expectation)? = result.halt else { Issue.record("'\(check)' did not fail as a check: \(result.stderr)"); continue }
+            }
+            for check in ["expect .items[? .id == 1].st isString", "expect .items[? .id == 1].id isInteger", "expect $.items[?@.id == 1].st isString",
+                          "expect .items[? .id == 1] isObject", "expect .items[? .id == 1].id not contains 6", "expect .items[? .id == 1].id contains 1",
+                          #"expect .items[? .id == 1] contains '{"id":1,"st":"ok"}'"#, "expect .items[? .id == 2] isList",
+                          "expect .items[? .id == 1].st not isEmpty"] {
+                let result = await Self.run("/items", check, on: server)
+                #expect(result.halt == nil, "\(check): \(result.stderr)")
+            }
+            for check in ["expect .items[*].id not isString", "expect $.items[*].id not isNull"] {
+                let result = await Self.run("/items", check, on: server)
+                #expect(result.halt != nil && result.stderr.contains("always holds on a list of 2 values"), "\(check): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(check) failed as a check, not as an error") }
             }
         }
     }

@@ -54,6 +54,25 @@ public struct JSONPath: Sendable {
         }
     }
 
+    /// The query as a path's steps (`$.items[*].name` is `.items[*].name`), when each segment
+    /// has one name, index, `*` or step-less slice selector, or is `..name`; nil otherwise. A walk
+    /// along them says why the nodelist is empty, and names a key close to a missing one.
+    public var pathSteps: [QueryStep<Bool>]? {
+        var steps: [QueryStep<Bool>] = []
+        for segment in query.segments {
+            guard segment.selectors.count == 1, let selector = segment.selectors.first else { return nil }
+            switch (segment.isDescendant, selector) {
+            case (true, .name(let name)): steps.append(.descendants(name))
+            case (false, .name(let name)): steps.append(.key(name))
+            case (false, .index(let index)): steps.append(.index(index))
+            case (false, .wildcard): steps.append(.all)
+            case (false, .slice(let start, let end, nil)), (false, .slice(let start, let end, 1?)): steps.append(.slice(start, end))
+            default: return nil
+            }
+        }
+        return steps
+    }
+
     /// The most nodes one evaluation visits (selected, descended into or filtered) before it gives up.
     public static let stepLimit = 50_000_000
 }

@@ -115,8 +115,12 @@ extension Run {
             } catch let error as QueryFilters.Failure {
                 throw failure(mask(error.message), at: query.span)
             }
-            // `$..stauts` where items have `status`: an empty list made by a typo, as `..stauts` is.
-            if value == .array([]) {
+            // `$.items[*].nmae` or `$..stauts` where items have `name` and `status`: an empty list made
+            // by a typo, as `.items[*].nmae` and `..stauts` are.
+            if value == .array([]), let steps = (try? JSONPath(expression))?.pathSteps {
+                let walked = JSONWalk.walk(body, steps, where: { condition, _ in condition })
+                if walked.typo != nil { (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists) }
+            } else if value == .array([]) {
                 for name in (try? JSONPath(expression))?.descendantNames ?? [] {
                     let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
                     guard !walked.missing.isEmpty else { continue }

@@ -118,6 +118,13 @@ extension Run {
             notes.insert("expected: " + Self.expectedWording(expectation) + (expectedText ?? "") + " (\(type(expected)))", at: 0)
         }
         if let differenceNote { notes.append(differenceNote) }
+        if let actual, !isByteComparison(expectation), let takes = Self.typeMismatch(expectation.op, actual) {
+            let kind = TypedValues.typeName(actual)
+            var note = "'\(expectation.op.rawValue)' tests \(takes), and the value is \(kind == "null" ? "null" : (kind == "object" ? "an " : "a ") + kind): "
+                + "it fails with 'not' as without it"
+            if case .number = actual { note += " (compare a number with '<' and '>=', or write '| toString' first)" }
+            notes.append(note)
+        }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
         if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x.isFinite, x == Double(b) {
             notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
@@ -223,6 +230,12 @@ extension Run {
            Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
             actual = nodes[0]
         }
+        // A list of two or more values is never a string (or a number ...): `not isString` would hold whatever the answer.
+        if element == nil, expectation.negated, expectation.op.isUnary, Self.comparesOneNode.contains(expectation.op),
+           case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
+            throw failure("'not \(expectation.op.rawValue)' always holds on a list of \(nodes.count) values reached", at: expectation.span,
+                          notes: ["to check that none of them is: keep those that are with '[? ]' and check 'isEmpty'"])
+        }
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
         // on purpose (`isEmpty`, `== []`, `!= []`).
@@ -284,6 +297,9 @@ extension Run {
         }
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
+        // A test of a type the value is not fails, `not` or no `not`; in a `[? ]` it is false, and
+        // `not` makes it true, as a JSONPath filter's `!` does.
+        if element == nil, let found = actual, Self.typeMismatch(expectation.op, found) != nil { passed = false }
         // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
         if case .query(let query) = expectation.subject, query.readsMaskedValues, let found = actual {
             actual = try shownMasked(found, of: query, element: element)
@@ -335,8 +351,27 @@ extension Run {
         }
     }
 
+    /// The tests a node list of one (`.users[?@.id==1].name`) takes as that one value, as Hurl
+    /// does. `contains`, `isList`, `isCollection` and `isEmpty` ask about the list itself (whether
+    /// one of the values reached is 6, whether any was reached).
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
-                                                              .startsWith, .endsWith, .matches]
+                                                              .startsWith, .endsWith, .matches, .isString, .isNumber, .isInteger,
+                                                              .isFloat, .isBool, .isNull, .isObject, .isDate, .isIsoDate, .isUuid]
+
+    /// What a test takes, when `value` is not of it: `startsWith` text, not the number 503. Such a
+    /// check fails with `not` as without it, as in Hurl (a type mismatch), so that
+    /// `expect status not startsWith 5` does not hold on a 503. Nil when the test applies.
+    static func typeMismatch(_ op: Expectation.Operator, _ value: JSONValue) -> String? {
+        switch (op, value) {
+        case (.startsWith, .string), (.endsWith, .string), (.matches, .string), (.isIsoDate, .string), (.isUuid, .string): nil
+        case (.startsWith, _), (.endsWith, _), (.matches, _), (.isIsoDate, _), (.isUuid, _): "text"
+        case (.contains, .string), (.contains, .array), (.contains, .object): nil
+        case (.contains, _): "text, a list or an object"
+        case (.isEmpty, .string), (.isEmpty, .array), (.isEmpty, .object): nil
+        case (.isEmpty, _): "text, a list or an object"
+        default: nil
+        }
+    }
 
     /// `matches`: in time linear in the text (``LinearRegex``), stopped by Ctrl-C.
     private func matches(_ text: String, _ pattern: String, _ expectation: Expectation) throws -> Bool {
