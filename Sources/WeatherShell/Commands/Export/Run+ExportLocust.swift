@@ -264,7 +264,13 @@ struct LocustWriter {
         case .endsWith: "isinstance(v, str) and v.endswith(wsh_text(\(expected)))"
         default: throw run.failure("export locust: expect \(expectation.op.rawValue) cannot be written in Python here", at: expectation.span)
         }
-        return "wsh_check(\(subject), lambda v: \(test), \(expectation.negated ? "True" : "False"))"
+        // A test of another type fails, `not` or no `not` (`status not startsWith 5`), as wsh's does.
+        let applies: String? = switch expectation.op {
+        case .startsWith, .endsWith: "lambda v: isinstance(v, str)"
+        case .contains: "lambda v: isinstance(v, (str, list, dict))"
+        default: nil
+        }
+        return "wsh_check(\(subject), lambda v: \(test), \(expectation.negated ? "True" : "False")\(applies.map { ", " + $0 } ?? ""))"
     }
 
     /// The expected value as Python, typed as wsh types it: a literal by how it is written (`1`,
@@ -344,9 +350,9 @@ struct LocustWriter {
                 return value
 
 
-            def wsh_check(value, test, negated):
-                \"\"\"A check as wsh makes it: on a value that is not there it fails, with not or without.\"\"\"
-                if value is WSH_MISSING:
+            def wsh_check(value, test, negated, applies=None):
+                \"\"\"A check as wsh makes it: on a value that is not there, or not of the type the test takes, it fails, with not or without.\"\"\"
+                if value is WSH_MISSING or (applies is not None and not applies(value)):
                     return False
                 held = bool(test(value))
                 return not held if negated else held
