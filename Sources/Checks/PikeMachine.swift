@@ -102,6 +102,14 @@ struct PikeMachine {
                 guard position == input.count else { continue }
                 thread.pc += 1
                 stack.append(thread)
+            case .assertLineStart:
+                guard position == 0 || input[position - 1] == "\n" else { continue }
+                thread.pc += 1
+                stack.append(thread)
+            case .assertLineEnd:
+                guard position == input.count || input[position] == "\n" else { continue }
+                thread.pc += 1
+                stack.append(thread)
             case .wordBoundary(let negated):
                 guard WordBoundary.at(position, in: input) != negated else { continue }
                 thread.pc += 1

@@ -1,7 +1,7 @@
 /// The yes-or-no form of ``PikeMachine``: threads are bare instruction indices over a compact copy
 /// of the program, so a step allocates nothing and counts no references. `matches` runs on it.
 struct PikeMatcher {
-    private enum Kind: UInt8 { case scalar, set, any, split, jump, skip, assertStart, assertEnd, boundary, notBoundary, match }
+    private enum Kind: UInt8 { case scalar, set, any, split, jump, skip, assertStart, assertEnd, lineStart, lineEnd, boundary, notBoundary, match }
 
     private var kinds: [Kind] = []
     private var first: [Int] = []
@@ -27,6 +27,8 @@ struct PikeMatcher {
             case .save: kind = .skip
             case .assertStart: kind = .assertStart
             case .assertEnd: kind = .assertEnd
+            case .assertLineStart: kind = .lineStart
+            case .assertLineEnd: kind = .lineEnd
             case .wordBoundary(let negated): kind = negated ? .notBoundary : .boundary
             case .match: kind = .match
             }
@@ -83,6 +85,8 @@ struct PikeMatcher {
             case .skip: stack.append(pc + 1)
             case .assertStart: if position == 0 { stack.append(pc + 1) }
             case .assertEnd: if position == input.count { stack.append(pc + 1) }
+            case .lineStart: if position == 0 || input[position - 1] == "\n" { stack.append(pc + 1) }
+            case .lineEnd: if position == input.count || input[position] == "\n" { stack.append(pc + 1) }
             case .boundary, .notBoundary:
                 if WordBoundary.at(position, in: input) == (kinds[pc] == .boundary) { stack.append(pc + 1) }
             case .scalar, .set, .any, .match:

@@ -2,7 +2,8 @@
 /// matched in linear time: literals, `.`, classes `[a-z]` `[^...]` `\d \w \s` (and negations),
 /// POSIX classes inside brackets as RE2 has them (`[[:digit:]]`, `[[:^alpha:]]`, ASCII),
 /// groups `(...)` `(?:...)`, `|`, `* + ? {n} {n,} {n,m}` (lazy forms too), `^ $ \b \B`, and a
-/// leading `(?i)`. Backreferences and lookaround are refused: they need backtracking.
+/// leading `(?i)`, `(?m)` (`^` and `$` at each line) and `(?s)` (`.` takes a newline too), or
+/// several (`(?ims)`), as Rust's regex and PCRE write them. Backreferences and lookaround are refused: they need backtracking.
 struct RegexParser {
     /// Groups nested deeper than this are refused; the parser recurses once per group.
     static let maximumNesting = 200
@@ -14,6 +15,8 @@ struct RegexParser {
     private var depth = 0
     private(set) var groupCount = 0
     private(set) var ignoresCase = false
+    private var multiline = false
+    private var dotMatchesNewline = false
     /// The first POSIX class the pattern uses (`[:digit:]`), which ECMA-262 has not.
     private(set) var firstPOSIXClass: String?
 
@@ -22,15 +25,29 @@ struct RegexParser {
     }
 
     mutating func parse() throws(RegexError) -> RegexNode {
-        if scalars.starts(with: Array("(?i)".unicodeScalars)) {
-            ignoresCase = true
-            position = 4
+        if let flags = leadingFlags() {
+            for flag in flags {
+                switch flag {
+                case "i": ignoresCase = true
+                case "m": multiline = true
+                case "s": dotMatchesNewline = true
+                default: throw unsupported("the flag '\(flag)' is not supported (known: i, m, s)", at: 2)
+                }
+            }
+            position = flags.count + 3
         }
         let node = try alternation()
         if position < scalars.count {
             throw error(scalars[position] == ")" ? "unmatched ')'" : "unexpected '\(scalars[position])'")
         }
         return node
+    }
+
+    /// The letters of a leading `(?ims)`, nil when the pattern does not start with flags.
+    private func leadingFlags() -> [Unicode.Scalar]? {
+        guard scalars.starts(with: Array("(?".unicodeScalars)), let close = scalars.firstIndex(of: ")"), close > 2,
+              scalars[2..<close].allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
+        return Array(scalars[2..<close])
     }
 
     private mutating func alternation() throws(RegexError) -> RegexNode {
@@ -55,6 +72,7 @@ struct RegexParser {
         let node = try atom()
         guard let bounds = try quantifier() else { return node }
         if case .startAnchor = node { throw error("nothing to repeat before a quantifier", at: start) }
+        if case .lineStart = node { throw error("nothing to repeat before a quantifier", at: start) }
         var greedy = true
         if peek == "?" {
             greedy = false
@@ -109,9 +127,9 @@ struct RegexParser {
         guard let next = peek else { throw error("unexpected end of the pattern") }
         position += 1
         switch next {
-        case ".": return .any
-        case "^": return .startAnchor
-        case "$": return .endAnchor
+        case ".": return dotMatchesNewline ? .set(ScalarSet(ranges: [], negated: true)) : .any
+        case "^": return multiline ? .lineStart : .startAnchor
+        case "$": return multiline ? .lineEnd : .endAnchor
         case "[": return .set(try bracket())
         case "\\": return try escape(inBracket: false)
         case "(": return try group()

@@ -12,6 +12,8 @@ struct RegexProgram: Sendable {
         case save(slot: Int)
         case assertStart
         case assertEnd
+        case assertLineStart
+        case assertLineEnd
         case wordBoundary(negated: Bool)
         case match
     }
@@ -45,6 +47,8 @@ struct RegexProgram: Sendable {
         case .any: try emit(.any)
         case .startAnchor: try emit(.assertStart)
         case .endAnchor: try emit(.assertEnd)
+        case .lineStart: try emit(.assertLineStart)
+        case .lineEnd: try emit(.assertLineEnd)
         case .wordBoundary(let negated): try emit(.wordBoundary(negated: negated))
         case .concatenation(let items):
             for item in items { try compile(item) }

@@ -23,7 +23,7 @@ public struct RegexSampler: Sendable {
 
     private func write(_ node: RegexNode, into scalars: inout String.UnicodeScalarView, using generator: inout some RandomNumberGenerator) {
         switch node {
-        case .empty, .startAnchor, .endAnchor, .wordBoundary:
+        case .empty, .startAnchor, .endAnchor, .lineStart, .lineEnd, .wordBoundary:
             break
         case .scalar(let scalar):
             scalars.append(scalar)

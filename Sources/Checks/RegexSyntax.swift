@@ -13,6 +13,9 @@ indirect enum RegexNode: Sendable {
     case group(RegexNode, index: Int?)
     case startAnchor
     case endAnchor
+    /// `^` and `$` under `(?m)`: at the start or end of the text or of a line.
+    case lineStart
+    case lineEnd
     case wordBoundary(negated: Bool)
 }
 

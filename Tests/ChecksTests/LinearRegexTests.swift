@@ -44,6 +44,24 @@ import Testing
         #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
     }
 
+    /// Leading flags as Rust's regex (Hurl's) and PCRE write them: `(?m)` puts `^` and `$` at each
+    /// line, `(?s)` lets `.` take a newline, several together; `\A` and `\z` stay the text's ends.
+    /// `(?s)` and `(?m)` were "unknown group syntax" (Hurl tester #10).
+    @Test(arguments: [
+        ("(?m)^World$", "Hello\nWorld\n", true), ("^World$", "Hello\nWorld\n", false), ("(?m)^Hello$", "Hello\nWorld", true),
+        ("(?s)Hello.World", "Hello\nWorld", true), ("Hello.World", "Hello\nWorld", false), ("(?ms)^a.b$", "x\na\nb\ny", true),
+        ("(?im)^WORLD$", "Hello\nworld", true), ("(?m)\\Aworld", "hello\nworld", false), ("(?m)hello\\z", "hello\nworld", false),
+        ("(?:x)|y", "y", true),
+    ])
+    func leadingFlagsChangeAnchorsAndTheDot(pattern: String, text: String, expected: Bool) throws {
+        #expect(try LinearRegex(pattern).matches(text) == expected, "\(pattern) on \(text)")
+    }
+
+    @Test func anUnknownFlagIsAnErrorNamingIt() {
+        #expect(throws: RegexError.self) { try LinearRegex("(?x)a b") }
+        do { _ = try LinearRegex("(?U)a+") } catch { #expect(error.message.contains("the flag 'U' is not supported"), "\(error.message)") }
+    }
+
     @Test func anUnknownPOSIXClassIsAnError() {
         #expect(throws: RegexError(message: "unknown class '[:digits:]'; classes: alnum, alpha, ascii, blank, cntrl, digit, graph, lower, print, punct, space, upper, word, xdigit",
                                    offset: 1)) { try LinearRegex("[[:digits:]]") }
