@@ -373,6 +373,36 @@ import Testing
         }
     }
 
+    /// `contains` on a list of one text asks whether the text holds it or whether it is the value:
+    /// where the two differ it is an error (`.users[? .id == 1].name not contains Bo` held on
+    /// "Bob", tester C1); where they agree it is a check. A positive type test on two or more values
+    /// never holds: an error (C7). A JSONPath typo before `[*]` is one (C3). A bad pattern is an
+    /// error whatever the value (C9).
+    @Test func questionsWithTwoReadingsOrNoAnswerAreErrors() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            for (path, script, said) in [
+                ("/items", "expect .items[? .id == 1].st not contains o", "asks two things"),
+                ("/items", "expect .items[? .id == 1].st contains o", "asks two things"),
+                ("/items", "expect .items[*].id isNumber", "never holds on a list of 2 values"),
+                ("/none", "expect $.fulll[*].n isEmpty", "did you mean 'full'"),
+                ("/none", "expect .fulll[*].n == []", "did you mean 'full'"),
+                ("/t2", #"expect .num not matches "(""#, "is not a valid regular expression"),
+                ("/t2", #"if .nope matches "(" { echo no }"#, "is not a valid regular expression"),
+            ] {
+                let result = await Self.run(path, script, on: server)
+                #expect(result.halt != nil && result.stderr.contains(said), "\(script): \(result.stderr)")
+                if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
+            }
+            for script in ["expect .items[? .id == 1].st contains ok", "expect .items[? .id == 1].st not contains x",
+                           "expect .fulll[*].n not exists", "expect $.errors[*] isEmpty"] {
+                let result = await Self.run("/items", script, on: server)
+                #expect(result.halt == nil, "\(script): \(result.stderr)")
+            }
+            let wrong = await Self.run("/items", "expect .items[? .id == 1].st contains x", on: server)
+            guard case .failure(.expectation)? = wrong.halt else { Issue.record("\(wrong.stderr)"); return }
+        }
+    }
+
     /// In `if` and `until`, a value that is not there is unequal to nothing (an error body without
     /// `state` must not end `until .state != "pending"`); in `[? ]` it is unequal to all, as in JSONPath.
     @Test func notEqualOnNothingHoldsOnlyInAFilter() async throws {
@@ -396,6 +426,19 @@ import Testing
             for secret in ["aaaa1111", "bbbb2222", "cccc3333"] { #expect(!out.contains(secret), "\(secret) shows: \(out)") }
             _ = server
         }
+    }
+
+    /// A value from `env` checked directly (`expect env T startsWith x`) showed in the failure, and
+    /// the parts of a secret split into a list showed (`["Zebra","***","Horse"]`; tester C4, C5).
+    @Test func aSecretCheckedDirectlyOrSplitStaysSecret() async throws {
+        EnvironmentOverlay.define("WSH_TEST_SECRET_SPLIT", "Zebra-Horse42-Moose")
+        let shell = await ShellHarness()
+        let halt = await shell.run("set bail off\nexpect env WSH_TEST_SECRET_SPLIT startsWith x\nlet t = env WSH_TEST_SECRET_SPLIT\n"
+                                   + "expect $t | split \"-\" == \"x\"\nprint $t | split \"-\"\n")
+        let out = await shell.stdout + shell.stderr
+        _ = halt
+        #expect(out.contains("expectation failed"), "\(out)")
+        for part in ["Zebra", "Horse42", "Moose"] { #expect(!out.contains(part), "\(part) shows: \(out)") }
     }
 
     /// A bare `exit` in a script after a failed check (bail off) exits with the check's code.

@@ -17,7 +17,11 @@ extension Run {
         if case .value(let word) = query.source {
             let result = try filtered(try typedValue(of: word), by: query.filters[...], in: query)
             // A secret filtered (`$token | toHex`, `| base64Encode`) is a secret in its new form too.
-            if let value = result.value, try isFilteredSecret(query) { session.mask.add(value.plainText) }
+            // Split into a list (`$token | split "-"`), each part is one.
+            if let value = result.value, try isFilteredSecret(query) {
+                session.mask.add(value.plainText)
+                for leaf in value.leafTexts { session.mask.add(leaf) }
+            }
             return result
         }
         if case .variablePath(let name, let written, let word) = query.source {
@@ -143,7 +147,9 @@ extension Run {
                                asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
         guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
         let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
-        throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
+        // A key missing before the list (`.itmes[*].name`) is checked absent with `not exists`.
+        let note = walked.value == nil ? "to check that '\(typo.key)' is not there: not exists" : "to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"
+        throw failure(walked.missing, at: query.span, notes: [note])
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).

@@ -126,7 +126,8 @@ extension Run {
             notes.append(note)
         }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
-        if case .number(let a)? = actual, case .number(let b)? = expected, a != b, let x = Double(a), x.isFinite, x == Double(b) {
+        if case .number(let a)? = actual, case .number(let b)? = expected, !TypedValues.equal(.number(a), .number(b)),
+           let x = Double(a), x.isFinite, x == Double(b) {
             notes.append("numbers compare exactly; these two are the same double: '| toFloat' compares as doubles, as Hurl does")
         }
         throw failure("expectation failed: \(source)", at: expectation.span, notes: notes, kind: .expectation)
@@ -199,7 +200,11 @@ extension Run {
         case .word(let word) where expectation.op == .exists && word.loneVariable.map { variable(named: $0) == nil } == true:
             missing = "no variable '\(word.loneVariable ?? "")' is set"
         case .word(let word): actual = try typedValue(of: word)
-        default: actual = .string(try evaluate(expectation.subject).text)
+        default:
+            // `env NAME` is a secret: masked wherever a failure shows it, as after `let k = env NAME`.
+            let evaluated = try evaluate(expectation.subject)
+            if evaluated.isSecret { session.mask.add(evaluated.text) }
+            actual = .string(evaluated.text)
         }
         let expectedPair = try expectation.expected.map { try comparedValue(of: $0) }
         var expectedValue = expectedPair?.value
@@ -230,11 +235,29 @@ extension Run {
            Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
             actual = nodes[0]
         }
-        // A list of two or more values is never a string (or a number ...): `not isString` would hold whatever the answer.
-        if element == nil, expectation.negated, expectation.op.isUnary, Self.comparesOneNode.contains(expectation.op),
+        // A list of two or more values is never a string (or a number ...): `isString` would fail and
+        // `not isString` hold whatever the answer.
+        if element == nil, expectation.op.isUnary, Self.comparesOneNode.contains(expectation.op),
            case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
-            throw failure("'not \(expectation.op.rawValue)' always holds on a list of \(nodes.count) values reached", at: expectation.span,
-                          notes: ["to check that none of them is: keep those that are with '[? ]' and check 'isEmpty'"])
+            let test = (expectation.negated ? "not " : "") + expectation.op.rawValue
+            throw failure("'\(test)' \(expectation.negated ? "always" : "never") holds on a list of \(nodes.count) values reached",
+                          at: expectation.span,
+                          notes: ["to check each of them: keep those that are\(expectation.negated ? "" : " not") with '[? ]' and check 'isEmpty'"])
+        }
+        // `contains` on a list of one text (`.users[? .id == 1].name contains Bo`) asks two things:
+        // whether `Bo` is one of the values reached, or is in the text. Where they differ, either
+        // answer could pass a wrong check: an error says how to ask each.
+        if element == nil, expectation.op == .contains, case .query(let query) = expectation.subject, query.yieldsNodeList,
+           case .array(let nodes)? = actual, nodes.count == 1, case .string(let text) = nodes[0],
+           TypedValues.contains(.array(nodes), expected ?? "", typed: expectedValue ?? .null)
+            != TypedValues.contains(.string(text), expected ?? "", typed: expectedValue ?? .null) {
+            let written = currentFile.text(query.span.start..<query.span.end).shortened()
+            let value = JSONValue.quoted(mask(expected ?? "").shortened())
+            throw failure("'contains' on a list of one text reached asks two things, and here they differ: "
+                          + "whether \(value) is in the text, or is the value reached",
+                          at: expectation.span,
+                          notes: ["to test the text: expect \(written) | first contains \(value)",
+                                  "to test the value: expect \(written) == \(value)"])
         }
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
@@ -293,7 +316,7 @@ extension Run {
         case .endsWith:
             passed = actual?.string.map { ScalarText.ends($0, with: expected ?? "") } ?? false
         case .matches:
-            passed = try actual?.string.map { try matches($0, expected ?? "", expectation) } ?? false
+            passed = try matches(actual?.string, expected ?? "", expectation)
         }
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
@@ -374,7 +397,7 @@ extension Run {
     }
 
     /// `matches`: in time linear in the text (``LinearRegex``), stopped by Ctrl-C.
-    private func matches(_ text: String, _ pattern: String, _ expectation: Expectation) throws -> Bool {
+    private func matches(_ text: String?, _ pattern: String, _ expectation: Expectation) throws -> Bool {
         let span = expectation.expected?.span ?? expectation.span
         let regex: LinearRegex
         do {
@@ -382,6 +405,8 @@ extension Run {
         } catch {
             throw failure("'\(mask(pattern).shortened())' is not a valid regular expression: \(error.description)", at: span)
         }
+        // The pattern is checked first, as Hurl does: a bad one is an error whatever the value.
+        guard let text else { return false }
         do {
             return try regex.matches(text, shouldStop: { Task.isCancelled })
         } catch .interrupted {
