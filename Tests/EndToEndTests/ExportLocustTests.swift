@@ -68,7 +68,7 @@ import TestSupport
             (".n != false", false), (".l contains 1", false), ("not .missing == 1", false), (".ok == true", true),
             (".l == [true]", true), (".z exists", true), (".missing not exists", true), (".s contains 1", true),
             (".l == '[true]'", true), (".s != \"a1\"", false),
-            ("status not startsWith 5", false), (".z not contains a", false), (".ok not endsWith e", false), (".s not startsWith b", true),
+            ("status not startsWith 5", false), (".l includes true", true), (".s not includes 1", false), (".l not includes 1", true), (".z not contains a", false), (".ok not endsWith e", false), (".s not startsWith b", true),
             ("header X-Missing exists", false), ("header X-Missing not exists", true), ("not header X-Missing == v", false),
             ("header Content-Type == application/json", true), ("header Content-Type exists", true),
         ]

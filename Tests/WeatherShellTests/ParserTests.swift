@@ -178,8 +178,8 @@ import Testing
         #expect(equals?.message == "'=' is not an operator; did you mean '=='?")
         #expect(equals?.column == 15)
         #expect(parseError("expect .a contain \"x\"")?.message == "'contain' is not an operator; did you mean 'contains'?")
-        // Hurl's `includes`, an operator against its values, a `|` against the path with the filter after a blank.
-        #expect(parseError("expect .arr includes 1")?.message == "'includes' is not an operator; did you mean 'contains'?")
+        // Hurl's `isBoolean`, an operator against its values, a `|` against the path with the filter after a blank.
+        #expect(parseError("expect .b isBoolean")?.message == "'isBoolean' is not an operator; did you mean 'isBool'?")
         #expect(parseError("expect .num==4")?.message == "'==' needs a blank on each side")
         #expect(parseError("expect .num ==4")?.message == "'==' needs a blank on each side")
         #expect(parseError("expect .num!=4")?.message == "'!=' needs a blank on each side")

@@ -398,6 +398,18 @@ import Testing
                 let result = await Self.run("/items", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")
             }
+            // `includes` is a list's, as Hurl's: `contains` finds text in text.
+            for (path, check) in [("/t2", "expect .x includes 2"), ("/t2", "expect .x not includes 9"), ("/t2", "expect .arr includes admin"),
+                                  ("/items", "expect .items[*].id includes 3"), ("/t2", "expect .kelvin includes K")] {
+                let result = await Self.run(path, check, on: server)
+                guard case .failure(.expectation)? = result.halt else { Issue.record("'\(check)' did not fail as a check: \(result.stderr)"); continue }
+            }
+            for (path, check) in [("/t2", #"expect .arr includes "not-admin""#), ("/items", "expect .items[*].id includes 2"),
+                                  ("/items", "expect .items[*].id not includes 3"), ("/items", #"expect .items includes '{"id":2}'"#),
+                                  ("/t2", "expect .x contains 2")] {
+                let result = await Self.run(path, check, on: server)
+                #expect(result.halt == nil, "\(check): \(result.stderr)")
+            }
             let wrong = await Self.run("/items", "expect .items[? .id == 1].st contains x", on: server)
             guard case .failure(.expectation)? = wrong.halt else { Issue.record("\(wrong.stderr)"); return }
         }

@@ -226,8 +226,8 @@ extension Parser {
         }) else {
             // A word that reads as a mistyped operator (`=`, `=>`, `contain`) is where the caret goes.
             let operators = Expectation.Operator.allCases.map(\.rawValue)
-            // Hurl's names for `contains` and `isBool`; Perl's and Python's for `matches` and `contains`.
-            let hurlNames = ["includes": "contains", "isBoolean": "isBool", "=~": "matches", "in": "contains"]
+            // Hurl's name for `isBool`; Perl's and Python's for `matches` and `contains`.
+            let hurlNames = ["isBoolean": "isBool", "=~": "matches", "in": "contains"]
             for word in words.dropFirst() {
                 guard let text = word.bare else { continue }
                 let symbols = !text.isEmpty && text.allSatisfy { "=<>!~".contains($0) }

@@ -251,7 +251,7 @@ public struct RequestStatement: Sendable {
 public struct Expectation: Sendable {
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-        case contains, startsWith, endsWith, matches, exists
+        case contains, includes, startsWith, endsWith, matches, exists
         case isString, isNumber, isInteger, isFloat, isBool, isNull, isList, isObject, isEmpty, isDate, isIsoDate
         case isCollection, isUuid
 

@@ -138,7 +138,7 @@ extension Run {
     static func expectedWording(_ expectation: Expectation) -> String {
         let wording: [Expectation.Operator: String] = [
             .notEqual: "not ", .less: "less than ", .lessOrEqual: "less than or equal to ", .greater: "greater than ",
-            .greaterOrEqual: "greater than or equal to ", .contains: "containing ", .startsWith: "starting with ",
+            .greaterOrEqual: "greater than or equal to ", .contains: "containing ", .includes: "including ", .startsWith: "starting with ",
             .endsWith: "ending with ", .matches: "matching ",
         ]
         let text = wording[expectation.op] ?? ""
@@ -310,6 +310,8 @@ extension Run {
             }
         case .contains:
             passed = actual.map { TypedValues.contains($0, expected ?? "", typed: expectedValue ?? .null) } ?? false
+        case .includes:
+            if case .array(let elements)? = actual { passed = elements.contains { TypedValues.equal($0, expectedValue ?? .null) } } else { passed = false }
         // Tests of text hold only on text: `null`, `123` and `false` are not text that starts with `nu`, `12` or `f`.
         case .startsWith:
             passed = actual?.string.map { ScalarText.starts($0, with: expected ?? "") } ?? false
@@ -390,6 +392,8 @@ extension Run {
         case (.startsWith, _), (.endsWith, _), (.matches, _), (.isIsoDate, _), (.isUuid, _): "text"
         case (.contains, .string), (.contains, .array), (.contains, .object): nil
         case (.contains, _): "text, a list or an object"
+        case (.includes, .array): nil
+        case (.includes, _): "a list"
         case (.isEmpty, .string), (.isEmpty, .array), (.isEmpty, .object): nil
         case (.isEmpty, _): "text, a list or an object"
         default: nil

@@ -260,6 +260,7 @@ struct LocustWriter {
         case .greater: "wsh_compare(v, \(expected)) > 0"
         case .greaterOrEqual: "wsh_compare(v, \(expected)) >= 0"
         case .contains: "wsh_contains(v, \(expected))"
+        case .includes: "any(wsh_same(x, \(expected)) for x in v)"
         case .startsWith: "isinstance(v, str) and v.startswith(wsh_text(\(expected)))"
         case .endsWith: "isinstance(v, str) and v.endswith(wsh_text(\(expected)))"
         default: throw run.failure("export locust: expect \(expectation.op.rawValue) cannot be written in Python here", at: expectation.span)
@@ -268,6 +269,7 @@ struct LocustWriter {
         let applies: String? = switch expectation.op {
         case .startsWith, .endsWith: "lambda v: isinstance(v, str)"
         case .contains: "lambda v: isinstance(v, (str, list, dict))"
+        case .includes: "lambda v: isinstance(v, list)"
         default: nil
         }
         return "wsh_check(\(subject), lambda v: \(test), \(expectation.negated ? "True" : "False")\(applies.map { ", " + $0 } ?? ""))"
