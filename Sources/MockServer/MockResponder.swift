@@ -68,7 +68,7 @@ struct MockResponder {
             // Made up from a schema when asked, when there is no sample, or when only a schema has the status asked for.
             let code = Self.preferredCode(prefer)
             let dynamic = Self.preference(prefer, named: "dynamic") == "true" || (route.answers.isEmpty && !route.schemaAnswers.isEmpty)
-                || code.map { code in !route.answers.contains { $0.status == code } && route.schemaAnswers.contains { $0.status == code } } == true
+                || code.map { code in !route.answers.contains { $0.status == code } && route.schemaAnswer(for: code) != nil } == true
             var answer = dynamic ? schemaAnswer(route, prefer: prefer, request: "\(method) \(head.uri)", body: body)
                                  : sampleAnswer(route, prefer: prefer)
             addDeclaredHeaders(to: &answer, route, request: "\(method) \(head.uri)")
@@ -80,6 +80,11 @@ struct MockResponder {
     /// The sample `Prefer: code=NNN` asks for, else the default one.
     private func sampleAnswer(_ route: MockRoute, prefer: [Substring]) -> Answer {
         guard !route.answers.isEmpty else {
+            // A status declared with no body (an OpenAPI `2XX` with a description only) is answered
+            // empty: the one asked for, else the lowest success.
+            let wanted = Self.preferredCode(prefer)
+            let empty = route.emptyAnswerStatuses.filter { status in wanted.map { status == $0 } ?? (200...299).contains(status) }.min()
+            if let empty { return Answer(status: empty, headers: HTTPHeaders(), body: ByteBuffer()) }
             return Self.problemAnswer(Problem(
                 status: 501, title: "Not Implemented",
                 detail: "target '\(route.targetName)' has no sample to answer with; declare one with sample @FILE"))
@@ -105,7 +110,7 @@ struct MockResponder {
         }
         var chosen = route.schemaAnswers[0]
         if let wanted = Self.preferredCode(prefer) {
-            guard let found = route.schemaAnswers.first(where: { $0.status == wanted }) else {
+            guard let found = route.schemaAnswer(for: wanted) else {
                 return route.answers.contains { $0.status == wanted } ? sampleAnswer(route, prefer: prefer) : Self.noAnswer(for: wanted, route)
             }
             chosen = found
@@ -113,7 +118,9 @@ struct MockResponder {
         let bodyText = body.map { String(buffer: $0) } ?? ""
         let part = Self.preference(prefer, named: "dynamic") == "false" ? route.summary : request + "\n" + bodyText
         var generator = SeededRandom(seed: routes.seed, part: part)
-        guard let value = SchemaSampler(root: route.schemaRoot, style: .plain).validValue(for: chosen.schema, using: &generator) else {
+        // A range's or `default`'s example is its sample, as a single status's example is; `dynamic=true` makes one up.
+        let example = Self.preference(prefer, named: "dynamic") == "true" ? nil : chosen.example
+        guard let value = example ?? SchemaSampler(root: route.schemaRoot, style: .plain).validValue(for: chosen.schema, using: &generator) else {
             return Self.problemAnswer(Problem(status: 500, title: "Internal Server Error",
                                               detail: "no value fits the schema of target '\(route.targetName)''s \(chosen.status) answer: it may ask for something impossible"))
         }

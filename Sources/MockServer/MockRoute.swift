@@ -60,14 +60,40 @@ public struct MockRoute: Sendable {
         public var schema: JSONValue
         /// The document's example of this answer, valid against the schema, if it gives one.
         public var example: JSONValue?
+        /// For an answer declared as a range (`4XX`) or `default`: the statuses `Prefer: code=`
+        /// may ask of it when no answer declares that status itself; nil for one status.
+        public var covers: ClosedRange<Int>?
 
         /// An answer of `status` and `contentType` made up from `schema` (or given by `example`).
-        public init(status: Int, contentType: String, schema: JSONValue, example: JSONValue? = nil) {
+        public init(status: Int, contentType: String, schema: JSONValue, example: JSONValue? = nil, covers: ClosedRange<Int>? = nil) {
             self.status = status
             self.contentType = contentType
             self.schema = schema
             self.example = example
+            self.covers = covers
         }
+
+        /// The status an OpenAPI response key is served with, and the statuses it covers: `404`
+        /// is itself; a range is its first status (`2XX` is 200, `4XX` 400) and covers the
+        /// hundred; `default` is 500 and covers every status. Nil for a key that is none of these.
+        public static func served(_ key: String) -> (status: Int, covers: ClosedRange<Int>?)? {
+            if let code = Int(key) { return (100...599).contains(code) ? (code, nil) : nil }
+            if key.lowercased() == "default" { return (500, 100...599) }
+            let characters = Array(key.uppercased())
+            guard characters.count == 3, characters[1] == "X", characters[2] == "X",
+                  let digit = characters[0].wholeNumberValue, (1...5).contains(digit) else { return nil }
+            return (digit * 100, digit * 100...digit * 100 + 99)
+        }
+    }
+
+    /// The made-up answer for `Prefer: code=wanted`: the one declared with that status, else the
+    /// narrowest range (`4XX`, then `default`) that covers it, answering that status.
+    func schemaAnswer(for wanted: Int) -> SchemaAnswer? {
+        if let exact = schemaAnswers.first(where: { $0.status == wanted && $0.covers == nil }) { return exact }
+        let covering = schemaAnswers.filter { $0.covers?.contains(wanted) == true }
+        guard var answer = covering.min(by: { ($0.covers?.count ?? 0) < ($1.covers?.count ?? 0) }) else { return nil }
+        answer.status = wanted
+        return answer
     }
 
     /// The answer the document declares for a request it refuses (its `400`, else `4XX`, else
@@ -180,6 +206,17 @@ public struct MockRoute: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: true).map { Substring($0) }
     }
 
+    /// The segments of a request's path, each percent-decoded after the split, as a server
+    /// framework decodes them: `/files/x%2Fy` is one segment `x/y`, `/caf%C3%A9` is `café`. A
+    /// segment that is not valid percent-encoding (`%ZZ`) stays as it came.
+    static func decodedSegments(of path: some StringProtocol) -> [Substring] {
+        segments(of: path).map { Substring(Self.percentDecoded($0)) }
+    }
+
+    static func percentDecoded(_ text: some StringProtocol) -> String {
+        String(text).removingPercentEncoding ?? String(text)
+    }
+
     /// The path of an absolute URL (`https://host:8080/v1?x` -> `/v1`); the text itself when it is a path.
     private static func pathOf(url: String) -> String {
         var rest = Substring(url)
@@ -206,12 +243,13 @@ struct PathSegment: Sendable {
         var pieces: [Piece] = []
         var rest = text
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}"), rest.index(after: open) < close {
-            if open > rest.startIndex { pieces.append(.text(String(rest[..<open]))) }
+            if open > rest.startIndex { pieces.append(.text(MockRoute.percentDecoded(rest[..<open]))) }
             // `{id=7}`: the name without its default.
             pieces.append(.name(String(rest[rest.index(after: open)..<close].prefix { $0 != "=" })))
             rest = rest[rest.index(after: close)...]
         }
-        if !rest.isEmpty || pieces.isEmpty { pieces.append(.text(String(rest))) }
+        // Text written percent-encoded (`%3A`) is compared with the request's decoded segment.
+        if !rest.isEmpty || pieces.isEmpty { pieces.append(.text(MockRoute.percentDecoded(rest))) }
         self.pieces = pieces
     }
 
@@ -221,7 +259,7 @@ struct PathSegment: Sendable {
         return text
     }
 
-    /// Each placeholder's value (percent-decoded) when `text` fits; empty for a literal that fits.
+    /// Each placeholder's value when `text` (a decoded segment) fits; empty for a literal that fits.
     /// A placeholder takes at least one character: the text up to the first place where the text
     /// after it follows (the last one, all that is left before the segment's closing text). When
     /// any split fits, this one does: the next placeholder takes whatever a later split would
@@ -252,7 +290,7 @@ struct PathSegment: Sendable {
                     end = found.lowerBound
                 }
                 let value = rest[..<end]
-                values.append((name, String(value).removingPercentEncoding ?? String(value)))
+                values.append((name, String(value)))
                 rest = rest[end...]
             }
         }

@@ -37,7 +37,7 @@ public struct MockRoutes: Sendable {
     /// `current` and `hourly` do); then one with an answer to give (a sample or a schema) over one
     /// without; then the first declared. GET routes answer HEAD too.
     func match(method: String, path: Substring, query: Substring = "") -> Match {
-        let requestSegments = MockRoute.segments(of: path)
+        let requestSegments = MockRoute.decodedSegments(of: path)
         var candidates: [(route: MockRoute, values: [String: String])] = []
         var allowed: [String] = []
         for route in routes {

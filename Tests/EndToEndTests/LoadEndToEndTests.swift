@@ -52,6 +52,28 @@ import TestSupport
         }
     }
 
+    /// An `expect .field == 1` on an HTML answer cannot hold: it is a failed check, once, as
+    /// `wsh test` fails it. It was also counted as an error of a call no one made, so the run
+    /// showed twice the calls the server got and half of them errors.
+    @Test func aCheckOnAnAnswerThatIsNotJSONIsAFailedCheck() async throws {
+        let page = StaticRoute(contentType: "text/html", body: "<html><body>hi</body></html>\n")
+        try await TestServer.with(routes: ["/page": page]) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target page { base \(server.baseURL); path /page }\ncall page\nexpect .field == 1\n"
+                .write(to: directory.appendingPathComponent("html.wsh"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["load", "html.wsh", "--users", "1", "--duration", "1s", "--threshold", "errors<1%",
+                                                   "--threshold", "checks>=100%", "--report-json", "load.json"], directory: directory)
+            #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("failed: html.wsh:3: .field == 1 ×"), "\(result.stdout)")
+            #expect(result.stdout.contains("✘ checks>=100%  (0.0%)") && result.stdout.contains("✔ errors<1%"), "\(result.stdout)")
+            let report = try Self.report(directory)
+            let calls = try #require(report["calls"] as? Int)
+            let failed = try #require(report["failedExpectations"] as? [String: Int])
+            #expect(calls > 0 && calls <= server.hits("/page"), "\(calls) calls counted, \(server.hits("/page")) made")
+            #expect(report["errors"] as? Int == 0 && abs((failed["html.wsh:3: .field == 1"] ?? 0) - calls) <= 1, "\(report)")
+        }
+    }
+
     /// The open model sends its arrivals on time whatever the answers; a failing check and a 5xx
     /// are counted by line and by kind, and a failed threshold is exit 4.
     @Test func arrivalsComeOnTimeAndThresholdsDecideTheExit() async throws {

@@ -102,6 +102,8 @@ public struct TestCheckRecord: Codable, Sendable {
     /// For a failed check: the message and notes (`actual: ...`).
     public var message: String?
     public var notes: [String] = []
+    /// For a failed check: its source line and a caret under the expression, masked.
+    public var excerpt: String?
     /// The index in the file's calls of the response this check looked at.
     public var callIndex: Int?
 }
@@ -117,6 +119,8 @@ public struct TestErrorRecord: Codable, Sendable {
     public var notes: [String] = []
     /// The error as wsh printed it: location, source line, caret, notes.
     public var rendered: String
+    /// The source line and a caret under the place, masked, when the error has a place in a file.
+    public var excerpt: String?
     /// The index in the file's checks of the `expect` that could not be evaluated, when this
     /// error is that check's (it counts once, as an error, in JUnit's counts).
     public var checkIndex: Int?
@@ -154,4 +158,6 @@ public struct TestFailure: Codable, Sendable {
     public var location: String
     public var message: String
     public var notes: [String] = []
+    /// The source line and a caret under the place, masked, when there is one.
+    public var excerpt: String?
 }

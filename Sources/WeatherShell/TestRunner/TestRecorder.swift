@@ -143,25 +143,30 @@ final class TestRecorder: RunReporter {
         // its message. One that could not be evaluated is an error of the file as well. A failed
         // one a reactor's `catch` ran after (checks of its own, maybe) comes once the `catch` ends.
         var checkIndex: Int?
+        let excerpt = diagnostic.file.flatMap { file in
+            diagnostic.span.flatMap { file.place == nil ? Diagnostic.excerpt(file: file, span: $0, mask: redaction.mask) : nil }
+        }
         let failedCheck = diagnostic.kind == .expectation
             ? checks.lastIndex { !$0.passed && $0.message == nil }
             : checks.indices.last.flatMap { !checks[$0].passed && checks[$0].message == nil ? $0 : nil }
         if let last = failedCheck {
             let check = checks[last]
             if firstFailure == nil {
-                firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes)
+                firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes,
+                                           excerpt: excerpt)
             }
             checks[last].message = diagnostic.message
             checks[last].notes = diagnostic.notes
+            checks[last].excerpt = excerpt
             if diagnostic.kind == .expectation { return }
             checkIndex = last
         }
         if firstFailure == nil {
-            firstFailure = TestFailure(location: place, message: diagnostic.message, notes: diagnostic.notes)
+            firstFailure = TestFailure(location: place, message: diagnostic.message, notes: diagnostic.notes, excerpt: excerpt)
         }
         errors.append(TestErrorRecord(kind: Self.kindName(diagnostic.kind), message: diagnostic.message, file: diagnostic.file?.name,
                                       line: location?.line, column: location?.column, notes: diagnostic.notes,
-                                      rendered: diagnostic.rendered(mask: redaction.mask), checkIndex: checkIndex))
+                                      rendered: diagnostic.rendered(mask: redaction.mask), excerpt: excerpt, checkIndex: checkIndex))
     }
 
     /// Where the expression of an `expect` starts, after the keyword: where a failure points.

@@ -191,17 +191,22 @@ enum TestLines {
             }
             return "✗ \(result.path)  interrupted  \(time)\n" + (place ?? "")
         case .failed, .errored:
-            // Every failed check (a file with `set bail off` runs on past the first), then the error that stopped it.
+            // Every failed check (a file with `set bail off` runs on past the first), then the
+            // errors, the one that stopped the file last: a CI log says why with the place and caret.
             var failures = result.checks.filter { !$0.passed }.map { check in
-                TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: check.message ?? "expectation failed", notes: check.notes)
+                TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: check.message ?? "expectation failed",
+                            notes: check.notes, excerpt: check.excerpt)
             }
-            if let first = result.firstFailure, !failures.contains(where: { $0.location == first.location && $0.message == first.message }) {
-                failures.append(first)
+            failures += result.errorsByCheck.others.map { error in
+                TestFailure(location: result.place(of: error), message: error.message, notes: error.notes, excerpt: error.excerpt)
             }
+            if failures.isEmpty, let first = result.firstFailure { failures.append(first) }
             guard !failures.isEmpty else { return "✗ \(result.path)  \(result.outcome.rawValue)  \(time)\n" }
             var text = ""
             for failure in failures {
                 text += "✗ \(failure.location) \(oneLine(failure.message))\n"
+                // The excerpt's lines are indented by three spaces: one more sets them under the ✗ line, as notes are.
+                for line in (failure.excerpt ?? "").split(separator: "\n") { text += " \(line)\n" }
                 for note in failure.notes { text += "    note: \(oneLine(note))\n" }
             }
             return text

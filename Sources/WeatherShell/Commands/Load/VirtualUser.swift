@@ -12,6 +12,9 @@ final class VirtualUser: RunReporter {
     private var isSetUp = false
     /// Whether the last call failed: its error, reported next, is that call's, already counted.
     private var callFailed = false
+    /// Whether the last `expect` failed: an error reported next (one on an answer that is not
+    /// JSON) is that check's, already counted as a failed check and no call of its own.
+    private var checkFailed = false
     /// Whether an iteration is running: one still running when the run ends is counted as cut off.
     private(set) var isBusy = false
     private let sendsCalls: Bool
@@ -68,6 +71,7 @@ final class VirtualUser: RunReporter {
         switch event {
         case .call(_, _, let response, let failure, _, _):
             callFailed = failure != nil
+            checkFailed = false
             let arrival = due
             due = nil
             if let response {
@@ -84,15 +88,17 @@ final class VirtualUser: RunReporter {
                 let line = result.file.location(of: result.span.start).line
                 stats.recordFailedExpectation("\(result.file.name):\(line): \(result.source)")
             }
+            checkFailed = !result.passed
         case .error(let diagnostic):
             // A user that only declares has its calls refused: those are not the setup's problem.
             if settingUp, setupProblem == nil, sendsCalls || !callFailed, !Task.isCancelled { setupProblem = diagnostic }
             // A step that failed without a call or a check to show it (an unknown target, an unset
             // variable, a query with nothing there): counted, or a broken scenario would pass.
-            if diagnostic.kind != .expectation, !callFailed, !Task.isCancelled {
+            if diagnostic.kind != .expectation, !callFailed, !checkFailed, !Task.isCancelled {
                 stats.recordError(Self.kind(of: diagnostic.message))
             }
             callFailed = false
+            checkFailed = false
         case .warning, .interrupted:
             break
         }

@@ -84,13 +84,13 @@ extension Run {
                 if let operation = declared.openAPI {
                     route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
                     route.emptyAnswerStatuses = operation.operation.responses.compactMap { response in
-                        guard response.content.isEmpty, let status = Int(response.status), (100...599).contains(status) else { return nil }
-                        return status
+                        guard response.content.isEmpty else { return nil }
+                        return MockRoute.SchemaAnswer.served(response.status)?.status
                     }
                     route.badRequestAnswer = Self.badRequestAnswer(operation.operation.responses)
                     route.schemaRoot = operation.schemas.root
                     for response in operation.operation.responses {
-                        let status = response.status == "2XX" ? 200 : Int(response.status)
+                        let status = MockRoute.SchemaAnswer.served(response.status)?.status
                         // OpenAPI ignores a declared Content-Type header: the media type says it.
                         let required = response.headers.filter { $0.required && $0.name.lowercased() != "content-type" }
                         guard let status, !required.isEmpty else { continue }
@@ -114,17 +114,19 @@ extension Run {
         return (MockRoutes(routes: routes, redaction: redaction, delay: delay, seed: session.serveSettings?.seed ?? 0), skipped)
     }
 
-    /// The answers an OpenAPI operation declares with a body, success first (lowest status first;
-    /// `2XX` as 200, `default` left out), as `wsh serve` makes them up: each in its JSON media
-    /// type when it has one with a schema, else in the first type it declares (text, XML, CSV,
-    /// octet-stream...), never in a type it does not.
+    /// The answers an OpenAPI operation declares with a body, success first (lowest status first),
+    /// as `wsh serve` makes them up: a range as its first status (`2XX` as 200, `4XX` as 400) and
+    /// `default` as 500, each also answering `Prefer: code=` for a status it covers, with its
+    /// example when it gives one (a single status's example is a sample already). Each in its JSON
+    /// media type when it has one with a schema, else in the first type it declares (text, XML,
+    /// CSV, octet-stream...), never in a type it does not.
     static func schemaAnswers(_ responses: [ResponseInfo]) -> [MockRoute.SchemaAnswer] {
         var answers: [MockRoute.SchemaAnswer] = []
         for response in responses {
-            let status = response.status == "2XX" ? 200 : Int(response.status)
-            guard let status, (100...599).contains(status) else { continue }
+            guard let (status, covers) = MockRoute.SchemaAnswer.served(response.status) else { continue }
             guard let media = bodyMedia(response) else { continue }
-            answers.append(.init(status: status, contentType: media.mediaType, schema: media.schema ?? .object([])))
+            answers.append(.init(status: status, contentType: media.mediaType, schema: media.schema ?? .object([]),
+                                 example: covers == nil ? nil : media.example, covers: covers))
         }
         return answers.enumerated().sorted { left, right in
             let leftRank = (200...299).contains(left.element.status) ? (0, left.element.status) : (1, left.offset)
