@@ -73,6 +73,21 @@ public struct JSONPath: Sendable {
         return steps
     }
 
+    /// Whether its nodes come from filters alone (`$.users[?@.id==1].name`): child segments of one
+    /// name, index or filter each, and a filter among them.
+    public var picksByFilter: Bool {
+        var filtered = false
+        for segment in query.segments {
+            guard !segment.isDescendant, segment.selectors.count == 1, let selector = segment.selectors.first else { return false }
+            switch selector {
+            case .name, .index: continue
+            case .filter: filtered = true
+            case .wildcard, .slice: return false
+            }
+        }
+        return filtered
+    }
+
     /// The most nodes one evaluation visits (selected, descended into or filtered) before it gives up.
     public static let stepLimit = 50_000_000
 }

@@ -29,12 +29,8 @@ public enum JSONWalk {
                 }
                 guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
                     let keys = members.map(\.key)
-                    let close = EditDistance.closest(to: key, in: keys)
-                    let guess = close.map { " (did you mean '\($0)'?)" } ?? ""
-                    // Before a `[*]` (`.itmes[*].name`) a key close to one there is a typo, as after one.
-                    let fansOut = steps[(position + 1)...].contains { if case .key = $0 { false } else if case .index = $0 { false } else { true } }
-                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))",
-                            close != nil && fansOut ? (key, false) : nil)
+                    let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
+                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))", nil)
                 }
                 current = next
                 path += key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"

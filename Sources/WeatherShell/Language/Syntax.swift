@@ -177,6 +177,21 @@ public struct Query: Sendable, Equatable {
     }
 }
 
+extension Query {
+    /// Whether the values reached come from `[? ]` filters alone (`.users[? .id == 1].name`), not
+    /// from `[*]`, a slice or `..`: a query written, most likely, to pick one value.
+    public var picksByFilter: Bool {
+        guard filters.isEmpty else { return false }
+        switch source {
+        case .path(let steps), .variablePath(_, let steps, _):
+            return steps.contains { if case .filter = $0 { true } else { false } }
+                && steps.allSatisfy { switch $0 { case .key, .index, .filter: true; case .all, .slice, .descendants: false } }
+        case .jsonPath(let expression): return (try? JSONPath(expression))?.picksByFilter ?? false
+        default: return false
+        }
+    }
+}
+
 /// The condition of a `[? EXPR]` step: an expectation whose path queries start at the element.
 public struct ElementFilter: Sendable, Equatable {
     public var condition: Expectation

@@ -20,7 +20,7 @@ extension Run {
             // Split into a list (`$token | split "-"`), each part is one.
             if let value = result.value, try isFilteredSecret(query) {
                 session.mask.add(value.plainText)
-                for leaf in value.leafTexts { session.mask.add(leaf) }
+                for leaf in value.leafTexts { session.mask.addDerived(leaf) }
             }
             return result
         }
@@ -147,9 +147,7 @@ extension Run {
                                asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
         guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
         let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
-        // A key missing before the list (`.itmes[*].name`) is checked absent with `not exists`.
-        let note = walked.value == nil ? "to check that '\(typo.key)' is not there: not exists" : "to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"
-        throw failure(walked.missing, at: query.span, notes: [note])
+        throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).

@@ -119,11 +119,7 @@ extension Run {
         }
         if let differenceNote { notes.append(differenceNote) }
         if let actual, !isByteComparison(expectation), let takes = Self.typeMismatch(expectation.op, actual) {
-            let kind = TypedValues.typeName(actual)
-            var note = "'\(expectation.op.rawValue)' tests \(takes), and the value is \(kind == "null" ? "null" : (kind == "object" ? "an " : "a ") + kind): "
-                + "it fails with 'not' as without it"
-            if case .number = actual { note += " (compare a number with '<' and '>=', or write '| toString' first)" }
-            notes.append(note)
+            notes.append(Self.typeMismatchNote(expectation.op, takes, actual) + ": it fails with 'not' as without it")
         }
         // Numbers compare exactly, digit by digit; Hurl compares them as doubles.
         if case .number(let a)? = actual, case .number(let b)? = expected, !TypedValues.equal(.number(a), .number(b)),
@@ -240,24 +236,26 @@ extension Run {
         if element == nil, expectation.op.isUnary, Self.comparesOneNode.contains(expectation.op),
            case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
             let test = (expectation.negated ? "not " : "") + expectation.op.rawValue
-            throw failure("'\(test)' \(expectation.negated ? "always" : "never") holds on a list of \(nodes.count) values reached",
-                          at: expectation.span,
-                          notes: ["to check each of them: keep those that are\(expectation.negated ? "" : " not") with '[? ]' and check 'isEmpty'"])
-        }
-        // `contains` on a list of one text (`.users[? .id == 1].name contains Bo`) asks two things:
-        // whether `Bo` is one of the values reached, or is in the text. Where they differ, either
-        // answer could pass a wrong check: an error says how to ask each.
-        if element == nil, expectation.op == .contains, case .query(let query) = expectation.subject, query.yieldsNodeList,
-           case .array(let nodes)? = actual, nodes.count == 1, case .string(let text) = nodes[0],
-           TypedValues.contains(.array(nodes), expected ?? "", typed: expectedValue ?? .null)
-            != TypedValues.contains(.string(text), expected ?? "", typed: expectedValue ?? .null) {
             let written = currentFile.text(query.span.start..<query.span.end).shortened()
-            let value = JSONValue.quoted(mask(expected ?? "").shortened())
-            throw failure("'contains' on a list of one text reached asks two things, and here they differ: "
-                          + "whether \(value) is in the text, or is the value reached",
+            throw failure("'\(test)' tests one value, and the query reached a list of \(nodes.count)", at: expectation.span,
+                          notes: ["to check each of them: \(written)[? . \(expectation.negated ? "" : "not ")\(expectation.op.rawValue)] isEmpty"])
+        }
+        // `contains` on the one value a `[? ]` picked (`.users[? .id == 1].name contains Bo`) asks two
+        // things: whether `Bo` is in that text (or list), as Hurl reads it, or is the value
+        // picked. Where they differ, either answer could pass a wrong check: an error says how to ask
+        // each. After `[*]` it asks about the list, as `not contains` is the way to check each value.
+        if element == nil, expectation.op == .contains, case .query(let query) = expectation.subject, query.picksByFilter,
+           case .array(let nodes)? = actual, nodes.count == 1, Self.isTextOrList(nodes[0]),
+           TypedValues.contains(.array(nodes), expected ?? "", typed: expectedValue ?? .null)
+            != TypedValues.contains(nodes[0], expected ?? "", typed: expectedValue ?? .null) {
+            let written = currentFile.text(query.span.start..<query.span.end).shortened()
+            let value = expectation.expected.map { currentFile.text($0.span.start..<$0.span.end) }.map(mask)?.shortened() ?? "null"
+            let not = expectation.negated ? "not " : ""
+            throw failure("'contains' on the one value a '[? ]' picked asks two things, and here they differ: "
+                          + "whether \(value) is in it, or is it",
                           at: expectation.span,
-                          notes: ["to test the text: expect \(written) | first contains \(value)",
-                                  "to test the value: expect \(written) == \(value)"])
+                          notes: ["to look in the value: \(written) | first \(not)contains \(value)",
+                                  "to ask whether it is the value: \(written) \(not)includes \(value)"])
         }
         // An empty node list reached nothing (`..nope`, `.items[*].typo`, `headers X-Missing`), as in
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
@@ -322,9 +320,16 @@ extension Run {
         }
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
-        // A test of a type the value is not fails, `not` or no `not`; in a `[? ]` it is false, and
-        // `not` makes it true, as a JSONPath filter's `!` does.
-        if element == nil, let found = actual, Self.typeMismatch(expectation.op, found) != nil { passed = false }
+        // A test of a type the value is not fails, `not` or no `not`. In `if` and `until` it is an
+        // error (`until status not startsWith 5` would stop on a 503), but on `null` (an optional
+        // field) and in a `[? ]`, where it is false and `not` makes it true, as JSONPath's `!` does.
+        if element == nil, let found = actual, let takes = Self.typeMismatch(expectation.op, found) {
+            if asserting {
+                passed = false
+            } else if found != .null {
+                throw failure(Self.typeMismatchNote(expectation.op, takes, found), at: expectation.span)
+            }
+        }
         // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
         if case .query(let query) = expectation.subject, query.readsMaskedValues, let found = actual {
             actual = try shownMasked(found, of: query, element: element)
@@ -382,6 +387,21 @@ extension Run {
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
                                                               .startsWith, .endsWith, .matches, .isString, .isNumber, .isInteger,
                                                               .isFloat, .isBool, .isNull, .isObject, .isDate, .isIsoDate, .isUuid]
+
+    static func isTextOrList(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string, .array: true
+        default: false
+        }
+    }
+
+    /// `'startsWith' tests text, and the value is a number (compare ...)`.
+    static func typeMismatchNote(_ op: Expectation.Operator, _ takes: String, _ value: JSONValue) -> String {
+        let kind = TypedValues.typeName(value)
+        let note = "'\(op.rawValue)' tests \(takes), and the value is \(kind == "null" ? "null" : (kind == "object" ? "an " : "a ") + kind)"
+        guard case .number = value else { return note }
+        return note + " (compare a number with '<' and '>=', or write '| toString' first)"
+    }
 
     /// What a test takes, when `value` is not of it: `startsWith` text, not the number 503. Such a
     /// check fails with `not` as without it, as in Hurl (a type mismatch), so that
