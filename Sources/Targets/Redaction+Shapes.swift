@@ -42,7 +42,7 @@ extension Redaction {
         let last = bytes.count - word.count
         while from <= last, let found = memchr(base + from, Int32(word[0]), last - from + 1) {
             let offset = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-            if (1..<word.count).allSatisfy({ bytes[offset + $0] == word[$0] }) { offsets.append(offset) }
+            if memcmp(base + offset, word, word.count) == 0 { offsets.append(offset) }
             from = offset + 1
         }
         return offsets

@@ -23,7 +23,7 @@ import TestSupport
         let routes = [
             "/login": StaticRoute(body: Self.login),
             "/echoed": StaticRoute(contentType: "text/plain", body: "Authorization: Bearer abc123DEF456ghi\nProxy: Basic dXNlcjpwYXNz\n"),
-            "/dsn": StaticRoute(body: #"{"database": "postgres://user:pa55word@db.example/app", "note": "issued \#(jwt) today"}"#),
+            "/dsn": StaticRoute(body: #"{"database": "postgres://user:pa55word@db.example/app", "note": "issued \#(Self.jwt) today"}"#),
             "/page": StaticRoute(contentType: "text/html", body: Self.page),
         ]
         try await withLoopbackServer(routes: routes) { server in
@@ -66,10 +66,10 @@ import TestSupport
             #expect(history.stdout.contains("/page") && history.stdout.contains("/login"), "\(history.stdout)\(history.stderr)")
 
             // Offline, the masked fixture replays: a masked value answers as `***`.
-            let replay = try await WSHProcess.run(["--stub", "-c", "set output quiet\nsource session.wsh\ncall login\nprint .access_token .token_type"],
+            let replay = try await WSHProcess.run(["--stub", "-c", "set output quiet\nsource session.wsh\ncall login\nprint .access_token .expires_in"],
                                                   environment: environment, directory: directory)
             #expect(replay.status == 0, "\(replay.stderr)")
-            #expect(replay.stdout == "*** bearer\n", "\(replay.stdout)")
+            #expect(replay.stdout == "*** 3600\n", "\(replay.stdout)")
         }
     }
 
