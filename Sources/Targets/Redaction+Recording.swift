@@ -15,10 +15,16 @@ extension Redaction {
         }
         // Most bodies have nothing to mask, which their bytes show without parsing them.
         if Self.namesNothingSensitive(body), secrets.mask(body) == body { return body }
+        return maskedJSONOrText(body) { member in isSensitiveKey(member.key) && member.value != .null }
+    }
+
+    /// `body` with the members `masksMember` picks and every secret value masked: JSON rewritten,
+    /// indented, when anything changed; other text masked byte for byte.
+    func maskedJSONOrText(_ body: Data, masksMember: (JSONMember) -> Bool) -> Data {
         // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
         // Only an object or an array has members to mask by name; a scalar is masked by value below.
         if Self.opensJSONContainer(body), let json = try? JSONValue.parse(body) {
-            let (masked, changed) = recordingMasked(json)
+            let (masked, changed) = recordingMasked(json, masksMember: masksMember)
             if changed { return Data((masked.prettyText + "\n").utf8) }
         }
         // Text that holds JSON without being one document (NDJSON, an event stream): its escaped
@@ -62,6 +68,12 @@ extension Redaction {
     /// one, or a secret), and no Kelvin sign (which lowercases to `k`). With no secret value in it
     /// either, masking for a recording leaves such a body as it is.
     public static func namesNothingSensitive(_ body: Data) -> Bool {
+        namesNone(of: sensitiveKeyFinder, in: body)
+    }
+
+    /// Whether no JSON text in `body` can be or hold a word `finder` finds: as
+    /// ``namesNothingSensitive(_:)`` says, for any list of words.
+    static func namesNone(of finder: ASCIIPartFinder, in body: Data) -> Bool {
         body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let base = raw.baseAddress else { return true }
@@ -76,29 +88,29 @@ extension Redaction {
                 from = UnsafeRawPointer(found) + 1
                 left = raw.count - offset - 1
             }
-            return !sensitiveKeyFinder.occurs(in: bytes)
+            return !finder.occurs(in: bytes)
         }
     }
 
-    /// `value` with sensitive members and secret values masked; whether anything changed.
-    private func recordingMasked(_ value: JSONValue) -> (JSONValue, Bool) {
+    /// `value` with the members `masksMember` picks and secret values masked; whether anything changed.
+    private func recordingMasked(_ value: JSONValue, masksMember: (JSONMember) -> Bool) -> (JSONValue, Bool) {
         switch value {
         case .object(let members):
             var changed = false
             let masked = members.map { member -> JSONMember in
                 let key = mask(member.key)
                 changed = changed || key != member.key
-                if isSensitiveKey(member.key), member.value != .null {
+                if masksMember(member) {
                     changed = changed || member.value != .string(Self.placeholder)
                     return JSONMember(key: key, value: .string(Self.placeholder))
                 }
-                let (inner, innerChanged) = recordingMasked(member.value)
+                let (inner, innerChanged) = recordingMasked(member.value, masksMember: masksMember)
                 changed = changed || innerChanged
                 return JSONMember(key: key, value: inner)
             }
             return (.object(masked), changed)
         case .array(let elements):
-            let results = elements.map(recordingMasked)
+            let results = elements.map { recordingMasked($0, masksMember: masksMember) }
             return (.array(results.map(\.0)), results.contains { $0.1 })
         case .string(let text):
             // A string holding JSON (httpbin's `data`) may hold a secret escaped once more.

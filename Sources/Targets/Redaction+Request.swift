@@ -78,12 +78,21 @@ extension Redaction {
     /// than ``isSensitiveKey(_:)``, which masks a field by its name wherever it is shown: a value
     /// masked by value is masked everywhere it appears, and `keyword=London` must not hide London.
     public static func isCredentialName(_ name: String) -> Bool {
+        nameWords(name).contains { word in
+            let lowered = word.lowercased()
+            return credentialWordEndings.contains { lowered.hasSuffix($0) }
+        }
+    }
+
+    /// `accessToken`, `access_token`, `X-Access-Token` as their words, as written: split at any
+    /// character that is no letter or digit, and between a small letter and a capital.
+    static func nameWords(_ name: String) -> [String] {
         var words: [String] = []
         var word = ""
         var previous: Character?
         for character in name {
             if !(character.isLetter || character.isNumber) {
-                words.append(word)
+                if !word.isEmpty { words.append(word) }
                 word = ""
             } else {
                 if character.isUppercase, previous?.isLowercase == true {
@@ -94,11 +103,8 @@ extension Redaction {
             }
             previous = character
         }
-        words.append(word)
-        return words.contains { word in
-            let lowered = word.lowercased()
-            return credentialWordEndings.contains { lowered.hasSuffix($0) }
-        }
+        if !word.isEmpty { words.append(word) }
+        return words
     }
 
     private static let credentialWordEndings = sensitiveKeyParts.filter { !$0.contains("_") }

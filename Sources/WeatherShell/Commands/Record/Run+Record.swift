@@ -21,8 +21,9 @@ extension Run {
     }
 
     /// Under `set record DIR`, saves a live answer of a declared target as a sample file in DIR
-    /// (``RecordedSample``), its secrets masked (``Redaction/maskedForRecording(_:contentType:)``:
-    /// the session's, and what the request sent under a sensitive name, as the logger masks them),
+    /// (``RecordedSample``), its secrets masked (``Redaction/maskedForSample(_:contentType:)``:
+    /// the session's, what the request sent under a sensitive name, as the logger masks them, and
+    /// the credentials a server issues, by name and shape),
     /// and gives the target that `sample` line. Answers from samples (`set stub`) are not recorded.
     /// Returns why it could not, or nil.
     func recordAnswer(_ response: Response, of target: Target) -> String? {
@@ -31,8 +32,11 @@ extension Run {
         let fileExtension = RecordedSample.fileExtension(contentType: contentType, body: response.body)
         let path = (directory as NSString).appendingPathComponent(
             RecordedSample.fileName(target: declared.name, status: response.status, fileExtension: fileExtension))
-        // Besides the session's secrets: what the request sent under a sensitive name, echoed back.
-        let masked = redaction.including(secretsOf: response.request).maskedForRecording(response.body, contentType: contentType)
+        // The session's secrets and what the call sent under a sensitive name, echoed back; not the
+        // values this answer gave under names the logger takes for credentials (`"token_type":
+        // "bearer"`): the recording masks what it issues by its own names and by shape.
+        let masked = Redaction(secrets: session.mask.secrets.adding(session.lastProxyCredentials))
+            .including(secretsSentFor: response).maskedForSample(response.body, contentType: contentType)
         // A file this session did not record (a fixture written by hand) is kept beside it once,
         // never lost; once kept, later recordings replace the file in place (a nightly re-record
         // leaves one `.orig`, not one a run).
@@ -62,9 +66,10 @@ extension Run {
         return nil
     }
 
-    /// `declared` with a `sample` line for the recorded file: a sample of the same status is
-    /// replaced where it stands; a new 2xx one goes before the first sample that is not 2xx (the
-    /// first sample is the default), any other status last. The other fields keep their text.
+    /// `declared` with a `sample` line for the recorded file, in place of any sample of the same
+    /// status: a 2xx one goes first, as the default (the first sample), so a replay answers the
+    /// latest success recorded; any other status stays where its sample stood, or goes last.
+    /// The other fields keep their text.
     /// A bundled pack's samples, which are not files on disk, are written into DIR beside it, so
     /// that `save` can write the target.
     func recordedDeclaration(_ declared: DeclaredTarget, sample path: String, status: Int, directory: String) throws -> TargetDeclaration {
@@ -88,12 +93,11 @@ extension Run {
             samples.append((fieldStatus, kept ?? text))
         }
         let line = Self.sampleLine(path, status: status)
-        if let replaced {
-            samples.insert((status, line), at: replaced)
-        } else if (200...299).contains(status) {
-            samples.insert((status, line), at: samples.firstIndex { !(200...299).contains($0.status ?? 0) } ?? samples.count)
+        if (200...299).contains(status) {
+            // The latest success is what a replay answers: a 200 recorded after a 201 is the default.
+            samples.insert((status, line), at: 0)
         } else {
-            samples.append((status, line))
+            samples.insert((status, line), at: replaced ?? samples.count)
         }
         let body = (fields + samples.map(\.line)).map { "  " + $0 }.joined(separator: "\n")
         let file = SourceFile(name: "<recorded \(declared.name)>", directory: bundled ? directory : old.file.directory,

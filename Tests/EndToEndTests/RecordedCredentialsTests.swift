@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `set record DIR` writes sample files that users commit: credentials a server issues are
+/// masked in them by name (a string under `access_token`, `client_secret`, ...) and by shape (a
+/// JWT, a URL's password, a `Bearer`/`Basic` value), while ordinary values and bodies with no
+/// credential are kept as they came (mock tester's F20). Which sample replays a target's success
+/// is the latest 2xx recorded (F11). Each runs the built wsh against a loopback server.
+@Suite struct RecordedCredentialsTests {
+    static let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJlLXZhbHVl"
+    static let login = """
+        {"access_token": "\(jwt)", "refresh_token": "rt-9f8e7d6c5b", "id_token": "idt-1234abcd",
+         "token_type": "bearer", "expires_in": 3600, "credentialsRequired": true, "tokenCount": 3,
+         "client_secret": "cs-55667788", "password": "pw-77889900", "api_key": "ak-99001122"}
+        """
+    static let credentials = ["rt-9f8e7d6c5b", "idt-1234abcd", "cs-55667788", "pw-77889900", "ak-99001122",
+                              "eyJhbGci", "abc123DEF456ghi", "dXNlcjpwYXNz", "pa55word"]
+    /// 5 MB of links whose URLs hold an `@`: no credential, so recorded byte for byte.
+    static let page = Array(String(repeating: "<a href=\"http://x/@y\">eyJ Bearer earer asic ://</a>\n", count: 5 << 20 / 51).utf8)
+
+    @Test func credentialsAServerIssuesAreMaskedInRecordingsAndReplayAsStars() async throws {
+        let routes = [
+            "/login": StaticRoute(body: Self.login),
+            "/echoed": StaticRoute(contentType: "text/plain", body: "Authorization: Bearer abc123DEF456ghi\nProxy: Basic dXNlcjpwYXNz\n"),
+            "/dsn": StaticRoute(body: #"{"database": "postgres://user:pa55word@db.example/app", "note": "issued \#(Self.jwt) today"}"#),
+            "/page": StaticRoute(contentType: "text/html", body: Self.page),
+        ]
+        try await withLoopbackServer(routes: routes) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let script = """
+                set output quiet
+                target login { base \(server.baseURL); path /login }
+                target echoed { base \(server.baseURL); path /echoed }
+                target dsn { base \(server.baseURL); path /dsn }
+                target page { base \(server.baseURL); path /page }
+                set record rec
+                call login
+                call echoed
+                call dsn
+                call page
+                save session.wsh
+                """
+            let environment = ["HOME": directory.path]
+            let (result, took) = try await runScript(script, environment: environment, directory: directory)
+            print("recording the four answers (one 5 MB page) took \(took)")
+            #expect(result.status == 0, "\(result.stderr)")
+            let records = directory.appendingPathComponent("rec")
+            let login = try String(contentsOf: records.appendingPathComponent("login.json"), encoding: .utf8)
+            let echoed = try String(contentsOf: records.appendingPathComponent("echoed.txt"), encoding: .utf8)
+            let dsn = try String(contentsOf: records.appendingPathComponent("dsn.json"), encoding: .utf8)
+            for credential in Self.credentials {
+                #expect(![login, echoed, dsn].contains { $0.contains(credential) }, "\(credential) recorded: \(login)\n\(echoed)\n\(dsn)")
+            }
+            for kept in [#""token_type": "bearer""#, #""expires_in": 3600"#, #""credentialsRequired": true"#, #""tokenCount": 3"#,
+                         #""access_token": "***""#, #""client_secret": "***""#] {
+                #expect(login.contains(kept), "\(kept): \(login)")
+            }
+            #expect(echoed == "Authorization: Bearer ***\nProxy: Basic ***\n", "\(echoed)")
+            #expect(dsn.contains("postgres://user:***@db.example/app") && dsn.contains("issued *** today"), "\(dsn)")
+            #expect(try Data(contentsOf: records.appendingPathComponent("page.html")) == Data(Self.page), "the page is kept byte for byte")
+
+            // The history row of each call is written by the time wsh exits.
+            let history = try await WSHProcess.run(["-c", "history"], environment: environment, directory: directory)
+            #expect(history.stdout.contains("/page") && history.stdout.contains("/login"), "\(history.stdout)\(history.stderr)")
+
+            // Offline, the masked fixture replays: a masked value answers as `***`.
+            let replay = try await WSHProcess.run(["--stub", "-c", "set output quiet\nsource session.wsh\ncall login\nprint .access_token .expires_in"],
+                                                  environment: environment, directory: directory)
+            #expect(replay.status == 0, "\(replay.stderr)")
+            #expect(replay.stdout == "*** 3600\n", "\(replay.stdout)")
+        }
+    }
+
+    /// A target that answered 201 (create) then 200 replays the 200: the latest success is the
+    /// default sample; the 201 stays in its own file and replays under `status 201` (it replayed 201).
+    @Test func theLatestSuccessRecordedIsWhatAReplayAnswers() async throws {
+        let routes = ["/created": StaticRoute(status: 201, body: #"{"step": "created"}"#), "/ok": StaticRoute(body: #"{"step": "ok"}"#)]
+        try await withLoopbackServer(routes: routes) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let script = """
+                set output quiet
+                target item { base \(server.baseURL); path /{step} }
+                set record rec
+                call item step=created
+                call item step=ok
+                save session.wsh
+                """
+            let (result, _) = try await runScript(script, environment: ["HOME": directory.path], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let replay = try await WSHProcess.run(["--stub", "-c", """
+                set output quiet
+                source session.wsh
+                call item step=x
+                print status .step
+                set stub immediate status 201
+                call item step=x
+                print status .step
+                """], environment: ["HOME": directory.path], directory: directory)
+            #expect(replay.status == 0, "\(replay.stderr)")
+            #expect(replay.stdout == "200 ok\n201 created\n", "\(replay.stdout)")
+        }
+    }
+}
