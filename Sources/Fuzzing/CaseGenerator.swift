@@ -186,6 +186,11 @@ extension CaseGenerator {
             for name in SchemaSampler.requiredNames(resolved) {
                 cases.append(FuzzCase(parameters: base.parameters, body: .object(members.filter { $0.key != name })))
             }
+        } else if let schema = operation.bodySchema, base.body != nil {
+            // A body that is no object (a list, a string, a number): the edges of its schema, whole.
+            for value in sampler.edgeValues(for: schema) {
+                cases.append(FuzzCase(parameters: base.parameters, body: value))
+            }
         }
         var seen: [FuzzCase] = []
         for input in cases where !seen.contains(input) { seen.append(input) }

@@ -126,15 +126,27 @@ extension RunState {
         return true
     }
 
-    /// The created resource's identifier: the body's field of the parameter's name, or `id`, or
-    /// the last segment of the Location.
+    /// The created resource's identifier: the body's field of the parameter's name, or `id`, at
+    /// its top level, else one level down (`{"data": {"id": 5}}`), else two (JSON:API's
+    /// `{"data": {"attributes": {"id": 5}}}`), as Schemathesis reads an answer for a path
+    /// parameter; else the last segment of the Location.
     static func capture(_ outcome: FuzzOutcome, parameter: String) -> FuzzFailure.Capture? {
         if !parameter.isEmpty, let body = try? JSONValue.parse(outcome.body) {
-            for name in [parameter, "id"] {
-                switch body[name] {
-                case .string(let text)?: return .init(value: text, query: "." + name)
-                case .number(let text)?: return .init(value: text, query: "." + name)
-                default: continue
+            var level: [(path: String, value: JSONValue)] = [("", body)]
+            for _ in 0..<3 {
+                for (path, value) in level {
+                    for name in [parameter, "id"] {
+                        switch value[name] {
+                        case .string(let text)?: return .init(value: text, query: path + "." + name)
+                        case .number(let text)?: return .init(value: text, query: path + "." + name)
+                        default: continue
+                        }
+                    }
+                }
+                level = level.flatMap { path, value in
+                    guard case .object(let members) = value else { return [(path: String, value: JSONValue)]() }
+                    // Only names a query can write bare (`.data.id`).
+                    return members.filter { isBareName($0.key) }.map { (path + "." + $0.key, $0.value) }
                 }
             }
         }
@@ -142,5 +154,11 @@ extension RunState {
             return .init(value: String(last), query: "header Location | split \"/\" | last")
         }
         return nil
+    }
+
+    /// A member name made of letters, digits and `_`, not starting with a digit.
+    private static func isBareName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
     }
 }

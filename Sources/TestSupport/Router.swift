@@ -7,6 +7,7 @@ final class Router: Sendable {
     private struct Counters {
         var hits: [String: Int] = [:]
         var flakyAttempts: [String: Int] = [:]
+        var received: [TestServer.LoggedRequest] = []
     }
 
     private let routes: [String: StaticRoute]
@@ -25,7 +26,16 @@ final class Router: Sendable {
         counters.withLock { $0.hits[path, default: 0] += 1 }
     }
 
+    /// Every request answered so far, in the order they came.
+    var received: [TestServer.LoggedRequest] {
+        counters.withLock { $0.received }
+    }
+
     func reply(to request: ReceivedRequest) -> ServerReply {
+        counters.withLock {
+            $0.received.append(TestServer.LoggedRequest(method: request.method, path: request.path, query: request.query,
+                                                        body: String(decoding: request.body, as: UTF8.self)))
+        }
         if let route = routes[request.path] {
             return .respond(status: route.status, headers: route.headers, body: route.body)
         }

@@ -63,6 +63,22 @@ public final class TestServer: Sendable {
         router.hits(path)
     }
 
+    /// A request as the server received it: the server's own log, for tests that must show what
+    /// was sent (or never sent).
+    public struct LoggedRequest: Sendable, Equatable {
+        public var method: String
+        public var path: String
+        /// The raw query after `?`; empty when there is none.
+        public var query: String
+        /// The body as UTF-8 text; empty when there was none.
+        public var body: String
+    }
+
+    /// Every request received so far, in order.
+    public var requests: [LoggedRequest] {
+        router.received
+    }
+
     /// How many connections the server has accepted so far: with keep-alive, sequential requests share one.
     public var connectionsAccepted: Int {
         connections.acceptedCount

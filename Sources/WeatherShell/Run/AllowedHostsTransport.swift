@@ -2,18 +2,37 @@ import Targets
 
 /// The transport of `wsh load`'s users and of `wsh fuzz`'s calls: `next` for loopback hosts and
 /// those `--allow-host` names; any other is refused before a byte is sent. Every hop of a
-/// redirect goes through it, so a Location elsewhere is refused too.
+/// redirect goes through it, so a Location elsewhere is refused too. The files `wsh fuzz` and
+/// `wsh serve` run first send their calls through it as well (``Session/callGuard``), with
+/// writes refused unless `writeRefusal` is nil.
 struct AllowedHostsTransport: Transport {
     let allowed: [String]
     /// `load` or `fuzz`, as the refusal says it: `will not fuzz 192.0.2.2`.
     let action: String
     var next: any Transport = SessionEventLoop.transport
+    /// Why a method other than GET, HEAD and OPTIONS is refused unsent; nil sends it.
+    var writeRefusal: String?
+    /// Whether the refusal of another host says to give `--allow-host` (`wsh serve` has none).
+    var offersAllowHost = true
 
     func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         if let host = Run.refusedHost(request.url, allowed: allowed) {
-            throw ProviderError.other("will not \(action) \(host.isEmpty ? request.url : host): it is not a loopback address; give --allow-host \(host) if it is yours to test",
+            let name = host.isEmpty ? request.url : host
+            throw ProviderError.other("will not \(action) \(name): it is not a loopback address" + (offersAllowHost ? "; give --allow-host \(host) if it is yours to test" : ""),
                                       step: .transport, targetName: target.name)
         }
+        if let writeRefusal, !["GET", "HEAD", "OPTIONS"].contains(request.method.rawValue) {
+            // The URL without its query, where a key may be.
+            let url = request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.url
+            throw ProviderError.other("will not send \(request.method.rawValue) \(url): \(writeRefusal)", step: .transport, targetName: target.name)
+        }
         return try await next.send(request, for: target)
+    }
+
+    /// This guard in front of `transport`.
+    func sending(through transport: any Transport) -> AllowedHostsTransport {
+        var guarded = self
+        guarded.next = transport
+        return guarded
     }
 }

@@ -119,6 +119,10 @@ public final class Session {
     /// What the served routes were last made from.
     var servedSignature: ServedSignature?
     private(set) lazy var transport: any Transport = SessionEventLoop.transport
+    /// While set, every call of the session passes it first: the rules of `wsh fuzz` (and `wsh
+    /// serve`) for the calls of the files they run before they start, whatever `set proxy` or
+    /// the TLS settings make of ``transport``.
+    var callGuard: AllowedHostsTransport?
     /// Whether a transport was given to the session (a test's): `set proxy` and the TLS settings leave it.
     private var transportIsGiven = false
     /// Whether `set insecure on` has warned in this session.

@@ -116,7 +116,7 @@ extension Run {
         case .delayed(let delay): .delayed(delay)
         }
         var provider = Provider<Target>(
-            transport: session.transport, plugins: extra + activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
+            transport: session.callGuard.map { $0.sending(through: session.transport) } ?? session.transport, plugins: extra + activePlugins(), stubBehavior: stub, stubStatus: options.stubStatus,
             sessionTimeout: options.timeout, baseURL: options.base)
         provider.redirectLimit = options.follow
         provider.redirectsKeepCredentials = options.followTrusted

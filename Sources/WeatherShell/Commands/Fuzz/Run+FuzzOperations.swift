@@ -67,7 +67,10 @@ extension Run {
                 operation.bodySchema = FuzzOperation.shape(of: body, requiringKeys: true)
                 operation.bodyRequired = true
             }
-        default: break
+        default:
+            // A JSON body with no fields to declare (an array, a string, a map of
+            // additionalProperties): the operation's schema is the whole body's.
+            if let body = document?.requestBody, body.schema != nil, MediaType.isJSON(body.mediaType) { operation.bodyKind = .json }
         }
         let fixedFields = bodyFields.filter { isSecret($0.defaultValue, named: $0.name) }
         if operation.bodyKind != nil, operation.bodySchema == nil {

@@ -5,10 +5,16 @@ import NIOPosix
 
 extension Shell {
     /// `wsh serve FILE...`: runs the files (their declarations and settings; a `.json` file is a
-    /// Postman collection, read as `use postman` reads it), then answers their targets until
+    /// Postman collection, read as `use postman` reads it; their calls to this machine only, and
+    /// reads only), then answers their targets until
     /// Ctrl-C, which stops the server and exits 0.
     static func serveFiles(_ files: [String], _ settings: ServeSettings, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
+        // A mock loads files for their targets: a call among them reads this machine at most,
+        // and writes nothing anywhere.
+        run.session.callGuard = AllowedHostsTransport(allowed: [], action: "call", writeRefusal: "wsh serve sends only GET, HEAD and OPTIONS, to this machine, while it loads its files",
+                                                      offersAllowHost: false)
         if let code = await loadFiles(files, run, interrupts, command: "serve") { return code }
+        run.session.callGuard = nil
         let served = await outcome(interrupts) {
             let server: MockServer
             do {
