@@ -387,6 +387,7 @@ import Testing
         Case(check: #"expect .name startsWith """#, change: .body(#""name""#, #""nome""#)),
         Case(check: #"expect .name endsWith """#, change: .body(#""name""#, #""nome""#)),
         Case(check: #"expect .tags contains "b""#, change: .body(#"["a","b"]"#, #"["a","c"]"#)),
+        Case(check: #"expect .tags includes "b""#, change: .body(#"["a","b"]"#, #""ab""#)),
         Case(check: #"expect .name startsWith "A""#, change: .body("Ada", "Bob")),
         Case(check: #"expect .name endsWith "a""#, change: .body("Ada", "Bob")),
         Case(check: #"expect .name matches "^A[a-z]+$""#, change: .body("Ada", "Bob")),
