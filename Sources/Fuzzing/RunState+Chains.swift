@@ -127,31 +127,47 @@ extension RunState {
     }
 
     /// The created resource's identifier: the body's field of the parameter's name, or `id`, at
-    /// its top level, else one level down (`{"data": {"id": 5}}`), else two (JSON:API's
-    /// `{"data": {"attributes": {"id": 5}}}`), as Schemathesis reads an answer for a path
-    /// parameter; else the last segment of the Location.
+    /// its top level; else the last segment of the Location; else a field of the parameter's name,
+    /// then `id`, one level down (`{"data": {"id": 5}}`, JSON:API's place), then two. An empty
+    /// value is none.
     static func capture(_ outcome: FuzzOutcome, parameter: String) -> FuzzFailure.Capture? {
-        if !parameter.isEmpty, let body = try? JSONValue.parse(outcome.body) {
-            var level: [(path: String, value: JSONValue)] = [("", body)]
-            for _ in 0..<3 {
-                for (path, value) in level {
-                    for name in [parameter, "id"] {
-                        switch value[name] {
-                        case .string(let text)?: return .init(value: text, query: path + "." + name)
-                        case .number(let text)?: return .init(value: text, query: path + "." + name)
-                        default: continue
-                        }
-                    }
-                }
-                level = level.flatMap { path, value in
-                    guard case .object(let members) = value else { return [(path: String, value: JSONValue)]() }
-                    // Only names a query can write bare (`.data.id`).
-                    return members.filter { isBareName($0.key) }.map { (path + "." + $0.key, $0.value) }
-                }
-            }
-        }
+        let body = parameter.isEmpty ? nil : try? JSONValue.parse(outcome.body)
+        let levels = body.map(levels(below:)) ?? []
+        if let top = levels.first, let found = field(in: top, names: [parameter, "id"]) { return found }
         if let location = outcome.header("Location"), let last = location.split(separator: "?").first?.split(separator: "/").last {
             return .init(value: String(last), query: "header Location | split \"/\" | last")
+        }
+        for name in [parameter, "id"] {
+            for level in levels.dropFirst() {
+                if let found = field(in: level, names: [name]) { return found }
+            }
+        }
+        return nil
+    }
+
+    /// The objects at depth 0, 1 and 2 of `body`, each with its path, reached through names a query
+    /// can write bare (`.data.id`).
+    private static func levels(below body: JSONValue) -> [[(path: String, value: JSONValue)]] {
+        var levels: [[(path: String, value: JSONValue)]] = [[("", body)]]
+        while levels.count < 3, let last = levels.last {
+            levels.append(last.flatMap { path, value in
+                guard case .object(let members) = value else { return [(path: String, value: JSONValue)]() }
+                return members.filter { isBareName($0.key) }.map { (path + "." + $0.key, $0.value) }
+            })
+        }
+        return levels
+    }
+
+    /// The first of `names` (in order, then in document order) holding a non-empty string or a number.
+    private static func field(in level: [(path: String, value: JSONValue)], names: [String]) -> FuzzFailure.Capture? {
+        for name in names where !name.isEmpty {
+            for (path, value) in level {
+                switch value[name] {
+                case .string(let text)? where !text.isEmpty: return .init(value: text, query: path + "." + name)
+                case .number(let text)?: return .init(value: text, query: path + "." + name)
+                default: continue
+                }
+            }
         }
         return nil
     }
