@@ -50,6 +50,22 @@ import TestSupport
         }
     }
 
+    /// A write asked for through a GET that many servers (Rails, Laravel, gateways) act on as the
+    /// method it names is a write (review of F28).
+    @Test func aMethodOverrideIsAWrite() async throws {
+        try await TestServer.with(routes: Self.routes) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            for (name, line) in [("header.wsh", "get \(server.baseURL)/items/1 X-HTTP-Method-Override:DELETE"),
+                                 ("query.wsh", "get \(server.baseURL)/items/1 _method==delete")] {
+                try Self.write(Self.target(server) + line + "\n", name, in: directory)
+                let result = try await WSHProcess.run(["fuzz", name, "--calls", "3", "--seed", "1"], directory: directory)
+                #expect(result.status == 3 && result.stderr.contains("will not send DELETE"), "\(name): \(result.stderr)")
+            }
+            #expect(!server.requests.contains { $0.path == "/items/1" }, "\(server.requests)")
+        }
+    }
+
     /// A host that is not this machine is refused before a byte goes out: 192.0.2.1 (TEST-NET-1)
     /// would time out after 2s if it were tried.
     @Test func aCallToAnotherHostIsRefusedBeforeSending() async throws {

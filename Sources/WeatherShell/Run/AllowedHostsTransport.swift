@@ -1,3 +1,4 @@
+import Foundation
 import Targets
 
 /// The transport of `wsh load`'s users and of `wsh fuzz`'s calls: `next` for loopback hosts and
@@ -21,12 +22,24 @@ struct AllowedHostsTransport: Transport {
             throw ProviderError.other("will not \(action) \(name): it is not a loopback address" + (offersAllowHost ? "; give --allow-host \(host) if it is yours to test" : ""),
                                       step: .transport, targetName: target.name)
         }
-        if let writeRefusal, !["GET", "HEAD", "OPTIONS"].contains(request.method.rawValue) {
+        if let writeRefusal, let method = Self.methods(of: request).first(where: { !["GET", "HEAD", "OPTIONS"].contains($0) }) {
             // The URL without its query, where a key may be.
             let url = request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.url
-            throw ProviderError.other("will not send \(request.method.rawValue) \(url): \(writeRefusal)", step: .transport, targetName: target.name)
+            throw ProviderError.other("will not send \(method) \(url): \(writeRefusal)", step: .transport, targetName: target.name)
         }
         return try await next.send(request, for: target)
+    }
+
+    /// The methods a server may act on: the request's, and one an override names
+    /// (`X-HTTP-Method-Override: DELETE`, `?_method=DELETE`, as Rails, Laravel and many gateways honour).
+    static func methods(of request: Request) -> [String] {
+        let overrides = ["x-http-method-override", "x-http-method", "x-method-override"]
+        var methods = [request.method.rawValue]
+        methods += request.headers.filter { overrides.contains($0.name.lowercased()) }.map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() }
+        if let query = URLComponents(string: request.url)?.queryItems {
+            methods += query.filter { $0.name == "_method" }.compactMap { $0.value?.uppercased() }
+        }
+        return methods
     }
 
     /// This guard in front of `transport`.
