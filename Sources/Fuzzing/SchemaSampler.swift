@@ -201,6 +201,19 @@ public struct SchemaSampler: Sendable {
             if case .object? = schema["additionalProperties"], let given = schema["additionalProperties"] { additional = given }
             members.append(JSONMember(key: name, value: value(for: additional, depth: depth + 1, using: &generator)))
         }
+        // A map (`additionalProperties: {schema}`) gets members of its own up to `minProperties`, or one or two.
+        if case .object? = schema["additionalProperties"], let additional = schema["additionalProperties"], depth < Self.maximumDepth {
+            let least = schema["minProperties"].flatMap { Int($0.plainText) } ?? 0
+            let most = schema["maxProperties"].flatMap { Int($0.plainText) } ?? max(least, 2)
+            let wanted = min(max(least, Int.random(in: 1...2, using: &generator)), max(most, least), 64)
+            var index = 1
+            while members.count < wanted {
+                let key = "key\(index)"
+                index += 1
+                if members.contains(where: { $0.key == key }) { continue }
+                members.append(JSONMember(key: key, value: value(for: additional, depth: depth + 1, using: &generator)))
+            }
+        }
         return .object(members)
     }
 }

@@ -94,6 +94,22 @@ enum Documents {
         }
     }
 
+    /// A map (`additionalProperties` only) gets members, as many as `minProperties` asks: it was
+    /// always `{}`, which a `minProperties: 1` refuses (review of F31).
+    @Test func aMapGetsMembers() throws {
+        let schema = try JSONValue.parse(#"{"type": "object", "minProperties": 1, "additionalProperties": {"type": "integer", "minimum": 1}}"#)
+        let three = try JSONValue.parse(#"{"type": "object", "minProperties": 3, "maxProperties": 3, "additionalProperties": {"type": "string"}}"#)
+        let seed = SeededGenerator.seed()
+        let validator = JSONSchemaValidator(root: .null)
+        var generator = SeededRandom(seed: seed)
+        for _ in 0..<50 {
+            let value = try #require(SchemaSampler(root: .null, style: .plain).validValue(for: schema, using: &generator), "seed \(seed)")
+            #expect(validator.violations(of: value, against: schema).isEmpty, "seed \(seed): \(value.compactText)")
+            let members = try #require(SchemaSampler(root: .null, style: .plain).validValue(for: three, using: &generator), "seed \(seed)")
+            #expect(validator.violations(of: members, against: three).isEmpty, "seed \(seed): \(members.compactText)")
+        }
+    }
+
     /// A schema nothing satisfies gives no value, rather than one that breaks it.
     @Test func anImpossibleSchemaGivesNoValue() throws {
         let schema = try JSONValue.parse(#"{"type": "integer", "minimum": 5, "maximum": 2}"#)
