@@ -130,7 +130,10 @@ public struct FuzzOperation: Sendable {
     }
 
     /// Whether the method changes state (anything but GET, HEAD and OPTIONS).
-    public var writes: Bool { !["GET", "HEAD", "OPTIONS"].contains(method.uppercased()) }
+    public var writes: Bool { !Self.readMethods.contains(method.uppercased()) }
+
+    /// The methods fuzz sends without `--allow-writes`.
+    public static let readMethods = ["GET", "HEAD", "OPTIONS"]
 
     /// The declared answer for `code`: its own status first, then its range, then `default`.
     public func answer(for code: Int) -> Answer? {

@@ -1,4 +1,5 @@
 import Foundation
+import Fuzzing
 import Targets
 
 /// The transport of `wsh load`'s users and of `wsh fuzz`'s calls: `next` for loopback hosts and
@@ -22,7 +23,7 @@ struct AllowedHostsTransport: Transport {
             throw ProviderError.other("will not \(action) \(name): it is not a loopback address" + (offersAllowHost ? "; give --allow-host \(host) if it is yours to test" : ""),
                                       step: .transport, targetName: target.name)
         }
-        if let writeRefusal, let method = Self.methods(of: request).first(where: { !["GET", "HEAD", "OPTIONS"].contains($0) }) {
+        if let writeRefusal, let method = Self.methods(of: request).first(where: { !FuzzOperation.readMethods.contains($0) }) {
             // The URL without its query, where a key may be.
             let url = request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.url
             throw ProviderError.other("will not send \(method) \(url): \(writeRefusal)", step: .transport, targetName: target.name)
