@@ -2,21 +2,26 @@ import Foundation
 
 extension Redaction {
     /// A response body as `set record` writes it into a sample file, which users commit: as
-    /// ``maskedForRecording(_:contentType:)`` masks it, but with members masked by credential
-    /// name (``isRecordedCredentialName(_:)``, string values only: `"token_type": "bearer"` and
-    /// `"tokenCount": 3` are kept), then credentials known by their shape masked wherever they
-    /// are (``maskedCredentialShapes(_:)``). A body with nothing to mask is kept byte for byte.
+    /// ``maskedForRecording(_:contentType:)`` masks it (secret values; a member under a sensitive
+    /// name, but a `true` or `false` there: `"credentialsRequired": true` is kept), and also a
+    /// string member named as a credential (``isRecordedCredentialName(_:)``), then credentials
+    /// known by their shape wherever they are (``maskedCredentialShapes(_:)``). A body with
+    /// nothing to mask is kept byte for byte.
     public func maskedForSample(_ body: Data, contentType: String?) -> Data {
         if let contentType, Self.isForm(contentType) {
             return Self.maskedCredentialShapes(Data(maskedBody(body, contentType: contentType).utf8))
         }
         // Most bodies have nothing to mask by name or value, which their bytes show without parsing them.
-        if Self.namesNone(of: Self.credentialNameFinder, in: body), secrets.mask(body) == body {
+        if Self.namesNone(of: Self.credentialNameFinder, in: body), Self.namesNothingSensitive(body), secrets.mask(body) == body {
             return Self.maskedCredentialShapes(body)
         }
         let masked = maskedJSONOrText(body) { member in
-            guard case .string(let text) = member.value, text != Self.placeholder else { return false }
-            return Self.isRecordedCredentialName(member.key)
+            switch member.value {
+            case .null, .bool: return false
+            case .string(let text) where text == Self.placeholder: return false
+            case .string: return isSensitiveKey(member.key) || Self.isRecordedCredentialName(member.key)
+            default: return isSensitiveKey(member.key)
+            }
         }
         return Self.maskedCredentialShapes(masked)
     }

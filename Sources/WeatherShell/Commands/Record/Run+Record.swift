@@ -32,11 +32,9 @@ extension Run {
         let fileExtension = RecordedSample.fileExtension(contentType: contentType, body: response.body)
         let path = (directory as NSString).appendingPathComponent(
             RecordedSample.fileName(target: declared.name, status: response.status, fileExtension: fileExtension))
-        // The session's secrets and what the call sent under a sensitive name, echoed back; not the
-        // values this answer gave under names the logger takes for credentials (`"token_type":
-        // "bearer"`): the recording masks what it issues by its own names and by shape.
-        let masked = Redaction(secrets: session.mask.secrets.adding(session.lastProxyCredentials))
-            .including(secretsSentFor: response).maskedForSample(response.body, contentType: contentType)
+        // The session's secrets, what the call sent under a sensitive name and what this answer
+        // issued as credentials (a token in a header, echoed in the body), wherever they show.
+        let masked = redaction.including(secretsSentFor: response).maskedForSample(response.body, contentType: contentType)
         // A file this session did not record (a fixture written by hand) is kept beside it once,
         // never lost; once kept, later recordings replace the file in place (a nightly re-record
         // leaves one `.orig`, not one a run).
