@@ -95,14 +95,13 @@ extension Redaction {
         guard start == 0 || !isAlphanumeric(bytes[start - 1]) else { return nil }
         let valueStart = start + length
         var end = valueStart
-        var plainWord = true
-        while end < bytes.count, isAlphanumeric(bytes[end]) || "-._~+/=".utf8.contains(bytes[end]) {
-            let byte = bytes[end]
-            if !(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")), !(end == valueStart && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
-                plainWord = false
-            }
-            end += 1
-        }
+        while end < bytes.count, isAlphanumeric(bytes[end]) || "-._~+/=".utf8.contains(bytes[end]) { end += 1 }
+        // A sentence's full stop or comma after a word (`Basic authentication.`) is not the word's.
+        var wordEnd = end
+        while wordEnd > valueStart, ".,".utf8.contains(bytes[wordEnd - 1]) { wordEnd -= 1 }
+        let lower = UInt8(ascii: "a")...UInt8(ascii: "z")
+        let plainWord = wordEnd > valueStart && (lower.contains(bytes[valueStart]) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[valueStart]))
+            && bytes[(valueStart + 1)..<wordEnd].allSatisfy { lower.contains($0) }
         return end - valueStart >= 8 && !plainWord ? valueStart..<end : nil
     }
 
