@@ -7,7 +7,7 @@ extension Redaction {
     /// value after `Bearer ` or `Basic ` (8 or more token characters that are not a plain word:
     /// `Bearer ***`, while `Basic authentication` is prose). The bytes are scanned once for
     /// `eyJ`, `://`, `Bearer ` and `Basic `, and only around a hit is anything rewritten: a body with no
-    /// hit is returned as it is, whatever its size or content.
+    /// hit, or that is not UTF-8 text, is returned as it is, whatever its size.
     public static func maskedCredentialShapes(_ body: Data) -> Data {
         let hits: [Range<Int>] = body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -21,7 +21,8 @@ extension Redaction {
             }
             return found
         }
-        guard !hits.isEmpty else { return body }
+        // A binary body (not UTF-8) is never rewritten: its bytes only look like a URL by chance.
+        guard !hits.isEmpty, String(data: body, encoding: .utf8) != nil else { return body }
         var masked = Data()
         masked.reserveCapacity(body.count)
         var copied = 0
