@@ -199,7 +199,7 @@ enum ServedRouteList {
         var text = ""
         for route in routes {
             let samples = route.sampleStatuses.isEmpty
-                ? (route.schemaAnswers.isEmpty ? "no sample (answers 501)" : "made up from its schema: " + route.schemaAnswers.map { String($0.status) }.joined(separator: ", "))
+                ? (route.schemaAnswers.isEmpty && route.declaredResponses.allSatisfy(\.hasBody) ? "no sample (answers 501)" : schemaStatuses(route))
                 : route.sampleStatuses.map(String.init).joined(separator: ", ")
             text += "  \(route.method.padding(methodWidth))  \(route.path.padding(pathWidth))  \(route.targetName.padding(nameWidth))  \(samples)\n"
         }
@@ -207,6 +207,18 @@ enum ServedRouteList {
             text += "  not served: \(name): \(reason)\n"
         }
         return text
+    }
+
+    /// A route answered from its document alone: `500` for a `default` with an example, then
+    /// `made up from its schema: 200, 404` for those with a schema only, then `empty: 204` for
+    /// those declared with no body.
+    private static func schemaStatuses(_ route: MockRoute) -> String {
+        let given = route.schemaAnswers.filter { $0.example != nil }.map { String($0.status) }
+        let madeUp = route.schemaAnswers.filter { $0.example == nil }.map { String($0.status) }
+        let empty = route.declaredResponses.filter { !$0.hasBody }.map { String($0.status) }
+        let parts = [given.joined(separator: ", "), madeUp.isEmpty ? "" : "made up from its schema: " + madeUp.joined(separator: ", "),
+                     empty.isEmpty ? "" : "empty: " + empty.joined(separator: ", ")]
+        return parts.filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }
 
