@@ -72,7 +72,8 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                        redaction: Redaction, close: Bool = false) {
         guard context.channel.isActive else { return }
         var headers = answer.headers
-        headers.add(name: "Content-Length", value: String(answer.body.readableBytes))
+        // A 204 or 304 carries no Content-Length (RFC 9110 8.6); MockResponder.final left it no body.
+        if answer.status != 204, answer.status != 304 { headers.add(name: "Content-Length", value: String(answer.body.readableBytes)) }
         let keepAlive = request.isKeepAlive && !close
         if !keepAlive, !headers.contains(name: "Connection") { headers.add(name: "Connection", value: "close") }
         let status = HTTPResponseStatus(statusCode: answer.status)

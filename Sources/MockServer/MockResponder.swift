@@ -27,7 +27,7 @@ struct MockResponder {
             if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
         }
         let method = head.method.rawValue
-        var answer = routeAnswer(head, method: method, path: path, query: query, body: body)
+        var answer = Self.final(routeAnswer(head, method: method, path: path, query: query, body: body))
         if cors { addCORSHeaders(to: &answer, request: head) }
         return answer
     }
@@ -83,7 +83,8 @@ struct MockResponder {
             // A status declared with no body (an OpenAPI `2XX` with a description only) is answered
             // empty: the one asked for, else the lowest success.
             let wanted = Self.preferredCode(prefer)
-            let empty = route.emptyAnswerStatuses.filter { status in wanted.map { status == $0 } ?? (200...299).contains(status) }.min()
+            let empty = wanted.map { route.answersEmpty($0) ? $0 : nil }
+                ?? route.declaredResponses.filter { !$0.hasBody && (200...299).contains($0.status) }.map(\.status).min()
             if let empty { return Answer(status: empty, headers: HTTPHeaders(), body: ByteBuffer()) }
             return Self.problemAnswer(Problem(
                 status: 501, title: "Not Implemented",
@@ -175,7 +176,7 @@ struct MockResponder {
     /// The headers the answer's status must carry, each its example or a value made up from its
     /// schema (the same for the same request and seed); a 500 saying which when none can be made.
     private func addDeclaredHeaders(to answer: inout Answer, _ route: MockRoute, request: String) {
-        guard let declared = route.answerHeaders[answer.status] else { return }
+        guard let declared = route.declaredResponse(for: answer.status)?.headers, !declared.isEmpty else { return }
         var generator = SeededRandom(seed: routes.seed, part: request + "\nheaders")
         let sampler = SchemaSampler(root: route.schemaRoot, style: .plain)
         for header in declared where !answer.headers.contains(name: header.name) {
@@ -205,13 +206,30 @@ struct MockResponder {
     /// The answer to `Prefer: code=` for a status no sample or schema has: empty when the route
     /// declares it without a body, else a 500 saying which statuses the route can answer.
     private static func noAnswer(for wanted: Int, _ route: MockRoute) -> Answer {
-        if route.emptyAnswerStatuses.contains(wanted) { return Answer(status: wanted, headers: HTTPHeaders(), body: ByteBuffer()) }
-        let statuses = Array(Set(route.sampleStatuses + route.schemaAnswers.map(\.status) + route.emptyAnswerStatuses)).sorted()
+        if route.answersEmpty(wanted) { return Answer(status: wanted, headers: HTTPHeaders(), body: ByteBuffer()) }
+        let statuses = Array(Set(route.sampleStatuses + route.schemaAnswers.map(\.status) + route.declaredResponses.map(\.status))).sorted()
         let listed = statuses.map(String.init).joined(separator: ", ")
         return problemAnswer(Problem(
             status: 500, title: "Internal Server Error",
             detail: "Prefer asks for status \(wanted), but target '\(route.targetName)' answers \(listed) only",
             extensions: [("statuses", .array(statuses.map { .number(String($0)) }))]))
+    }
+
+    /// The answer as it can go out: a 1xx (a sample a document declares as `100`) is no final
+    /// answer, and NIO stops the server on one with a body, so it is a 500 saying so; a 204 or
+    /// 304 has no body.
+    static func final(_ answer: Answer) -> Answer {
+        if answer.status < 200 {
+            var refused = problemAnswer(Problem(
+                status: 500, title: "Internal Server Error",
+                detail: "target '\(answer.targetName ?? "?")' answers status \(answer.status), which is informational, not an answer; wsh serve answers 200-599"))
+            refused.targetName = answer.targetName
+            return refused
+        }
+        guard answer.status == 204 || answer.status == 304 else { return answer }
+        var empty = answer
+        empty.body = ByteBuffer()
+        return empty
     }
 
     /// `code=404` in a `Prefer` header (RFC 7240 preferences, as Prism reads them).

@@ -25,13 +25,45 @@ public struct MockRoute: Sendable {
     /// Answers made up from a schema (an OpenAPI operation's responses), for a route with no
     /// sample, or when a request prefers `dynamic=true`.
     public var schemaAnswers: [SchemaAnswer] = []
-    /// The statuses an OpenAPI operation declares with no body (a 404 with a description only),
-    /// answered empty when `Prefer: code=` asks for one, as Prism does.
-    public var emptyAnswerStatuses: [Int] = []
+    /// The responses an OpenAPI operation declares (`200`, `4XX`, `default`), which say for each
+    /// status the headers it must carry and whether it has a body (one with a description only is
+    /// answered empty when `Prefer: code=` asks for it, as Prism does).
+    public var declaredResponses: [DeclaredResponse] = []
     /// The document the schemas' `$ref`s point into.
     public var schemaRoot: JSONValue = .null
-    /// The headers each status must carry (an OpenAPI response's `required` headers).
-    public var answerHeaders: [Int: [AnswerHeader]] = [:]
+
+    /// One response an OpenAPI operation declares: the status it is served with, the statuses it
+    /// covers (a range or `default`), its required headers, and whether it has a body.
+    public struct DeclaredResponse: Sendable {
+        /// The status it is served as (`4XX` as 400, `default` as 500).
+        public var status: Int
+        /// For a range or `default`: every status it answers; nil for one status.
+        public var covers: ClosedRange<Int>?
+        /// The headers each status it answers must carry (its `required` headers).
+        public var headers: [AnswerHeader]
+        /// Whether it declares content; one with a description only is answered empty.
+        public var hasBody: Bool
+
+        /// A response served as `status`, covering `covers`, with `headers`, and a body or not.
+        public init(status: Int, covers: ClosedRange<Int>? = nil, headers: [AnswerHeader] = [], hasBody: Bool) {
+            self.status = status
+            self.covers = covers
+            self.headers = headers
+            self.hasBody = hasBody
+        }
+    }
+
+    /// The declared response that answers `status`, by OpenAPI's rule: the one declared with that
+    /// status, else the narrowest range that covers it (`4XX`), else `default`.
+    func declaredResponse(for status: Int) -> DeclaredResponse? {
+        if let exact = declaredResponses.first(where: { $0.covers == nil && $0.status == status }) { return exact }
+        return declaredResponses.filter { $0.covers?.contains(status) == true }.min { ($0.covers?.count ?? 0) < ($1.covers?.count ?? 0) }
+    }
+
+    /// Whether the document declares `status` (itself or by a range or `default`) with no body.
+    func answersEmpty(_ status: Int) -> Bool {
+        declaredResponse(for: status).map { !$0.hasBody } ?? false
+    }
 
     /// A header an answer must carry, its value the example, else made up from the schema.
     public struct AnswerHeader: Sendable {
@@ -74,21 +106,25 @@ public struct MockRoute: Sendable {
         }
 
         /// The status an OpenAPI response key is served with, and the statuses it covers: `404`
-        /// is itself; a range is its first status (`2XX` is 200, `4XX` 400) and covers the
-        /// hundred; `default` is 500 and covers every status. Nil for a key that is none of these.
+        /// is itself; a range is its first status (`2XX` is 200, `4XX` 400, in any case) and
+        /// covers the hundred; `default` is 500 and covers every final status (200-599). Nil for a
+        /// key that is none of these, and for an informational one (`100`, `1XX`): a 1xx is no
+        /// answer, and NIO refuses one with a body.
         public static func served(_ key: String) -> (status: Int, covers: ClosedRange<Int>?)? {
-            if let code = Int(key) { return (100...599).contains(code) ? (code, nil) : nil }
-            if key.lowercased() == "default" { return (500, 100...599) }
+            if let code = Int(key) { return (200...599).contains(code) ? (code, nil) : nil }
+            if key.lowercased() == "default" { return (500, 200...599) }
             let characters = Array(key.uppercased())
             guard characters.count == 3, characters[1] == "X", characters[2] == "X",
-                  let digit = characters[0].wholeNumberValue, (1...5).contains(digit) else { return nil }
+                  let digit = characters[0].wholeNumberValue, (2...5).contains(digit) else { return nil }
             return (digit * 100, digit * 100...digit * 100 + 99)
         }
     }
 
     /// The made-up answer for `Prefer: code=wanted`: the one declared with that status, else the
-    /// narrowest range (`4XX`, then `default`) that covers it, answering that status.
+    /// narrowest range (`4XX`, then `default`) that covers it, answering that status. Nil when
+    /// the response that answers it has no body.
     func schemaAnswer(for wanted: Int) -> SchemaAnswer? {
+        if answersEmpty(wanted) { return nil }
         if let exact = schemaAnswers.first(where: { $0.status == wanted && $0.covers == nil }) { return exact }
         let covering = schemaAnswers.filter { $0.covers?.contains(wanted) == true }
         guard var answer = covering.min(by: { ($0.covers?.count ?? 0) < ($1.covers?.count ?? 0) }) else { return nil }

@@ -53,27 +53,37 @@ public struct Diagnostic: Error, Sendable {
         // A span is clamped to its line: one from another input must not index past this one.
         let spanStart = min(max(span.start, range.lowerBound), range.upperBound)
         let spanEnd = min(max(span.end, spanStart), range.upperBound)
-        let (line, place) = lineWithCredentialsShort(file, lineIndex)
-        let startColumn = place(file.characterCount(from: range.lowerBound, to: spanStart))
-        let endColumn = place(file.characterCount(from: range.lowerBound, to: spanEnd))
+        let (typed, place) = lineWithCredentialsShort(file, lineIndex)
+        // The whole line is masked before a window is cut from it: a secret cut at the window's
+        // edge would no longer match the mask, and its first characters would show.
+        var lineText = String.UnicodeScalarView()
+        lineText.append(contentsOf: typed)
+        let line = Array(mask(String(lineText)).unicodeScalars)
+        func maskedColumn(_ column: Int) -> Int {
+            // Where the line's first `column` scalars end once masked: a column inside a secret
+            // stands at its `***`.
+            var prefix = String.UnicodeScalarView()
+            prefix.append(contentsOf: typed.prefix(column))
+            return zip(mask(String(prefix)).unicodeScalars, line).prefix { $0 == $1 }.count
+        }
+        let startColumn = maskedColumn(place(file.characterCount(from: range.lowerBound, to: spanStart)))
+        let endColumn = max(startColumn, maskedColumn(place(file.characterCount(from: range.lowerBound, to: spanEnd))))
         let width = max(1, endColumn - startColumn)
         // Only the window is made printable: a 500 KB one-line input must not cost a string per character.
         let window = 100
         let from = line.count > window ? max(0, min(startColumn - 20, line.count - window)) : 0
         let shown = line.dropFirst(from).prefix(window)
-        let caretColumn = max(0, startColumn - from)
+        let caretColumn = max(0, min(startColumn - from, shown.count))
         let underCount = max(1, min(width, shown.count - caretColumn))
-        // The columns of the first `count` scalars as shown: printable, secrets masked (a secret
-        // of 36 characters shown as `***` moves what follows 33 columns left), wide characters
-        // (`서울`, emoji) two columns each.
+        // The columns of the first `count` scalars as shown: printable, wide characters (`서울`,
+        // emoji) two columns each.
         func shownWidth(_ count: Int) -> Int {
-            let text = mask(shown.prefix(count).map(Self.printable).joined())
-            return TerminalColumns.width(of: text.unicodeScalars, each: columns)
+            TerminalColumns.width(of: shown.prefix(count).map(Self.printable).joined().unicodeScalars, each: columns)
         }
         let before = shownWidth(caretColumn)
         let under = max(1, shownWidth(caretColumn + underCount) - before)
         let caret = String(repeating: " ", count: before) + "^" + String(repeating: "~", count: max(0, under - 1))
-        return "   \(mask(shown.map(Self.printable).joined()))\n   \(caret)\n"
+        return "   \(shown.map(Self.printable).joined())\n   \(caret)\n"
     }
 
     /// The line's scalars with each credential typed in it as `***`, whatever its length (starred

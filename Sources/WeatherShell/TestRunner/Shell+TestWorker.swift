@@ -28,6 +28,7 @@ extension Shell {
             _ = run.define(secret, secret: true)
         }
         let recorder = TestRecorder(path: path, keepsEveryBody: settings.keepsBodies)
+        recorder.sessionSecrets = { run.session.secretsNow }
         run.reporter = recorder
         if let environment = settings.environment {
             do {

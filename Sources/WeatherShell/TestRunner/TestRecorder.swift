@@ -22,7 +22,14 @@ final class TestRecorder: RunReporter {
     /// Where an interrupt (Ctrl-C, SIGTERM) stopped the file, and the call it stopped: an error
     /// of the file when the file was interrupted (an action's call stopped by a newer action is not).
     private var interruption: TestErrorRecord?
-    private var redaction = Redaction()
+    private var lastCallRedaction = Redaction()
+    /// The session's secrets now (`--secret`, `secret NAME = ...`): a file's text is masked with
+    /// them before its first call too, a check or error excerpt that quotes one among them.
+    var sessionSecrets: () -> SecretSet = { SecretSet() }
+    /// The last call's redaction with the session's secrets now.
+    private var redaction: Redaction {
+        Redaction(secrets: lastCallRedaction.secrets.adding(sessionSecrets().values))
+    }
     /// The last call's answer, whose body is masked and kept only if a failed check looks at it
     /// or the file ends there: masking every body cost each call its parse, and keeping them all
     /// made a loop of calls a result of hundreds of MB.
@@ -46,7 +53,7 @@ final class TestRecorder: RunReporter {
     func report(_ event: RunEvent) {
         switch event {
         case .call(let target, let unanswered, let response, let failure, let redaction, let callStarted):
-            self.redaction = redaction
+            lastCallRedaction = redaction
             record(target: target, unanswered: unanswered, response: response, failure: failure, started: callStarted)
         case .expect(let result):
             let (line, column) = result.file.location(of: Self.expressionStart(result))

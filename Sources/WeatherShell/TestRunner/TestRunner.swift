@@ -193,24 +193,50 @@ enum TestLines {
         case .failed, .errored:
             // Every failed check (a file with `set bail off` runs on past the first), then the
             // errors, the one that stopped the file last: a CI log says why with the place and caret.
-            var failures = result.checks.filter { !$0.passed }.map { check in
+            let checks = result.checks.filter { !$0.passed }.map { check in
                 TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: check.message ?? "expectation failed",
                             notes: check.notes, excerpt: check.excerpt)
             }
-            failures += result.errorsByCheck.others.map { error in
+            var errors = result.errorsByCheck.others.map { error in
                 TestFailure(location: result.place(of: error), message: error.message, notes: error.notes, excerpt: error.excerpt)
             }
-            if failures.isEmpty, let first = result.firstFailure { failures.append(first) }
-            guard !failures.isEmpty else { return "✗ \(result.path)  \(result.outcome.rawValue)  \(time)\n" }
-            var text = ""
-            for failure in failures {
-                text += "✗ \(failure.location) \(oneLine(failure.message))\n"
-                // The excerpt's lines are indented by three spaces: one more sets them under the ✗ line, as notes are.
-                for line in (failure.excerpt ?? "").split(separator: "\n") { text += " \(line)\n" }
-                for note in failure.notes { text += "    note: \(oneLine(note))\n" }
-            }
-            return text
+            if checks.isEmpty, errors.isEmpty, let first = result.firstFailure { errors.append(first) }
+            guard !checks.isEmpty || !errors.isEmpty else { return "✗ \(result.path)  \(result.outcome.rawValue)  \(time)\n" }
+            return failureLines(checks: checks, errors: errors)
         }
+    }
+
+    /// Failed checks shown in full (source line, caret, notes) up to this many in a file, then
+    /// one line each: 50 failures in a loop would fill a CI log.
+    static let checksInFull = 10
+    /// Failed checks listed at all in a file; the rest are counted, and the reports list them.
+    static let checksListed = 50
+
+    /// The failed checks, the first ``checksInFull`` in full, then a line each up to
+    /// ``checksListed`` and a count of the rest; then every error in full (a file stops at its first).
+    static func failureLines(checks: [TestFailure], errors: [TestFailure]) -> String {
+        var text = ""
+        for (index, failure) in checks.prefix(checksListed).enumerated() {
+            text += "✗ \(failure.location) \(oneLine(failure.message))\n"
+            if index < checksInFull { text += details(failure) }
+        }
+        if checks.count > checksListed {
+            let more = checks.count - checksListed
+            text += "… \(more) more failed check\(more == 1 ? "" : "s"): the reports (--report-json, --report-junit) list every one\n"
+        }
+        for failure in errors {
+            text += "✗ \(failure.location) \(oneLine(failure.message))\n" + details(failure)
+        }
+        return text
+    }
+
+    /// A failure's source line and caret, then its notes, under its ✗ line.
+    private static func details(_ failure: TestFailure) -> String {
+        var text = ""
+        // The excerpt's lines are indented by three spaces: one more sets them under the ✗ line, as notes are.
+        for line in (failure.excerpt ?? "").split(separator: "\n") { text += " \(line)\n" }
+        for note in failure.notes { text += "    note: \(oneLine(note))\n" }
+        return text
     }
 
     /// The text with line breaks shown as spaces: a line per file stays one line.

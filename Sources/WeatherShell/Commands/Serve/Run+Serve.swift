@@ -83,18 +83,15 @@ extension Run {
                 var route = MockRoute(target: try compiledTarget(declared), fallbackBase: options.base)
                 if let operation = declared.openAPI {
                     route.schemaAnswers = Self.schemaAnswers(operation.operation.responses)
-                    route.emptyAnswerStatuses = operation.operation.responses.compactMap { response in
-                        guard response.content.isEmpty else { return nil }
-                        return MockRoute.SchemaAnswer.served(response.status)?.status
-                    }
                     route.badRequestAnswer = Self.badRequestAnswer(operation.operation.responses)
                     route.schemaRoot = operation.schemas.root
-                    for response in operation.operation.responses {
-                        let status = MockRoute.SchemaAnswer.served(response.status)?.status
+                    route.declaredResponses = operation.operation.responses.compactMap { response in
+                        guard let (status, covers) = MockRoute.SchemaAnswer.served(response.status) else { return nil }
                         // OpenAPI ignores a declared Content-Type header: the media type says it.
                         let required = response.headers.filter { $0.required && $0.name.lowercased() != "content-type" }
-                        guard let status, !required.isEmpty else { continue }
-                        route.answerHeaders[status] = required.map { .init(name: $0.name, schema: $0.schema ?? .object([]), example: $0.example) }
+                        return .init(status: status, covers: covers,
+                                     headers: required.map { .init(name: $0.name, schema: $0.schema ?? .object([]), example: $0.example) },
+                                     hasBody: !response.content.isEmpty)
                     }
                     // Each sample under the media type its example came from (the first with one).
                     for response in operation.operation.responses {
@@ -142,15 +139,15 @@ extension Run {
         return concrete.first { $0.schema != nil && MediaType.isJSON($0.mediaType) } ?? concrete.first
     }
 
-    /// The answer an operation declares for a request it refuses, with a body: its `400`, else
-    /// its `4XX`, else its `default`; nil when it declares none of them with content.
+    /// The answer an operation declares for a request it refuses, with a body: the response that
+    /// answers 400 by the rule `Prefer: code=400` follows (its `400`, else its `4XX` in any case,
+    /// else its `default`); nil when that one has no content.
     static func badRequestAnswer(_ responses: [ResponseInfo]) -> MockRoute.SchemaAnswer? {
-        for status in ["400", "4XX", "default"] {
-            guard let response = responses.first(where: { $0.status == status }) else { continue }
-            guard let media = bodyMedia(response) else { return nil }
-            return .init(status: 400, contentType: media.mediaType, schema: media.schema ?? .object([]), example: media.example)
-        }
-        return nil
+        let keyed = responses.compactMap { response in MockRoute.SchemaAnswer.served(response.status).map { (response, $0.covers) } }
+        let answering = keyed.first { $0.1 == nil && Int($0.0.status) == 400 }
+            ?? keyed.filter { $0.1?.contains(400) == true }.min { ($0.1?.count ?? 0) < ($1.1?.count ?? 0) }
+        guard let response = answering?.0, let media = bodyMedia(response) else { return nil }
+        return .init(status: 400, contentType: media.mediaType, schema: media.schema ?? .object([]), example: media.example)
     }
 
     /// `serve`: where it listens and each route with its target and sample statuses.
@@ -202,7 +199,7 @@ enum ServedRouteList {
         var text = ""
         for route in routes {
             let samples = route.sampleStatuses.isEmpty
-                ? (route.schemaAnswers.isEmpty ? "no sample (answers 501)" : "made up from its schema: " + route.schemaAnswers.map { String($0.status) }.joined(separator: ", "))
+                ? (route.schemaAnswers.isEmpty && route.declaredResponses.allSatisfy(\.hasBody) ? "no sample (answers 501)" : schemaStatuses(route))
                 : route.sampleStatuses.map(String.init).joined(separator: ", ")
             text += "  \(route.method.padding(methodWidth))  \(route.path.padding(pathWidth))  \(route.targetName.padding(nameWidth))  \(samples)\n"
         }
@@ -210,6 +207,18 @@ enum ServedRouteList {
             text += "  not served: \(name): \(reason)\n"
         }
         return text
+    }
+
+    /// A route answered from its document alone: `500` for a `default` with an example, then
+    /// `made up from its schema: 200, 404` for those with a schema only, then `empty: 204` for
+    /// those declared with no body.
+    private static func schemaStatuses(_ route: MockRoute) -> String {
+        let given = route.schemaAnswers.filter { $0.example != nil }.map { String($0.status) }
+        let madeUp = route.schemaAnswers.filter { $0.example == nil }.map { String($0.status) }
+        let empty = route.declaredResponses.filter { !$0.hasBody }.map { String($0.status) }
+        let parts = [given.joined(separator: ", "), madeUp.isEmpty ? "" : "made up from its schema: " + madeUp.joined(separator: ", "),
+                     empty.isEmpty ? "" : "empty: " + empty.joined(separator: ", ")]
+        return parts.filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }
 
