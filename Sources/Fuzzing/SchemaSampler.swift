@@ -202,10 +202,14 @@ public struct SchemaSampler: Sendable {
             members.append(JSONMember(key: name, value: value(for: additional, depth: depth + 1, using: &generator)))
         }
         // A map (`additionalProperties: {schema}`) gets members of its own up to `minProperties`, or one or two.
-        if case .object? = schema["additionalProperties"], let additional = schema["additionalProperties"], depth < Self.maximumDepth {
+        // Not where names are ruled (`propertyNames`, `patternProperties`, `dependentRequired`): `key1` may not fit.
+        let namesRuled = ["propertyNames", "patternProperties", "dependentRequired", "dependencies"].contains { schema[$0] != nil }
+        if case .object? = schema["additionalProperties"], let additional = schema["additionalProperties"], depth < Self.maximumDepth, !namesRuled {
             let least = schema["minProperties"].flatMap { Int($0.plainText) } ?? 0
             let most = schema["maxProperties"].flatMap { Int($0.plainText) } ?? max(least, 2)
-            let wanted = min(max(least, Int.random(in: 1...2, using: &generator)), max(most, least), 64)
+            // A map alone gets one or two members; beside declared properties, only what `minProperties` asks.
+            let some = schema["properties"] == nil ? Int.random(in: 1...2, using: &generator) : 0
+            let wanted = min(max(least, some), max(most, least), 64)
             var index = 1
             while members.count < wanted {
                 let key = "key\(index)"

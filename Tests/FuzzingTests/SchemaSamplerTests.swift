@@ -108,6 +108,10 @@ enum Documents {
             let members = try #require(SchemaSampler(root: .null, style: .plain).validValue(for: three, using: &generator), "seed \(seed)")
             #expect(validator.violations(of: members, against: three).isEmpty, "seed \(seed): \(members.compactText)")
         }
+        // Where names are ruled, `key1` would break the rule: the map stays empty, as it was.
+        let ruled = try JSONValue.parse(#"{"type": "object", "propertyNames": {"pattern": "^[a-z]{2}$"}, "additionalProperties": {"type": "integer"}}"#)
+        let empty = try #require(SchemaSampler(root: .null, style: .plain).validValue(for: ruled, using: &generator), "seed \(seed)")
+        #expect(validator.violations(of: empty, against: ruled).isEmpty, "seed \(seed): \(empty.compactText)")
     }
 
     /// A schema nothing satisfies gives no value, rather than one that breaks it.

@@ -40,7 +40,7 @@ struct AllowedHostsTransport: Transport {
         if let query = URLComponents(string: request.url)?.queryItems {
             methods += query.filter { $0.name == "_method" }.compactMap { $0.value?.uppercased() }
         }
-        return methods
+        return methods.filter { !$0.isEmpty }
     }
 
     /// This guard in front of `transport`.

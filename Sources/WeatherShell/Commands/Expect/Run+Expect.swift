@@ -237,8 +237,13 @@ extension Run {
            case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count > 1 {
             let test = (expectation.negated ? "not " : "") + expectation.op.rawValue
             let written = currentFile.text(query.span.start..<query.span.end).shortened()
-            throw failure("'\(test)' tests one value, and the query reached a list of \(nodes.count)", at: expectation.span,
-                          notes: ["to check each of them: \(written)[? . \(expectation.negated ? "" : "not ")\(expectation.op.rawValue)] isEmpty"])
+            let each = "[? . \(expectation.negated ? "" : "not ")\(expectation.op.rawValue)] isEmpty"
+            let note: String = if case .jsonPath = query.source {
+                "to check each of them, keep those that are\(expectation.negated ? "" : " not") with a filter and check 'isEmpty'"
+            } else {
+                "to check each of them: \(written)\(each)"
+            }
+            throw failure("'\(test)' tests one value, and the query reached a list of \(nodes.count)", at: expectation.span, notes: [note])
         }
         // `contains` on the one value a `[? ]` picked (`.users[? .id == 1].name contains Bo`) asks two
         // things: whether `Bo` is in that text (or list), as Hurl reads it, or is the value
@@ -320,16 +325,10 @@ extension Run {
         }
         if expectation.negated { passed.toggle() }
         if asserting, actual == nil, expectation.op != .exists { passed = false }
-        // A test of a type the value is not fails, `not` or no `not`. In `if` and `until` it is an
-        // error (`until status not startsWith 5` would stop on a 503), but on `null` (an optional
-        // field) and in a `[? ]`, where it is false and `not` makes it true, as JSONPath's `!` does.
-        if element == nil, let found = actual, let takes = Self.typeMismatch(expectation.op, found) {
-            if asserting {
-                passed = false
-            } else if found != .null {
-                throw failure(Self.typeMismatchNote(expectation.op, takes, found), at: expectation.span)
-            }
-        }
+        // In `expect`, a test of a type the value is not fails, `not` or no `not`. In `if`, `until`
+        // and `[? ]` it is false and `not` makes it true, as JSONPath's `!` does: a condition asks
+        // of a field that may be `0`, `false` or text whether it is the text looked for.
+        if asserting, let found = actual, Self.typeMismatch(expectation.op, found) != nil { passed = false }
         // Compared as they are, shown as everything shows them: URLs and cookies named like secrets masked.
         if case .query(let query) = expectation.subject, query.readsMaskedValues, let found = actual {
             actual = try shownMasked(found, of: query, element: element)
