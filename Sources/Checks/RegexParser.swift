@@ -71,8 +71,10 @@ struct RegexParser {
         let start = position
         let node = try atom()
         guard let bounds = try quantifier() else { return node }
-        if case .startAnchor = node { throw error("nothing to repeat before a quantifier", at: start) }
-        if case .lineStart = node { throw error("nothing to repeat before a quantifier", at: start) }
+        switch node {
+        case .startAnchor, .lineStart: throw error("nothing to repeat before a quantifier", at: start)
+        default: break
+        }
         var greedy = true
         if peek == "?" {
             greedy = false

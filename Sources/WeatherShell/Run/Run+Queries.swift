@@ -121,15 +121,17 @@ extension Run {
             }
             // `$.items[*].nmae` or `$..stauts` where items have `name` and `status`: an empty list made
             // by a typo, as `.items[*].nmae` and `..stauts` are.
-            if value == .array([]), let steps = (try? JSONPath(expression))?.pathSteps {
-                let walked = JSONWalk.walk(body, steps, where: { condition, _ in condition })
-                if walked.typo != nil { (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists) }
-            } else if value == .array([]) {
-                for name in (try? JSONPath(expression))?.descendantNames ?? [] {
-                    let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
-                    guard !walked.missing.isEmpty else { continue }
-                    (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists)
-                    break
+            if value == .array([]), let parsed = try? JSONPath(expression) {
+                if let steps = parsed.pathSteps {
+                    let walked = JSONWalk.walk(body, steps, where: { condition, _ in condition })
+                    if walked.typo != nil { (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists) }
+                } else {
+                    for name in parsed.descendantNames {
+                        let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
+                        guard !walked.missing.isEmpty else { continue }
+                        (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists)
+                        break
+                    }
                 }
             }
         }
