@@ -7,12 +7,11 @@ extension Shell {
     /// own rules, as `wsh load`'s users are: loopback or an `--allow-host` only, and GET, HEAD and
     /// OPTIONS only unless `--allow-writes`; any other is refused unsent, an error at its line.
     static func fuzzFiles(_ files: [String], _ options: FuzzOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
-        run.session.callGuard = AllowedHostsTransport(
+        let callGuard = AllowedHostsTransport(
             allowed: options.allowedHosts, action: "fuzz",
             writeRefusal: options.allowWrites ? nil : "wsh fuzz sends only GET, HEAD and OPTIONS without --allow-writes, the calls of its files too")
-        if let code = await loadFiles(files, run, interrupts, command: "fuzz") { return code }
-        // The fuzz calls have their rules of their own (Run.fuzz): the guard was for the files.
-        run.session.callGuard = nil
+        // The fuzz calls have their rules of their own (Run.fuzz): the guard is for the files.
+        if let code = await loadFiles(files, run, interrupts, command: "fuzz", holdingCallsTo: callGuard) { return code }
         return await finish(run, interrupts) {
             do {
                 try await run.fuzz(options, at: nil)

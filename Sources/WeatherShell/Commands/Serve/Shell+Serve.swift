@@ -11,10 +11,10 @@ extension Shell {
     static func serveFiles(_ files: [String], _ settings: ServeSettings, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         // A mock loads files for their targets: a call among them reads this machine at most,
         // and writes nothing anywhere.
-        run.session.callGuard = AllowedHostsTransport(allowed: [], action: "call", writeRefusal: "wsh serve sends only GET, HEAD and OPTIONS, to this machine, while it loads its files",
-                                                      offersAllowHost: false)
-        if let code = await loadFiles(files, run, interrupts, command: "serve") { return code }
-        run.session.callGuard = nil
+        let callGuard = AllowedHostsTransport(allowed: [], action: "call",
+                                              writeRefusal: "wsh serve sends only GET, HEAD and OPTIONS, to this machine, while it loads its files",
+                                              offersAllowHost: false)
+        if let code = await loadFiles(files, run, interrupts, command: "serve", holdingCallsTo: callGuard) { return code }
         let served = await outcome(interrupts) {
             let server: MockServer
             do {
@@ -48,7 +48,11 @@ extension Shell {
     /// `openapi` member) read as `use openapi` reads it, another `.json` file read as a Postman collection (`use postman`), a
     /// `.http` file's requests declared (`use http`; `wsh serve` refuses one: it has requests, not
     /// answers), a pack by its name. The exit code when one fails, else nil.
-    static func loadFiles(_ files: [String], _ run: Run, _ interrupts: InterruptHandler, command: String) async -> Int32? {
+    /// Every call the files make passes `callGuard` first (``Session/callGuard``), while they load only.
+    static func loadFiles(_ files: [String], _ run: Run, _ interrupts: InterruptHandler, command: String,
+                          holdingCallsTo callGuard: AllowedHostsTransport) async -> Int32? {
+        run.session.callGuard = callGuard
+        defer { run.session.callGuard = nil }
         let directory = FileManager.default.currentDirectoryPath
         for file in files {
             let loaded: Outcome
