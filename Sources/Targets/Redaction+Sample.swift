@@ -12,7 +12,7 @@ extension Redaction {
             return Self.maskedCredentialShapes(Data(maskedBody(body, contentType: contentType).utf8))
         }
         // Most bodies have nothing to mask by name or value, which their bytes show without parsing them.
-        if Self.namesNone(of: Self.credentialNameFinder, in: body), Self.namesNothingSensitive(body), secrets.mask(body) == body {
+        if Self.namesNone(of: Self.recordedNameFinder, in: body), secrets.mask(body) == body {
             return Self.maskedCredentialShapes(body)
         }
         let masked = maskedJSONOrText(body) { member in
@@ -43,6 +43,7 @@ extension Redaction {
         "credential", "credentials", "session", "sessionid", "jwt", "authorization", "cookie",
     ]
 
-    /// Finds a part of a ``credentialWords`` name in ASCII text, to pass over bodies that hold none.
-    static let credentialNameFinder = ASCIIPartFinder(Array(credentialWords))
+    /// Finds a part of a name a recording masks (``credentialWords``, ``sensitiveKeyParts``) in
+    /// ASCII text, in one pass, to pass over bodies that hold none.
+    static let recordedNameFinder = ASCIIPartFinder(Array(credentialWords) + sensitiveKeyParts)
 }
