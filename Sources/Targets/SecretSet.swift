@@ -7,14 +7,16 @@ public struct SecretSet: Sendable {
     /// The values as given, in the order they were added; shorter ones than
     /// ``SecretForms/minimumLength`` and repeats are left out.
     public private(set) var values: [String] = []
-    /// The forms of all values as bytes, by their first byte, longest first in each bucket.
-    private var formsByFirstByte: [[[UInt8]]] = []
-    /// Whether some form starts with that byte: most bytes of a text are ruled out by this alone.
-    private var startsAForm: [Bool] = []
+    private var valueSet: Set<String> = []
+    /// The forms of all values as bytes, each once.
+    private var forms: [[UInt8]] = []
+    private var formSet: Set<[UInt8]> = []
+    private var finder = ManyStringsFinder([])
 
     /// A set holding `values`.
     public init(_ values: [String] = []) {
-        for value in values { add(value) }
+        for value in values { _ = insert(value) }
+        if !forms.isEmpty { finder = ManyStringsFinder(forms) }
     }
 
     /// Whether nothing is masked.
@@ -22,26 +24,27 @@ public struct SecretSet: Sendable {
 
     /// Adds `value` and its forms, unless it is too short or already there.
     public mutating func add(_ value: String) {
-        guard value.count >= SecretForms.minimumLength, !values.contains(value) else { return }
-        values.append(value)
-        if formsByFirstByte.isEmpty {
-            formsByFirstByte = Array(repeating: [], count: 256)
-            startsAForm = Array(repeating: false, count: 256)
-        }
-        for form in SecretForms.of(value) {
-            let bytes = Array(form.utf8)
-            guard let first = bytes.first, !formsByFirstByte[Int(first)].contains(bytes) else { continue }
-            formsByFirstByte[Int(first)].append(bytes)
-            startsAForm[Int(first)] = true
-            formsByFirstByte[Int(first)].sort { $0.count > $1.count }
-        }
+        if insert(value) { finder = ManyStringsFinder(forms) }
     }
 
     /// This set with `more` values added.
     public func adding(_ more: [String]) -> SecretSet {
         var set = self
-        for value in more { set.add(value) }
+        var changed = false
+        for value in more where set.insert(value) { changed = true }
+        if changed { set.finder = ManyStringsFinder(set.forms) }
         return set
+    }
+
+    /// Adds `value` and its forms, but not to the finder; whether it was new.
+    private mutating func insert(_ value: String) -> Bool {
+        guard value.count >= SecretForms.minimumLength, valueSet.insert(value).inserted else { return false }
+        values.append(value)
+        for form in SecretForms.of(value) {
+            let bytes = Array(form.utf8)
+            if formSet.insert(bytes).inserted { forms.append(bytes) }
+        }
+        return true
     }
 
     /// `text` with every form of every value replaced by `***`. Where matches overlap or touch, their
@@ -61,31 +64,13 @@ public struct SecretSet: Sendable {
 
     /// The bytes with every form masked, or nil when no form occurs in them.
     private func masked(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let ranges = finder.covered(in: bytes)
+        guard !ranges.isEmpty else { return nil }
         var output: [UInt8] = []
         var copied = 0
-        var run: Range<Int>?
-        for start in bytes.indices where startsAForm[Int(bytes[start])] {
-            guard let form = formsByFirstByte[Int(bytes[start])].first(where: { Self.bytes(bytes, at: start, match: $0) }) else {
-                continue
-            }
-            let end = start + form.count
-            if let current = run, start <= current.upperBound {
-                run = current.lowerBound..<max(current.upperBound, end)
-                continue
-            }
-            if let current = run { Self.flush(current, of: bytes, copied: &copied, into: &output) }
-            run = start..<end
-        }
-        guard let last = run else { return nil }
-        Self.flush(last, of: bytes, copied: &copied, into: &output)
+        for range in ranges { Self.flush(range, of: bytes, copied: &copied, into: &output) }
         output.append(contentsOf: bytes[copied...])
         return output
-    }
-
-    private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, match form: [UInt8]) -> Bool {
-        guard bytes.count - start >= form.count else { return false }
-        for offset in form.indices where bytes[start + offset] != form[offset] { return false }
-        return true
     }
 
     /// Copies what comes before `range`, then `***` for it.
