@@ -67,15 +67,21 @@ import TestSupport
     }
 
     /// A host that is not this machine is refused before a byte goes out: 192.0.2.1 (TEST-NET-1)
-    /// would time out after 2s if it were tried.
+    /// would time out after 2s if it were tried. The refusal says the file's call is refused (it is
+    /// not fuzzed), and a secret in a host name is masked whatever its case.
     @Test func aCallToAnotherHostIsRefusedBeforeSending() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         defer { ScratchDirectory.remove(directory) }
         try Self.write("set timeout 2s\nget http://192.0.2.1:9/x\n", "away.wsh", in: directory)
         let result = try await WSHProcess.run(["fuzz", "away.wsh", "--calls", "3", "--seed", "1"], directory: directory)
         #expect(result.status == 3, "\(result.stderr)")
-        #expect(result.stderr.contains("away.wsh:2") && result.stderr.contains("will not fuzz 192.0.2.1: it is not a loopback address"),
+        #expect(result.stderr.contains("away.wsh:2") && result.stderr.contains("will not call 192.0.2.1: it is not a loopback address"),
                 "\(result.stderr)")
+        try Self.write("let k = env ZZK\nget http://$k.example.com/x\n", "secret.wsh", in: directory)
+        let secret = try await WSHProcess.run(["fuzz", "secret.wsh", "--calls", "3", "--seed", "1"], environment: ["ZZK": "ZZSecretKey"],
+                                              directory: directory)
+        #expect(secret.status == 3 && secret.stderr.contains("will not call ***.example.com"), "\(secret.stderr)")
+        #expect(!secret.stderr.lowercased().contains("secretkey"), "\(secret.stderr)")
     }
 
     /// The file runs as written: a value captured from a GET, a target declared in an `if`.
@@ -106,5 +112,19 @@ import TestSupport
             #expect(serving.stderr.contains("mock.wsh:6") && serving.stderr.contains("will not send DELETE"), "\(serving.stderr)")
             #expect(!server.requests.contains { $0.method == "DELETE" }, "\(server.requests)")
         }
+    }
+
+    /// A file whose calls go to another host is served from its samples with `--stub`, as the
+    /// refusal says.
+    @Test func serveRefusesAnotherHostAndNamesStub() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try Self.write("set timeout 2s\nget http://192.0.2.1:9/x\n", "away.wsh", in: directory)
+        let serving = try RunningWSH(["serve", "away.wsh", "--port", "48151"], directory: directory)
+        let status = serving.waitForExit(timeout: 30)
+        if status == nil { serving.interrupt() }
+        #expect(status == 3, "\(serving.stderr)")
+        #expect(serving.stderr.contains("will not call 192.0.2.1: it is not a loopback address; `wsh serve --stub` answers"),
+                "\(serving.stderr)")
     }
 }

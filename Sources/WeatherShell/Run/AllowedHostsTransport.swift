@@ -9,19 +9,20 @@ import Targets
 /// writes refused unless `writeRefusal` is nil.
 struct AllowedHostsTransport: Transport {
     let allowed: [String]
-    /// `load` or `fuzz`, as the refusal says it: `will not fuzz 192.0.2.2`.
+    /// What is refused, as the refusal says it: `will not fuzz 192.0.2.2`, `will not call ...`
+    /// for a file's own call.
     let action: String
     var next: any Transport = SessionEventLoop.transport
     /// Why a method other than GET, HEAD and OPTIONS is refused unsent; nil sends it.
     var writeRefusal: String?
-    /// Whether the refusal of another host says to give `--allow-host` (`wsh serve` has none).
-    var offersAllowHost = true
+    /// What the refusal of another host advises; nil: to give `--allow-host` (`wsh serve` has none).
+    var otherHostAdvice: String?
 
     func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
         if let host = Run.refusedHost(request.url, allowed: allowed) {
             let name = host.isEmpty ? request.url : host
-            throw ProviderError.other("will not \(action) \(name): it is not a loopback address" + (offersAllowHost ? "; give --allow-host \(host) if it is yours to test" : ""),
-                                      step: .transport, targetName: target.name)
+            let advice = otherHostAdvice ?? "give --allow-host \(host) if it is yours to test"
+            throw ProviderError.other("will not \(action) \(name): it is not a loopback address; \(advice)", step: .transport, targetName: target.name)
         }
         if let writeRefusal, let method = Self.methods(of: request).first(where: { !FuzzOperation.readMethods.contains($0) }) {
             // The URL without its query, where a key may be.

@@ -126,16 +126,19 @@ extension Run {
                       notes: ["fuzzing sends many requests, some of them malformed; if \(host) is yours to test, give --allow-host \(host)"])
     }
 
-    /// The host of `base` when it is neither this machine (localhost, 127.0.0.0/8 as an address,
-    /// ::1) nor among `allowed`; empty when `base` has no host; nil when it may be sent to.
+    /// The host of `base` as written when it is neither this machine (localhost, 127.0.0.0/8 as an
+    /// address, ::1) nor among `allowed`, in any case; empty when `base` has no host; nil when it may
+    /// be sent to. As written, so that a secret in it is masked as the user's value.
     nonisolated static func refusedHost(_ base: String, allowed: [String]) -> String? {
-        guard let host = URL(string: base)?.host?.lowercased(), !base.isEmpty else { return "" }
+        guard let written = URL(string: base)?.host, !base.isEmpty else { return "" }
+        let host = written.lowercased()
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         // 127.0.0.0/8 as an address, not a name that starts so (127.0.0.1.nip.io).
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         let loopbackIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil } && octets[0] == "127"
         let loopback = bare == "localhost" || bare == "::1" || loopbackIPv4
-        return loopback || allowed.contains(bare) || allowed.contains(host) ? nil : host
+        let allowed = allowed.map { $0.lowercased() }
+        return loopback || allowed.contains(bare) || allowed.contains(host) ? nil : written
     }
 
     /// Whether `base` is this session's own mock server (`serve start`), which writes may reach.

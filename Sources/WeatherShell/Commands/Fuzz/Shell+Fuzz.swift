@@ -8,7 +8,7 @@ extension Shell {
     /// OPTIONS only unless `--allow-writes`; any other is refused unsent, an error at its line.
     static func fuzzFiles(_ files: [String], _ options: FuzzOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         let callGuard = AllowedHostsTransport(
-            allowed: options.allowedHosts, action: "fuzz",
+            allowed: options.allowedHosts, action: "call",
             writeRefusal: options.allowWrites ? nil : "wsh fuzz sends only GET, HEAD and OPTIONS without --allow-writes, the calls of its files too")
         // The fuzz calls have their rules of their own (Run.fuzz): the guard is for the files.
         if let code = await loadFiles(files, run, interrupts, command: "fuzz", holdingCallsTo: callGuard) { return code }

@@ -13,7 +13,7 @@ extension Shell {
         // and writes nothing anywhere.
         let callGuard = AllowedHostsTransport(allowed: [], action: "call",
                                               writeRefusal: "wsh serve sends only GET, HEAD and OPTIONS, to this machine, while it loads its files",
-                                              offersAllowHost: false)
+                                              otherHostAdvice: "`wsh serve --stub` answers its files' calls from their samples")
         if let code = await loadFiles(files, run, interrupts, command: "serve", holdingCallsTo: callGuard) { return code }
         let served = await outcome(interrupts) {
             let server: MockServer
