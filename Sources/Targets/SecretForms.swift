@@ -26,6 +26,9 @@ public enum SecretForms {
     /// Empty for a value shorter than ``minimumLength``; no form appears twice.
     public static func of(_ value: String) -> [String] {
         guard value.count >= minimumLength else { return [] }
+        // Every encoding below leaves such a value as it is (most tokens and keys): an answer that
+        // issues thousands of tokens makes them secrets in one go.
+        if value.utf8.allSatisfy(isUnreserved) { return [value] }
         let percent = PercentEncoding.encode(value)
         // As a URL holds it after its host, where `[` and `]` are escaped too.
         let afterHost = "http://h/"
@@ -76,6 +79,13 @@ public enum SecretForms {
     private static func markupForms(_ value: String) -> [String] {
         guard value.contains(where: { "&<>\"'".contains($0) }) else { return [] }
         return ["&#39;", "&apos;", "&#x27;"].map { MarkupEscape.escaped(value, apostrophe: $0) }
+    }
+
+    /// Whether `byte` is one that no URL, form, JSON or markup encoding changes: a letter or digit
+    /// of ASCII, `-`, `.`, `_` or `~` (RFC 3986's unreserved characters).
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
     /// Whether `value` has characters beyond ASCII and, of ASCII, only those of host names.
