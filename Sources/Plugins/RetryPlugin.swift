@@ -10,6 +10,8 @@ import Targets
 ///   a `Retry-After` header (seconds or HTTP-date) replaces that delay. A `Retry-After` longer than
 ///   ``maxDelay`` ends the retries at once.
 /// - Only idempotent methods (GET, PUT, DELETE, HEAD, OPTIONS) are retried, unless ``retriesUnsafeMethods``.
+/// - An answer cut short after part of its body was printed as it came (into a pipe) is not
+///   retried: the error says what happened, where a retry would print a second body after the part.
 /// - Each retry is reported through ``report``: `retry 1/3 after 200 ms: 503 Service Unavailable`.
 /// - When it gives up on a status, the call fails with ``ProviderError/retriesExhausted(_:attempts:note:targetName:)``,
 ///   which carries the last response, whatever the target's validation; a transport error is rethrown as it was.
@@ -107,6 +109,8 @@ public struct RetryPlugin: Plugin {
             guard !error.isCancelled, error.isConnectionFailure || error.isTimeout || error.isConnectionClosed else {
                 return nil
             }
+            // Part of the body is on the terminal or in a pipe: another attempt would print it again after that part.
+            if request.responseBodySink?.hasShownBytes == true { return nil }
             return error.description(masking: redaction.including(secretsOf: request))
         }
     }

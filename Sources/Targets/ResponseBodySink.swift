@@ -17,6 +17,15 @@ public protocol ResponseBodySink: AnyObject, Sendable {
     func end(completed: Bool) throws
     /// Whether the body is also kept in memory for queries, as long as it stays within the body limit.
     var keepsCopy: Bool { get }
+    /// Whether bytes of a body went where they cannot be taken back (a terminal, a pipe): sent
+    /// again, the request would show a second body after the first one's part.
+    var hasShownBytes: Bool { get }
+}
+
+extension ResponseBodySink {
+    /// A sink that keeps what it takes until the body is whole (a file written under another name
+    /// first) has shown nothing.
+    public var hasShownBytes: Bool { false }
 }
 
 /// Why a sink could not take a body: where it was going, and the system's reason.

@@ -17,6 +17,7 @@ import TestSupport
         "/retry-after-past-int64": RawReplyServer.response(status: "503 Service Unavailable", headers: ["Retry-After: 99999999999999999999999"], body: Array("{}".utf8)),
         "/controls": RawReplyServer.response(headers: ["Content-Type: text/plain"], body: Array("\u{1B}]0;pwned\u{7}\u{1B}[2Jhello\u{9B}".utf8)),
         "/big-number": RawReplyServer.response(headers: ["Content-Type: application/json"], body: Array(#"{"n":9007199254740993}"#.utf8)),
+        "/cut-short": Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"partial\":\"yyyy".utf8),
     ]
 
     private func call(_ path: String, _ server: RawReplyServer, extra: String = "") async throws -> WSHProcess.Result {
@@ -74,6 +75,18 @@ import TestSupport
                 #expect(!result.stderr.contains("invalid constant string"))
                 expectPlainWords(result.stderr)
             }
+        }
+    }
+
+    /// Into a pipe a body is written as it comes: one cut short after a part went out is not sent
+    /// again, which would write a second body after the part (`| jq` would read both).
+    @Test func anAnswerCutShortAfterPartOfItsBodyWasPrintedIsNotRetried() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let result = try await call("/cut-short", server, extra: "plugin retry on backoff 10ms\n")
+            #expect(result.status == 3, "\(result.stderr)")
+            #expect(result.stdout.components(separatedBy: "partial").count == 2, "\(result.stdout)")
+            #expect(!result.stderr.contains("retry 1/"), "\(result.stderr)")
+            #expect(result.stderr.contains("closed the connection"), "\(result.stderr)")
         }
     }
 

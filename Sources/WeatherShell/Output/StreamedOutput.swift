@@ -1,5 +1,6 @@
 import Foundation
 import Plugins
+import Synchronization
 import Targets
 
 /// Prints an answer's body on stdout as it arrives, for an answer that comes a piece at a time
@@ -16,6 +17,10 @@ final class StreamedOutput: ResponseBodySink, @unchecked Sendable {
     /// At a terminal: bytes of a character (or a `\r`) cut at the end of the last piece.
     private var held: [UInt8] = []
     private var lastByte: UInt8?
+    /// Set on the event loop as a piece is written, read by the retry plugin once the attempt ended.
+    private let shown = Mutex(false)
+
+    var hasShownBytes: Bool { shown.withLock { $0 } }
 
     /// Streams the answers `takes` accepts (by status and headers); `started` runs when one does
     /// (the spinner is erased then, before the body is drawn under it).
@@ -44,6 +49,7 @@ final class StreamedOutput: ResponseBodySink, @unchecked Sendable {
     func write(_ piece: Data) throws {
         guard let last = piece.last else { return }
         lastByte = last
+        shown.withLock { $0 = true }
         if !io.stdoutIsTerminal {
             io.out(bytes: piece)
         } else {
