@@ -11,6 +11,9 @@ import TestSupport
         ["--auth", "ann:"],
         ["-A", "bearer", "-a", "tok-123456"],
         ["--auth-type=basic", "-a", "ann:pw"],
+        // Glued to the flag, as argparse reads a one-letter option's value.
+        ["-aann:GluedPw77"],
+        ["-Abearer", "-atok-123456"],
     ]
 
     /// The Authorization header HTTPie sends for the same flags, from `http --offline --print=H`.
@@ -35,6 +38,10 @@ import TestSupport
         #expect(!refused.stderr.contains("sekret"), "\(refused.stderr)")
         let fromShell = try await WSHProcess.run(["get", "http://127.0.0.1:\(port)/x", "-A", "bearer", "-a", "sekret-token-2"])
         #expect(!fromShell.stderr.contains("sekret"), "\(fromShell.stderr)")
+        // A mistyped flag is refused without showing its value.
+        let mistyped = try await WSHProcess.run(["-c", "get http://127.0.0.1:\(port)/x --auth:ann:sekret-pw-4"])
+        #expect(mistyped.status == 2 && mistyped.stderr.contains("unknown option '--auth:…'"), "\(mistyped.stderr)")
+        #expect(!mistyped.stderr.contains("sekret"), "\(mistyped.stderr)")
         try await withLoopbackServer { server in
             let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/echo/v -v -a ann:sekret-pw-3\nhistory\nhistory show 1"])
             #expect(result.status == 0, "\(result.stderr)")

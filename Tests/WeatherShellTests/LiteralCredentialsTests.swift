@@ -145,6 +145,11 @@ import Testing
         ("get :8080/x -A bearer -a tok-123", "get :8080/x -A bearer -a ***"),
         ("get :8080/x --auth=ana:pw", "get :8080/x --auth=ana:***"),
         ("get :8080/x --auth=tok-123 -A bearer", "get :8080/x --auth=*** -A bearer"),
+        // HTTPie's glued forms (argparse's), and a mistyped flag whose value is still a credential.
+        ("get :8080/x -aana:GluedPw77", "get :8080/x -aana:***"),
+        ("get :8080/x -Abearer -atok-123", "get :8080/x -Abearer -a***"),
+        ("get :8080/x -atok-123", "get :8080/x -a***"),
+        ("get :8080/x --auth:ana:Pw2", "get :8080/x --auth:***"),
         ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
         ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
         // A JSON text written whole: its members named like secrets, not all after its first `:`.

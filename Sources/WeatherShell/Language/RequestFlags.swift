@@ -60,7 +60,10 @@ extension Parser {
                 continue
             }
             guard RequestFlags.names.contains(name) else {
-                throw error("unknown option '\(name)'", word.span, notes: ["options: \(RequestFlags.supported)", "usage: \(usage())"])
+                // What follows a `:` may be a password (`--auth:al:pw`, a typo for `--auth=al:pw`).
+                let shown = name.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                throw error("unknown option '\(shown[0])\(shown.count > 1 ? ":…" : "")'", word.span,
+                            notes: ["options: \(RequestFlags.supported)", "usage: \(usage())"])
             }
             if attached != nil, !RequestFlags.valueNames.contains(name) { throw error("'\(name)' takes no value", word.span) }
             var chosen: RequestStatement.BodyStyle?
@@ -101,15 +104,19 @@ extension Parser {
         return flags
     }
 
-    /// The flag a word is, and the value written after its `=` (`--auth=user:pw`): a word whose
-    /// first part is bare text starting with `-` (not `-` alone), as HTTPie reads its arguments.
+    /// The flag a word is, and the value written after its `=` (`--auth=user:pw`) or glued to a
+    /// one-letter flag that takes one (`-auser:pw`, `-Abearer`, `-oout.json`): a word whose first
+    /// part is bare text starting with `-` (not `-` alone), as HTTPie (argparse) reads its arguments.
     private static func flag(in word: Word) -> (String, Word?)? {
         guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
               text.hasPrefix("-"), text.count > 1 else { return nil }
-        guard let equals = text.firstIndex(of: "=") else { return (text, nil) }
-        let name = String(text[..<equals])
-        let rest = String(text[text.index(after: equals)...])
-        let start = first.span.start + name.utf8.count + 1
+        let short = String(text.prefix(2))
+        let glued = !text.hasPrefix("--") && text.count > 2 && RequestFlags.valueNames.contains(short)
+            && text.dropFirst(2).first != "="
+        guard let split = glued ? text.index(text.startIndex, offsetBy: 2) : text.firstIndex(of: "=") else { return (text, nil) }
+        let name = String(text[..<split])
+        let rest = String(text[(glued ? split : text.index(after: split))...])
+        let start = first.span.start + name.utf8.count + (glued ? 0 : 1)
         var parts = Array(word.parts.dropFirst())
         if !rest.isEmpty { parts.insert(WordPart(content: .literal(rest), quoted: false, span: SourceSpan(start: start, end: first.span.end)), at: 0) }
         return (name, Word(parts: parts, span: SourceSpan(start: start, end: word.span.end)))

@@ -22,18 +22,26 @@ extension LiteralCredentials {
         let isRequest = urlPosition != nil && statement[0].bare != "set" && statement[0].bare != "base"
         let bearer = isRequest && zip(statement, statement.dropFirst()).contains { flag, value in
             ["-A", "--auth-type"].contains(flag.bare) && value.bare?.lowercased() == "bearer"
-        } || statement.contains { $0.bare?.lowercased() == "--auth-type=bearer" }
+        } || statement.contains { word in
+            guard let text = word.bare else { return false }
+            return text.lowercased() == "--auth-type=bearer" || (text.hasPrefix("-A") && text.dropFirst(2).lowercased() == "bearer")
+        }
         for (position, word) in statement.enumerated().dropFirst() {
             // A request's `-a USER:PASS` (`--auth`, `--auth=...`): the password, or a bearer token whole.
             if isRequest, isAuthFlag(statement[position - 1].bare) {
                 replacements += bearer ? hiddenWhole(word) : hiddenAfterSeparator(word, bytes: bytes)
                 continue
             }
-            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content, text.hasPrefix("--auth=") {
-                // `--auth=` stays: what follows it is hidden as `-a`'s word would be.
-                let separator = bearer || !text.dropFirst(7).contains(":") ? UInt8(ascii: "=") : UInt8(ascii: ":")
-                if let (place, index) = firstSeparator(in: word, bytes: bytes, separators: [separator]) {
+            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
+               let flagLength = authFlagLength(text) {
+                // The flag stays (`--auth=`, HTTPie's glued `-a`, a mistyped `--auth:`): what follows
+                // it is hidden as `-a`'s word would be.
+                let afterFlag = first.span.start + flagLength
+                if !bearer, text.dropFirst(flagLength).contains(":"),
+                   let (place, index) = firstSeparator(in: word, bytes: bytes, separators: [UInt8(ascii: ":")]), place >= afterFlag {
                     replacements += hiddenAfter(place, ofPart: index, in: word, bytes: bytes)
+                } else {
+                    replacements += hiddenAfter(afterFlag - 1, ofPart: 0, in: word, bytes: bytes)
                 }
                 continue
             }
@@ -57,6 +65,14 @@ extension LiteralCredentials {
     /// `-a` and `--auth`, whose next word is a credential.
     static func isAuthFlag(_ text: String?) -> Bool {
         text == "-a" || text == "--auth"
+    }
+
+    /// How long the flag is in a word that writes `-a`'s value in it: `--auth=` (7), HTTPie's glued
+    /// `-auser:pw` (2), a mistyped `--auth:user:pw` or `--authh=...` (7); nil for any other word.
+    static func authFlagLength(_ text: String) -> Int? {
+        if text.hasPrefix("--auth"), !text.hasPrefix("--auth-type"), text.count > 7 { return 7 }
+        if text.hasPrefix("-a"), text.count > 2 { return 2 }
+        return nil
     }
 
     /// One of a request's flags (`--offline`, `-v`, `--auth-type=bearer`) or a call's (`--all`).

@@ -296,7 +296,7 @@ enum LiteralCredentials {
             let suspicious = (word.contains("://") && word.contains("@")) || (word.contains("?") && word.contains("="))
                 || (word.contains(where: { $0 == "=" || $0 == ":" }) && namesSecret(word))
                 || CurlCredentials.valueOptions.contains(String(previous)) || (previous == "let" && namesSecret(word))
-                || isAuthFlag(String(previous))
+                || isAuthFlag(String(previous)) || authFlagLength(String(word)) != nil
             if suspicious { return String(text[..<word.startIndex]) + "***" }
         }
         return text
