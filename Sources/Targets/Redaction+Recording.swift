@@ -35,17 +35,39 @@ extension Redaction {
 
     /// The first `limit` bytes of `body` masked as ``maskedForRecording(_:contentType:)`` masks it,
     /// and the size of the whole so masked. When the bytes to keep, and 64 KB after them, hold
-    /// nothing to mask, the rest is not looked at (it is not kept): a large answer costs no more
-    /// than the part of it that is kept, and no secret can lie across the cut.
+    /// nothing to mask, as written and with their JSON escapes read, the rest is not looked at (it
+    /// is not kept): a large answer costs no more than the part of it that is kept, and no secret
+    /// can lie across the cut.
     public func maskedForRecording(_ body: Data, contentType: String?, keeping limit: Int) -> (kept: Data, size: Int) {
         if body.count > limit, !(contentType.map(Self.isForm) ?? false) {
             let window = body.prefix(limit + (64 << 10))
-            if Self.namesNothingSensitive(window), secrets.mask(window) == window {
-                return (body.prefix(limit), body.count)
-            }
+            if holdsNothingToMask(window) { return (body.prefix(limit), body.count) }
         }
         let masked = maskedForRecording(body, contentType: contentType)
         return (masked.count > limit ? masked.prefix(limit) : masked, masked.count)
+    }
+
+    /// Whether `text` names nothing sensitive and holds no secret, as written and, where it has
+    /// escapes (`\u006b` is `k`, `\/` a `/`), with them read as JSON reads them.
+    private func holdsNothingToMask(_ text: Data) -> Bool {
+        if Self.namesNothingSensitive(text) { return secrets.mask(text) == text }
+        guard let read = Self.escapesRead(text) else { return false }
+        return Self.namesNone(of: Self.sensitiveKeyFinder, in: read, escapesRead: true)
+            && secrets.mask(read) == read && secrets.mask(text) == text
+    }
+
+    /// ``namesNothingSensitive(_:)`` of `body` with its JSON escapes read, where it has some: a
+    /// large answer whose strings escape a quote or a backslash need not be parsed to find that it
+    /// names nothing.
+    public static func namesNothingSensitiveOnceRead(_ body: Data) -> Bool {
+        if namesNothingSensitive(body) { return true }
+        guard let read = escapesRead(body) else { return false }
+        return namesNone(of: sensitiveKeyFinder, in: read, escapesRead: true)
+    }
+
+    /// `text` with its JSON escapes read; nil when it has none.
+    private static func escapesRead(_ text: Data) -> Data? {
+        text.contains(UInt8(ascii: "\\")) ? Data(JSONEscapes.read(text)) : nil
     }
 
     /// Whether a content type says `x-www-form-urlencoded`, in any case.
@@ -73,11 +95,13 @@ extension Redaction {
 
     /// Whether no JSON text in `body` can be or hold a word `finder` finds: as
     /// ``namesNothingSensitive(_:)`` says, for any list of words.
-    static func namesNone(of finder: ASCIIPartFinder, in body: Data) -> Bool {
+    /// With `escapesRead`, `body`'s JSON escapes are read already (``JSONEscapes``), and a
+    /// backslash left in it is text.
+    static func namesNone(of finder: ASCIIPartFinder, in body: Data, escapesRead: Bool = false) -> Bool {
         body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let base = raw.baseAddress else { return true }
-            if memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil { return false }
+            if !escapesRead, memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil { return false }
             // U+212A KELVIN SIGN in UTF-8.
             var from = base
             var left = raw.count

@@ -32,7 +32,7 @@ extension Redaction {
         if let body = request.body, !body.isEmpty {
             let type = request.header("Content-Type") ?? ""
             // A JSON text sent with a form's type (curl's default for `-d`) holds its credentials as JSON.
-            let nothingSensitive = Self.namesNothingSensitive(body)
+            let nothingSensitive = Self.namesNothingSensitiveOnceRead(body)
             // Only an object or an array has members (and a 200 MB upload is not copied to be parsed).
             let json = nothingSensitive || !Self.opensJSONContainer(body) ? nil : try? JSONValue.parseKeepingDuplicates(body)
             if let json {

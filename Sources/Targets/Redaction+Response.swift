@@ -31,7 +31,7 @@ extension Redaction {
     public func receivedSecrets(of response: Response) -> [(name: String, value: String)] {
         var secrets = credentials(in: response.headers)
         let body = response.body
-        if !body.isEmpty, !Self.namesNothingSensitive(body), case .success(let json) = response.parsedBody {
+        if !body.isEmpty, !Self.namesNothingSensitiveOnceRead(body), case .success(let json) = response.parsedBody {
             secrets += Self.credentialMembers(json)
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }

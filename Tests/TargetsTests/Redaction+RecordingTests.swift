@@ -74,4 +74,21 @@ import Testing
                             as: UTF8.self)
         #expect(masked == "name=ann&client_secret=***&note=***")
     }
+
+    /// Past the kept megabyte, a body with escapes is read with them read: where the kept part
+    /// names nothing and holds no secret it is kept as it came, and where an escape spells a
+    /// credential's name or a secret, that is masked.
+    @Test func aLargeBodysEscapesAreReadBeforeItsKeptPartIsJudged() throws {
+        let rows = (0..<40_000).map { #"{"id":\#($0),"note":"caf\u00e9 \"q\" \\ done"}"# }.joined(separator: ",")
+        let plain = Data(("[" + rows + "]").utf8)
+        let redaction = Redaction(secrets: [secret])
+        let kept = redaction.maskedForRecording(plain, contentType: "application/json", keeping: 1 << 20)
+        #expect(kept.size == plain.count && kept.kept == plain.prefix(1 << 20))
+        for spelled in [#"{"\u0070assword":"hunter22"},"#, #"{"note":"s3cr3t\u002dvalue-42"},"#] {
+            let body = Data(("[" + spelled + rows + "]").utf8)
+            let masked = String(decoding: redaction.maskedForRecording(body, contentType: "application/json", keeping: 1 << 20).kept, as: UTF8.self)
+            #expect(!masked.contains("hunter22") && !masked.contains("s3cr3t"), "\(masked.prefix(120))")
+            #expect(masked.contains("***"), "\(masked.prefix(120))")
+        }
+    }
 }
