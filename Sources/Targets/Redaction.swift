@@ -101,10 +101,26 @@ public struct Redaction: Sendable {
         return isSensitiveHeaderName(ascii: bytes) || sensitiveKeyFinder.occurs(in: bytes)
     }
 
-    /// The header with its value masked if its name is sensitive, or with secret values masked otherwise.
+    /// The header with its value masked if its name is sensitive, or with secret values masked
+    /// otherwise. A `Set-Cookie` line keeps its cookie's name and attributes (`Path`, `Expires`,
+    /// `SameSite`, what a user reads it for, as curl and HTTPie show them), its value masked when
+    /// the name is a secret's or a session's (``isSensitiveCookieName(_:)``).
     public func maskedHeader(_ header: Header) -> Header {
+        if header.name.utf8.count == 10, header.name.lowercased() == "set-cookie" {
+            return Header(name: header.name, value: maskedSetCookie(header.value))
+        }
         let sensitive = isSensitiveName(header.name)
         return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
+    }
+
+    /// A `Set-Cookie` value with its cookie's value as `***` when the cookie's name is sensitive,
+    /// and secret values masked; a line with no `name=` is masked whole.
+    private func maskedSetCookie(_ value: String) -> String {
+        let (pair, attributes) = value.split(once: UInt8(ascii: ";"))
+        let (name, _) = pair.split(once: UInt8(ascii: "="))
+        guard pair.containsByte(UInt8(ascii: "=")), !name.isEmpty else { return Self.placeholder }
+        let cookie = isSensitiveCookieName(name.trimmingCharacters(in: .whitespaces)) ? name + "=" + Self.placeholder : pair
+        return mask(cookie + (attributes.map { ";" + $0 } ?? ""))
     }
 
     /// Whether ASCII `bytes` are one of ``sensitiveHeaderNames`` in any case.

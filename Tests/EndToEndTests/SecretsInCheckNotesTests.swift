@@ -89,6 +89,29 @@ import TestSupport
         }
     }
 
+    /// `-h`, `-v`, the logger and `history show` show a `Set-Cookie` line's cookie name and
+    /// attributes, what a user reads them for; only a cookie named like a secret has its value `***`.
+    @Test func headersShownKeepACookiesAttributesAndMaskASecretOnesValue() async throws {
+        try await withLoopbackServer(routes: ["/setck": Self.cookies]) { server in
+            let home = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(home) }
+            let script = """
+                get \(server.baseURL)/setck -h
+                plugin logger on verbose
+                get \(server.baseURL)/setck -v
+                history show 2
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["HOME": home.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let shown = result.stdout + result.stderr
+            Self.expectNoLeak(of: ["s3cretvalue123", "abcdefghij123"], in: [("output", shown)])
+            for line in ["Set-Cookie: token=***; Path=/", "Set-Cookie: session=***; HttpOnly", "Set-Cookie: lang=en; Path=/"] {
+                // -h, -v, the logger's lines and history show.
+                #expect(shown.components(separatedBy: line).count >= 4, "\(line) in: \(shown)")
+            }
+        }
+    }
+
     /// A filter on a cookie named like a secret shows what it made of the value: a number as it is
     /// (`| length`), a string `***`; never the filter applied to `***`.
     @Test func aFilteredSecretCookieShowsTheTrueNumberAndMasksStrings() async throws {
