@@ -2,9 +2,9 @@ import Foundation
 
 /// `https://user:pass@host/` as curl reads it: the user info leaves the URL and becomes Basic
 /// authentication (percent-decoded first), unless the request has an Authorization of its own.
-enum URLCredentials {
+public enum URLCredentials {
     /// The URL without its user info, and the `Authorization` value it stands for; nil when the URL has none.
-    static func split(_ url: String) -> (url: String, authorization: String)? {
+    public static func split(_ url: String) -> (url: String, authorization: String)? {
         let bytes = Array(url.utf8)
         guard let schemeEnd = find(Array("://".utf8), in: bytes) else { return nil }
         let authorityStart = schemeEnd + 3

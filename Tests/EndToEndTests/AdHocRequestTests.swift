@@ -239,6 +239,20 @@ import TestSupport
         }
     }
 
+    /// `-a` wins over credentials written in the URL, as curl's `-u` and HTTPie's `-a` do; without
+    /// it the URL's are sent.
+    @Test func dashAWinsOverCredentialsInTheURL() async throws {
+        try await withLoopbackServer { server in
+            let withCredentials = server.baseURL.replacingOccurrences(of: "http://", with: "http://urlu:UrlPw555@")
+            let given = try await WSHProcess.run(["get", "\(withCredentials)/echo/a", "-a", "cli:CliPw666"])
+            #expect(given.status == 0, "\(given.stderr)")
+            #expect(try Echo(json: given.stdout).headers["authorization"] == "Basic " + Data("cli:CliPw666".utf8).base64EncodedString())
+            let plain = try await WSHProcess.run(["get", "\(withCredentials)/echo/a"])
+            #expect(try Echo(json: plain.stdout).headers["authorization"] == "Basic " + Data("urlu:UrlPw555".utf8).base64EncodedString())
+            #expect(!(given.stdout + given.stderr + plain.stderr).contains("Pw6") && !(given.stderr + plain.stderr).contains("UrlPw"))
+        }
+    }
+
     /// `-a` is kept as the Authorization header it sent, as a typed one is, and shown masked.
     @Test func targetFromLastKeepsTheCredentialsOfDashA() async throws {
         try await withLoopbackServer { server in

@@ -10,6 +10,8 @@ extension Run {
         var target = declared
         noteRecalledPlaceholders([statement.url] + statement.items)
         let flags = statement.flags
+        // `-a` wins over credentials written in the URL, as curl's `-u` and HTTPie's `-a` do.
+        if flags.auth != nil, let (stripped, _) = URLCredentials.split(target.baseURL) { target.baseURL = stripped }
         let url = target.baseURL + target.path
         let plugins = try requestAuthPlugin(statement, url: url).map { [$0 as any Plugin] } ?? []
         if flags.follow, options.follow == 0 { target.redirectLimit = ShellOptions.defaultRedirectLimit }
