@@ -228,4 +228,16 @@ import TestSupport
             #expect(wrong.status == 4, "\(wrong.stderr)")
         }
     }
+
+    /// `-v` shows the request line in the version the answer came in: nginx speaks HTTP/2 over TLS.
+    @Test func verboseShowsTheRequestInTheVersionSpoken() async throws {
+        try await withNginx { nginx in
+            let url = "https://127.0.0.1:\(nginx.selfSignedPort)/tls"
+            let result = try await WSHProcess.run(["-c", "set insecure on\nget \(url) -v"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("GET /tls HTTP/2\n") && result.stdout.contains("HTTP/2.0"), "\(result.stdout)")
+            let plain = try await WSHProcess.run(["get", "\(nginx.httpURL)/tls", "-v"])
+            #expect(plain.stdout.hasPrefix("GET /tls HTTP/1.1\n"), "\(plain.stdout)")
+        }
+    }
 }

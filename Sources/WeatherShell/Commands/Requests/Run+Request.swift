@@ -60,7 +60,7 @@ extension Run {
             throw failure(error.description, at: statement.command.span)
         }
         keepRequestAuth(statement, sent: response.request)
-        if flags.print == .verbose, output == nil { printRequest(response.request) }
+        if flags.print == .verbose, output == nil { printRequest(response.request, version: response.httpVersion) }
         try write(response, to: output)
         answered = true
         if flags.download, let output {

@@ -43,13 +43,15 @@ extension Run {
     /// `-v` and `--offline`: the request as it goes on the wire, HTTPie's way (request line, Host,
     /// headers, a blank line, the body), credentials masked: in the request line too, a secret's
     /// value and the values of query keys named like credentials (`appid=***`), as the logger shows them.
-    func printRequest(_ request: Request) {
+    /// `version` is the one the answer came in (`HTTP/2` over TLS where the server offers it);
+    /// `--offline` has none, and shows HTTP/1.1.
+    func printRequest(_ request: Request, version: String = "HTTP/1.1") {
         let redaction = redaction.including(secretsOf: request)
         let components = URLComponents(string: request.url)
         var target = components?.percentEncodedPath ?? "/"
         if target.isEmpty { target = "/" }
         if let query = components?.percentEncodedQuery { target += "?" + query }
-        var lines = ["\(request.method.rawValue) \(redaction.maskedURL(target)) HTTP/1.1"]
+        var lines = ["\(request.method.rawValue) \(redaction.maskedURL(target)) \(version)"]
         if request.header("Host") == nil, let host = components?.host {
             lines.append(redaction.mask("Host: \(host)\(components?.port.map { ":\($0)" } ?? "")"))
         }
