@@ -45,6 +45,7 @@ extension Shell {
         Interruption.endRemovingClaims(on: [SIGHUP])
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
+            recorder.namedEnvironmentValues = NamedEnvironment.values(namedIn: String(decoding: data, as: UTF8.self))
             code = await finish(run, interrupts) {
                 try await run.runFile(contents: data, path: path)
             }

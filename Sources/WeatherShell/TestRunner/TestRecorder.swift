@@ -4,7 +4,9 @@ import Targets
 /// Builds a ``TestFileResult`` from the events of one file's run: the worker's reporter.
 ///
 /// Every text is masked as it is recorded, with the ``Redaction`` the last call carried (the
-/// session's secrets and sensitive names), so nothing later can leak what it never held.
+/// session's secrets and sensitive names), so nothing later can leak what it never held. When the
+/// file ends, every record is masked once more with the secrets learned since it was made: a value
+/// typed in a check before the `let k = env NAME` line that makes it a secret.
 @ShellActor
 final class TestRecorder: RunReporter {
     /// Bodies up to this size are kept in the result (masked first, then cut).
@@ -23,13 +25,22 @@ final class TestRecorder: RunReporter {
     /// of the file when the file was interrupted (an action's call stopped by a newer action is not).
     private var interruption: TestErrorRecord?
     private var lastCallRedaction = Redaction()
-    /// The session's secrets now (`--secret`, `secret NAME = ...`): a file's text is masked with
-    /// them before its first call too, a check or error excerpt that quotes one among them.
+    /// The session's secrets now (`--secret`, and the values `let … = env NAME` read): a file's
+    /// text is masked with them before its first call too, a check or error excerpt that quotes one among them.
     var sessionSecrets: () -> SecretSet = { SecretSet() }
-    /// The last call's redaction with the session's secrets now.
-    private var redaction: Redaction {
-        Redaction(secrets: lastCallRedaction.secrets.adding(sessionSecrets().values))
-    }
+    /// The values of the environment variables the file names (`env NAME`), secrets from its
+    /// first line on: a file that does not parse never runs the `let` that would make them secrets.
+    var namedEnvironmentValues: [String] = []
+    /// What the event being recorded is masked with: the last call's redaction with the session's
+    /// secrets then and ``namedEnvironmentValues``.
+    private var redaction = Redaction()
+    /// The secret values every record so far was masked with; nil before the first.
+    private var maskedInEveryRecord: Set<String>?
+    /// The diagnostics the failed checks, the errors and the first failure were made from, by
+    /// index: their excerpts are cut again from the source when the file ends.
+    private var checkDiagnostics: [Int: Diagnostic] = [:]
+    private var errorDiagnostics: [Int: Diagnostic] = [:]
+    private var firstFailureDiagnostic: Diagnostic?
     /// The last call's answer, whose body is masked and kept only if a failed check looks at it
     /// or the file ends there: masking every body cost each call its parse, and keeping them all
     /// made a loop of calls a result of hundreds of MB.
@@ -51,9 +62,10 @@ final class TestRecorder: RunReporter {
     }
 
     func report(_ event: RunEvent) {
+        if case .call(_, _, _, _, let callRedaction, _) = event { lastCallRedaction = callRedaction }
+        redaction = currentRedaction()
         switch event {
-        case .call(let target, let unanswered, let response, let failure, let redaction, let callStarted):
-            lastCallRedaction = redaction
+        case .call(let target, let unanswered, let response, let failure, _, let callStarted):
             record(target: target, unanswered: unanswered, response: response, failure: failure, started: callStarted)
         case .expect(let result):
             let (line, column) = result.file.location(of: Self.expressionStart(result))
@@ -77,6 +89,15 @@ final class TestRecorder: RunReporter {
             interruption = TestErrorRecord(kind: "interrupted", message: message, file: file.name, line: line, column: column, notes: notes,
                                            rendered: "\(file.name):\(line):\(column): \(message)\n" + notes.map { "note: \($0)\n" }.joined())
         }
+    }
+
+    /// The last call's redaction with the session's secrets now and ``namedEnvironmentValues``,
+    /// noted in ``maskedInEveryRecord``.
+    private func currentRedaction() -> Redaction {
+        let now = Redaction(secrets: lastCallRedaction.secrets.adding(sessionSecrets().values + namedEnvironmentValues))
+        let values = Set(now.secretValues)
+        maskedInEveryRecord = maskedInEveryRecord?.intersection(values) ?? values
+        return now
     }
 
     private func record(target: String, unanswered: Request?, response: Response?, failure: String?, started callStarted: ContinuousClock.Instant) {
@@ -143,16 +164,18 @@ final class TestRecorder: RunReporter {
         calls[index].bodyCut = calls[index].body?.utf8.count != text.utf8.count
     }
 
-    private func record(_ diagnostic: Diagnostic) {
+    private func record(_ reported: Diagnostic) {
+        // The run masked it with the session's secrets; the file's named environment values are masked here.
+        var diagnostic = reported
+        diagnostic.message = redaction.maskedDecodingJSON(reported.message)
+        diagnostic.notes = reported.notes.map(redaction.maskedDecodingJSON)
         let location = diagnostic.file.flatMap { file in diagnostic.span.map { file.location(of: $0.start) } }
         let place = location.map { "\(diagnostic.file?.name ?? path):\($0.line):\($0.column)" } ?? path
         // A failed `expect` was recorded as a check just before: its diagnostic gives the check
         // its message. One that could not be evaluated is an error of the file as well. A failed
         // one a reactor's `catch` ran after (checks of its own, maybe) comes once the `catch` ends.
         var checkIndex: Int?
-        let excerpt = diagnostic.file.flatMap { file in
-            diagnostic.span.flatMap { file.place == nil ? Diagnostic.excerpt(file: file, span: $0, mask: redaction.mask) : nil }
-        }
+        let excerpt = Self.excerpt(of: diagnostic, mask: redaction.mask)
         let failedCheck = diagnostic.kind == .expectation
             ? checks.lastIndex { !$0.passed && $0.message == nil }
             : checks.indices.last.flatMap { !checks[$0].passed && checks[$0].message == nil ? $0 : nil }
@@ -161,19 +184,51 @@ final class TestRecorder: RunReporter {
             if firstFailure == nil {
                 firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes,
                                            excerpt: excerpt)
+                firstFailureDiagnostic = diagnostic
             }
             checks[last].message = diagnostic.message
             checks[last].notes = diagnostic.notes
             checks[last].excerpt = excerpt
+            checkDiagnostics[last] = diagnostic
             if diagnostic.kind == .expectation { return }
             checkIndex = last
         }
         if firstFailure == nil {
             firstFailure = TestFailure(location: place, message: diagnostic.message, notes: diagnostic.notes, excerpt: excerpt)
+            firstFailureDiagnostic = diagnostic
         }
+        errorDiagnostics[errors.count] = diagnostic
         errors.append(TestErrorRecord(kind: Self.kindName(diagnostic.kind), message: diagnostic.message, file: diagnostic.file?.name,
                                       line: location?.line, column: location?.column, notes: diagnostic.notes,
                                       rendered: diagnostic.rendered(mask: redaction.mask), excerpt: excerpt, checkIndex: checkIndex))
+    }
+
+    /// The diagnostic's source line and caret, masked by `mask`; nil when it has no place in a file.
+    private static func excerpt(of diagnostic: Diagnostic, mask: (String) -> String) -> String? {
+        guard let file = diagnostic.file, let span = diagnostic.span, file.place == nil else { return nil }
+        return Diagnostic.excerpt(file: file, span: span, mask: mask)
+    }
+
+    /// The result with every text masked once more with the secrets the recorder holds now, when
+    /// some record was made without one of them: the excerpts are cut again from the source, as a
+    /// secret cut at a window's edge would not match the mask.
+    private func maskedAgain(_ result: TestFileResult) -> TestFileResult {
+        let final = currentRedaction()
+        let late = SecretSet(final.secretValues.filter { maskedInEveryRecord?.contains($0) != true })
+        guard !late.isEmpty else { return result }
+        var result = result
+        result.mask(with: Redaction(secrets: late))
+        for (index, diagnostic) in checkDiagnostics where result.checks.indices.contains(index) {
+            result.checks[index].excerpt = Self.excerpt(of: diagnostic, mask: final.mask)
+        }
+        for (index, diagnostic) in errorDiagnostics where result.errors.indices.contains(index) {
+            result.errors[index].excerpt = Self.excerpt(of: diagnostic, mask: final.mask)
+            result.errors[index].rendered = diagnostic.rendered(mask: final.mask)
+        }
+        if let diagnostic = firstFailureDiagnostic {
+            result.firstFailure?.excerpt = Self.excerpt(of: diagnostic, mask: final.mask)
+        }
+        return result
     }
 
     /// Where the expression of an `expect` starts, after the keyword: where a failure points.
@@ -229,7 +284,7 @@ final class TestRecorder: RunReporter {
         result.errors = errors
         result.warnings = warnings
         result.firstFailure = firstFailure
-        return result
+        return maskedAgain(result)
     }
 
     /// The text cut to at most `limit` UTF-8 bytes, at a character boundary.
