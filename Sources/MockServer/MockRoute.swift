@@ -65,6 +65,12 @@ public struct MockRoute: Sendable {
         declaredResponse(for: status).map { !$0.hasBody } ?? false
     }
 
+    /// The lowest success declared with no body (a `2XX` or `204` with a description only): what
+    /// a request with no `Prefer: code=` gets, empty, from a route with no sample and no schema.
+    public var emptySuccessStatus: Int? {
+        declaredResponses.filter { !$0.hasBody && (200...299).contains($0.status) }.map(\.status).min()
+    }
+
     /// A header an answer must carry, its value the example, else made up from the schema.
     public struct AnswerHeader: Sendable {
         /// The header's name.

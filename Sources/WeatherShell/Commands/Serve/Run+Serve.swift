@@ -199,7 +199,7 @@ enum ServedRouteList {
         var text = ""
         for route in routes {
             let samples = route.sampleStatuses.isEmpty
-                ? (route.schemaAnswers.isEmpty && route.declaredResponses.allSatisfy(\.hasBody) ? "no sample (answers 501)" : schemaStatuses(route))
+                ? (route.schemaAnswers.isEmpty && route.declaredResponses.allSatisfy(\.hasBody) ? noSample : schemaStatuses(route))
                 : route.sampleStatuses.map(String.init).joined(separator: ", ")
             text += "  \(route.method.padding(methodWidth))  \(route.path.padding(pathWidth))  \(route.targetName.padding(nameWidth))  \(samples)\n"
         }
@@ -209,15 +209,23 @@ enum ServedRouteList {
         return text
     }
 
+    /// What a route with nothing to answer a plain request with is listed as.
+    private static let noSample = "no sample (answers 501)"
+
     /// A route answered from its document alone: `500` for a `default` with an example, then
     /// `made up from its schema: 200, 404` for those with a schema only, then `empty: 204` for
-    /// those declared with no body.
+    /// those declared with no body. When a plain request gets none of them (no schema, and no
+    /// success declared empty), it says so: `no sample (answers 501); empty with Prefer: code=400-499`.
     private static func schemaStatuses(_ route: MockRoute) -> String {
         let given = route.schemaAnswers.filter { $0.example != nil }.map { String($0.status) }
         let madeUp = route.schemaAnswers.filter { $0.example == nil }.map { String($0.status) }
-        let empty = route.declaredResponses.filter { !$0.hasBody }.map { String($0.status) }
-        let parts = [given.joined(separator: ", "), madeUp.isEmpty ? "" : "made up from its schema: " + madeUp.joined(separator: ", "),
-                     empty.isEmpty ? "" : "empty: " + empty.joined(separator: ", ")]
+        let bodiless = route.declaredResponses.filter { !$0.hasBody }
+        var empty = bodiless.isEmpty ? "" : "empty: " + bodiless.map { String($0.status) }.joined(separator: ", ")
+        if !bodiless.isEmpty, route.schemaAnswers.isEmpty, route.emptySuccessStatus == nil {
+            let asked = bodiless.map { $0.covers.map { "\($0.lowerBound)-\($0.upperBound)" } ?? String($0.status) }
+            empty = "\(noSample); empty with Prefer: code=" + asked.joined(separator: ", ")
+        }
+        let parts = [given.joined(separator: ", "), madeUp.isEmpty ? "" : "made up from its schema: " + madeUp.joined(separator: ", "), empty]
         return parts.filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }
