@@ -217,13 +217,14 @@ final class TestRecorder: RunReporter {
         let late = SecretSet(final.secretValues.filter { maskedInEveryRecord?.contains($0) != true })
         guard !late.isEmpty else { return result }
         var result = result
-        result.mask(with: Redaction(secrets: late))
+        let lateRedaction = Redaction(secrets: late)
+        result.mask(with: lateRedaction)
         for (index, diagnostic) in checkDiagnostics where result.checks.indices.contains(index) {
             result.checks[index].excerpt = Self.excerpt(of: diagnostic, mask: final.mask)
         }
         for (index, diagnostic) in errorDiagnostics where result.errors.indices.contains(index) {
             result.errors[index].excerpt = Self.excerpt(of: diagnostic, mask: final.mask)
-            result.errors[index].rendered = diagnostic.rendered(mask: final.mask)
+            result.errors[index].rendered = lateRedaction.maskedDecodingJSON(diagnostic.rendered(mask: final.mask))
         }
         if let diagnostic = firstFailureDiagnostic {
             result.firstFailure?.excerpt = Self.excerpt(of: diagnostic, mask: final.mask)
