@@ -4,8 +4,9 @@ import Targets
 extension TestFileResult {
     /// Masks every text of the result once more with `redaction`'s secrets, also where JSON
     /// escapes hide one (``Targets/Redaction/maskedDecodingJSON(_:)``): the calls' URLs, headers,
-    /// failures and bodies, the checks, errors, warnings and the first failure. A kept binary body
-    /// that spells a secret out is dropped, as it would not have been kept.
+    /// failures and bodies, the checks, errors, warnings and the first failure. Not the excerpts nor
+    /// an error's rendered text: the recorder cuts those again from their source. A kept binary
+    /// body that spells a secret out is dropped, as it would not have been kept.
     mutating func mask(with redaction: Redaction) {
         let mask = redaction.maskedDecodingJSON
         for index in calls.indices { calls[index].mask(with: redaction) }
@@ -13,19 +14,15 @@ extension TestFileResult {
             checks[index].source = mask(checks[index].source)
             checks[index].message = checks[index].message.map(mask)
             checks[index].notes = checks[index].notes.map(mask)
-            checks[index].excerpt = checks[index].excerpt.map(mask)
         }
         for index in errors.indices {
             errors[index].message = mask(errors[index].message)
             errors[index].notes = errors[index].notes.map(mask)
-            errors[index].rendered = mask(errors[index].rendered)
-            errors[index].excerpt = errors[index].excerpt.map(mask)
         }
         warnings = warnings.map(mask)
         if var first = firstFailure {
             first.message = mask(first.message)
             first.notes = first.notes.map(mask)
-            first.excerpt = first.excerpt.map(mask)
             firstFailure = first
         }
     }
