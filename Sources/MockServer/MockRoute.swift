@@ -61,7 +61,7 @@ public struct MockRoute: Sendable {
     }
 
     /// Whether the document declares `status` (itself or by a range or `default`) with no body.
-    func answersEmpty(_ status: Int) -> Bool {
+    public func answersEmpty(_ status: Int) -> Bool {
         declaredResponse(for: status).map { !$0.hasBody } ?? false
     }
 

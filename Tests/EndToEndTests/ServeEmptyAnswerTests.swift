@@ -15,6 +15,23 @@ import Testing
               operationId: clientOnly
               responses:
                 "4XX": {description: client error}
+          /multi:
+            get:
+              operationId: notFoundServerOther
+              responses:
+                "404": {description: missing}
+                "5XX": {description: server}
+                default: {description: other}
+          /def4body:
+            get:
+              operationId: clientBodyElseEmpty
+              responses:
+                "4XX":
+                  description: err
+                  content:
+                    application/json:
+                      example: {e: 1}
+                default: {description: other}
           /e404:
             get:
               operationId: missingOnly
@@ -65,6 +82,12 @@ import Testing
         for (name, statuses) in [("clientOnly", "400-499"), ("missingOnly", "404"), ("emptyDefault", "200-599")] {
             let line = lines.first { $0.contains(" \(name) ") } ?? ""
             #expect(line.hasSuffix("  no sample (answers 501); empty with Prefer: code=\(statuses)"), "\(name): \(server.stderr)")
+        }
+        // The statuses answered empty, in order, as spans that do not overlap.
+        for (name, listed) in [("notFoundServerOther", "no sample (answers 501); empty with Prefer: code=200-599"),
+                               ("clientBodyElseEmpty", "400; empty: 200-399, 500-599")] {
+            let line = lines.first { $0.contains(" \(name) ") } ?? ""
+            #expect(line.hasSuffix("  \(listed)"), "\(name): \(server.stderr)")
         }
     }
 
