@@ -81,10 +81,14 @@ struct MockResponder {
     private func sampleAnswer(_ route: MockRoute, prefer: [Substring]) -> Answer {
         guard !route.answers.isEmpty else {
             // A status declared with no body (an OpenAPI `2XX` with a description only) is answered
-            // empty: the one asked for, else the lowest success.
-            let wanted = Self.preferredCode(prefer)
-            let empty = wanted.map { route.answersEmpty($0) ? $0 : nil }
-                ?? route.declaredResponses.filter { !$0.hasBody && (200...299).contains($0.status) }.map(\.status).min()
+            // empty: the one asked for, else the lowest success. A status asked for that is not
+            // declared empty is not answered with that success instead.
+            let empty: Int?
+            if let wanted = Self.preferredCode(prefer) {
+                empty = route.answersEmpty(wanted) ? wanted : nil
+            } else {
+                empty = route.emptySuccessStatus
+            }
             if let empty { return Answer(status: empty, headers: HTTPHeaders(), body: ByteBuffer()) }
             return Self.problemAnswer(Problem(
                 status: 501, title: "Not Implemented",
@@ -216,8 +220,9 @@ struct MockResponder {
     }
 
     /// The answer as it can go out: a 1xx (a sample a document declares as `100`) is no final
-    /// answer, and NIO stops the server on one with a body, so it is a 500 saying so; a 204 or
-    /// 304 has no body.
+    /// answer, and NIO stops the server on one with a body, so it is a 500 saying so; a 204, 205
+    /// or 304 has no body and no `Content-Type` (RFC 9110 15.3.5, 15.3.6, 15.4.5), whatever the
+    /// response it was made from declares.
     static func final(_ answer: Answer) -> Answer {
         if answer.status < 200 {
             var refused = problemAnswer(Problem(
@@ -226,9 +231,10 @@ struct MockResponder {
             refused.targetName = answer.targetName
             return refused
         }
-        guard answer.status == 204 || answer.status == 304 else { return answer }
+        guard [204, 205, 304].contains(answer.status) else { return answer }
         var empty = answer
         empty.body = ByteBuffer()
+        empty.headers.remove(name: "Content-Type")
         return empty
     }
 

@@ -61,8 +61,14 @@ public struct MockRoute: Sendable {
     }
 
     /// Whether the document declares `status` (itself or by a range or `default`) with no body.
-    func answersEmpty(_ status: Int) -> Bool {
+    public func answersEmpty(_ status: Int) -> Bool {
         declaredResponse(for: status).map { !$0.hasBody } ?? false
+    }
+
+    /// The lowest success declared with no body (a `2XX` or `204` with a description only): what
+    /// a request with no `Prefer: code=` gets, empty, from a route with no sample and no schema.
+    public var emptySuccessStatus: Int? {
+        declaredResponses.filter { !$0.hasBody && (200...299).contains($0.status) }.map(\.status).min()
     }
 
     /// A header an answer must carry, its value the example, else made up from the schema.

@@ -29,6 +29,7 @@ extension Shell {
         }
         let recorder = TestRecorder(path: path, keepsEveryBody: settings.keepsBodies)
         recorder.sessionSecrets = { run.session.secretsNow }
+        recorder.sessionWideSecrets = { run.session.mask.secrets }
         run.reporter = recorder
         if let environment = settings.environment {
             do {
@@ -45,6 +46,7 @@ extension Shell {
         Interruption.endRemovingClaims(on: [SIGHUP])
         let code: Int32
         if let data = FileManager.default.contents(atPath: path) {
+            recorder.nameEnvironment(of: SourceFile(name: Run.displayPath(path), directory: Run.directory(of: path), contents: Array(data)))
             code = await finish(run, interrupts) {
                 try await run.runFile(contents: data, path: path)
             }

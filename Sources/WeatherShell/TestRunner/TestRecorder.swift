@@ -3,8 +3,12 @@ import Targets
 
 /// Builds a ``TestFileResult`` from the events of one file's run: the worker's reporter.
 ///
-/// Every text is masked as it is recorded, with the ``Redaction`` the last call carried (the
-/// session's secrets and sensitive names), so nothing later can leak what it never held.
+/// Every text is masked as it is recorded, with the ``Redaction`` the last call carried, the
+/// session's secrets then and the values of the `env NAME`s the file names, so nothing later can
+/// leak what it never held. When the file ends, every record is masked once more with the session's
+/// secrets that some record was made without (a value typed in a check before the `let k = env
+/// NAME` line that makes it a secret), on top of what it was masked with. The last call's own
+/// credentials are no such secret: they mask what shows that call, not the calls before it.
 @ShellActor
 final class TestRecorder: RunReporter {
     /// Bodies up to this size are kept in the result (masked first, then cut).
@@ -23,13 +27,34 @@ final class TestRecorder: RunReporter {
     /// of the file when the file was interrupted (an action's call stopped by a newer action is not).
     private var interruption: TestErrorRecord?
     private var lastCallRedaction = Redaction()
-    /// The session's secrets now (`--secret`, `secret NAME = ...`): a file's text is masked with
-    /// them before its first call too, a check or error excerpt that quotes one among them.
+    /// The session's secrets now (`--secret`, and the values `let … = env NAME` read): a file's
+    /// text is masked with them before its first call too, a check or error excerpt that quotes one among them.
     var sessionSecrets: () -> SecretSet = { SecretSet() }
-    /// The last call's redaction with the session's secrets now.
-    private var redaction: Redaction {
-        Redaction(secrets: lastCallRedaction.secrets.adding(sessionSecrets().values))
+    /// The session's own secrets now, without the last call's credentials (which
+    /// ``sessionSecrets`` holds): `--secret`, the values `let … = env NAME` read and those made from them.
+    var sessionWideSecrets: () -> SecretSet = { SecretSet() }
+    /// The values of the environment variables the file and the files it sources name (`env
+    /// NAME`), secrets from the file's first line on: a file that does not parse never runs the
+    /// `let` that would make them secrets.
+    private var namedEnvironmentValues: [String] = []
+    /// The files whose `env NAME`s are in ``namedEnvironmentValues``, by name.
+    private var namedEnvironmentFiles: Set<String> = []
+    /// What the event being recorded is masked with: the last call's redaction with the session's
+    /// secrets then and ``namedEnvironmentValues``.
+    private var redaction = Redaction()
+    /// The session-wide secret values (the session's and ``namedEnvironmentValues``) that every
+    /// event so far was masked with; nil before the first event. The others are masked again when the file ends.
+    private var sharedAtEveryEvent: Set<String>?
+    /// A diagnostic a failed check, an error or the first failure was made from, and the
+    /// redaction it was masked with: its excerpt is cut again from the source when the file ends.
+    private struct Cut {
+        var diagnostic: Diagnostic
+        var redaction: Redaction
     }
+    /// The diagnostics of the failed checks and of the errors, by index.
+    private var checkCuts: [Int: Cut] = [:]
+    private var errorCuts: [Int: Cut] = [:]
+    private var firstFailureCut: Cut?
     /// The last call's answer, whose body is masked and kept only if a failed check looks at it
     /// or the file ends there: masking every body cost each call its parse, and keeping them all
     /// made a loop of calls a result of hundreds of MB.
@@ -51,9 +76,10 @@ final class TestRecorder: RunReporter {
     }
 
     func report(_ event: RunEvent) {
+        if case .call(_, _, _, _, let callRedaction, _) = event { lastCallRedaction = callRedaction }
+        redaction = currentRedaction()
         switch event {
-        case .call(let target, let unanswered, let response, let failure, let redaction, let callStarted):
-            lastCallRedaction = redaction
+        case .call(let target, let unanswered, let response, let failure, _, let callStarted):
             record(target: target, unanswered: unanswered, response: response, failure: failure, started: callStarted)
         case .expect(let result):
             let (line, column) = result.file.location(of: Self.expressionStart(result))
@@ -76,6 +102,29 @@ final class TestRecorder: RunReporter {
             }
             interruption = TestErrorRecord(kind: "interrupted", message: message, file: file.name, line: line, column: column, notes: notes,
                                            rendered: "\(file.name):\(line):\(column): \(message)\n" + notes.map { "note: \($0)\n" }.joined())
+        }
+    }
+
+    /// The last call's redaction with the session's secrets now and ``namedEnvironmentValues``;
+    /// the session-wide ones (``sharedSecrets()``) are noted in ``sharedAtEveryEvent``.
+    private func currentRedaction() -> Redaction {
+        let values = Set(sharedSecrets().values)
+        sharedAtEveryEvent = sharedAtEveryEvent?.intersection(values) ?? values
+        return Redaction(secrets: lastCallRedaction.secrets.adding(sessionSecrets().values + namedEnvironmentValues))
+    }
+
+    /// The secrets of the whole session now, not the last call's credentials: its own
+    /// (``sessionWideSecrets``) and ``namedEnvironmentValues``.
+    private func sharedSecrets() -> SecretSet {
+        sessionWideSecrets().adding(namedEnvironmentValues)
+    }
+
+    /// Adds the values of the `env NAME`s `file` names to the secrets, once per file: the file
+    /// being run before it starts, a sourced one when its error comes.
+    func nameEnvironment(of file: SourceFile) {
+        guard namedEnvironmentFiles.insert(file.name).inserted else { return }
+        for value in NamedEnvironment.values(namedIn: file) where !namedEnvironmentValues.contains(value) {
+            namedEnvironmentValues.append(value)
         }
     }
 
@@ -143,16 +192,22 @@ final class TestRecorder: RunReporter {
         calls[index].bodyCut = calls[index].body?.utf8.count != text.utf8.count
     }
 
-    private func record(_ diagnostic: Diagnostic) {
+    private func record(_ reported: Diagnostic) {
+        // The run masked it with the session's secrets; the files' named environment values are masked here.
+        if let file = reported.file, !namedEnvironmentFiles.contains(file.name) {
+            nameEnvironment(of: file)
+            redaction = currentRedaction()
+        }
+        var diagnostic = reported
+        diagnostic.message = redaction.maskedDecodingJSON(reported.message)
+        diagnostic.notes = reported.notes.map(redaction.maskedDecodingJSON)
         let location = diagnostic.file.flatMap { file in diagnostic.span.map { file.location(of: $0.start) } }
         let place = location.map { "\(diagnostic.file?.name ?? path):\($0.line):\($0.column)" } ?? path
         // A failed `expect` was recorded as a check just before: its diagnostic gives the check
         // its message. One that could not be evaluated is an error of the file as well. A failed
         // one a reactor's `catch` ran after (checks of its own, maybe) comes once the `catch` ends.
         var checkIndex: Int?
-        let excerpt = diagnostic.file.flatMap { file in
-            diagnostic.span.flatMap { file.place == nil ? Diagnostic.excerpt(file: file, span: $0, mask: redaction.mask) : nil }
-        }
+        let excerpt = Self.excerpt(of: diagnostic, mask: redaction.mask)
         let failedCheck = diagnostic.kind == .expectation
             ? checks.lastIndex { !$0.passed && $0.message == nil }
             : checks.indices.last.flatMap { !checks[$0].passed && checks[$0].message == nil ? $0 : nil }
@@ -161,19 +216,59 @@ final class TestRecorder: RunReporter {
             if firstFailure == nil {
                 firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes,
                                            excerpt: excerpt)
+                firstFailureCut = Cut(diagnostic: diagnostic, redaction: redaction)
             }
             checks[last].message = diagnostic.message
             checks[last].notes = diagnostic.notes
             checks[last].excerpt = excerpt
+            checkCuts[last] = Cut(diagnostic: diagnostic, redaction: redaction)
             if diagnostic.kind == .expectation { return }
             checkIndex = last
         }
         if firstFailure == nil {
             firstFailure = TestFailure(location: place, message: diagnostic.message, notes: diagnostic.notes, excerpt: excerpt)
+            firstFailureCut = Cut(diagnostic: diagnostic, redaction: redaction)
         }
+        errorCuts[errors.count] = Cut(diagnostic: diagnostic, redaction: redaction)
         errors.append(TestErrorRecord(kind: Self.kindName(diagnostic.kind), message: diagnostic.message, file: diagnostic.file?.name,
                                       line: location?.line, column: location?.column, notes: diagnostic.notes,
                                       rendered: diagnostic.rendered(mask: redaction.mask), excerpt: excerpt, checkIndex: checkIndex))
+    }
+
+    /// The diagnostic's source line and caret, masked by `mask`; nil when it has no place in a file.
+    private static func excerpt(of diagnostic: Diagnostic, mask: (String) -> String) -> String? {
+        guard let file = diagnostic.file, let span = diagnostic.span, file.place == nil else { return nil }
+        return Diagnostic.excerpt(file: file, span: span, mask: mask)
+    }
+
+    /// The result with every text masked once more with the session-wide secrets some event was
+    /// masked without. An excerpt and an error's rendered text are cut again from their diagnostic
+    /// with the secrets it was masked with and those, as a secret cut at a window's edge would not
+    /// match a mask applied afterwards.
+    private func maskedAgain(_ result: TestFileResult) -> TestFileResult {
+        let late = sharedSecrets().values.filter { sharedAtEveryEvent?.contains($0) != true }
+        guard !late.isEmpty else { return result }
+        var result = result
+        let lateRedaction = Redaction(secrets: late)
+        result.mask(with: lateRedaction)
+        func redaction(of cut: Cut) -> Redaction { Redaction(secrets: cut.redaction.secrets.adding(late)) }
+        for (index, cut) in checkCuts where result.checks.indices.contains(index) {
+            result.checks[index].excerpt = Self.excerpt(of: cut.diagnostic, mask: redaction(of: cut).mask)
+        }
+        for index in result.errors.indices {
+            guard let cut = errorCuts[index] else {
+                // An exit code's or an interrupt's error: no source line, its text made here.
+                result.errors[index].rendered = lateRedaction.maskedDecodingJSON(result.errors[index].rendered)
+                continue
+            }
+            let mask = redaction(of: cut)
+            result.errors[index].excerpt = Self.excerpt(of: cut.diagnostic, mask: mask.mask)
+            result.errors[index].rendered = mask.maskedDecodingJSON(cut.diagnostic.rendered(mask: mask.mask))
+        }
+        if let cut = firstFailureCut {
+            result.firstFailure?.excerpt = Self.excerpt(of: cut.diagnostic, mask: redaction(of: cut).mask)
+        }
+        return result
     }
 
     /// Where the expression of an `expect` starts, after the keyword: where a failure points.
@@ -229,7 +324,7 @@ final class TestRecorder: RunReporter {
         result.errors = errors
         result.warnings = warnings
         result.firstFailure = firstFailure
-        return result
+        return maskedAgain(result)
     }
 
     /// The text cut to at most `limit` UTF-8 bytes, at a character boundary.

@@ -199,7 +199,7 @@ enum ServedRouteList {
         var text = ""
         for route in routes {
             let samples = route.sampleStatuses.isEmpty
-                ? (route.schemaAnswers.isEmpty && route.declaredResponses.allSatisfy(\.hasBody) ? "no sample (answers 501)" : schemaStatuses(route))
+                ? (route.schemaAnswers.isEmpty && route.declaredResponses.allSatisfy(\.hasBody) ? noSample : schemaStatuses(route))
                 : route.sampleStatuses.map(String.init).joined(separator: ", ")
             text += "  \(route.method.padding(methodWidth))  \(route.path.padding(pathWidth))  \(route.targetName.padding(nameWidth))  \(samples)\n"
         }
@@ -209,16 +209,38 @@ enum ServedRouteList {
         return text
     }
 
+    /// What a route with nothing to answer a plain request with is listed as.
+    private static let noSample = "no sample (answers 501)"
+
     /// A route answered from its document alone: `500` for a `default` with an example, then
     /// `made up from its schema: 200, 404` for those with a schema only, then `empty: 204` for
-    /// those declared with no body.
+    /// the statuses answered with no body, as spans (`empty: 200-399, 500-599`: a `4XX` with a
+    /// body beside a `default` without). When a plain request gets none of them (no schema, and no
+    /// success declared empty), it says so: `no sample (answers 501); empty with Prefer: code=400-499`.
     private static func schemaStatuses(_ route: MockRoute) -> String {
         let given = route.schemaAnswers.filter { $0.example != nil }.map { String($0.status) }
         let madeUp = route.schemaAnswers.filter { $0.example == nil }.map { String($0.status) }
-        let empty = route.declaredResponses.filter { !$0.hasBody }.map { String($0.status) }
-        let parts = [given.joined(separator: ", "), madeUp.isEmpty ? "" : "made up from its schema: " + madeUp.joined(separator: ", "),
-                     empty.isEmpty ? "" : "empty: " + empty.joined(separator: ", ")]
+        let spans = emptySpans(route)
+        var empty = spans.isEmpty ? "" : "empty: " + spans
+        if !spans.isEmpty, route.schemaAnswers.isEmpty, route.emptySuccessStatus == nil {
+            empty = "\(noSample); empty with Prefer: code=" + spans
+        }
+        let parts = [given.joined(separator: ", "), madeUp.isEmpty ? "" : "made up from its schema: " + madeUp.joined(separator: ", "), empty]
         return parts.filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    /// The statuses from 200 to 599 the route answers with no body, in order, a run of them as
+    /// its span: `204`, `200-299`, `200-399, 500-599`.
+    private static func emptySpans(_ route: MockRoute) -> String {
+        var spans: [ClosedRange<Int>] = []
+        for status in 200...599 where route.answersEmpty(status) {
+            if let last = spans.last, last.upperBound == status - 1 {
+                spans[spans.count - 1] = last.lowerBound...status
+            } else {
+                spans.append(status...status)
+            }
+        }
+        return spans.map { $0.count == 1 ? String($0.lowerBound) : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
     }
 }
 
