@@ -86,7 +86,14 @@ public struct RetryPlugin: Plugin {
             switch plannedDelay(result, beforeRetry: attempts) {
             case .wait(let planned): delay = planned
             case .tooLong(let asked):
-                let note = "Retry-After \(asked.settingText) is longer than max \(maxDelay.settingText)"
+                // Seconds past what a delay holds were cut to its range: the server's number, as written.
+                var seconds: String?
+                if case .success(let response) = result, let header = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces),
+                   !header.isEmpty, header.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                   Int64(header).map({ Duration.seconds($0) != asked }) ?? true {
+                    seconds = header + "s"
+                }
+                let note = "Retry-After \(seconds ?? asked.settingText) is longer than max \(maxDelay.settingText)"
                 throw exhausted(result, attempts: attempts, note: note, target: target)
             }
             retries += 1
