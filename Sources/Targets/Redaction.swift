@@ -102,9 +102,9 @@ public struct Redaction: Sendable {
     }
 
     /// The header with its value masked if its name is sensitive, or with secret values masked
-    /// otherwise. A `Set-Cookie` line keeps its cookie's name and attributes (`Path`, `Expires`,
-    /// `SameSite`, what a user reads it for, as curl and HTTPie show them), its value masked when
-    /// the name is a secret's or a session's (``isSensitiveCookieName(_:)``).
+    /// otherwise. A `Set-Cookie` line keeps its cookies' names and their attributes (`Path`,
+    /// `Expires`, `SameSite`, what a user reads it for, as curl and HTTPie show them), each cookie's
+    /// value `***`: which cookie holds a session no list of names can tell.
     public func maskedHeader(_ header: Header) -> Header {
         if header.name.utf8.count == 10, header.name.lowercased() == "set-cookie" {
             return Header(name: header.name, value: maskedSetCookie(header.value))
@@ -113,15 +113,34 @@ public struct Redaction: Sendable {
         return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
     }
 
-    /// A `Set-Cookie` value with its cookie's value as `***` when the cookie's name is sensitive,
-    /// and secret values masked; a line with no `name=` is masked whole.
+    /// A `Set-Cookie` value with every `name=value` that is not an attribute (`Path=/`) as
+    /// `name=***`, in a line that folds several cookies with commas too (`a=1, sid=2; Path=/`).
     private func maskedSetCookie(_ value: String) -> String {
-        let (pair, attributes) = value.split(once: UInt8(ascii: ";"))
-        let (name, _) = pair.split(once: UInt8(ascii: "="))
-        guard pair.containsByte(UInt8(ascii: "=")), !name.isEmpty else { return Self.placeholder }
-        let cookie = isSensitiveCookieName(name.trimmingCharacters(in: .whitespaces)) ? name + "=" + Self.placeholder : pair
-        return mask(cookie + (attributes.map { ";" + $0 } ?? ""))
+        var masked = ""
+        var segment = ""
+        func flush() {
+            if let equals = segment.firstIndex(of: "="),
+               !Self.cookieAttributes.contains(segment[..<equals].trimmingCharacters(in: .whitespaces).lowercased()) {
+                masked += segment[...equals] + Self.placeholder
+            } else {
+                masked += segment
+            }
+            segment = ""
+        }
+        for character in value {
+            if character == ";" || character == "," {
+                flush()
+                masked.append(character)
+            } else {
+                segment.append(character)
+            }
+        }
+        flush()
+        return mask(masked)
     }
+
+    /// The attributes a `Set-Cookie` line may give after its cookie (RFC 6265 and its successors).
+    private static let cookieAttributes: Set<String> = ["expires", "max-age", "domain", "path", "samesite", "priority", "version", "comment"]
 
     /// Whether ASCII `bytes` are one of ``sensitiveHeaderNames`` in any case.
     private static func isSensitiveHeaderName(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -39,9 +39,11 @@ import TestSupport
         let fromShell = try await WSHProcess.run(["get", "http://127.0.0.1:\(port)/x", "-A", "bearer", "-a", "sekret-token-2"])
         #expect(!fromShell.stderr.contains("sekret"), "\(fromShell.stderr)")
         // A mistyped flag is refused without showing its value.
-        let mistyped = try await WSHProcess.run(["-c", "get http://127.0.0.1:\(port)/x --auth:ann:sekret-pw-4"])
-        #expect(mistyped.status == 2 && mistyped.stderr.contains("unknown option '--auth:…'"), "\(mistyped.stderr)")
-        #expect(!mistyped.stderr.contains("sekret"), "\(mistyped.stderr)")
+        for typo in ["--auth:ann:sekret-pw-4", "-Aann:sekret-pw-4", "-vaann:sekret-pw-4"] {
+            let mistyped = try await WSHProcess.run(["-c", "get http://127.0.0.1:\(port)/x \(typo)"])
+            #expect(mistyped.status == 2, "\(mistyped.stderr)")
+            #expect(!mistyped.stderr.contains("sekret"), "\(mistyped.stderr)")
+        }
         try await withLoopbackServer { server in
             let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/echo/v -v -a ann:sekret-pw-3\nhistory\nhistory show 1"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -226,6 +228,25 @@ import TestSupport
             #expect(result.stdout.contains("\"authenticated\""), "\(result.stdout)")
             let wrong = try await WSHProcess.run(["get", route, "-A", "digest", "-a", "ann:wrong-password"])
             #expect(wrong.status == 4, "\(wrong.stderr)")
+        }
+    }
+
+    /// A glued value written with a variable or quotes is the flag's, and the next word stays an item.
+    @Test func aGluedValueFromAVariableOrQuotesIsTheFlags() async throws {
+        try await withLoopbackServer { server in
+            let basic = ["ann:Var Pw", "bob:Quoted Pw"].map { "Basic " + Data($0.utf8).base64EncodedString() }
+            let script = """
+                set output quiet
+                let cred = "ann:Var Pw"
+                get \(server.baseURL)/echo/a -a$cred X-Other:val
+                expect $.headers[?@[0] == 'Authorization'][1] | first == "\(basic[0])"
+                expect $.headers[?@[0] == 'X-Other'][1] | first == "val"
+                get \(server.baseURL)/echo/b -a"bob:Quoted Pw" X-Other:val2
+                expect $.headers[?@[0] == 'Authorization'][1] | first == "\(basic[1])"
+                expect $.headers[?@[0] == 'X-Other'][1] | first == "val2"
+                """
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
     }
 

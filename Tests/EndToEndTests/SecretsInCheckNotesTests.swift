@@ -89,24 +89,31 @@ import TestSupport
         }
     }
 
-    /// `-h`, `-v`, the logger and `history show` show a `Set-Cookie` line's cookie name and
-    /// attributes, what a user reads them for; only a cookie named like a secret has its value `***`.
-    @Test func headersShownKeepACookiesAttributesAndMaskASecretOnesValue() async throws {
-        try await withLoopbackServer(routes: ["/setck": Self.cookies]) { server in
+    static let foldedCookies = StaticRoute(status: 200, headers: [("Content-Type", "application/json"),
+                                                                  ("Set-Cookie", "theme=dark, jwt=foldedsecret1; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT")],
+                                           body: Array(#"{"ok":true}"#.utf8))
+
+    /// `-h`, `-v` and the logger show a `Set-Cookie` line's cookie names and attributes, what a user
+    /// reads them for, every cookie's value `***`: also a session cookie no list of names knows
+    /// (`jwt`), and the second of two cookies folded into one line.
+    @Test func headersShownKeepACookiesAttributesAndMaskItsValue() async throws {
+        try await withLoopbackServer(routes: ["/setck": Self.cookies, "/folded": Self.foldedCookies]) { server in
             let home = try WSHProcess.temporaryDirectory()
             defer { ScratchDirectory.remove(home) }
             let script = """
                 get \(server.baseURL)/setck -h
+                get \(server.baseURL)/folded -h
                 plugin logger on verbose
                 get \(server.baseURL)/setck -v
-                history show 2
+                get \(server.baseURL)/folded -v
                 """
             let result = try await WSHProcess.run(["-c", script], environment: ["HOME": home.path])
             #expect(result.status == 0, "\(result.stderr)")
             let shown = result.stdout + result.stderr
-            Self.expectNoLeak(of: ["s3cretvalue123", "abcdefghij123"], in: [("output", shown)])
-            for line in ["Set-Cookie: token=***; Path=/", "Set-Cookie: session=***; HttpOnly", "Set-Cookie: lang=en; Path=/"] {
-                // -h, -v, the logger's lines and history show.
+            Self.expectNoLeak(of: ["s3cretvalue123", "abcdefghij123", "foldedsecret1"], in: [("output", shown)])
+            for line in ["Set-Cookie: token=***; Path=/", "Set-Cookie: session=***; HttpOnly", "Set-Cookie: lang=***; Path=/",
+                         "Set-Cookie: theme=***, jwt=***; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT"] {
+                // -h, -v and the logger's lines.
                 #expect(shown.components(separatedBy: line).count >= 4, "\(line) in: \(shown)")
             }
         }

@@ -150,6 +150,9 @@ import Testing
         ("get :8080/x -Abearer -atok-123", "get :8080/x -Abearer -a***"),
         ("get :8080/x -atok-123", "get :8080/x -a***"),
         ("get :8080/x --auth:ana:Pw2", "get :8080/x --auth:***"),
+        ("get :8080/x -a\"ana:Pw2\" X-Other:val", "get :8080/x -a*** X-Other:val"),
+        ("get :8080/x -Aana:Pw2", "get :8080/x -Aana:***"),
+        ("get :8080/x -vaana:Pw2", "get :8080/x -vaana:***"),
         ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
         ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
         // A JSON text written whole: its members named like secrets, not all after its first `:`.

@@ -75,7 +75,8 @@ extension Parser {
             case "-A", "--auth-type":
                 let typeWord = try value(of: word, name, attached: attached)
                 guard let text = typeWord.bare, let type = RequestFlags.AuthType(rawValue: text.lowercased()) else {
-                    throw error("'\(typeWord.literal ?? "")' is not an auth type", typeWord.span, notes: ["auth types: basic (the default), bearer, digest"])
+                    // Not echoed: a credential glued to `-A` by mistake (`-Aal:pw` for `-aal:pw`) would show.
+                    throw error("'\(name)' takes an auth type", typeWord.span, notes: ["auth types: basic (the default), bearer, digest"])
                 }
                 flags.authType = type
             case "-v", "--verbose": flags.print = .verbose
@@ -111,7 +112,8 @@ extension Parser {
         guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
               text.hasPrefix("-"), text.count > 1 else { return nil }
         let short = String(text.prefix(2))
-        let glued = !text.hasPrefix("--") && text.count > 2 && RequestFlags.valueNames.contains(short)
+        // `-a$CRED` and `-a"al:pw"` are glued too: the value is the word's other parts.
+        let glued = !text.hasPrefix("--") && (text.count > 2 || word.parts.count > 1) && RequestFlags.valueNames.contains(short)
             && text.dropFirst(2).first != "="
         guard let split = glued ? text.index(text.startIndex, offsetBy: 2) : text.firstIndex(of: "=") else { return (text, nil) }
         let name = String(text[..<split])

@@ -33,7 +33,7 @@ extension LiteralCredentials {
                 continue
             }
             if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
-               let flagLength = authFlagLength(text) {
+               let flagLength = authFlagLength(text, partsAfter: word.parts.count > 1) {
                 // The flag stays (`--auth=`, HTTPie's glued `-a`, a mistyped `--auth:`): what follows
                 // it is hidden as `-a`'s word would be.
                 let afterFlag = first.span.start + flagLength
@@ -43,6 +43,12 @@ extension LiteralCredentials {
                 } else {
                     replacements += hiddenAfter(afterFlag - 1, ofPart: 0, in: word, bytes: bytes)
                 }
+                continue
+            }
+            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
+               text.hasPrefix("-"), text.contains(":"), !isRequestFlag(word) {
+                // A mistyped flag (`-Aal:pw` for `-aal:pw`, `-vaal:pw`): what follows its `:` may be a password.
+                replacements += hiddenAfterSeparator(word, bytes: bytes)
                 continue
             }
             // `Authorization: Bearer tok`, as curl's -H is written (an error here): the words that
@@ -69,9 +75,9 @@ extension LiteralCredentials {
 
     /// How long the flag is in a word that writes `-a`'s value in it: `--auth=` (7), HTTPie's glued
     /// `-auser:pw` (2), a mistyped `--auth:user:pw` or `--authh=...` (7); nil for any other word.
-    static func authFlagLength(_ text: String) -> Int? {
+    static func authFlagLength(_ text: String, partsAfter: Bool = false) -> Int? {
         if text.hasPrefix("--auth"), !text.hasPrefix("--auth-type"), text.count > 7 { return 7 }
-        if text.hasPrefix("-a"), text.count > 2 { return 2 }
+        if text.hasPrefix("-a"), text.count > 2 || (text.count == 2 && partsAfter) { return 2 }
         return nil
     }
 
