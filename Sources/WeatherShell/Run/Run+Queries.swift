@@ -20,7 +20,7 @@ extension Run {
             // Split into a list (`$token | split "-"`), each part is one.
             if let value = result.value, try isFilteredSecret(query) {
                 session.mask.add(value.plainText)
-                for leaf in value.leafTexts { session.mask.addDerived(leaf) }
+                session.mask.addDerived(contentsOf: value.leafTexts)
             }
             return result
         }
@@ -31,7 +31,7 @@ extension Run {
             // Into text or a number, `$name.json` is the text it reads as (a file name), as it always was.
             guard root.isObjectOrArray else { return try filtered(.string(try expand(word).text), by: query.filters[...], in: query) }
             // A secret's parts are secrets: each one masked wherever it shows.
-            if variable.isSecret { for leaf in root.leafTexts { session.mask.add(leaf) } }
+            if variable.isSecret { session.mask.add(contentsOf: root.leafTexts) }
             let (value, missing) = try refusingATypo(JSONWalk.walk(root, try resolved(written, query), where: holds, reads: Self.keyRead),
                                                      query, asksWhetherItExists: asksWhetherItExists)
             guard let value else { return (nil, missing) }

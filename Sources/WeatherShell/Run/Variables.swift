@@ -102,11 +102,22 @@ struct SecretMask: Sendable {
         sources.add(value)
     }
 
+    /// Masks `values` from now on, as ``add(_:)`` each: the parts of a secret JSON value, in one go.
+    mutating func add(contentsOf values: [String]) {
+        secrets = secrets.adding(values)
+        sources = sources.adding(values)
+    }
+
     /// Masks `value` from now on, as a filter made it from the echo of a secret (`appid=k3y` of
     /// `.query | split "-"`): not among ``sources``, with which the next filter's input is read,
     /// so that what such a value holds beside the secret (`appid`) is not taken for one.
     mutating func addDerived(_ value: String) {
         secrets.add(value)
+    }
+
+    /// ``addDerived(_:)`` of each of `values`, in one go.
+    mutating func addDerived(contentsOf values: [String]) {
+        secrets = secrets.adding(values)
     }
 
     func callAsFunction(_ text: String) -> String {
