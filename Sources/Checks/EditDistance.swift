@@ -13,6 +13,17 @@ public enum EditDistance {
         return best?.0
     }
 
+    /// The candidate close to `word` as a typo of it (``closest(to:in:)``), leaving out its singular
+    /// or plural (`error` beside `errors`, `tags` beside `tag`): an answer has both kinds of names,
+    /// and one of them absent is an answer, not a typo.
+    public static func typo(of word: String, in candidates: some Sequence<String>) -> String? {
+        let word = word.lowercased()
+        return closest(to: word, in: candidates.filter { candidate in
+            let other = candidate.lowercased()
+            return !(other == word + "s" || word == other + "s" || other == word + "es" || word == other + "es")
+        })
+    }
+
     /// The number of insertions, deletions, substitutions and adjacent swaps that turn `a` into `b`.
     public static func between<C: Equatable>(_ a: [C], _ b: [C]) -> Int {
         if a.isEmpty { return b.count }

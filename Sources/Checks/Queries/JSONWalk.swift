@@ -28,12 +28,10 @@ public enum JSONWalk {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object", nil)
                 }
                 guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
-                    let keys = members.map(\.key)
-                    let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
-                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))", nil)
+                    return (nil, noKeyText(key, at: path, keys: members.map(\.key)), nil)
                 }
                 current = next
-                path += key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"
+                path += keyStep(key)
             case .index(let index):
                 guard case .array(let elements) = current else {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array", nil)
@@ -50,19 +48,14 @@ public enum JSONWalk {
                 }
                 var nodes = first
                 var reason = NoKey.none
-                if nodes.isEmpty, case .filter(let condition) = step, let key = reads(condition) {
-                    reason = noKeyReason(key, filtering: [current])
-                }
-                if nodes.isEmpty, case .descendants(let key) = step { reason = noKeyReason(key, below: [current]) }
+                if nodes.isEmpty, let read = keyRead(step, reads) { reason = noKey(read, from: [current]) }
                 for next in steps[(position + 1)...] {
                     let before = nodes
                     nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
                     // A key no value reached has (`.items[*].stauts`), or a filter's condition reads
                     // (`[? .stauts == "ok"]`): a typo, most likely, which the empty list it gives says in `missing`.
-                    guard nodes.isEmpty, !before.isEmpty, reason.text.isEmpty else { continue }
-                    if case .key(let key) = next { reason = noKeyReason(key, in: before) }
-                    if case .descendants(let key) = next { reason = noKeyReason(key, below: before) }
-                    if case .filter(let condition) = next, let key = reads(condition) { reason = noKeyReason(key, filtering: before) }
+                    guard nodes.isEmpty, !before.isEmpty, reason.text.isEmpty, let read = keyRead(next, reads) else { continue }
+                    reason = noKey(read, from: before)
                 }
                 return (.array(nodes), reason.text, reason.typo)
             }
@@ -92,9 +85,46 @@ public enum JSONWalk {
         }
     }
 
+    /// A key as a path writes it: `.name`, or `."two words"`.
+    static func keyStep(_ key: String) -> String {
+        key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"
+    }
+
+    /// The message for a key step that found no `key` in an object with `keys`, at `path` (the
+    /// steps before, `""` at the top), naming a key close to it.
+    static func noKeyText(_ key: String, at path: String, keys: [String]) -> String {
+        let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
+        return "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))"
+    }
+
+    /// How a step that reached nothing read a key: a key step, `..key`, or a `[? ]` whose condition reads it.
+    enum KeyRead {
+        case key(String), descendants(String), filter(String)
+    }
+
+    /// The key `step` reads, if any (a `[? ]`'s as `reads` names it).
+    private static func keyRead<Condition>(_ step: QueryStep<Condition>, _ reads: (Condition) -> String?) -> KeyRead? {
+        switch step {
+        case .key(let key): .key(key)
+        case .descendants(let key): .descendants(key)
+        case .filter(let condition): reads(condition).map(KeyRead.filter)
+        case .index, .all, .slice: nil
+        }
+    }
+
+    /// Why a step that read a key as `read` says reached nothing from `values`: the shared reason
+    /// of a path's walk and a JSONPath's (``JSONPath/typo(in:)``).
+    static func noKey(_ read: KeyRead, from values: [JSONValue]) -> NoKey {
+        switch read {
+        case .key(let key): noKeyReason(key, in: values)
+        case .descendants(let key): noKeyReason(key, below: values)
+        case .filter(let key): noKeyReason(key, filtering: values)
+        }
+    }
+
     /// Why a list is empty: a key no value it went over has, and that key again when one of
-    /// theirs is close to it.
-    private struct NoKey {
+    /// theirs is close to it as a typo (not as its singular or plural).
+    struct NoKey {
         var text: String
         var typo: (key: String, inFilter: Bool)?
         static let none = NoKey(text: "", typo: nil)
@@ -103,9 +133,11 @@ public enum JSONWalk {
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
     private static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
-        let close = EditDistance.closest(to: key, in: keys(of: values))
+        let names = keys(of: values)
+        let close = EditDistance.closest(to: key, in: names)
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
-        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : (key, false))
+        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""),
+                     typo: EditDistance.typo(of: key, in: names) == nil ? nil : (key, false))
     }
 
     /// Why `..key` reached nothing under `values`, when a member at some depth is named close to
@@ -125,7 +157,7 @@ public enum JSONWalk {
         }
         // `..` asks "wherever it is, if anywhere": a key absent with none close to it is an empty
         // list (a cleanup loop over nothing), and only a near miss (`..stauts`) a typo.
-        guard let close = EditDistance.closest(to: key, in: names) else { return .none }
+        guard let close = EditDistance.typo(of: key, in: names) else { return .none }
         return NoKey(text: "no key '\(key)' at any depth (did you mean '\(close)'?)", typo: (key, false))
     }
 
@@ -155,7 +187,7 @@ public enum JSONWalk {
             guard case .object(let members) = element else { return false }
             return members.contains { ScalarText.equal($0.key, key) }
         }
-        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = EditDistance.closest(to: key, in: keys(of: elements)) else {
+        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = EditDistance.typo(of: key, in: keys(of: elements)) else {
             return .none
         }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"

@@ -13,6 +13,9 @@ public enum QueryFilters {
         /// The filter applied and found nothing (a singular JSONPath query that names no node, a
         /// URL without the parameter `urlQueryParam` asks for): a miss, as a path to a missing key is, not an error.
         public var foundNothing = false
+        /// A JSONPath found nothing by a typo, most likely (``JSONPath/typo(in:)``): the key, and
+        /// whether a filter's condition read it. The message says where, naming the key close to it.
+        public var typo: (key: String, inFilter: Bool)?
     }
 
     /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
@@ -177,7 +180,14 @@ public enum QueryFilters {
             if error.isInterrupted { throw CancellationError() }
             throw Failure(message: "'| jsonpath \(expression.shortened())': \(error.description)")
         }
-        guard path.isSingular else { return .array(found) }
+        guard path.isSingular else {
+            // `$.items[?@.id==1].nmae` where items have `name`: the error `.items[? .id == 1].nmae` is.
+            // Before it fans out (`$.itmes[*]`) nothing is there, as a path finds nothing.
+            if found.isEmpty, let miss = try? path.typo(in: document) {
+                throw Failure(message: miss.reason, foundNothing: miss.typo == nil, typo: miss.typo)
+            }
+            return .array(found)
+        }
         guard let single = found.first else {
             throw Failure(message: "'| jsonpath \(expression.shortened())' found nothing", foundNothing: true)
         }
