@@ -190,6 +190,21 @@ extension Query {
         default: return false
         }
     }
+
+    /// Whether the query ends on a key or an index (`.users[? .id == 1].tags`): it reads a value of
+    /// what it reached, rather than making a list (`[*]`, `[? ]`, a slice, `..name`).
+    public var endsOnAKeyOrIndex: Bool {
+        guard filters.isEmpty else { return false }
+        switch source {
+        case .path(let steps), .variablePath(_, let steps, _):
+            switch steps.last {
+            case .key?, .index?: return true
+            default: return false
+            }
+        case .jsonPath(let expression): return (try? JSONPath(expression))?.endsOnANameOrIndex ?? false
+        default: return false
+        }
+    }
 }
 
 /// The condition of a `[? EXPR]` step: an expectation whose path queries start at the element.

@@ -227,9 +227,14 @@ extension Run {
             if case .array? = expectedValue { return true }
             return false
         }()
+        // `isEmpty` tests the one value a `[? ]` picked and a key read (`.users[? .id == 1].tags`); of
+        // a list a `[? ]` or `[*]` made (`.codes[? . == ""]`, `.items[*].id`) it asks whether any value was reached.
+        var isOneNode = false
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
-           Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
+           Self.comparesOneNode.contains(expectation.op) || (expectation.op == .isEmpty && query.picksByFilter && query.endsOnAKeyOrIndex),
+           !comparesWithAList {
             actual = nodes[0]
+            isOneNode = true
         }
         // A list of two or more values is never a string (or a number ...): `isString` would fail and
         // `not isString` hold whatever the answer.
@@ -266,7 +271,7 @@ extension Run {
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
         // on purpose (`isEmpty`, `== []`, `!= []`).
         let comparesWithEmptyList = comparesAsList && (quotedJSON == .array([]) || expectedValue == .array([]))
-        if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
+        if case .query(let query) = expectation.subject, query.yieldsNodeList, !isOneNode, actual == .array([]), !comparesWithEmptyList,
            expectation.op != .isEmpty {
             (actual, missing) = (nil, "the query reached no value: its list is empty" + (missing.isEmpty ? "" : ", \(missing)"))
         }
@@ -381,11 +386,13 @@ extension Run {
     }
 
     /// The tests a node list of one (`.users[?@.id==1].name`) takes as that one value, as Hurl
-    /// does. `contains`, `isList`, `isCollection` and `isEmpty` ask about the list itself (whether
-    /// one of the values reached is 6, whether any was reached).
+    /// does: a value is an object or a list, not both. `contains` and `isEmpty` ask about the list
+    /// itself (whether one of the values reached is 6, whether any was reached), but for `isEmpty`
+    /// on the value a `[? ]` picked and a key read.
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
                                                               .startsWith, .endsWith, .matches, .isString, .isNumber, .isInteger,
-                                                              .isFloat, .isBool, .isNull, .isObject, .isDate, .isIsoDate, .isUuid]
+                                                              .isFloat, .isBool, .isNull, .isObject, .isList, .isCollection, .isDate,
+                                                              .isIsoDate, .isUuid]
 
     static func isTextOrList(_ value: JSONValue) -> Bool {
         switch value {
