@@ -144,11 +144,18 @@ extension Run {
 
     /// Whether two texts look the same printed: canonically equivalent (a composed `é` and `e`
     /// with a combining accent), or so once each space character (U+00A0 no-break space, U+2009
-    /// thin space ...) is a space.
+    /// thin space ...) is a space and each invisible format character (U+200B zero width space,
+    /// U+00AD soft hyphen, U+200D, U+FEFF ...) is left out.
     static func showAlike(_ left: String, _ right: String) -> Bool {
         func spaced(_ text: String) -> String {
             var view = String.UnicodeScalarView()
-            view.append(contentsOf: text.unicodeScalars.map { $0.properties.generalCategory == .spaceSeparator ? " " : $0 })
+            for scalar in text.unicodeScalars {
+                switch scalar.properties.generalCategory {
+                case .spaceSeparator: view.append(" ")
+                case .format: continue
+                default: view.append(scalar)
+                }
+            }
             return String(view)
         }
         return left == right || spaced(left) == spaced(right)
