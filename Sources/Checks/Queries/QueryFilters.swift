@@ -235,7 +235,9 @@ public enum QueryFilters {
             throw Failure(message: "'| xpath': \(error.message)")
         }
         switch result {
-        case .nodes(let values): return .array(values.map(JSONValue.string))
+        case .nodes(let values):
+            if values.isEmpty, let typo = elementNameTypo(in: expression, on: bytes, html: html, encoding: encoding) { throw Failure(message: typo) }
+            return .array(values.map(JSONValue.string))
         case .number(let text):
             // NaN and ±Infinity are no JSON number, so none compares: an error that says what the XPath gave.
             guard ExactNumber(text) == nil else { return .number(text) }
@@ -245,6 +247,20 @@ public enum QueryFilters {
         case .string(let text): return .string(text)
         case .bool(let value): return .bool(value)
         }
+    }
+
+    /// Why a path of plain name steps (`//tittle`) found nothing, when one of its names (four
+    /// letters or more: `ol` beside `ul` is no typo) is no element's in the page and a name there is
+    /// close to it: a typo, as `.nmae` is, on which `isEmpty` and `not exists` would hold on any page.
+    private static func elementNameTypo(in expression: String, on bytes: [UInt8], html: Bool, encoding: String?) -> String? {
+        guard let steps = XPathQuery.plainNameSteps(expression), steps.contains(where: { $0.count >= 4 }),
+              let names = try? XPathQuery.elementNames(on: bytes, html: html, encoding: encoding) else { return nil }
+        for step in steps where step.count >= 4 && !names.contains(step) {
+            guard let close = EditDistance.typo(of: step, in: names) else { continue }
+            return "'| xpath \(expression.shortened())': no element in the page is named '\(step)' (did you mean '\(close)'?); "
+                + "elements: \(names.prefix(12).joined(separator: ", "))"
+        }
+        return nil
     }
 
     /// `work`'s result, computed on a thread of its own while this one checks for Ctrl-C (task
