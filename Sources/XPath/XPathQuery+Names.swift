@@ -40,3 +40,25 @@ extension XPathQuery {
         return names.map(String.init)
     }
 }
+
+extension XPathQuery {
+    /// The names of HTML's elements, current and obsolete (WHATWG HTML's index and its list of
+    /// obsolete elements), and of the SVG and MathML roots and SVG's common ones: an absent one
+    /// (`//table`, `//tbody`, `//time`) is a page without it, not a typo of a name close to it.
+    public static let htmlElementNames: Set<String> = [
+        "a", "abbr", "acronym", "address", "applet", "area", "article", "aside", "audio", "b", "base", "basefont", "bdi", "bdo",
+        "bgsound", "big", "blink", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col",
+        "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em", "embed",
+        "fieldset", "figcaption", "figure", "font", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6",
+        "head", "header", "hgroup", "hr", "html", "i", "iframe", "image", "img", "input", "ins", "isindex", "kbd", "keygen",
+        "label", "legend", "li", "link", "listing", "main", "map", "mark", "marquee", "math", "menu", "menuitem", "meta",
+        "meter", "multicol", "nav", "nextid", "nobr", "noembed", "noframes", "noscript", "object", "ol", "optgroup", "option",
+        "output", "p", "param", "picture", "plaintext", "portal", "pre", "progress", "q", "rb", "rp", "rt", "rtc", "ruby", "s",
+        "samp", "script", "search", "section", "select", "slot", "small", "source", "spacer", "span", "strike", "strong",
+        "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "time",
+        "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp",
+        // SVG's common elements, met inline in pages.
+        "circle", "clipPath", "defs", "desc", "ellipse", "filter", "foreignObject", "g", "line", "linearGradient", "mask",
+        "path", "pattern", "polygon", "polyline", "radialGradient", "rect", "stop", "symbol", "text", "tspan", "use",
+    ]
+}

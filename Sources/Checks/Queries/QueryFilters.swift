@@ -16,6 +16,8 @@ public enum QueryFilters {
         /// A JSONPath found nothing by a typo, most likely (``JSONPath/typo(in:)``): the key, and
         /// whether a filter's condition read it. The message says where, naming the key close to it.
         public var typo: (key: String, inFilter: Bool)?
+        /// How to ask what the typo's query meant to, where a path's note does not say it (an XPath's).
+        public var note: String?
     }
 
     /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
@@ -236,7 +238,7 @@ public enum QueryFilters {
         }
         switch result {
         case .nodes(let values):
-            if values.isEmpty, let typo = elementNameTypo(in: expression, on: bytes, html: html, encoding: encoding) { throw Failure(message: typo) }
+            if values.isEmpty, let typo = elementNameTypo(in: expression, on: bytes, html: html, encoding: encoding) { throw typo }
             return .array(values.map(JSONValue.string))
         case .number(let text):
             // NaN and ±Infinity are no JSON number, so none compares: an error that says what the XPath gave.
@@ -249,16 +251,28 @@ public enum QueryFilters {
         }
     }
 
-    /// Why a path of plain name steps (`//tittle`) found nothing, when one of its names (four
-    /// letters or more: `ol` beside `ul` is no typo) is no element's in the page and a name there is
-    /// close to it: a typo, as `.nmae` is, on which `isEmpty` and `not exists` would hold on any page.
-    private static func elementNameTypo(in expression: String, on bytes: [UInt8], html: Bool, encoding: String?) -> String? {
-        guard let steps = XPathQuery.plainNameSteps(expression), steps.contains(where: { $0.count >= 4 }),
-              let names = try? XPathQuery.elementNames(on: bytes, html: html, encoding: encoding) else { return nil }
-        for step in steps where step.count >= 4 && !names.contains(step) {
-            guard let close = EditDistance.typo(of: step, in: names) else { continue }
-            return "'| xpath \(expression.shortened())': no element in the page is named '\(step)' (did you mean '\(close)'?); "
-                + "elements: \(names.prefix(12).joined(separator: ", "))"
+    /// Why a path of plain name steps (`//tittle`) found nothing, when one of its names is a typo
+    /// of an element's in the page: no element has it, it is four letters or more, it is no HTML
+    /// element's (`//table`, `//tbody`, `//time` on a page without one are real absences), and a
+    /// name there is one edit from it (a letter more, less or changed, or two swapped), not as its
+    /// plural. A typo, as `.nmae` is, on which `isEmpty` and `| count == 0` would hold on any page.
+    private static func elementNameTypo(in expression: String, on bytes: [UInt8], html: Bool, encoding: String?) -> Failure? {
+        guard let steps = XPathQuery.plainNameSteps(expression) else { return nil }
+        let suspects = steps.filter { $0.count >= 4 && !XPathQuery.htmlElementNames.contains($0) }
+        guard !suspects.isEmpty, let names = try? XPathQuery.elementNames(on: bytes, html: html, encoding: encoding) else { return nil }
+        for step in suspects where !names.contains(step) {
+            let word = Array(step.lowercased())
+            let close = names.filter { name in
+                let other = name.lowercased()
+                return !EditDistance.isPlural(other, of: step.lowercased()) && !EditDistance.isPlural(step.lowercased(), of: other)
+                    && EditDistance.between(word, Array(other)) <= 1
+            }
+            guard let guess = close.first else { continue }
+            let written = expression.trimmingCharacters(in: .whitespaces).shortened()
+            return Failure(message: "'| xpath \(written)': no element in the page is named '\(step)' (did you mean '\(guess)'?); "
+                               + "elements: \(names.prefix(12).joined(separator: ", "))",
+                           typo: (step, false),
+                           note: "to check that the page has no '\(step)': xpath \"count(//\(step))\" == 0")
         }
         return nil
     }

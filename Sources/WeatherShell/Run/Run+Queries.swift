@@ -60,6 +60,10 @@ extension Run {
                     value = try QueryFilters.xPath(expression, on: Array(response.body), markup: QueryFilters.Markup(contentType: contentType),
                                                    encoding: CharsetDecoding.charset(of: contentType))
                     if let value { maskDerived(value, from: { response.text }) }
+                } catch let error as QueryFilters.Failure where error.typo != nil {
+                    // `//tittle` on a page with `<title>`: an error, but under `exists` and `not exists`.
+                    (value, missing) = try refusingATypo((nil, mask(error.message), error.typo), query,
+                                                         asksWhetherItExists: asksWhetherItExists, note: error.note)
                 } catch let error as QueryFilters.Failure {
                     throw failure(mask(error.message), at: query.span)
                 }
@@ -128,10 +132,10 @@ extension Run {
     /// likely, on which `isEmpty`, `== []`, `| length == 0` and `not exists` would hold whatever
     /// the answer. A key step an `exists` check asks about is left to it.
     private func refusingATypo(_ walked: (value: JSONValue?, missing: String, typo: (key: String, inFilter: Bool)?), _ query: Query,
-                               asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
+                               asksWhetherItExists: Bool, note: String? = nil) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
         guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
         let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
-        throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
+        throw failure(walked.missing, at: query.span, notes: [note ?? "to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).
@@ -169,7 +173,10 @@ extension Run {
             // As a path that reaches nothing: `exists` is false, `print` says so.
             return (nil, mask(error.message))
         } catch let error as QueryFilters.Failure where error.typo != nil {
-            return try refusingATypo((.array([]), mask(error.message), error.typo), query, asksWhetherItExists: asksWhetherItExists)
+            // An XPath's typo under `exists`/`not exists` found nothing, as a path's is an empty list:
+            // `xpath "//tittle" not exists` holds, as `.items[*].nmae not exists` does.
+            return try refusingATypo((error.note == nil ? .array([]) : nil, mask(error.message), error.typo), query,
+                                     asksWhetherItExists: asksWhetherItExists, note: error.note)
         } catch let error as QueryFilters.Failure {
             throw failure(mask(error.message), at: query.span)
         }
