@@ -28,17 +28,21 @@ extension JSONPath {
                 if !fannedOut, let step = segment.singleStep { path += step } else { fannedOut = true }
                 continue
             }
-            return Self.miss(segment, from: nodes, fannedOut: fannedOut, at: path)
+            return Self.miss(segment, from: nodes, fannedOut: fannedOut, at: path, pluralIsNoTypo: !walksAsAPath)
         }
         return nil
     }
 
     /// Why `segment` reached nothing from `nodes`, when by a typo.
-    private static func miss(_ segment: JSONPathSegment, from nodes: [JSONValue], fannedOut: Bool, at path: String) -> JSONPathMiss? {
+    /// A name or `..name` in a query that walks as a path (0.4.9 checked those: `$.items[*].tag`
+    /// where items have `tags` is an error) is a typo when a key close to it is there; elsewhere
+    /// (after a filter, a union or a stepped slice, in a filter) its singular or plural is no typo.
+    private static func miss(_ segment: JSONPathSegment, from nodes: [JSONValue], fannedOut: Bool, at path: String,
+                             pluralIsNoTypo: Bool) -> JSONPathMiss? {
         for selector in segment.selectors {
-            let read: JSONWalk.KeyRead
             switch (segment.isDescendant, selector) {
-            case (true, .name(let key)): read = .descendants(key)
+            case (true, .name(let key)):
+                if let miss = miss(.descendants(key), from: nodes, pluralIsNoTypo: false) { return miss }
             case (false, .name(let key)):
                 // One object before any fan-out (`$.itmes[*]`): the key step's miss, as a path says it.
                 if !fannedOut, nodes.count == 1, case .object(let members)? = nodes.first {
@@ -46,16 +50,32 @@ extension JSONPath {
                     guard EditDistance.typo(of: key, in: keys) != nil else { continue }
                     return JSONPathMiss(reason: JSONWalk.noKeyText(key, at: path, keys: keys), typo: nil)
                 }
-                read = .key(key)
+                if let miss = miss(.key(key), from: nodes, pluralIsNoTypo: pluralIsNoTypo) { return miss }
             case (false, .filter(let logical)):
-                guard let key = logical.firstKeyRead else { continue }
-                read = .filter(key)
+                guard let key = logical.firstKeyRead, let miss = miss(.filter(key), from: nodes, pluralIsNoTypo: true) else { continue }
+                return miss
             default: continue
             }
-            let reason = JSONWalk.noKey(read, from: nodes)
-            if let typo = reason.typo { return JSONPathMiss(reason: reason.text, typo: typo) }
         }
         return nil
+    }
+
+    private static func miss(_ read: JSONWalk.KeyRead, from nodes: [JSONValue], pluralIsNoTypo: Bool) -> JSONPathMiss? {
+        let reason = JSONWalk.noKey(read, from: nodes, pluralIsNoTypo: pluralIsNoTypo)
+        return reason.typo.map { JSONPathMiss(reason: reason.text, typo: $0) }
+    }
+
+    /// Whether each segment is one name, index, `*` or step-less slice, or `..name`: a query
+    /// 0.4.9 walked as a path to find a typo in.
+    var walksAsAPath: Bool {
+        query.segments.allSatisfy { segment in
+            guard segment.selectors.count == 1, let selector = segment.selectors.first else { return false }
+            switch (segment.isDescendant, selector) {
+            case (true, .name), (false, .name), (false, .index), (false, .wildcard): return true
+            case (false, .slice(_, _, let step)): return step == nil || step == 1
+            default: return false
+            }
+        }
     }
 }
 

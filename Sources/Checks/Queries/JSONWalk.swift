@@ -113,17 +113,22 @@ public enum JSONWalk {
     }
 
     /// Why a step that read a key as `read` says reached nothing from `values`: the shared reason
-    /// of a path's walk and a JSONPath's (``JSONPath/typo(in:)``).
-    static func noKey(_ read: KeyRead, from values: [JSONValue]) -> NoKey {
-        switch read {
-        case .key(let key): noKeyReason(key, in: values)
-        case .descendants(let key): noKeyReason(key, below: values)
-        case .filter(let key): noKeyReason(key, filtering: values)
+    /// of a path's walk and a JSONPath's (``JSONPath/typo(in:)``). A key close to it is a typo's,
+    /// as 0.4.9 had it, but where `pluralIsNoTypo` (the JSONPath forms first checked in 0.4.10):
+    /// there its singular or plural (`errors` beside `error`) is an answer (``EditDistance/typo(of:in:)``).
+    static func noKey(_ read: KeyRead, from values: [JSONValue], pluralIsNoTypo: Bool = false) -> NoKey {
+        let close: (String, [String]) -> String? = { key, names in
+            pluralIsNoTypo ? EditDistance.typo(of: key, in: names) : EditDistance.closest(to: key, in: names)
+        }
+        return switch read {
+        case .key(let key): noKeyReason(key, in: values, close: close)
+        case .descendants(let key): noKeyReason(key, below: values, close: close)
+        case .filter(let key): noKeyReason(key, filtering: values, close: close)
         }
     }
 
     /// Why a list is empty: a key no value it went over has, and that key again when one of
-    /// theirs is close to it as a typo (not as its singular or plural).
+    /// theirs is close to it as a typo.
     struct NoKey {
         var text: String
         var typo: (key: String, inFilter: Bool)?
@@ -132,17 +137,17 @@ public enum JSONWalk {
 
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
-    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, in values: [JSONValue], close isTypo: (String, [String]) -> String?) -> NoKey {
         let names = keys(of: values)
         let close = EditDistance.closest(to: key, in: names)
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
         return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""),
-                     typo: EditDistance.typo(of: key, in: names) == nil ? nil : (key, false))
+                     typo: isTypo(key, names) == nil ? nil : (key, false))
     }
 
     /// Why `..key` reached nothing under `values`, when a member at some depth is named close to
     /// `key` (`..stauts` where items have `status`); none when no name is close.
-    private static func noKeyReason(_ key: String, below values: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, below values: [JSONValue], close isTypo: (String, [String]) -> String?) -> NoKey {
         var names: [String] = []
         var pending = values
         // Each name once, the first 256 met: enough for a guess, bounded on a huge answer.
@@ -157,7 +162,7 @@ public enum JSONWalk {
         }
         // `..` asks "wherever it is, if anywhere": a key absent with none close to it is an empty
         // list (a cleanup loop over nothing), and only a near miss (`..stauts`) a typo.
-        guard let close = EditDistance.typo(of: key, in: names) else { return .none }
+        guard let close = isTypo(key, names) else { return .none }
         return NoKey(text: "no key '\(key)' at any depth (did you mean '\(close)'?)", typo: (key, false))
     }
 
@@ -174,7 +179,7 @@ public enum JSONWalk {
     /// Why a `[? ]` whose condition reads `key` kept nothing of the lists (or objects) in
     /// `containers`: none of their elements has `key`, and one has a key close to it (`status` for
     /// `stauts`); "" otherwise. An optional key none has (`[? .error == "fatal"]`) keeps nothing, rightly.
-    private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, filtering containers: [JSONValue], close isTypo: (String, [String]) -> String?) -> NoKey {
         var elements: [JSONValue] = []
         for container in containers {
             switch container {
@@ -187,7 +192,7 @@ public enum JSONWalk {
             guard case .object(let members) = element else { return false }
             return members.contains { ScalarText.equal($0.key, key) }
         }
-        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = EditDistance.typo(of: key, in: keys(of: elements)) else {
+        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = isTypo(key, keys(of: elements)) else {
             return .none
         }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"
