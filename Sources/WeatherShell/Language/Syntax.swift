@@ -181,7 +181,11 @@ extension Query {
     /// Whether the values reached come from `[? ]` filters alone (`.users[? .id == 1].name`), not
     /// from `[*]`, a slice or `..`: a query written, most likely, to pick one value.
     public var picksByFilter: Bool {
-        guard filters.isEmpty else { return false }
+        // `body | jsonpath "$.users[?@.id==1].e"` picks as `$.users[?@.id==1].e` does.
+        if let last = filters.last {
+            guard case .jsonpath(let expression) = last else { return false }
+            return (try? JSONPath(expression))?.picksByFilter ?? false
+        }
         switch source {
         case .path(let steps), .variablePath(_, let steps, _):
             return steps.contains { if case .filter = $0 { true } else { false } }
@@ -194,7 +198,10 @@ extension Query {
     /// Whether the query ends on a key or an index (`.users[? .id == 1].tags`): it reads a value of
     /// what it reached, rather than making a list (`[*]`, `[? ]`, a slice, `..name`).
     public var endsOnAKeyOrIndex: Bool {
-        guard filters.isEmpty else { return false }
+        if let last = filters.last {
+            guard case .jsonpath(let expression) = last else { return false }
+            return (try? JSONPath(expression))?.endsOnANameOrIndex ?? false
+        }
         switch source {
         case .path(let steps), .variablePath(_, let steps, _):
             switch steps.last {

@@ -234,11 +234,16 @@ extension Run {
             if case .array? = expectedValue { return true }
             return false
         }()
-        // `isEmpty` tests the one value a `[? ]` picked and a key read (`.users[? .id == 1].tags`); of
-        // a list a `[? ]` or `[*]` made (`.codes[? . == ""]`, `.items[*].id`) it asks whether any value was reached.
+        // `isEmpty`, `isList` and `isCollection` test the one value a `[? ]` picked and a key read
+        // (`.users[? .id == 1].tags`); of a list a `[? ]` or `[*]` made (`.codes[? . == ""]`,
+        // `.items[*].id`, `.users[*]`) they ask about the list, as 0.4.9 did. So does `isEmpty` when
+        // that one value is a number, true/false or null, which are neither empty nor not:
+        // `.users[? .role == "admin"].id not isEmpty` holds, whatever the count of admins.
         var isOneNode = false
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
-           Self.comparesOneNode.contains(expectation.op) || (expectation.op == .isEmpty && query.picksByFilter && query.endsOnAKeyOrIndex),
+           Self.comparesOneNode.contains(expectation.op)
+            || (Self.testsThePickedValue.contains(expectation.op) && query.picksByFilter && query.endsOnAKeyOrIndex
+                && (expectation.op != .isEmpty || Self.isTextOrCollection(nodes[0]))),
            !comparesWithAList {
             actual = nodes[0]
             isOneNode = true
@@ -393,13 +398,24 @@ extension Run {
     }
 
     /// The tests a node list of one (`.users[?@.id==1].name`) takes as that one value, as Hurl
-    /// does: a value is an object or a list, not both. `contains` and `isEmpty` ask about the list
-    /// itself (whether one of the values reached is 6, whether any was reached), but for `isEmpty`
-    /// on the value a `[? ]` picked and a key read.
+    /// does. `contains`, `isEmpty`, `isList` and `isCollection` ask about the list itself (whether
+    /// one of the values reached is 6, whether any was reached), but for ``testsThePickedValue``.
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
                                                               .startsWith, .endsWith, .matches, .isString, .isNumber, .isInteger,
-                                                              .isFloat, .isBool, .isNull, .isObject, .isList, .isCollection, .isDate,
-                                                              .isIsoDate, .isUuid]
+                                                              .isFloat, .isBool, .isNull, .isObject, .isDate, .isIsoDate, .isUuid]
+
+    /// The tests that take the one value a `[? ]` picked and a key or index read
+    /// (`.users[? .id == 1].tags isList`) as that value: a value is an object or a list, not both,
+    /// and `""` is empty. A list `[*]` or a last `[? ]` made is a list to them.
+    static let testsThePickedValue: Set<Expectation.Operator> = [.isEmpty, .isList, .isCollection]
+
+    /// Whether `value` is text, a list or an object: what `isEmpty` asks about.
+    static func isTextOrCollection(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string, .array, .object: true
+        default: false
+        }
+    }
 
     static func isTextOrList(_ value: JSONValue) -> Bool {
         switch value {
