@@ -13,6 +13,25 @@ public enum EditDistance {
         return best?.0
     }
 
+    /// The candidate close to `word` as a typo of it (``closest(to:in:)``), leaving out its singular
+    /// or plural (`error` beside `errors`, `tags` beside `tag`): an answer has both kinds of names,
+    /// and one of them absent is an answer, not a typo. A name that ends in `ss`, `us` or `is`
+    /// (`status`, `address`, `class`, `analysis`) is no plural: `statu` and `statuss` are typos of `status`.
+    public static func typo(of word: String, in candidates: some Sequence<String>) -> String? {
+        let word = word.lowercased()
+        return closest(to: word, in: candidates.filter { candidate in
+            let other = candidate.lowercased()
+            return !isPlural(other, of: word) && !isPlural(word, of: other)
+        })
+    }
+
+    /// Whether `long` is `short` with `s` or `es`, as a plural is (`tags`, `boxes`), and not a word
+    /// that ends so of itself (`status`, `address`).
+    static func isPlural(_ long: String, of short: String) -> Bool {
+        guard long == short + "s" || long == short + "es" else { return false }
+        return !(long.hasSuffix("ss") || long.hasSuffix("us") || long.hasSuffix("is"))
+    }
+
     /// The number of insertions, deletions, substitutions and adjacent swaps that turn `a` into `b`.
     public static func between<C: Equatable>(_ a: [C], _ b: [C]) -> Int {
         if a.isEmpty { return b.count }

@@ -91,7 +91,7 @@ public enum XPathQuery {
 
     // MARK: - Parsing
 
-    private static func parse(_ body: [UInt8], html: Bool, encoding: String?) throws(XPathError) -> xmlDocPtr {
+    static func parse(_ body: [UInt8], html: Bool, encoding: String?) throws(XPathError) -> xmlDocPtr {
         guard body.count <= Int(Int32.max) else {
             throw XPathError("the body is too large to parse as \(html ? "HTML" : "XML") (over 2 GiB)")
         }
@@ -182,7 +182,7 @@ public enum XPathQuery {
     // MARK: - libxml2 plumbing
 
     /// Once per process: initialise libxml2 and refuse every external entity, DTD or XInclude URL.
-    private static let setUp: Void = {
+    static let setUp: Void = {
         xmlInitParser()
         xmlSetExternalEntityLoader(refuseExternalEntity)
     }()

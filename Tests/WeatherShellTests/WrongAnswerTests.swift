@@ -387,13 +387,15 @@ import Testing
                 ("/items", "expect .items[*].id isNumber", "tests one value, and the query reached a list of 2"),
                 ("/t2", #"expect .num not matches "(""#, "is not a valid regular expression"),
                 ("/t2", #"if .nope matches "(" { echo no }"#, "is not a valid regular expression"),
+                // A key close to one there, before `[*]`, is nothing there, as `.itemz[*]` is (C3).
+                ("/items", "let n = $.itemz[*] | length", "(did you mean 'items'?)"),
             ] {
                 let result = await Self.run(path, script, on: server)
                 #expect(result.halt != nil && result.stderr.contains(said), "\(script): \(result.stderr)")
                 if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }
             }
             for script in ["expect .items[? .id == 1].st contains ok", "expect .items[? .id == 1].st not contains x",
-                           "expect $.errors[*] isEmpty", "expect $.itemz[*] isEmpty", "let n = $.itemz[*] | length\nexpect $n == 0",
+                           "expect $.errors[*] isEmpty", "let n = $.errors[*] | length\nexpect $n == 0",
                            "expect .items[*].st not contains o", "expect .items[*].id not contains 3"] {
                 let result = await Self.run("/items", script, on: server)
                 #expect(result.halt == nil, "\(script): \(result.stderr)")

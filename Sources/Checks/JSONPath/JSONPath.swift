@@ -44,34 +44,9 @@ public struct JSONPath: Sendable {
     /// its result is that value, not a list.
     public var isSingular: Bool { query.isSingular }
 
-    /// The names its descendant segments select (`stauts` of `$..stauts`): one that no member of
-    /// the document has at any depth leaves the nodelist empty, a typo most likely.
-    public var descendantNames: [String] {
-        query.segments.filter(\.isDescendant).flatMap { segment in
-            segment.selectors.compactMap { selector in
-                if case .name(let name) = selector { name } else { nil }
-            }
-        }
-    }
-
-    /// The query as a path's steps (`$.items[*].name` is `.items[*].name`), when each segment
-    /// has one name, index, `*` or step-less slice selector, or is `..name`; nil otherwise. A walk
-    /// along them says why the nodelist is empty, and names a key close to a missing one.
-    public var pathSteps: [QueryStep<Bool>]? {
-        var steps: [QueryStep<Bool>] = []
-        for segment in query.segments {
-            guard segment.selectors.count == 1, let selector = segment.selectors.first else { return nil }
-            switch (segment.isDescendant, selector) {
-            case (true, .name(let name)): steps.append(.descendants(name))
-            case (false, .name(let name)): steps.append(.key(name))
-            case (false, .index(let index)): steps.append(.index(index))
-            case (false, .wildcard): steps.append(.all)
-            case (false, .slice(let start, let end, nil)), (false, .slice(let start, let end, 1?)): steps.append(.slice(start, end))
-            default: return nil
-            }
-        }
-        return steps
-    }
+    /// Whether its last segment is a child segment of one name or index (`$.users[?@.id==1].tags`):
+    /// it reads a value of each node reached, rather than making a list (`[*]`, a filter, `..name`).
+    public var endsOnANameOrIndex: Bool { query.segments.last?.singleStep != nil }
 
     /// Whether its nodes come from filters alone (`$.users[?@.id==1].name`): child segments of one
     /// name, index or filter each, and a filter among them.

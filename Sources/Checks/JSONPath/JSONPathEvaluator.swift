@@ -23,20 +23,25 @@ struct JSONPathEvaluator {
     mutating func select(_ query: JSONPathQuery, current: JSONValue) throws(JSONPathError) -> [JSONValue] {
         var nodes = [query.isAbsolute ? root : current]
         for segment in query.segments {
-            var next: [JSONValue] = []
-            for node in nodes {
-                if segment.isDescendant {
-                    try descend(from: node, applying: segment.selectors, into: &next)
-                } else {
-                    for selector in segment.selectors {
-                        try apply(selector, to: node, into: &next)
-                    }
-                }
-            }
-            nodes = next
+            nodes = try apply(segment, to: nodes)
             if nodes.isEmpty { break }
         }
         return nodes
+    }
+
+    /// The nodes `segment` selects from each of `nodes`, in order.
+    mutating func apply(_ segment: JSONPathSegment, to nodes: [JSONValue]) throws(JSONPathError) -> [JSONValue] {
+        var next: [JSONValue] = []
+        for node in nodes {
+            if segment.isDescendant {
+                try descend(from: node, applying: segment.selectors, into: &next)
+            } else {
+                for selector in segment.selectors {
+                    try apply(selector, to: node, into: &next)
+                }
+            }
+        }
+        return next
     }
 
     /// The selectors applied to `node` and to each of its descendants, parents before children and

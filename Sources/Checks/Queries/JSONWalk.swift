@@ -28,12 +28,10 @@ public enum JSONWalk {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an object", nil)
                 }
                 guard let next = members.last(where: { ScalarText.equal($0.key, key) })?.value else {
-                    let keys = members.map(\.key)
-                    let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
-                    return (nil, "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))", nil)
+                    return (nil, noKeyText(key, at: path, keys: members.map(\.key)), nil)
                 }
                 current = next
-                path += key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"
+                path += keyStep(key)
             case .index(let index):
                 guard case .array(let elements) = current else {
                     return (nil, "\(path.isEmpty ? "the body" : path) is \(kind(current)), not an array", nil)
@@ -50,19 +48,14 @@ public enum JSONWalk {
                 }
                 var nodes = first
                 var reason = NoKey.none
-                if nodes.isEmpty, case .filter(let condition) = step, let key = reads(condition) {
-                    reason = noKeyReason(key, filtering: [current])
-                }
-                if nodes.isEmpty, case .descendants(let key) = step { reason = noKeyReason(key, below: [current]) }
+                if nodes.isEmpty, let read = keyRead(step, reads) { reason = noKey(read, from: [current]) }
                 for next in steps[(position + 1)...] {
                     let before = nodes
                     nodes = try nodes.flatMap { try children(of: $0, next, where: holds) ?? [] }
                     // A key no value reached has (`.items[*].stauts`), or a filter's condition reads
                     // (`[? .stauts == "ok"]`): a typo, most likely, which the empty list it gives says in `missing`.
-                    guard nodes.isEmpty, !before.isEmpty, reason.text.isEmpty else { continue }
-                    if case .key(let key) = next { reason = noKeyReason(key, in: before) }
-                    if case .descendants(let key) = next { reason = noKeyReason(key, below: before) }
-                    if case .filter(let condition) = next, let key = reads(condition) { reason = noKeyReason(key, filtering: before) }
+                    guard nodes.isEmpty, !before.isEmpty, reason.text.isEmpty, let read = keyRead(next, reads) else { continue }
+                    reason = noKey(read, from: before)
                 }
                 return (.array(nodes), reason.text, reason.typo)
             }
@@ -92,9 +85,51 @@ public enum JSONWalk {
         }
     }
 
+    /// A key as a path writes it: `.name`, or `."two words"`.
+    static func keyStep(_ key: String) -> String {
+        key.contains(" ") || key.isEmpty ? ".\(JSONValue.quoted(key))" : ".\(key)"
+    }
+
+    /// The message for a key step that found no `key` in an object with `keys`, at `path` (the
+    /// steps before, `""` at the top), naming a key close to it.
+    static func noKeyText(_ key: String, at path: String, keys: [String]) -> String {
+        let guess = EditDistance.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" } ?? ""
+        return "no key '\(key)' at \(path.isEmpty ? "the top" : path)\(guess); keys: \(keys.prefix(12).joined(separator: ", "))"
+    }
+
+    /// How a step that reached nothing read a key: a key step, `..key`, or a `[? ]` whose condition reads it.
+    enum KeyRead {
+        case key(String), descendants(String), filter(String)
+    }
+
+    /// The key `step` reads, if any (a `[? ]`'s as `reads` names it).
+    private static func keyRead<Condition>(_ step: QueryStep<Condition>, _ reads: (Condition) -> String?) -> KeyRead? {
+        switch step {
+        case .key(let key): .key(key)
+        case .descendants(let key): .descendants(key)
+        case .filter(let condition): reads(condition).map(KeyRead.filter)
+        case .index, .all, .slice: nil
+        }
+    }
+
+    /// Why a step that read a key as `read` says reached nothing from `values`: the shared reason
+    /// of a path's walk and a JSONPath's (``JSONPath/typo(in:)``). A key close to it is a typo's,
+    /// as 0.4.9 had it, but where `pluralIsNoTypo` (the JSONPath forms first checked in 0.4.10):
+    /// there its singular or plural (`errors` beside `error`) is an answer (``EditDistance/typo(of:in:)``).
+    static func noKey(_ read: KeyRead, from values: [JSONValue], pluralIsNoTypo: Bool = false) -> NoKey {
+        let close: (String, [String]) -> String? = { key, names in
+            pluralIsNoTypo ? EditDistance.typo(of: key, in: names) : EditDistance.closest(to: key, in: names)
+        }
+        return switch read {
+        case .key(let key): noKeyReason(key, in: values, close: close)
+        case .descendants(let key): noKeyReason(key, below: values, close: close)
+        case .filter(let key): noKeyReason(key, filtering: values, close: close)
+        }
+    }
+
     /// Why a list is empty: a key no value it went over has, and that key again when one of
-    /// theirs is close to it.
-    private struct NoKey {
+    /// theirs is close to it as a typo.
+    struct NoKey {
         var text: String
         var typo: (key: String, inFilter: Bool)?
         static let none = NoKey(text: "", typo: nil)
@@ -102,15 +137,17 @@ public enum JSONWalk {
 
     /// Why a key step reached nothing from `values`: none of them has `key`, with the closest
     /// key they have.
-    private static func noKeyReason(_ key: String, in values: [JSONValue]) -> NoKey {
-        let close = EditDistance.closest(to: key, in: keys(of: values))
+    private static func noKeyReason(_ key: String, in values: [JSONValue], close isTypo: (String, [String]) -> String?) -> NoKey {
+        let names = keys(of: values)
+        let close = EditDistance.closest(to: key, in: names)
         let count = values.count == 1 ? "the value" : "any of the \(values.count) values"
-        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""), typo: close == nil ? nil : (key, false))
+        return NoKey(text: "no key '\(key)' in \(count) reached" + (close.map { " (did you mean '\($0)'?)" } ?? ""),
+                     typo: isTypo(key, names) == nil ? nil : (key, false))
     }
 
     /// Why `..key` reached nothing under `values`, when a member at some depth is named close to
     /// `key` (`..stauts` where items have `status`); none when no name is close.
-    private static func noKeyReason(_ key: String, below values: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, below values: [JSONValue], close isTypo: (String, [String]) -> String?) -> NoKey {
         var names: [String] = []
         var pending = values
         // Each name once, the first 256 met: enough for a guess, bounded on a huge answer.
@@ -125,7 +162,7 @@ public enum JSONWalk {
         }
         // `..` asks "wherever it is, if anywhere": a key absent with none close to it is an empty
         // list (a cleanup loop over nothing), and only a near miss (`..stauts`) a typo.
-        guard let close = EditDistance.closest(to: key, in: names) else { return .none }
+        guard let close = isTypo(key, names) else { return .none }
         return NoKey(text: "no key '\(key)' at any depth (did you mean '\(close)'?)", typo: (key, false))
     }
 
@@ -142,7 +179,7 @@ public enum JSONWalk {
     /// Why a `[? ]` whose condition reads `key` kept nothing of the lists (or objects) in
     /// `containers`: none of their elements has `key`, and one has a key close to it (`status` for
     /// `stauts`); "" otherwise. An optional key none has (`[? .error == "fatal"]`) keeps nothing, rightly.
-    private static func noKeyReason(_ key: String, filtering containers: [JSONValue]) -> NoKey {
+    private static func noKeyReason(_ key: String, filtering containers: [JSONValue], close isTypo: (String, [String]) -> String?) -> NoKey {
         var elements: [JSONValue] = []
         for container in containers {
             switch container {
@@ -155,7 +192,7 @@ public enum JSONWalk {
             guard case .object(let members) = element else { return false }
             return members.contains { ScalarText.equal($0.key, key) }
         }
-        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = EditDistance.closest(to: key, in: keys(of: elements)) else {
+        guard !elements.isEmpty, !elements.contains(where: hasKey), let guess = isTypo(key, keys(of: elements)) else {
             return .none
         }
         let count = elements.count == 1 ? "the element" : "any of the \(elements.count) elements"

@@ -13,6 +13,11 @@ public enum QueryFilters {
         /// The filter applied and found nothing (a singular JSONPath query that names no node, a
         /// URL without the parameter `urlQueryParam` asks for): a miss, as a path to a missing key is, not an error.
         public var foundNothing = false
+        /// A JSONPath found nothing by a typo, most likely (``JSONPath/typo(in:)``): the key, and
+        /// whether a filter's condition read it. The message says where, naming the key close to it.
+        public var typo: (key: String, inFilter: Bool)?
+        /// How to ask what the typo's query meant to, where a path's note does not say it (an XPath's).
+        public var note: String?
     }
 
     /// `filter` applied to `value`; a filter that cannot apply throws a ``Failure``, Ctrl-C (task cancellation) a `CancellationError`.
@@ -177,7 +182,14 @@ public enum QueryFilters {
             if error.isInterrupted { throw CancellationError() }
             throw Failure(message: "'| jsonpath \(expression.shortened())': \(error.description)")
         }
-        guard path.isSingular else { return .array(found) }
+        guard path.isSingular else {
+            // `$.items[?@.id==1].nmae` where items have `name`: the error `.items[? .id == 1].nmae` is.
+            // Before it fans out (`$.itmes[*]`) nothing is there, as a path finds nothing.
+            if found.isEmpty, let miss = try? path.typo(in: document) {
+                throw Failure(message: miss.reason, foundNothing: miss.typo == nil, typo: miss.typo)
+            }
+            return .array(found)
+        }
         guard let single = found.first else {
             throw Failure(message: "'| jsonpath \(expression.shortened())' found nothing", foundNothing: true)
         }
@@ -225,7 +237,9 @@ public enum QueryFilters {
             throw Failure(message: "'| xpath': \(error.message)")
         }
         switch result {
-        case .nodes(let values): return .array(values.map(JSONValue.string))
+        case .nodes(let values):
+            if values.isEmpty, let typo = elementNameTypo(in: expression, on: bytes, html: html, encoding: encoding) { throw typo }
+            return .array(values.map(JSONValue.string))
         case .number(let text):
             // NaN and ±Infinity are no JSON number, so none compares: an error that says what the XPath gave.
             guard ExactNumber(text) == nil else { return .number(text) }
@@ -235,6 +249,32 @@ public enum QueryFilters {
         case .string(let text): return .string(text)
         case .bool(let value): return .bool(value)
         }
+    }
+
+    /// Why a path of plain name steps (`//tittle`) found nothing, when one of its names is a typo
+    /// of an element's in the page: no element has it, it is four letters or more, it is no HTML
+    /// element's (`//table`, `//tbody`, `//time` on a page without one are real absences), and a
+    /// name there is one edit from it (a letter more, less or changed, or two swapped), not as its
+    /// plural. A typo, as `.nmae` is, on which `isEmpty` and `| count == 0` would hold on any page.
+    private static func elementNameTypo(in expression: String, on bytes: [UInt8], html: Bool, encoding: String?) -> Failure? {
+        guard let steps = XPathQuery.plainNameSteps(expression) else { return nil }
+        let suspects = steps.filter { $0.count >= 4 && !XPathQuery.htmlElementNames.contains($0) }
+        guard !suspects.isEmpty, let names = try? XPathQuery.elementNames(on: bytes, html: html, encoding: encoding) else { return nil }
+        for step in suspects where !names.contains(step) {
+            let word = Array(step.lowercased())
+            let close = names.filter { name in
+                let other = name.lowercased()
+                return !EditDistance.isPlural(other, of: step.lowercased()) && !EditDistance.isPlural(step.lowercased(), of: other)
+                    && EditDistance.between(word, Array(other)) <= 1
+            }
+            guard let guess = close.first else { continue }
+            let written = expression.trimmingCharacters(in: .whitespaces).shortened()
+            return Failure(message: "'| xpath \(written)': no element in the page is named '\(step)' (did you mean '\(guess)'?); "
+                               + "elements: \(names.prefix(12).joined(separator: ", "))",
+                           typo: (step, false),
+                           note: "to check that the page has no '\(step)': xpath \"count(//\(step))\" == 0")
+        }
+        return nil
     }
 
     /// `work`'s result, computed on a thread of its own while this one checks for Ctrl-C (task

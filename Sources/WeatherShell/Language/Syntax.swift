@@ -181,12 +181,33 @@ extension Query {
     /// Whether the values reached come from `[? ]` filters alone (`.users[? .id == 1].name`), not
     /// from `[*]`, a slice or `..`: a query written, most likely, to pick one value.
     public var picksByFilter: Bool {
-        guard filters.isEmpty else { return false }
-        switch source {
-        case .path(let steps), .variablePath(_, let steps, _):
-            return steps.contains { if case .filter = $0 { true } else { false } }
+        readsAs(\.picksByFilter) { steps in
+            steps.contains { if case .filter = $0 { true } else { false } }
                 && steps.allSatisfy { switch $0 { case .key, .index, .filter: true; case .all, .slice, .descendants: false } }
-        case .jsonPath(let expression): return (try? JSONPath(expression))?.picksByFilter ?? false
+        }
+    }
+
+    /// Whether the query ends on a key or an index (`.users[? .id == 1].tags`): it reads a value of
+    /// what it reached, rather than making a list (`[*]`, `[? ]`, a slice, `..name`).
+    public var endsOnAKeyOrIndex: Bool {
+        readsAs(\.endsOnANameOrIndex) { steps in
+            switch steps.last {
+            case .key?, .index?: true
+            default: false
+            }
+        }
+    }
+
+    /// What `jsonPath` says of the JSONPath the query reads with (`$.…`, or a last `| jsonpath
+    /// "$.…"`, which picks as `$.…` does), or `path` of its path's steps; false for any other.
+    private func readsAs(_ jsonPath: (JSONPath) -> Bool, path: ([PathStep]) -> Bool) -> Bool {
+        if let last = filters.last {
+            guard case .jsonpath(let expression) = last else { return false }
+            return (try? JSONPath(expression)).map(jsonPath) ?? false
+        }
+        switch source {
+        case .path(let steps), .variablePath(_, let steps, _): return path(steps)
+        case .jsonPath(let expression): return (try? JSONPath(expression)).map(jsonPath) ?? false
         default: return false
         }
     }

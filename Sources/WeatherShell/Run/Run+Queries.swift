@@ -15,7 +15,7 @@ extension Run {
         var query = query
         query.filters = try resolvedFilters(query)
         if case .value(let word) = query.source {
-            let result = try filtered(try typedValue(of: word), by: query.filters[...], in: query)
+            let result = try filtered(try typedValue(of: word), by: query.filters[...], in: query, asksWhetherItExists: asksWhetherItExists)
             // A secret filtered (`$token | toHex`, `| base64Encode`) is a secret in its new form too.
             // Split into a list (`$token | split "-"`), each part is one.
             if let value = result.value, try isFilteredSecret(query) {
@@ -37,7 +37,7 @@ extension Run {
             guard let value else { return (nil, missing) }
             // An empty list a key no value had made (`$v[*].typo`) says so, unless a filter follows.
             var result: (value: JSONValue?, missing: String) = (value, missing)
-            if !query.filters.isEmpty { result = try filtered(value, by: query.filters[...], in: query) }
+            if !query.filters.isEmpty { result = try filtered(value, by: query.filters[...], in: query, asksWhetherItExists: asksWhetherItExists) }
             if let found = result.value, variable.isSecret { session.mask.add(found.plainText) }
             return result
         }
@@ -60,6 +60,10 @@ extension Run {
                     value = try QueryFilters.xPath(expression, on: Array(response.body), markup: QueryFilters.Markup(contentType: contentType),
                                                    encoding: CharsetDecoding.charset(of: contentType))
                     if let value { maskDerived(value, from: { response.text }) }
+                } catch let error as QueryFilters.Failure where error.typo != nil {
+                    // `//tittle` on a page with `<title>`: an error, but under `exists` and `not exists`.
+                    (value, missing) = try refusingATypo((nil, mask(error.message), error.typo), query,
+                                                         asksWhetherItExists: asksWhetherItExists, note: error.note)
                 } catch let error as QueryFilters.Failure {
                     throw failure(mask(error.message), at: query.span)
                 }
@@ -112,33 +116,15 @@ extension Run {
         case .jsonPath(let expression):
             try checkBodyKept(response, query)
             let body = try jsonBody(response, query)
-            do {
-                value = try QueryFilters.apply(.jsonpath(expression), to: body)
-            } catch let error as QueryFilters.Failure where error.foundNothing {
-                return (nil, "'\(mask(expression).shortened())' found nothing")
-            } catch let error as QueryFilters.Failure {
-                throw failure(mask(error.message), at: query.span)
-            }
-            // `$.items[*].nmae` or `$..stauts` where items have `name` and `status`: an empty list made
-            // by a typo, as `.items[*].nmae` and `..stauts` are.
-            if value == .array([]), let parsed = try? JSONPath(expression) {
-                if let steps = parsed.pathSteps {
-                    let walked = JSONWalk.walk(body, steps, where: { condition, _ in condition })
-                    if walked.typo != nil { (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists) }
-                } else {
-                    for name in parsed.descendantNames {
-                        let walked = JSONWalk.walk(body, [QueryStep<Bool>.descendants(name)], where: { condition, _ in condition })
-                        guard !walked.missing.isEmpty else { continue }
-                        (value, missing) = try refusingATypo(walked, query, asksWhetherItExists: asksWhetherItExists)
-                        break
-                    }
-                }
-            }
+            // As `| jsonpath` is: `$.items[*].nmae` or `$..stauts` where items have `name` and `status`
+            // is the error `.items[*].nmae` and `..stauts` are.
+            (value, missing) = try applied([.jsonpath(expression)], to: body, in: query, asksWhetherItExists: asksWhetherItExists)
+            if value == nil, (try? JSONPath(expression))?.isSingular ?? true { return (nil, "'\(mask(expression).shortened())' found nothing") }
         }
         guard let value else { return (nil, missing) }
         // An empty list a key no value had made (`.items[*].typo`) says so, unless a filter follows.
         if filtersDone == query.filters.count { return (value, missing) }
-        return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query)
+        return try filtered(value, by: query.filters.dropFirst(filtersDone), in: query, asksWhetherItExists: asksWhetherItExists)
     }
 
     /// A walk's value, or the error for a list it made empty with a key no value it went over has,
@@ -146,10 +132,10 @@ extension Run {
     /// likely, on which `isEmpty`, `== []`, `| length == 0` and `not exists` would hold whatever
     /// the answer. A key step an `exists` check asks about is left to it.
     private func refusingATypo(_ walked: (value: JSONValue?, missing: String, typo: (key: String, inFilter: Bool)?), _ query: Query,
-                               asksWhetherItExists: Bool) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
+                               asksWhetherItExists: Bool, note: String? = nil) throws(Diagnostic) -> (value: JSONValue?, missing: String) {
         guard let typo = walked.typo, typo.inFilter || !asksWhetherItExists else { return (walked.value, walked.missing) }
         let written = typo.key.contains(" ") || typo.key.isEmpty ? JSONValue.quoted(typo.key) : typo.key
-        throw failure(walked.missing, at: query.span, notes: ["to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
+        throw failure(walked.missing, at: query.span, notes: [note ?? "to check that none has '\(typo.key)': [? .\(written) exists] isEmpty"])
     }
 
     /// A path's steps with the variables in it given their values (`.items[$i]`).
@@ -166,23 +152,34 @@ extension Run {
         return steps
     }
 
-    /// `value` through `filters`, or nil with the reason a filter found nothing.
-    private func filtered(_ value: JSONValue, by filters: ArraySlice<QueryFilter>, in query: Query) throws -> (value: JSONValue?, missing: String) {
-        var value = value
-        if !filters.isEmpty {
-            do {
-                // In one call, so that bytes a filter makes (base64Decode) go on to the next as bytes.
-                let input = value
-                value = try QueryFilters.apply(filters, to: value)
-                maskDerived(value, from: { input.plainText })
-            } catch let error as QueryFilters.Failure where error.foundNothing {
-                // As a path that reaches nothing: `exists` is false, `print` says so.
-                return (nil, mask(error.message))
-            } catch let error as QueryFilters.Failure {
-                throw failure(mask(error.message), at: query.span)
-            }
+    /// `value` through `filters`, or nil with the reason a filter found nothing. A `| jsonpath` that
+    /// found nothing by a typo is an error, as a path's is (``refusingATypo(_:_:asksWhetherItExists:)``).
+    private func filtered(_ value: JSONValue, by filters: ArraySlice<QueryFilter>, in query: Query,
+                          asksWhetherItExists: Bool = false) throws -> (value: JSONValue?, missing: String) {
+        guard !filters.isEmpty else { return (value, "") }
+        let result = try applied(filters, to: value, in: query, asksWhetherItExists: asksWhetherItExists)
+        if let found = result.value { maskDerived(found, from: { value.plainText }) }
+        return result
+    }
+
+    /// `filters` applied to `value` (in one call, so that bytes a filter makes, `base64Decode`, go
+    /// on to the next as bytes), or nil with the reason a filter found nothing; a `| jsonpath` that
+    /// found nothing by a typo is the error a path's is.
+    private func applied(_ filters: ArraySlice<QueryFilter>, to value: JSONValue, in query: Query,
+                         asksWhetherItExists: Bool) throws -> (value: JSONValue?, missing: String) {
+        do {
+            return (try QueryFilters.apply(filters, to: value), "")
+        } catch let error as QueryFilters.Failure where error.foundNothing {
+            // As a path that reaches nothing: `exists` is false, `print` says so.
+            return (nil, mask(error.message))
+        } catch let error as QueryFilters.Failure where error.typo != nil {
+            // An XPath's typo under `exists`/`not exists` found nothing, as a path's is an empty list:
+            // `xpath "//tittle" not exists` holds, as `.items[*].nmae not exists` does.
+            return try refusingATypo((error.note == nil ? .array([]) : nil, mask(error.message), error.typo), query,
+                                     asksWhetherItExists: asksWhetherItExists, note: error.note)
+        } catch let error as QueryFilters.Failure {
+            throw failure(mask(error.message), at: query.span)
         }
-        return (value, "")
     }
 
     /// How long a string a filter made from a secret must be to be masked from then on: a short

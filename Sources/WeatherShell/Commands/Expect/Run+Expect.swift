@@ -144,11 +144,18 @@ extension Run {
 
     /// Whether two texts look the same printed: canonically equivalent (a composed `é` and `e`
     /// with a combining accent), or so once each space character (U+00A0 no-break space, U+2009
-    /// thin space ...) is a space.
+    /// thin space ...) is a space and each invisible format character (U+200B zero width space,
+    /// U+00AD soft hyphen, U+200D, U+FEFF ...) is left out.
     static func showAlike(_ left: String, _ right: String) -> Bool {
         func spaced(_ text: String) -> String {
             var view = String.UnicodeScalarView()
-            view.append(contentsOf: text.unicodeScalars.map { $0.properties.generalCategory == .spaceSeparator ? " " : $0 })
+            for scalar in text.unicodeScalars {
+                switch scalar.properties.generalCategory {
+                case .spaceSeparator: view.append(" ")
+                case .format: continue
+                default: view.append(scalar)
+                }
+            }
             return String(view)
         }
         return left == right || spaced(left) == spaced(right)
@@ -227,9 +234,19 @@ extension Run {
             if case .array? = expectedValue { return true }
             return false
         }()
+        // `isEmpty`, `isList` and `isCollection` test the one value a `[? ]` picked and a key read
+        // (`.users[? .id == 1].tags`); of a list a `[? ]` or `[*]` made (`.codes[? . == ""]`,
+        // `.items[*].id`, `.users[*]`) they ask about the list, as 0.4.9 did. So does `isEmpty` when
+        // that one value is a number, true/false or null, which are neither empty nor not:
+        // `.users[? .role == "admin"].id not isEmpty` holds, whatever the count of admins.
+        var isOneNode = false
         if case .query(let query) = expectation.subject, query.yieldsNodeList, case .array(let nodes)? = actual, nodes.count == 1,
-           Self.comparesOneNode.contains(expectation.op), !comparesWithAList {
+           Self.comparesOneNode.contains(expectation.op)
+            || (Self.testsThePickedValue.contains(expectation.op) && query.picksByFilter && query.endsOnAKeyOrIndex
+                && (expectation.op != .isEmpty || Self.isTextOrCollection(nodes[0]))),
+           !comparesWithAList {
             actual = nodes[0]
+            isOneNode = true
         }
         // A list of two or more values is never a string (or a number ...): `isString` would fail and
         // `not isString` hold whatever the answer.
@@ -266,7 +283,7 @@ extension Run {
         // Hurl: no check holds on it, `!=` and `not` included, but those that ask about its emptiness
         // on purpose (`isEmpty`, `== []`, `!= []`).
         let comparesWithEmptyList = comparesAsList && (quotedJSON == .array([]) || expectedValue == .array([]))
-        if case .query(let query) = expectation.subject, query.yieldsNodeList, actual == .array([]), !comparesWithEmptyList,
+        if case .query(let query) = expectation.subject, query.yieldsNodeList, !isOneNode, actual == .array([]), !comparesWithEmptyList,
            expectation.op != .isEmpty {
             (actual, missing) = (nil, "the query reached no value: its list is empty" + (missing.isEmpty ? "" : ", \(missing)"))
         }
@@ -381,11 +398,24 @@ extension Run {
     }
 
     /// The tests a node list of one (`.users[?@.id==1].name`) takes as that one value, as Hurl
-    /// does. `contains`, `isList`, `isCollection` and `isEmpty` ask about the list itself (whether
-    /// one of the values reached is 6, whether any was reached).
+    /// does. `contains`, `isEmpty`, `isList` and `isCollection` ask about the list itself (whether
+    /// one of the values reached is 6, whether any was reached), but for ``testsThePickedValue``.
     static let comparesOneNode: Set<Expectation.Operator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
                                                               .startsWith, .endsWith, .matches, .isString, .isNumber, .isInteger,
                                                               .isFloat, .isBool, .isNull, .isObject, .isDate, .isIsoDate, .isUuid]
+
+    /// The tests that take the one value a `[? ]` picked and a key or index read
+    /// (`.users[? .id == 1].tags isList`) as that value: a value is an object or a list, not both,
+    /// and `""` is empty. A list `[*]` or a last `[? ]` made is a list to them.
+    static let testsThePickedValue: Set<Expectation.Operator> = [.isEmpty, .isList, .isCollection]
+
+    /// Whether `value` is text, a list or an object: what `isEmpty` asks about.
+    static func isTextOrCollection(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string, .array, .object: true
+        default: false
+        }
+    }
 
     static func isTextOrList(_ value: JSONValue) -> Bool {
         switch value {
