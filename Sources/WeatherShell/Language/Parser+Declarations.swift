@@ -352,6 +352,7 @@ extension Parser {
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
         }
+        for action in actions { try checkEmittedFields(action.body + (action.catchBody ?? []), state: state) }
         return ReactorDeclaration(name: name, state: state, actions: actions, file: file, span: raw.span)
     }
 
