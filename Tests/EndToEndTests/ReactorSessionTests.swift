@@ -82,6 +82,43 @@ import TestSupport
         #expect(file.contains("# reactor sk: not saved"), "\(file)")
     }
 
+    /// A credential-named field whose value is `""` or a variable, with another field after it
+    /// (`state token = "", loading = false`, `emit token = $t, loading = false`), was taken for a
+    /// credential typed as text: `save` left the whole reactor out and the history kept `***`. The
+    /// comma that separates fields is not part of the value. A JSON text with a `password` member
+    /// under any field name is hidden as `let` hides it; and a line that does not lex is no longer
+    /// starred because some reactor was declared.
+    @Test func emptyOrVariableCredentialFieldsAreSavedAndKept() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let history = directory.appendingPathComponent("history")
+        let reactors = [
+            #"reactor v1 { state token = $t, n = 0; action go { emit n = 1 } }"#,
+            #"reactor v3 { state token = "", n = 0; action go { emit n = 1 } }"#,
+            #"reactor li { state token = "", loading = false; action login { emit token = $t, loading = false } }"#,
+        ]
+        try (["let t = \"abc\""] + reactors + [#"reactor cfg { state conf = '{"password": "hunter2xyz"}', n = 0; action go { emit n = 1 } }"#])
+            .joined(separator: "\n").write(to: directory.appendingPathComponent("v.wsh"), atomically: true, encoding: .utf8)
+        let saved = try await WSHProcess.run(["--norc", "-c", "source v.wsh; save v-out.wsh"], directory: directory)
+        #expect(saved.status == 0, "\(saved)")
+        let file = try String(contentsOf: directory.appendingPathComponent("v-out.wsh"), encoding: .utf8)
+        for reactor in reactors { #expect(file.contains("\n" + reactor + "\n"), "\(reactor) not saved in \(file)") }
+        #expect(!file.contains("hunter2xyz") && file.contains(#"conf = '{"password":"***"}'"#), "\(file)")
+
+        let outcome = try await onTerminal(environment: try Self.environment(history: history), directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("let t = \"abc\"\r", expecting: "wsh> ")
+            for reactor in reactors { terminal.type(reactor + "\r", expecting: "wsh> ") }
+            terminal.type(#"reactor cfg { state conf = '{"password": "hunter2xyz"}', n = 0; action go { emit n = 1 } }"# + "\r", expecting: "wsh> ")
+            terminal.type("echo -b foo \"unterminated\r", expecting: "wsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        let kept = try String(contentsOf: history, encoding: .utf8)
+        for reactor in reactors { #expect(kept.contains(reactor), "\(reactor) not kept in \(kept)") }
+        #expect(!kept.contains("hunter2xyz"), "\(kept)")
+        #expect(kept.contains("echo -b foo \"unterminated"), "\(kept)")
+    }
+
     /// A reactor declared again while one of its actions ran: the action went on echoing the old,
     /// discarded state under the reactor's name (`a | n=1` after `a` became `{ q }`). The
     /// declaration is refused while the action runs; after it, it is accepted.

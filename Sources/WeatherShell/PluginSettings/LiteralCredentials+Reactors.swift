@@ -13,29 +13,24 @@ extension LiteralCredentials {
         parameters.indices.filter { Redaction.isCredentialName(parameters[$0]) }
     }
 
-    /// `state NAME = VALUE, ...` and `emit NAME = VALUE, ...`: the value of each field named like a
-    /// credential, unless it is a query (`.token`), `env NAME` or variables only. A comma that ends
-    /// the value stays, so the line still reads as the fields it declared.
+    /// `state NAME = VALUE, ...` and `emit NAME = VALUE, ...`, each field read as the parser reads
+    /// it (``Parser/fieldGroups(_:)``: the comma that separates fields is not part of the value, so
+    /// `token = "", n = 0` holds the empty string and `token = $t, n = 0` the variable alone):
+    /// the value of a field named like a credential, unless it is a query (`.token`), `env NAME`,
+    /// variables only or empty, as `let token = ...` is judged; in any other field's value, what a
+    /// `let` of that value hides (a JSON text's members named like secrets, a URL's password).
     static func fieldCredentials(_ statement: [Word], bytes: [UInt8]) -> [Replacement] {
         var replacements: [Replacement] = []
-        var group: [Word] = []
-        func close() {
-            defer { group = [] }
-            guard group.count >= 3, group[1].bare == "=", let name = group[0].bare, Redaction.isCredentialName(name) else { return }
+        for group in Parser.fieldGroups(Array(statement.dropFirst())) {
+            guard group.count >= 3, group[1].bare == "=", let name = group[0].bare else { continue }
             let value = group.dropFirst(2)
-            if value.first?.bare?.hasPrefix(".") == true || value.contains(where: { $0.bare == "env" }) { return }
-            for word in value {
-                guard let hidden = hiddenWhole(word).first else { continue }
-                let endsInComma = hidden.range.upperBound > hidden.range.lowerBound + 1 && bytes[hidden.range.upperBound - 1] == UInt8(ascii: ",")
-                    && word.parts.last.map { !$0.quoted } == true
-                replacements.append((hidden.range.lowerBound..<(hidden.range.upperBound - (endsInComma ? 1 : 0)), "***"))
+            guard Redaction.isCredentialName(name) else {
+                replacements += value.flatMap { itemCredentials($0, bytes: bytes) }
+                continue
             }
+            if value.first?.bare?.hasPrefix(".") == true || value.contains(where: { $0.bare == "env" }) { continue }
+            replacements += value.flatMap(hiddenWhole)
         }
-        for word in statement.dropFirst() {
-            group.append(word)
-            if let last = word.parts.last, !last.quoted, case .literal(let text) = last.content, text.hasSuffix(",") { close() }
-        }
-        close()
         return replacements
     }
 

@@ -23,7 +23,10 @@ enum LiteralCredentials {
     /// `actions` names the arguments of declared reactors' actions given for parameters named like
     /// credentials (``argumentCredentials(_:actions:)``), which are hidden too.
     static func hidden(in text: String, actions: ActionCredentials = [:]) -> String {
-        guard mayHoldCredential(text) || !actions.isEmpty else { return text }
+        // A line that names no declared reactor with a credential parameter, and declares no
+        // action, is judged as before any reactor was declared.
+        let namesAction = text.contains("action") || actions.keys.contains { text.contains($0) }
+        guard mayHoldCredential(text) || namesAction else { return text }
         guard let replacements = replacements(in: text, actions: actions) else { return hiddenAfterKeyword(in: text) }
         return replaced(text, replacements)
     }

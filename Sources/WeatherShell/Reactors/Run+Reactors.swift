@@ -134,10 +134,14 @@ extension Run {
             initial.append((field.name.literal ?? "", EchoValue.parse(text, quoted: field.initial.isQuoted)))
         }
         addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, run: self))
-        session.credentialArguments.value[name] = declaration.actions.reduce(into: [String: [Int]]()) { actions, action in
+        // Only the actions with a parameter named like a credential: a reactor with none is not
+        // registered (a redeclared one is taken off), so the history's hiding ignores it.
+        let credentialActions = declaration.actions.reduce(into: [String: [Int]]()) { actions, action in
             guard let actionName = action.name.literal else { return }
-            actions[actionName] = LiteralCredentials.credentialPositions(action.parameters.map { $0.literal ?? "" })
+            let positions = LiteralCredentials.credentialPositions(action.parameters.map { $0.literal ?? "" })
+            if !positions.isEmpty { actions[actionName] = positions }
         }
+        session.credentialArguments.value[name] = credentialActions.isEmpty ? nil : credentialActions
     }
 
     /// Runs one action of a declared reactor in a child run: its parameters are variables of
