@@ -212,6 +212,46 @@ import Testing
         #expect(LiteralCredentials.hidden(in: "plugin auth \\\nbearer abc123xyz") == "plugin auth \\\nbearer ***")
     }
 
+    /// A reactor's `state`/`emit` fields, each read as the parser reads it: the comma after a value
+    /// separates fields and is not text typed in it, so an empty string or a variable followed by
+    /// another field stays (the review's F1: `state token = "", n = 0` was `token = ***`).
+    @Test(arguments: [
+        #"state token = "", n = 0"#,
+        #"state n = 0, token = """#,
+        "state token = $t, n = 0",
+        "state token = ${t}, n = 0",
+        #"state token = "", loading = false"#,
+        "emit token = $t, loading = false",
+        "emit token = .access_token, loading = false",
+        "state token = env WSH_TOK, n = 0",
+        #"reactor li { state token = "", loading = false; action login { emit token = $t, loading = false } }"#,
+    ])
+    func reactorFieldsFromVariablesOrEmptyStay(line: String) {
+        #expect(LiteralCredentials.hidden(in: line) == line)
+    }
+
+    /// A literal under a credential's name is hidden with or without a field after it; a JSON text
+    /// under any name has its members named like secrets hidden, as in `let` (the review's F2).
+    @Test(arguments: [
+        (#"state token = "t-123", n = 0"#, "state token = ***, n = 0"),
+        (#"state n = 0, token = "t-123""#, "state n = 0, token = ***"),
+        ("emit api_key = sk-live-1, loading = false", "emit api_key = ***, loading = false"),
+        (#"state conf = '{"password": "hunter2xyz"}', n = 0"#, #"state conf = '{"password":"***"}', n = 0"#),
+        (#"emit conf = '{"token": "tk-9"}'"#, #"emit conf = '{"token":"***"}'"#),
+        (#"state conf = '{"name": "al"}', n = 0"#, #"state conf = '{"name": "al"}', n = 0"#),
+    ])
+    func reactorFieldsTypedAsTextAreHidden(line: String, stored: String) {
+        #expect(LiteralCredentials.hidden(in: line) == stored)
+    }
+
+    /// Once a reactor is declared, a line that does not lex and names no reactor with a credential
+    /// parameter is judged as before (the review's F3: `echo -b foo "x` became `echo -b ***`).
+    @Test func aLineNamingNoCredentialReactorIsJudgedAsBefore() {
+        let line = #"echo -b foo "unterminated"#
+        #expect(LiteralCredentials.hidden(in: line, actions: ["sk": ["go": [0]]]) == line)
+        #expect(LiteralCredentials.hidden(in: "sk go tok-123", actions: ["sk": ["go": [0]]]) == "sk go ***")
+    }
+
     /// The source line an error quotes: the credential starred column for column, so the caret
     /// under it still points at the same word.
     @Test(arguments: [

@@ -352,6 +352,7 @@ extension Parser {
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
         }
+        for action in actions { try checkEmittedFields(action.body + (action.catchBody ?? []), state: state) }
         return ReactorDeclaration(name: name, state: state, actions: actions, file: file, span: raw.span)
     }
 
@@ -392,8 +393,11 @@ extension Parser {
         throw error("\(what) '\(text)' is declared twice", name.span, notes: ["the first '\(text)' is at line \(line), column \(column)"])
     }
 
-    /// `a = x, b = y`: a trailing comma on a value separates fields.
-    func fieldAssignments(_ words: [Word], command: Word, usage usageText: String) throws(Diagnostic) -> [FieldAssignment] {
+    /// `a = x, b = y` split into its fields' words: a trailing unquoted comma on a word separates
+    /// fields and is taken off it (its parts and span), so `"",` is the empty string and `$t,` the
+    /// variable alone. Shared with the line history's hiding (``LiteralCredentials``), which must
+    /// read the fields as they are parsed.
+    static func fieldGroups(_ words: [Word]) -> [[Word]] {
         var groups: [[Word]] = [[]]
         for word in words {
             var word = word
@@ -408,6 +412,12 @@ extension Parser {
             }
         }
         if groups.last?.isEmpty == true, groups.count > 1 { groups.removeLast() }
+        return groups
+    }
+
+    /// `a = x, b = y`: a trailing comma on a value separates fields.
+    func fieldAssignments(_ words: [Word], command: Word, usage usageText: String) throws(Diagnostic) -> [FieldAssignment] {
+        let groups = Self.fieldGroups(words)
         var result: [FieldAssignment] = []
         for group in groups {
             guard group.count >= 3, group[1].bare == "=", let name = group[0].bare, Self.isName(name) else {

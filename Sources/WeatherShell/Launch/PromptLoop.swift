@@ -45,19 +45,32 @@ struct PromptLoop {
             scanner = EntryScanner()
             run.exitedSourcedFile = nil
             run.exitSaidIn = nil
+            run.exitedAction = nil
             let outcome = await Shell.outcome(interrupts) {
                 try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
             }
             switch outcome {
             case .exit(let code):
-                // An `exit` in a file sourced at the prompt ends that file and the entry only.
-                guard interactive, let file = run.exitedSourcedFile else { return code }
-                let ended = run.exitSaidIn.map { "exit \(code) in \($0) ended \(file)" } ?? "\(file) ended with exit \(code)"
+                // An `exit` in a file sourced at the prompt, or in a reactor action run there, ends
+                // that file or action and the entry only.
+                guard interactive, let ended = Self.ended(by: code, action: run.exitedAction, file: run.exitedSourcedFile,
+                                                          saidIn: run.exitSaidIn) else { return code }
                 run.io.err("note: \(ended); the session goes on (exit here leaves wsh)\n")
             case .failure(.interrupted) where !interactive: return Interruption.exitCode
             case .failure(let kind) where !interactive: return kind.exitCode
             case .completed, .failure: break
             }
         }
+    }
+
+    /// What an `exit` not typed at the prompt ended, for the note: an action (`exit 5 in action
+    /// 'a go' (ex.wsh:3) ended it`, and the file sourced at the prompt that ran it), or a file
+    /// sourced at the prompt; nil when the `exit` was typed at the prompt (it leaves wsh).
+    static func ended(by code: Int32, action: String?, file: String?, saidIn: String?) -> String? {
+        if let action {
+            return "exit \(code) in action \(action) ended it" + (file.map { " and \($0)" } ?? "")
+        }
+        guard let file else { return nil }
+        return saidIn.map { "exit \(code) in \($0) ended \(file)" } ?? "\(file) ended with exit \(code)"
     }
 }

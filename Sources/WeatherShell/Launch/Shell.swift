@@ -171,8 +171,10 @@ public enum Shell {
             if !options.noRC, case .exit(let code) = await runInitFile(run, interrupts) { return code }
             let useEditor = ProcessInfo.processInfo.environment["TERM"] != "dumb"
             let secrets = run.session.sharedMask
-            let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(),
-                                                                 mask: { secrets.value(LiteralCredentials.hidden(in: $0)) }) : nil) ?? PlainLineReader()
+            let typedArguments = run.session.credentialArguments
+            let reader: LineReader = (useEditor ? EditLineReader(historyPath: HistoryFile.defaultPath(), mask: {
+                secrets.value(LiteralCredentials.hidden(in: $0, actions: typedArguments.value))
+            }) : nil) ?? PlainLineReader()
             return finalCode(run, await PromptLoop(run: run, reader: reader, interrupts: interrupts).run())
         }
         return finalCode(run, await PromptLoop(run: run, reader: PlainLineReader(), interrupts: interrupts).run())

@@ -20,9 +20,14 @@ enum LiteralCredentials {
     /// statement; the value of a request item, declaration field or `let` named like a secret
     /// (`appid==...`, `X-API-Key:...`, `Cookie:...`, `let token = "..."`); a URL's password and its
     /// query values named like secrets; and the same in an `import curl` command.
-    static func hidden(in text: String) -> String {
-        guard mayHoldCredential(text) else { return text }
-        guard let replacements = replacements(in: text) else { return hiddenAfterKeyword(in: text) }
+    /// `actions` names the arguments of declared reactors' actions given for parameters named like
+    /// credentials (``argumentCredentials(_:actions:)``), which are hidden too.
+    static func hidden(in text: String, actions: ActionCredentials = [:]) -> String {
+        // A line that names no declared reactor with a credential parameter, and declares no
+        // action, is judged as before any reactor was declared.
+        let namesAction = text.contains("action") || actions.keys.contains { text.contains($0) }
+        guard mayHoldCredential(text) || namesAction else { return text }
+        guard let replacements = replacements(in: text, actions: actions) else { return hiddenAfterKeyword(in: text) }
         return replaced(text, replacements)
     }
 
@@ -90,7 +95,7 @@ enum LiteralCredentials {
     }
 
     /// Where the credentials in `text` are and what replaces each; nil when `text` does not lex.
-    private static func replacements(in text: String) -> [Replacement]? {
+    private static func replacements(in text: String, actions known: ActionCredentials = [:]) -> [Replacement]? {
         let file = SourceFile(name: "<history>", directory: "", text: text)
         var lexer = Lexer(file: file)
         guard let tokens = try? lexer.tokenize() else { return nil }
@@ -98,8 +103,13 @@ enum LiteralCredentials {
         for token in tokens {
             if case .pipe(let pipe) = token { replacements += pipeCredentials(pipe, bytes: file.bytes) }
         }
-        for statement in statements(tokens) where !statement.isEmpty {
-            if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
+        let split = statements(tokens)
+        let actions = text.contains("action") ? declaredActions(in: split, adding: known) : known
+        for statement in split where !statement.isEmpty {
+            replacements += argumentCredentials(statement, actions: actions)
+            if statement[0].bare == "state" || statement[0].bare == "emit" {
+                replacements += fieldCredentials(statement, bytes: file.bytes)
+            } else if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "import", statement[1].bare == "curl" {
                 replacements += CurlCredentials.hidden(statement, bytes: file.bytes)

@@ -62,6 +62,9 @@ final class DeclaredReactorCommand: ShellReactor {
     let declaration: ReactorDeclaration
     private let store: EchoingStore<DeclaredReactor>
     private var acknowledging = false
+    /// The actions of this reactor running now, outermost first: the reactor is not declared
+    /// again while one runs (its echoes would be of a state no longer the reactor's).
+    private(set) var running: [String] = []
 
     var actionNames: [String] { declaration.actions.compactMap(\.name.literal) }
 
@@ -87,6 +90,9 @@ final class DeclaredReactorCommand: ShellReactor {
             throw run.reactorUsage(self, words: words)
         }
         store.echoes(to: run)
+        for (parameter, word) in zip(action.parameters, words.dropFirst(2)) where Redaction.isCredentialName(parameter.literal ?? "") {
+            run.noteRecalledPlaceholders([word], named: parameter.literal)
+        }
         let given = try words.dropFirst(2).map { word throws(Diagnostic) in try run.typedValue(of: word) }
         guard given.count == action.parameters.count else {
             let parameters = action.parameters.compactMap(\.literal)
@@ -101,9 +107,11 @@ final class DeclaredReactorCommand: ShellReactor {
         }
         if let field = action.unlessField?.literal,
            await currentFields().first(where: { $0.name == field })?.value == .bool(true) {
-            run.io.err("\(name) \(actionName): skipped while \(field) is true\n")
+            run.noteSkipped("\(name) \(actionName)", field: field, at: words.first?.span)
             return
         }
+        running.append(actionName)
+        defer { running.removeLast() }
         let sent = DeclaredReactor.Action(name: actionName, arguments: given, sender: run)
         let cleanup = DeclaredReactor.Action(name: actionName, arguments: given, sender: run, interrupted: true)
         do {

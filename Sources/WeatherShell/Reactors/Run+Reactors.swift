@@ -39,12 +39,27 @@ extension Run {
         } catch let error as Diagnostic {
             throw error
         } catch let halt as Halt {
+            // At the prompt, an `exit` in an action ends the action and the entry, not the session:
+            // the user ran a command, not `exit` (``PromptLoop`` says so and the prompt comes back).
+            if case .exit = halt, mode == .interactive, actionContext == nil, outcomes.exitedAction == nil {
+                outcomes.exitedAction = Self.actionPlace(reactor, action: step.action)
+            }
             throw halt
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             throw failure(mask("\(error)"), at: command.span)
         }
+    }
+
+    /// `'a go' (ex.wsh:3)`: an action named as typed, with where it is declared when it is declared.
+    static func actionPlace(_ reactor: ShellReactor, action: String) -> String {
+        let named = "'\(reactor.name) \(action)'"
+        guard let declared = reactor as? DeclaredReactorCommand,
+              let body = declared.declaration.actions.first(where: { $0.name.literal == action }) else { return named }
+        let file = declared.declaration.file
+        let (line, _) = file.location(of: body.name.span.start)
+        return "\(named) (\(file.place ?? "\(file.name):\(line)"))"
     }
 
     /// How deep a reactor action may run other reactors' actions.
@@ -63,6 +78,11 @@ extension Run {
 
     func reactorUsage(_ reactor: ShellReactor, words: [Word]) -> Diagnostic {
         let given = words.dropFirst().first
+        // A known action given words it does not take (`counter increase 5`): not an unknown action.
+        if let text = given?.literal, reactor.actionNames.contains(text), words.count > 2,
+           let usage = BuiltInReactor.named(reactor.name)?.usage {
+            return failure("'\(reactor.name) \(text)' takes no arguments", at: words[2].span, notes: ["usage: \(usage)"])
+        }
         var notes: [String] = []
         if let text = given?.literal, let guess = Suggestion.closest(to: text, in: reactor.actionNames) {
             notes.append("did you mean '\(guess)'?")
@@ -75,6 +95,9 @@ extension Run {
     /// `state [REACTOR]`: the current state, one echo line per reactor.
     func printState(_ arguments: [Word]) async throws {
         let names: [String]
+        if arguments.count > 1 {
+            throw failure("'state' takes one reactor name", at: arguments[1].span, notes: ["usage: state [REACTOR]"])
+        }
         if let word = arguments.first {
             let name = try expand(word).text
             guard shellReactor(named: name) != nil else {
@@ -99,12 +122,26 @@ extension Run {
         if CommandCatalog.names.contains(name) {
             throw failure("'\(name)' is a command; a reactor needs another name", at: declaration.name.span)
         }
+        if let old = session.reactors[name] as? DeclaredReactorCommand, let action = old.running.first {
+            // Its action would go on echoing, under this name, a state that is no longer the reactor's.
+            throw failure("reactor '\(name)' is running '\(name) \(action)'; declare it again when that action ends",
+                          at: declaration.name.span, notes: ["an action cannot replace the reactor it belongs to while it runs"])
+        }
         var initial: [(name: String, value: EchoValue)] = []
         for field in declaration.state {
+            noteRecalledPlaceholders([field.initial], holding: true, named: field.name.literal)
             let text = try expand(field.initial).text
             initial.append((field.name.literal ?? "", EchoValue.parse(text, quoted: field.initial.isQuoted)))
         }
         addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, run: self))
+        // Only the actions with a parameter named like a credential: a reactor with none is not
+        // registered (a redeclared one is taken off), so the history's hiding ignores it.
+        let credentialActions = declaration.actions.reduce(into: [String: [Int]]()) { actions, action in
+            guard let actionName = action.name.literal else { return }
+            let positions = LiteralCredentials.credentialPositions(action.parameters.map { $0.literal ?? "" })
+            if !positions.isEmpty { actions[actionName] = positions }
+        }
+        session.credentialArguments.value[name] = credentialActions.isEmpty ? nil : credentialActions
     }
 
     /// Runs one action of a declared reactor in a child run: its parameters are variables of

@@ -100,6 +100,7 @@ extension Run {
             for entry in CommandCatalog.entries {
                 io.out("  \(entry.name.padding(width))  \(entry.summary)\n")
             }
+            listDeclaredReactors()
             io.out("Type 'help COMMAND' for its usage, 'help TOPIC' for a page of the manual; docs/ and examples/ show the whole language.\n")
             let topics = ManualPages.topics
             if !topics.isEmpty {
@@ -118,10 +119,16 @@ extension Run {
         if let usage = CommandCatalog.reactorWords[name] {
             return io.out("usage: \(usage)\n  a word of a reactor's declaration (help reactor; help reactors for the page)\n")
         }
+        // A reactor and a target may share a name (`quote`): both are shown.
+        if let reactor = session.reactors[name] as? DeclaredReactorCommand {
+            reactorHelp(reactor)
+            if let target = session.targets[name] { targetHelp(target) }
+            return
+        }
         if let target = session.targets[name] { return targetHelp(target) }
         if let page = ManualPages.page(name) { return io.out(page) }
         var notes: [String] = []
-        if let guess = Suggestion.closest(to: name, in: CommandCatalog.names + ManualPages.topics) { notes.append("did you mean '\(guess)'?") }
+        if let guess = Suggestion.closest(to: name, in: CommandCatalog.names + declaredReactors.map(\.name) + ManualPages.topics) { notes.append("did you mean '\(guess)'?") }
         if ManualPages.folder == nil {
             // A binary copied on its own: the pages live beside an installed one, not inside it.
             notes.append("the manual's pages were not found: an installed wsh reads them from ../share/doc/wsh beside its binary "

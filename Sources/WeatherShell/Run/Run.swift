@@ -76,6 +76,11 @@ public final class Run {
     /// The file that said that `exit`, when another file it sourced said it (`g.wsh` sourced
     /// `f.wsh`): the note names both.
     var exitSaidIn: String?
+    /// At the prompt, the action whose `exit` ended the entry (``Outcomes/exitedAction``).
+    var exitedAction: String? {
+        get { outcomes.exitedAction }
+        set { outcomes.exitedAction = newValue }
+    }
 
     /// A run over a new session, with bail and color following `mode` and the terminal.
     public convenience init(io: ShellIO, mode: Mode) {

@@ -95,6 +95,9 @@ public final class Session {
     /// Reactors by command name, and the order they were first used or declared.
     var reactors: [String: ShellReactor] = [:]
     var reactorOrder: [String] = []
+    /// The declared reactors' action arguments given for parameters named like credentials: the
+    /// line history hides them as it hides `let token = "..."` (``LiteralCredentials``).
+    let credentialArguments = SharedValue(LiteralCredentials.ActionCredentials())
     /// How reactors echo state; shared with their stores.
     let echoStyle: SharedValue<EchoStyle>
     /// Which plugins are on, their settings and order (`plugin`, `plugins`).

@@ -38,8 +38,9 @@ extension SessionWriter {
         for name in session.reactorOrder {
             guard let reactor = session.reactors[name] as? DeclaredReactorCommand else { continue }
             let declaration = reactor.declaration
-            add(declaration.file.text(declaration.span.start..<declaration.span.end),
-                leavingOut: "reactor \(name)", because: "its declaration holds a secret")
+            // A credential typed in it (`state api_key = "k"`) is no more written than a `let`'s.
+            addUnlessTyped(declaration.file.text(declaration.span.start..<declaration.span.end),
+                           what: "reactor \(name)", because: "its declaration holds a secret")
         }
     }
 
