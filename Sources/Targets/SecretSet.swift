@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Secret values with every form of each (``SecretForms/of(_:)``), ready to mask text: the one
 /// masking routine behind ``Redaction`` and the shell's mask. The forms are computed when a value
@@ -11,12 +12,12 @@ public struct SecretSet: Sendable {
     /// The forms of all values as bytes, each once.
     private var forms: [[UInt8]] = []
     private var formSet: Set<[UInt8]> = []
-    private var finder = ManyStringsFinder([])
+    private var finder = LazyFinder([])
 
     /// A set holding `values`.
     public init(_ values: [String] = []) {
         for value in values { _ = insert(value) }
-        if !forms.isEmpty { finder = ManyStringsFinder(forms) }
+        finder = LazyFinder(forms)
     }
 
     /// Whether nothing is masked.
@@ -24,7 +25,7 @@ public struct SecretSet: Sendable {
 
     /// Adds `value` and its forms, unless it is too short or already there.
     public mutating func add(_ value: String) {
-        if insert(value) { finder = ManyStringsFinder(forms) }
+        if insert(value) { finder = LazyFinder(forms) }
     }
 
     /// This set with `more` values added.
@@ -32,7 +33,7 @@ public struct SecretSet: Sendable {
         var set = self
         var changed = false
         for value in more where set.insert(value) { changed = true }
-        if changed { set.finder = ManyStringsFinder(set.forms) }
+        if changed { set.finder = LazyFinder(set.forms) }
         return set
     }
 
@@ -64,7 +65,7 @@ public struct SecretSet: Sendable {
 
     /// The bytes with every form masked, or nil when no form occurs in them.
     private func masked(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let ranges = finder.covered(in: bytes)
+        let ranges = finder.built.covered(in: bytes)
         guard !ranges.isEmpty else { return nil }
         var output: [UInt8] = []
         var copied = 0
@@ -78,5 +79,26 @@ public struct SecretSet: Sendable {
         output.append(contentsOf: bytes[copied..<range.lowerBound])
         output.append(contentsOf: Redaction.placeholder.utf8)
         copied = range.upperBound
+    }
+}
+
+/// The finder of a set's forms, built when a text is first masked after values were added: values
+/// added one at a time (an environment file's, a collection's, a secret JSON value's parts) cost
+/// one build, not one each.
+private final class LazyFinder: Sendable {
+    private let forms: [[UInt8]]
+    private let finder = Mutex<ManyStringsFinder?>(nil)
+
+    init(_ forms: [[UInt8]]) {
+        self.forms = forms
+    }
+
+    var built: ManyStringsFinder {
+        finder.withLock { finder in
+            if let finder { return finder }
+            let made = ManyStringsFinder(forms)
+            finder = made
+            return made
+        }
     }
 }
