@@ -57,6 +57,16 @@ import TestSupport
         }
     }
 
+    /// A web server named as a SOCKS5 proxy answers the greeting with an HTTP error page (`H`, 72).
+    @Test func aSOCKSProxyThatIsNotOneIsSaidInWords() async throws {
+        try await RawReplyServer.with(replies: [:], greeting: RawReplyServer.response(status: "400 Bad Request")) { server in
+            let result = try await WSHProcess.run(["-c", "set timeout 5s\nset proxy socks5://127.0.0.1:\(server.port)\nget http://127.0.0.1:9/x"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("the proxy at 127.0.0.1:\(server.port) did not answer as a SOCKS5 proxy"), "\(result.stderr)")
+            #expect(!result.stderr.contains("InvalidProtocolVersion"), "\(result.stderr)")
+        }
+    }
+
     /// The HTTP library reads the byte as U+FFFD: following that would call another URL than the server named.
     @Test func aLocationWithAByteThatIsNotUTF8IsNotFollowedElsewhere() async throws {
         try await RawReplyServer.with(replies: Self.replies) { server in
