@@ -76,7 +76,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
 
     /// Tells the upload when the answer is whole.
     private func noteCompletion() {
-        if state.withLock({ $0.isComplete }) { upload.answerCompleted() }
+        if state.withLock({ $0.isComplete }) { upload.stop() }
     }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
@@ -198,6 +198,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
 
     func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
         receiveError()
+        upload.stop()
     }
 
     /// The exchange failed: a sink that took the body is ended, unless the whole answer came
@@ -211,7 +212,8 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        try finish()
+        defer { upload.stop() }
+        return try finish()
     }
 
     /// The whole answer, once its end came.

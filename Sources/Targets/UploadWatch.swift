@@ -25,8 +25,9 @@ final class UploadWatch: Sendable {
         for callback in callbacks { callback(written) }
     }
 
-    /// The answer is complete by its framing.
-    func answerCompleted() {
+    /// The answer is complete by its framing, or the exchange is over (answered or failed): the
+    /// upload stops waiting, and every wait still pending fails with ``UploadStopped``.
+    func stop() {
         let callbacks = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.answered else { return [] }
             state.answered = true
@@ -36,12 +37,12 @@ final class UploadWatch: Sendable {
         for callback in callbacks { callback() }
     }
 
-    /// `future`, unless the answer completes first: then failed with ``UploadStopped``.
+    /// `future`, unless ``stop()`` comes first: then failed with ``UploadStopped``.
     func unlessAnswered(_ future: EventLoopFuture<Void>) -> EventLoopFuture<Void> {
         race(on: future.eventLoop) { settle in future.whenComplete(settle) }
     }
 
-    /// Succeeded once `total` bytes were written; failed with ``UploadStopped`` if the answer completes first.
+    /// Succeeded once `total` bytes were written; failed with ``UploadStopped`` if ``stop()`` comes first.
     func allWritten(_ total: Int, on loop: any EventLoop) -> EventLoopFuture<Void> {
         race(on: loop) { settle in
             let reached = state.withLock { state in
@@ -52,7 +53,8 @@ final class UploadWatch: Sendable {
         }
     }
 
-    /// A future completed by the first of `start`'s settle and the answer's completion.
+    /// A future completed by the first of `start`'s settle and ``stop()``: never left unfulfilled,
+    /// since AsyncHTTPClient ends every exchange with a call that stops the watch.
     private func race(
         on loop: any EventLoop, _ start: (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
     ) -> EventLoopFuture<Void> {
