@@ -84,7 +84,7 @@ public enum Redirect {
 
     /// Why a `Location` with a byte that is not UTF-8 is not followed.
     static let undecodableLocation =
-        "the redirect's Location holds a byte that is not UTF-8 (shown as \u{FFFD}) and wsh cannot tell which byte it was, so it is not followed"
+        "the redirect's Location holds U+FFFD, which stands for a byte that is not UTF-8 when the server sent one, and wsh cannot tell which byte it was, so it is not followed"
 
     private static func invalid(_ url: String, reason: String, targetName: String) -> ProviderError {
         ProviderError(.invalidURL(url, reason: reason), step: .transport, targetName: targetName)

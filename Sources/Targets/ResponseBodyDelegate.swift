@@ -74,9 +74,15 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         upload.wrote(part.readableBytes)
     }
 
-    /// Tells the upload when the answer is whole.
+    /// Tells the upload when the answer is whole and says the body is not wanted: an error (a 401
+    /// or 413 before the body was read) or a connection the server closes. A server that answers a
+    /// 2xx early on a connection it keeps may still read the body, which is sent whole, as curl does
+    /// (RFC 9112 section 9.5).
     private func noteCompletion() {
-        if state.withLock({ $0.isComplete }) { upload.stop() }
+        let unwanted = state.withLock { state in
+            state.isComplete && (state.head.map { $0.status.code >= 400 || !$0.isKeepAlive } ?? false)
+        }
+        if unwanted { upload.stop() }
     }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
