@@ -119,8 +119,10 @@ public struct NetworkTransport: Transport {
     ///
     /// A request that meets a connection closed before any answer (``isClosedConnection(_:)``), when the last answer from that
     /// origin had left its connection open (so the request went out on that kept-alive connection,
-    /// which the server closed meanwhile), is sent once more on a new connection, as curl does; only
-    /// for a method that may be sent twice (RFC 9110, 9.2.2).
+    /// which the server closed meanwhile), is sent once more on a new connection, as curl does: a
+    /// method that may be sent twice (RFC 9110, 9.2.2) always, any other (POST, PATCH) only when
+    /// none of it was written (``wasNeverWritten(_:delegate:)``), since a server that read it may
+    /// have acted on it. A closed connection that is not retried is a ``ClosedConnection``.
     private static func exchange(
         _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
@@ -129,14 +131,24 @@ public struct NetworkTransport: Transport {
         let headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
         var outgoing = try HTTPClient.Request(url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue))
         outgoing.headers = headers
-        outgoing.body = request.body.map { .bytes($0) }
         let route = try owner.route(for: outgoing)
         // Plain http through an HTTP proxy goes with its whole URL as the target, not through a tunnel.
         let forwarded = try route.proxy.flatMap { proxy in
             proxy.kind == .http && outgoing.scheme == "http" ? try ProxyForwarding.plan(outgoing, body: request.body, via: proxy) : nil
         }
         func send(_ delegate: ResponseBodyDelegate) async throws -> ResponseBodyDelegate.Response {
-            guard let forwarded else { return try await execute(outgoing, on: route, delegate: delegate, deadline: deadline) }
+            guard let forwarded else {
+                var attempt = outgoing
+                attempt.body = request.body.map { UploadBody.body($0, watch: delegate.upload) }
+                do {
+                    return try await execute(attempt, on: route, delegate: delegate, deadline: deadline)
+                } catch where delegate.answerIsComplete {
+                    // AsyncHTTPClient fails an upload the server answered early and closed (the end of
+                    // the body still queued on the closed connection, or an early 2xx), and
+                    // ``UploadBody`` stops one whose answer came whole: the answer is taken all the same.
+                    return try delegate.finish()
+                }
+            }
             return try await ProxyForwarding.send(
                 forwarded, delegate: delegate, deadline: deadline, connectTimeout: owner.connectTimeout,
                 group: route.client.eventLoopGroup)
@@ -147,19 +159,51 @@ public struct NetworkTransport: Transport {
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
         } catch where isClosedConnection(error) {
-            guard forwarded == nil, request.method.isIdempotent, !delegate.receivedHead, owner.keptAlive.forget(outgoing) else {
-                throw await route.explained(error, for: outgoing)
+            let keptAlive = forwarded == nil && owner.keptAlive.forget(outgoing)
+            let answered = delegate.receivedHead
+            guard keptAlive, !answered, request.method.isIdempotent || wasNeverWritten(error, delegate: delegate) else {
+                throw await closed(error, route: route, outgoing: outgoing, answered: answered, keptAliveNotResent: keptAlive && !answered,
+                                   sentHead: delegate.sentHead, forwarded: forwarded != nil)
             }
         } catch {
             throw await route.explained(error, for: outgoing)
         }
+        let again = makeDelegate()
         do {
-            let answer = try await send(makeDelegate())
+            let answer = try await send(again)
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
+        } catch where isClosedConnection(error) {
+            throw await closed(error, route: route, outgoing: outgoing, answered: again.receivedHead, keptAliveNotResent: false,
+                               sentHead: again.sentHead, forwarded: forwarded != nil)
         } catch {
             throw await route.explained(error, for: outgoing)
         }
+    }
+
+    /// A closed connection said as one (``ClosedConnection``), unless the route explains it (a
+    /// proxy's failure). Through a proxy, a connection closed before the request went out was the
+    /// proxy's (before the tunnel was open), and a plain http request's connection is always the proxy's.
+    private static func closed(
+        _ error: any Error, route: Route, outgoing: HTTPClient.Request, answered: Bool, keptAliveNotResent: Bool,
+        sentHead: Bool, forwarded: Bool
+    ) async -> any Error {
+        let explained = await route.explained(error, for: outgoing)
+        guard !(explained is RouteFailure) else { return explained }
+        if let proxy = route.proxy, proxy.kind == .http, !answered, forwarded || !sentHead {
+            let target = ProxyServer(kind: .http, host: outgoing.host, port: outgoing.port)
+            return RouteFailure(message: forwarded
+                ? "the proxy at \(proxy) closed the connection without answering \(outgoing.method.rawValue) \(outgoing.url.absoluteString)"
+                : "the proxy at \(proxy) closed the connection before opening a tunnel (CONNECT) to \(target)")
+        }
+        return ClosedConnection(answered: answered, keptAliveNotResent: keptAliveNotResent)
+    }
+
+    /// Whether none of the request reached the connection: AsyncHTTPClient found the pooled
+    /// connection already closed (by a close the server sent after its last answer) when it came to
+    /// write the request's head, and wrote nothing. The server cannot have acted on it.
+    static func wasNeverWritten(_ error: any Error, delegate: ResponseBodyDelegate) -> Bool {
+        (error as? ChannelError) == .ioOnClosedChannel && !delegate.sentHead
     }
 
     /// Whether `error` says the connection was gone under the request: closed before an answer,

@@ -25,6 +25,11 @@ public enum Redirect {
         after request: Request, first: Request, status: Int, location: String, targetName: String, trusted: Bool = false
     ) throws(ProviderError) -> Request {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
+        // The HTTP library reads header bytes as UTF-8 and turns each invalid one (a Latin-1 `é`)
+        // into U+FFFD, so the byte the server sent is lost: following would call another URL.
+        if trimmed.contains("\u{FFFD}") {
+            throw invalid(trimmed, reason: Self.undecodableLocation, targetName: targetName)
+        }
         guard let base = URL(string: request.url), let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
             throw invalid(trimmed, reason: "the redirect's Location is not a URL", targetName: targetName)
         }
@@ -76,6 +81,10 @@ public enum Redirect {
         let port = parsed.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(parsed.host?.lowercased() ?? ""):\(port)"
     }
+
+    /// Why a `Location` with a byte that is not UTF-8 is not followed.
+    static let undecodableLocation =
+        "the redirect's Location holds U+FFFD, which stands for a byte that is not UTF-8 when the server sent one, and wsh cannot tell which byte it was, so it is not followed"
 
     private static func invalid(_ url: String, reason: String, targetName: String) -> ProviderError {
         ProviderError(.invalidURL(url, reason: reason), step: .transport, targetName: targetName)

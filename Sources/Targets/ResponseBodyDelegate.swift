@@ -28,6 +28,18 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         var pipeline: DecoderPipeline?
         /// When the request's head was written.
         var sent: ContinuousClock.Instant?
+        /// Body bytes as received, before any decoding.
+        var receivedBytes = 0
+        /// A step failed, or ``finish()`` was called: the answer is not to be taken again.
+        var spent = false
+
+        /// Whether the answer is whole by its framing: a head with a Content-Length (and no
+        /// Transfer-Encoding) and that many body bytes.
+        var isComplete: Bool {
+            guard !spent, let head, !head.headers.contains(name: "Transfer-Encoding"),
+                  let length = head.headers.first(name: "Content-Length").flatMap(Int.init) else { return false }
+            return receivedBytes == length
+        }
     }
     private let state = Mutex(State())
     private let sink: (any ResponseBodySink)?
@@ -35,9 +47,13 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     private let followsRedirects: Bool
     private let limit: Int
     private let received: ReceivedBytes?
+    /// The request body's writer, told what was written and when the answer is whole.
+    let upload: UploadWatch
 
-    init(sink: (any ResponseBodySink)?, decodes: Bool, followsRedirects: Bool, limit: Int, received: ReceivedBytes? = nil) {
+    init(sink: (any ResponseBodySink)?, decodes: Bool, followsRedirects: Bool, limit: Int, received: ReceivedBytes? = nil,
+         upload: UploadWatch = UploadWatch()) {
         self.sink = sink
+        self.upload = upload
         self.received = received
         self.decodes = decodes
         self.followsRedirects = followsRedirects
@@ -46,6 +62,28 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
 
     /// Whether any answer came: a head, even one the request failed on.
     var receivedHead: Bool { state.withLock { $0.head != nil } }
+
+    /// Whether the request's head was handed to a connection to be written.
+    var sentHead: Bool { state.withLock { $0.sent != nil } }
+
+    /// Whether the whole answer came (by its Content-Length), though the request may yet fail:
+    /// AsyncHTTPClient fails an upload the server answered early and then closed.
+    var answerIsComplete: Bool { state.withLock { $0.isComplete } }
+
+    func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
+        upload.wrote(part.readableBytes)
+    }
+
+    /// Tells the upload when the answer is whole and says the body is not wanted: an error (a 401
+    /// or 413 before the body was read) or a connection the server closes. A server that answers a
+    /// 2xx early on a connection it keeps may still read the body, which is sent whole, as curl does
+    /// (RFC 9112 section 9.5).
+    private func noteCompletion() {
+        let unwanted = state.withLock { state in
+            state.isComplete && (state.head.map { $0.status.code >= 400 || !$0.isKeepAlive } ?? false)
+        }
+        if unwanted { upload.stop() }
+    }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
         noteSent()
@@ -57,7 +95,10 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        Self.future(on: task.eventLoop) { try receive(head) }
+        Self.future(on: task.eventLoop) {
+            try receive(head)
+            noteCompletion()
+        }
     }
 
     /// What AsyncHTTPClient waits for before it reads on: `step` done, or its error.
@@ -95,7 +136,10 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             }
             return nil
         }
-        if let failure { throw failure }
+        if let failure {
+            state.withLock { $0.spent = true }
+            throw failure
+        }
     }
 
     /// Whether the sink takes this answer: never a redirect that will be followed.
@@ -107,13 +151,17 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        Self.future(on: task.eventLoop) { try receive(buffer) }
+        Self.future(on: task.eventLoop) {
+            try receive(buffer)
+            noteCompletion()
+        }
     }
 
     /// Takes a piece of the body: kept, or decoded and handed to the sink.
     func receive(_ buffer: ByteBuffer) throws {
         received?.add(buffer.readableBytes)
         let failure = state.withLock { state -> (any Error)? in
+            state.receivedBytes += buffer.readableBytes
             guard state.streaming else {
                 var buffer = buffer
                 if state.body == nil { state.body = buffer } else { state.body?.writeBuffer(&buffer) }
@@ -136,7 +184,10 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 return error
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            state.withLock { $0.spent = true }
+            throw failure
+        }
     }
 
     private func keepCopy(of bytes: Data, in state: inout State) {
@@ -153,23 +204,28 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
 
     func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
         receiveError()
+        upload.stop()
     }
 
-    /// The exchange failed: a sink that took the body is ended.
+    /// The exchange failed: a sink that took the body is ended, unless the whole answer came
+    /// (``finish()`` then ends it, as the answer is taken all the same).
     func receiveError() {
         state.withLock { state in
+            guard !state.isComplete else { return }
             if state.streaming { try? sink?.end(completed: false) }
             state.streaming = false
         }
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        try finish()
+        defer { upload.stop() }
+        return try finish()
     }
 
     /// The whole answer, once its end came.
     func finish() throws -> Response {
         try state.withLock { state in
+            state.spent = true
             guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
             let latency = state.sent.map { $0.duration(to: .now) }
             guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency) }

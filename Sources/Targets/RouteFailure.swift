@@ -43,6 +43,13 @@ struct RouteFailure: Error {
                 return nil
             }
         }
+        // The SOCKS library's errors, told by their module so that its type names stay out of the message.
+        let type = String(reflecting: Swift.type(of: error))
+        if type.hasPrefix("NIOSOCKS.") {
+            return RouteFailure(message: type.hasSuffix("ConnectionFailed")
+                ? "\(name) could not connect to \(target)"
+                : "\(name) did not answer as a SOCKS5 proxy (is it one?)")
+        }
         switch error {
         case let error as NIOConnectionError:
             return RouteFailure(message: TransportFailure.connectionReason(error), unreachableProxy: name)

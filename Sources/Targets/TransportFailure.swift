@@ -21,6 +21,10 @@ enum TransportFailure: Error {
         case let failure as ResponseBodySinkFailure:
             return .other("cannot write the answer to \(request.summary) to \(failure.destination): \(failure.reason)",
                           step: .transport, targetName: targetName)
+        case let closed as ClosedConnection:
+            return ProviderError(
+                .connectionClosed(request: request.summary, answered: closed.answered, keptAliveNotResent: closed.keptAliveNotResent),
+                step: .transport, targetName: targetName)
         case is CancellationError:
             return .cancelled(request, targetName: targetName)
         case let error as RouteFailure:
@@ -33,7 +37,9 @@ enum TransportFailure: Error {
         case let error as HTTPClientError:
             return providerError(for: error, request: request, targetName: targetName)
         case HTTPParserError.invalidEOFState:
-            return ProviderError(.connectionClosed(request: request.summary), step: .transport, targetName: targetName)
+            return ProviderError(.connectionClosed(request: request.summary, answered: true), step: .transport, targetName: targetName)
+        case let error as ChannelError where NetworkTransport.isClosedConnection(error):
+            return ProviderError(.connectionClosed(request: request.summary, answered: false), step: .transport, targetName: targetName)
         case let error as HTTPParserError:
             return .other("the answer to \(request.summary) is not valid HTTP: \(problem(error))",
                           step: .transport, targetName: targetName)
@@ -62,7 +68,7 @@ enum TransportFailure: Error {
             return .connectionFailure(address: address(of: request), reason: "connection timed out",
                                       targetName: targetName)
         case .remoteConnectionClosed:
-            return ProviderError(.connectionClosed(request: request.summary), step: .transport, targetName: targetName)
+            return ProviderError(.connectionClosed(request: request.summary, answered: false), step: .transport, targetName: targetName)
         case .redirectLimitReached, .redirectCycleDetected:
             return ProviderError(.tooManyRedirects(request: request.summary), step: .transport, targetName: targetName)
         default:

@@ -19,12 +19,14 @@ public final class RawReplyServer: Sendable {
     }
 
     /// Starts a server on 127.0.0.1 on a free port answering `replies` by path (without the query).
-    public static func start(replies: [String: [UInt8]]) async throws -> RawReplyServer {
+    /// With a `greeting`, each connection is sent it as soon as it opens, then closed, before any
+    /// request: a server that speaks first (as one that is not HTTP, or a plain HTTP error page).
+    public static func start(replies: [String: [UInt8]], greeting: [UInt8]? = nil) async throws -> RawReplyServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(RawReplyHandler(replies: replies))
+                    try channel.pipeline.syncOperations.addHandler(RawReplyHandler(replies: replies, greeting: greeting))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -46,9 +48,9 @@ public final class RawReplyServer: Sendable {
 
     /// Runs `body` with a fresh server and stops it afterwards, also when `body` throws.
     public static func with<Result>(
-        replies: [String: [UInt8]], _ body: (RawReplyServer) async throws -> Result
+        replies: [String: [UInt8]], greeting: [UInt8]? = nil, _ body: (RawReplyServer) async throws -> Result
     ) async throws -> Result {
-        try await using(start(replies: replies), stoppedBy: { try? await $0.channel.close() }, body)
+        try await using(start(replies: replies, greeting: greeting), stoppedBy: { try? await $0.channel.close() }, body)
     }
 }
 
@@ -57,10 +59,19 @@ private final class RawReplyHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let replies: [String: [UInt8]]
+    private let greeting: [UInt8]?
     private var received: [UInt8] = []
 
-    init(replies: [String: [UInt8]]) {
+    init(replies: [String: [UInt8]], greeting: [UInt8]?) {
         self.replies = replies
+        self.greeting = greeting
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard let greeting else { return }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: greeting)))
+            .whenComplete { _ in bound.value.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Connections a server closes under a request: said in the user's words (never the network
+/// library's), and a request that never reached the server sent again on a new connection.
+@Suite struct ClosedConnectionTests {
+    private static let replies: [String: [UInt8]] = [
+        // Closed right after the answer, without `Connection: close` (as a server may, RFC 9112 9.6).
+        "/x": Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}".utf8),
+        // Closed with no answer at all.
+        "/no-answer": [],
+        // As a proxy: hangs up on a CONNECT to 127.0.0.1:9, and on a plain http request to it.
+        "127.0.0.1:9": [],
+        "http://127.0.0.1:9/x": [],
+        // A Latin-1 `é` in the Location, as some old servers send it.
+        "/latin1": Array("HTTP/1.1 302 Found\r\nLocation: /caf".utf8) + [0xE9]
+            + Array("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+    ]
+
+    /// The next POST goes out as the server's close of the pooled connection arrives: one that
+    /// found the connection already closed before any of it was written is sent again on a new
+    /// connection; one that was written is not (the server may have acted on it), and says so.
+    @Test func backToBackPOSTsToAServerThatClosesAfterEachAnswerNeverShowTheLibrarysWords() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let (result, _) = try await runScript("repeat 10 { post \(server.baseURL)/x a=1 > /dev/null }\n")
+            #expect(!result.stderr.contains("I/O on closed channel"), "\(result.stderr)")
+            #expect(!result.stderr.contains("connection reset"), "\(result.stderr)")
+            if result.status != 0 {
+                #expect(result.stderr.contains(
+                    "the server closed the kept-alive connection without answering POST \(server.baseURL)/x; it was not sent again"),
+                    "\(result.stderr)")
+            }
+        }
+    }
+
+    @Test func aConnectionClosedWithNoAnswerSaysSo() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/no-answer"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("the server closed the connection without answering GET \(server.baseURL)/no-answer"),
+                    "\(result.stderr)")
+        }
+    }
+
+    @Test func aProxyThatHangsUpIsNamedAsTheProxy() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let proxy = "127.0.0.1:\(server.port)"
+            let plain = try await WSHProcess.run(["-c", "set proxy http://\(proxy)\nget http://127.0.0.1:9/x"])
+            #expect(plain.status == 3)
+            #expect(plain.stderr.contains("the proxy at \(proxy) closed the connection without answering GET http://127.0.0.1:9/x"),
+                    "\(plain.stderr)")
+            let tunnel = try await WSHProcess.run(["-c", "set proxy http://\(proxy)\nget https://127.0.0.1:9/x"])
+            #expect(tunnel.status == 3)
+            #expect(tunnel.stderr.contains("the proxy at \(proxy) closed the connection before opening a tunnel (CONNECT) to 127.0.0.1:9"),
+                    "\(tunnel.stderr)")
+        }
+    }
+
+    /// A web server named as a SOCKS5 proxy answers the greeting with an HTTP error page (`H`, 72).
+    @Test func aSOCKSProxyThatIsNotOneIsSaidInWords() async throws {
+        try await RawReplyServer.with(replies: [:], greeting: RawReplyServer.response(status: "400 Bad Request")) { server in
+            let result = try await WSHProcess.run(["-c", "set timeout 5s\nset proxy socks5://127.0.0.1:\(server.port)\nget http://127.0.0.1:9/x"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("the proxy at 127.0.0.1:\(server.port) did not answer as a SOCKS5 proxy"), "\(result.stderr)")
+            #expect(!result.stderr.contains("InvalidProtocolVersion"), "\(result.stderr)")
+        }
+    }
+
+    /// The HTTP library reads the byte as U+FFFD: following that would call another URL than the server named.
+    @Test func aLocationWithAByteThatIsNotUTF8IsNotFollowedElsewhere() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/latin1"])
+            #expect(result.status == 3, "\(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("Location holds U+FFFD"), "\(result.stderr)")
+            #expect(!result.stderr.contains("%EF%BF%BD"), "\(result.stderr)")
+        }
+    }
+}

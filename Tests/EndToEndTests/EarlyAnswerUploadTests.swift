@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A server that answers an upload after reading only its head (a 401 or 413 for a body it will
+/// not take, or an early 200), with an empty body and `Connection: close`, then closes: the answer
+/// is shown at once, whatever the size of the body, as curl shows it.
+@Suite struct EarlyAnswerUploadTests {
+    private static let replies: [String: [UInt8]] = [
+        "/401": RawReplyServer.response(status: "401 Unauthorized"),
+        "/413": RawReplyServer.response(status: "413 Content Too Large"),
+        "/200": RawReplyServer.response(status: "200 OK"),
+        "/413-body": RawReplyServer.response(status: "413 Content Too Large", body: Array("too large".utf8)),
+    ]
+
+    /// 5 MB: past the 4 MB from which AsyncHTTPClient writes a body in pieces (2 MB always worked).
+    @Test func anEarlyEmptyAnswerToALargeUploadIsShownAndTheCallEnds() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try Data(repeating: UInt8(ascii: "a"), count: 5_000_000).write(to: directory.appendingPathComponent("up.bin"))
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            for (path, status) in [("/401", "401"), ("/413", "413"), ("/200", "200"), ("/413-body", "413")] {
+                // The timeout only bounds a failure: the answer comes at once.
+                let (result, _) = try await runScript(
+                    "set timeout 5s\npost \(server.baseURL)\(path) @up.bin -h\n", directory: directory)
+                #expect(result.stdout.hasPrefix("HTTP \(status) "), "\(path): \(result.stdout) \(result.stderr)")
+                #expect(!result.stderr.contains("timed out"), "\(path): \(result.stderr)")
+                #expect(!result.stderr.contains("closed the connection"), "\(path): \(result.stderr)")
+            }
+            // An early answer's body is kept too.
+            let (body, _) = try await runScript("set timeout 5s\npost \(server.baseURL)/413-body @up.bin\n", directory: directory)
+            #expect(body.stdout.contains("too large"), "\(body.stdout) \(body.stderr)")
+        }
+    }
+
+    /// A server may answer 202 early on a connection it keeps, then read the body: it gets all of
+    /// it, and says how much on the next request.
+    @Test func anEarlySuccessOnAKeptConnectionStillGetsTheWholeBody() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let size = 40_000_000
+        try Data(repeating: UInt8(ascii: "b"), count: size).write(to: directory.appendingPathComponent("up.bin"))
+        let script = """
+            import socket, sys
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", int(sys.argv[1])))
+            listener.listen(8)
+            received = 0
+            while True:
+                connection, _ = listener.accept()
+                data = b""
+                while True:
+                    while b"\\r\\n\\r\\n" not in data:
+                        piece = connection.recv(65536)
+                        if not piece:
+                            break
+                        data += piece
+                    if b"\\r\\n\\r\\n" not in data:
+                        break
+                    head, data = data.split(b"\\r\\n\\r\\n", 1)
+                    if head.startswith(b"POST"):
+                        length = int([l.split(b":")[1] for l in head.split(b"\\r\\n") if l.lower().startswith(b"content-length")][0])
+                        connection.sendall(b"HTTP/1.1 202 Accepted\\r\\nContent-Length: 0\\r\\n\\r\\n")
+                        while len(data) < length:
+                            piece = connection.recv(1 << 20)
+                            if not piece:
+                                break
+                            data += piece
+                        received = min(len(data), length)
+                        data = data[length:]
+                    else:
+                        body = str(received).encode()
+                        connection.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
+                connection.close()
+            """
+        try script.write(to: directory.appendingPathComponent("early.py"), atomically: true, encoding: .utf8)
+        let port = try LoopbackPort.free()
+        let server = try ServerProcess("/usr/bin/python3", [directory.appendingPathComponent("early.py").path, "\(port)"],
+                                       errorFile: directory.appendingPathComponent("server.err"))
+        defer { server.stop() }
+        try server.waitForPorts([port])
+        let (result, _) = try await runScript(
+            "set timeout 10s\npost http://127.0.0.1:\(port)/up @up.bin -h\nget http://127.0.0.1:\(port)/count\nexpect body == \"\(size)\"\n",
+            directory: directory)
+        #expect(result.stdout.hasPrefix("HTTP 202 "), "\(result.stdout) \(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(server.errors())")
+    }
+}
