@@ -113,24 +113,34 @@ public struct Redaction: Sendable {
         return Header(name: header.name, value: sensitive ? Self.placeholder : mask(header.value))
     }
 
-    /// A `Set-Cookie` value with every `name=value` that is not an attribute (`Path=/`) as
-    /// `name=***`, in a line that folds several cookies with commas too (`a=1, sid=2; Path=/`).
+    /// A `Set-Cookie` value with every cookie's value as `***`, in a line that folds several
+    /// cookies with commas too (`a=1, sid=2; Path=/`): the first `name=value` whatever its name, any
+    /// other that is not an attribute (`Path=/`), and text with no `=` that is no flag (`; Secure`)
+    /// nor the rest of an `Expires` date (a nameless cookie, the rest of a value with a `,` or `;`).
     private func maskedSetCookie(_ value: String) -> String {
         var masked = ""
         var segment = ""
+        var separator: Character?
+        var previousName: String?
         func flush() {
-            if let equals = segment.firstIndex(of: "="),
-               !Self.cookieAttributes.contains(segment[..<equals].trimmingCharacters(in: .whitespaces).lowercased()) {
-                masked += segment[...equals] + Self.placeholder
-            } else {
+            let name = segment.firstIndex(of: "=").map { segment[..<$0].trimmingCharacters(in: .whitespaces).lowercased() }
+            if let equals = segment.firstIndex(of: "=") {
+                let isAttribute = separator != nil && name.map(Self.cookieAttributes.contains) == true
+                masked += isAttribute ? segment : segment[...equals] + Self.placeholder
+            } else if (separator == ";" && Self.cookieFlags.contains(segment.trimmingCharacters(in: .whitespaces).lowercased()))
+                        || (separator == "," && previousName == "expires") || segment.trimmingCharacters(in: .whitespaces).isEmpty {
                 masked += segment
+            } else {
+                masked += Self.placeholder
             }
+            previousName = name
             segment = ""
         }
         for character in value {
             if character == ";" || character == "," {
                 flush()
                 masked.append(character)
+                separator = character
             } else {
                 segment.append(character)
             }
@@ -138,6 +148,9 @@ public struct Redaction: Sendable {
         flush()
         return mask(masked)
     }
+
+    /// The attributes a `Set-Cookie` line may give with no value.
+    private static let cookieFlags: Set<String> = ["secure", "httponly", "partitioned"]
 
     /// The attributes a `Set-Cookie` line may give after its cookie (RFC 6265 and its successors).
     private static let cookieAttributes: Set<String> = ["expires", "max-age", "domain", "path", "samesite", "priority", "version", "comment"]

@@ -69,6 +69,22 @@ import Testing
         #expect(redaction.maskedHeader(Header(name: "Accept", value: "application/json")).value == "application/json")
     }
 
+    /// A `Set-Cookie` line shows its cookies' names and attributes, never a value: also a nameless
+    /// cookie, a value with a comma or a quoted `;`, a first cookie named like an attribute, and a
+    /// second one folded in after a comma; an `Expires` date's comma and `; Secure` stay.
+    @Test(arguments: [
+        ("sid=abc; Path=/; HttpOnly", "sid=***; Path=/; HttpOnly"),
+        ("lang=en; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Secure", "lang=***; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Secure"),
+        ("theme=dark, jwt=abc; Path=/", "theme=***, jwt=***; Path=/"),
+        ("TOKENVALUE", "***"),
+        ("sid=abc,TAILVALUE; Path=/", "sid=***,***; Path=/"),
+        ("sid=\"abc;TAILVALUE\"; Path=/", "sid=***;***; Path=/"),
+        ("Path=VALUE; Path=/", "Path=***; Path=/"),
+    ])
+    func setCookieShowsNamesAndAttributesAndNoValue(line: String, shown: String) {
+        #expect(Redaction().maskedHeader(Header(name: "Set-Cookie", value: line)).value == shown)
+    }
+
     @Test func sensitiveKeysAreRecognisedBySubstringInAnyCase() {
         let redaction = Redaction()
         for key in ["appid", "APPID", "api_key", "apiKey", "access_token", "client_secret", "Password", "key"] {
