@@ -15,7 +15,7 @@ enum JSONEscapes {
                 continue
             }
             let next = bytes[index + 1]
-            if let simple = simple[next] {
+            if let simple = JSONParser.simpleEscapes[next] {
                 read.append(simple)
                 index += 2
             } else if next == UInt8(ascii: "u"), let (scalar, length) = codePoint(bytes, at: index) {
@@ -28,11 +28,6 @@ enum JSONEscapes {
         }
         return read
     }
-
-    private static let simple: [UInt8: UInt8] = [
-        UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "/"): UInt8(ascii: "/"),
-        UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-    ]
 
     /// The character of the `\uXXXX` at `index` (with the low half of a surrogate pair after it),
     /// and how many bytes it took; a lone surrogate is U+FFFD, as the parser reads it.

@@ -3,8 +3,8 @@ struct JSONParser {
     /// Deeper nesting than this is refused rather than risking the stack on hostile input.
     static let maximumDepth = 512
 
-    /// The byte each one-letter escape (`\n`, `\"`, ...) stands for.
-    private static let simpleEscapes: [UInt8: UInt8] = [
+    /// The byte each one-letter escape (`\n`, `\"`, ...) stands for; ``JSONEscapes`` reads them too.
+    static let simpleEscapes: [UInt8: UInt8] = [
         UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
         UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
         UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
