@@ -41,6 +41,27 @@ import Testing
         #expect(second.exitStatus == 0)
     }
 
+    /// A string left open on a line inside a block (typed or pasted) keeps the block open: the
+    /// error comes when the block closes, and none of its lines runs on its own.
+    @Test func anOpenStringInABlockRunsNoneOfTheBlock() async throws {
+        let environment = try promptEnvironment()
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("repeat 1 {\r", expecting: "...> ")
+            terminal.type("  echo \"step one\r", expecting: "...> ")
+            terminal.type("  echo RAN-ALONE\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "unterminated string")
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("echo after\r")
+            terminal.expect("after\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("\nRAN-ALONE"), "a line of the block ran: \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("unexpected '}'"), "\(outcome.screen.debugDescription)")
+    }
+
     /// Ctrl-C in an open block keeps what was typed as one entry, so Up brings it back to finish.
     @Test func anInterruptedBlockIsKeptInTheHistory() async throws {
         let environment = try promptEnvironment()

@@ -165,6 +165,10 @@ import TestSupport
         #expect(!Lexer.needsMoreInput("echo \"unterminated {\n"))
         #expect(!Lexer.needsMoreInput("echo a # {\n"))
         #expect(!Lexer.needsMoreInput("}\n"))
+        // Inside a block an open string waits for the block's end: the error comes then, whole.
+        #expect(Lexer.needsMoreInput("repeat 1 {\n  echo \"step one\n"))
+        #expect(Lexer.needsMoreInput("target q {\n  sample '{\"a\": 1\n"))
+        #expect(!Lexer.needsMoreInput("repeat 1 {\n  echo \"step one\n  delete /x\n}\n"))
     }
 
     /// The prompt feeds an entry line by line, each scanned once: that must decide as a scan of

@@ -418,7 +418,8 @@ public struct Lexer {
 
 extension Lexer {
     /// True when `text` ends inside an open `{` block or after a trailing `\`: the prompt then
-    /// reads a continuation line. An open string is an error to report, not a reason to wait.
+    /// reads a continuation line. An open string is an error to report, not a reason to wait;
+    /// inside a block it is reported when the block closes, so no line of the block runs alone.
     public static func needsMoreInput(_ text: String) -> Bool {
         var scanner = EntryScanner()
         scanner.add(text)
@@ -447,7 +448,7 @@ struct EntryScanner {
 
     /// True when the entry so far ends inside an open `{` block or after a trailing `\`.
     var needsMoreInput: Bool {
-        if endsInString { return false }
+        if endsInString { return depth > 0 }
         return endsWithBackslash || depth > 0
     }
 
