@@ -41,6 +41,19 @@ import TestSupport
         }
     }
 
+    /// A flag `call` does not take (HTTPie's `-b`) says so and names the ones it takes; a bare word
+    /// on a target with no parameters says `parameters: (none)`, as the other errors do.
+    @Test func aFlagCallDoesNotTakeAndABareWordSayWhatCallTakes() async throws {
+        let target = "target p { base http://127.0.0.1:9; path /x }\n"
+        let flag = try await WSHProcess.run(["-c", target + "call p -b"])
+        #expect(flag.status == 2 || flag.status == 3, "\(flag.stderr)")
+        #expect(flag.stderr.contains("error: 'call' has no flag '-b'; its flags: --stream (-S), --all, --max-pages N"), "\(flag.stderr)")
+        #expect(!flag.stderr.contains("needs a value"), "\(flag.stderr)")
+        let bare = try await WSHProcess.run(["-c", target + "call p word"])
+        #expect(bare.stderr.contains("error: 'word' needs a value: word=VALUE"), "\(bare.stderr)")
+        #expect(bare.stderr.contains("note: parameters: (none)"), "\(bare.stderr)")
+    }
+
     /// `url`, `redirects` and `headers NAME` read what the response carries: the final URL, each
     /// redirect, every value of a repeated header; sensitive query values masked in URLs.
     @Test func urlRedirectsAndRepeatedHeadersAreQueries() async throws {

@@ -59,6 +59,29 @@ import Testing
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
     }
 
+    /// HTTPie's `-b` prints only the body: no status line on the terminal either; without it the
+    /// status line shows.
+    @Test func bodyFlagShowsNoStatusLine() async throws {
+        try await withLoopbackServer { server in
+            let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in
+                terminal.expect("wsh> ")
+                let calling = terminal.mark
+                terminal.type("get \(server.baseURL)/status/200 -b\r")
+                terminal.expect("wsh> ", after: calling)
+                let withFlag = terminal.screen[calling...].contains("HTTP 200 OK")
+                let plain = terminal.mark
+                terminal.type("get \(server.baseURL)/status/200\r")
+                terminal.expect("HTTP 200 OK", after: plain)
+                terminal.expect("wsh> ", after: plain)
+                terminal.type("exit\r")
+                return withFlag
+            }
+            #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+            #expect(outcome.value == false, "\(outcome.screen.debugDescription)")
+            #expect(outcome.exitStatus == 0)
+        }
+    }
+
     @Test func outputHeadersShowsTheStatusLineOnce() async throws {
         try await withLoopbackServer { server in
             let outcome = try await onTerminal(environment: try promptEnvironment()) { terminal in

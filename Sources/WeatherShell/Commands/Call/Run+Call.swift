@@ -130,12 +130,17 @@ extension Run {
     /// Plugins in effect, in order (see Plugins/Run+Plugins.swift).
     func activePlugins() -> [any Plugin] { currentPlugins() }
 
+    /// `parameters: a, b`, or `parameters: (none)`.
+    static func parametersNote(_ names: [String]) -> String {
+        "parameters: " + (names.isEmpty ? "(none)" : names.joined(separator: ", "))
+    }
+
     func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
         let parameters = error.parameters.joined(separator: ", ")
         if let unknown = error.unknownParameter {
             var notes: [String] = []
             let guess = Suggestion.closest(to: unknown, in: error.parameters)
-            notes.append((guess.map { "did you mean '\($0)'? " } ?? "") + "parameters: \(parameters.isEmpty ? "(none)" : parameters)")
+            notes.append((guess.map { "did you mean '\($0)'? " } ?? "") + Self.parametersNote(error.parameters))
             return failure("unknown parameter '\(unknown.shortened())' for target '\(error.targetName)'",
                            at: argumentWords[unknown]?.span ?? statement.target.span, notes: notes)
         }
@@ -229,10 +234,11 @@ extension Run {
         }, started: { spinner?.answerArrives(for: name) })
     }
 
-    /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr at a terminal.
-    func write(_ response: Response, to outputWord: Word?) throws {
+    /// Prints the body by the output setting, or writes it to a file; the status line goes to stderr
+    /// at a terminal, unless `statusLine` is false (HTTPie's `-b`: only the body).
+    func write(_ response: Response, to outputWord: Word?, statusLine: Bool = true) throws {
         // `set output all` and `headers` print the status line with the headers, on stdout.
-        if io.stderrIsTerminal, ![.quiet, .all, .headers].contains(outputOverride ?? options.output) {
+        if statusLine, io.stderrIsTerminal, ![.quiet, .all, .headers].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
         // Already written to its file, or printed, as it arrived (``streamedBodyFile(_:)``,

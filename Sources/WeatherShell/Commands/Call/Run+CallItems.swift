@@ -17,9 +17,13 @@ extension Run {
         for word in words {
             let text = try expandItem(word).text
             guard let item = RequestItem(text) else {
+                if text.hasPrefix("-") {
+                    throw failure("'call' has no flag '\(text.shortened())'; its flags: --stream (-S), --all, --max-pages N", at: word.span,
+                                  notes: ["HTTPie's flags go with a request: get URL -b; for a call: set output raw|pretty|headers|all|quiet"])
+                }
                 if ArgumentSyntax.isKey(text) {
                     throw failure("'\(text.shortened())' needs a value: \(text.shortened())=VALUE", at: word.span,
-                                  notes: ["parameters: \(target.parameters.map(\.name).joined(separator: ", "))"])
+                                  notes: [Self.parametersNote(target.parameters.map(\.name))])
                 }
                 throw failure("expected key=value, key:=JSON, key==value, Header:value, field@FILE or @FILE", at: word.span)
             }

@@ -61,7 +61,7 @@ extension Run {
         }
         keepRequestAuth(statement, sent: response.request)
         if flags.print == .verbose, output == nil { printRequest(response.request, version: response.httpVersion) }
-        try write(response, to: output)
+        try write(response, to: output, statusLine: flags.print != .body)
         answered = true
         if flags.download, let output {
             let path = try expand(output).text
