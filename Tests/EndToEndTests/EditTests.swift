@@ -121,6 +121,27 @@ import Testing
         #expect(try String(contentsOf: directory.appendingPathComponent("count"), encoding: .utf8) == "1\n")
     }
 
+    /// Ctrl-D at `edit again? [Y/n]` ends the edit; what is said then starts on a line of its own.
+    @Test func ctrlDAtTheQuestionEndsTheEditOnANewLine() async throws {
+        let directory = try Self.editor("sed -i 's/^  path/  pathh/' \"$1\"")
+        let environment = try promptEnvironment(["EDITOR": "\(directory.path)/editor.sh", "VISUAL": ""])
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target t {\r", expecting: "...> ")
+            terminal.type("  path /a\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("edit t\r")
+            terminal.expect("edit again? [Y/n] ", after: mark)
+            terminal.type("\u{04}", expecting: "edit abandoned")
+            terminal.expect("wsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(outcome.screen.contains("edit again? [Y/n] \r\nwsh: error: edit abandoned"), "\(outcome.screen.debugDescription)")
+        #expect(outcome.exitStatus == 0)
+    }
+
     /// Ctrl-C while the editor runs is the editor's key (Emacs's C-g sends SIGINT to the whole
     /// group): wsh ignores it rather than stopping the editor, and the edit goes on. The editor
     /// makes its change only when the test, after the interrupt, writes `go` beside it, and notes

@@ -96,7 +96,13 @@ import Testing
             terminal.type("y", expecting: "f149")
             terminal.expect("wsh> source many/f", after: mark)
             let listed = String(terminal.screen[mark...])
-            terminal.type("\u{03}", expecting: "wsh> ")
+            // Ctrl-C at the question clears the line, as it does everywhere else: what is typed
+            // next is a line of its own.
+            mark = terminal.mark
+            terminal.type("\t", expecting: "Display all 150 possibilities? (y or n) ")
+            terminal.type("\u{03}", expecting: "^C\r\nwsh> ")
+            terminal.type("echo fresh-line\r")
+            terminal.expect("\r\nfresh-line\r\nwsh> ", after: mark)
             terminal.type("exit\r")
             return (declined, listed)
         }

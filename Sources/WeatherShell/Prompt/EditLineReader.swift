@@ -191,9 +191,15 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             return UInt8(CC_REFRESH)
         }
         let listing = snapshot.listing(candidates, for: context + before, width: Pager.terminalSize()?.columns ?? 80)
-        if candidates.count > Self.listsWithoutAsking, !askToList(candidates.count) {
-            ShellIO.writeAll(STDOUT_FILENO, Array("\n".utf8))
-            return UInt8(CC_REDISPLAY)
+        if candidates.count > Self.listsWithoutAsking {
+            switch askToList(candidates.count) {
+            case true?: break
+            case false?:
+                ShellIO.writeAll(STDOUT_FILENO, Array("\n".utf8))
+                return UInt8(CC_REDISPLAY)
+            case nil:
+                return EditLineCallbacks.interruptLine()
+            }
         }
         ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + listing).utf8))
         return UInt8(CC_REDISPLAY)
@@ -203,15 +209,17 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     static let listsWithoutAsking = 100
 
     /// readline's question before a long list (`source /usr/bin/` has thousands): `y` or a blank
-    /// lists them, `n`, Delete, Ctrl-G or Ctrl-C does not; another key rings and asks again.
-    private func askToList(_ count: Int) -> Bool {
+    /// lists them, `n`, Delete, Ctrl-G or Ctrl-D does not; another key rings and asks again. Nil for
+    /// Ctrl-C, which clears the line there too, as readline's does.
+    private func askToList(_ count: Int) -> Bool? {
         ShellIO.writeAll(STDOUT_FILENO, Array("\nDisplay all \(count) possibilities? (y or n) ".utf8))
         while true {
             var key: CChar = 0
             guard el_getc(editLine, &key) == 1 else { return false }
             switch UInt8(bitPattern: key) {
             case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: " "): return true
-            case UInt8(ascii: "n"), UInt8(ascii: "N"), 0x7F, 0x07, 0x03, 0x04: return false
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), 0x7F, 0x07, 0x04: return false
+            case 0x03: return nil
             default: ShellIO.writeAll(STDOUT_FILENO, [0x07])
             }
         }
@@ -268,7 +276,10 @@ private enum EditLineCallbacks {
         return UInt8(CC_NORM)
     }
 
-    static let interrupt: wsh_el_function = { _, _ in
+    static let interrupt: wsh_el_function = { _, _ in interruptLine() }
+
+    /// Ctrl-C: `el_gets` ends, and the reader discards the line.
+    static func interruptLine() -> UInt8 {
         interrupted = true
         pasting = false
         return UInt8(CC_EOF)

@@ -13,7 +13,11 @@ enum TerminalQuestion {
     static func ask(_ question: String, write: @escaping @Sendable (String) -> Void) async throws -> Bool? {
         while true {
             write(question)
-            guard let answer = try await readLine() else { return nil }
+            guard let answer = try await readLine() else {
+                // Ctrl-D leaves the cursor after the question: what follows takes a line of its own.
+                write("\n")
+                return nil
+            }
             switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
             case "", "y", "yes": return true
             case "n", "no": return false
