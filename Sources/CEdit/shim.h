@@ -10,9 +10,10 @@
 typedef unsigned char (*wsh_el_function)(EditLine *, int);
 typedef char *(*wsh_el_prompt)(EditLine *);
 
-/// el_init on the standard streams (Swift 6 cannot touch the C globals stdin/stdout/stderr).
-static inline EditLine *wsh_el_init(const char *program) {
-    return el_init(program, stdin, stdout, stderr);
+/// el_init on the standard streams (Swift 6 cannot touch the C globals stdin/stdout/stderr); the
+/// prompt and the line are drawn on stderr when `on_stderr` (stdout is a pipe: `wsh | tee log`).
+static inline EditLine *wsh_el_init(const char *program, int on_stderr) {
+    return el_init(program, stdin, on_stderr ? stderr : stdout, stderr);
 }
 static inline int wsh_el_set_prompt(EditLine *el, wsh_el_prompt prompt) {
     return el_set(el, EL_PROMPT, prompt);

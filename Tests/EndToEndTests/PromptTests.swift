@@ -75,6 +75,25 @@ import Testing
         #expect(outcome.exitStatus == 0)
     }
 
+    /// `wsh | tee log`: with stdout a pipe the prompt and the typed line are drawn on the terminal
+    /// (stderr, as bash draws its prompt), Ctrl-C clears the line, and the pipe gets only the output.
+    @Test func withStdoutAPipeThePromptIsDrawnOnTheTerminal() async throws {
+        let environment = try promptEnvironment()
+        let (missed, screen, output) = try await offPool {
+            let terminal = try PseudoTerminal(environment: environment, stdoutIsPipe: true)
+            terminal.expect("wsh> ")
+            terminal.type("echo aaa", expecting: "echo aaa")
+            terminal.type("\u{03}", expecting: "wsh> ")
+            terminal.type("echo bbb", expecting: "echo bbb")
+            terminal.type("\r", expecting: "wsh> ")
+            terminal.type("exit\r")
+            _ = terminal.waitForExit()
+            return (terminal.missed, terminal.screen, terminal.pipedOutput())
+        }
+        #expect(missed.isEmpty, "did not see \(missed) in \(screen.debugDescription)")
+        #expect(output == "bbb\n", "\(output.debugDescription)")
+    }
+
     /// Tab on more than 100 candidates asks first, as readline does: `n` lists nothing, `y` lists
     /// the files by name in columns (every one was a full path on a line of its own, at once).
     @Test func tabAsksBeforeListingManyFilesAndListsTheirNames() async throws {

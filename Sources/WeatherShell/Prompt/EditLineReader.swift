@@ -27,7 +27,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
 
     public init?(historyPath: String, mask: @escaping @Sendable (String) -> String) {
         Self.useUTF8Locale()
-        guard let editLine = wsh_el_init("wsh"), let history = history_init() else { return nil }
+        guard let editLine = wsh_el_init("wsh", Self.screen == STDERR_FILENO ? 1 : 0), let history = history_init() else { return nil }
         self.editLine = editLine
         self.history = history
         self.historyFile = HistoryFile(path: historyPath) { ShellIO.writeAll(STDERR_FILENO, Array($0.utf8)) }
@@ -101,18 +101,18 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         // A paste's end mark lost (the kernel drops typed-ahead input at a Ctrl-C) would leave Tab
         // inserting tabs: with nothing left to read, no paste goes on.
         if EditLineCallbacks.pasting, !Self.inputWaiting() { EditLineCallbacks.pasting = false }
-        if Self.marksPaste { ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOn.utf8)) }
+        if Self.marksPaste { ShellIO.writeAll(Self.screen, Array(Self.bracketedPasteOn.utf8)) }
         let raw = el_gets(editLine, &count)
-        if Self.marksPaste { ShellIO.writeAll(STDOUT_FILENO, Array(Self.bracketedPasteOff.utf8)) }
+        if Self.marksPaste { ShellIO.writeAll(Self.screen, Array(Self.bracketedPasteOff.utf8)) }
         guard let raw, count > 0 else {
             // An open block given up (Ctrl-C) or ended (Ctrl-D) is kept as typed, so Up brings it back.
             rememberStatement()
             resetStatement()
             if EditLineCallbacks.interrupted {
-                ShellIO.writeAll(STDOUT_FILENO, Array("^C\n".utf8))
+                ShellIO.writeAll(Self.screen, Array("^C\n".utf8))
                 return .interrupted
             }
-            ShellIO.writeAll(STDOUT_FILENO, Array("\n".utf8))
+            ShellIO.writeAll(Self.screen, Array("\n".utf8))
             return .endOfInput
         }
         var line = String(cString: raw)
@@ -131,8 +131,11 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// xterm's bracketed paste mode, which terminals since 2005 (and tmux, screen) follow.
     private static let bracketedPasteOn = "\u{1B}[?2004h"
     private static let bracketedPasteOff = "\u{1B}[?2004l"
-    /// Only where stdout is the terminal: `wsh | tee log` would write the switches into the log.
-    private static let marksPaste = isatty(STDOUT_FILENO) == 1
+    /// Where the prompt and the line are drawn: stdout, or stderr when stdout is a pipe or a file
+    /// (`wsh | tee log`), as bash draws its prompt, so the log gets only the output.
+    static let screen = isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : STDERR_FILENO
+    /// Only where the prompt is drawn on the terminal.
+    private static let marksPaste = isatty(screen) == 1
 
     /// Whether the terminal has bytes for the prompt already, the rest of a paste.
     private static func inputWaiting() -> Bool {
@@ -195,13 +198,13 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             switch askToList(candidates.count) {
             case true?: break
             case false?:
-                ShellIO.writeAll(STDOUT_FILENO, Array("\n".utf8))
+                ShellIO.writeAll(Self.screen, Array("\n".utf8))
                 return UInt8(CC_REDISPLAY)
             case nil:
                 return EditLineCallbacks.interruptLine()
             }
         }
-        ShellIO.writeAll(STDOUT_FILENO, Array(("\n" + listing).utf8))
+        ShellIO.writeAll(Self.screen, Array(("\n" + listing).utf8))
         return UInt8(CC_REDISPLAY)
     }
 
@@ -212,7 +215,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// lists them, `n`, Delete, Ctrl-G or Ctrl-D does not; another key rings and asks again. Nil for
     /// Ctrl-C, which clears the line there too, as readline's does.
     private func askToList(_ count: Int) -> Bool? {
-        ShellIO.writeAll(STDOUT_FILENO, Array("\nDisplay all \(count) possibilities? (y or n) ".utf8))
+        ShellIO.writeAll(Self.screen, Array("\nDisplay all \(count) possibilities? (y or n) ".utf8))
         while true {
             var key: CChar = 0
             guard el_getc(editLine, &key) == 1 else { return false }
@@ -220,7 +223,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: " "): return true
             case UInt8(ascii: "n"), UInt8(ascii: "N"), 0x7F, 0x07, 0x04: return false
             case 0x03: return nil
-            default: ShellIO.writeAll(STDOUT_FILENO, [0x07])
+            default: ShellIO.writeAll(Self.screen, [0x07])
             }
         }
     }

@@ -73,7 +73,7 @@ struct HistorySearch {
     /// Draws the prompt and line again from the start of the screen line: libedit's refresh
     /// redraws only what it believes changed, and the prompt changing is not among it.
     private func redraw() {
-        ShellIO.writeAll(STDOUT_FILENO, Array("\r\u{1B}[J".utf8))
+        ShellIO.writeAll(EditLineReader.screen, Array("\r\u{1B}[J".utf8))
         wsh_el_refresh(editLine)
     }
 
