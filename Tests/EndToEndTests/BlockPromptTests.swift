@@ -62,6 +62,26 @@ import Testing
         #expect(!outcome.screen.contains("unexpected '}'"), "\(outcome.screen.debugDescription)")
     }
 
+    /// A paste whose first entry does not parse runs none of the rest: a string written over lines
+    /// inside a block (`}'` closes the block on its line) left the block's body to run alone.
+    @Test func aPasteStopsAtAnEntryThatDoesNotParse() async throws {
+        let environment = try promptEnvironment()
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("\u{1B}[200~repeat 1 {\r  echo '{\r    \"a\": 1\r  }'\r  echo RAN-ALONE\r}\r\u{1B}[201~")
+            terminal.expect("note: the rest of the paste (2 lines) was not run: it came after an error", after: mark)
+            terminal.expect("wsh> ", after: mark)
+            let after = terminal.mark
+            terminal.type("echo after\r")
+            terminal.expect("after\r\nwsh> ", after: after)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("\nRAN-ALONE"), "a line of the paste ran: \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("unexpected '}'"), "\(outcome.screen.debugDescription)")
+    }
+
     /// Ctrl-C in an open block keeps what was typed as one entry, so Up brings it back to finish.
     @Test func anInterruptedBlockIsKeptInTheHistory() async throws {
         let environment = try promptEnvironment()

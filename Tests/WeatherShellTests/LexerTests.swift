@@ -169,6 +169,9 @@ import TestSupport
         #expect(Lexer.needsMoreInput("repeat 1 {\n  echo \"step one\n"))
         #expect(Lexer.needsMoreInput("target q {\n  sample '{\"a\": 1\n"))
         #expect(!Lexer.needsMoreInput("repeat 1 {\n  echo \"step one\n  delete /x\n}\n"))
+        // A backslash before the line break does not carry a string on: it ends on its line.
+        #expect(!Lexer.needsMoreInput("repeat 1 {\n  echo \"abc\\\n}\n"))
+        #expect(!Lexer.needsMoreInput("echo \"abc\\\n"))
     }
 
     /// The prompt feeds an entry line by line, each scanned once: that must decide as a scan of

@@ -467,6 +467,8 @@ struct EntryScanner {
             index += 1
             if escaping {
                 escaping = false
+                // A string ends on its line, a backslash before the line break too (the parser's rule).
+                if byte == UInt8(ascii: "\n") { openQuote = nil }
                 continue
             }
             if inComment {

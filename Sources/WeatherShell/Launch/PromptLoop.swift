@@ -46,8 +46,17 @@ struct PromptLoop {
             run.exitedSourcedFile = nil
             run.exitSaidIn = nil
             run.exitedAction = nil
+            let parsed = EntryParsed()
             let outcome = await Shell.outcome(interrupts) {
-                try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
+                parsed.value = try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
+            }
+            if interactive, !parsed.value {
+                // What follows in a paste was written to go with the entry that did not parse (a
+                // block misread would run its body at the top): as in a script, it stops at the error.
+                let dropped = await reader.dropRestOfPaste()
+                if dropped > 0 {
+                    run.io.err("note: the rest of the paste (\(dropped) line\(dropped == 1 ? "" : "s")) was not run: it came after an error\n")
+                }
             }
             switch outcome {
             case .exit(let code):
@@ -58,6 +67,7 @@ struct PromptLoop {
                 run.io.err("note: \(ended); the session goes on (exit here leaves wsh)\n")
             case .failure(.interrupted) where !interactive: return Interruption.exitCode
             case .failure(let kind) where !interactive: return kind.exitCode
+
             case .completed, .failure: break
             }
         }
@@ -73,4 +83,10 @@ struct PromptLoop {
         guard let file else { return nil }
         return saidIn.map { "exit \(code) in \($0) ended \(file)" } ?? "\(file) ended with exit \(code)"
     }
+}
+
+/// Whether the entry run last parsed; set on the session's actor by the work that runs it.
+@ShellActor
+private final class EntryParsed {
+    var value = true
 }

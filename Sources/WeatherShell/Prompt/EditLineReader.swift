@@ -80,6 +80,44 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         await thread.run { self.read(continuation: continuation, completions: completions) }
     }
 
+    public func dropRestOfPaste() async -> Int {
+        await thread.run { self.dropPaste() }
+    }
+
+    /// On the reader's thread: the rest of a paste (the terminal sent it whole, up to its end mark,
+    /// and libedit reads a byte at a time, so it waits in the terminal's queue) read and dropped,
+    /// with the terminal's line editing and echo off meanwhile. A paste whose end mark does not
+    /// come within 300 ms ends there.
+    private func dropPaste() -> Int {
+        guard EditLineCallbacks.pasting else { return 0 }
+        EditLineCallbacks.pasting = false
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return 0 }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        let endMark = Array(Self.pasteEndMark.utf8)
+        var dropped: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&input, 1, 300)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count > 0 else { break }
+            dropped += buffer[..<count]
+            if let end = dropped.firstRange(of: endMark) {
+                dropped.removeSubrange(end.lowerBound...)
+                break
+            }
+        }
+        return dropped.split(whereSeparator: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") })
+            .filter { !$0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } }.count
+    }
+
     /// On the reader's thread.
     private func read(continuation: Bool, completions: CompletionSnapshot?) -> LineInput {
         if let completions { snapshot = completions }
@@ -131,6 +169,8 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// xterm's bracketed paste mode, which terminals since 2005 (and tmux, screen) follow.
     private static let bracketedPasteOn = "\u{1B}[?2004h"
     private static let bracketedPasteOff = "\u{1B}[?2004l"
+    /// What the terminal sends after pasted text.
+    private static let pasteEndMark = "\u{1B}[201~"
     /// Where the prompt and the line are drawn: stdout, or stderr when stdout is a pipe or a file
     /// (`wsh | tee log`), as bash draws its prompt, so the log gets only the output.
     static let screen = isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : STDERR_FILENO
@@ -193,7 +233,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             replace(word, with: common)
             return UInt8(CC_REFRESH)
         }
-        let listing = snapshot.listing(candidates, for: context + before, width: Pager.terminalSize()?.columns ?? 80)
+        let listing = snapshot.listing(candidates, for: context + before, width: Pager.terminalSize(of: Self.screen)?.columns ?? 80)
         if candidates.count > Self.listsWithoutAsking {
             switch askToList(candidates.count) {
             case true?: break

@@ -14,6 +14,13 @@ public protocol LineReader: Sendable {
     var completes: Bool { get }
     /// Reads one line; `continuation` is true inside an open `{` block.
     func readLine(continuation: Bool, completions: CompletionSnapshot?) async -> LineInput
+    /// After an entry that did not parse: drops the rest of a paste it came in, so that none of
+    /// the paste's lines runs on its own. How many lines were dropped.
+    func dropRestOfPaste() async -> Int
+}
+
+extension LineReader {
+    public func dropRestOfPaste() async -> Int { 0 }
 }
 
 /// Reads stdin without libedit and without a prompt, so that only the program's own output reaches stdout.

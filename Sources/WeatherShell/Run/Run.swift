@@ -151,22 +151,25 @@ public final class Run {
         Redaction(secrets: session.secretsNow).maskedDecodingJSON(text)
     }
 
-    /// Parses and runs `text`. Parse errors are printed and run nothing.
+    /// Parses and runs `text`. Parse errors are printed and run nothing: then false.
     /// Throws `Halt` when the run must stop (exit, or a failure with bail on).
-    public func execute(text: String, file name: String, directory: String, firstLine: Int = 1) async throws(Halt) {
+    @discardableResult
+    public func execute(text: String, file name: String, directory: String, firstLine: Int = 1) async throws(Halt) -> Bool {
         try await execute(SourceFile(name: name, directory: directory, text: text, firstLine: firstLine))
     }
 
     /// Parses and runs a file's text, as ``execute(text:file:directory:firstLine:)``.
-    func execute(_ file: SourceFile) async throws(Halt) {
+    @discardableResult
+    func execute(_ file: SourceFile) async throws(Halt) -> Bool {
         let program: Program
         do {
             program = try Parser.parse(file)
         } catch {
             try report(error)
-            return
+            return false
         }
         try await execute(program)
+        return true
     }
 
     /// Runs each statement; reports errors; stops on the first one when bail is on.
