@@ -46,7 +46,7 @@ import TestSupport
         try await Self.withWeatherServer { server in
             let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 4"])
             #expect(result.status == 0, "\(result.stderr)")
-            let forecast = #"weather | view="forecast" place="37.27,127.11" source="open-meteo" temperature=12.1 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C""#
+            let forecast = #"weather | view="forecast" place="37.27,127.11" source="open-meteo" temperature=12.1 min=null max=null time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C""#
             #expect(result.stdout.split(separator: "\n").map(String.init) == [
                 Self.idle + #" loading=true error="""#,
                 Self.current + #" loading=true error="""#,
@@ -315,6 +315,28 @@ import TestSupport
             let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
             #expect(last.contains("temperature=46.5") && last.contains(#"unit="°F""#), "\(result.stdout)")
         }
+    }
+
+    /// A forecast kept the min and max of the reading before it, and `weather use` kept the reading
+    /// under the new source (reactors tester's M3): here the current reading is in °C with a day's
+    /// range and the hourly answer (a real one) in °F, which showed `min=1.9 max=12.4 unit="°F"`.
+    @Test func aReadingNeverShowsFieldsOfAnotherReading() async throws {
+        try await withLoopbackServer(routes: [
+            "/v1/forecast": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-current.json")),
+            "/v1/hourly": StaticRoute(body: try Self.fixture("Fuzz/corpus/seed/fixtures-real-open-meteo-forecast.json")),
+        ]) { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains(#"view="forecast" place="37.27,127.11" source="open-meteo" temperature=44.4 min=null max=null"#)
+                    && last.contains(#"unit="°F""#), "\(result.stdout)")
+        }
+        let switched = try await WSHProcess.run(["--stub", "-c", "weather current\nweather use openweathermap\nstate weather"])
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let lines = switched.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5 && lines[3] == lines[4], "\(switched.stdout)")
+        #expect(lines.last?.contains(#"view="none" place="37.27,127.11" source="openweathermap (sample data)" temperature=null min=null max=null time="" forecast_time="""#) == true,
+                "\(switched.stdout)")
     }
 
     /// Under `--stub`, OpenWeatherMap's sample (an answer to `units=metric`) was labelled `°F`

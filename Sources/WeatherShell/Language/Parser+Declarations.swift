@@ -352,7 +352,13 @@ extension Parser {
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
         }
-        for action in actions { try checkEmittedFields(action.body + (action.catchBody ?? []), state: state) }
+        let guards = ReactorDeclaration.guards(of: actions)
+        for field in state {
+            guard let name = field.name.literal, let action = guards[name], let value = Self.literalValue(field.initial),
+                  let problem = ReactorDeclaration.guardProblem(field: name, action: action, value: value) else { continue }
+            throw error(problem, field.initial.span, notes: ["start it as false: state \(name) = false"])
+        }
+        for action in actions { try checkEmittedFields(action.body + (action.catchBody ?? []), state: state, guards: guards) }
         return ReactorDeclaration(name: name, state: state, actions: actions, file: file, span: raw.span)
     }
 

@@ -34,6 +34,18 @@ public enum EchoValue: Sendable, Equatable {
         }
     }
 
+    /// What kind of value it is, as an error names it (not the value, which may be a secret).
+    var kindName: String {
+        switch self {
+        case .text: "text"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .none: "null"
+        case .json(.array): "a list"
+        case .json: "an object"
+        }
+    }
+
     /// A measured number (a temperature, a count) as a field holds it.
     static func decimal(_ number: Double) -> EchoValue { .number(format(number)) }
 

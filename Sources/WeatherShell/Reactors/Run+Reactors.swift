@@ -5,6 +5,8 @@ struct ActionContext {
     var emit: @Sendable (DeclaredReactor.Mutation) async -> Void
     /// The reactor's state fields: an `emit` may set only these.
     var fieldNames: [String]
+    /// The fields an `unless` reads, each with the action it guards: an `emit` gives them only booleans.
+    var guards: [String: String]
     /// The value each field was last given by an `emit` of this action's own statements.
     var emitted = SharedValue<[String: EchoValue]>([:])
 }
@@ -133,6 +135,12 @@ extension Run {
             let text = try expand(field.initial).text
             initial.append((field.name.literal ?? "", EchoValue.parse(text, quoted: field.initial.isQuoted)))
         }
+        let guards = ReactorDeclaration.guards(of: declaration.actions)
+        for (field, value) in zip(declaration.state, initial) {
+            if let action = guards[value.name], let problem = ReactorDeclaration.guardProblem(field: value.name, action: action, value: value.value) {
+                throw failure(problem, at: field.initial.span, notes: ["start it as false: state \(value.name) = false"])
+            }
+        }
         addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, run: self))
         // Only the actions with a parameter named like a credential: a reactor with none is not
         // registered (a redeclared one is taken off), so the history's hiding ignores it.
@@ -154,7 +162,8 @@ extension Run {
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
             parameters[parameter] = Variable(typed: value)
         }
-        let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
+        let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal),
+                                    guards: ReactorDeclaration.guards(of: declaration.actions))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
         try await child.performBody(body, interrupted: action.interrupted, caught: action.caughtWhileRaised)
     }
@@ -223,7 +232,11 @@ extension Run {
                 notes.append("state fields: \(context.fieldNames.joined(separator: ", "))")
                 throw failure("the reactor has no state field '\(name)'", at: assignment.name.span, notes: notes)
             }
-            fields.append((name, try echoValue(assignment.value)))
+            let value = try echoValue(assignment.value)
+            if let action = context.guards[name], let problem = ReactorDeclaration.guardProblem(field: name, action: action, value: value) {
+                throw failure(problem, at: assignment.value.span)
+            }
+            fields.append((name, value))
         }
         for (name, value) in fields { context.emitted.value[name] = value }
         await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: OneTimeSignal()))
