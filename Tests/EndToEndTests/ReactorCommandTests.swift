@@ -339,6 +339,16 @@ import TestSupport
                 "\(switched.stdout)")
     }
 
+    /// Open-Meteo's `hourly` answers today and tomorrow: from the sample's reading at 09:45, 37
+    /// hours is its last hour, and 38 said only `no hourly temperature` (reactors tester's L5).
+    @Test func aForecastPastTheAnswersHoursSaysWhereTheyEnd() async throws {
+        let last = try await WSHProcess.run(["--stub", "-c", "weather forecast 37"])
+        #expect(last.status == 0 && last.stdout.contains(#"forecast_time="2026-11-22T23:00""#), "\(last)")
+        let past = try await WSHProcess.run(["--stub", "-c", "weather forecast 38"])
+        #expect(past.status == 3, "\(past)")
+        #expect(past.stderr.contains("error: weather forecast: no hourly temperature 38 hours after 2026-11-21T09:45: the answer's hours end at 2026-11-22T23:00"), "\(past)")
+    }
+
     /// Under `--stub`, OpenWeatherMap's sample (an answer to `units=metric`) was labelled `°F`
     /// after `set units fahrenheit` (docs tester's F17): its unit is the sample's.
     @Test func anOpenWeatherMapSampleKeepsItsUnitUnderFahrenheit() async throws {

@@ -76,7 +76,9 @@ struct WeatherService: Sendable {
             }
             guard let index = times.firstIndex(where: { ($0.string ?? "") >= target }), index < temperatures.count,
                   let temperature = temperatures[index].double else {
-                throw WeatherError(description: "no hourly temperature \(hours) hours after \(now)")
+                // The pack's `hourly` asks for today and tomorrow: 48 hours ahead is past its end.
+                let end = times.last?.string.map { ": the answer's hours end at \($0)" } ?? ""
+                throw WeatherError(description: "no hourly temperature \(hours) hours after \(now)\(end)")
             }
             return ForecastReading(place: place, temperature: temperature, time: now, forecastTime: times[index].string ?? target,
                                    unit: text(json, [.key("hourly_units"), .key("temperature_2m")]) ?? unit)
