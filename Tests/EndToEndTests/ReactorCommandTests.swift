@@ -339,6 +339,25 @@ import TestSupport
                 "\(switched.stdout)")
     }
 
+    /// A call in an action prints no body, and `call q | head -c 11` ran head on nothing
+    /// (reactors tester's L6): the `|` gives the command the body.
+    @Test func aPipedCallInAnActionGivesTheCommandTheBody() async throws {
+        try await withLoopbackServer(routes: ["/random": StaticRoute(body: try Self.fixture("examples/fixtures/quote.json"))]) { server in
+            let script = "target q { base \(server.baseURL); path /random }\n"
+                + "reactor r { state n = 0; action a { call q | head -c 11; echo; call q; emit n = 1 } }\nr a"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == "{\"_id\":\"Ksj\nr | n=1\n", "\(result)")
+        }
+    }
+
+    /// 날씨 is letters: the rule is ASCII letters, and the message said only "letters" (reactors tester's L8).
+    @Test func aNameRefusedForItsLettersSaysASCII() async throws {
+        let result = try await WSHProcess.run(["-c", "reactor 날씨 { state n = 0 }"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("error: a reactor name is ASCII letters, digits, '_' and '-'"), "\(result)")
+    }
+
     /// Open-Meteo's `hourly` answers today and tomorrow: from the sample's reading at 09:45, 37
     /// hours is its last hour, and 38 said only `no hourly temperature` (reactors tester's L5).
     @Test func aForecastPastTheAnswersHoursSaysWhereTheyEnd() async throws {
