@@ -358,6 +358,31 @@ import TestSupport
         #expect(result.stderr.contains("error: a reactor name is ASCII letters, digits, '_' and '-'"), "\(result)")
     }
 
+    /// A target of the user's named `current` (their own API) made `weather current` fail with
+    /// a message about that target alone (reactors tester's L9): a note says why it was called.
+    @Test func aWeatherCommandFailingOnATargetOfTheUsersSaysWhyItCalledIt() async throws {
+        try await withLoopbackServer(routes: ["/random": StaticRoute(body: try Self.fixture("examples/fixtures/quote.json"))]) { server in
+            let result = try await WSHProcess.run(["--stub", "-c", "target current { base \(server.baseURL); path /random }\nweather current"])
+            #expect(result.status == 3, "\(result)")
+            #expect(result.stderr.contains("note: the weather commands call the targets current, hourly, geocode by name, and 'current' is yours, "
+                                           + "not the open-meteo pack's ('use open-meteo' declares the pack's again)"), "\(result)")
+            let pack = try await WSHProcess.run(["--stub", "-c", "target current { base \(server.baseURL); path /random }\nuse open-meteo\nweather current"])
+            #expect(pack.status == 0 && pack.stdout.contains("temperature=6.8"), "\(pack)")
+        }
+    }
+
+    /// `weather current LAT LON` sent the coordinates through a Double (`127.12345678901235`), and
+    /// read `0x10` as 16 (reactors tester's L10): they are sent with the digits typed.
+    @Test func coordinatesAreSentWithTheDigitsTyped() async throws {
+        try await Self.withWeatherServer { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current 37.50000000000000001 +127.123456789012345"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains(#"place="37.50000000000000001,127.123456789012345""#), "\(result)")
+            #expect(server.requests.first?.query.contains("latitude=37.50000000000000001&longitude=127.123456789012345") == true,
+                    "\(server.requests.map(\.query))")
+        }
+    }
+
     /// Open-Meteo's `hourly` answers today and tomorrow: from the sample's reading at 09:45, 37
     /// hours is its last hour, and 38 said only `no hourly temperature` (reactors tester's L5).
     @Test func aForecastPastTheAnswersHoursSaysWhereTheyEnd() async throws {

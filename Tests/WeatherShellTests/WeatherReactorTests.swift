@@ -3,7 +3,7 @@ import Testing
 
 /// The shell's own reactors: what each mutation changes in the state, and what it keeps.
 @Suite struct WeatherReactorTests {
-    static let suwon = Place(name: "Suwon", latitude: 37.27, longitude: 127.11)
+    static let suwon = Place(name: "Suwon", latitude: "37.27", longitude: "127.11")
     static let current = CurrentReading(place: suwon, temperature: 6.8, minimum: 1.9, maximum: 12.4,
                                         time: "2026-11-21T09:45", unit: "°C")
     static let forecast = ForecastReading(place: suwon, temperature: 12.1, time: "2026-11-21T09:45",

@@ -153,15 +153,14 @@ enum WeatherSource: String, Sendable, CaseIterable {
 /// Where the weather is read.
 struct Place: Sendable, Equatable {
     var name: String
-    var latitude: Double
-    var longitude: Double
+    /// Decimal numbers with the digits they were typed or answered with: sent as they are, not
+    /// through a Double that keeps 15 to 17 of them.
+    var latitude: String
+    var longitude: String
 
-    static let `default` = Place(name: "", latitude: 37.27, longitude: 127.11)
+    static let `default` = Place(name: "", latitude: "37.27", longitude: "127.11")
 
-    var label: String {
-        let coordinate = "\(EchoValue.format(latitude)),\(EchoValue.format(longitude))"
-        return name.isEmpty ? coordinate : name
-    }
+    var label: String { name.isEmpty ? "\(latitude),\(longitude)" : name }
 }
 
 /// `weather current` with a city to geocode, a coordinate, or the place already in the state.
