@@ -383,6 +383,16 @@ import TestSupport
         }
     }
 
+    /// A reactor named like a page of the manual hid the page (`help reactors`; the review's F6):
+    /// the page comes after the reactor, as a target of the name does.
+    @Test func helpShowsTheManualsPageAfterAReactorOfItsName() async throws {
+        let result = try await WSHProcess.run(["-c", "reactor reactors { state n = 0; action go { emit n = 1 } }; help reactors"])
+        #expect(result.status == 0, "\(result)")
+        let page = try Self.fixture("docs/reactors.md")
+        #expect(result.stdout.hasPrefix("usage: reactors go\n"), "\(result)")
+        #expect(result.stdout.hasSuffix("\nThe manual's page 'reactors':\n\n" + page), "\(result.stdout.prefix(400))")
+    }
+
     /// Open-Meteo's `hourly` answers today and tomorrow: from the sample's reading at 09:45, 37
     /// hours is its last hour, and 38 said only `no hourly temperature` (reactors tester's L5).
     @Test func aForecastPastTheAnswersHoursSaysWhereTheyEnd() async throws {
