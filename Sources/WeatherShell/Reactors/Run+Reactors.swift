@@ -41,11 +41,6 @@ extension Run {
         } catch let error as Diagnostic {
             throw error
         } catch let halt as Halt {
-            // At the prompt, an `exit` in an action ends the action and the entry, not the session:
-            // the user ran a command, not `exit` (``PromptLoop`` says so and the prompt comes back).
-            if case .exit = halt, mode == .interactive, actionContext == nil, outcomes.exitedAction == nil {
-                outcomes.exitedAction = Self.actionPlace(reactor, action: step.action)
-            }
             throw halt
         } catch is CancellationError {
             throw CancellationError()
@@ -54,14 +49,17 @@ extension Run {
         }
     }
 
-    /// `'a go' (ex.wsh:3)`: an action named as typed, with where it is declared when it is declared.
-    static func actionPlace(_ reactor: ShellReactor, action: String) -> String {
-        let named = "'\(reactor.name) \(action)'"
-        guard let declared = reactor as? DeclaredReactorCommand,
-              let body = declared.declaration.actions.first(where: { $0.name.literal == action }) else { return named }
-        let file = declared.declaration.file
-        let (line, _) = file.location(of: body.name.span.start)
-        return "\(named) (\(file.place ?? "\(file.name):\(line)"))"
+    /// At the prompt, an `exit` in an action ends the action and the entry, not the session: the
+    /// user ran a command, not `exit` (``PromptLoop`` says so and the prompt comes back). What the
+    /// note names: the action that said it and where, and the action typed when that one was run
+    /// by another (`'a go' (ex.wsh:3:45), run by 'a nest'`).
+    func noteExitInAction(at span: SourceSpan) {
+        guard mode == .interactive, let innermost = actionChain.last, let outermost = actionChain.first,
+              outcomes.exitedAction == nil else { return }
+        let (line, column) = currentFile.location(of: span.start)
+        let place = currentFile.place ?? "\(currentFile.name):\(line):\(column)"
+        outcomes.exitedAction = "'\(innermost.reactor) \(innermost.action)' (\(place))"
+            + (actionChain.count > 1 ? ", run by '\(outermost.reactor) \(outermost.action)'," : "")
     }
 
     /// How deep a reactor action may run other reactors' actions.
