@@ -46,7 +46,7 @@ import TestSupport
         try await Self.withWeatherServer { server in
             let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 4"])
             #expect(result.status == 0, "\(result.stderr)")
-            let forecast = #"weather | view="forecast" place="37.27,127.11" source="open-meteo" temperature=12.1 min=1.9 max=12.4 time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C""#
+            let forecast = #"weather | view="forecast" place="37.27,127.11" source="open-meteo" temperature=12.1 min=null max=null time="2026-11-21T09:45" forecast_time="2026-11-21T14:00" unit="°C""#
             #expect(result.stdout.split(separator: "\n").map(String.init) == [
                 Self.idle + #" loading=true error="""#,
                 Self.current + #" loading=true error="""#,
@@ -315,6 +315,92 @@ import TestSupport
             let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
             #expect(last.contains("temperature=46.5") && last.contains(#"unit="°F""#), "\(result.stdout)")
         }
+    }
+
+    /// A forecast kept the min and max of the reading before it, and `weather use` kept the reading
+    /// under the new source (reactors tester's M3): here the current reading is in °C with a day's
+    /// range and the hourly answer (a real one) in °F, which showed `min=1.9 max=12.4 unit="°F"`.
+    @Test func aReadingNeverShowsFieldsOfAnotherReading() async throws {
+        try await withLoopbackServer(routes: [
+            "/v1/forecast": StaticRoute(body: try Self.fixture("packs/samples/open-meteo-current.json")),
+            "/v1/hourly": StaticRoute(body: try Self.fixture("Fuzz/corpus/seed/fixtures-real-open-meteo-forecast.json")),
+        ]) { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current\nweather forecast 2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains(#"view="forecast" place="37.27,127.11" source="open-meteo" temperature=44.4 min=null max=null"#)
+                    && last.contains(#"unit="°F""#), "\(result.stdout)")
+        }
+        let switched = try await WSHProcess.run(["--stub", "-c", "weather current\nweather use openweathermap\nstate weather"])
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let lines = switched.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5 && lines[3] == lines[4], "\(switched.stdout)")
+        #expect(lines.last?.contains(#"view="none" place="37.27,127.11" source="openweathermap (sample data)" temperature=null min=null max=null time="" forecast_time="""#) == true,
+                "\(switched.stdout)")
+    }
+
+    /// A call in an action prints no body, and `call q | head -c 11` ran head on nothing
+    /// (reactors tester's L6): the `|` gives the command the body.
+    @Test func aPipedCallInAnActionGivesTheCommandTheBody() async throws {
+        try await withLoopbackServer(routes: ["/random": StaticRoute(body: try Self.fixture("examples/fixtures/quote.json"))]) { server in
+            let script = "target q { base \(server.baseURL); path /random }\n"
+                + "reactor r { state n = 0; action a { call q | head -c 11; echo; call q; emit n = 1 } }\nr a"
+            let result = try await WSHProcess.run(["-c", script])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == "{\"_id\":\"Ksj\nr | n=1\n", "\(result)")
+        }
+    }
+
+    /// 날씨 is letters: the rule is ASCII letters, and the message said only "letters" (reactors tester's L8).
+    @Test func aNameRefusedForItsLettersSaysASCII() async throws {
+        let result = try await WSHProcess.run(["-c", "reactor 날씨 { state n = 0 }"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("error: a reactor name is ASCII letters, digits, '_' and '-'"), "\(result)")
+    }
+
+    /// A target of the user's named `current` (their own API) made `weather current` fail with
+    /// a message about that target alone (reactors tester's L9): a note says why it was called.
+    @Test func aWeatherCommandFailingOnATargetOfTheUsersSaysWhyItCalledIt() async throws {
+        try await withLoopbackServer(routes: ["/random": StaticRoute(body: try Self.fixture("examples/fixtures/quote.json"))]) { server in
+            let result = try await WSHProcess.run(["--stub", "-c", "target current { base \(server.baseURL); path /random }\nweather current"])
+            #expect(result.status == 3, "\(result)")
+            #expect(result.stderr.contains("note: the weather commands call the targets current, hourly, geocode by name, and 'current' is yours, "
+                                           + "not the open-meteo pack's ('use open-meteo' declares the pack's again)"), "\(result)")
+            let pack = try await WSHProcess.run(["--stub", "-c", "target current { base \(server.baseURL); path /random }\nuse open-meteo\nweather current"])
+            #expect(pack.status == 0 && pack.stdout.contains("temperature=6.8"), "\(pack)")
+        }
+    }
+
+    /// `weather current LAT LON` sent the coordinates through a Double (`127.12345678901235`), and
+    /// read `0x10` as 16 (reactors tester's L10): they are sent with the digits typed.
+    @Test func coordinatesAreSentWithTheDigitsTyped() async throws {
+        try await Self.withWeatherServer { server in
+            let result = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current 37.50000000000000001 +127.123456789012345"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains(#"place="37.50000000000000001,127.123456789012345""#), "\(result)")
+            #expect(server.requests.first?.query.contains("latitude=37.50000000000000001&longitude=127.123456789012345") == true,
+                    "\(server.requests.map(\.query))")
+        }
+    }
+
+    /// A reactor named like a page of the manual hid the page (`help reactors`; the review's F6):
+    /// the page comes after the reactor, as a target of the name does.
+    @Test func helpShowsTheManualsPageAfterAReactorOfItsName() async throws {
+        let result = try await WSHProcess.run(["-c", "reactor reactors { state n = 0; action go { emit n = 1 } }; help reactors"])
+        #expect(result.status == 0, "\(result)")
+        let page = try Self.fixture("docs/reactors.md")
+        #expect(result.stdout.hasPrefix("usage: reactors go\n"), "\(result)")
+        #expect(result.stdout.hasSuffix("\nThe manual's page 'reactors':\n\n" + page), "\(result.stdout.prefix(400))")
+    }
+
+    /// Open-Meteo's `hourly` answers today and tomorrow: from the sample's reading at 09:45, 37
+    /// hours is its last hour, and 38 said only `no hourly temperature` (reactors tester's L5).
+    @Test func aForecastPastTheAnswersHoursSaysWhereTheyEnd() async throws {
+        let last = try await WSHProcess.run(["--stub", "-c", "weather forecast 37"])
+        #expect(last.status == 0 && last.stdout.contains(#"forecast_time="2026-11-22T23:00""#), "\(last)")
+        let past = try await WSHProcess.run(["--stub", "-c", "weather forecast 38"])
+        #expect(past.status == 3, "\(past)")
+        #expect(past.stderr.contains("error: weather forecast: no hourly temperature 38 hours after 2026-11-21T09:45: the answer's hours end at 2026-11-22T23:00"), "\(past)")
     }
 
     /// Under `--stub`, OpenWeatherMap's sample (an answer to `units=metric`) was labelled `°F`

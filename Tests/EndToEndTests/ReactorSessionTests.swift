@@ -20,6 +20,7 @@ import TestSupport
           state n = 0, busy = false
           action go unless busy { emit busy = true; exit 5 }
           action quiet { call nowhere } catch { exit 0 }
+          action nest { a go }
         }
         target nowhere { base http://127.0.0.1:9; path /x }
 
@@ -31,15 +32,20 @@ import TestSupport
             terminal.type("source ex.wsh\r", expecting: "wsh> ")
             var mark = terminal.mark
             terminal.type("a go; echo same-entry\r")
-            terminal.expect("note: exit 5 in action 'a go' (ex.wsh:3) ended it; the session goes on", after: mark)
+            terminal.expect("note: exit 5 in action 'a go' (ex.wsh:3:45) ended it; the session goes on", after: mark)
             terminal.expect("wsh> ", after: mark)
             mark = terminal.mark
             terminal.type("a quiet\r")
-            terminal.expect("note: exit 0 in action 'a quiet' (ex.wsh:4) ended it; the session goes on", after: mark)
+            terminal.expect("note: exit 0 in action 'a quiet' (ex.wsh:4:41) ended it; the session goes on", after: mark)
             terminal.expect("wsh> ", after: mark)
             mark = terminal.mark
             terminal.type("echo \"kept $keep\"; state a\r")
             terminal.expect("kept 42\r\na | n=0 busy=false\r\nwsh> ", after: mark)
+            // The note names where the `exit` is, and the action typed that ran it (the review's F7).
+            mark = terminal.mark
+            terminal.type("a nest\r")
+            terminal.expect("note: exit 5 in action 'a go' (ex.wsh:3:45), run by 'a nest', ended it; the session goes on", after: mark)
+            terminal.expect("wsh> ", after: mark)
             terminal.type("exit 2\r")
         }
         #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
@@ -185,7 +191,7 @@ import TestSupport
 
             """.write(to: tests.appendingPathComponent("skip.wsh"), atomically: true, encoding: .utf8)
             let result = try await WSHProcess.run(["test", "tt", "--report-json", "report.json"], directory: directory)
-            let warning = "tt/skip.wsh:9:1: 'r second' was skipped while busy is true: it made no call, and the checks after it read the answer before it"
+            let warning = "tt/skip.wsh:9:1: 'r second' was skipped while busy is true: none of its statements ran"
             #expect(result.stdout.contains("    warning: " + warning), "\(result)")
             let report = try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
             #expect(report.contains("was skipped while busy is true"), "\(report)")

@@ -33,6 +33,17 @@ import Testing
         #expect(run.completions(for: "reactor r {\n  action go {\n    echo hi\n  }\n  a") == ["action"])
     }
 
+    /// `emi<Tab>` in an action's body completed nothing, nor did `unless <Tab>` (reactors tester's L11).
+    @Test func anActionsBodyOffersEmitAndUnlessItsBooleanFields() {
+        let run = ShellHarness(mode: .interactive).run
+        #expect(run.completions(for: "reactor k {\n  state busy = false\n  action go unless busy {\n    emi") == ["emit"])
+        #expect(run.completions(for: "reactor k { state n = 0; action go { if 1 == 1 { emi") == ["emit"])
+        #expect(run.completions(for: "reactor k { state n = 0; action go { call x } catch { emi") == ["emit"])
+        #expect(!run.completions(for: "emi").contains("emit"), "not outside a reactor")
+        #expect(run.completions(for: "reactor k {\n  state n = 0, busy = false, done = true, s = \"\"\n  action go unless ") == ["busy", "done"])
+        #expect(run.completions(for: "reactor k {\n  state busy = false\n  state loading = true\n  action go v unless l") == ["loading"])
+    }
+
     @Test func headerNamesForACallArgumentWrittenLikeAHeader() async {
         let shell = ShellHarness(mode: .interactive)
         await shell.run("target t { path /a; query Alpha limit }")

@@ -11,7 +11,8 @@ import Testing
         let style = EchoStyle(mode: .changes, color: false)
         #expect(style.render(reactor: "counter", fields: fields, previous: before, mask: { $0 }) == "counter | count=2 loading=false")
         #expect(style.render(reactor: "counter", fields: fields, previous: nil, mask: { $0 }) == #"counter | count=2 loading=false note="x""#)
-        #expect(style.render(reactor: "counter", fields: fields, previous: fields, mask: { $0 }) == nil, "nothing changed, nothing echoed")
+        #expect(style.render(reactor: "counter", fields: fields, previous: fields, mask: { $0 }) == "counter | (no change)",
+                "a reduce that changed nothing says so (reactors tester's L7): with no line, `z set 0` left no trace")
     }
 
     @Test func aLongLineIsCutToTheWidthWithAnEllipsisKeepingColourSequencesWhole() {

@@ -239,6 +239,8 @@ import Testing
         (#"state conf = '{"password": "hunter2xyz"}', n = 0"#, #"state conf = '{"password":"***"}', n = 0"#),
         (#"emit conf = '{"token": "tk-9"}'"#, #"emit conf = '{"token":"***"}'"#),
         (#"state conf = '{"name": "al"}', n = 0"#, #"state conf = '{"name": "al"}', n = 0"#),
+        // A field continued on its own line without `state` (the review's F5): a parse error, remembered all the same.
+        ("reactor ml {\n  state user = \"bob\",\n    password = \"hunter2multi\"\n}", "reactor ml {\n  state user = \"bob\",\n    password = ***\n}"),
     ])
     func reactorFieldsTypedAsTextAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

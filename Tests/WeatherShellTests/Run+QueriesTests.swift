@@ -202,7 +202,7 @@ import Testing
     /// file's `{{my-id}}`, is taken.
     @Test func anArgumentNameThatIsNoVariableNameIsSaidSo() {
         guard case .failure(let error) = ScriptArgument.parse("1id=1") else { Issue.record("1id=1 was taken"); return }
-        #expect(error.message == "'1id' is not a variable name: a name is letters, digits and _, not starting with a digit "
+        #expect(error.message == "'1id' is not a variable name: a name is ASCII letters, digits and _, not starting with a digit "
                 + "(a .http file's may also hold - and .)")
         guard case .success(let dashed) = ScriptArgument.parse("my-id=1") else { Issue.record("my-id=1 was refused"); return }
         #expect(dashed.name == "my-id")

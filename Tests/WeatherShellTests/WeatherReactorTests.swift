@@ -3,7 +3,7 @@ import Testing
 
 /// The shell's own reactors: what each mutation changes in the state, and what it keeps.
 @Suite struct WeatherReactorTests {
-    static let suwon = Place(name: "Suwon", latitude: 37.27, longitude: 127.11)
+    static let suwon = Place(name: "Suwon", latitude: "37.27", longitude: "127.11")
     static let current = CurrentReading(place: suwon, temperature: 6.8, minimum: 1.9, maximum: 12.4,
                                         time: "2026-11-21T09:45", unit: "°C")
     static let forecast = ForecastReading(place: suwon, temperature: 12.1, time: "2026-11-21T09:45",
@@ -30,13 +30,15 @@ import Testing
         #expect(state.loading)
     }
 
-    @Test func aCurrentReadingReplacesAForecastAndAForecastKeepsTheDaysRange() {
+    /// Each reading replaces the one before it whole: a forecast has no day's range, and kept the
+    /// current reading's, in its unit, beside its own temperature (reactors tester's M3).
+    @Test func aCurrentReadingReplacesAForecastAndAForecastHasNoDaysRange() {
         let forecast = weather.reduce(state: weather.reduce(state: .init(), mutation: .setCurrent(Self.current)),
                                       mutation: .setForecast(Self.forecast))
         #expect(forecast.view == "forecast")
         #expect(forecast.temperature == 12.1)
         #expect(forecast.forecastTime == "2026-11-21T14:00")
-        #expect(forecast.minimum == 1.9 && forecast.maximum == 12.4, "the day's range stays from the current reading")
+        #expect(forecast.minimum == nil && forecast.maximum == nil, "not the current reading's range")
 
         let current = weather.reduce(state: forecast, mutation: .setCurrent(Self.current))
         #expect(current.view == "current")
@@ -46,11 +48,15 @@ import Testing
         #expect(current.source == .openMeteo)
     }
 
-    @Test func sourceChangesNothingElse() {
+    /// Another source clears the reading, which came from the source before (M3); the place stays,
+    /// and the same source changes nothing.
+    @Test func anotherSourceClearsTheReading() {
         let before = weather.reduce(state: .init(), mutation: .setCurrent(Self.current))
-        var expected = before
+        var expected = WeatherReactor.State()
+        expected.place = Self.suwon
         expected.source = .openWeatherMap
         #expect(weather.reduce(state: before, mutation: .setSource(.openWeatherMap)) == expected)
+        #expect(weather.reduce(state: before, mutation: .setSource(.openMeteo)) == before)
     }
 
     @Test func declaredReactorSetsTheNamedFieldsAndIgnoresUndeclaredOnes() {

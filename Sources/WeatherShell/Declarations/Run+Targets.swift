@@ -9,7 +9,7 @@ extension Run {
         guard let word else { return nil }
         let text = try expand(word).text
         guard Parser.isDottedTargetName(text) else {
-            throw failure("a prefix is letters, digits, '_', '-' and '.' inside", at: word.span)
+            throw failure("a prefix is ASCII letters, digits, '_', '-' and '.' inside", at: word.span)
         }
         return text
     }

@@ -375,7 +375,7 @@ public struct Lexer {
             while cursor < bytes.count, Self.isNameByte(bytes[cursor], first: cursor == nameStart) { cursor += 1 }
             guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "}"), cursor > nameStart else {
                 throw Diagnostic(.parse, "bad variable reference", file: file, span: SourceSpan(start: start, end: max(cursor, start + 2)),
-                                 notes: ["write ${name}, where name is letters, digits and _"])
+                                 notes: ["write ${name}, where name is ASCII letters, digits and _"])
             }
             index = cursor + 1
             return WordPart(content: .variable(String(decoding: bytes[nameStart..<cursor], as: UTF8.self)), quoted: quoted, span: SourceSpan(start: start, end: index))

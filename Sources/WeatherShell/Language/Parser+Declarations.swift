@@ -10,7 +10,7 @@ extension Parser {
         }
         let name = raw.words[1]
         guard let text = name.bare, Self.isDottedTargetName(text) else {
-            throw error("a target name is letters, digits, '_', '-' and '.' inside", name.span)
+            throw error("a target name is ASCII letters, digits, '_', '-' and '.' inside", name.span)
         }
         var fields: [TargetDeclaration.Field] = []
         for statement in block.statements {
@@ -320,7 +320,7 @@ extension Parser {
             throw usage(command, extra: raw.words.count > 2 ? raw.words[2] : nil)
         }
         let name = raw.words[1]
-        guard let text = name.bare, Self.isTargetName(text) else { throw error("a reactor name is letters, digits, '_' and '-'", name.span) }
+        guard let text = name.bare, Self.isTargetName(text) else { throw error("a reactor name is ASCII letters, digits, '_' and '-'", name.span) }
         if Self.reservedWords.contains(text) {
             throw error("'\(text)' is a word of the language; a reactor needs another name", name.span)
         }
@@ -352,7 +352,13 @@ extension Parser {
                             notes: ["found '\(keyword.literal ?? "")'"])
             }
         }
-        for action in actions { try checkEmittedFields(action.body + (action.catchBody ?? []), state: state) }
+        let guards = ReactorDeclaration.guards(of: actions)
+        for field in state {
+            guard let name = field.name.literal, let action = guards[name], let value = Self.literalValue(field.initial),
+                  let problem = ReactorDeclaration.guardProblem(field: name, action: action, value: value) else { continue }
+            throw error(problem, field.initial.span, notes: ["start it as false: state \(name) = false"])
+        }
+        for action in actions { try checkEmittedFields(action.body + (action.catchBody ?? []), state: state, guards: guards) }
         return ReactorDeclaration(name: name, state: state, actions: actions, file: file, span: raw.span)
     }
 
@@ -362,7 +368,7 @@ extension Parser {
             throw usage(keyword, "action NAME [PARAMS...] { ... } [catch { ... }]")
         }
         let name = raw.words[1]
-        guard let text = name.bare, Self.isTargetName(text) else { throw error("an action name is letters, digits, '_' and '-'", name.span) }
+        guard let text = name.bare, Self.isTargetName(text) else { throw error("an action name is ASCII letters, digits, '_' and '-'", name.span) }
         var parameters = Array(raw.words.dropFirst(2))
         var unlessField: Word?
         if let unless = parameters.firstIndex(where: { $0.bare == "unless" }) {

@@ -81,7 +81,7 @@ public struct Parser {
         case "target":
             if raw.block == nil, arguments.count == 3, arguments[1].bare == "from", arguments[2].bare == "last" {
                 guard let text = arguments[0].bare, Self.isTargetName(text) else {
-                    throw error("a target name is letters, digits, '_' and '-'", arguments[0].span)
+                    throw error("a target name is ASCII letters, digits, '_' and '-'", arguments[0].span)
                 }
                 kind = .targetFromLast(name: arguments[0])
             } else {

@@ -74,7 +74,7 @@ struct PromptLoop {
     }
 
     /// What an `exit` not typed at the prompt ended, for the note: an action (`exit 5 in action
-    /// 'a go' (ex.wsh:3) ended it`, and the file sourced at the prompt that ran it), or a file
+    /// 'a go' (ex.wsh:3:45) ended it`, and the file sourced at the prompt that ran it), or a file
     /// sourced at the prompt; nil when the `exit` was typed at the prompt (it leaves wsh).
     static func ended(by code: Int32, action: String?, file: String?, saidIn: String?) -> String? {
         if let action {

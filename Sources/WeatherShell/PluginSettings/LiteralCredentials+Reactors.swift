@@ -19,9 +19,11 @@ extension LiteralCredentials {
     /// the value of a field named like a credential, unless it is a query (`.token`), `env NAME`,
     /// variables only or empty, as `let token = ...` is judged; in any other field's value, what a
     /// `let` of that value hides (a JSON text's members named like secrets, a URL's password).
-    static func fieldCredentials(_ statement: [Word], bytes: [UInt8]) -> [Replacement] {
+    /// `fields` are the words after `state` or `emit`, or a whole statement that starts `NAME =`
+    /// (a field continued on a line of its own, which does not parse but is remembered).
+    static func fieldCredentials(_ fields: [Word], bytes: [UInt8]) -> [Replacement] {
         var replacements: [Replacement] = []
-        for group in Parser.fieldGroups(Array(statement.dropFirst())) {
+        for group in Parser.fieldGroups(fields) {
             guard group.count >= 3, group[1].bare == "=", let name = group[0].bare else { continue }
             let value = group.dropFirst(2)
             guard Redaction.isCredentialName(name) else {

@@ -108,6 +108,8 @@ enum LiteralCredentials {
         for statement in split where !statement.isEmpty {
             replacements += argumentCredentials(statement, actions: actions)
             if statement[0].bare == "state" || statement[0].bare == "emit" {
+                replacements += fieldCredentials(Array(statement.dropFirst()), bytes: file.bytes)
+            } else if statement.count > 2, statement[1].bare == "=" {
                 replacements += fieldCredentials(statement, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)

@@ -144,6 +144,34 @@ enum Completion {
         return blocks
     }
 
+    /// The state fields the innermost open `reactor` block of `text` has declared so far with
+    /// `true` or `false`: what an `unless` may read. Empty when the text does not lex.
+    static func booleanStateFields(_ text: String) -> [String] {
+        var lexer = Lexer(file: SourceFile(name: "<completion>", directory: "", text: text))
+        guard let tokens = try? lexer.tokenize() else { return [] }
+        var blocks: [(opening: [String], fields: [String])] = []
+        var words: [String] = []
+        for token in tokens {
+            if case .word(let word) = token {
+                words.append(word.literal ?? "")
+                continue
+            }
+            if words.first == "state", !blocks.isEmpty {
+                for index in words.indices.dropLast(2) where words[index + 1] == "=" {
+                    let value = words[index + 2].hasSuffix(",") ? String(words[index + 2].dropLast()) : words[index + 2]
+                    if value == "true" || value == "false" { blocks[blocks.count - 1].fields.append(words[index]) }
+                }
+            }
+            switch token {
+            case .openBrace: blocks.append((words, []))
+            case .closeBrace: _ = blocks.popLast()
+            default: break
+            }
+            words = []
+        }
+        return blocks.last { $0.opening.first == "reactor" }?.fields ?? []
+    }
+
     /// Header names offered after `header` in a target block and for a call argument that starts
     /// with a capital letter, as a header does: the request headers an API call most often sets.
     static let headerNames = ["Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control",
@@ -156,7 +184,7 @@ enum Completion {
     /// Completions inside an open block whose opening words are `block`, for a statement whose
     /// words so far are `previous`; nil where statements complete as at the prompt (an action's
     /// body, `if`, `for`).
-    static func blockCompletions(_ block: [String], previous: [String]) -> [String]? {
+    static func blockCompletions(_ block: [String], previous: [String], booleanFields: @autoclosure () -> [String]) -> [String]? {
         switch block.first {
         case "target":
             guard let field = previous.first else { return TargetDeclaration.fieldNames }
@@ -168,6 +196,8 @@ enum Completion {
             }
         case "reactor" where previous.isEmpty:
             return ["state", "action"]
+        case "reactor" where previous.first == "action" && previous.last == "unless":
+            return booleanFields()
         case "reactor":
             return []
         default:
@@ -246,8 +276,10 @@ extension CompletionSnapshot {
             return variables.filter { $0.hasPrefix(name) }.map { head + (braced ? "${\($0)}" : "$\($0)") }
         }
         // `before` may hold the lines of an open block before the one being typed.
-        if let block = Completion.openBlocks(String(before.dropLast(word.count))).last,
-           let inBlock = Completion.blockCompletions(block, previous: previous) {
+        let blocks = Completion.openBlocks(String(before.dropLast(word.count)))
+        if let block = blocks.last,
+           let inBlock = Completion.blockCompletions(block, previous: previous,
+                                                     booleanFields: Completion.booleanStateFields(String(before.dropLast(word.count)))) {
             return inBlock.filter { $0.hasPrefix(word) }
         }
         // A file item: `@item.json`, `doc@note.txt`, `text=@note.txt`.
@@ -268,7 +300,8 @@ extension CompletionSnapshot {
         }
         switch previous.first {
         case nil:
-            candidates = commands
+            // In a block inside a reactor (an action's body, its catch, an if in them): `emit` too.
+            candidates = commands + (blocks.contains { $0.first == "reactor" } ? ["emit"] : [])
         case "request" where previous.count == 1:
             candidates = HTTPMethod.allCases.map(\.rawValue) + ["PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "PURGE", "TRACE"]
         case let command? where RequestStatement.commands.contains(command) && word.first?.isUppercase == true:

@@ -34,6 +34,18 @@ public enum EchoValue: Sendable, Equatable {
         }
     }
 
+    /// What kind of value it is, as an error names it (not the value, which may be a secret).
+    var kindName: String {
+        switch self {
+        case .text: "text"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .none: "null"
+        case .json(.array): "a list"
+        case .json: "an object"
+        }
+    }
+
     /// A measured number (a temperature, a count) as a field holds it.
     static func decimal(_ number: Double) -> EchoValue { .number(format(number)) }
 
@@ -109,12 +121,13 @@ struct EchoStyle: Sendable {
             }
             return cut(mask("\(reactor) | \(parts.joined(separator: " "))"))
         case .changes:
-            // The first echo shows every field; later ones only what the reduce changed.
+            // The first echo shows every field; later ones only what the reduce changed, and one that
+            // changed nothing says so: with no line, an action that set a field to its value left no trace.
             let changed = fields.enumerated().filter { index, field in
                 guard let previous else { return true }
                 return index >= previous.count || previous[index].value != field.value
             }
-            guard !changed.isEmpty else { return nil }
+            guard !changed.isEmpty else { return "\(reactor) | (no change)" }
             return cut(mask("\(reactor) | " + changed.map { "\($0.element.name)=\($0.element.value.jsonText)" }.joined(separator: " ")))
         }
     }

@@ -5,6 +5,8 @@ struct ActionContext {
     var emit: @Sendable (DeclaredReactor.Mutation) async -> Void
     /// The reactor's state fields: an `emit` may set only these.
     var fieldNames: [String]
+    /// The fields an `unless` reads, each with the action it guards: an `emit` gives them only booleans.
+    var guards: [String: String]
     /// The value each field was last given by an `emit` of this action's own statements.
     var emitted = SharedValue<[String: EchoValue]>([:])
 }
@@ -39,11 +41,6 @@ extension Run {
         } catch let error as Diagnostic {
             throw error
         } catch let halt as Halt {
-            // At the prompt, an `exit` in an action ends the action and the entry, not the session:
-            // the user ran a command, not `exit` (``PromptLoop`` says so and the prompt comes back).
-            if case .exit = halt, mode == .interactive, actionContext == nil, outcomes.exitedAction == nil {
-                outcomes.exitedAction = Self.actionPlace(reactor, action: step.action)
-            }
             throw halt
         } catch is CancellationError {
             throw CancellationError()
@@ -52,14 +49,17 @@ extension Run {
         }
     }
 
-    /// `'a go' (ex.wsh:3)`: an action named as typed, with where it is declared when it is declared.
-    static func actionPlace(_ reactor: ShellReactor, action: String) -> String {
-        let named = "'\(reactor.name) \(action)'"
-        guard let declared = reactor as? DeclaredReactorCommand,
-              let body = declared.declaration.actions.first(where: { $0.name.literal == action }) else { return named }
-        let file = declared.declaration.file
-        let (line, _) = file.location(of: body.name.span.start)
-        return "\(named) (\(file.place ?? "\(file.name):\(line)"))"
+    /// At the prompt, an `exit` in an action ends the action and the entry, not the session: the
+    /// user ran a command, not `exit` (``PromptLoop`` says so and the prompt comes back). What the
+    /// note names: the action that said it and where, and the action typed when that one was run
+    /// by another (`'a go' (ex.wsh:3:45), run by 'a nest'`).
+    func noteExitInAction(at span: SourceSpan) {
+        guard mode == .interactive, let innermost = actionChain.last, let outermost = actionChain.first,
+              outcomes.exitedAction == nil else { return }
+        let (line, column) = currentFile.location(of: span.start)
+        let place = currentFile.place ?? "\(currentFile.name):\(line):\(column)"
+        outcomes.exitedAction = "'\(innermost.reactor) \(innermost.action)' (\(place))"
+            + (actionChain.count > 1 ? ", run by '\(outermost.reactor) \(outermost.action)'," : "")
     }
 
     /// How deep a reactor action may run other reactors' actions.
@@ -133,6 +133,12 @@ extension Run {
             let text = try expand(field.initial).text
             initial.append((field.name.literal ?? "", EchoValue.parse(text, quoted: field.initial.isQuoted)))
         }
+        let guards = ReactorDeclaration.guards(of: declaration.actions)
+        for (field, value) in zip(declaration.state, initial) {
+            if let action = guards[value.name], let problem = ReactorDeclaration.guardProblem(field: value.name, action: action, value: value.value) {
+                throw failure(problem, at: field.initial.span, notes: ["start it as false: state \(value.name) = false"])
+            }
+        }
         addReactor(DeclaredReactorCommand(declaration: declaration, initial: initial, run: self))
         // Only the actions with a parameter named like a credential: a reactor with none is not
         // registered (a redeclared one is taken off), so the history's hiding ignores it.
@@ -154,7 +160,8 @@ extension Run {
         for (parameter, value) in zip(body.parameters.compactMap(\.literal), action.arguments) {
             parameters[parameter] = Variable(typed: value)
         }
-        let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal))
+        let context = ActionContext(emit: emit, fieldNames: declaration.state.compactMap(\.name.literal),
+                                    guards: ReactorDeclaration.guards(of: declaration.actions))
         let child = Run(action: context, file: declaration.file, parameters: parameters, parent: self)
         try await child.performBody(body, interrupted: action.interrupted, caught: action.caughtWhileRaised)
     }
@@ -223,7 +230,11 @@ extension Run {
                 notes.append("state fields: \(context.fieldNames.joined(separator: ", "))")
                 throw failure("the reactor has no state field '\(name)'", at: assignment.name.span, notes: notes)
             }
-            fields.append((name, try echoValue(assignment.value)))
+            let value = try echoValue(assignment.value)
+            if let action = context.guards[name], let problem = ReactorDeclaration.guardProblem(field: name, action: action, value: value) {
+                throw failure(problem, at: assignment.value.span)
+            }
+            fields.append((name, value))
         }
         for (name, value) in fields { context.emitted.value[name] = value }
         await context.emit(DeclaredReactor.Mutation(fields: fields, acknowledgement: OneTimeSignal()))

@@ -43,11 +43,11 @@ final class WeatherCommand: ShellReactor {
             let query: PlaceQuery
             if rest.isEmpty {
                 query = .place(state.place)
-            } else if rest.count == 2, let lat = Double(rest[0]), let lon = Double(rest[1]) {
-                guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+            } else if rest.count == 2, let lat = Self.decimal(rest[0]), let lon = Self.decimal(rest[1]) {
+                guard (-90...90).contains(lat.value), (-180...180).contains(lon.value) else {
                     throw run.failure("a coordinate is LAT LON with -90 <= LAT <= 90 and -180 <= LON <= 180", at: words[2].span)
                 }
-                query = .place(Place(name: "", latitude: lat, longitude: lon))
+                query = .place(Place(name: "", latitude: lat.text, longitude: lon.text))
             } else {
                 query = .city(rest.joined(separator: " "))
             }
@@ -74,10 +74,21 @@ final class WeatherCommand: ShellReactor {
             }
         } catch let error as WeatherError {
             // Offline (the README's first step on a train): the samples answer the same commands.
-            let notes = error.unreachable && run.options.stub == .off
+            var notes = error.unreachable && run.options.stub == .off
                 ? ["offline? 'wsh --stub' (or 'set stub on' here) answers from the packs' sample data, with no network"] : []
+            notes += run.ownWeatherTargetNotes(for: state.source)
             throw run.failure("weather \(actionName): \(run.mask(error.description))", at: words[1].span, notes: notes)
         }
+    }
+}
+
+extension WeatherCommand {
+    /// A coordinate typed as a decimal number (`37.5`, `-0.13`, `+1`, `.5`), with its value and the
+    /// text to send, every digit kept (`+` taken off, which a query reads as a space); nil for any
+    /// other word, a city's (`1e3`, `0x10`, `nan` are not coordinates).
+    nonisolated static func decimal(_ word: String) -> (value: Double, text: String)? {
+        guard word.allSatisfy({ "0123456789.+-".contains($0) }), let value = Double(word), value.isFinite else { return nil }
+        return (value, EchoValue.jsonNumber(word))
     }
 }
 
@@ -106,6 +117,18 @@ extension Run {
             guard !missing.isEmpty else { continue }
             let word = Word(parts: [WordPart(content: .literal(pack), quoted: false, span: span)], span: span)
             try await usePack(word, onlyTargets: missing)
+        }
+    }
+
+    /// Why a failed weather command called a target of the user's own (a `target current` for
+    /// their API): the commands call their targets by name, and a declared one replaces the pack's.
+    func ownWeatherTargetNotes(for source: WeatherSource) -> [String] {
+        source.packs.compactMap { pack, targets in
+            let own = targets.filter { session.targets[$0].map { !$0.fromPack } ?? false }
+            guard !own.isEmpty else { return nil }
+            let quoted = own.map { "'\($0)'" }.joined(separator: ", ")
+            return "the weather commands call the targets \(targets.joined(separator: ", ")) by name, and \(quoted) \(own.count == 1 ? "is" : "are") yours, "
+                + "not the \(pack) pack's ('use \(pack)' declares the pack's again)"
         }
     }
 

@@ -33,6 +33,16 @@ struct WeatherReactor: Reactor {
         var loading = false
         var error = ""
 
+        /// No reading: what the state holds before the first one.
+        mutating func clearReading() {
+            view = "none"
+            temperature = nil
+            minimum = nil
+            maximum = nil
+            time = ""
+            forecastTime = ""
+        }
+
         var echoFields: [(name: String, value: EchoValue)] {
             // The source before the numbers: a line cut to the screen still says whether they are sample data.
             [("view", .text(view)), ("place", .text(place.label)),
@@ -98,11 +108,16 @@ struct WeatherReactor: Reactor {
             state.view = "forecast"
             state.place = reading.place
             state.temperature = reading.temperature
+            // A forecast has no day's range: min and max of an earlier reading would be shown as its own.
+            state.minimum = nil
+            state.maximum = nil
             state.time = reading.time
             state.forecastTime = reading.forecastTime
             state.unit = reading.unit
             state.sample = reading.sample
         case .setSource(let source):
+            // The reading came from the source before: shown under the new one, it would be attributed to it.
+            if source != state.source { state.clearReading() }
             state.source = source
         case .fail(let message):
             state.error = message
@@ -138,15 +153,14 @@ enum WeatherSource: String, Sendable, CaseIterable {
 /// Where the weather is read.
 struct Place: Sendable, Equatable {
     var name: String
-    var latitude: Double
-    var longitude: Double
+    /// Decimal numbers with the digits they were typed or answered with: sent as they are, not
+    /// through a Double that keeps 15 to 17 of them.
+    var latitude: String
+    var longitude: String
 
-    static let `default` = Place(name: "", latitude: 37.27, longitude: 127.11)
+    static let `default` = Place(name: "", latitude: "37.27", longitude: "127.11")
 
-    var label: String {
-        let coordinate = "\(EchoValue.format(latitude)),\(EchoValue.format(longitude))"
-        return name.isEmpty ? coordinate : name
-    }
+    var label: String { name.isEmpty ? "\(latitude),\(longitude)" : name }
 }
 
 /// `weather current` with a city to geocode, a coordinate, or the place already in the state.

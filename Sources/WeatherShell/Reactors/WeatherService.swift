@@ -76,7 +76,9 @@ struct WeatherService: Sendable {
             }
             guard let index = times.firstIndex(where: { ($0.string ?? "") >= target }), index < temperatures.count,
                   let temperature = temperatures[index].double else {
-                throw WeatherError(description: "no hourly temperature \(hours) hours after \(now)")
+                // The pack's `hourly` asks for today and tomorrow: 48 hours ahead is past its end.
+                let end = times.last?.string.map { ": the answer's hours end at \($0)" } ?? ""
+                throw WeatherError(description: "no hourly temperature \(hours) hours after \(now)\(end)")
             }
             return ForecastReading(place: place, temperature: temperature, time: now, forecastTime: times[index].string ?? target,
                                    unit: text(json, [.key("hourly_units"), .key("temperature_2m")]) ?? unit)
@@ -105,7 +107,7 @@ struct WeatherService: Sendable {
             var arguments = CallArguments()
             arguments.values.append(("name", .text(name)))
             let json = try await call("geocode", arguments)
-            guard let first = json["results"]?[0], let latitude = first["latitude"]?.double, let longitude = first["longitude"]?.double else {
+            guard let first = json["results"]?[0], case .number(let latitude)? = first["latitude"], case .number(let longitude)? = first["longitude"] else {
                 throw WeatherError(description: "no place named '\(name)'")
             }
             let found = first["name"]?.string ?? name
@@ -124,8 +126,8 @@ struct WeatherService: Sendable {
     private func arguments(for place: Place, source: WeatherSource) -> CallArguments {
         var arguments = CallArguments()
         let (lat, lon) = source == .openMeteo ? ("latitude", "longitude") : ("lat", "lon")
-        arguments.values.append((lat, .text(EchoValue.format(place.latitude))))
-        arguments.values.append((lon, .text(EchoValue.format(place.longitude))))
+        arguments.values.append((lat, .text(place.latitude)))
+        arguments.values.append((lon, .text(place.longitude)))
         if fahrenheit.value {
             // The open-meteo pack's targets do not declare temperature_unit: a query item, sent as given.
             if source == .openMeteo {

@@ -119,14 +119,17 @@ extension Run {
         if let usage = CommandCatalog.reactorWords[name] {
             return io.out("usage: \(usage)\n  a word of a reactor's declaration (help reactor; help reactors for the page)\n")
         }
-        // A reactor and a target may share a name (`quote`): both are shown.
-        if let reactor = session.reactors[name] as? DeclaredReactorCommand {
-            reactorHelp(reactor)
-            if let target = session.targets[name] { targetHelp(target) }
-            return
+        // A reactor, a target and a page of the manual may share a name (`quote`, `reactors`): each is shown.
+        let reactor = session.reactors[name] as? DeclaredReactorCommand
+        let target = session.targets[name]
+        let page = ManualPages.page(name)
+        if let reactor { reactorHelp(reactor) }
+        if let target { targetHelp(target) }
+        if let page {
+            if reactor != nil || target != nil { io.out("\nThe manual's page '\(name)':\n\n") }
+            return io.out(page)
         }
-        if let target = session.targets[name] { return targetHelp(target) }
-        if let page = ManualPages.page(name) { return io.out(page) }
+        if reactor != nil || target != nil { return }
         var notes: [String] = []
         if let guess = Suggestion.closest(to: name, in: CommandCatalog.names + declaredReactors.map(\.name) + ManualPages.topics) { notes.append("did you mean '\(guess)'?") }
         if ManualPages.folder == nil {

@@ -16,7 +16,7 @@ final class Outcomes {
     var firstFailure: FailureKind?
     /// How many failures were reported, for a statement to tell whether its own failed.
     var failures = 0
-    /// At the prompt, the action whose `exit` ended the entry (`'a go' (ex.wsh:3)`): the prompt
+    /// At the prompt, the action whose `exit` ended the entry (`'a go' (ex.wsh:3:45)`): the prompt
     /// stays and says so (``PromptLoop``); nil when no action's `exit` did.
     var exitedAction: String?
 }

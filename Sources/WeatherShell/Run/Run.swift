@@ -286,8 +286,12 @@ public final class Run {
         // In an `until` round, a bare exit's code waits for the round's held-back checks (``runUntil``).
         case .exit(nil) where provisionalChecks != nil:
             bareExitPending = true
+            noteExitInAction(at: statement.span)
             throw Halt.exit(0)
-        case .exit(let code): throw Halt.exit(try exitCode(code))
+        case .exit(let code):
+            let halt = Halt.exit(try exitCode(code))
+            noteExitInAction(at: statement.span)
+            throw halt
         case .command(let name, let arguments): try await command(name, arguments, statement: statement)
         case .target(let declaration):
             noteRecalledPlaceholders(declaration.fields.flatMap(\.arguments), holding: true)

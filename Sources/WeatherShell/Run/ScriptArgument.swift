@@ -16,7 +16,7 @@ struct ScriptArgument {
         let isJSON = name.hasSuffix(":")
         if isJSON { name.removeLast() }
         guard Parser.isName(name) || isHTTPFileName(name) else {
-            return .failure(ArgumentError(message: "'\(name.shortened())' is not a variable name: a name is letters, digits and _, not starting with a digit "
+            return .failure(ArgumentError(message: "'\(name.shortened())' is not a variable name: a name is ASCII letters, digits and _, not starting with a digit "
                                           + "(a .http file's may also hold - and .)"))
         }
         guard isJSON else { return .success(ScriptArgument(name: name, value: TypedValues.literal(text, quoted: false))) }

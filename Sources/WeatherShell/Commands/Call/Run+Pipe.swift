@@ -3,12 +3,15 @@ import Foundation
 extension Run {
     /// `STATEMENT | COMMAND`: the statement runs with its output held, then the output goes to the
     /// shell command's stdin. A command that fails is a runtime error, as in `sh -e`. In a reactor
-    /// action an error of the statement ends the action, as it does unpiped.
+    /// action an error of the statement ends the action, as it does unpiped, and a call's body,
+    /// which an action does not print, goes to the command.
     func runPiped(_ statement: Statement, into pipe: PipeCommand) async throws {
         let held = ShellIO.holding(stdoutIsTerminal: false, stderrIsTerminal: io.stderrIsTerminal)
         let child = Run(piping: self, io: held)
         var unpiped = statement
         unpiped.pipe = nil
+        // A call in an action prints nothing, but `| COMMAND` asks for its output: the command gets it.
+        if actionContext != nil, child.outputOverride == .quiet { child.outputOverride = nil }
         if actionContext != nil {
             // In a reactor action the statement's error ends the action and runs its `catch`, as
             // the same statement unpiped does; the command gets nothing to run on.

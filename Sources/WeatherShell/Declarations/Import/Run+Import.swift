@@ -15,7 +15,7 @@ extension Run {
         if commandWords.count >= 3, commandWords[commandWords.count - 2].bare == "as" {
             let nameWord = commandWords[commandWords.count - 1]
             let text = try expand(nameWord).text
-            guard Parser.isTargetName(text) else { throw failure("a target name is letters, digits, '_' and '-'", at: nameWord.span) }
+            guard Parser.isTargetName(text) else { throw failure("a target name is ASCII letters, digits, '_' and '-'", at: nameWord.span) }
             name = text
             commandWords.removeLast(2)
         }
