@@ -241,6 +241,9 @@ import Testing
         (#"state conf = '{"name": "al"}', n = 0"#, #"state conf = '{"name": "al"}', n = 0"#),
         // A field continued on its own line without `state` (the review's F5): a parse error, remembered all the same.
         ("reactor ml {\n  state user = \"bob\",\n    password = \"hunter2multi\"\n}", "reactor ml {\n  state user = \"bob\",\n    password = ***\n}"),
+        // Mistyped: no blanks around `=`, as `let api_key="k"` is read (review-reactors2 R7); a leading comma.
+        (#"state api_key="sk-live-oneline1", n = 0"#, "state api_key=***, n = 0"),
+        ("reactor m2 {\n  state user = \"bob\"\n  , api_key = \"sk-live-leadcomma\"\n}", "reactor m2 {\n  state user = \"bob\"\n  , api_key = ***\n}"),
     ])
     func reactorFieldsTypedAsTextAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

@@ -57,6 +57,11 @@ import Testing
         expected.source = .openWeatherMap
         #expect(weather.reduce(state: before, mutation: .setSource(.openWeatherMap)) == expected)
         #expect(weather.reduce(state: before, mutation: .setSource(.openMeteo)) == before)
+        // Its sample label and its error were the old source's too.
+        var sampled = Self.current
+        sampled.sample = true
+        let failed = weather.reduce(state: weather.reduce(state: .init(), mutation: .setCurrent(sampled)), mutation: .fail("old source's error"))
+        #expect(weather.reduce(state: failed, mutation: .setSource(.openWeatherMap)) == expected)
     }
 
     @Test func declaredReactorSetsTheNamedFieldsAndIgnoresUndeclaredOnes() {

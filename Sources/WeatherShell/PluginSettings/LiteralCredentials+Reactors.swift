@@ -20,11 +20,15 @@ extension LiteralCredentials {
     /// variables only or empty, as `let token = ...` is judged; in any other field's value, what a
     /// `let` of that value hides (a JSON text's members named like secrets, a URL's password).
     /// `fields` are the words after `state` or `emit`, or a whole statement that starts `NAME =`
-    /// (a field continued on a line of its own, which does not parse but is remembered).
+    /// or `, NAME =` (a field continued on a line of its own, which does not parse but is remembered).
     static func fieldCredentials(_ fields: [Word], bytes: [UInt8]) -> [Replacement] {
         var replacements: [Replacement] = []
         for group in Parser.fieldGroups(fields) {
-            guard group.count >= 3, group[1].bare == "=", let name = group[0].bare else { continue }
+            guard group.count >= 3, group[1].bare == "=", let name = group[0].bare else {
+                // A mistyped field (`api_key="k"`, no blanks around `=`) read as an item, as `let`'s is.
+                replacements += group.flatMap { itemCredentials($0, bytes: bytes) }
+                continue
+            }
             let value = group.dropFirst(2)
             guard Redaction.isCredentialName(name) else {
                 replacements += value.flatMap { itemCredentials($0, bytes: bytes) }

@@ -111,6 +111,8 @@ enum LiteralCredentials {
                 replacements += fieldCredentials(Array(statement.dropFirst()), bytes: file.bytes)
             } else if statement.count > 2, statement[1].bare == "=" {
                 replacements += fieldCredentials(statement, bytes: file.bytes)
+            } else if statement.count > 3, statement[0].bare == ",", statement[2].bare == "=" {
+                replacements += fieldCredentials(Array(statement.dropFirst()), bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "import", statement[1].bare == "curl" {

@@ -41,6 +41,8 @@ struct WeatherReactor: Reactor {
             maximum = nil
             time = ""
             forecastTime = ""
+            sample = false
+            error = ""
         }
 
         var echoFields: [(name: String, value: EchoValue)] {
