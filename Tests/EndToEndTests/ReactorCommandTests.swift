@@ -335,7 +335,7 @@ import TestSupport
         #expect(switched.status == 0, "\(switched.stderr)")
         let lines = switched.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 5 && lines[3] == lines[4], "\(switched.stdout)")
-        #expect(lines.last?.contains(#"view="none" place="37.27,127.11" source="openweathermap (sample data)" temperature=null min=null max=null time="" forecast_time="""#) == true,
+        #expect(lines.last?.contains(#"view="none" place="37.27,127.11" source="openweathermap" temperature=null min=null max=null time="" forecast_time="""#) == true,
                 "\(switched.stdout)")
     }
 
