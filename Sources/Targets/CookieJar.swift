@@ -72,6 +72,11 @@ public final class CookieJar: Sendable {
         state.withLock { $0.all }
     }
 
+    /// The cookies not expired at `now`, ordered by domain, path and name: what is listed and saved.
+    public func unexpired(at now: Date = Date()) -> [Cookie] {
+        all.filter { !$0.isExpired(at: now) }
+    }
+
     /// Removes every cookie.
     public func clear() {
         state.withLock { $0 = CookieStore() }

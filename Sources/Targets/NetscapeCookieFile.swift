@@ -117,7 +117,7 @@ extension CookieJar {
     /// `TRUE`/`FALSE`, expiry in seconds since 1970 (0 for a session cookie), name and value;
     /// `#HttpOnly_` before the domain of an HttpOnly cookie. Cookies expired at `now` are left out.
     public func netscapeText(now: Date = Date()) -> String {
-        NetscapeCookieFile.text(for: all.filter { !$0.isExpired(at: now) })
+        NetscapeCookieFile.text(for: unexpired(at: now))
     }
 
     /// Adds the cookies of a Netscape cookie file's text (comments and blank lines skipped,

@@ -119,9 +119,10 @@ extension Redaction {
             guard let value else { return [] }
             let name = PercentEncoding.decode(key[...])
             guard isSensitiveKey(name), Self.isCredentialName(name) else {
-                guard depth > 0, value.contains("%3D") || value.contains("%3d") else { return [] }
+                let nested = Self.nestedURLPassword(value).map { [(name: "password", value: $0)] } ?? []
+                guard depth > 0, value.contains("%3D") || value.contains("%3d") else { return nested }
                 let decoded = PercentEncoding.decode(value[...])
-                return credentialPairs(decoded.split(once: UInt8(ascii: "?")).1 ?? decoded, depth: depth - 1)
+                return nested + credentialPairs(decoded.split(once: UInt8(ascii: "?")).1 ?? decoded, depth: depth - 1)
             }
             let decoded = PercentEncoding.decode(value[...])
             return decoded == value ? [(name, value)] : [(name, decoded), (name, value)]
@@ -204,6 +205,14 @@ extension Redaction {
     public static func basicPair(_ base64: String) -> String? {
         guard let data = Data(base64Encoded: base64), let pair = String(data: data, encoding: .utf8), pair.contains(":") else { return nil }
         return pair
+    }
+
+    /// The password of a URL a query value holds, percent-encoded or not
+    /// (`?next=http://eve:pw@host/`, as a URL to redirect to is given): a secret as the
+    /// query's own URL's password is.
+    static func nestedURLPassword(_ value: String) -> String? {
+        guard value.containsByte(UInt8(ascii: "@")) || value.contains("%40") else { return nil }
+        return userInfoPassword(PercentEncoding.decode(value[...], plusIsSpace: false))
     }
 
     /// The password of `scheme://user:password@host`, percent-decoded.

@@ -216,12 +216,17 @@ public struct Redaction: Sendable {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding.
+    /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding. The password of
+    /// a URL a value holds (`next=http://eve:***@host/`, percent-encoded too) is masked wherever
+    /// it is in the value.
     private func maskedPairs(_ pairs: String) -> String {
         pairs.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { bytes in
             let pair = String(Substring(bytes))
             let (key, value) = pair.split(once: UInt8(ascii: "="))
-            guard value != nil, isSensitiveKey(PercentEncoding.decode(key[...])) else { return pair }
+            guard let value else { return pair }
+            guard isSensitiveKey(PercentEncoding.decode(key[...])) else {
+                return Self.nestedURLPassword(value).map { key + "=" + SecretSet([$0]).mask(value) } ?? pair
+            }
             return key + "=" + Self.placeholder
         }.joined(separator: "&")
     }

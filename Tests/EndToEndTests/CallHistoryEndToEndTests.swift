@@ -173,6 +173,32 @@ import TestSupport
         }
     }
 
+    /// The password of a URL a query value holds (`?to=http://eve:PW@host/`) is a secret from the
+    /// first hop on: masked in the logger, `-v`, `url`, the call history and an
+    /// error (it was masked only once a redirect's Location repeated it), the rest as written.
+    @Test func thePasswordOfAURLInAQueryValueIsMaskedFromTheFirstHop() async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(state) }
+        let closed = try LoopbackPort.free()
+        try await withLoopbackServer { server in
+            let script = """
+                plugin logger on verbose
+                get '\(server.baseURL)/status/200?to=http://eve:EvilPw123@127.0.0.1:9/x&n=1' -v
+                print url
+                history show 1
+                get 'http://127.0.0.1:\(closed)/cb?next=http%3A%2F%2Feve%3AEvilPw123%40h2%2F'
+                """
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path])
+            #expect(result.status != 0 && result.stderr.contains("error"), "\(result.stderr)")
+            #expect(result.stderr.contains("> GET \(server.baseURL)/status/200?to=http://eve:***@127.0.0.1:9/x&n=1"), "the logger: \(result.stderr)")
+            #expect(result.stdout.contains("GET /status/200?to=http://eve:***@127.0.0.1:9/x&n=1 HTTP/1.1"), "-v: \(result.stdout)")
+            for (text, place) in [(result.stdout, "the output"), (result.stderr, "the logger and the error"),
+                                  (Self.databaseText(state), "the call history")] {
+                #expect(!text.contains("EvilPw123"), "\(place) shows the password: \(text)")
+            }
+        }
+    }
+
     /// A WSGI server reads a header's bytes as ISO-8859-1, so httpbin echoes an `env` secret's
     /// UTF-8 `é` as `Ã©`: that form is masked in the history and in `print` as the others are (the
     /// history kept it in clear).

@@ -57,6 +57,69 @@ import TestSupport
         }
     }
 
+    /// Every form of a mistyped auth flag (the next word, glued, quoted, after `=`, `-auth` for
+    /// `--auth`, `-vA` for `-va`) keeps its password out of the line history, the error and its
+    /// quoted line, and the call history (they kept `-A al:pw`, `-A"al:pw"`, `-A=al:pw`...).
+    @Test func aMistypedAuthFlagsPasswordIsHiddenEverywhere() async throws {
+        let environment = try promptEnvironment()
+        let home = try #require(environment["HOME"]), history = try #require(environment["WSH_HISTORY"])
+        let port = try LoopbackPort.free()
+        let typos = ["-A al:MtPw41", "-A\"al:MtPw42\"", "-A \"al:MtPw43\"", "-auth al:MtPw44", "-A=al:MtPw45",
+                     "-Aal\":MtPw46\"", "-vA al:MtPw47", "--auth-type al:MtPw48", "-Aal:MtPw49"]
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            var errors: [String] = []
+            for typo in typos {
+                let mark = terminal.mark
+                terminal.type("get http://127.0.0.1:\(port)/x \(typo)\r")
+                terminal.expect("error", after: mark)
+                // After the typed line's echo: the error and the line it quotes, up to the next prompt.
+                let error = terminal.screen[mark...].range(of: "error")?.lowerBound ?? mark
+                terminal.expect("wsh> ", after: error)
+                errors.append(String(terminal.screen[error...]))
+            }
+            terminal.type("exit\r")
+            return errors
+        }
+        #expect(outcome.missed.isEmpty, "\(outcome.screen.debugDescription)")
+        for (typo, error) in zip(typos, outcome.value) {
+            #expect(error.contains("error") && !error.contains("MtPw"), "\(typo): \(error)")
+        }
+        let lines = try String(contentsOfFile: history, encoding: .utf8)
+        #expect(lines.split(separator: "\n").filter { $0.hasPrefix("get ") }.count == typos.count, "\(lines)")
+        #expect(!lines.contains("MtPw"), "the line history holds a password: \(lines)")
+        let state = home + "/.local/state/wsh"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: state)) ?? [] {
+            let bytes = FileManager.default.contents(atPath: state + "/" + name) ?? Data()
+            #expect(bytes.range(of: Data("MtPw".utf8)) == nil, "\(name) holds a password")
+        }
+    }
+
+    /// `-A` quoted or given by a variable is read as HTTPie (argparse) reads it: `-A"bearer"` is
+    /// `-A bearer` (it was refused as no auth type), and `-A $type` is the variable's value.
+    @Test(arguments: ["-A\"bearer\" -a TokQ51", "-A \"bearer\" -a TokQ51", "-A $type -a TokQ51", "-A\"$type\" -aTokQ51",
+                      "--auth-type=$type -a TokQ51", "-A \"${type}\" --auth=TokQ51"])
+    func aQuotedOrVariableAuthTypeIsRead(flags: String) async throws {
+        let state = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(state) }
+        try await withLoopbackServer { server in
+            let script = "let type = \"Bearer\"\nget \(server.baseURL)/echo/a \(flags)"
+            let result = try await WSHProcess.run(["-c", script], environment: ["XDG_STATE_HOME": state.path])
+            #expect(result.status == 0, "\(flags): \(result.stderr)")
+            #expect(try AdHocRequestTests.Echo(json: result.stdout).headers["authorization"] == "Bearer TokQ51", "\(flags): \(result.stdout)")
+            #expect(!CallHistoryEndToEndTests.databaseText(state).contains("TokQ51"), "the call history holds the token")
+        }
+    }
+
+    /// A variable that names no auth type is refused when the request runs, without its value.
+    @Test func aVariableAuthTypeThatIsNoneIsRefused() async throws {
+        let port = try LoopbackPort.free()
+        let result = try await WSHProcess.run(["-c", "let type = \"al:VarPw61\"\nget http://127.0.0.1:\(port)/x -A $type -a tok"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("'-A' takes an auth type"), "\(result.stderr)")
+        #expect(!result.stderr.contains("VarPw61"), "\(result.stderr)")
+    }
+
     /// `-v` and `--offline` mask the request line as they mask the headers: an env secret in the
     /// query and a query key named like a credential are `***`, at the prompt and from the command line.
     /// The calls go where no answer echoes the query: answers are shown as they came.

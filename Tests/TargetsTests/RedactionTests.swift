@@ -156,6 +156,20 @@ import Testing
         #expect(redaction.maskedURL("http://al:1234/abcd@h/") == "http://al:1234/abcd@h/")
     }
 
+    /// The password of a URL a query value holds (a URL to go to next) is a secret from the first
+    /// request on, as written and percent-encoded; the rest of the value stays readable (it was
+    /// masked only once a redirect's Location repeated it).
+    @Test func thePasswordOfAURLInAQueryValueIsMasked() {
+        let redaction = Redaction()
+        #expect(redaction.maskedURL("http://h/redir?to=http://eve:EvilPw123@h2:81/x%3Fq%3D1&n=2")
+            == "http://h/redir?to=http://eve:***@h2:81/x%3Fq%3D1&n=2")
+        #expect(redaction.maskedURL("http://h/cb?next=http%3A%2F%2Feve%3AEvilPw123%40h2%2F") == "http://h/cb?next=http%3A%2F%2Feve%3A***%40h2%2F")
+        #expect(redaction.maskedURL("http://h/cb?next=http://h2/x&at=a:b@c") == "http://h/cb?next=http://h2/x&at=a:b@c")
+        let request = Request(method: .get, url: "http://h/redir?to=http://eve:EvilPw123@h2/x")
+        #expect(redaction.sentSecrets(of: request).map(\.value) == ["EvilPw123"])
+        #expect(redaction.including(secretsOf: request).mask(#"{"url": "http://eve:EvilPw123@h2/x"}"#) == #"{"url": "http://eve:***@h2/x"}"#)
+    }
+
     @Test func curlCommandMasksURLHeadersAndBody() throws {
         let request = Request(
             method: .post, url: "https://api.example.com/login?token=abc&page=2",

@@ -150,10 +150,31 @@ import Testing
         ("get :8080/x -Abearer -atok-123", "get :8080/x -Abearer -a***"),
         ("get :8080/x -atok-123", "get :8080/x -a***"),
         ("get :8080/x --auth:ana:Pw2", "get :8080/x --auth:***"),
-        ("get :8080/x -a\"ana:Pw2\" X-Other:val", "get :8080/x -a*** X-Other:val"),
+        ("get :8080/x -a\"ana:Pw2\" X-Other:val", "get :8080/x -a\"ana:***\" X-Other:val"),
         ("get :8080/x -Aana:Pw2", "get :8080/x -Aana:***"),
         ("get :8080/x -vaana:Pw2", "get :8080/x -vaana:***"),
+        // One rule for every form of a mistyped auth flag: what the flag is given, as the parser
+        // reads it (the next word, glued, quoted, after `=`), or the next word when that holds no `:`.
+        ("get :8080/x -A al:pw5", "get :8080/x -A al:***"),
+        ("get :8080/x -A\"al:pw4\"", "get :8080/x -A\"al:***\""),
+        ("get :8080/x -A \"al:pw4\"", "get :8080/x -A \"al:***\""),
+        ("get :8080/x -auth al:pw6", "get :8080/x -a*** al:***"),
+        ("get :8080/x -A=al:pw7", "get :8080/x -A=al:***"),
+        ("get :8080/x -Aal\":pwA\"", "get :8080/x -Aal\":***\""),
+        ("get :8080/x -vA al:pwB", "get :8080/x -vA al:***"),
+        ("get :8080/x --auth-type al:pwC", "get :8080/x --auth-type al:***"),
+        ("get :8080/x --Auth=al:pwD", "get :8080/x --Auth=al:***"),
+        ("get :8080/x --authh=tok-E", "get :8080/x --authh=***"),
+        ("get :8080/x -A tok-F", "get :8080/x -A ***"),
+        // An auth type stays, quoted too, and so does what follows a flag that is given no credential.
+        ("get :8080/x -A\"bearer\" -a tok-1", "get :8080/x -A\"bearer\" -a ***"),
+        ("get :8080/x -A \"Bearer\" -atok-1 X-Trace:t1", "get :8080/x -A \"Bearer\" -a*** X-Trace:t1"),
+        ("get :8080/x -A digest -a al:pw -o out.json -v X-Trace:t1", "get :8080/x -A digest -a al:*** -o out.json -v X-Trace:t1"),
+        ("get :8080/x -A $type -a al:pw", "get :8080/x -A $type -a al:***"),
         ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
+        // The password of a URL a query value holds, as written and percent-encoded.
+        ("get \"http://h/cb?next=http://eve:EvilPw123@h2/x\" q==1", "get \"http://h/cb?next=http://eve:***@h2/x\" q==1"),
+        ("get http://h/cb?next=http%3A%2F%2Feve%3AEvilPw123%40h2%2F", "get http://h/cb?next=http%3A%2F%2Feve%3A***%40h2%2F"),
         ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
         // A JSON text written whole: its members named like secrets, not all after its first `:`.
         ("target t { sample '{\"access_token\": \"abc-1\", \"expires_in\": 3600}' }",
@@ -166,6 +187,10 @@ import Testing
     @Test(arguments: [
         "get :8080/x appid==$appid units==metric",
         "get :8080/x -a $user:$pass",
+        "get :8080/x -A $type -a $cred X-Trace:t1",
+        "get :8080/x -A\"bearer\" -a $token",
+        "get :8080/x -o out.json X-Trace:t1",
+        "get http://h/cb?next=http://h2/x&q=a:b@c",
         "call t Authorization:$auth",
         "get https://h/x?q=1&page=2",
         "let city = \"Suwon\"",
@@ -273,6 +298,10 @@ import Testing
         // A variable is its name, not a secret.
         ("get http://h/x?token=$t&key=${k}&q=1", "get http://h/x?token=$t&key=${k}&q=1"),
         ("get http://h/x?token=$t&key=k1", "get http://h/x?token=$t&key=**"),
+        // A mistyped auth flag's value, and the password of a URL a query value holds.
+        ("get http://h/x -A al:pw55", "get http://h/x -A al:****"),
+        ("get http://h/x -auth al:pw6", "get http://h/x -a*** al:***"),
+        ("get http://h/cb?next=http://eve:EvilPw123@h2/&q=1", "get http://h/cb?next=http://eve:*********@h2/&q=1"),
         // A line that does not lex is read word by word: only the credentials are starred.
         ("get https://api.example.com/x q==\"abc", "get https://api.example.com/x q==\"abc"),
         ("get http://al:pw-12@h/x token==\"abc q==1", "get http://al:*****@h/x token==**** q==1"),
@@ -347,6 +376,19 @@ import Testing
         #expect(request.flags.authType == .digest)
         #expect(request.flags.print == .verbose && request.flags.follow && request.flags.offline && request.flags.checkStatus)
         #expect(request.output?.literal == "out.json")
+        #expect(request.items.isEmpty)
+    }
+
+    /// `-A` quoted is read as argparse reads it (`-A"bearer"` is `-A bearer`); a variable is kept
+    /// to be read when the request runs.
+    @Test(arguments: [("-A\"bearer\"", "bearer", nil), ("-A 'Bearer'", "bearer", nil), ("--auth-type=\"digest\"", "digest", nil),
+                      ("-A $type", "basic", "type"), ("-A\"$type\"", "basic", "type")])
+    func aQuotedAuthTypeIsReadAndAVariableKept(flag: String, type: String, variable: String?) throws {
+        let text = "get /x \(flag) -a tok-1"
+        let statements = try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: text)).statements
+        guard case .request(let request) = statements.first?.kind else { Issue.record("not a request"); return }
+        #expect(request.flags.authType.rawValue == type)
+        #expect(request.flags.authTypeWord?.parts.contains { $0.content == .variable(variable ?? "") } ?? (variable == nil), "\(flag)")
         #expect(request.items.isEmpty)
     }
 }

@@ -18,6 +18,8 @@ public struct RequestFlags: Sendable, Equatable {
     /// `-a USER:PASS` (`-a TOKEN` with `-A bearer`): a credential, masked wherever it is shown.
     public var auth: Word?
     public var authType: AuthType = .basic
+    /// `-A $type`: the word that names the auth type, read when the request runs (``authType`` until then).
+    public var authTypeWord: Word?
     public var print: Print?
     /// `-d`, `--download`: the body to a file named from the URL (or `-o`), not to stdout.
     public var download = false
@@ -31,6 +33,9 @@ public struct RequestFlags: Sendable, Equatable {
     static let valueNames: Set<String> = ["-a", "--auth", "-A", "--auth-type", "-o", "--output"]
     static let names: Set<String> = valueNames.union(["--form", "-f", "--multipart", "--json", "-j", "-v", "--verbose", "-h", "--headers",
                                                       "-b", "--body", "-d", "--download", "-F", "--follow", "--offline", "--check-status"])
+
+    /// The note of an error about a value that is no auth type.
+    static let authTypesNote = "auth types: basic (the default), bearer, digest"
 
     /// The flags named in the error for any other.
     static let supported = "-a/--auth USER:PASS, -A/--auth-type basic|bearer|digest, -v/--verbose, -h/--headers, -b/--body, "
@@ -74,9 +79,14 @@ extension Parser {
             case "-a", "--auth": flags.auth = try value(of: word, name, attached: attached)
             case "-A", "--auth-type":
                 let typeWord = try value(of: word, name, attached: attached)
-                guard let text = typeWord.bare, let type = RequestFlags.AuthType(rawValue: text.lowercased()) else {
+                // Quoted as argparse reads it (`-A"bearer"` is `-A bearer`); a variable is read when the request runs.
+                guard let text = typeWord.literal else {
+                    flags.authTypeWord = typeWord
+                    break
+                }
+                guard let type = RequestFlags.AuthType(rawValue: text.lowercased()) else {
                     // Not echoed: a credential glued to `-A` by mistake (`-Aal:pw` for `-aal:pw`) would show.
-                    throw error("'\(name)' takes an auth type", typeWord.span, notes: ["auth types: basic (the default), bearer, digest"])
+                    throw error("'\(name)' takes an auth type", typeWord.span, notes: [RequestFlags.authTypesNote])
                 }
                 flags.authType = type
             case "-v", "--verbose": flags.print = .verbose
@@ -108,7 +118,7 @@ extension Parser {
     /// The flag a word is, and the value written after its `=` (`--auth=user:pw`) or glued to a
     /// one-letter flag that takes one (`-auser:pw`, `-Abearer`, `-oout.json`): a word whose first
     /// part is bare text starting with `-` (not `-` alone), as HTTPie (argparse) reads its arguments.
-    private static func flag(in word: Word) -> (String, Word?)? {
+    static func flag(in word: Word) -> (String, Word?)? {
         guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
               text.hasPrefix("-"), text.count > 1 else { return nil }
         let short = String(text.prefix(2))

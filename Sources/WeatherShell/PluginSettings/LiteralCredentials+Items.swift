@@ -20,37 +20,11 @@ extension LiteralCredentials {
         var replacements = statement[0].bare == "let" ? letCredentials(statement) : []
         var afterSecretHeader = false
         let isRequest = urlPosition != nil && statement[0].bare != "set" && statement[0].bare != "base"
-        let bearer = isRequest && zip(statement, statement.dropFirst()).contains { flag, value in
-            ["-A", "--auth-type"].contains(flag.bare) && value.bare?.lowercased() == "bearer"
-        } || statement.contains { word in
-            guard let text = word.bare else { return false }
-            return text.lowercased() == "--auth-type=bearer" || (text.hasPrefix("-A") && text.dropFirst(2).lowercased() == "bearer")
-        }
-        for (position, word) in statement.enumerated().dropFirst() {
-            // A request's `-a USER:PASS` (`--auth`, `--auth=...`): the password, or a bearer token whole.
-            if isRequest, isAuthFlag(statement[position - 1].bare) {
-                replacements += bearer ? hiddenWhole(word) : hiddenAfterSeparator(word, bytes: bytes)
-                continue
-            }
-            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
-               let flagLength = authFlagLength(text, partsAfter: word.parts.count > 1) {
-                // The flag stays (`--auth=`, HTTPie's glued `-a`, a mistyped `--auth:`): what follows
-                // it is hidden as `-a`'s word would be.
-                let afterFlag = first.span.start + flagLength
-                if !bearer, text.dropFirst(flagLength).contains(":"),
-                   let (place, index) = firstSeparator(in: word, bytes: bytes, separators: [UInt8(ascii: ":")]), place >= afterFlag {
-                    replacements += hiddenAfter(place, ofPart: index, in: word, bytes: bytes)
-                } else {
-                    replacements += hiddenAfter(afterFlag - 1, ofPart: 0, in: word, bytes: bytes)
-                }
-                continue
-            }
-            if isRequest, let first = word.parts.first, !first.quoted, case .literal(let text) = first.content,
-               text.hasPrefix("-"), text.contains(":"), !isRequestFlag(word) {
-                // A mistyped flag (`-Aal:pw` for `-aal:pw`, `-vaal:pw`): what follows its `:` may be a password.
-                replacements += hiddenAfterSeparator(word, bytes: bytes)
-                continue
-            }
+        let bearer = isRequest && saysBearer(statement)
+        var position = 1
+        while position < statement.count {
+            let word = statement[position]
+            defer { position += 1 }
             // `Authorization: Bearer tok`, as curl's -H is written (an error here): the words that
             // follow a secret header, up to the next item, flag or redirection, are its value.
             if afterSecretHeader, isPlainWord(word, bytes: bytes), !isRequestFlag(word) {
@@ -58,6 +32,11 @@ extension LiteralCredentials {
                 continue
             }
             afterSecretHeader = false
+            if isRequest, let (hidden, last) = flagCredentials(statement, at: position, bearer: bearer, bytes: bytes) {
+                replacements += hidden
+                position = last
+                continue
+            }
             if position == urlPosition {
                 replacements += urlCredentials(word, bytes: bytes, isURL: true)
             } else {
@@ -75,9 +54,9 @@ extension LiteralCredentials {
 
     /// How long the flag is in a word that writes `-a`'s value in it: `--auth=` (7), HTTPie's glued
     /// `-auser:pw` (2), a mistyped `--auth:user:pw` or `--authh=...` (7); nil for any other word.
-    static func authFlagLength(_ text: String, partsAfter: Bool = false) -> Int? {
+    static func authFlagLength(_ text: String) -> Int? {
         if text.hasPrefix("--auth"), !text.hasPrefix("--auth-type"), text.count > 7 { return 7 }
-        if text.hasPrefix("-a"), text.count > 2 || (text.count == 2 && partsAfter) { return 2 }
+        if text.hasPrefix("-a"), text.count > 2 { return 2 }
         return nil
     }
 
@@ -85,7 +64,7 @@ extension LiteralCredentials {
     private static func isRequestFlag(_ word: Word) -> Bool {
         guard let first = word.parts.first, !first.quoted, case .literal(let text) = first.content else { return false }
         let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-        return RequestFlags.names.contains(name) || ["-S", "--stream", "--all", "--max-pages"].contains(name)
+        return knownFlagNames.contains(name)
     }
 
     /// A word with no item separator that does not start a redirection or pipe.

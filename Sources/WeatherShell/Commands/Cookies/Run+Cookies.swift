@@ -8,7 +8,7 @@ extension Run {
     func cookies(_ arguments: [Word], command: Word) throws {
         let usage = "usage: cookies [clear | save FILE | load FILE]"
         let jar = session.cookieJar
-        guard let action = arguments.first else { return listCookies(jar.all) }
+        guard let action = arguments.first else { return listCookies(jar.unexpired()) }
         switch action.bare {
         case "clear" where arguments.count == 1:
             jar.clear()

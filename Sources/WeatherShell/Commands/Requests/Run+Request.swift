@@ -6,6 +6,8 @@ extension Run {
     /// no declared target. Its items make a target of their own, sent through the same provider,
     /// plugins and history as a declared one, and kept for `target NAME from last`.
     func request(_ statement: RequestStatement) async throws {
+        var statement = statement
+        statement.flags.authType = try authType(statement.flags)
         let (declared, rawBody) = try adHocTarget(statement)
         var target = declared
         noteRecalledPlaceholders([statement.url] + statement.items)

@@ -28,6 +28,16 @@ extension Run {
         return AuthPlugin(credential, scope: host.isEmpty ? .everywhere : .host(host), report: { Console.standardError.write(line: $0) })
     }
 
+    /// The auth type `-A` names: one given by a variable (`-A $type`) is read now.
+    func authType(_ flags: RequestFlags) throws -> RequestFlags.AuthType {
+        guard let word = flags.authTypeWord else { return flags.authType }
+        guard let type = RequestFlags.AuthType(rawValue: try expand(word).text.lowercased()) else {
+            // Not echoed: the variable may hold a credential given to `-A` by mistake.
+            throw failure("'-A' takes an auth type", at: word.span, notes: [RequestFlags.authTypesNote])
+        }
+        return type
+    }
+
     /// `--download` with no `-o`: a file named for the URL's last path segment (else its host) in
     /// the current directory (where `> FILE` writes), with `-1`, `-2`... added when one of that name exists, as HTTPie
     /// names it, the name claimed at once (the answer's Content-Disposition is not waited for: the
