@@ -382,7 +382,9 @@ import Testing
     /// `-A` quoted is read as argparse reads it (`-A"bearer"` is `-A bearer`); a variable is kept
     /// to be read when the request runs.
     @Test(arguments: [("-A\"bearer\"", "bearer", nil), ("-A 'Bearer'", "bearer", nil), ("--auth-type=\"digest\"", "digest", nil),
-                      ("-A $type", "basic", "type"), ("-A\"$type\"", "basic", "type")])
+                      ("-A $type", "basic", "type"), ("-A\"$type\"", "basic", "type"),
+                      // The last `-A` wins, as in HTTPie (review-cli L1).
+                      ("-A $type -A digest", "digest", nil), ("-A digest -A $type", "digest", "type")])
     func aQuotedAuthTypeIsReadAndAVariableKept(flag: String, type: String, variable: String?) throws {
         let text = "get /x \(flag) -a tok-1"
         let statements = try Parser.parse(SourceFile(name: "t.wsh", directory: "/", text: text)).statements

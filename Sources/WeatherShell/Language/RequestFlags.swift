@@ -89,6 +89,7 @@ extension Parser {
                     throw error("'\(name)' takes an auth type", typeWord.span, notes: [RequestFlags.authTypesNote])
                 }
                 flags.authType = type
+                flags.authTypeWord = nil  // the last `-A` wins, as in HTTPie
             case "-v", "--verbose": flags.print = .verbose
             case "-h", "--headers": flags.print = .headers
             case "-b", "--body": flags.print = .body
