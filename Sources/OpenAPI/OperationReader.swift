@@ -163,7 +163,8 @@ struct OperationReader {
         }
 
         lines.append("path " + DeclarationText.path(declaredPath.isEmpty ? "/" : declaredPath))
-        if input.method != "GET" { lines.append("method " + input.method) }
+        // A body with no method is a POST: a GET with one says so.
+        if input.method != "GET" || !bodyLines.isEmpty { lines.append("method " + input.method) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         for header in headers { lines.append("header " + header) }
         lines += bodyLines
@@ -282,7 +283,29 @@ struct OperationReader {
         }
         // A body that is not required is sent only when a call gives one of its fields.
         if !words.isEmpty { lines.append(chosen.field + (bodyRequired ? " " : "? ") + words.joined(separator: " ")) }
+        if chosen.field == "json", bodyRequired, words.isEmpty, let sample = wholeSample(media.value, mediaType: media.key, pointer: at) {
+            if media.key.lowercased() == "application/json" { lines.append("header " + DeclarationText.word("Content-Type:" + media.key)) }
+            lines.append("body raw " + DeclarationText.literal(sample.compactText))
+        }
         return (lines, media.value["schema"].map { MediaSchema(mediaType: media.key, schema: $0, pointer: at) })
+    }
+
+    /// A JSON body whose schema (at `pointer`) is not an object (a string, a list, a number): the
+    /// sample it is sent as, of its shape, which `call NAME @FILE` replaces: the media's example,
+    /// else the schema's `default`, `const` or first `enum` value, else an empty value of its type.
+    /// Nil for an object, or a schema that names no type.
+    private func wholeSample(_ media: JSONValue, mediaType: String, pointer: String) -> JSONValue? {
+        guard let (schema, _) = facts.resolved(media["schema"], pointer: pointer),
+              let type = SchemaFacts.types(schema).first(where: { $0 != "null" }), type != "object" else { return nil }
+        if let example = example(media, mediaType: mediaType, pointer: String(pointer.dropLast("/schema".count))) { return example }
+        if let given = schema["default"] ?? schema["const"] { return given }
+        if case .array(let values)? = schema["enum"], let first = values.first { return first }
+        switch type {
+        case "array": return .array([])
+        case "boolean": return .bool(false)
+        case "integer", "number": return .number("0")
+        default: return .string("")
+        }
     }
 
     /// A url-encoded form field's `encoding` as a `style` (`deepObject` for Stripe's `metadata[k]=v`

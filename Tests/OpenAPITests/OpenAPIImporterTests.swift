@@ -470,4 +470,41 @@ import TestSupport
         // Both outcomes are met, so both were checked: one change in a long document often leaves it readable.
         #expect(imported > 0 && refused > 0, "seed \(seed): \(imported) imported, \(refused) refused")
     }
+
+    /// A required JSON body that is no object is sent whole, as sample data of its shape with its
+    /// Content-Type (the example of I2 is tictactoe.yaml's, in EndToEndTests); one not required is
+    /// not; a GET with a body stays a GET.
+    @Test func aRequiredBodyThatIsNoObjectIsASampleOfItsShape() throws {
+        let document = try importText("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /tags:
+                put:
+                  operationId: putTags
+                  requestBody: {required: true, content: {application/json: {schema: {type: array, items: {type: string}}}}}
+                  responses: {"204": {description: done}}
+                post:
+                  operationId: postCount
+                  requestBody: {required: true, content: {application/json: {schema: {type: integer, default: 3}}}}
+                  responses: {"204": {description: done}}
+                patch:
+                  operationId: patchMaybe
+                  requestBody: {content: {application/json: {schema: {type: string}}}}
+                  responses: {"204": {description: done}}
+              /search:
+                get:
+                  operationId: search
+                  requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {q: {type: string}}}}}}
+                  responses: {"200": {description: found}}
+            """)
+        let putTags = document.operation("putTags")?.declaration ?? ""
+        #expect(putTags.contains("  header Content-Type:application/json\n  body raw '[]'\n"), "\(putTags)")
+        let postCount = document.operation("postCount")?.declaration ?? ""
+        #expect(postCount.contains("  body raw '3'\n"), "\(postCount)")
+        let patchMaybe = document.operation("patchMaybe")?.declaration ?? ""
+        #expect(!patchMaybe.contains("body"), "\(patchMaybe)")
+        let search = document.operation("search")?.declaration ?? ""
+        #expect(search.contains("  method GET\n"), "\(search)")
+    }
 }
