@@ -21,6 +21,9 @@ public struct Diagnostic: Error, Sendable {
     /// The failure came from the server's answer or its absence (no answer, a status the target
     /// refuses, a body that is not JSON), not from the script: `until` tries another round after it.
     public var comesFromTheAnswer = false
+    /// The message with its values told apart from wsh's wording, when it was made so: a mask
+    /// hides secrets in the values only.
+    var wording: MessageText?
 
     public init(_ kind: FailureKind, _ message: String, file: SourceFile? = nil, span: SourceSpan? = nil, notes: [String] = []) {
         self.kind = kind
@@ -30,20 +33,33 @@ public struct Diagnostic: Error, Sendable {
         self.notes = notes
     }
 
-    /// The diagnostic as text, with secrets masked by `mask`.
+    /// A diagnostic whose message tells its values apart from wsh's wording.
+    init(_ kind: FailureKind, _ wording: MessageText, file: SourceFile? = nil, span: SourceSpan? = nil, notes: [String] = []) {
+        self.init(kind, wording.text, file: file, span: span, notes: notes)
+        self.wording = wording
+    }
+
+    /// The diagnostic as text, with secrets masked by `mask`: in the message's values only, when
+    /// its wording is known.
     public func rendered(mask: (String) -> String = { $0 }) -> String {
         var out = ""
+        let message = maskedMessage(mask)
         guard let file, let span, file.place == nil else {
             out = (file?.place).map { "\(mask($0)): error: " } ?? "wsh: error: "
-            out += "\(mask(message))\n"
+            out += "\(message)\n"
             for note in notes { out += "note: \(mask(note))\n" }
             return out
         }
         let (line, column) = file.location(of: span.start)
-        out = "\(file.name):\(line):\(column): error: \(mask(message))\n"
+        out = "\(file.name):\(line):\(column): error: \(message)\n"
         out += Self.excerpt(file: file, span: span, mask: mask)
         for note in notes { out += "note: \(mask(note))\n" }
         return out
+    }
+
+    /// The message with secrets masked by `mask`: in its values only, when its wording is known.
+    func maskedMessage(_ mask: (String) -> String) -> String {
+        wording.flatMap { $0.text == message ? $0.masked(mask) : nil } ?? mask(message)
     }
 
     /// The source line and a caret line; long lines are cut to a window around the span.

@@ -263,6 +263,11 @@ public final class Run {
         return diagnostic
     }
 
+    /// A failure whose message tells its values apart from wsh's wording (``MessageText``).
+    func failure(_ message: MessageText, at span: SourceSpan?, notes: [String] = []) -> Diagnostic {
+        Diagnostic(.runtime, message, file: span == nil ? nil : currentFile, span: span, notes: notes)
+    }
+
     func execute(_ statement: Statement) async throws {
         if let pipe = statement.pipe { return try await runPiped(statement, into: pipe) }
         if let (pager, size) = pagerCommand(for: statement) { return try await runPaged(statement, pager: pager, size: size) }

@@ -108,9 +108,10 @@ extension Run {
                 if body.reversed().drop(while: isBreak).contains(UInt8(ascii: "\r")) { carriageReturns.append(declared.name) }
             }
             let redirects = target.redirectLimit ?? options.follow
-            func written(escapingBraces: Bool = true) -> String {
+            func written(escapingBraces: Bool = true, mask: (String) -> String = { $0 }) -> String {
                 HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
-                                       followsRedirects: redirects > 0, placeholders: extra, openBrace: openBrace, escapingBraces: escapingBraces)
+                                       followsRedirects: redirects > 0, placeholders: extra, openBrace: openBrace, escapingBraces: escapingBraces,
+                                       mask: mask)
             }
             // Secrets written literally (`query appid=...`, a Postman collection's credential) are
             // variables too, named for where they are sent; one that holds another (`user:password`)
@@ -124,7 +125,7 @@ extension Run {
                 extra.append((value, "{{\(literalSecrets.name(for: value, sentAs: name))}}"))
             }
             extra.sort { $0.value.count > $1.value.count }
-            blocks.append(mask(written()))
+            blocks.append(written(mask: { self.mask($0) }))
         }
         var file = blocks.joined(separator: "\n")
         // A variable set now, not a secret nor an environment's, is the file's `@name = value`, so
@@ -138,8 +139,10 @@ extension Run {
             }
             if current.environmentFile != nil {
                 fromEnvironment.append(name)
-            } else if credentialPlaced.contains(name) || LiteralCredentials.isTyped(name: name, value: current.value) {
-                // A credential typed as text, as `save` judges one: the file's user gives it.
+            } else if credentialPlaced.contains(name) || LiteralCredentials.isTyped(name: name, value: current.value)
+                        || mask(current.value) != current.value {
+                // A credential typed as text, as `save` judges one, or a value that holds a secret
+                // (one read from a login's answer): the file's user gives it.
                 credentialsToGive.append(name)
             } else if Self.fitsFileVariable(current.value) {
                 defined.append("@\(name) = \(current.value)")
@@ -150,16 +153,18 @@ extension Run {
         let holdsBraces = file.contains("{{\(openBrace)}}")
         if holdsBraces { defined.append("@\(openBrace) = {") }
         if !defined.isEmpty { file = defined.joined(separator: "\n") + "\n\n" + file }
-        try writeOutput(mask(file), to: outputPath, at: command.span)
-        let toGive = unsourced + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
+        // Masked already where it holds values (each request); its `@name = value` lines hold no secret.
+        try writeOutput(file, to: outputPath, at: command.span)
+        let toGive = unsourced.filter { file.contains("{{\($0)}}") } + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
         if !toGive.isEmpty {
-            io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
+            io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) \(toGive.count == 1 ? "stands for a secret" : "stand for secrets"): "
+                   + "give \(toGive.count == 1 ? "it" : "them") in http-client.private.env.json\n")
         }
         func listed(_ names: [String]) -> String { names.map { "{{\($0)}}" }.joined(separator: ", ") }
         if !fromEnvironment.isEmpty, let environment = session.environment?.name {
-            io.err("note: \(listed(fromEnvironment)) come from the environment '\(environment)': run the file with --env \(environment)\n")
+            io.err("note: \(listed(fromEnvironment)) \(fromEnvironment.count == 1 ? "comes" : "come") from the environment '\(environment)': run the file with --env \(environment)\n")
         }
-        if !unset.isEmpty { io.err("note: \(listed(unset)) are not set: give them with --var NAME=VALUE or in an environment\n") }
+        if !unset.isEmpty { io.err("note: \(listed(unset)) \(unset.count == 1 ? "is" : "are") not set: give \(unset.count == 1 ? "it" : "them") with --var NAME=VALUE or in an environment\n") }
         if !unwritable.isEmpty {
             io.err("note: \(listed(unwritable)) not written as @NAME = VALUE: a value of several lines, with {{, a \\ or blanks at its ends is not "
                    + "read back as it is; give them with --var NAME=VALUE\n")

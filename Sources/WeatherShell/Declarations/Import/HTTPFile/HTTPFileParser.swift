@@ -5,7 +5,7 @@ import Targets
 /// never skipped: JavaScript handler scripts (`> {% ... %}`, `< {% ... %}`, `> file.js`) above all.
 struct HTTPFileParser {
     struct Failure: Error {
-        var message: String
+        var message: MessageText
         var span: Range<Int>
         var notes: [String] = []
     }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Secrets of files from other tools: `export http` writes a `{{NAME}}` the user gives for each
+/// secret, never `***` as if it were the value; and the mask hides a secret in values, not in
+/// wsh's own words nor in a placeholder's name, where a short secret that is also a word
+/// (httpyac's example password `doe`, newman's `password`) would garble them and give it away.
+@Suite struct SecretsOfImportedFilesTests {
+    static let httpFiles = HTTPBinServer.repository.appendingPathComponent("Tests/Files/http")
+
+    /// A value read from a login's answer that holds a secret (`{{login.response.body...}}`) is a
+    /// `{{http_1}}` the note asks for, not `@http_1 = ***`; the note names only what the file uses.
+    @Test func aComputedValueHoldingASecretIsAVariableToGive() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            // httpyac's private environment (Tests/Files/http/SOURCES.md): clientSecret, password `doe`...
+            try FileManager.default.copyItem(at: Self.httpFiles.appendingPathComponent("httpyac-oauth2-intellij/http-client.private.env.json"),
+                                             to: directory.appendingPathComponent("http-client.private.env.json"))
+            try #"{"local": {"base": "\#(httpbin.baseURL)"}}"#.write(to: directory.appendingPathComponent("http-client.env.json"),
+                                                                     atomically: true, encoding: .utf8)
+            try """
+                ### login
+                # @name login
+                POST {{base}}/anything
+                Authorization: Basic {{username}}:{{password}}
+                Content-Type: application/json
+
+                {"secret": "{{clientSecret}}"}
+
+                ### use token
+                GET {{base}}/anything/{{login.response.body.$.json.secret}}
+
+                """.write(to: directory.appendingPathComponent("api.http"), atomically: true, encoding: .utf8)
+            let exported = try await WSHProcess.run(["-c", "set env local\nset output quiet\nsource api.http\nexport http > exported.http"],
+                                                    directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("exported.http"), encoding: .utf8)
+            #expect(!file.contains("***") && !file.contains("@http_1"), "\(file)")
+            #expect(file.contains("GET {{base}}/anything/{{http_1}}") && file.contains("Basic {{username}}:{{password}}"), "\(file)")
+            let note = exported.stderr.split(separator: "\n").first { $0.contains("stand for secrets") } ?? ""
+            #expect(["{{username}}", "{{password}}", "{{clientSecret}}", "{{http_1}}"].allSatisfy(note.contains), "\(exported.stderr)")
+            #expect(!note.contains("tokenUrl") && !note.contains("authUrl"), "names the file does not use: \(exported.stderr)")
+            #expect(exported.stderr.contains("note: {{base}} comes from the environment 'local'"), "\(exported.stderr)")
+            for secret in ["dBBg5uRBE2eZbvMVbGD40DTdEL6wTGak", "am9objpkb2U="] {
+                #expect(!file.contains(secret) && !exported.stderr.contains(secret), "\(file) \(exported.stderr)")
+            }
+        }
+    }
+
+    /// newman's echo collection (Tests/Files/postman): its basic auth's password is the word
+    /// `password`, which the export writes as `{{password}}`, not `{{***}}`: the request exported
+    /// runs, given the password, and httpbin's basic-auth answers it.
+    @Test func aSecretThatIsAlsoThePlaceholdersNameKeepsTheName() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try PostmanCollectionTests.copies([("https://postman-echo.com/basic-auth", httpbin.baseURL + "/basic-auth/postman/password"),
+                                                               ("https://postman-echo.com", httpbin.baseURL)])
+            defer { ScratchDirectory.remove(directory) }
+            let exported = try await WSHProcess.run(["-c", "use postman echo-v2.postman_collection.json as c\nexport http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            #expect(exported.stdout.contains("Authorization: Basic postman:{{password}}") && !exported.stdout.contains("{{***}}"), "\(exported.stdout)")
+            #expect(exported.stderr.contains("note: {{password}}, "), "\(exported.stderr)")
+            let block = exported.stdout.components(separatedBy: "###").first { $0.contains("Basic postman:") } ?? ""
+            try ("###" + block).write(to: directory.appendingPathComponent("basic.http"), atomically: true, encoding: .utf8)
+            let sent = try await WSHProcess.run(["--var", "password=password", "-c", "set output quiet\nsource basic.http\nprint .authenticated"],
+                                                directory: directory)
+            #expect(sent.status == 0 && sent.stdout == "true\n", "\(sent.stdout) \(sent.stderr)")
+        }
+    }
+
+    /// httpyac's JetBrains OAuth2 example, whose private password is `doe`: its `$auth.token` is
+    /// refused in wsh's own words ("does"), while a secret in the value the message quotes is `***`.
+    @Test func aShortSecretIsMaskedInValuesNotInWshsWords() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        for name in ["http-client.env.json", "http-client.private.env.json", "test.http"] {
+            try FileManager.default.copyItem(at: Self.httpFiles.appendingPathComponent("httpyac-oauth2-intellij/" + name),
+                                             to: directory.appendingPathComponent(name))
+        }
+        let result = try await WSHProcess.run(["--env", "local", "test.http"], directory: directory)
+        #expect(result.stderr.contains(#"test.http:2:23: error: '{{$auth.token("auth-id")}}': wsh does not know this value"#), "\(result.stderr)")
+        #expect(!result.stderr.contains("***s not"), "\(result.stderr)")
+        try "GET http://127.0.0.1:9/\nX-Who: {{$auth.token(\"doe\")}}\n".write(to: directory.appendingPathComponent("quoted.http"),
+                                                                              atomically: true, encoding: .utf8)
+        let quoted = try await WSHProcess.run(["--env", "local", "quoted.http"], directory: directory)
+        #expect(quoted.stderr.contains(#"error: '{{$auth.token("***")}}': wsh does not know this value"#), "\(quoted.stderr)")
+        #expect(!quoted.stderr.contains(#""doe""#), "\(quoted.stderr)")
+    }
+}
