@@ -75,4 +75,19 @@ import TestSupport
             #expect(result.stdout.contains(#"GET {"a":1}"#), "\(result.stdout)")
         }
     }
+
+    /// `target NAME from last` of a GET sent with a body (`get URL a=1`) sends it as that GET again.
+    @Test func aTargetFromALastGetWithABodyIsAGet() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let result = try await WSHProcess.run(["-c", """
+                set output quiet
+                get \(httpbin.baseURL)/anything a=1
+                target again from last
+                call again
+                print .method .json.a
+                """])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "GET 1\n", "\(result.stdout)")
+        }
+    }
 }

@@ -59,7 +59,8 @@ struct TargetText {
         }
         if !path.isEmpty { lines.append("path " + word(path)) }
         // A body with no method is a POST: a GET sent with one says so.
-        if target.method != .get || body != nil { lines.append("method " + target.method.rawValue) }
+        let sendsBody = if case .data? = body { true } else { !(body?.bodyParameters.isEmpty ?? true) }
+        if target.method != .get || sendsBody { lines.append("method " + target.method.rawValue) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         var headers = target.headers
         for header in arguments.headers { headers.replaceOrAppend(header) }
