@@ -472,7 +472,7 @@ import TestSupport
     }
 
     /// A required JSON body that is no object is sent whole, as sample data of its shape with its
-    /// Content-Type (the example of I2 is tictactoe.yaml's, in EndToEndTests); one not required is
+    /// Content-Type (tic-tac-toe's string body is sent end to end in OpenAPIWholeBodyTests); one not required is
     /// not; a GET with a body stays a GET.
     @Test func aRequiredBodyThatIsNoObjectIsASampleOfItsShape() throws {
         let document = try importText("""
