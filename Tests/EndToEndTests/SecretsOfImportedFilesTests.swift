@@ -87,4 +87,40 @@ import TestSupport
         #expect(quoted.stderr.contains(#"error: '{{$auth.token("***")}}': wsh does not know this value"#), "\(quoted.stderr)")
         #expect(!quoted.stderr.contains(#""doe""#), "\(quoted.stderr)")
     }
+
+    /// The same under `wsh test`, on its screen and in its JUnit report: the recorder masks the
+    /// values an error quotes, not wsh's words, also when it masks them again at the file's end.
+    @Test func underWshTestAShortSecretIsMaskedInValuesOnly() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        for name in ["http-client.env.json", "http-client.private.env.json", "test.http"] {
+            try FileManager.default.copyItem(at: Self.httpFiles.appendingPathComponent("httpyac-oauth2-intellij/" + name),
+                                             to: directory.appendingPathComponent(name))
+        }
+        try "GET http://127.0.0.1:9/\nX-Who: {{$auth.token(\"doe\")}}\n".write(to: directory.appendingPathComponent("quoted.http"),
+                                                                              atomically: true, encoding: .utf8)
+        let result = try await WSHProcess.run(["test", "--env", "local", "--report-junit", "junit.xml", "test.http", "quoted.http"],
+                                              directory: directory)
+        let junit = try String(contentsOf: directory.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(result.stdout.contains(#"test.http:2:23 '{{$auth.token("auth-id")}}': wsh does not know this value"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"quoted.http:2:8 '{{$auth.token("***")}}': wsh does not know this value"#), "\(result.stdout)")
+        #expect(junit.contains("wsh does not know this value") && !junit.contains("***s not"), "\(junit)")
+        #expect(!result.stdout.contains("***s not") && !result.stdout.contains(#""doe""#), "\(result.stdout)")
+        #expect(!junit.contains("&quot;doe&quot;") && !junit.contains(#""doe""#), "\(junit)")
+    }
+
+    /// A note is wsh's words too: the password `name` leaves "@name = value" as it is.
+    @Test func aShortSecretIsNotMaskedInANotesWords() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        defer { ScratchDirectory.remove(directory) }
+        try #"{"local": {"password": "name"}}"#.write(to: directory.appendingPathComponent("http-client.private.env.json"),
+                                                      atomically: true, encoding: .utf8)
+        try "< {%\n  request.variables.set(\"x\", \"1\")\n%}\nGET http://127.0.0.1:9/x\n"
+            .write(to: directory.appendingPathComponent("pre.http"), atomically: true, encoding: .utf8)
+        let note = "note: set the values it computes as @name = value"
+        let run = try await WSHProcess.run(["--env", "local", "pre.http"], directory: directory)
+        #expect(run.stderr.contains(note), "\(run.stderr)")
+        let test = try await WSHProcess.run(["test", "--env", "local", "pre.http"], directory: directory)
+        #expect(test.stdout.contains(note), "\(test.stdout)")
+    }
 }

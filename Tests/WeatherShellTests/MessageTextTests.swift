@@ -26,4 +26,16 @@ import Testing
         #expect(diagnostic.rendered(mask: Self.mask) == "wsh: error: '***': wsh does not know this value\n")
         #expect(Diagnostic(.parse, "wsh does not know").rendered(mask: Self.mask) == "wsh: error: wsh ***s not know\n", "a plain message is masked whole")
     }
+
+    /// Masked once with the secrets known then, and again with one learned later (as `wsh test`
+    /// does at a file's end), the message and its notes keep their wording.
+    @Test func aDiagnosticMaskedTwiceKeepsItsWording() {
+        let message: MessageText = "'\("doe-name")': wsh does not know this value"
+        let diagnostic = Diagnostic(.parse, message, notes: ["set @\("name") = value"])
+        let first = diagnostic.masked { $0.replacingOccurrences(of: "name", with: "***") }
+        #expect(first.message == "'doe-***': wsh does not know this value" && first.notes == ["set @*** = value"])
+        let again = first.masked(Self.mask)
+        #expect(again.message == "'***-***': wsh does not know this value", "\(again.message)")
+        #expect(again.rendered(mask: Self.mask) == "wsh: error: '***-***': wsh does not know this value\nnote: set @*** = value\n")
+    }
 }

@@ -58,6 +58,12 @@ struct MessageText: ExpressibleByStringInterpolation, Sendable, Equatable {
     /// words stands as one private-use character, which no secret holds, so that a secret is
     /// matched in a value (and across values next to each other), never in the wording.
     func masked(_ mask: (String) -> String) -> String {
+        masking(mask).text
+    }
+
+    /// The message with `mask` applied to its values, its wording still told apart: masked again
+    /// later (with secrets learned since), the wording stays as it is.
+    func masking(_ mask: (String) -> String) -> MessageText {
         var wording: [Unicode.Scalar: String] = [:]
         var text = ""
         for part in parts {
@@ -69,11 +75,23 @@ struct MessageText: ExpressibleByStringInterpolation, Sendable, Equatable {
             wording[token] = part.text
             text.unicodeScalars.append(token)
         }
-        var shown = ""
+        var shown = MessageText(parts: [])
+        var value = ""
         for scalar in mask(text).unicodeScalars {
-            if let words = wording[scalar] { shown += words } else { shown.unicodeScalars.append(scalar) }
+            guard let words = wording[scalar] else {
+                value.unicodeScalars.append(scalar)
+                continue
+            }
+            if !value.isEmpty { shown.parts.append(Part(text: value, isValue: true)) }
+            value = ""
+            shown.parts.append(Part(text: words, isValue: false))
         }
+        if !value.isEmpty { shown.parts.append(Part(text: value, isValue: true)) }
         return shown
+    }
+
+    private init(parts: [Part]) {
+        self.parts = parts
     }
 
     /// Plane 15's private-use area: 65,534 stretches, more than any message has.

@@ -17,8 +17,10 @@ enum HTTPExpressionReader {
         }
         guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
             throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}' is not a variable name", span: span,
-                                         notes: ["a variable is {{name}}; wsh also reads {{$uuid}}, {{$timestamp}}, {{$randomInt 1 10}}, "
-                                                 + "{{$processEnv NAME}}, {{$dotenv NAME}} and {{NAME.response.body.$.path}}"])
+                                         notes: ["""
+                                             a variable is {{name}}; wsh also reads {{$uuid}}, {{$timestamp}}, {{$randomInt 1 10}}, \
+                                             {{$processEnv NAME}}, {{$dotenv NAME}} and {{NAME.response.body.$.path}}
+                                             """])
         }
         return .variable(text)
     }
