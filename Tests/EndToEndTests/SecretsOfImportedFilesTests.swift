@@ -49,6 +49,48 @@ import TestSupport
         }
     }
 
+    /// A secret holding a quote, a backslash or a tab is escaped in a JSON body (`abc\"def`): it is
+    /// a `{{k1_json}}` the note asks for, escaped, not `***`; the file run with it sends the secret.
+    @Test func aSecretEscapedInAJSONBodyIsAVariableToGiveEscaped() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try #"{"dev": {"k1": "abc\"def", "k2": "abcé123", "k3": "back\\slash", "k4": "tab\there"}}"#
+                .write(to: directory.appendingPathComponent("http-client.private.env.json"), atomically: true, encoding: .utf8)
+            try """
+                target j {
+                  base \(httpbin.baseURL)
+                  path /anything/j
+                  header X-K1:$k1
+                  json a=$k1 b=$k2 c=$k3 d=$k4
+                }
+
+                """.write(to: directory.appendingPathComponent("s.wsh"), atomically: true, encoding: .utf8)
+            let exported = try await WSHProcess.run(["-c", "set env dev\nsource s.wsh\nexport http > o.http"], directory: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let file = try String(contentsOf: directory.appendingPathComponent("o.http"), encoding: .utf8)
+            #expect(!file.contains("***") && file.contains(#"{"a":"{{k1_json}}","b":"{{k2}}","c":"{{k3_json}}","d":"{{k4_json}}"}"#), "\(file)")
+            #expect(file.contains("X-K1: {{k1}}"), "\(file)")
+            let escapedNote = exported.stderr.split(separator: "\n").first { $0.contains("inside a JSON string") } ?? ""
+            #expect(["{{k1_json}}", "{{k3_json}}", "{{k4_json}}"].allSatisfy(escapedNote.contains), "\(exported.stderr)")
+            let note = exported.stderr.split(separator: "\n").first { $0.contains("stand for secrets") } ?? ""
+            #expect(["{{k1}}", "{{k2}}", "{{k1_json}}", "{{k3_json}}", "{{k4_json}}"].allSatisfy(note.contains), "\(exported.stderr)")
+            // The user gives the escaped forms as the note says.
+            try #"{"dev": {"k1": "abc\"def", "k2": "abcé123", "k1_json": "abc\\\"def", "k3_json": "back\\\\slash", "k4_json": "tab\\there"}}"#
+                .write(to: directory.appendingPathComponent("http-client.private.env.json"), atomically: true, encoding: .utf8)
+            let sent = try await WSHProcess.run(["--env", "dev", "-c", """
+                set output quiet
+                source o.http
+                expect .json.a == $k1
+                expect .json.b == $k2
+                expect .json.c == "back\\\\slash"
+                expect .json.d == "tab\\there"
+                expect .headers.X-K1 == $k1
+                """], directory: directory)
+            #expect(sent.status == 0, "\(sent.stdout) \(sent.stderr)")
+        }
+    }
+
     /// newman's echo collection (Tests/Files/postman): its basic auth's password is the word
     /// `password`, which the export writes as `{{password}}`, not `{{***}}`: the request exported
     /// runs, given the password, and httpbin's basic-auth answers it.

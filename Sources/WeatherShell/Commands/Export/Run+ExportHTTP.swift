@@ -28,6 +28,8 @@ extension Run {
         // like a secret, never written as `@name = value`.
         var credentialPlaced: Set<String> = []
         var trailingBreaks: [String] = [], carriageReturns: [String] = []
+        // The variables that stand for a secret as a JSON string holds it, escaped.
+        var jsonEscaped: [String] = []
         // Named apart from the variables the file asks for already (a secret variable's, `{{id}}`...).
         var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
             declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) }
@@ -124,6 +126,16 @@ extension Run {
             for (name, value) in literals where !literals.contains(where: { $0.value.count < value.count && value.contains($0.value) }) {
                 extra.append((value, "{{\(literalSecrets.name(for: value, sentAs: name))}}"))
             }
+            // A secret inside a JSON string is sent escaped (`abc\"def`), which neither its variable
+            // (the file would send `abc"def`, breaking the JSON) nor `***` stands for: the file
+            // asks for the escaped form as a variable of its own, `{{k1_json}}`.
+            for (value, written) in extra {
+                let escaped = String(JSONValue.quoted(value).dropFirst().dropLast())
+                guard escaped != value, text.contains(escaped) else { continue }
+                let name = literalSecrets.name(for: escaped, sentAs: (written.dropFirst(2).dropLast(2).split(separator: " ").last ?? "secret") + "_json")
+                extra.append((escaped, "{{\(name)}}"))
+                if !jsonEscaped.contains(name) { jsonEscaped.append(name) }
+            }
             extra.sort { $0.value.count > $1.value.count }
             blocks.append(written(mask: { self.mask($0) }))
         }
@@ -161,6 +173,11 @@ extension Run {
                    + "give \(toGive.count == 1 ? "it" : "them") in http-client.private.env.json\n")
         }
         func listed(_ names: [String]) -> String { names.map { "{{\($0)}}" }.joined(separator: ", ") }
+        let escaped = jsonEscaped.filter { file.contains("{{\($0)}}") }
+        if !escaped.isEmpty {
+            io.err("note: \(listed(escaped)) \(escaped.count == 1 ? "is a secret" : "are secrets") inside a JSON string: give "
+                   + "\(escaped.count == 1 ? "it" : "each") as the string holds it, escaped (\\\" for a quote, \\\\ for a backslash, \\t for a tab)\n")
+        }
         if !fromEnvironment.isEmpty, let environment = session.environment?.name {
             io.err("note: \(listed(fromEnvironment)) \(fromEnvironment.count == 1 ? "comes" : "come") from the environment '\(environment)': run the file with --env \(environment)\n")
         }
