@@ -9,6 +9,16 @@ import TestSupport
 @Suite struct SecretsOfImportedFilesTests {
     static let httpFiles = HTTPBinServer.repository.appendingPathComponent("Tests/Files/http")
 
+    /// A scratch directory holding httpyac's oauth2/intellij example (password `doe`).
+    static func httpyacOAuth2Files() throws -> URL {
+        let directory = try WSHProcess.temporaryDirectory()
+        for name in ["http-client.env.json", "http-client.private.env.json", "test.http"] {
+            try FileManager.default.copyItem(at: httpFiles.appendingPathComponent("httpyac-oauth2-intellij/" + name),
+                                             to: directory.appendingPathComponent(name))
+        }
+        return directory
+    }
+
     /// A value read from a login's answer that holds a secret (`{{login.response.body...}}`) is a
     /// `{{http_1}}` the note asks for, not `@http_1 = ***`; the note names only what the file uses.
     @Test func aComputedValueHoldingASecretIsAVariableToGive() async throws {
@@ -114,12 +124,8 @@ import TestSupport
     /// httpyac's JetBrains OAuth2 example, whose private password is `doe`: its `$auth.token` is
     /// refused in wsh's own words ("does"), while a secret in the value the message quotes is `***`.
     @Test func aShortSecretIsMaskedInValuesNotInWshsWords() async throws {
-        let directory = try WSHProcess.temporaryDirectory()
+        let directory = try Self.httpyacOAuth2Files()
         defer { ScratchDirectory.remove(directory) }
-        for name in ["http-client.env.json", "http-client.private.env.json", "test.http"] {
-            try FileManager.default.copyItem(at: Self.httpFiles.appendingPathComponent("httpyac-oauth2-intellij/" + name),
-                                             to: directory.appendingPathComponent(name))
-        }
         let result = try await WSHProcess.run(["--env", "local", "test.http"], directory: directory)
         #expect(result.stderr.contains(#"test.http:2:23: error: '{{$auth.token("auth-id")}}': wsh does not know this value"#), "\(result.stderr)")
         #expect(!result.stderr.contains("***s not"), "\(result.stderr)")
@@ -133,12 +139,8 @@ import TestSupport
     /// The same under `wsh test`, on its screen and in its JUnit report: the recorder masks the
     /// values an error quotes, not wsh's words, also when it masks them again at the file's end.
     @Test func underWshTestAShortSecretIsMaskedInValuesOnly() async throws {
-        let directory = try WSHProcess.temporaryDirectory()
+        let directory = try Self.httpyacOAuth2Files()
         defer { ScratchDirectory.remove(directory) }
-        for name in ["http-client.env.json", "http-client.private.env.json", "test.http"] {
-            try FileManager.default.copyItem(at: Self.httpFiles.appendingPathComponent("httpyac-oauth2-intellij/" + name),
-                                             to: directory.appendingPathComponent(name))
-        }
         try "GET http://127.0.0.1:9/\nX-Who: {{$auth.token(\"doe\")}}\n".write(to: directory.appendingPathComponent("quoted.http"),
                                                                               atomically: true, encoding: .utf8)
         let result = try await WSHProcess.run(["test", "--env", "local", "--report-junit", "junit.xml", "test.http", "quoted.http"],
