@@ -34,6 +34,18 @@ public struct ImportedOperation: Sendable {
     public var requestBody: MediaSchema? = nil
     /// Whether the document says the body is required.
     public var requestBodyRequired = false
+    /// A required body with no field to declare (a string, a list, a map, a file): each call gives
+    /// it whole (`call NAME @FILE`), as wsh invents no data to send in its place.
+    public var wholeBody: WholeBody? = nil
+}
+
+/// A required request body a call gives whole: what it is, and the document's example of it.
+public struct WholeBody: Sendable, Equatable {
+    public var mediaType: String
+    /// `string`, `array of object`...; empty when the schema names no type.
+    public var type: String
+    /// The document's example (else its default, const or first enum value), as JSON text.
+    public var example: String?
 }
 
 /// A parameter as help and completion show it.

@@ -143,8 +143,9 @@ struct OperationReader {
         var requestBody: MediaSchema?
         var requestBodyRequired = false
         var bodyInfos: [ParameterInfo] = []
+        var wholeBody: WholeBody?
         if let body = operation["requestBody"], let (resolvedBody, at) = resolver.resolve(body, at: pointer + "/requestBody") {
-            (bodyLines, requestBody) = self.body(resolvedBody, pointer: at, infos: &bodyInfos, styles: &styles)
+            (bodyLines, requestBody, wholeBody) = self.body(resolvedBody, pointer: at, infos: &bodyInfos, styles: &styles)
             requestBodyRequired = resolvedBody["required"] == .bool(true)
         }
         // A path parameter named as a body field is `path_NAME` in the path, so that a call gives each its own value.
@@ -163,7 +164,8 @@ struct OperationReader {
         }
 
         lines.append("path " + DeclarationText.path(declaredPath.isEmpty ? "/" : declaredPath))
-        if input.method != "GET" { lines.append("method " + input.method) }
+        // A body with no method is a POST: a GET with one says so.
+        if input.method != "GET" || !bodyLines.isEmpty { lines.append("method " + input.method) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         for header in headers { lines.append("header " + header) }
         lines += bodyLines
@@ -175,7 +177,7 @@ struct OperationReader {
         let text = "target \(input.name) {\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n}"
         return ImportedOperation(name: input.name, declaration: text, method: input.method, path: path, summary: summary,
                                  description: description, parameters: infos, responses: responses, pointer: pointer,
-                                 requestBody: requestBody, requestBodyRequired: requestBodyRequired)
+                                 requestBody: requestBody, requestBodyRequired: requestBodyRequired, wholeBody: wholeBody)
     }
 
     // MARK: - Parameters
@@ -236,10 +238,13 @@ struct OperationReader {
     // MARK: - Body
 
     /// The body as `json`, `form` or `multipart` fields (its top-level properties), and a
-    /// Content-Type header for a JSON type other than application/json; with the media type and schema chosen.
+    /// Content-Type header for a JSON type other than application/json; with the media type and
+    /// schema chosen; and, for a required body with no field (a string, a list, a map, a file),
+    /// what a call gives whole.
     private func body(_ requestBody: JSONValue, pointer: String, infos: inout [ParameterInfo],
-                      styles: inout [String]) -> ([String], MediaSchema?) {
-        guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return ([], nil) }
+                      styles: inout [String]) -> ([String], MediaSchema?, WholeBody?) {
+        guard case .object(let content)? = requestBody["content"], !content.isEmpty else { return ([], nil, nil) }
+        let bodyRequired = requestBody["required"] == .bool(true)
         let types = content.map { $0.key.lowercased() }
         let chosen: (field: String, index: Int)? = if let index = types.firstIndex(where: MediaType.isJSON) {
             ("json", index)
@@ -252,13 +257,13 @@ struct OperationReader {
         }
         guard let chosen else {
             // Another media type: the body is given whole at the call (`call NAME @file`).
-            return (["header " + DeclarationText.word("Content-Type:" + content[0].key)], nil)
+            return (["header " + DeclarationText.word("Content-Type:" + content[0].key)], nil,
+                    bodyRequired ? WholeBody(mediaType: content[0].key, type: "", example: nil) : nil)
         }
         let media = content[chosen.index]
         let at = JSONPointer.appending(pointer + "/content", media.key) + "/schema"
         let (properties, requiredNames) = facts.properties(media.value["schema"], pointer: at)
         var words: [String] = []
-        let bodyRequired = requestBody["required"] == .bool(true)
         for property in properties {
             let resolved = facts.resolved(property.schema, pointer: property.pointer)
             if resolved?.value["readOnly"] == .bool(true) { continue }
@@ -282,7 +287,25 @@ struct OperationReader {
         }
         // A body that is not required is sent only when a call gives one of its fields.
         if !words.isEmpty { lines.append(chosen.field + (bodyRequired ? " " : "? ") + words.joined(separator: " ")) }
-        return (lines, media.value["schema"].map { MediaSchema(mediaType: media.key, schema: $0, pointer: at) })
+        // A required JSON body with no field (tic-tac-toe's string mark, a list, a map): a call
+        // gives it whole with its Content-Type; no data is made up to send in its place.
+        var wholeBody: WholeBody?
+        if chosen.field == "json", bodyRequired, words.isEmpty {
+            if media.key.lowercased() == "application/json" { lines.append("header " + DeclarationText.word("Content-Type:" + media.key)) }
+            wholeBody = WholeBody(mediaType: media.key, type: facts.typeText(media.value["schema"], pointer: at),
+                                  example: documentedSample(media.value, mediaType: media.key, pointer: at)?.compactText)
+        }
+        return (lines, media.value["schema"].map { MediaSchema(mediaType: media.key, schema: $0, pointer: at) }, wholeBody)
+    }
+
+    /// The value the document gives for a body (its schema at `pointer`): the media's example, else
+    /// the schema's `default`, `const` or first `enum` value; nil when it gives none.
+    private func documentedSample(_ media: JSONValue, mediaType: String, pointer: String) -> JSONValue? {
+        if let example = example(media, mediaType: mediaType, pointer: String(pointer.dropLast("/schema".count))) { return example }
+        guard let (schema, _) = facts.resolved(media["schema"], pointer: pointer) else { return nil }
+        if let given = schema["default"] ?? schema["const"] { return given }
+        if case .array(let values)? = schema["enum"], let first = values.first { return first }
+        return nil
     }
 
     /// A url-encoded form field's `encoding` as a `style` (`deepObject` for Stripe's `metadata[k]=v`

@@ -816,7 +816,7 @@ import TestSupport
             #expect(exported.status == 0, "\(exported.stderr)")
             let file = try String(contentsOf: directory.appendingPathComponent("api.http"), encoding: .utf8)
             #expect(file.hasPrefix("@plain = visible value\n\n###"), "\(file)")
-            #expect(exported.stderr.contains("note: {{later}} are not set: give them with --var NAME=VALUE"), "\(exported.stderr)")
+            #expect(exported.stderr.contains("note: {{later}} is not set: give it with --var NAME=VALUE"), "\(exported.stderr)")
             #expect(exported.stderr.contains("note: 'raw': its body ends in a line break, which a .http file cannot hold"), "\(exported.stderr)")
             #expect(!exported.stderr.contains("carriage return"), "\(exported.stderr)")
             // A CR inside a text body is lost the same way, and said (runner tester's D19).

@@ -9,11 +9,15 @@ import TestSupport
 @Suite struct PostmanCollectionTests {
     static let files = HTTPBinServer.repository.appendingPathComponent("Tests/Files/postman")
 
-    /// A copy of the files in a scratch directory, each host replaced as `hosts` says.
+    /// A copy of the files in a scratch directory, each host replaced as `hosts` says (in those in
+    /// UTF-8: one in UTF-16 is copied as it is).
     static func copies(_ hosts: [(String, String)]) throws -> URL {
         let directory = try WSHProcess.temporaryDirectory()
         for name in try FileManager.default.contentsOfDirectory(atPath: files.path) where name.hasSuffix(".json") {
-            var text = try String(contentsOf: files.appendingPathComponent(name), encoding: .utf8)
+            guard var text = try? String(contentsOf: files.appendingPathComponent(name), encoding: .utf8) else {
+                try FileManager.default.copyItem(at: files.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+                continue
+            }
             for (from, to) in hosts { text = text.replacingOccurrences(of: from, with: to) }
             try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }

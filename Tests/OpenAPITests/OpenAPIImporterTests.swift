@@ -470,4 +470,59 @@ import TestSupport
         // Both outcomes are met, so both were checked: one change in a long document often leaves it readable.
         #expect(imported > 0 && refused > 0, "seed \(seed): \(imported) imported, \(refused) refused")
     }
+
+    /// A required JSON body with no field to declare (a list, a number, a map, a `oneOf`, a schema
+    /// with no type) is given whole by the call: its Content-Type is declared, no body is made up,
+    /// and the operation says what to give, with the document's example or default when it has one.
+    /// One not required declares nothing; a GET with a body stays a GET.
+    @Test func aRequiredBodyWithNoFieldIsGivenWhole() throws {
+        let document = try importText("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /tags:
+                put:
+                  operationId: putTags
+                  requestBody: {required: true, content: {application/json: {schema: {type: array, items: {type: string}}}}}
+                  responses: {"204": {description: done}}
+                post:
+                  operationId: postCount
+                  requestBody: {required: true, content: {application/json: {schema: {type: integer, default: 3}}}}
+                  responses: {"204": {description: done}}
+                patch:
+                  operationId: patchMaybe
+                  requestBody: {content: {application/json: {schema: {type: string}}}}
+                  responses: {"204": {description: done}}
+              /shapes:
+                put:
+                  operationId: putMap
+                  requestBody: {required: true, content: {application/json: {schema: {type: object, additionalProperties: {type: string}}}}}
+                  responses: {"204": {description: done}}
+                post:
+                  operationId: postOneOf
+                  requestBody: {required: true, content: {application/json: {schema: {oneOf: [{type: array}, {type: string}]}}}}
+                  responses: {"204": {description: done}}
+                patch:
+                  operationId: patchTypeless
+                  requestBody: {required: true, content: {application/json: {schema: {items: {type: string}}}}}
+                  responses: {"204": {description: done}}
+              /search:
+                get:
+                  operationId: search
+                  requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {q: {type: string}}}}}}
+                  responses: {"200": {description: found}}
+            """)
+        for name in ["putTags", "postCount", "putMap", "postOneOf", "patchTypeless"] {
+            let operation = document.operation(name)
+            let declaration = operation?.declaration ?? ""
+            #expect(declaration.contains("  header Content-Type:application/json\n") && !declaration.contains("body raw"), "\(declaration)")
+            #expect(operation?.wholeBody?.mediaType == "application/json", "\(name)")
+        }
+        #expect(document.operation("putTags")?.wholeBody == WholeBody(mediaType: "application/json", type: "array of string", example: nil))
+        #expect(document.operation("postCount")?.wholeBody?.example == "3", "the document's default")
+        let patchMaybe = document.operation("patchMaybe")
+        #expect(!(patchMaybe?.declaration ?? "").contains("body") && patchMaybe?.wholeBody == nil, "\(patchMaybe?.declaration ?? "")")
+        let search = document.operation("search")
+        #expect((search?.declaration ?? "").contains("  method GET\n") && search?.wholeBody == nil, "\(search?.declaration ?? "")")
+    }
 }

@@ -34,8 +34,8 @@ import Testing
                 #expect(refused[name] == nil, "\(name) was read")
                 requests += file.requests.count
             } catch {
-                let expected = try #require(refused[name], "\(name): \(error.message)")
-                #expect(error.message == expected.0, "\(name)")
+                let expected = try #require(refused[name], "\(name): \(error.message.text)")
+                #expect(error.message.text == expected.0, "\(name)")
                 #expect(Self.place(error, in: text) == (expected.1, expected.2), "\(name)")
             }
         }
@@ -126,7 +126,7 @@ import Testing
         do {
             _ = try HTTPFileParser.parse(text)
         } catch {
-            #expect(error.message == message)
+            #expect(error.message.text == message)
             #expect(Self.place(error, in: text) == (line, column))
         }
     }

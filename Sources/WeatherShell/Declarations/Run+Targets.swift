@@ -17,8 +17,10 @@ extension Run {
     /// Declares the target an importer wrote (curl, OpenAPI, `.http`, `target NAME from last`), as
     /// if its declaration had been typed: one path from any format to a target. Errors point into
     /// `text`, shown as `source` (`<import curl>`); `show NAME` prints it. It replaces a target
-    /// of that name only when `source` declared that one too, unless `replacingAny`.
-    func declareWritten(_ text: String, source: String, place: String? = nil, fromPack: Bool = false, replacingAny: Bool = false) throws {
+    /// of that name only when `source` declared that one too, unless `replacingAny`; the error
+    /// for another's says what to do besides `forget` (`otherwise`).
+    func declareWritten(_ text: String, source: String, place: String? = nil, fromPack: Bool = false, replacingAny: Bool = false,
+                        otherwise: String = "or import under a prefix (as PREFIX)") throws {
         let file = SourceFile(name: source, directory: currentFile.directory, text: text, place: place)
         guard case .target(let declaration)? = try Parser.parse(file).statements.first?.kind else {
             throw failure("\(source) wrote no target declaration", at: nil)
@@ -29,8 +31,7 @@ extension Run {
            existing.declaration.file.name != source {
             let held = existing.declaration.file
             let line = held.location(of: existing.declaration.span.start).line
-            throw failure("'\(name)' is already declared (\(held.name):\(line)); forget it first, or import under a prefix (as PREFIX)",
-                          at: nil)
+            throw failure("'\(name)' is already declared (\(held.name):\(line)); forget it first, \(otherwise)", at: nil)
         }
         let previous = currentFile
         currentFile = file

@@ -21,6 +21,11 @@ public struct Diagnostic: Error, Sendable {
     /// The failure came from the server's answer or its absence (no answer, a status the target
     /// refuses, a body that is not JSON), not from the script: `until` tries another round after it.
     public var comesFromTheAnswer = false
+    /// The message with its values told apart from wsh's wording, when it was made so: a mask
+    /// hides secrets in the values only.
+    var wording: MessageText?
+    /// The notes with their values told apart from wsh's wording, when they were made so.
+    var noteWordings: [MessageText]?
 
     public init(_ kind: FailureKind, _ message: String, file: SourceFile? = nil, span: SourceSpan? = nil, notes: [String] = []) {
         self.kind = kind
@@ -30,20 +35,54 @@ public struct Diagnostic: Error, Sendable {
         self.notes = notes
     }
 
-    /// The diagnostic as text, with secrets masked by `mask`.
+    /// A diagnostic whose message tells its values apart from wsh's wording.
+    init(_ kind: FailureKind, _ wording: MessageText, file: SourceFile? = nil, span: SourceSpan? = nil, notes: [MessageText] = []) {
+        self.init(kind, wording.text, file: file, span: span, notes: notes.map(\.text))
+        self.wording = wording
+        noteWordings = notes
+    }
+
+    /// The diagnostic as text, with secrets masked by `mask`: in the message's values only, when
+    /// its wording is known.
     public func rendered(mask: (String) -> String = { $0 }) -> String {
         var out = ""
+        let shown = masked(mask)
+        let message = shown.message
         guard let file, let span, file.place == nil else {
             out = (file?.place).map { "\(mask($0)): error: " } ?? "wsh: error: "
-            out += "\(mask(message))\n"
-            for note in notes { out += "note: \(mask(note))\n" }
+            out += "\(message)\n"
+            for note in shown.notes { out += "note: \(note)\n" }
             return out
         }
         let (line, column) = file.location(of: span.start)
-        out = "\(file.name):\(line):\(column): error: \(mask(message))\n"
+        out = "\(file.name):\(line):\(column): error: \(message)\n"
         out += Self.excerpt(file: file, span: span, mask: mask)
-        for note in notes { out += "note: \(mask(note))\n" }
+        for note in shown.notes { out += "note: \(note)\n" }
         return out
+    }
+
+    /// The diagnostic with secrets masked by `mask` in its message and notes: in their values only
+    /// where their wording is known, which stays told apart, so that masked again later (with
+    /// secrets learned since) wsh's words stay whole.
+    func masked(_ mask: (String) -> String) -> Diagnostic {
+        var masked = self
+        if let wording, wording.text == message {
+            let shown = wording.masking(mask)
+            masked.wording = shown
+            masked.message = shown.text
+        } else {
+            masked.wording = nil
+            masked.message = mask(message)
+        }
+        if let noteWordings, noteWordings.map(\.text) == notes {
+            let shown = noteWordings.map { $0.masking(mask) }
+            masked.noteWordings = shown
+            masked.notes = shown.map(\.text)
+        } else {
+            masked.noteWordings = nil
+            masked.notes = notes.map(mask)
+        }
+        return masked
     }
 
     /// The source line and a caret line; long lines are cut to a window around the span.

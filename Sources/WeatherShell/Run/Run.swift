@@ -249,10 +249,7 @@ public final class Run {
             throw Halt.failure(diagnostic.kind)
         }
         io.err(diagnostic.rendered(mask: { self.mask($0) }))
-        var masked = diagnostic
-        masked.message = mask(diagnostic.message)
-        masked.notes = diagnostic.notes.map { mask($0) }
-        reporter?.report(.error(masked))
+        reporter?.report(.error(diagnostic.masked { self.mask($0) }))
         if firstFailure == nil { firstFailure = diagnostic.kind }
         outcomes.failures += 1
         if options.bail || diagnostic.kind == .interrupted { throw Halt.failure(diagnostic.kind) }
@@ -264,6 +261,11 @@ public final class Run {
         var diagnostic = Diagnostic(kind, message, file: span == nil ? nil : currentFile, span: span, notes: notes)
         diagnostic.comesFromTheAnswer = comesFromTheAnswer
         return diagnostic
+    }
+
+    /// A failure whose message tells its values apart from wsh's wording (``MessageText``).
+    func failure(_ message: MessageText, at span: SourceSpan?, notes: [MessageText] = []) -> Diagnostic {
+        Diagnostic(.runtime, message, file: span == nil ? nil : currentFile, span: span, notes: notes)
     }
 
     func execute(_ statement: Statement) async throws {

@@ -198,9 +198,7 @@ final class TestRecorder: RunReporter {
             nameEnvironment(of: file)
             redaction = currentRedaction()
         }
-        var diagnostic = reported
-        diagnostic.message = redaction.maskedDecodingJSON(reported.message)
-        diagnostic.notes = reported.notes.map(redaction.maskedDecodingJSON)
+        let diagnostic = reported.masked(redaction.maskedDecodingJSON)
         let location = diagnostic.file.flatMap { file in diagnostic.span.map { file.location(of: $0.start) } }
         let place = location.map { "\(diagnostic.file?.name ?? path):\($0.line):\($0.column)" } ?? path
         // A failed `expect` was recorded as a check just before: its diagnostic gives the check
@@ -252,7 +250,13 @@ final class TestRecorder: RunReporter {
         let lateRedaction = Redaction(secrets: late)
         result.mask(with: lateRedaction)
         func redaction(of cut: Cut) -> Redaction { Redaction(secrets: cut.redaction.secrets.adding(late)) }
+        // A message and its notes are masked again from their diagnostic too: in their values
+        // only, where wsh's words are told apart (`doe` learned late must not garble "does").
+        func masked(_ cut: Cut) -> Diagnostic { cut.diagnostic.masked(redaction(of: cut).maskedDecodingJSON) }
         for (index, cut) in checkCuts where result.checks.indices.contains(index) {
+            let diagnostic = masked(cut)
+            result.checks[index].message = diagnostic.message
+            result.checks[index].notes = diagnostic.notes
             result.checks[index].excerpt = Self.excerpt(of: cut.diagnostic, mask: redaction(of: cut).mask)
         }
         for index in result.errors.indices {
@@ -262,10 +266,16 @@ final class TestRecorder: RunReporter {
                 continue
             }
             let mask = redaction(of: cut)
+            let diagnostic = masked(cut)
+            result.errors[index].message = diagnostic.message
+            result.errors[index].notes = diagnostic.notes
             result.errors[index].excerpt = Self.excerpt(of: cut.diagnostic, mask: mask.mask)
-            result.errors[index].rendered = mask.maskedDecodingJSON(cut.diagnostic.rendered(mask: mask.mask))
+            result.errors[index].rendered = diagnostic.rendered(mask: mask.maskedDecodingJSON)
         }
         if let cut = firstFailureCut {
+            let diagnostic = masked(cut)
+            result.firstFailure?.message = diagnostic.message
+            result.firstFailure?.notes = diagnostic.notes
             result.firstFailure?.excerpt = Self.excerpt(of: cut.diagnostic, mask: redaction(of: cut).mask)
         }
         return result

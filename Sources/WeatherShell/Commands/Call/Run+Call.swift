@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPI
 import Plugins
 import Targets
 
@@ -14,6 +15,10 @@ extension Run {
         var words = statement.arguments
         let maxPages = try takePagingOptions(&words)
         let (arguments, argumentWords) = try callArguments(words, for: target)
+        if arguments.body == nil, let whole = declared.openAPI?.operation.wholeBody {
+            throw failure("missing body for target '\(declared.name)': its OpenAPI document requires one", at: statement.target.span,
+                          notes: [Self.wholeBodyHint(whole, target: declared.name)])
+        }
         noteRecalledPlaceholders(words)
         if let maxPages {
             return try await callAllPages(declared, target, arguments, maxPages: maxPages, statement: statement, argumentWords: argumentWords)
@@ -31,6 +36,13 @@ extension Run {
         }
         try write(response, to: statement.output)
         if declared.validatesSchema { try checkDeclaredSchema(declared, response, at: statement.target.span) }
+    }
+
+    /// How a call gives a body its OpenAPI document requires whole: `call put-square @FILE`, what
+    /// the file holds, and the document's example of it.
+    static func wholeBodyHint(_ whole: WholeBody, target: String) -> String {
+        let kind = whole.type.isEmpty ? whole.mediaType : "\(whole.mediaType), \(whole.type)"
+        return "give it whole from a file: call \(target) @FILE (\(kind))" + (whole.example.map { "; the document's example: \($0.shortened(60))" } ?? "")
     }
 
     /// Sends a call through the provider and keeps its answer (an error's response too) as the

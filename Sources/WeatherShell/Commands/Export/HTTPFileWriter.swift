@@ -9,11 +9,15 @@ enum HTTPFileWriter {
     /// a required parameter, a secret) written as their `{{...}}`, percent-encoded forms too, and
     /// a literal `{{` written so that the file sends it (``literalBraces(_:openBrace:)``, with the
     /// variable `openBrace`) unless `escapingBraces` is false (to look for secrets in the text as sent).
+    /// `mask` hides what secrets are left in the request's values: not in the placeholders' names
+    /// (`{{password}}` for the password `password`), the request's name or its headers' names.
     static func request(name: String, summary: String?, request: Request, followsRedirects: Bool,
-                        placeholders: [(value: String, written: String)], openBrace: String, escapingBraces: Bool = true) -> String {
+                        placeholders: [(value: String, written: String)], openBrace: String, escapingBraces: Bool = true,
+                        mask: (String) -> String = { $0 }) -> String {
         func placed(_ text: String) -> String {
             // Each value first becomes a token (NUL, which no text written here holds, around its
-            // number), so that a value holding `{{` is found before braces are escaped.
+            // number), so that a value holding `{{` is found before braces are escaped, and the
+            // mask does not reach what stands for it.
             var text = text
             var tokens: [(token: String, written: String)] = []
             for (value, written) in placeholders where !value.isEmpty {
@@ -23,11 +27,12 @@ enum HTTPFileWriter {
                 if encoded != value { text = text.replacingOccurrences(of: encoded, with: token) }
                 tokens.append((token, written))
             }
+            text = mask(text)
             if escapingBraces { text = literalBraces(text, openBrace: openBrace) }
             for (token, written) in tokens { text = text.replacingOccurrences(of: token, with: written) }
             return text
         }
-        var lines = ["### " + (summary.map { $0.replacingOccurrences(of: "\n", with: " ") } ?? name), "# @name " + name]
+        var lines = ["### " + (summary.map { mask($0.replacingOccurrences(of: "\n", with: " ")) } ?? name), "# @name " + name]
         if !followsRedirects { lines.append("# @no-redirect") }
         lines.append(request.method.rawValue + " " + placed(request.url))
         for header in request.headers where header.name.lowercased() != "content-length" {

@@ -28,6 +28,8 @@ extension Run {
         // like a secret, never written as `@name = value`.
         var credentialPlaced: Set<String> = []
         var trailingBreaks: [String] = [], carriageReturns: [String] = []
+        // The variables that stand for a secret as a JSON string holds it, escaped.
+        var jsonEscaped: [String] = []
         // Named apart from the variables the file asks for already (a secret variable's, `{{id}}`...).
         var literalSecrets = LiteralSecretNames(taken: Set(unsourced + declaredTargets.flatMap { declared in
             declared.declaration.fields.flatMap { $0.arguments.flatMap(\.variableNames) }
@@ -108,9 +110,10 @@ extension Run {
                 if body.reversed().drop(while: isBreak).contains(UInt8(ascii: "\r")) { carriageReturns.append(declared.name) }
             }
             let redirects = target.redirectLimit ?? options.follow
-            func written(escapingBraces: Bool = true) -> String {
+            func written(escapingBraces: Bool = true, mask: (String) -> String = { $0 }) -> String {
                 HTTPFileWriter.request(name: declared.name, summary: target.doc.isEmpty ? nil : target.doc, request: request,
-                                       followsRedirects: redirects > 0, placeholders: extra, openBrace: openBrace, escapingBraces: escapingBraces)
+                                       followsRedirects: redirects > 0, placeholders: extra, openBrace: openBrace, escapingBraces: escapingBraces,
+                                       mask: mask)
             }
             // Secrets written literally (`query appid=...`, a Postman collection's credential) are
             // variables too, named for where they are sent; one that holds another (`user:password`)
@@ -123,8 +126,18 @@ extension Run {
             for (name, value) in literals where !literals.contains(where: { $0.value.count < value.count && value.contains($0.value) }) {
                 extra.append((value, "{{\(literalSecrets.name(for: value, sentAs: name))}}"))
             }
+            // A secret inside a JSON string is sent escaped (`abc\"def`), which neither its variable
+            // (the file would send `abc"def`, breaking the JSON) nor `***` stands for: the file
+            // asks for the escaped form as a variable of its own, `{{k1_json}}`.
+            for (value, written) in extra {
+                let escaped = String(JSONValue.quoted(value).dropFirst().dropLast())
+                guard escaped != value, text.contains(escaped) else { continue }
+                let name = literalSecrets.name(for: escaped, sentAs: (written.dropFirst(2).dropLast(2).split(separator: " ").last ?? "secret") + "_json")
+                extra.append((escaped, "{{\(name)}}"))
+                if !jsonEscaped.contains(name) { jsonEscaped.append(name) }
+            }
             extra.sort { $0.value.count > $1.value.count }
-            blocks.append(mask(written()))
+            blocks.append(written(mask: { self.mask($0) }))
         }
         var file = blocks.joined(separator: "\n")
         // A variable set now, not a secret nor an environment's, is the file's `@name = value`, so
@@ -138,8 +151,10 @@ extension Run {
             }
             if current.environmentFile != nil {
                 fromEnvironment.append(name)
-            } else if credentialPlaced.contains(name) || LiteralCredentials.isTyped(name: name, value: current.value) {
-                // A credential typed as text, as `save` judges one: the file's user gives it.
+            } else if credentialPlaced.contains(name) || LiteralCredentials.isTyped(name: name, value: current.value)
+                        || mask(current.value) != current.value {
+                // A credential typed as text, as `save` judges one, or a value that holds a secret
+                // (one read from a login's answer): the file's user gives it.
                 credentialsToGive.append(name)
             } else if Self.fitsFileVariable(current.value) {
                 defined.append("@\(name) = \(current.value)")
@@ -150,16 +165,23 @@ extension Run {
         let holdsBraces = file.contains("{{\(openBrace)}}")
         if holdsBraces { defined.append("@\(openBrace) = {") }
         if !defined.isEmpty { file = defined.joined(separator: "\n") + "\n\n" + file }
-        try writeOutput(mask(file), to: outputPath, at: command.span)
-        let toGive = unsourced + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
+        // Masked already where it holds values (each request); its `@name = value` lines hold no secret.
+        try writeOutput(file, to: outputPath, at: command.span)
+        let toGive = unsourced.filter { file.contains("{{\($0)}}") } + credentialsToGive + literalSecrets.names.filter { file.contains("{{\($0)}}") }
         if !toGive.isEmpty {
-            io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) stand for secrets: give them in http-client.private.env.json\n")
+            io.err("note: \(toGive.map { "{{\($0)}}" }.joined(separator: ", ")) \(toGive.count == 1 ? "stands for a secret" : "stand for secrets"): "
+                   + "give \(toGive.count == 1 ? "it" : "them") in http-client.private.env.json\n")
         }
         func listed(_ names: [String]) -> String { names.map { "{{\($0)}}" }.joined(separator: ", ") }
-        if !fromEnvironment.isEmpty, let environment = session.environment?.name {
-            io.err("note: \(listed(fromEnvironment)) come from the environment '\(environment)': run the file with --env \(environment)\n")
+        let escaped = jsonEscaped.filter { file.contains("{{\($0)}}") }
+        if !escaped.isEmpty {
+            io.err("note: \(listed(escaped)) \(escaped.count == 1 ? "is a secret" : "are secrets") inside a JSON string: give "
+                   + "\(escaped.count == 1 ? "it" : "each") as the string holds it, escaped (\\\" for a quote, \\\\ for a backslash, \\t for a tab)\n")
         }
-        if !unset.isEmpty { io.err("note: \(listed(unset)) are not set: give them with --var NAME=VALUE or in an environment\n") }
+        if !fromEnvironment.isEmpty, let environment = session.environment?.name {
+            io.err("note: \(listed(fromEnvironment)) \(fromEnvironment.count == 1 ? "comes" : "come") from the environment '\(environment)': run the file with --env \(environment)\n")
+        }
+        if !unset.isEmpty { io.err("note: \(listed(unset)) \(unset.count == 1 ? "is" : "are") not set: give \(unset.count == 1 ? "it" : "them") with --var NAME=VALUE or in an environment\n") }
         if !unwritable.isEmpty {
             io.err("note: \(listed(unwritable)) not written as @NAME = VALUE: a value of several lines, with {{, a \\ or blanks at its ends is not "
                    + "read back as it is; give them with --var NAME=VALUE\n")

@@ -28,6 +28,9 @@ extension Run {
                     lines.append(line)
                 }
             }
+            if let whole = operation.wholeBody {
+                lines.append("body: required; " + Self.wholeBodyHint(whole, target: declared.name))
+            }
             if !operation.responses.isEmpty {
                 lines.append("responses:")
                 for response in operation.responses {

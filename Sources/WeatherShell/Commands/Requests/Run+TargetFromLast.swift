@@ -58,7 +58,9 @@ struct TargetText {
             query = pairs.map { word($0.name + "=" + $0.value) } + query
         }
         if !path.isEmpty { lines.append("path " + word(path)) }
-        if target.method != .get { lines.append("method " + target.method.rawValue) }
+        // A body with no method is a POST: a GET sent with one says so.
+        let sendsBody = if case .data? = body { true } else { !(body?.bodyParameters.isEmpty ?? true) }
+        if target.method != .get || sendsBody { lines.append("method " + target.method.rawValue) }
         if !query.isEmpty { lines.append("query " + query.joined(separator: " ")) }
         var headers = target.headers
         for header in arguments.headers { headers.replaceOrAppend(header) }

@@ -109,7 +109,8 @@ struct CurlImport {
             }
         }
         if !path.isEmpty, path != "/" || query.isEmpty { lines.append("  path     " + Run.quoted(path)) }
-        if method != "GET" { lines.append("  method   " + method) }
+        // A body with no method is a POST: `-X GET -d ...` says GET, as curl sends it.
+        if method != "GET" || hasBody { lines.append("  method   " + method) }
         if !query.isEmpty { lines.append("  query    " + query.joined(separator: " ")) }
 
         var bodyLine: String?

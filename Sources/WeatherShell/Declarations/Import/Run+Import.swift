@@ -57,7 +57,7 @@ extension Run {
         }
         guard words.count == 1 else { throw failure(usage, at: words.dropFirst().first?.span ?? command.span) }
         let path = resolvePath(try expand(words[0]).text)
-        let bytes = Array(try readFile(path, at: words[0].span))
+        let bytes = JSONFileBytes.utf8(Array(try readFile(path, at: words[0].span)))
         let har: HARImport
         do {
             har = try HARImport(json: try JSONValue.parse(bytes))
@@ -121,11 +121,14 @@ extension Run {
         if samples, har.cutAnswers > 0 {
             io.err("note: \(har.cutAnswers) answer\(har.cutAnswers == 1 ? "" : "s") the HAR holds cut short (its content's comment says so) not kept as a sample\n")
         }
-        if har.leftOut > 0 {
-            io.err("note: \(har.leftOut) request\(har.leftOut == 1 ? "" : "s") for the page itself (images, scripts, styles, fonts, the document) left out\n")
+        if !har.leftOut.isEmpty {
+            var kinds: [String] = []
+            for kind in har.leftOut where !kinds.contains(kind) { kinds.append(kind) }
+            io.err("note: \(har.leftOut.count) request\(har.leftOut.count == 1 ? "" : "s") the browser made for the page itself left out "
+                   + "(\(kinds.joined(separator: ", ").shortened(120))): a browser's HAR keeps the page's xhr and fetch requests\n")
         }
         if mode == .interactive {
-            io.err("\(declared.count) target\(declared.count == 1 ? "" : "s") declared: \(declared.joined(separator: ", ").shortened(200))\n")
+            io.err("\(declared.count) target\(declared.count == 1 ? "" : "s") declared\(declared.isEmpty ? "" : ": " + declared.joined(separator: ", ").shortened(200))\n")
         }
     }
 }

@@ -127,10 +127,10 @@ enum EnvironmentFiles {
     /// The JSON of a file, nil when there is none; VS Code's settings allow comments and trailing commas.
     private static func json(at path: String, comments: Bool = false) throws(Failure) -> JSONValue? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        var text = String(decoding: data, as: UTF8.self)
-        if comments { text = JSONWithComments.plain(text) }
+        var bytes = JSONFileBytes.utf8(Array(data))
+        if comments { bytes = Array(JSONWithComments.plain(String(decoding: bytes, as: UTF8.self)).utf8) }
         do {
-            return try JSONValue.parse(Array(text.utf8))
+            return try JSONValue.parse(bytes)
         } catch {
             throw Failure(message: "\(Run.displayPath(path)) is not JSON: \(error.description)")
         }

@@ -5,7 +5,8 @@ import Targets
 /// distinct request (its method and URL without the query), with the headers a person would keep
 /// (cookies, the browser's own and HTTP/2's pseudo-headers left out), and its answers by status,
 /// to keep as samples. What a browser fetched for the page itself (images, scripts, styles, fonts,
-/// the document) is left out; a HAR that wsh wrote keeps every call.
+/// the document) is left out of a browser's HAR; a HAR that another tool wrote (wsh, an API client
+/// such as Insomnia, a proxy such as Charles or mitmproxy) keeps every request.
 struct HARImport {
     struct Failure: Error {
         var message: String
@@ -26,8 +27,9 @@ struct HARImport {
     var requests: [Request]
     /// Whether wsh wrote the HAR: its headers are the ones the user gave, all kept.
     var writtenByWsh = false
-    /// How many entries were left out as the page's own resources.
-    var leftOut = 0
+    /// The kinds of the entries left out as the page's own resources (`image`, `ping`,
+    /// `text/html`), one a left-out entry, in the order met.
+    var leftOut: [String] = []
     /// Header names no request can send (`Accept;charset=UTF-8`), left out.
     var invalidHeaderNames: [String] = []
     /// Entries whose URL is not absolute (`""`, `/path`): no request can be made of them.
@@ -63,8 +65,9 @@ struct HARImport {
         guard case .array(let entries)? = json["log"]?["entries"] else {
             throw Failure(message: "not a HAR file: it has no log.entries list")
         }
-        let keepsAll = json["log"]?["creator"]?["name"]?.string == "wsh"
-        writtenByWsh = keepsAll
+        writtenByWsh = json["log"]?["creator"]?["name"]?.string == "wsh"
+        let keepsAll = writtenByWsh
+        let fromBrowser = Self.isBrowser(json["log"])
         var seen: [String: Int] = [:]
         var requests: [Request] = []
         for entry in entries {
@@ -74,8 +77,8 @@ struct HARImport {
                 notAbsolute.append(url)
                 continue
             }
-            if !keepsAll, Self.isPageResource(entry) {
-                leftOut += 1
+            if fromBrowser, let kind = Self.pageResourceKind(entry) {
+                leftOut.append(kind)
                 continue
             }
             if !url.contains("?"), case .array(let query)? = request["queryString"], !query.isEmpty {
@@ -163,12 +166,22 @@ struct HARImport {
         return !url.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }.isEmpty
     }
 
-    /// A browser's fetch for the page itself, by the DevTools resource type when the HAR has it,
-    /// else by the answer's media type.
-    private static func isPageResource(_ entry: JSONValue) -> Bool {
-        if let type = entry["_resourceType"]?.string?.lowercased() { return !["xhr", "fetch"].contains(type) }
-        let mimeType = entry["response"]?["content"]?["mimeType"]?.string?.lowercased() ?? ""
-        return ["image/", "font/", "text/css", "text/javascript", "application/javascript", "text/html"].contains { mimeType.hasPrefix($0) }
+    /// Whether a browser wrote the HAR: its `browser` is there (Firefox), or its creator is a
+    /// browser's developer tools (Chrome's and Edge's `WebInspector`, Safari's `WebKit Web Inspector`).
+    private static func isBrowser(_ log: JSONValue?) -> Bool {
+        guard log?["browser"] == nil else { return true }
+        let creator = log?["creator"]?["name"]?.string?.lowercased() ?? ""
+        return ["webinspector", "web inspector", "firefox", "chrome", "safari"].contains { creator.contains($0) }
+    }
+
+    /// What kind of a browser's fetch for the page itself the entry is, by the DevTools resource
+    /// type when the HAR has it (`image`, `ping`, `websocket`), else by the answer's media type
+    /// (`text/html`); nil for a request the page's code made (`xhr`, `fetch`).
+    private static func pageResourceKind(_ entry: JSONValue) -> String? {
+        if let type = entry["_resourceType"]?.string?.lowercased() { return ["xhr", "fetch"].contains(type) ? nil : type }
+        let mimeType = (entry["response"]?["content"]?["mimeType"]?.string?.lowercased() ?? "").prefix { $0 != ";" }
+        let isResource = ["image/", "font/", "text/css", "text/javascript", "application/javascript", "text/html"].contains { mimeType.hasPrefix($0) }
+        return isResource ? String(mimeType) : nil
     }
 
     private static func answer(_ response: JSONValue?) -> (status: Int, text: String)? {

@@ -17,8 +17,10 @@ enum HTTPExpressionReader {
         }
         guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
             throw HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}' is not a variable name", span: span,
-                                         notes: ["a variable is {{name}}; wsh also reads {{$uuid}}, {{$timestamp}}, {{$randomInt 1 10}}, "
-                                                 + "{{$processEnv NAME}}, {{$dotenv NAME}} and {{NAME.response.body.$.path}}"])
+                                         notes: ["""
+                                             a variable is {{name}}; wsh also reads {{$uuid}}, {{$timestamp}}, {{$randomInt 1 10}}, \
+                                             {{$processEnv NAME}}, {{$dotenv NAME}} and {{NAME.response.body.$.path}}
+                                             """])
         }
         return .variable(text)
     }
@@ -26,7 +28,7 @@ enum HTTPExpressionReader {
     private static func dynamic(_ text: String, span: Range<Int>) throws(HTTPFileParser.Failure) -> HTTPExpression {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let head = words[0]
-        func refuse(_ why: String) -> HTTPFileParser.Failure {
+        func refuse(_ why: MessageText) -> HTTPFileParser.Failure {
             HTTPFileParser.Failure(message: "'{{\(text.prefix(60))}}': \(why)", span: span)
         }
         switch head {
@@ -69,7 +71,7 @@ enum HTTPExpressionReader {
     }
 
     /// `{{$timestamp -1 d}}`'s offset: a whole number and one of REST Client's units.
-    private static func offset(_ words: ArraySlice<String>, _ refuse: (String) -> HTTPFileParser.Failure) throws(HTTPFileParser.Failure) -> Int {
+    private static func offset(_ words: ArraySlice<String>, _ refuse: (MessageText) -> HTTPFileParser.Failure) throws(HTTPFileParser.Failure) -> Int {
         if words.isEmpty { return 0 }
         let units = ["y": 365 * 86_400, "M": 30 * 86_400, "w": 7 * 86_400, "d": 86_400, "h": 3_600, "m": 60, "s": 1]
         guard words.count == 2, let amount = Int(words[words.startIndex]), let unit = units[words[words.startIndex + 1]],

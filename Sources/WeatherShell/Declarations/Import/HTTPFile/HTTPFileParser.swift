@@ -5,9 +5,9 @@ import Targets
 /// never skipped: JavaScript handler scripts (`> {% ... %}`, `< {% ... %}`, `> file.js`) above all.
 struct HTTPFileParser {
     struct Failure: Error {
-        var message: String
+        var message: MessageText
         var span: Range<Int>
-        var notes: [String] = []
+        var notes: [MessageText] = []
     }
 
     private let bytes: [UInt8]
@@ -336,8 +336,10 @@ struct HTTPFileParser {
 
     private func scriptBlock(_ line: Range<Int>) -> Failure {
         Failure(message: "a script block ('{{' to '}}') is httpyac's JavaScript, which wsh does not run", span: line,
-                notes: ["set the values it computes as @name = value, with --var, or in an environment file; "
-                        + "check the answer with wsh instead: expect status == 200 (docs/files-from-other-tools.md)"])
+                notes: ["""
+                    set the values it computes as @name = value, with --var, or in an environment file; \
+                    check the answer with wsh instead: expect status == 200 (docs/files-from-other-tools.md)
+                    """])
     }
 
     /// httpyac's `?? status == 200`, `?? body ...`: a check wsh does not read, refused so that it is

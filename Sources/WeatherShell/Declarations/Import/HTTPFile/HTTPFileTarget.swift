@@ -29,7 +29,8 @@ enum HTTPFileTarget {
         let (base, path) = split(url)
         var lines = ["  base     " + written(base, variableName)]
         if !path.isEmpty { lines.append("  path     " + written(path, variableName, encodingBraces: true)) }
-        if request.method != "GET" { lines.append("  method   " + request.method) }
+        // A body with no method is a POST: a GET that has one says so, and is sent with it, as both clients send it.
+        if request.method != "GET" || !request.body.isEmpty { lines.append("  method   " + request.method) }
         for header in headers {
             lines.append("  header   " + written([.text(header.name + ":")] + header.value.parts, variableName))
         }

@@ -108,7 +108,8 @@ extension Run {
             values[running.variableName(expression)] = value
         }
         do {
-            try declareWritten(text, source: "<http \(currentFile.name)>")
+            // A file run has no prefix to take (`source FILE` has no `as`): the request can have a name of its own.
+            try declareWritten(text, source: "<http \(currentFile.name)>", otherwise: "or give the request a name of its own (# @name NAME)")
         } catch let diagnostic as Diagnostic {
             // Said at the request, not in the declaration wsh wrote for it.
             throw failure(diagnostic.message, at: SourceSpan(request.span), notes: diagnostic.notes)

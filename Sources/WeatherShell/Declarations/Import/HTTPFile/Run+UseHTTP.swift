@@ -116,7 +116,7 @@ extension Run {
                     variables.set[variable.name] = nil
                 }
                 if noting {
-                    let why = (error as? Diagnostic).map { mask($0.message) } ?? "it reads what is not set"
+                    let why = (error as? Diagnostic).map { $0.masked(mask).message } ?? "it reads what is not set"
                     io.err("note: \(name): @\(variable.name) is not set yet (\(why)): set env NAME sets it from an environment "
                            + "that gives what it reads; or set it, let \(variable.name) = ...\n")
                 }

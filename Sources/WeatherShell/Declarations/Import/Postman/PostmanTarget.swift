@@ -32,14 +32,20 @@ enum PostmanTarget {
         func template(_ text: String) throws(Failure) -> [HTTPTemplate.Part] {
             // Postman's own names for wsh's values; its other `$` values (`{{$randomInt}}`,
             // `{{$randomEmail}}`...) are made when Postman sends, which a target cannot hold.
-            let text = text.replacingOccurrences(of: "{{$randomUUID}}", with: "{{$uuid}}")
+            var text = text.replacingOccurrences(of: "{{$randomUUID}}", with: "{{$uuid}}")
+            // Postman reads any text between `{{` and `}}` as a name (`{{fo/o}}`): it is the
+            // variable wsh names for it, as it names the environment's.
+            text = text.replacing(/\{\{\s*([^{}$%\s][^{}]*?)\s*\}\}/) { match in
+                let readable = match.1.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
+                return readable ? String(match.0) : "{{" + variableName(String(match.1)) + "}}"
+            }
             if let dynamic = text.firstMatch(of: /\{\{\s*(\$[A-Za-z.]+)\s*\}\}/), !["$guid", "$uuid", "$timestamp", "$isoTimestamp"].contains(String(dynamic.1)) {
                 throw Failure(message: "wsh has no value for Postman's {{\(dynamic.1)}} in a target")
             }
             do {
                 return try HTTPFileParser.template(of: text).parts
             } catch {
-                throw Failure(message: error.message)
+                throw Failure(message: error.message.text)
             }
         }
         /// A query's key or value: its text percent-encoded where a URL cannot hold it and at each
@@ -76,7 +82,8 @@ enum PostmanTarget {
             pathText = pathText.replacingOccurrences(of: "/:\(variable.name)?", with: "/{\(variable.name)}?")
         }
         if pathText != "\"\"" { lines.append("  path     " + pathText) }
-        if request.method != "GET" { lines.append("  method   " + request.method) }
+        // A body with no method is a POST: a GET that keeps one (`disableBodyPruning`) says so, as newman sends it.
+        if request.method != "GET" || request.body != nil { lines.append("  method   " + request.method) }
 
         var headers = request.headers.filter { $0.name.lowercased() != "content-length" }
         var queryAuth: String?

@@ -13,7 +13,7 @@ extension Run {
         let pathWord = arguments[1]
         let prefix = try namePrefix(arguments.count == 4 ? arguments[3] : nil).map { $0 + "." } ?? ""
         let path = resolvePath(try expand(pathWord).text)
-        let bytes = Array(try readFile(path, at: pathWord.span))
+        let bytes = JSONFileBytes.utf8(Array(try readFile(path, at: pathWord.span)))
         let collection: PostmanCollection
         do {
             collection = try PostmanCollection(json: try JSONValue.parse(bytes))
