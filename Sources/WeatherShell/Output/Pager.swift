@@ -12,9 +12,9 @@ enum Pager {
     }
 
     /// The terminal's rows and columns, when stdout is one.
-    static func terminalSize() -> (rows: Int, columns: Int)? {
+    static func terminalSize(of descriptor: Int32 = STDOUT_FILENO) -> (rows: Int, columns: Int)? {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
         return (Int(size.ws_row), Int(size.ws_col))
     }
 

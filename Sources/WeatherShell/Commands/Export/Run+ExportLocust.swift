@@ -16,7 +16,7 @@ extension Run {
             let file = try readSourceFile(path, at: words[0].span)
             let program = try Parser.parse(file)
             // The setup (targets, use, set) runs here, as each user of wsh load runs it first.
-            try await execute(Program(file: file, statements: program.statements.filter(LoadRun.isSetup)))
+            try await execute(Program(file: file, statements: LoadRun.setup(of: program.statements, known: session.variables.names)))
             let previous = currentFile
             currentFile = file
             defer { currentFile = previous }
