@@ -231,7 +231,7 @@ import TestSupport
     @Test func aLetBeforeTheSetupIsSeenByIt() async throws {
         try await TestServer.with { server in
             let directory = try WSHProcess.temporaryDirectory()
-            try "let token = env SEKRIT\nplugin auth bearer $token host 127.0.0.1\ntarget e { base \(server.baseURL); path /echo }\ncall e\nexpect body contains \"Bearer hunter2XYZ\"\n"
+            try "let token = env SEKRIT\nplugin auth bearer $token host 127.0.0.1\ntarget e { base \(server.baseURL); path /echo }\ncall e\nexpect body contains $token\n"
                 .write(to: directory.appendingPathComponent("sec.wsh"), atomically: true, encoding: .utf8)
             let result = try await WSHProcess.run(["load", "sec.wsh", "--users", "1", "--duration", "1s", "--threshold", "checks>=100%"],
                                                   environment: ["SEKRIT": "hunter2XYZ"], directory: directory)
@@ -240,6 +240,8 @@ import TestSupport
             let export = try await WSHProcess.run(["-c", "export locust sec.wsh"], environment: ["SEKRIT": "hunter2XYZ"], directory: directory)
             #expect(export.status == 0 && export.stdout.contains("os.environ[\"SEKRIT\"]") && !export.stdout.contains("hunter2XYZ"),
                     "\(export.stdout)\(export.stderr)")
+            // The plugin is not written, and a note says so rather than Locust's calls all getting a 401 (tester's L11).
+            #expect(export.stderr.contains("note: a locustfile has no plugins (plugin auth)"), "\(export.stderr)")
         }
     }
 
