@@ -262,6 +262,26 @@ import TestSupport
         }
     }
 
+    /// At a terminal narrower than a line of the live view (a long failed `expect`), each line is
+    /// cut to its width: a line that wrapped took two rows, and the redraw, moving up by lines,
+    /// left a stale one each second (tester's L7). The pseudo-terminal is 100 columns wide.
+    @Test func theLiveViewIsCutToTheTerminal() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let long = String(repeating: "long expected text ", count: 8)
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\nexpect .message == \"\(long)\"\n"
+                .write(to: directory.appendingPathComponent("wide.wsh"), atomically: true, encoding: .utf8)
+            let terminal = try PseudoTerminal(arguments: ["load", "wide.wsh", "--users", "1", "--duration", "2s"], environment: [:], directory: directory)
+            #expect(terminal.waitFor("wsh load  1s of 2s"))
+            #expect(terminal.waitFor(" calls in "))
+            // The live view is the rows before the summary's (`wsh load: 509 calls in 2.0s`); escape sequences take no column.
+            let rows = terminal.screen.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+                .components(separatedBy: .newlines).prefix { !$0.contains(" calls in ") }
+            #expect(rows.contains { $0.hasPrefix("failed: wide.wsh:3:") } && rows.allSatisfy { $0.count <= 100 },
+                    "\(rows.map { "\($0.count): \($0)" }.joined(separator: "\n"))")
+        }
+    }
+
     /// Retries are off under load, with a note: each attempt is a call, so the 503s a `plugin retry`
     /// or a target's `retry N` would have retried away are counted as errors, and every request
     /// the server saw is a call of the report.
