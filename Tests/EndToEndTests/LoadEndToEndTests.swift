@@ -170,7 +170,8 @@ import TestSupport
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             let report = try Self.report(directory)
             let calls = report["calls"] as? Int ?? 0
-            #expect(calls > 0 && report["errors"] as? Int == 0, "\(report)")
+            // Some were started; how many were answered within the run depends on how starved the machine is.
+            #expect(calls + (report["stopped"] as? Int ?? 0) > 0 && report["errors"] as? Int == 0, "\(report)")
             #expect((report["dropped"] as? Int ?? 0) + calls + (report["stopped"] as? Int ?? 0) >= 1_900_000, "\(report)")
             #expect(result.stdout.contains("arrivals dropped"), "\(result.stdout)")
             // Nothing is counted past the end, nor sent after it: the iterations running then were
@@ -199,7 +200,8 @@ import TestSupport
             let calls = report["calls"] as? Int ?? 0
             let stopped = report["stopped"] as? Int ?? 0
             let requests = server.hits("/status/200")
-            #expect(calls > 0 && report["errors"] as? Int == 0, "\(report)")
+            // Some were sent; how many were answered within the run depends on how starved the machine is.
+            #expect(requests > 0 && report["errors"] as? Int == 0, "\(report)")
             #expect(calls <= requests && requests <= calls + stopped, "\(requests) requests: \(report)")
             let timeline = try #require(report["timeline"] as? [[String: Any]])
             #expect(timeline.count <= 3 && timeline.compactMap { $0["calls"] as? Int }.reduce(0, +) == calls, "\(timeline)")
@@ -271,8 +273,10 @@ import TestSupport
             let long = String(repeating: "long expected text ", count: 8)
             try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\nexpect .message == \"\(long)\"\n"
                 .write(to: directory.appendingPathComponent("wide.wsh"), atomically: true, encoding: .utf8)
-            let terminal = try PseudoTerminal(arguments: ["load", "wide.wsh", "--users", "1", "--duration", "2s"], environment: [:], directory: directory)
-            #expect(terminal.waitFor("wsh load  1s of 2s"))
+            // Stopped once a frame has shown the failed check, however slow the machine: no race with the duration.
+            let terminal = try PseudoTerminal(arguments: ["load", "wide.wsh", "--users", "1", "--duration", "10m"], environment: [:], directory: directory)
+            #expect(terminal.waitFor("failed: wide.wsh:3:"))
+            terminal.interrupt()
             #expect(terminal.waitFor(" calls in "))
             // The live view is the rows before the summary's (`wsh load: 509 calls in 2.0s`); escape sequences take no column.
             let rows = terminal.screen.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)

@@ -59,7 +59,8 @@ enum LoadModels {
                 let due = dueTime(of: arrival)
                 guard due < deadline else { break }
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
-                guard !Task.isCancelled else { break }
+                // A loop that woke late, past the end, starts nothing more: no iteration after the end.
+                guard !Task.isCancelled, ContinuousClock.now < deadline else { break }
                 arrival += state.slot.count
                 guard pool.busy < connections else {
                     // Every connection busy, behind a rate past what the process can start: this
