@@ -88,11 +88,12 @@ public struct NetworkTransport: Transport {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
                                  received: request.receivedBytes)
         }
-        let head: HTTPResponseHead, received: Data, streamed: Int?, latency: Duration?
+        let head: HTTPResponseHead, received: Data, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant
         do {
             let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
-            (head, received, streamed, latency) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed, answer.latency)
+            (head, received, streamed, latency, answeredAt) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed,
+                                                               answer.latency, answer.answeredAt)
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
@@ -107,6 +108,7 @@ public struct NetworkTransport: Transport {
             httpVersion: head.version.wireName)
         response.streamedBodyBytes = streamed
         response.latency = latency
+        response.answeredAt = answeredAt
         return response
     }
 

@@ -19,6 +19,10 @@ public struct Response: Sendable {
     /// and wrk measure: without connecting, or wsh's own work on the request and the answer;
     /// after redirects, the sum of each hop's. `nil` when the transport does not say (a stub).
     public var latency: Duration?
+    /// When the answer's last byte was read, which may be well before the caller gets to it on a
+    /// busy event loop (`wsh load` counts a call in the second its answer came). `nil` when the
+    /// transport does not say (a stub).
+    public var answeredAt: ContinuousClock.Instant?
     /// The request this answers (after plugins' `prepare`; after a redirect, the request sent to its `Location`).
     public var request: Request
     /// The name of the target that was called, for messages.

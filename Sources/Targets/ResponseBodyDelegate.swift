@@ -14,8 +14,8 @@ import Synchronization
 final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// The head; the body as received, or the sink's copy of it decoded (empty when none was kept);
     /// how many decoded bytes went to the sink, `nil` when none did; from the request's head written
-    /// to the answer's end (``Targets/Response/latency``).
-    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?)
+    /// to the answer's end (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``).
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant)
 
     private struct State {
         var head: HTTPResponseHead?
@@ -227,8 +227,9 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         try state.withLock { state in
             state.spent = true
             guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
-            let latency = state.sent.map { $0.duration(to: .now) }
-            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency) }
+            let now = ContinuousClock.now
+            let latency = state.sent.map { $0.duration(to: now) }
+            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency, now) }
             state.streaming = false
             do {
                 try state.pipeline?.finish()
@@ -237,7 +238,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 throw error
             }
             try sink?.end(completed: true)
-            return (head, state.body ?? ByteBuffer(), state.streamed, latency)
+            return (head, state.body ?? ByteBuffer(), state.streamed, latency, now)
         }
     }
 }

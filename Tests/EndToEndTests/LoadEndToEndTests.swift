@@ -129,7 +129,10 @@ import TestSupport
             #expect(broken.stdout.contains("nosuch"), "\(broken.stdout)")
             try Self.scenario(server, in: directory, name: "away.wsh", body: "get http://192.0.2.1:9/x\n")
             let away = try await WSHProcess.run(["load", "away.wsh", "--users", "1", "--duration", "1s"], directory: directory)
-            #expect(away.stdout.contains("will not load 192.0.2.1: it is not a loopback address"), "\(away.stdout)")
+            #expect(away.stdout.contains("will not load 192.0.2.1: it is not a loopback address; give --allow-host 192.0.2.1 if it is yours to test ×"),
+                    "\(away.stdout)")
+            // A host refused call by call is the error a declared one is: exit 3, not 0 (tester's L6).
+            #expect(away.status == 3 && away.stderr.contains("wsh: error: will not load 192.0.2.1"), "\(away.stderr)")
         }
     }
 
@@ -167,9 +170,119 @@ import TestSupport
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             let report = try Self.report(directory)
             let calls = report["calls"] as? Int ?? 0
-            #expect(calls > 0 && report["errors"] as? Int == 0, "\(report)")
+            // Some were started; how many were answered within the run depends on how starved the machine is.
+            #expect(calls + (report["stopped"] as? Int ?? 0) > 0 && report["errors"] as? Int == 0, "\(report)")
             #expect((report["dropped"] as? Int ?? 0) + calls + (report["stopped"] as? Int ?? 0) >= 1_900_000, "\(report)")
             #expect(result.stdout.contains("arrivals dropped"), "\(result.stdout)")
+            // Nothing is counted past the end, nor sent after it: the iterations running then were
+            // counted in a third second, with none stopped, and more started (tester's L2).
+            let timeline = try #require(report["timeline"] as? [[String: Any]])
+            #expect(timeline.count <= 2 && timeline.compactMap { $0["calls"] as? Int }.reduce(0, +) == calls, "\(timeline)")
+            let requests = server.hits("/status/200")
+            #expect(calls <= requests && requests <= calls + (report["stopped"] as? Int ?? 0), "\(requests) requests: \(report)")
+        }
+    }
+
+    /// A few hundred users at once: what the server answered within the run is counted, in the
+    /// second it came, and every request the server got is a counted call or the call in flight of
+    /// an iteration stopped at the end. The users' start-up and a busy event loop threw away answers
+    /// that came within the run (1000 users for 4 s: 0 calls counted, 961 answered) and counted
+    /// others in seconds past its end (tester's L1).
+    @Test func manyUsersCountWhatTheServerAnswered() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("ok.wsh"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["load", "ok.wsh", "--users", "300", "--duration", "3s", "--report-json", "load.json"],
+                                                  directory: directory)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let report = try Self.report(directory)
+            let calls = report["calls"] as? Int ?? 0
+            let stopped = report["stopped"] as? Int ?? 0
+            let requests = server.hits("/status/200")
+            // Some were sent; how many were answered within the run depends on how starved the machine is.
+            #expect(requests > 0 && report["errors"] as? Int == 0, "\(report)")
+            #expect(calls <= requests && requests <= calls + stopped, "\(requests) requests: \(report)")
+            let timeline = try #require(report["timeline"] as? [[String: Any]])
+            #expect(timeline.count <= 3 && timeline.compactMap { $0["calls"] as? Int }.reduce(0, +) == calls, "\(timeline)")
+        }
+    }
+
+    /// A report that cannot be written (a file where --report-html wants a folder) stops the run
+    /// before anything is sent, the setup's calls included, saying which option: it came after the
+    /// setup had called the server, in the words of the file written (tester's L3).
+    @Test func aReportThatCannotBeWrittenStopsTheRunBeforeAnythingIsSent() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("setup.wsh"), atomically: true, encoding: .utf8)
+            try "call ok\n".write(to: directory.appendingPathComponent("ok.wsh"), atomically: true, encoding: .utf8)
+            try "".write(to: directory.appendingPathComponent("afile"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["load", "setup.wsh", "ok.wsh", "--users", "1", "--duration", "1s", "--report-json", "good.json",
+                                                   "--report-html", "afile"], directory: directory)
+            #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("wsh: error: --report-html 'afile': cannot write 'afile/index.html': not a directory"), "\(result.stderr)")
+            #expect(result.stderr.contains("the run was not started") && !result.stderr.contains("1 user, for 1s"), "\(result.stderr)")
+            #expect(server.hits("/status/200") == 0, "the setup called the server")
+        }
+    }
+
+    /// `let token = env X` then `plugin auth bearer $token`, as plugins-and-secrets.md shows it, runs
+    /// under load and exports to Locust as it runs in `wsh test`: the setup sees the `let`s before it,
+    /// in the file's order ("undefined variable 'token'" refused both) (tester's L4).
+    @Test func aLetBeforeTheSetupIsSeenByIt() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "let token = env SEKRIT\nplugin auth bearer $token host 127.0.0.1\ntarget e { base \(server.baseURL); path /echo }\ncall e\nexpect body contains $token\n"
+                .write(to: directory.appendingPathComponent("sec.wsh"), atomically: true, encoding: .utf8)
+            let result = try await WSHProcess.run(["load", "sec.wsh", "--users", "1", "--duration", "1s", "--threshold", "checks>=100%"],
+                                                  environment: ["SEKRIT": "hunter2XYZ"], directory: directory)
+            #expect(result.status == 0 && result.stdout.contains("✔ checks>=100%"), "\(result.stdout)\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("hunter2XYZ"), "the secret was shown")
+            let export = try await WSHProcess.run(["-c", "export locust sec.wsh"], environment: ["SEKRIT": "hunter2XYZ"], directory: directory)
+            #expect(export.status == 0 && export.stdout.contains("os.environ[\"SEKRIT\"]") && !export.stdout.contains("hunter2XYZ"),
+                    "\(export.stdout)\(export.stderr)")
+            // The plugin is not written, and a note says so rather than Locust's calls all getting a 401 (tester's L11).
+            #expect(export.stderr.contains("note: a locustfile has no plugins (plugin auth)"), "\(export.stderr)")
+        }
+    }
+
+    /// SIGTERM, as a CI job's cancel, `timeout` and Kubernetes send it, stops the run as Ctrl-C does:
+    /// the summary of what ran and the report, then wsh ends by the signal. It killed wsh with
+    /// neither (tester's L5).
+    @Test func sigtermStopsTheRunWithItsSummaryAndReport() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\n"
+                .write(to: directory.appendingPathComponent("ok.wsh"), atomically: true, encoding: .utf8)
+            let running = try RunningWSH(["load", "ok.wsh", "--users", "2", "--duration", "10m", "--report-json", "load.json"], directory: directory)
+            #expect(running.waitForOutput("1s: ", inStderr: true))
+            running.interrupt(with: SIGTERM)
+            #expect(try await offPool { running.waitForExit() } == SIGTERM)
+            #expect(running.stdout.contains(", interrupted") && running.stderr.contains("wsh: interrupted (SIGTERM)"), "\(running.stdout)\(running.stderr)")
+            #expect(try Self.report(directory)["interrupted"] as? Bool == true)
+        }
+    }
+
+    /// At a terminal narrower than a line of the live view (a long failed `expect`), each line is
+    /// cut to its width: a line that wrapped took two rows, and the redraw, moving up by lines,
+    /// left a stale one each second (tester's L7). The pseudo-terminal is 100 columns wide.
+    @Test func theLiveViewIsCutToTheTerminal() async throws {
+        try await TestServer.with { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            let long = String(repeating: "long expected text ", count: 8)
+            try "target ok { base \(server.baseURL); path /status/200 }\ncall ok\nexpect .message == \"\(long)\"\n"
+                .write(to: directory.appendingPathComponent("wide.wsh"), atomically: true, encoding: .utf8)
+            // Stopped once a frame has shown the failed check, however slow the machine: no race with the duration.
+            let terminal = try PseudoTerminal(arguments: ["load", "wide.wsh", "--users", "1", "--duration", "10m"], environment: [:], directory: directory)
+            #expect(terminal.waitFor("failed: wide.wsh:3:"))
+            terminal.interrupt()
+            #expect(terminal.waitFor(" calls in "))
+            // The live view is the rows before the summary's (`wsh load: 509 calls in 2.0s`); escape sequences take no column.
+            let rows = terminal.screen.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+                .components(separatedBy: .newlines).prefix { !$0.contains(" calls in ") }
+            #expect(rows.contains { $0.hasPrefix("failed: wide.wsh:3:") } && rows.allSatisfy { $0.count <= 100 },
+                    "\(rows.map { "\($0.count): \($0)" }.joined(separator: "\n"))")
         }
     }
 

@@ -97,8 +97,9 @@ public enum Shell {
             run.session.optionOrigins[.stub] = "--stub"
         }
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
-        // A script, `-c` or piped input stopped by SIGTERM (a CI job cancelled) stops as on Ctrl-C.
-        let terminates = !interactive && options.serve == nil && options.load == nil && options.fuzz == nil
+        // A script, `-c`, piped input or `wsh load` stopped by SIGTERM (a CI job cancelled) stops as
+        // on Ctrl-C: a load test prints the summary of what ran and writes its reports.
+        let terminates = !interactive && options.serve == nil && options.fuzz == nil
         let interrupts = InterruptHandler(interactive: interactive, terminates: terminates)
         Interruption.endRemovingClaims(on: terminates ? [SIGHUP] : [SIGHUP, SIGTERM])
         let cwd = FileManager.default.currentDirectoryPath

@@ -11,12 +11,16 @@ extension Run {
         var words = Array(arguments.dropFirst())
         let outputPath = try takeOutputFile(&words, usage: "usage: export locust [TARGET... | FILE.wsh] [> locustfile.py]")
         var writer = LocustWriter()
+        var plugins: [String] = []
         if words.count == 1, let name = try? expand(words[0]).text, name.lowercased().hasSuffix(".wsh") {
             let path = resolvePath(name)
             let file = try readSourceFile(path, at: words[0].span)
             let program = try Parser.parse(file)
-            // The setup (targets, use, set) runs here, as each user of wsh load runs it first.
-            try await execute(Program(file: file, statements: program.statements.filter(LoadRun.isSetup)))
+            // The setup (targets, use, set) runs here, as each user of wsh load runs it first. Not its
+            // plugins, which a locustfile does not have: one given a `let` (`plugin auth bearer $token`)
+            // would be an undefined variable here, and its `let`s are the scenario's, read from the environment.
+            try await execute(Program(file: file, statements: program.statements.filter { LoadRun.isSetup($0) && Self.pluginName($0) == nil }))
+            plugins = program.statements.compactMap(Self.pluginName)
             let previous = currentFile
             currentFile = file
             defer { currentFile = previous }
@@ -36,11 +40,23 @@ extension Run {
             }
         }
         try writeOutput(mask(writer.text(run: self)), to: outputPath, at: command.span)
+        if !plugins.isEmpty {
+            io.err("note: a locustfile has no plugins (\(plugins.map { "plugin \($0)" }.joined(separator: ", "))): "
+                   + "give a header such as Authorization in the target, from a variable\n")
+        }
         let credentials = writer.literalSecrets.names + writer.typedCredentials(run: self)
         if !credentials.isEmpty {
             let variables = credentials.map(LocustWriter.environmentName)
             io.err("note: \(variables.joined(separator: ", ")) stand for credentials typed as text: the locustfile reads them from the environment\n")
         }
+    }
+}
+
+extension Run {
+    /// `auth` for `plugin auth bearer ...`; nil for a statement that is no plugin.
+    static func pluginName(_ statement: Statement) -> String? {
+        guard case .plugin(let name, _) = statement.kind else { return nil }
+        return name.literal ?? "?"
     }
 }
 

@@ -97,6 +97,8 @@ struct LoadCommand: ParsableCommand {
                 options.worker = LoadOptions.Slot(index: parts[0], count: parts[1], started: started)
             }
             options.environment = environment
+            if json == "" { throw ValidationError("--report-json takes the file to write, such as load.json") }
+            if html == "" { throw ValidationError("--report-html takes the folder to write index.html in, such as report") }
             options.jsonReport = json
             options.htmlReport = html
             return options

@@ -17,9 +17,10 @@ enum LoadModels {
     }
 
     /// This slot's users, each iterating until the end; with a ramp, user i of the run's N starts
-    /// at i/N of it. At the end, what is still in flight is stopped, not waited for (``stop(_:)``).
+    /// at i/N of it. At the end, what is still in flight is stopped, not waited for: each user counts
+    /// the iteration the end cut short (``VirtualUser/iterate(setup:scenario:due:)``).
     private static func closedModel(options: LoadOptions, state: LoadState, first: VirtualUser, setup: [Program], scenario: Program, parent: Run) async {
-        let deadline = state.started + options.duration
+        let deadline = state.ends
         let users = Array(stride(from: state.slot.index - 1, to: options.users, by: state.slot.count))
         await withDiscardingTaskGroup { group in
             for index in users {
@@ -31,17 +32,8 @@ enum LoadModels {
                 }
             }
             try? await Task.sleep(until: deadline, clock: .continuous)
-            stop(state)
             group.cancelAll()
         }
-    }
-
-    /// At the end of the run (not on Ctrl-C): the iterations still running are stopped there, as
-    /// Locust stops its users, so that the run lasts what was asked; their calls in flight are
-    /// not counted (a call cancelled is no error of the server's), but how many were is said.
-    private static func stop(_ state: LoadState) {
-        guard !Task.isCancelled else { return }
-        state.stats.recordStopped(state.users.count(where: \.isBusy))
     }
 
     /// This slot's arrivals of the run's `rate` a second (rising linearly over the ramp), each an
@@ -51,7 +43,7 @@ enum LoadModels {
     /// when the arrival was due, so that a wait before it was sent is not hidden.
     private static func openModel(rate: Double, options: LoadOptions, state: LoadState, first: VirtualUser, setup: [Program],
                                   scenario: Program, parent: Run) async {
-        let deadline = state.started + options.duration
+        let deadline = state.ends
         let ramp = state.seconds(options.ramp)
         let connections = state.slot.share(of: options.connections)
         let pool = UserPool(first)
@@ -67,7 +59,8 @@ enum LoadModels {
                 let due = dueTime(of: arrival)
                 guard due < deadline else { break }
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
-                guard !Task.isCancelled else { break }
+                // A loop that woke late, past the end, starts nothing more: no iteration after the end.
+                guard !Task.isCancelled, ContinuousClock.now < deadline else { break }
                 arrival += state.slot.count
                 guard pool.busy < connections else {
                     // Every connection busy, behind a rate past what the process can start: this
@@ -90,10 +83,7 @@ enum LoadModels {
                     await iterateOnce(user, pool: pool, setup: setup, scenario: scenario, due: due)
                 }
             }
-            if !Task.isCancelled {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                stop(state)
-            }
+            if !Task.isCancelled { try? await Task.sleep(until: deadline, clock: .continuous) }
             group.cancelAll()
         }
     }

@@ -18,6 +18,33 @@ enum LoadRun {
         }
     }
 
+    /// What each user runs once, before its iterations, in the file's order: the setup statements,
+    /// and the `let`s before the last of them whose value needs no answer (`let token = env
+    /// API_TOKEN`, a text of variables already set), so that a setup statement sees them
+    /// (`plugin auth bearer $token`) as it does in `wsh test`. Those `let`s run in each iteration too.
+    /// `known`: the variables set before the file runs (`--var`).
+    static func setup(of statements: [Statement], known: [String]) -> [Statement] {
+        guard let last = statements.lastIndex(where: isSetup) else { return [] }
+        var set = Set(known)
+        var setup: [Statement] = []
+        for statement in statements[...last] {
+            if isSetup(statement) {
+                setup.append(statement)
+            } else if case .assign(let name, let value) = statement.kind, let name = name.literal {
+                let words: [Word?] = switch value {
+                case .word(let word): [word]
+                case .env(let variable, let fallback, _, _): [variable, fallback]
+                case .query: []
+                }
+                let needs = words.compactMap { $0 }.flatMap(\.variableNames)
+                guard !words.isEmpty, needs.allSatisfy(set.contains) else { continue }
+                set.insert(name)
+                setup.append(statement)
+            }
+        }
+        return setup
+    }
+
     static func run(_ options: LoadOptions, _ run: Run, _ interrupts: InterruptHandler) async -> Int32 {
         let io = run.io
         // Each user (each connection of the open model) holds a socket: more than the process may
@@ -28,6 +55,15 @@ enum LoadRun {
         if let problem = DescriptorLimit.problem(sockets: sockets, what: what) {
             io.err("wsh: error: " + problem)
             return FailureKind.usage.exitCode
+        }
+        // A report that cannot be written is said now, before anything is sent, not after the run; its folder is made.
+        for report in reports(options) {
+            let folder = FilePaths.directory(of: report.file)
+            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            if let reason = BodyFile.checkWritable(report.file) {
+                io.err(report.problem(reason) + "note: the run was not started\n")
+                return FailureKind.runtime.exitCode
+            }
         }
         // The files: each read and parsed now, so that a mistake stops the run before it starts.
         var programs: [Program] = []
@@ -62,7 +98,7 @@ enum LoadRun {
             scenarioName = "call \(target)"
         } else {
             guard let last = programs.last else { return FailureKind.usage.exitCode }
-            setup = programs.dropLast() + [Program(file: last.file, statements: last.statements.filter(isSetup))]
+            setup = programs.dropLast() + [Program(file: last.file, statements: Self.setup(of: last.statements, known: run.session.variables.names))]
             scenario = Program(file: last.file, statements: last.statements.filter { !isSetup($0) })
             scenarioName = last.file.name
             guard !scenario.statements.isEmpty else {
@@ -74,7 +110,7 @@ enum LoadRun {
         let state = LoadState(options: options)
         // The first user sets up now: where its targets go is checked before anything is sent.
         // With --processes its calls are the workers' to make and count: this one only checks.
-        let first = options.processes > 1 ? VirtualUser(stats: LoadStats(), from: run, allowedHosts: options.allowedHosts, sendsCalls: false)
+        let first = options.processes > 1 ? VirtualUser(stats: LoadStats(), from: run, allowedHosts: options.allowedHosts, ends: nil)
             : state.user(from: run)
         await first.setUp(setup)
         // A setup that fails (a bad setting, a missing file, a call refused) would fail every
@@ -141,15 +177,6 @@ enum LoadRun {
                + (options.ramp > .zero ? " (ramp \(options.ramp.settingText))" : "") + state.totalCalls + "\n")
         io.flush()
 
-        // A report that cannot be written is said now, not after the run; its folder is made.
-        for path in [options.jsonReport, options.htmlReport.map { ($0 as NSString).appendingPathComponent("index.html") }].compactMap({ $0 }) {
-            let folder = FilePaths.directory(of: path)
-            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            if let reason = BodyFile.checkWritable(path) {
-                io.err("wsh: error: cannot write the report '\(path)': \(reason)\n")
-                return FailureKind.runtime.exitCode
-            }
-        }
         let live = LiveLines(terminal: io.stderrIsTerminal)
         // Workers report each second as it ends: the view of it waits half a second for their lines.
         let ticker = everySecond(after: options.processes > 1 ? .milliseconds(500) : .zero) {
@@ -190,21 +217,43 @@ enum LoadRun {
         io.out(summary(report, snapshot: snapshot))
         var code: Int32 = state.interrupted ? FailureKind.interrupted.exitCode : (report.passed ? 0 : FailureKind.expectation.exitCode)
         if workerProblem != nil, code == 0 { code = FailureKind.runtime.exitCode }
-        if let path = options.jsonReport, let reason = BodyFile.write(Data(report.json.utf8), to: path) {
-            io.err("wsh: error: cannot write '\(path)': \(reason)\n")
-            if code == 0 { code = FailureKind.runtime.exitCode }
+        // A host refused at run time (a `let` in the URL, a redirect, a request with no target) is
+        // the error a declared one is before the run: nothing was sent to it, and the run did not do its work.
+        if let refused = snapshot.errorsByKind.keys.sorted().first(where: { $0.hasPrefix(VirtualUser.refusedHost) }), !state.interrupted {
+            io.err("wsh: error: \(refused)\n")
+            code = FailureKind.runtime.exitCode
         }
-        if let directory = options.htmlReport {
-            let path = (directory as NSString).appendingPathComponent("index.html")
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            if let reason = BodyFile.write(Data(LoadHTMLReport.text(report).utf8), to: path) {
-                io.err("wsh: error: cannot write '\(path)': \(reason)\n")
+        // Each report that can be written is, whichever other could not be.
+        for file in reports(options) {
+            let folder = FilePaths.directory(of: file.file)
+            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            let text = file.option == "--report-json" ? report.json : LoadHTMLReport.text(report)
+            if let reason = BodyFile.write(Data(text.utf8), to: file.file) {
+                io.err(file.problem(reason))
                 if code == 0 { code = FailureKind.runtime.exitCode }
             }
         }
-        if state.interrupted { io.err("wsh: interrupted\n") }
+        if state.interrupted { io.err("wsh: interrupted" + (Interruption.wasTermination ? " (SIGTERM)" : "") + "\n") }
         io.flush()
         return code
+    }
+
+    /// A report asked for: its option, the path given and the file written there.
+    struct ReportFile {
+        var option: String
+        var given: String
+        var file: String
+
+        /// The error when `file` cannot be written, in the words of the command line.
+        func problem(_ reason: String) -> String {
+            "wsh: error: \(option) '\(given)': cannot write " + (file == given ? "it" : "'\(file)'") + ": \(reason)\n"
+        }
+    }
+
+    /// The reports `options` ask for: `--report-json FILE`, and `--report-html DIR` as `DIR/index.html`.
+    static func reports(_ options: LoadOptions) -> [ReportFile] {
+        (options.jsonReport.map { [ReportFile(option: "--report-json", given: $0, file: $0)] } ?? [])
+            + (options.htmlReport.map { [ReportFile(option: "--report-html", given: $0, file: ($0 as NSString).appendingPathComponent("index.html"))] } ?? [])
     }
 
     /// What to do instead with a file wsh load cannot run as a scenario (a .http file, an OpenAPI

@@ -34,9 +34,6 @@ final class LoadState {
     let stats: LoadStats
     var interrupted = false
 
-    /// Every user made so far.
-    private(set) var users: [VirtualUser] = []
-
     init(options: LoadOptions) {
         self.options = options
         started = options.worker?.started ?? .now
@@ -46,10 +43,12 @@ final class LoadState {
 
     /// A new user, its calls going where the run may send them.
     func user(from parent: Run) -> VirtualUser {
-        let user = VirtualUser(stats: stats, from: parent, allowedHosts: options.allowedHosts)
-        users.append(user)
+        let user = VirtualUser(stats: stats, from: parent, allowedHosts: options.allowedHosts, ends: ends)
         return user
     }
+
+    /// When the run ends: `--duration` after it started.
+    var ends: ContinuousClock.Instant { started + options.duration }
 
     var elapsed: Double { seconds(ContinuousClock.now - started) }
 
@@ -86,7 +85,9 @@ final class LiveLines {
         var text = ""
         if terminal {
             if drawn > 0 { text += "\u{1B}[\(drawn)A" }
-            text += lines.map { "\r\u{1B}[K" + $0 }.joined(separator: "\n") + "\n"
+            // Each line cut to the screen: one that wrapped took two rows, and moving up by lines left a stale one each second.
+            let columns = Pager.terminalSize(of: STDERR_FILENO)?.columns
+            text += lines.map { line in "\r\u{1B}[K" + (columns.map { EchoStyle.cut(line, to: $0) } ?? line) }.joined(separator: "\n") + "\n"
             // Lines left from a longer frame are cleared.
             if drawn > lines.count { text += String(repeating: "\u{1B}[K\n", count: drawn - lines.count) + "\u{1B}[\(drawn - lines.count)A" }
             drawn = lines.count

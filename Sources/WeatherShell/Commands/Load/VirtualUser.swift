@@ -15,22 +15,28 @@ final class VirtualUser: RunReporter {
     /// Whether the last `expect` failed: an error reported next (one on an answer that is not
     /// JSON) is that check's, already counted as a failed check and no call of its own.
     private var checkFailed = false
-    /// Whether an iteration is running: one still running when the run ends is counted as cut off.
-    private(set) var isBusy = false
+    /// When the run ends: nothing is sent from then on, and what happens from then on is not counted.
+    private let ends: ContinuousClock.Instant?
+    /// Whether the end of the run cut this iteration short: a call sent or answered past it, or a
+    /// statement stopped there. What follows in the iteration is not counted, and it counts as stopped.
+    private var cutOff = false
     private let sendsCalls: Bool
     /// Whether the setup is running, and the first error it reported (secrets masked): a setup
     /// that fails for the first user stops the run before it starts.
     private var settingUp = false
     private(set) var setupProblem: Diagnostic?
 
-    /// A user whose calls go to this machine or the allowed hosts; with `sendsCalls` false, one
-    /// that only declares (the parent of `--processes` checking the setup: its workers call),
+    /// A user whose calls go to this machine or the allowed hosts until `ends`; with `ends` nil,
+    /// one that only declares (the parent of `--processes` checking the setup: its workers call),
     /// its calls refused unsent and the setup run to its end past them.
-    init(stats: LoadStats, from parent: Run, allowedHosts: [String], sendsCalls: Bool = true) {
+    init(stats: LoadStats, from parent: Run, allowedHosts: [String], ends: ContinuousClock.Instant?) {
         self.stats = stats
-        self.sendsCalls = sendsCalls
-        // Every call a user makes, a request with no target too, goes to this machine or an allowed host.
-        let transport: any Transport = sendsCalls ? AllowedHostsTransport(allowed: allowedHosts, action: "load") : UnsentTransport()
+        self.ends = ends
+        sendsCalls = ends != nil
+        // Every call a user makes, a request with no target too, goes to this machine or an allowed
+        // host, and none goes out once the run has ended, however late the event loop gets to it.
+        let transport: any Transport = ends.map { AllowedHostsTransport(allowed: allowedHosts, action: "load", next: RunEndTransport(ends: $0)) }
+            ?? UnsentTransport()
         let session = Session(bail: sendsCalls, color: false, transport: transport)
         // The variables and settings the command line gave (--var, --env, script arguments).
         session.variables = parent.session.variables
@@ -49,11 +55,18 @@ final class VirtualUser: RunReporter {
 
     /// One iteration: the setup first, the first time.
     func iterate(setup: [Program], scenario: Program, due: ContinuousClock.Instant? = nil) async {
-        isBusy = true
         self.due = due
-        defer { isBusy = false }
+        cutOff = false
         if !isSetUp { await setUp(setup) }
         try? await run.execute(scenario)
+        if cutOff { stats.recordStopped(1) }
+    }
+
+    /// Whether `instant` is past the end of the run: then the iteration is cut off there.
+    private func isPastTheEnd(_ instant: ContinuousClock.Instant) -> Bool {
+        guard let ends, instant >= ends else { return false }
+        cutOff = true
+        return true
     }
 
     /// The setup alone (the first user's, before the run, to check where its targets go).
@@ -68,18 +81,23 @@ final class VirtualUser: RunReporter {
     }
 
     func report(_ event: RunEvent) {
+        // Past the end of the run nothing counts: the rest of the iteration is cut off.
+        guard !cutOff else { return }
         switch event {
         case .call(_, _, let response, let failure, _, _):
             callFailed = failure != nil
             checkFailed = false
             let arrival = due
             due = nil
+            // A call counts in the second its answer came, though a busy event loop may get to it later.
+            let answered = response?.answeredAt ?? .now
+            guard !isPastTheEnd(answered) else { return }
             if let response {
                 let failed = failure != nil || response.status >= 400
-                let latency = arrival.map { $0.duration(to: .now) } ?? response.latency ?? response.elapsed
-                stats.record(latency: latency, error: failed ? "status \(response.status)" : nil)
+                let latency = arrival.map { $0.duration(to: answered) } ?? response.latency ?? response.elapsed
+                stats.record(latency: latency, error: failed ? "status \(response.status)" : nil, at: answered)
             } else if !Task.isCancelled {
-                stats.recordError(Self.kind(of: failure ?? "no answer"))
+                stats.recordError(Self.kind(of: failure ?? "no answer"), at: answered)
             }
         case .expect(let result):
             if result.passed {
@@ -94,23 +112,43 @@ final class VirtualUser: RunReporter {
             if settingUp, setupProblem == nil, sendsCalls || !callFailed, !Task.isCancelled { setupProblem = diagnostic }
             // A step that failed without a call or a check to show it (an unknown target, an unset
             // variable, a query with nothing there): counted, or a broken scenario would pass.
-            if diagnostic.kind != .expectation, !callFailed, !checkFailed, !Task.isCancelled {
+            if diagnostic.kind != .expectation, !callFailed, !checkFailed, !Task.isCancelled, !isPastTheEnd(.now) {
                 stats.recordError(Self.kind(of: diagnostic.message))
             }
             callFailed = false
             checkFailed = false
-        case .warning, .interrupted:
+        case .interrupted:
+            // Stopped by the end of the run (by Ctrl-C, the run is over and nothing is stopped).
+            _ = isPastTheEnd(.now)
+        case .warning:
             break
         }
     }
 
-    /// `timeout`, `connection refused`, or the failure as said.
+    /// How a call to a host that is not loopback, nor allowed, begins its refusal (``AllowedHostsTransport``).
+    static let refusedHost = "will not load "
+
+    /// `timeout`, `connection refused`, or the failure as said; a refused host whole, with its `--allow-host` advice.
     static func kind(of failure: String) -> String {
+        if failure.hasPrefix(refusedHost) { return failure }
         let lowered = failure.lowercased()
         if lowered.contains("timed out") || lowered.contains("timeout") { return "timeout" }
         if lowered.contains("refused") { return "connection refused" }
         if lowered.contains("reset") || lowered.contains("closed") { return "connection dropped" }
         return failure.count > 80 ? String(failure.prefix(80)) + "…" : failure
+    }
+}
+
+/// The transport of `wsh load`'s users under their host check: nothing goes out once the run has
+/// ended. A busy event loop got to the end late and went on sending, and the answers were counted
+/// in seconds past the run's.
+struct RunEndTransport: Transport {
+    let ends: ContinuousClock.Instant
+    var next: any Transport = SessionEventLoop.transport
+
+    func send<T: TargetType>(_ request: Request, for target: T) async throws(ProviderError) -> Response {
+        guard ContinuousClock.now < ends else { throw ProviderError.other("not sent: the run has ended", step: .transport, targetName: target.name) }
+        return try await next.send(request, for: target)
     }
 }
 
