@@ -5,6 +5,13 @@ import Testing
 /// the temporary file as a user in vi would.
 @Suite(.serialized) struct EditTests {
     /// A directory holding `editor.sh` with `body` (the file to edit is `$1`), made executable.
+    /// Types `target t { path /a }` over three lines at the prompt.
+    static func declareTarget(on terminal: PseudoTerminal) {
+        terminal.type("target t {\r", expecting: "...> ")
+        terminal.type("  path /a\r", expecting: "...> ")
+        terminal.type("}\r", expecting: "wsh> ")
+    }
+
     static func editor(_ body: String) throws -> URL {
         let directory = try WSHProcess.temporaryDirectory()
         let script = directory.appendingPathComponent("editor.sh")
@@ -68,9 +75,7 @@ import Testing
         let environment = try promptEnvironment(["EDITOR": "\(directory.path)/editor.sh", "VISUAL": ""])
         let outcome = try await onTerminal(environment: environment) { terminal in
             terminal.expect("wsh> ")
-            terminal.type("target t {\r", expecting: "...> ")
-            terminal.type("  path /a\r", expecting: "...> ")
-            terminal.type("}\r", expecting: "wsh> ")
+            Self.declareTarget(on: terminal)
             var mark = terminal.mark
             terminal.type("edit t\r")
             terminal.expect("/t.wsh:2:3: error: unknown target field 'pathh'\r\n     pathh /a\r\n     ^~~~~\r\n", after: mark)
@@ -101,9 +106,7 @@ import Testing
         let environment = try promptEnvironment(["EDITOR": "\(directory.path)/editor.sh", "VISUAL": ""])
         let outcome = try await onTerminal(environment: environment) { terminal in
             terminal.expect("wsh> ")
-            terminal.type("target t {\r", expecting: "...> ")
-            terminal.type("  path /a\r", expecting: "...> ")
-            terminal.type("}\r", expecting: "wsh> ")
+            Self.declareTarget(on: terminal)
             var mark = terminal.mark
             terminal.type("edit t\r")
             terminal.expect("edit again? [Y/n] ", after: mark)
@@ -127,9 +130,7 @@ import Testing
         let environment = try promptEnvironment(["EDITOR": "\(directory.path)/editor.sh", "VISUAL": ""])
         let outcome = try await onTerminal(environment: environment) { terminal in
             terminal.expect("wsh> ")
-            terminal.type("target t {\r", expecting: "...> ")
-            terminal.type("  path /a\r", expecting: "...> ")
-            terminal.type("}\r", expecting: "wsh> ")
+            Self.declareTarget(on: terminal)
             let mark = terminal.mark
             terminal.type("edit t\r")
             terminal.expect("edit again? [Y/n] ", after: mark)
