@@ -155,7 +155,13 @@ public struct Provider<T: TargetType>: Sendable {
             current = try Redirect.nextRequest(after: current, first: request, status: response.status, location: location,
                                                targetName: target.name, trusted: redirectsKeepCredentials)
             current.followsRedirects = hops.count < limit
-            response = try await sendHop(current, target: target, transport: transport)
+            do {
+                response = try await sendHop(current, target: target, transport: transport)
+            } catch {
+                var error = error
+                error.redirect = "redirected by a \(hops[hops.count - 1].status) to \(Redaction().maskedURL(current.url))"
+                throw error
+            }
             latency = latency.flatMap { sum in response.latency.map { sum + $0 } }
         }
         if !hops.isEmpty {

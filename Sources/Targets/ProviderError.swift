@@ -61,6 +61,9 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     public var parameters: [String]
     /// The request that failed, when the failure came from sending it (set for every transport failure).
     public var request: Request?
+    /// The redirect that led to the request that failed, said after the message: `redirected by a
+    /// 302 to https://host/path`. Nil when the first request failed.
+    var redirect: String?
 
     init(_ code: Code, step: Step, targetName: String, response: Response? = nil, parameters: [String] = []) {
         self.code = code
@@ -147,6 +150,10 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     }
 
     private func text(masking mask: @escaping (String) -> String) -> String {
+        message(masking: mask) + (redirect.map { " (\($0))" } ?? "")
+    }
+
+    private func message(masking mask: @escaping (String) -> String) -> String {
         switch code {
         case .unknownParameter(let name):
             "unknown parameter '\(name)' for target '\(targetName)'"

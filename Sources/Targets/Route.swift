@@ -9,8 +9,14 @@ struct Route {
 
     /// `error` as the people who chose this route need it: a failure of the proxy names the proxy
     /// (never its credentials), a certificate that failed verification says why, by a second
-    /// handshake that reads the certificate without judging it. Other errors come back unchanged.
+    /// handshake that reads the certificate without judging it, a refused tunnel with the proxy's
+    /// status, by a second CONNECT (``ConnectRefusal``). Other errors come back unchanged.
     func explained(_ error: any Error, for request: HTTPClient.Request) async -> any Error {
+        if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
+            let target = ProxyServer(kind: .http, host: request.host, port: request.port)
+            return RouteFailure(message: await ConnectRefusal.message(
+                proxy: proxy, target: target, group: client.eventLoopGroup))
+        }
         if let proxy, let failure = RouteFailure.proxy(error, proxy: proxy, request: request) {
             return failure
         }

@@ -33,8 +33,6 @@ struct RouteFailure: Error {
                 return RouteFailure(message: proxy.username == nil
                     ? "\(name) asks for credentials (407): give them in the proxy URL, as http://USER:PASSWORD@\(proxy)"
                     : "\(name) refused the credentials in the proxy URL (407)")
-            case .invalidProxyResponse:
-                return RouteFailure(message: "\(name) refused to open a tunnel (CONNECT) to \(target)")
             case .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
                 return RouteFailure(message: "\(name) did not answer in time")
             case .connectTimeout:

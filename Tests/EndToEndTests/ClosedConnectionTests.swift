@@ -16,6 +16,10 @@ import TestSupport
         // A Latin-1 `é` in the Location, as some old servers send it.
         "/latin1": Array("HTTP/1.1 302 Found\r\nLocation: /caf".utf8) + [0xE9]
             + Array("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+        // As a proxy: refuses a CONNECT to 127.0.0.1:8 (a port policy).
+        "127.0.0.1:8": Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 6\r\nConnection: close\r\n\r\ndenied".utf8),
+        // A redirect to a port nothing listens on.
+        "/away": Array("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/there\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
     ]
 
     /// The next POST goes out as the server's close of the pooled connection arrives: one that
@@ -31,6 +35,27 @@ import TestSupport
                     "the server closed the kept-alive connection without answering POST \(server.baseURL)/x; it was not sent again"),
                     "\(result.stderr)")
             }
+        }
+    }
+
+    /// A proxy's refusal of a tunnel says its status, and for a 403 that many proxies open tunnels
+    /// only to port 443 (AsyncHTTPClient drops the status: wsh asks the proxy once more).
+    @Test func aRefusedTunnelSaysTheProxysStatus() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let proxy = "127.0.0.1:\(server.port)"
+            let result = try await WSHProcess.run(["-c", "set proxy http://\(proxy)\nget https://127.0.0.1:8/x"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("the proxy at \(proxy) refused to open a tunnel (CONNECT) to 127.0.0.1:8: "
+                + "it answered 403 Forbidden (many proxies open tunnels only to port 443)"), "\(result.stderr)")
+        }
+    }
+
+    /// The error of a request a redirect led to names the URL it went to, and says it was redirected.
+    @Test func aFailureAfterARedirectNamesWhereItWasRedirected() async throws {
+        try await RawReplyServer.with(replies: Self.replies) { server in
+            let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/away"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("(redirected by a 302 to http://127.0.0.1:9/there)"), "\(result.stderr)")
         }
     }
 
