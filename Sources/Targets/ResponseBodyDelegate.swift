@@ -63,6 +63,9 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// Whether any answer came: a head, even one the request failed on.
     var receivedHead: Bool { state.withLock { $0.head != nil } }
 
+    /// The status of the answer's head, once it came.
+    var status: HTTPResponseStatus? { state.withLock { $0.head?.status } }
+
     /// Whether the request's head was handed to a connection to be written.
     var sentHead: Bool { state.withLock { $0.sent != nil } }
 
