@@ -82,6 +82,23 @@ import Testing
         #expect(!outcome.screen.contains("unexpected '}'"), "\(outcome.screen.debugDescription)")
     }
 
+    /// The same under `set bail on`, where the parse error ends the entry as a failure; and a line
+    /// typed right after the paste's end is kept and runs (review-main7 R1, R2).
+    @Test func underBailAPasteStopsTooAndWhatIsTypedAfterItRuns() async throws {
+        let environment = try promptEnvironment()
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("set bail on\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("\u{1B}[200~repeat 1 {\r  echo '{\r  }'\r  echo RAN-ALONE\r}\r\u{1B}[201~echo typed-after\r")
+            terminal.expect("note: the rest of the paste (2 lines) was not run: it came after an error", after: mark)
+            terminal.expect("\r\ntyped-after\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.screen.contains("\nRAN-ALONE"), "a line of the paste ran: \(outcome.screen.debugDescription)")
+    }
+
     /// Ctrl-C in an open block keeps what was typed as one entry, so Up brings it back to finish.
     @Test func anInterruptedBlockIsKeptInTheHistory() async throws {
         let environment = try promptEnvironment()

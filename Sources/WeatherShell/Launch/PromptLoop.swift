@@ -50,7 +50,8 @@ struct PromptLoop {
             let outcome = await Shell.outcome(interrupts) {
                 parsed.value = try await run.execute(text: text, file: name, directory: directory, firstLine: firstLine)
             }
-            if interactive, !parsed.value {
+            // Under `set bail on` a parse error ends the entry as a failure before `execute` returns.
+            if interactive, !parsed.value || outcome == .failure(.parse) {
                 // What follows in a paste was written to go with the entry that did not parse (a
                 // block misread would run its body at the top): as in a script, it stops at the error.
                 let dropped = await reader.dropRestOfPaste()

@@ -99,21 +99,19 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
         let endMark = Array(Self.pasteEndMark.utf8)
         var dropped: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        // A byte at a time, as libedit reads: keys typed after the end mark stay for the prompt.
+        while !dropped.reversed().starts(with: endMark.reversed()) {
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let ready = poll(&input, 1, 300)
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { break }
-            let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
+            var byte: UInt8 = 0
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count > 0 else { break }
-            dropped += buffer[..<count]
-            if let end = dropped.firstRange(of: endMark) {
-                dropped.removeSubrange(end.lowerBound...)
-                break
-            }
+            guard count == 1 else { break }
+            dropped.append(byte)
         }
+        if dropped.reversed().starts(with: endMark.reversed()) { dropped.removeLast(endMark.count) }
         return dropped.split(whereSeparator: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") })
             .filter { !$0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } }.count
     }
