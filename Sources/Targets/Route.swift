@@ -13,7 +13,9 @@ struct Route {
     /// status, by a second CONNECT (``ConnectRefusal``). Other errors come back unchanged.
     func explained(_ error: any Error, for request: HTTPClient.Request) async -> any Error {
         if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
-            let target = ProxyServer(kind: .http, host: request.host, port: request.port)
+            // An IPv6 host comes in brackets, which ProxyServer adds itself.
+            let host = request.host.hasPrefix("[") ? String(request.host.dropFirst().dropLast()) : request.host
+            let target = ProxyServer(kind: .http, host: host, port: request.port)
             return RouteFailure(message: await ConnectRefusal.message(
                 proxy: proxy, target: target, group: client.eventLoopGroup))
         }
