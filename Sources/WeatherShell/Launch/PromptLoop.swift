@@ -68,7 +68,6 @@ struct PromptLoop {
                 run.io.err("note: \(ended); the session goes on (exit here leaves wsh)\n")
             case .failure(.interrupted) where !interactive: return Interruption.exitCode
             case .failure(let kind) where !interactive: return kind.exitCode
-
             case .completed, .failure: break
             }
         }

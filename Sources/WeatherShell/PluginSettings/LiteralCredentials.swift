@@ -107,12 +107,12 @@ enum LiteralCredentials {
         let actions = text.contains("action") ? declaredActions(in: split, adding: known) : known
         for statement in split where !statement.isEmpty {
             replacements += argumentCredentials(statement, actions: actions)
+            // A field continued on a line of its own, after the comma that ends the one before or not.
+            let continued = statement[0].bare == "," ? Array(statement.dropFirst()) : statement
             if statement[0].bare == "state" || statement[0].bare == "emit" {
                 replacements += fieldCredentials(Array(statement.dropFirst()), bytes: file.bytes)
-            } else if statement.count > 2, statement[1].bare == "=" {
-                replacements += fieldCredentials(statement, bytes: file.bytes)
-            } else if statement.count > 3, statement[0].bare == ",", statement[2].bare == "=" {
-                replacements += fieldCredentials(Array(statement.dropFirst()), bytes: file.bytes)
+            } else if continued.count > 2, continued[1].bare == "=" {
+                replacements += fieldCredentials(continued, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "import", statement[1].bare == "curl" {

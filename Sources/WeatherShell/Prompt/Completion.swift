@@ -120,36 +120,20 @@ enum Completion {
         return words
     }
 
-    /// The words before each `{` block still open in `text`, outermost first: `[["target", "t"]]`
-    /// inside `target t {`. Read by the lexer, so strings, comments, `${name}` and path templates
-    /// (`/items/{id}`) open nothing; empty when the text does not lex.
-    static func openBlocks(_ text: String) -> [[String]] {
-        var lexer = Lexer(file: SourceFile(name: "<completion>", directory: "", text: text))
-        guard let tokens = try? lexer.tokenize() else { return [] }
-        var blocks: [[String]] = []
-        var words: [String] = []
-        for token in tokens {
-            switch token {
-            case .word(let word): words.append(word.literal ?? "")
-            case .openBrace:
-                blocks.append(words)
-                words = []
-            case .closeBrace:
-                _ = blocks.popLast()
-                words = []
-            case .end: words = []
-            case .pipe, .endOfInput: break
-            }
-        }
-        return blocks
+    /// A `{` block still open: the words before it (`["target", "t"]`), and the state fields it
+    /// has declared so far with `true` or `false`, what an `unless` in a reactor may read.
+    struct OpenBlock {
+        var opening: [String]
+        var booleanFields: [String] = []
     }
 
-    /// The state fields the innermost open `reactor` block of `text` has declared so far with
-    /// `true` or `false`: what an `unless` may read. Empty when the text does not lex.
-    static func booleanStateFields(_ text: String) -> [String] {
+    /// Each `{` block still open in `text`, outermost first: `[["target", "t"]]` inside
+    /// `target t {`. Read by the lexer, so strings, comments, `${name}` and path templates
+    /// (`/items/{id}`) open nothing; empty when the text does not lex.
+    static func openBlocks(_ text: String) -> [OpenBlock] {
         var lexer = Lexer(file: SourceFile(name: "<completion>", directory: "", text: text))
         guard let tokens = try? lexer.tokenize() else { return [] }
-        var blocks: [(opening: [String], fields: [String])] = []
+        var blocks: [OpenBlock] = []
         var words: [String] = []
         for token in tokens {
             if case .word(let word) = token {
@@ -159,17 +143,21 @@ enum Completion {
             if words.first == "state", !blocks.isEmpty {
                 for index in words.indices.dropLast(2) where words[index + 1] == "=" {
                     let value = words[index + 2].hasSuffix(",") ? String(words[index + 2].dropLast()) : words[index + 2]
-                    if value == "true" || value == "false" { blocks[blocks.count - 1].fields.append(words[index]) }
+                    if value == "true" || value == "false" { blocks[blocks.count - 1].booleanFields.append(words[index]) }
                 }
             }
             switch token {
-            case .openBrace: blocks.append((words, []))
-            case .closeBrace: _ = blocks.popLast()
-            default: break
+            case .openBrace:
+                blocks.append(OpenBlock(opening: words))
+                words = []
+            case .closeBrace:
+                _ = blocks.popLast()
+                words = []
+            case .end: words = []
+            case .word, .pipe, .endOfInput: break
             }
-            words = []
         }
-        return blocks.last { $0.opening.first == "reactor" }?.fields ?? []
+        return blocks
     }
 
     /// Header names offered after `header` in a target block and for a call argument that starts
@@ -181,11 +169,10 @@ enum Completion {
     /// The values `validate` takes by name (it takes status codes too: `validate 200,201`).
     static let validateValues = ["none", "2xx", "2xx-3xx", "schema"]
 
-    /// Completions inside an open block whose opening words are `block`, for a statement whose
-    /// words so far are `previous`; nil where statements complete as at the prompt (an action's
-    /// body, `if`, `for`).
-    static func blockCompletions(_ block: [String], previous: [String], booleanFields: @autoclosure () -> [String]) -> [String]? {
-        switch block.first {
+    /// Completions inside the open block `block`, for a statement whose words so far are
+    /// `previous`; nil where statements complete as at the prompt (an action's body, `if`, `for`).
+    static func blockCompletions(_ block: OpenBlock, previous: [String]) -> [String]? {
+        switch block.opening.first {
         case "target":
             guard let field = previous.first else { return TargetDeclaration.fieldNames }
             switch field {
@@ -197,7 +184,7 @@ enum Completion {
         case "reactor" where previous.isEmpty:
             return ["state", "action"]
         case "reactor" where previous.first == "action" && previous.last == "unless":
-            return booleanFields()
+            return block.booleanFields
         case "reactor":
             return []
         default:
@@ -277,9 +264,7 @@ extension CompletionSnapshot {
         }
         // `before` may hold the lines of an open block before the one being typed.
         let blocks = Completion.openBlocks(String(before.dropLast(word.count)))
-        if let block = blocks.last,
-           let inBlock = Completion.blockCompletions(block, previous: previous,
-                                                     booleanFields: Completion.booleanStateFields(String(before.dropLast(word.count)))) {
+        if let block = blocks.last, let inBlock = Completion.blockCompletions(block, previous: previous) {
             return inBlock.filter { $0.hasPrefix(word) }
         }
         // A file item: `@item.json`, `doc@note.txt`, `text=@note.txt`.
@@ -301,7 +286,7 @@ extension CompletionSnapshot {
         switch previous.first {
         case nil:
             // In a block inside a reactor (an action's body, its catch, an if in them): `emit` too.
-            candidates = commands + (blocks.contains { $0.first == "reactor" } ? ["emit"] : [])
+            candidates = commands + (blocks.contains { $0.opening.first == "reactor" } ? ["emit"] : [])
         case "request" where previous.count == 1:
             candidates = HTTPMethod.allCases.map(\.rawValue) + ["PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "PURGE", "TRACE"]
         case let command? where RequestStatement.commands.contains(command) && word.first?.isUppercase == true:

@@ -99,8 +99,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
         let endMark = Array(Self.pasteEndMark.utf8)
         var dropped: [UInt8] = []
+        func ended() -> Bool { dropped.suffix(endMark.count).elementsEqual(endMark) }
         // A byte at a time, as libedit reads: keys typed after the end mark stay for the prompt.
-        while !dropped.reversed().starts(with: endMark.reversed()) {
+        while !ended() {
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let ready = poll(&input, 1, 300)
             if ready < 0, errno == EINTR { continue }
@@ -111,7 +112,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             guard count == 1 else { break }
             dropped.append(byte)
         }
-        if dropped.reversed().starts(with: endMark.reversed()) { dropped.removeLast(endMark.count) }
+        if ended() { dropped.removeLast(endMark.count) }
         return dropped.split(whereSeparator: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") })
             .filter { !$0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } }.count
     }

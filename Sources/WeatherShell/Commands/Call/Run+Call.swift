@@ -148,7 +148,6 @@ extension Run {
     }
 
     func diagnostic(for error: ProviderError, statement: CallStatement, argumentWords: [String: Word]) -> Diagnostic {
-        let parameters = error.parameters.joined(separator: ", ")
         if let unknown = error.unknownParameter {
             var notes: [String] = []
             let guess = Suggestion.closest(to: unknown, in: error.parameters)
@@ -165,7 +164,7 @@ extension Run {
         }
         if let missing = error.missingParameter {
             return failure("missing parameter '\(missing)' for target '\(error.targetName)'", at: statement.target.span,
-                           notes: ["give it as \(missing)=VALUE; parameters: \(parameters)"])
+                           notes: ["give it as \(missing)=VALUE; " + Self.parametersNote(error.parameters)])
         }
         var notes = settingNotes(for: error)
         if error.isMissingBaseURL { notes.insert("declare `base` in the target, or give one for all with `set base URL`", at: 0) }
