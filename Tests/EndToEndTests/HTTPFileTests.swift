@@ -226,6 +226,41 @@ import TestSupport
         }
     }
 
+    /// `< {{dir}}body.json`: a body file's path gets its variables as the file runs (httpyac's
+    /// requestBodyImportVariable.http), both a whole body and a part of one; `use http` says it reads
+    /// the path as written.
+    @Test func aBodyFilesPathGetsItsVariablesAsTheFileRuns() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "{\"from\": \"file\"}\n".write(to: directory.appendingPathComponent("body.json"), atomically: true, encoding: .utf8)
+            try """
+                @assetsDir=./
+                @name = body
+                POST \(httpbin.baseURL)/anything
+                Content-Type: application/json
+
+                < {{assetsDir}}{{name}}.json
+
+                ###
+                POST \(httpbin.baseURL)/anything
+                Content-Type: text/plain
+
+                first line
+                <@ {{assetsDir}}body.json
+
+                """.write(to: directory.appendingPathComponent("paths.http"), atomically: true, encoding: .utf8)
+            let run = try await WSHProcess.run(["paths.http"], directory: directory)
+            let answers = try Self.documents(run.stdout)
+            #expect(run.status == 0 && answers.count == 2, "\(run.stdout) \(run.stderr)")
+            #expect(answers.first?["data"] as? String == "{\"from\": \"file\"}\n", "\(answers)")
+            #expect((answers.last?["data"] as? String)?.hasPrefix("first line\n{\"from\": \"file\"}") == true, "\(answers)")
+            let used = try await WSHProcess.run(["-c", "use http paths.http"], directory: directory)
+            #expect(used.status == 3 && used.stderr.contains("paths.http:6:1: error: cannot read the body file '{{assetsDir}}{{name}}.json'"), "\(used.stderr)")
+            #expect(used.stderr.contains("note: a body file's path gets its variables when the .http file runs"), "\(used.stderr)")
+        }
+    }
+
     /// A value is data: `{...}` in a variable's value (a JSON filter, `a{b}c`) is sent as it is, not
     /// read as a parameter of the URL, in a `.http` file and in a Postman collection alike.
     @Test func bracesInAVariablesValueAreSentNotTakenForParameters() async throws {
@@ -741,7 +776,7 @@ import TestSupport
                 "chain.http": (chain, "file variables refer to one another more than 64 deep"),
                 "doubling.http": (doubling, "doubling.http:20:8: error: a value made of file variables grew past"),
                 "later.http": ("GET \(server.baseURL)/echo/first\n\n###\nPOST \(server.baseURL)/echo/second\n\n< ./missing.json\n",
-                               "later.http:6:1: error: cannot read './missing.json'"),
+                               "later.http:6:1: error: cannot read the body file './missing.json'"),
                 "digest.http": ("@u = ann\nGET \(server.baseURL)/echo/d\nAuthorization: Digest {{u}} pw\n",
                                 "digest.http:3:1: error: wsh does not sign requests from REST Client's 'Digest ...' shorthand"),
                 "timeout.http": ("# @timeout 100000\nGET \(server.baseURL)/echo/t\n", "timeout.http:2:1: error: @timeout takes seconds"),

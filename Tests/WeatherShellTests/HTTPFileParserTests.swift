@@ -88,6 +88,31 @@ import Testing
         #expect(host.name == "host")
     }
 
+    /// httpyac's `/* ... */` (its examples/api/httpbin.http opens with one holding `> [ ... ]`) is
+    /// skipped before a request and among its headers; in a body it is the body's.
+    @Test func blockCommentsAreSkippedOutsideBodies() throws {
+        let text = """
+            /*
+              > [ Base URL: httpbin.org/ ]
+              GET http://not/a/request
+            */
+            /* one line */
+            POST http://h/a
+            /* among
+               the headers */
+            Accept: */*
+
+            /* sent */
+            ###
+            GET http://h/b
+            """
+        let requests = try HTTPFileParser.parse(text).requests
+        #expect(requests.map(\.method) == ["POST", "GET"])
+        #expect(requests[0].headers.map(\.name) == ["Accept"])
+        guard case .text(let body)? = requests[0].body.first else { Issue.record("no body"); return }
+        #expect(body.parts == [.text("/* sent */")])
+    }
+
     @Test func includedFilesAndMultipartLines() throws {
         let file = try HTTPFileParser.parse("POST http://h/u\nContent-Type: multipart/form-data; boundary=b\n\n--b\n\n< ./a.txt\n--b--\n")
         let body = try #require(file.requests.first?.body)
@@ -138,6 +163,7 @@ import Testing
         #expect(try expression("$guid") == .uuid)
         #expect(try expression("$random.uuid") == .uuid)
         #expect(try expression("$random.integer(1, 10)") == .randomInt(1, 10))
+        #expect(try expression("$randomInt") == .randomInt(0, 1000), "JetBrains' form alone")
         #expect(try expression("$env.HOME") == .processEnv("HOME", named: false))
         #expect(try expression("$processEnv %secretKey") == .processEnv("secretKey", named: true))
         #expect(try expression("$dotenv %which") == .dotenv("which", named: true))

@@ -27,7 +27,7 @@ import Testing
         #expect(HTTPFileTarget.basicAuthorization(header, text: text) == "Basic " + Data(pair.utf8).base64EncodedString(), "\(text)")
     }
 
-    @Test(arguments: ["digest ann secretpw", "DIGEST ann secret pw", "aws AKID SECRET", "Aws AKID SECRET", "cognito a b c d"])
+    @Test(arguments: ["digest ann secretpw", "DIGEST ann secret pw", "aws AKID SECRET", "Aws AKID SECRET", "cognito a b c d", "oauth2 password", "OAuth2 client_credentials", "openid code pkce", "oauth2"])
     func digestAndSigningShorthandsAreRefusedInAnyCase(text: String) {
         let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
         #expect(throws: HTTPFileParser.Failure.self, "\(text)") { try HTTPFileTarget.refuseShorthand(header, text: text) }
@@ -36,5 +36,7 @@ import Testing
     @Test func aDigestHeaderOfItsOwnIsSentAsWritten() throws {
         let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
         try HTTPFileTarget.refuseShorthand(header, text: #"Digest username="ann", realm="r", nonce="n", uri="/", response="x""#)
+        // OAuth 1.0's header written out is sent as written too.
+        try HTTPFileTarget.refuseShorthand(header, text: #"OAuth oauth_consumer_key="k", oauth_signature="s""#)
     }
 }

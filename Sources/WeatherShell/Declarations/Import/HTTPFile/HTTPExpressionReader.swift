@@ -48,6 +48,8 @@ enum HTTPExpressionReader {
             let format: HTTPDate.Format = words[1] == "rfc1123" ? .rfc1123 : .iso8601(local: local)
             return .date(HTTPDate(format: format, offset: try offset(words.dropFirst(2), refuse)))
         case "$randomInt":
+            // JetBrains' form alone: 0 up to 1000.
+            if words.count == 1 { return .randomInt(0, 1000) }
             guard words.count == 3, let low = Int(words[1]), let high = Int(words[2]), low < high else {
                 throw refuse("$randomInt takes two whole numbers, the lower first: {{$randomInt 1 100}}")
             }

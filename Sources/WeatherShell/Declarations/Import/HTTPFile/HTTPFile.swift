@@ -50,6 +50,11 @@ struct HTTPFile {
     enum BodyPiece {
         case text(HTTPTemplate)
         case file(path: String, substitutes: Bool, encoding: String? = nil, span: Range<Int>)
+
+        /// `< {{dir}}/body.json`: a file whose path has variables, written in as the file runs.
+        var pathHasVariables: Bool {
+            if case .file(let path, _, _, _) = self { path.contains("{{") } else { false }
+        }
     }
 
     var items: [Item]

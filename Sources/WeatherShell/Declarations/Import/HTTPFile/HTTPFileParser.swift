@@ -65,9 +65,19 @@ struct HTTPFileParser {
             place = .beforeRequest
         }
 
+        // httpyac's `/* ... */`, before a request or among its headers: skipped to the line that ends it.
+        var inBlockComment = false
         for line in lines {
             let text = string(line)
             let trimmed = text.trimmingBlanks
+            if inBlockComment {
+                if trimmed.contains("*/") { inBlockComment = false }
+                continue
+            }
+            if place != .body, trimmed.hasPrefix("/*") {
+                inBlockComment = !trimmed.dropFirst(2).contains("*/")
+                continue
+            }
             if trimmed.hasPrefix("###") {
                 try finishRequest()
                 directives = Directives()

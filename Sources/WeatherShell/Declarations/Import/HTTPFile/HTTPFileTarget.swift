@@ -93,7 +93,7 @@ enum HTTPFileTarget {
         if request.body.count == 1, case .file(let path, false, nil, let span) = request.body[0] {
             let full = Run.path(path, relativeTo: directory)
             guard FileManager.default.isReadableFile(atPath: full) else {
-                throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
+                throw unreadable(path, directory: directory, span: span)
             }
             // Whole: the declaration is read in another directory than `directory` (the `.http`
             // file's while it runs, the current one for `use http`), where a relative path differs.
@@ -111,7 +111,7 @@ enum HTTPFileTarget {
             case .file(let path, let substitutes, let encodingName, let span):
                 let full = Run.path(path, relativeTo: directory)
                 guard let data = FileManager.default.contents(atPath: full) else {
-                    throw HTTPFileParser.Failure(message: "cannot read '\(path.prefix(80))' (from \(directory.prefix(80)))", span: span)
+                    throw unreadable(path, directory: directory, span: span)
                 }
                 let encoding = try fileEncoding(encodingName, span: span)
                 guard let text = String(data: data, encoding: encoding), !text.contains("\0") else {
@@ -158,6 +158,13 @@ enum HTTPFileTarget {
 
     /// What `encodeurl` leaves as it is beyond a URL's unreserved and reserved characters.
     private static let encodeurlAlsoKeeps: Set<UInt8> = [UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "|")]
+
+    /// A body file that is not there, or not readable, named where wsh looked for it.
+    private static func unreadable(_ path: String, directory: String, span: Range<Int>) -> HTTPFileParser.Failure {
+        HTTPFileParser.Failure(message: "cannot read the body file '\(path.prefix(80))' (looked for it in \(directory == "." ? "the current directory" : String(directory.prefix(80))))",
+                               span: span,
+                               notes: path.contains("{{") ? ["a body file's path gets its variables when the .http file runs (wsh FILE, source FILE); use http reads it as written"] : [])
+    }
 
     /// The encoding `<@NAME ./file` names (REST Client's names, as Node reads them); UTF-8 for none.
     private static func fileEncoding(_ name: String?, span: Range<Int>) throws(HTTPFileParser.Failure) -> String.Encoding {
@@ -210,14 +217,18 @@ enum HTTPFileTarget {
         }
     }
 
-    /// REST Client's `Digest USER PASSWORD`, `AWS ...` and `COGNITO ...` are schemes that need a
-    /// conversation or a signature, not a header: refused at the header, `text` being its value
-    /// (with its variables written in, when they are known). The scheme is matched in any case, as
-    /// REST Client matches it (RFC 9110).
+    /// REST Client's `Digest USER PASSWORD`, `AWS ...` and `COGNITO ...`, and httpyac's `oauth2 FLOW`
+    /// (`openid` its older name), are schemes that need a conversation or a signature, not a header:
+    /// refused at the header, `text` being its value (with its variables written in, when they are
+    /// known). The scheme is matched in any case, as REST Client matches it (RFC 9110).
     static func refuseShorthand(_ header: HTTPFile.Header, text: String) throws(HTTPFileParser.Failure) {
         guard header.name.lowercased() == "authorization" else { return }
         let words = authorizationWords(text)
         let scheme = words.first?.lowercased()
+        if scheme == "oauth2" || scheme == "openid" {
+            throw HTTPFileParser.Failure(message: "wsh does not run httpyac's '\(words[0]) ...' flow to get a token", span: header.span,
+                                         notes: ["ask for the token with a request of its own (# @name login), then send Authorization: Bearer {{login.response.body.$.access_token}}"])
+        }
         // A Digest header of its own (`Digest username="ann", ...`) is sent as written.
         let digest = scheme == "digest" && words.count >= 3 && !words[1].contains("=")
         if scheme == "aws" || scheme == "cognito" || digest {

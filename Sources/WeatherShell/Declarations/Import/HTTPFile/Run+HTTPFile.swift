@@ -42,7 +42,9 @@ extension Run {
         }
         // What the file itself gets wrong (a file it includes that is not there, a shorthand wsh
         // does not send, a timeout too long) is found before anything is sent.
-        for request in parsed.requests {
+        for var request in parsed.requests {
+            // A path with variables is read when its request comes.
+            request.body.removeAll(where: \.pathHasVariables)
             do {
                 _ = try HTTPFileTarget.declaration(request, name: "check", directory: file.directory) { _ in "x" }
             } catch {
@@ -68,6 +70,17 @@ extension Run {
         running.requestIndex += 1
         running.resolved = [:]
         var request = request
+        for index in request.body.indices {
+            guard case .file(let path, let substitutes, let encoding, let span) = request.body[index], request.body[index].pathHasVariables else { continue }
+            let template: HTTPTemplate
+            do {
+                template = try HTTPFileParser.template(of: path)
+            } catch {
+                throw failure(error.message, at: SourceSpan(span))
+            }
+            request.body[index] = .file(path: try resolve(template, in: &running, at: SourceSpan(span)).value,
+                                        substitutes: substitutes, encoding: encoding, span: span)
+        }
         for index in request.headers.indices {
             let header = request.headers[index]
             guard header.name.lowercased() == "authorization" else { continue }
