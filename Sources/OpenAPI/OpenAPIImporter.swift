@@ -77,6 +77,10 @@ public enum OpenAPIImporter {
                 }
             }
         }
+        // OpenAPI 3.1's webhooks are requests the API sends, not ones it answers.
+        if case .object(let webhooks)? = root["webhooks"], !webhooks.isEmpty {
+            resolver.warn("/webhooks", "\(webhooks.count == 1 ? "1 webhook" : "\(webhooks.count) webhooks") (requests the API sends, not ones it answers) not declared")
+        }
         return ImportedDocument(title: root["info"]?["title"]?.string ?? "", operations: operations,
                                 warnings: resolver.warnings, notes: SecurityNotes.notes(root),
                                 schemas: SchemaDocument(root: root))

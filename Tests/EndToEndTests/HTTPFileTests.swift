@@ -261,6 +261,25 @@ import TestSupport
         }
     }
 
+    /// httpyac reads the `.env` beside a `.http` file with no environment chosen: so does wsh, its
+    /// values secrets; `--env dev` with only a `.env` there says what the `.env` is for.
+    @Test func theDotenvBesideTheFileIsReadWithNoEnvironmentChosen() async throws {
+        try await HTTPBinServer.with { httpbin in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            try "host=\(httpbin.baseURL)\nkey=Dotenv-Secret-123\n".write(to: directory.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+            try "GET {{host}}/anything?k={{key}}\n".write(to: directory.appendingPathComponent("t.http"), atomically: true, encoding: .utf8)
+            let run = try await WSHProcess.run(["-c", "source t.http\nhistory 1"], directory: directory)
+            let answer = try #require(try Self.documents(run.stdout).first, "\(run.stdout) \(run.stderr)")
+            #expect(run.status == 0 && answer["args"] as? [String: String] == ["k": "Dotenv-Secret-123"], "\(answer)")
+            let recorded = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(recorded.contains("k=***") && !recorded.contains("Dotenv"), "a .env value is a secret in the history: \(run.stdout)")
+            let chosen = try await WSHProcess.run(["--env", "dev", "t.http"], directory: directory)
+            #expect(chosen.status != 0 && chosen.stderr.contains("its .env holds values for every environment: a .http file reads them without --env"),
+                    "\(chosen.stderr)")
+        }
+    }
+
     /// A value is data: `{...}` in a variable's value (a JSON filter, `a{b}c`) is sent as it is, not
     /// read as a parameter of the URL, in a `.http` file and in a Postman collection alike.
     @Test func bracesInAVariablesValueAreSentNotTakenForParameters() async throws {

@@ -419,6 +419,22 @@ import TestSupport
         """)
         #expect(document.operations.count == 1)
     }
+
+    /// A document of webhooks only (learn.openapis.org's examples/v3.1/webhook-example.yaml) declares
+    /// nothing, and says why.
+    @Test func webhooksAreSaidNotDeclared() throws {
+        let document = try importText("""
+            openapi: 3.1.0
+            info: {title: Webhook Example, version: 1.0.0}
+            webhooks:
+              newPet:
+                post:
+                  requestBody: {content: {application/json: {schema: {type: object}}}}
+                  responses: {"200": {description: ok}}
+            """)
+        #expect(document.operations.isEmpty)
+        #expect(document.warnings.map(\.description) == ["/webhooks: 1 webhook (requests the API sends, not ones it answers) not declared"])
+    }
 }
 
 /// Bad input never crashes the import: every prefix of a real-shaped document, and the same with

@@ -145,6 +145,11 @@ import Testing
         ("GET http://h/{{$timestamp -9223372036854775808 s}}",
          "'{{$timestamp -9223372036854775808 s}}': an offset is a whole number and a unit of y, M, w, d, h, m, s: -1 d", 1, 14),
         ("GET http://h/{{%%a}}", "'{{%%a}}': one '%' percent-encodes a value; two are not read", 1, 14),
+        ("# @name ack\nAMQP amqp://guest:guest@localhost\namqp_queue: q", "a request over AMQP is httpyac's: wsh sends HTTP requests only", 2, 1),
+        ("MQTT tcp://broker:1883\n\nhello", "a request over MQTT is httpyac's: wsh sends HTTP requests only", 1, 1),
+        ("GRPC grpcb.in:9000/hello.HelloService/SayHello", "a request over gRPC is httpyac's: wsh sends HTTP requests only", 1, 1),
+        ("wss://echo.example/socket", "a request over WebSocket is httpyac's: wsh sends HTTP requests only", 1, 1),
+        ("SSE https://h/events", "a request over server-sent events is httpyac's: wsh sends HTTP requests only", 1, 1),
     ])
     func whatIsNotUnderstoodIsAnErrorAtItsPlace(text: String, message: String, line: Int, column: Int) {
         #expect(throws: HTTPFileParser.Failure.self) { try HTTPFileParser.parse(text) }

@@ -26,8 +26,10 @@ extension Run {
             do {
                 guard let found = try EnvironmentFiles.values(of: name, in: directory) else {
                     let known = EnvironmentFiles.names(in: directory)
+                    let dotenv = FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(".env"))
                     var notes = [known.isEmpty ? "no environment file is in \(Self.displayPath(directory)): "
                         + "\(EnvironmentFiles.publicFile), \(EnvironmentFiles.privateFile), \(EnvironmentFiles.settingsFile) or NAME.env"
+                        + (dotenv ? " (its .env holds values for every environment: a .http file reads them without --env)" : "")
                         : "environments: \(known.joined(separator: ", "))"]
                     if let guess = Suggestion.closest(to: name, in: known) { notes.insert("did you mean '\(guess)'?", at: 0) }
                     throw failure("no environment named '\(name)'", at: span, notes: notes)

@@ -42,6 +42,11 @@ struct HTTPFileParser {
     /// Methods a request line may start with; any other word in capitals is one too (`PROPFIND`).
     private static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
 
+    /// httpyac's requests of other protocols, by the word before the URL or the URL's scheme.
+    private static let otherProtocols = ["MQTT": "MQTT", "MQTTS": "MQTT", "AMQP": "AMQP", "AMQPS": "AMQP", "GRPC": "gRPC",
+                                         "WS": "WebSocket", "WSS": "WebSocket", "WEBSOCKET": "WebSocket",
+                                         "SSE": "server-sent events", "EVENTSOURCE": "server-sent events"]
+
     private enum Place { case beforeRequest, headers, body }
 
     private func parse() throws(Failure) -> HTTPFile {
@@ -218,6 +223,10 @@ struct HTTPFileParser {
             words.removeLast(2)
         }
         if words.count == 2, string(words[1]).hasPrefix("HTTP/") { words.removeLast() }
+        let scheme = words.first.map { string($0).lowercased().prefix { $0 != ":" } } ?? ""
+        if let other = Self.otherProtocols[method] ?? Self.otherProtocols[scheme.uppercased()] {
+            throw Failure(message: "a request over \(other) is httpyac's: wsh sends HTTP requests only", span: line)
+        }
         guard words.count == 1, let url = words.first else {
             throw Failure(message: "a request line is METHOD URL [HTTP/VERSION]", span: line,
                           notes: ["a URL with a space in it is written with %20"])

@@ -117,7 +117,7 @@ extension Run {
             let value = try value(of: expression, at: SourceSpan(places[expression] ?? request.span), in: &running)
             // A variable already set (an environment's, a --var, the session's) is sent as it is.
             if case .variable(let variable) = expression, Self.isVariableName(variable),
-               session.commandLineNames.contains(variable) || running.fileVariables[variable] == nil { continue }
+               session.commandLineNames.contains(variable) || running.fileVariables[variable] == nil && self.variable(named: variable) != nil { continue }
             values[running.variableName(expression)] = value
         }
         do {
@@ -201,6 +201,11 @@ extension Run {
                 return value
             }
             if let given = variable(named: name) { return given }
+            // As httpyac reads it: the `.env` beside the file, with no environment chosen too.
+            if FileManager.default.fileExists(atPath: running.dotenvPath), let value = try running.dotenv(run: self, at: span)[name] {
+                session.mask.add(value)
+                return Variable(value: value, isSecret: true)
+            }
             throw failure("no variable '\(name)' is set", at: span,
                           notes: ["set it in the file (@\(name) = VALUE), with --var \(name)=VALUE, or in an environment (--env)"])
         case .uuid: return Variable(typed: .string(UUID().uuidString.lowercased()))
