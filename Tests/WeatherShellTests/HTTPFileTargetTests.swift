@@ -33,6 +33,17 @@ import Testing
         #expect(throws: HTTPFileParser.Failure.self, "\(text)") { try HTTPFileTarget.refuseShorthand(header, text: text) }
     }
 
+    /// JetBrains' spec: `GET /get` with `Host: http://h:8080` (a scheme in the Host) and `OPTIONS *`.
+    @Test func aHostWithASchemeAndTheAsteriskForm() throws {
+        let withScheme = try #require(try HTTPFileParser.parse("GET /get\nHost: http://127.0.0.1:8080\n").requests.first)
+        let declared = try HTTPFileTarget.declaration(withScheme, name: "r", directory: ".") { _ in "x" }
+        #expect(declared.contains("base     \"http://127.0.0.1:8080\""), "\(declared)")
+        let plain = try #require(try HTTPFileParser.parse("GET /get\nHost: 127.0.0.1:8080\n").requests.first)
+        #expect(try HTTPFileTarget.declaration(plain, name: "r", directory: ".") { _ in "x" }.contains("base     \"http://127.0.0.1:8080\""))
+        let asterisk = try #require(try HTTPFileParser.parse("OPTIONS * HTTP/1.1\nHost: 127.0.0.1:8080\n").requests.first)
+        #expect(throws: HTTPFileParser.Failure.self) { try HTTPFileTarget.declaration(asterisk, name: "r", directory: ".") { _ in "x" } }
+    }
+
     @Test func aDigestHeaderOfItsOwnIsSentAsWritten() throws {
         let header = HTTPFile.Header(name: "Authorization", value: HTTPTemplate(parts: []), span: 0..<0)
         try HTTPFileTarget.refuseShorthand(header, text: #"Digest username="ann", realm="r", nonce="n", uri="/", response="x""#)

@@ -22,7 +22,12 @@ enum HTTPFileTarget {
                 throw HTTPFileParser.Failure(message: "a URL that starts with '/' needs a Host header, or write the whole URL", span: request.span)
             }
             headers.removeAll { $0.name.lowercased() == "host" }
-            url = [.text("http://")] + host.value.parts + url
+            // JetBrains' spec writes the scheme in the Host too: `Host: http://example.com:8080`.
+            let scheme: [HTTPTemplate.Part] = if case .text(let text)? = host.value.parts.first, text.contains("://") { [] } else { [.text("http://")] }
+            url = scheme + host.value.parts + url
+        } else if case .text(let first)? = url.first, first == "*" {
+            throw HTTPFileParser.Failure(message: "wsh does not send a request for the server as a whole ('\(request.method) *')", span: request.span,
+                                         notes: ["write a path: \(request.method) /"])
         } else if case .text(let first)? = url.first, !first.contains("://") {
             url[0] = .text("http://" + first)
         }
