@@ -247,6 +247,22 @@ import TestSupport
         }
     }
 
+    /// `export locust` checks the plugin lines it leaves out, as `wsh load` and `wsh test` refuse a
+    /// wrong one, and gives the Authorization advice only for `plugin auth` (review-load R3).
+    @Test func exportLocustChecksThePluginLinesItLeavesOut() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let target = "target ok { base http://127.0.0.1:9; path /ok }\ncall ok\n"
+        for (name, plugin, message) in [("unknown.wsh", "plugin nosuchplugin on", "unknown.wsh:1:8: error: unknown plugin 'nosuchplugin'"),
+                                         ("setting.wsh", "plugin retry 2", "setting.wsh:1:14: error: unknown setting '2' for plugin 'retry'")] {
+            try (plugin + "\n" + target).write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let export = try await WSHProcess.run(["-c", "export locust \(name)"], directory: directory)
+            #expect(export.status == 2 && export.stderr.contains(message) && export.stdout.isEmpty, "\(name): \(export.stdout)\(export.stderr)")
+        }
+        try ("plugin logger on\n" + target).write(to: directory.appendingPathComponent("logger.wsh"), atomically: true, encoding: .utf8)
+        let export = try await WSHProcess.run(["-c", "export locust logger.wsh"], directory: directory)
+        #expect(export.status == 0 && export.stderr == "note: a locustfile has no plugins (plugin logger): they are left out\n", "\(export.stderr)")
+    }
+
     /// SIGTERM, as a CI job's cancel, `timeout` and Kubernetes send it, stops the run as Ctrl-C does:
     /// the summary of what ran and the report, then wsh ends by the signal. It killed wsh with
     /// neither (tester's L5).

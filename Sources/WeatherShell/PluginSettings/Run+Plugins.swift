@@ -34,9 +34,9 @@ extension Run {
     }
 
     /// The `plugin` statements among `statements` and the blocks they hold (`if`, loops) whose words
-    /// hold no variable, read as they will be, before anything runs: a wrong setting word (`plugin
-    /// logger on very_verbose`) is said as a parse error would be, with its did-you-mean, and the
-    /// file runs nothing.
+    /// hold no variable, read as they will be, before anything runs: an unknown plugin or a wrong
+    /// setting word (`plugin logger on very_verbose`) is said as a parse error would be, with its
+    /// did-you-mean, and the file runs nothing.
     func checkPluginSettings(_ statements: [Statement]) -> Diagnostic? {
         for statement in statements {
             switch statement.kind {
@@ -48,8 +48,11 @@ extension Run {
                 continue
             default: break
             }
-            guard case .plugin(let nameWord, let settingWords) = statement.kind, let name = nameWord.literal,
-                  let type = BuiltInPlugins.named(name) else { continue }
+            guard case .plugin(let nameWord, let settingWords) = statement.kind, let name = nameWord.literal, name != "order" else { continue }
+            guard let type = BuiltInPlugins.named(name) else {
+                let unknown = unknownPlugin(name, at: nameWord.span)
+                return Diagnostic(.parse, unknown.message, file: unknown.file, span: unknown.span, notes: unknown.notes)
+            }
             var items = settingWords.compactMap { word in word.literal.map { PluginSettingWords.Item(text: $0, word: word) } }
             guard items.count == settingWords.count, !items.isEmpty else { continue }
             if let switched = Self.onOff(items[0].text) {

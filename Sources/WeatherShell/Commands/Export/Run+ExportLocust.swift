@@ -16,14 +16,16 @@ extension Run {
             let path = resolvePath(name)
             let file = try readSourceFile(path, at: words[0].span)
             let program = try Parser.parse(file)
-            // The setup (targets, use, set) runs here, as each user of wsh load runs it first. Not its
-            // plugins, which a locustfile does not have: one given a `let` (`plugin auth bearer $token`)
-            // would be an undefined variable here, and its `let`s are the scenario's, read from the environment.
-            try await execute(Program(file: file, statements: program.statements.filter { LoadRun.isSetup($0) && Self.pluginName($0) == nil }))
-            plugins = program.statements.compactMap(Self.pluginName)
             let previous = currentFile
             currentFile = file
             defer { currentFile = previous }
+            // The setup (targets, use, set) runs here, as each user of wsh load runs it first. Not its
+            // plugins, which a locustfile does not have, but they are checked: one given a `let` (`plugin
+            // auth bearer $token`) would be an undefined variable here, and its `let`s are the
+            // scenario's, read from the environment.
+            if let problem = checkPluginSettings(program.statements) { throw problem }
+            try await execute(Program(file: file, statements: program.statements.filter { LoadRun.isSetup($0) && Self.pluginName($0) == nil }))
+            plugins = program.statements.compactMap(Self.pluginName)
             let scenario = program.statements.filter { !LoadRun.isSetup($0) }
             guard scenario.contains(where: { if case .call = $0.kind { true } else { false } }) else {
                 throw failure("\(file.name) has no calls to write: a scenario is calls, captures and expects", at: words[0].span,
@@ -42,7 +44,7 @@ extension Run {
         try writeOutput(mask(writer.text(run: self)), to: outputPath, at: command.span)
         if !plugins.isEmpty {
             io.err("note: a locustfile has no plugins (\(plugins.map { "plugin \($0)" }.joined(separator: ", "))): "
-                   + "give a header such as Authorization in the target, from a variable\n")
+                   + (plugins.contains("auth") ? "give a header such as Authorization in the target, from a variable\n" : "they are left out\n"))
         }
         let credentials = writer.literalSecrets.names + writer.typedCredentials(run: self)
         if !credentials.isEmpty {
