@@ -35,5 +35,12 @@ import TestSupport
         #expect(sliced.sorted() == all)
         let badShard = try await WSHProcess.run(["test", "t", "--shard", "3/2"], directory: directory)
         #expect(badShard.status == 1 && badShard.stderr.contains("--shard takes K/N"), "\(badShard.stderr)")
+        // A negative K is read as the option's value, not taken for an option (tester's L12).
+        let negative = try await WSHProcess.run(["test", "t", "--shard", "-1/3"], directory: directory)
+        #expect(negative.status == 1 && negative.stderr.contains("--shard takes K/N"), "\(negative.stderr)")
+        // A report made elsewhere names none of these files: said, not passed over (tester's L8).
+        let inside = try await WSHProcess.run(["test", ".", "--shard", "1/3", "--durations", "../all.json"], directory: tests)
+        #expect(inside.stderr.contains("note: --durations ../all.json names none of these 12 files"), "\(inside.stderr)")
+        #expect(inside.stdout.hasPrefix("shard 1/3: 4 of 12 files"), "\(inside.stdout)")
     }
 }

@@ -95,5 +95,10 @@ import Testing
         let durations = try TestShard.durations(fromReport: Array(report.utf8))
         #expect(durations == [TestShard.key("t/a.wsh"): 12.5, TestShard.key("t/b.wsh"): 3])
         #expect(throws: CommandFailure.self) { try TestShard.durations(fromReport: Array("[1]".utf8)) }
+        // A time that would put every file in one slice is refused, not used (tester's L8).
+        for bad in ["-5000", "\"x\"", "1e308", "null"] {
+            let text = #"{"files": [{"path": "t/a.wsh", "milliseconds": "# + bad + "}]}"
+            #expect(throws: CommandFailure.self, "\(bad)") { try TestShard.durations(fromReport: Array(text.utf8)) }
+        }
     }
 }

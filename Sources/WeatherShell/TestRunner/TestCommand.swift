@@ -38,7 +38,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("report-html"), help: ArgumentHelp("Write an HTML report, DIR/index.html.", valueName: "DIR"))
     var html: String?
 
-    @Option(help: ArgumentHelp("Run the K-th of N slices of the files (for a CI matrix of N machines).", valueName: "K/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run the K-th of N slices of the files (for a CI matrix of N machines).", valueName: "K/N"))
     var shard: String?
 
     @Option(help: ArgumentHelp("With --shard: balance the slices by the times in an earlier run's JSON report.", valueName: "FILE"))

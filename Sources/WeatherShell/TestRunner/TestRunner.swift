@@ -78,6 +78,9 @@ enum TestRunner {
         if let path = settings.durationsFile {
             guard let bytes = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read --durations \(path)") }
             durations = try TestShard.durations(fromReport: Array(bytes))
+            if !durations.isEmpty, !files.contains(where: { durations[TestShard.key($0)] != nil }) {
+                FileHandleOutput.standardError("note: --durations \(path) names none of these \(files.count) files (its paths are read from the current directory): the slices are by count\n")
+            }
         }
         let selected = shard.select(files, durations: durations)
         ShellIO.writeAll(STDOUT_FILENO, Array("shard \(shard.index)/\(shard.count): \(selected.count) of \(files.count) file\(files.count == 1 ? "" : "s")\n".utf8),

@@ -67,7 +67,12 @@ struct TestShard: Equatable, Sendable {
         }
         var durations: [String: Double] = [:]
         for file in files {
-            if let path = file["path"]?.string, let milliseconds = file["milliseconds"]?.double { durations[key(path)] = milliseconds }
+            guard let path = file["path"]?.string, let given = file["milliseconds"] else { continue }
+            // A negative or made-up time would put every file in one slice.
+            guard let milliseconds = given.double, milliseconds.isFinite, (0...Double(Int32.max)).contains(milliseconds) else {
+                throw CommandFailure("--durations: '\(path.shortened())' has milliseconds \(given.compactText.shortened()): a time is milliseconds, 0 or more, as wsh test --report-json writes it")
+            }
+            durations[key(path)] = milliseconds
         }
         return durations
     }

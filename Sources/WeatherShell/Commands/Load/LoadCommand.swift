@@ -14,18 +14,18 @@ struct LoadCommand: ParsableCommand {
             + "Exit status: 0 all thresholds passed, 4 one failed, 3 an error, 1 a usage error, 130 interrupted (the report of what ran is printed)."
     )
 
-    @Option(help: ArgumentHelp("Users at once, each calling again when answered (default 10).", valueName: "N")) var users: Int?
-    @Option(help: ArgumentHelp("Arrivals a second, such as 200/s: the open model.", valueName: "R")) var rate: String?
-    @Option(help: ArgumentHelp("How long, such as 30s or 5m.", valueName: "DURATION")) var duration: String = "10s"
-    @Option(help: ArgumentHelp("Reach the users or the rate linearly over this long first.", valueName: "DURATION")) var ramp: String?
-    @Option(help: ArgumentHelp("With --rate: at most this many calls in flight (default 1000); more arrivals are dropped and counted.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Users at once, each calling again when answered (default 10).", valueName: "N")) var users: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Arrivals a second, such as 200/s: the open model.", valueName: "R")) var rate: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long, such as 30s, 5m or 1h30m.", valueName: "DURATION")) var duration: String = "10s"
+    @Option(parsing: .unconditional, help: ArgumentHelp("Reach the users or the rate linearly over this long first.", valueName: "DURATION")) var ramp: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --rate: at most this many calls in flight (default 1000); more arrivals are dropped and counted.",
                                valueName: "N")) var connections: Int?
     @Option(help: ArgumentHelp("A pass mark, such as 'p95<200ms', 'errors<1%', 'rps>=100', 'dropped<1%' (repeat).", valueName: "EXPR")) var threshold: [String] = []
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Load this host too (only loopback otherwise).", valueName: "HOST")) var allowHost: [String] = []
     @Option(name: .customLong("report-json"), help: ArgumentHelp("Write the report as JSON.", valueName: "FILE")) var json: String?
     @Option(name: .customLong("report-html"), help: ArgumentHelp("Write DIR/index.html: plots over time, no network needed.", valueName: "DIR")) var html: String?
     @Option(name: .customLong("env"), help: ArgumentHelp("Choose an environment first (set env NAME).", valueName: "NAME")) var environment: String?
-    @Option(help: ArgumentHelp("Split the users (or the rate) over this many processes, one a core: one process uses one core (default 1).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Split the users (or the rate) over this many processes, one a core: one process uses one core (default 1).",
                                valueName: "N")) var processes: Int = 1
     @Option(help: .hidden) var worker: String?
     @Option(name: .customLong("worker-started"), help: .hidden) var workerStarted: String?
@@ -45,7 +45,7 @@ struct LoadCommand: ParsableCommand {
             guard !options.files.isEmpty || !targets.isEmpty else { throw ValidationError("give a .wsh scenario, or files and a target to call") }
             guard targets.count <= 1 else { throw ValidationError("wsh load calls one target: \(targets.joined(separator: ", ")) are several") }
             options.target = targets.first
-            guard let time = DurationText.parse(duration), time > .zero else { throw ValidationError("--duration takes a duration such as 30s or 5m") }
+            guard let time = DurationText.parse(duration), time > .zero else { throw ValidationError("--duration takes a duration such as 30s, 5m or 1h30m") }
             options.duration = time
             if let ramp {
                 guard let time = DurationText.parse(ramp), time >= .zero, time <= options.duration else {
