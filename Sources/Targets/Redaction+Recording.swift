@@ -15,17 +15,22 @@ extension Redaction {
         }
         // Most bodies have nothing to mask, which their bytes show without parsing them.
         if Self.namesNothingSensitive(body), secrets.mask(body) == body { return body }
-        return maskedJSONOrText(body) { member in isSensitiveKey(member.key) && member.value != .null }
+        return maskedJSONOrText(body, contentType: contentType) { member in isSensitiveKey(member.key) && member.value != .null }
     }
 
     /// `body` with the members `masksMember` picks and every secret value masked: JSON rewritten,
-    /// indented, when anything changed; other text masked byte for byte.
-    func maskedJSONOrText(_ body: Data, masksMember: (JSONMember) -> Bool) -> Data {
+    /// indented, when anything changed; XML with its elements named like secrets masked; other text
+    /// masked byte for byte.
+    func maskedJSONOrText(_ body: Data, contentType: String?, masksMember: (JSONMember) -> Bool) -> Data {
         // Whatever its media type says: a JSON body served as text or octet-stream holds secrets as JSON.
         // Only an object or an array has members to mask by name; a scalar is masked by value below.
         if Self.opensJSONContainer(body), let json = try? JSONValue.parse(body) {
             let (masked, changed) = recordingMasked(json, masksMember: masksMember)
             if changed { return Data((masked.prettyText + "\n").utf8) }
+        }
+        if Self.looksLikeXML(body, contentType: contentType), let text = String(data: body, encoding: .utf8) {
+            let masked = maskedElements(text)
+            if masked != text { return secrets.mask(Data(masked.utf8)) }
         }
         // Text that holds JSON without being one document (NDJSON, an event stream): its escaped
         // literals are read too.

@@ -47,7 +47,7 @@ extension Redaction {
                     guard part.filename == nil, isSensitiveKey(part.name), Self.isCredentialName(part.name) else { return nil }
                     return (part.name, String(decoding: part.content, as: UTF8.self))
                 }
-            } else if MediaType.essence(of: type).hasSuffix("xml") || body.first == UInt8(ascii: "<") {
+            } else if Self.looksLikeXML(body, contentType: type) {
                 secrets += credentialElements(String(decoding: body, as: UTF8.self))
             }
         }
@@ -127,30 +127,6 @@ extension Redaction {
             let decoded = PercentEncoding.decode(value[...])
             return decoded == value ? [(name, value)] : [(name, decoded), (name, value)]
         }
-    }
-
-    /// The text of XML elements named as credentials (`<password>x</password>`, `<wsse:Password>`,
-    /// by the name after a prefix), as written and with the five predefined entities undone.
-    private func credentialElements(_ text: String) -> [(name: String, value: String)] {
-        var found: [(name: String, value: String)] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "<") {
-            rest = rest[rest.index(after: open)...]
-            let name = rest.prefix { !" \t\r\n/>".contains($0) }
-            // No `>` left: no element either, and looking again from each `<` would be quadratic.
-            guard let close = rest.firstIndex(of: ">") else { break }
-            guard !name.isEmpty, rest[rest.index(before: close)] != "/" else { continue }
-            let content = rest[rest.index(after: close)...].prefix { $0 != "<" }
-            let localName = String(name.split(separator: ":").last ?? name)
-            guard isSensitiveKey(localName), Self.isCredentialName(localName) else { continue }
-            let value = content.trimmingCharacters(in: .whitespacesAndNewlines)
-            let unescaped = value.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-                .replacingOccurrences(of: "&amp;", with: "&")
-            found.append((localName, value))
-            if unescaped != value { found.append((localName, unescaped)) }
-        }
-        return found
     }
 
     /// The string and number values of JSON members named as credentials, at any depth

@@ -27,12 +27,17 @@ extension Redaction {
     /// ``sentSecrets(of:)`` reads a request: the values of headers named as credentials
     /// (`X-Api-Key`, `X-Token`), of cookies a `Set-Cookie` line sets named like secrets or sessions
     /// (`token`, `sid`), and the string and number values of JSON members named as credentials
-    /// (`access_token`, `password`; ``isCredentialName(_:)``), at any depth.
+    /// (`access_token`, `password`; ``isCredentialName(_:)``), at any depth, or of XML elements so
+    /// named (`<wsse:Password>`).
     public func receivedSecrets(of response: Response) -> [(name: String, value: String)] {
         var secrets = credentials(in: response.headers)
         let body = response.body
-        if !body.isEmpty, !Self.namesNothingSensitiveOnceRead(body), case .success(let json) = response.parsedBody {
-            secrets += Self.credentialMembers(json)
+        if !body.isEmpty, !Self.namesNothingSensitiveOnceRead(body) {
+            if case .success(let json) = response.parsedBody {
+                secrets += Self.credentialMembers(json)
+            } else if Self.looksLikeXML(body, contentType: response.header("Content-Type")) {
+                secrets += credentialElements(String(decoding: body, as: UTF8.self))
+            }
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }
     }

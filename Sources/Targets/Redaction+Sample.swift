@@ -15,7 +15,7 @@ extension Redaction {
         if Self.namesNone(of: Self.recordedNameFinder, in: body), secrets.mask(body) == body {
             return Self.maskedCredentialShapes(body)
         }
-        let masked = maskedJSONOrText(body) { member in
+        let masked = maskedJSONOrText(body, contentType: contentType) { member in
             switch member.value {
             case .null, .bool: return false
             case .string(let text) where text == Self.placeholder: return false

@@ -180,8 +180,8 @@ public struct Redaction: Sendable {
         return mask(masked)
     }
 
-    /// The body as text for display: sensitive members of a JSON body and sensitive fields of a
-    /// url-encoded form masked, then every secret value masked, in JSON text also where escapes
+    /// The body as text for display: sensitive members of a JSON body, sensitive fields of a
+    /// url-encoded form and sensitive elements of XML masked, then every secret value masked, in JSON text also where escapes
     /// hide it (``maskedDecodingJSON(_:)``). A JSON object or list sent with a
     /// form's type (a pasted "Copy as cURL" `--data-raw '{...}'`, which curl types as a form) is
     /// masked as JSON. Bytes that are not UTF-8 are shown as U+FFFD.
@@ -203,7 +203,8 @@ public struct Redaction: Sendable {
             // A secret JSON escapes hide (`\u002B`, a body echoed as a string) is found as it decodes.
             return maskedDecodingJSON(changed ? maskedJSON.compactText : text)
         }
-        return isForm ? mask(maskedPairs(text)) : maskedDecodingJSON(text)
+        if isForm { return mask(maskedPairs(text)) }
+        return maskedDecodingJSON(Self.looksLikeXML(body, contentType: contentType) ? maskedElements(text) : text)
     }
 
     /// Whether `body`'s first byte that is not white space opens a JSON object or list: a body

@@ -16,7 +16,7 @@ import TestSupport
         """
     static let credentials = ["rt-9f8e7d6c5b", "idt-1234abcd", "cs-55667788", "pw-77889900", "ak-99001122",
                               "eyJhbGci", "abc123DEF456ghi", "dXNlcjpwYXNz", "pa55word",
-                              "tok-aaaa1111", "123456789012", "sec-bbbb2222", "HdrIssued-24680"]
+                              "tok-aaaa1111", "123456789012", "sec-bbbb2222", "HdrIssued-24680", "XMLKEY55", "WSSEPASS44"]
     /// What the release masked by name and by the values an answer issued (review of F20): a list of
     /// tokens, a number under `api_key`, an object under `secret`, a header's token echoed in the body.
     static let names = #"{"tokens": ["tok-aaaa1111"], "api_key": 123456789012, "secret": {"value": "sec-bbbb2222"}}"#
@@ -32,6 +32,8 @@ import TestSupport
             "/names": StaticRoute(body: Self.names),
             "/issued": StaticRoute(headers: [("Content-Type", "application/json"), ("X-Session-Token", "HdrIssued-24680")],
                                    body: Array(#"{"value": "HdrIssued-24680"}"#.utf8)),
+            // A SOAP answer: its elements named like secrets are masked as JSON members are (test-serve H1).
+            "/soap": StaticRoute(contentType: "text/xml", body: "<r><apiKey>XMLKEY55</apiKey><wsse:Password>WSSEPASS44</wsse:Password><city>Suwon</city></r>"),
         ]
         try await withLoopbackServer(routes: routes) { server in
             let directory = try WSHProcess.temporaryDirectory()
@@ -44,7 +46,9 @@ import TestSupport
                 target page { base \(server.baseURL); path /page }
                 target names { base \(server.baseURL); path /names }
                 target issued { base \(server.baseURL); path /issued }
+                target soap { base \(server.baseURL); path /soap }
                 set record rec
+                call soap
                 call names
                 call issued
                 call login
@@ -63,8 +67,10 @@ import TestSupport
             let dsn = try String(contentsOf: records.appendingPathComponent("dsn.json"), encoding: .utf8)
             let names = try String(contentsOf: records.appendingPathComponent("names.json"), encoding: .utf8)
             let issued = try String(contentsOf: records.appendingPathComponent("issued.json"), encoding: .utf8)
+            let soap = try String(contentsOf: records.appendingPathComponent("soap.xml"), encoding: .utf8)
+            #expect(soap == "<r><apiKey>***</apiKey><wsse:Password>***</wsse:Password><city>Suwon</city></r>", "\(soap)")
             for credential in Self.credentials {
-                #expect(![login, echoed, dsn, names, issued].contains { $0.contains(credential) },
+                #expect(![login, echoed, dsn, names, issued, soap].contains { $0.contains(credential) },
                         "\(credential) recorded: \(login)\n\(echoed)\n\(dsn)\n\(names)\n\(issued)")
             }
             for kept in [#""expires_in": 3600"#, #""credentialsRequired": true"#, #""access_token": "***""#, #""client_secret": "***""#] {
@@ -77,6 +83,11 @@ import TestSupport
             // The history row of each call is written by the time wsh exits.
             let history = try await WSHProcess.run(["-c", "history"], environment: environment, directory: directory)
             #expect(history.stdout.contains("/page") && history.stdout.contains("/login"), "\(history.stdout)\(history.stderr)")
+            let state = directory.appendingPathComponent(".local/state/wsh").path
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: state)) ?? [] {
+                let bytes = FileManager.default.contents(atPath: state + "/" + name) ?? Data()
+                #expect(bytes.range(of: Data("WSSEPASS44".utf8)) == nil && bytes.range(of: Data("XMLKEY55".utf8)) == nil, "\(name) holds an XML secret")
+            }
 
             // Offline, the masked fixture replays: a masked value answers as `***`.
             let replay = try await WSHProcess.run(["--stub", "-c", "set output quiet\nsource session.wsh\ncall login\nprint .access_token .expires_in"],

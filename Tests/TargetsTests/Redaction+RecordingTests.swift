@@ -17,6 +17,24 @@ import Testing
         #expect(text.hasPrefix("{\n  \"id\": 1,"), "written again, indented: \(text)")
     }
 
+    /// XML elements named like secrets (a SOAP `<wsse:Password>`, `<apiKey>`, in CDATA too) are
+    /// `***` in a recording, a sample, a shown body, and by value once the answer is read; other
+    /// elements and the bytes around them are kept (test-serve H1).
+    @Test func xmlElementsNamedLikeSecretsBecomeStars() {
+        let xml = "<?xml version=\"1.0\"?>\n<r><apiKey>XMLKEY55</apiKey><wsse:Password>WSSEPASS44</wsse:Password>"
+            + "<password><![CDATA[Cd4t4<Pass]]></password><city>London</city><token/><access_token>\n</access_token></r>"
+        let expected = "<?xml version=\"1.0\"?>\n<r><apiKey>***</apiKey><wsse:Password>***</wsse:Password>"
+            + "<password>***</password><city>London</city><token/><access_token>\n</access_token></r>"
+        let redaction = Redaction()
+        #expect(String(decoding: redaction.maskedForRecording(Data(xml.utf8), contentType: "text/xml"), as: UTF8.self) == expected)
+        #expect(String(decoding: redaction.maskedForSample(Data(xml.utf8), contentType: nil), as: UTF8.self) == expected)
+        #expect(redaction.maskedBody(Data(xml.utf8), contentType: "application/soap+xml") == expected)
+        let response = Response(status: 200, reason: "", headers: [Header(name: "Content-Type", value: "application/xml")],
+                                body: Data(xml.utf8), request: Request(method: .get, url: "http://127.0.0.1:9/x"))
+        #expect(Set(redaction.receivedSecrets(of: response).map(\.value)) == ["XMLKEY55", "WSSEPASS44", "Cd4t4<Pass"])
+        #expect(redaction.including(secretsOf: response).mask("note: WSSEPASS44") == "note: ***")
+    }
+
     @Test func aJSONBodyWithNothingToMaskIsKeptByteForByte() {
         let body = Data("{ \"id\" : 1, \"name\": \"ann\", \"token\": null }".utf8)
         #expect(Redaction(secrets: [secret]).maskedForRecording(body, contentType: nil) == body)
