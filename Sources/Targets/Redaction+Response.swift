@@ -12,7 +12,9 @@ extension Redaction {
     /// shows it (a failed check's notes, `print`, a report), as its member is in the shown body.
     public func including(secretsOf response: Response) -> Redaction {
         let added = receivedSecrets(of: response).map(\.value).filter { $0.count >= SecretForms.minimumLength && !secretValues.contains($0) }
-        return added.isEmpty ? self : Redaction(secrets: secrets.adding(added))
+        // An answer can issue thousands of tokens; their base64 forms would make masking with them
+        // four times as slow (docs/dev/performance.md).
+        return added.isEmpty ? self : Redaction(secrets: secrets.adding(added, base64: false))
     }
 
     /// This redaction plus what every request of the call `response` answers sent as credentials

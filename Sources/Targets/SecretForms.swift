@@ -20,15 +20,17 @@ public enum SecretForms {
     ///   `&gt;`, `&quot;`, and `'` as `&#39;`, `&apos;` or `&#x27;`);
     /// - when it is not ASCII, its UTF-8 bytes read as ISO-8859-1 (`hé` as `hÃ©`), as it is and
     ///   JSON-escaped, as a server that reads header bytes so echoes it;
-    /// - base64-encoded as in `Authorization: Basic`, when it has a `:` as a `USER:PASSWORD` has;
+    /// - base64-encoded, standard and URL-safe, whole or inside a longer text encoded whole
+    ///   (``base64Forms(_:)``);
     /// - as a host name in ASCII (`xn--` and Punycode), when it is not ASCII.
     ///
-    /// Empty for a value shorter than ``minimumLength``; no form appears twice.
-    public static func of(_ value: String) -> [String] {
+    /// Without `base64`, only a `USER:PASSWORD`'s whole base64 is among them. Empty for a value
+    /// shorter than ``minimumLength``; no form appears twice.
+    public static func of(_ value: String, base64: Bool = true) -> [String] {
         guard value.count >= minimumLength else { return [] }
-        // Every encoding below leaves such a value as it is (most tokens and keys): an answer that
-        // issues thousands of tokens makes them secrets in one go.
-        if value.utf8.allSatisfy(isUnreserved) { return [value] }
+        // Every encoding below but base64 leaves such a value as it is (most tokens and keys): an
+        // answer that issues thousands of tokens makes them secrets in one go.
+        if value.utf8.allSatisfy(isUnreserved) { return [value] + (base64 ? base64Forms(value) : []) }
         let percent = PercentEncoding.encode(value)
         // As a URL holds it after its host, where `[` and `]` are escaped too.
         let afterHost = "http://h/"
@@ -66,12 +68,39 @@ public enum SecretForms {
         if couldBeUnicodeHost(value), let host = InternationalHost.asciiName(value), host.contains("xn--") {
             forms.append(host)
         }
-        if value.contains(":") {
-            let base64 = Data(value.utf8).base64EncodedString()
-            forms += [base64, String(base64.reversed().drop { $0 == "=" }.reversed())]
+        if base64 {
+            forms += base64Forms(value)
+        } else if value.contains(":") {
+            // A `USER:PASSWORD` as `Authorization: Basic` sends it.
+            let whole = Data(value.utf8).base64EncodedString()
+            forms += [whole, String(whole.reversed().drop { $0 == "=" }.reversed())]
         }
         var seen: Set<String> = []
         return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// For a value of 6 bytes or more, or a `USER:PASSWORD` as `Authorization: Basic` encodes it:
+    /// the value in base64, standard and URL-safe, with and without its padding (a server's echo of
+    /// it), and the characters that only its bytes make at each of the three places it can start in
+    /// a longer text encoded whole (`Bearer VALUE`, a JSON document in base64). A shorter value's
+    /// base64 is too short to mask wherever it stands.
+    private static func base64Forms(_ value: String) -> [String] {
+        let bytes = Array(value.utf8)
+        guard bytes.count >= 6 || value.contains(":") else { return [] }
+        let whole = Data(bytes).base64EncodedString()
+        var forms = [whole, String(whole.reversed().drop { $0 == "=" }.reversed())]
+        if bytes.count >= 6 {
+            for offset in 0..<3 {
+                let encoded = Array(Data(Array(repeating: 0, count: offset) + bytes).base64EncodedString().utf8)
+                // Characters of 6 bits each: those after the offset's bits, and before the value's end.
+                let first = (8 * offset + 5) / 6
+                let last = 8 * (offset + bytes.count) / 6
+                forms.append(String(decoding: encoded[first..<last], as: UTF8.self))
+            }
+        }
+        let urlSafe = forms.map { $0.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+        var seen: Set<String> = []
+        return (forms + urlSafe).filter { seen.insert($0).inserted }
     }
 
     /// `value` with `& < > "` and `'` as XML's and HTML's references, each spelling of `'`; none

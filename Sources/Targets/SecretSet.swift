@@ -28,20 +28,21 @@ public struct SecretSet: Sendable {
         if insert(value) { finder = LazyFinder(forms) }
     }
 
-    /// This set with `more` values added.
-    public func adding(_ more: [String]) -> SecretSet {
+    /// This set with `more` values added; without their base64 forms when `base64` is false (the
+    /// many credentials one answer can issue, which a server does not echo encoded).
+    public func adding(_ more: [String], base64: Bool = true) -> SecretSet {
         var set = self
         var changed = false
-        for value in more where set.insert(value) { changed = true }
+        for value in more where set.insert(value, base64: base64) { changed = true }
         if changed { set.finder = LazyFinder(set.forms) }
         return set
     }
 
     /// Adds `value` and its forms, but not to the finder; whether it was new.
-    private mutating func insert(_ value: String) -> Bool {
+    private mutating func insert(_ value: String, base64: Bool = true) -> Bool {
         guard value.count >= SecretForms.minimumLength, valueSet.insert(value).inserted else { return false }
         values.append(value)
-        for form in SecretForms.of(value) {
+        for form in SecretForms.of(value, base64: base64) {
             let bytes = Array(form.utf8)
             if formSet.insert(bytes).inserted { forms.append(bytes) }
         }

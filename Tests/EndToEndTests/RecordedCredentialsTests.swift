@@ -97,6 +97,37 @@ import TestSupport
         }
     }
 
+    /// A server that echoes an `env` key base64-encoded (standard, URL-safe without padding, or inside
+    /// a longer encoded text) shows it in no recording and no history row (test-serve H2).
+    @Test func anEnvKeysBase64EchoIsMaskedInRecordings() async throws {
+        let key = "K3y/v@l+ue=9"
+        let standard = Data(key.utf8).base64EncodedString()
+        let urlSafe = Data(("Bearer " + key).utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").trimmingCharacters(in: ["="])
+        let routes = ["/b64": StaticRoute(body: #"{"b64": "\#(standard)", "auth": "\#(urlSafe)"}"#)]
+        try await withLoopbackServer(routes: routes) { server in
+            let directory = try WSHProcess.temporaryDirectory()
+            defer { ScratchDirectory.remove(directory) }
+            let script = """
+                set output quiet
+                let key = env UPKEY
+                target b64 { base \(server.baseURL); path /b64; header X-Api-Key:$key }
+                set record rec
+                call b64
+                """
+            let (result, _) = try await runScript(script, environment: ["HOME": directory.path, "UPKEY": key], directory: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let recorded = try String(contentsOf: directory.appendingPathComponent("rec/b64.json"), encoding: .utf8)
+            #expect(!recorded.contains(standard) && !recorded.contains("SzN5L3ZAbCt1ZT05") && recorded.contains(#""b64": "***""#), "\(recorded)")
+            #expect(!recorded.contains(String(urlSafe.dropFirst(12).prefix(12))), "the key inside a longer encoded text: \(recorded)")
+            let state = directory.appendingPathComponent(".local/state/wsh").path
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: state)) ?? [] {
+                let bytes = FileManager.default.contents(atPath: state + "/" + name) ?? Data()
+                #expect(bytes.range(of: Data(standard.utf8)) == nil, "\(name) holds the key's base64")
+            }
+        }
+    }
+
     /// A target that answered 201 (create) then 200 replays the 200: the latest success is the
     /// default sample; the 201 stays in its own file and replays under `status 201` (it replayed 201).
     @Test func theLatestSuccessRecordedIsWhatAReplayAnswers() async throws {
