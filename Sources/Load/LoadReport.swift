@@ -10,14 +10,18 @@ public struct LoadReport: Codable, Sendable {
 
     public struct ThresholdResult: Codable, Sendable {
         public var threshold: String
-        /// The run's value: milliseconds for a latency, percent for errors, answered calls a second for rps.
-        public var value: Double
-        /// `ms`, `%` or `answered calls/s`.
+        /// The run's value: milliseconds for a latency, percent for errors, answered calls a second
+        /// for rps; nil when the run has nothing to judge (no answered call, no `expect`), which fails.
+        public var value: Double?
+        /// `ms`, `%` or `answered calls/s`; with no value, what the run lacked (`no expects`).
         public var unit: String
         public var passed: Bool
 
-        /// `3.12 ms`, `0.5%`, `120.4 answered calls/s`.
-        public var valueText: String { unit == "%" ? "\(value)%" : "\(value) \(unit)" }
+        /// `3.12 ms`, `0.5%`, `120.4 answered calls/s`, `no answered calls`.
+        public var valueText: String {
+            guard let value else { return unit }
+            return unit == "%" ? "\(value)%" : "\(value) \(unit)"
+        }
     }
 
     public struct Second: Codable, Sendable {
@@ -61,6 +65,7 @@ public struct LoadReport: Codable, Sendable {
         failedExpectations = snapshot.failedExpectations
         self.thresholds = thresholds.map { threshold in
             let (value, passed) = threshold.evaluate(snapshot, seconds: seconds)
+            guard let value else { return ThresholdResult(threshold: threshold.description, value: nil, unit: threshold.nothingToJudge, passed: passed) }
             let (shown, unit): (Double, String) = switch threshold.metric {
             case .percentile, .maximum, .average: ((value / 10).rounded() / 100, "ms")
             case .errorRate, .checks, .dropped: ((value * 100).rounded() / 100, "%")

@@ -30,7 +30,7 @@ public enum LoadView {
 
     /// `p50 1.2 ms  p90 ...  max 40 ms`.
     public static func percentiles(_ histogram: Histogram<UInt64>) -> String {
-        guard histogram.totalCount > 0 else { return "no calls yet" }
+        guard histogram.totalCount > 0 else { return "no answered calls yet" }
         let marks = [50.0, 90, 95, 99].map { "p\(Int($0)) \(latency(Double(histogram.valueAtPercentile($0))))" }
         return (marks + ["max \(latency(Double(histogram.max)))"]).joined(separator: "  ")
     }

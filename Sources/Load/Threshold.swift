@@ -67,8 +67,19 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// What a run lacks for this mark to have a value: `no answered calls` for a latency or a rate,
+    /// `no calls` for errors, `no expects` for checks, `no arrivals` for dropped.
+    public var nothingToJudge: String {
+        switch metric {
+        case .percentile, .maximum, .average, .rate: "no answered calls"
+        case .errorRate: "no calls"
+        case .checks: "no expects"
+        case .dropped: "no arrivals"
+        }
+    }
+
     /// The run's value of the metric and whether it passes.
-    public func evaluate(_ snapshot: LoadStats.Snapshot, seconds: Double) -> (value: Double, passed: Bool) {
+    public func evaluate(_ snapshot: LoadStats.Snapshot, seconds: Double) -> (value: Double?, passed: Bool) {
         let checks = snapshot.passedChecks + snapshot.failedChecks
         // A run with no answered call has no latency or rate to judge, one with no call no error
         // rate, one with no `expect` no share of checks that held: none passes such a mark.
@@ -80,7 +91,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case .checks: checks == 0
         case .dropped: arrivals == 0
         }
-        if nothingToJudge { return (0, false) }
+        if nothingToJudge { return (nil, false) }
         let value: Double = switch metric {
         case .percentile(let percentile): Double(snapshot.latencies.valueAtPercentile(percentile))
         case .maximum: Double(snapshot.latencies.max)

@@ -224,6 +224,16 @@ import TestSupport
             #expect(result.stderr.contains("wsh: error: --report-html 'afile': cannot write 'afile/index.html': not a directory"), "\(result.stderr)")
             #expect(result.stderr.contains("the run was not started") && !result.stderr.contains("1 user, for 1s"), "\(result.stderr)")
             #expect(server.hits("/status/200") == 0, "the setup called the server")
+            // A report's folders are made only when it is written: a run refused for another reason
+            // leaves none behind (review-load R4), and a path under a file is said as such.
+            let refused = try await WSHProcess.run(["load", "nosuch.wsh", "--users", "1", "--duration", "1s",
+                                                    "--report-html", "newrep/a/b", "--report-json", "newj/x/r.json"], directory: directory)
+            #expect(refused.status != 0, "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("newrep").path)
+                    && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("newj").path), "folders left behind")
+            let under = try await WSHProcess.run(["load", "setup.wsh", "ok.wsh", "--users", "1", "--duration", "1s", "--report-html", "afile/sub"],
+                                                 directory: directory)
+            #expect(under.status == 3 && under.stderr.contains("--report-html 'afile/sub'") && under.stderr.contains("not a directory"), "\(under.stderr)")
         }
     }
 

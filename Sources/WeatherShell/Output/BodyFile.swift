@@ -53,6 +53,28 @@ enum BodyFile {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// Whether a report at `path` can be written once its folders are made, making none now: the
+    /// nearest folder that exists must be one wsh may write in. The reason when it cannot.
+    static func checkCreatable(_ path: String) -> String? {
+        var folder = FilePaths.directory(of: path)
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return checkWritable(path) }
+        while !FileManager.default.fileExists(atPath: folder) {
+            let parent = FilePaths.directory(of: folder)
+            folder = parent.isEmpty ? "." : parent
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return reason(ENOTDIR) }
+        return access(folder, W_OK | X_OK) == 0 ? nil : reason(errno)
+    }
+
+    /// Writes a report to `path`, making its folders first, as ``write(_:to:)`` does a body.
+    static func writeReport(_ text: String, to path: String) -> String? {
+        if let reason = checkCreatable(path) { return reason }
+        let folder = FilePaths.directory(of: path)
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        return write(Data(text.utf8), to: path)
+    }
+
     private static func reason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }

@@ -56,11 +56,10 @@ enum LoadRun {
             io.err("wsh: error: " + problem)
             return FailureKind.usage.exitCode
         }
-        // A report that cannot be written is said now, before anything is sent, not after the run; its folder is made.
+        // A report that cannot be written is said now, before anything is sent, not after the run;
+        // its folders are made only when it is written.
         for report in reports(options) {
-            let folder = FilePaths.directory(of: report.file)
-            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            if let reason = BodyFile.checkWritable(report.file) {
+            if let reason = BodyFile.checkCreatable(report.file) {
                 io.err(report.problem(reason) + "note: the run was not started\n")
                 return FailureKind.runtime.exitCode
             }
@@ -225,10 +224,8 @@ enum LoadRun {
         }
         // Each report that can be written is, whichever other could not be.
         for file in reports(options) {
-            let folder = FilePaths.directory(of: file.file)
-            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             let text = file.option == "--report-json" ? report.json : LoadHTMLReport.text(report)
-            if let reason = BodyFile.write(Data(text.utf8), to: file.file) {
+            if let reason = BodyFile.writeReport(text, to: file.file) {
                 io.err(file.problem(reason))
                 if code == 0 { code = FailureKind.runtime.exitCode }
             }
@@ -298,7 +295,7 @@ enum LoadRun {
     static func summary(_ report: LoadReport, snapshot: LoadStats.Snapshot) -> String {
         var lines: [String] = []
         let share = report.calls == 0 ? 0 : Double(report.errors) * 100 / Double(report.calls)
-        lines.append("wsh load: \(report.calls) calls in \(LoadView.formatted(report.seconds, digits: 1))s, \(report.callsPerSecond) calls/s, "
+        lines.append("wsh load: \(report.calls) call\(report.calls == 1 ? "" : "s") in \(LoadView.formatted(report.seconds, digits: 1))s, \(report.callsPerSecond) calls/s, "
                      + "\(report.errors) errors (\(LoadView.formatted(share, digits: 2))%)" + (report.dropped > 0 ? ", \(report.dropped) arrivals dropped" : "")
                      + (report.stopped > 0 ? ", \(report.stopped) iteration\(report.stopped == 1 ? "" : "s") stopped at the end (their calls in flight not counted)" : "")
                      + (report.interrupted ? ", interrupted" : ""))
