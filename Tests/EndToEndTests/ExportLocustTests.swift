@@ -71,6 +71,9 @@ import TestSupport
             ("status not startsWith 5", false), (".l includes true", true), (".s not includes 1", false), (".l not includes 1", true), (".z not contains a", false), (".ok not endsWith e", false), (".s not startsWith b", true),
             ("header X-Missing exists", false), ("header X-Missing not exists", true), ("not header X-Missing == v", false),
             ("header Content-Type == application/json", true), ("header Content-Type exists", true),
+            // A regular expression searched for in a string; a value of another type fails, `not` or no `not` (tester's L14).
+            (".s matches \"^a[0-9]$\"", true), (".s matches \"^b\"", false), (".s not matches \"^b\"", true), (".ok matches \"t\"", false),
+            (".ok not matches \"t\"", false), ("header Content-Type matches \"json$\"", true),
         ]
         var script = ""
         for (index, (check, _)) in checks.enumerated() {

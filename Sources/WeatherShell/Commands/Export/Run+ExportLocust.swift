@@ -281,11 +281,12 @@ struct LocustWriter {
         case .includes: "any(wsh_same(x, \(expected)) for x in v)"
         case .startsWith: "isinstance(v, str) and v.startswith(wsh_text(\(expected)))"
         case .endsWith: "isinstance(v, str) and v.endswith(wsh_text(\(expected)))"
+        case .matches: "isinstance(v, str) and re.search(wsh_text(\(expected)), v) is not None"
         default: throw run.failure("export locust: expect \(expectation.op.rawValue) cannot be written in Python here", at: expectation.span)
         }
         // A test of another type fails, `not` or no `not` (`status not startsWith 5`), as wsh's does.
         let applies: String? = switch expectation.op {
-        case .startsWith, .endsWith: "lambda v: isinstance(v, str)"
+        case .startsWith, .endsWith, .matches: "lambda v: isinstance(v, str)"
         case .contains: "lambda v: isinstance(v, (str, list, dict))"
         case .includes: "lambda v: isinstance(v, list)"
         default: nil
