@@ -368,6 +368,11 @@ import TestSupport
                                            + "not the open-meteo pack's ('use open-meteo' declares the pack's again)"), "\(result)")
             let pack = try await WSHProcess.run(["--stub", "-c", "target current { base \(server.baseURL); path /random }\nuse open-meteo\nweather current"])
             #expect(pack.status == 0 && pack.stdout.contains("temperature=6.8"), "\(pack)")
+            // A call of the pack's own target that failed names no other target of the user's (review-reactors2 R6).
+            let other = try await WSHProcess.run(["-c", "target geocode { base http://127.0.0.1:9/v1; path /search; query name }\n"
+                                                  + "set base http://127.0.0.1:9\nweather forecast 3"])
+            #expect(other.status == 3 && other.stderr.contains("connection refused"), "\(other)")
+            #expect(!other.stderr.contains("'geocode' is yours"), "\(other.stderr)")
         }
     }
 
@@ -380,6 +385,14 @@ import TestSupport
             #expect(result.stdout.contains(#"place="37.50000000000000001,127.123456789012345""#), "\(result)")
             #expect(server.requests.first?.query.contains("latitude=37.50000000000000001&longitude=127.123456789012345") == true,
                     "\(server.requests.map(\.query))")
+            // The range is checked on those digits, not on a Double that rounds them to 90 (review-reactors2 R1).
+            for (lat, lon) in [("90.0000000000000001", "0"), ("0", "-180.00000000000000001")] {
+                let outside = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current \(lat) \(lon)"])
+                #expect(outside.status != 0 && outside.stderr.contains("a coordinate is LAT LON with -90 <= LAT <= 90"), "\(outside)")
+            }
+            let edge = try await WSHProcess.run(["-c", Self.weatherTargets(server) + "weather current -90.000 180"])
+            #expect(edge.status == 0, "\(edge)")
+            #expect(server.requests.count == 2, "nothing sent for a coordinate outside: \(server.requests.map(\.query))")
         }
     }
 

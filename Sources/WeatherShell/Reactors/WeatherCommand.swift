@@ -44,10 +44,10 @@ final class WeatherCommand: ShellReactor {
             if rest.isEmpty {
                 query = .place(state.place)
             } else if rest.count == 2, let lat = Self.decimal(rest[0]), let lon = Self.decimal(rest[1]) {
-                guard (-90...90).contains(lat.value), (-180...180).contains(lon.value) else {
+                guard Self.isWithin(lat, 90), Self.isWithin(lon, 180) else {
                     throw run.failure("a coordinate is LAT LON with -90 <= LAT <= 90 and -180 <= LON <= 180", at: words[2].span)
                 }
-                query = .place(Place(name: "", latitude: lat.text, longitude: lon.text))
+                query = .place(Place(name: "", latitude: lat, longitude: lon))
             } else {
                 query = .city(rest.joined(separator: " "))
             }
@@ -76,19 +76,26 @@ final class WeatherCommand: ShellReactor {
             // Offline (the README's first step on a train): the samples answer the same commands.
             var notes = error.unreachable && run.options.stub == .off
                 ? ["offline? 'wsh --stub' (or 'set stub on' here) answers from the packs' sample data, with no network"] : []
-            notes += run.ownWeatherTargetNotes(for: state.source)
+            notes += run.ownWeatherTargetNotes(for: state.source, failed: error.target)
             throw run.failure("weather \(actionName): \(run.mask(error.description))", at: words[1].span, notes: notes)
         }
     }
 }
 
 extension WeatherCommand {
-    /// A coordinate typed as a decimal number (`37.5`, `-0.13`, `+1`, `.5`), with its value and the
-    /// text to send, every digit kept (`+` taken off, which a query reads as a space); nil for any
-    /// other word, a city's (`1e3`, `0x10`, `nan` are not coordinates).
-    nonisolated static func decimal(_ word: String) -> (value: Double, text: String)? {
+    /// A coordinate typed as a decimal number (`37.5`, `-0.13`, `+1`, `.5`): the text to send, every
+    /// digit kept (`+` taken off, which a query reads as a space); nil for any other word, a city's
+    /// (`1e3`, `0x10`, `nan` are not coordinates).
+    nonisolated static func decimal(_ word: String) -> String? {
         guard word.allSatisfy({ "0123456789.+-".contains($0) }), let value = Double(word), value.isFinite else { return nil }
-        return (value, EchoValue.jsonNumber(word))
+        return EchoValue.jsonNumber(word)
+    }
+
+    /// Whether a decimal as it is sent lies from -`limit` to `limit`, read exactly: a Double rounds
+    /// `90.0000000000000001` to 90, and the text is what goes out.
+    nonisolated static func isWithin(_ text: String, _ limit: Int) -> Bool {
+        guard let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return false }
+        return number >= Decimal(-limit) && number <= Decimal(limit)
     }
 }
 
@@ -122,9 +129,10 @@ extension Run {
 
     /// Why a failed weather command called a target of the user's own (a `target current` for
     /// their API): the commands call their targets by name, and a declared one replaces the pack's.
-    func ownWeatherTargetNotes(for source: WeatherSource) -> [String] {
+    func ownWeatherTargetNotes(for source: WeatherSource, failed: String? = nil) -> [String] {
         source.packs.compactMap { pack, targets in
-            let own = targets.filter { session.targets[$0].map { !$0.fromPack } ?? false }
+            // A call that failed is the one target to name: another of the user's had no part in it.
+            let own = targets.filter { session.targets[$0].map { !$0.fromPack } ?? false }.filter { failed == nil || $0 == failed }
             guard !own.isEmpty else { return nil }
             let quoted = own.map { "'\($0)'" }.joined(separator: ", ")
             return "the weather commands call the targets \(targets.joined(separator: ", ")) by name, and \(quoted) \(own.count == 1 ? "is" : "are") yours, "
@@ -139,7 +147,7 @@ extension Run {
         do {
             return try await send(try compiledTarget(declared), arguments).json()
         } catch let error as ProviderError {
-            throw WeatherError(description: error.description(masking: redaction), unreachable: error.isConnectionFailure)
+            throw WeatherError(description: error.description(masking: redaction), unreachable: error.isConnectionFailure, target: name)
         }
     }
 }

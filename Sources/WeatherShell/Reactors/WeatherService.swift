@@ -8,6 +8,8 @@ struct WeatherError: Error, CustomStringConvertible {
     /// The API's host could not be reached (no network, a name that does not resolve): the
     /// command's error points to the samples that answer offline.
     var unreachable = false
+    /// The target whose call failed; nil for an answer the command could not read.
+    var target: String?
 }
 
 /// Reads weather through the session's targets, by name, so that a user who redeclares
