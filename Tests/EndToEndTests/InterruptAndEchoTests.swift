@@ -16,6 +16,31 @@ import TestSupport
         #expect(try await offPool { running.waitForExit() } == 130)
     }
 
+    /// At a terminal a call piped to a command inside an action showed the status line
+    /// (`HTTP 200 OK  26 ms  377 B`) on stderr, though an action's output is its echo: it shows
+    /// none, piped or not, and a call at the prompt still does (review-reactors2 R5).
+    @Test func aCallPipedInAnActionShowsNoStatusLine() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try #"{"author": "Ann"}"#.write(to: directory.appendingPathComponent("q.json"), atomically: true, encoding: .utf8)
+        let outcome = try await onTerminal(arguments: ["--norc", "--stub"], environment: try promptEnvironment(), directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type("target q { base http://127.0.0.1:9; path /q; sample @q.json }\r", expecting: "wsh> ")
+            terminal.type("reactor pp { state a = \"\"; action x { call q | wc -c; emit a = .author } }\r", expecting: "wsh> ")
+            let mark = terminal.mark
+            terminal.type("pp x\r", expecting: "pp | a=\"Ann\"")
+            terminal.expect("wsh> ", after: mark)
+            let inAction = String(terminal.screen[mark...])
+            let top = terminal.mark
+            terminal.type("call q | wc -c\r", expecting: "wsh> ")
+            let atPrompt = String(terminal.screen[top...])
+            terminal.type("exit\r")
+            return (inAction, atPrompt)
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        #expect(!outcome.value.0.contains("HTTP 200"), "\(outcome.value.0.debugDescription)")
+        #expect(outcome.value.1.contains("HTTP 200 OK"), "\(outcome.value.1.debugDescription)")
+    }
+
     @Test func everyEchoOfAnActionReachesAPipe() async throws {
         let result = try await WSHProcess.run(["-c", "set counter-delay 10ms; counter increase"])
         #expect(result.stdout == "counter | value=0 loading=true\ncounter | value=1 loading=true\ncounter | value=1 loading=false\n")

@@ -249,7 +249,8 @@ extension Run {
     /// at a terminal, unless `statusLine` is false (HTTPie's `-b`: only the body).
     func write(_ response: Response, to outputWord: Word?, statusLine: Bool = true) throws {
         // `set output all` and `headers` print the status line with the headers, on stdout.
-        if statusLine, io.stderrIsTerminal, ![.quiet, .all, .headers].contains(outputOverride ?? options.output) {
+        // An action's output is its state's echo: a call in it shows no status line, piped or not.
+        if statusLine, io.stderrIsTerminal, actionChain.isEmpty, ![.quiet, .all, .headers].contains(outputOverride ?? options.output) {
             io.err(styled: StatusLine.text(response, stubbed: options.stub != .off, color: options.colorEnabled) + "\n")
         }
         // Already written to its file, or printed, as it arrived (``streamedBodyFile(_:)``,
