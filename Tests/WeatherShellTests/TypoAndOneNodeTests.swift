@@ -27,7 +27,10 @@ import Testing
                            "expect $.items[::2].nmae isEmpty", #"expect body | jsonpath "$.items[*].nmae" isEmpty"#,
                            #"expect . | jsonpath "$.items[*].nmae" isEmpty"#, "for x in $.items[?@.id==1].nmae { echo $x }",
                            #"expect $.items[?match(@.nmae, "a")] isEmpty"#, "expect $.items[?@.id==1].nmae | length == 0",
-                           #"expect .data | jsonpath "$.items[?@.id==1].nmae" == []"#] {
+                           #"expect .data | jsonpath "$.items[?@.id==1].nmae" == []"#,
+                           // Every key a filter reads, not only its first (review-checks4 L3).
+                           #"expect $.items[?@.id==1 && @.nmae == "a"] isEmpty"#, #"expect $.items[?@.id==7 || @.nmae == "a"] isEmpty"#,
+                           #"expect $.items[?@.id == @.nmae] isEmpty"#] {
                 let result = await Self.run("/items", script, on: server)
                 #expect(result.halt != nil && result.stderr.contains("(did you mean 'name'?)"), "\(script): \(result.stderr)")
                 if case .failure(.expectation)? = result.halt { Issue.record("\(script) failed as a check, not as an error") }

@@ -14,7 +14,7 @@ extension JSONPath {
     /// Why the query finds nothing in `root`, when the segment that left its nodelist empty names
     /// a key that none of the values it went over has, while one has a key close to it (not its
     /// singular or plural: `errors` beside `error` is an answer); nil otherwise, and when it finds some.
-    /// A name, a filter's condition (the key it reads first) or `..name` can be such a typo, after
+    /// A name, a key a filter's condition reads or `..name` can be such a typo, after
     /// any selectors: `[*]`, a union, a slice with a step, a filter.
     public func typo(in root: JSONValue) throws(JSONPathError) -> JSONPathMiss? {
         var evaluator = JSONPathEvaluator(root: root)
@@ -52,8 +52,9 @@ extension JSONPath {
                 }
                 if let miss = miss(.key(key), from: nodes, pluralIsNoTypo: pluralIsNoTypo) { return miss }
             case (false, .filter(let logical)):
-                guard let key = logical.firstKeyRead, let miss = miss(.filter(key), from: nodes, pluralIsNoTypo: true) else { continue }
-                return miss
+                for key in logical.keysRead {
+                    if let miss = miss(.filter(key), from: nodes, pluralIsNoTypo: true) { return miss }
+                }
             default: continue
             }
         }
@@ -93,33 +94,34 @@ extension JSONPathSegment {
 }
 
 extension JSONPathLogical {
-    /// The key of the current node a filter reads first (`nmae` of `?@.nmae == "a"` or
-    /// `?match(@.nmae, "a")`); nil when it asks whether one exists (`?@.deleted`, `?!@.x`).
-    var firstKeyRead: String? {
+    /// The keys of the current node a filter reads, in order (`id` and `nmae` of `?@.id == 1 &&
+    /// @.nmae == "a"`, `nmae` of `?match(@.nmae, "a")`); none where it asks whether one exists
+    /// (`?@.deleted`, `?!@.x`).
+    var keysRead: [String] {
         switch self {
-        case .or(let items), .and(let items): items.first?.firstKeyRead
-        case .not, .exists: nil
-        case .function(let call): call.firstKeyRead
-        case .comparison(let left, _, let right): left.firstKeyRead ?? right.firstKeyRead
+        case .or(let items), .and(let items): items.flatMap(\.keysRead)
+        case .not, .exists: []
+        case .function(let call): call.keyRead.map { [$0] } ?? []
+        case .comparison(let left, _, let right): [left.keyRead, right.keyRead].compactMap { $0 }
         }
     }
 }
 
 extension JSONPathComparable {
-    var firstKeyRead: String? {
+    var keyRead: String? {
         switch self {
         case .literal: nil
         case .query(let query): query.firstKey
-        case .function(let call): call.firstKeyRead
+        case .function(let call): call.keyRead
         }
     }
 }
 
 extension JSONPathFunctionCall {
     /// The key its first argument reads (`length(@.tags)`).
-    var firstKeyRead: String? {
+    var keyRead: String? {
         switch arguments.first {
-        case .value(let comparable)?: comparable.firstKeyRead
+        case .value(let comparable)?: comparable.keyRead
         case .nodes(let query)?: query.firstKey
         default: nil
         }
