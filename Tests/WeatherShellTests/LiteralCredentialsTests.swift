@@ -269,6 +269,15 @@ import Testing
         // Mistyped: no blanks around `=`, as `let api_key="k"` is read (review-reactors2 R7); a leading comma.
         (#"state api_key="sk-live-oneline1", n = 0"#, "state api_key=***, n = 0"),
         ("reactor m2 {\n  state user = \"bob\"\n  , api_key = \"sk-live-leadcomma\"\n}", "reactor m2 {\n  state user = \"bob\"\n  , api_key = ***\n}"),
+        // The same with the comma attached to the next name, or without blanks (review-main7 R3).
+        (#",api_key="sk-live-GGG8""#, ",api_key=***"),
+        (#"    api_key="sk-live-III0""#, "    api_key=***"),
+        (#"state user = "bob" ,api_key = "sk-live-KKK2""#, #"state user = "bob" ,api_key = ***"#),
+        (#"state token="tok-CCC3",password="pw-CCC4""#, "state token=***,password=***"),
+        (#"state n = 1,api_key="sk-live-n1", user = "bob""#, #"state n = 1,api_key=***, user = "bob""#),
+        // A comma in a value is the value's: the whole credential is hidden, a value's text stays.
+        ("state api_key = sk,live", "state api_key = ***"),
+        ("state tags = a,b, token = t-1", "state tags = a,b, token = ***"),
     ])
     func reactorFieldsTypedAsTextAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)
