@@ -174,6 +174,8 @@ import Testing
         ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
         // The password of a URL a query value holds, as written and percent-encoded.
         ("get \"http://h/cb?next=http://eve:EvilPw123@h2/x\" q==1", "get \"http://h/cb?next=http://eve:***@h2/x\" q==1"),
+        // Percent-encoded, the password holding a `+` its URL encodes, encoded again in the value.
+        ("get \"http://h/r?to=http%3A%2F%2Fbob%3AHunter%252B2pw%40host%2Fx\"", "get \"http://h/r?to=http%3A%2F%2Fbob%3A***%40host%2Fx\""),
         ("get http://h/cb?next=http%3A%2F%2Feve%3AEvilPw123%40h2%2F", "get http://h/cb?next=http%3A%2F%2Feve%3A***%40h2%2F"),
         ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
         // A JSON text written whole: its members named like secrets, not all after its first `:`.
