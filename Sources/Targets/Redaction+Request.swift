@@ -24,7 +24,7 @@ extension Redaction {
         // Most URLs have neither a password nor a query.
         if request.url.containsByte(UInt8(ascii: "@")) || request.url.containsByte(UInt8(ascii: "?")) {
             let (beforeQuery, query) = request.url.split(once: UInt8(ascii: "?"))
-            if let password = Self.userInfoPassword(beforeQuery.split(once: UInt8(ascii: "#")).0) { secrets.append(("password", password)) }
+            secrets += Self.userInfoPassword(beforeQuery.split(once: UInt8(ascii: "#")).0).map { ("password", $0) }
             // Everything after the first `?`, up to a `#`: a base URL with a fragment gets its query after it.
             if let query { secrets += credentialPairs(query.split(once: UInt8(ascii: "#")).0) }
         }
@@ -119,7 +119,7 @@ extension Redaction {
             guard let value else { return [] }
             let name = PercentEncoding.decode(key[...])
             guard isSensitiveKey(name), Self.isCredentialName(name) else {
-                let nested = Self.nestedURLPassword(value).map { [(name: "password", value: $0)] } ?? []
+                let nested = Self.nestedURLPassword(value).map { (name: "password", value: $0) }
                 guard depth > 0, value.contains("%3D") || value.contains("%3d") else { return nested }
                 let decoded = PercentEncoding.decode(value[...])
                 return nested + credentialPairs(decoded.split(once: UInt8(ascii: "?")).1 ?? decoded, depth: depth - 1)
@@ -185,18 +185,22 @@ extension Redaction {
 
     /// The password of a URL a query value holds, percent-encoded or not
     /// (`?next=http://eve:pw@host/`, as a URL to redirect to is given): a secret as the
-    /// query's own URL's password is.
-    static func nestedURLPassword(_ value: String) -> String? {
-        guard value.containsByte(UInt8(ascii: "@")) || value.contains("%40") else { return nil }
+    /// query's own URL's password is (``userInfoPassword(_:)``).
+    static func nestedURLPassword(_ value: String) -> [String] {
+        guard value.containsByte(UInt8(ascii: "@")) || value.contains("%40") else { return [] }
         return userInfoPassword(PercentEncoding.decode(value[...], plusIsSpace: false))
     }
 
-    /// The password of `scheme://user:password@host`, percent-decoded.
-    private static func userInfoPassword(_ address: String) -> String? {
-        guard address.containsByte(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return nil }
+    /// The password of `scheme://user:password@host`, percent-decoded, and as written when that
+    /// differs: a URL a query value holds has it encoded again there (`p%2B1` in the URL,
+    /// `p%252B1` in the value, for `p+1`), a form the decoded one's forms do not reach.
+    private static func userInfoPassword(_ address: String) -> [String] {
+        guard address.containsByte(UInt8(ascii: "@")), let schemeEnd = address.firstRange(of: "://") else { return [] }
         let authority = address[schemeEnd.upperBound...].prefix { $0 != "/" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        return PercentEncoding.decode(authority[authority.index(after: colon)..<at], plusIsSpace: false)
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return [] }
+        let written = authority[authority.index(after: colon)..<at]
+        let password = PercentEncoding.decode(written, plusIsSpace: false)
+        return password == written ? [password] : [password, String(written)]
     }
 
     /// The cookies in a `Cookie` line whose names are sensitive, with their values, split as bytes.

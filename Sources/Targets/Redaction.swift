@@ -226,7 +226,8 @@ public struct Redaction: Sendable {
             let (key, value) = pair.split(once: UInt8(ascii: "="))
             guard let value else { return pair }
             guard isSensitiveKey(PercentEncoding.decode(key[...])) else {
-                return Self.nestedURLPassword(value).map { key + "=" + SecretSet([$0]).mask(value) } ?? pair
+                let nested = Self.nestedURLPassword(value)
+                return nested.isEmpty ? pair : key + "=" + SecretSet(nested).mask(value)
             }
             return key + "=" + Self.placeholder
         }.joined(separator: "&")

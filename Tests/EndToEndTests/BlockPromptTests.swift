@@ -99,6 +99,27 @@ import Testing
         #expect(!outcome.screen.contains("\nRAN-ALONE"), "a line of the paste ran: \(outcome.screen.debugDescription)")
     }
 
+    /// A paste whose end mark never comes: keys typed after it, each under the 300 ms of silence
+    /// that ends the drop, were all dropped as its lines. The drop ends after 2 s in all (review-main7 R7).
+    @Test func aPasteWithoutItsEndMarkIsDroppedForTwoSecondsAtMost() async throws {
+        let environment = try promptEnvironment()
+        let outcome = try await onTerminal(environment: environment) { terminal in
+            terminal.expect("wsh> ")
+            let mark = terminal.mark
+            terminal.type("\u{1B}[200~echo 'bad\r")
+            // Typing, a key every 100 ms for 3 s: the user's keys, not the paste's.
+            let start = Date()
+            while Date().timeIntervalSince(start) < 3 {
+                terminal.type(" ")
+                usleep(100_000)
+            }
+            terminal.type("echo typed-after\r")
+            terminal.expect("\r\ntyped-after\r\nwsh> ", after: mark)
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+    }
+
     /// Ctrl-C in an open block keeps what was typed as one entry, so Up brings it back to finish.
     @Test func anInterruptedBlockIsKeptInTheHistory() async throws {
         let environment = try promptEnvironment()

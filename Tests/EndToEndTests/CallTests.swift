@@ -41,7 +41,7 @@ import TestSupport
         }
     }
 
-    /// A flag `call` does not take (HTTPie's `-b`) says so and names the ones it takes; a bare word
+    /// A flag `call` does not take (HTTPie's `-b`, `-x=1`) says so and names the ones it takes; a bare word
     /// on a target with no parameters says `parameters: (none)`, as the other errors do.
     @Test func aFlagCallDoesNotTakeAndABareWordSayWhatCallTakes() async throws {
         let target = "target p { base http://127.0.0.1:9; path /x }\n"
@@ -49,6 +49,14 @@ import TestSupport
         #expect(flag.status == 2 || flag.status == 3, "\(flag.stderr)")
         #expect(flag.stderr.contains("error: 'call' has no flag '-b'; its flags: --stream (-S), --all, --max-pages N"), "\(flag.stderr)")
         #expect(!flag.stderr.contains("needs a value"), "\(flag.stderr)")
+        // With its value after `=`, read as a field it was `unknown parameter '--max-pages'` (review-main6 R7).
+        let glued = try await WSHProcess.run(["-c", target + "call p -x=1"])
+        #expect(glued.stderr.contains("error: 'call' has no flag '-x=1'; its flags: --stream (-S), --all, --max-pages N"), "\(glued.stderr)")
+        let maxPages = try await WSHProcess.run(["-c", target + "call p --all --max-pages=2"])
+        #expect(maxPages.stderr.contains("error: --max-pages takes its number after a blank: --max-pages 2"), "\(maxPages.stderr)")
+        #expect(!maxPages.stderr.contains("unknown parameter"), "\(maxPages.stderr)")
+        let help = try await WSHProcess.run(["-c", "help call"])
+        #expect(help.stdout.contains("[--stream|-S]"), "\(help.stdout)")
         let bare = try await WSHProcess.run(["-c", target + "call p word"])
         #expect(bare.stderr.contains("error: 'word' needs a value: word=VALUE"), "\(bare.stderr)")
         #expect(bare.stderr.contains("note: parameters: (none)"), "\(bare.stderr)")

@@ -88,6 +88,32 @@ import TestSupport
         #expect(file.contains("# reactor sk: not saved"), "\(file)")
     }
 
+    /// A reactor field typed with its comma attached to the next name, or without blanks, was
+    /// kept in clear in the history file (`,api_key="k"`, `state user = "bob" ,api_key = "k"`, a
+    /// field on its own line); two fields without blanks kept only the first (review-main7 R3).
+    @Test func fieldsWithAttachedCommasAreHiddenInTheHistory() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let history = directory.appendingPathComponent("history")
+        let outcome = try await onTerminal(environment: try Self.environment(history: history), directory: directory) { terminal in
+            terminal.expect("wsh> ")
+            terminal.type(#"reactor c1 {"# + "\r", expecting: "...> ")
+            terminal.type(#"  state user = "bob""# + "\r", expecting: "...> ")
+            terminal.type(#",api_key="sk-live-GGG8""# + "\r", expecting: "...> ")
+            terminal.type(#"    api_key="sk-live-III0""# + "\r", expecting: "...> ")
+            terminal.type("}\r", expecting: "wsh> ")
+            terminal.type(#"state user = "bob" ,api_key = "sk-live-KKK2""# + "\r", expecting: "wsh> ")
+            terminal.type(#"state token="tok-CCC3",password="pw-CCC4""# + "\r", expecting: "wsh> ")
+            terminal.type("exit\r")
+        }
+        #expect(outcome.missed.isEmpty, "did not see \(outcome.missed) in \(outcome.screen.debugDescription)")
+        let kept = try String(contentsOf: history, encoding: .utf8)
+        for secret in ["sk-live-GGG8", "sk-live-III0", "sk-live-KKK2", "tok-CCC3", "pw-CCC4"] {
+            #expect(!kept.contains(secret), "\(secret) in \(kept)")
+        }
+        #expect(kept.contains("state token=***,password=***"), "\(kept)")
+        #expect(kept.contains(#"state user = "bob" ,api_key = ***"#), "\(kept)")
+    }
+
     /// A credential-named field whose value is `""` or a variable, with another field after it
     /// (`state token = "", loading = false`, `emit token = $t, loading = false`), was taken for a
     /// credential typed as text: `save` left the whole reactor out and the history kept `***`. The

@@ -165,6 +165,8 @@ import Testing
             == "http://h/redir?to=http://eve:***@h2:81/x%3Fq%3D1&n=2")
         #expect(redaction.maskedURL("http://h/cb?next=http%3A%2F%2Feve%3AEvilPw123%40h2%2F") == "http://h/cb?next=http%3A%2F%2Feve%3A***%40h2%2F")
         #expect(redaction.maskedURL("http://h/cb?next=http://h2/x&at=a:b@c") == "http://h/cb?next=http://h2/x&at=a:b@c")
+        // `p+1` is `p%2B1` in its URL, `p%252B1` in the query value that holds that URL.
+        #expect(redaction.maskedURL("http://h/r?to=http%3A%2F%2Fbob%3AHunter%252B2pw%40host%2Fx") == "http://h/r?to=http%3A%2F%2Fbob%3A***%40host%2Fx")
         let request = Request(method: .get, url: "http://h/redir?to=http://eve:EvilPw123@h2/x")
         #expect(redaction.sentSecrets(of: request).map(\.value) == ["EvilPw123"])
         #expect(redaction.including(secretsOf: request).mask(#"{"url": "http://eve:EvilPw123@h2/x"}"#) == #"{"url": "http://eve:***@h2/x"}"#)

@@ -174,6 +174,8 @@ import Testing
         ("get :8080/x sessionid==s3cr3t", "get :8080/x sessionid==***"),
         // The password of a URL a query value holds, as written and percent-encoded.
         ("get \"http://h/cb?next=http://eve:EvilPw123@h2/x\" q==1", "get \"http://h/cb?next=http://eve:***@h2/x\" q==1"),
+        // Percent-encoded, the password holding a `+` its URL encodes, encoded again in the value.
+        ("get \"http://h/r?to=http%3A%2F%2Fbob%3AHunter%252B2pw%40host%2Fx\"", "get \"http://h/r?to=http%3A%2F%2Fbob%3A***%40host%2Fx\""),
         ("get http://h/cb?next=http%3A%2F%2Feve%3AEvilPw123%40h2%2F", "get http://h/cb?next=http%3A%2F%2Feve%3A***%40h2%2F"),
         ("get :8080/x -a ana:pw \"unclosed", "get :8080/x -a ***"),
         // A JSON text written whole: its members named like secrets, not all after its first `:`.
@@ -269,6 +271,15 @@ import Testing
         // Mistyped: no blanks around `=`, as `let api_key="k"` is read (review-reactors2 R7); a leading comma.
         (#"state api_key="sk-live-oneline1", n = 0"#, "state api_key=***, n = 0"),
         ("reactor m2 {\n  state user = \"bob\"\n  , api_key = \"sk-live-leadcomma\"\n}", "reactor m2 {\n  state user = \"bob\"\n  , api_key = ***\n}"),
+        // The same with the comma attached to the next name, or without blanks (review-main7 R3).
+        (#",api_key="sk-live-GGG8""#, ",api_key=***"),
+        (#"    api_key="sk-live-III0""#, "    api_key=***"),
+        (#"state user = "bob" ,api_key = "sk-live-KKK2""#, #"state user = "bob" ,api_key = ***"#),
+        (#"state token="tok-CCC3",password="pw-CCC4""#, "state token=***,password=***"),
+        (#"state n = 1,api_key="sk-live-n1", user = "bob""#, #"state n = 1,api_key=***, user = "bob""#),
+        // A comma in a value is the value's: the whole credential is hidden, a value's text stays.
+        ("state api_key = sk,live", "state api_key = ***"),
+        ("state tags = a,b, token = t-1", "state tags = a,b, token = ***"),
     ])
     func reactorFieldsTypedAsTextAreHidden(line: String, stored: String) {
         #expect(LiteralCredentials.hidden(in: line) == stored)

@@ -20,7 +20,8 @@ extension LiteralCredentials {
     /// variables only or empty, as `let token = ...` is judged; in any other field's value, what a
     /// `let` of that value hides (a JSON text's members named like secrets, a URL's password).
     /// `fields` are the words after `state` or `emit`, or a whole statement that starts `NAME =`
-    /// or `, NAME =` (a field continued on a line of its own, which does not parse but is remembered).
+    /// or `NAME=` (``startsField(_:)``: a field continued on a line of its own, after its comma or
+    /// not, which does not parse but is remembered), split by ``fieldsSeparated(_:bytes:)``.
     static func fieldCredentials(_ fields: [Word], bytes: [UInt8]) -> [Replacement] {
         var replacements: [Replacement] = []
         for group in Parser.fieldGroups(fields) {
@@ -38,6 +39,57 @@ extension LiteralCredentials {
             replacements += value.flatMap(hiddenWhole)
         }
         return replacements
+    }
+
+    /// The words with each comma that starts a field written as a word of its own, so that a field
+    /// is read whatever blanks stand around its comma: `,api_key="k"` as `,` and `api_key="k"`;
+    /// `token="t",password="p"` as `token="t"`, `,` and `password="p"`; `,api_key` before `=` as `,`
+    /// and `api_key`. A comma that starts a field is one followed by a name and `=`; any other
+    /// comma stays in its word (`a,b`, a value's text, as the parser reads it).
+    static func fieldsSeparated(_ words: [Word], bytes: [UInt8]) -> [Word] {
+        words.indices.flatMap { position in
+            fieldsSeparated(words[position], beforeEquals: position + 1 < words.count && words[position + 1].bare == "=", bytes: bytes)
+        }
+    }
+
+    /// One word split at each comma that starts a field (``fieldsSeparated(_:bytes:)``);
+    /// `beforeEquals` says the next word is `=`, so a name ending the word starts a field too.
+    private static func fieldsSeparated(_ word: Word, beforeEquals: Bool, bytes: [UInt8]) -> [Word] {
+        for (index, part) in word.parts.enumerated() {
+            // Only text written as it reads: a comma in quotes, or one written `\,`, is a value's.
+            guard !part.quoted, case .literal(let text) = part.content,
+                  text.utf8.elementsEqual(bytes[part.span.start..<part.span.end]) else { continue }
+            for comma in part.span.start..<part.span.end where bytes[comma] == UInt8(ascii: ",") {
+                var nameEnd = comma + 1
+                while nameEnd < part.span.end, Lexer.isNameByte(bytes[nameEnd], first: nameEnd == comma + 1) { nameEnd += 1 }
+                let endsWord = nameEnd == word.span.end && index == word.parts.count - 1
+                guard nameEnd > comma + 1,
+                      (nameEnd < part.span.end && bytes[nameEnd] == UInt8(ascii: "=")) || (endsWord && beforeEquals) else { continue }
+                let head = Array(word.parts[..<index]) + literalPart(part.span.start..<comma, bytes: bytes)
+                let tail = literalPart((comma + 1)..<part.span.end, bytes: bytes) + Array(word.parts[(index + 1)...])
+                let separator = Word(parts: literalPart(comma..<(comma + 1), bytes: bytes), span: SourceSpan(start: comma, end: comma + 1))
+                let rest = Word(parts: tail, span: SourceSpan(start: comma + 1, end: word.span.end))
+                return (head.isEmpty ? [] : [Word(parts: head, span: SourceSpan(start: word.span.start, end: comma))])
+                    + [separator] + fieldsSeparated(rest, beforeEquals: beforeEquals, bytes: bytes)
+            }
+        }
+        return [word]
+    }
+
+    /// The unquoted text of `range`, as a word's part; none when it is empty.
+    private static func literalPart(_ range: Range<Int>, bytes: [UInt8]) -> [WordPart] {
+        guard !range.isEmpty else { return [] }
+        return [WordPart(content: .literal(String(decoding: bytes[range], as: UTF8.self)), quoted: false,
+                         span: SourceSpan(start: range.lowerBound, end: range.upperBound))]
+    }
+
+    /// Whether the words are fields without `state` or `emit` (a field continued on a line of its
+    /// own): they start `NAME = ...`, or with a word `NAME=...` (mistyped without blanks).
+    static func startsField(_ words: [Word]) -> Bool {
+        if words.count > 2, words[1].bare == "=" { return true }
+        guard let first = words.first?.parts.first, !first.quoted, case .literal(let text) = first.content,
+              let equals = text.firstIndex(of: "=") else { return false }
+        return Parser.isName(String(text[..<equals]))
     }
 
     /// `REACTOR ACTION ARGS...` for an action whose parameters are named like credentials: those arguments.

@@ -107,11 +107,13 @@ enum LiteralCredentials {
         let actions = text.contains("action") ? declaredActions(in: split, adding: known) : known
         for statement in split where !statement.isEmpty {
             replacements += argumentCredentials(statement, actions: actions)
-            // A field continued on a line of its own, after the comma that ends the one before or not.
-            let continued = statement[0].bare == "," ? Array(statement.dropFirst()) : statement
+            // Each comma that starts a field its own word, however blanks stand around it; a field
+            // continued on a line of its own, after the comma that ends the one before or not.
+            let fields = fieldsSeparated(statement, bytes: file.bytes)
+            let continued = fields.first?.bare == "," ? Array(fields.dropFirst()) : fields
             if statement[0].bare == "state" || statement[0].bare == "emit" {
-                replacements += fieldCredentials(Array(statement.dropFirst()), bytes: file.bytes)
-            } else if continued.count > 2, continued[1].bare == "=" {
+                replacements += fieldCredentials(Array(fields.dropFirst()), bytes: file.bytes)
+            } else if startsField(continued) {
                 replacements += fieldCredentials(continued, bytes: file.bytes)
             } else if statement.count > 2, statement[0].bare == "plugin", statement[1].bare == "auth" {
                 replacements += pluginAuthCredentials(statement, bytes: file.bytes)

@@ -87,7 +87,8 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// On the reader's thread: the rest of a paste (the terminal sent it whole, up to its end mark,
     /// and libedit reads a byte at a time, so it waits in the terminal's queue) read and dropped,
     /// with the terminal's line editing and echo off meanwhile. A paste whose end mark does not
-    /// come within 300 ms ends there.
+    /// come within 300 ms ends there, and any after 2 s in all: keys typed after a paste whose
+    /// end mark never comes are the prompt's (review-main7 R7).
     private func dropPaste() -> Int {
         guard EditLineCallbacks.pasting else { return 0 }
         EditLineCallbacks.pasting = false
@@ -100,10 +101,15 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         let endMark = Array(Self.pasteEndMark.utf8)
         var dropped: [UInt8] = []
         func ended() -> Bool { dropped.suffix(endMark.count).elementsEqual(endMark) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(2))
         // A byte at a time, as libedit reads: keys typed after the end mark stay for the prompt.
         while !ended() {
+            let left = clock.now.duration(to: deadline).components
+            let wait = min(300, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000)
+            guard wait > 0 else { break }
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&input, 1, 300)
+            let ready = poll(&input, 1, Int32(wait))
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { break }
             var byte: UInt8 = 0

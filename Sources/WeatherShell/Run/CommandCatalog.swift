@@ -28,13 +28,13 @@ enum CommandCatalog {
         .command(ImportCommand.self),
         .command(ForgetCommand.self),
         .command(EditCommand.self),
-        .keyword(Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [--stream] [> FILE]",
+        .keyword(Entry(name: "call", usage: "call NAME [key=value] [key:=json] [name==value] [Header:value] [field@FILE[;type=T]] [@FILE] [--all [--max-pages N]] [--stream|-S] [> FILE]",
               summary: "call a target: ==, a query item; field@FILE, a multipart file; @FILE, the body; a key twice, sent twice; --all, every page; --stream, print as it arrives")),
     ] + RequestStatement.methodCommands.map { name -> Item in
-        .keyword(Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [-a USER:PASS] [-v|-h|-b] [-o FILE] [--offline] [--form|--multipart] [--stream] [> FILE]",
+        .keyword(Entry(name: name, usage: "\(name) URL [name==value] [name=value] [name:=json] [Header:value] [field@file] [@file] [-a USER:PASS] [-v|-h|-b] [-o FILE] [--offline] [--form|--multipart] [--stream|-S] [> FILE]",
               summary: "send \(name == "options" ? "an" : "a") \(name.uppercased()) request with no target (HTTPie's items, a[b]=x nested, and flags; URL, /path on set base, or :PORT/path)"))
     } + [
-        .keyword(Entry(name: "request", usage: "request METHOD URL [ITEM...] [HTTPie's flags: -a -A -v -h -b -o -d -F --offline --check-status] [--form|--multipart] [--stream] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ...")),
+        .keyword(Entry(name: "request", usage: "request METHOD URL [ITEM...] [HTTPie's flags: -a -A -v -h -b -o -d -F --offline --check-status] [--form|--multipart] [--stream|-S] [> FILE]", summary: "send a request with any method: PROPFIND, PURGE, ...")),
         .command(ExpectSchemaCommand.self),
         .keyword(Entry(name: "if", usage: "if EXPR { ... } [else if EXPR { ... }] [else { ... }]", summary: "run a block when an expectation's expression holds")),
         .keyword(Entry(name: "for", usage: "for NAME in QUERY|WORDS... { ... }", summary: "run a block for each value of a query's list, or each word")),

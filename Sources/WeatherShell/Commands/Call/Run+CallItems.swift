@@ -16,11 +16,12 @@ extension Run {
         let multipart = if case .multipart = target.task.bodyTask { true } else { false }
         for word in words {
             let text = try expandItem(word).text
-            guard let item = RequestItem(text) else {
-                if text.hasPrefix("-") {
-                    throw failure("'call' has no flag '\(text.shortened())'; its flags: --stream (-S), --all, --max-pages N", at: word.span,
-                                  notes: ["HTTPie's flags go with a request: get URL -b; for a call: set output raw|pretty|headers|all|quiet"])
-                }
+            let item = RequestItem(text)
+            // A flag with its value after `=` (`--max-pages=2`, `-x=1`) reads as a field named `-...`.
+            if text.hasPrefix("-"), item.map(\.isField) ?? true {
+                throw callFlagFailure(text, at: word)
+            }
+            guard let item else {
                 if ArgumentSyntax.isKey(text) {
                     throw failure("'\(text.shortened())' needs a value: \(text.shortened())=VALUE", at: word.span,
                                   notes: [Self.parametersNote(target.parameters.map(\.name))])
@@ -54,6 +55,16 @@ extension Run {
             }
         }
         return (arguments, argumentWords)
+    }
+
+    /// A word starting with `-` that is no flag of `call`: `--max-pages=N` gets its form with a blank.
+    private func callFlagFailure(_ text: String, at word: Word) -> Diagnostic {
+        if text.hasPrefix("--max-pages=") {
+            return failure("--max-pages takes its number after a blank: --max-pages \(String(text.dropFirst(12)).shortened())", at: word.span,
+                           notes: ["call NAME --all --max-pages N"])
+        }
+        return failure("'call' has no flag '\(text.shortened())'; its flags: --stream (-S), --all, --max-pages N", at: word.span,
+                       notes: ["HTTPie's flags go with a request: get URL -b; for a call: set output raw|pretty|headers|all|quiet"])
     }
 
     /// A multipart file part's value: the file's absolute path, with curl's `;type=T` when given;

@@ -18,6 +18,15 @@ enum RequestItem: Equatable {
     /// `@path`: the raw body, the file's bytes.
     case body(path: String)
 
+    /// Whether the item is a body field (`name=value`, `name:=JSON`, `name=@path`), which a call
+    /// gives to a parameter of its name.
+    var isField: Bool {
+        switch self {
+        case .field, .fieldFromFile: true
+        case .query, .header, .file, .body: false
+        }
+    }
+
     private static let separators = ["==", ":=@", ":=", "=@", "=", ":", "@"]
 
     /// The item `text` is, or nil when it has no separator (or no name before it).
