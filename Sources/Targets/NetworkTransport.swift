@@ -86,29 +86,33 @@ public struct NetworkTransport: Transport {
         let sink = request.responseBodyFile.map { FileBodySink(path: $0, bodyLimit: limit) } ?? request.responseBodySink
         let makeDelegate = {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
-                                 received: request.receivedBytes)
+                                 received: request.receivedBytes, deadline: deadline)
         }
-        let head: HTTPResponseHead, received: Data, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant
+        let answer: ResponseBodyDelegate.Response, received: Data
         do {
-            let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
+            answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
-            (head, received, streamed, latency, answeredAt) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed,
-                                                               answer.latency, answer.answeredAt)
+            received = answer.body.withUnsafeReadableBytes { Data($0) }
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
+        let returned = clock.now
+        let head = answer.head
         let headers = head.headers.map { Header(received: $0.name, $0.value) }
         // A streamed body was decoded piece by piece on its way to the sink.
-        let body = request.decodesContent && streamed == nil
+        let body = request.decodesContent && answer.streamed == nil
             ? try ContentDecoding.decode(received, headers: headers, limit: limit, request: request, targetName: target.name)
             : received
         var response = Response(
             status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
-            rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
-            httpVersion: head.version.wireName)
-        response.streamedBodyBytes = streamed
-        response.latency = latency
-        response.answeredAt = answeredAt
+            // To the answer's end and the decoding after it, without any time an early answer
+            // was held while its upload went on.
+            rawBody: received, elapsed: start.duration(to: answer.answeredAt) + returned.duration(to: clock.now), request: request,
+            targetName: target.name, httpVersion: head.version.wireName)
+        response.streamedBodyBytes = answer.streamed
+        response.latency = answer.latency
+        response.answeredAt = answer.answeredAt
+        response.uploadCut = answer.cut.map { UploadCut(sent: $0.sent, total: request.body?.count ?? 0, timedOut: $0.timedOut) }
         return response
     }
 
@@ -121,10 +125,12 @@ public struct NetworkTransport: Transport {
     ///
     /// A request that meets a connection closed before any answer (``isClosedConnection(_:)``), when the last answer from that
     /// origin had left its connection open (so the request went out on that kept-alive connection,
-    /// which the server closed meanwhile), is sent once more on a new connection, as curl does: a
-    /// method that may be sent twice (RFC 9110, 9.2.2) always, any other (POST, PATCH) only when
-    /// none of it was written (``wasNeverWritten(_:delegate:)``), since a server that read it may
-    /// have acted on it. A closed connection that is not retried is a ``ClosedConnection``.
+    /// which the server closed meanwhile), is sent once more on a new connection, whatever its
+    /// method, as curl and browsers do. The server's close can arrive after the answer and still be
+    /// unread when the next request takes the connection (the shell runs on the event loop, which
+    /// reads its sockets only between turns), so nothing can tell a stale connection before it is
+    /// used. The body is in memory, so it is sent again whole. A closed connection that is not
+    /// retried is a ``ClosedConnection``.
     private static func exchange(
         _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
@@ -163,9 +169,9 @@ public struct NetworkTransport: Transport {
         } catch where isClosedConnection(error) {
             let keptAlive = forwarded == nil && owner.keptAlive.forget(outgoing)
             let answered = delegate.receivedHead
-            guard keptAlive, !answered, request.method.isIdempotent || wasNeverWritten(error, delegate: delegate) else {
-                throw await closed(error, route: route, outgoing: outgoing, answered: answered, keptAliveNotResent: keptAlive && !answered,
-                                   sentHead: delegate.sentHead, forwarded: forwarded != nil)
+            guard keptAlive, !answered else {
+                throw await closed(error, route: route, outgoing: outgoing, answered: answered, sentHead: delegate.sentHead,
+                                   forwarded: forwarded != nil)
             }
         } catch {
             throw await route.explained(error, for: outgoing)
@@ -176,8 +182,8 @@ public struct NetworkTransport: Transport {
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
         } catch where isClosedConnection(error) {
-            throw await closed(error, route: route, outgoing: outgoing, answered: again.receivedHead, keptAliveNotResent: false,
-                               sentHead: again.sentHead, forwarded: forwarded != nil)
+            throw await closed(error, route: route, outgoing: outgoing, answered: again.receivedHead, sentHead: again.sentHead,
+                               forwarded: forwarded != nil)
         } catch {
             throw await route.explained(error, for: outgoing)
         }
@@ -187,8 +193,7 @@ public struct NetworkTransport: Transport {
     /// proxy's failure). Through a proxy, a connection closed before the request went out was the
     /// proxy's (before the tunnel was open), and a plain http request's connection is always the proxy's.
     private static func closed(
-        _ error: any Error, route: Route, outgoing: HTTPClient.Request, answered: Bool, keptAliveNotResent: Bool,
-        sentHead: Bool, forwarded: Bool
+        _ error: any Error, route: Route, outgoing: HTTPClient.Request, answered: Bool, sentHead: Bool, forwarded: Bool
     ) async -> any Error {
         let explained = await route.explained(error, for: outgoing)
         guard !(explained is RouteFailure) else { return explained }
@@ -198,14 +203,7 @@ public struct NetworkTransport: Transport {
                 ? "the proxy at \(proxy) closed the connection without answering \(outgoing.method.rawValue) \(outgoing.url.absoluteString)"
                 : "the proxy at \(proxy) closed the connection before opening a tunnel (CONNECT) to \(target)")
         }
-        return ClosedConnection(answered: answered, keptAliveNotResent: keptAliveNotResent)
-    }
-
-    /// Whether none of the request reached the connection: AsyncHTTPClient found the pooled
-    /// connection already closed (by a close the server sent after its last answer) when it came to
-    /// write the request's head, and wrote nothing. The server cannot have acted on it.
-    static func wasNeverWritten(_ error: any Error, delegate: ResponseBodyDelegate) -> Bool {
-        (error as? ChannelError) == .ioOnClosedChannel && !delegate.sentHead
+        return ClosedConnection(answered: answered)
     }
 
     /// Whether `error` says the connection was gone under the request: closed before an answer,
@@ -243,6 +241,8 @@ public struct NetworkTransport: Transport {
             }
         } onCancel: {
             task.cancel()
+            // After the cancel, on the same loop: an early answer held for its upload is let go.
+            task.eventLoop.execute { delegate.upload.stop() }
         }
     }
 }

@@ -35,9 +35,8 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
         case timedOut(request: String, after: Duration?)
         case cancelled(request: String)
         case bodyTooLarge(request: String, limit: Int)
-        /// `answered`: the answer's head had come; `keptAliveNotResent`: the request went out on a
-        /// kept-alive connection and was not sent again.
-        case connectionClosed(request: String, answered: Bool, keptAliveNotResent: Bool = false)
+        /// `answered`: the answer's head had come.
+        case connectionClosed(request: String, answered: Bool)
         /// More redirects than `limit` (nil when the HTTP client counted them).
         case tooManyRedirects(request: String, limit: Int? = nil)
         case unacceptableStatus(ValidationType)
@@ -187,12 +186,9 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
             "\(request) was cancelled"
         case .bodyTooLarge(let request, let limit):
             "response to \(request) is larger than the limit of \(ByteText.text(limit))"
-        case .connectionClosed(let request, answered: true, _):
+        case .connectionClosed(let request, answered: true):
             "the server closed the connection before the response to \(request) was complete"
-        case .connectionClosed(let request, answered: false, keptAliveNotResent: true):
-            "the server closed the kept-alive connection without answering \(request); "
-                + "it was not sent again, since the server may have acted on it"
-        case .connectionClosed(let request, answered: false, keptAliveNotResent: false):
+        case .connectionClosed(let request, answered: false):
             "the server closed the connection without answering \(request)"
         case .tooManyRedirects(let request, let limit):
             "too many redirects for \(request)" + (limit.map { " (more than \($0) \($0 == 1 ? "is" : "are") followed)" } ?? "")

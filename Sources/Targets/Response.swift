@@ -33,6 +33,9 @@ public struct Response: Sendable {
     /// ``Request/responseBodySink`` as they arrived; `nil` when the body was only kept in ``body``. A
     /// sink's copy is in ``body`` unless it passed the body limit.
     public var streamedBodyBytes: Int? = nil
+    /// The upload the server answered early and then stopped reading (or the timeout passed), whose
+    /// rest was not sent; `nil` when the body was sent whole, or refused by the answer.
+    public var uploadCut: UploadCut? = nil
     /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
     public var httpVersion: String
     /// The decoded body and its parse, shared by copies.

@@ -14,8 +14,10 @@ import Synchronization
 final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// The head; the body as received, or the sink's copy of it decoded (empty when none was kept);
     /// how many decoded bytes went to the sink, `nil` when none did; from the request's head written
-    /// to the answer's end (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``).
-    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant)
+    /// to the answer's end (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``);
+    /// the bytes of the body sent, when an early answer was taken with the rest unsent (``UploadWatch/whenOver(on:deadline:stalled:)``).
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant,
+                          cut: (sent: Int, timedOut: Bool)?)
 
     private struct State {
         var head: HTTPResponseHead?
@@ -28,10 +30,17 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         var pipeline: DecoderPipeline?
         /// When the request's head was written.
         var sent: ContinuousClock.Instant?
+        /// When the answer came whole by its framing (an early answer may be held after that).
+        var ended: ContinuousClock.Instant?
         /// Body bytes as received, before any decoding.
         var receivedBytes = 0
         /// A step failed, or ``finish()`` was called: the answer is not to be taken again.
         var spent = false
+        /// The whole request, body and all, was written.
+        var requestSent = false
+        /// The bytes of the body written when a held early answer was let go with the rest
+        /// unsent, and whether the deadline let it go.
+        var cut: (sent: Int, timedOut: Bool)?
 
         /// Whether the answer is whole by its framing: a head with a Content-Length (and no
         /// Transfer-Encoding) and that many body bytes.
@@ -47,12 +56,15 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     private let followsRedirects: Bool
     private let limit: Int
     private let received: ReceivedBytes?
+    /// When the request times out, if it does.
+    private let deadline: NIODeadline?
     /// The request body's writer, told what was written and when the answer is whole.
     let upload: UploadWatch
 
     init(sink: (any ResponseBodySink)?, decodes: Bool, followsRedirects: Bool, limit: Int, received: ReceivedBytes? = nil,
-         upload: UploadWatch = UploadWatch()) {
+         deadline: NIODeadline? = nil, upload: UploadWatch = UploadWatch()) {
         self.sink = sink
+        self.deadline = deadline
         self.upload = upload
         self.received = received
         self.decodes = decodes
@@ -83,13 +95,32 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// (RFC 9112 section 9.5).
     private func noteCompletion() {
         let unwanted = state.withLock { state in
-            state.isComplete && (state.head.map { $0.status.code >= 400 || !$0.isKeepAlive } ?? false)
+            guard state.isComplete else { return false }
+            if state.ended == nil { state.ended = .now }
+            return state.head.map { $0.status.code >= 400 || !$0.isKeepAlive } ?? false
         }
         if unwanted { upload.stop() }
     }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
         noteSent()
+    }
+
+    func didSendRequest(task: HTTPClient.Task<Response>) {
+        state.withLock { $0.requestSent = true }
+        upload.stop()
+    }
+
+    /// Whether the answer came whole early, a 2xx on an HTTP/1 connection the server keeps, while
+    /// the body is still being written: the server may read the rest, and the body is sent whole,
+    /// as curl does. AsyncHTTPClient ends the exchange when it has handed on the answer's last
+    /// piece and refuses the rest of the body after that, so the last piece is held until the
+    /// request was sent (``UploadWatch/whenOver(on:deadline:stalled:)``).
+    private var holdsEarlyAnswer: Bool {
+        state.withLock { state in
+            guard state.isComplete, !state.requestSent, let head = state.head else { return false }
+            return (200..<300).contains(head.status.code) && head.isKeepAlive && head.version.major == 1
+        }
     }
 
     /// The request's head is written: the answer's latency counts from now.
@@ -154,9 +185,16 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        Self.future(on: task.eventLoop) {
+        let taken = Self.future(on: task.eventLoop) {
             try receive(buffer)
             noteCompletion()
+        }
+        guard holdsEarlyAnswer else { return taken }
+        return taken.flatMap {
+            self.upload.whenOver(on: task.eventLoop, deadline: self.deadline) { written, pastDeadline in
+                self.state.withLock { $0.cut = (written, pastDeadline) }
+                task.fail(reason: UploadStopped())
+            }
         }
     }
 
@@ -230,9 +268,10 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         try state.withLock { state in
             state.spent = true
             guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
-            let now = ContinuousClock.now
-            let latency = state.sent.map { $0.duration(to: now) }
-            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency, now) }
+            // An early answer held while its upload went on ended when it came whole.
+            let end = state.ended ?? .now
+            let latency = state.sent.map { $0.duration(to: end) }
+            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency, end, state.cut) }
             state.streaming = false
             do {
                 try state.pipeline?.finish()
@@ -241,7 +280,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 throw error
             }
             try sink?.end(completed: true)
-            return (head, state.body ?? ByteBuffer(), state.streamed, latency, now)
+            return (head, state.body ?? ByteBuffer(), state.streamed, latency, end, state.cut)
         }
     }
 }

@@ -23,7 +23,7 @@ enum TransportFailure: Error {
                           step: .transport, targetName: targetName)
         case let closed as ClosedConnection:
             return ProviderError(
-                .connectionClosed(request: request.summary, answered: closed.answered, keptAliveNotResent: closed.keptAliveNotResent),
+                .connectionClosed(request: request.summary, answered: closed.answered),
                 step: .transport, targetName: targetName)
         case is CancellationError:
             return .cancelled(request, targetName: targetName)

@@ -8,8 +8,10 @@ import NIOCore
 /// empty body (a 401 or 413, then a close) to an upload past 4 MB, and an end still queued when
 /// the server closed failed the request before its answer was taken.
 enum UploadBody {
-    /// The size of each piece.
-    static let pieceSize = 1024 * 1024
+    /// The size of each piece: small enough that a slow reader completes one well within
+    /// ``UploadWatch/stallWindow`` (32 KB/s does), since a piece counts as written only once the
+    /// connection took all of it.
+    static let pieceSize = 64 * 1024
 
     static func body(_ data: Data, watch: UploadWatch) -> HTTPClient.Body {
         .stream(contentLength: Int64(data.count)) { writer in

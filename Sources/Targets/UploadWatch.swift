@@ -25,8 +25,9 @@ final class UploadWatch: Sendable {
         for callback in callbacks { callback(written) }
     }
 
-    /// The answer is complete by its framing, or the exchange is over (answered or failed): the
-    /// upload stops waiting, and every wait still pending fails with ``UploadStopped``.
+    /// The answer is complete by its framing and the body is not wanted, the request was sent
+    /// whole, or the exchange is over (answered or failed): the upload stops waiting, every wait
+    /// still pending fails with ``UploadStopped``, and ``whenOver(on:deadline:stalled:)`` ends.
     func stop() {
         let callbacks = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.answered else { return [] }
@@ -35,6 +36,55 @@ final class UploadWatch: Sendable {
             return state.onAnswer
         }
         for callback in callbacks { callback() }
+    }
+
+    /// Succeeded by ``stop()``: holds an early answer (a 2xx before the body was sent, on a
+    /// connection the server keeps) until the request was sent whole, since AsyncHTTPClient refuses
+    /// the rest of the body once it has handed the whole answer on.
+    ///
+    /// AsyncHTTPClient does not tell a delegate holding an answer's end that the connection failed
+    /// (nor that its deadline passed), and the upload would then wait for ever. So this checks
+    /// every ``stallWindow``, and at `deadline`: once no piece of the body was written since the
+    /// last check (the server stopped reading, or closed the connection), or the deadline passed,
+    /// `stalled` is told the bytes written and whether it was the deadline (it fails the task, which
+    /// closes the connection), and the watch stops: the answer is taken as it came, the body cut
+    /// short. A cancelled task stops the watch itself.
+    func whenOver(
+        on loop: any EventLoop, deadline: NIODeadline?, stalled: @escaping @Sendable (_ written: Int, _ pastDeadline: Bool) -> Void
+    ) -> EventLoopFuture<Void> {
+        let promise = loop.makePromise(of: Void.self)
+        let (over, written) = state.withLock { state in
+            if !state.answered { state.onAnswer.append { promise.succeed() } }
+            return (state.answered, state.written)
+        }
+        if over {
+            promise.succeed()
+        } else {
+            check(on: loop, deadline: deadline, lastWritten: written, stalled: stalled)
+        }
+        return promise.futureResult
+    }
+
+    /// How long an upload held by ``whenOver(on:deadline:stalled:)`` may write no piece of its
+    /// body (``UploadBody/pieceSize``): a server reading slower than a piece in this time has its
+    /// upload cut, and one that stopped reading has its answer shown this long after it came.
+    static let stallWindow = TimeAmount.seconds(2)
+
+    private func check(
+        on loop: any EventLoop, deadline: NIODeadline?, lastWritten: Int,
+        stalled: @escaping @Sendable (_ written: Int, _ pastDeadline: Bool) -> Void
+    ) {
+        let next = min(NIODeadline.now() + Self.stallWindow, deadline ?? .distantFuture)
+        loop.scheduleTask(deadline: next) {
+            let (over, written) = self.state.withLock { ($0.answered, $0.written) }
+            guard !over else { return }
+            let pastDeadline = deadline.map { $0 <= .now() } ?? false
+            guard pastDeadline || written == lastWritten else {
+                return self.check(on: loop, deadline: deadline, lastWritten: written, stalled: stalled)
+            }
+            stalled(written, pastDeadline)
+            self.stop()
+        }
     }
 
     /// `future`, unless ``stop()`` comes first: then failed with ``UploadStopped``.

@@ -58,6 +58,7 @@ extension Run {
         do {
             response = try await provider(adding: plugins).request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
+            warnOfCutUpload(response)
         } catch {
             session.lastSentRequest = error.request ?? error.response?.request
             session.lastReceivedResponse = error.response
@@ -81,6 +82,7 @@ extension Run {
             var error = error
             error.response = error.response.map(readBack)
             if let response = error.response {
+                warnOfCutUpload(response)
                 lastResponse = response
                 lastCallGotNoResponse = nil
                 // The call fails for its own reason; a failure to record its answer is said beside it.
@@ -105,6 +107,13 @@ extension Run {
         recordInHistory(target, arguments, request: nil, response: response, failure: nil, started: started, ownAuth: !plugins.isEmpty)
         if let reason = recordAnswer(response, of: target) { throw RecordingFailure(description: reason) }
         return response
+    }
+
+    /// Says that the server answered an upload early and stopped reading it, so the rest of the
+    /// body was not sent (``UploadCut``): the answer alone does not show it.
+    private func warnOfCutUpload(_ response: Response) {
+        guard let cut = response.uploadCut else { return }
+        io.err("warning: \(mask(cut.warning(for: response.request)))\n")
     }
 
     /// What a query or `expect` says when there is no last response.
