@@ -47,8 +47,7 @@ import TestSupport
             #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
             #expect(result.stdout.hasPrefix("HTTP 200 OK\n"), "\(result.stdout)")
-            #expect(result.stdout.components(separatedBy: "\"early\"").count == 3, "\(result.stdout)")
-            #expect(result.stdout.contains("HTTP 413 "), "\(result.stdout)")
+            #expect(result.stdout.contains(#"{"early":true}HTTP 413 "#), "\(result.stdout)")
         }
     }
 
