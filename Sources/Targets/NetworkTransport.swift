@@ -225,12 +225,13 @@ public struct NetworkTransport: Transport {
         _ outgoing: HTTPClient.Request, on route: Route, delegate: ResponseBodyDelegate, deadline: NIODeadline?,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
-        // An upload is read on its connection's loop, so that the answer's head can hurry the body
-        // (``UploadWatch/hurry()``) before AsyncHTTPClient reads the answer's end.
-        let loop = route.client.eventLoopGroup.any()
+        // An upload that may go over HTTP/2 (only TLS negotiates it) is read on its connection's
+        // loop, so that the answer's head can hurry the body (``UploadWatch/hurry()``) before
+        // AsyncHTTPClient reads the answer's end. The shell's requests are all on its loop anyway.
+        let hurries = outgoing.body != nil && outgoing.useTLS
         let task = route.client.execute(
-            request: outgoing, delegate: delegate, eventLoop: outgoing.body == nil ? .indifferent : .delegateAndChannel(on: loop),
-            deadline: deadline)
+            request: outgoing, delegate: delegate,
+            eventLoop: hurries ? .delegateAndChannel(on: route.client.eventLoopGroup.any()) : .indifferent, deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
         // (the shell) resumes after this turn anyway.
