@@ -32,13 +32,7 @@ final class UploadWatch: Sendable {
     /// The answer is complete by its framing, or the exchange is over (answered or failed): the
     /// upload stops waiting, and every wait still pending fails with ``UploadStopped``.
     func stop() {
-        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.answered else { return [] }
-            state.answered = true
-            defer { state.onAnswer = [] }
-            return state.onAnswer
-        }
-        for callback in callbacks { callback() }
+        fireOnce(\.answered, \.onAnswer)
     }
 
     /// A 2xx answer began over HTTP/2 while the body was still being written: the rest of the body
@@ -47,13 +41,18 @@ final class UploadWatch: Sendable {
     /// was still streaming, AsyncHTTPClient 1.37 would let go of the request and then trap when
     /// the stream closed (its HTTP2ClientRequestHandler force-unwraps the request it let go of).
     func hurry() {
-        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.hurried else { return [] }
-            state.hurried = true
-            defer { state.onHurry = [] }
-            return state.onHurry
+        fireOnce(\.hurried, \.onHurry)
+    }
+
+    /// Sets the flag at `fired` and calls the callbacks at `callbacks`, outside the lock; a second call does nothing.
+    private func fireOnce(_ fired: WritableKeyPath<State, Bool>, _ callbacks: WritableKeyPath<State, [@Sendable () -> Void]>) {
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state[keyPath: fired] else { return [] }
+            state[keyPath: fired] = true
+            defer { state[keyPath: callbacks] = [] }
+            return state[keyPath: callbacks]
         }
-        for callback in callbacks { callback() }
+        for callback in due { callback() }
     }
 
     /// Calls `callback` on ``hurry()``, or at once if it came already.
