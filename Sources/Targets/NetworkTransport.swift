@@ -170,11 +170,11 @@ public struct NetworkTransport: Transport {
             let keptAlive = forwarded == nil && owner.keptAlive.forget(outgoing)
             let answered = delegate.receivedHead
             guard keptAlive, !answered else {
-                throw await closed(error, route: route, outgoing: outgoing, answered: answered, sentHead: delegate.sentHead,
+                throw await closed(error, route: route, outgoing: outgoing, deadline: deadline, answered: answered, sentHead: delegate.sentHead,
                                    forwarded: forwarded != nil)
             }
         } catch {
-            throw await route.explained(error, for: outgoing)
+            throw await route.explained(error, for: outgoing, deadline: deadline)
         }
         let again = makeDelegate()
         do {
@@ -182,10 +182,10 @@ public struct NetworkTransport: Transport {
             owner.keptAlive.note(answer.head, answering: outgoing)
             return answer
         } catch where isClosedConnection(error) {
-            throw await closed(error, route: route, outgoing: outgoing, answered: again.receivedHead, sentHead: again.sentHead,
+            throw await closed(error, route: route, outgoing: outgoing, deadline: deadline, answered: again.receivedHead, sentHead: again.sentHead,
                                forwarded: forwarded != nil)
         } catch {
-            throw await route.explained(error, for: outgoing)
+            throw await route.explained(error, for: outgoing, deadline: deadline)
         }
     }
 
@@ -193,9 +193,9 @@ public struct NetworkTransport: Transport {
     /// proxy's failure). Through a proxy, a connection closed before the request went out was the
     /// proxy's (before the tunnel was open), and a plain http request's connection is always the proxy's.
     private static func closed(
-        _ error: any Error, route: Route, outgoing: HTTPClient.Request, answered: Bool, sentHead: Bool, forwarded: Bool
+        _ error: any Error, route: Route, outgoing: HTTPClient.Request, deadline: NIODeadline?, answered: Bool, sentHead: Bool, forwarded: Bool
     ) async -> any Error {
-        let explained = await route.explained(error, for: outgoing)
+        let explained = await route.explained(error, for: outgoing, deadline: deadline)
         guard !(explained is RouteFailure) else { return explained }
         if let proxy = route.proxy, proxy.kind == .http, !answered, forwarded || !sentHead {
             let target = ProxyServer(kind: .http, host: outgoing.host, port: outgoing.port)
@@ -223,7 +223,13 @@ public struct NetworkTransport: Transport {
         _ outgoing: HTTPClient.Request, on route: Route, delegate: ResponseBodyDelegate, deadline: NIODeadline?,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> ResponseBodyDelegate.Response {
-        let task = route.client.execute(request: outgoing, delegate: delegate, deadline: deadline)
+        // An upload that may go over HTTP/2 (only TLS negotiates it) is read on its connection's
+        // loop, so that the answer's head can hurry the body (``UploadWatch/hurry()``) before
+        // AsyncHTTPClient reads the answer's end. The shell's requests are all on its loop anyway.
+        let hurries = outgoing.body != nil && outgoing.useTLS
+        let task = route.client.execute(
+            request: outgoing, delegate: delegate,
+            eventLoop: hurries ? .delegateAndChannel(on: route.client.eventLoopGroup.any()) : .indifferent, deadline: deadline)
         // A caller on another thread resumes one turn of the loop later: by then the connection
         // is back in the pool, so its next request cannot open a second one. A caller on the loop
         // (the shell) resumes after this turn anyway.

@@ -159,7 +159,7 @@ public struct Provider<T: TargetType>: Sendable {
                 response = try await sendHop(current, target: target, transport: transport)
             } catch {
                 var error = error
-                error.redirect = "redirected by a \(hops[hops.count - 1].status) to \(Redaction().maskedURL(current.url))"
+                error.redirect = (hops[hops.count - 1].status, Redaction().maskedURL(current.url))
                 throw error
             }
             latency = latency.flatMap { sum in response.latency.map { sum + $0 } }

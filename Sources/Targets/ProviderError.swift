@@ -60,9 +60,10 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     public var parameters: [String]
     /// The request that failed, when the failure came from sending it (set for every transport failure).
     public var request: Request?
-    /// The redirect that led to the request that failed, said after the message: `redirected by a
-    /// 302 to https://host/path`. Nil when the first request failed.
-    var redirect: String?
+    /// The redirect that led to the request that failed (its status, and the URL it led to, masked),
+    /// said after the message: `redirected by a 302 to https://host/path`, without the URL when the
+    /// message names it already (`GET URL timed out`). Nil when the first request failed.
+    var redirect: (status: Int, url: String)?
 
     init(_ code: Code, step: Step, targetName: String, response: Response? = nil, parameters: [String] = []) {
         self.code = code
@@ -149,7 +150,10 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     }
 
     private func text(masking mask: @escaping (String) -> String) -> String {
-        message(masking: mask) + (redirect.map { " (\($0))" } ?? "")
+        let message = message(masking: mask)
+        guard let redirect else { return message }
+        let destination = message.contains(redirect.url) ? "" : " to \(redirect.url)"
+        return message + " (redirected by a \(redirect.status)\(destination))"
     }
 
     private func message(masking mask: @escaping (String) -> String) -> String {

@@ -132,6 +132,9 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         Self.future(on: task.eventLoop) {
             try receive(head)
             noteCompletion()
+            // AsyncHTTPClient pauses the body itself for any other status, and then ends the
+            // stream safely.
+            if head.version.major == 2, (200..<300).contains(head.status.code) { upload.hurry() }
         }
     }
 

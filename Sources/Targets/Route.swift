@@ -10,14 +10,15 @@ struct Route {
     /// `error` as the people who chose this route need it: a failure of the proxy names the proxy
     /// (never its credentials), a certificate that failed verification says why, by a second
     /// handshake that reads the certificate without judging it, a refused tunnel with the proxy's
-    /// status, by a second CONNECT (``ConnectRefusal``). Other errors come back unchanged.
-    func explained(_ error: any Error, for request: HTTPClient.Request) async -> any Error {
+    /// status, by a second CONNECT (``ConnectRefusal``) that waits no later than the request's
+    /// `deadline`. Other errors come back unchanged.
+    func explained(_ error: any Error, for request: HTTPClient.Request, deadline: NIODeadline?) async -> any Error {
         if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
             // An IPv6 host comes in brackets, which ProxyServer adds itself.
             let host = request.host.hasPrefix("[") ? String(request.host.dropFirst().dropLast()) : request.host
             let target = ProxyServer(kind: .http, host: host, port: request.port)
             return RouteFailure(message: await ConnectRefusal.message(
-                proxy: proxy, target: target, group: client.eventLoopGroup))
+                proxy: proxy, target: target, group: client.eventLoopGroup, deadline: deadline))
         }
         if let proxy, let failure = RouteFailure.proxy(error, proxy: proxy, request: request) {
             return failure

@@ -1,10 +1,11 @@
 import NIOCore
 import Synchronization
 
-/// What an upload learns from its answer's delegate: how much of the body was written, and
-/// whether the answer is already complete (an early answer: a 401 or 413 before the body was
-/// read). ``UploadBody`` waits on it so that an early answer ends the upload instead of leaving
-/// it waiting for a connection AsyncHTTPClient will never write to again.
+/// What an upload learns from its answer's delegate: how much of the body was written, whether
+/// the answer is already complete (an early answer: a 401 or 413 before the body was read), and
+/// whether a 2xx began over HTTP/2 before the body was all written (``hurry()``). ``UploadBody``
+/// waits on it so that an early answer ends the upload instead of leaving it waiting for a
+/// connection AsyncHTTPClient will never write to again.
 final class UploadWatch: Sendable {
     private struct State {
         var written = 0
@@ -13,6 +14,9 @@ final class UploadWatch: Sendable {
         var onAnswer: [@Sendable () -> Void] = []
         /// Called as parts are written, with the bytes written so far.
         var onWrite: [@Sendable (Int) -> Void] = []
+        var hurried = false
+        /// Called once, on ``hurry()``.
+        var onHurry: [@Sendable () -> Void] = []
     }
     private let state = Mutex(State())
 
@@ -29,13 +33,36 @@ final class UploadWatch: Sendable {
     /// whole, or the exchange is over (answered or failed): the upload stops waiting, every wait
     /// still pending fails with ``UploadStopped``, and ``whenOver(on:deadline:stalled:)`` ends.
     func stop() {
-        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.answered else { return [] }
-            state.answered = true
-            defer { state.onAnswer = [] }
-            return state.onAnswer
+        fireOnce(\.answered, \.onAnswer)
+    }
+
+    /// A 2xx answer began over HTTP/2 while the body was still being written: the rest of the body
+    /// is to be handed over at once, and its end with it. Called on the request's event loop, from
+    /// the answer's head, before AsyncHTTPClient reads on: if the answer's end came while the body
+    /// was still streaming, AsyncHTTPClient 1.37 would let go of the request and then trap when
+    /// the stream closed (its HTTP2ClientRequestHandler force-unwraps the request it let go of).
+    func hurry() {
+        fireOnce(\.hurried, \.onHurry)
+    }
+
+    /// Sets the flag at `fired` and calls the callbacks at `callbacks`, outside the lock; a second call does nothing.
+    private func fireOnce(_ fired: WritableKeyPath<State, Bool>, _ callbacks: WritableKeyPath<State, [@Sendable () -> Void]>) {
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state[keyPath: fired] else { return [] }
+            state[keyPath: fired] = true
+            defer { state[keyPath: callbacks] = [] }
+            return state[keyPath: callbacks]
         }
-        for callback in callbacks { callback() }
+        for callback in due { callback() }
+    }
+
+    /// Calls `callback` on ``hurry()``, or at once if it came already.
+    func onHurry(_ callback: @escaping @Sendable () -> Void) {
+        let hurried = state.withLock { state in
+            if !state.hurried { state.onHurry.append(callback) }
+            return state.hurried
+        }
+        if hurried { callback() }
     }
 
     /// Succeeded by ``stop()``: holds an early answer (a 2xx before the body was sent, on a

@@ -96,6 +96,53 @@ import TestSupport
         }
     }
 
+    /// A timeout after a redirect names the URL once: the message names it, the note only says
+    /// there was a redirect.
+    @Test func aTimeoutAfterARedirectNamesTheURLOnce() async throws {
+        try await TestServer.with { server in
+            let result = try await WSHProcess.run(["-c", "set timeout 200ms\nget \(server.baseURL)/redirect-to?url=/never"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("GET \(server.baseURL)/never timed out after 200 ms (redirected by a 302)\n"), "\(result.stderr)")
+            #expect(!result.stderr.contains("(redirected by a 302 to"), "\(result.stderr)")
+        }
+    }
+
+    /// A proxy that refuses the tunnel and then never answers the second CONNECT (which reads the
+    /// status) is waited for no longer than the request's timeout, not 5 s.
+    @Test func theSecondConnectOfARefusedTunnelKeepsToTheTimeout() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        let script = """
+            import socket, sys
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", int(sys.argv[1])))
+            listener.listen(8)
+            refused = False
+            held = []
+            while True:
+                connection, _ = listener.accept()
+                if refused:
+                    held.append(connection)
+                    continue
+                # The first request is refused; a connection that sends none is the test's wait for the port.
+                if connection.recv(65536):
+                    refused = True
+                    connection.sendall(b"HTTP/1.1 403 Forbidden\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n")
+                connection.close()
+            """
+        try script.write(to: directory.appendingPathComponent("refuser.py"), atomically: true, encoding: .utf8)
+        let port = try LoopbackPort.free()
+        let proxy = try ServerProcess("/usr/bin/python3", [directory.appendingPathComponent("refuser.py").path, "\(port)"],
+                                      errorFile: directory.appendingPathComponent("proxy.err"))
+        defer { proxy.stop() }
+        try proxy.waitForPorts([port])
+        let (result, elapsed) = try await runScript("set proxy http://127.0.0.1:\(port)\nset timeout 1s\nget https://127.0.0.1:8/x\n",
+                                                    directory: directory)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("the proxy at 127.0.0.1:\(port) refused to open a tunnel (CONNECT) to 127.0.0.1:8"), "\(result.stderr)")
+        #expect(elapsed < .seconds(4), "\(elapsed)")
+    }
+
     @Test func aConnectionClosedWithNoAnswerSaysSo() async throws {
         try await RawReplyServer.with(replies: Self.replies) { server in
             let result = try await WSHProcess.run(["-c", "get \(server.baseURL)/no-answer"])

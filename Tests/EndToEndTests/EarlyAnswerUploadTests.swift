@@ -32,6 +32,25 @@ import TestSupport
         }
     }
 
+    /// nginx answers a 30 MB upload over HTTP/2 at once (`return 200`), before reading its body,
+    /// then resets the stream: the answer is shown and the call ends well, on a new connection and
+    /// on the same one (AsyncHTTPClient 1.37 trapped as the stream closed); a 413 early over
+    /// HTTP/2 too.
+    @Test func anEarlyAnswerOverHTTP2ToALargeUploadIsShown() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        try Data(repeating: UInt8(ascii: "c"), count: 30_000_000).write(to: directory.appendingPathComponent("up.bin"))
+        try await withNginx { nginx in
+            let url = "https://127.0.0.1:\(nginx.selfSignedPort)"
+            let (result, _) = try await runScript(
+                "set insecure on\nset timeout 20s\npost \(url)/early @up.bin -h\npost \(url)/early @up.bin\npost \(url)/tls @up.bin -h\n",
+                directory: directory)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("HTTP 200 OK\n"), "\(result.stdout)")
+            #expect(result.stdout.contains(#"{"early":true}HTTP 413 "#), "\(result.stdout)")
+        }
+    }
+
     /// A server may answer 202 early on a connection it keeps, then read the body: it gets all of
     /// it, and says how much on the next request. With an empty answer and with one that has a
     /// body (that one was cut short: AsyncHTTPClient ends the exchange once it has the answer).
