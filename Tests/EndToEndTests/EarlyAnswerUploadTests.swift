@@ -39,10 +39,15 @@ import TestSupport
     @Test func anEarlyAnswerOverHTTP2ToALargeUploadIsShown() async throws {
         let directory = try WSHProcess.temporaryDirectory()
         try Data(repeating: UInt8(ascii: "c"), count: 30_000_000).write(to: directory.appendingPathComponent("up.bin"))
+        // Smaller bodies too: written in 64 KB pieces, 1 MB crashed as well (review-rwire3 H1).
+        for megabytes in [1, 2, 5] {
+            try Data(repeating: UInt8(ascii: "c"), count: megabytes << 20).write(to: directory.appendingPathComponent("up\(megabytes).bin"))
+        }
         try await withNginx { nginx in
             let url = "https://127.0.0.1:\(nginx.selfSignedPort)"
             let (result, _) = try await runScript(
-                "set insecure on\nset timeout 20s\npost \(url)/early @up.bin -h\npost \(url)/early @up.bin\npost \(url)/tls @up.bin -h\n",
+                "set insecure on\nset timeout 20s\npost \(url)/early @up.bin -h\npost \(url)/early @up.bin\npost \(url)/tls @up.bin -h\n"
+                    + "repeat 3 { post \(url)/early @up1.bin > /dev/null\npost \(url)/early @up2.bin > /dev/null\npost \(url)/early @up5.bin > /dev/null }\n",
                 directory: directory)
             #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
