@@ -88,9 +88,9 @@ public struct NetworkTransport: Transport {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
                                  received: request.receivedBytes, deadline: deadline)
         }
-        let answer: ResponseBodyDelegate.Response, received: Data
+        let answer: ResponseBodyDelegate.Response, received: Data, sentAgain: Bool
         do {
-            answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
+            (answer, sentAgain) = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
             received = answer.body.withUnsafeReadableBytes { Data($0) }
         } catch {
@@ -113,6 +113,7 @@ public struct NetworkTransport: Transport {
         response.latency = answer.latency
         response.answeredAt = answer.answeredAt
         response.uploadCut = answer.cut.map { UploadCut(sent: $0.sent, total: request.body?.count ?? 0, timedOut: $0.timedOut) }
+        response.sentAgain = sentAgain
         return response
     }
 
@@ -134,7 +135,7 @@ public struct NetworkTransport: Transport {
     private static func exchange(
         _ request: Request, owner: HTTPClientOwner, makeDelegate: () -> ResponseBodyDelegate,
         deadline: NIODeadline?, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> ResponseBodyDelegate.Response {
+    ) async throws -> (answer: ResponseBodyDelegate.Response, sentAgain: Bool) {
         // The names were checked to be tokens (``RequestHeaderCheck``).
         let headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
         var outgoing = try HTTPClient.Request(url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue))
@@ -165,7 +166,7 @@ public struct NetworkTransport: Transport {
         do {
             let answer = try await send(delegate)
             owner.keptAlive.note(answer.head, answering: outgoing)
-            return answer
+            return (answer, false)
         } catch where isClosedConnection(error) {
             let keptAlive = forwarded == nil && owner.keptAlive.forget(outgoing)
             let answered = delegate.receivedHead
@@ -180,7 +181,7 @@ public struct NetworkTransport: Transport {
         do {
             let answer = try await send(again)
             owner.keptAlive.note(answer.head, answering: outgoing)
-            return answer
+            return (answer, true)
         } catch where isClosedConnection(error) {
             throw await closed(error, route: route, outgoing: outgoing, deadline: deadline, answered: again.receivedHead, sentHead: again.sentHead,
                                forwarded: forwarded != nil)

@@ -36,6 +36,10 @@ public struct Response: Sendable {
     /// The upload the server answered early and then stopped reading (or the timeout passed), whose
     /// rest was not sent; `nil` when the body was sent whole, or refused by the answer.
     public var uploadCut: UploadCut? = nil
+    /// The request met a kept-alive connection the server had closed before answering, and was
+    /// sent again on a new one (``NetworkTransport``): a POST the server did read may have been
+    /// done twice.
+    public var sentAgain = false
     /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
     public var httpVersion: String
     /// The decoded body and its parse, shared by copies.

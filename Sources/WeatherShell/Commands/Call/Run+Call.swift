@@ -58,7 +58,7 @@ extension Run {
         do {
             response = try await provider(adding: plugins).request(target, arguments: arguments, writingBodyTo: bodyFile, streamingBodyTo: bodySink)
             response = readBack(response)
-            warnOfCutUpload(response)
+            warnOfWhatTheAnswerHides(response)
         } catch {
             session.lastSentRequest = error.request ?? error.response?.request
             session.lastReceivedResponse = error.response
@@ -82,7 +82,7 @@ extension Run {
             var error = error
             error.response = error.response.map(readBack)
             if let response = error.response {
-                warnOfCutUpload(response)
+                warnOfWhatTheAnswerHides(response)
                 lastResponse = response
                 lastCallGotNoResponse = nil
                 // The call fails for its own reason; a failure to record its answer is said beside it.
@@ -110,8 +110,13 @@ extension Run {
     }
 
     /// Says that the server answered an upload early and stopped reading it, so the rest of the
-    /// body was not sent (``UploadCut``): the answer alone does not show it.
-    private func warnOfCutUpload(_ response: Response) {
+    /// body was not sent (``UploadCut``), or that a POST or PATCH was sent again: the answer alone
+    /// does not show either.
+    private func warnOfWhatTheAnswerHides(_ response: Response) {
+        if response.sentAgain, !response.request.method.isIdempotent {
+            io.err("note: \(mask(response.request.summary)) met a kept-alive connection the server had closed without answering, "
+                   + "and was sent again on a new one (as curl does): had the server read it, it was done twice\n")
+        }
         guard let cut = response.uploadCut else { return }
         io.err("warning: \(mask(cut.warning(for: response.request)))\n")
     }
