@@ -10,10 +10,10 @@ public struct UploadCut: Sendable, Equatable {
     public var timedOut: Bool
 
     /// What the user is told beside the answer to `request`: `the server answered POST URL before
-    /// it had read the whole body, then stopped reading it: 4.0 MB of 5.0 MB were sent`.
+    /// it had read the whole body, then took none of it for 2 s: 4.0 MB of 5.0 MB were sent`.
     public func warning(for request: Request) -> String {
         "the server answered \(request.summary) before it had read the whole body, then "
-            + (timedOut ? "the timeout passed" : "stopped reading it")
+            + (timedOut ? "the timeout passed" : "took none of it for 2 s")
             + ": \(ByteText.text(sent)) of \(ByteText.text(total)) were sent"
     }
 }
