@@ -40,6 +40,13 @@ public struct Response: Sendable {
     /// sent again on a new one (``NetworkTransport``): a POST the server did read may have been
     /// done twice.
     public var sentAgain = false
+
+    /// What the user is told of a POST or PATCH ``sentAgain``; nil for any other request.
+    public var sentAgainNote: String? {
+        guard sentAgain, !request.method.isIdempotent else { return nil }
+        return "\(request.summary) met a kept-alive connection the server had closed without answering, "
+            + "and was sent again on a new one (as curl does): had the server read it, it was done twice"
+    }
     /// The HTTP version that answered: `HTTP/1.1`, `HTTP/2` (or `HTTP/1.0`).
     public var httpVersion: String
     /// The decoded body and its parse, shared by copies.

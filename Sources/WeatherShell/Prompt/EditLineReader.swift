@@ -87,8 +87,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// On the reader's thread: the rest of a paste (the terminal sent it whole, up to its end mark,
     /// and libedit reads a byte at a time, so it waits in the terminal's queue) read and dropped,
     /// with the terminal's line editing and echo off meanwhile. A paste whose end mark does not
-    /// come within 300 ms ends there, and any after 2 s in all: keys typed after a paste whose
-    /// end mark never comes are the prompt's (review-main7 R7).
+    /// come within 300 ms ends there, and any after 2 s in which no more came at a paste's rate (a
+    /// few bytes queued at once): keys typed after a paste whose end mark never comes are the
+    /// prompt's (review-main7 R7), and a long paste is dropped whole.
     private func dropPaste() -> Int {
         guard EditLineCallbacks.pasting else { return 0 }
         EditLineCallbacks.pasting = false
@@ -102,7 +103,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         var dropped: [UInt8] = []
         func ended() -> Bool { dropped.suffix(endMark.count).elementsEqual(endMark) }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(2))
+        var deadline = clock.now.advanced(by: .seconds(2))
         // A byte at a time, as libedit reads: keys typed after the end mark stay for the prompt.
         while !ended() {
             let left = clock.now.duration(to: deadline).components
@@ -117,6 +118,10 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count == 1 else { break }
             dropped.append(byte)
+            // Bytes queued behind this one came faster than keys are typed: the paste goes on, however
+            // long it takes to arrive (a slow link) or to read.
+            var queued: Int32 = 0
+            if ioctl(STDIN_FILENO, UInt(FIONREAD), &queued) == 0, queued >= 4 { deadline = clock.now.advanced(by: .seconds(2)) }
         }
         if ended() { dropped.removeLast(endMark.count) }
         return dropped.split(whereSeparator: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") })

@@ -113,10 +113,7 @@ extension Run {
     /// body was not sent (``UploadCut``), or that a POST or PATCH was sent again: the answer alone
     /// does not show either.
     private func warnOfWhatTheAnswerHides(_ response: Response) {
-        if response.sentAgain, !response.request.method.isIdempotent {
-            io.err("note: \(mask(response.request.summary)) met a kept-alive connection the server had closed without answering, "
-                   + "and was sent again on a new one (as curl does): had the server read it, it was done twice\n")
-        }
+        if let note = response.sentAgainNote { io.err("note: \(mask(note))\n") }
         guard let cut = response.uploadCut else { return }
         io.err("warning: \(mask(cut.warning(for: response.request)))\n")
     }
