@@ -28,9 +28,8 @@ extension Redaction {
             let (masked, changed) = recordingMasked(json, masksMember: masksMember)
             if changed { return Data((masked.prettyText + "\n").utf8) }
         }
-        if Self.looksLikeXML(body, contentType: contentType), let text = String(data: body, encoding: .utf8) {
-            let masked = maskedElements(text)
-            if masked != text { return secrets.mask(Data(masked.utf8)) }
+        if Self.looksLikeXML(body, contentType: contentType), let masked = maskedElements(Array(body)) {
+            return secrets.mask(Data(masked))
         }
         // Text that holds JSON without being one document (NDJSON, an event stream): its escaped
         // literals are read too.

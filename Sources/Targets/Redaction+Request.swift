@@ -48,7 +48,7 @@ extension Redaction {
                     return (part.name, String(decoding: part.content, as: UTF8.self))
                 }
             } else if Self.looksLikeXML(body, contentType: type) {
-                secrets += credentialElements(String(decoding: body, as: UTF8.self))
+                secrets += credentialElements(Array(body))
             }
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }

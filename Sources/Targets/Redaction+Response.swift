@@ -38,7 +38,7 @@ extension Redaction {
             if case .success(let json) = response.parsedBody {
                 secrets += Self.credentialMembers(json)
             } else if Self.looksLikeXML(body, contentType: response.header("Content-Type")) {
-                secrets += credentialElements(String(decoding: body, as: UTF8.self))
+                secrets += credentialElements(Array(body))
             }
         }
         return secrets.filter { !$0.value.isEmpty && $0.value != Self.placeholder }

@@ -258,6 +258,10 @@ import TestSupport
             let used = try await WSHProcess.run(["-c", "use http paths.http"], directory: directory)
             #expect(used.status == 3 && used.stderr.contains("paths.http:6:1: error: cannot read the body file '{{assetsDir}}{{name}}.json'"), "\(used.stderr)")
             #expect(used.stderr.contains("note: a body file's path gets its variables when the .http file runs"), "\(used.stderr)")
+            // A variable not set in the path is said at the `<` line (review-rmain8 L3).
+            try "POST \(httpbin.baseURL)/anything\n\n< {{nowhere}}/body.json\n".write(to: directory.appendingPathComponent("unset.http"), atomically: true, encoding: .utf8)
+            let unset = try await WSHProcess.run(["unset.http"], directory: directory)
+            #expect(unset.status == 3 && unset.stderr.contains("unset.http:3:1: error: no variable 'nowhere' is set"), "\(unset.stderr)")
         }
     }
 

@@ -35,6 +35,25 @@ import Testing
         #expect(redaction.including(secretsOf: response).mask("note: WSSEPASS44") == "note: ***")
     }
 
+    /// A body a server shapes (`<a<a<a...>`, unclosed CDATA sections) is read in one pass: the
+    /// element scan looked for each `<`'s `>` to the end, and a 40 KB answer held wsh 6 minutes
+    /// (review-rmain8 H1). An ISO-8859-1 answer is masked by its bytes (M2).
+    @Test(.timeLimit(.minutes(1))) func anXMLBodyIsReadInOnePassAndInAnyASCIIEncoding() {
+        let redaction = Redaction()
+        for hostile in ["<r><apikey>x</apikey>" + String(repeating: "<a", count: 500_000) + ">",
+                        "<r><apikey>x</apikey>" + String(repeating: "<a><![CDATA[", count: 100_000)] {
+            let masked = String(decoding: redaction.maskedForRecording(Data(hostile.utf8), contentType: "text/plain"), as: UTF8.self)
+            #expect(masked.hasPrefix("<r><apikey>***</apikey><a"))
+            #expect(redaction.maskedBody(Data(hostile.utf8), contentType: nil).hasPrefix("<r><apikey>***</apikey>"))
+        }
+        var latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<r><city>Montr".utf8)
+        latin1.append(0xE9)
+        latin1.append(contentsOf: Array("al</city><password>Latin1-Pass-77</password></r>".utf8))
+        let masked = redaction.maskedForRecording(latin1, contentType: "text/xml; charset=iso-8859-1")
+        #expect(masked.range(of: Data("Latin1-Pass-77".utf8)) == nil && masked.range(of: Data([0x4D, 0x6F, 0x6E, 0x74, 0x72, 0xE9])) != nil,
+                "\(String(decoding: masked, as: UTF8.self))")
+    }
+
     @Test func aJSONBodyWithNothingToMaskIsKeptByteForByte() {
         let body = Data("{ \"id\" : 1, \"name\": \"ann\", \"token\": null }".utf8)
         #expect(Redaction(secrets: [secret]).maskedForRecording(body, contentType: nil) == body)

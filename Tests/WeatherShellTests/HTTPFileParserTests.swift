@@ -108,6 +108,8 @@ import Testing
             """
         let requests = try HTTPFileParser.parse(text).requests
         #expect(requests.map(\.method) == ["POST", "GET"])
+        // A host named like a protocol is a host: `ws:8080` is HTTP (review-rmain8 L1).
+        #expect(try HTTPFileParser.parse("GET ws:8080/health\n").requests.count == 1)
         #expect(requests[0].headers.map(\.name) == ["Accept"])
         guard case .text(let body)? = requests[0].body.first else { Issue.record("no body"); return }
         #expect(body.parts == [.text("/* sent */")])
@@ -150,6 +152,9 @@ import Testing
         ("GRPC grpcb.in:9000/hello.HelloService/SayHello", "a request over gRPC is httpyac's: wsh sends HTTP requests only", 1, 1),
         ("wss://echo.example/socket", "a request over WebSocket is httpyac's: wsh sends HTTP requests only", 1, 1),
         ("SSE https://h/events", "a request over server-sent events is httpyac's: wsh sends HTTP requests only", 1, 1),
+        // A `/*` never closed is said, not the rest of the file skipped (review-rmain8 M3).
+        ("/*\nGET http://h/a\n\n###\nGET http://h/b", "a '/*' comment is not closed: it ends at a line that ends with '*/'", 1, 1),
+        ("/* c */ GET http://h/a", "a request line is METHOD URL [HTTP/VERSION]", 1, 1),
     ])
     func whatIsNotUnderstoodIsAnErrorAtItsPlace(text: String, message: String, line: Int, column: Int) {
         #expect(throws: HTTPFileParser.Failure.self) { try HTTPFileParser.parse(text) }

@@ -70,18 +70,22 @@ struct HTTPFileParser {
             place = .beforeRequest
         }
 
-        // httpyac's `/* ... */`, before a request or among its headers: skipped to the line that ends it.
-        var inBlockComment = false
+        // httpyac's `/* ... */` on lines of its own, before a request or among its headers: skipped
+        // to the line that ends it; one never ended is an error, not the rest of the file skipped.
+        var openComment: Range<Int>?
         for line in lines {
             let text = string(line)
             let trimmed = text.trimmingBlanks
-            if inBlockComment {
-                if trimmed.contains("*/") { inBlockComment = false }
+            if openComment != nil {
+                if trimmed.hasSuffix("*/") { openComment = nil }
                 continue
             }
             if place != .body, trimmed.hasPrefix("/*") {
-                inBlockComment = !trimmed.dropFirst(2).contains("*/")
-                continue
+                if !trimmed.dropFirst(2).contains("*/") {
+                    openComment = line
+                    continue
+                }
+                if trimmed.hasSuffix("*/") { continue }
             }
             if trimmed.hasPrefix("###") {
                 try finishRequest()
@@ -149,6 +153,9 @@ struct HTTPFileParser {
                 if Self.isScriptBlock(trimmed) { throw scriptBlock(line) }
                 bodyLines.append(line)
             }
+        }
+        if let openComment {
+            throw Failure(message: "a '/*' comment is not closed: it ends at a line that ends with '*/'", span: openComment)
         }
         try finishRequest()
         return HTTPFile(items: items)
@@ -223,7 +230,8 @@ struct HTTPFileParser {
             words.removeLast(2)
         }
         if words.count == 2, string(words[1]).hasPrefix("HTTP/") { words.removeLast() }
-        let scheme = words.first.map { string($0).lowercased().prefix { $0 != ":" } } ?? ""
+        let url = words.first.map { string($0).lowercased() } ?? ""
+        let scheme = url.contains("://") ? url.prefix { $0 != ":" } : ""
         if let other = Self.otherProtocols[method] ?? Self.otherProtocols[scheme.uppercased()] {
             throw Failure(message: "a request over \(other) is httpyac's: wsh sends HTTP requests only", span: line)
         }

@@ -72,12 +72,14 @@ extension Run {
         var request = request
         for index in request.body.indices {
             guard case .file(let path, let substitutes, let encoding, let span) = request.body[index], request.body[index].pathHasVariables else { continue }
-            let template: HTTPTemplate
+            var template: HTTPTemplate
             do {
                 template = try HTTPFileParser.template(of: path)
             } catch {
                 throw failure(error.message, at: SourceSpan(span))
             }
+            // The path's expressions are said at its `<` line, not at their place in the path alone.
+            template.parts = template.parts.map { if case .expression(let expression, _) = $0 { .expression(expression, span: span) } else { $0 } }
             request.body[index] = .file(path: try resolve(template, in: &running, at: SourceSpan(span)).value,
                                         substitutes: substitutes, encoding: encoding, span: span)
         }
