@@ -51,7 +51,10 @@ import TestSupport
         #expect(!flag.stderr.contains("needs a value"), "\(flag.stderr)")
         // With its value after `=`, read as a field it was `unknown parameter '--max-pages'` (review-main6 R7).
         let glued = try await WSHProcess.run(["-c", target + "call p -x=1"])
-        #expect(glued.stderr.contains("error: 'call' has no flag '-x=1'; its flags: --stream (-S), --all, --max-pages N"), "\(glued.stderr)")
+        #expect(glued.stderr.contains("error: 'call' has no flag '-x'; its flags: --stream (-S), --all, --max-pages N"), "\(glued.stderr)")
+        // The name alone: a value after `=` may be a credential (review-rsecrets3 R4).
+        let token = try await WSHProcess.run(["-c", target + "call p --token=TOKSEC3"])
+        #expect(token.stderr.contains("'call' has no flag '--token'") && !token.stderr.contains("TOKSEC3"), "\(token.stderr)")
         let maxPages = try await WSHProcess.run(["-c", target + "call p --all --max-pages=2"])
         #expect(maxPages.stderr.contains("error: --max-pages takes its number after a blank: --max-pages 2"), "\(maxPages.stderr)")
         #expect(!maxPages.stderr.contains("unknown parameter"), "\(maxPages.stderr)")

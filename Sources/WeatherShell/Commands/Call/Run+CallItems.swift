@@ -63,7 +63,9 @@ extension Run {
             return failure("--max-pages takes its number after a blank: --max-pages \(String(text.dropFirst(12)).shortened())", at: word.span,
                            notes: ["call NAME --all --max-pages N"])
         }
-        return failure("'call' has no flag '\(text.shortened())'; its flags: --stream (-S), --all, --max-pages N", at: word.span,
+        // The flag's name alone: what follows a `=` may be a credential (`--token=...`).
+        let flag = String(text.prefix { $0 != "=" })
+        return failure("'call' has no flag '\(flag.shortened())'; its flags: --stream (-S), --all, --max-pages N", at: word.span,
                        notes: ["HTTPie's flags go with a request: get URL -b; for a call: set output raw|pretty|headers|all|quiet"])
     }
 
