@@ -277,6 +277,11 @@ import Testing
         (#"state user = "bob" ,api_key = "sk-live-KKK2""#, #"state user = "bob" ,api_key = ***"#),
         (#"state token="tok-CCC3",password="pw-CCC4""#, "state token=***,password=***"),
         (#"state n = 1,api_key="sk-live-n1", user = "bob""#, #"state n = 1,api_key=***, user = "bob""#),
+        // A blank on one side of `=` only (review-rsecrets3 R2).
+        (#"state api_key= "AAA2""#, "state api_key= ***"), (#"state api_key ="AAA3""#, "state api_key =***"),
+        ("state api_key =ASEC5", "state api_key =***"), ("state api_key= ASEC6", "state api_key= ***"),
+        (#"state n = 1,api_key ="AAB3""#, "state n = 1,api_key =***"), (#"state n = 1 ,api_key= "AAB4""#, "state n = 1 ,api_key= ***"),
+        (#"    ,token= "MSEC3""#, "    ,token= ***"), ("    password =MSEC5", "    password =***"),
         // A comma in a value is the value's: the whole credential is hidden, a value's text stays.
         ("state api_key = sk,live", "state api_key = ***"),
         ("state tags = a,b, token = t-1", "state tags = a,b, token = ***"),

@@ -41,15 +41,42 @@ extension LiteralCredentials {
         return replacements
     }
 
-    /// The words with each comma that starts a field written as a word of its own, so that a field
-    /// is read whatever blanks stand around its comma: `,api_key="k"` as `,` and `api_key="k"`;
+    /// The words with each comma that starts a field, and an `=` with a blank on one side only
+    /// (``equalsSeparated(_:bytes:)``), written as a word of its own, so that a field is read
+    /// whatever blanks stand around its comma and its `=`: `,api_key="k"` as `,` and `api_key="k"`;
     /// `token="t",password="p"` as `token="t"`, `,` and `password="p"`; `,api_key` before `=` as `,`
     /// and `api_key`. A comma that starts a field is one followed by a name and `=`; any other
     /// comma stays in its word (`a,b`, a value's text, as the parser reads it).
     static func fieldsSeparated(_ words: [Word], bytes: [UInt8]) -> [Word] {
-        words.indices.flatMap { position in
-            fieldsSeparated(words[position], beforeEquals: position + 1 < words.count && words[position + 1].bare == "=", bytes: bytes)
+        // `=` first, so that a comma before `NAME =VALUE` is seen to start a field, and again for
+        // what the commas leave (`,token=` as `,` and `token=`).
+        let split = words.flatMap { equalsSeparated($0, bytes: bytes) }
+        return split.indices.flatMap { position in
+            fieldsSeparated(split[position], beforeEquals: position + 1 < split.count && split[position + 1].bare == "=", bytes: bytes)
+        }.flatMap { equalsSeparated($0, bytes: bytes) }
+    }
+
+    /// A word with an `=` a field's blank left on one side only as words of their own: `api_key=`
+    /// as `api_key` and `=`, `="k"` as `=` and `"k"` (`state api_key= "k"`, `password =k`). Only
+    /// text written as it reads, unquoted, is split.
+    private static func equalsSeparated(_ word: Word, bytes: [UInt8]) -> [Word] {
+        guard word.bare != "=", let first = word.parts.first, let last = word.parts.last else { return [word] }
+        func plain(_ part: WordPart) -> String? {
+            guard !part.quoted, case .literal(let text) = part.content, text.utf8.elementsEqual(bytes[part.span.start..<part.span.end]) else { return nil }
+            return text
         }
+        if word.parts.count == 1, let text = plain(last), text.hasSuffix("="), Parser.isName(String(text.dropLast())) {
+            let equals = last.span.end - 1
+            return [Word(parts: literalPart(last.span.start..<equals, bytes: bytes), span: SourceSpan(start: word.span.start, end: equals)),
+                    Word(parts: literalPart(equals..<last.span.end, bytes: bytes), span: SourceSpan(start: equals, end: word.span.end))]
+        }
+        if let text = plain(first), text.hasPrefix("="), !text.hasPrefix("==") {
+            let rest = literalPart((first.span.start + 1)..<first.span.end, bytes: bytes) + Array(word.parts.dropFirst())
+            guard !rest.isEmpty else { return [word] }
+            return [Word(parts: literalPart(first.span.start..<(first.span.start + 1), bytes: bytes), span: SourceSpan(start: word.span.start, end: first.span.start + 1)),
+                    Word(parts: rest, span: SourceSpan(start: first.span.start + 1, end: word.span.end))]
+        }
+        return [word]
     }
 
     /// One word split at each comma that starts a field (``fieldsSeparated(_:bytes:)``);
