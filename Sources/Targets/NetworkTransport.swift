@@ -226,8 +226,10 @@ public struct NetworkTransport: Transport {
     ) async throws -> ResponseBodyDelegate.Response {
         // An upload that may go over HTTP/2 (only TLS negotiates it) is read on its connection's
         // loop, so that the answer's head can hurry the body (``UploadWatch/hurry()``) before
-        // AsyncHTTPClient reads the answer's end. The shell's requests are all on its loop anyway.
-        let hurries = outgoing.body != nil && outgoing.useTLS
+        // AsyncHTTPClient reads the answer's end. A client of one loop (the session's, `wsh
+        // load`'s) has everything on it already; pinning there would only cost a new connection
+        // per upload (AsyncHTTPClient closes a pinned request's own connection once idle).
+        let hurries = outgoing.body != nil && outgoing.useTLS && !(route.client.eventLoopGroup is any EventLoop)
         let task = route.client.execute(
             request: outgoing, delegate: delegate,
             eventLoop: hurries ? .delegateAndChannel(on: route.client.eventLoopGroup.any()) : .indifferent, deadline: deadline)

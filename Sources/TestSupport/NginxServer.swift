@@ -13,6 +13,7 @@ import Foundation
 ///   ``documentRoot`` is served likewise by its name.
 /// - `/tls`: `$ssl_protocol $server_protocol $ssl_client_s_dn` as text/plain (`TLSv1.3 HTTP/2.0 CN=...`;
 ///   ` HTTP/1.1 ` over plain HTTP: nginx writes an empty variable as nothing here).
+/// - `/connection`: the number nginx gave the connection (`$connection`), as text/plain.
 /// - `/early`: `{"early":true}` as application/json at once, before any of the request's body is
 ///   read, whatever its size (an early answer, as a `return` gives).
 /// - `/headers`: the request's `Accept-Encoding`, `User-Agent`, `Proxy-Authorization` and `Cookie`,
@@ -123,6 +124,7 @@ public final class NginxServer: @unchecked Sendable {
                 root \(root);
                 location = /tls { default_type text/plain; return 200 "$ssl_protocol $server_protocol $ssl_client_s_dn\\n"; }
                 location = /early { client_max_body_size 0; default_type application/json; return 200 '{"early":true}'; }
+                location = /connection { default_type text/plain; return 200 "$connection\\n"; }
                 location = /headers {
                     default_type text/plain;
                     return 200 "accept-encoding: $http_accept_encoding\\nuser-agent: $http_user_agent\\nproxy-authorization: $http_proxy_authorization\\ncookie: $http_cookie\\n";

@@ -56,6 +56,20 @@ import TestSupport
         }
     }
 
+    /// Uploads over https reuse their connection, HTTP/1.1 and HTTP/2 alike: pinning each to its
+    /// loop for the early-answer fix above made every HTTP/1.1 upload open a TLS connection of its
+    /// own, closed once idle (review-rh2 H1: 300 POSTs, 300 connections).
+    @Test func uploadsOverHTTPSReuseTheirConnection() async throws {
+        try await withNginx { nginx in
+            let url = "https://127.0.0.1:\(nginx.selfSignedPort)/connection"
+            let (result, _) = try await runScript(
+                "set insecure on\nrepeat 5 { post \(url) a=1 }\nset http 1.1\nrepeat 5 { post \(url) a=1 }\n", directory: try WSHProcess.temporaryDirectory())
+            let numbers = result.stdout.split(separator: "\n").map(String.init)
+            #expect(result.status == 0 && numbers.count == 10, "\(result.stdout) \(result.stderr)")
+            #expect(Set(numbers.prefix(5)).count == 1 && Set(numbers.suffix(5)).count == 1, "one connection each way: \(numbers)")
+        }
+    }
+
     /// A server may answer 202 early on a connection it keeps, then read the body: it gets all of
     /// it, and says how much on the next request. With an empty answer and with one that has a
     /// body (that one was cut short: AsyncHTTPClient ends the exchange once it has the answer).
