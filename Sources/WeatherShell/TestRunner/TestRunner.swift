@@ -196,11 +196,12 @@ enum TestLines {
         case .failed, .errored:
             // Every failed check (a file with `set bail off` runs on past the first), then the
             // errors, the one that stopped the file last: a CI log says why with the place and caret.
-            let checks = result.checks.filter { !$0.passed }.map { check in
-                TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: check.message ?? "expectation failed",
+            let (checkErrors, otherErrors) = result.errorsByCheck
+            let checks = result.checks.enumerated().filter { !$0.element.passed }.map { index, check in
+                TestFailure(location: result.failurePlace(of: check, error: checkErrors[index]), message: check.message ?? "expectation failed",
                             notes: check.notes, excerpt: check.excerpt)
             }
-            var errors = result.errorsByCheck.others.map { error in
+            var errors = otherErrors.map { error in
                 TestFailure(location: result.place(of: error), message: error.message, notes: error.notes, excerpt: error.excerpt)
             }
             if checks.isEmpty, errors.isEmpty, let first = result.firstFailure { errors.append(first) }
