@@ -88,12 +88,13 @@ public struct NetworkTransport: Transport {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
                                  received: request.receivedBytes)
         }
-        let head: HTTPResponseHead, received: Data, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant
+        let head: HTTPResponseHead, received: Data, raw: Data?, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant
         do {
             let answer = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
             (head, received, streamed, latency, answeredAt) = (answer.head, answer.body.withUnsafeReadableBytes { Data($0) }, answer.streamed,
                                                                answer.latency, answer.answeredAt)
+            raw = answer.raw.map { $0.withUnsafeReadableBytes { Data($0) } }
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
@@ -104,7 +105,7 @@ public struct NetworkTransport: Transport {
             : received
         var response = Response(
             status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
-            rawBody: received, elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
+            rawBody: raw ?? (streamed != nil && request.decodesContent && !ContentDecoding.codings(in: headers).isEmpty ? Data() : received), elapsed: start.duration(to: clock.now), request: request, targetName: target.name,
             httpVersion: head.version.wireName)
         response.streamedBodyBytes = streamed
         response.latency = latency

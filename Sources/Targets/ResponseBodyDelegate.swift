@@ -13,9 +13,12 @@ import Synchronization
 /// for the future each returns before reading on; the lock only satisfies `Sendable`.
 final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// The head; the body as received, or the sink's copy of it decoded (empty when none was kept);
-    /// how many decoded bytes went to the sink, `nil` when none did; from the request's head written
-    /// to the answer's end (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``).
-    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant)
+    /// the bytes as received of a body decoded on its way to a sink that keeps a copy, up to the
+    /// limit, for `rawbytes` (nil when none were kept); how many decoded bytes went to the sink,
+    /// `nil` when none did; from the request's head written to the answer's end
+    /// (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``).
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, raw: ByteBuffer?, streamed: Int?, latency: Duration?,
+                          answeredAt: ContinuousClock.Instant)
 
     private struct State {
         var head: HTTPResponseHead?
@@ -25,6 +28,9 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         var streamed = 0
         /// The sink's copy passed the limit and was let go.
         var copyDropped = false
+        /// The coded bytes of a body the pipeline decodes for a sink that keeps a copy, while
+        /// within the limit: `rawbytes` reads them.
+        var raw: ByteBuffer?
         var pipeline: DecoderPipeline?
         /// When the request's head was written.
         var sent: ContinuousClock.Instant?
@@ -178,6 +184,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                     keepCopy(of: bytes, in: &state)
                 }
                 if let pipeline = state.pipeline {
+                    keepRaw(buffer, in: &state)
                     try pipeline.decode(piece, emit: write)
                 } else {
                     try write(piece)
@@ -190,6 +197,18 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         if let failure {
             state.withLock { $0.spent = true }
             throw failure
+        }
+    }
+
+    private func keepRaw(_ buffer: ByteBuffer, in state: inout State) {
+        guard sink?.keepsCopy == true else { return }
+        if state.receivedBytes > limit {
+            state.raw = nil
+        } else if state.raw == nil {
+            state.raw = buffer
+        } else {
+            var buffer = buffer
+            state.raw?.writeBuffer(&buffer)
         }
     }
 
@@ -232,7 +251,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             guard let head = state.head else { throw HTTPClientError.remoteConnectionClosed }
             let now = ContinuousClock.now
             let latency = state.sent.map { $0.duration(to: now) }
-            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency, now) }
+            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, nil, latency, now) }
             state.streaming = false
             do {
                 try state.pipeline?.finish()
@@ -241,7 +260,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 throw error
             }
             try sink?.end(completed: true)
-            return (head, state.body ?? ByteBuffer(), state.streamed, latency, now)
+            return (head, state.body ?? ByteBuffer(), state.raw, state.streamed, latency, now)
         }
     }
 }
