@@ -117,7 +117,9 @@ enum TestRunner {
             // A worker ends with its runner however the runner ends (kill -9, a closed terminal, `| head`).
             let worker = try WorkerProcess("test", arguments: arguments, input: .stopWhenClosed)
             let id = control.add(worker)
+            let limit = settings.timeLimit.map { TestTimeLimit.watch(worker, limit: $0) }
             let ending = await worker.ending()
+            limit?.cancel()
             control.remove(id)
             if let decoded = try? JSONDecoder().decode(TestFileResult.self, from: Data(ending.output)) {
                 result = decoded
@@ -127,6 +129,11 @@ enum TestRunner {
             } else {
                 result = TestFileResult(path: path, outcome: .errored, milliseconds: 0)
                 result.firstFailure = TestFailure(location: path, message: "wsh stopped while running this file (exit status \(ending.status))")
+            }
+            // Stopped by its limit, not by Ctrl-C, and not a file that ended just as the limit passed.
+            if let limit, await limit.value, !control.isInterrupted, result.outcome == .interrupted || result.checks.isEmpty && result.errors.isEmpty,
+               let text = settings.timeout {
+                result = TestTimeLimit.timedOut(result, after: text)
             }
         } catch {
             result = TestFileResult(path: path, outcome: .errored, milliseconds: 0)
