@@ -51,7 +51,7 @@ enum TestRunner {
             }
         }
         let finished = results.compactMap { $0 }
-        let summary = TestSummary(results: finished, notRun: files.count - finished.count,
+        let summary = TestSummary(results: finished, notStarted: files.indices.filter { results[$0] == nil }.map { files[$0] },
                                   milliseconds: TestRecorder.milliseconds(started.duration(to: clock.now)))
         show(summary.line + "\n")
         var code = summary.exitCode
@@ -152,8 +152,9 @@ enum TestRunner {
 /// The whole run: each finished file's result, in the order of the files.
 struct TestSummary: Sendable {
     var results: [TestFileResult]
-    /// Files not started because Ctrl-C came.
-    var notRun: Int
+    /// The files not started because Ctrl-C came, in order: each is a skipped test in JUnit.
+    var notStarted: [String]
+    var notRun: Int { notStarted.count }
     var milliseconds: Double
 
     var passed: Int { results.count { $0.outcome == .passed } }
