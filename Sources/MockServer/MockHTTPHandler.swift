@@ -4,7 +4,8 @@ import NIOHTTP1
 import Targets
 
 /// Reads one request at a time from a connection and writes the mock server's answer, after the
-/// configured delay; a body over the limit is answered 413 and the connection closed.
+/// configured delay; a body over the limit is answered 413 and the connection closed, and a
+/// connection idle past ``MockServer/Configuration/idleTimeout`` with no answer pending is closed.
 final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -15,6 +16,8 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var started: NIODeadline = .now()
     /// Set once a request went over the body limit: the rest of it is ignored and the connection closes.
     private var refused = false
+    /// Requests read whose answers wait for the delay: the connection is not idle while one does.
+    private var pending = 0
 
     init(server: MockServer) {
         self.server = server
@@ -46,9 +49,11 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let answer = MockResponder(routes: routes, cors: server.configuration.cors).answer(requestHead, body: body)
             body = nil
             if let delay = routes.delay, delay > .zero {
+                pending += 1
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: .nanoseconds(delay.nanoseconds)) {
                     let (handler, context) = loopBound.value
+                    handler.pending -= 1
                     handler.write(answer, for: requestHead, context: context, redaction: routes.redaction)
                 }
             } else {
@@ -91,6 +96,16 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             log(RequestLogLine.text(method: request.method.rawValue, uri: request.uri, status: answer.status,
                                     target: answer.targetName, milliseconds: elapsed, redaction: redaction))
         }
+    }
+
+    /// Nothing read for the idle timeout: a kept-alive connection nobody uses, or a request head
+    /// or body sent in part (slowloris) is closed; one whose answer waits for the delay is not.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if pending == 0 { context.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -22,15 +22,20 @@ public final class MockServer: Sendable {
         public var bodyLimit: Int
         /// Receives one line per request; nil logs nothing.
         public var log: (@Sendable (String) -> Void)?
+        /// How long a connection may send nothing while no answer of its is pending (kept alive
+        /// unused, or a request sent in part and stopped) before it is closed; 60 s by default, as
+        /// Node's `headersTimeout` behind Prism and json-server.
+        public var idleTimeout: Duration
 
         /// A configuration; by default loopback, port 4010 (Prism's), no CORS, 10 MB bodies, no log.
         public init(host: String = "127.0.0.1", port: Int = 4010, cors: Bool = false, bodyLimit: Int = 10 << 20,
-                    log: (@Sendable (String) -> Void)? = nil) {
+                    log: (@Sendable (String) -> Void)? = nil, idleTimeout: Duration = .seconds(60)) {
             self.host = host
             self.port = port
             self.cors = cors
             self.bodyLimit = bodyLimit
             self.log = log
+            self.idleTimeout = idleTimeout
         }
     }
 
@@ -81,6 +86,7 @@ public final class MockServer: Sendable {
                 guard let server = holder.server else { return channel.close() }
                 server.connections.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds)))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MockHTTPHandler(server: server))
                 }

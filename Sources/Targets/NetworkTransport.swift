@@ -88,11 +88,12 @@ public struct NetworkTransport: Transport {
             ResponseBodyDelegate(sink: sink, decodes: request.decodesContent, followsRedirects: request.followsRedirects, limit: limit,
                                  received: request.receivedBytes, deadline: deadline)
         }
-        let answer: ResponseBodyDelegate.Response, received: Data, sentAgain: Bool
+        let answer: ResponseBodyDelegate.Response, received: Data, raw: Data?, sentAgain: Bool
         do {
             (answer, sentAgain) = try await Self.exchange(request, owner: owner, makeDelegate: makeDelegate, deadline: deadline)
             // From the bytes: `Data(readableBytesView)` took the generic sequence path, with a dynamic cast.
             received = answer.body.withUnsafeReadableBytes { Data($0) }
+            raw = answer.raw.map { $0.withUnsafeReadableBytes { Data($0) } }
         } catch {
             throw TransportFailure.providerError(for: error, request: request, targetName: target.name, bodyLimit: limit)
         }
@@ -106,8 +107,10 @@ public struct NetworkTransport: Transport {
         var response = Response(
             status: Int(head.status.code), reason: head.status.reasonPhrase, headers: headers, body: body,
             // To the answer's end and the decoding after it, without any time an early answer
-            // was held while its upload went on.
-            rawBody: received, elapsed: start.duration(to: answer.answeredAt) + returned.duration(to: clock.now), request: request,
+            // was held while its upload went on. The bytes as they came, for `rawbytes`: a body
+            // streamed and decoded on its way keeps them only when the delegate did.
+            rawBody: raw ?? (answer.streamed != nil && request.decodesContent && !ContentDecoding.codings(in: headers).isEmpty ? Data() : received),
+            elapsed: start.duration(to: answer.answeredAt) + returned.duration(to: clock.now), request: request,
             targetName: target.name, httpVersion: head.version.wireName)
         response.streamedBodyBytes = answer.streamed
         response.latency = answer.latency

@@ -11,7 +11,8 @@ public struct Response: Sendable {
     public var reason: String
     /// The header fields as received, in order.
     public var headers: [Header]
-    /// The body as it came over the wire, before any content decoding.
+    /// The body as it came over the wire, before any content decoding. Empty for a body decoded on
+    /// its way to a file, or past the body limit to a sink (``streamedBodyBytes``): its coded bytes were not kept.
     public var rawBody: Data
     /// From handing the request to the transport until the whole body was in.
     public var elapsed: Duration

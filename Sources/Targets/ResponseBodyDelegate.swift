@@ -13,11 +13,13 @@ import Synchronization
 /// for the future each returns before reading on; the lock only satisfies `Sendable`.
 final class ResponseBodyDelegate: HTTPClientResponseDelegate {
     /// The head; the body as received, or the sink's copy of it decoded (empty when none was kept);
-    /// how many decoded bytes went to the sink, `nil` when none did; from the request's head written
-    /// to the answer's end (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``);
+    /// the bytes as received of a body decoded on its way to a sink that keeps a copy, up to the
+    /// limit, for `rawbytes` (nil when none were kept); how many decoded bytes went to the sink,
+    /// `nil` when none did; from the request's head written to the answer's end
+    /// (``Targets/Response/latency``); when its end was read (``Targets/Response/answeredAt``);
     /// the bytes of the body sent, when an early answer was taken with the rest unsent (``UploadWatch/whenOver(on:deadline:stalled:)``).
-    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, streamed: Int?, latency: Duration?, answeredAt: ContinuousClock.Instant,
-                          cut: (sent: Int, timedOut: Bool)?)
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer, raw: ByteBuffer?, streamed: Int?, latency: Duration?,
+                          answeredAt: ContinuousClock.Instant, cut: (sent: Int, timedOut: Bool)?)
 
     private struct State {
         var head: HTTPResponseHead?
@@ -27,6 +29,9 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         var streamed = 0
         /// The sink's copy passed the limit and was let go.
         var copyDropped = false
+        /// The coded bytes of a body the pipeline decodes for a sink that keeps a copy, while
+        /// within the limit: `rawbytes` reads them.
+        var raw: ByteBuffer?
         var pipeline: DecoderPipeline?
         /// When the request's head was written.
         var sent: ContinuousClock.Instant?
@@ -219,6 +224,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                     keepCopy(of: bytes, in: &state)
                 }
                 if let pipeline = state.pipeline {
+                    keepRaw(buffer, in: &state)
                     try pipeline.decode(piece, emit: write)
                 } else {
                     try write(piece)
@@ -231,6 +237,18 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
         if let failure {
             state.withLock { $0.spent = true }
             throw failure
+        }
+    }
+
+    private func keepRaw(_ buffer: ByteBuffer, in state: inout State) {
+        guard sink?.keepsCopy == true else { return }
+        if state.receivedBytes > limit {
+            state.raw = nil
+        } else if state.raw == nil {
+            state.raw = buffer
+        } else {
+            var buffer = buffer
+            state.raw?.writeBuffer(&buffer)
         }
     }
 
@@ -274,7 +292,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
             // An early answer held while its upload went on ended when it came whole.
             let end = state.ended ?? .now
             let latency = state.sent.map { $0.duration(to: end) }
-            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, latency, end, state.cut) }
+            guard state.streaming else { return (head, state.body ?? ByteBuffer(), nil, nil, latency, end, state.cut) }
             state.streaming = false
             do {
                 try state.pipeline?.finish()
@@ -283,7 +301,7 @@ final class ResponseBodyDelegate: HTTPClientResponseDelegate {
                 throw error
             }
             try sink?.end(completed: true)
-            return (head, state.body ?? ByteBuffer(), state.streamed, latency, end, state.cut)
+            return (head, state.body ?? ByteBuffer(), state.raw, state.streamed, latency, end, state.cut)
         }
     }
 }

@@ -236,6 +236,26 @@ import Testing
         }
     }
 
+    /// A gzip answer printed as it arrived, and one in `wsh test` (whose worker prints nowhere), keep
+    /// their coded bytes for `rawbytes`, as Hurl does: `wsh test` said they were decoded "as written
+    /// to its file or printed", with a note to leave out a `> FILE` the file did not have.
+    @Test func rawBytesAreKeptWhenTheBodyIsPrintedAndInATest() async throws {
+        let directory = try WSHProcess.temporaryDirectory()
+        // `{"a":1}`, gzip-compressed.
+        let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0]
+        let route = StaticRoute(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: gzipped)
+        try await withLoopbackServer(routes: ["/gz": route]) { server in
+            let checks = "get \(server.baseURL)/gz\nexpect rawbytes startsWith hex:1f8b\nexpect rawbytes | length == \(gzipped.count)\nexpect .a == 1\n"
+            try Data(checks.utf8).write(to: directory.appendingPathComponent("gz.wsh"))
+            let tested = try await WSHProcess.run(["test", "gz.wsh"], directory: directory)
+            #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
+            #expect(tested.stdout.contains("✓ gz.wsh  3 checks"), "\(tested.stdout)")
+            let printed = try await WSHProcess.run(["gz.wsh"], directory: directory)
+            #expect(printed.status == 0, "\(printed.stderr)")
+            #expect(printed.stdout == #"{"a":1}"#, "\(printed.stdout)")
+        }
+    }
+
     /// `cookie NAME.ATTRIBUTE` reads what the answer set, as Hurl does: an expired cookie (which the
     /// jar drops) and one for another path (which the jar would not send to this URL) too, and an
     /// attribute the answer did not send is not there.

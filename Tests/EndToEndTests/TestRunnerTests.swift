@@ -237,6 +237,14 @@ import TestSupport
             #expect(running.stdout.contains("✗ tests/b.wsh  interrupted"), "\(running.stdout)")
             #expect(running.stdout.contains("1 passed, 0 failed, 1 interrupted, 1 not run"), "\(running.stdout)")
             #expect(server.hits("/status/200") == 1, "c.wsh did not start")
+            // c.wsh, not started, is a skipped test in JUnit and named in the JSON report, as the console's "1 not run".
+            #expect(report.contains(#"<testsuite name="tests/c.wsh" tests="1" failures="0" errors="0" skipped="1""#)
+                    && report.contains(#"<skipped message="not run: the run was interrupted before this file started" type="interrupted"/>"#), "\(report)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+            #expect(json?["notRunFiles"] as? [String] == ["tests/c.wsh"] && json?["notRun"] as? Int == 1, "\(json ?? [:])")
+            let valid = try TestRunnerReportTests.tool("/usr/bin/xmllint", ["--noout", "--schema", TestRunnerReportTests.schema,
+                                                                            directory.appendingPathComponent("r.xml").path])
+            #expect(valid.status == 0, "\(valid.output)")
 
             let name = signal == SIGTERM ? "SIGTERM" : "Ctrl-C", inFlight = "GET \(server.baseURL)/never"
             #expect(running.stdout.contains("    note: interrupted by \(name) at tests/b.wsh:2:1\n    note: the call in flight: \(inFlight)\n"),

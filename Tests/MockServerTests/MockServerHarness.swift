@@ -7,11 +7,11 @@ import TestSupport
 /// Starts a mock server on a free loopback port for one test, and stops it after.
 func withMockServer<R>(
     _ targets: [Target], fallbackBase: String? = nil, delay: Duration? = nil, cors: Bool = false, bodyLimit: Int = 10 << 20,
-    redaction: Redaction = Redaction(), log: (@Sendable (String) -> Void)? = nil,
+    redaction: Redaction = Redaction(), log: (@Sendable (String) -> Void)? = nil, idleTimeout: Duration = .seconds(60),
     _ body: (MockServer) async throws -> R
 ) async throws -> R {
     let routes = MockRoutes(routes: targets.map { MockRoute(target: $0, fallbackBase: fallbackBase) }, redaction: redaction, delay: delay)
-    let server = try await MockServer.start(.init(port: 0, cors: cors, bodyLimit: bodyLimit, log: log), routes: routes)
+    let server = try await MockServer.start(.init(port: 0, cors: cors, bodyLimit: bodyLimit, log: log, idleTimeout: idleTimeout), routes: routes)
     return try await using(server, stoppedBy: { await $0.stop() }, body)
 }
 

@@ -97,9 +97,10 @@ public enum Shell {
             run.session.optionOrigins[.stub] = "--stub"
         }
         LogFile.onWriteFailure { [io] message in io.noteFailure(message) }
-        // A script, `-c`, piped input or `wsh load` stopped by SIGTERM (a CI job cancelled) stops as
-        // on Ctrl-C: a load test prints the summary of what ran and writes its reports.
-        let terminates = !interactive && options.serve == nil && options.fuzz == nil
+        // A script, `-c`, piped input, `wsh load` or `wsh serve` stopped by SIGTERM (a CI job
+        // cancelled, `docker stop`) stops as on Ctrl-C: a load test prints the summary of what ran
+        // and writes its reports, a mock server closes its connections and says it stopped.
+        let terminates = !interactive && options.fuzz == nil
         let interrupts = InterruptHandler(interactive: interactive, terminates: terminates)
         Interruption.endRemovingClaims(on: terminates ? [SIGHUP] : [SIGHUP, SIGTERM])
         let cwd = FileManager.default.currentDirectoryPath

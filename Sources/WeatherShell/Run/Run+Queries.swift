@@ -278,15 +278,18 @@ extension Run {
         unmasked ? url : redaction.maskedURL(url)
     }
 
-    /// The body as it came (`rawbytes`). An answer written to a file or printed as it arrived was
-    /// decoded on its way there, and its coded bytes were not kept: said so, rather than checking
-    /// the decoded bytes (or none) as if they were the raw ones.
+    /// The body as it came (`rawbytes`). An answer printed as it arrived (also in `wsh test`, where
+    /// the print goes nowhere) keeps its coded bytes up to set max-body; one written to a file, or
+    /// larger, was decoded on its way and its coded bytes were not kept: said so, rather than
+    /// checking the decoded bytes (or none) as if they were the raw ones.
     func rawBody(of response: Response, _ query: Query) throws -> Data {
-        guard response.streamedBodyBytes != nil else { return response.rawBody }
+        guard let streamed = response.streamedBodyBytes else { return response.rawBody }
         let codings = response.headers(named: "Content-Encoding").joined(separator: ",").trimmingCharacters(in: .whitespaces)
         guard codings.isEmpty || codings.lowercased() == "identity" else {
-            throw failure("rawbytes: the answer (\(codings)) was decoded as it was written to its file or printed, and its raw bytes were not kept",
-                          at: query.span, notes: ["leave out > FILE to query rawbytes"])
+            guard response.rawBody.isEmpty, streamed > 0 else { return response.rawBody }
+            let toFile = response.request.responseBodyFile != nil
+            throw failure("rawbytes: the answer (\(codings)) was decoded as it was \(toFile ? "written to its file" : "printed, larger than set max-body"), and its raw bytes were not kept",
+                          at: query.span, notes: [toFile ? "leave out > FILE to query rawbytes" : "raise the limit to query rawbytes: set max-body \(SizeText.text(max(streamed, 1 << 20)))"])
         }
         return response.body
     }

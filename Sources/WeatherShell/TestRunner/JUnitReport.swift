@@ -6,12 +6,13 @@
 enum JUnitReport {
     static func text(_ summary: TestSummary) -> String {
         let files = summary.results.map { (result: $0, counts: Counts($0)) }
-        let tests = files.reduce(0) { $0 + $1.counts.tests }
+        let tests = files.reduce(0) { $0 + $1.counts.tests } + summary.notRun
         let failures = files.reduce(0) { $0 + $1.counts.failures }
         let errors = files.reduce(0) { $0 + $1.counts.errors }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"wsh test\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(MarkupText.seconds(summary.milliseconds))\">\n"
         for file in files { xml += suite(file.result, file.counts) }
+        for path in summary.notStarted { xml += skippedSuite(path) }
         xml += "</testsuites>\n"
         return xml
     }
@@ -35,6 +36,16 @@ enum JUnitReport {
             failures = result.failedChecks - checkErrors.count + otherFailures
             errors = checkErrors.count + otherErrors.count - otherFailures + interrupted
         }
+    }
+
+    /// A file Ctrl-C kept from starting: a suite of one skipped test, so that CI counts it, as the
+    /// console's `N not run` does.
+    private static func skippedSuite(_ path: String) -> String {
+        let name = MarkupText.attribute(path)
+        return "  <testsuite name=\"\(name)\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\" file=\"\(name)\">\n"
+            + "    <testcase name=\"not run\" classname=\"\(MarkupText.attribute(className(path)))\" time=\"0.000\">\n"
+            + "      <skipped message=\"not run: the run was interrupted before this file started\" type=\"interrupted\"/>\n"
+            + "    </testcase>\n  </testsuite>\n"
     }
 
     /// A testcase's `classname`: the file's directories joined by `.`, then its name with each `.`

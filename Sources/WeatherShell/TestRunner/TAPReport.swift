@@ -9,11 +9,12 @@ enum TAPReport {
         for (index, result) in summary.results.enumerated() {
             tap += "# Subtest: \(description(result.path))\n"
             tap += "    1..\(result.checks.count)\n"
+            let checkErrors = result.errorsByCheck.ofChecks
             for (number, check) in result.checks.enumerated() {
                 let point = "\(check.passed ? "ok" : "not ok") \(number + 1) - \(description("expect " + check.source))"
                 tap += "    \(point)\n"
                 if !check.passed {
-                    tap += yaml([("message", check.message ?? "expectation failed"), ("at", "\(check.file):\(check.line):\(check.column)")],
+                    tap += yaml([("message", check.message ?? "expectation failed"), ("at", result.failurePlace(of: check, error: checkErrors[number]))],
                                 lists: [("notes", check.notes)], indent: "      ")
                 }
             }

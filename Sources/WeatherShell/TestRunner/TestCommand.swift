@@ -9,8 +9,13 @@ struct TestCommand: ParsableCommand {
             + "3 a file stopped on a runtime or parse error, else 4 an expectation failed; 130 on Ctrl-C."
     )
 
-    @Option(help: ArgumentHelp("Files run at once (default: the number of cores).", valueName: "N"))
+    // Unconditional: `--jobs -1` is its value, said wrong, not "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Files run at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("End a file that runs longer than this, as errored; the others go on (default: no limit).",
+                                                        valueName: "DURATION"))
+    var timeout: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A variable for every file's session.", valueName: "NAME=VALUE"))
     var variables: [String] = []
@@ -60,6 +65,9 @@ struct TestCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more") }
+        if let timeout, (DurationText.parse(timeout) ?? .zero) <= .zero {
+            throw ValidationError("--timeout takes a duration such as 30s or 5m, for each file")
+        }
         if let shard, TestShard(shard) == nil { throw ValidationError("--shard takes K/N, the K-th of N slices: 1/2, 2/2 (N from 1 to 1000)") }
         if durations != nil, shard == nil { throw ValidationError("--durations balances the slices of --shard K/N: give --shard too") }
         var reportFiles: [String: (kind: ReportFileGuard.Kind, path: String)] = [:]
@@ -96,6 +104,7 @@ struct TestCommand: ParsableCommand {
         var settings = TestSettings()
         settings.paths = paths
         settings.jobs = jobs
+        settings.timeout = timeout
         settings.variables = variables
         settings.secrets = secrets
         settings.stub = stub

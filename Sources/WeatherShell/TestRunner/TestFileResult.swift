@@ -135,6 +135,12 @@ extension TestFileResult {
         error.line.map { "\(error.file ?? path):\($0):\(error.column ?? 1)" } ?? path
     }
 
+    /// `FILE:LINE:COLUMN` a failed check points at: its `error`'s place when it could not be
+    /// evaluated (`$undefined` at column 14, where the caret is), else its expression's.
+    func failurePlace(of check: TestCheckRecord, error: TestErrorRecord?) -> String {
+        error.map(place(of:)) ?? "\(check.file):\(check.line):\(check.column)"
+    }
+
     /// The file's errors in two parts: those of checks that could not be evaluated, by the check's
     /// index (the first error of each failed check), and the others: runtime and parse errors, and
     /// failures that are no `expect` (an `until` that ran out, `exit 4`). Reports show and count

@@ -212,7 +212,9 @@ final class TestRecorder: RunReporter {
         if let last = failedCheck {
             let check = checks[last]
             if firstFailure == nil {
-                firstFailure = TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: diagnostic.message, notes: diagnostic.notes,
+                // Where the caret is: the error's place (`$undefined`), the expression's without one.
+                firstFailure = TestFailure(location: location == nil ? "\(check.file):\(check.line):\(check.column)" : place,
+                                           message: diagnostic.message, notes: diagnostic.notes,
                                            excerpt: excerpt)
                 firstFailureCut = Cut(diagnostic: diagnostic, redaction: redaction)
             }

@@ -84,7 +84,7 @@ enum JSONReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let report = Report(passed: summary.passed, failed: summary.failed, errored: summary.errored,
-                            interrupted: summary.interruptedFiles, notRun: summary.notRun,
+                            interrupted: summary.interruptedFiles, notRun: summary.notRun, notRunFiles: summary.notStarted,
                             milliseconds: summary.milliseconds, files: summary.results)
         guard let data = try? encoder.encode(report) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
@@ -92,6 +92,8 @@ enum JSONReport {
 
     private struct Report: Encodable {
         var passed, failed, errored, interrupted, notRun: Int
+        /// The paths of the files Ctrl-C kept from starting.
+        var notRunFiles: [String]
         var milliseconds: Double
         var files: [TestFileResult]
     }

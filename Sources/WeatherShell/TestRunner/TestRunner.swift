@@ -51,7 +51,7 @@ enum TestRunner {
             }
         }
         let finished = results.compactMap { $0 }
-        let summary = TestSummary(results: finished, notRun: files.count - finished.count,
+        let summary = TestSummary(results: finished, notStarted: files.indices.filter { results[$0] == nil }.map { files[$0] },
                                   milliseconds: TestRecorder.milliseconds(started.duration(to: clock.now)))
         show(summary.line + "\n")
         var code = summary.exitCode
@@ -117,7 +117,9 @@ enum TestRunner {
             // A worker ends with its runner however the runner ends (kill -9, a closed terminal, `| head`).
             let worker = try WorkerProcess("test", arguments: arguments, input: .stopWhenClosed)
             let id = control.add(worker)
+            let limit = settings.timeLimit.map { TestTimeLimit.watch(worker, limit: $0) }
             let ending = await worker.ending()
+            limit?.cancel()
             control.remove(id)
             if let decoded = try? JSONDecoder().decode(TestFileResult.self, from: Data(ending.output)) {
                 result = decoded
@@ -127,6 +129,11 @@ enum TestRunner {
             } else {
                 result = TestFileResult(path: path, outcome: .errored, milliseconds: 0)
                 result.firstFailure = TestFailure(location: path, message: "wsh stopped while running this file (exit status \(ending.status))")
+            }
+            // Stopped by its limit, not by Ctrl-C, and not a file that ended just as the limit passed.
+            if let limit, await limit.value, !control.isInterrupted, result.outcome == .interrupted || result.checks.isEmpty && result.errors.isEmpty,
+               let text = settings.timeout {
+                result = TestTimeLimit.timedOut(result, after: text)
             }
         } catch {
             result = TestFileResult(path: path, outcome: .errored, milliseconds: 0)
@@ -145,8 +152,9 @@ enum TestRunner {
 /// The whole run: each finished file's result, in the order of the files.
 struct TestSummary: Sendable {
     var results: [TestFileResult]
-    /// Files not started because Ctrl-C came.
-    var notRun: Int
+    /// The files not started because Ctrl-C came, in order: each is a skipped test in JUnit.
+    var notStarted: [String]
+    var notRun: Int { notStarted.count }
     var milliseconds: Double
 
     var passed: Int { results.count { $0.outcome == .passed } }
@@ -196,11 +204,12 @@ enum TestLines {
         case .failed, .errored:
             // Every failed check (a file with `set bail off` runs on past the first), then the
             // errors, the one that stopped the file last: a CI log says why with the place and caret.
-            let checks = result.checks.filter { !$0.passed }.map { check in
-                TestFailure(location: "\(check.file):\(check.line):\(check.column)", message: check.message ?? "expectation failed",
+            let (checkErrors, otherErrors) = result.errorsByCheck
+            let checks = result.checks.enumerated().filter { !$0.element.passed }.map { index, check in
+                TestFailure(location: result.failurePlace(of: check, error: checkErrors[index]), message: check.message ?? "expectation failed",
                             notes: check.notes, excerpt: check.excerpt)
             }
-            var errors = result.errorsByCheck.others.map { error in
+            var errors = otherErrors.map { error in
                 TestFailure(location: result.place(of: error), message: error.message, notes: error.notes, excerpt: error.excerpt)
             }
             if checks.isEmpty, errors.isEmpty, let first = result.firstFailure { errors.append(first) }

@@ -4,6 +4,8 @@ public struct TestSettings: Equatable, Sendable {
     public var paths: [String] = []
     /// Files run at once; nil: the number of cores.
     public var jobs: Int?
+    /// `--timeout DURATION` as given: a file that runs longer is ended, errored; nil: no limit.
+    public var timeout: String?
     /// `NAME=VALUE` for every file's session.
     public var variables: [String] = []
     /// `NAME=VALUE` for every file's session, each a secret (`--secret`).
@@ -27,6 +29,9 @@ public struct TestSettings: Equatable, Sendable {
     var shard: TestShard?
     /// `--durations FILE`: an earlier run's JSON report, whose times balance the slices.
     var durationsFile: String?
+
+    /// The longest a file may run, from ``timeout``.
+    var timeLimit: Duration? { timeout.flatMap(DurationText.parse) }
 
     /// Whether a report file is asked for: then the run, not its lines on stdout, is what counts.
     var writesReports: Bool {

@@ -8,13 +8,14 @@ struct ServeCommand: ParsableCommand {
         discussion: "Each target is a route by method and path. `Prefer: code=404` picks a sample by status. An OpenAPI operation with no sample is answered with a value made up from its schema (also with `Prefer: dynamic=true`). Ctrl-C stops."
     )
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
+    // Unconditional: `--port -1`, `--delay -5ms` are values said wrong, not "Missing value".
+    @Option(parsing: .unconditional, help: "The port to listen on; 0 picks a free one.")
     var port: Int = 4010
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("Latency before each answer, such as 100ms.", valueName: "DURATION"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Latency before each answer, such as 100ms.", valueName: "DURATION"))
     var delay: String?
 
     @Option(help: ArgumentHelp("The seed of answers made up from schemas: with it, the same request gets the same answer.", valueName: "S"))
