@@ -93,8 +93,8 @@ extension Redaction {
     func maskedElements(_ bytes: [UInt8]) -> [UInt8]? {
         var masked: [UInt8] = []
         var copied = 0
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
         for element in Self.xmlElementTexts(bytes, named: isSensitiveName) {
-            let blank: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
             guard !bytes[element.text].allSatisfy(blank.contains) else { continue }
             if masked.isEmpty { masked.reserveCapacity(bytes.count) }
             masked += bytes[copied..<element.text.lowerBound]
@@ -117,9 +117,9 @@ extension Redaction {
         return isSensitiveKey(String(decoding: name, as: UTF8.self))
     }
 
-    /// Whether a body is XML by its type, or by its first byte that is not white space.
+    /// Whether a body is XML by its type, or by its first byte (``firstByte(of:)``).
     static func looksLikeXML(_ body: Data, contentType: String?) -> Bool {
         if let contentType, MediaType.essence(of: contentType).hasSuffix("xml") { return true }
-        return body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<")
+        return firstByte(of: body) == UInt8(ascii: "<")
     }
 }

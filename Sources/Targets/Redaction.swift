@@ -211,10 +211,15 @@ public struct Redaction: Sendable {
     /// that may have members named as credentials, parsed to know (a scalar or a binary body has
     /// none, and is not copied to be parsed).
     public static func opensJSONContainer(_ body: Data) -> Bool {
-        // After a byte order mark, as the JSON parser reads one.
-        let text = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
-        guard let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        guard let first = firstByte(of: body) else { return false }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// A body's first byte that is not white space, after a byte order mark, as the JSON parser
+    /// reads one; nil for a body of white space.
+    static func firstByte(of body: Data) -> UInt8? {
+        let text = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
+        return text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     }
 
     /// `a=1&token=x` as `a=1&token=***`; keys are compared after percent-decoding. The password of

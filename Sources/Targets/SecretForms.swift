@@ -72,8 +72,7 @@ public enum SecretForms {
             forms += base64Forms(value)
         } else if value.contains(":") {
             // A `USER:PASSWORD` as `Authorization: Basic` sends it.
-            let whole = Data(value.utf8).base64EncodedString()
-            forms += [whole, String(whole.reversed().drop { $0 == "=" }.reversed())]
+            forms += wholeBase64(Array(value.utf8))
         }
         var seen: Set<String> = []
         return forms.filter { seen.insert($0).inserted }
@@ -87,8 +86,7 @@ public enum SecretForms {
     private static func base64Forms(_ value: String) -> [String] {
         let bytes = Array(value.utf8)
         guard bytes.count >= 6 || value.contains(":") else { return [] }
-        let whole = Data(bytes).base64EncodedString()
-        var forms = [whole, String(whole.reversed().drop { $0 == "=" }.reversed())]
+        var forms = wholeBase64(bytes)
         if bytes.count >= 6 {
             for offset in 0..<3 {
                 let encoded = Array(Data(Array(repeating: 0, count: offset) + bytes).base64EncodedString().utf8)
@@ -101,6 +99,12 @@ public enum SecretForms {
         let urlSafe = forms.map { $0.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
         var seen: Set<String> = []
         return (forms + urlSafe).filter { seen.insert($0).inserted }
+    }
+
+    /// `bytes` in base64, with its padding and without (as some servers echo it).
+    private static func wholeBase64(_ bytes: [UInt8]) -> [String] {
+        let whole = Data(bytes).base64EncodedString()
+        return [whole, String(whole.reversed().drop { $0 == "=" }.reversed())]
     }
 
     /// `value` with `& < > "` and `'` as XML's and HTML's references, each spelling of `'`; none
