@@ -59,7 +59,7 @@ public struct LaunchOptions: Sendable, Equatable {
 /// The entry point: runs a script, `-c` statements, piped input or the interactive prompt.
 @ShellActor
 public enum Shell {
-    public nonisolated static let version = "0.4.12"
+    public nonisolated static let version = "0.4.13"
 
     /// Runs wsh and returns its exit code. A script stopped by SIGTERM, once its call in flight is
     /// recorded and its output written, ends by the signal, as it would have with no handler.
